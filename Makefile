@@ -1,0 +1,93 @@
+# agentcron: cron for AI agents.  `make` builds bin/, `make check` runs every
+# test (then again under AddressSanitizer + UBSan), `make demo` shows the
+# whole path, `make bench` prints the performance figures.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+CC ?= cc
+CFLAGS ?= -g -O2
+override CFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L -Wall -Wextra $(CFLAGS)
+# Objects and tools go to $(B); programs to $(BIN).  The sanitizer build
+# reuses every rule with B=build/asan.
+B ?= build/default
+BIN ?= bin
+PKGS = sqlite3 libcurl libcjson
+APT_PKGS = libsqlite3-dev libcurl4-openssl-dev libcjson-dev pkg-config sqlite3 mandoc clang nodejs npm
+DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+LDLIBS = -Wl,--as-needed $(shell pkg-config --libs $(PKGS)) -lm
+
+PROGS = $(patsubst cmd/%.c,$(BIN)/%,$(wildcard cmd/*.c))
+LIBOBJ = $(patsubst common/%.c,$(B)/common/%.o,$(wildcard common/*.c))
+UNITS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/t-*.c))
+TOOLS = $(patsubst tests/tools/%.c,$(B)/tools/%,$(wildcard tests/tools/*.c))
+FUZZ = $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
+ASAN = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+all: $(PROGS) $(UNITS) $(TOOLS)
+
+# Build dependencies: installed with apt-get when run as root, else named.
+build/.deps:
+	@if ! pkg-config --exists $(PKGS) || ! command -v sqlite3 >/dev/null || ! command -v mandoc >/dev/null || \
+	     ! command -v clang >/dev/null || ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(APT_PKGS) || exit 1; \
+	  else \
+	    echo "missing build dependencies; run: sudo apt-get install $(APT_PKGS)" >&2; exit 1; \
+	  fi; \
+	fi
+	@mkdir -p build && touch $@
+
+$(B)/common/%.o: common/%.c common/*.h | build/.deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DEP_CFLAGS) -c -o $@ $<
+
+$(B)/libagentcron.a: $(LIBOBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(BIN)/%: cmd/%.c $(B)/libagentcron.a common/*.h | build/.deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DEP_CFLAGS) -Icommon -o $@ $< $(B)/libagentcron.a $(LDLIBS)
+
+$(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(B)/libagentcron.a common/*.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DEP_CFLAGS) -Icommon -Itests/unit -o $@ $< $(B)/libagentcron.a $(LDLIBS)
+
+$(B)/tools/%: tests/tools/%.c $(B)/libagentcron.a common/*.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DEP_CFLAGS) -Icommon -o $@ $< $(B)/libagentcron.a $(LDLIBS)
+
+# The suite runs twice: the normal build, then the sanitizer build.
+check: all
+	@$(MAKE) --no-print-directory B=build/asan BIN=build/asan/bin CFLAGS="$(ASAN)" all
+	@tests/run $(CURDIR)/$(BIN) $(CURDIR)/$(B) && \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  tests/run $(CURDIR)/build/asan/bin $(CURDIR)/build/asan sanitizers
+
+bench: all
+	@tests/bench/run $(CURDIR)/$(BIN) $(CURDIR)/$(B)
+
+demo: all
+	@tests/demo $(CURDIR)/$(BIN) $(CURDIR)/$(B)
+
+# libFuzzer targets, each for a bounded time (FUZZTIME seconds).
+FUZZTIME ?= 30
+fuzz: | build/.deps
+	@mkdir -p build/fuzz
+	@for f in $(FUZZ); do \
+	  clang -g -O1 -fsanitize=fuzzer,address,undefined -std=c17 -D_POSIX_C_SOURCE=200809L \
+	    -Icommon $(DEP_CFLAGS) -o build/fuzz/$$f tests/fuzz/$$f.c common/*.c $(LDLIBS) || exit 1; \
+	  mkdir -p build/fuzz/$$f.corpus; \
+	  build/fuzz/$$f -max_total_time=$(FUZZTIME) build/fuzz/$$f.corpus tests/fuzz/corpus/$$f || exit 1; \
+	done
+
+install: $(PROGS)
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
+	install -m 755 $(PROGS) $(DESTDIR)$(BINDIR)/
+	install -m 644 man/man1/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 man/man7/*.7 $(DESTDIR)$(MANDIR)/man7/
+
+clean:
+	rm -rf build bin/[!.]*
+
+.PHONY: all check bench demo fuzz install clean
+.SECONDARY:

@@ -1,0 +1,71 @@
+/* task.h: the task model of DESIGN.md: fields, kinds, statuses, validation,
+ * the next firing instant and the human description of a schedule. */
+#ifndef AC_TASK_H
+#define AC_TASK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+enum task_kind { KIND_CRON, KIND_AT, KIND_PLAN, KIND_MANUAL, KIND_HEARTBEAT, KIND_COUNT };
+enum task_status { STATUS_PENDING, STATUS_RUNNING, STATUS_COMPLETED, STATUS_FAILED,
+	STATUS_CANCELLED, STATUS_COUNT };
+enum missed_policy { MISSED_ONCE, MISSED_SKIP, MISSED_ALL, MISSED_COUNT };
+
+#define TIME_NONE INT64_MIN /* an instant that is not set */
+#define TASK_DEFAULT_RETRIES 3
+
+struct task {
+	char id[37];
+	char *name, *prompt, *system_prompt;
+	int kind;                  /* KIND_* */
+	char *cron;                /* KIND_CRON: the expression as given */
+	int64_t *plan;             /* KIND_AT: one instant; KIND_PLAN: ascending */
+	size_t nplan;
+	char *tz;                  /* IANA zone the schedule is read in */
+	int enabled;
+	int status;                /* STATUS_* */
+	int64_t next_run_at;       /* nominal next slot, or TIME_NONE */
+	int64_t due_at;            /* next_run_at plus jitter, or TIME_NONE (derived) */
+	int64_t last_run_at;       /* or TIME_NONE */
+	char *last_status;         /* success, failed, timeout, interrupted */
+	char *last_error, *last_result;
+	int consecutive_failures;
+	char *context;             /* NULL: a fresh conversation each run */
+	char *attachments;         /* JSON array of strings, or NULL */
+	char *model, *exec, *notify;
+	int timeout;               /* seconds; 0: the default */
+	int retries;               /* -1: the default */
+	char *intent, *channel;
+	char *payload;             /* JSON object, or NULL */
+	char *key;                 /* idempotency key, or NULL */
+	int missed;                /* MISSED_* */
+	int jitter;                /* seconds of randomized delay, 0 none */
+	int queued;                /* a run was asked for (task-run --queue) */
+	int64_t created_at, updated_at, deleted_at;
+};
+
+/* task.c */
+void task_init(struct task *t);                 /* empty task with defaults */
+void task_free(struct task *t);                 /* frees members, keeps t */
+void task_copy(struct task *dst, const struct task *src); /* deep copy into an uninitialised dst */
+const char *task_kind_name(int kind);           /* "cron", "at", "plan", "manual", "heartbeat" */
+int task_kind_parse(const char *s);             /* -1 if unknown */
+const char *task_status_name(int status);
+int task_status_parse(const char *s);
+const char *task_missed_name(int missed);
+int task_missed_parse(const char *s);
+int task_is_recurring(const struct task *t);    /* cron or heartbeat */
+/* Check every field; ST_INVALID with a message naming the field. */
+int task_validate(const struct task *t, struct err *e);
+/* The first slot strictly after `after` (TIME_NONE when there is none). */
+int task_next_slot(const struct task *t, int64_t after, int64_t *slot, struct err *e);
+/* Recompute next_run_at and due_at from `now` for a pending task. */
+int task_schedule_from(struct task *t, int64_t now, struct err *e);
+int64_t task_jitter_delay(const char *id, int64_t slot, int jitter); /* fixed per (task, slot) */
+void task_describe(const struct task *t, char *buf, size_t n); /* "Daily at 07:00", ... */
+void task_fmt_time(const struct task *t, int64_t when, char *buf, size_t n); /* in the task's zone */
+void task_default_name(const char *prompt, char *buf, size_t n); /* the prompt's first words */
+
+#endif

@@ -1,0 +1,34 @@
+/* tz.h: IANA time zones read straight from the system's TZif files, so that
+ * converting between instants and wall time in any zone needs no TZ/tzset()
+ * dance and no global state. */
+#ifndef AC_TZ_H
+#define AC_TZ_H
+
+#include <stdint.h>
+
+#include "util.h"
+
+struct tz;
+
+/* A wall-clock time: year, month 1-12, day 1-31, hour, minute, second. */
+struct civil {
+	int64_t year;
+	int month, day, hour, min, sec;
+};
+
+/* tz.c */
+int tz_load(const char *name, struct tz **out, struct err *e); /* NULL or "" = local zone; unknown: ST_INVALID */
+void tz_free(struct tz *z);
+const char *tz_name(const struct tz *z);                       /* IANA name, e.g. "Europe/London" */
+const char *tz_local_name(char *buf, size_t n);                /* the machine's zone: TZ, /etc/localtime, else "UTC" */
+int tz_valid_name(const char *name);                           /* 1 if it names a zone file */
+int32_t tz_offset(const struct tz *z, int64_t t);              /* UTC offset in seconds at instant t */
+const char *tz_abbr(const struct tz *z, int64_t t);            /* "EST", "BST", ... */
+void tz_to_civil(const struct tz *z, int64_t t, struct civil *out);
+/* The instants whose wall time in z is `wall`: returns 0 (in a spring-forward
+ * gap), 1, or 2 (repeated by a fall-back; out[0] < out[1]). */
+int tz_from_civil(const struct tz *z, const struct civil *wall, int64_t out[2]);
+void tz_fmt_local(const struct tz *z, int64_t t, char *buf, size_t n); /* "2026-11-23 07:00" */
+void tz_fmt_rfc3339(const struct tz *z, int64_t t, char *buf, size_t n); /* 2026-11-23T07:00:00+01:00 */
+
+#endif
