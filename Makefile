@@ -81,9 +81,10 @@ fuzz: | build/.deps
 	done
 
 install: $(PROGS)
-	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
 	install -m 755 $(PROGS) $(DESTDIR)$(BINDIR)/
 	install -m 644 man/man1/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 man/man5/*.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 644 man/man7/*.7 $(DESTDIR)$(MANDIR)/man7/
 
 clean:

@@ -1,0 +1,38 @@
+/* tools.h: the scheduler as tools an agent calls: the native set (task_create,
+ * task_list, task_show, task_run, task_update, task_cancel, task_delete) and
+ * one compatibility profile per seed system.  Served over MCP by task-mcp and
+ * to the model by `llm-call --tools`. */
+#ifndef AC_TOOLS_H
+#define AC_TOOLS_H
+
+#include <cjson/cJSON.h>
+
+#include "store.h"
+#include "util.h"
+
+enum {
+	TOOLS_NATIVE = 1 << 0,
+	TOOLS_ONECLAW = 1 << 1,
+	TOOLS_AGENTZERO = 1 << 2,
+	TOOLS_KAI = 1 << 3,
+	TOOLS_TOOLPACK = 1 << 4,
+	TOOLS_WOOSTER = 1 << 5,
+};
+
+struct tools;
+
+/* tools.c */
+int tools_profiles_parse(const char *list, unsigned *profiles, struct err *e); /* "native,kai" */
+/* st stays owned by the caller; now_fn lets each call read the clock anew. */
+int tools_open(struct store *st, unsigned profiles, struct tools **out, struct err *e);
+void tools_close(struct tools *tl);
+/* A JSON array of {"name", "description", "inputSchema"} (MCP's shape);
+ * the caller frees it. */
+cJSON *tools_list(struct tools *tl);
+/* Run one tool.  Returns ST_OK with *text the plain-text result for the
+ * model (also for tool errors: then *is_error = 1); other statuses are
+ * failures of the store itself.  *text is malloc'd. */
+int tools_call(struct tools *tl, const char *name, const cJSON *args, char **text, int *is_error,
+    struct err *e);
+
+#endif
