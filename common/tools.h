@@ -23,7 +23,7 @@ struct tools;
 
 /* tools.c */
 int tools_profiles_parse(const char *list, unsigned *profiles, struct err *e); /* "native,kai" */
-/* st stays owned by the caller; now_fn lets each call read the clock anew. */
+/* st stays owned by the caller; each call reads "now" itself (now_get). */
 int tools_open(struct store *st, unsigned profiles, struct tools **out, struct err *e);
 void tools_close(struct tools *tl);
 /* A JSON array of {"name", "description", "inputSchema"} (MCP's shape);
