@@ -46,7 +46,15 @@ struct task {
 	int64_t created_at, updated_at, deleted_at;
 };
 
+/* A small cache of loaded zones, so that scheduling many tasks reads each
+ * zone file once.  Functions taking one accept NULL (load every time). */
+struct zones;
+struct tz;
+
 /* task.c */
+struct zones *zones_new(void);
+void zones_free(struct zones *zs);
+int zones_get(struct zones *zs, const char *name, const struct tz **z, struct err *e); /* zs owns *z */
 void task_init(struct task *t);                 /* empty task with defaults */
 void task_free(struct task *t);                 /* frees members, keeps t */
 void task_copy(struct task *dst, const struct task *src); /* deep copy into an uninitialised dst */
@@ -58,14 +66,14 @@ const char *task_missed_name(int missed);
 int task_missed_parse(const char *s);
 int task_is_recurring(const struct task *t);    /* cron or heartbeat */
 /* Check every field; ST_INVALID with a message naming the field. */
-int task_validate(const struct task *t, struct err *e);
+int task_validate(const struct task *t, struct zones *zs, struct err *e);
 /* The first slot strictly after `after` (TIME_NONE when there is none). */
-int task_next_slot(const struct task *t, int64_t after, int64_t *slot, struct err *e);
+int task_next_slot(const struct task *t, struct zones *zs, int64_t after, int64_t *slot, struct err *e);
 /* Recompute next_run_at and due_at from `now` for a pending task. */
-int task_schedule_from(struct task *t, int64_t now, struct err *e);
+int task_schedule_from(struct task *t, struct zones *zs, int64_t now, struct err *e);
 int64_t task_jitter_delay(const char *id, int64_t slot, int jitter); /* fixed per (task, slot) */
-void task_describe(const struct task *t, char *buf, size_t n); /* "Daily at 07:00", ... */
-void task_fmt_time(const struct task *t, int64_t when, char *buf, size_t n); /* in the task's zone */
+void task_describe(const struct task *t, struct zones *zs, char *buf, size_t n); /* "Daily at 07:00", ... */
+void task_fmt_time(const struct task *t, struct zones *zs, int64_t when, char *buf, size_t n); /* "2026-11-23 07:00 GMT" in the task's zone */
 void task_default_name(const char *prompt, char *buf, size_t n); /* the prompt's first words */
 
 #endif

@@ -1,0 +1,27 @@
+/* config.h: the user's configuration file, $XDG_CONFIG_HOME/agentcron/config
+ * (else ~/.config/agentcron/config): `key = value` lines, '#' comments.  Any
+ * program may read any key (llm-call: model, provider, *_api_key,
+ * *_base_url, timeout, ...; task-tick: exec, notify).  A file that holds a
+ * key (a name ending in "_key") is refused when group or others can read it,
+ * and any file that group or others can write is refused, since `exec` and
+ * the base URLs decide what runs and where keys are sent. */
+#ifndef AC_CONFIG_H
+#define AC_CONFIG_H
+
+#include <stddef.h>
+
+#include "util.h"
+
+struct config;
+
+/* config.c */
+const char *config_default_path(char *buf, size_t n);
+/* path NULL: the default.  A missing file is an empty configuration;
+ * ST_INVALID for a bad line ("config:3: ...") or unsafe permissions (the
+ * message gives the chmod that fixes them), ST_ERR when it cannot be read. */
+int config_load(const char *path, struct config **out, struct err *e);
+const char *config_get(const struct config *c, const char *key); /* NULL if unset */
+const char *config_path(const struct config *c);
+void config_free(struct config *c);
+
+#endif

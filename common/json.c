@@ -1,0 +1,356 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "tz.h"
+#include "when.h"
+
+enum ftype { F_STR, F_KIND, F_STATUS, F_MISSED, F_BOOL, F_INT, F_TIME, F_ARRAY, F_OBJECT };
+
+/* The JSON fields of a task in output order; offsets into struct task keep
+ * reading and writing in one table. */
+static const struct field {
+	const char *name;
+	enum ftype type;
+	size_t off;
+	int input; /* accepted by task_from_json */
+} fields[] = {
+	{"id", F_STR, 0, 1},
+	{"name", F_STR, offsetof(struct task, name), 1},
+	{"prompt", F_STR, offsetof(struct task, prompt), 1},
+	{"system_prompt", F_STR, offsetof(struct task, system_prompt), 1},
+	{"kind", F_KIND, offsetof(struct task, kind), 1},
+	{"cron", F_STR, offsetof(struct task, cron), 1},
+	{"at", F_TIME, 0, 1},
+	{"plan", F_ARRAY, 0, 1},
+	{"tz", F_STR, offsetof(struct task, tz), 1},
+	{"description", F_STR, 0, 0},
+	{"enabled", F_BOOL, offsetof(struct task, enabled), 1},
+	{"status", F_STATUS, offsetof(struct task, status), 1},
+	{"next_run_at", F_TIME, offsetof(struct task, next_run_at), 1},
+	{"due_at", F_TIME, offsetof(struct task, due_at), 0},
+	{"last_run_at", F_TIME, offsetof(struct task, last_run_at), 1},
+	{"last_status", F_STR, offsetof(struct task, last_status), 1},
+	{"last_error", F_STR, offsetof(struct task, last_error), 1},
+	{"last_result", F_STR, offsetof(struct task, last_result), 1},
+	{"consecutive_failures", F_INT, offsetof(struct task, consecutive_failures), 1},
+	{"context", F_STR, offsetof(struct task, context), 1},
+	{"attachments", F_ARRAY, offsetof(struct task, attachments), 1},
+	{"model", F_STR, offsetof(struct task, model), 1},
+	{"exec", F_STR, offsetof(struct task, exec), 1},
+	{"timeout", F_INT, offsetof(struct task, timeout), 1},
+	{"retries", F_INT, offsetof(struct task, retries), 1},
+	{"intent", F_STR, offsetof(struct task, intent), 1},
+	{"channel", F_STR, offsetof(struct task, channel), 1},
+	{"payload", F_OBJECT, offsetof(struct task, payload), 1},
+	{"key", F_STR, offsetof(struct task, key), 1},
+	{"missed", F_MISSED, offsetof(struct task, missed), 1},
+	{"jitter", F_INT, offsetof(struct task, jitter), 1},
+	{"notify", F_STR, offsetof(struct task, notify), 1},
+	{"queued", F_BOOL, offsetof(struct task, queued), 1},
+	{"created_at", F_TIME, offsetof(struct task, created_at), 1},
+	{"updated_at", F_TIME, offsetof(struct task, updated_at), 1},
+};
+#define NFIELDS (sizeof fields / sizeof fields[0])
+
+#define FIELD(t, f, type) ((type *)((char *)(t) + (f)->off))
+
+static cJSON *
+time_json(int64_t t)
+{
+	if (t == TIME_NONE)
+		return cJSON_CreateNull();
+	char buf[40];
+	time_fmt_utc(t, buf, sizeof buf);
+	return cJSON_CreateString(buf);
+}
+
+cJSON *
+task_to_json(const struct task *t, struct zones *zs)
+{
+	cJSON *o = cJSON_CreateObject();
+	for (size_t i = 0; i < NFIELDS; i++) {
+		const struct field *f = &fields[i];
+		cJSON *v = NULL;
+		if (strcmp(f->name, "id") == 0) {
+			v = cJSON_CreateString(t->id);
+		} else if (strcmp(f->name, "at") == 0) {
+			v = time_json(t->kind == KIND_AT && t->nplan ? t->plan[0] : TIME_NONE);
+		} else if (strcmp(f->name, "plan") == 0) {
+			if (t->kind == KIND_PLAN) {
+				v = cJSON_CreateArray();
+				for (size_t j = 0; j < t->nplan; j++)
+					cJSON_AddItemToArray(v, time_json(t->plan[j]));
+			} else {
+				v = cJSON_CreateNull();
+			}
+		} else if (strcmp(f->name, "description") == 0) {
+			char d[256];
+			task_describe(t, zs, d, sizeof d);
+			v = cJSON_CreateString(d);
+		} else {
+			switch (f->type) {
+			case F_STR: {
+				const char *s = *FIELD(t, f, char *);
+				v = s ? cJSON_CreateString(s) : cJSON_CreateNull();
+				break;
+			}
+			case F_KIND: v = cJSON_CreateString(task_kind_name(*FIELD(t, f, int))); break;
+			case F_STATUS: v = cJSON_CreateString(task_status_name(*FIELD(t, f, int))); break;
+			case F_MISSED: v = cJSON_CreateString(task_missed_name(*FIELD(t, f, int))); break;
+			case F_BOOL: v = cJSON_CreateBool(*FIELD(t, f, int)); break;
+			case F_INT: v = cJSON_CreateNumber(*FIELD(t, f, int)); break;
+			case F_TIME: v = time_json(*FIELD(t, f, int64_t)); break;
+			case F_ARRAY:
+			case F_OBJECT: {
+				const char *s = *FIELD(t, f, char *);
+				v = s ? cJSON_Parse(s) : NULL;
+				if (!v)
+					v = cJSON_CreateNull();
+				break;
+			}
+			}
+		}
+		cJSON_AddItemToObject(o, f->name, v);
+	}
+	return o;
+}
+
+static const struct field *
+field_named(const char *name)
+{
+	for (size_t i = 0; i < NFIELDS; i++)
+		if (strcmp(fields[i].name, name) == 0)
+			return &fields[i];
+	return NULL;
+}
+
+/* A schedule time from JSON: RFC 3339 exactly, else a time expression. */
+static int
+read_when(const char *s, int64_t now, int allow_past, const struct tz *z, int64_t *out,
+    struct err *e)
+{
+	if (time_parse_rfc3339(s, out) == 0) {
+		if (!allow_past && *out < now - 60) {
+			char buf[40];
+			time_fmt_utc(*out, buf, sizeof buf);
+			return err_set(e, ST_INVALID, "'%s' is in the past (now is %s)", s, buf);
+		}
+		return ST_OK;
+	}
+	return allow_past ? when_parse_any(s, now, z, out, e) : when_parse(s, now, z, out, e);
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+int
+task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs, struct err *e)
+{
+	if (!cJSON_IsObject(obj))
+		return err_set(e, ST_INVALID, "expected a JSON object");
+	const cJSON *it;
+	const cJSON *at = NULL, *plan = NULL;
+	int kind_given = 0, next_given = 0;
+	cJSON_ArrayForEach(it, obj) {
+		const struct field *f = field_named(it->string);
+		if (!f)
+			return err_set(e, ST_INVALID, "unknown field '%s'", it->string);
+		if (!f->input || cJSON_IsNull(it))
+			continue;
+		if (strcmp(f->name, "at") == 0) {
+			at = it;
+			continue;
+		}
+		if (strcmp(f->name, "plan") == 0) {
+			plan = it;
+			continue;
+		}
+		switch (f->type) {
+		case F_STR:
+			if (!cJSON_IsString(it))
+				return err_set(e, ST_INVALID, "field '%s' must be a string", f->name);
+			if (strcmp(f->name, "id") == 0) {
+				if (strlen(it->valuestring) != 36 || !id_prefix_ok(it->valuestring))
+					return err_set(e, ST_INVALID, "field 'id' must be a UUID");
+				snprintf(t->id, sizeof t->id, "%s", it->valuestring);
+			} else {
+				set_str(FIELD(t, f, char *), it->valuestring);
+			}
+			break;
+		case F_KIND:
+		case F_STATUS:
+		case F_MISSED: {
+			int v = !cJSON_IsString(it) ? -1
+			    : f->type == F_KIND ? task_kind_parse(it->valuestring)
+			    : f->type == F_STATUS ? task_status_parse(it->valuestring)
+			    : task_missed_parse(it->valuestring);
+			if (v < 0)
+				return err_set(e, ST_INVALID, "field '%s' has an unknown value", f->name);
+			*FIELD(t, f, int) = v;
+			kind_given |= f->type == F_KIND;
+			break;
+		}
+		case F_BOOL:
+			if (!cJSON_IsBool(it))
+				return err_set(e, ST_INVALID, "field '%s' must be true or false", f->name);
+			*FIELD(t, f, int) = cJSON_IsTrue(it);
+			break;
+		case F_INT:
+			if (!cJSON_IsNumber(it) || it->valuedouble != (double)(int)it->valuedouble)
+				return err_set(e, ST_INVALID, "field '%s' must be an integer", f->name);
+			*FIELD(t, f, int) = (int)it->valuedouble;
+			break;
+		case F_TIME:
+			if (!cJSON_IsString(it) || time_parse_rfc3339(it->valuestring, FIELD(t, f, int64_t)))
+				return err_set(e, ST_INVALID, "field '%s' must be an RFC 3339 time", f->name);
+			next_given |= strcmp(f->name, "next_run_at") == 0;
+			break;
+		case F_ARRAY:
+		case F_OBJECT:
+			if (f->type == F_ARRAY ? !cJSON_IsArray(it) : !cJSON_IsObject(it))
+				return err_set(e, ST_INVALID, "field '%s' must be a JSON %s", f->name,
+				    f->type == F_ARRAY ? "array" : "object");
+			free(*FIELD(t, f, char *));
+			*FIELD(t, f, char *) = cJSON_PrintUnformatted(it);
+			break;
+		}
+	}
+	if (!kind_given)
+		t->kind = t->cron ? KIND_CRON : at ? KIND_AT : plan ? KIND_PLAN : -1;
+	if (t->kind < 0)
+		return err_set(e, ST_INVALID, "no schedule: give \"cron\", \"at\", \"plan\" or \"kind\"");
+	if ((t->cron != NULL) + (at != NULL) + (plan != NULL) > 1 ||
+	    (t->cron && t->kind != KIND_CRON) || (at && t->kind != KIND_AT) ||
+	    (plan && t->kind != KIND_PLAN))
+		return err_set(e, ST_INVALID, "kind '%s' does not match the schedule fields given",
+		    task_kind_name(t->kind));
+	if (!t->tz) {
+		char local[128];
+		t->tz = xstrdup(tz_local_name(local, sizeof local));
+	}
+	const struct tz *z;
+	int rc = zones_get(zs, t->tz, &z, e);
+	if (rc)
+		return rc;
+	/* Times of a task being carried over (it has a next run, or is done)
+	 * are history, not new requests, so the past is fine there. */
+	int allow_past = next_given || t->status != STATUS_PENDING;
+	if (at) {
+		if (!cJSON_IsString(at))
+			return err_set(e, ST_INVALID, "field 'at' must be a time string");
+		t->plan = xcalloc(1, sizeof *t->plan);
+		t->nplan = 1;
+		if ((rc = read_when(at->valuestring, now, allow_past, z, &t->plan[0], e)))
+			return rc;
+	}
+	if (plan) {
+		if (!cJSON_IsArray(plan) || cJSON_GetArraySize(plan) == 0)
+			return err_set(e, ST_INVALID, "field 'plan' must be a non-empty array of times");
+		t->nplan = (size_t)cJSON_GetArraySize(plan);
+		t->plan = xcalloc(t->nplan, sizeof *t->plan);
+		size_t i = 0;
+		cJSON_ArrayForEach(it, plan) {
+			if (!cJSON_IsString(it))
+				return err_set(e, ST_INVALID, "field 'plan' must hold time strings");
+			if ((rc = read_when(it->valuestring, now, allow_past, z, &t->plan[i++], e)))
+				return rc;
+		}
+		qsort(t->plan, t->nplan, sizeof *t->plan, cmp_i64);
+	}
+	return ST_OK;
+}
+
+static void
+value_text(const cJSON *v, struct buf *out)
+{
+	if (!v || cJSON_IsNull(v)) {
+		buf_puts(out, "none");
+	} else if (cJSON_IsString(v)) {
+		const char *s = v->valuestring;
+		size_t n = strcspn(s, "\n");
+		if (n > 60)
+			n = 57;
+		buf_add(out, s, n);
+		if (s[n])
+			buf_puts(out, "...");
+	} else {
+		char *p = cJSON_PrintUnformatted(v);
+		buf_puts(out, p ? p : "?");
+		free(p);
+	}
+}
+
+int
+task_diff(const struct task *a, const struct task *b, struct zones *zs, struct buf *out)
+{
+	static const char *const skip[] = {"description", "due_at", "updated_at", "next_run_at"};
+	cJSON *ja = task_to_json(a, zs), *jb = task_to_json(b, zs);
+	int n = 0;
+	const cJSON *vb;
+	cJSON_ArrayForEach(vb, jb) {
+		int skipped = 0;
+		for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
+			skipped |= strcmp(vb->string, skip[i]) == 0;
+		const cJSON *va = cJSON_GetObjectItemCaseSensitive(ja, vb->string);
+		if (skipped || cJSON_Compare(va, vb, 1))
+			continue;
+		buf_printf(out, "%s: ", vb->string);
+		value_text(va, out);
+		buf_puts(out, " -> ");
+		value_text(vb, out);
+		buf_puts(out, "\n");
+		n++;
+	}
+	cJSON_Delete(ja);
+	cJSON_Delete(jb);
+	return n;
+}
+
+char *
+json_print_line(const cJSON *j)
+{
+	char *s = cJSON_PrintUnformatted(j);
+	if (!s)
+		abort();
+	return s;
+}
+
+int
+ids_from_stream(FILE *f, int (*fn)(const char *id, void *arg), void *arg, struct err *e)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	long lineno = 0;
+	int rc = ST_OK;
+	while (getline(&line, &cap, f) >= 0) {
+		lineno++;
+		char *s = str_trim(line);
+		if (!*s)
+			continue;
+		if (*s == '{') {
+			cJSON *j = cJSON_Parse(s);
+			const cJSON *id = cJSON_GetObjectItemCaseSensitive(j, "id");
+			if (!cJSON_IsString(id)) {
+				cJSON_Delete(j);
+				rc = err_set(e, ST_INVALID, "stdin:%ld: %s", lineno,
+				    j ? "JSON object without a string \"id\"" : "invalid JSON");
+				break;
+			}
+			fn(id->valuestring, arg);
+			cJSON_Delete(j);
+		} else {
+			/* The first field, so tab-separated listings pipe straight in. */
+			s[strcspn(s, " \t")] = 0;
+			fn(s, arg);
+		}
+	}
+	free(line);
+	if (!rc && ferror(f))
+		rc = err_set(e, ST_ERR, "cannot read standard input");
+	return rc;
+}

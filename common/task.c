@@ -1,0 +1,364 @@
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cron.h"
+#include "task.h"
+#include "tz.h"
+
+static const char *const kind_names[KIND_COUNT] = {"cron", "at", "plan", "manual", "heartbeat"};
+static const char *const status_names[STATUS_COUNT] = {"pending", "running", "completed",
+	"failed", "cancelled"};
+static const char *const missed_names[MISSED_COUNT] = {"once", "skip", "all"};
+
+#define ZONES_MAX 32
+
+struct zones {
+	struct tz *z[ZONES_MAX];
+	int n;
+};
+
+struct zones *
+zones_new(void)
+{
+	return xcalloc(1, sizeof(struct zones));
+}
+
+void
+zones_free(struct zones *zs)
+{
+	if (!zs)
+		return;
+	for (int i = 0; i < zs->n; i++)
+		tz_free(zs->z[i]);
+	free(zs);
+}
+
+int
+zones_get(struct zones *zs, const char *name, const struct tz **out, struct err *e)
+{
+	for (int i = 0; i < zs->n; i++) {
+		if (strcmp(tz_name(zs->z[i]), name ? name : "") == 0) {
+			*out = zs->z[i];
+			return ST_OK;
+		}
+	}
+	struct tz *z;
+	int rc = tz_load(name, &z, e);
+	if (rc)
+		return rc;
+	if (zs->n == ZONES_MAX) {
+		/* Evict the oldest; a store with more zones than this is rare. */
+		tz_free(zs->z[0]);
+		memmove(zs->z, zs->z + 1, (ZONES_MAX - 1) * sizeof zs->z[0]);
+		zs->n--;
+	}
+	zs->z[zs->n++] = z;
+	*out = z;
+	return ST_OK;
+}
+
+/* Runs fn's zone lookups through zs, or a temporary cache when zs is NULL. */
+#define WITH_ZONES(zs, tmp) struct zones *tmp = (zs) ? NULL : zones_new(); if (!(zs)) (zs) = tmp
+
+static const char *
+name_of(const char *const *names, int n, int i)
+{
+	return i >= 0 && i < n ? names[i] : "unknown";
+}
+
+static int
+parse_name(const char *const *names, int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (s && strcmp(names[i], s) == 0)
+			return i;
+	return -1;
+}
+
+const char *task_kind_name(int k) { return name_of(kind_names, KIND_COUNT, k); }
+int task_kind_parse(const char *s) { return parse_name(kind_names, KIND_COUNT, s); }
+const char *task_status_name(int s) { return name_of(status_names, STATUS_COUNT, s); }
+int task_status_parse(const char *s) { return parse_name(status_names, STATUS_COUNT, s); }
+const char *task_missed_name(int m) { return name_of(missed_names, MISSED_COUNT, m); }
+int task_missed_parse(const char *s) { return parse_name(missed_names, MISSED_COUNT, s); }
+
+void
+task_init(struct task *t)
+{
+	memset(t, 0, sizeof *t);
+	t->kind = KIND_MANUAL;
+	t->enabled = 1;
+	t->status = STATUS_PENDING;
+	t->next_run_at = t->due_at = t->last_run_at = TIME_NONE;
+	t->retries = -1;
+	t->missed = MISSED_ONCE;
+	t->created_at = t->updated_at = t->deleted_at = TIME_NONE;
+}
+
+void
+task_free(struct task *t)
+{
+	char **strs[] = {&t->name, &t->prompt, &t->system_prompt, &t->cron, &t->tz,
+		&t->last_status, &t->last_error, &t->last_result, &t->context, &t->attachments,
+		&t->model, &t->exec, &t->notify, &t->intent, &t->channel, &t->payload, &t->key};
+	for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) {
+		free(*strs[i]);
+		*strs[i] = NULL;
+	}
+	free(t->plan);
+	t->plan = NULL;
+	t->nplan = 0;
+}
+
+void
+task_copy(struct task *dst, const struct task *src)
+{
+	*dst = *src;
+	char **strs[] = {&dst->name, &dst->prompt, &dst->system_prompt, &dst->cron, &dst->tz,
+		&dst->last_status, &dst->last_error, &dst->last_result, &dst->context,
+		&dst->attachments, &dst->model, &dst->exec, &dst->notify, &dst->intent,
+		&dst->channel, &dst->payload, &dst->key};
+	for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+		*strs[i] = xstrdup(*strs[i]);
+	if (src->nplan) {
+		dst->plan = xcalloc(src->nplan, sizeof *dst->plan);
+		memcpy(dst->plan, src->plan, src->nplan * sizeof *dst->plan);
+	}
+}
+
+int
+task_is_recurring(const struct task *t)
+{
+	return t->kind == KIND_CRON || t->kind == KIND_HEARTBEAT;
+}
+
+static int
+json_kind_ok(const char *text, int want_array, int strings_only)
+{
+	cJSON *j = cJSON_Parse(text);
+	int ok = j && (want_array ? cJSON_IsArray(j) : cJSON_IsObject(j));
+	if (ok && strings_only) {
+		const cJSON *it;
+		cJSON_ArrayForEach(it, j) if (!cJSON_IsString(it)) ok = 0;
+	}
+	cJSON_Delete(j);
+	return ok;
+}
+
+int
+task_validate(const struct task *t, struct zones *zs, struct err *e)
+{
+	int rc = ST_OK;
+	if (str_empty(t->name))
+		return err_set(e, ST_INVALID, "the task needs a name (--name)");
+	if (strlen(t->name) > 200)
+		return err_set(e, ST_INVALID, "name is longer than 200 characters");
+	if (str_empty(t->prompt))
+		return err_set(e, ST_INVALID, "the task needs a prompt (an argument or standard input)");
+	if (t->kind < 0 || t->kind >= KIND_COUNT)
+		return err_set(e, ST_INVALID, "unknown schedule kind");
+	if (t->status < 0 || t->status >= STATUS_COUNT)
+		return err_set(e, ST_INVALID, "unknown status");
+	if (t->missed < 0 || t->missed >= MISSED_COUNT)
+		return err_set(e, ST_INVALID, "missed must be one of once, skip, all");
+	if (t->timeout < 0 || t->jitter < 0 || t->retries < -1 || t->consecutive_failures < 0)
+		return err_set(e, ST_INVALID, "timeout, jitter, retries and failures cannot be negative");
+	if (t->attachments && !json_kind_ok(t->attachments, 1, 1))
+		return err_set(e, ST_INVALID, "attachments must be a JSON array of strings");
+	if (t->payload && !json_kind_ok(t->payload, 0, 0))
+		return err_set(e, ST_INVALID, "payload must be a JSON object");
+	WITH_ZONES(zs, tmp);
+	const struct tz *z;
+	if ((rc = zones_get(zs, t->tz, &z, e)))
+		goto out;
+	switch (t->kind) {
+	case KIND_CRON: {
+		struct cron c;
+		if (!t->cron) {
+			rc = err_set(e, ST_INVALID, "a cron task needs an expression (--cron)");
+			break;
+		}
+		rc = cron_parse(t->cron, &c, e);
+		break;
+	}
+	case KIND_AT:
+		if (t->nplan != 1)
+			rc = err_set(e, ST_INVALID, "a one-shot task needs exactly one time (--at)");
+		break;
+	case KIND_PLAN:
+		if (t->nplan == 0)
+			rc = err_set(e, ST_INVALID, "a planned task needs at least one time (--plan)");
+		for (size_t i = 1; i < t->nplan && !rc; i++)
+			if (t->plan[i] <= t->plan[i - 1])
+				rc = err_set(e, ST_INVALID, "plan times must be distinct and in order");
+		break;
+	default:
+		break;
+	}
+out:
+	zones_free(tmp);
+	return rc;
+}
+
+int
+task_next_slot(const struct task *t, struct zones *zs, int64_t after, int64_t *slot,
+    struct err *e)
+{
+	*slot = TIME_NONE;
+	switch (t->kind) {
+	case KIND_CRON: {
+		struct cron c;
+		const struct tz *z;
+		int rc;
+		WITH_ZONES(zs, tmp);
+		if (!(rc = zones_get(zs, t->tz, &z, e)) && !(rc = cron_parse(t->cron, &c, e))) {
+			int64_t next = cron_next(&c, z, after);
+			if (next >= 0)
+				*slot = next;
+		}
+		zones_free(tmp);
+		return rc;
+	}
+	case KIND_AT:
+	case KIND_PLAN:
+		for (size_t i = 0; i < t->nplan; i++) {
+			if (t->plan[i] > after) {
+				*slot = t->plan[i];
+				break;
+			}
+		}
+		return ST_OK;
+	default:
+		return ST_OK;
+	}
+}
+
+int64_t
+task_jitter_delay(const char *id, int64_t slot, int jitter)
+{
+	if (jitter <= 0)
+		return 0;
+	/* FNV-1a of (id, slot): the same delay every time this slot is computed. */
+	uint64_t h = 1469598103934665603ULL;
+	for (const char *p = id; *p; p++) {
+		h ^= (unsigned char)*p;
+		h *= 1099511628211ULL;
+	}
+	for (int i = 0; i < 8; i++) {
+		h ^= (uint64_t)(slot >> (8 * i)) & 0xff;
+		h *= 1099511628211ULL;
+	}
+	return (int64_t)(h % ((uint64_t)jitter + 1));
+}
+
+int
+task_schedule_from(struct task *t, struct zones *zs, int64_t now, struct err *e)
+{
+	int64_t slot = TIME_NONE;
+	int rc = ST_OK;
+	if (t->status == STATUS_PENDING) {
+		/* A one-shot instant given within the last minute still fires. */
+		int64_t after = t->kind == KIND_AT || t->kind == KIND_PLAN ? now - 61 : now;
+		rc = task_next_slot(t, zs, after, &slot, e);
+	}
+	t->next_run_at = slot;
+	t->due_at = slot == TIME_NONE ? TIME_NONE : slot + task_jitter_delay(t->id, slot, t->jitter);
+	return rc;
+}
+
+void
+task_fmt_time(const struct task *t, struct zones *zs, int64_t when, char *buf, size_t n)
+{
+	if (when == TIME_NONE) {
+		snprintf(buf, n, "none");
+		return;
+	}
+	const struct tz *z;
+	struct err e;
+	WITH_ZONES(zs, tmp);
+	if (zones_get(zs, t->tz, &z, &e) == ST_OK) {
+		char local[64];
+		tz_fmt_local(z, when, local, sizeof local);
+		snprintf(buf, n, "%s %s", local, tz_abbr(z, when));
+	} else {
+		time_fmt_utc(when, buf, n);
+	}
+	zones_free(tmp);
+}
+
+void
+task_describe(const struct task *t, struct zones *zs, char *buf, size_t n)
+{
+	char when[64];
+	switch (t->kind) {
+	case KIND_CRON: {
+		struct cron c;
+		struct err e;
+		if (t->cron && cron_parse(t->cron, &c, &e) == ST_OK)
+			cron_describe(t->cron, &c, buf, n);
+		else
+			snprintf(buf, n, "%s", t->cron ? t->cron : "cron");
+		break;
+	}
+	case KIND_AT:
+		if (t->nplan) {
+			task_fmt_time(t, zs, t->plan[0], when, sizeof when);
+			/* "2026-03-02 07:00 GMT" -> "Once on 2026-03-02 at 07:00" */
+			snprintf(buf, n, "Once on %.10s at %.5s", when, when + 11);
+		} else {
+			snprintf(buf, n, "Once");
+		}
+		break;
+	case KIND_PLAN: {
+		struct buf b = {0};
+		buf_printf(&b, "Planned: %zu run%s", t->nplan, t->nplan == 1 ? "" : "s");
+		for (size_t i = 0; i < t->nplan && i < 3; i++) {
+			task_fmt_time(t, zs, t->plan[i], when, sizeof when);
+			buf_printf(&b, "%s%.16s", i ? ", " : " at ", when);
+		}
+		if (t->nplan > 3)
+			buf_puts(&b, ", ...");
+		snprintf(buf, n, "%s", b.data);
+		buf_free(&b);
+		break;
+	}
+	case KIND_HEARTBEAT:
+		snprintf(buf, n, "On every heartbeat");
+		break;
+	default:
+		snprintf(buf, n, "Manual");
+		break;
+	}
+}
+
+void
+task_default_name(const char *prompt, char *buf, size_t n)
+{
+	/* The first six words, at most 48 bytes, cut at a word boundary. */
+	size_t len = 0, words = 0;
+	const char *p = prompt ? prompt : "";
+	while (isspace((unsigned char)*p))
+		p++;
+	buf[0] = 0;
+	while (*p && words < 6) {
+		const char *w = p;
+		while (*p && !isspace((unsigned char)*p))
+			p++;
+		size_t wl = (size_t)(p - w);
+		if (len + wl + (len ? 1 : 0) > 48 || len + wl + 2 > n)
+			break;
+		if (len)
+			buf[len++] = ' ';
+		memcpy(buf + len, w, wl);
+		len += wl;
+		buf[len] = 0;
+		words++;
+		while (isspace((unsigned char)*p))
+			p++;
+	}
+	if (len == 0 && *p && n > 1)
+		snprintf(buf, n < 49 ? n : 49, "%s", p);
+}
