@@ -16,10 +16,11 @@ struct config;
 
 /* config.c */
 const char *config_default_path(char *buf, size_t n);
-/* path NULL: the default.  A missing file is an empty configuration;
- * ST_INVALID for a bad line ("config:3: ...") or unsafe permissions (the
- * message gives the chmod that fixes them), ST_ERR when it cannot be read. */
-int config_load(const char *path, struct config **out, struct err *e);
+/* The default file.  A missing file is an empty configuration; ST_INVALID
+ * for a bad line ("config:3: ...") or unsafe permissions (the message gives
+ * the chmod that fixes them), ST_ERR when it cannot be read. */
+int config_load(struct config **out, struct err *e);
+int config_load_file(const char *path, struct config **out, struct err *e); /* the same, one file */
 const char *config_get(const struct config *c, const char *key); /* NULL if unset */
 const char *config_path(const struct config *c);
 void config_free(struct config *c);

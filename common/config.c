@@ -1,0 +1,208 @@
+/* The configuration file: read once, kept as key/value pairs in file order
+ * (a key given twice: the last one wins, as in a shell rc file). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+
+#define CONFIG_MAX (256 * 1024)
+
+struct config {
+	char *path;
+	char **keys, **values;
+	size_t n;
+};
+
+const char *
+config_default_path(char *buf, size_t n)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	if (xdg && *xdg == '/') {
+		snprintf(buf, n, "%s/agentcron/config", xdg);
+		return buf;
+	}
+	const char *home = getenv("HOME");
+	snprintf(buf, n, "%s/.config/agentcron/config", home && *home ? home : ".");
+	return buf;
+}
+
+static int
+key_ok(const char *k)
+{
+	if (!*k)
+		return 0;
+	for (; *k; k++)
+		if (!((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') || (*k >= '0' && *k <= '9') ||
+		    *k == '_' || *k == '-' || *k == '.'))
+			return 0;
+	return 1;
+}
+
+static int
+is_secret(const char *k)
+{
+	size_t n = strlen(k);
+	return n >= 4 && strcmp(k + n - 4, "_key") == 0;
+}
+
+static void
+add(struct config *c, const char *k, const char *v)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		if (strcmp(c->keys[i], k) == 0) {
+			set_str(&c->values[i], v);
+			return;
+		}
+	}
+	c->keys = xrealloc(c->keys, (c->n + 1) * sizeof *c->keys);
+	c->values = xrealloc(c->values, (c->n + 1) * sizeof *c->values);
+	c->keys[c->n] = xstrdup(k);
+	c->values[c->n] = xstrdup(v);
+	c->n++;
+}
+
+/* One line, modified in place.  Values may be wrapped in matching quotes so
+ * that leading or trailing blanks and '#' survive. */
+static int
+parse_line(struct config *c, char *line, int lineno, int *secret, struct err *e)
+{
+	char *p = str_trim(line);
+	if (!*p || *p == '#')
+		return ST_OK;
+	char *eq = strchr(p, '=');
+	if (!eq)
+		return err_set(e, ST_INVALID, "%s:%d: expected 'key = value'", c->path, lineno);
+	*eq = 0;
+	char *k = str_trim(p), *v = str_trim(eq + 1);
+	if (!key_ok(k))
+		return err_set(e, ST_INVALID, "%s:%d: bad key '%.64s' (letters, digits, '_', '-', '.')",
+		    c->path, lineno, k);
+	size_t n = strlen(v);
+	if (n && (v[0] == '"' || v[0] == '\'')) {
+		if (n < 2 || v[n - 1] != v[0])
+			return err_set(e, ST_INVALID, "%s:%d: unterminated quote in the value of '%s'",
+			    c->path, lineno, k);
+		v[n - 1] = 0;
+		v++;
+	} else {
+		/* A '#' after a blank starts a comment. */
+		for (char *q = v; *q; q++) {
+			if (*q == '#' && q > v && (q[-1] == ' ' || q[-1] == '\t')) {
+				*q = 0;
+				str_trim(v);
+				break;
+			}
+		}
+	}
+	if (is_secret(k) && *v)
+		*secret = 1;
+	add(c, k, v);
+	return ST_OK;
+}
+
+int
+config_load_file(const char *path, struct config **out, struct err *e)
+{
+	struct config *c = xcalloc(1, sizeof *c);
+	c->path = xstrdup(path);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR) {
+			*out = c;
+			return ST_OK;
+		}
+		int rc = err_set(e, ST_ERR, "cannot read config '%s': %s", path, strerror(errno));
+		config_free(c);
+		return rc;
+	}
+	struct stat sb;
+	struct buf b = {0};
+	int rc = ST_OK;
+	if (fstat(fd, &sb) != 0) {
+		rc = err_set(e, ST_ERR, "cannot read config '%s': %s", path, strerror(errno));
+	} else if (!S_ISREG(sb.st_mode)) {
+		rc = err_set(e, ST_INVALID, "config '%s' is not a regular file", path);
+	} else if (sb.st_uid != geteuid() && sb.st_uid != 0) {
+		rc = err_set(e, ST_INVALID, "config '%s' belongs to another user; refusing to use it",
+		    path);
+	} else if (sb.st_mode & 022) {
+		rc = err_set(e, ST_INVALID,
+		    "config '%s' can be changed by group or others; run: chmod 600 '%s'", path, path);
+	} else if ((errno = 0, buf_read_fd(&b, fd, CONFIG_MAX)) != 0) {
+		rc = errno ? err_set(e, ST_ERR, "cannot read config '%s': %s", path, strerror(errno))
+			   : err_set(e, ST_INVALID, "config '%s' is larger than %d bytes", path,
+			       CONFIG_MAX);
+	}
+	close(fd);
+	int secret = 0;
+	if (!rc) {
+		if (memchr(b.data, 0, b.len))
+			rc = err_set(e, ST_INVALID, "config '%s' is not a text file", path);
+		char *save = NULL;
+		int lineno = 0;
+		/* strtok_r would merge empty lines and break the numbering. */
+		for (char *p = b.data; !rc && p && *p; p = save) {
+			char *nl = strchr(p, '\n');
+			save = nl ? nl + 1 : NULL;
+			if (nl)
+				*nl = 0;
+			lineno++;
+			rc = parse_line(c, p, lineno, &secret, e);
+		}
+	}
+	buf_free(&b);
+	if (!rc && secret && (sb.st_mode & 044))
+		rc = err_set(e, ST_INVALID,
+		    "config '%s' holds an API key and group or others can read it; run: chmod 600 '%s'",
+		    path, path);
+	if (rc) {
+		config_free(c);
+		return rc;
+	}
+	*out = c;
+	return ST_OK;
+}
+
+int
+config_load(struct config **out, struct err *e)
+{
+	char path[PATH_MAX];
+	return config_load_file(config_default_path(path, sizeof path), out, e);
+}
+
+const char *
+config_get(const struct config *c, const char *key)
+{
+	if (!c)
+		return NULL;
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->keys[i], key) == 0)
+			return c->values[i];
+	return NULL;
+}
+
+const char *
+config_path(const struct config *c)
+{
+	return c->path;
+}
+
+void
+config_free(struct config *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->keys[i]);
+		free(c->values[i]);
+	}
+	free(c->keys);
+	free(c->values);
+	free(c->path);
+	free(c);
+}
