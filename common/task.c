@@ -362,3 +362,104 @@ task_default_name(const char *prompt, char *buf, size_t n)
 	if (len == 0 && *p && n > 1)
 		snprintf(buf, n < 49 ? n : 49, "%s", p);
 }
+
+int
+task_finalize(struct task *t, int is_new, int reschedule, int64_t now, struct zones *zs,
+    struct err *e)
+{
+	int rc;
+	if (str_empty(t->name) && !str_empty(t->prompt)) {
+		char name[64];
+		task_default_name(t->prompt, name, sizeof name);
+		set_str(&t->name, name);
+	}
+	if (!t->tz) {
+		char local[128];
+		t->tz = xstrdup(tz_local_name(local, sizeof local));
+	}
+	WITH_ZONES(zs, tmp);
+	if ((rc = task_validate(t, zs, e)))
+		goto out;
+	if (is_new && t->created_at == TIME_NONE)
+		t->created_at = now;
+	t->updated_at = now;
+	if (reschedule && (rc = task_schedule_from(t, zs, now, e)))
+		goto out;
+	if (reschedule && t->status == STATUS_PENDING && t->next_run_at == TIME_NONE &&
+	    (t->kind == KIND_AT || t->kind == KIND_PLAN)) {
+		char when[64];
+		task_fmt_time(t, zs, t->plan[t->nplan - 1], when, sizeof when);
+		rc = err_set(e, ST_INVALID, "%s is in the past (read in %s)", when, t->tz);
+	}
+	if (!rc && reschedule && t->kind == KIND_CRON && t->next_run_at == TIME_NONE)
+		rc = err_set(e, ST_INVALID, "cron expression '%s' never fires again", t->cron);
+out:
+	zones_free(tmp);
+	return rc;
+}
+
+static const char *const day_names[] = {"sunday", "monday", "tuesday", "wednesday", "thursday",
+	"friday", "saturday"};
+
+int
+sched_day_parse(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 1 && s[0] >= '0' && s[0] <= '7')
+		return (s[0] - '0') % 7;
+	for (int i = 0; i < 7; i++) {
+		const char *d = day_names[i];
+		/* "mon", "Monday", and the common short forms "tues", "thurs". */
+		if (n >= 3 && n <= strlen(d) && str_casecmp_prefix(d, s) == 0)
+			return i;
+	}
+	return -1;
+}
+
+static int
+parse_hhmm(const char *s, int *h, int *m)
+{
+	char extra;
+	if (sscanf(s, "%2d:%2d%c", h, m, &extra) != 2 || *h < 0 || *h > 23 || *m < 0 || *m > 59 ||
+	    !isdigit((unsigned char)s[strlen(s) - 1]))
+		return -1;
+	return 0;
+}
+
+int
+sched_daily_cron(const char *hhmm, char *out, size_t n, struct err *e)
+{
+	int h, m;
+	if (parse_hhmm(hhmm, &h, &m))
+		return err_set(e, ST_INVALID, "bad time '%s': expected HH:MM, 00:00 to 23:59", hhmm);
+	snprintf(out, n, "%d %d * * *", m, h);
+	return ST_OK;
+}
+
+int
+sched_weekly_cron(const char *spec, char *out, size_t n, struct err *e)
+{
+	char days[128], time[32];
+	if (sscanf(spec, " %127[^ \t] %31s", days, time) != 2)
+		return err_set(e, ST_INVALID, "bad weekly schedule '%s': expected DAY HH:MM, e.g. 'mon 09:00'",
+		    spec);
+	int h, m;
+	if (parse_hhmm(time, &h, &m))
+		return err_set(e, ST_INVALID, "bad time '%s': expected HH:MM, 00:00 to 23:59", time);
+	unsigned mask = 0;
+	char *save = NULL;
+	for (char *d = strtok_r(days, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
+		int day = sched_day_parse(d);
+		if (day < 0)
+			return err_set(e, ST_INVALID, "unknown day '%s' (use mon, tue, ... sun)", d);
+		mask |= 1u << day;
+	}
+	struct buf b = {0};
+	buf_printf(&b, "%d %d * * ", m, h);
+	for (int i = 1; i <= 7; i++)
+		if (mask & (1u << (i % 7)))
+			buf_printf(&b, "%s%d", b.data[b.len - 1] == ' ' ? "" : ",", i % 7);
+	snprintf(out, n, "%s", b.data);
+	buf_free(&b);
+	return ST_OK;
+}

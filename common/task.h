@@ -75,5 +75,15 @@ int64_t task_jitter_delay(const char *id, int64_t slot, int jitter); /* fixed pe
 void task_describe(const struct task *t, struct zones *zs, char *buf, size_t n); /* "Daily at 07:00", ... */
 void task_fmt_time(const struct task *t, struct zones *zs, int64_t when, char *buf, size_t n); /* "2026-11-23 07:00 GMT" in the task's zone */
 void task_default_name(const char *prompt, char *buf, size_t n); /* the prompt's first words */
+/* Make a new or edited task ready to store: default name (the prompt's first
+ * words) and zone (the local one), validation, updated_at (and created_at
+ * for a new one), and, when `reschedule`, next_run_at from now.  A pending
+ * one-shot whose time is gone is refused. */
+int task_finalize(struct task *t, int is_new, int reschedule, int64_t now, struct zones *zs,
+    struct err *e);
+/* Schedule sugar to cron: "07:00" -> "0 7 * * *"; "mon,fri 09:30" -> "30 9 * * 1,5". */
+int sched_daily_cron(const char *hhmm, char *out, size_t n, struct err *e);
+int sched_weekly_cron(const char *days_hhmm, char *out, size_t n, struct err *e);
+int sched_day_parse(const char *name);          /* "mon", "Monday", "7" -> 0-6, -1 unknown */
 
 #endif
