@@ -1,0 +1,360 @@
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "taskargs.h"
+#include "tz.h"
+#include "when.h"
+
+enum {
+	OPT_DAILY = 256, OPT_WEEKLY, OPT_MANUAL, OPT_HEARTBEAT, OPT_ENABLED, OPT_DISABLED,
+	OPT_INTENT, OPT_CHANNEL, OPT_PAYLOAD, OPT_MISSED, OPT_JITTER, OPT_NOTIFY,
+};
+
+const char taskargs_shortopts[] = "n:p:s:c:a:P:z:m:e:t:r:k:A:C:";
+
+static const struct option task_options[] = {
+	{"name", required_argument, NULL, 'n'},
+	{"prompt", required_argument, NULL, 'p'},
+	{"system", required_argument, NULL, 's'},
+	{"cron", required_argument, NULL, 'c'},
+	{"at", required_argument, NULL, 'a'},
+	{"plan", required_argument, NULL, 'P'},
+	{"daily", required_argument, NULL, OPT_DAILY},
+	{"weekly", required_argument, NULL, OPT_WEEKLY},
+	{"manual", no_argument, NULL, OPT_MANUAL},
+	{"heartbeat", no_argument, NULL, OPT_HEARTBEAT},
+	{"tz", required_argument, NULL, 'z'},
+	{"enable", no_argument, NULL, OPT_ENABLED},
+	{"disable", no_argument, NULL, OPT_DISABLED},
+	{"disabled", no_argument, NULL, OPT_DISABLED},
+	{"context", required_argument, NULL, 'C'},
+	{"attach", required_argument, NULL, 'A'},
+	{"model", required_argument, NULL, 'm'},
+	{"exec", required_argument, NULL, 'e'},
+	{"timeout", required_argument, NULL, 't'},
+	{"retries", required_argument, NULL, 'r'},
+	{"intent", required_argument, NULL, OPT_INTENT},
+	{"channel", required_argument, NULL, OPT_CHANNEL},
+	{"payload", required_argument, NULL, OPT_PAYLOAD},
+	{"key", required_argument, NULL, 'k'},
+	{"missed", required_argument, NULL, OPT_MISSED},
+	{"jitter", required_argument, NULL, OPT_JITTER},
+	{"notify", required_argument, NULL, OPT_NOTIFY},
+	{0, 0, 0, 0},
+};
+
+void
+taskargs_init(struct task_args *a)
+{
+	memset(a, 0, sizeof *a);
+	a->enabled = -1;
+}
+
+void
+taskargs_free(struct task_args *a)
+{
+	free(a->plan);
+	free(a->attach);
+	free(a->weekly_joined);
+	a->plan = a->attach = NULL;
+	a->weekly_joined = NULL;
+}
+
+struct option *
+taskargs_options(const struct option *extra)
+{
+	size_t n = sizeof task_options / sizeof task_options[0] - 1, m = 0;
+	while (extra[m].name)
+		m++;
+	struct option *all = xcalloc(n + m + 1, sizeof *all);
+	memcpy(all, task_options, n * sizeof *all);
+	memcpy(all + n, extra, m * sizeof *all);
+	return all;
+}
+
+static void
+push(const char ***list, size_t *n, const char *v)
+{
+	*list = xrealloc(*list, (*n + 1) * sizeof **list);
+	(*list)[(*n)++] = v;
+}
+
+static void
+kind_given(struct task_args *a, const char *flag)
+{
+	if (a->nkinds < (int)(sizeof a->kinds / sizeof a->kinds[0]))
+		a->kinds[a->nkinds] = flag;
+	a->nkinds++;
+}
+
+int
+taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int argc, int *optind)
+{
+	switch (opt) {
+	case 'n': a->name = arg; break;
+	case 'p': a->prompt = arg; break;
+	case 's': a->system_prompt = arg; break;
+	case 'c': a->cron = arg; kind_given(a, "--cron"); break;
+	case 'a': a->at = arg; kind_given(a, "--at"); break;
+	case 'P':
+		/* Repeated --plan flags are one schedule. */
+		if (!a->nplan)
+			kind_given(a, "--plan");
+		push(&a->plan, &a->nplan, arg);
+		break;
+	case OPT_DAILY: a->daily = arg; kind_given(a, "--daily"); break;
+	case OPT_WEEKLY:
+		a->weekly = arg;
+		kind_given(a, "--weekly");
+		/* "--weekly mon 09:00": the time is the next word. */
+		if (!strchr(arg, ' ') && *optind < argc && isdigit((unsigned char)argv[*optind][0]) &&
+		    strchr(argv[*optind], ':')) {
+			free(a->weekly_joined);
+			a->weekly = a->weekly_joined = xasprintf("%s %s", arg, argv[*optind]);
+			(*optind)++;
+		}
+		break;
+	case OPT_MANUAL: a->manual = 1; kind_given(a, "--manual"); break;
+	case OPT_HEARTBEAT: a->heartbeat = 1; kind_given(a, "--heartbeat"); break;
+	case 'z': a->tz = arg; break;
+	case OPT_ENABLED: a->enabled = 1; break;
+	case OPT_DISABLED: a->enabled = 0; break;
+	case 'C': a->context = arg; break;
+	case 'A': push(&a->attach, &a->nattach, arg); break;
+	case 'm': a->model = arg; break;
+	case 'e': a->exec = arg; break;
+	case 't': a->timeout = arg; break;
+	case 'r': a->retries = arg; break;
+	case OPT_INTENT: a->intent = arg; break;
+	case OPT_CHANNEL: a->channel = arg; break;
+	case OPT_PAYLOAD: a->payload = arg; break;
+	case 'k': a->key = arg; break;
+	case OPT_MISSED: a->missed = arg; break;
+	case OPT_JITTER: a->jitter = arg; break;
+	case OPT_NOTIFY: a->notify = arg; break;
+	default: return 0;
+	}
+	return 1;
+}
+
+int
+parse_duration(const char *s, long *secs)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (end == s || errno || v < 0)
+		return -1;
+	long mult = 1;
+	if (*end) {
+		switch (tolower((unsigned char)*end)) {
+		case 's': mult = 1; break;
+		case 'm': mult = 60; break;
+		case 'h': mult = 3600; break;
+		case 'd': mult = 86400; break;
+		default: return -1;
+		}
+		if (end[1])
+			return -1;
+	}
+	if (v > INT_MAX / mult)
+		return -1;
+	*secs = v * mult;
+	return 0;
+}
+
+/* Optional text fields: an empty value clears the field. */
+static void
+set_opt(char **dst, const char *v, int *changed)
+{
+	if (!v)
+		return;
+	set_str(dst, *v ? v : NULL);
+	if (changed)
+		*changed = 1;
+}
+
+static int
+apply_attachments(const struct task_args *a, struct task *t, struct err *e)
+{
+	if (!a->nattach)
+		return ST_OK;
+	cJSON *arr = cJSON_CreateArray();
+	for (size_t i = 0; i < a->nattach; i++) {
+		const char *v = a->attach[i];
+		if (!*v)
+			continue; /* --attach '' clears the list */
+		if (strstr(v, "://")) {
+			if (strncmp(v, "http://", 7) && strncmp(v, "https://", 8)) {
+				cJSON_Delete(arr);
+				return err_set(e, ST_INVALID, "attachment '%s': only http and https URLs", v);
+			}
+			cJSON_AddItemToArray(arr, cJSON_CreateString(v));
+			continue;
+		}
+		/* Runs happen later from another directory: keep absolute paths. */
+		char abs[PATH_MAX];
+		if (!realpath(v, abs)) {
+			int err = errno;
+			cJSON_Delete(arr);
+			return err_set(e, ST_INVALID, "attachment '%s': %s", v, strerror(err));
+		}
+		cJSON_AddItemToArray(arr, cJSON_CreateString(abs));
+	}
+	free(t->attachments);
+	t->attachments = cJSON_GetArraySize(arr) ? cJSON_PrintUnformatted(arr) : NULL;
+	cJSON_Delete(arr);
+	return ST_OK;
+}
+
+static int
+apply_number(const char *flag, const char *v, int is_duration, long min, int *dst, struct err *e)
+{
+	long n;
+	char *end;
+	if (!v)
+		return ST_OK;
+	if (is_duration ? parse_duration(v, &n) != 0
+			: (errno = 0, n = strtol(v, &end, 10), end == v || *end || errno))
+		return err_set(e, ST_INVALID, "bad %s '%s': expected %s", flag, v,
+		    is_duration ? "seconds or a duration like 90s, 5m, 2h" : "a whole number");
+	if (n < min || n > INT_MAX)
+		return err_set(e, ST_INVALID, "bad %s '%s': out of range", flag, v);
+	*dst = (int)n;
+	return ST_OK;
+}
+
+static int
+read_time(const char *flag, const char *text, int64_t now, const struct tz *z, int64_t *out,
+    struct err *e)
+{
+	struct err sub;
+	int rc = when_parse(text, now, z, out, &sub);
+	if (rc)
+		return err_set(e, rc, "%s: %s", flag, sub.msg);
+	return ST_OK;
+}
+
+static int
+cmp_i64(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+	return (a > b) - (a < b);
+}
+
+static int
+apply_schedule(const struct task_args *a, struct task *t, int64_t now, const struct tz *z,
+    struct err *e)
+{
+	char cron[128];
+	int rc;
+	free(t->plan);
+	t->plan = NULL;
+	t->nplan = 0;
+	set_str(&t->cron, NULL);
+	if (a->cron || a->daily || a->weekly) {
+		t->kind = KIND_CRON;
+		if (a->daily && (rc = sched_daily_cron(a->daily, cron, sizeof cron, e)))
+			return rc;
+		if (a->weekly && (rc = sched_weekly_cron(a->weekly, cron, sizeof cron, e)))
+			return rc;
+		set_str(&t->cron, a->cron ? a->cron : cron);
+	} else if (a->at) {
+		t->kind = KIND_AT;
+		t->plan = xcalloc(1, sizeof *t->plan);
+		t->nplan = 1;
+		if ((rc = read_time("--at", a->at, now, z, &t->plan[0], e)))
+			return rc;
+	} else if (a->nplan) {
+		t->kind = KIND_PLAN;
+		t->plan = xcalloc(a->nplan, sizeof *t->plan);
+		for (size_t i = 0; i < a->nplan; i++) {
+			if ((rc = read_time("--plan", a->plan[i], now, z, &t->plan[t->nplan], e)))
+				return rc;
+			t->nplan++;
+		}
+		qsort(t->plan, t->nplan, sizeof *t->plan, cmp_i64);
+		size_t w = 0; /* the same instant twice is one run */
+		for (size_t i = 0; i < t->nplan; i++)
+			if (!w || t->plan[i] != t->plan[w - 1])
+				t->plan[w++] = t->plan[i];
+		t->nplan = w;
+	} else if (a->manual) {
+		t->kind = KIND_MANUAL;
+	} else if (a->heartbeat) {
+		t->kind = KIND_HEARTBEAT;
+	}
+	return ST_OK;
+}
+
+int
+taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zones *zs,
+    int *schedule_changed, struct err *e)
+{
+	int rc;
+	*schedule_changed = 0;
+	if (a->nkinds > 1) {
+		struct buf b = {0};
+		for (int i = 0; i < a->nkinds && i < 8; i++)
+			buf_printf(&b, "%s%s", i ? (i == a->nkinds - 1 ? " and " : ", ") : "", a->kinds[i]);
+		rc = err_set(e, ST_INVALID, "give one schedule, not %s", b.data);
+		buf_free(&b);
+		return rc;
+	}
+	if (a->name)
+		set_str(&t->name, a->name);
+	if (a->prompt)
+		set_str(&t->prompt, a->prompt);
+	set_opt(&t->system_prompt, a->system_prompt, NULL);
+	set_opt(&t->context, a->context, NULL);
+	set_opt(&t->model, a->model, NULL);
+	set_opt(&t->exec, a->exec, NULL);
+	set_opt(&t->notify, a->notify, NULL);
+	set_opt(&t->intent, a->intent, NULL);
+	set_opt(&t->channel, a->channel, NULL);
+	set_opt(&t->key, a->key, NULL);
+	if (a->payload && *a->payload) {
+		cJSON *p = cJSON_Parse(a->payload);
+		int ok = cJSON_IsObject(p);
+		cJSON_Delete(p);
+		if (!ok)
+			return err_set(e, ST_INVALID, "bad --payload: expected a JSON object, e.g. '{\"user\":\"ana\"}'");
+	}
+	set_opt(&t->payload, a->payload, NULL);
+	if (a->missed && (t->missed = task_missed_parse(a->missed)) < 0)
+		return err_set(e, ST_INVALID, "bad --missed '%s': use once, skip or all", a->missed);
+	if ((rc = apply_number("--timeout", a->timeout, 1, 0, &t->timeout, e)) ||
+	    (rc = apply_number("--retries", a->retries, 0, 0, &t->retries, e)))
+		return rc;
+	int old_jitter = t->jitter;
+	if ((rc = apply_number("--jitter", a->jitter, 1, 0, &t->jitter, e)))
+		return rc;
+	if (a->enabled >= 0)
+		t->enabled = a->enabled;
+	if ((rc = apply_attachments(a, t, e)))
+		return rc;
+	if (a->tz) {
+		const struct tz *z;
+		if ((rc = zones_get(zs, a->tz, &z, e)))
+			return rc;
+		*schedule_changed |= !t->tz || strcmp(t->tz, tz_name(z)) != 0;
+		set_str(&t->tz, tz_name(z));
+	} else if (!t->tz) {
+		char local[128];
+		t->tz = xstrdup(tz_local_name(local, sizeof local));
+	}
+	if (a->nkinds) {
+		const struct tz *z;
+		if ((rc = zones_get(zs, t->tz, &z, e)) || (rc = apply_schedule(a, t, now, z, e)))
+			return rc;
+		*schedule_changed = 1;
+	}
+	*schedule_changed |= t->jitter != old_jitter;
+	return ST_OK;
+}

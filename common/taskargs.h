@@ -1,0 +1,42 @@
+/* taskargs.h: the task fields as command-line options, shared by task-add
+ * and task-edit so both accept and validate exactly the same flags. */
+#ifndef AC_TASKARGS_H
+#define AC_TASKARGS_H
+
+#include <getopt.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "task.h"
+#include "util.h"
+
+struct task_args {
+	const char *name, *prompt, *system_prompt, *tz, *context, *model, *exec, *notify;
+	const char *intent, *channel, *payload, *key, *missed, *timeout, *retries, *jitter;
+	const char *cron, *at, *daily, *weekly;
+	const char **plan, **attach;
+	size_t nplan, nattach;
+	int manual, heartbeat;
+	int enabled;            /* -1 unchanged */
+	char *weekly_joined;
+	const char *kinds[8];   /* the schedule options given, for the error */
+	int nkinds;
+};
+
+/* taskargs.c */
+void taskargs_init(struct task_args *a);
+void taskargs_free(struct task_args *a);
+/* The long options of the task fields followed by extra (both end with a
+ * zeroed entry); free the result. */
+struct option *taskargs_options(const struct option *extra);
+extern const char taskargs_shortopts[];  /* their short letters, for getopt_long */
+/* Take one option getopt_long returned; 1 if it was a task field, 0 if not
+ * ours.  argv/optind let --weekly take "mon" "09:00" as two words. */
+int taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int argc, int *optind);
+/* Apply the given fields to t (an existing task, or a fresh task_init one).
+ * *schedule_changed tells whether next_run_at must be recomputed. */
+int taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zones *zs,
+    int *schedule_changed, struct err *e);
+int parse_duration(const char *s, long *secs);  /* "90", "90s", "5m", "2h", "1d" */
+
+#endif
