@@ -1,5 +1,6 @@
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "tz.h"
@@ -353,4 +354,20 @@ ids_from_stream(FILE *f, int (*fn)(const char *id, void *arg), void *arg, struct
 	if (!rc && ferror(f))
 		rc = err_set(e, ST_ERR, "cannot read standard input");
 	return rc;
+}
+
+int
+ids_each(int argc, char **argv, int (*fn)(const char *id, void *arg), void *arg, struct err *e)
+{
+	if (argc == 0) {
+		if (isatty(0))
+			return err_set(e, ST_INVALID, "no task id given");
+		return ids_from_stream(stdin, fn, arg, e);
+	}
+	for (int i = 0; i < argc; i++) {
+		int rc = strcmp(argv[i], "-") == 0 ? ids_from_stream(stdin, fn, arg, e) : (fn(argv[i], arg), 0);
+		if (rc)
+			return rc;
+	}
+	return ST_OK;
 }

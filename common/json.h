@@ -23,5 +23,8 @@ char *json_print_line(const cJSON *j);                          /* compact, mall
 /* Read ids from f, one per line: a bare id or a JSON object with "id".
  * Calls fn for each; returns ST_INVALID with "stdin:N: ..." on a bad line. */
 int ids_from_stream(FILE *f, int (*fn)(const char *id, void *arg), void *arg, struct err *e);
+/* Each id named in args: "-", or no args and a non-terminal stdin, reads
+ * them from stdin.  ST_INVALID when no id is given at all. */
+int ids_each(int argc, char **argv, int (*fn)(const char *id, void *arg), void *arg, struct err *e);
 
 #endif
