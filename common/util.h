@@ -17,6 +17,8 @@ enum {
 	ST_REFUSED = 4,  /* refused by state: running, ambiguous, not pending */
 };
 
+#define AC_VERSION "0.1.0"
+
 #define ERR_MAX 512
 struct err {
 	char msg[ERR_MAX];
