@@ -1,0 +1,876 @@
+/* One model call: the HTTP exchange with libcurl, server-sent events,
+ * retries with backoff, and errors a person can act on.  The two wire
+ * formats live in llm_openai.c and llm_anthropic.c.
+ *
+ * Retried: HTTP 408, 429, 500, 502, 503, 504, 529 and failures to connect
+ * or to get a whole reply, honouring Retry-After (seconds or a date) and
+ * retry-after-ms; else exponential backoff with jitter.  Not retried: other
+ * 4xx, a timeout once connected (the time is spent), and a stream whose text
+ * has already been shown. */
+#define _DEFAULT_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include <curl/curl.h>
+
+#include "llm_impl.h"
+
+#define REPLY_MAX (64L * 1024 * 1024)
+#define USER_AGENT "agentcron-llm-call/0.1.0"
+
+struct llm {
+	const struct llm_config *c;
+	const struct llm_ops *ops;
+	CURL *curl;
+	char *url;
+	struct curl_slist *headers;
+};
+
+/* One attempt's state, filled by the curl callbacks. */
+struct attempt {
+	struct llm *l;
+	struct llm_stream *s;
+	long status;
+	int sse;                    /* the reply is text/event-stream */
+	long retry_after_ms;        /* -1: none given */
+	size_t received;
+	struct buf body;            /* a plain reply */
+	struct buf line;            /* the SSE line being read */
+	struct buf data;            /* the SSE event's data lines */
+	char event[64];
+	int failed;                 /* a callback stopped the transfer; message in err */
+	struct err err;
+	int too_big;
+};
+
+static const struct llm_ops *const ops_of[LLM_PROVIDER_COUNT] = {&llm_openai_ops, &llm_anthropic_ops};
+
+const char *
+llm_provider_name(int provider)
+{
+	return provider >= 0 && provider < LLM_PROVIDER_COUNT ? ops_of[provider]->name : "?";
+}
+
+int
+llm_provider_parse(const char *s)
+{
+	for (int i = 0; i < LLM_PROVIDER_COUNT; i++)
+		if (strcasecmp(s, ops_of[i]->name) == 0)
+			return i;
+	return -1;
+}
+
+int
+llm_provider_for_model(const char *model)
+{
+	static const struct {
+		const char *prefix;
+		int provider;
+	} table[] = {
+		{"claude", LLM_ANTHROPIC}, {"anthropic/", LLM_ANTHROPIC},
+		{"gpt-", LLM_OPENAI}, {"chatgpt-", LLM_OPENAI}, {"o1", LLM_OPENAI},
+		{"o3", LLM_OPENAI}, {"o4", LLM_OPENAI}, {"openai/", LLM_OPENAI},
+	};
+	if (!model)
+		return -1;
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (str_casecmp_prefix(model, table[i].prefix) == 0)
+			return table[i].provider;
+	return -1;
+}
+
+const char *
+llm_default_model(int provider)
+{
+	return ops_of[provider]->model;
+}
+
+const char *
+llm_default_url(int provider)
+{
+	return ops_of[provider]->url;
+}
+
+const char *
+llm_key_env(int provider)
+{
+	return ops_of[provider]->key_env;
+}
+
+const char *
+llm_image_type(const unsigned char *p, size_t n)
+{
+	if (n >= 8 && memcmp(p, "\x89PNG\r\n\x1a\n", 8) == 0)
+		return "image/png";
+	if (n >= 3 && memcmp(p, "\xff\xd8\xff", 3) == 0)
+		return "image/jpeg";
+	if (n >= 6 && (memcmp(p, "GIF87a", 6) == 0 || memcmp(p, "GIF89a", 6) == 0))
+		return "image/gif";
+	if (n >= 12 && memcmp(p, "RIFF", 4) == 0 && memcmp(p + 8, "WEBP", 4) == 0)
+		return "image/webp";
+	return NULL;
+}
+
+int
+llm_url_is_local(const char *url)
+{
+	const char *p = strstr(url, "://");
+	if (!p)
+		return 0;
+	p += 3;
+	static const char *const hosts[] = {"localhost", "127.", "[::1]"};
+	for (size_t i = 0; i < sizeof hosts / sizeof hosts[0]; i++) {
+		size_t n = strlen(hosts[i]);
+		if (strncasecmp(p, hosts[i], n) == 0) {
+			char c = p[n];
+			return hosts[i][n - 1] == '.' || c == 0 || c == ':' || c == '/';
+		}
+	}
+	return 0;
+}
+
+int
+llm_global_init(struct err *e)
+{
+	/* No SSL: OpenSSL initialises itself on first use, so a plain-HTTP
+	 * call to a local server does not pay for it. */
+	if (curl_global_init(CURL_GLOBAL_NOTHING) != CURLE_OK)
+		return err_set(e, ST_ERR, "cannot initialise libcurl");
+	return ST_OK;
+}
+
+/* ---- helpers for the wire formats ---- */
+
+const char *
+llm_json_str(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+long
+llm_json_long(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsNumber(v) && v->valuedouble >= 0 ? (long)v->valuedouble : -1;
+}
+
+void
+llm_merge_options(cJSON *body, const cJSON *options)
+{
+	const cJSON *o;
+	cJSON_ArrayForEach(o, options) {
+		cJSON *copy = cJSON_Duplicate(o, 1);
+		if (!copy)
+			abort();
+		if (cJSON_GetObjectItemCaseSensitive(body, o->string))
+			cJSON_ReplaceItemInObjectCaseSensitive(body, o->string, copy);
+		else
+			cJSON_AddItemToObject(body, o->string, copy);
+	}
+}
+
+char *
+llm_base64(const unsigned char *p, size_t n)
+{
+	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char *out = xmalloc((n + 2) / 3 * 4 + 1), *o = out;
+	size_t i = 0;
+	for (; i + 2 < n; i += 3) {
+		unsigned v = (unsigned)p[i] << 16 | (unsigned)p[i + 1] << 8 | p[i + 2];
+		*o++ = tab[v >> 18];
+		*o++ = tab[(v >> 12) & 63];
+		*o++ = tab[(v >> 6) & 63];
+		*o++ = tab[v & 63];
+	}
+	if (i < n) {
+		unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0);
+		*o++ = tab[v >> 18];
+		*o++ = tab[(v >> 12) & 63];
+		*o++ = i + 1 < n ? tab[(v >> 6) & 63] : '=';
+		*o++ = '=';
+	}
+	*o = 0;
+	return out;
+}
+
+void
+llm_stream_text(struct llm_stream *s, const char *text, size_t n)
+{
+	if (!n)
+		return;
+	buf_add(&s->text, text, n);
+	if (s->c->on_text) {
+		s->c->on_text(text, n, s->c->arg);
+		s->delivered = 1;
+	}
+}
+
+size_t
+llm_stream_call(struct llm_stream *s, long idx, const char *id, const char *name)
+{
+	struct llm_result *r = s->r;
+	for (size_t i = 0; i < r->ncalls; i++) {
+		if (s->index[i] == idx) {
+			if (id && !r->calls[i].id)
+				r->calls[i].id = xstrdup(id);
+			if (name && !r->calls[i].name)
+				r->calls[i].name = xstrdup(name);
+			return i;
+		}
+	}
+	if (r->ncalls == s->ncap) {
+		s->ncap = s->ncap ? 2 * s->ncap : 4;
+		r->calls = xrealloc(r->calls, s->ncap * sizeof *r->calls);
+		s->args = xrealloc(s->args, s->ncap * sizeof *s->args);
+		s->index = xrealloc(s->index, s->ncap * sizeof *s->index);
+	}
+	size_t i = r->ncalls++;
+	r->calls[i] = (struct llm_tool_call){xstrdup(id), xstrdup(name), NULL};
+	s->args[i] = (struct buf){0};
+	s->index[i] = idx;
+	return i;
+}
+
+void
+llm_stream_args(struct llm_stream *s, size_t call, const char *piece)
+{
+	if (piece)
+		buf_puts(&s->args[call], piece);
+}
+
+void
+llm_stream_finish(struct llm_stream *s, const char *reason)
+{
+	if (reason)
+		set_str(&s->r->finish_reason, reason);
+}
+
+static void
+stream_free(struct llm_stream *s)
+{
+	for (size_t i = 0; i < s->r->ncalls; i++)
+		buf_free(&s->args[i]);
+	free(s->args);
+	free(s->index);
+	buf_free(&s->text);
+}
+
+void
+llm_result_free(struct llm_result *r)
+{
+	free(r->text);
+	free(r->finish_reason);
+	free(r->model);
+	for (size_t i = 0; i < r->ncalls; i++) {
+		free(r->calls[i].id);
+		free(r->calls[i].name);
+		free(r->calls[i].args);
+	}
+	free(r->calls);
+	memset(r, 0, sizeof *r);
+}
+
+/* Key-like words: a secret that a provider echoes back, even masked. */
+static int
+keyish(const char *p)
+{
+	return (strncmp(p, "sk-", 3) == 0 || strncmp(p, "sk_", 3) == 0) &&
+	    (p[3] && !isspace((unsigned char)p[3]));
+}
+
+void
+llm_redact(char *s, size_t cap, const char *key)
+{
+	static const char mark[] = "[redacted]";
+	struct buf b = {0};
+	size_t klen = key ? strlen(key) : 0;
+	for (const char *p = s; *p;) {
+		int word_start = p == s || isspace((unsigned char)p[-1]) || strchr("\"':=(", p[-1]);
+		if (klen >= 4 && strncmp(p, key, klen) == 0) {
+			buf_puts(&b, mark);
+			p += klen;
+		} else if (word_start && keyish(p)) {
+			buf_puts(&b, mark);
+			while (*p && !isspace((unsigned char)*p) && !strchr("\"',;)", *p))
+				p++;
+			/* Keep a sentence's full stop, drop the key's own dots. */
+			if (b.len && p[-1] == '.')
+				buf_puts(&b, ".");
+		} else {
+			buf_add(&b, p++, 1);
+		}
+	}
+	if (b.data && cap)
+		snprintf(s, cap, "%s", b.data);
+	buf_free(&b);
+}
+
+/* ---- messages ---- */
+
+void
+llm_msg_user(int provider, cJSON *messages, const char *text, const struct llm_image *img, size_t nimg)
+{
+	ops_of[provider]->msg_user(messages, text, img, nimg);
+}
+
+void
+llm_msg_assistant(int provider, cJSON *messages, const struct llm_result *r)
+{
+	ops_of[provider]->msg_assistant(messages, r);
+}
+
+void
+llm_msg_assistant_text(int provider, cJSON *messages, const char *text)
+{
+	struct llm_result r = {0};
+	r.text = (char *)text;
+	ops_of[provider]->msg_assistant(messages, &r);
+}
+
+void
+llm_msg_tool_results(int provider, cJSON *messages, const struct llm_result *r, char *const *texts,
+    const int *is_error)
+{
+	ops_of[provider]->msg_tool_results(messages, r, texts, is_error);
+}
+
+static int
+name_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n < 1 || n > 64)
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
+			return 0;
+	return 1;
+}
+
+cJSON *
+llm_tools_convert(int provider, const cJSON *mcp_tools, cJSON **names)
+{
+	cJSON *out = cJSON_CreateArray(), *map = cJSON_CreateArray();
+	const cJSON *t;
+	cJSON_ArrayForEach(t, mcp_tools) {
+		const char *name = llm_json_str(t, "name");
+		if (!name)
+			continue;
+		char wire[80];
+		if (name_ok(name)) {
+			snprintf(wire, sizeof wire, "%s", name);
+		} else {
+			size_t i = 0;
+			for (const char *p = name; *p && i < 60; p++)
+				wire[i++] = isalnum((unsigned char)*p) || *p == '-' ? *p : '_';
+			wire[i] = 0;
+			if (!i)
+				snprintf(wire, sizeof wire, "tool");
+		}
+		/* Two names that map to one: number the later ones. */
+		char base[80];
+		snprintf(base, sizeof base, "%s", wire);
+		for (int k = 2; llm_tool_name(map, wire); k++)
+			snprintf(wire, sizeof wire, "%.58s_%d", base, k);
+		cJSON *pair = cJSON_CreateArray();
+		cJSON_AddItemToArray(pair, cJSON_CreateString(wire));
+		cJSON_AddItemToArray(pair, cJSON_CreateString(name));
+		cJSON_AddItemToArray(map, pair);
+		const cJSON *schema = cJSON_GetObjectItemCaseSensitive(t, "inputSchema");
+		cJSON_AddItemToArray(out, ops_of[provider]->tool(wire, llm_json_str(t, "description"),
+		    schema));
+	}
+	*names = map;
+	return out;
+}
+
+const char *
+llm_tool_name(const cJSON *names, const char *wire)
+{
+	const cJSON *pair;
+	cJSON_ArrayForEach(pair, names) {
+		const cJSON *w = cJSON_GetArrayItem(pair, 0), *n = cJSON_GetArrayItem(pair, 1);
+		if (cJSON_IsString(w) && cJSON_IsString(n) && strcmp(w->valuestring, wire) == 0)
+			return n->valuestring;
+	}
+	return NULL;
+}
+
+/* ---- the exchange ---- */
+
+int
+llm_new(const struct llm_config *c, struct llm **out, struct err *e)
+{
+	if (c->provider < 0 || c->provider >= LLM_PROVIDER_COUNT)
+		return err_set(e, ST_INVALID, "unknown provider");
+	struct llm *l = xcalloc(1, sizeof *l);
+	l->c = c;
+	l->ops = ops_of[c->provider];
+	const char *base = c->base_url && *c->base_url ? c->base_url : l->ops->url;
+	size_t n = strlen(base);
+	while (n && base[n - 1] == '/')
+		n--;
+	l->url = xasprintf("%.*s%s", (int)n, base, l->ops->path);
+	if (!(l->curl = curl_easy_init())) {
+		llm_free(l);
+		return err_set(e, ST_ERR, "cannot initialise libcurl");
+	}
+	struct curl_slist *h = NULL;
+	h = curl_slist_append(h, "Content-Type: application/json");
+	h = curl_slist_append(h, c->stream ? "Accept: text/event-stream" : "Accept: application/json");
+	/* No "Expect: 100-continue" round trip before a large body. */
+	h = curl_slist_append(h, "Expect:");
+	if (c->provider == LLM_ANTHROPIC)
+		h = curl_slist_append(h, "anthropic-version: " LLM_ANTHROPIC_VERSION);
+	if (c->api_key && *c->api_key) {
+		char *line = c->provider == LLM_ANTHROPIC ? xasprintf("x-api-key: %s", c->api_key)
+		    : xasprintf("Authorization: Bearer %s", c->api_key);
+		h = curl_slist_append(h, line);
+		/* curl_slist_append copied it; leave no copy of the key behind. */
+		memset(line, 0, strlen(line));
+		free(line);
+	}
+	if (!h) {
+		llm_free(l);
+		return err_set(e, ST_ERR, "out of memory");
+	}
+	l->headers = h;
+	*out = l;
+	return ST_OK;
+}
+
+void
+llm_free(struct llm *l)
+{
+	if (!l)
+		return;
+	if (l->curl)
+		curl_easy_cleanup(l->curl);
+	/* The header list holds the key: clear it before freeing. */
+	for (struct curl_slist *p = l->headers; p; p = p->next)
+		memset(p->data, 0, strlen(p->data));
+	curl_slist_free_all(l->headers);
+	free(l->url);
+	free(l);
+}
+
+static int
+is_space_only(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isspace((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* One server-sent event: "data: [DONE]" ends OpenAI's streams. */
+static int
+sse_dispatch(struct attempt *a)
+{
+	if (!a->data.len && !a->event[0])
+		return 0;
+	int rc = 0;
+	if (a->data.len && strcmp(a->data.data, "[DONE]") == 0) {
+		a->s->done = 1;
+	} else if (a->data.len) {
+		cJSON *root = cJSON_ParseWithLength(a->data.data, a->data.len);
+		if (!root) {
+			err_set(&a->err, ST_ERR, "%s: a streamed event is not JSON: '%.60s'",
+			    a->l->ops->name, a->data.data);
+			rc = -1;
+		} else {
+			rc = a->l->ops->event(a->s, a->event, root, &a->err) ? -1 : 0;
+			cJSON_Delete(root);
+		}
+	}
+	a->data.len = 0;
+	if (a->data.data)
+		a->data.data[0] = 0;
+	a->event[0] = 0;
+	return rc;
+}
+
+static int
+sse_line(struct attempt *a, char *line, size_t n)
+{
+	if (n && line[n - 1] == '\r')
+		line[--n] = 0;
+	if (n == 0)
+		return sse_dispatch(a);
+	if (line[0] == ':')
+		return 0;
+	char *colon = memchr(line, ':', n);
+	const char *field = line, *value = "";
+	if (colon) {
+		*colon = 0;
+		value = colon + 1;
+		if (*value == ' ')
+			value++;
+	}
+	if (strcmp(field, "data") == 0) {
+		if (a->data.len)
+			buf_add(&a->data, "\n", 1);
+		buf_puts(&a->data, value);
+	} else if (strcmp(field, "event") == 0) {
+		snprintf(a->event, sizeof a->event, "%s", value);
+	}
+	return 0;
+}
+
+static int
+sse_feed(struct attempt *a, const char *p, size_t n)
+{
+	buf_add(&a->line, p, n);
+	size_t start = 0;
+	for (size_t i = 0; i < a->line.len; i++) {
+		if (a->line.data[i] != '\n')
+			continue;
+		a->line.data[i] = 0;
+		if (sse_line(a, a->line.data + start, i - start))
+			return -1;
+		start = i + 1;
+	}
+	memmove(a->line.data, a->line.data + start, a->line.len - start + 1);
+	a->line.len -= start;
+	return 0;
+}
+
+static size_t
+on_write(char *p, size_t size, size_t nmemb, void *arg)
+{
+	struct attempt *a = arg;
+	size_t n = size * nmemb;
+	a->received += n;
+	if (a->received > REPLY_MAX) {
+		a->too_big = 1;
+		return 0;
+	}
+	if (a->sse && a->status >= 200 && a->status < 300) {
+		if (sse_feed(a, p, n)) {
+			a->failed = 1;
+			return 0;
+		}
+	} else {
+		buf_add(&a->body, p, n);
+	}
+	return n;
+}
+
+static size_t
+on_header(char *p, size_t size, size_t nmemb, void *arg)
+{
+	struct attempt *a = arg;
+	size_t n = size * nmemb;
+	char line[512];
+	snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+	str_trim(line);
+	if (strncmp(line, "HTTP/", 5) == 0) {
+		/* A new response (after 100 Continue): forget the last one's. */
+		const char *sp = strchr(line, ' ');
+		a->status = sp ? strtol(sp + 1, NULL, 10) : 0;
+		a->sse = 0;
+		a->retry_after_ms = -1;
+		return n;
+	}
+	char *colon = strchr(line, ':');
+	if (!colon)
+		return n;
+	*colon = 0;
+	char *v = str_trim(colon + 1);
+	if (strcasecmp(line, "content-type") == 0) {
+		a->sse = str_casecmp_prefix(v, "text/event-stream") == 0;
+	} else if (strcasecmp(line, "retry-after-ms") == 0) {
+		char *end;
+		double ms = strtod(v, &end);
+		if (end != v && ms >= 0)
+			a->retry_after_ms = (long)ms;
+	} else if (strcasecmp(line, "retry-after") == 0 && a->retry_after_ms < 0) {
+		char *end;
+		long secs = strtol(v, &end, 10);
+		if (end != v && !*end && secs >= 0) {
+			a->retry_after_ms = secs * 1000;
+		} else {
+			time_t when = curl_getdate(v, NULL);
+			if (when != -1) {
+				time_t now = time(NULL);
+				a->retry_after_ms = when > now ? (long)(when - now) * 1000 : 0;
+			}
+		}
+	}
+	return n;
+}
+
+/* A one-line excerpt of a body that is not what it should be. */
+static void
+excerpt(const char *s, size_t n, char *out, size_t outn)
+{
+	size_t j = 0;
+	for (size_t i = 0; i < n && j + 4 < outn && i < 80; i++)
+		out[j++] = isprint((unsigned char)s[i]) ? s[i] : ' ';
+	if (n > 80 && j + 4 < outn) {
+		memcpy(out + j, "...", 3);
+		j += 3;
+	}
+	out[j] = 0;
+}
+
+static int
+retryable_status(long st)
+{
+	static const long codes[] = {408, 429, 500, 502, 503, 504, 529};
+	for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+		if (codes[i] == st)
+			return 1;
+	return 0;
+}
+
+/* The error of an HTTP reply that is not 2xx. */
+static void
+http_error(struct llm *l, struct attempt *a, struct err *e)
+{
+	const char *msg = NULL;
+	cJSON *root = a->body.len ? cJSON_ParseWithLength(a->body.data, a->body.len) : NULL;
+	if (root)
+		msg = l->ops->error_text(root);
+	char ex[100] = "";
+	if (!msg && a->body.len && !is_space_only(a->body.data, a->body.len))
+		excerpt(a->body.data, a->body.len, ex, sizeof ex);
+	char text[300];
+	snprintf(text, sizeof text, "%s", msg ? msg : ex);
+	for (char *p = text; *p; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	str_trim(text);
+	llm_redact(text, sizeof text, l->c->api_key);
+	char hint[128] = "";
+	if (a->status == 401 || a->status == 403)
+		snprintf(hint, sizeof hint, " (check %s)", l->c->key_hint ? l->c->key_hint : l->ops->key_env);
+	else if (a->status == 404)
+		snprintf(hint, sizeof hint, " (check the model name and the base URL)");
+	const char *reason = a->status == 429 ? "rate limited" : a->status >= 500 ? "server error"
+	    : "request refused";
+	err_set(e, ST_ERR, "%s: %ld %s%s", l->ops->name, a->status, *text ? text : reason, hint);
+	cJSON_Delete(root);
+}
+
+/* Runs one attempt.  Returns 0 on success; else fills e and sets *retry
+ * when another attempt may succeed. */
+static int
+attempt_once(struct llm *l, const char *body, struct llm_stream *s, long *wait_ms, int *retry,
+    struct err *e)
+{
+	struct attempt a = {.l = l, .s = s, .retry_after_ms = -1};
+	char errbuf[CURL_ERROR_SIZE] = "";
+	const struct llm_config *c = l->c;
+	CURL *h = l->curl;
+	*retry = 0;
+	*wait_ms = -1;
+	curl_easy_reset(h);
+	curl_easy_setopt(h, CURLOPT_URL, l->url);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_POST, 1L);
+	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, l->headers);
+	curl_easy_setopt(h, CURLOPT_USERAGENT, USER_AGENT);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, c->connect_timeout_ms > 0 ? c->connect_timeout_ms : 10000L);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, c->timeout_ms > 0 ? c->timeout_ms : 300000L);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_write);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, &a);
+	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(h, CURLOPT_HEADERDATA, &a);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+	curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+	CURLcode cc = curl_easy_perform(h);
+	const char *name = l->ops->name;
+	int rc = ST_ERR;
+	double secs = (c->timeout_ms > 0 ? c->timeout_ms : 300000L) / 1000.0;
+
+	if (cc == CURLE_OK && a.sse && a.status >= 200 && a.status < 300 && a.line.len) {
+		/* A last line without its newline. */
+		if (sse_line(&a, a.line.data, a.line.len))
+			a.failed = 1;
+		a.line.len = 0;
+	}
+	if (cc == CURLE_OK && a.sse && !a.failed)
+		sse_dispatch(&a);
+	if (a.failed) {
+		*e = a.err;
+		goto out;
+	}
+	if (a.too_big) {
+		err_set(e, ST_ERR, "%s: the reply is larger than %ld MiB", name, REPLY_MAX >> 20);
+		goto out;
+	}
+	if (cc != CURLE_OK) {
+		curl_off_t connected = 0;
+		curl_easy_getinfo(h, CURLINFO_CONNECT_TIME_T, &connected);
+		const char *detail = *errbuf ? errbuf : curl_easy_strerror(cc);
+		switch (cc) {
+		case CURLE_OPERATION_TIMEDOUT:
+			if (!connected) {
+				*retry = 1;
+				err_set(e, ST_ERR, "%s: cannot connect to %s: %s", name, l->url, detail);
+			} else {
+				err_set(e, ST_ERR, "%s: no complete reply within %.3g s (--timeout)", name, secs);
+			}
+			break;
+		case CURLE_COULDNT_RESOLVE_HOST:
+		case CURLE_COULDNT_RESOLVE_PROXY:
+		case CURLE_COULDNT_CONNECT:
+		case CURLE_SSL_CONNECT_ERROR:
+			*retry = 1;
+			err_set(e, ST_ERR, "%s: cannot connect to %s: %s", name, l->url, detail);
+			break;
+		case CURLE_GOT_NOTHING:
+			*retry = 1;
+			err_set(e, ST_ERR, "%s: the server closed the connection without a reply", name);
+			break;
+		case CURLE_PARTIAL_FILE:
+		case CURLE_RECV_ERROR:
+		case CURLE_SEND_ERROR:
+			*retry = 1;
+			err_set(e, ST_ERR, "%s: the reply was cut off (HTTP %ld, %zu bytes): %s", name,
+			    a.status, a.received, detail);
+			break;
+		default:
+			err_set(e, ST_ERR, "%s: %s: %s", name, l->url, detail);
+			break;
+		}
+		/* Text already shown cannot be taken back by trying again. */
+		if (s->delivered)
+			*retry = 0;
+		goto out;
+	}
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &a.status);
+	s->r->http_status = a.status;
+	if (a.status < 200 || a.status >= 300) {
+		http_error(l, &a, e);
+		*retry = retryable_status(a.status);
+		*wait_ms = a.retry_after_ms;
+		goto out;
+	}
+	if (a.sse) {
+		if (!s->done) {
+			err_set(e, ST_ERR, "%s: the stream ended before the reply was complete", name);
+			*retry = !s->delivered;
+			goto out;
+		}
+	} else {
+		if (a.body.len == 0 || is_space_only(a.body.data, a.body.len)) {
+			err_set(e, ST_ERR, "%s: empty reply (HTTP %ld, no body)", name, a.status);
+			*retry = 1;
+			goto out;
+		}
+		cJSON *root = cJSON_ParseWithLength(a.body.data, a.body.len);
+		if (!root) {
+			char ex[100];
+			excerpt(a.body.data, a.body.len, ex, sizeof ex);
+			err_set(e, ST_ERR, "%s: the reply is not JSON (HTTP %ld): '%s'", name, a.status, ex);
+			goto out;
+		}
+		int prc = l->ops->reply(s, root, e);
+		cJSON_Delete(root);
+		if (prc)
+			goto out;
+		/* Asked for a stream, given one JSON body: show it all now. */
+		if (c->on_text && !s->delivered && s->text.len) {
+			c->on_text(s->text.data, s->text.len, c->arg);
+			s->delivered = 1;
+		}
+	}
+	rc = ST_OK;
+out:
+	buf_free(&a.body);
+	buf_free(&a.line);
+	buf_free(&a.data);
+	return rc;
+}
+
+static unsigned
+random_u32(void)
+{
+	unsigned v;
+	if (getrandom(&v, sizeof v, GRND_NONBLOCK) == (ssize_t)sizeof v)
+		return v;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned)ts.tv_nsec * 2654435761u;
+}
+
+static void
+sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+int
+llm_send(struct llm *l, const cJSON *messages, const cJSON *tools, struct llm_result *res, struct err *e)
+{
+	const struct llm_config *c = l->c;
+	memset(res, 0, sizeof *res);
+	cJSON *body = l->ops->body(c, messages, tools);
+	char *text = cJSON_PrintUnformatted(body);
+	cJSON_Delete(body);
+	if (!text)
+		return err_set(e, ST_ERR, "out of memory");
+	long base = c->retry_base_ms > 0 ? c->retry_base_ms : 500;
+	long max_wait = c->retry_max_wait_ms > 0 ? c->retry_max_wait_ms : 60000;
+	int rc = ST_ERR;
+	for (int attempt = 0;; attempt++) {
+		struct llm_result r = {.input_tokens = -1, .output_tokens = -1};
+		struct llm_stream s = {.c = c, .r = &r};
+		long wait_ms;
+		int retry;
+		rc = attempt_once(l, text, &s, &wait_ms, &retry, e);
+		if (rc == ST_OK) {
+			for (size_t i = 0; i < r.ncalls; i++) {
+				r.calls[i].args = s.args[i].data ? xstrdup(s.args[i].data) : xstrdup("{}");
+				if (!r.calls[i].id)
+					r.calls[i].id = xasprintf("call_%zu", i);
+				if (!r.calls[i].name)
+					r.calls[i].name = xstrdup("");
+			}
+			r.text = s.text.data ? xstrdup(s.text.data) : xstrdup("");
+			r.attempts = attempt + 1;
+			stream_free(&s);
+			*res = r;
+			break;
+		}
+		stream_free(&s);
+		llm_result_free(&r);
+		if (!retry || attempt >= c->retries) {
+			if (attempt > 0) {
+				size_t n = strlen(e->msg);
+				snprintf(e->msg + n, sizeof e->msg - n, " (after %d attempts)", attempt + 1);
+			}
+			break;
+		}
+		if (wait_ms > max_wait) {
+			size_t n = strlen(e->msg);
+			snprintf(e->msg + n, sizeof e->msg - n, " (the provider asks to wait %ld s)",
+			    (wait_ms + 999) / 1000);
+			break;
+		}
+		if (wait_ms < 0) {
+			long d = base << (attempt < 10 ? attempt : 10);
+			if (d > 30000)
+				d = 30000;
+			/* Jitter: somewhere in [d/2, d]. */
+			wait_ms = d / 2 + (long)(random_u32() % (unsigned long)(d / 2 + 1));
+		}
+		sleep_ms(wait_ms);
+	}
+	free(text);
+	llm_redact(e->msg, sizeof e->msg, c->api_key);
+	return rc;
+}
