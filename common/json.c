@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "runs.h"
 #include "tz.h"
 #include "when.h"
 
@@ -114,6 +115,28 @@ task_to_json(const struct task *t, struct zones *zs)
 		}
 		cJSON_AddItemToObject(o, f->name, v);
 	}
+	return o;
+}
+
+cJSON *
+run_to_json(const struct run *r)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "id", r->id);
+	cJSON_AddStringToObject(o, "task_id", r->task_id);
+	cJSON_AddItemToObject(o, "slot", time_json(r->slot));
+	cJSON_AddItemToObject(o, "trigger", r->trigger ? cJSON_CreateString(r->trigger) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "status", r->status ? cJSON_CreateString(r->status) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "started_at", time_json(r->started_at));
+	cJSON_AddItemToObject(o, "ended_at", time_json(r->ended_at));
+	cJSON_AddItemToObject(o, "exit_code", r->exit_code < 0 ? cJSON_CreateNull() : cJSON_CreateNumber(r->exit_code));
+	cJSON_AddItemToObject(o, "duration_ms", r->duration_ms < 0 ? cJSON_CreateNull()
+	    : cJSON_CreateNumber((double)r->duration_ms));
+	cJSON_AddNumberToObject(o, "attempt", r->attempt);
+	if (r->output)
+		cJSON_AddStringToObject(o, "output", r->output);
+	if (r->error)
+		cJSON_AddStringToObject(o, "error", r->error);
 	return o;
 }
 

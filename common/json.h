@@ -10,7 +10,10 @@
 #include "task.h"
 #include "util.h"
 
+struct run;
+
 /* json.c */
+cJSON *run_to_json(const struct run *r);                        /* output and error when read */
 cJSON *task_to_json(const struct task *t, struct zones *zs);   /* every field; instants RFC 3339 UTC */
 /* Fill an initialised t from obj.  Schedule times may be RFC 3339 or any
  * time expression read at now in the task's zone (past ones rejected unless

@@ -1,0 +1,287 @@
+/* task-add: create a task from flags, or import tasks as JSON objects from
+ * standard input (`--json -`, the format task-ls --json prints).  An import
+ * is one transaction: a bad object adds nothing.  A pending twin, or a task
+ * with the same --key, is returned instead of a duplicate unless --force. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "json.h"
+#include "store.h"
+#include "taskargs.h"
+#include "tz.h"
+
+static const char prog[] = "task-add";
+
+static void
+report_added(const struct task *t, int is_dup, int json, struct zones *zs)
+{
+	if (json) {
+		cJSON *j = task_to_json(t, zs);
+		char *s = json_print_line(j);
+		puts(s);
+		free(s);
+		cJSON_Delete(j);
+		return;
+	}
+	if (!isatty(1)) {
+		puts(t->id);
+		return;
+	}
+	char desc[256], next[64];
+	task_describe(t, zs, desc, sizeof desc);
+	task_fmt_time(t, zs, t->next_run_at, next, sizeof next);
+	printf("%s task %s \"%s\"\n", is_dup ? "Existing" : "Added", t->id, t->name);
+	printf("  schedule: %s (%s)\n  next run: %s\n", desc, t->tz, next);
+}
+
+/* Add one finished task; a twin is reported instead.  Inside a transaction. */
+static int
+add_one(struct store *st, struct task *t, int force, int json, const char *where,
+    struct zones *zs, struct err *e)
+{
+	int is_dup = 0, rc;
+	char dup[37];
+	if (t->id[0]) {
+		/* An imported task that is already here is a twin too. */
+		struct task old;
+		if (store_task_get(st, t->id, &old, e) == ST_OK) {
+			task_free(&old);
+			is_dup = 1;
+			memcpy(dup, t->id, sizeof dup);
+		}
+	}
+	if (!is_dup && (rc = store_task_add(st, t, !force, &is_dup, dup, e)))
+		return rc;
+	if (is_dup) {
+		struct task old;
+		if ((rc = store_task_get(st, dup, &old, e)))
+			return rc;
+		fprintf(stderr, "%s: %s%stask %s \"%s\" is the same; not added (--force adds anyway)\n",
+		    prog, where ? where : "", where ? ": " : "", old.id, old.name);
+		report_added(&old, 1, json, zs);
+		task_free(&old);
+		return ST_OK;
+	}
+	report_added(t, 0, json, zs);
+	return ST_OK;
+}
+
+static int
+line_of(const char *start, const char *at)
+{
+	int line = 1;
+	for (const char *p = start; p < at; p++)
+		line += *p == '\n';
+	return line;
+}
+
+/* JSON objects (or arrays of them) from stdin, all or nothing. */
+static int
+import(struct store *st, int force, int64_t now, struct zones *zs, struct err *e)
+{
+	struct buf in = {0};
+	if (buf_read_fd(&in, 0, (size_t)1 << 31) != 0) {
+		buf_free(&in);
+		return err_set(e, ST_ERR, "cannot read standard input");
+	}
+	int rc = store_begin(st, e);
+	const char *p = in.data;
+	long count = 0;
+	while (!rc) {
+		p += strspn(p, " \t\r\n");
+		if (!*p)
+			break;
+		const char *end = NULL;
+		int line = line_of(in.data, p);
+		cJSON *j = cJSON_ParseWithOpts(p, &end, 0);
+		if (!j) {
+			rc = err_set(e, ST_INVALID, "stdin:%d: invalid JSON near '%.20s'",
+			    line_of(in.data, end ? end : p), end ? end : p);
+			break;
+		}
+		p = end;
+		const cJSON *item = cJSON_IsArray(j) ? j->child : j;
+		for (; item && !rc; item = cJSON_IsArray(j) ? item->next : NULL) {
+			struct task t;
+			struct err sub;
+			char where[32];
+			snprintf(where, sizeof where, "stdin:%d", line);
+			task_init(&t);
+			rc = task_from_json(item, &t, now, zs, &sub);
+			if (!rc)
+				rc = task_finalize(&t, 1, t.next_run_at == TIME_NONE, now, zs, &sub);
+			if (rc)
+				err_set(e, rc, "%s: %s", where, sub.msg);
+			else
+				rc = add_one(st, &t, force, 1, where, zs, e);
+			task_free(&t);
+			count++;
+		}
+		cJSON_Delete(j);
+	}
+	buf_free(&in);
+	if (!rc && count == 0)
+		rc = err_set(e, ST_INVALID, "stdin: no JSON objects to add");
+	if (!rc)
+		rc = store_commit(st, e);
+	if (rc)
+		store_rollback(st);
+	else
+		store_wake(st);
+	return rc;
+}
+
+static char *
+read_prompt(int argc, char **argv, struct err *e)
+{
+	if (argc > 0) {
+		struct buf b = {0};
+		for (int i = 0; i < argc; i++)
+			buf_printf(&b, "%s%s", i ? " " : "", argv[i]);
+		return b.data;
+	}
+	if (isatty(0)) {
+		err_set(e, ST_INVALID, "no prompt: give it as an argument or on standard input");
+		return NULL;
+	}
+	struct buf b = {0};
+	if (buf_read_fd(&b, 0, 1 << 24) != 0) {
+		buf_free(&b);
+		err_set(e, ST_ERR, "cannot read the prompt from standard input");
+		return NULL;
+	}
+	return b.data;
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: task-add [options] SCHEDULE [PROMPT...]\n"
+	    "       task-add --json - < tasks.jsonl\n"
+	    "schedule (exactly one):\n"
+	    "  -c, --cron EXPR        5-field cron expression or @daily, @hourly, ...\n"
+	    "  -a, --at WHEN          once: RFC 3339, '2026-12-01 09:00', 'tomorrow at 10am', 'in 2 hours'\n"
+	    "  -P, --plan WHEN        a list of instants (repeat the flag)\n"
+	    "      --daily HH:MM      every day at HH:MM\n"
+	    "      --weekly 'DAY HH:MM'  every DAY (mon,wed,...) at HH:MM\n"
+	    "      --manual           only when asked (task-run)\n"
+	    "      --heartbeat        a standing addition to every heartbeat\n"
+	    "task:\n"
+	    "  -n, --name NAME        short description (default: the prompt's first words)\n"
+	    "  -p, --prompt TEXT      the prompt (else the arguments, else standard input)\n"
+	    "  -s, --system TEXT      system prompt\n"
+	    "  -z, --tz ZONE          IANA zone the schedule is read in (default: local)\n"
+	    "  -C, --context NAME     share a conversation across runs\n"
+	    "  -A, --attach PATH|URL  hand a file or URL to the model (repeatable)\n"
+	    "  -m, --model MODEL      -e, --exec COMMAND    -t, --timeout DURATION\n"
+	    "  -r, --retries N        retries of a failing one-shot (default %d)\n"
+	    "      --intent, --channel TEXT, --payload JSON   routing data\n"
+	    "  -k, --key KEY          idempotency key: the same key never adds twice\n"
+	    "      --missed once|skip|all   what to do with runs missed while down\n"
+	    "      --jitter DURATION  fire up to this long after each instant\n"
+	    "      --notify COMMAND   gets each finished run as JSON\n"
+	    "      --disabled         add it disabled\n"
+	    "output:\n"
+	    "  -f, --force            add even if a pending twin exists\n"
+	    "  -j, --json             print the created task as JSON; with '-', read tasks as JSON\n"
+	    "  -h, --help, -V, --version\n",
+	    TASK_DEFAULT_RETRIES);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option extra[] = {
+		{"force", no_argument, NULL, 'f'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{0, 0, 0, 0},
+	};
+	struct option *opts = taskargs_options(extra);
+	char shortopts[64];
+	snprintf(shortopts, sizeof shortopts, "%sfjhV", taskargs_shortopts);
+	struct task_args a;
+	taskargs_init(&a);
+	int force = 0, json = 0, fields = 0, c, rc = ST_OK;
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		if (taskargs_take(&a, c, optarg, argv, argc, &optind)) {
+			fields++;
+			continue;
+		}
+		switch (c) {
+		case 'f': force = 1; break;
+		case 'j': json = 1; break;
+		case 'h': usage(stdout); rc = -1; goto done;
+		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); rc = -1; goto done;
+		default:
+			fprintf(stderr, "%s: try 'task-add --help'\n", prog);
+			rc = ST_INVALID;
+			goto done;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	struct err e = {{0}};
+	int64_t now;
+	struct store *st = NULL;
+	struct zones *zs = zones_new();
+	int importing = json && argc == 1 && strcmp(argv[0], "-") == 0;
+	if (importing && fields) {
+		rc = err_set(&e, ST_INVALID, "with --json -, the fields come from the JSON objects; drop the task flags");
+	} else if (!importing && a.nkinds == 0) {
+		rc = err_set(&e, ST_INVALID,
+		    "no schedule: give --cron, --at, --plan, --daily, --weekly, --manual or --heartbeat");
+	} else if (!importing && a.prompt && argc) {
+		rc = err_set(&e, ST_INVALID, "give the prompt once: --prompt or arguments, not both");
+	}
+	if (!rc)
+		rc = now_get(&now, &e);
+	if (!rc && importing) {
+		if (!(rc = store_open(NULL, &st, &e)))
+			rc = import(st, force, now, zs, &e);
+	} else if (!rc) {
+		struct task t;
+		int changed;
+		char *prompt = a.prompt ? NULL : read_prompt(argc, argv, &e);
+		task_init(&t);
+		if (!a.prompt && !prompt)
+			rc = e.msg[0] ? (strstr(e.msg, "cannot read") ? ST_ERR : ST_INVALID) : ST_INVALID;
+		if (!rc && prompt) {
+			a.prompt = prompt;
+			str_trim(prompt);
+		}
+		/* Validate fully before touching the store. */
+		if (!rc)
+			rc = taskargs_apply(&a, &t, now, zs, &changed, &e);
+		if (!rc)
+			rc = task_finalize(&t, 1, 1, now, zs, &e);
+		if (!rc)
+			rc = store_open(NULL, &st, &e);
+		if (!rc && !(rc = store_begin(st, &e))) {
+			rc = add_one(st, &t, force, json, NULL, zs, &e);
+			rc = rc ? rc : store_commit(st, &e);
+			if (rc)
+				store_rollback(st);
+			else
+				store_wake(st);
+		}
+		task_free(&t);
+		free(prompt);
+	}
+	if (rc)
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+	store_close(st);
+	zones_free(zs);
+done:
+	taskargs_free(&a);
+	free(opts);
+	return rc < 0 ? 0 : rc;
+}

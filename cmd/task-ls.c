@@ -1,0 +1,221 @@
+/* task-ls: list tasks ordered by next run, as a table on a terminal,
+ * tab-separated lines in a pipe (id, name, status, next run, schedule, last
+ * status), or JSON lines.  The order and the filters ride on the store's
+ * indexes, so the first page of a huge store costs no scan. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "json.h"
+#include "store.h"
+#include "table.h"
+
+static const char prog[] = "task-ls";
+
+enum { OUT_TABLE, OUT_TSV, OUT_JSON };
+
+struct lister {
+	int mode;
+	struct zones *zs;
+	struct table *tb;
+	long n;
+};
+
+static void
+tsv_field(const char *s, int last)
+{
+	for (const char *p = s ? s : "-"; *p; p++)
+		putchar(*p == '\t' || *p == '\n' || *p == '\r' ? ' ' : *p);
+	putchar(last ? '\n' : '\t');
+}
+
+static int
+print_task(const struct task *t, void *arg)
+{
+	struct lister *l = arg;
+	char desc[256], next[64];
+	l->n++;
+	if (l->mode == OUT_JSON) {
+		cJSON *j = task_to_json(t, l->zs);
+		char *s = json_print_line(j);
+		puts(s);
+		free(s);
+		cJSON_Delete(j);
+		return 0;
+	}
+	task_describe(t, l->zs, desc, sizeof desc);
+	if (l->mode == OUT_TSV) {
+		if (t->next_run_at == TIME_NONE)
+			snprintf(next, sizeof next, "-");
+		else
+			time_fmt_utc(t->next_run_at, next, sizeof next);
+		tsv_field(t->id, 0);
+		tsv_field(t->name, 0);
+		tsv_field(task_status_name(t->status), 0);
+		tsv_field(next, 0);
+		tsv_field(desc, 0);
+		tsv_field(t->last_status, 1);
+		return 0;
+	}
+	char id[9], status[40];
+	snprintf(id, sizeof id, "%s", t->id);
+	task_fmt_time(t, l->zs, t->next_run_at, next, sizeof next);
+	snprintf(status, sizeof status, "%s%s", task_status_name(t->status),
+	    t->enabled ? "" : " (disabled)");
+	const char *row[] = {id, t->name, desc, next, status, t->last_status ? t->last_status : "-"};
+	table_add(l->tb, row);
+	return 0;
+}
+
+/* "pending,failed" -> bits of the names' indexes. */
+static int
+parse_set(const char *list, int (*parse)(const char *), unsigned *bits)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	int ok = 1;
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		int v = parse(str_trim(w));
+		if (v < 0)
+			ok = 0;
+		else
+			*bits |= 1u << v;
+	}
+	free(copy);
+	return ok && *bits ? 0 : -1;
+}
+
+static int
+parse_minutes(const char *s, int64_t *secs)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (end == s || *end || v < 0 || v > 100000000)
+		return -1;
+	*secs = (int64_t)v * 60;
+	return 0;
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: task-ls [--json] [--status LIST] [--kind LIST] [--channel NAME]\n"
+	    "               [--enabled | --disabled] [--due-within MIN] [--due-after MIN]\n"
+	    "               [--limit N] [--trash]\n"
+	    "  -s, --status LIST    pending, running, completed, failed, cancelled (comma-separated)\n"
+	    "  -k, --kind LIST      cron, at, plan, manual, heartbeat\n"
+	    "  -c, --channel NAME   only tasks routed to this channel\n"
+	    "      --enabled, --disabled\n"
+	    "      --due-within MIN next run within MIN minutes from now\n"
+	    "      --due-after MIN  next run at least MIN minutes from now\n"
+	    "  -n, --limit N        at most N tasks\n"
+	    "      --trash          list deleted tasks (task-rm --undo restores them)\n"
+	    "  -j, --json           one JSON object per task (task-add --json - reads them back)\n"
+	    "  -h, --help, -V, --version\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	enum { OPT_ENABLED = 256, OPT_DISABLED, OPT_WITHIN, OPT_AFTER, OPT_TRASH };
+	static const struct option opts[] = {
+		{"json", no_argument, NULL, 'j'},
+		{"status", required_argument, NULL, 's'},
+		{"kind", required_argument, NULL, 'k'},
+		{"channel", required_argument, NULL, 'c'},
+		{"enabled", no_argument, NULL, OPT_ENABLED},
+		{"disabled", no_argument, NULL, OPT_DISABLED},
+		{"due-within", required_argument, NULL, OPT_WITHIN},
+		{"due-after", required_argument, NULL, OPT_AFTER},
+		{"limit", required_argument, NULL, 'n'},
+		{"trash", no_argument, NULL, OPT_TRASH},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{0, 0, 0, 0},
+	};
+	struct task_filter f;
+	task_filter_init(&f);
+	struct err e = {{0}};
+	int json = 0, c, rc = ST_OK;
+	char *end;
+	while ((c = getopt_long(argc, argv, "js:k:c:n:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json = 1; break;
+		case 's':
+			if (parse_set(optarg, task_status_parse, &f.statuses))
+				rc = err_set(&e, ST_INVALID, "bad --status '%s': use pending, running, completed, failed or cancelled", optarg);
+			break;
+		case 'k':
+			if (parse_set(optarg, task_kind_parse, &f.kinds))
+				rc = err_set(&e, ST_INVALID, "bad --kind '%s': use cron, at, plan, manual or heartbeat", optarg);
+			break;
+		case 'c': f.channel = optarg; break;
+		case OPT_ENABLED: f.enabled = 1; break;
+		case OPT_DISABLED: f.enabled = 0; break;
+		case OPT_WITHIN:
+			if (parse_minutes(optarg, &f.due_within))
+				rc = err_set(&e, ST_INVALID, "bad --due-within '%s': expected minutes", optarg);
+			break;
+		case OPT_AFTER:
+			if (parse_minutes(optarg, &f.due_after))
+				rc = err_set(&e, ST_INVALID, "bad --due-after '%s': expected minutes", optarg);
+			break;
+		case 'n':
+			f.limit = strtol(optarg, &end, 10);
+			if (end == optarg || *end || f.limit <= 0)
+				rc = err_set(&e, ST_INVALID, "bad --limit '%s': expected a positive number", optarg);
+			break;
+		case OPT_TRASH: f.trashed = 1; break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
+		default:
+			fprintf(stderr, "%s: try 'task-ls --help'\n", prog);
+			return ST_INVALID;
+		}
+		if (rc)
+			break;
+	}
+	if (!rc && optind < argc)
+		rc = err_set(&e, ST_INVALID, "unexpected argument '%s'", argv[optind]);
+	struct store *st = NULL;
+	struct lister l = {.mode = json ? OUT_JSON : isatty(1) ? OUT_TABLE : OUT_TSV};
+	l.zs = zones_new();
+	if (!rc)
+		rc = now_get(&f.now, &e);
+	if (!rc)
+		rc = store_open(NULL, &st, &e);
+	if (!rc) {
+		char *paused = NULL;
+		if (store_setting_get(st, "paused", &paused, &e) == ST_OK && paused)
+			fprintf(l.mode == OUT_TABLE ? stdout : stderr,
+			    "Scheduler paused since %s: nothing fires (task-tick --resume)\n", paused);
+		free(paused);
+		if (l.mode == OUT_TABLE) {
+			static const char *const head[] = {"ID", "NAME", "SCHEDULE", "NEXT RUN", "STATUS", "LAST"};
+			l.tb = table_new(6, head);
+		}
+		rc = store_task_list(st, &f, print_task, &l, &e);
+	}
+	if (!rc && l.mode == OUT_TABLE && l.n)
+		table_print(l.tb, stdout, want_color(1));
+	if (!rc && l.n == 0 && !json) {
+		int filtered = f.statuses || f.kinds || f.channel || f.enabled >= 0 ||
+		    f.due_within >= 0 || f.due_after >= 0;
+		fprintf(l.mode == OUT_TABLE ? stdout : stderr, "%s\n",
+		    f.trashed ? "The trash is empty." : filtered ? "No tasks match." : "No scheduled tasks configured.");
+	}
+	if (rc)
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+	if (fflush(stdout) != 0 && !rc) {
+		fprintf(stderr, "%s: cannot write the listing\n", prog);
+		rc = ST_ERR;
+	}
+	table_free(l.tb);
+	zones_free(l.zs);
+	store_close(st);
+	return rc;
+}
