@@ -637,11 +637,9 @@ tz_segment(const struct tz *z, int64_t t, struct tz_segment *s)
 		type = i < 0 ? z->initial : z->ti[i];
 		s->start = i < 0 ? INT64_MIN : z->at[i];
 		s->end = (size_t)(i + 1) < z->n ? z->at[i + 1] : INT64_MAX;
-		if (s->end == INT64_MAX && z->has_footer && z->has_dst) {
-			int64_t a, b;
-			footer_at(z, z->at[z->n - 1], &a, &b);
-			s->end = b;
-		}
+		s->off = z->types[type].off;
+		s->prev_off = i < 0 ? s->off : z->types[i == 0 ? z->initial : z->ti[i - 1]].off;
+		return;
 	}
 	s->off = z->types[type].off;
 	s->prev_off = s->start == INT64_MIN ? s->off : tz_offset(z, s->start - 1);

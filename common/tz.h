@@ -16,6 +16,16 @@ struct civil {
 	int month, day, hour, min, sec;
 };
 
+/* A span of instants [start, end) with one UTC offset; start is INT64_MIN
+ * before the first transition, end INT64_MAX after the last.  prev_off is
+ * the offset just before start: prev_off < off is a spring-forward gap of
+ * wall times [start + prev_off, start + off), prev_off > off a fall-back
+ * that repeats the wall times [start + off, start + prev_off). */
+struct tz_segment {
+	int64_t start, end;
+	int32_t off, prev_off;
+};
+
 /* tz.c */
 int tz_load(const char *name, struct tz **out, struct err *e); /* NULL or "" = local zone; unknown: ST_INVALID */
 void tz_free(struct tz *z);
@@ -28,6 +38,10 @@ void tz_to_civil(const struct tz *z, int64_t t, struct civil *out);
 /* The instants whose wall time in z is `wall`: returns 0 (in a spring-forward
  * gap), 1, or 2 (repeated by a fall-back; out[0] < out[1]). */
 int tz_from_civil(const struct tz *z, const struct civil *wall, int64_t out[2]);
+/* The same from local seconds (days_from_civil * 86400 + time of day). */
+int tz_from_local(const struct tz *z, int64_t local, int64_t out[2]);
+int64_t tz_civil_seconds(const struct civil *wall);              /* wall time as local seconds */
+void tz_segment(const struct tz *z, int64_t t, struct tz_segment *s); /* the offset span around t */
 void tz_fmt_local(const struct tz *z, int64_t t, char *buf, size_t n); /* "2026-11-23 07:00" */
 void tz_fmt_rfc3339(const struct tz *z, int64_t t, char *buf, size_t n); /* 2026-11-23T07:00:00+01:00 */
 

@@ -1,0 +1,616 @@
+/* cron.c: five-field cron expressions (Vixie/cronie semantics) and the
+ * search for the next firing instant in a time zone.
+ *
+ * Grammar (crontab(5); names and nicknames in any case):
+ *
+ *	expr     = blank* ( field blank+ field blank+ field blank+ field blank+ field
+ *	                  | "@" nickname ) blank*
+ *	field    = item { "," item }
+ *	item     = "*" [ "/" step ] | value [ "-" value [ "/" step ] ]
+ *	value    = number | name          (names: jan-dec, sun-sat, or in full)
+ *	nickname = yearly | annually | monthly | weekly | daily | midnight | hourly
+ *
+ * Fields: minute 0-59, hour 0-23, day-of-month 1-31, month 1-12,
+ * day-of-week 0-7 (0 and 7 are Sunday).  A field "starts with '*'" when
+ * its first character is '*'; when both day fields are restricted a day
+ * matches if either matches, otherwise both must (cronie).  A step needs a
+ * range or '*': "5/10" is refused rather than guessed at.
+ *
+ * The search never walks minute by minute: it follows the zone's offset
+ * segments (tz_segment) in real-time order and inside each one finds the
+ * first matching wall minute with next-set-bit operations on the month,
+ * day, hour and minute bitsets.  DST (cronie): a fixed-time job (neither
+ * minute nor hour starts with '*') fires once at the end of a spring-forward
+ * gap that holds any of its wall times, and only in the first pass of a
+ * fall-back; a wildcard job follows the wall clock in real time. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cron.h"
+
+enum cron_error {
+	CE_FIELDS, CE_EMPTY, CE_NUMBER, CE_NAME, CE_RANGE, CE_BACKWARDS, CE_STEP,
+	CE_STEP_RANGE, CE_SYNTAX, CE_NICK, CE_REBOOT, CE_NEVER, CE_BLANK,
+};
+
+static const char *const ecodes[] = {
+	[CE_FIELDS] = "expected 5 fields (minute hour day-of-month month day-of-week), got %d",
+	[CE_EMPTY] = "empty list item",
+	[CE_NUMBER] = "'%s' is not a number",
+	[CE_NAME] = "unknown name '%s'",
+	[CE_RANGE] = "%s is out of range %d-%d",
+	[CE_BACKWARDS] = "range %s runs backwards",
+	[CE_STEP] = "step '%s' is not a number from 1 to %d",
+	[CE_STEP_RANGE] = "a step needs a range or '*' (e.g. '%s-%d/%s')",
+	[CE_SYNTAX] = "unexpected '%s'",
+	[CE_NICK] = "unknown nickname '%s' (expected @yearly, @annually, @monthly, @weekly, "
+		    "@daily, @midnight or @hourly)",
+	[CE_REBOOT] = "'@reboot' is not supported: agentcron has no boot event "
+		      "(use a time expression, or a nickname such as @daily)",
+	[CE_NEVER] = "'%s' can never fire (%s)",
+	[CE_BLANK] = "empty cron expression",
+};
+
+enum { F_MIN, F_HOUR, F_DOM, F_MON, F_DOW };
+
+static const struct field {
+	const char *name;
+	int lo, hi;
+	int star_flag;
+} fields[5] = {
+	{"minute", 0, 59, CRON_MIN_STAR},
+	{"hour", 0, 23, CRON_HOUR_STAR},
+	{"day-of-month", 1, 31, CRON_DOM_STAR},
+	{"month", 1, 12, 0},
+	{"day-of-week", 0, 7, CRON_DOW_STAR},
+};
+
+static const char *const month_names[] = {"", "jan", "feb", "mar", "apr", "may", "jun",
+	"jul", "aug", "sep", "oct", "nov", "dec"};
+static const char *const month_full[] = {"", "january", "february", "march", "april", "may",
+	"june", "july", "august", "september", "october", "november", "december"};
+static const char *const day_names[] = {"sun", "mon", "tue", "wed", "thu", "fri", "sat"};
+static const char *const day_full[] = {"sunday", "monday", "tuesday", "wednesday",
+	"thursday", "friday", "saturday"};
+static const char *const month_title[] = {"", "January", "February", "March", "April", "May",
+	"June", "July", "August", "September", "October", "November", "December"};
+static const char *const month_abbr[] = {"", "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul",
+	"Aug", "Sep", "Oct", "Nov", "Dec"};
+static const char *const day_abbr[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+static const char *const day_title[] = {"Sunday", "Monday", "Tuesday", "Wednesday",
+	"Thursday", "Friday", "Saturday"};
+
+static const struct nickname {
+	const char *name, *expr;
+} nicknames[] = {
+	{"yearly", "0 0 1 1 *"},
+	{"annually", "0 0 1 1 *"},
+	{"monthly", "0 0 1 * *"},
+	{"weekly", "0 0 * * 0"},
+	{"daily", "0 0 * * *"},
+	{"midnight", "0 0 * * *"},
+	{"hourly", "0 * * * *"},
+};
+
+static int
+is_blank(int ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+}
+
+static int
+word_eq(const char *s, size_t n, const char *w)
+{
+	return strlen(w) == n && strncasecmp(s, w, n) == 0;
+}
+
+static int
+field_error(struct err *e, int f, const char *text, size_t len, int code, ...)
+{
+	char detail[256];
+	va_list ap;
+	va_start(ap, code);
+	vsnprintf(detail, sizeof detail, ecodes[code], ap);
+	va_end(ap);
+	return err_set(e, ST_INVALID, "bad %s field '%.*s': %s", fields[f].name,
+	    (int)(len > 64 ? 64 : len), text, detail);
+}
+
+/* One value: a number or (month, day-of-week) a name.  Returns the end. */
+static const char *
+get_value(int f, const char *p, const char *end, int *v, const char *ftext, size_t flen,
+    struct err *e, int *rc)
+{
+	const char *q = p;
+	if (q < end && isdigit((unsigned char)*q)) {
+		long n = 0;
+		while (q < end && isdigit((unsigned char)*q)) {
+			if (n < 100000)
+				n = n * 10 + (*q - '0');
+			q++;
+		}
+		if (n < fields[f].lo || n > fields[f].hi) {
+			char num[32];
+			snprintf(num, sizeof num, "%.*s", (int)(q - p > 16 ? 16 : q - p), p);
+			*rc = field_error(e, f, ftext, flen, CE_RANGE, num, fields[f].lo, fields[f].hi);
+			return NULL;
+		}
+		*v = (int)n;
+		return q;
+	}
+	while (q < end && isalpha((unsigned char)*q))
+		q++;
+	char word[32];
+	snprintf(word, sizeof word, "%.*s", (int)(q - p > 20 ? 20 : q - p), p);
+	if (q == p) {
+		snprintf(word, sizeof word, "%.*s", p < end ? 1 : 0, p);
+		*rc = field_error(e, f, ftext, flen, p < end ? CE_SYNTAX : CE_EMPTY, word);
+		return NULL;
+	}
+	size_t n = (size_t)(q - p);
+	if (f == F_MON)
+		for (int i = 1; i <= 12; i++)
+			if (word_eq(p, n, month_names[i]) || word_eq(p, n, month_full[i])) {
+				*v = i;
+				return q;
+			}
+	if (f == F_DOW)
+		for (int i = 0; i < 7; i++)
+			if (word_eq(p, n, day_names[i]) || word_eq(p, n, day_full[i])) {
+				*v = i;
+				return q;
+			}
+	*rc = field_error(e, f, ftext, flen, f == F_MON || f == F_DOW ? CE_NAME : CE_NUMBER, word);
+	return NULL;
+}
+
+static int
+parse_field(int f, const char *text, size_t len, uint64_t *bits, int *star, struct err *e)
+{
+	const char *p = text, *end = text + len;
+	int lo = fields[f].lo, hi = fields[f].hi, rc = ST_OK;
+	*bits = 0;
+	*star = len > 0 && text[0] == '*';
+	for (;;) {
+		int a, b, step = 1, range = 0;
+		const char *item = p;
+		if (p < end && *p == '*') {
+			a = lo, b = hi, range = 1;
+			p++;
+		} else {
+			if (p == end || *p == ',')
+				return field_error(e, f, text, len, CE_EMPTY);
+			if (!(p = get_value(f, p, end, &a, text, len, e, &rc)))
+				return rc;
+			b = a;
+			if (p < end && *p == '-') {
+				if (!(p = get_value(f, p + 1, end, &b, text, len, e, &rc)))
+					return rc;
+				range = 1;
+				if (b < a) {
+					char r[64];
+					snprintf(r, sizeof r, "%.*s", (int)(p - item > 40 ? 40 : p - item), item);
+					return field_error(e, f, text, len, CE_BACKWARDS, r);
+				}
+			}
+		}
+		if (p < end && *p == '/') {
+			const char *s = ++p;
+			long n = 0;
+			while (p < end && isdigit((unsigned char)*p)) {
+				if (n < 100000)
+					n = n * 10 + (*p - '0');
+				p++;
+			}
+			int maxstep = hi - lo + 1;
+			if (p == s || n < 1 || n > maxstep) {
+				char st[32];
+				const char *q = s;
+				while (q < end && *q != ',')
+					q++;
+				snprintf(st, sizeof st, "%.*s", (int)(q - s > 16 ? 16 : q - s), s);
+				return field_error(e, f, text, len, CE_STEP, st, maxstep);
+			}
+			if (!range) {
+				char av[16], sv[16];
+				snprintf(av, sizeof av, "%d", a);
+				snprintf(sv, sizeof sv, "%ld", n);
+				return field_error(e, f, text, len, CE_STEP_RANGE, av, hi, sv);
+			}
+			step = (int)n;
+		}
+		for (int v = a; v <= b; v += step)
+			*bits |= (uint64_t)1 << (f == F_DOW && v == 7 ? 0 : v);
+		if (p == end)
+			return ST_OK;
+		if (*p != ',') {
+			char ch[2] = {*p, 0};
+			return field_error(e, f, text, len, CE_SYNTAX, ch);
+		}
+		p++;
+	}
+}
+
+/* The largest day each month can have (February: 29). */
+static const int month_max[13] = {0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+
+static int
+never_fires(const char *expr, const struct cron *c, struct err *e)
+{
+	if (!(c->flags & (CRON_DOM_STAR | CRON_DOW_STAR)) && c->dow)
+		return ST_OK; /* either day field may match: every month has every weekday */
+	if (!c->dow)
+		return err_set(e, ST_INVALID, ecodes[CE_NEVER], expr, "no day of the week");
+	for (int m = 1; m <= 12; m++)
+		if ((c->mon >> m & 1) && (c->dom & ((2u << month_max[m]) - 2)))
+			return ST_OK;
+	char why[256], days[128] = "", months[160] = "";
+	int nm = 0, nd = 0;
+	for (int d = 1; d <= 31; d++)
+		if (c->dom >> d & 1) {
+			if (nd < 4)
+				snprintf(days + strlen(days), sizeof days - strlen(days), "%s%d",
+				    nd ? " or " : "", d);
+			nd++;
+		}
+	for (int m = 1; m <= 12; m++)
+		if (c->mon >> m & 1) {
+			snprintf(months + strlen(months), sizeof months - strlen(months), "%s%s",
+			    nm ? ", " : "", month_title[m]);
+			nm++;
+		}
+	snprintf(why, sizeof why, "%s %s no day %s%s", months, nm > 1 ? "have" : "has", days,
+	    nd > 4 ? " ..." : "");
+	return err_set(e, ST_INVALID, ecodes[CE_NEVER], expr, why);
+}
+
+int
+cron_parse(const char *expr, struct cron *c, struct err *e)
+{
+	const char *p = expr ? expr : "";
+	memset(c, 0, sizeof *c);
+	while (is_blank(*p))
+		p++;
+	if (*p == '@') {
+		const char *w = ++p;
+		while (*p && !is_blank(*p))
+			p++;
+		size_t n = (size_t)(p - w);
+		while (is_blank(*p))
+			p++;
+		if (*p) {
+			char extra[32];
+			snprintf(extra, sizeof extra, "%.20s", p);
+			return err_set(e, ST_INVALID, "unexpected '%s' after the nickname '@%.*s'", extra,
+			    (int)(n > 20 ? 20 : n), w);
+		}
+		if (word_eq(w, n, "reboot"))
+			return err_set(e, ST_INVALID, "%s", ecodes[CE_REBOOT]);
+		for (size_t i = 0; i < sizeof nicknames / sizeof *nicknames; i++)
+			if (word_eq(w, n, nicknames[i].name))
+				return cron_parse(nicknames[i].expr, c, e);
+		char nick[32];
+		snprintf(nick, sizeof nick, "@%.*s", (int)(n > 20 ? 20 : n), w);
+		return err_set(e, ST_INVALID, ecodes[CE_NICK], nick);
+	}
+	const char *start[6];
+	size_t len[6];
+	int nf = 0;
+	while (*p) {
+		const char *s = p;
+		while (*p && !is_blank(*p))
+			p++;
+		if (nf < 6)
+			start[nf] = s, len[nf] = (size_t)(p - s);
+		nf++;
+		while (is_blank(*p))
+			p++;
+	}
+	if (nf == 0)
+		return err_set(e, ST_INVALID, "%s", ecodes[CE_BLANK]);
+	if (nf != 5)
+		return err_set(e, ST_INVALID, ecodes[CE_FIELDS], nf);
+	uint64_t bits[5];
+	for (int f = 0; f < 5; f++) {
+		int star, rc = parse_field(f, start[f], len[f], &bits[f], &star, e);
+		if (rc)
+			return rc;
+		if (star)
+			c->flags |= fields[f].star_flag;
+	}
+	c->min = bits[F_MIN];
+	c->hour = (uint32_t)bits[F_HOUR];
+	c->dom = (uint32_t)bits[F_DOM];
+	c->mon = (uint16_t)bits[F_MON];
+	c->dow = (uint8_t)bits[F_DOW];
+	char shown[128];
+	snprintf(shown, sizeof shown, "%.*s", (int)(start[4] + len[4] - start[0] > 100 ? 100 :
+	    start[4] + len[4] - start[0]), start[0]);
+	return never_fires(shown, c, e);
+}
+
+/* ---- the search ---- */
+
+static int64_t
+fdiv(int64_t a, int64_t b)
+{
+	return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
+
+/* Days of month m of year y that match: bit d for day d. */
+static uint32_t
+day_mask(const struct cron *c, int64_t y, int m, int64_t first_day)
+{
+	int dim = days_in_month(y, (unsigned)m);
+	uint32_t valid = (uint32_t)((2ull << dim) - 2);
+	unsigned w = (unsigned)weekday_from_days(first_day);
+	unsigned dow = c->dow & 0x7f;
+	/* bit k: day k+1, whose weekday is (w + k) % 7 */
+	uint64_t r = ((dow >> w) | (dow << (7 - w))) & 0x7f;
+	uint64_t wk = r | r << 7 | r << 14 | r << 21 | r << 28;
+	uint32_t dm = (uint32_t)(wk << 1);
+	uint32_t m2 = (c->flags & (CRON_DOM_STAR | CRON_DOW_STAR)) ? (c->dom & dm) : (c->dom | dm);
+	return m2 & valid;
+}
+
+#define SEARCH_YEARS 401 /* the Gregorian calendar repeats every 400 years */
+
+/* The first wall minute >= lo (local seconds, a whole minute) that matches,
+ * if it is < hi; else INT64_MAX. */
+static int64_t
+next_wall(const struct cron *c, int64_t lo, int64_t hi)
+{
+	int64_t days = fdiv(lo, 86400), secs = lo - days * 86400;
+	int64_t y;
+	unsigned um, ud;
+	civil_from_days(days, &y, &um, &ud);
+	int m = (int)um, d = (int)ud, h = (int)(secs / 3600), mi = (int)(secs / 60 % 60);
+	int64_t ylimit = y + SEARCH_YEARS;
+	for (;;) {
+		/* month */
+		uint32_t mb = c->mon & ~((1u << m) - 1) & 0x1ffe;
+		if (!mb) {
+			if (++y > ylimit)
+				return INT64_MAX;
+			m = __builtin_ctz(c->mon & 0x1ffe);
+			if (!m)
+				return INT64_MAX;
+			d = 1, h = 0, mi = 0;
+			if (days_from_civil(y, (unsigned)m, 1) * 86400 >= hi)
+				return INT64_MAX;
+			continue;
+		}
+		int m2 = __builtin_ctz(mb);
+		if (m2 != m) {
+			m = m2, d = 1, h = 0, mi = 0;
+			if (days_from_civil(y, (unsigned)m, 1) * 86400 >= hi)
+				return INT64_MAX;
+		}
+		/* day */
+		int64_t first = days_from_civil(y, (unsigned)m, 1);
+		uint32_t db = day_mask(c, y, m, first) & ~((2u << (d - 1)) - 1);
+		if (!db) {
+			if (++m > 12)
+				m = 1, y++;
+			d = 1, h = 0, mi = 0;
+			if (y > ylimit || days_from_civil(y, (unsigned)m, 1) * 86400 >= hi)
+				return INT64_MAX;
+			continue;
+		}
+		int d2 = __builtin_ctz(db);
+		if (d2 != d)
+			d = d2, h = 0, mi = 0;
+		/* hour and minute */
+		uint32_t hb = c->hour & ~((1u << h) - 1) & 0xffffff;
+		for (;;) {
+			if (!hb)
+				break;
+			int h2 = __builtin_ctz(hb);
+			if (h2 != h)
+				h = h2, mi = 0;
+			uint64_t nb = c->min & ~((1ull << mi) - 1) & 0x0fffffffffffffffull;
+			if (nb) {
+				int64_t L = (first + d - 1) * 86400 + (int64_t)h * 3600 +
+				    (int64_t)__builtin_ctzll(nb) * 60;
+				return L < hi ? L : INT64_MAX;
+			}
+			hb &= ~(1u << h);
+			mi = 0;
+		}
+		/* next day */
+		h = 0, mi = 0;
+		if (++d > days_in_month(y, (unsigned)m)) {
+			d = 1;
+			if (++m > 12)
+				m = 1, y++;
+			if (y > ylimit || days_from_civil(y, (unsigned)m, 1) * 86400 >= hi)
+				return INT64_MAX;
+		}
+	}
+}
+
+static int64_t
+ceil_min(int64_t t)
+{
+	return fdiv(t + 59, 60) * 60;
+}
+
+#define T_LIMIT ((int64_t)1 << 42) /* about 139,000 years either side of 1970 */
+
+int64_t
+cron_next(const struct cron *c, const struct tz *z, int64_t after)
+{
+	if (after < -T_LIMIT || after > T_LIMIT || !c->min || !c->hour || !c->mon ||
+	    !(c->mon & 0x1ffe) || !(c->dom | c->dow))
+		return -1;
+	int fixed = !(c->flags & (CRON_MIN_STAR | CRON_HOUR_STAR));
+	int64_t t0 = after + 1, give_up = t0 + (int64_t)SEARCH_YEARS * 366 * 86400;
+	struct tz_segment s;
+	tz_segment(z, t0, &s);
+	for (;;) {
+		int64_t from = s.start > t0 ? s.start : t0;
+		int entered = s.start != INT64_MIN && s.start >= t0;
+		if (fixed && entered && s.prev_off < s.off) {
+			/* A spring-forward gap: its wall times fire once, now. */
+			int64_t g = next_wall(c, ceil_min(s.start + s.prev_off), s.start + s.off);
+			if (g != INT64_MAX)
+				return s.start;
+		}
+		int64_t lo = from + s.off;
+		if (fixed && s.start != INT64_MIN && s.prev_off > s.off && s.start + s.prev_off > lo)
+			lo = s.start + s.prev_off; /* the second pass of a fall-back */
+		int64_t hi = s.end == INT64_MAX ? INT64_MAX : s.end + s.off;
+		if (lo < hi) {
+			int64_t L = next_wall(c, ceil_min(lo), hi);
+			if (L != INT64_MAX)
+				return L - s.off;
+		}
+		if (s.end == INT64_MAX || s.end > give_up)
+			return -1;
+		tz_segment(z, s.end, &s);
+	}
+}
+
+/* ---- descriptions ---- */
+
+static int
+popcount(uint64_t x)
+{
+	return __builtin_popcountll(x);
+}
+
+static int
+single(uint64_t x)
+{
+	return x && !(x & (x - 1));
+}
+
+static int
+lowbit(uint64_t x)
+{
+	return __builtin_ctzll(x);
+}
+
+/* "07:00", "07:00 and 19:00", "09:00, 12:00 and 17:00": one minute and up
+ * to six hours; 0 when the times are not that simple. */
+static int
+fmt_times(const struct cron *c, char *buf, size_t n)
+{
+	if (!single(c->min) || popcount(c->hour) > 6)
+		return 0;
+	int mi = lowbit(c->min), k = 0, total = popcount(c->hour);
+	size_t len = 0;
+	buf[0] = 0;
+	for (int h = 0; h < 24; h++) {
+		if (!(c->hour >> h & 1))
+			continue;
+		const char *sep = k == 0 ? "" : k == total - 1 ? " and " : ", ";
+		int w = snprintf(buf + len, n - len, "%s%02d:%02d", sep, h, mi);
+		if (w < 0 || (size_t)w >= n - len)
+			return 0;
+		len += (size_t)w;
+		k++;
+	}
+	return 1;
+}
+
+/* "*" with every value, as "*" means. */
+static int
+all_minutes(const struct cron *c)
+{
+	return c->min == 0x0fffffffffffffffull;
+}
+
+void
+cron_describe(const char *expr, const struct cron *c, char *buf, size_t n)
+{
+	const uint32_t all_hours = 0xffffff, all_dom = 0xfffffffe;
+	const uint16_t all_mon = 0x1ffe;
+	const uint8_t all_dow = 0x7f;
+	int every_day = c->dom == all_dom && c->mon == all_mon && c->dow == all_dow;
+	char times[96];
+	if (!n)
+		return;
+	if (every_day && c->hour == all_hours) {
+		if (all_minutes(c)) {
+			snprintf(buf, n, "Every minute");
+			return;
+		}
+		if (single(c->min)) {
+			snprintf(buf, n, "Hourly at :%02d", lowbit(c->min));
+			return;
+		}
+		for (int step = 2; step <= 30; step++) {
+			if (60 % step)
+				continue;
+			uint64_t want = 0;
+			for (int m = 0; m < 60; m += step)
+				want |= 1ull << m;
+			if (c->min == want) {
+				snprintf(buf, n, "Every %d minutes", step);
+				return;
+			}
+		}
+	}
+	if (every_day && single(c->min)) {
+		for (int step = 2; step <= 6; step++) {
+			if (24 % step)
+				continue;
+			uint32_t want = 0;
+			for (int h = 0; h < 24; h += step)
+				want |= 1u << h;
+			if (c->hour == want) {
+				snprintf(buf, n, "Every %d hours at :%02d", step, lowbit(c->min));
+				return;
+			}
+		}
+	}
+	if (!fmt_times(c, times, sizeof times)) {
+		snprintf(buf, n, "%s", expr);
+		return;
+	}
+	if (every_day) {
+		snprintf(buf, n, "Daily at %s", times);
+		return;
+	}
+	if (c->dom == all_dom && c->mon == all_mon && !(c->flags & CRON_DOW_STAR) &&
+	    (c->flags & CRON_DOM_STAR)) {
+		if (c->dow == 0x3e) {
+			snprintf(buf, n, "Weekdays at %s", times);
+			return;
+		}
+		if (c->dow == 0x41) {
+			snprintf(buf, n, "Weekends at %s", times);
+			return;
+		}
+		if (single(c->dow)) {
+			snprintf(buf, n, "Every %s at %s", day_title[lowbit(c->dow)], times);
+			return;
+		}
+		char days[64] = "";
+		/* Monday first, Sunday last, as people list a week */
+		for (int k = 1; k <= 7; k++) {
+			int d = k % 7;
+			if (c->dow >> d & 1)
+				snprintf(days + strlen(days), sizeof days - strlen(days), "%s%s",
+				    days[0] ? ", " : "", day_abbr[d]);
+		}
+		snprintf(buf, n, "Every %s at %s", days, times);
+		return;
+	}
+	if (single(c->dom) && c->dow == all_dow && (c->flags & CRON_DOW_STAR)) {
+		if (c->mon == all_mon) {
+			snprintf(buf, n, "Monthly on day %d at %s", lowbit(c->dom), times);
+			return;
+		}
+		if (single(c->mon)) {
+			snprintf(buf, n, "Yearly on %s %d at %s", month_abbr[lowbit(c->mon)],
+			    lowbit(c->dom), times);
+			return;
+		}
+	}
+	snprintf(buf, n, "%s", expr);
+}
