@@ -1,0 +1,150 @@
+/* task-edit: change some fields of a task, with task-add's flags and
+ * validation.  Prints each changed field as `field: old -> new` and the new
+ * next run.  A new schedule re-arms a finished task; a running task is
+ * refused so a run never finishes into a task that changed under it. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "json.h"
+#include "store.h"
+#include "taskargs.h"
+
+static const char prog[] = "task-edit";
+
+static int
+edit(struct store *st, const char *arg, const struct task_args *a, int json, int64_t now,
+    struct zones *zs, struct err *e)
+{
+	char id[37];
+	struct task old, t;
+	int rc, changed;
+	if ((rc = store_begin(st, e)))
+		return rc;
+	if ((rc = store_task_resolve(st, arg, 0, id, e)) || (rc = store_task_get(st, id, &old, e))) {
+		store_rollback(st);
+		return rc;
+	}
+	if (old.status == STATUS_RUNNING) {
+		task_free(&old);
+		store_rollback(st);
+		return err_set(e, ST_REFUSED, "task '%s' is running; edit it when the run has finished", arg);
+	}
+	task_copy(&t, &old);
+	rc = taskargs_apply(a, &t, now, zs, &changed, e);
+	/* A new schedule, or enabling it again, makes a finished task pending. */
+	if (!rc && a->nkinds && t.status != STATUS_PENDING) {
+		t.status = STATUS_PENDING;
+		t.consecutive_failures = 0;
+	}
+	if (!rc)
+		rc = task_finalize(&t, 0, changed || t.status != old.status, now, zs, e);
+	struct buf diff = {0};
+	if (!rc && task_diff(&old, &t, zs, &diff) == 0 && t.next_run_at == old.next_run_at) {
+		fprintf(stderr, "%s: task '%s': nothing changed\n", prog, arg);
+		store_rollback(st);
+		goto out;
+	}
+	if (!rc)
+		rc = store_task_put(st, &t, e);
+	if (!rc)
+		rc = store_commit(st, e);
+	if (rc) {
+		store_rollback(st);
+		goto out;
+	}
+	store_wake(st);
+	if (json) {
+		cJSON *j = task_to_json(&t, zs);
+		char *s = json_print_line(j);
+		puts(s);
+		free(s);
+		cJSON_Delete(j);
+	} else {
+		char next[64];
+		task_fmt_time(&t, zs, t.next_run_at, next, sizeof next);
+		fputs(diff.data ? diff.data : "", stdout);
+		printf("next run: %s\n", next);
+	}
+out:
+	buf_free(&diff);
+	task_free(&old);
+	task_free(&t);
+	return rc;
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: task-edit [--json] [task-add's options] ID\n"
+	    "  -c, --cron, -a, --at, -P, --plan, --daily, --weekly, --manual, --heartbeat\n"
+	    "                         a new schedule (re-arms a completed or failed task)\n"
+	    "  -n, --name, -p, --prompt, -s, --system, -z, --tz, -C, --context,\n"
+	    "  -A, --attach, -m, --model, -e, --exec, -t, --timeout, -r, --retries,\n"
+	    "  --intent, --channel, --payload, -k, --key, --missed, --jitter, --notify\n"
+	    "                         change that field; an empty value clears an optional one\n"
+	    "      --enable, --disable\n"
+	    "  -j, --json             print the changed task as JSON\n"
+	    "  -h, --help, -V, --version\n"
+	    "See task-add(1) for each option.\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option extra[] = {
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{0, 0, 0, 0},
+	};
+	struct option *opts = taskargs_options(extra);
+	char shortopts[64];
+	snprintf(shortopts, sizeof shortopts, "%sjhV", taskargs_shortopts);
+	struct task_args a;
+	taskargs_init(&a);
+	int json = 0, fields = 0, c, rc = ST_OK;
+	struct err e = {{0}};
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		if (taskargs_take(&a, c, optarg, argv, argc, &optind)) {
+			fields++;
+			continue;
+		}
+		switch (c) {
+		case 'j': json = 1; break;
+		case 'h': usage(stdout); rc = -1; goto done;
+		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); rc = -1; goto done;
+		default:
+			fprintf(stderr, "%s: try 'task-edit --help'\n", prog);
+			rc = ST_INVALID;
+			goto done;
+		}
+	}
+	if (optind != argc - 1)
+		rc = err_set(&e, ST_INVALID, optind == argc ? "which task? give its id" :
+		    "give one task id (options go before or after it, values in quotes)");
+	else if (!fields)
+		rc = err_set(&e, ST_INVALID, "nothing to change: give the fields to edit (see --help)");
+	int64_t now;
+	struct store *st = NULL;
+	struct zones *zs = zones_new();
+	if (!rc)
+		rc = now_get(&now, &e);
+	if (!rc)
+		rc = store_open(NULL, &st, &e);
+	if (!rc)
+		rc = edit(st, argv[optind], &a, json, now, zs, &e);
+	if (rc)
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+	store_close(st);
+	zones_free(zs);
+done:
+	taskargs_free(&a);
+	free(opts);
+	return rc < 0 ? 0 : rc;
+}

@@ -1,0 +1,144 @@
+/* task-rm: delete tasks.  A deleted task stops firing at once (it leaves
+ * the due index in the same write) and waits in the trash with its runs, so
+ * `--undo` can bring it back; `--purge` empties the trash; `--cancel` keeps
+ * the task on record as cancelled instead. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "store.h"
+
+static const char prog[] = "task-rm";
+
+struct remover {
+	struct store *st;
+	int cancel;
+	int64_t now;
+	int status;
+	int tty;
+};
+
+static int
+remove_one(const char *arg, void *ctx)
+{
+	struct remover *r = ctx;
+	char id[37];
+	struct task t;
+	struct err e;
+	int rc = store_begin(r->st, &e);
+	if (!rc && !(rc = store_task_resolve(r->st, arg, 0, id, &e)) &&
+	    !(rc = store_task_get(r->st, id, &t, &e))) {
+		if (r->cancel && t.status != STATUS_PENDING) {
+			rc = err_set(&e, ST_REFUSED, "task '%s' is %s; only a pending task can be cancelled",
+			    arg, task_status_name(t.status));
+		} else if (r->cancel) {
+			t.status = STATUS_CANCELLED;
+			t.next_run_at = t.due_at = TIME_NONE;
+			t.queued = 0;
+			t.updated_at = r->now;
+			rc = store_task_put(r->st, &t, &e);
+		} else {
+			rc = store_task_trash(r->st, id, r->now, &e);
+		}
+		if (!rc)
+			rc = store_commit(r->st, &e);
+		if (!rc && r->tty)
+			printf(r->cancel ? "Cancelled task %s \"%s\"\n"
+					 : "Deleted task %s \"%s\" (task-rm --undo restores it)\n", t.id, t.name);
+		else if (!rc)
+			puts(t.id);
+		task_free(&t);
+	}
+	if (rc) {
+		store_rollback(r->st);
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+		r->status = rc;
+	}
+	return 0;
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: task-rm [--cancel] ID...\n"
+	    "       task-rm --undo [ID]\n"
+	    "       task-rm --purge\n"
+	    "  ID may be any unique prefix of 4+ characters; '-' reads ids from standard input\n"
+	    "  -c, --cancel   keep the task on record as cancelled (pending tasks only)\n"
+	    "  -u, --undo     restore the latest deletion, or the task ID from the trash\n"
+	    "      --purge    empty the trash for good\n"
+	    "  -h, --help, -V, --version\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	enum { OPT_PURGE = 256 };
+	static const struct option opts[] = {
+		{"cancel", no_argument, NULL, 'c'},
+		{"undo", no_argument, NULL, 'u'},
+		{"purge", no_argument, NULL, OPT_PURGE},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{0, 0, 0, 0},
+	};
+	struct remover r = {.tty = isatty(1)};
+	int undo = 0, purge = 0, c;
+	while ((c = getopt_long(argc, argv, "cuhV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': r.cancel = 1; break;
+		case 'u': undo = 1; break;
+		case OPT_PURGE: purge = 1; break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
+		default:
+			fprintf(stderr, "%s: try 'task-rm --help'\n", prog);
+			return ST_INVALID;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	struct err e = {{0}};
+	int rc = ST_OK;
+	if (r.cancel + undo + purge > 1)
+		rc = err_set(&e, ST_INVALID, "give one of --cancel, --undo and --purge");
+	else if ((undo && argc > 1) || (purge && argc > 0))
+		rc = err_set(&e, ST_INVALID, undo ? "--undo restores one task at a time" : "--purge takes no ids");
+	if (!rc)
+		rc = now_get(&r.now, &e);
+	if (!rc)
+		rc = store_open(NULL, &r.st, &e);
+	if (!rc && purge) {
+		long n = 0;
+		if (!(rc = store_trash_purge(r.st, &n, &e)))
+			fprintf(stderr, "%s: purged %ld task%s from the trash\n", prog, n, n == 1 ? "" : "s");
+	} else if (!rc && undo) {
+		char id[37], restored[37];
+		struct task t;
+		if (!(rc = store_begin(r.st, &e)) &&
+		    !(rc = argc ? store_task_resolve(r.st, argv[0], 1, id, &e) : ST_OK) &&
+		    !(rc = store_trash_restore(r.st, argc ? id : NULL, restored, &e)) &&
+		    !(rc = store_commit(r.st, &e)) && !(rc = store_task_get(r.st, restored, &t, &e))) {
+			store_wake(r.st);
+			if (r.tty)
+				printf("Restored task %s \"%s\"\n", t.id, t.name);
+			else
+				puts(t.id);
+			task_free(&t);
+		}
+		if (rc)
+			store_rollback(r.st);
+	} else if (!rc) {
+		rc = ids_each(argc, argv, remove_one, &r, &e);
+		if (!rc)
+			store_wake(r.st);
+	}
+	if (rc)
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+	store_close(r.st);
+	return rc ? rc : r.status;
+}

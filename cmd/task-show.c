@@ -1,0 +1,244 @@
+/* task-show: one task in full (schedule and its description, next run,
+ * status, last run, every field that is set, the prompt) and its recent
+ * runs, for people or as one JSON object. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "json.h"
+#include "runs.h"
+#include "store.h"
+
+static const char prog[] = "task-show";
+
+struct shower {
+	struct store *st;
+	struct zones *zs;
+	int json;
+	long runs;
+	int status;
+	struct err e;
+};
+
+static void
+field(const char *label, const char *value)
+{
+	if (value && *value)
+		printf("%-13s %s\n", label, value);
+}
+
+static void
+block(const char *label, const char *text)
+{
+	if (!text || !*text)
+		return;
+	printf("%s:\n", label);
+	const char *p = text;
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		printf("  %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+struct run_print {
+	const struct task *t;
+	struct zones *zs;
+	cJSON *arr;
+	int n;
+};
+
+static int
+print_run(const struct run *r, void *arg)
+{
+	struct run_print *rp = arg;
+	if (rp->arr) {
+		cJSON_AddItemToArray(rp->arr, run_to_json(r));
+		return 0;
+	}
+	if (rp->n++ == 0)
+		printf("recent runs:\n");
+	char when[64], dur[32] = "-";
+	task_fmt_time(rp->t, rp->zs, r->started_at, when, sizeof when);
+	if (r->duration_ms >= 0)
+		snprintf(dur, sizeof dur, "%.1fs", (double)r->duration_ms / 1000);
+	printf("  %s  %-11s %-8s %-8s %.8s", when, r->status ? r->status : "?", dur,
+	    r->trigger ? r->trigger : "", r->id);
+	if (r->error && *r->error)
+		printf("  %.*s", (int)strcspn(r->error, "\n"), r->error);
+	putchar('\n');
+	return 0;
+}
+
+static void
+show_text(const struct task *t, struct zones *zs)
+{
+	char buf[512], when[64], utc[40];
+	field("id:", t->id);
+	field("name:", t->name);
+	snprintf(buf, sizeof buf, "%s%s", task_status_name(t->status), t->enabled ? "" : " (disabled)");
+	field("status:", buf);
+	task_describe(t, zs, when, sizeof when);
+	if (t->kind == KIND_CRON)
+		snprintf(buf, sizeof buf, "%s (cron '%s', %s)", when, t->cron, t->tz);
+	else
+		snprintf(buf, sizeof buf, "%s (%s)", when, t->tz);
+	field("schedule:", buf);
+	if (t->next_run_at != TIME_NONE) {
+		task_fmt_time(t, zs, t->next_run_at, when, sizeof when);
+		time_fmt_utc(t->next_run_at, utc, sizeof utc);
+		snprintf(buf, sizeof buf, "%s (%s)", when, utc);
+		if (t->due_at != t->next_run_at)
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ", jittered to +%llds",
+			    (long long)(t->due_at - t->next_run_at));
+	} else {
+		snprintf(buf, sizeof buf, "none");
+	}
+	field("next run:", buf);
+	if (t->last_run_at != TIME_NONE) {
+		task_fmt_time(t, zs, t->last_run_at, when, sizeof when);
+		snprintf(buf, sizeof buf, "%s: %s", when, t->last_status ? t->last_status : "?");
+	} else {
+		snprintf(buf, sizeof buf, "never");
+	}
+	field("last run:", buf);
+	field("last error:", t->last_error);
+	snprintf(buf, sizeof buf, "%d", t->consecutive_failures);
+	field("failures:", buf);
+	field("context:", t->context);
+	field("attachments:", t->attachments);
+	field("model:", t->model);
+	field("exec:", t->exec);
+	if (t->timeout) {
+		snprintf(buf, sizeof buf, "%ds", t->timeout);
+		field("timeout:", buf);
+	}
+	if (t->retries >= 0) {
+		snprintf(buf, sizeof buf, "%d", t->retries);
+		field("retries:", buf);
+	}
+	field("missed:", task_missed_name(t->missed));
+	if (t->jitter) {
+		snprintf(buf, sizeof buf, "up to %ds", t->jitter);
+		field("jitter:", buf);
+	}
+	field("intent:", t->intent);
+	field("channel:", t->channel);
+	field("payload:", t->payload);
+	field("key:", t->key);
+	field("notify:", t->notify);
+	if (t->queued)
+		field("queued:", "yes, for the next task-tick pass");
+	task_fmt_time(t, zs, t->created_at, when, sizeof when);
+	field("created:", when);
+	if (t->deleted_at != TIME_NONE) {
+		task_fmt_time(t, zs, t->deleted_at, when, sizeof when);
+		snprintf(buf, sizeof buf, "%s (in the trash; task-rm --undo %.8s)", when, t->id);
+		field("deleted:", buf);
+	}
+	block("system prompt", t->system_prompt);
+	block("prompt", t->prompt);
+	block("last result", t->last_result);
+}
+
+static int
+show_one(const char *arg, void *ctx)
+{
+	struct shower *sh = ctx;
+	char id[37];
+	struct task t;
+	struct err e;
+	int rc = store_task_resolve(sh->st, arg, 0, id, &e);
+	if (rc == ST_NOTFOUND && store_task_resolve(sh->st, arg, 1, id, &e) == ST_OK)
+		rc = ST_OK; /* a task in the trash can still be looked at */
+	if (!rc)
+		rc = store_task_get(sh->st, id, &t, &e);
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+		sh->status = rc;
+		return 0;
+	}
+	struct run_filter f;
+	run_filter_init(&f);
+	f.task_id = t.id;
+	f.limit = sh->runs;
+	f.with_output = sh->json;
+	struct run_print rp = {.t = &t, .zs = sh->zs};
+	if (sh->json) {
+		cJSON *j = task_to_json(&t, sh->zs);
+		rp.arr = cJSON_AddArrayToObject(j, "runs");
+		rc = store_run_list(sh->st, &f, print_run, &rp, &e);
+		char *s = json_print_line(j);
+		puts(s);
+		free(s);
+		cJSON_Delete(j);
+	} else {
+		show_text(&t, sh->zs);
+		rc = store_run_list(sh->st, &f, print_run, &rp, &e);
+		if (!rc && rp.n == 0)
+			printf("recent runs:  none\n");
+	}
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+		sh->status = rc;
+	}
+	task_free(&t);
+	return 0;
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: task-show [--json] [--runs N] ID...\n"
+	    "  ID may be any unique prefix of 4+ characters; '-' reads ids from standard input\n"
+	    "  -j, --json     one JSON object per task, with its recent runs\n"
+	    "  -r, --runs N   show the N most recent runs (default 10)\n"
+	    "  -h, --help, -V, --version\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"json", no_argument, NULL, 'j'},
+		{"runs", required_argument, NULL, 'r'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{0, 0, 0, 0},
+	};
+	struct shower sh = {.runs = 10};
+	int c;
+	char *end;
+	while ((c = getopt_long(argc, argv, "jr:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': sh.json = 1; break;
+		case 'r':
+			sh.runs = strtol(optarg, &end, 10);
+			if (end == optarg || *end || sh.runs <= 0) {
+				fprintf(stderr, "%s: bad --runs '%s': expected a positive number\n", prog, optarg);
+				return ST_INVALID;
+			}
+			break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
+		default:
+			fprintf(stderr, "%s: try 'task-show --help'\n", prog);
+			return ST_INVALID;
+		}
+	}
+	struct err e;
+	int rc = store_open(NULL, &sh.st, &e);
+	if (!rc) {
+		sh.zs = zones_new();
+		rc = ids_each(argc - optind, argv + optind, show_one, &sh, &e);
+		zones_free(sh.zs);
+	}
+	if (rc)
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+	store_close(sh.st);
+	return rc ? rc : sh.status;
+}
