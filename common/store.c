@@ -324,6 +324,10 @@ store_open(const char *path, struct store **out, struct err *e)
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return err_set(e, ST_ERR, "cannot open store '%s': %s", path, strerror(errno));
+	/* Prompts and answers are private: tighten a store others can read. */
+	struct stat sb;
+	if (fstat(fd, &sb) == 0 && (sb.st_mode & 077) && sb.st_uid == geteuid())
+		fchmod(fd, sb.st_mode & 0700);
 	close(fd);
 
 	struct store *st = xcalloc(1, sizeof *st);
