@@ -62,7 +62,7 @@ print_task(const struct task *t, void *arg)
 		return 0;
 	}
 	char id[9], status[40];
-	snprintf(id, sizeof id, "%s", t->id);
+	snprintf(id, sizeof id, "%.8s", t->id);
 	task_fmt_time(t, l->zs, t->next_run_at, next, sizeof next);
 	snprintf(status, sizeof status, "%s%s", task_status_name(t->status),
 	    t->enabled ? "" : " (disabled)");

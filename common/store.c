@@ -86,7 +86,7 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN dedup TEXT;"
 	"UPDATE tasks SET due_at = next_run_at;"
 	"DROP INDEX tasks_next;"
-	"CREATE INDEX tasks_order ON tasks(ifnull(next_run_at, 9223372036854775807), id)"
+	"CREATE INDEX tasks_order ON tasks(ifnull(next_run_at, 9223372036854775807))"
 	" WHERE deleted_at IS NULL;"
 	"CREATE INDEX tasks_due ON tasks(due_at)"
 	" WHERE status = 'pending' AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL;"
@@ -796,7 +796,7 @@ store_task_list(struct store *st, const struct task_filter *f, task_fn fn, void 
 	if (f->trashed)
 		buf_puts(&q, " ORDER BY deleted_at DESC, id LIMIT :limit");
 	else
-		buf_puts(&q, " ORDER BY ifnull(next_run_at, 9223372036854775807), id LIMIT :limit");
+		buf_puts(&q, " ORDER BY ifnull(next_run_at, 9223372036854775807), rowid LIMIT :limit");
 	sqlite3_stmt *s;
 	int rc = sqlite3_prepare_v2(st->db, q.data, -1, &s, NULL);
 	buf_free(&q);

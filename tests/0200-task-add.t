@@ -1,0 +1,116 @@
+#!/bin/sh
+# task-add: every schedule kind, every field, the three output modes,
+# prompts from arguments and stdin, deduplication and idempotency keys.
+. "$AC_TOP/tests/lib.sh"
+export TASK_NOW=2026-11-22T10:00:00Z
+
+test_expect_success 'in a pipe task-add prints the new id alone' '
+	id=$(task-add --cron "0 7 * * *" --name "Morning briefing" "Summarise the news") &&
+	echo "$id" | grep -Eq "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$" &&
+	task-ls >actual &&
+	printf "%s\tMorning briefing\tpending\t2026-11-23T07:00:00Z\tDaily at 07:00\t-\n" "$id" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'each schedule kind is stored with its next run and description' '
+	rm -f "$TASK_DB" &&
+	task-add --cron "30 8 * * 1-5" --tz Europe/London "weekdays" >/dev/null &&
+	task-add --at 2026-11-23T09:00:00Z "once" >/dev/null &&
+	task-add --plan 2026-11-25T12:00:00Z --plan 2026-11-24T12:00:00Z "plan" >/dev/null &&
+	task-add --daily 06:15 "daily" >/dev/null &&
+	task-add --weekly "fri 17:00" "weekly" >/dev/null &&
+	task-add --weekly mon,wed 09:00 "weekly two words" >/dev/null &&
+	task-add --manual "manual" >/dev/null &&
+	task-add --heartbeat "heartbeat" >/dev/null &&
+	task-ls | cut -f2-5 >actual &&
+	cat >expect <<-\EOF &&
+	daily	pending	2026-11-23T06:15:00Z	Daily at 06:15
+	weekdays	pending	2026-11-23T08:30:00Z	Weekdays at 08:30
+	once	pending	2026-11-23T09:00:00Z	Once on 2026-11-23 at 09:00
+	weekly two words	pending	2026-11-23T09:00:00Z	Every Mon, Wed at 09:00
+	plan	pending	2026-11-24T12:00:00Z	Planned: 2 runs at 2026-11-24 12:00, 2026-11-25 12:00
+	weekly	pending	2026-11-27T17:00:00Z	Every Friday at 17:00
+	manual	pending	-	Manual
+	heartbeat	pending	-	On every heartbeat
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'the prompt can come from standard input' '
+	rm -f "$TASK_DB" &&
+	printf "Line one\nline two\n" | task-add --manual --name stdin >id &&
+	task-show --json "$(cat id)" >json &&
+	grep -q "\"prompt\":\"Line one\\\\nline two\"" json
+'
+
+test_expect_success 'without --name the prompt names the task' '
+	rm -f "$TASK_DB" &&
+	id=$(task-add --manual "Check the latest news headlines and summarize them for me") &&
+	task-ls | cut -f2 >actual &&
+	echo "Check the latest news headlines and" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'every field of the task table is a flag and is stored' '
+	rm -f "$TASK_DB" && echo notes >notes.txt &&
+	id=$(task-add --cron "*/5 * * * *" --tz Asia/Kolkata --name full --system "Be brief" \
+		--context chat1 --attach notes.txt --attach https://example.invalid/a.txt \
+		--model gpt-4o-mini --exec "echo hi" --timeout 2m --retries 5 --intent report \
+		--channel ops --payload "{\"user\":\"ana\"}" --key k-1 --missed all --jitter 30s \
+		--notify "logger -t x" --disabled "the prompt") &&
+	task-show --json "$id" >json &&
+	for f in "\"name\":\"full\"" "\"system_prompt\":\"Be brief\"" "\"context\":\"chat1\"" \
+		"\"attachments\":\\[\"$PWD/notes.txt\",\"https://example.invalid/a.txt\"\\]" \
+		"\"model\":\"gpt-4o-mini\"" "\"exec\":\"echo hi\"" "\"timeout\":120" "\"retries\":5" \
+		"\"intent\":\"report\"" "\"channel\":\"ops\"" "\"payload\":{\"user\":\"ana\"}" \
+		"\"key\":\"k-1\"" "\"missed\":\"all\"" "\"jitter\":30" "\"notify\":\"logger -t x\"" \
+		"\"enabled\":false" "\"tz\":\"Asia/Kolkata\"" "\"cron\":\"\\*/5 \\* \\* \\* \\*\""; do
+		grep -q "$f" json || { echo "missing $f"; exit 1; }
+	done
+'
+
+test_expect_success 'with --json task-add prints the created task' '
+	rm -f "$TASK_DB" &&
+	task-add --json --at "2026-11-22T11:00:00Z" --name j "prompt" >out &&
+	test "$(wc -l <out)" -eq 1 &&
+	grep -q "\"name\":\"j\",\"prompt\":\"prompt\"" out &&
+	grep -q "\"kind\":\"at\"" out && grep -q "\"at\":\"2026-11-22T11:00:00Z\"" out
+'
+
+test_expect_success 'on a terminal task-add confirms with the id, description and next run' '
+	rm -f "$TASK_DB" &&
+	script -qec "task-add --daily 07:00 --tz Europe/London --name Brief \"Summarise\"" /dev/null |
+		tr -d "\r" >out &&
+	id=$(task-ls | cut -f1) &&
+	printf "Added task %s \"Brief\"\n  schedule: Daily at 07:00 (Europe/London)\n  next run: 2026-11-23 07:00 GMT\n" "$id" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'a pending twin is returned instead of a duplicate, --force adds it' '
+	rm -f "$TASK_DB" &&
+	a=$(task-add --intent weekly_report --cron "0 9 * * 1" --channel rep "Generate weekly summary") &&
+	b=$(task-add --intent weekly_report --cron "0 9 * * 1" --channel rep "Generate weekly summary" 2>err) &&
+	test "$a" = "$b" &&
+	grep -q "^task-add: task $a \"Generate weekly summary\" is the same; not added" err &&
+	c=$(task-add --force --intent weekly_report --cron "0 9 * * 1" --channel rep "Generate weekly summary") &&
+	test "$c" != "$a" &&
+	d=$(task-add --intent weekly_report --cron "0 9 * * 1" --channel other "Generate weekly summary") &&
+	test "$d" != "$a" &&
+	test "$(task-ls | wc -l)" -eq 3
+'
+
+test_expect_success 'the same --key never adds twice, even with --force' '
+	rm -f "$TASK_DB" &&
+	a=$(task-add --key retry-7 --at "in 2 hours" "first" 2>/dev/null || task-add --key retry-7 --at 2026-11-22T12:00:00Z "first") &&
+	b=$(task-add --force --key retry-7 --at 2026-11-22T13:00:00Z "second" 2>/dev/null) &&
+	test "$a" = "$b" &&
+	test "$(task-ls | wc -l)" -eq 1
+'
+
+test_expect_success 'a one-shot within the last minute is still accepted' '
+	rm -f "$TASK_DB" &&
+	task-add --at 2026-11-22T09:59:30Z "just now" >/dev/null &&
+	task-ls | cut -f4 >actual && echo 2026-11-22T09:59:30Z >expect && test_cmp expect actual
+'
+
+test_done
