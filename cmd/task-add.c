@@ -206,10 +206,12 @@ main(int argc, char **argv)
 	};
 	struct option *opts = taskargs_options(extra);
 	char shortopts[64];
-	snprintf(shortopts, sizeof shortopts, "%sfjhV", taskargs_shortopts);
+	snprintf(shortopts, sizeof shortopts, ":%sfjhV", taskargs_shortopts);
 	struct task_args a;
 	taskargs_init(&a);
 	int force = 0, json = 0, fields = 0, c, rc = ST_OK;
+	char ebuf[128];
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		if (taskargs_take(&a, c, optarg, argv, argc, &optind)) {
 			fields++;
@@ -221,7 +223,7 @@ main(int argc, char **argv)
 		case 'h': usage(stdout); rc = -1; goto done;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); rc = -1; goto done;
 		default:
-			fprintf(stderr, "%s: try 'task-add --help'\n", prog);
+			fprintf(stderr, "%s: %s (try 'task-add --help')\n", prog, opt_error(ebuf, sizeof ebuf, c, argv));
 			rc = ST_INVALID;
 			goto done;
 		}

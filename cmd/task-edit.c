@@ -105,11 +105,13 @@ main(int argc, char **argv)
 	};
 	struct option *opts = taskargs_options(extra);
 	char shortopts[64];
-	snprintf(shortopts, sizeof shortopts, "%sjhV", taskargs_shortopts);
+	snprintf(shortopts, sizeof shortopts, ":%sjhV", taskargs_shortopts);
 	struct task_args a;
 	taskargs_init(&a);
 	int json = 0, fields = 0, c, rc = ST_OK;
 	struct err e = {{0}};
+	char ebuf[128];
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		if (taskargs_take(&a, c, optarg, argv, argc, &optind)) {
 			fields++;
@@ -120,7 +122,7 @@ main(int argc, char **argv)
 		case 'h': usage(stdout); rc = -1; goto done;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); rc = -1; goto done;
 		default:
-			fprintf(stderr, "%s: try 'task-edit --help'\n", prog);
+			fprintf(stderr, "%s: %s (try 'task-edit --help')\n", prog, opt_error(ebuf, sizeof ebuf, c, argv));
 			rc = ST_INVALID;
 			goto done;
 		}

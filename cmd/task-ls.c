@@ -142,7 +142,9 @@ main(int argc, char **argv)
 	struct err e = {{0}};
 	int json = 0, c, rc = ST_OK;
 	char *end;
-	while ((c = getopt_long(argc, argv, "js:k:c:n:hV", opts, NULL)) != -1) {
+	char ebuf[128];
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":js:k:c:n:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = 1; break;
 		case 's':
@@ -173,7 +175,7 @@ main(int argc, char **argv)
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
 		default:
-			fprintf(stderr, "%s: try 'task-ls --help'\n", prog);
+			fprintf(stderr, "%s: %s (try 'task-ls --help')\n", prog, opt_error(ebuf, sizeof ebuf, c, argv));
 			return ST_INVALID;
 		}
 		if (rc)

@@ -88,7 +88,9 @@ main(int argc, char **argv)
 	};
 	struct remover r = {.tty = isatty(1)};
 	int undo = 0, purge = 0, c;
-	while ((c = getopt_long(argc, argv, "cuhV", opts, NULL)) != -1) {
+	char ebuf[128];
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":cuhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': r.cancel = 1; break;
 		case 'u': undo = 1; break;
@@ -96,7 +98,7 @@ main(int argc, char **argv)
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
 		default:
-			fprintf(stderr, "%s: try 'task-rm --help'\n", prog);
+			fprintf(stderr, "%s: %s (try 'task-rm --help')\n", prog, opt_error(ebuf, sizeof ebuf, c, argv));
 			return ST_INVALID;
 		}
 	}

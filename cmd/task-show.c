@@ -213,7 +213,9 @@ main(int argc, char **argv)
 	struct shower sh = {.runs = 10};
 	int c;
 	char *end;
-	while ((c = getopt_long(argc, argv, "jr:hV", opts, NULL)) != -1) {
+	char ebuf[128];
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jr:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': sh.json = 1; break;
 		case 'r':
@@ -226,7 +228,7 @@ main(int argc, char **argv)
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
 		default:
-			fprintf(stderr, "%s: try 'task-show --help'\n", prog);
+			fprintf(stderr, "%s: %s (try 'task-show --help')\n", prog, opt_error(ebuf, sizeof ebuf, c, argv));
 			return ST_INVALID;
 		}
 	}
