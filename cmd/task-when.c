@@ -1,0 +1,206 @@
+/* task-when: show when a schedule fires, without a store.  SCHEDULE (the
+ * remaining arguments joined by spaces) is tried as a cron expression or
+ * @nickname first, then as a time expression; the next N firing instants
+ * strictly after --from (default now, TASK_NOW honoured) are printed one
+ * RFC 3339 timestamp per line, in ZONE's offset or with --utc as Z.  Like
+ * `systemd-analyze calendar --iterations`. */
+#include <ctype.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cron.h"
+#include "tz.h"
+#include "when.h"
+
+static const char prog[] = "task-when";
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: task-when [--tz ZONE] [--from TIME] [-n N] [--utc] [--describe] [--json] SCHEDULE\n"
+	    "  SCHEDULE     a cron expression ('0 7 * * 1-5'), a nickname (@daily) or a\n"
+	    "               time expression ('tomorrow at 10am', 2026-11-23T07:00:00Z)\n"
+	    "  -z, --tz ZONE    read the schedule in this IANA zone (default: the local zone)\n"
+	    "  -f, --from TIME  count from this instant instead of now (any time expression)\n"
+	    "  -n, --count N    print the next N instants of a cron schedule (default 1)\n"
+	    "  -u, --utc        print instants in UTC (...Z) instead of the zone's offset\n"
+	    "  -d, --describe   print the schedule's description first\n"
+	    "  -j, --json       one JSON object per instant\n"
+	    "  -h, --help, -V, --version\n");
+}
+
+/* Worth reporting as a cron error rather than a time error: a nickname, or
+ * a string with a '*' or of four or more words starting with a cron field. */
+static int
+looks_like_cron(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '@' || strchr(s, '*'))
+		return 1;
+	int words = 0, first_ok = 1;
+	for (const char *p = s; *p;) {
+		const char *w = p;
+		while (*p && !isspace((unsigned char)*p))
+			p++;
+		if (words == 0)
+			for (const char *q = w; q < p; q++)
+				if (!isdigit((unsigned char)*q) && !strchr(",-/", *q))
+					first_ok = 0;
+		words++;
+		while (isspace((unsigned char)*p))
+			p++;
+	}
+	return words >= 4 && first_ok;
+}
+
+static void
+json_str(const char *k, const char *v, int comma)
+{
+	printf("%s\"%s\":\"", comma ? "," : "", k);
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			printf("\\%c", *p);
+		else if (*p < 0x20)
+			printf("\\u%04x", *p);
+		else
+			putchar(*p);
+	}
+	putchar('"');
+}
+
+static void
+print_instant(const struct tz *z, int64_t t, int utc, int json, const char *desc)
+{
+	char at[64], local[64];
+	time_fmt_utc(t, at, sizeof at);
+	tz_fmt_rfc3339(z, t, local, sizeof local);
+	if (!json) {
+		puts(utc ? at : local);
+		return;
+	}
+	putchar('{');
+	json_str("at", at, 0);
+	json_str("local", local, 1);
+	json_str("tz", tz_name(z), 1);
+	if (desc)
+		json_str("description", desc, 1);
+	puts("}");
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"tz", required_argument, NULL, 'z'},
+		{"from", required_argument, NULL, 'f'},
+		{"count", required_argument, NULL, 'n'},
+		{"utc", no_argument, NULL, 'u'},
+		{"describe", no_argument, NULL, 'd'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{0},
+	};
+	const char *zone = NULL, *from = NULL;
+	long count = 1;
+	int utc = 0, describe = 0, json = 0, c;
+	char *end;
+	while ((c = getopt_long(argc, argv, ":z:f:n:udjhV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'z': zone = optarg; break;
+		case 'f': from = optarg; break;
+		case 'n':
+			count = strtol(optarg, &end, 10);
+			if (*optarg == 0 || *end || count < 1 || count > 100000) {
+				fprintf(stderr, "%s: -n wants a count from 1 to 100000, not '%s'\n", prog,
+				    optarg);
+				return ST_INVALID;
+			}
+			break;
+		case 'u': utc = 1; break;
+		case 'd': describe = 1; break;
+		case 'j': json = 1; break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("%s %s\n", prog, AC_VERSION); return 0;
+		case ':':
+			fprintf(stderr, "%s: option '%s' needs a value\n", prog, argv[optind - 1]);
+			return ST_INVALID;
+		default:
+			fprintf(stderr, "%s: unknown option '%s'; see task-when --help\n", prog,
+			    argv[optind - 1]);
+			return ST_INVALID;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "%s: no schedule given; e.g. task-when '0 7 * * *'\n", prog);
+		return ST_INVALID;
+	}
+	struct buf sched = {0};
+	for (int i = optind; i < argc; i++) {
+		if (i > optind)
+			buf_add(&sched, " ", 1);
+		buf_puts(&sched, argv[i]);
+	}
+	struct err e = {{0}};
+	struct tz *z = NULL;
+	int64_t now, t;
+	int rc;
+	if ((rc = now_get(&now, &e)) || (rc = tz_load(zone, &z, &e)))
+		goto fail;
+	if (from && (rc = when_parse_any(from, now, z, &now, &e))) {
+		fprintf(stderr, "%s: --from: %s\n", prog, e.msg);
+		buf_free(&sched);
+		tz_free(z);
+		return rc;
+	}
+	struct cron cr;
+	struct err ce = {{0}};
+	char desc[256];
+	if ((rc = cron_parse(sched.data, &cr, &ce)) == ST_OK) {
+		cron_describe(sched.data, &cr, desc, sizeof desc);
+		if (describe && !json)
+			puts(desc);
+		t = now;
+		for (long i = 0; i < count; i++) {
+			t = cron_next(&cr, z, t);
+			if (t < 0) {
+				if (i == 0) {
+					char f[64];
+					tz_fmt_rfc3339(z, now, f, sizeof f);
+					rc = err_set(&e, ST_INVALID, "'%s' never fires after %s", sched.data, f);
+					goto fail;
+				}
+				break;
+			}
+			print_instant(z, t, utc, json, describe ? desc : NULL);
+		}
+	} else {
+		if (looks_like_cron(sched.data)) {
+			e = ce;
+			goto fail;
+		}
+		if ((rc = when_parse(sched.data, now, z, &t, &e)))
+			goto fail;
+		char local[64];
+		tz_fmt_local(z, t, local, sizeof local);
+		char *sp = strchr(local, ' ');
+		if (sp)
+			*sp = 0;
+		snprintf(desc, sizeof desc, "Once on %s at %s", local, sp ? sp + 1 : "");
+		if (describe && !json)
+			puts(desc);
+		print_instant(z, t, utc, json, describe ? desc : NULL);
+	}
+	buf_free(&sched);
+	tz_free(z);
+	return fflush(stdout) == 0 ? 0 : ST_ERR;
+fail:
+	fprintf(stderr, "%s: %s\n", prog, e.msg);
+	buf_free(&sched);
+	tz_free(z);
+	return rc ? rc : ST_INVALID;
+}
