@@ -129,6 +129,10 @@ static const char *const migrations[] = {
 	" created_at INTEGER NOT NULL);"
 	"CREATE INDEX llm_calls_run ON llm_calls(run_id);"
 	"CREATE INDEX llm_calls_task ON llm_calls(task_id, id);",
+	/* 3: the status a manual run gives back to its task when it ends (also
+	 * after a crash), and the boot its owner lived in (pids restart). */
+	"ALTER TABLE runs ADD COLUMN prev_status TEXT;"
+	"ALTER TABLE runs ADD COLUMN owner_boot TEXT;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
