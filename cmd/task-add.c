@@ -17,10 +17,23 @@
 
 static const char prog[] = "task-add";
 
+/* Where the result of an add goes: an import prints its ids only after the
+ * commit, so a failed import prints nothing. */
+struct sink {
+	int json, deferred;
+	struct buf ids;
+	long added, dups;
+};
+
 static void
-report_added(const struct task *t, int is_dup, int json, struct zones *zs)
+report_added(const struct task *t, int is_dup, struct sink *out, struct zones *zs)
 {
-	if (json) {
+	if (out->deferred) {
+		buf_printf(&out->ids, "%s\n", t->id);
+		is_dup ? out->dups++ : out->added++;
+		return;
+	}
+	if (out->json) {
 		cJSON *j = task_to_json(t, zs);
 		char *s = json_print_line(j);
 		puts(s);
@@ -41,7 +54,7 @@ report_added(const struct task *t, int is_dup, int json, struct zones *zs)
 
 /* Add one finished task; a twin is reported instead.  Inside a transaction. */
 static int
-add_one(struct store *st, struct task *t, int force, int json, const char *where,
+add_one(struct store *st, struct task *t, int force, struct sink *out, const char *where,
     struct zones *zs, struct err *e)
 {
 	int is_dup = 0, rc;
@@ -63,11 +76,11 @@ add_one(struct store *st, struct task *t, int force, int json, const char *where
 			return rc;
 		fprintf(stderr, "%s: %s%stask %s \"%s\" is the same; not added (--force adds anyway)\n",
 		    prog, where ? where : "", where ? ": " : "", old.id, old.name);
-		report_added(&old, 1, json, zs);
+		report_added(&old, 1, out, zs);
 		task_free(&old);
 		return ST_OK;
 	}
-	report_added(t, 0, json, zs);
+	report_added(t, 0, out, zs);
 	return ST_OK;
 }
 
@@ -92,6 +105,7 @@ import(struct store *st, int force, int64_t now, struct zones *zs, struct err *e
 	int rc = store_begin(st, e);
 	const char *p = in.data;
 	long count = 0;
+	struct sink out = {.deferred = 1};
 	while (!rc) {
 		p += strspn(p, " \t\r\n");
 		if (!*p)
@@ -100,8 +114,12 @@ import(struct store *st, int force, int64_t now, struct zones *zs, struct err *e
 		int line = line_of(in.data, p);
 		cJSON *j = cJSON_ParseWithOpts(p, &end, 0);
 		if (!j) {
-			rc = err_set(e, ST_INVALID, "stdin:%d: invalid JSON near '%.20s'",
-			    line_of(in.data, end ? end : p), end ? end : p);
+			const char *bad = cJSON_GetErrorPtr();
+			if (bad && *bad)
+				rc = err_set(e, ST_INVALID, "stdin:%d: invalid JSON near '%.20s'",
+				    line_of(in.data, bad), bad);
+			else
+				rc = err_set(e, ST_INVALID, "stdin:%d: invalid JSON: the object is not finished", line);
 			break;
 		}
 		p = end;
@@ -118,7 +136,7 @@ import(struct store *st, int force, int64_t now, struct zones *zs, struct err *e
 			if (rc)
 				err_set(e, rc, "%s: %s", where, sub.msg);
 			else
-				rc = add_one(st, &t, force, 1, where, zs, e);
+				rc = add_one(st, &t, force, &out, where, zs, e);
 			task_free(&t);
 			count++;
 		}
@@ -129,10 +147,17 @@ import(struct store *st, int force, int64_t now, struct zones *zs, struct err *e
 		rc = err_set(e, ST_INVALID, "stdin: no JSON objects to add");
 	if (!rc)
 		rc = store_commit(st, e);
-	if (rc)
+	if (rc) {
 		store_rollback(st);
-	else
+	} else {
 		store_wake(st);
+		if (isatty(1))
+			printf("Added %ld task%s%s\n", out.added, out.added == 1 ? "" : "s",
+			    out.dups ? " (the others were there already)" : "");
+		else
+			fputs(out.ids.data ? out.ids.data : "", stdout);
+	}
+	buf_free(&out.ids);
 	return rc;
 }
 
@@ -267,8 +292,9 @@ main(int argc, char **argv)
 			rc = task_finalize(&t, 1, 1, now, zs, &e);
 		if (!rc)
 			rc = store_open(NULL, &st, &e);
+		struct sink out = {.json = json};
 		if (!rc && !(rc = store_begin(st, &e))) {
-			rc = add_one(st, &t, force, json, NULL, zs, &e);
+			rc = add_one(st, &t, force, &out, NULL, zs, &e);
 			rc = rc ? rc : store_commit(st, &e);
 			if (rc)
 				store_rollback(st);

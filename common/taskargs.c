@@ -307,6 +307,10 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 		buf_free(&b);
 		return rc;
 	}
+	if (a->name && str_empty(a->name))
+		return err_set(e, ST_INVALID, "--name cannot be empty");
+	if (a->prompt && str_empty(a->prompt))
+		return err_set(e, ST_INVALID, "the prompt cannot be empty");
 	if (a->name)
 		set_str(&t->name, a->name);
 	if (a->prompt)

@@ -1,0 +1,105 @@
+#!/bin/sh
+# Bad input: the documented exit status, one line on standard error that
+# starts with the program's name, and the store exactly as it was.
+. "$AC_TOP/tests/lib.sh"
+export TASK_NOW=2026-11-22T10:00:00Z
+
+task-add --daily 07:00 --name keep "A task that must survive" >/dev/null
+task-ls --json >before
+
+# refused CODE CMD...: exits CODE, one error line, nothing on stdout, store unchanged.
+refused() {
+	code=$1
+	shift
+	test_expect_code "$code" "$@" >out 2>err </dev/null &&
+	test_one_line err &&
+	test ! -s out &&
+	task-ls --json >after &&
+	test_cmp before after
+}
+
+test_expect_success 'unknown flag' 'refused 2 task-add --bogus --daily 07:00 x && grep -q "unknown option .--bogus." err'
+test_expect_success 'flag without its value' 'refused 2 task-add --manual x --cron'
+test_expect_success 'two schedule kinds' 'refused 2 task-add --cron "0 7 * * *" --at "in 1 hour" x && grep -q "give one schedule, not --cron and --at" err'
+test_expect_success 'no schedule kind' 'refused 2 task-add "a prompt" && grep -q "no schedule" err'
+test_expect_success 'bad cron expression names the field' 'refused 2 task-add --cron "0 25 * * *" x && grep -q "hour" err'
+test_expect_success 'cron expression that never fires' 'refused 2 task-add --cron "0 0 30 2 *" x'
+test_expect_success 'unparseable --at' 'refused 2 task-add --at "blorp o clock" x && grep -q "blorp" err'
+test_expect_success 'past --at names the zone' 'refused 2 task-add --tz Europe/London --at "2026-11-21 09:00" x && grep -q "Europe/London" err'
+test_expect_success 'impossible date' 'refused 2 task-add --at "feb 30" x'
+test_expect_success 'unknown zone' 'refused 2 task-add --tz Mars/Olympus --daily 07:00 x && grep -q "Mars/Olympus" err'
+test_expect_success 'bad --daily' 'refused 2 task-add --daily 25:00 x'
+test_expect_success 'bad --weekly day' 'refused 2 task-add --weekly "funday 09:00" x'
+test_expect_success 'bad --payload' 'refused 2 task-add --manual --payload "[1,2]" x'
+test_expect_success 'bad --timeout' 'refused 2 task-add --manual --timeout 5parsecs x'
+test_expect_success 'missing attachment' 'refused 2 task-add --manual --attach no-such-file x'
+test_expect_success 'empty name' 'refused 2 task-add --manual --name "" "a prompt" && grep -q "name" err'
+test_expect_success 'empty prompt' 'refused 2 task-add --manual --name n "  " && grep -q "prompt" err'
+test_expect_success 'invalid JSON on stdin' '
+	echo "{\"name\": " >in &&
+	test_expect_code 2 task-add --json - <in >out 2>err && test_one_line err &&
+	grep -q "^task-add: stdin:1: invalid JSON" err &&
+	task-ls --json >after && test_cmp before after
+'
+test_expect_success 'a stream whose 3rd of 5 objects is bad adds none of them' '
+	for i in 1 2 3 4 5; do
+		if [ $i = 3 ]; then echo "{\"name\":\"n$i\",\"prompt\":\"p$i\",\"cron\":\"61 * * * *\"}"
+		else echo "{\"name\":\"n$i\",\"prompt\":\"p$i\",\"kind\":\"manual\"}"; fi
+	done >in &&
+	test_expect_code 2 task-add --json - <in >out 2>err && test_one_line err &&
+	grep -q "^task-add: stdin:3: " err && test ! -s out &&
+	task-ls --json >after && test_cmp before after
+'
+test_expect_success 'an unknown field in JSON is refused' '
+	echo "{\"name\":\"n\",\"prompt\":\"p\",\"kind\":\"manual\",\"shedule\":\"x\"}" >in &&
+	test_expect_code 2 task-add --json - <in >out 2>err && test_one_line err &&
+	grep -q "unknown field .shedule." err
+'
+test_expect_success 'unknown id' '
+	refused 3 task-show 0123abcd && grep -q "no task .0123abcd." err &&
+	refused 3 task-edit 0123abcd --name x &&
+	refused 3 task-rm 0123abcd
+'
+test_expect_success 'ambiguous prefix lists the candidates' '
+	printf "%s\n" "{\"id\":\"abcd0000-0000-4000-8000-000000000001\",\"name\":\"a\",\"prompt\":\"p\",\"kind\":\"manual\"}" \
+		"{\"id\":\"abcd0000-0000-4000-8000-000000000002\",\"name\":\"b\",\"prompt\":\"q\",\"kind\":\"manual\"}" |
+		task-add --json - >/dev/null &&
+	task-ls --json >before &&
+	refused 4 task-show abcd0000 &&
+	grep -q "ambiguous: abcd0000-0000, abcd0000-0000" err &&
+	refused 4 task-rm abcd &&
+	task-show abcd0000-0000-4000-8000-000000000002 >/dev/null
+'
+test_expect_success 'a corrupt store file' '
+	mkdir corrupt && head -c 8192 /dev/urandom >corrupt/tasks.db && cp corrupt/tasks.db copy &&
+	TASK_DB=$PWD/corrupt/tasks.db test_expect_code 1 task-add --manual x >out 2>err &&
+	test_one_line err && grep -q "damaged or not a database" err &&
+	TASK_DB=$PWD/corrupt/tasks.db test_expect_code 1 task-ls >out 2>err && test_one_line err &&
+	cmp copy corrupt/tasks.db
+'
+test_expect_success 'a store directory that cannot be created' '
+	echo file >notadir &&
+	TASK_DB=$PWD/notadir/sub/tasks.db test_expect_code 1 task-add --manual x >out 2>err &&
+	test_one_line err && grep -q "cannot create store" err
+'
+# Permissions do not bind root, so run the read-only case as nobody then.
+as_other() {
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups env TASK_DB="$TASK_DB" HOME=/ "$@"
+	else
+		"$@"
+	fi
+}
+test_expect_success 'a read-only store refuses changes and keeps every task' '
+	mkdir ro && TASK_DB=$PWD/ro/tasks.db && export TASK_DB &&
+	task-add --manual --name one x >/dev/null && task-ls --json >ro-before &&
+	chmod 755 . && chmod 555 ro && chmod 444 ro/tasks.db &&
+	test_expect_code 1 as_other task-ls --json >out 2>err && test_one_line err &&
+	test_expect_code 1 as_other task-add --manual y >out 2>err &&
+	test_one_line err && grep -q "read-only" err &&
+	test_expect_code 1 as_other task-rm --purge >out 2>err && test_one_line err &&
+	chmod 700 ro && chmod 600 ro/tasks.db &&
+	task-ls --json >after && test_cmp ro-before after
+'
+
+test_done
