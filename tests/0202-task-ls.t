@@ -1,0 +1,86 @@
+#!/bin/sh
+# task-ls: order, filters, the three output forms, the empty store.
+. "$AC_TOP/tests/lib.sh"
+export TASK_NOW=2026-11-22T10:00:00Z
+
+test_expect_success 'an empty store says so, on stdout for people and stderr in a pipe' '
+	task-ls >out 2>err && test ! -s out &&
+	echo "No scheduled tasks configured." >expect && test_cmp expect err &&
+	script -qec "task-ls" /dev/null | tr -d "\r" >tty && test_cmp expect tty &&
+	task-ls --json >out 2>err && test ! -s out && test ! -s err
+'
+
+test_expect_success 'setup' '
+	task-add --at 2026-11-22T10:30:00Z --name soon --channel ops "a" >/dev/null &&
+	task-add --cron "0 12 * * *" --name noon --channel ops "b" >/dev/null &&
+	task-add --at 2026-11-23T10:00:00Z --name tomorrow --disabled "c" >/dev/null &&
+	task-add --manual --name adhoc "d" >/dev/null &&
+	task-add --plan 2026-11-22T11:00:00Z --plan 2026-11-24T11:00:00Z --name plan "e" >/dev/null &&
+	task-add --heartbeat --name beat "f" >/dev/null
+'
+
+test_expect_success 'tasks are ordered by next run, those without one last' '
+	task-ls | cut -f2 >actual &&
+	printf "%s\n" soon plan noon tomorrow adhoc beat >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'filters: kind, channel, enabled, disabled, limit' '
+	task-ls --kind at | cut -f2 >actual && printf "%s\n" soon tomorrow >expect && test_cmp expect actual &&
+	task-ls --kind cron,plan | cut -f2 >actual && printf "%s\n" plan noon >expect && test_cmp expect actual &&
+	task-ls --channel ops | cut -f2 >actual && printf "%s\n" soon noon >expect && test_cmp expect actual &&
+	task-ls --disabled | cut -f2 >actual && echo tomorrow >expect && test_cmp expect actual &&
+	task-ls --enabled | wc -l | tr -d " " >actual && echo 5 >expect && test_cmp expect actual &&
+	task-ls --limit 2 | cut -f2 >actual && printf "%s\n" soon plan >expect && test_cmp expect actual
+'
+
+test_expect_success 'due windows in minutes from now' '
+	task-ls --due-within 60 | cut -f2 >actual && printf "%s\n" soon plan >expect && test_cmp expect actual &&
+	task-ls --due-within 120 --due-after 45 | cut -f2 >actual && printf "%s\n" plan noon >expect && test_cmp expect actual &&
+	task-ls --due-after 1000 | cut -f2 >actual && echo tomorrow >expect && test_cmp expect actual
+'
+
+test_expect_success 'status filter, and a filter that matches nothing says so' '
+	task-ls --status pending | wc -l | tr -d " " >actual && echo 6 >expect && test_cmp expect actual &&
+	task-ls --status failed,cancelled >out 2>err && test ! -s out &&
+	echo "No tasks match." >expect && test_cmp expect err
+'
+
+test_expect_success 'tab-separated lines have six stable fields' '
+	task-ls | awk -F "\t" "NF != 6 { bad = 1 } END { exit bad }" &&
+	task-ls --kind plan | cut -f3-6 >actual &&
+	printf "pending\t2026-11-22T11:00:00Z\tPlanned: 2 runs at 2026-11-22 11:00, 2026-11-24 11:00\t-\n" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'JSON lines, one object per task, parse and carry the description' '
+	task-ls --json >json && test "$(wc -l <json)" -eq 6 &&
+	grep -c "^{\"id\":\"[0-9a-f-]*\",\"name\":" json | grep -qx 6 &&
+	grep -q "\"name\":\"noon\".*\"description\":\"Daily at 12:00\"" json
+'
+
+test_expect_success 'a table on a terminal' '
+	NO_COLOR=1 script -qec "task-ls --kind cron,manual" /dev/null | tr -d "\r" >actual &&
+	id1=$(task-ls --kind cron | cut -c1-8) && id2=$(task-ls --kind manual | cut -c1-8) &&
+	cat >expect <<-EOF &&
+	ID        NAME   SCHEDULE        NEXT RUN              STATUS   LAST
+	$id1  noon   Daily at 12:00  2026-11-22 12:00 UTC  pending  -
+	$id2  adhoc  Manual          none                  pending  -
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'NO_COLOR keeps escape codes out, a terminal without it gets a bold header' '
+	NO_COLOR=1 script -qec "task-ls" /dev/null >plain && ! grep -q "$(printf "\033")" plain &&
+	script -qec "task-ls" /dev/null >bold && grep -q "$(printf "\033\\[1m")" bold
+'
+
+test_expect_success 'bad filter values' '
+	test_expect_code 2 task-ls --status pendng 2>err && test_one_line err &&
+	test_expect_code 2 task-ls --kind weekly 2>err && test_one_line err &&
+	test_expect_code 2 task-ls --limit 0 2>err && test_one_line err &&
+	test_expect_code 2 task-ls --due-within soon 2>err && test_one_line err &&
+	test_expect_code 2 task-ls extra 2>err && test_one_line err
+'
+
+test_done
