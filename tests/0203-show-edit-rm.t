@@ -1,0 +1,132 @@
+#!/bin/sh
+# task-show, task-edit and task-rm: full views, partial updates with their
+# old -> new report, the trash and cancelling.
+. "$AC_TOP/tests/lib.sh"
+export TASK_NOW=2026-11-22T10:00:00Z
+
+test_expect_success 'task-show prints every set field and the schedule in its zone' '
+	id=$(task-add --cron "0 7 * * 1-5" --tz Europe/London --name Brief --system "Be brief" \
+		--context news --intent report --channel ops "Summarise the news") &&
+	task-show "$(echo "$id" | cut -c1-6)" >actual &&
+	cat >expect <<-EOF &&
+	id:           $id
+	name:         Brief
+	status:       pending
+	schedule:     Weekdays at 07:00 (cron '"'"'0 7 * * 1-5'"'"', Europe/London)
+	next run:     2026-11-23 07:00 GMT (2026-11-23T07:00:00Z)
+	last run:     never
+	failures:     0
+	context:      news
+	missed:       once
+	intent:       report
+	channel:      ops
+	created:      2026-11-22 10:00 GMT
+	system prompt:
+	  Be brief
+	prompt:
+	  Summarise the news
+	recent runs:  none
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'task-show --json carries the task and a runs array' '
+	id=$(task-ls | cut -f1) &&
+	task-show --json "$id" >json &&
+	grep -q "^{\"id\":\"$id\",.*,\"runs\":\\[\\]}$" json
+'
+
+test_expect_success 'task-edit prints each changed field as old -> new and the next run' '
+	id=$(task-ls | cut -f1) &&
+	task-edit "$id" --name Briefing --daily 08:30 --channel "" >actual &&
+	cat >expect <<-\EOF &&
+	name: Brief -> Briefing
+	cron: 0 7 * * 1-5 -> 30 8 * * *
+	channel: ops -> none
+	next run: 2026-11-23 08:30 GMT
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'task-edit changes the schedule kind and validates like task-add' '
+	id=$(task-ls | cut -f1) &&
+	task-edit "$id" --at 2026-11-25T09:00:00Z >actual &&
+	grep -q "^kind: cron -> at$" actual && grep -q "^cron: 30 8 \* \* \* -> none$" actual &&
+	grep -q "^at: none -> 2026-11-25T09:00:00Z$" actual &&
+	test_expect_code 2 task-edit "$id" --cron "0 0 31 4 *" 2>err && test_one_line err &&
+	test_expect_code 2 task-edit "$id" --at yesterday 2>err && test_one_line err &&
+	test_expect_code 2 task-edit "$id" 2>err && test_one_line err &&
+	test_expect_code 2 task-edit 2>err && test_one_line err &&
+	task-ls | cut -f4 >after && echo 2026-11-25T09:00:00Z >expect && test_cmp expect after
+'
+
+test_expect_success 'task-edit with nothing different changes nothing' '
+	id=$(task-ls | cut -f1) &&
+	task-edit "$id" --name Briefing >out 2>err && test ! -s out &&
+	grep -q "nothing changed" err
+'
+
+test_expect_success 'task-edit re-arms a finished one-shot given a new --at' '
+	id=$(task-ls | cut -f1) &&
+	task-show --json "$id" | sed "s/\"status\":\"pending\"/\"status\":\"completed\"/; s/\"next_run_at\":\"[^\"]*\"/\"next_run_at\":null/; s/,\"runs\":\\[\\]//" >done.json &&
+	task-rm "$id" >/dev/null && task-rm --purge 2>/dev/null &&
+	task-add --json - <done.json >/dev/null &&
+	task-ls | cut -f3,4 >st && printf "completed\t-\n" >expect && test_cmp expect st &&
+	task-edit "$id" --at "2026-11-30 09:00" >out &&
+	grep -q "^status: completed -> pending$" out &&
+	task-ls | cut -f3,4 >st && printf "pending\t2026-11-30T09:00:00Z\n" >expect && test_cmp expect st
+'
+
+test_expect_success 'task-rm moves a task to the trash; --undo restores it' '
+	rm -f "$TASK_DB" &&
+	a=$(task-add --daily 07:00 --name a "a") && b=$(task-add --daily 08:00 --name b "b") &&
+	task-rm "$a" >out && echo "$a" >expect && test_cmp expect out &&
+	task-ls | cut -f2 >actual && echo b >expect && test_cmp expect actual &&
+	task-ls --trash | cut -f2 >actual && echo a >expect && test_cmp expect actual &&
+	task-show "$a" | grep -q "^deleted: .*in the trash" &&
+	task-rm --undo >out && echo "$a" >expect && test_cmp expect out &&
+	task-ls | cut -f2 >actual && printf "a\nb\n" >expect && test_cmp expect actual
+'
+
+test_expect_success 'task-rm --undo ID restores that one; the latest deletion first without one' '
+	a=$(task-ls | sed -n 1p | cut -f1) && b=$(task-ls | sed -n 2p | cut -f1) &&
+	task-rm "$a" "$b" >/dev/null &&
+	task-rm --undo "$(echo "$a" | cut -c1-5)" >out && echo "$a" >expect && test_cmp expect out &&
+	task-rm --undo >out && echo "$b" >expect && test_cmp expect out &&
+	test_expect_code 3 task-rm --undo 2>err && test_one_line err && grep -q "trash is empty" err
+'
+
+test_expect_success 'task-rm --purge empties the trash for good' '
+	a=$(task-ls | sed -n 1p | cut -f1) &&
+	task-rm "$a" >/dev/null && task-rm --purge 2>err &&
+	grep -q "purged 1 task" err &&
+	test_expect_code 3 task-rm --undo "$a" 2>err && test_one_line err
+'
+
+test_expect_success 'task-rm --cancel keeps the record, and only cancels pending tasks' '
+	b=$(task-ls | cut -f1) &&
+	task-rm --cancel "$b" >out && echo "$b" >expect && test_cmp expect out &&
+	task-ls | cut -f3,4 >actual && printf "cancelled\t-\n" >expect && test_cmp expect actual &&
+	test_expect_code 4 task-rm --cancel "$b" 2>err && test_one_line err &&
+	grep -q "only a pending task can be cancelled" err
+'
+
+test_expect_success 'several ids: a bad one is reported and the rest still go' '
+	rm -f "$TASK_DB" &&
+	a=$(task-add --manual --name a "a") && b=$(task-add --manual --name b "b") &&
+	test_expect_code 3 task-rm "$a" ffffffff "$b" >out 2>err &&
+	test_one_line err && printf "%s\n%s\n" "$a" "$b" >expect && test_cmp expect out &&
+	test "$(task-ls --trash | wc -l)" -eq 2
+'
+
+test_expect_success 'ids from standard input: plain, tab-separated lines and JSON objects' '
+	rm -f "$TASK_DB" &&
+	for n in 1 2 3 4; do task-add --manual --name "t$n" "p$n" >/dev/null; done &&
+	task-ls --json | sed -n 1p | task-rm - >/dev/null &&
+	task-ls | sed -n 1p | task-rm - >/dev/null &&
+	task-ls | cut -f1 | sed -n 1p | task-rm >/dev/null &&
+	task-ls | cut -f2 >actual && echo t4 >expect && test_cmp expect actual &&
+	task-ls --json | task-show - | grep -q "^name: *t4$"
+'
+
+test_done
