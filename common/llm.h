@@ -65,6 +65,15 @@ struct llm_image {
 	size_t len;
 };
 
+/* An attachment: a text file (inlined with its name) or an image. */
+struct llm_attachment {
+	char *name;                 /* as given: a path or a URL */
+	const char *mime;           /* an image's type, NULL for text */
+	unsigned char *data;        /* NUL-terminated */
+	size_t len;
+};
+#define LLM_ATTACH_MAX (10L * 1024 * 1024)
+
 struct llm;
 
 /* llm.c */
@@ -86,6 +95,14 @@ int llm_send(struct llm *l, const cJSON *messages, const cJSON *tools, struct ll
     struct err *e);
 void llm_result_free(struct llm_result *r);
 void llm_redact(char *s, size_t cap, const char *key); /* scrub the key and key-like words, in place */
+
+/* llm_attach.c */
+/* Read a file or fetch an http(s) URL (at most LLM_ATTACH_MAX bytes, within
+ * timeout_ms).  ST_INVALID: unreadable, too large, or neither UTF-8 text nor
+ * a PNG, JPEG, GIF or WebP image; ST_ERR: the fetch failed. */
+int llm_attach_load(const char *spec, long timeout_ms, struct llm_attachment *a, struct err *e);
+void llm_attach_free(struct llm_attachment *a);
+int llm_is_utf8(const unsigned char *p, size_t n);      /* valid UTF-8 without NUL */
 
 /* Conversation building, in the provider's format. */
 void llm_msg_user(int provider, cJSON *messages, const char *text, const struct llm_image *img,

@@ -1,0 +1,167 @@
+/* Attachments: files and URLs handed to the model with the prompt.  The
+ * kind is read from the bytes (an image's magic number, else UTF-8 text),
+ * never from a name or a Content-Type that may lie. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+
+#include "llm.h"
+
+int
+llm_is_utf8(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		unsigned c = p[i];
+		size_t k;
+		if (c == 0)
+			return 0;
+		if (c < 0x80) {
+			i++;
+			continue;
+		} else if (c >= 0xc2 && c <= 0xdf) {
+			k = 1;
+		} else if (c >= 0xe0 && c <= 0xef) {
+			k = 2;
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			k = 3;
+		} else {
+			return 0;
+		}
+		if (i + k >= n)
+			return 0;
+		for (size_t j = 1; j <= k; j++)
+			if ((p[i + j] & 0xc0) != 0x80)
+				return 0;
+		/* Overlong forms, surrogates and values past U+10FFFF. */
+		if ((c == 0xe0 && p[i + 1] < 0xa0) || (c == 0xed && p[i + 1] > 0x9f) ||
+		    (c == 0xf0 && p[i + 1] < 0x90) || (c == 0xf4 && p[i + 1] > 0x8f))
+			return 0;
+		i += k + 1;
+	}
+	return 1;
+}
+
+struct fetch {
+	struct buf b;
+	int too_big;
+};
+
+static size_t
+on_data(char *p, size_t size, size_t nmemb, void *arg)
+{
+	struct fetch *f = arg;
+	size_t n = size * nmemb;
+	if (f->b.len + n > (size_t)LLM_ATTACH_MAX) {
+		f->too_big = 1;
+		return 0;
+	}
+	buf_add(&f->b, p, n);
+	return n;
+}
+
+static int
+fetch_url(const char *url, long timeout_ms, struct buf *out, struct err *e)
+{
+	CURL *h = curl_easy_init();
+	if (!h)
+		return err_set(e, ST_ERR, "cannot initialise libcurl");
+	struct fetch f = {0};
+	char errbuf[CURL_ERROR_SIZE] = "";
+	curl_easy_setopt(h, CURLOPT_URL, url);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(h, CURLOPT_MAXREDIRS, 5L);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout_ms > 0 ? timeout_ms : 60000L);
+	curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)LLM_ATTACH_MAX);
+	curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+	curl_easy_setopt(h, CURLOPT_USERAGENT, "agentcron-llm-call/" AC_VERSION);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, &f);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	CURLcode cc = curl_easy_perform(h);
+	long status = 0;
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+	curl_easy_cleanup(h);
+	int rc = ST_OK;
+	if (f.too_big || cc == CURLE_FILESIZE_EXCEEDED)
+		rc = err_set(e, ST_INVALID, "attachment '%s' is larger than %ld MiB", url,
+		    LLM_ATTACH_MAX >> 20);
+	else if (cc != CURLE_OK)
+		rc = err_set(e, ST_ERR, "cannot fetch attachment '%s': %s", url,
+		    *errbuf ? errbuf : curl_easy_strerror(cc));
+	else if (status >= 400)
+		rc = err_set(e, ST_ERR, "cannot fetch attachment '%s': HTTP %ld", url, status);
+	if (rc) {
+		buf_free(&f.b);
+		return rc;
+	}
+	buf_add(&f.b, "", 0);
+	*out = f.b;
+	return ST_OK;
+}
+
+static int
+read_file(const char *path, struct buf *out, struct err *e)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return err_set(e, ST_INVALID, "cannot read attachment '%s': %s", path, strerror(errno));
+	struct stat sb;
+	if (fstat(fd, &sb) != 0 || S_ISDIR(sb.st_mode)) {
+		close(fd);
+		return err_set(e, ST_INVALID, "cannot read attachment '%s': %s", path,
+		    S_ISDIR(sb.st_mode) ? "it is a directory" : strerror(errno));
+	}
+	struct buf b = {0};
+	errno = 0;
+	int r = buf_read_fd(&b, fd, (size_t)LLM_ATTACH_MAX);
+	int saved = errno;
+	close(fd);
+	if (r != 0) {
+		buf_free(&b);
+		return saved ? err_set(e, ST_INVALID, "cannot read attachment '%s': %s", path, strerror(saved))
+			     : err_set(e, ST_INVALID, "attachment '%s' is larger than %ld MiB", path,
+				 LLM_ATTACH_MAX >> 20);
+	}
+	*out = b;
+	return ST_OK;
+}
+
+int
+llm_attach_load(const char *spec, long timeout_ms, struct llm_attachment *a, struct err *e)
+{
+	memset(a, 0, sizeof *a);
+	struct buf b = {0};
+	int url = str_casecmp_prefix(spec, "http://") == 0 || str_casecmp_prefix(spec, "https://") == 0;
+	int rc = url ? fetch_url(spec, timeout_ms, &b, e) : read_file(spec, &b, e);
+	if (rc)
+		return rc;
+	const unsigned char *p = (const unsigned char *)b.data;
+	const char *mime = llm_image_type(p, b.len);
+	if (!mime && !llm_is_utf8(p, b.len)) {
+		buf_free(&b);
+		return err_set(e, ST_INVALID,
+		    "attachment '%s' is neither UTF-8 text nor a PNG, JPEG, GIF or WebP image", spec);
+	}
+	a->name = xstrdup(spec);
+	a->mime = mime;
+	a->data = (unsigned char *)b.data;
+	a->len = b.len;
+	return ST_OK;
+}
+
+void
+llm_attach_free(struct llm_attachment *a)
+{
+	free(a->name);
+	free(a->data);
+	memset(a, 0, sizeof *a);
+}
