@@ -382,9 +382,17 @@ task_finalize(struct task *t, int is_new, int reschedule, int64_t now, struct zo
 		goto out;
 	if (is_new && t->created_at == TIME_NONE)
 		t->created_at = now;
+	/* The id is needed now: the jitter of each slot derives from it. */
+	if (is_new && !t->id[0] && uuid4(t->id) != 0) {
+		rc = err_set(e, ST_ERR, "cannot generate a task id");
+		goto out;
+	}
 	t->updated_at = now;
 	if (reschedule && (rc = task_schedule_from(t, zs, now, e)))
 		goto out;
+	if (!reschedule)
+		t->due_at = t->next_run_at == TIME_NONE ? TIME_NONE
+		    : t->next_run_at + task_jitter_delay(t->id, t->next_run_at, t->jitter);
 	if (reschedule && t->status == STATUS_PENDING && t->next_run_at == TIME_NONE &&
 	    (t->kind == KIND_AT || t->kind == KIND_PLAN)) {
 		char when[64];
