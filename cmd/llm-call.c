@@ -494,7 +494,9 @@ main(int argc, char **argv)
 	o.options = cJSON_CreateObject();
 	o.attach = xcalloc((size_t)argc + 1, sizeof *o.attach);
 	int c, rc = ST_OK;
-	while ((c = getopt_long(argc, argv, "s:m:a:o:p:c:n", longopts, NULL)) != -1) {
+	char ebuf[128];
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:m:a:o:p:c:n", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': o.system = optarg; break;
 		case 'm': o.model = optarg; break;
@@ -530,7 +532,10 @@ main(int argc, char **argv)
 		case 'n': o.no_log = 1; break;
 		case O_HELP: usage(stdout); return 0;
 		case O_VERSION: printf("llm-call (agentcron) %s\n", AC_VERSION); return 0;
-		default: usage(stderr); return ST_INVALID;
+		default:
+			fprintf(stderr, "%s: %s (try 'llm-call --help')\n", prog,
+			    opt_error(ebuf, sizeof ebuf, c, argv));
+			return ST_INVALID;
 		}
 	}
 	argc -= optind;

@@ -36,6 +36,7 @@ struct attempt {
 	struct llm *l;
 	struct llm_stream *s;
 	long status;
+	char reason[64];            /* the status line's reason phrase */
 	int sse;                    /* the reply is text/event-stream */
 	long retry_after_ms;        /* -1: none given */
 	size_t received;
@@ -296,11 +297,15 @@ llm_redact(char *s, size_t cap, const char *key)
 			buf_puts(&b, mark);
 			p += klen;
 		} else if (word_start && keyish(p)) {
-			buf_puts(&b, mark);
+			/* "provided: sk-ab***cd." reads as "provided." */
+			if (b.len >= 2 && memcmp(b.data + b.len - 2, ": ", 2) == 0)
+				b.data[b.len -= 2] = 0;
+			else
+				buf_puts(&b, mark);
 			while (*p && !isspace((unsigned char)*p) && !strchr("\"',;)", *p))
 				p++;
 			/* Keep a sentence's full stop, drop the key's own dots. */
-			if (b.len && p[-1] == '.')
+			if (p[-1] == '.')
 				buf_puts(&b, ".");
 		} else {
 			buf_add(&b, p++, 1);
@@ -571,8 +576,9 @@ on_header(char *p, size_t size, size_t nmemb, void *arg)
 	str_trim(line);
 	if (strncmp(line, "HTTP/", 5) == 0) {
 		/* A new response (after 100 Continue): forget the last one's. */
-		const char *sp = strchr(line, ' ');
-		a->status = sp ? strtol(sp + 1, NULL, 10) : 0;
+		char *sp = strchr(line, ' '), *rp = NULL;
+		a->status = sp ? strtol(sp + 1, &rp, 10) : 0;
+		snprintf(a->reason, sizeof a->reason, "%s", rp ? str_trim(rp) : "");
 		a->sse = 0;
 		a->retry_after_ms = -1;
 		return n;
@@ -637,14 +643,28 @@ http_error(struct llm *l, struct attempt *a, struct err *e)
 	cJSON *root = a->body.len ? cJSON_ParseWithLength(a->body.data, a->body.len) : NULL;
 	if (root)
 		msg = l->ops->error_text(root);
-	char ex[100] = "";
-	if (!msg && a->body.len && !is_space_only(a->body.data, a->body.len))
-		excerpt(a->body.data, a->body.len, ex, sizeof ex);
-	char text[300];
-	snprintf(text, sizeof text, "%s", msg ? msg : ex);
-	for (char *p = text; *p; p++)
-		if (*p == '\n' || *p == '\r' || *p == '\t')
-			*p = ' ';
+	char text[300] = "";
+	if (msg) {
+		snprintf(text, sizeof text, "%s", msg);
+	} else if (a->body.len && !is_space_only(a->body.data, a->body.len)) {
+		/* A proxy's or load balancer's page rather than the API's JSON. */
+		const char *p = a->body.data;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '<') {
+			snprintf(text, sizeof text, "%s (an HTML page, not the API's JSON)",
+			    a->reason[0] ? a->reason : "error");
+		} else {
+			char ex[100];
+			excerpt(a->body.data, a->body.len, ex, sizeof ex);
+			snprintf(text, sizeof text, "%s%s'%s'", a->reason, a->reason[0] ? ": " : "", ex);
+		}
+	} else {
+		snprintf(text, sizeof text, "%s", a->reason);
+	}
+	for (char *q = text; *q; q++)
+		if (*q == '\n' || *q == '\r' || *q == '\t')
+			*q = ' ';
 	str_trim(text);
 	llm_redact(text, sizeof text, l->c->api_key);
 	char hint[128] = "";

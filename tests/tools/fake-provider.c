@@ -14,7 +14,8 @@
  * must carry none); it is never written anywhere: the logs say only whether
  * the key matched.  Each request is logged as DIR/N.req: the request line,
  * the headers that matter and the JSON body flattened to one `path = value`
- * line per leaf; DIR/requests.log has one line per request.
+ * line per leaf (DIR/last.req: the latest); DIR/requests.log has one line
+ * per request.
  *
  * The answer is "echo: " and the last user text.  Directives in that text
  * script failures and tool calls:
@@ -81,6 +82,8 @@ struct req {
 	int fd;
 	struct buf log;
 	char invalid[300];
+	int forked;                 /* a child answers this one */
+	int child;                  /* this process is that child */
 };
 
 static int
@@ -666,6 +669,7 @@ error_message(int provider, int code, const char *model)
 		    ? "The model `%s` does not exist or you do not have access to it." : "model: %s", model);
 		return buf;
 	case 400: return "Invalid request";
+	case 401: return provider == OPENAI ? "Incorrect API key provided." : "invalid x-api-key";
 	case 403: return "Your API key does not have permission to use the specified resource.";
 	default:
 		return code >= 500 ? provider == OPENAI
@@ -1087,8 +1091,19 @@ handle_model(struct server *sv, struct req *r, int provider)
 		reply_error(r, provider, (int)code, error_message(provider, (int)code, a.model), extra);
 		goto out;
 	}
-	if (directive(text, "slow", d, sizeof d))
-		sleep_ms(strtol(d + 5, NULL, 10));
+	if (directive(text, "slow", d, sizeof d)) {
+		/* The wait happens in a child, so other clients are not held up. */
+		pid_t pid = fork();
+		if (pid > 0) {
+			r->forked = 1;
+			buf_printf(&r->log, "-> (answered after %ld ms)\n", strtol(d + 5, NULL, 10));
+			goto out;
+		}
+		if (pid == 0) {
+			r->child = 1;
+			sleep_ms(strtol(d + 5, NULL, 10));
+		}
+	}
 	if (directive(text, "html502", d, sizeof d)) {
 		reply(r, 502, "Bad Gateway", "text/html", NULL,
 		    "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>nginx</body>\r\n</html>\r\n");
@@ -1270,7 +1285,7 @@ read_request(int fd, struct req *r, struct buf *in)
 }
 
 static void
-serve(struct server *sv, int fd)
+serve(struct server *sv, int fd, int *forked)
 {
 	struct timeval tv = {5, 0};
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
@@ -1285,10 +1300,15 @@ serve(struct server *sv, int fd)
 	}
 	sv->nreq++;
 	buf_printf(&r.log, "%s %s\n", r.method, r.path);
+	*forked = 0;
 	if (strcmp(r.method, "POST") == 0 && strcmp(r.path, "/v1/chat/completions") == 0) {
 		handle_model(sv, &r, OPENAI);
+		if (r.child)
+			_exit(0);
 	} else if (strcmp(r.method, "POST") == 0 && strcmp(r.path, "/v1/messages") == 0) {
 		handle_model(sv, &r, ANTHROPIC);
+		if (r.child)
+			_exit(0);
 	} else if (strcmp(r.method, "GET") == 0 && (strncmp(r.path, "/files/", 7) == 0 ||
 	    strncmp(r.path, "/redirect/", 10) == 0)) {
 		handle_file(sv, &r);
@@ -1302,11 +1322,20 @@ serve(struct server *sv, int fd)
 	char name[64];
 	snprintf(name, sizeof name, "%d.req", sv->nreq);
 	append_file(sv->dir, name, r.log.data);
+	/* last.req: the latest request alone, for tests that look at one. */
+	char last[4096];
+	snprintf(last, sizeof last, "%s/last.req", sv->dir);
+	int lf = open(last, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (lf >= 0) {
+		write_all(lf, r.log.data, r.log.len);
+		close(lf);
+	}
 	char summary[700];
 	const char *status = strstr(r.log.data, "\n-> ");
 	snprintf(summary, sizeof summary, "%d %s %s %.40s", sv->nreq, r.method, r.path,
 	    status ? status + 4 : "-> ?\n");
 	append_file(sv->dir, "requests.log", summary);
+	*forked = r.forked;
 	buf_free(&r.log);
 	buf_free(&in);
 	free(r.body);
@@ -1332,6 +1361,7 @@ main(int argc, char **argv)
 	const char *k = getenv("FAKE_PROVIDER_KEY");
 	sv.key = k && *k ? k : NULL;
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGCHLD, SIG_IGN);
 	mkdir(sv.dir, 0700);
 	int ls = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
@@ -1392,8 +1422,10 @@ main(int argc, char **argv)
 		int fd = accept4(ls, NULL, NULL, SOCK_CLOEXEC);
 		if (fd < 0)
 			continue;
-		serve(&sv, fd);
-		shutdown(fd, SHUT_WR);
+		int forked = 0;
+		serve(&sv, fd, &forked);
+		if (!forked)
+			shutdown(fd, SHUT_WR);
 		close(fd);
 	}
 	close(ls);
