@@ -462,15 +462,23 @@ cron_next(const struct cron *c, const struct tz *z, int64_t after)
 		int64_t lo = from + s.off;
 		if (fixed && s.start != INT64_MIN && s.prev_off > s.off && s.start + s.prev_off > lo)
 			lo = s.start + s.prev_off; /* the second pass of a fall-back */
-		int64_t hi = s.end == INT64_MAX ? INT64_MAX : s.end + s.off;
+		int64_t hi = s.end == INT64_MAX ? INT64_MAX : s.end + s.off, next = s.end;
 		if (lo < hi) {
-			int64_t L = next_wall(c, ceil_min(lo), hi);
-			if (L != INT64_MAX)
+			int64_t L = next_wall(c, ceil_min(lo), INT64_MAX);
+			if (L == INT64_MAX)
+				return -1;
+			if (L < hi)
 				return L - s.off;
+			/* No wall time in [lo, L) matches.  Past a span of 26 hours
+			 * (the largest fold) no later instant shows a wall time below
+			 * lo again, and no instant before L - 27h shows one as late
+			 * as L: skip the segments in between. */
+			if (hi - lo >= 26 * 3600 && L - 27 * 3600 > next)
+				next = L - 27 * 3600;
 		}
 		if (s.end == INT64_MAX || s.end > give_up)
 			return -1;
-		tz_segment(z, s.end, &s);
+		tz_segment(z, next, &s);
 	}
 }
 
