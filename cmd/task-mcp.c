@@ -1,0 +1,321 @@
+/* task-mcp: the scheduler as tools for agents.  By default a Model Context
+ * Protocol server on standard input and output: JSON-RPC 2.0, one message a
+ * line, nothing but protocol on stdout and diagnostics on stderr, until end
+ * of input (common/mcp.c holds the protocol).  With --call it runs tool
+ * calls written the way agents emit them without MCP (agent-zero's
+ * {"tool_name", "tool_args"}, function-call {"name", "arguments"},
+ * LangChain's {"action", "action_input"}) and prints each result.  Those
+ * calls may span lines and carry the trailing commas agent-zero's own
+ * examples have, as its lenient parser accepts them. */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "mcp.h"
+#include "store.h"
+#include "tools.h"
+
+static const char prog[] = "task-mcp";
+
+static int
+write_line(const char *s)
+{
+	if (fputs(s, stdout) == EOF || putchar('\n') == EOF || fflush(stdout) == EOF) {
+		fprintf(stderr, "%s: cannot write the reply: the client went away\n", prog);
+		return ST_ERR;
+	}
+	return ST_OK;
+}
+
+static int
+serve(struct tools *tl)
+{
+	struct mcp *m = mcp_new(tl);
+	struct buf line = {0};
+	int too_long, got, rc = ST_OK;
+	while (rc == ST_OK && (got = mcp_read_line(stdin, &line, MCP_LINE_MAX, &too_long)) == 1) {
+		char *reply = NULL;
+		struct err e;
+		if (too_long) {
+			reply = mcp_too_large();
+			fprintf(stderr, "%s: refused a message longer than %u bytes\n", prog, MCP_LINE_MAX);
+		} else if (mcp_handle(m, line.data, line.len, &reply, &e) != ST_OK) {
+			fprintf(stderr, "%s: %s\n", prog, e.msg);
+		}
+		if (reply)
+			rc = write_line(reply);
+		free(reply);
+	}
+	if (rc == ST_OK && got < 0) {
+		fprintf(stderr, "%s: cannot read standard input\n", prog);
+		rc = ST_ERR;
+	}
+	buf_free(&line);
+	mcp_free(m);
+	return rc;
+}
+
+struct input {
+	FILE *f;
+	char *line;
+	size_t cap;
+	long lineno;
+	long first; /* where the current call began */
+};
+
+/* The next call: from its first line that is not blank (or a ``` fence)
+ * until its braces balance.  1 read, 0 end of input. */
+static int
+next_call(struct input *in, struct buf *b)
+{
+	int depth = 0, in_str = 0, esc = 0, started = 0;
+	b->len = 0;
+	buf_add(b, "", 0);
+	while (getline(&in->line, &in->cap, in->f) >= 0) {
+		const char *line = in->line;
+		in->lineno++;
+		const char *p = line + strspn(line, " \t\r\n");
+		if (!started && (!*p || strncmp(p, "```", 3) == 0 || strncmp(p, "~~~", 3) == 0))
+			continue;
+		if (!started)
+			in->first = in->lineno;
+		started = 1;
+		for (p = line; *p; p++) {
+			if (esc)
+				esc = 0;
+			else if (in_str && *p == '\\')
+				esc = 1;
+			else if (*p == '"')
+				in_str = !in_str;
+			else if (!in_str && (*p == '{' || *p == '['))
+				depth++;
+			else if (!in_str && (*p == '}' || *p == ']'))
+				depth--;
+		}
+		if (b->len < MCP_LINE_MAX)
+			buf_puts(b, line);
+		if (depth <= 0 && !in_str)
+			return 1;
+	}
+	return started;
+}
+
+/* Drop the commas right before a closing bracket, outside strings. */
+static void
+relax(struct buf *b)
+{
+	size_t w = 0;
+	int in_str = 0, esc = 0;
+	for (size_t i = 0; i < b->len; i++) {
+		char c = b->data[i];
+		if (esc) {
+			esc = 0;
+		} else if (in_str && c == '\\') {
+			esc = 1;
+		} else if (c == '"') {
+			in_str = !in_str;
+		} else if (!in_str && c == ',') {
+			size_t j = i + 1;
+			while (j < b->len && strchr(" \t\r\n", b->data[j]))
+				j++;
+			if (j < b->len && (b->data[j] == '}' || b->data[j] == ']'))
+				continue;
+		}
+		b->data[w++] = c;
+	}
+	b->len = w;
+	b->data[w] = 0;
+}
+
+static const cJSON *
+either(const cJSON *o, const char *const *keys)
+{
+	for (; *keys; keys++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, *keys);
+		if (v)
+			return v;
+	}
+	return NULL;
+}
+
+/* One call: ST_OK with the result printed (a tool error too, *failed set),
+ * ST_INVALID for a call that cannot be read, ST_ERR when the store failed. */
+static int
+call_one(struct tools *tl, const char *text, int json, int *failed, struct err *e)
+{
+	static const char *const name_keys[] = {"tool_name", "name", "action", "tool", NULL};
+	static const char *const arg_keys[] = {"tool_args", "arguments", "action_input", "input",
+		"args", NULL};
+	cJSON *call = cJSON_Parse(text), *parsed = NULL;
+	const cJSON *name = either(call, name_keys), *args = either(call, arg_keys);
+	char *result = NULL;
+	int is_error, rc;
+	if (!cJSON_IsObject(call)) {
+		rc = err_set(e, ST_INVALID, "not a JSON object");
+		goto out;
+	}
+	if (!cJSON_IsString(name)) {
+		rc = err_set(e, ST_INVALID, "no tool name (\"tool_name\" or \"name\")");
+		goto out;
+	}
+	/* Arguments given as a JSON string (function calling does that) are
+	 * read; a string that is not JSON goes to the tool as it is. */
+	if (cJSON_IsString(args) && (parsed = cJSON_Parse(args->valuestring)) &&
+	    cJSON_IsObject(parsed))
+		args = parsed;
+	if (cJSON_IsNull(args))
+		args = NULL;
+	if ((rc = tools_call(tl, name->valuestring, args, &result, &is_error, e)))
+		goto out;
+	*failed |= is_error;
+	if (json) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "tool", name->valuestring);
+		cJSON_AddBoolToObject(o, "is_error", is_error);
+		cJSON_AddStringToObject(o, "text", result);
+		char *s = cJSON_PrintUnformatted(o);
+		rc = write_line(s);
+		free(s);
+		cJSON_Delete(o);
+	} else {
+		size_t n = strlen(result);
+		if (n && result[n - 1] == '\n')
+			result[n - 1] = 0;
+		rc = write_line(result);
+	}
+out:
+	free(result);
+	cJSON_Delete(parsed);
+	cJSON_Delete(call);
+	return rc;
+}
+
+static int
+call_loop(struct tools *tl, int json)
+{
+	struct buf b = {0};
+	struct input in = {stdin, NULL, 0, 0, 0};
+	int status = ST_OK, failed = 0;
+	while (next_call(&in, &b) == 1) {
+		struct err e;
+		int rc;
+		relax(&b);
+		if (b.len >= MCP_LINE_MAX)
+			rc = err_set(&e, ST_INVALID, "call longer than %u bytes", MCP_LINE_MAX);
+		else
+			rc = call_one(tl, b.data, json, &failed, &e);
+		if (rc == ST_INVALID) {
+			fprintf(stderr, "%s: stdin:%ld: %s\n", prog, in.first, e.msg);
+			status = ST_INVALID;
+		} else if (rc) {
+			fprintf(stderr, "%s: %s\n", prog, e.msg);
+			status = ST_ERR;
+			break;
+		}
+	}
+	if (ferror(stdin)) {
+		fprintf(stderr, "%s: cannot read standard input\n", prog);
+		status = ST_ERR;
+	}
+	free(in.line);
+	buf_free(&b);
+	return status ? status : failed ? ST_INVALID : ST_OK;
+}
+
+static void
+list_tools(struct tools *tl)
+{
+	cJSON *list = tools_list(tl);
+	const cJSON *t;
+	cJSON_ArrayForEach(t, list)
+		printf("%s\t%s\n", cJSON_GetObjectItem(t, "name")->valuestring,
+		    cJSON_GetObjectItem(t, "description")->valuestring);
+	cJSON_Delete(list);
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: task-mcp [-p PROFILE]...\n"
+	    "       task-mcp [-p PROFILE]... --call [--json]\n"
+	    "       task-mcp [-p PROFILE]... --list-tools\n"
+	    "  Serves the scheduler's tools over MCP on standard input and output.\n"
+	    "  -p, --profile NAME  tool set: native (the default), oneclaw, agent-zero, kai,\n"
+	    "                      toolpack, wooster or all; repeat or comma-separate to combine\n"
+	    "  -c, --call          run the tool calls on standard input ({\"tool_name\": ...,\n"
+	    "                      \"tool_args\": {...}} or {\"name\": ..., \"arguments\": {...}})\n"
+	    "                      and print each result\n"
+	    "  -j, --json          with --call: each result as a JSON line\n"
+	    "  -l, --list-tools    print each tool's name and description\n"
+	    "  -h, --help, -V, --version\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"profile", required_argument, NULL, 'p'},
+		{"call", no_argument, NULL, 'c'},
+		{"json", no_argument, NULL, 'j'},
+		{"list-tools", no_argument, NULL, 'l'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{0, 0, 0, 0},
+	};
+	struct err e = {{0}};
+	struct buf profiles = {0};
+	int call = 0, json = 0, list = 0, c, rc = ST_OK;
+	unsigned bits = TOOLS_NATIVE;
+	char ebuf[128];
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:cjlhV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': buf_printf(&profiles, "%s%s", profiles.len ? "," : "", optarg); break;
+		case 'c': call = 1; break;
+		case 'j': json = 1; break;
+		case 'l': list = 1; break;
+		case 'h': usage(stdout); buf_free(&profiles); return 0;
+		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); buf_free(&profiles); return 0;
+		default:
+			fprintf(stderr, "%s: %s (try 'task-mcp --help')\n", prog,
+			    opt_error(ebuf, sizeof ebuf, c, argv));
+			buf_free(&profiles);
+			return ST_INVALID;
+		}
+	}
+	if (optind < argc)
+		rc = err_set(&e, ST_INVALID, "unexpected argument '%s' (try 'task-mcp --help')",
+		    argv[optind]);
+	else if (call && list)
+		rc = err_set(&e, ST_INVALID, "give --call or --list-tools, not both");
+	else if (json && !call)
+		rc = err_set(&e, ST_INVALID, "--json goes with --call");
+	else if (profiles.len)
+		rc = tools_profiles_parse(profiles.data, &bits, &e);
+	buf_free(&profiles);
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+		return rc;
+	}
+	/* A client that goes away shows as a write error, not a signal. */
+	signal(SIGPIPE, SIG_IGN);
+	struct store *st = NULL;
+	struct tools *tl = NULL;
+	if ((rc = store_open(NULL, &st, &e)) || (rc = tools_open(st, bits, &tl, &e))) {
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+		store_close(st);
+		return rc;
+	}
+	if (list)
+		list_tools(tl);
+	else
+		rc = call ? call_loop(tl, json) : serve(tl);
+	tools_close(tl);
+	store_close(st);
+	return rc;
+}

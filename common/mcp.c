@@ -1,0 +1,387 @@
+/* The MCP server's message handling.  A message is a JSON-RPC 2.0 request
+ * (an id: always answered), a notification (no id: never answered) or a
+ * response (ignored: this server sends no requests).  Two eras share the
+ * loop: a handshake client sends initialize first and gets the version it
+ * asked for when we speak it; a stateless (2026-07-28) client puts the
+ * version in every request's params._meta and needs no handshake.  Requests
+ * before initialize are served too: being lenient costs nothing here. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "mcp.h"
+#include "tz.h"
+
+#define META_VERSION "io.modelcontextprotocol/protocolVersion"
+
+/* Newest first; the handshake negotiates among these only. */
+static const char *const legacy_versions[] = {MCP_LEGACY_LATEST, "2025-06-18", "2025-03-26",
+	"2024-11-05", NULL};
+
+struct mcp {
+	struct tools *tl;
+	char version[16]; /* settled by initialize, "" before */
+	int store_failed;
+	struct err err;
+};
+
+struct mcp *
+mcp_new(struct tools *tl)
+{
+	struct mcp *m = xcalloc(1, sizeof *m);
+	m->tl = tl;
+	return m;
+}
+
+void
+mcp_free(struct mcp *m)
+{
+	free(m);
+}
+
+const char *
+mcp_version(const struct mcp *m)
+{
+	return m->version[0] ? m->version : NULL;
+}
+
+static int
+legacy_version(const char *v)
+{
+	for (const char *const *p = legacy_versions; *p; p++)
+		if (strcmp(*p, v) == 0)
+			return 1;
+	return 0;
+}
+
+static cJSON *
+supported_versions(void)
+{
+	cJSON *a = cJSON_CreateArray();
+	cJSON_AddItemToArray(a, cJSON_CreateString(MCP_MODERN_VERSION));
+	for (const char *const *p = legacy_versions; *p; p++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(*p));
+	return a;
+}
+
+static cJSON *
+server_info(void)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "name", "agentcron");
+	cJSON_AddStringToObject(o, "version", AC_VERSION);
+	return o;
+}
+
+static cJSON *
+capabilities(void)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddBoolToObject(cJSON_AddObjectToObject(o, "tools"), "listChanged", 0);
+	return o;
+}
+
+static char *
+instructions(void)
+{
+	char zone[128];
+	tz_local_name(zone, sizeof zone);
+	return xasprintf("Tools to schedule prompts that a model runs later: once, on a cron "
+	    "schedule, at planned times or on demand. Times without an offset or zone are read in "
+	    "this machine's zone, %s. IDs in results are complete; pass them back as given.", zone);
+}
+
+static cJSON *
+error_reply(const cJSON *id, int code, const char *msg, cJSON *data)
+{
+	cJSON *r = cJSON_CreateObject();
+	cJSON_AddStringToObject(r, "jsonrpc", "2.0");
+	cJSON_AddItemToObject(r, "id", id ? cJSON_Duplicate(id, 1) : cJSON_CreateNull());
+	cJSON *err = cJSON_AddObjectToObject(r, "error");
+	cJSON_AddNumberToObject(err, "code", code);
+	cJSON_AddStringToObject(err, "message", msg);
+	if (data)
+		cJSON_AddItemToObject(err, "data", data);
+	return r;
+}
+
+static cJSON *
+result_reply(const cJSON *id, cJSON *result)
+{
+	cJSON *r = cJSON_CreateObject();
+	cJSON_AddStringToObject(r, "jsonrpc", "2.0");
+	cJSON_AddItemToObject(r, "id", cJSON_Duplicate(id, 1));
+	cJSON_AddItemToObject(r, "result", result);
+	return r;
+}
+
+static cJSON *
+do_initialize(struct mcp *m, const cJSON *params, const cJSON *id)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(params, "protocolVersion");
+	if (!cJSON_IsString(v))
+		return error_reply(id, MCP_INVALID_PARAMS, "initialize needs params.protocolVersion, a "
+		    "string", NULL);
+	/* The client's version when we speak it, else our latest handshake one
+	 * (never the stateless revision: it has no handshake). */
+	snprintf(m->version, sizeof m->version, "%s",
+	    legacy_version(v->valuestring) ? v->valuestring : MCP_LEGACY_LATEST);
+	cJSON *r = cJSON_CreateObject();
+	cJSON_AddStringToObject(r, "protocolVersion", m->version);
+	cJSON_AddItemToObject(r, "capabilities", capabilities());
+	cJSON_AddItemToObject(r, "serverInfo", server_info());
+	char *text = instructions();
+	cJSON_AddStringToObject(r, "instructions", text);
+	free(text);
+	return result_reply(id, r);
+}
+
+static cJSON *
+do_discover(const cJSON *id)
+{
+	cJSON *r = cJSON_CreateObject();
+	cJSON_AddItemToObject(r, "supportedVersions", supported_versions());
+	cJSON_AddItemToObject(r, "capabilities", capabilities());
+	cJSON_AddItemToObject(r, "serverInfo", server_info());
+	char *text = instructions();
+	cJSON_AddStringToObject(r, "instructions", text);
+	free(text);
+	/* A stateless-era method: its result is in that era's shape always. */
+	cJSON_AddStringToObject(r, "resultType", "complete");
+	cJSON_AddNumberToObject(r, "ttlMs", 0);
+	cJSON_AddStringToObject(r, "cacheScope", "public");
+	cJSON_AddItemToObject(cJSON_AddObjectToObject(r, "_meta"), "io.modelcontextprotocol/serverInfo",
+	    server_info());
+	return result_reply(id, r);
+}
+
+static cJSON *
+do_tools_list(struct mcp *m, const cJSON *params, const cJSON *id)
+{
+	const cJSON *cursor = cJSON_GetObjectItemCaseSensitive(params, "cursor");
+	if (cursor && !cJSON_IsString(cursor) && !cJSON_IsNull(cursor))
+		return error_reply(id, MCP_INVALID_PARAMS, "Invalid cursor: expected a string", NULL);
+	/* One page holds every tool, so a cursor only ever restarts the list. */
+	cJSON *r = cJSON_CreateObject();
+	cJSON_AddItemToObject(r, "tools", tools_list(m->tl));
+	return result_reply(id, r);
+}
+
+static cJSON *
+do_tools_call(struct mcp *m, const cJSON *params, const cJSON *id)
+{
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(params, "name");
+	const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
+	char *text, msg[160];
+	int is_error;
+	if (!cJSON_IsString(name))
+		return error_reply(id, MCP_INVALID_PARAMS, "tools/call needs params.name, the tool's "
+		    "name", NULL);
+	if (!tools_has(m->tl, name->valuestring)) {
+		snprintf(msg, sizeof msg, "Unknown tool: %.100s", name->valuestring);
+		return error_reply(id, MCP_INVALID_PARAMS, msg, NULL);
+	}
+	if (args && !cJSON_IsObject(args) && !cJSON_IsNull(args))
+		return error_reply(id, MCP_INVALID_PARAMS, "tools/call params.arguments must be an "
+		    "object", NULL);
+	struct err e;
+	if (tools_call(m->tl, name->valuestring, cJSON_IsObject(args) ? args : NULL, &text,
+	    &is_error, &e) != ST_OK) {
+		/* The model sees the failure and may retry; the caller logs it. */
+		m->store_failed = 1;
+		m->err = e;
+		text = xasprintf("Error: %s", e.msg);
+		is_error = 1;
+	}
+	cJSON *r = cJSON_CreateObject();
+	cJSON *item = cJSON_CreateObject();
+	cJSON_AddStringToObject(item, "type", "text");
+	cJSON_AddStringToObject(item, "text", text);
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "content"), item);
+	cJSON_AddBoolToObject(r, "isError", is_error);
+	free(text);
+	return result_reply(id, r);
+}
+
+/* The stateless revision: every result says what it is and who made it. */
+static void
+modern_result(cJSON *reply, const char *method)
+{
+	cJSON *r = cJSON_GetObjectItemCaseSensitive(reply, "result");
+	if (!r)
+		return;
+	cJSON_AddStringToObject(r, "resultType", "complete");
+	if (strcmp(method, "tools/list") == 0) {
+		cJSON_AddNumberToObject(r, "ttlMs", 0);
+		cJSON_AddStringToObject(r, "cacheScope", "public");
+	}
+	cJSON *meta = cJSON_GetObjectItemCaseSensitive(r, "_meta");
+	if (!meta)
+		meta = cJSON_AddObjectToObject(r, "_meta");
+	cJSON_AddItemToObject(meta, "io.modelcontextprotocol/serverInfo", server_info());
+}
+
+static cJSON *
+handle_one(struct mcp *m, const cJSON *msg, int in_batch)
+{
+	if (!cJSON_IsObject(msg))
+		return error_reply(NULL, MCP_INVALID_REQUEST, "Invalid Request: expected a JSON-RPC "
+		    "object", NULL);
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+	const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+	const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+	const cJSON *jsonrpc = cJSON_GetObjectItemCaseSensitive(msg, "jsonrpc");
+	int valid_id = cJSON_IsString(id) || cJSON_IsNumber(id);
+	if (id && !valid_id)
+		return error_reply(NULL, MCP_INVALID_REQUEST, "Invalid Request: id must be a string or "
+		    "a number", NULL);
+	if (!cJSON_IsString(jsonrpc) || strcmp(jsonrpc->valuestring, "2.0") != 0)
+		return error_reply(id, MCP_INVALID_REQUEST, "Invalid Request: jsonrpc must be \"2.0\"",
+		    NULL);
+	if (!method && (cJSON_GetObjectItemCaseSensitive(msg, "result") ||
+	    cJSON_GetObjectItemCaseSensitive(msg, "error")))
+		return NULL; /* a response; we never asked anything */
+	if (!cJSON_IsString(method))
+		return error_reply(id, MCP_INVALID_REQUEST, "Invalid Request: method must be a string",
+		    NULL);
+	if (params && !cJSON_IsObject(params) && !cJSON_IsNull(params))
+		return id ? error_reply(id, cJSON_IsArray(params) ? MCP_INVALID_PARAMS
+		    : MCP_INVALID_REQUEST, "params must be an object", NULL) : NULL;
+	const char *name = method->valuestring;
+	if (!id)
+		return NULL; /* notifications: initialized, cancelled, ... need no answer */
+
+	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+	const cJSON *pv = cJSON_GetObjectItemCaseSensitive(meta, META_VERSION);
+	int modern = 0;
+	if (pv) {
+		if (!cJSON_IsString(pv))
+			return error_reply(id, MCP_INVALID_PARAMS, "_meta." META_VERSION " must be a string",
+			    NULL);
+		modern = strcmp(pv->valuestring, MCP_MODERN_VERSION) == 0;
+		if (!modern && !legacy_version(pv->valuestring)) {
+			cJSON *data = cJSON_CreateObject();
+			cJSON_AddItemToObject(data, "supported", supported_versions());
+			cJSON_AddStringToObject(data, "requested", pv->valuestring);
+			return error_reply(id, MCP_UNSUPPORTED_VERSION, "Unsupported protocol version",
+			    data);
+		}
+	}
+
+	cJSON *reply;
+	if (strcmp(name, "initialize") == 0) {
+		if (in_batch)
+			return error_reply(id, MCP_INVALID_REQUEST, "initialize must not be part of a batch",
+			    NULL);
+		return do_initialize(m, params, id);
+	}
+	if (strcmp(name, "ping") == 0)
+		reply = result_reply(id, cJSON_CreateObject());
+	else if (strcmp(name, "server/discover") == 0)
+		return do_discover(id);
+	else if (strcmp(name, "tools/list") == 0)
+		reply = do_tools_list(m, params, id);
+	else if (strcmp(name, "tools/call") == 0)
+		reply = do_tools_call(m, params, id);
+	else {
+		char text[160];
+		snprintf(text, sizeof text, "Method not found: %.100s", name);
+		return error_reply(id, MCP_METHOD_NOT_FOUND, text, NULL);
+	}
+	if (modern)
+		modern_result(reply, name);
+	return reply;
+}
+
+static char *
+print(cJSON *reply)
+{
+	char *s = cJSON_PrintUnformatted(reply);
+	if (!s)
+		abort(); /* cJSON fails only when out of memory */
+	cJSON_Delete(reply);
+	return s;
+}
+
+int
+mcp_handle(struct mcp *m, const char *msg, size_t len, char **reply, struct err *e)
+{
+	*reply = NULL;
+	m->store_failed = 0;
+	size_t i = 0;
+	while (i < len && (msg[i] == ' ' || msg[i] == '\t' || msg[i] == '\r'))
+		i++;
+	if (i == len)
+		return ST_OK; /* a blank line is no message */
+	cJSON *j = cJSON_ParseWithLength(msg, len);
+	cJSON *r = NULL;
+	if (!j) {
+		r = error_reply(NULL, MCP_PARSE_ERROR, "Parse error: the message is not valid JSON", NULL);
+	} else if (cJSON_IsArray(j)) {
+		/* Batches exist only in 2025-03-26; the others refuse them. */
+		if (strcmp(m->version, "2025-03-26") != 0) {
+			r = error_reply(NULL, MCP_INVALID_REQUEST, "Invalid Request: batches are not "
+			    "supported by this protocol version", NULL);
+		} else if (!cJSON_GetArraySize(j)) {
+			r = error_reply(NULL, MCP_INVALID_REQUEST, "Invalid Request: empty batch", NULL);
+		} else {
+			r = cJSON_CreateArray();
+			const cJSON *it;
+			cJSON_ArrayForEach(it, j) {
+				cJSON *one = handle_one(m, it, 1);
+				if (one)
+					cJSON_AddItemToArray(r, one);
+			}
+			if (!cJSON_GetArraySize(r)) {
+				cJSON_Delete(r);
+				r = NULL;
+			}
+		}
+	} else {
+		r = handle_one(m, j, 0);
+	}
+	cJSON_Delete(j);
+	if (r)
+		*reply = print(r);
+	if (m->store_failed) {
+		*e = m->err;
+		return ST_ERR;
+	}
+	return ST_OK;
+}
+
+char *
+mcp_too_large(void)
+{
+	char text[96];
+	snprintf(text, sizeof text, "Invalid Request: message longer than %u bytes", MCP_LINE_MAX);
+	return print(error_reply(NULL, MCP_INVALID_REQUEST, text, NULL));
+}
+
+int
+mcp_read_line(FILE *f, struct buf *b, size_t max, int *too_long)
+{
+	char chunk[65536];
+	int got = 0;
+	b->len = 0;
+	buf_add(b, "", 0);
+	*too_long = 0;
+	while (fgets(chunk, sizeof chunk, f)) {
+		size_t n = strlen(chunk);
+		int end = n && chunk[n - 1] == '\n';
+		got = 1;
+		if (end)
+			n--;
+		if (!*too_long && b->len + n > max) {
+			*too_long = 1;
+			b->len = 0;
+			b->data[0] = 0;
+		}
+		if (!*too_long)
+			buf_add(b, chunk, n);
+		if (end)
+			return 1;
+	}
+	return ferror(f) ? -1 : got;
+}

@@ -1,0 +1,553 @@
+/* The agent tools: profile selection, argument checking, the JSON Schemas
+ * of tools/list, the dispatch, and the steps every tool body shares.  A body
+ * (tools_native.c, tools_compat.c) builds a struct task from its arguments
+ * and hands it to the same task_finalize and store calls the commands use;
+ * nothing here re-implements validation or scheduling. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "tools_impl.h"
+#include "tz.h"
+
+#define TEXT_MAX_LEN 100000 /* prompt and system prompt, in bytes */
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} profile_names[] = {
+	{"native", TOOLS_NATIVE}, {"oneclaw", TOOLS_ONECLAW}, {"agent-zero", TOOLS_AGENTZERO},
+	{"agentzero", TOOLS_AGENTZERO}, {"agent_zero", TOOLS_AGENTZERO}, {"kai", TOOLS_KAI},
+	{"toolpack", TOOLS_TOOLPACK}, {"wooster", TOOLS_WOOSTER},
+	{"all", TOOLS_NATIVE | TOOLS_ONECLAW | TOOLS_AGENTZERO | TOOLS_KAI | TOOLS_TOOLPACK |
+	    TOOLS_WOOSTER},
+};
+
+int
+tools_profiles_parse(const char *list, unsigned *profiles, struct err *e)
+{
+	*profiles = 0;
+	const char *p = list ? list : "";
+	while (*p) {
+		size_t n = strcspn(p, ", ");
+		if (n) {
+			size_t i, count = sizeof profile_names / sizeof profile_names[0];
+			for (i = 0; i < count; i++)
+				if (strlen(profile_names[i].name) == n &&
+				    str_casecmp_prefix(p, profile_names[i].name) == 0)
+					break;
+			if (i == count)
+				return err_set(e, ST_INVALID, "unknown profile '%.*s' (use native, oneclaw, "
+				    "agent-zero, kai, toolpack, wooster or all)", (int)(n > 64 ? 64 : n), p);
+			*profiles |= profile_names[i].bit;
+		}
+		p += n;
+		p += strspn(p, ", ");
+	}
+	if (!*profiles)
+		return err_set(e, ST_INVALID, "no profile given (use native, oneclaw, agent-zero, kai, "
+		    "toolpack, wooster or all)");
+	return ST_OK;
+}
+
+int
+tools_open(struct store *st, unsigned profiles, struct tools **out, struct err *e)
+{
+	if (!st)
+		return err_set(e, ST_ERR, "tools need an open store");
+	struct tools *tl = xcalloc(1, sizeof *tl);
+	tl->st = st;
+	tl->profiles = profiles ? profiles : TOOLS_NATIVE;
+	tl->zs = zones_new();
+	*out = tl;
+	return ST_OK;
+}
+
+void
+tools_close(struct tools *tl)
+{
+	if (!tl)
+		return;
+	zones_free(tl->zs);
+	free(tl);
+}
+
+/* ---- arguments ---- */
+
+const cJSON *
+arg_get(const cJSON *args, const char *name)
+{
+	const cJSON *v = cJSON_IsObject(args) ? cJSON_GetObjectItemCaseSensitive(args, name) : NULL;
+	return v && !cJSON_IsNull(v) ? v : NULL;
+}
+
+const char *
+arg_str(const cJSON *args, const char *name)
+{
+	const cJSON *v = arg_get(args, name);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int
+int_text(const char *s, long *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return end != s && !*end && !errno ? 0 : -1;
+}
+
+int
+arg_int(const cJSON *args, const char *name, long *v)
+{
+	const cJSON *a = arg_get(args, name);
+	if (!cJSON_IsNumber(a))
+		return 0;
+	*v = a->valuedouble > 1e15 ? (long)1e15 : a->valuedouble < -1e15 ? (long)-1e15
+	    : (long)a->valuedouble;
+	return 1;
+}
+
+int
+arg_bool(const cJSON *args, const char *name, int *v)
+{
+	const cJSON *a = arg_get(args, name);
+	if (!cJSON_IsBool(a))
+		return 0;
+	*v = cJSON_IsTrue(a);
+	return 1;
+}
+
+int
+arg_count(const cJSON *args, const char *const *names)
+{
+	int n = 0;
+	for (; *names; names++)
+		n += arg_get(args, *names) != NULL;
+	return n;
+}
+
+static int
+enum_ok(const struct tool_param *p, const char *s)
+{
+	for (const char *const *v = p->enums; *v; v++)
+		if (strcasecmp(*v, s) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+enum_list(const struct tool_param *p, struct buf *out)
+{
+	for (const char *const *v = p->enums; *v; v++)
+		buf_printf(out, "%s%s", v == p->enums ? "" : v[1] ? ", " : " or ", *v);
+}
+
+static int
+type_ok(const struct tool_param *p, const cJSON *v)
+{
+	long n;
+	if (strcmp(p->type, "string") == 0)
+		return cJSON_IsString(v) || cJSON_IsNumber(v);
+	if (strcmp(p->type, "integer") == 0)
+		return cJSON_IsNumber(v) ? v->valuedouble == (double)(long)v->valuedouble
+		    : cJSON_IsString(v) && int_text(v->valuestring, &n) == 0;
+	if (strcmp(p->type, "boolean") == 0)
+		return cJSON_IsBool(v) || (cJSON_IsString(v) && (strcasecmp(v->valuestring, "true") == 0 ||
+		    strcasecmp(v->valuestring, "false") == 0));
+	if (strcmp(p->type, "object") == 0)
+		return cJSON_IsObject(v);
+	if (cJSON_IsString(v)) /* an array of strings: one string is a list of one */
+		return 1;
+	if (!cJSON_IsArray(v))
+		return 0;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, v) if (!cJSON_IsString(it)) return 0;
+	return 1;
+}
+
+static const char *
+type_phrase(const char *type)
+{
+	return strcmp(type, "string") == 0 ? "a string" : strcmp(type, "integer") == 0 ? "an integer"
+	    : strcmp(type, "boolean") == 0 ? "true or false" : strcmp(type, "object") == 0
+	    ? "a JSON object" : "a list of strings";
+}
+
+/* Give a checked value its declared type: models send 20 as "20", true as
+ * "true", an id as a number, one state as a bare string. */
+static cJSON *
+normalize(const struct tool_param *p, const cJSON *v)
+{
+	long n;
+	if (strcmp(p->type, "string") == 0 && cJSON_IsNumber(v)) {
+		char num[32];
+		snprintf(num, sizeof num, "%.15g", v->valuedouble);
+		return cJSON_CreateString(num);
+	}
+	if (strcmp(p->type, "integer") == 0 && cJSON_IsString(v) && int_text(v->valuestring, &n) == 0)
+		return cJSON_CreateNumber((double)n);
+	if (strcmp(p->type, "boolean") == 0 && cJSON_IsString(v))
+		return cJSON_CreateBool(strcasecmp(v->valuestring, "true") == 0);
+	if (strcmp(p->type, "array") == 0 && cJSON_IsString(v)) {
+		cJSON *a = cJSON_CreateArray();
+		cJSON_AddItemToArray(a, cJSON_CreateString(v->valuestring));
+		return a;
+	}
+	cJSON *copy = cJSON_Duplicate(v, 1);
+	for (const struct tool_param *q = p->props; q && q->name && cJSON_IsObject(copy); q++) {
+		cJSON *it = cJSON_GetObjectItemCaseSensitive(copy, q->name);
+		if (it && !cJSON_IsNull(it) && type_ok(q, it))
+			cJSON_ReplaceItemInObjectCaseSensitive(copy, q->name, normalize(q, it));
+	}
+	return copy;
+}
+
+int
+args_check(const struct tool_def *d, const cJSON *args, cJSON **norm, struct buf *out)
+{
+	const cJSON *v;
+	*norm = NULL;
+	if (!cJSON_IsObject(args)) {
+		buf_printf(out, "The arguments of %s must be a JSON object.", d->name);
+		return ST_INVALID;
+	}
+	cJSON_ArrayForEach(v, args) {
+		const struct tool_param *p = d->params;
+		while (p->name && strcmp(p->name, v->string) != 0)
+			p++;
+		if (!p->name) {
+			buf_printf(out, "Unknown argument '%.64s' for %s.", v->string, d->name);
+			for (p = d->params; p->name; p++)
+				buf_printf(out, "%s%s", p == d->params ? " Valid arguments: " : ", ", p->name);
+			buf_puts(out, d->params->name ? "." : " It takes no arguments.");
+			return ST_INVALID;
+		}
+		if (cJSON_IsNull(v))
+			continue;
+		if (!type_ok(p, v)) {
+			buf_printf(out, "Argument '%s' must be %s.", p->name, type_phrase(p->type));
+			return ST_INVALID;
+		}
+		if (!p->enums)
+			continue;
+		const cJSON *it = v;
+		int ok = 1;
+		if (cJSON_IsArray(v)) {
+			cJSON_ArrayForEach(it, v) if (!enum_ok(p, it->valuestring)) { ok = 0; break; }
+		} else {
+			ok = enum_ok(p, v->valuestring);
+		}
+		if (!ok) {
+			buf_printf(out, "Argument '%s' must be ", p->name);
+			enum_list(p, out);
+			buf_printf(out, ", not '%.64s'.", it->valuestring);
+			return ST_INVALID;
+		}
+	}
+	for (const struct tool_param *p = d->params; p->name; p++) {
+		v = arg_get(args, p->name);
+		if (p->required && (!v || (cJSON_IsString(v) && str_empty(v->valuestring)))) {
+			if (p->missing)
+				buf_puts(out, p->missing);
+			else
+				buf_printf(out, "Missing required argument '%s'.", p->name);
+			return ST_INVALID;
+		}
+	}
+	*norm = cJSON_CreateObject();
+	for (const struct tool_param *p = d->params; p->name; p++)
+		if ((v = arg_get(args, p->name)))
+			cJSON_AddItemToObject(*norm, p->name, normalize(p, v));
+	return ST_OK;
+}
+
+/* ---- shared steps ---- */
+
+void
+sentence(struct buf *out, const char *msg)
+{
+	size_t start = out->len;
+	/* Command-line spellings ("--at: ...") read as argument names. */
+	for (const char *p = msg; *p; p++) {
+		if (p[0] == '-' && p[1] == '-' && isalpha((unsigned char)p[2]) &&
+		    (p == msg || !isalnum((unsigned char)p[-1])))
+			p += 2;
+		buf_add(out, p, 1);
+	}
+	if (out->len > start) {
+		out->data[start] = (char)toupper((unsigned char)out->data[start]);
+		if (!strchr(".!?", out->data[out->len - 1]))
+			buf_puts(out, ".");
+	}
+}
+
+int
+tool_zone(struct tools *tl, const char *name, const struct tz **z, struct err *e)
+{
+	return zones_get(tl->zs, name, z, e);
+}
+
+void
+tool_local_zone(char *buf, size_t n)
+{
+	tz_local_name(buf, n);
+}
+
+void
+fmt_local(struct tools *tl, const struct task *t, int64_t when, char *buf, size_t n)
+{
+	const struct tz *z;
+	struct err e;
+	if (when == TIME_NONE)
+		snprintf(buf, n, "None");
+	else if (zones_get(tl->zs, t->tz, &z, &e) == ST_OK)
+		tz_fmt_local(z, when, buf, n);
+	else
+		time_fmt_utc(when, buf, n);
+}
+
+void
+fmt_rfc3339(struct tools *tl, const struct task *t, int64_t when, char *buf, size_t n)
+{
+	const struct tz *z;
+	struct err e;
+	if (zones_get(tl->zs, t->tz, &z, &e) == ST_OK)
+		tz_fmt_rfc3339(z, when, buf, n);
+	else
+		time_fmt_utc(when, buf, n);
+}
+
+int
+iso_parse(const char *s, const struct tz *z, int64_t *out)
+{
+	char tmp[64];
+	size_t n = strlen(s);
+	if (time_parse_rfc3339(s, out) == 0)
+		return 0;
+	if (n < 10 || n > 40)
+		return -1;
+	/* Naive: the same grammar read as UTC gives the wall time's local seconds. */
+	snprintf(tmp, sizeof tmp, n == 10 ? "%sT00:00Z" : "%sZ", s);
+	int64_t local, at[2];
+	if (time_parse_rfc3339(tmp, &local) != 0)
+		return -1;
+	int k = tz_from_local(z, local, at);
+	/* In a spring-forward gap: the wall time read with the offset before it. */
+	*out = k ? at[0] : local - tz_offset(z, local - 86400);
+	return 0;
+}
+
+int
+tool_task_get(struct tools *tl, const char *id, struct task *t, struct err *e)
+{
+	char full[37];
+	int rc = store_task_resolve(tl->st, id, 0, full, e);
+	if (rc)
+		return rc;
+	return store_task_get(tl->st, full, t, e);
+}
+
+static int
+text_limits(const struct task *t, struct err *e)
+{
+	if ((t->prompt && strlen(t->prompt) > TEXT_MAX_LEN) ||
+	    (t->system_prompt && strlen(t->system_prompt) > TEXT_MAX_LEN))
+		return err_set(e, ST_INVALID, "the prompt is longer than %d bytes", TEXT_MAX_LEN);
+	return ST_OK;
+}
+
+int
+tool_task_add(struct tools *tl, struct task *t, int dedup, int *is_dup, char dup_id[37],
+    struct err *e)
+{
+	int rc;
+	*is_dup = 0;
+	if ((rc = text_limits(t, e)) || (rc = task_finalize(t, 1, 1, tl->now, tl->zs, e)))
+		return rc;
+	return store_task_add(tl->st, t, dedup, is_dup, dup_id, e);
+}
+
+int
+tool_task_save(struct tools *tl, struct task *t, int reschedule, struct err *e)
+{
+	int rc;
+	if ((rc = text_limits(t, e)) || (rc = task_finalize(t, 0, reschedule, tl->now, tl->zs, e)))
+		return rc;
+	return store_task_put(tl->st, t, e);
+}
+
+int
+tool_task_queue(struct tools *tl, struct task *t, struct err *e)
+{
+	if (t->status == STATUS_RUNNING)
+		return err_set(e, ST_REFUSED, "task '%s' is running now; run it again when it has finished",
+		    t->name);
+	t->queued = 1;
+	t->updated_at = tl->now;
+	return store_task_put(tl->st, t, e);
+}
+
+int
+tool_task_cancel(struct tools *tl, struct task *t, struct err *e)
+{
+	if (t->status != STATUS_PENDING)
+		return err_set(e, ST_REFUSED, "task '%s' is %s; only pending tasks can be cancelled",
+		    t->name, task_status_name(t->status));
+	t->status = STATUS_CANCELLED;
+	t->next_run_at = t->due_at = TIME_NONE;
+	t->queued = 0;
+	t->updated_at = tl->now;
+	return store_task_put(tl->st, t, e);
+}
+
+int
+tool_task_trash(struct tools *tl, const struct task *t, struct err *e)
+{
+	return store_task_trash(tl->st, t->id, tl->now, e);
+}
+
+/* ---- the tool list ---- */
+
+static cJSON *
+param_schema(const struct tool_param *p)
+{
+	cJSON *s = cJSON_CreateObject();
+	cJSON *target = s;
+	if (strcmp(p->type, "array") == 0) {
+		cJSON_AddStringToObject(s, "type", "array");
+		target = cJSON_AddObjectToObject(s, "items");
+		cJSON_AddStringToObject(target, "type", "string");
+	} else {
+		cJSON_AddStringToObject(s, "type", p->type);
+	}
+	if (p->enums) {
+		cJSON *en = cJSON_AddArrayToObject(target, "enum");
+		for (const char *const *v = p->enums; *v; v++)
+			cJSON_AddItemToArray(en, cJSON_CreateString(*v));
+	}
+	if (p->props) {
+		cJSON *props = cJSON_AddObjectToObject(s, "properties");
+		for (const struct tool_param *q = p->props; q->name; q++)
+			cJSON_AddItemToObject(props, q->name, param_schema(q));
+	}
+	cJSON_AddStringToObject(s, "description", p->desc);
+	return s;
+}
+
+static void
+add_tool(cJSON *list, const struct tool_def *d)
+{
+	cJSON *t = cJSON_CreateObject();
+	cJSON_AddStringToObject(t, "name", d->name);
+	cJSON_AddStringToObject(t, "description", d->desc);
+	cJSON *schema = cJSON_AddObjectToObject(t, "inputSchema");
+	cJSON_AddStringToObject(schema, "type", "object");
+	cJSON *props = cJSON_AddObjectToObject(schema, "properties");
+	cJSON *req = cJSON_CreateArray();
+	for (const struct tool_param *p = d->params; p->name; p++) {
+		cJSON_AddItemToObject(props, p->name, param_schema(p));
+		if (p->required)
+			cJSON_AddItemToArray(req, cJSON_CreateString(p->name));
+	}
+	if (cJSON_GetArraySize(req))
+		cJSON_AddItemToObject(schema, "required", req);
+	else
+		cJSON_Delete(req);
+	cJSON_AddBoolToObject(schema, "additionalProperties", 0);
+	cJSON_AddItemToArray(list, t);
+}
+
+static const struct tool_def *const tables[] = {native_tools, compat_tools, compat2_tools};
+#define NTABLES (sizeof tables / sizeof tables[0])
+
+cJSON *
+tools_list(struct tools *tl)
+{
+	cJSON *list = cJSON_CreateArray();
+	for (size_t i = 0; i < NTABLES; i++)
+		for (const struct tool_def *d = tables[i]; d->name; d++)
+			if (tl->profiles & d->profile)
+				add_tool(list, d);
+	return list;
+}
+
+static const struct tool_def *
+tool_find(const struct tools *tl, const char *name)
+{
+	for (size_t i = 0; i < NTABLES && name; i++)
+		for (const struct tool_def *d = tables[i]; d->name; d++)
+			if ((tl->profiles & d->profile) && strcmp(d->name, name) == 0)
+				return d;
+	return NULL;
+}
+
+int
+tools_has(const struct tools *tl, const char *name)
+{
+	return tool_find(tl, name) != NULL;
+}
+
+/* Runs a found tool's body; ST_ERR only when the store failed. */
+static int
+run_body(struct tools *tl, const struct tool_def *d, const cJSON *args, struct buf *out,
+    int *trc, struct err *e)
+{
+	struct err te = {{0}};
+	int rc;
+	if (d->flags & TOOL_READS) {
+		*trc = d->fn(tl, args, out, &te);
+	} else {
+		/* One write transaction per change: reading a task and writing
+		 * it back cannot interleave with task-tick claiming it. */
+		if ((rc = store_begin(tl->st, e)))
+			return rc;
+		*trc = d->fn(tl, args, out, &te);
+		if (*trc == ST_OK && (rc = store_commit(tl->st, e)) != ST_OK) {
+			store_rollback(tl->st);
+			return rc;
+		}
+		if (*trc != ST_OK)
+			store_rollback(tl->st);
+		else
+			store_wake(tl->st);
+	}
+	if (*trc == ST_ERR) {
+		*e = te;
+		return ST_ERR;
+	}
+	if (*trc != ST_OK && !out->len)
+		sentence(out, te.msg);
+	return ST_OK;
+}
+
+int
+tools_call(struct tools *tl, const char *name, const cJSON *args, char **text, int *is_error,
+    struct err *e)
+{
+	const struct tool_def *d = tool_find(tl, name);
+	struct buf out = {0};
+	cJSON *empty = args ? NULL : cJSON_CreateObject(), *norm = NULL;
+	int rc = ST_OK, trc = ST_INVALID;
+	*text = NULL;
+	if (empty)
+		args = empty;
+	if (!d)
+		buf_printf(&out, "Unknown tool '%.64s'.", name ? name : "");
+	else if ((rc = now_get(&tl->now, e)))
+		goto out;
+	else if ((d->flags & TOOL_RAW_ARGS) || args_check(d, args, &norm, &out) == ST_OK)
+		if ((rc = run_body(tl, d, norm ? norm : args, &out, &trc, e)))
+			goto out;
+	*is_error = trc != ST_OK;
+	buf_add(&out, "", 0);
+	*text = out.data;
+	out.data = NULL;
+out:
+	buf_free(&out);
+	cJSON_Delete(norm);
+	cJSON_Delete(empty);
+	return rc;
+}

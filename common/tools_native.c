@@ -1,0 +1,552 @@
+/* The native tool set: task_create, task_list, task_show, task_run,
+ * task_update, task_cancel, task_delete.  Their arguments are the fields of
+ * task-add and task-edit, applied through taskargs, the very code behind
+ * those commands' flags, so a tool and a flag never disagree. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "json.h"
+#include "runs.h"
+#include "taskargs.h"
+#include "tools_impl.h"
+
+static const char *const statuses_all[] = {"pending", "running", "completed", "failed",
+	"cancelled", "all", NULL};
+static const char *const kinds_all[] = {"cron", "at", "plan", "manual", "heartbeat", NULL};
+static const char *const schedule_args[] = {"cron", "at", "plan", "daily", "weekly", "manual",
+	"heartbeat", NULL};
+
+/* Not found: the seeds' wording, with the id the agent gave. */
+static int
+not_found(const char *id, int rc, struct buf *out, const struct err *e)
+{
+	if (rc == ST_NOTFOUND)
+		buf_printf(out, "Task not found with ID '%.64s'.", id);
+	else
+		sentence(out, e->msg);
+	return rc;
+}
+
+static void
+describe(struct tools *tl, const struct task *t, struct buf *out)
+{
+	char d[256];
+	task_describe(t, tl->zs, d, sizeof d);
+	buf_puts(out, d);
+	if (t->kind != KIND_MANUAL && t->kind != KIND_HEARTBEAT)
+		buf_printf(out, " (%s)", t->tz);
+}
+
+static void
+next_run(struct tools *tl, const struct task *t, struct buf *out)
+{
+	char when[64];
+	if (t->status != STATUS_PENDING)
+		buf_printf(out, "none (%s)", task_status_name(t->status));
+	else if (t->kind == KIND_MANUAL)
+		buf_puts(out, "none (runs only when asked: task_run)");
+	else if (t->kind == KIND_HEARTBEAT)
+		buf_puts(out, "with every heartbeat");
+	else if (!t->enabled)
+		buf_puts(out, "none (disabled)");
+	else if (t->next_run_at == TIME_NONE)
+		buf_puts(out, "none");
+	else {
+		task_fmt_time(t, tl->zs, t->next_run_at, when, sizeof when);
+		buf_puts(out, when);
+	}
+	if (t->queued)
+		buf_puts(out, t->status == STATUS_PENDING || t->status == STATUS_RUNNING
+		    ? "; a manual run is queued" : "; queued to run once");
+}
+
+static void
+last_run(struct tools *tl, const struct task *t, struct buf *out)
+{
+	char when[64];
+	if (t->last_run_at == TIME_NONE) {
+		buf_puts(out, "never");
+		return;
+	}
+	task_fmt_time(t, tl->zs, t->last_run_at, when, sizeof when);
+	buf_printf(out, "%s, %s", when, t->last_status ? t->last_status : "unknown");
+	if (t->last_error && *t->last_error)
+		buf_printf(out, ": %.200s", t->last_error);
+}
+
+static void
+summary(struct tools *tl, const struct task *t, struct buf *out)
+{
+	buf_printf(out, "ID: %s\nSchedule: ", t->id);
+	describe(tl, t, out);
+	buf_printf(out, "\nStatus: %s, %s\nNext run: ", task_status_name(t->status),
+	    t->enabled ? "enabled" : "disabled");
+	next_run(tl, t, out);
+	buf_puts(out, "\n");
+}
+
+/* JSON arguments to the fields task-add and task-edit take; *payload is
+ * the payload's text, which a borrows (the caller frees it). */
+static int
+native_taskargs(const cJSON *args, struct task_args *a, char **payload, struct buf *out)
+{
+	static const char *const arrays[] = {"plan", "attachments"};
+	int n = 0, b;
+	const char *given[8];
+	for (const char *const *k = schedule_args; *k; k++) {
+		const cJSON *v = arg_get(args, *k);
+		if (v && !(cJSON_IsBool(v) && cJSON_IsFalse(v)) && n < 8)
+			given[n++] = *k;
+	}
+	if (n > 1) {
+		buf_puts(out, "Give exactly one schedule, not ");
+		for (int i = 0; i < n; i++)
+			buf_printf(out, "%s%s", i ? (i == n - 1 ? " and " : ", ") : "", given[i]);
+		buf_puts(out, ".");
+		return ST_INVALID;
+	}
+	if (n == 1) {
+		a->kinds[0] = given[0];
+		a->nkinds = 1;
+	}
+	a->name = arg_str(args, "name");
+	a->prompt = arg_str(args, "prompt");
+	a->system_prompt = arg_str(args, "system_prompt");
+	a->cron = arg_str(args, "cron");
+	a->at = arg_str(args, "at");
+	a->daily = arg_str(args, "daily");
+	a->weekly = arg_str(args, "weekly");
+	a->tz = arg_str(args, "tz");
+	a->context = arg_str(args, "context");
+	a->intent = arg_str(args, "intent");
+	a->channel = arg_str(args, "channel");
+	a->model = arg_str(args, "model");
+	a->key = arg_str(args, "key");
+	a->manual = arg_bool(args, "manual", &b) && b;
+	a->heartbeat = arg_bool(args, "heartbeat", &b) && b;
+	if (arg_bool(args, "enabled", &b))
+		a->enabled = b;
+	for (int i = 0; i < 2; i++) {
+		const cJSON *v = arg_get(args, arrays[i]), *it;
+		const char ***list = i ? &a->attach : &a->plan;
+		size_t *count = i ? &a->nattach : &a->nplan;
+		if (!v)
+			continue;
+		*list = xcalloc((size_t)cJSON_GetArraySize(v) + 1, sizeof **list);
+		if (cJSON_IsString(v)) {
+			(*list)[(*count)++] = v->valuestring;
+			continue;
+		}
+		cJSON_ArrayForEach(it, v) (*list)[(*count)++] = it->valuestring;
+		/* An empty list clears the attachments (taskargs: --attach ''). */
+		if (i && !*count)
+			(*list)[(*count)++] = "";
+	}
+	const cJSON *p = arg_get(args, "payload");
+	if (p)
+		a->payload = *payload = cJSON_PrintUnformatted(p);
+	if (a->nplan == 0 && n == 1 && strcmp(given[0], "plan") == 0) {
+		buf_puts(out, "Argument 'plan' needs at least one time.");
+		return ST_INVALID;
+	}
+	return ST_OK;
+}
+
+static int
+native_create(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
+{
+	struct task_args a;
+	struct task t;
+	int rc, changed, force = 0, is_dup;
+	char dup[37], *payload = NULL;
+	taskargs_init(&a);
+	task_init(&t);
+	if ((rc = native_taskargs(args, &a, &payload, out)))
+		goto out;
+	if (!a.nkinds) {
+		buf_puts(out, "Give exactly one schedule: cron, at, plan, daily, weekly, manual or "
+		    "heartbeat.");
+		rc = ST_INVALID;
+		goto out;
+	}
+	arg_bool(args, "force", &force);
+	if ((rc = taskargs_apply(&a, &t, tl->now, tl->zs, &changed, e)) ||
+	    (rc = tool_task_add(tl, &t, !force, &is_dup, dup, e)))
+		goto out;
+	if (is_dup) {
+		struct task old;
+		if ((rc = store_task_get(tl->st, dup, &old, e)))
+			goto out;
+		if (t.key)
+			buf_printf(out, "A task with key '%s' already exists; nothing was added.\n", t.key);
+		else
+			buf_puts(out, "A pending task with the same prompt (or intent), schedule and channel "
+			    "already exists; nothing was added (pass force: true to add another).\n");
+		buf_printf(out, "Name: %s\n", old.name);
+		summary(tl, &old, out);
+		task_free(&old);
+	} else {
+		buf_printf(out, "Created task '%s'.\n", t.name);
+		summary(tl, &t, out);
+	}
+out:
+	taskargs_free(&a);
+	free(payload);
+	task_free(&t);
+	return rc;
+}
+
+struct list_ctx {
+	struct tools *tl;
+	struct buf *out;
+	long n, limit;
+};
+
+static int
+list_one(const struct task *t, void *arg)
+{
+	struct list_ctx *c = arg;
+	if (++c->n > c->limit)
+		return 1;
+	buf_printf(c->out, "\n%ld. %s\n   ID: %s\n   Schedule: ", c->n, t->name, t->id);
+	describe(c->tl, t, c->out);
+	buf_printf(c->out, "\n   Status: %s, %s\n   Next run: ", task_status_name(t->status),
+	    t->enabled ? "enabled" : "disabled");
+	next_run(c->tl, t, c->out);
+	buf_puts(c->out, "\n   Last run: ");
+	last_run(c->tl, t, c->out);
+	buf_puts(c->out, "\n");
+	return 0;
+}
+
+static unsigned
+name_bits(const cJSON *args, const char *arg, int (*parse)(const char *))
+{
+	const cJSON *v = arg_get(args, arg), *it;
+	unsigned bits = 0;
+	if (cJSON_IsString(v))
+		return strcasecmp(v->valuestring, "all") == 0 ? 0 : 1u << parse(v->valuestring);
+	cJSON_ArrayForEach(it, v) {
+		if (strcasecmp(it->valuestring, "all") == 0)
+			return 0;
+		bits |= 1u << parse(it->valuestring);
+	}
+	return bits;
+}
+
+static int
+status_parse_ci(const char *s)
+{
+	for (int i = 0; i < STATUS_COUNT; i++)
+		if (strcasecmp(s, task_status_name(i)) == 0)
+			return i;
+	return 0;
+}
+
+static int
+kind_parse_ci(const char *s)
+{
+	for (int i = 0; i < KIND_COUNT; i++)
+		if (strcasecmp(s, task_kind_name(i)) == 0)
+			return i;
+	return 0;
+}
+
+static int
+native_list(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
+{
+	struct task_filter f;
+	struct buf body = {0};
+	struct list_ctx c = {tl, &body, 0, 20};
+	long v;
+	int b, rc;
+	task_filter_init(&f);
+	f.now = tl->now;
+	f.statuses = name_bits(args, "status", status_parse_ci);
+	f.kinds = name_bits(args, "kind", kind_parse_ci);
+	f.channel = arg_str(args, "channel");
+	if (arg_bool(args, "enabled", &b))
+		f.enabled = b;
+	/* Windows are bounded to a century of minutes. */
+	if (arg_int(args, "due_within", &v)) {
+		if (v < 0 || v > 52560000)
+			return err_set(e, ST_INVALID, "argument 'due_within' must be 0 to 52560000 minutes");
+		f.due_within = v * 60;
+	}
+	if (arg_int(args, "due_after", &v)) {
+		if (v < 0 || v > 52560000)
+			return err_set(e, ST_INVALID, "argument 'due_after' must be 0 to 52560000 minutes");
+		f.due_after = v * 60;
+	}
+	if (arg_int(args, "limit", &c.limit) && c.limit < 1)
+		return err_set(e, ST_INVALID, "argument 'limit' must be at least 1");
+	if (c.limit > 50)
+		c.limit = 50;
+	f.limit = c.limit + 1; /* one more tells whether the list was cut */
+	if ((rc = store_task_list(tl->st, &f, list_one, &c, e))) {
+		buf_free(&body);
+		return rc;
+	}
+	long shown = c.n > c.limit ? c.limit : c.n;
+	if (!shown)
+		buf_puts(out, "No tasks found.");
+	else
+		buf_printf(out, "Found %ld task%s:\n%s", shown, shown == 1 ? "" : "s", body.data);
+	if (c.n > c.limit)
+		buf_printf(out, "\nMore tasks match: raise limit (at most 50) or narrow the filters.\n");
+	buf_free(&body);
+	return ST_OK;
+}
+
+static int
+show_run(const struct run *r, void *arg)
+{
+	struct list_ctx *c = arg;
+	char when[64];
+	time_fmt_utc(r->started_at, when, sizeof when);
+	buf_printf(c->out, "  %s  %s  %s", when, r->trigger ? r->trigger : "?",
+	    r->status ? r->status : "?");
+	if (r->duration_ms >= 0)
+		buf_printf(c->out, "  %.1f s", (double)r->duration_ms / 1000);
+	buf_puts(c->out, "\n");
+	c->n++;
+	return 0;
+}
+
+static void
+field(struct buf *out, const char *label, const char *v)
+{
+	if (v && *v)
+		buf_printf(out, "%s: %s\n", label, v);
+}
+
+static int
+native_show(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
+{
+	char when[64];
+	const char *id = arg_str(args, "id");
+	struct task t;
+	int rc = tool_task_get(tl, id, &t, e);
+	if (rc)
+		return not_found(id, rc, out, e);
+	buf_printf(out, "Task '%s'\n", t.name);
+	summary(tl, &t, out);
+	if (t.kind == KIND_CRON)
+		buf_printf(out, "Cron: %s\n", t.cron);
+	for (size_t i = 0; t.kind == KIND_PLAN && i < t.nplan; i++) {
+		task_fmt_time(&t, tl->zs, t.plan[i], when, sizeof when);
+		buf_printf(out, "%s%s%s", i ? ", " : "Plan: ", when, i == t.nplan - 1 ? "\n" : "");
+	}
+	buf_puts(out, "Last run: ");
+	last_run(tl, &t, out);
+	buf_printf(out, "\nFailures in a row: %d\n", t.consecutive_failures);
+	field(out, "Prompt", t.prompt);
+	field(out, "System prompt", t.system_prompt);
+	field(out, "Context", t.context);
+	field(out, "Attachments", t.attachments);
+	field(out, "Intent", t.intent);
+	field(out, "Channel", t.channel);
+	field(out, "Payload", t.payload);
+	field(out, "Model", t.model);
+	field(out, "Key", t.key);
+	field(out, "Last result", t.last_result);
+	task_fmt_time(&t, tl->zs, t.created_at, when, sizeof when);
+	buf_printf(out, "Created: %s\n", when);
+	struct run_filter rf;
+	struct list_ctx c = {tl, out, 0, 0};
+	run_filter_init(&rf);
+	rf.task_id = t.id;
+	rf.limit = 5;
+	buf_puts(out, "Recent runs (UTC):\n");
+	if ((rc = store_run_list(tl->st, &rf, show_run, &c, e)) == ST_OK && c.n == 0)
+		buf_puts(out, "  none\n");
+	task_free(&t);
+	return rc;
+}
+
+static int
+native_run(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
+{
+	const char *id = arg_str(args, "id");
+	struct task t;
+	int rc = tool_task_get(tl, id, &t, e);
+	if (rc)
+		return not_found(id, rc, out, e);
+	if ((rc = tool_task_queue(tl, &t, e)) == ST_OK)
+		buf_printf(out, "Task '%s' has been queued for execution; it runs at the next scheduler "
+		    "pass.\nID: %s\n", t.name, t.id);
+	task_free(&t);
+	return rc;
+}
+
+static int
+native_update(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
+{
+	const char *id = arg_str(args, "id");
+	struct task_args a;
+	struct task old, t;
+	char *payload = NULL;
+	int rc, changed;
+	if ((rc = tool_task_get(tl, id, &old, e)))
+		return not_found(id, rc, out, e);
+	taskargs_init(&a);
+	task_copy(&t, &old);
+	if ((rc = native_taskargs(args, &a, &payload, out)))
+		goto out;
+	if (old.status == STATUS_RUNNING) {
+		rc = err_set(e, ST_REFUSED, "task '%s' is running now; update it when the run has "
+		    "finished", old.name);
+		goto out;
+	}
+	if ((rc = taskargs_apply(&a, &t, tl->now, tl->zs, &changed, e)))
+		goto out;
+	/* A new schedule re-arms a finished task; enabling one recomputes
+	 * its next run so a stale instant does not count as missed. */
+	if (changed && t.status != STATUS_PENDING) {
+		t.status = STATUS_PENDING;
+		t.consecutive_failures = 0;
+	}
+	changed |= t.enabled && !old.enabled;
+	if ((rc = tool_task_save(tl, &t, changed, e)))
+		goto out;
+	struct buf diff = {0};
+	int n = task_diff(&old, &t, tl->zs, &diff);
+	if (n)
+		buf_printf(out, "Task '%s' updated. Changed fields:\n", t.name);
+	else
+		buf_printf(out, "Task '%s' unchanged: the values given are the current ones.\n", t.name);
+	for (char *line = diff.data, *nl; line && *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		buf_printf(out, "  %.*s\n", (int)(nl - line), line);
+	}
+	buf_free(&diff);
+	buf_puts(out, "Next run: ");
+	next_run(tl, &t, out);
+	buf_puts(out, "\n");
+out:
+	taskargs_free(&a);
+	free(payload);
+	task_free(&old);
+	task_free(&t);
+	return rc;
+}
+
+static int
+native_cancel(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
+{
+	const char *id = arg_str(args, "id");
+	struct task t;
+	int rc = tool_task_get(tl, id, &t, e);
+	if (rc)
+		return not_found(id, rc, out, e);
+	if ((rc = tool_task_cancel(tl, &t, e)) == ST_OK)
+		buf_printf(out, "Task '%s' has been cancelled; it will not run again.\nID: %s\n", t.name,
+		    t.id);
+	task_free(&t);
+	return rc;
+}
+
+static int
+native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
+{
+	const char *id = arg_str(args, "id");
+	struct task t;
+	int rc = tool_task_get(tl, id, &t, e);
+	if (rc)
+		return not_found(id, rc, out, e);
+	if ((rc = tool_task_trash(tl, &t, e)) == ST_OK)
+		buf_printf(out, "Task '%s' has been deleted; it will not run again (task-rm --undo "
+		    "restores it).\nID: %s\n", t.name, t.id);
+	task_free(&t);
+	return rc;
+}
+
+#define ID_PARAM {"id", "string", "The task's ID as task_create or task_list gave it (a unique " \
+	"prefix of 4 or more characters also works).", NULL, 1, NULL, NULL}
+
+#define TASK_FIELDS(req) \
+	{"name", "string", "Short human name of the task. Default: the prompt's first words.", \
+	    NULL, 0, NULL, NULL}, \
+	{"prompt", "string", "What the model is asked when the task runs, written as the " \
+	    "instruction itself (e.g. 'Summarise my unread email').", NULL, req, NULL, NULL}, \
+	{"system_prompt", "string", "Optional system prompt for the run.", NULL, 0, NULL, NULL}, \
+	{"cron", "string", "Schedule: a 5-field cron expression (minute hour day-of-month month " \
+	    "day-of-week) or @daily, @hourly...; e.g. '0 7 * * 1-5' is 07:00 on weekdays. Read " \
+	    "in tz.", NULL, 0, NULL, NULL}, \
+	{"at", "string", "Schedule: run once at this time, ISO 8601 ('2026-03-02T07:00:00Z', or " \
+	    "naive '2026-03-02T07:00' read in tz) or plain English ('in 2 hours', 'tomorrow at " \
+	    "10am', 'next Friday at noon').", NULL, 0, NULL, NULL}, \
+	{"plan", "array", "Schedule: run once at each of these times (same forms as at).", NULL, 0, \
+	    NULL, NULL}, \
+	{"daily", "string", "Schedule: every day at this time, 'HH:MM' (e.g. '07:00').", NULL, 0, \
+	    NULL, NULL}, \
+	{"weekly", "string", "Schedule: every week, 'DAY HH:MM' or 'DAY,DAY HH:MM' (e.g. " \
+	    "'mon 09:00', 'mon,thu 18:30').", NULL, 0, NULL, NULL}, \
+	{"manual", "boolean", "Schedule: true for a task that runs only when asked (task_run).", \
+	    NULL, 0, NULL, NULL}, \
+	{"heartbeat", "boolean", "Schedule: true to add the prompt to every heartbeat run.", NULL, \
+	    0, NULL, NULL}, \
+	{"tz", "string", "IANA time zone the schedule is read in (e.g. 'Europe/London'). Default: " \
+	    "the local zone.", NULL, 0, NULL, NULL}, \
+	{"enabled", "boolean", "false keeps the task but stops it firing on its own.", NULL, 0, \
+	    NULL, NULL}, \
+	{"context", "string", "Name of a conversation the runs share (each run sees the earlier " \
+	    "ones); omit for a fresh conversation every run.", NULL, 0, NULL, NULL}, \
+	{"attachments", "array", "File paths or http(s) URLs handed to the model with the prompt.", \
+	    NULL, 0, NULL, NULL}, \
+	{"intent", "string", "Free routing label for whoever handles the result.", NULL, 0, NULL, \
+	    NULL}, \
+	{"channel", "string", "Channel the result belongs to.", NULL, 0, NULL, NULL}, \
+	{"payload", "object", "Extra JSON data handed to the run.", NULL, 0, NULL, NULL}, \
+	{"model", "string", "Model for this task's runs. Default: the configured one.", NULL, 0, \
+	    NULL, NULL}
+
+static const struct tool_param create_params[] = {
+	TASK_FIELDS(1),
+	{"key", "string", "Idempotency key: a create with a key that exists returns that task "
+	    "instead of adding another (safe retries).", NULL, 0, NULL, NULL},
+	{"force", "boolean", "true adds the task even when a pending one has the same prompt (or "
+	    "intent), schedule and channel.", NULL, 0, NULL, NULL},
+	{0},
+};
+
+static const struct tool_param list_params[] = {
+	{"status", "array", "Only tasks in these states. Default: all.", statuses_all, 0, NULL, NULL},
+	{"kind", "array", "Only these schedule kinds.", kinds_all, 0, NULL, NULL},
+	{"channel", "string", "Only tasks of this channel.", NULL, 0, NULL, NULL},
+	{"enabled", "boolean", "Only enabled (true) or disabled (false) tasks.", NULL, 0, NULL, NULL},
+	{"due_within", "integer", "Only tasks whose next run is within this many minutes from now.",
+	    NULL, 0, NULL, NULL},
+	{"due_after", "integer", "Only tasks whose next run is at least this many minutes from now.",
+	    NULL, 0, NULL, NULL},
+	{"limit", "integer", "At most this many tasks, ordered by next run (default 20, at most 50).",
+	    NULL, 0, NULL, NULL},
+	{0},
+};
+
+static const struct tool_param id_params[] = {ID_PARAM, {0}};
+static const struct tool_param update_params[] = {ID_PARAM, TASK_FIELDS(0), {0}};
+
+const struct tool_def native_tools[] = {
+	{"task_create", TOOLS_NATIVE, "Schedule a prompt to be run by the model later: once (at), at "
+	    "several times (plan), on a recurring schedule (cron, daily, weekly), only when asked "
+	    "(manual) or with every heartbeat. Give exactly one schedule. Returns the task's ID and "
+	    "its next run.", create_params, native_create, 0},
+	{"task_list", TOOLS_NATIVE, "List scheduled tasks, soonest next run first, with ID, "
+	    "schedule, status, next and last run. Filters are optional.", list_params, native_list,
+	    TOOL_READS},
+	{"task_show", TOOLS_NATIVE, "Show one task in full: schedule, prompt, settings and its "
+	    "recent runs.", id_params, native_show, TOOL_READS},
+	{"task_run", TOOLS_NATIVE, "Queue a task to run now (at the scheduler's next pass), even a "
+	    "disabled or manual one; its schedule is left as it is.", id_params, native_run, 0},
+	{"task_update", TOOLS_NATIVE, "Change some fields of a task; the others keep their values. "
+	    "An empty string clears an optional text field. A new schedule re-arms a finished task. "
+	    "Returns each changed field as old -> new and the next run.", update_params,
+	    native_update, 0},
+	{"task_cancel", TOOLS_NATIVE, "Cancel a pending task: it stays listed as cancelled and never "
+	    "runs again.", id_params, native_cancel, 0},
+	{"task_delete", TOOLS_NATIVE, "Delete a task; it stops at once (the user can restore it "
+	    "with task-rm --undo).", id_params, native_delete, 0},
+	{0},
+};
