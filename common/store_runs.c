@@ -110,3 +110,226 @@ store_run_get(struct store *st, const char *prefix, struct run *r, struct err *e
 		return store_sqlerr(st, e, "reading a run");
 	return found ? ST_OK : err_set(e, ST_NOTFOUND, "no run '%s'", prefix);
 }
+
+/* ---- claims ---- */
+
+/* The condition of the tasks_due partial index, spelled the same so the
+ * planner uses it. */
+#define DUE_WHERE "status = 'pending' AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL"
+
+int
+store_due_next(struct store *st, int64_t *due, struct err *e)
+{
+	static const char q[] = "SELECT min(due_at) FROM tasks WHERE " DUE_WHERE;
+	sqlite3_stmt *s = store_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	int rc = sqlite3_step(s);
+	*due = rc == SQLITE_ROW ? col_time(s, 0) : TIME_NONE;
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW ? ST_OK : store_sqlerr(st, e, "looking for due tasks");
+}
+
+void
+due_cursor_init(struct due_cursor *c)
+{
+	c->due = INT64_MIN;
+	c->rowid = INT64_MIN;
+}
+
+int
+store_due_scan(struct store *st, int64_t now, struct due_cursor *c, char (*ids)[37], int max,
+    int *n, struct err *e)
+{
+	static const char q[] = "SELECT id, due_at, rowid FROM tasks WHERE " DUE_WHERE
+	    " AND due_at <= ?1 AND (due_at, rowid) > (?2, ?3) ORDER BY due_at, rowid LIMIT ?4";
+	sqlite3_stmt *s = store_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sqlite3_bind_int64(s, 1, now);
+	sqlite3_bind_int64(s, 2, c->due);
+	sqlite3_bind_int64(s, 3, c->rowid);
+	sqlite3_bind_int(s, 4, max);
+	int rc;
+	*n = 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW && *n < max) {
+		snprintf(ids[*n], 37, "%s", (const char *)sqlite3_column_text(s, 0));
+		c->due = sqlite3_column_int64(s, 1);
+		c->rowid = sqlite3_column_int64(s, 2);
+		(*n)++;
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : store_sqlerr(st, e, "looking for due tasks");
+}
+
+int
+store_queued_scan(struct store *st, char (*ids)[37], int max, int *n, struct err *e)
+{
+	static const char q[] = "SELECT id FROM tasks WHERE queued != 0 AND deleted_at IS NULL"
+	    " AND status != 'running' LIMIT ?1";
+	sqlite3_stmt *s = store_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sqlite3_bind_int(s, 1, max);
+	int rc;
+	*n = 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW && *n < max)
+		snprintf(ids[(*n)++], 37, "%s", (const char *)sqlite3_column_text(s, 0));
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : store_sqlerr(st, e, "looking for queued tasks");
+}
+
+int
+store_task_queue(struct store *st, const char *id, int64_t now, struct err *e)
+{
+	static const char q[] = "UPDATE tasks SET queued = 1, updated_at = ?2 WHERE id = ?1"
+	    " AND deleted_at IS NULL";
+	sqlite3_stmt *s = store_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	stmt_text(s, 1, id);
+	sqlite3_bind_int64(s, 2, now);
+	int rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return store_sqlerr(st, e, "queueing a run");
+	return sqlite3_changes(store_db(st)) ? ST_OK : err_set(e, ST_NOTFOUND, "no task '%s'", id);
+}
+
+int
+store_heartbeat_tasks(struct store *st, task_fn fn, void *arg, struct err *e)
+{
+	static const char q[] = "SELECT id FROM tasks WHERE kind = 'heartbeat' AND status = 'pending'"
+	    " AND enabled = 1 AND deleted_at IS NULL ORDER BY created_at, rowid";
+	sqlite3_stmt *s;
+	/* Not cached: the callback reads tasks while this is stepped. */
+	if (sqlite3_prepare_v2(store_db(st), q, -1, &s, NULL) != SQLITE_OK)
+		return store_sqlerr(st, e, "listing heartbeat tasks");
+	int rc, status = ST_OK;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		char id[37];
+		snprintf(id, sizeof id, "%s", (const char *)sqlite3_column_text(s, 0));
+		struct task t;
+		if ((status = store_task_get(st, id, &t, e)))
+			break;
+		int stop = fn(&t, arg);
+		task_free(&t);
+		if (stop)
+			break;
+	}
+	if (!status && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		status = store_sqlerr(st, e, "listing heartbeat tasks");
+	sqlite3_finalize(s);
+	return status;
+}
+
+int
+store_run_begin(struct store *st, const struct run *r, const struct run_owner *o,
+    int64_t lease_until, const char *prev_status, int *dup, struct err *e)
+{
+	static const char q[] = "INSERT INTO runs (id, task_id, slot, trigger, status, started_at,"
+	    " attempt, owner_host, owner_boot, owner_pid, owner_start, lease_until, prev_status,"
+	    " ended_at, error, duration_ms)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
+	    " ON CONFLICT(task_id, slot) DO NOTHING";
+	sqlite3_stmt *s = store_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	stmt_text(s, 1, r->id);
+	stmt_text(s, 2, r->task_id);
+	stmt_time(s, 3, r->slot);
+	stmt_text(s, 4, r->trigger);
+	stmt_text(s, 5, r->status);
+	sqlite3_bind_int64(s, 6, r->started_at);
+	sqlite3_bind_int(s, 7, r->attempt);
+	if (o) {
+		stmt_text(s, 8, o->host);
+		stmt_text(s, 9, o->boot);
+		sqlite3_bind_int64(s, 10, o->pid);
+		sqlite3_bind_int64(s, 11, o->start);
+		stmt_time(s, 12, lease_until);
+	}
+	stmt_text(s, 13, prev_status);
+	stmt_time(s, 14, r->ended_at);
+	stmt_text(s, 15, r->error);
+	if (r->duration_ms >= 0)
+		sqlite3_bind_int64(s, 16, r->duration_ms);
+	int rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return store_sqlerr(st, e, "recording a run");
+	*dup = sqlite3_changes(store_db(st)) == 0;
+	return ST_OK;
+}
+
+int
+store_run_end(struct store *st, const struct run *r, int *was_running, struct err *e)
+{
+	static const char q[] = "UPDATE runs SET status = ?2, ended_at = ?3, exit_code = ?4,"
+	    " output = ?5, error = ?6, duration_ms = ?7 WHERE id = ?1 AND status = 'running'";
+	sqlite3_stmt *s = store_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	stmt_text(s, 1, r->id);
+	stmt_text(s, 2, r->status);
+	stmt_time(s, 3, r->ended_at);
+	if (r->exit_code >= 0)
+		sqlite3_bind_int(s, 4, r->exit_code);
+	stmt_text(s, 5, r->output);
+	stmt_text(s, 6, r->error);
+	if (r->duration_ms >= 0)
+		sqlite3_bind_int64(s, 7, r->duration_ms);
+	int rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return store_sqlerr(st, e, "recording the end of a run");
+	*was_running = sqlite3_changes(store_db(st)) != 0;
+	return ST_OK;
+}
+
+static void
+col_copy(sqlite3_stmt *s, int i, char *dst, size_t n)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+	snprintf(dst, n, "%s", t ? (const char *)t : "");
+}
+
+int
+store_run_claims(struct store *st, int (*fn)(const struct run_claim *c, void *arg), void *arg,
+    struct err *e)
+{
+	static const char q[] = "SELECT id, task_id, slot, started_at, lease_until, trigger,"
+	    " prev_status, owner_host, owner_boot, owner_pid, owner_start FROM runs"
+	    " WHERE status = 'running'";
+	sqlite3_stmt *s;
+	/* Not cached: the callback may write while this is stepped. */
+	if (sqlite3_prepare_v2(store_db(st), q, -1, &s, NULL) != SQLITE_OK)
+		return store_sqlerr(st, e, "listing running runs");
+	int rc;
+	struct run_claim *all = NULL;
+	size_t n = 0, cap = 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (n == cap)
+			all = xrealloc(all, (cap = cap ? cap * 2 : 8) * sizeof *all);
+		struct run_claim *c = &all[n++];
+		memset(c, 0, sizeof *c);
+		col_copy(s, 0, c->id, sizeof c->id);
+		col_copy(s, 1, c->task_id, sizeof c->task_id);
+		c->slot = col_time(s, 2);
+		c->started_at = col_time(s, 3);
+		c->lease_until = col_time(s, 4);
+		col_copy(s, 5, c->trigger, sizeof c->trigger);
+		col_copy(s, 6, c->prev_status, sizeof c->prev_status);
+		col_copy(s, 7, c->owner.host, sizeof c->owner.host);
+		col_copy(s, 8, c->owner.boot, sizeof c->owner.boot);
+		c->owner.pid = sqlite3_column_int64(s, 9);
+		c->owner.start = sqlite3_column_int64(s, 10);
+	}
+	sqlite3_finalize(s);
+	int status = rc == SQLITE_DONE ? ST_OK : store_sqlerr(st, e, "listing running runs");
+	for (size_t i = 0; i < n && !status; i++)
+		if (fn(&all[i], arg))
+			break;
+	free(all);
+	return status;
+}

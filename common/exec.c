@@ -1,0 +1,826 @@
+/* Executors: fork and exec without a shell, one process group per child,
+ * and a poll loop over every child's pipes and pidfd.  The child's exit is
+ * seen through a pidfd (or, without one, by polling waitpid), so a
+ * grandchild that keeps the pipes open cannot hold a run past its drain
+ * period. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exec.h"
+
+extern char **environ;
+
+struct child {
+	void *tag;
+	pid_t pid;
+	int pidfd, fd_in, fd_out, fd_err;
+	char *input;
+	size_t ninput, off;
+	struct buf out, err;
+	size_t cap, drop_out, drop_err;
+	int64_t start, deadline, term_at, kill_at, exit_at;
+	int64_t grace, drain;
+	int exited, status, timed_out, stopped, killed;
+	int done_how;              /* a result known before it ran: EXEC_NOTFOUND, ... */
+	char why[ERR_MAX + 64];
+};
+
+struct exec_pool {
+	struct child **c;
+	size_t n, cap;
+};
+
+int64_t
+mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- command lines ---- */
+
+int
+exec_split(const char *line, char ***argv, struct err *e)
+{
+	size_t n = 0, cap = 8;
+	char **v = xcalloc(cap, sizeof *v);
+	struct buf w = {0};
+	const char *p = line ? line : "";
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (!*p)
+			break;
+		buf_add(&w, "", 0);
+		w.len = 0;
+		w.data[0] = 0;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\n') {
+			if (*p == '\'') {
+				const char *q = strchr(p + 1, '\'');
+				if (!q)
+					goto unterminated;
+				buf_add(&w, p + 1, (size_t)(q - p - 1));
+				p = q + 1;
+			} else if (*p == '"') {
+				for (p++; *p != '"'; p++) {
+					if (!*p)
+						goto unterminated;
+					if (*p == '\\' && p[1] && strchr("\\\"$`", p[1]))
+						p++;
+					buf_add(&w, p, 1);
+				}
+				p++;
+			} else if (*p == '\\') {
+				if (p[1])
+					buf_add(&w, p + 1, 1);
+				p += p[1] ? 2 : 1;
+			} else {
+				buf_add(&w, p++, 1);
+			}
+		}
+		if (n + 2 > cap)
+			v = xrealloc(v, (cap *= 2) * sizeof *v);
+		v[n++] = xstrdup(w.data);
+		v[n] = NULL;
+	}
+	buf_free(&w);
+	if (n == 0) {
+		free(v);
+		return err_set(e, ST_INVALID, "empty command line");
+	}
+	*argv = v;
+	return ST_OK;
+unterminated:
+	buf_free(&w);
+	v[n] = NULL;
+	exec_argv_free(v);
+	return err_set(e, ST_INVALID, "unterminated quote in command line '%s'", line);
+}
+
+void
+exec_argv_free(char **argv)
+{
+	if (!argv)
+		return;
+	for (char **a = argv; *a; a++)
+		free(*a);
+	free(argv);
+}
+
+static int
+is_exec_file(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && access(path, X_OK) == 0;
+}
+
+int
+exec_find(const char *name, const char *dir, char **path, struct err *e)
+{
+	if (!*name)
+		return err_set(e, ST_NOTFOUND, "empty executor name");
+	if (strchr(name, '/')) {
+		struct stat sb;
+		if (stat(name, &sb) != 0)
+			return err_set(e, ST_NOTFOUND, "executor '%s' not found", name);
+		if (!is_exec_file(name))
+			return err_set(e, ST_NOTFOUND, "executor '%s' is not an executable file", name);
+		*path = xstrdup(name);
+		return ST_OK;
+	}
+	const char *env = getenv("PATH");
+	char *list = xstrdup(env && *env ? env : "/usr/local/bin:/usr/bin:/bin");
+	int rc = ST_NOTFOUND;
+	/* strsep keeps empty entries, which mean the current directory. */
+	for (char *s = list, *d; rc && (d = strsep(&s, ":"));) {
+		char *full = xasprintf("%s/%s", *d ? d : ".", name);
+		if (is_exec_file(full)) {
+			*path = full;
+			rc = ST_OK;
+		} else {
+			free(full);
+		}
+	}
+	free(list);
+	if (rc && dir) {
+		char *full = xasprintf("%s/%s", dir, name);
+		if (is_exec_file(full)) {
+			*path = full;
+			rc = ST_OK;
+		} else {
+			free(full);
+		}
+	}
+	return rc ? err_set(e, ST_NOTFOUND, "executor '%s' not found in PATH", name) : ST_OK;
+}
+
+/* ---- starting ---- */
+
+static void
+close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void
+child_free(struct child *c)
+{
+	close_fd(&c->pidfd);
+	close_fd(&c->fd_in);
+	close_fd(&c->fd_out);
+	close_fd(&c->fd_err);
+	free(c->input);
+	buf_free(&c->out);
+	buf_free(&c->err);
+	free(c);
+}
+
+/* In the child between fork and exec: async-signal-safe calls only. */
+static void
+child_exec(const char *path, char *const *argv, char *const *envp, pid_t parent, int die,
+    int in, int out, int errfd, int report)
+{
+	setpgid(0, 0);
+	if (die && (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent))
+		_exit(127);
+	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(errfd, 2) < 0)
+		goto fail;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	for (int s = 1; s < NSIG; s++)
+		sigaction(s, &sa, NULL);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	execve(path, argv, envp);
+fail:;
+	int err = errno;
+	ssize_t w = write(report, &err, sizeof err);
+	(void)w;
+	_exit(127);
+}
+
+static int
+nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+	return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+static void
+start_child(struct child *c, const struct exec_cmd *cmd)
+{
+	char *path = NULL;
+	struct err e;
+	if (exec_find(cmd->argv[0], cmd->search_dir, &path, &e)) {
+		c->done_how = EXEC_NOTFOUND;
+		snprintf(c->why, sizeof c->why, "%s", e.msg);
+		return;
+	}
+	int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1}, rep[2] = {-1, -1};
+	if (pipe2(pin, O_CLOEXEC) || pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC) ||
+	    pipe2(rep, O_CLOEXEC)) {
+		snprintf(c->why, sizeof c->why, "cannot start '%s': %s", cmd->argv[0], strerror(errno));
+		goto fail;
+	}
+	pid_t parent = getpid();
+	c->start = mono_ms();
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(c->why, sizeof c->why, "cannot start '%s': %s", cmd->argv[0], strerror(errno));
+		goto fail;
+	}
+	if (pid == 0)
+		child_exec(path, cmd->argv, cmd->envp ? cmd->envp : environ, parent,
+		    cmd->die_with_parent, pin[0], pout[1], perr[1], rep[1]);
+	/* Both sides set the group, so a kill right after fork reaches it. */
+	setpgid(pid, pid);
+	close_fd(&pin[0]);
+	close_fd(&pout[1]);
+	close_fd(&perr[1]);
+	close_fd(&rep[1]);
+	int err = 0;
+	ssize_t r;
+	while ((r = read(rep[0], &err, sizeof err)) < 0 && errno == EINTR)
+		;
+	close_fd(&rep[0]);
+	if (r == (ssize_t)sizeof err) {
+		int st;
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		snprintf(c->why, sizeof c->why, "cannot run executor '%s': %s", cmd->argv[0],
+		    strerror(err));
+		goto fail;
+	}
+	free(path);
+	c->pid = pid;
+	c->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	c->fd_in = pin[1];
+	c->fd_out = pout[0];
+	c->fd_err = perr[0];
+	nonblock(c->fd_in);
+	nonblock(c->fd_out);
+	nonblock(c->fd_err);
+	if (!c->input || !c->ninput)
+		close_fd(&c->fd_in);
+	if (cmd->timeout_ms > 0)
+		c->deadline = c->start + cmd->timeout_ms;
+	return;
+fail:
+	free(path);
+	close_fd(&pin[0]);
+	close_fd(&pin[1]);
+	close_fd(&pout[0]);
+	close_fd(&pout[1]);
+	close_fd(&perr[0]);
+	close_fd(&perr[1]);
+	close_fd(&rep[0]);
+	close_fd(&rep[1]);
+	c->done_how = EXEC_STARTFAIL;
+}
+
+struct exec_pool *
+exec_pool_new(void)
+{
+	return xcalloc(1, sizeof(struct exec_pool));
+}
+
+size_t
+exec_pool_count(const struct exec_pool *p)
+{
+	return p->n;
+}
+
+void
+exec_pool_start(struct exec_pool *p, const struct exec_cmd *cmd, void *tag)
+{
+	struct child *c = xcalloc(1, sizeof *c);
+	c->tag = tag;
+	c->pidfd = c->fd_in = c->fd_out = c->fd_err = -1;
+	c->done_how = -1;
+	c->cap = cmd->cap ? cmd->cap : EXEC_CAP;
+	c->grace = cmd->kill_grace_ms > 0 ? cmd->kill_grace_ms : EXEC_KILL_GRACE_MS;
+	c->drain = cmd->drain_ms > 0 ? cmd->drain_ms : EXEC_DRAIN_MS;
+	if (cmd->input && cmd->ninput) {
+		c->input = xmalloc(cmd->ninput);
+		memcpy(c->input, cmd->input, cmd->ninput);
+		c->ninput = cmd->ninput;
+	}
+	start_child(c, cmd);
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 8;
+		p->c = xrealloc(p->c, p->cap * sizeof *p->c);
+	}
+	p->c[p->n++] = c;
+}
+
+void
+exec_pool_fail(struct exec_pool *p, void *tag, int how, const char *why)
+{
+	struct child *c = xcalloc(1, sizeof *c);
+	c->tag = tag;
+	c->pidfd = c->fd_in = c->fd_out = c->fd_err = -1;
+	c->done_how = how;
+	snprintf(c->why, sizeof c->why, "%s", why);
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 8;
+		p->c = xrealloc(p->c, p->cap * sizeof *p->c);
+	}
+	p->c[p->n++] = c;
+}
+
+/* ---- supervising ---- */
+
+static void
+signal_group(struct child *c, int sig)
+{
+	if (c->pid > 0)
+		kill(-c->pid, sig);
+}
+
+static void
+reap(struct child *c, int block)
+{
+	if (c->exited || c->pid <= 0)
+		return;
+	int st;
+	pid_t r;
+	while ((r = waitpid(c->pid, &st, block ? 0 : WNOHANG)) < 0 && errno == EINTR)
+		;
+	if (r == c->pid) {
+		c->exited = 1;
+		c->status = st;
+		c->exit_at = mono_ms();
+		close_fd(&c->pidfd);
+		close_fd(&c->fd_in);
+	}
+}
+
+static void
+keep(struct buf *b, size_t *dropped, size_t cap, const char *s, size_t n)
+{
+	size_t room = b->len < cap ? cap - b->len : 0;
+	size_t take = n < room ? n : room;
+	if (take)
+		buf_add(b, s, take);
+	*dropped += n - take;
+}
+
+/* Read what is there (bounded, so one chatty child cannot starve the rest). */
+static void
+drain_fd(struct child *c, int *fd, struct buf *b, size_t *dropped)
+{
+	char tmp[65536];
+	for (int i = 0; i < 32 && *fd >= 0; i++) {
+		ssize_t r = read(*fd, tmp, sizeof tmp);
+		if (r > 0) {
+			keep(b, dropped, c->cap, tmp, (size_t)r);
+			continue;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && errno == EAGAIN)
+			return;
+		close_fd(fd);
+	}
+}
+
+/* Write input without dying of SIGPIPE when the child does not read it. */
+static void
+feed(struct child *c)
+{
+	sigset_t pipeset, old, pending;
+	sigemptyset(&pipeset);
+	sigaddset(&pipeset, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipeset, &old);
+	sigpending(&pending);
+	int was_pending = sigismember(&pending, SIGPIPE);
+	ssize_t w = write(c->fd_in, c->input + c->off, c->ninput - c->off);
+	if (w > 0) {
+		c->off += (size_t)w;
+		if (c->off == c->ninput)
+			close_fd(&c->fd_in);
+	} else if (w < 0 && errno != EAGAIN && errno != EINTR) {
+		if (errno == EPIPE && !was_pending) {
+			struct timespec zero = {0, 0};
+			sigtimedwait(&pipeset, NULL, &zero);
+		}
+		close_fd(&c->fd_in);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static int
+child_finished(const struct child *c, int64_t now)
+{
+	if (c->done_how >= 0)
+		return 1;
+	if (!c->exited)
+		return 0;
+	return (c->fd_out < 0 && c->fd_err < 0) || now >= c->exit_at + c->drain;
+}
+
+/* The next instant this child needs attention without any I/O. */
+static int64_t
+child_timer(const struct child *c)
+{
+	int64_t t = INT64_MAX;
+	if (c->done_how >= 0)
+		return 0;
+	if (c->exited)
+		return c->exit_at + c->drain;
+	if (c->deadline && !c->term_at)
+		t = c->deadline;
+	if (c->kill_at && !c->killed && c->kill_at < t)
+		t = c->kill_at;
+	return t;
+}
+
+static void
+child_timers(struct child *c, int64_t now)
+{
+	if (c->exited || c->pid <= 0)
+		return;
+	if (c->deadline && !c->term_at && now >= c->deadline) {
+		c->timed_out = 1;
+		c->term_at = now;
+		c->kill_at = now + c->grace;
+		signal_group(c, SIGTERM);
+	}
+	if (c->kill_at && !c->killed && now >= c->kill_at) {
+		c->killed = 1;
+		signal_group(c, SIGKILL);
+	}
+}
+
+static const char *
+sig_name(int s)
+{
+	static const struct {
+		int sig;
+		const char *name;
+	} names[] = {{SIGHUP, "SIGHUP"}, {SIGINT, "SIGINT"}, {SIGQUIT, "SIGQUIT"},
+		{SIGILL, "SIGILL"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"}, {SIGFPE, "SIGFPE"},
+		{SIGKILL, "SIGKILL"}, {SIGSEGV, "SIGSEGV"}, {SIGPIPE, "SIGPIPE"},
+		{SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"}, {SIGUSR1, "SIGUSR1"},
+		{SIGUSR2, "SIGUSR2"}, {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (names[i].sig == s)
+			return names[i].name;
+	return "signal";
+}
+
+static char *
+finish_stream(struct buf *b, size_t dropped, size_t *n)
+{
+	if (dropped)
+		buf_printf(b, "%s[... output truncated: %zu bytes dropped]\n",
+		    b->len && b->data[b->len - 1] != '\n' ? "\n" : "", dropped);
+	buf_add(b, "", 0);
+	*n = b->len;
+	char *s = b->data;
+	b->data = NULL;
+	b->len = b->cap = 0;
+	return s;
+}
+
+static void
+child_result(struct child *c, struct exec_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->tag = c->tag;
+	r->pid = c->pid;
+	r->stopped = c->stopped;
+	r->code = -1;
+	if (c->done_how >= 0) {
+		r->how = c->done_how;
+		snprintf(r->why, sizeof r->why, "%s", c->why);
+		r->out = xstrdup("");
+		r->err = xstrdup("");
+		return;
+	}
+	int held = c->fd_out >= 0 || c->fd_err >= 0;
+	close_fd(&c->fd_out);
+	close_fd(&c->fd_err);
+	/* Whatever is left of its group (a grandchild that outlived it). */
+	if (kill(-c->pid, 0) == 0) {
+		r->leftovers = 1;
+		kill(-c->pid, SIGKILL);
+	}
+	r->duration_ms = c->exit_at - c->start;
+	r->dropped_out = c->drop_out;
+	r->dropped_err = c->drop_err;
+	r->out = finish_stream(&c->out, c->drop_out, &r->nout);
+	r->err = finish_stream(&c->err, c->drop_err, &r->nerr);
+	if (WIFEXITED(c->status)) {
+		r->how = EXEC_EXITED;
+		r->code = WEXITSTATUS(c->status);
+	} else if (WIFSIGNALED(c->status)) {
+		r->how = EXEC_SIGNALED;
+		r->code = WTERMSIG(c->status);
+	}
+	if (c->timed_out) {
+		r->how = EXEC_TIMEOUT;
+		snprintf(r->why, sizeof r->why, "timed out after %.3g s; its process group got SIGTERM%s",
+		    (double)(c->deadline - c->start) / 1000.0,
+		    c->killed ? " and, still running after the grace, SIGKILL" : "");
+	} else if (r->how == EXEC_EXITED && r->code) {
+		snprintf(r->why, sizeof r->why, "exited with status %d", r->code);
+	} else if (r->how == EXEC_SIGNALED) {
+		snprintf(r->why, sizeof r->why, "killed by signal %d (%s)", r->code, sig_name(r->code));
+	}
+	if (r->leftovers) {
+		size_t l = strlen(r->why);
+		snprintf(r->why + l, sizeof r->why - l, "%sprocesses it started outlived it%s and were killed",
+		    l ? "; " : "", held ? " (holding its output open)" : "");
+	}
+}
+
+static void
+remove_child(struct exec_pool *p, size_t i)
+{
+	child_free(p->c[i]);
+	memmove(p->c + i, p->c + i + 1, (p->n - i - 1) * sizeof *p->c);
+	p->n--;
+}
+
+/* A finished child, if any: its result in r. */
+static int
+take_finished(struct exec_pool *p, int64_t now, struct exec_result *r)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		struct child *c = p->c[i];
+		if (!c->exited && c->done_how < 0 && c->pidfd < 0)
+			reap(c, 0);
+		child_timers(c, now);
+		if (child_finished(c, now)) {
+			child_result(c, r);
+			remove_child(p, i);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int
+exec_pool_wait(struct exec_pool *p, int64_t timeout_ms, const int *fds, int nfds,
+    struct exec_result *r)
+{
+	int64_t end = timeout_ms < 0 ? INT64_MAX : mono_ms() + timeout_ms;
+	size_t maxfd = 4 * p->n + (size_t)nfds + 1;
+	struct pollfd *pf = xcalloc(maxfd, sizeof *pf);
+	int ret = 0;
+	for (;;) {
+		int64_t now = mono_ms();
+		if (take_finished(p, now, r)) {
+			ret = 1;
+			break;
+		}
+		if (now >= end)
+			break;
+		size_t n = 0;
+		int64_t wake = end;
+		int need_tick = 0;
+		if (4 * p->n + (size_t)nfds + 1 > maxfd) {
+			maxfd = 4 * p->n + (size_t)nfds + 1;
+			pf = xrealloc(pf, maxfd * sizeof *pf);
+		}
+		for (size_t i = 0; i < p->n; i++) {
+			struct child *c = p->c[i];
+			int64_t t = child_timer(c);
+			if (t < wake)
+				wake = t;
+			if (c->fd_in >= 0)
+				pf[n++] = (struct pollfd){.fd = c->fd_in, .events = POLLOUT};
+			if (c->fd_out >= 0)
+				pf[n++] = (struct pollfd){.fd = c->fd_out, .events = POLLIN};
+			if (c->fd_err >= 0)
+				pf[n++] = (struct pollfd){.fd = c->fd_err, .events = POLLIN};
+			if (!c->exited && c->pidfd >= 0)
+				pf[n++] = (struct pollfd){.fd = c->pidfd, .events = POLLIN};
+			else if (!c->exited)
+				need_tick = 1;
+		}
+		for (int i = 0; i < nfds; i++)
+			pf[n++] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+		int64_t wait = wake - now;
+		if (wait < 0)
+			wait = 0;
+		if (need_tick && wait > 10)
+			wait = 10;
+		if (wait > 60000)
+			wait = 60000;
+		int pr = poll(pf, n, (int)wait);
+		if (pr < 0 && errno != EINTR)
+			break;
+		if (pr <= 0)
+			continue;
+		/* Events are matched to children by fd: every fd appears once. */
+		for (size_t k = 0; k < n; k++) {
+			if (!pf[k].revents)
+				continue;
+			int fd = pf[k].fd;
+			int extra = 0;
+			for (int i = 0; i < nfds; i++)
+				extra |= fds[i] == fd;
+			if (extra) {
+				ret = 0;
+				goto out_check;
+			}
+			for (size_t i = 0; i < p->n; i++) {
+				struct child *c = p->c[i];
+				if (fd == c->fd_out)
+					drain_fd(c, &c->fd_out, &c->out, &c->drop_out);
+				else if (fd == c->fd_err)
+					drain_fd(c, &c->fd_err, &c->err, &c->drop_err);
+				else if (fd == c->fd_in)
+					feed(c);
+				else if (fd == c->pidfd)
+					reap(c, 0);
+				else
+					continue;
+				break;
+			}
+		}
+		continue;
+out_check:
+		/* An outside fd is ready; still hand back a finished child first. */
+		ret = take_finished(p, mono_ms(), r);
+		break;
+	}
+	free(pf);
+	return ret;
+}
+
+void
+exec_pool_stop(struct exec_pool *p)
+{
+	int64_t now = mono_ms();
+	for (size_t i = 0; i < p->n; i++) {
+		struct child *c = p->c[i];
+		c->stopped = 1;
+		if (c->exited || c->pid <= 0 || c->term_at)
+			continue;
+		c->term_at = now;
+		c->kill_at = now + c->grace;
+		signal_group(c, SIGTERM);
+	}
+}
+
+void
+exec_pool_free(struct exec_pool *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n; i++) {
+		struct child *c = p->c[i];
+		if (c->pid > 0) {
+			signal_group(c, SIGKILL);
+			reap(c, 1);
+		}
+		child_free(c);
+	}
+	free(p->c);
+	free(p);
+}
+
+void
+exec_result_free(struct exec_result *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}
+
+void
+exec_run(const struct exec_cmd *c, struct exec_result *r)
+{
+	struct exec_pool *p = exec_pool_new();
+	exec_pool_start(p, c, NULL);
+	while (!exec_pool_wait(p, -1, NULL, 0, r))
+		;
+	exec_pool_free(p);
+}
+
+/* ---- processes ---- */
+
+/* The fields of /proc/PID/stat after the command name (which may hold
+ * spaces and parentheses): field 3 is the state. */
+static int
+proc_stat_fields(pid_t pid, char *buf, size_t n, char **rest)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t r = read(fd, buf, n - 1);
+	close(fd);
+	if (r <= 0)
+		return -1;
+	buf[r] = 0;
+	char *paren = strrchr(buf, ')');
+	if (!paren || paren[1] != ' ')
+		return -1;
+	*rest = paren + 2;
+	return 0;
+}
+
+int
+proc_start_time(pid_t pid, int64_t *ticks)
+{
+	char buf[1024], *p;
+	if (pid <= 0 || proc_stat_fields(pid, buf, sizeof buf, &p))
+		return -1;
+	if (*p == 'Z' || *p == 'X')
+		return -1;
+	/* starttime is field 22: the 20th after the name. */
+	for (int f = 3; f < 22; f++) {
+		p = strchr(p, ' ');
+		if (!p)
+			return -1;
+		p++;
+	}
+	*ticks = strtoll(p, NULL, 10);
+	return 0;
+}
+
+int
+proc_boot_id(char out[40])
+{
+	int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t r = read(fd, out, 39);
+	close(fd);
+	if (r <= 0)
+		return -1;
+	out[r] = 0;
+	out[strcspn(out, "\n")] = 0;
+	return 0;
+}
+
+static int
+environ_has(pid_t pid, const char *want, size_t nwant)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%ld/environ", (long)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	struct buf b = {0};
+	int found = 0;
+	if (buf_read_fd(&b, fd, 1 << 20) == 0) {
+		for (size_t i = 0; i < b.len && !found; i += strlen(b.data + i) + 1)
+			found = strlen(b.data + i) == nwant && memcmp(b.data + i, want, nwant) == 0;
+	}
+	close(fd);
+	buf_free(&b);
+	return found;
+}
+
+int
+proc_kill_tagged(const char *name, const char *value)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return 0;
+	char *want = xasprintf("%s=%s", name, value);
+	size_t nwant = strlen(want);
+	uid_t me = getuid();
+	pid_t self = getpid();
+	int n = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+		if (*end || pid <= 0 || pid == self)
+			continue;
+		char path[64];
+		struct stat sb;
+		snprintf(path, sizeof path, "/proc/%ld", pid);
+		if (stat(path, &sb) != 0 || sb.st_uid != me)
+			continue;
+		if (environ_has((pid_t)pid, want, nwant) && kill((pid_t)pid, SIGKILL) == 0)
+			n++;
+	}
+	closedir(d);
+	free(want);
+	return n;
+}
