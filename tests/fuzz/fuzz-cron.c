@@ -43,8 +43,7 @@ fuzz_cron_one(const uint8_t *data, size_t size)
 			 * can still swallow every wall time of a wildcard job (found
 			 * here: every minute of 02:00-02:59 on a March 8 that is a
 			 * Sunday, in New York, where that day is always the
-			 * spring-forward day; see the corpus file regress-ny-gap-never). */7' in New York, where a Sunday March 8 is
-			 * always the spring-forward day). */
+			 * spring-forward day; see the corpus file regress-ny-gap-never). */
 			if (t == -1) {
 				assert(k != 0 && after >= 0);
 				continue;
