@@ -278,7 +278,10 @@ sentence(struct buf *out, const char *msg)
 		buf_add(out, p, 1);
 	}
 	if (out->len > start) {
-		out->data[start] = (char)toupper((unsigned char)out->data[start]);
+		/* Not an argument name: "day_of_week is required" stays as it is. */
+		size_t word = strcspn(out->data + start, " ");
+		if (!memchr(out->data + start, '_', word))
+			out->data[start] = (char)toupper((unsigned char)out->data[start]);
 		if (!strchr(".!?", out->data[out->len - 1]))
 			buf_puts(out, ".");
 	}

@@ -455,6 +455,37 @@ az_task(struct tools *tl, const struct task *t, int full)
 	return o;
 }
 
+/* JSON as agent-zero prints it (Python's json.dumps with indent=4). */
+static void
+json_pretty(const cJSON *j, int depth, struct buf *out)
+{
+	int obj = cJSON_IsObject(j);
+	if (!obj && !cJSON_IsArray(j)) {
+		char *s = cJSON_PrintUnformatted(j);
+		buf_puts(out, s ? s : "null");
+		free(s);
+		return;
+	}
+	if (!j->child) {
+		buf_puts(out, obj ? "{}" : "[]");
+		return;
+	}
+	buf_puts(out, obj ? "{\n" : "[\n");
+	for (const cJSON *it = j->child; it; it = it->next) {
+		buf_printf(out, "%*s", (depth + 1) * 4, "");
+		if (obj) {
+			cJSON *key = cJSON_CreateString(it->string);
+			char *k = cJSON_PrintUnformatted(key);
+			buf_printf(out, "%s: ", k);
+			free(k);
+			cJSON_Delete(key);
+		}
+		json_pretty(it, depth + 1, out);
+		buf_puts(out, it->next ? ",\n" : "\n");
+	}
+	buf_printf(out, "%*s%c", depth * 4, "", obj ? '}' : ']');
+}
+
 struct az_list {
 	struct tools *tl;
 	const cJSON *states;
@@ -511,9 +542,7 @@ az_list(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	}
 	struct az_list c = {tl, arg_get(args, "state"), cJSON_CreateArray(), 0};
 	if ((rc = store_task_list(tl->st, &f, az_list_one, &c, e)) == ST_OK) {
-		char *s = cJSON_Print(c.arr);
-		buf_puts(out, s);
-		free(s);
+		json_pretty(c.arr, 0, out);
 		if (c.n > LIST_CAP)
 			buf_printf(out, "\n(%ld tasks match; the first %d are shown. Narrow the filters.)",
 			    c.n, LIST_CAP);
@@ -540,9 +569,7 @@ az_show(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	if (rc)
 		return rc;
 	cJSON *o = az_task(tl, &t, 1);
-	char *s = cJSON_Print(o);
-	buf_puts(out, s);
-	free(s);
+	json_pretty(o, 0, out);
 	cJSON_Delete(o);
 	task_free(&t);
 	return ST_OK;

@@ -114,7 +114,7 @@ test_expect_success 'parallel calls in one round, both providers' '
 test_expect_success 'compatibility tool names are mapped to valid function names and back' '
 	llm-call --tools=agent-zero "[[call scheduler_list_tasks {}]] list" >out &&
 	grep -q "^body.tools\[0\].function.name = \"scheduler_list_tasks\"$" fp/last.req &&
-	grep -q "\"name\":	\"Plants\"" out
+	grep -q "\"name\": \"Plants\"" out
 '
 
 test_expect_success 'an unknown tool is an error result for the model, not a crash' '
