@@ -502,8 +502,10 @@ main(int argc, char **argv)
 		case 'm': o.model = optarg; break;
 		case 'a': o.attach[o.nattach++] = optarg; break;
 		case 'o':
-			if ((rc = add_option(o.options, optarg, &e)))
-				return fail(rc, e.msg);
+			if ((rc = add_option(o.options, optarg, &e))) {
+				fail(rc, e.msg);
+				goto early;
+			}
 			break;
 		case 'p': o.provider = optarg; break;
 		case O_BASE_URL: o.base_url = optarg; break;
@@ -511,35 +513,52 @@ main(int argc, char **argv)
 		case 'c': o.context = optarg; break;
 		case O_TOOLS: o.tools = optarg ? optarg : "native"; break;
 		case O_MAX_ROUNDS:
-			if (parse_count(optarg, 100, &o.max_rounds) || o.max_rounds < 1)
-				return fail(ST_INVALID, "--max-rounds wants a number from 1 to 100");
+			if (parse_count(optarg, 100, &o.max_rounds) || o.max_rounds < 1) {
+				rc = fail(ST_INVALID, "--max-rounds wants a number from 1 to 100");
+				goto early;
+			}
 			break;
 		case O_JSON: o.json = 1; break;
 		case O_STREAM: o.stream = 1; break;
 		case O_NO_STREAM: o.stream = 0; break;
 		case O_TIMEOUT:
-			if (parse_seconds(optarg, &o.timeout))
-				return fail(ST_INVALID, "--timeout wants a number of seconds");
+			if (parse_seconds(optarg, &o.timeout)) {
+				rc = fail(ST_INVALID, "--timeout wants a number of seconds");
+				goto early;
+			}
 			break;
 		case O_CONNECT_TIMEOUT:
-			if (parse_seconds(optarg, &o.connect_timeout))
-				return fail(ST_INVALID, "--connect-timeout wants a number of seconds");
+			if (parse_seconds(optarg, &o.connect_timeout)) {
+				rc = fail(ST_INVALID, "--connect-timeout wants a number of seconds");
+				goto early;
+			}
 			break;
 		case O_RETRIES:
-			if (parse_count(optarg, 20, &o.retries))
-				return fail(ST_INVALID, "--retries wants a number from 0 to 20");
+			if (parse_count(optarg, 20, &o.retries)) {
+				rc = fail(ST_INVALID, "--retries wants a number from 0 to 20");
+				goto early;
+			}
 			break;
 		case 'n': o.no_log = 1; break;
-		case O_HELP: usage(stdout); return 0;
-		case O_VERSION: printf("llm-call (agentcron) %s\n", AC_VERSION); return 0;
+		case O_HELP: usage(stdout); goto early;
+		case O_VERSION: printf("llm-call (agentcron) %s\n", AC_VERSION); goto early;
 		default:
 			fprintf(stderr, "%s: %s (try 'llm-call --help')\n", prog,
 			    opt_error(ebuf, sizeof ebuf, c, argv));
-			return ST_INVALID;
+			rc = ST_INVALID;
+			goto early;
 		}
 	}
 	argc -= optind;
 	argv += optind;
+	if (0) {
+		/* Done before any work: --help, --version, a bad option.  The
+		 * cleanup at the end would see variables not yet set. */
+early:
+		cJSON_Delete(o.options);
+		free(o.attach);
+		return rc;
+	}
 
 	struct config *cf = NULL;
 	struct store *st = NULL;
@@ -664,7 +683,7 @@ done:;
 			store_rollback(st);
 		if (wrc && !rc) {
 			rc = ST_ERR;
-			snprintf(e.msg, sizeof e.msg, "cannot record the call: %s", re.msg);
+			snprintf(e.msg, sizeof e.msg, "cannot record the call: %.400s", re.msg);
 		}
 		id = rec.id;
 	}
