@@ -140,7 +140,8 @@ descriptions(void)
 			continue;
 		}
 		cron_describe(descs[i].expr, &c, buf, sizeof buf);
-		check_str(buf, descs[i].want, "'%s' is described as '%s'", descs[i].expr, descs[i].want);
+		const char *want = descs[i].want ? descs[i].want : "";
+		check_str(buf, want, "'%s' is described as '%s'", descs[i].expr, want);
 	}
 	struct cron c;
 	struct err e;

@@ -2,6 +2,8 @@
  * 14:30 GMT in London, 09:30 EST in New York), each with the wall time it
  * must land on in both zones; then inputs that must be refused, the exact
  * wording of the messages, and wall times in DST gaps and repeats. */
+#include <stdlib.h>
+
 #include "tap.h"
 #include "tz.h"
 #include "when.h"
@@ -245,7 +247,7 @@ table(void)
 		const struct when_case *k = &cases[i];
 		struct tz *zs[2] = {zl, zn};
 		const char *want[2] = {k->london, k->ny};
-		char got[2][ERR_MAX];
+		char got[2][ERR_MAX + 16];
 		int ok = 1;
 		for (int j = 0; j < 2; j++) {
 			int64_t t;
