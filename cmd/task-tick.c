@@ -443,16 +443,10 @@ main(int argc, char **argv)
 		}
 		goto done;
 	}
-	const char *v = getenv("TASK_EXEC");
-	const char *exec = v && *v ? v : config_get(cf, "exec") ? config_get(cf, "exec") : "llm-call";
-	v = getenv("TASK_NOTIFY");
-	const char *notify = v && *v ? v : config_get(cf, "notify");
-	long timeout = 0;
-	if (!rc && (v = config_get(cf, "run_timeout")) && (timeout = strtol(v, &end, 10), *end || timeout <= 0))
-		rc = err_set(&e, ST_INVALID, "config: run_timeout '%s' is not a number of seconds", v);
-	struct fire_opts fo = {.jobs = jobs, .exec = exec, .notify = notify && *notify ? notify : NULL,
-		.timeout = (int)timeout, .search_dir = dir, .clock = clock_now, .clock_arg = &tk.clk};
+	struct fire_opts fo = {.jobs = jobs, .search_dir = dir, .clock = clock_now, .clock_arg = &tk.clk};
 	struct fire_cb cb = {.report = on_report, .warn = on_warn};
+	if (!rc)
+		rc = fire_opts_config(&fo, cf, &e);
 	if (!rc)
 		rc = fire_new(st, &fo, &cb, &tk.f, &e);
 	if (!rc && dry) {

@@ -16,6 +16,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "config.h"
 #include "exec.h"
 #include "fire.h"
 
@@ -127,6 +128,30 @@ job_free(struct job *j)
 }
 
 /* ---- setup ---- */
+
+int
+fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e)
+{
+	const char *v = getenv("TASK_EXEC");
+	if (v && *v)
+		o->exec = v;
+	else if (cf && (v = config_get(cf, "exec")) && *v)
+		o->exec = v;
+	else
+		o->exec = "llm-call";
+	v = getenv("TASK_NOTIFY");
+	if (!(v && *v) && cf)
+		v = config_get(cf, "notify");
+	o->notify = v && *v ? v : NULL;
+	if (cf && (v = config_get(cf, "run_timeout"))) {
+		char *end;
+		long t = strtol(v, &end, 10);
+		if (end == v || *end || t <= 0 || t > 86400 * 7)
+			return err_set(e, ST_INVALID, "config: run_timeout '%s' is not a number of seconds", v);
+		o->timeout = (int)t;
+	}
+	return ST_OK;
+}
 
 int
 fire_new(struct store *st, const struct fire_opts *o, const struct fire_cb *cb, struct fire **out,
@@ -825,7 +850,7 @@ run_from_result(struct job *j, struct exec_result *x, int64_t now)
 	struct buf err = {0};
 	buf_puts(&err, x->why);
 	if (x->stopped && !clean)
-		buf_printf(&err, "%stask-tick was stopped before the run finished", err.len ? "; " : "");
+		buf_printf(&err, "%sstopped before the run finished", err.len ? "; " : "");
 	if (x->nerr)
 		buf_printf(&err, "%s%s", err.len ? "\n" : "", x->err);
 	set_str(&j->run.status, status);

@@ -56,8 +56,13 @@ struct fire_cb {
 };
 
 struct fire;
+struct config;
 
 /* fire.c */
+/* The defaults of o from the environment and the configuration file (cf
+ * may be NULL): exec from TASK_EXEC, else `exec`, else llm-call; notify
+ * from TASK_NOTIFY, else `notify`; timeout from `run_timeout` (seconds). */
+int fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e);
 int fire_new(struct store *st, const struct fire_opts *o, const struct fire_cb *cb,
     struct fire **out, struct err *e);
 void fire_free(struct fire *f);            /* kills what still runs */

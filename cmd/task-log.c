@@ -1,0 +1,347 @@
+/* task-log: the run history, newest first: a table on a terminal (times in
+ * each task's zone), tab-separated lines in a pipe, JSON lines with --json.
+ * Given run ids, each run in full: its whole kept output and error text
+ * and the model calls recorded for it. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "history.h"
+#include "json.h"
+#include "runs.h"
+#include "store.h"
+#include "table.h"
+#include "taskargs.h"
+#include "tz.h"
+#include "when.h"
+
+static const char prog[] = "task-log";
+
+static const char *const statuses[] = {"running", "success", "failed", "timeout", "interrupted",
+	"skipped"};
+
+struct logger {
+	struct store *st;
+	struct zones *zs;
+	struct table *tb;
+	int json;
+	struct task task;        /* the last task looked up, a one-entry cache */
+	int have_task;
+	long n;
+};
+
+/* The task of a run (NULL if purged); valid until the next call. */
+static const struct task *
+task_of(struct logger *lg, const char *id)
+{
+	struct err e;
+	if (lg->have_task && strcmp(lg->task.id, id) == 0)
+		return &lg->task;
+	if (lg->have_task)
+		task_free(&lg->task);
+	lg->have_task = store_task_get(lg->st, id, &lg->task, &e) == ST_OK;
+	return lg->have_task ? &lg->task : NULL;
+}
+
+static void
+fmt_duration(int64_t ms, char *buf, size_t n)
+{
+	if (ms < 0)
+		snprintf(buf, n, "-");
+	else if (ms < 1000)
+		snprintf(buf, n, "%lldms", (long long)ms);
+	else if (ms < 60000)
+		snprintf(buf, n, "%.1fs", (double)ms / 1000);
+	else
+		snprintf(buf, n, "%lldm%02llds", (long long)(ms / 60000), (long long)(ms / 1000 % 60));
+}
+
+static void
+fmt_when(struct logger *lg, const struct task *t, int64_t when, char *buf, size_t n)
+{
+	if (when == TIME_NONE)
+		snprintf(buf, n, "-");
+	else if (t)
+		task_fmt_time(t, lg->zs, when, buf, n);
+	else
+		time_fmt_utc(when, buf, n);
+}
+
+static int
+list_one(const struct run *r, void *arg)
+{
+	struct logger *lg = arg;
+	const struct task *t = task_of(lg, r->task_id);
+	const char *name = t && t->name ? t->name : "(deleted)";
+	char when[64], dur[32], code[16];
+	lg->n++;
+	if (lg->json) {
+		cJSON *o = run_to_json(r);
+		cJSON_AddStringToObject(o, "name", name);
+		char *s = json_print_line(o);
+		puts(s);
+		free(s);
+		cJSON_Delete(o);
+		return 0;
+	}
+	snprintf(code, sizeof code, r->exit_code >= 0 ? "%d" : "-", r->exit_code);
+	if (!lg->tb) {
+		time_fmt_utc(r->started_at, when, sizeof when);
+		printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%lld\n", r->id, when, r->task_id, name,
+		    r->trigger ? r->trigger : "", r->status ? r->status : "", code,
+		    (long long)(r->duration_ms > 0 ? r->duration_ms : 0));
+		return 0;
+	}
+	char rid[9], tid[9];
+	snprintf(rid, sizeof rid, "%.8s", r->id);
+	snprintf(tid, sizeof tid, "%.8s", r->task_id);
+	fmt_when(lg, t, r->started_at, when, sizeof when);
+	fmt_duration(r->duration_ms, dur, sizeof dur);
+	const char *cells[] = {rid, when, tid, name, r->trigger ? r->trigger : "",
+		r->status ? r->status : "", code, dur};
+	table_add(lg->tb, cells);
+	return 0;
+}
+
+static void
+indented(const char *label, const char *text)
+{
+	printf("%s\n", label);
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+		printf("  %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+struct calls {
+	struct logger *lg;
+	const struct task *t;
+	cJSON *arr;
+	int n;
+};
+
+static int
+show_call(const struct llm_call *c, void *arg)
+{
+	struct calls *cs = arg;
+	if (cs->arr) {
+		cJSON *o = cJSON_CreateObject();
+		char when[40];
+		time_fmt_utc(c->created_at, when, sizeof when);
+		cJSON_AddStringToObject(o, "at", when);
+		cJSON_AddStringToObject(o, "provider", c->provider ? c->provider : "");
+		cJSON_AddStringToObject(o, "model", c->model ? c->model : "");
+		cJSON_AddNumberToObject(o, "input_tokens", (double)c->input_tokens);
+		cJSON_AddNumberToObject(o, "output_tokens", (double)c->output_tokens);
+		cJSON_AddStringToObject(o, "finish_reason", c->finish_reason ? c->finish_reason : "");
+		cJSON_AddNumberToObject(o, "duration_ms", (double)c->duration_ms);
+		cJSON_AddItemToObject(o, "error", c->error ? cJSON_CreateString(c->error) : cJSON_CreateNull());
+		cJSON_AddItemToArray(cs->arr, o);
+		return 0;
+	}
+	char when[64], dur[32];
+	if (!cs->n++)
+		printf("model calls:\n");
+	fmt_when(cs->lg, cs->t, c->created_at, when, sizeof when);
+	fmt_duration(c->duration_ms, dur, sizeof dur);
+	printf("  %s  %s/%s  %ld in, %ld out  %s  %s%s\n", when, c->provider ? c->provider : "?",
+	    c->model ? c->model : "?", c->input_tokens, c->output_tokens, dur,
+	    c->error ? "error: " : c->finish_reason ? c->finish_reason : "",
+	    c->error ? c->error : "");
+	return 0;
+}
+
+static int
+show_run(struct logger *lg, const char *arg)
+{
+	struct run r;
+	struct err e;
+	int rc = store_run_get(lg->st, arg, &r, &e);
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+		return rc;
+	}
+	const struct task *t = task_of(lg, r.task_id);
+	const char *name = t && t->name ? t->name : "(deleted)";
+	struct calls cs = {lg, t, NULL, 0};
+	if (lg->json) {
+		cJSON *o = run_to_json(&r);
+		cJSON_AddStringToObject(o, "name", name);
+		cs.arr = cJSON_AddArrayToObject(o, "calls");
+		rc = history_calls(lg->st, r.id, NULL, 0, show_call, &cs, &e);
+		char *s = json_print_line(o);
+		puts(s);
+		free(s);
+		cJSON_Delete(o);
+	} else {
+		char when[64], dur[32];
+		printf("run:       %s\n", r.id);
+		printf("task:      %s \"%s\"\n", r.task_id, name);
+		printf("trigger:   %s\n", r.trigger ? r.trigger : "");
+		fmt_when(lg, t, r.slot, when, sizeof when);
+		printf("slot:      %s\n", r.slot == TIME_NONE ? "none (manual)" : when);
+		if (r.exit_code >= 0)
+			printf("status:    %s (exit %d)\n", r.status, r.exit_code);
+		else
+			printf("status:    %s\n", r.status);
+		fmt_when(lg, t, r.started_at, when, sizeof when);
+		printf("started:   %s\n", when);
+		fmt_when(lg, t, r.ended_at, when, sizeof when);
+		printf("ended:     %s\n", when);
+		fmt_duration(r.duration_ms, dur, sizeof dur);
+		printf("duration:  %s\n", dur);
+		printf("attempt:   %d\n", r.attempt);
+		indented("output:", r.output && *r.output ? r.output : "(none)");
+		indented("error:", r.error && *r.error ? r.error : "(none)");
+		rc = history_calls(lg->st, r.id, NULL, 0, show_call, &cs, &e);
+	}
+	if (rc)
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+	run_free(&r);
+	return rc;
+}
+
+/* --since: RFC 3339, a time expression ("yesterday 9:00"), or a duration
+ * back from now ("2h", "3d"). */
+static int
+parse_since(const char *s, int64_t now, int64_t *out, struct err *e)
+{
+	long secs;
+	if (time_parse_rfc3339(s, out) == 0)
+		return ST_OK;
+	if (parse_duration(s, &secs) == 0) {
+		*out = now - secs;
+		return ST_OK;
+	}
+	struct tz *z;
+	int rc = tz_load(NULL, &z, e);
+	if (rc)
+		return rc;
+	rc = when_parse_any(s, now, z, out, e);
+	tz_free(z);
+	return rc ? err_set(e, ST_INVALID, "bad --since '%s': give RFC 3339, a time like 'yesterday"
+	    " 9:00', or a duration like 2h", s) : ST_OK;
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: task-log [--task ID] [--status STATUS] [--since TIME] [--limit N] [--json]\n"
+	    "       task-log [--json] RUN_ID...\n"
+	    "  -t, --task ID       runs of one task (any unique prefix)\n"
+	    "  -s, --status S      running, success, failed, timeout, interrupted or skipped\n"
+	    "  -S, --since TIME    started at or after TIME (RFC 3339, 'yesterday', or 2h, 3d)\n"
+	    "  -l, --limit N       at most N runs (default 20; 0: all)\n"
+	    "  -j, --json          one JSON object per run\n"
+	    "  -r, --run RUN_ID    one run in full (also: RUN_ID as an argument)\n"
+	    "  -h, --help, -V, --version\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"task", required_argument, NULL, 't'}, {"status", required_argument, NULL, 's'},
+		{"since", required_argument, NULL, 'S'}, {"limit", required_argument, NULL, 'l'},
+		{"json", no_argument, NULL, 'j'}, {"run", required_argument, NULL, 'r'},
+		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
+	};
+	const char *task = NULL, *status = NULL, *since = NULL, *run = NULL;
+	long limit = 20;
+	int json = 0, c;
+	char *end;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":t:s:S:l:jr:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': task = optarg; break;
+		case 's': status = optarg; break;
+		case 'S': since = optarg; break;
+		case 'r': run = optarg; break;
+		case 'j': json = 1; break;
+		case 'l':
+			limit = strtol(optarg, &end, 10);
+			if (end == optarg || *end || limit < 0) {
+				fprintf(stderr, "%s: bad --limit '%s': expected a number, 0 for all\n", prog, optarg);
+				return ST_INVALID;
+			}
+			break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
+		case ':':
+			fprintf(stderr, "%s: option '%s' needs a value (try 'task-log --help')\n", prog,
+			    argv[optind - 1]);
+			return ST_INVALID;
+		default:
+			fprintf(stderr, "%s: unknown option '%s' (try 'task-log --help')\n", prog,
+			    argv[optind - 1]);
+			return ST_INVALID;
+		}
+	}
+	if (status) {
+		size_t i = 0;
+		while (i < sizeof statuses / sizeof statuses[0] && strcmp(statuses[i], status))
+			i++;
+		if (i == sizeof statuses / sizeof statuses[0]) {
+			fprintf(stderr, "%s: bad --status '%s': expected running, success, failed, timeout,"
+			    " interrupted or skipped\n", prog, status);
+			return ST_INVALID;
+		}
+	}
+	int nruns = argc - optind + (run != NULL);
+	if (nruns && (task || status || since)) {
+		fprintf(stderr, "%s: a run id shows that run; --task, --status and --since list runs\n", prog);
+		return ST_INVALID;
+	}
+	struct err e = {{0}};
+	struct logger lg = {.json = json, .zs = zones_new()};
+	struct run_filter f;
+	run_filter_init(&f);
+	f.limit = limit;
+	f.status = status;
+	int64_t now;
+	char id[37];
+	int rc = now_get(&now, &e);
+	if (!rc && since)
+		rc = parse_since(since, now, &f.since, &e);
+	if (!rc)
+		rc = store_open(NULL, &lg.st, &e);
+	if (!rc && task && !(rc = store_task_resolve(lg.st, task, 0, id, &e)))
+		f.task_id = id;
+	/* A task in the trash still has its runs. */
+	if (rc == ST_NOTFOUND && task && !store_task_resolve(lg.st, task, 1, id, &e)) {
+		f.task_id = id;
+		rc = ST_OK;
+	}
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+	} else if (nruns) {
+		if (run && (c = show_run(&lg, run)) > rc)
+			rc = c;
+		for (int i = optind; i < argc; i++)
+			if ((c = show_run(&lg, argv[i])) > rc)
+				rc = c;
+	} else {
+		static const char *const heads[] = {"RUN", "STARTED", "TASK", "NAME", "TRIGGER",
+			"STATUS", "EXIT", "TIME"};
+		if (!json && isatty(1))
+			lg.tb = table_new(8, heads);
+		if ((rc = store_run_list(lg.st, &f, list_one, &lg, &e)))
+			fprintf(stderr, "%s: %s\n", prog, e.msg);
+		if (lg.tb && lg.n)
+			table_print(lg.tb, stdout, want_color(1));
+		else if (lg.tb)
+			fprintf(stderr, "%s: no runs%s\n", prog, task || status || since ? " match" : " yet");
+	}
+	table_free(lg.tb);
+	if (lg.have_task)
+		task_free(&lg.task);
+	zones_free(lg.zs);
+	store_close(lg.st);
+	return rc;
+}

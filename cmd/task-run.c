@@ -1,0 +1,228 @@
+/* task-run: run tasks now, in the foreground, one after another: the result
+ * (the executor's standard output) on stdout, its error text on stderr, and
+ * the exit status of the run.  A manual run fires disabled tasks too, leaves
+ * enabled and next_run_at alone, and is refused for a task already running.
+ * --queue instead marks the task for the next pass of task-tick and touches
+ * the wake file, so a `task-tick --watch` starts it at once.  Ctrl-C ends
+ * the executor's process group and records the run as interrupted. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "config.h"
+#include "exec.h"
+#include "fire.h"
+#include "json.h"
+#include "store.h"
+
+static const char prog[] = "task-run";
+
+struct runner {
+	struct store *st;
+	struct fire *f;
+	int queue, json, tty, sfd;
+	int64_t now;
+	int status;
+	int done;        /* the run we wait for was reported */
+	int rc_run;      /* its exit status */
+};
+
+static int64_t
+clock_now(void *arg)
+{
+	(void)arg;
+	int64_t now;
+	struct err e;
+	return now_get(&now, &e) == ST_OK ? now : 0;
+}
+
+static void
+on_report(const struct fire_report *r, void *arg)
+{
+	struct runner *rn = arg;
+	const struct run *run = r->run;
+	int ok = strcmp(run->status, "success") == 0;
+	rn->done = 1;
+	rn->rc_run = ok ? ST_OK : ST_ERR;
+	if (rn->json) {
+		cJSON *o = run_to_json(run);
+		cJSON_AddStringToObject(o, "name", r->name);
+		char *s = json_print_line(o);
+		printf("%s\n", s);
+		free(s);
+		cJSON_Delete(o);
+		fflush(stdout);
+		return;
+	}
+	if (run->output && *run->output) {
+		fputs(run->output, stdout);
+		if (run->output[strlen(run->output) - 1] != '\n' && rn->tty)
+			putchar('\n');
+	}
+	fflush(stdout);
+	const char *err = run->error ? run->error : "";
+	if (ok) {
+		/* A successful executor's stderr (warnings) passes through. */
+		fputs(err, stderr);
+		return;
+	}
+	/* The first line says how it ended; the rest is the executor's stderr. */
+	size_t first = strcspn(err, "\n");
+	if (err[first])
+		fputs(err + first + 1, stderr);
+	if (err[first] && err[strlen(err) - 1] != '\n')
+		fputc('\n', stderr);
+	fprintf(stderr, "%s: task '%s' (%.8s) %s: %.*s\n", prog, r->name, run->task_id, run->status,
+	    (int)first, first ? err : "no error text");
+}
+
+static void
+on_warn(const char *msg, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "%s: %s\n", prog, msg);
+}
+
+/* A foreground run, to its end (and its notify hook's). */
+static int
+run_now(struct runner *rn, const char *id, struct err *e)
+{
+	char run_id[37];
+	int rc = fire_manual(rn->f, id, run_id, e), stopping = 0;
+	if (rc)
+		return rc;
+	rn->done = 0;
+	while (fire_busy(rn->f)) {
+		struct err we;
+		if (fire_wait(rn->f, -1, &rn->sfd, 1, &we))
+			fprintf(stderr, "%s: %s\n", prog, we.msg);
+		struct signalfd_siginfo si;
+		if (!stopping && read(rn->sfd, &si, sizeof si) == (ssize_t)sizeof si) {
+			stopping = 1;
+			fire_stop(rn->f);
+		}
+	}
+	return rn->done ? rn->rc_run : err_set(e, ST_ERR, "run %.8s was not recorded", run_id);
+}
+
+static int
+queue(struct runner *rn, const char *id, struct err *e)
+{
+	struct task t;
+	int rc = store_task_queue(rn->st, id, rn->now, e);
+	if (rc || (rc = store_task_get(rn->st, id, &t, e)))
+		return rc;
+	store_wake(rn->st);
+	if (rn->tty)
+		printf("Queued task %.8s \"%s\"%s; task-tick runs it on its next pass\n", t.id, t.name,
+		    t.status == STATUS_RUNNING ? " (after the run in progress)" : "");
+	else
+		printf("%s\n", t.id);
+	task_free(&t);
+	return ST_OK;
+}
+
+static int
+run_one(const char *arg, void *ctx)
+{
+	struct runner *rn = ctx;
+	char id[37];
+	struct err e = {{0}};
+	int rc = store_task_resolve(rn->st, arg, 0, id, &e);
+	if (!rc)
+		rc = rn->queue ? queue(rn, id, &e) : run_now(rn, id, &e);
+	/* A run that failed has said so through on_report. */
+	if (rc && e.msg[0])
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+	if (rc > rn->status)
+		rn->status = rc;
+	return 0;
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: task-run [--queue] [--json] ID...\n"
+	    "  ID may be any unique prefix of 4+ characters; '-' reads ids from standard input\n"
+	    "  -q, --queue   leave the run to task-tick's next pass (a watching one starts it now)\n"
+	    "  -j, --json    print each run as a JSON object instead of its output\n"
+	    "  -h, --help, -V, --version\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"queue", no_argument, NULL, 'q'}, {"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
+	};
+	struct runner rn = {.sfd = -1, .tty = isatty(1)};
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":qjhV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'q': rn.queue = 1; break;
+		case 'j': rn.json = 1; break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
+		default:
+			fprintf(stderr, "%s: unknown option '%s' (try 'task-run --help')\n", prog,
+			    argv[optind - 1]);
+			return ST_INVALID;
+		}
+	}
+	struct err e = {{0}};
+	struct config *cf = NULL;
+	char dir[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+	dir[n > 0 ? n : 0] = 0;
+	if (strrchr(dir, '/'))
+		*strrchr(dir, '/') = 0;
+	struct fire_opts fo = {.jobs = 1, .search_dir = dir[0] ? dir : NULL, .clock = clock_now};
+	struct fire_cb cb = {.report = on_report, .warn = on_warn, .arg = &rn};
+	sigset_t stop;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	signal(SIGPIPE, SIG_IGN);
+	int rc = now_get(&rn.now, &e);
+	if (!rc && config_load(&cf, &e))
+		rc = ST_ERR;
+	if (!rc)
+		rc = fire_opts_config(&fo, cf, &e);
+	if (!rc)
+		rc = store_open(NULL, &rn.st, &e);
+	if (!rc && !rn.queue) {
+		if (sigprocmask(SIG_BLOCK, &stop, NULL) ||
+		    (rn.sfd = signalfd(-1, &stop, SFD_NONBLOCK | SFD_CLOEXEC)) < 0)
+			rc = err_set(&e, ST_ERR, "cannot catch signals: %s", strerror(errno));
+		else
+			rc = fire_new(rn.st, &fo, &cb, &rn.f, &e);
+	}
+	if (!rc) {
+		rc = ids_each(argc - optind, argv + optind, run_one, &rn, &e);
+		if (!rc)
+			rc = rn.status;
+		else
+			fprintf(stderr, "%s: %s\n", prog, e.msg);
+	} else {
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+	}
+	if (rn.sfd >= 0)
+		close(rn.sfd);
+	fire_free(rn.f);
+	store_close(rn.st);
+	config_free(cf);
+	return rc;
+}
