@@ -90,9 +90,12 @@ list_one(const struct run *r, void *arg)
 	}
 	snprintf(code, sizeof code, r->exit_code >= 0 ? "%d" : "-", r->exit_code);
 	if (!lg->tb) {
+		char slot[40] = "-";
 		time_fmt_utc(r->started_at, when, sizeof when);
-		printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%lld\n", r->id, when, r->task_id, name,
-		    r->trigger ? r->trigger : "", r->status ? r->status : "", code,
+		if (r->slot != TIME_NONE)
+			time_fmt_utc(r->slot, slot, sizeof slot);
+		printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%lld\n", r->id, when, r->task_id, name,
+		    r->trigger ? r->trigger : "", slot, r->status ? r->status : "", code,
 		    (long long)(r->duration_ms > 0 ? r->duration_ms : 0));
 		return 0;
 	}
