@@ -139,6 +139,9 @@ kai_list_one(const struct task *t, void *arg)
 	    t->name, kai_status(t), kai_trigger(t));
 	if (t->kind == KIND_CRON) {
 		task_describe(t, c->tl->zs, d, sizeof d);
+		/* Kai writes hours without a leading zero: "Daily at 9:00". */
+		for (char *p = d; (p = strstr(p, " at 0")) && p[5] >= '0' && p[5] <= '9' && p[6] == ':';)
+			memmove(p + 4, p + 5, strlen(p + 5) + 1);
 		buf_printf(c->out, "  schedule: %s (cron: %s)\n", d, t->cron);
 	} else if (t->kind == KIND_AT || t->kind == KIND_PLAN) {
 		fmt_local(c->tl, t, t->nplan ? t->plan[t->nplan - 1] : TIME_NONE, when, sizeof when);
@@ -435,21 +438,42 @@ out:
 
 /* ---- Wooster ---- */
 
+/* The long zone names JavaScript prints for common abbreviations; others
+ * print as the abbreviation. */
+static const char *const zone_names[][2] = {
+	{"UTC", "Coordinated Universal Time"}, {"GMT", "Greenwich Mean Time"},
+	{"BST", "British Summer Time"}, {"CET", "Central European Standard Time"},
+	{"CEST", "Central European Summer Time"}, {"EET", "Eastern European Standard Time"},
+	{"EEST", "Eastern European Summer Time"}, {"WET", "Western European Standard Time"},
+	{"WEST", "Western European Summer Time"}, {"EST", "Eastern Standard Time"},
+	{"EDT", "Eastern Daylight Time"}, {"CST", "Central Standard Time"},
+	{"CDT", "Central Daylight Time"}, {"MST", "Mountain Standard Time"},
+	{"MDT", "Mountain Daylight Time"}, {"PST", "Pacific Standard Time"},
+	{"PDT", "Pacific Daylight Time"}, {"AKST", "Alaska Standard Time"},
+	{"AKDT", "Alaska Daylight Time"}, {"HST", "Hawaii-Aleutian Standard Time"},
+	{"JST", "Japan Standard Time"}, {"AEST", "Australian Eastern Standard Time"},
+	{"AEDT", "Australian Eastern Daylight Time"},
+};
+
 /* JavaScript's Date.toString(), which Wooster's messages print:
- * "Tue Jul 23 2024 09:00:00 GMT-0700 (PDT)". */
+ * "Tue Jul 23 2024 09:00:00 GMT-0700 (Pacific Daylight Time)". */
 static void
 js_date(const struct tz *z, int64_t t, char *buf, size_t n)
 {
 	static const char *const wd[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
 	static const char *const mon[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug",
 		"Sep", "Oct", "Nov", "Dec"};
+	const char *abbr = tz_abbr(z, t), *zone = abbr;
+	for (size_t i = 0; i < sizeof zone_names / sizeof zone_names[0]; i++)
+		if (strcmp(zone_names[i][0], abbr) == 0)
+			zone = zone_names[i][1];
 	struct civil c;
 	tz_to_civil(z, t, &c);
 	int32_t off = tz_offset(z, t), a = off < 0 ? -off : off;
 	snprintf(buf, n, "%s %s %02d %04lld %02d:%02d:%02d GMT%c%02d%02d (%s)",
 	    wd[weekday_from_days(days_from_civil(c.year, (unsigned)c.month, (unsigned)c.day))],
 	    mon[c.month - 1], c.day, (long long)c.year, c.hour, c.min, c.sec, off < 0 ? '-' : '+',
-	    (int)(a / 3600), (int)(a / 60 % 60), tz_abbr(z, t));
+	    (int)(a / 3600), (int)(a / 60 % 60), zone);
 }
 
 static int
