@@ -1073,14 +1073,15 @@ recover_one(const struct run_claim *c, void *arg)
 	why[0] = 0;
 	int64_t start;
 	if (here && !same_boot)
-		snprintf(why, sizeof why, "the machine restarted while the run was in progress");
+		snprintf(why, sizeof why, "the machine restarted before the run finished");
 	else if (here && (proc_start_time((pid_t)o->pid, &start) != 0 || start != o->start))
-		snprintf(why, sizeof why, "its task-tick (pid %lld) ended before the run finished", o->pid);
+		snprintf(why, sizeof why, "the process running it (pid %lld) ended before the run finished",
+		    o->pid);
 	else if (c->lease_until != TIME_NONE && c->lease_until < rv->now) {
 		char when[40];
 		time_fmt_utc(c->lease_until, when, sizeof when);
-		snprintf(why, sizeof why, "its lease ran out at %s; its owner (pid %lld on %s) stopped"
-		    " answering", when, o->pid, o->host);
+		snprintf(why, sizeof why, "its lease ran out at %s; the process running it (pid %lld on %s)"
+		    " stopped answering", when, o->pid, o->host);
 	}
 	if (!why[0])
 		return 0;
@@ -1097,7 +1098,7 @@ recover_one(const struct run_claim *c, void *arg)
 	snprintf(r.task_id, sizeof r.task_id, "%s", c->task_id);
 	r.trigger = xstrdup(c->trigger);
 	r.status = xstrdup("interrupted");
-	r.error = xasprintf("interrupted: %s", why);
+	r.error = xstrdup(why);
 	r.duration_ms = c->started_at != TIME_NONE && rv->now >= c->started_at
 	    ? (rv->now - c->started_at) * 1000 : -1;
 	struct after a = {0};

@@ -1,0 +1,144 @@
+#!/bin/sh
+# Crash safety: a task-tick killed with SIGKILL mid-run, an executor killed
+# mid-run, a stopped task-tick whose lease runs out.  The next pass records
+# the run as interrupted, moves the task on (retry or next occurrence), and
+# leaves nothing running.
+. "$AC_TOP/tests/lib.sh"
+export TASK_NOW=2026-11-23T07:00:00Z
+
+# The executor: notes its pid and a grandchild's, then waits for a long time.
+cat >slow <<\EOF
+#!/bin/sh
+sleep 300 &
+echo $! >"$TASK_NAME.grandchild"
+echo $$ >"$TASK_NAME.pid"
+wait
+EOF
+chmod +x slow
+
+# wait_for FILE: until FILE exists and is not empty, at most 20 s.
+wait_for() {
+	t=0
+	until [ -s "$1" ]; do
+		[ "$t" -lt 200 ] || { echo "no $1" >&2; return 1; }
+		sleep 0.1
+		t=$((t + 1))
+	done
+}
+
+# alive PID: the process runs (a zombie, dead but not yet reaped, does not).
+alive() {
+	s=$(cut -d" " -f3 "/proc/$1/stat" 2>/dev/null) && [ "$s" != Z ]
+}
+
+# gone PID...: none of these processes is alive (within 5 s).
+gone() {
+	t=0
+	for p in "$@"; do
+		while alive "$p"; do
+			[ "$t" -lt 50 ] || { echo "process $p still running" >&2; return 1; }
+			sleep 0.1
+			t=$((t + 1))
+		done
+	done
+}
+
+# field TASK COLUMN: one column of task-ls for a task.
+field() {
+	task-ls | grep "^$1" | cut -f"$2"
+}
+
+test_expect_success 'task-tick killed mid-run: the next pass records interrupted and retries the one-shot' '
+	id=$(task-add --at 2026-11-23T07:00:00Z --name oneshot --exec "$PWD/slow" x) &&
+	{ task-tick >out 2>err & } && tick=$! &&
+	wait_for oneshot.pid && wait_for oneshot.grandchild &&
+	test "$(field $id 3)" = running &&
+	kill -9 $tick && { wait $tick; test $? -eq 137; } &&
+	gone $(cat oneshot.pid) &&
+	TASK_NOW=2026-11-23T07:00:30Z task-tick >out2 2>err2 &&
+	grep -q "\"status\":\"interrupted\"" out2 &&
+	grep -q "\"error\":\"the process running it (pid $tick) ended before the run finished; 1 process it left behind was killed\"" out2 &&
+	gone $(cat oneshot.grandchild) &&
+	task-log --task $id | cut -f5-7 >actual &&
+	printf "schedule\t2026-11-23T07:00:00Z\tinterrupted\n" >expect &&
+	test_cmp expect actual &&
+	task-show --json $id >show &&
+	grep -q "\"status\":\"pending\"" show &&
+	grep -q "\"next_run_at\":\"2026-11-23T07:01:30Z\"" show &&
+	grep -q "\"consecutive_failures\":1" show &&
+	grep -q "\"last_status\":\"interrupted\"" show
+'
+
+test_expect_success 'the retry fires at its instant with trigger retry' '
+	printf "#!/bin/sh\necho fine\n" >quick && chmod +x quick &&
+	task-edit --exec "$PWD/quick" $(task-ls | cut -f1) >/dev/null &&
+	TASK_NOW=2026-11-23T07:01:30Z task-tick >out &&
+	grep -q "\"trigger\":\"retry\",\"slot\":\"2026-11-23T07:01:30Z\",\"status\":\"success\"" out &&
+	test "$(task-ls | cut -f3)" = completed
+'
+
+test_expect_success 'a recurring task interrupted by a crash moves to its next occurrence' '
+	rm -f "$TASK_DB" &&
+	id=$(task-add --cron "*/10 * * * *" --name recurring --exec "$PWD/slow" x) &&
+	{ TASK_NOW=2026-11-23T07:10:00Z task-tick >out 2>err & } && tick=$! &&
+	wait_for recurring.pid && kill -9 $tick && wait $tick;
+	gone $(cat recurring.pid) &&
+	TASK_NOW=2026-11-23T07:11:00Z task-tick >out2 &&
+	grep -q "\"status\":\"interrupted\"" out2 &&
+	gone $(cat recurring.grandchild) &&
+	task-ls | cut -f3,4,6 >actual &&
+	printf "pending\t2026-11-23T07:20:00Z\tinterrupted\n" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'an executor killed with SIGKILL: interrupted, its leftovers ended, the pass goes on' '
+	rm -f "$TASK_DB" victim.pid victim.grandchild &&
+	id=$(task-add --at 2026-11-23T07:00:00Z --name victim --exec "$PWD/slow" x) &&
+	task-add --at 2026-11-23T07:00:00Z --name bystander --exec "$PWD/quick" y >/dev/null &&
+	{ task-tick >out 2>err & } && tick=$! &&
+	wait_for victim.pid && wait_for victim.grandchild &&
+	kill -9 $(cat victim.pid) &&
+	wait $tick &&
+	grep -q "\"name\":\"victim\",.*\"status\":\"interrupted\",\"exit_code\":null,.*\"error\":\"killed by signal 9 (SIGKILL); processes it started outlived it (holding its output open) and were killed\"" out &&
+	grep -q "\"name\":\"bystander\",.*\"status\":\"success\"" out &&
+	gone $(cat victim.grandchild) &&
+	task-show --json $id | grep -q "\"next_run_at\":\"2026-11-23T07:01:00Z\""
+'
+
+test_expect_success 'a stopped task-tick whose lease ran out is recovered; its late result is dropped' '
+	rm -f "$TASK_DB" stuck.pid stuck.grandchild &&
+	id=$(task-add --at 2026-11-23T07:00:00Z --name stuck --timeout 60 --exec "$PWD/slow" x) &&
+	{ task-tick >out 2>err & } && tick=$! &&
+	wait_for stuck.pid && wait_for stuck.grandchild &&
+	kill -STOP $tick &&
+	TASK_NOW=2026-11-23T07:01:00Z task-tick >early &&
+	test ! -s early &&
+	TASK_NOW=2026-11-23T07:05:00Z task-tick >late &&
+	grep -q "\"error\":\"its lease ran out at 2026-11-23T07:02:02Z; the process running it (pid $tick on [^ ]*) stopped answering; 2 processes it left behind were killed\"" late &&
+	gone $(cat stuck.pid) $(cat stuck.grandchild) &&
+	kill -CONT $tick && wait $tick &&
+	test ! -s out &&
+	grep -q "was ended by crash recovery while it ran" err &&
+	task-log --task $id | cut -f7 >actual && echo interrupted >expect && test_cmp expect actual
+'
+
+test_expect_success 'a manual run whose task-run died gives the task back its status' '
+	rm -f "$TASK_DB" manual.pid manual.grandchild &&
+	id=$(task-add --manual --name manual --exec "$PWD/slow" x) &&
+	task-edit --disable $id >/dev/null &&
+	{ task-run $id >out 2>err & } && run=$! &&
+	wait_for manual.pid && kill -9 $run && wait $run;
+	gone $(cat manual.pid) &&
+	task-tick >out2 &&
+	grep -q "\"trigger\":\"manual\",\"slot\":null,\"status\":\"interrupted\"" out2 &&
+	task-ls | cut -f3,4,6 >actual &&
+	printf "pending\t-\tinterrupted\n" >expect &&
+	test_cmp expect actual &&
+	task-show --json $id | grep -q "\"enabled\":false"
+'
+
+test_expect_success 'nothing is left marked running' '
+	test -z "$(task-log --limit 0 --status running)"
+'
+
+test_done
