@@ -314,8 +314,15 @@ mcp_handle(struct mcp *m, const char *msg, size_t len, char **reply, struct err 
 		i++;
 	if (i == len)
 		return ST_OK; /* a blank line is no message */
-	cJSON *j = cJSON_ParseWithLength(msg, len);
+	const char *end = NULL;
+	cJSON *j = cJSON_ParseWithLengthOpts(msg, len, &end, 0);
 	cJSON *r = NULL;
+	while (j && end < msg + len && strchr(" \t\r", *end))
+		end++;
+	if (j && end < msg + len) { /* one message a line: nothing may follow it */
+		cJSON_Delete(j);
+		j = NULL;
+	}
 	if (!j) {
 		r = error_reply(NULL, MCP_PARSE_ERROR, "Parse error: the message is not valid JSON", NULL);
 	} else if (cJSON_IsArray(j)) {

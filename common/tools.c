@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cron.h"
 #include "tools_impl.h"
 #include "tz.h"
 
@@ -278,13 +279,27 @@ sentence(struct buf *out, const char *msg)
 		buf_add(out, p, 1);
 	}
 	if (out->len > start) {
-		/* Not an argument name: "day_of_week is required" stays as it is. */
+		/* Not an argument name: "day_of_week is required" and "at: ..."
+		 * stay as they are. */
 		size_t word = strcspn(out->data + start, " ");
-		if (!memchr(out->data + start, '_', word))
+		if (!memchr(out->data + start, '_', word) && out->data[start + word - 1] != ':')
 			out->data[start] = (char)toupper((unsigned char)out->data[start]);
 		if (!strchr(".!?", out->data[out->len - 1]))
 			buf_puts(out, ".");
 	}
+}
+
+int
+tool_cron_check(const char *expr, struct buf *out)
+{
+	struct cron c;
+	struct err ce;
+	if (cron_parse(expr, &c, &ce) == ST_OK)
+		return ST_OK;
+	size_t n = strlen(ce.msg);
+	buf_printf(out, "Invalid cron expression '%.100s': %s%s", expr, ce.msg,
+	    n && ce.msg[n - 1] == '.' ? "" : ".");
+	return ST_INVALID;
 }
 
 int

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cron.h"
 #include "tools_impl.h"
 #include "tz.h"
 #include "when.h"
@@ -20,19 +19,6 @@ local_zone(struct tools *tl, struct task *t, const struct tz **z, struct err *e)
 	tool_local_zone(local, sizeof local);
 	set_str(&t->tz, local);
 	return tool_zone(tl, local, z, e);
-}
-
-/* "Invalid cron expression '...': bad hour field ..." */
-static int
-cron_check(const char *expr, struct buf *out)
-{
-	struct cron c;
-	struct err ce;
-	if (cron_parse(expr, &c, &ce) == ST_OK)
-		return ST_OK;
-	buf_printf(out, "Invalid cron expression '%.100s': ", expr);
-	sentence(out, ce.msg);
-	return ST_INVALID;
 }
 
 /* ---- Kai ---- */
@@ -96,7 +82,7 @@ kai_schedule(struct tools *tl, const cJSON *args, struct buf *out, struct err *e
 		}
 	} else if (cron) {
 		t.kind = KIND_CRON;
-		if ((rc = cron_check(cron, out)))
+		if ((rc = tool_cron_check(cron, out)))
 			goto out;
 		set_str(&t.cron, cron);
 	} else {
@@ -261,7 +247,7 @@ tp_create(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 		goto out;
 	if (cron) {
 		t.kind = KIND_CRON;
-		if ((rc = cron_check(cron, out)))
+		if ((rc = tool_cron_check(cron, out)))
 			goto out;
 		set_str(&t.cron, cron);
 	} else {
@@ -407,7 +393,7 @@ tp_update(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 		t.payload = cJSON_PrintUnformatted(payload); /* replaces the old one */
 	}
 	if (cron) {
-		if ((rc = cron_check(cron, out)))
+		if ((rc = tool_cron_check(cron, out)))
 			goto out;
 		t.kind = KIND_CRON;
 		set_str(&t.cron, cron);

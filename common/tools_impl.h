@@ -82,6 +82,8 @@ int tool_task_save(struct tools *tl, struct task *t, int reschedule, struct err 
 int tool_task_queue(struct tools *tl, struct task *t, struct err *e);  /* refuses a running one */
 int tool_task_cancel(struct tools *tl, struct task *t, struct err *e); /* only a pending one */
 int tool_task_trash(struct tools *tl, const struct task *t, struct err *e);
+/* "Invalid cron expression '...': bad hour field ..." in out, or ST_OK. */
+int tool_cron_check(const char *expr, struct buf *out);
 int tool_zone(struct tools *tl, const char *name, const struct tz **z, struct err *e);
 void tool_local_zone(char *buf, size_t n);                       /* the machine's zone name */
 /* Times in the task's zone: "2026-03-02 07:00", RFC 3339 with the offset. */

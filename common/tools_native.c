@@ -146,6 +146,8 @@ native_taskargs(const cJSON *args, struct task_args *a, char **payload, struct b
 	const cJSON *p = arg_get(args, "payload");
 	if (p)
 		a->payload = *payload = cJSON_PrintUnformatted(p);
+	if (a->cron && tool_cron_check(a->cron, out))
+		return ST_INVALID;
 	if (a->nplan == 0 && n == 1 && strcmp(given[0], "plan") == 0) {
 		buf_puts(out, "Argument 'plan' needs at least one time.");
 		return ST_INVALID;

@@ -13,6 +13,7 @@
  *                         (the reply's id may be null: too long to read)
  *   send LINE             LINE verbatim; a reply is expected
  *   notify LINE           LINE verbatim; no reply is expected
+ *   run COMMAND           a shell command between two messages
  *
  * Each reply must come within the timeout, be one line of JSON-RPC 2.0 and
  * carry the request's id.  A tool result prints as "[ID] ok" or "[ID] error"
@@ -318,6 +319,13 @@ step(struct client *c, char *line)
 		cJSON_Delete(j);
 	} else if (strcmp(line, "notify") == 0) {
 		send_line(c, arg);
+	} else if (strcmp(line, "run") == 0) {
+		fflush(stdout);
+		int rc = system(arg);
+		if (rc != 0) {
+			printf("!! '%s' failed (%d)\n", arg, rc);
+			c->faults++;
+		}
 	} else {
 		printf("!! unknown script step: %s\n", line);
 		c->faults++;
