@@ -602,6 +602,7 @@ early:
 	if (o.context || o.tools || !o.no_log) {
 		if ((rc = store_open(NULL, &st, &e)))
 			goto done;
+		history_lazy_sync(st);
 	}
 	if (o.context) {
 		struct history_msg *h;
@@ -627,7 +628,7 @@ early:
 		cJSON_Delete(list);
 		tool_calls = 0;
 	}
-	if ((rc = llm_global_init(&e)) || (rc = llm_new(&lc, &l, &e)))
+	if ((rc = llm_new(&lc, &l, &e)))
 		goto done;
 	called = 1;
 	for (int round = 0;; round++) {

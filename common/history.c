@@ -238,3 +238,12 @@ llm_call_free(struct llm_call *c)
 	free(c->error);
 	memset(c, 0, sizeof *c);
 }
+
+void
+history_lazy_sync(struct store *st)
+{
+	sqlite3 *db = store_db(st);
+	/* Best effort: a store that refuses keeps its stricter settings. */
+	sqlite3_exec(db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+}

@@ -48,5 +48,10 @@ int history_record(struct store *st, struct llm_call *c, struct err *e); /* sets
 int history_calls(struct store *st, const char *run_id, const char *task_id, long limit,
     llm_call_fn fn, void *arg, struct err *e);
 void llm_call_free(struct llm_call *c);
+/* For a program that only appends records (llm-call): commits stop waiting
+ * for the disk (WAL with synchronous=NORMAL: a power cut may lose the last
+ * records, never consistency) and closing leaves the checkpoint to later
+ * writers. */
+void history_lazy_sync(struct store *st);
 
 #endif

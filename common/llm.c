@@ -1,4 +1,4 @@
-/* One model call: the HTTP exchange with libcurl, server-sent events,
+/* One model call: the request over HTTP (llm_http.c), server-sent events,
  * retries with backoff, and errors a person can act on.  The two wire
  * formats live in llm_openai.c and llm_anthropic.c.
  *
@@ -16,22 +16,21 @@
 #include <sys/random.h>
 #include <time.h>
 
-#include <curl/curl.h>
-
 #include "llm_impl.h"
 
 #define REPLY_MAX (64L * 1024 * 1024)
 #define USER_AGENT "agentcron-llm-call/0.1.0"
 
+#define MAX_HEADERS 8
+
 struct llm {
 	const struct llm_config *c;
 	const struct llm_ops *ops;
-	CURL *curl;
 	char *url;
-	struct curl_slist *headers;
+	char *headers[MAX_HEADERS + 1];
 };
 
-/* One attempt's state, filled by the curl callbacks. */
+/* One attempt's state, filled by the HTTP callbacks. */
 struct attempt {
 	struct llm *l;
 	struct llm_stream *s;
@@ -133,16 +132,6 @@ llm_url_is_local(const char *url)
 		}
 	}
 	return 0;
-}
-
-int
-llm_global_init(struct err *e)
-{
-	/* No SSL: OpenSSL initialises itself on first use, so a plain-HTTP
-	 * call to a local server does not pay for it. */
-	if (curl_global_init(CURL_GLOBAL_NOTHING) != CURLE_OK)
-		return err_set(e, ST_ERR, "cannot initialise libcurl");
-	return ST_OK;
 }
 
 /* ---- helpers for the wire formats ---- */
@@ -421,30 +410,17 @@ llm_new(const struct llm_config *c, struct llm **out, struct err *e)
 	while (n && base[n - 1] == '/')
 		n--;
 	l->url = xasprintf("%.*s%s", (int)n, base, l->ops->path);
-	if (!(l->curl = curl_easy_init())) {
-		llm_free(l);
-		return err_set(e, ST_ERR, "cannot initialise libcurl");
-	}
-	struct curl_slist *h = NULL;
-	h = curl_slist_append(h, "Content-Type: application/json");
-	h = curl_slist_append(h, c->stream ? "Accept: text/event-stream" : "Accept: application/json");
+	int i = 0;
+	l->headers[i++] = xstrdup("Content-Type: application/json");
+	l->headers[i++] = xstrdup(c->stream ? "Accept: text/event-stream" : "Accept: application/json");
+	l->headers[i++] = xstrdup("User-Agent: " USER_AGENT);
 	/* No "Expect: 100-continue" round trip before a large body. */
-	h = curl_slist_append(h, "Expect:");
+	l->headers[i++] = xstrdup("Expect:");
 	if (c->provider == LLM_ANTHROPIC)
-		h = curl_slist_append(h, "anthropic-version: " LLM_ANTHROPIC_VERSION);
-	if (c->api_key && *c->api_key) {
-		char *line = c->provider == LLM_ANTHROPIC ? xasprintf("x-api-key: %s", c->api_key)
+		l->headers[i++] = xstrdup("anthropic-version: " LLM_ANTHROPIC_VERSION);
+	if (c->api_key && *c->api_key)
+		l->headers[i++] = c->provider == LLM_ANTHROPIC ? xasprintf("x-api-key: %s", c->api_key)
 		    : xasprintf("Authorization: Bearer %s", c->api_key);
-		h = curl_slist_append(h, line);
-		/* curl_slist_append copied it; leave no copy of the key behind. */
-		memset(line, 0, strlen(line));
-		free(line);
-	}
-	if (!h) {
-		llm_free(l);
-		return err_set(e, ST_ERR, "out of memory");
-	}
-	l->headers = h;
 	*out = l;
 	return ST_OK;
 }
@@ -454,12 +430,11 @@ llm_free(struct llm *l)
 {
 	if (!l)
 		return;
-	if (l->curl)
-		curl_easy_cleanup(l->curl);
-	/* The header list holds the key: clear it before freeing. */
-	for (struct curl_slist *p = l->headers; p; p = p->next)
-		memset(p->data, 0, strlen(p->data));
-	curl_slist_free_all(l->headers);
+	/* One of the headers holds the key: clear them before freeing. */
+	for (int i = 0; l->headers[i]; i++) {
+		memset(l->headers[i], 0, strlen(l->headers[i]));
+		free(l->headers[i]);
+	}
 	free(l->url);
 	free(l);
 }
@@ -546,10 +521,9 @@ sse_feed(struct attempt *a, const char *p, size_t n)
 }
 
 static size_t
-on_write(char *p, size_t size, size_t nmemb, void *arg)
+on_write(const char *p, size_t n, void *arg)
 {
 	struct attempt *a = arg;
-	size_t n = size * nmemb;
 	a->received += n;
 	if (a->received > REPLY_MAX) {
 		a->too_big = 1;
@@ -566,11 +540,28 @@ on_write(char *p, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
-static size_t
-on_header(char *p, size_t size, size_t nmemb, void *arg)
+/* An IMF-fixdate (RFC 9110): "Sun, 06 Nov 1994 08:49:37 GMT". */
+static int
+http_date(const char *s, int64_t *t)
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	char wd[4], mon[4], zone[4];
+	int d, y, h, mi, sec;
+	if (sscanf(s, "%3s, %d %3s %d %d:%d:%d %3s", wd, &d, mon, &y, &h, &mi, &sec, zone) != 8 ||
+	    strcmp(zone, "GMT"))
+		return -1;
+	const char *m = strstr(months, mon);
+	if (!m || (m - months) % 3 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
+		return -1;
+	*t = days_from_civil(y, (unsigned)((m - months) / 3 + 1), (unsigned)d) * 86400 + h * 3600 +
+	    mi * 60 + sec;
+	return 0;
+}
+
+static void
+on_header(const char *p, size_t n, void *arg)
 {
 	struct attempt *a = arg;
-	size_t n = size * nmemb;
 	char line[512];
 	snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
 	str_trim(line);
@@ -581,11 +572,11 @@ on_header(char *p, size_t size, size_t nmemb, void *arg)
 		snprintf(a->reason, sizeof a->reason, "%s", rp ? str_trim(rp) : "");
 		a->sse = 0;
 		a->retry_after_ms = -1;
-		return n;
+		return;
 	}
 	char *colon = strchr(line, ':');
 	if (!colon)
-		return n;
+		return;
 	*colon = 0;
 	char *v = str_trim(colon + 1);
 	if (strcasecmp(line, "content-type") == 0) {
@@ -601,14 +592,13 @@ on_header(char *p, size_t size, size_t nmemb, void *arg)
 		if (end != v && !*end && secs >= 0) {
 			a->retry_after_ms = secs * 1000;
 		} else {
-			time_t when = curl_getdate(v, NULL);
-			if (when != -1) {
-				time_t now = time(NULL);
+			int64_t when;
+			if (http_date(v, &when) == 0) {
+				int64_t now = (int64_t)time(NULL);
 				a->retry_after_ms = when > now ? (long)(when - now) * 1000 : 0;
 			}
 		}
 	}
-	return n;
 }
 
 /* A one-line excerpt of a body that is not what it should be. */
@@ -685,41 +675,29 @@ attempt_once(struct llm *l, const char *body, struct llm_stream *s, long *wait_m
     struct err *e)
 {
 	struct attempt a = {.l = l, .s = s, .retry_after_ms = -1};
-	char errbuf[CURL_ERROR_SIZE] = "";
 	const struct llm_config *c = l->c;
-	CURL *h = l->curl;
 	*retry = 0;
 	*wait_ms = -1;
-	curl_easy_reset(h);
-	curl_easy_setopt(h, CURLOPT_URL, l->url);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_POST, 1L);
-	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
-	curl_easy_setopt(h, CURLOPT_HTTPHEADER, l->headers);
-	curl_easy_setopt(h, CURLOPT_USERAGENT, USER_AGENT);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, c->connect_timeout_ms > 0 ? c->connect_timeout_ms : 10000L);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, c->timeout_ms > 0 ? c->timeout_ms : 300000L);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_write);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, &a);
-	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(h, CURLOPT_HEADERDATA, &a);
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
-	curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
-	CURLcode cc = curl_easy_perform(h);
+	long timeout_ms = c->timeout_ms > 0 ? c->timeout_ms : 300000L;
+	struct http_request rq = {
+		.url = l->url, .headers = (const char *const *)l->headers, .body = body,
+		.len = strlen(body), .timeout_ms = timeout_ms,
+		.connect_timeout_ms = c->connect_timeout_ms > 0 ? c->connect_timeout_ms : 10000L,
+		.on_header = on_header, .on_data = on_write, .arg = &a,
+	};
+	struct http_result hr;
+	int hc = llm_http(&rq, &hr);
 	const char *name = l->ops->name;
 	int rc = ST_ERR;
-	double secs = (c->timeout_ms > 0 ? c->timeout_ms : 300000L) / 1000.0;
+	double secs = timeout_ms / 1000.0;
 
-	if (cc == CURLE_OK && a.sse && a.status >= 200 && a.status < 300 && a.line.len) {
+	if (hc == HTTP_OK && a.sse && a.status >= 200 && a.status < 300 && a.line.len) {
 		/* A last line without its newline. */
 		if (sse_line(&a, a.line.data, a.line.len))
 			a.failed = 1;
 		a.line.len = 0;
 	}
-	if (cc == CURLE_OK && a.sse && !a.failed)
+	if (hc == HTTP_OK && a.sse && !a.failed)
 		sse_dispatch(&a);
 	if (a.failed) {
 		*e = a.err;
@@ -729,33 +707,21 @@ attempt_once(struct llm *l, const char *body, struct llm_stream *s, long *wait_m
 		err_set(e, ST_ERR, "%s: the reply is larger than %ld MiB", name, REPLY_MAX >> 20);
 		goto out;
 	}
-	if (cc != CURLE_OK) {
-		curl_off_t connected = 0;
-		curl_easy_getinfo(h, CURLINFO_CONNECT_TIME_T, &connected);
-		const char *detail = *errbuf ? errbuf : curl_easy_strerror(cc);
-		switch (cc) {
-		case CURLE_OPERATION_TIMEDOUT:
-			if (!connected) {
-				*retry = 1;
-				err_set(e, ST_ERR, "%s: cannot connect to %s: %s", name, l->url, detail);
-			} else {
-				err_set(e, ST_ERR, "%s: no complete reply within %.3g s (--timeout)", name, secs);
-			}
+	if (hc != HTTP_OK) {
+		const char *detail = hr.error;
+		switch (hc) {
+		case HTTP_TIMEOUT:
+			err_set(e, ST_ERR, "%s: no complete reply within %.3g s (--timeout)", name, secs);
 			break;
-		case CURLE_COULDNT_RESOLVE_HOST:
-		case CURLE_COULDNT_RESOLVE_PROXY:
-		case CURLE_COULDNT_CONNECT:
-		case CURLE_SSL_CONNECT_ERROR:
+		case HTTP_CONNECT:
 			*retry = 1;
 			err_set(e, ST_ERR, "%s: cannot connect to %s: %s", name, l->url, detail);
 			break;
-		case CURLE_GOT_NOTHING:
+		case HTTP_NOTHING:
 			*retry = 1;
 			err_set(e, ST_ERR, "%s: the server closed the connection without a reply", name);
 			break;
-		case CURLE_PARTIAL_FILE:
-		case CURLE_RECV_ERROR:
-		case CURLE_SEND_ERROR:
+		case HTTP_CUT:
 			*retry = 1;
 			err_set(e, ST_ERR, "%s: the reply was cut off (HTTP %ld, %zu bytes): %s", name,
 			    a.status, a.received, detail);
@@ -769,7 +735,7 @@ attempt_once(struct llm *l, const char *body, struct llm_stream *s, long *wait_m
 			*retry = 0;
 		goto out;
 	}
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &a.status);
+	a.status = hr.status;
 	s->r->http_status = a.status;
 	if (a.status < 200 || a.status >= 300) {
 		http_error(l, &a, e);

@@ -85,7 +85,6 @@ const char *llm_default_url(int provider);
 const char *llm_key_env(int provider);                  /* "OPENAI_API_KEY" */
 const char *llm_image_type(const unsigned char *p, size_t n); /* MIME type by magic bytes, or NULL */
 int llm_url_is_local(const char *url);                  /* loopback host: a key is optional */
-int llm_global_init(struct err *e);                     /* once per process, before any thread */
 int llm_new(const struct llm_config *c, struct llm **out, struct err *e); /* c must outlive it */
 void llm_free(struct llm *l);
 /* One request with retries: messages is the conversation (provider's

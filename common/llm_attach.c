@@ -8,9 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <curl/curl.h>
-
-#include "llm.h"
+#include "llm_impl.h"
 
 int
 llm_is_utf8(const unsigned char *p, size_t n)
@@ -52,10 +50,9 @@ struct fetch {
 };
 
 static size_t
-on_data(char *p, size_t size, size_t nmemb, void *arg)
+on_data(const char *p, size_t n, void *arg)
 {
 	struct fetch *f = arg;
-	size_t n = size * nmemb;
 	if (f->b.len + n > (size_t)LLM_ATTACH_MAX) {
 		f->too_big = 1;
 		return 0;
@@ -64,41 +61,35 @@ on_data(char *p, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
+static void
+on_header(const char *line, size_t n, void *arg)
+{
+	/* A redirect's body is not the attachment. */
+	struct fetch *f = arg;
+	if (n > 5 && strncmp(line, "HTTP/", 5) == 0)
+		f->b.len = 0;
+}
+
 static int
 fetch_url(const char *url, long timeout_ms, struct buf *out, struct err *e)
 {
-	CURL *h = curl_easy_init();
-	if (!h)
-		return err_set(e, ST_ERR, "cannot initialise libcurl");
+	static const char *const headers[] = {"User-Agent: agentcron-llm-call/" AC_VERSION, NULL};
 	struct fetch f = {0};
-	char errbuf[CURL_ERROR_SIZE] = "";
-	curl_easy_setopt(h, CURLOPT_URL, url);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_easy_setopt(h, CURLOPT_MAXREDIRS, 5L);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout_ms > 0 ? timeout_ms : 60000L);
-	curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)LLM_ATTACH_MAX);
-	curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
-	curl_easy_setopt(h, CURLOPT_USERAGENT, "agentcron-llm-call/" AC_VERSION);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, &f);
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
-	CURLcode cc = curl_easy_perform(h);
-	long status = 0;
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
-	curl_easy_cleanup(h);
+	struct http_request rq = {
+		.url = url, .headers = headers, .connect_timeout_ms = 10000L,
+		.timeout_ms = timeout_ms > 0 ? timeout_ms : 60000L,
+		.on_header = on_header, .on_data = on_data, .arg = &f,
+	};
+	struct http_result res;
+	int hc = llm_http(&rq, &res);
 	int rc = ST_OK;
-	if (f.too_big || cc == CURLE_FILESIZE_EXCEEDED)
+	if (f.too_big)
 		rc = err_set(e, ST_INVALID, "attachment '%s' is larger than %ld MiB", url,
 		    LLM_ATTACH_MAX >> 20);
-	else if (cc != CURLE_OK)
-		rc = err_set(e, ST_ERR, "cannot fetch attachment '%s': %s", url,
-		    *errbuf ? errbuf : curl_easy_strerror(cc));
-	else if (status >= 400)
-		rc = err_set(e, ST_ERR, "cannot fetch attachment '%s': HTTP %ld", url, status);
+	else if (hc != HTTP_OK)
+		rc = err_set(e, ST_ERR, "cannot fetch attachment '%s': %s", url, res.error);
+	else if (res.status >= 400)
+		rc = err_set(e, ST_ERR, "cannot fetch attachment '%s': HTTP %ld", url, res.status);
 	if (rc) {
 		buf_free(&f.b);
 		return rc;

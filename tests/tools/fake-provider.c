@@ -84,7 +84,11 @@ struct req {
 	char invalid[300];
 	int forked;                 /* a child answers this one */
 	int child;                  /* this process is that child */
+	struct server *sv;
+	int logged;
 };
+
+static void commit_log(struct req *r);
 
 static int
 write_all(int fd, const void *p, size_t n)
@@ -594,11 +598,13 @@ reply(struct req *r, int status, const char *reason, const char *ctype, const ch
 	size_t n = body ? strlen(body) : 0;
 	buf_printf(&h, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%sConnection: close\r\n\r\n",
 	    status, reason, ctype, n, extra ? extra : "");
+	/* Logged before it is sent: a client may look the moment it has it. */
+	buf_printf(&r->log, "-> %d\n", status);
+	commit_log(r);
 	write_all(r->fd, h.data, h.len);
 	if (n)
 		write_all(r->fd, body, n);
 	buf_free(&h);
-	buf_printf(&r->log, "-> %d\n", status);
 }
 
 static const char *
@@ -1163,17 +1169,20 @@ handle_model(struct server *sv, struct req *r, int provider)
 		size_t n = strlen(s);
 		int hn = snprintf(head, sizeof head, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
 		    "Content-Length: %zu\r\nConnection: close\r\n\r\n", n);
+		buf_printf(&r->log, "-> 200 (cut at %zu of %zu bytes)\n", n / 2, n);
+		commit_log(r);
 		write_all(r->fd, head, (size_t)hn);
 		write_all(r->fd, s, n / 2);
-		buf_printf(&r->log, "-> 200 (cut at %zu of %zu bytes)\n", n / 2, n);
 		free(s);
 	} else if (stream && !directive(text, "jsonstream", d, sizeof d)) {
 		const char *head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
 		    "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
-		write_all(r->fd, head, strlen(head));
 		int split = directive(text, "split", d, sizeof d) != NULL;
 		int cut = directive(text, "cut", d, sizeof d) != NULL;
 		int errev = directive(text, "error-event", d, sizeof d) != NULL;
+		buf_printf(&r->log, "-> 200 (stream%s)\n", cut ? ", cut" : "");
+		commit_log(r);
+		write_all(r->fd, head, strlen(head));
 		if (provider == OPENAI) {
 			const cJSON *so = cJSON_GetObjectItemCaseSensitive(b, "stream_options");
 			stream_openai(r, &a, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(so, "include_usage")),
@@ -1183,7 +1192,6 @@ handle_model(struct server *sv, struct req *r, int provider)
 		}
 		if (!cut)
 			write_all(r->fd, "0\r\n\r\n", 5);
-		buf_printf(&r->log, "-> 200 (stream%s)\n", cut ? ", cut" : "");
 	} else {
 		char *s = plain_reply(&a, provider);
 		reply(r, 200, "OK", "application/json", NULL, s);
@@ -1223,10 +1231,38 @@ handle_file(struct server *sv, struct req *r)
 	char head[256];
 	int hn = snprintf(head, sizeof head, "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
 	    "Content-Length: %zu\r\nConnection: close\r\n\r\n", b.len);
+	buf_printf(&r->log, "-> 200 (%zu bytes)\n", b.len);
+	commit_log(r);
 	write_all(r->fd, head, (size_t)hn);
 	write_all(r->fd, b.data, b.len);
-	buf_printf(&r->log, "-> 200 (%zu bytes)\n", b.len);
 	buf_free(&b);
+}
+
+/* Writes the request's log: DIR/N.req, DIR/last.req, a line in
+ * DIR/requests.log.  Once per request, and never from a child. */
+static void
+commit_log(struct req *r)
+{
+	struct server *sv = r->sv;
+	if (r->logged || r->child)
+		return;
+	r->logged = 1;
+	char name[64];
+	snprintf(name, sizeof name, "%d.req", sv->nreq);
+	append_file(sv->dir, name, r->log.data);
+	/* last.req: the latest request alone, for tests that look at one. */
+	char last[4096];
+	snprintf(last, sizeof last, "%s/last.req", sv->dir);
+	int lf = open(last, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (lf >= 0) {
+		write_all(lf, r->log.data, r->log.len);
+		close(lf);
+	}
+	char summary[700];
+	const char *status = strstr(r->log.data, "\n-> ");
+	snprintf(summary, sizeof summary, "%d %s %s %.40s", sv->nreq, r->method, r->path,
+	    status ? status + 4 : "-> ?\n");
+	append_file(sv->dir, "requests.log", summary);
 }
 
 /* Reads one request; -1 when the connection is unusable. */
@@ -1242,6 +1278,9 @@ read_request(int fd, struct req *r, struct buf *in)
 		if (n <= 0)
 			return -1;
 		buf_add(in, tmp, (size_t)n);
+		/* Not HTTP (a TLS hello, say): hang up at once. */
+		if (!isupper((unsigned char)in->data[0]))
+			return -1;
 	}
 	*end = 0;
 	char *line = in->data, *save;
@@ -1291,7 +1330,7 @@ serve(struct server *sv, int fd, int *forked)
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 	int one = 1;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	struct req r = {.fd = fd};
+	struct req r = {.fd = fd, .sv = sv};
 	struct buf in = {0};
 	if (read_request(fd, &r, &in) != 0) {
 		buf_free(&in);
@@ -1319,22 +1358,7 @@ serve(struct server *sv, int fd, int *forked)
 		reply(&r, 404, "Not Found", "application/json", NULL,
 		    "{\"error\":{\"message\":\"Unknown request URL\",\"type\":\"invalid_request_error\"}}");
 	}
-	char name[64];
-	snprintf(name, sizeof name, "%d.req", sv->nreq);
-	append_file(sv->dir, name, r.log.data);
-	/* last.req: the latest request alone, for tests that look at one. */
-	char last[4096];
-	snprintf(last, sizeof last, "%s/last.req", sv->dir);
-	int lf = open(last, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (lf >= 0) {
-		write_all(lf, r.log.data, r.log.len);
-		close(lf);
-	}
-	char summary[700];
-	const char *status = strstr(r.log.data, "\n-> ");
-	snprintf(summary, sizeof summary, "%d %s %s %.40s", sv->nreq, r.method, r.path,
-	    status ? status + 4 : "-> ?\n");
-	append_file(sv->dir, "requests.log", summary);
+	commit_log(&r);
 	*forked = r.forked;
 	buf_free(&r.log);
 	buf_free(&in);
