@@ -37,6 +37,8 @@ struct child {
 	char why[ERR_MAX + 64];
 };
 
+static int proc_stat_fields(pid_t pid, char *buf, size_t n, char **rest);
+
 struct exec_pool {
 	struct child **c;
 	size_t n, cap;
@@ -500,6 +502,31 @@ finish_stream(struct buf *b, size_t dropped, size_t *n)
 	return s;
 }
 
+/* Does process group pgid have a member that is not a zombie? */
+static int
+group_alive(pid_t pgid)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return 1;
+	struct dirent *de;
+	int alive = 0;
+	while (!alive && (de = readdir(d))) {
+		char *end, buf[1024], *p;
+		long pid = strtol(de->d_name, &end, 10);
+		if (*end || pid <= 0 || proc_stat_fields((pid_t)pid, buf, sizeof buf, &p))
+			continue;
+		/* Fields after the name: state, ppid, pgrp. */
+		char state = *p;
+		long ppid, pgrp;
+		if (sscanf(p + 1, " %ld %ld", &ppid, &pgrp) == 2 && pgrp == pgid && state != 'Z' &&
+		    state != 'X')
+			alive = 1;
+	}
+	closedir(d);
+	return alive;
+}
+
 static void
 child_result(struct child *c, struct exec_result *r)
 {
@@ -518,9 +545,11 @@ child_result(struct child *c, struct exec_result *r)
 	int held = c->fd_out >= 0 || c->fd_err >= 0;
 	close_fd(&c->fd_out);
 	close_fd(&c->fd_err);
-	/* Whatever is left of its group (a grandchild that outlived it). */
+	/* Whatever is left of its group (a grandchild that outlived it).  A
+	 * group we killed whole is not news; zombies waiting for init are not
+	 * leftovers. */
 	if (kill(-c->pid, 0) == 0) {
-		r->leftovers = 1;
+		r->leftovers = !c->killed && group_alive(c->pid);
 		kill(-c->pid, SIGKILL);
 	}
 	r->duration_ms = c->exit_at - c->start;

@@ -1,0 +1,156 @@
+#!/bin/sh
+# Executors that misbehave: one that ignores SIGTERM past its timeout, one
+# that leaves a grandchild holding stdout open, one that prints 100 MB, one
+# that does not exist, one that exits 3.  Each is recorded with the right
+# status and a clear error, in one pass that carries on.  Then the notify
+# hook, and failures reaching stderr when there is none.
+. "$AC_TOP/tests/lib.sh"
+export TASK_NOW=2026-11-23T07:00:00Z
+
+cat >stubborn <<\EOF
+#!/bin/sh
+trap '' TERM
+echo $$ >stubborn.pid
+echo started
+while :; do sleep 1; done
+EOF
+cat >daemonish <<\EOF
+#!/bin/sh
+sleep 300 &
+echo $! >daemonish.grandchild
+echo "left one behind"
+EOF
+cat >flood <<\EOF
+#!/bin/sh
+head -c 100000000 /dev/zero | tr '\0' x
+EOF
+cat >three <<\EOF
+#!/bin/sh
+echo "partial answer"
+echo "model said no" >&2
+exit 3
+EOF
+chmod +x stubborn daemonish flood three
+
+alive() {
+	s=$(cut -d" " -f3 "/proc/$1/stat" 2>/dev/null) && [ "$s" != Z ]
+}
+
+# line NAME: the JSON line of the run of task NAME in out.
+line() {
+	grep "\"name\":\"$1\"" out
+}
+
+# run_of NAME: the run id of task NAME in out.
+run_of() {
+	line "$1" | sed "s/.*\"run_id\":\"\([0-9a-f-]*\)\".*/\1/"
+}
+
+test_expect_success 'one pass over five misbehaving executors and a good one' '
+	task-add --at 2026-11-23T07:00:00Z --name stubborn --timeout 1 --exec "$PWD/stubborn" a >/dev/null &&
+	task-add --at 2026-11-23T07:00:00Z --name daemonish --exec "$PWD/daemonish" b >/dev/null &&
+	task-add --at 2026-11-23T07:00:00Z --name flood --exec "$PWD/flood" c >/dev/null &&
+	task-add --at 2026-11-23T07:00:00Z --name missing --exec "no-such-executor-here --flag" d >/dev/null &&
+	task-add --at 2026-11-23T07:00:00Z --name three --exec "$PWD/three" e >/dev/null &&
+	task-add --at 2026-11-23T07:00:00Z --name good --exec "echo fine" f >/dev/null &&
+	start=$(date +%s) &&
+	task-tick -j 8 >out 2>err &&
+	test $(($(date +%s) - start)) -lt 15 &&
+	test "$(wc -l <out)" -eq 6
+'
+
+test_expect_success 'ignoring SIGTERM: timeout, the group killed after the grace' '
+	line stubborn | grep -q "\"status\":\"timeout\",\"exit_code\":null,.*\"error\":\"timed out after 1 s; its process group got SIGTERM and, still running after the grace, SIGKILL\"" &&
+	! alive "$(cat stubborn.pid)" &&
+	task-log "$(run_of stubborn)" | sed -n "/^output:/,/^error:/p" >actual &&
+	printf "output:\n  started\nerror:\n" >expect && test_cmp expect actual
+'
+
+test_expect_success 'a grandchild holding stdout: the run ends with its executor, the grandchild is killed' '
+	line daemonish | grep -q "\"status\":\"success\",\"exit_code\":0,.*\"error\":null" &&
+	! alive "$(cat daemonish.grandchild)" &&
+	task-log --json "$(run_of daemonish)" >log &&
+	grep -q "\"output\":\"left one behind\\\\n\",\"error\":\"processes it started outlived it (holding its output open) and were killed\"" log &&
+	dur=$(line daemonish | sed "s/.*\"duration_ms\":\([0-9]*\).*/\1/") && test "$dur" -lt 3000
+'
+
+test_expect_success '100 MB of output: 1 MiB kept, the rest counted and marked' '
+	line flood | grep -q "\"status\":\"success\"" &&
+	task-log --json "$(run_of flood)" >log &&
+	sed "s/.*\"output\":\"\([^\"]*\)\".*/\1/" log >output &&
+	test "$(head -c 1048576 output | tr -d x | wc -c)" -eq 0 &&
+	tail -c +1048577 output >mark &&
+	printf "\\\\n[... output truncated: 98951424 bytes dropped]\\\\n\n" >expect &&
+	test_cmp expect mark
+'
+
+test_expect_success 'an executor that does not exist: failed, with the name' '
+	line missing | grep -q "\"status\":\"failed\",\"exit_code\":null,.*\"error\":\"executor '\''no-such-executor-here'\'' not found in PATH\"" &&
+	grep -q "^task-tick: task '\''missing'\'' ([0-9a-f]*) failed: executor '\''no-such-executor-here'\'' not found in PATH$" err
+'
+
+test_expect_success 'exit 3: failed with its status, stdout and stderr kept' '
+	line three | grep -q "\"status\":\"failed\",\"exit_code\":3,.*\"error\":\"exited with status 3\"" &&
+	task-log "$(run_of three)" | sed -n "/^status:/p;/^output:/,\$p" >actual &&
+	cat >expect <<-\EOF &&
+	status:    failed (exit 3)
+	output:
+	  partial answer
+	error:
+	  exited with status 3
+	  model said no
+	EOF
+	test_cmp expect actual &&
+	task-ls | grep three | cut -f3,6 >actual && printf "pending\tfailed\n" >expect && test_cmp expect actual
+'
+
+test_expect_success 'the good one succeeded; every failure went to stderr, one line each' '
+	line good | grep -q "\"status\":\"success\"" &&
+	test "$(wc -l <err)" -eq 3 &&
+	grep -q "^task-tick: task '\''stubborn'\'' ([0-9a-f]*) timeout: timed out after 1 s" err &&
+	grep -q "^task-tick: task '\''three'\'' ([0-9a-f]*) failed: exited with status 3$" err
+'
+
+test_expect_success 'a bad command line fails the run, not the pass' '
+	rm -f "$TASK_DB" &&
+	task-add --at 2026-11-23T07:00:00Z --name quote --exec "echo \"unterminated" a >/dev/null &&
+	task-tick >out 2>err &&
+	grep -q "\"status\":\"failed\",.*\"error\":\"bad executor command line: unterminated quote" out
+'
+
+test_expect_success 'a notify hook gets each finished run as JSON on stdin, successes too' '
+	rm -f "$TASK_DB" notified &&
+	printf "#!/bin/sh\n{ cat; echo \" env=\$TASK_STATUS\"; } >>notified\n" >hook && chmod +x hook &&
+	a=$(task-add --at 2026-11-23T07:00:00Z --name ok --exec "echo hello" a) &&
+	b=$(task-add --at 2026-11-23T07:00:00Z --name bad --exec "$PWD/three" b) &&
+	TASK_NOTIFY=$PWD/hook task-tick >out 2>err &&
+	test ! -s err &&
+	grep -q "^{\"task_id\":\"$a\",\"name\":\"ok\",\"run_id\":\"[0-9a-f-]*\",\"trigger\":\"schedule\",\"status\":\"success\",\"exit_code\":0,\"slot\":\"2026-11-23T07:00:00Z\",\"started_at\":\"2026-11-23T07:00:00Z\",\"ended_at\":\"2026-11-23T07:00:00Z\",\"duration_ms\":[0-9]*,\"output\":\"hello\\\\n\",\"output_truncated\":false,\"error\":null}$" notified &&
+	grep -q "^{\"task_id\":\"$b\",\"name\":\"bad\",.*\"status\":\"failed\",\"exit_code\":3,.*\"error\":\"exited with status 3\\\\nmodel said no\\\\n\"}$" notified &&
+	grep -q "^ env=success$" notified && grep -q "^ env=failed$" notified
+'
+
+test_expect_success 'a per-task hook wins over TASK_NOTIFY, the config file is the last default' '
+	rm -f "$TASK_DB" notified other &&
+	printf "#!/bin/sh\ncat >>other\n" >hook2 && chmod +x hook2 &&
+	task-add --at 2026-11-23T07:00:00Z --name own --notify "$PWD/hook2" --exec true a >/dev/null &&
+	task-add --at 2026-11-23T07:00:00Z --name default --exec true b >/dev/null &&
+	mkdir -p config/agentcron && printf "notify = %s/hook\n" "$PWD" >config/agentcron/config &&
+	chmod 600 config/agentcron/config &&
+	task-tick >out &&
+	grep -q "\"name\":\"own\"" other && ! grep -q "\"name\":\"default\"" other &&
+	grep -q "\"name\":\"default\"" notified && ! grep -q "\"name\":\"own\"" notified &&
+	rm config/agentcron/config
+'
+
+test_expect_success 'a failing hook is reported on stderr and changes nothing on record' '
+	rm -f "$TASK_DB" &&
+	printf "#!/bin/sh\ncat >/dev/null\necho hook broke >&2\nexit 5\n" >badhook && chmod +x badhook &&
+	id=$(task-add --at 2026-11-23T07:00:00Z --exec true a) &&
+	TASK_NOTIFY=$PWD/badhook task-tick >out 2>err &&
+	grep -q "^task-tick: notify hook '\''[^'\'']*badhook'\'' failed for run [0-9a-f]\{8\}: exited with status 5: hook broke$" err &&
+	test "$(wc -l <err)" -eq 1 &&
+	task-ls | cut -f3,6 >actual && printf "completed\tsuccess\n" >expect && test_cmp expect actual
+'
+
+test_done
