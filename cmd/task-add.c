@@ -84,13 +84,13 @@ add_one(struct store *st, struct task *t, int force, struct sink *out, const cha
 	return ST_OK;
 }
 
+/* Advance a line count from *from to at, so numbering a stream stays linear. */
 static int
-line_of(const char *start, const char *at)
+line_at(int *line, const char **from, const char *at)
 {
-	int line = 1;
-	for (const char *p = start; p < at; p++)
-		line += *p == '\n';
-	return line;
+	for (; *from < at; (*from)++)
+		*line += **from == '\n';
+	return *line;
 }
 
 /* JSON objects (or arrays of them) from stdin, all or nothing. */
@@ -103,7 +103,8 @@ import(struct store *st, int force, int64_t now, struct zones *zs, struct err *e
 		return err_set(e, ST_ERR, "cannot read standard input");
 	}
 	int rc = store_begin(st, e);
-	const char *p = in.data;
+	const char *p = in.data, *counted = in.data;
+	int lineno = 1;
 	long count = 0;
 	struct sink out = {.deferred = 1};
 	while (!rc) {
@@ -111,13 +112,13 @@ import(struct store *st, int force, int64_t now, struct zones *zs, struct err *e
 		if (!*p)
 			break;
 		const char *end = NULL;
-		int line = line_of(in.data, p);
-		cJSON *j = cJSON_ParseWithOpts(p, &end, 0);
+		int line = line_at(&lineno, &counted, p);
+		cJSON *j = cJSON_ParseWithLengthOpts(p, in.len - (size_t)(p - in.data), &end, 0);
 		if (!j) {
 			const char *bad = cJSON_GetErrorPtr();
 			if (bad && *bad)
 				rc = err_set(e, ST_INVALID, "stdin:%d: invalid JSON near '%.20s'",
-				    line_of(in.data, bad), bad);
+				    line_at(&lineno, &counted, bad), bad);
 			else
 				rc = err_set(e, ST_INVALID, "stdin:%d: invalid JSON: the object is not finished", line);
 			break;

@@ -253,10 +253,8 @@ task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs, 
 	    (plan && t->kind != KIND_PLAN))
 		return err_set(e, ST_INVALID, "kind '%s' does not match the schedule fields given",
 		    task_kind_name(t->kind));
-	if (!t->tz) {
-		char local[128];
-		t->tz = xstrdup(tz_local_name(local, sizeof local));
-	}
+	if (!t->tz)
+		t->tz = xstrdup(zones_local(zs));
 	const struct tz *z;
 	int rc = zones_get(zs, t->tz, &z, e);
 	if (rc)

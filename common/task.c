@@ -18,7 +18,16 @@ static const char *const missed_names[MISSED_COUNT] = {"once", "skip", "all"};
 struct zones {
 	struct tz *z[ZONES_MAX];
 	int n;
+	char local[128];
 };
+
+const char *
+zones_local(struct zones *zs)
+{
+	if (!zs->local[0])
+		tz_local_name(zs->local, sizeof zs->local);
+	return zs->local;
+}
 
 struct zones *
 zones_new(void)
@@ -373,11 +382,9 @@ task_finalize(struct task *t, int is_new, int reschedule, int64_t now, struct zo
 		task_default_name(t->prompt, name, sizeof name);
 		set_str(&t->name, name);
 	}
-	if (!t->tz) {
-		char local[128];
-		t->tz = xstrdup(tz_local_name(local, sizeof local));
-	}
 	WITH_ZONES(zs, tmp);
+	if (!t->tz)
+		t->tz = xstrdup(zones_local(zs));
 	if ((rc = task_validate(t, zs, e)))
 		goto out;
 	if (is_new && t->created_at == TIME_NONE)

@@ -55,6 +55,7 @@ struct tz;
 struct zones *zones_new(void);
 void zones_free(struct zones *zs);
 int zones_get(struct zones *zs, const char *name, const struct tz **z, struct err *e); /* zs owns *z */
+const char *zones_local(struct zones *zs);     /* the local zone's name, looked up once */
 void task_init(struct task *t);                 /* empty task with defaults */
 void task_free(struct task *t);                 /* frees members, keeps t */
 void task_copy(struct task *dst, const struct task *src); /* deep copy into an uninitialised dst */

@@ -350,8 +350,7 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 		*schedule_changed |= !t->tz || strcmp(t->tz, tz_name(z)) != 0;
 		set_str(&t->tz, tz_name(z));
 	} else if (!t->tz) {
-		char local[128];
-		t->tz = xstrdup(tz_local_name(local, sizeof local));
+		t->tz = xstrdup(zones_local(zs));
 	}
 	if (a->nkinds) {
 		const struct tz *z;
