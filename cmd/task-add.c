@@ -116,9 +116,12 @@ import(struct store *st, int force, int64_t now, struct zones *zs, struct err *e
 		cJSON *j = cJSON_ParseWithLengthOpts(p, in.len - (size_t)(p - in.data), &end, 0);
 		if (!j) {
 			const char *bad = cJSON_GetErrorPtr();
-			if (bad && *bad)
-				rc = err_set(e, ST_INVALID, "stdin:%d: invalid JSON near '%.20s'",
-				    line_at(&lineno, &counted, bad), bad);
+			size_t n = bad ? strcspn(bad, "\r\n") : 0;
+			if (n > 20)
+				n = 20;
+			if (bad && n && strspn(bad, " \t") < n)
+				rc = err_set(e, ST_INVALID, "stdin:%d: invalid JSON near '%.*s'",
+				    line_at(&lineno, &counted, bad), (int)n, bad);
 			else
 				rc = err_set(e, ST_INVALID, "stdin:%d: invalid JSON: the object is not finished", line);
 			break;
