@@ -496,7 +496,7 @@ begin_run(struct fire *f, struct task *t, int64_t slot, const char *trigger, int
     int64_t now, struct job **out, char **prompt, struct err *e)
 {
 	struct job *j = xcalloc(1, sizeof *j);
-	int rc, dup = 0;
+	int rc = ST_OK, dup = 0;
 	*out = NULL;
 	*prompt = NULL;
 	if (uuid4(j->run.id) != 0) {
@@ -511,7 +511,15 @@ begin_run(struct fire *f, struct task *t, int64_t slot, const char *trigger, int
 	j->run.ended_at = TIME_NONE;
 	j->run.exit_code = -1;
 	j->run.duration_ms = -1;
-	j->run.attempt = strcmp(trigger, "retry") == 0 ? t->consecutive_failures + 1 : 1;
+	j->run.attempt = 1;
+	/* A retry is the next attempt at the same occurrence. */
+	if (strcmp(trigger, "retry") == 0 &&
+	    (rc = store_run_last_attempt(f->st, t->id, &j->run.attempt, e)) == ST_OK)
+		j->run.attempt++;
+	if (rc) {
+		job_free(j);
+		return rc;
+	}
 	j->manual = manual;
 	j->name = xstrdup(t->name);
 	if (manual)
@@ -807,8 +815,9 @@ after_run(struct fire *f, const struct run *r, int manual, const char *prev_stat
 			t.status = STATUS_PENDING;
 			if (last_instant) {
 				int retries = t.retries >= 0 ? t.retries : TASK_DEFAULT_RETRIES;
-				if (t.consecutive_failures <= retries) {
-					t.next_run_at = t.due_at = now + backoff(t.consecutive_failures);
+				int attempt = r->attempt > 0 ? r->attempt : 1;
+				if (attempt <= retries) {
+					t.next_run_at = t.due_at = now + backoff(attempt);
 				} else {
 					t.status = STATUS_FAILED;
 					set_next(&t, TIME_NONE);
@@ -1093,7 +1102,7 @@ recover_one(const struct run_claim *c, void *arg)
 			    killed == 1 ? "" : "es", killed == 1 ? "was" : "were");
 	}
 	struct run r = {.slot = c->slot, .started_at = c->started_at, .ended_at = rv->now,
-		.exit_code = -1, .attempt = 1};
+		.exit_code = -1, .attempt = c->attempt};
 	snprintf(r.id, sizeof r.id, "%s", c->id);
 	snprintf(r.task_id, sizeof r.task_id, "%s", c->task_id);
 	r.trigger = xstrdup(c->trigger);

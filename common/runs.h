@@ -47,6 +47,7 @@ struct run_claim {
 	int64_t slot, started_at, lease_until;
 	char trigger[16];
 	char prev_status[16];  /* "" unless a manual run */
+	int attempt;
 };
 
 /* Where a pass has got to in the due tasks (ordered by due_at, rowid). */
@@ -81,6 +82,8 @@ int store_run_begin(struct store *st, const struct run *r, const struct run_owne
  * duration_ms) if it is still running; *was_running 0 when someone (crash
  * recovery) already ended it. */
 int store_run_end(struct store *st, const struct run *r, int *was_running, struct err *e);
+/* The attempt number of the task's latest run, 0 if it has none. */
+int store_run_last_attempt(struct store *st, const char *task_id, int *attempt, struct err *e);
 /* Every run marked running. */
 int store_run_claims(struct store *st, int (*fn)(const struct run_claim *c, void *arg), void *arg,
     struct err *e);

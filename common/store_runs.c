@@ -299,7 +299,7 @@ store_run_claims(struct store *st, int (*fn)(const struct run_claim *c, void *ar
     struct err *e)
 {
 	static const char q[] = "SELECT id, task_id, slot, started_at, lease_until, trigger,"
-	    " prev_status, owner_host, owner_boot, owner_pid, owner_start FROM runs"
+	    " prev_status, owner_host, owner_boot, owner_pid, owner_start, attempt FROM runs"
 	    " WHERE status = 'running'";
 	sqlite3_stmt *s;
 	/* Not cached: the callback may write while this is stepped. */
@@ -324,6 +324,7 @@ store_run_claims(struct store *st, int (*fn)(const struct run_claim *c, void *ar
 		col_copy(s, 8, c->owner.boot, sizeof c->owner.boot);
 		c->owner.pid = sqlite3_column_int64(s, 9);
 		c->owner.start = sqlite3_column_int64(s, 10);
+		c->attempt = sqlite3_column_int(s, 11);
 	}
 	sqlite3_finalize(s);
 	int status = rc == SQLITE_DONE ? ST_OK : store_sqlerr(st, e, "listing running runs");
@@ -332,4 +333,19 @@ store_run_claims(struct store *st, int (*fn)(const struct run_claim *c, void *ar
 			break;
 	free(all);
 	return status;
+}
+
+int
+store_run_last_attempt(struct store *st, const char *task_id, int *attempt, struct err *e)
+{
+	static const char q[] = "SELECT attempt FROM runs WHERE task_id = ?1"
+	    " ORDER BY started_at DESC, rowid DESC LIMIT 1";
+	sqlite3_stmt *s = store_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	stmt_text(s, 1, task_id);
+	int rc = sqlite3_step(s);
+	*attempt = rc == SQLITE_ROW ? sqlite3_column_int(s, 0) : 0;
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : store_sqlerr(st, e, "reading a task's runs");
 }
