@@ -93,14 +93,14 @@ oc_apply(struct tools *tl, struct task *t, const struct oc_view *v, struct err *
 		return err_set(e, ST_INVALID, "task '%s' has a schedule that is not daily, weekly or "
 		    "one-time; give schedule_type with hour and minute", t->name);
 	if (v->hour < 0)
-		return err_set(e, ST_INVALID, "hour is required");
+		return err_set(e, ST_INVALID, "Hour is required.");
 	free(t->plan);
 	t->plan = NULL;
 	t->nplan = 0;
 	set_str(&t->cron, NULL);
 	if (v->type == OC_DAILY || v->type == OC_WEEKLY) {
 		if (v->type == OC_WEEKLY && v->dow < 0)
-			return err_set(e, ST_INVALID, "day_of_week is required for weekly tasks");
+			return err_set(e, ST_INVALID, "Day of week is required for weekly tasks.");
 		snprintf(cron, sizeof cron, v->type == OC_DAILY ? "%d %d * * *" : "%d %d * * %d",
 		    v->minute, v->hour, v->dow);
 		t->kind = KIND_CRON;
@@ -108,7 +108,7 @@ oc_apply(struct tools *tl, struct task *t, const struct oc_view *v, struct err *
 		return ST_OK;
 	}
 	if (!v->date[0])
-		return err_set(e, ST_INVALID, "date is required for one-time tasks");
+		return err_set(e, ST_INVALID, "Date is required for one-time tasks.");
 	const struct tz *z;
 	char iso[40];
 	int64_t at;
@@ -117,7 +117,7 @@ oc_apply(struct tools *tl, struct task *t, const struct oc_view *v, struct err *
 		return rc;
 	snprintf(iso, sizeof iso, "%.10sT%02d:%02d", v->date, v->hour, v->minute);
 	if (iso_parse(iso, z, &at))
-		return err_set(e, ST_INVALID, "date '%s' is not a date in YYYY-MM-DD format", v->date);
+		return err_set(e, ST_INVALID, "Date must be in YYYY-MM-DD format.");
 	t->kind = KIND_AT;
 	t->plan = xcalloc(1, sizeof *t->plan);
 	t->plan[0] = at;
@@ -139,26 +139,26 @@ oc_args(const cJSON *args, struct oc_view *v, int *given, struct err *e)
 	}
 	if (arg_int(args, "hour", &n)) {
 		if (n < 0 || n > 23)
-			return err_set(e, ST_INVALID, "hour must be between 0 and 23");
+			return err_set(e, ST_INVALID, "Hour must be between 0 and 23.");
 		v->hour = (int)n;
 		*given = 1;
 	}
 	if (arg_int(args, "minute", &n)) {
 		if (n < 0 || n > 59)
-			return err_set(e, ST_INVALID, "minute must be between 0 and 59");
+			return err_set(e, ST_INVALID, "Minute must be between 0 and 59.");
 		v->minute = (int)n;
 		*given = 1;
 	}
 	if ((s = arg_str(args, "day_of_week"))) {
 		if ((v->dow = sched_day_parse(s)) < 0)
-			return err_set(e, ST_INVALID, "day_of_week must be a day name such as 'monday'");
+			return err_set(e, ST_INVALID, "Day of week must be a day name such as 'monday'.");
 		*given = 1;
 	}
 	if ((s = arg_str(args, "date"))) {
 		int y, mo, d, k = 0;
 		if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &k) != 3 || k != 10 || s[k] || mo < 1 ||
 		    mo > 12 || d < 1 || d > days_in_month(y, (unsigned)mo))
-			return err_set(e, ST_INVALID, "date must be a date in YYYY-MM-DD format");
+			return err_set(e, ST_INVALID, "Date must be in YYYY-MM-DD format.");
 		snprintf(v->date, sizeof v->date, "%s", s);
 		*given = 1;
 	}
@@ -762,14 +762,14 @@ out:
 /* ---- the tables ---- */
 
 #define OC_ID {"task_id", "string", "ID of the task (from list_scheduled_tasks).", NULL, 1, \
-	"task_id is required.", NULL}
+	"Task ID is required.", NULL}
 #define OC_FIELDS(req) \
 	{"name", "string", "Task name.", NULL, req, "Task name is required.", NULL}, \
 	{"prompt", "string", "The prompt message the agent runs at the trigger time.", NULL, req, \
 	    "Task prompt is required.", NULL}, \
 	{"schedule_type", "string", "\"one_time\", \"daily\", or \"weekly\".", oc_types, req, \
-	    "schedule_type is required: one_time, daily or weekly.", NULL}, \
-	{"hour", "integer", "Hour (0-23), local time.", NULL, req, "hour is required.", NULL}, \
+	    "Schedule type is required: one_time, daily or weekly.", NULL}, \
+	{"hour", "integer", "Hour (0-23), local time.", NULL, req, "Hour is required.", NULL}, \
 	{"minute", "integer", "Minute (0-59). Default 0.", NULL, 0, NULL, NULL}, \
 	{"day_of_week", "string", "Day name for weekly (e.g., \"monday\").", NULL, 0, NULL, NULL}, \
 	{"date", "string", "Date for one-time in YYYY-MM-DD format.", NULL, 0, NULL, NULL}, \
