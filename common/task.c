@@ -357,8 +357,10 @@ task_default_name(const char *prompt, char *buf, size_t n)
 		while (*p && !isspace((unsigned char)*p))
 			p++;
 		size_t wl = (size_t)(p - w);
-		if (len + wl + (len ? 1 : 0) > 48 || len + wl + 2 > n)
+		if (len + wl + (len ? 1 : 0) > 48 || len + wl + 2 > n) {
+			p = w;
 			break;
+		}
 		if (len)
 			buf[len++] = ' ';
 		memcpy(buf + len, w, wl);

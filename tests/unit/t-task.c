@@ -1,0 +1,174 @@
+/* Unit tests for the task model: schedule sugar, default names, jitter,
+ * next slots of each kind, finalisation and the JSON format. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "task.h"
+#include "tap.h"
+
+static void
+test_daily_weekly(void)
+{
+	static const struct { const char *in, *want; } daily[] = {
+		{"07:00", "0 7 * * *"}, {"23:59", "59 23 * * *"}, {"0:05", "5 0 * * *"},
+		{"25:00", NULL}, {"7", NULL}, {"07:60", NULL}, {"07:00x", NULL}, {"", NULL},
+	};
+	for (size_t i = 0; i < sizeof daily / sizeof daily[0]; i++) {
+		char out[64] = "";
+		struct err e;
+		int rc = sched_daily_cron(daily[i].in, out, sizeof out, &e);
+		if (daily[i].want)
+			check_str(rc ? e.msg : out, daily[i].want, "daily '%s'", daily[i].in);
+		else
+			check_int(rc, ST_INVALID, "daily '%s' refused", daily[i].in);
+	}
+	static const struct { const char *in, *want; } weekly[] = {
+		{"mon 09:00", "0 9 * * 1"}, {"Monday 09:30", "30 9 * * 1"},
+		{"sun 18:00", "0 18 * * 0"}, {"fri,mon 07:15", "15 7 * * 1,5"},
+		{"mon,tue,wed,thu,fri,sat,sun 12:00", "0 12 * * 1,2,3,4,5,6,0"},
+		{"TUES 08:00", "0 8 * * 2"}, {"thurs 08:00", "0 8 * * 4"},
+		{"funday 09:00", NULL}, {"mon", NULL}, {"mon 9am", NULL}, {"mo 09:00", NULL},
+	};
+	for (size_t i = 0; i < sizeof weekly / sizeof weekly[0]; i++) {
+		char out[64] = "";
+		struct err e;
+		int rc = sched_weekly_cron(weekly[i].in, out, sizeof out, &e);
+		if (weekly[i].want)
+			check_str(rc ? e.msg : out, weekly[i].want, "weekly '%s'", weekly[i].in);
+		else
+			check_int(rc, ST_INVALID, "weekly '%s' refused", weekly[i].in);
+	}
+}
+
+static void
+test_default_name(void)
+{
+	static const struct { const char *prompt, *want; } cases[] = {
+		{"Summarise the news", "Summarise the news"},
+		{"  one two three four five six seven eight", "one two three four five six"},
+		{"Check the latest news headlines and summarize them for me", "Check the latest news headlines and"},
+		{"Averyveryveryveryveryveryveryveryveryverylongwordthatgoesonforeverandever",
+		    "Averyveryveryveryveryveryveryveryveryverylongwor"},
+		{"line one\nline two", "line one line two"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char name[64];
+		task_default_name(cases[i].prompt, name, sizeof name);
+		check_str(name, cases[i].want, "default name of case %zu", i);
+	}
+}
+
+static void
+test_jitter(void)
+{
+	const char *id = "0b7e5d0e-3c1a-4f8e-9a55-1d2c3b4a5f60";
+	int64_t slot = 1795935600;
+	check_int(task_jitter_delay(id, slot, 0), 0, "no jitter, no delay");
+	int64_t d = task_jitter_delay(id, slot, 600);
+	check(d >= 0 && d <= 600, "delay within the window (%lld)", (long long)d);
+	check_int(task_jitter_delay(id, slot, 600), d, "the same delay for the same task and slot");
+	/* Spread: 1,000 tasks at one instant should not land in a few seconds. */
+	int seen[601] = {0}, distinct = 0;
+	for (int i = 0; i < 1000; i++) {
+		char other[37];
+		snprintf(other, sizeof other, "%08d-3c1a-4f8e-9a55-1d2c3b4a5f60", i);
+		int64_t x = task_jitter_delay(other, slot, 600);
+		if (x < 0 || x > 600) {
+			check(0, "delay %lld out of range", (long long)x);
+			return;
+		}
+		distinct += !seen[x]++;
+	}
+	check(distinct > 400, "1,000 tasks spread over %d distinct seconds of 601", distinct);
+}
+
+static void
+test_next_slot(void)
+{
+	struct zones *zs = zones_new();
+	struct task t;
+	struct err e;
+	int64_t slot;
+	task_init(&t);
+	t.kind = KIND_PLAN;
+	int64_t plan[] = {1000, 2000, 3000};
+	t.plan = plan;
+	t.nplan = 3;
+	t.tz = "UTC";
+	check_int(task_next_slot(&t, zs, 0, &slot, &e), ST_OK, "plan next");
+	check_int(slot, 1000, "plan: first instant");
+	task_next_slot(&t, zs, 1000, &slot, &e);
+	check_int(slot, 2000, "plan: strictly after the fired one");
+	task_next_slot(&t, zs, 3000, &slot, &e);
+	check_int(slot, TIME_NONE, "plan: none after the last");
+	t.kind = KIND_MANUAL;
+	task_next_slot(&t, zs, 0, &slot, &e);
+	check_int(slot, TIME_NONE, "manual: never on its own");
+	t.kind = KIND_HEARTBEAT;
+	task_next_slot(&t, zs, 0, &slot, &e);
+	check_int(slot, TIME_NONE, "heartbeat: never on its own");
+	t.kind = KIND_CRON;
+	t.cron = "0 7 * * *";
+	t.tz = "Europe/London";
+	/* 2026-07-01T00:00:00Z: London is on BST, 07:00 local is 06:00Z. */
+	task_next_slot(&t, zs, 1782864000, &slot, &e);
+	check_int(slot, 1782864000 + 6 * 3600, "cron in a zone");
+	t.tz = "Mars/Olympus";
+	check_int(task_next_slot(&t, zs, 0, &slot, &e), ST_INVALID, "unknown zone refused");
+	zones_free(zs);
+}
+
+static void
+test_finalize_and_json(void)
+{
+	struct zones *zs = zones_new();
+	struct task t, back;
+	struct err e;
+	int64_t now = 1795341600; /* 2026-11-22T10:00:00Z */
+	task_init(&t);
+	t.prompt = xstrdup("Remind me to call Sarah about the launch");
+	t.kind = KIND_AT;
+	t.plan = xcalloc(1, sizeof *t.plan);
+	t.nplan = 1;
+	t.plan[0] = now + 3600;
+	t.tz = xstrdup("UTC");
+	check_int(task_finalize(&t, 1, 1, now, zs, &e), ST_OK, "finalize a one-shot");
+	check_str(t.name, "Remind me to call Sarah about", "named after the prompt");
+	check_int(t.next_run_at, now + 3600, "next run is its instant");
+	check(strlen(t.id) == 36, "an id was made");
+	cJSON *j = task_to_json(&t, zs);
+	task_init(&back);
+	check_int(task_from_json(j, &back, now, zs, &e), ST_OK, "JSON reads back");
+	check_str(back.id, t.id, "id round-trips");
+	check_int(back.plan[0], t.plan[0], "instant round-trips");
+	check_int(back.next_run_at, t.next_run_at, "next run round-trips");
+	struct buf diff = {0};
+	check_int(task_diff(&t, &back, zs, &diff), 0, "no differences after a round trip");
+	set_str(&back.name, "Call Sarah");
+	back.enabled = 0;
+	check_int(task_diff(&t, &back, zs, &diff), 2, "two differences");
+	check_str(diff.data, "name: Remind me to call Sarah about -> Call Sarah\nenabled: true -> false\n",
+	    "diff lines");
+	buf_free(&diff);
+	cJSON_Delete(j);
+	task_free(&back);
+
+	t.plan[0] = now - 120;
+	check_int(task_finalize(&t, 0, 1, now, zs, &e), ST_INVALID, "a one-shot in the past is refused");
+	t.plan[0] = now - 30;
+	check_int(task_finalize(&t, 0, 1, now, zs, &e), ST_OK, "within the last minute is fine");
+	task_free(&t);
+	zones_free(zs);
+}
+
+int
+main(void)
+{
+	test_daily_weekly();
+	test_default_name();
+	test_jitter();
+	test_next_slot();
+	test_finalize_and_json();
+	return tap_done();
+}
