@@ -1,0 +1,62 @@
+#!/bin/sh
+# Every program: --help and --version, a man page that mandoc finds clean,
+# a line in README.md and agentcron(7); `make install` honours DESTDIR and PREFIX.
+. "$AC_TOP/tests/lib.sh"
+
+progs=$(cd "$AC_TOP/cmd" && ls *.c | sed 's/\.c$//')
+
+test_expect_success 'every program answers --help on stdout with its usage and exits 0' '
+	for p in $progs; do
+		"$p" --help >out 2>err || { echo "$p --help failed"; exit 1; }
+		head -1 out | grep -q "^usage: $p" || { echo "$p: no usage line"; exit 1; }
+		test ! -s err || { echo "$p wrote to stderr"; exit 1; }
+	done
+'
+
+test_expect_success 'every program answers --version' '
+	for p in $progs; do
+		echo "$p (agentcron) 0.1.0" >expect &&
+		"$p" --version >out && test_cmp expect out || exit 1
+	done
+'
+
+test_expect_success 'an unknown option is one line on stderr and exit 2' '
+	for p in $progs; do
+		test_expect_code 2 "$p" --no-such-option >out 2>err </dev/null || exit 1
+		test_one_line err || { echo "$p"; exit 1; }
+		grep -q "^$p: " err || { echo "$p: error does not start with its name"; exit 1; }
+	done
+'
+
+test_expect_success 'every program has a man page, and every page is mandoc -Tlint clean' '
+	for p in $progs; do
+		test -f "$AC_TOP/man/man1/$p.1" || { echo "no man page for $p"; exit 1; }
+	done &&
+	test -f "$AC_TOP/man/man7/agentcron.7" && test -f "$AC_TOP/man/man5/agentcron-schedule.5" &&
+	for page in "$AC_TOP"/man/man*/*.[157]; do
+		mandoc -Tlint -W warning "$page" >lint 2>&1 || { cat lint; exit 1; }
+		test ! -s lint || { cat lint; exit 1; }
+	done
+'
+
+test_expect_success 'README.md and agentcron(7) name every program' '
+	for p in $progs; do
+		grep -q "$p" "$AC_TOP/README.md" || { echo "README lacks $p"; exit 1; }
+		grep -q "$p" "$AC_TOP/man/man7/agentcron.7" || { echo "agentcron.7 lacks $p"; exit 1; }
+	done
+'
+
+test_expect_success 'README.md starts with the two set-up commands' '
+	grep -q "^make demo" "$AC_TOP/README.md" && grep -q "^make check" "$AC_TOP/README.md"
+'
+
+test_expect_success 'make install puts programs and pages under DESTDIR and PREFIX' '
+	make -s -C "$AC_TOP" install DESTDIR="$TEST_TMP/root" PREFIX=/opt/ac >/dev/null &&
+	for p in $progs; do
+		test -x "root/opt/ac/bin/$p" && test -f "root/opt/ac/share/man/man1/$p.1" || { echo "$p not installed"; exit 1; }
+	done &&
+	test -f root/opt/ac/share/man/man7/agentcron.7 &&
+	test -f root/opt/ac/share/man/man5/agentcron-schedule.5
+'
+
+test_done
