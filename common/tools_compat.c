@@ -675,10 +675,7 @@ az_create_scheduled(struct tools *tl, const cJSON *args, struct buf *out, struct
 	t.kind = KIND_CRON;
 	t.cron = xasprintf("%s %s %s %s %s", f[0], f[1], f[2], f[3], f[4]);
 	if (cron_parse(t.cron, &c, &ce)) {
-		buf_printf(out, "Invalid cron expression: %s (", t.cron);
-		sentence(out, ce.msg);
-		out->data[--out->len] = 0; /* the full stop goes after the bracket */
-		buf_puts(out, ").");
+		buf_printf(out, "Invalid cron expression: %s (%s).", t.cron, ce.msg);
 		rc = ST_INVALID;
 		goto out;
 	}
