@@ -80,7 +80,10 @@ list_one(const struct run *r, void *arg)
 	char when[64], dur[32], code[16];
 	lg->n++;
 	if (lg->json) {
-		cJSON *o = run_to_json(r);
+		/* The error text, not the output: that can be a megabyte (task-log RUN_ID). */
+		struct run brief = *r;
+		brief.output = NULL;
+		cJSON *o = run_to_json(&brief);
 		cJSON_AddStringToObject(o, "name", name);
 		char *s = json_print_line(o);
 		puts(s);
@@ -307,6 +310,7 @@ main(int argc, char **argv)
 	run_filter_init(&f);
 	f.limit = limit;
 	f.status = status;
+	f.with_output = json;
 	int64_t now;
 	char id[37];
 	int rc = now_get(&now, &e);

@@ -307,25 +307,42 @@ newest_slot(struct fire *f, const struct task *t, int64_t from, int64_t now, int
 	return next_slot(f, t, lo, out, e);
 }
 
-/* --missed all: the oldest of the newest FIRE_ALL_MAX slots in the window. */
+/* How many slots lie in (x, now], counting up to cap. */
+static int
+count_slots(struct fire *f, const struct task *t, int64_t x, int64_t now, int cap, int *n,
+    struct err *e)
+{
+	int rc;
+	*n = 0;
+	for (int64_t s = x; *n < cap; (*n)++) {
+		if ((rc = next_slot(f, t, s, &s, e)))
+			return rc;
+		if (s == TIME_NONE || s > now)
+			break;
+	}
+	return ST_OK;
+}
+
+/* --missed all: the oldest missed slot, but no older than the newest
+ * FIRE_ALL_MAX.  A binary search for the x with exactly that many slots in
+ * (x, now]: bounded work however long the gap. */
 static int
 decide_all(struct fire *f, const struct task *t, int64_t now, struct decision *d, struct err *e)
 {
-	int64_t s0 = d->slot, s;
-	int rc;
-	if (s0 < now - FIRE_ALL_WINDOW && (rc = next_slot(f, t, now - FIRE_ALL_WINDOW - 1, &s0, e)))
+	int n, rc;
+	if ((rc = count_slots(f, t, d->slot - 1, now, FIRE_ALL_MAX + 1, &n, e)) || n <= FIRE_ALL_MAX)
 		return rc;
-	if (s0 == TIME_NONE || s0 > now)
-		return newest_slot(f, t, d->slot, now, &d->slot, e);
-	int64_t ring[FIRE_ALL_MAX];
-	long count = 0;
-	for (s = s0; s != TIME_NONE && s <= now && count < 1000000; count++) {
-		ring[count % FIRE_ALL_MAX] = s;
-		if ((rc = next_slot(f, t, s, &s, e)))
+	int64_t lo = d->slot - 1, hi = now;
+	while (hi - lo > 1) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if ((rc = count_slots(f, t, mid, now, FIRE_ALL_MAX, &n, e)))
 			return rc;
+		if (n >= FIRE_ALL_MAX)
+			lo = mid;
+		else
+			hi = mid;
 	}
-	d->slot = count > FIRE_ALL_MAX ? ring[count % FIRE_ALL_MAX] : s0;
-	return ST_OK;
+	return next_slot(f, t, lo, &d->slot, e);
 }
 
 static int

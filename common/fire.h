@@ -20,8 +20,7 @@
 #define FIRE_GRACE 60            /* seconds late that still count as on time */
 #define FIRE_BACKOFF_BASE 60     /* first retry of a one-shot, doubling */
 #define FIRE_BACKOFF_MAX 3600
-#define FIRE_ALL_MAX 100         /* --missed all: at most this many catch-up runs */
-#define FIRE_ALL_WINDOW 86400    /* ... of occurrences at most this old */
+#define FIRE_ALL_MAX 100         /* --missed all: the newest this many missed runs at most */
 #define FIRE_DEFAULT_TIMEOUT 600 /* seconds, when neither task nor config says */
 #define FIRE_LEASE_MARGIN 60     /* a claim's lease: timeout + kill grace + this */
 #define FIRE_HOOK_TIMEOUT 30     /* seconds a notify hook may take */
