@@ -1,0 +1,143 @@
+#!/bin/sh
+# task-run: a manual run in the foreground (the result on stdout, the exit
+# status of the run), which leaves the schedule alone, fires disabled tasks,
+# and is refused for a running task; --queue for the next pass of task-tick.
+. "$AC_TOP/tests/lib.sh"
+export TASK_NOW=2026-11-23T07:00:00Z
+
+cat >answer <<\EOF
+#!/bin/sh
+echo "answer to: $(cat) ($TASK_TRIGGER)"
+EOF
+cat >slow <<\EOF
+#!/bin/sh
+: >slow.started
+sleep 3
+echo slow done
+EOF
+chmod +x answer slow
+
+wait_for() {
+	t=0
+	until [ -e "$1" ]; do
+		[ "$t" -lt 200 ] || { echo "no $1" >&2; return 1; }
+		sleep 0.1
+		t=$((t + 1))
+	done
+}
+
+test_expect_success 'the result on stdout, exit 0, trigger manual' '
+	id=$(task-add --cron "0 9 * * *" --name daily --exec "$PWD/answer" "what time is it") &&
+	task-run $id >out 2>err &&
+	echo "answer to: what time is it (manual)" >expect &&
+	test_cmp expect out && test ! -s err &&
+	task-log | cut -f5-8 >actual &&
+	printf "manual\t-\tsuccess\t0\n" >expect && test_cmp expect actual
+'
+
+test_expect_success 'a manual run leaves next_run_at, enabled and the status alone, records last_*' '
+	task-ls | cut -f3,4,6 >actual &&
+	printf "pending\t2026-11-23T09:00:00Z\tsuccess\n" >expect && test_cmp expect actual &&
+	task-edit --disable $(task-ls | cut -f1) >/dev/null &&
+	task-run $(task-ls | cut -f1) >out &&
+	task-show --json $(task-ls | cut -f1) >show &&
+	grep -q "\"enabled\":false" show &&
+	grep -q "\"next_run_at\":\"2026-11-23T09:00:00Z\"" show &&
+	grep -q "\"last_result\":\"answer to: what time is it (manual)\"" show
+'
+
+test_expect_success 'a completed one-shot runs again by hand and stays completed' '
+	rm -f "$TASK_DB" &&
+	id=$(task-add --at 2026-11-23T07:00:00Z --exec "$PWD/answer" once) &&
+	task-tick >/dev/null && test "$(task-ls | cut -f3)" = completed &&
+	task-run $id >out &&
+	test "$(task-ls | cut -f3)" = completed &&
+	test "$(task-log | wc -l)" -eq 2
+'
+
+test_expect_success 'a failing run: its stderr and one line on stderr, exit 1; consecutive failures untouched' '
+	rm -f "$TASK_DB" &&
+	printf "#!/bin/sh\necho partial\necho boom >&2\nexit 7\n" >fail && chmod +x fail &&
+	id=$(task-add --manual --name failing --exec "$PWD/fail" x) &&
+	test_expect_code 1 task-run $id >out 2>err &&
+	echo partial >expect && test_cmp expect out &&
+	printf "boom\ntask-run: task '\''failing'\'' (%.8s) failed: exited with status 7\n" $id >expect &&
+	test_cmp expect err &&
+	task-show --json $id | grep -q "\"consecutive_failures\":0"
+'
+
+test_expect_success 'no such task: exit 3; several ids keep going after a bad one' '
+	id=$(task-add --manual --name ok --exec "$PWD/answer" fine) &&
+	test_expect_code 3 task-run 0000dead $id >out 2>err &&
+	echo "answer to: fine (manual)" >expect && test_cmp expect out &&
+	test_one_line err && grep -q "^task-run: no task '\''0000dead'\''" err
+'
+
+test_expect_success 'ids on stdin with -' '
+	task-ls --json | grep "\"name\":\"ok\"" | task-run - >out &&
+	echo "answer to: fine (manual)" >expect && test_cmp expect out
+'
+
+test_expect_success 'a task already running is refused with exit 4' '
+	rm -f "$TASK_DB" slow.started &&
+	id=$(task-add --manual --exec "$PWD/slow" x) &&
+	{ task-run $id >bg.out 2>bg.err & } && bg=$! &&
+	wait_for slow.started &&
+	test_expect_code 4 task-run $id >out 2>err &&
+	test_one_line err &&
+	printf "task-run: task '\''%.8s'\'' is already running\n" $id >expect && test_cmp expect err &&
+	wait $bg && echo "slow done" >expect && test_cmp expect bg.out
+'
+
+test_expect_success 'Ctrl-C ends the run: recorded interrupted, exit 1, status given back' '
+	rm -f "$TASK_DB" slow.started &&
+	id=$(task-add --at 2026-11-24T07:00:00Z --exec "$PWD/slow" x) &&
+	{ task-run $id >out 2>err & } && bg=$! &&
+	wait_for slow.started && kill -INT $bg &&
+	{ wait $bg; test $? -eq 1; } &&
+	grep -q "^task-run: task '\''x'\'' ([0-9a-f]*) interrupted: killed by signal 15 (SIGTERM); stopped before the run finished$" err &&
+	task-ls | cut -f3,4,6 >actual &&
+	printf "pending\t2026-11-24T07:00:00Z\tinterrupted\n" >expect && test_cmp expect actual
+'
+
+test_expect_success '--json prints the run as a JSON object' '
+	rm -f "$TASK_DB" &&
+	id=$(task-add --manual --exec "$PWD/answer" q) &&
+	task-run --json $id >out &&
+	grep -q "^{\"id\":\"[0-9a-f-]*\",\"task_id\":\"$id\",\"slot\":null,\"trigger\":\"manual\",\"status\":\"success\",.*\"output\":\"answer to: q (manual)\\\\n\",.*}$" out
+'
+
+test_expect_success '--queue: printed id, the next pass runs it once, as manual, leaving the schedule' '
+	rm -f "$TASK_DB" &&
+	id=$(task-add --cron "0 9 * * *" --exec "$PWD/answer" queued) &&
+	task-run --queue $id >out &&
+	echo $id >expect && test_cmp expect out &&
+	task-show --json $id | grep -q "\"queued\":true" &&
+	task-tick >out &&
+	grep -q "\"trigger\":\"manual\",\"slot\":null,\"status\":\"success\"" out &&
+	task-show --json $id >show &&
+	grep -q "\"queued\":false" show &&
+	grep -q "\"next_run_at\":\"2026-11-23T09:00:00Z\"" show &&
+	task-tick >out && test ! -s out
+'
+
+test_expect_success '--queue wakes a watching task-tick, which runs it at once' '
+	rm -f "$TASK_DB" && unset TASK_NOW &&
+	id=$(task-add --manual --exec "$PWD/answer" woken) &&
+	{ task-tick --watch >wout 2>werr & } && w=$! &&
+	sleep 0.5 &&
+	start=$(date +%s%N) &&
+	task-run --queue $id >/dev/null &&
+	t=0 && until [ -s wout ]; do [ $t -lt 100 ] || break; sleep 0.05; t=$((t + 1)); done &&
+	kill -TERM $w && wait $w &&
+	grep -q "\"trigger\":\"manual\",.*\"status\":\"success\"" wout &&
+	test $(( ($(date +%s%N) - start) / 1000000 )) -lt 3000
+'
+
+test_expect_success 'usage: --help, --version, unknown option' '
+	task-run --help | grep -q "^usage: task-run" &&
+	test "$(task-run --version)" = "task-run (agentcron) 0.1.0" &&
+	test_expect_code 2 task-run --frobnicate 2>err && test_one_line err
+'
+
+test_done
