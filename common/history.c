@@ -2,6 +2,7 @@
  * messages and llm_calls, schema step 2 in store.c). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "history.h"
 #include "store_impl.h"
@@ -246,4 +247,12 @@ history_lazy_sync(struct store *st)
 	/* Best effort: a store that refuses keeps its stricter settings. */
 	sqlite3_exec(db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
 	sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+	/* A process that opens the store first rereads the whole log, so keep
+	 * it short: once past 512 KiB, copy it into the database now; this
+	 * process's own commit then starts the log over. */
+	char *wal = xasprintf("%s-wal", store_path(st));
+	struct stat sb;
+	if (stat(wal, &sb) == 0 && sb.st_size > 512 * 1024)
+		sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+	free(wal);
 }

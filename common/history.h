@@ -50,8 +50,8 @@ int history_calls(struct store *st, const char *run_id, const char *task_id, lon
 void llm_call_free(struct llm_call *c);
 /* For a program that only appends records (llm-call): commits stop waiting
  * for the disk (WAL with synchronous=NORMAL: a power cut may lose the last
- * records, never consistency) and closing leaves the checkpoint to later
- * writers. */
+ * records, never consistency); the log is copied into the database once it
+ * has grown, not at every close. */
 void history_lazy_sync(struct store *st);
 
 #endif

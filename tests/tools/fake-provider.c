@@ -5,7 +5,7 @@
  * tool calls.  It checks every request strictly and answers anything
  * malformed with HTTP 400 and a line in DIR/errors.log.
  *
- *   fake-provider [-f] [-d DIR] [-i IDLE] [-t MAX]
+ *   fake-provider [-fq] [-d DIR] [-i IDLE] [-t MAX]
  *
  * Without -f it starts in the background, prints its port once it listens
  * and writes DIR/port and DIR/pid; it exits after IDLE seconds without a
@@ -15,7 +15,7 @@
  * the key matched.  Each request is logged as DIR/N.req: the request line,
  * the headers that matter and the JSON body flattened to one `path = value`
  * line per leaf (DIR/last.req: the latest); DIR/requests.log has one line
- * per request.
+ * per request.  -q logs nothing (for benchmarks).
  *
  * The answer is "echo: " and the last user text.  Directives in that text
  * script failures and tool calls:
@@ -65,6 +65,7 @@ enum { OPENAI, ANTHROPIC };
 struct server {
 	const char *dir;
 	const char *key;            /* expected, or NULL */
+	int quiet;                  /* no request logs (benchmarks) */
 	int nreq;
 	struct {
 		unsigned long hash;
@@ -1244,7 +1245,7 @@ static void
 commit_log(struct req *r)
 {
 	struct server *sv = r->sv;
-	if (r->logged || r->child)
+	if (r->logged || r->child || sv->quiet)
 		return;
 	r->logged = 1;
 	char name[64];
@@ -1371,14 +1372,15 @@ main(int argc, char **argv)
 	int c, fg = 0;
 	long idle = 30, max = 300;
 	struct server sv = {.dir = "."};
-	while ((c = getopt(argc, argv, "fd:i:t:")) != -1) {
+	while ((c = getopt(argc, argv, "fqd:i:t:")) != -1) {
 		switch (c) {
 		case 'f': fg = 1; break;
+		case 'q': sv.quiet = 1; break;
 		case 'd': sv.dir = optarg; break;
 		case 'i': idle = strtol(optarg, NULL, 10); break;
 		case 't': max = strtol(optarg, NULL, 10); break;
 		default:
-			fprintf(stderr, "usage: fake-provider [-f] [-d DIR] [-i IDLE] [-t MAX]\n");
+			fprintf(stderr, "usage: fake-provider [-fq] [-d DIR] [-i IDLE] [-t MAX]\n");
 			return 2;
 		}
 	}
