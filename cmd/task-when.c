@@ -125,7 +125,7 @@ main(int argc, char **argv)
 		case 'd': describe = 1; break;
 		case 'j': json = 1; break;
 		case 'h': usage(stdout); return 0;
-		case 'V': printf("%s %s\n", prog, AC_VERSION); return 0;
+		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
 		case ':':
 			fprintf(stderr, "%s: option '%s' needs a value\n", prog, argv[optind - 1]);
 			return ST_INVALID;
