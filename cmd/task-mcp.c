@@ -63,24 +63,38 @@ struct input {
 	FILE *f;
 	char *line;
 	size_t cap;
+	int held;   /* line is read but belongs to the next call */
 	long lineno;
 	long first; /* where the current call began */
 };
 
+static int
+fence(const char *p)
+{
+	return strncmp(p, "```", 3) == 0 || strncmp(p, "~~~", 3) == 0;
+}
+
 /* The next call: from its first line that is not blank (or a ``` fence)
- * until its braces balance.  1 read, 0 end of input. */
+ * until its braces balance.  A fence, or a line starting with a brace in
+ * its first column, ends an unbalanced call early, so one broken call does
+ * not swallow the rest.  1 read, 0 end of input. */
 static int
 next_call(struct input *in, struct buf *b)
 {
 	int depth = 0, in_str = 0, esc = 0, started = 0;
 	b->len = 0;
 	buf_add(b, "", 0);
-	while (getline(&in->line, &in->cap, in->f) >= 0) {
-		const char *line = in->line;
-		in->lineno++;
-		const char *p = line + strspn(line, " \t\r\n");
-		if (!started && (!*p || strncmp(p, "```", 3) == 0 || strncmp(p, "~~~", 3) == 0))
+	while (in->held || getline(&in->line, &in->cap, in->f) >= 0) {
+		const char *line = in->line, *p = line + strspn(line, " \t\r\n");
+		if (!in->held)
+			in->lineno++;
+		in->held = 0;
+		if (!started && (!*p || fence(p)))
 			continue;
+		if (started && (fence(p) || *line == '{' || *line == '[')) {
+			in->held = !fence(p);
+			return 1;
+		}
 		if (!started)
 			in->first = in->lineno;
 		started = 1;
@@ -155,7 +169,7 @@ call_one(struct tools *tl, const char *text, int json, int *failed, struct err *
 	char *result = NULL;
 	int is_error, rc;
 	if (!cJSON_IsObject(call)) {
-		rc = err_set(e, ST_INVALID, "not a JSON object");
+		rc = err_set(e, ST_INVALID, call ? "not a JSON object" : "invalid JSON");
 		goto out;
 	}
 	if (!cJSON_IsString(name)) {
@@ -198,7 +212,7 @@ static int
 call_loop(struct tools *tl, int json)
 {
 	struct buf b = {0};
-	struct input in = {stdin, NULL, 0, 0, 0};
+	struct input in = {stdin, NULL, 0, 0, 0, 0};
 	int status = ST_OK, failed = 0;
 	while (next_call(&in, &b) == 1) {
 		struct err e;
