@@ -71,7 +71,7 @@ test_jitter(void)
 	/* Spread: 1,000 tasks at one instant should not land in a few seconds. */
 	int seen[601] = {0}, distinct = 0;
 	for (int i = 0; i < 1000; i++) {
-		char other[37];
+		char other[48];
 		snprintf(other, sizeof other, "%08d-3c1a-4f8e-9a55-1d2c3b4a5f60", i);
 		int64_t x = task_jitter_delay(other, slot, 600);
 		if (x < 0 || x > 600) {
