@@ -489,8 +489,7 @@ main(int argc, char **argv)
 	};
 	struct opts o = {.stream = -1, .max_rounds = DEFAULT_ROUNDS, .retries = -1};
 	struct err e = {""};
-	struct timespec t0;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	struct timespec t0 = {0, 0};
 	o.options = cJSON_CreateObject();
 	o.attach = xcalloc((size_t)argc + 1, sizeof *o.attach);
 	int c, rc = ST_OK;
@@ -630,6 +629,8 @@ early:
 	}
 	if ((rc = llm_new(&lc, &l, &e)))
 		goto done;
+	/* Latency is the model's part: from the first request to the answer. */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	called = 1;
 	for (int round = 0;; round++) {
 		llm_result_free(&r);
@@ -670,7 +671,7 @@ done:;
 			.model = (char *)model, .system_prompt = (char *)o.system, .prompt = prompt.data,
 			.answer = rc ? NULL : r.text, .input_tokens = rc ? -1 : r.input_tokens,
 			.output_tokens = rc ? -1 : r.output_tokens, .finish_reason = rc ? NULL : r.finish_reason,
-			.duration_ms = rc ? elapsed_ms(&t0) : latency, .error = rc ? e.msg : NULL,
+			.duration_ms = answered ? latency : elapsed_ms(&t0), .error = rc ? e.msg : NULL,
 			.created_at = now,
 		};
 		int wrc = store_begin(st, &re);
