@@ -281,6 +281,38 @@ pragma_int(struct store *st, const char *sql, int *out, struct err *e)
 }
 
 static int
+journal_is_wal(struct store *st, int *wal, struct err *e)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(st->db, "PRAGMA journal_mode", -1, &s, NULL) != SQLITE_OK)
+		return store_sqlerr(st, e, "opening");
+	int rc = sqlite3_step(s);
+	const unsigned char *mode = rc == SQLITE_ROW ? sqlite3_column_text(s, 0) : NULL;
+	*wal = mode && strcmp((const char *)mode, "wal") == 0;
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? ST_OK : store_sqlerr(st, e, "opening");
+}
+
+/* Switching a new store to WAL needs the file to itself, and SQLite answers
+ * a concurrent opener's switch with BUSY at once instead of waiting: wait
+ * here until one of them has done it. */
+static int
+set_wal(struct store *st, struct err *e)
+{
+	for (int tries = 0;; tries++) {
+		int wal, rc = journal_is_wal(st, &wal, e);
+		if (rc || wal)
+			return rc;
+		if (sqlite3_exec(st->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) == SQLITE_OK)
+			continue; /* check it took */
+		if (sqlite3_errcode(st->db) != SQLITE_BUSY || tries == 1500)
+			return store_sqlerr(st, e, "switching to WAL mode");
+		struct timespec pause = {0, 10 * 1000 * 1000};
+		nanosleep(&pause, NULL);
+	}
+}
+
+static int
 migrate(struct store *st, struct err *e)
 {
 	int version;
@@ -344,21 +376,7 @@ store_open(const char *path, struct store **out, struct err *e)
 		return rc;
 	}
 	sqlite3_busy_timeout(st->db, 15000);
-	int wal = 0;
-	char mode[16] = "";
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(st->db, "PRAGMA journal_mode", -1, &s, NULL) == SQLITE_OK) {
-		if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
-			snprintf(mode, sizeof mode, "%s", sqlite3_column_text(s, 0));
-		else
-			rc = store_sqlerr(st, e, "opening");
-		sqlite3_finalize(s);
-	} else {
-		rc = store_sqlerr(st, e, "opening");
-	}
-	wal = strcmp(mode, "wal") == 0;
-	if (!rc && !wal)
-		rc = exec_sql(st, "PRAGMA journal_mode = WAL", e);
+	rc = set_wal(st, e);
 	if (!rc)
 		rc = exec_sql(st, "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;"
 		    " PRAGMA cache_size = -32768", e); /* 32 MiB, taken only as used */
