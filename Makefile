@@ -57,12 +57,16 @@ $(B)/tools/%: tests/tools/%.c $(B)/libagentcron.a common/*.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DEP_CFLAGS) -Icommon -o $@ $< $(B)/libagentcron.a $(LDLIBS)
 
-# The suite runs twice: the normal build, then the sanitizer build.
+# The suite runs twice, the second time built with the sanitizers; the last
+# line is the total over both.
 check: all
 	@$(MAKE) --no-print-directory B=build/asan BIN=build/asan/bin CFLAGS="$(ASAN)" all
-	@tests/run $(CURDIR)/$(BIN) $(CURDIR)/$(B) && \
+	@tests/run $(CURDIR)/$(BIN) $(CURDIR)/$(B) default; a=$$?; \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  tests/run $(CURDIR)/build/asan/bin $(CURDIR)/build/asan sanitizers
+	  tests/run $(CURDIR)/build/asan/bin $(CURDIR)/build/asan sanitizers; b=$$?; \
+	  cat $(B)/prove.count build/asan/prove.count | \
+	    awk '{ p += $$1; f += $$2 } END { printf("%d passed, %d failed\n", p, f) }'; \
+	  [ $$a -eq 0 ] && [ $$b -eq 0 ]
 
 bench: all
 	@tests/bench/run $(CURDIR)/$(BIN) $(CURDIR)/$(B)
