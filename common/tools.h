@@ -1,7 +1,9 @@
 /* tools.h: the scheduler as tools an agent calls: the native set (task_create,
  * task_list, task_show, task_run, task_update, task_cancel, task_delete) and
  * one compatibility profile per seed system.  Served over MCP by task-mcp and
- * to the model by `llm-call --tools`. */
+ * to the model by `llm-call --tools`.  A call that changes the store is one
+ * transaction and wakes watching task-tick processes.  The bodies live in
+ * tools_native.c and tools_compat*.c. */
 #ifndef AC_TOOLS_H
 #define AC_TOOLS_H
 
@@ -22,7 +24,7 @@ enum {
 struct tools;
 
 /* tools.c */
-int tools_profiles_parse(const char *list, unsigned *profiles, struct err *e); /* "native,kai" */
+int tools_profiles_parse(const char *list, unsigned *profiles, struct err *e); /* "native,kai", "all" */
 /* st stays owned by the caller; each call reads "now" itself (now_get). */
 int tools_open(struct store *st, unsigned profiles, struct tools **out, struct err *e);
 void tools_close(struct tools *tl);
