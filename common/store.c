@@ -786,10 +786,13 @@ filter_sql(const struct task_filter *f, struct buf *b)
 		buf_puts(b, " AND intent = :intent");
 	if (f->enabled >= 0)
 		buf_puts(b, " AND enabled = :enabled");
+	/* Written on the ordering index's expression so a window is a range
+	 * scan of it; a task without a next run sorts last and never matches. */
 	if (f->due_within >= 0)
-		buf_puts(b, " AND next_run_at <= :within");
+		buf_puts(b, " AND ifnull(next_run_at, 9223372036854775807) <= :within");
 	if (f->due_after >= 0)
-		buf_puts(b, " AND next_run_at >= :after");
+		buf_puts(b, " AND ifnull(next_run_at, 9223372036854775807) >= :after"
+		    " AND next_run_at IS NOT NULL");
 }
 
 static void
