@@ -1,0 +1,60 @@
+#!/bin/sh
+# task-tick figures for `make bench`:
+#   idle:  one pass over a store of 1,000,000 tasks with nothing due (time, peak memory);
+#   fire:  one pass over 1,000 due tasks whose executor is /bin/true, -j 8 (runs per second);
+#   watch: how late task-tick --watch starts executors after their due instant.
+set -eu
+: "${AC_BIN:?run through make bench}" "${AC_BUILD:?}"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/agentcron-bench.XXXXXX")
+watcher=
+trap 'test -z "$watcher" || kill "$watcher" 2>/dev/null; rm -rf "$tmp"' EXIT
+export HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" TZ=UTC
+unset TASK_EXEC TASK_NOTIFY
+mkstore=$AC_BUILD/tools/mkstore
+benchrun=$AC_BUILD/tools/benchrun
+tick=$AC_BIN/task-tick
+
+# idle: the store is built once (about half a minute), then 50 passes.
+export TASK_NOW=2026-11-23T07:00:00Z
+start=$(date +%s)
+"$mkstore" "$tmp/big.db" 1000000 0
+echo "idle: store of 1,000,000 tasks built in $(($(date +%s) - start)) s"
+echo "idle: one pass, nothing due: $(TASK_DB=$tmp/big.db "$benchrun" 50 "$tick")"
+
+# fire: 1,000 one-shots due, executor `true`, at most 8 at once.
+"$mkstore" "$tmp/due.db" 1000 1000
+t0=$(date +%s%N)
+TASK_DB=$tmp/due.db "$tick" -j 8 >"$tmp/fire.out"
+t1=$(date +%s%N)
+runs=$(grep -c '"status":"success"' "$tmp/fire.out")
+awk -v ns=$((t1 - t0)) -v n="$runs" 'BEGIN {
+	printf "fire: %d runs of /bin/true, -j 8: %.0f ms, %.0f runs/s, %.2f ms per run (spawn included)\n",
+	    n, ns / 1e6, n / (ns / 1e9), ns / 1e6 / n }'
+
+# watch: 3 tasks due in each of the next 10 seconds; the executor prints
+# the clock as it starts, in nanoseconds.
+unset TASK_NOW
+export TASK_DB="$tmp/watch.db"
+now=$(date +%s)
+i=0
+while [ $i -lt 30 ]; do
+	at=$(date -u -d "@$((now + 3 + i / 3))" +%Y-%m-%dT%H:%M:%SZ)
+	printf '{"name":"w%d","prompt":"p%d","kind":"at","at":"%s","exec":"date +%%s%%N"}\n' $i $i "$at"
+	i=$((i + 1))
+done | "$AC_BIN/task-add" --json - >/dev/null
+: >"$tmp/watch.out"
+"$tick" --watch -j 8 >>"$tmp/watch.out" &
+watcher=$!
+t=0
+while [ "$(wc -l <"$tmp/watch.out")" -lt 30 ] && [ $t -lt 300 ]; do
+	sleep 0.1
+	t=$((t + 1))
+done
+kill -TERM "$watcher" && wait "$watcher" || true
+watcher=
+sqlite3 "$TASK_DB" "SELECT slot, replace(output, char(10), '') FROM runs WHERE status = 'success'" |
+	awk -F'|' '{ print $2 / 1e6 - $1 * 1000 }' | sort -n |
+	awk '{ v[NR] = $1 } END {
+		if (NR == 0) { print "watch: no runs"; exit 1 }
+		printf "watch: %d runs, lateness after the due instant: min %.1f ms, median %.1f ms, p90 %.1f ms, max %.1f ms\n",
+		    NR, v[1], v[int((NR + 1) / 2)], v[int(NR * 0.9 + 0.5)], v[NR] }'
