@@ -138,6 +138,21 @@ test_expect_success 'a disabled task, a manual one and a heartbeat addition do n
 	test ! -s out && test -z "$(task-log)"
 '
 
+test_expect_success 'a task that cannot be scheduled is parked with the reason; the others fire' '
+	rm -f "$TASK_DB" &&
+	a=$(task-add --cron "0 7 * * *" --name badcron --exec true a) &&
+	b=$(task-add --cron "0 7 * * *" --name badzone --exec true b) &&
+	c=$(task-add --cron "0 7 * * *" --name fine --exec true c) &&
+	sqlite3 "$TASK_DB" "UPDATE tasks SET cron = '\''0 7 * *'\'' WHERE id = '\''$a'\''; UPDATE tasks SET tz = '\''Mars/Olympus'\'' WHERE id = '\''$b'\''" &&
+	TASK_NOW=2026-11-23T07:00:00Z task-tick >out 2>err &&
+	test "$(wc -l <out)" -eq 1 && grep -q "\"name\":\"fine\"" out &&
+	test "$(wc -l <err)" -eq 2 &&
+	grep -q "^task-tick: task '\''$(echo $a | cut -c1-8)'\'' cannot be scheduled: " err &&
+	task-ls | sort -k2 | cut -f2,3 >actual &&
+	printf "badcron\tfailed\nbadzone\tfailed\nfine\tpending\n" >expect && test_cmp expect actual &&
+	task-show --json $b | grep -q "\"last_error\":\"cannot compute the next run: [^\"]*Mars/Olympus"
+'
+
 test_expect_success 'the pass exits 0 though runs failed, and 1 when the store cannot be used' '
 	rm -f "$TASK_DB" &&
 	task-add --at 2026-11-23T07:00:00Z --exec false x >/dev/null &&
