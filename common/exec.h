@@ -85,6 +85,6 @@ int proc_boot_id(char out[40]);                 /* this boot's id; -1 unknown */
 /* SIGKILL every process of this user whose environment holds name=value
  * (a run's TASK_RUN_ID): what a dead task-tick left behind.  Returns how many. */
 int proc_kill_tagged(const char *name, const char *value);
-int64_t mono_ms(void);                          /* a monotonic clock, milliseconds */
+int64_t mono_ms(void);                          /* a monotonic clock (counting suspends), ms */
 
 #endif
