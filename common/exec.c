@@ -548,10 +548,10 @@ child_result(struct child *c, struct exec_result *r)
 	close_fd(&c->fd_out);
 	close_fd(&c->fd_err);
 	/* Whatever is left of its group (a grandchild that outlived it).  A
-	 * group we killed whole is not news; zombies waiting for init are not
-	 * leftovers. */
+	 * group we signalled whole is not news (its members may still be
+	 * dying); zombies waiting for init are not leftovers. */
 	if (kill(-c->pid, 0) == 0) {
-		r->leftovers = !c->killed && group_alive(c->pid);
+		r->leftovers = !c->term_at && !c->killed && group_alive(c->pid);
 		kill(-c->pid, SIGKILL);
 	}
 	r->duration_ms = c->exit_at - c->start;
