@@ -174,6 +174,7 @@ begin_stop(struct tick *tk, int sig, int64_t *stop_at)
 {
 	if (*stop_at)
 		return;
+	fire_hold(tk->f);
 	*stop_at = mono_ms() + tk->grace_ms;
 	if (fire_running(tk->f))
 		fprintf(stderr, "%s: %s: letting %zu run%s finish (up to %lld s), then stopping\n", prog,
@@ -195,8 +196,10 @@ run_loop(struct tick *tk, int watch)
 		if (!stop_at && fire_claim(tk->f, &started, &more, &e)) {
 			fprintf(stderr, "%s: %s\n", prog, e.msg);
 			status = 1;
-			if (!watch)
+			if (!watch) {
+				fire_hold(tk->f);
 				stop_at = mono_ms() + tk->grace_ms;
+			}
 		}
 		if (fire_busy(tk->f) == 0 && (stop_at || (!watch && !more)))
 			break;

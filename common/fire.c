@@ -50,6 +50,7 @@ struct fire {
 	struct due_cursor cur;
 	char (*fired)[37];       /* tasks claimed in this pass, sorted */
 	size_t nfired, capfired;
+	int claiming;            /* fire_claim was called and fire_hold was not */
 };
 
 /* What the rules say after a run, for notify and report. */
@@ -694,44 +695,32 @@ drop_claimed(struct claimed *c, size_t n)
 	}
 }
 
-int
-fire_claim(struct fire *f, int *started, int *more, struct err *e)
+/* Claim queued, then due tasks for up to room executors, inside the
+ * caller's transaction.  The claimed runs go to c (room entries). */
+static int
+claim_some(struct fire *f, int64_t now, int room, struct claimed *c, size_t *n, int *more,
+    struct err *e)
 {
-	*started = 0;
-	*more = 0;
-	int room = f->o.jobs - (int)f->nruns;
-	if (room <= 0) {
-		*more = 1;
-		return ST_OK;
-	}
-	int64_t now = now_of(f), next;
-	int paused = fire_paused(f, NULL, e), rc, nq = 0;
+	char ids[CLAIM_BATCH][37];
+	int looked = 0, got, rc;
+	size_t fired0 = f->nfired;
+	*n = 0;
+	int paused = fire_paused(f, NULL, e);
 	if (paused)
 		return paused < 0 ? ST_ERR : ST_OK;
-	/* Nothing due costs two index lookups and no write lock. */
-	char ids[CLAIM_BATCH][37];
-	if ((rc = store_due_next(f->st, &next, e)) || (rc = store_queued_scan(f->st, ids, 1, &nq, e)))
-		return rc;
-	if ((next == TIME_NONE || next > now) && nq == 0)
-		return ST_OK;
-	if ((rc = store_begin(f->st, e)))
-		return rc;
-	struct claimed *c = xcalloc((size_t)room, sizeof *c);
-	size_t n = 0;
-	int looked = 0, got;
 	if ((rc = store_queued_scan(f->st, ids, room < CLAIM_BATCH ? room : CLAIM_BATCH, &got, e)))
 		goto fail;
 	for (int i = 0; i < got; i++) {
-		if ((rc = claim_manual(f, ids[i], 1, now, &c[n].job, &c[n].prompt, &c[n].task, e)))
+		if ((rc = claim_manual(f, ids[i], 1, now, &c[*n].job, &c[*n].prompt, &c[*n].task, e)))
 			goto fail;
-		n += c[n].job != NULL;
+		*n += c[*n].job != NULL;
 	}
-	while ((int)n < room) {
+	while ((int)*n < room) {
 		if (looked >= CLAIM_BUDGET) {
 			*more = 1;
 			break;
 		}
-		int want = room - (int)n;
+		int want = room - (int)*n;
 		if (want > CLAIM_BATCH)
 			want = CLAIM_BATCH;
 		if ((rc = store_due_scan(f->st, now, &f->cur, ids, want, &got, e)))
@@ -742,29 +731,67 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 		for (int i = 0; i < got; i++) {
 			if (fired_has(f, ids[i]))
 				continue;
-			if ((rc = claim_due(f, ids[i], now, &c[n].job, &c[n].prompt, &c[n].task, e)))
+			if ((rc = claim_due(f, ids[i], now, &c[*n].job, &c[*n].prompt, &c[*n].task, e)))
 				goto fail;
-			if (c[n].job) {
+			if (c[*n].job) {
 				fired_add(f, ids[i]);
-				n++;
+				(*n)++;
 			}
 		}
 	}
-	if ((int)n == room)
+	if ((int)*n == room)
 		*more = 1;
-	if ((rc = store_commit(f->st, e)))
-		goto fail;
+	return ST_OK;
+fail:
+	/* The caller rolls back: forget what this claimed. */
+	drop_claimed(c, *n);
+	*n = 0;
+	f->nfired = fired0;
+	due_cursor_init(&f->cur);
+	return rc;
+}
+
+int
+fire_claim(struct fire *f, int *started, int *more, struct err *e)
+{
+	*started = 0;
+	*more = 0;
+	f->claiming = 1;
+	int room = f->o.jobs - (int)f->nruns;
+	if (room <= 0) {
+		*more = 1;
+		return ST_OK;
+	}
+	int64_t now = now_of(f), next;
+	int paused = fire_paused(f, NULL, e), rc, nq = 0;
+	if (paused)
+		return paused < 0 ? ST_ERR : ST_OK;
+	/* Nothing due costs two index lookups and no write lock. */
+	char ids[1][37];
+	if ((rc = store_due_next(f->st, &next, e)) || (rc = store_queued_scan(f->st, ids, 1, &nq, e)))
+		return rc;
+	if ((next == TIME_NONE || next > now) && nq == 0)
+		return ST_OK;
+	if ((rc = store_begin(f->st, e)))
+		return rc;
+	struct claimed *c = xcalloc((size_t)room, sizeof *c);
+	size_t n = 0;
+	if ((rc = claim_some(f, now, room, c, &n, more, e)) || (rc = store_commit(f->st, e))) {
+		store_rollback(f->st);
+		drop_claimed(c, n);
+		free(c);
+		return rc;
+	}
 	start_claimed(f, c, n);
 	free(c);
 	*started = (int)n;
 	return ST_OK;
-fail:
-	store_rollback(f->st);
-	drop_claimed(c, n);
-	free(c);
-	/* The cursor may have passed rows that were rolled back. */
-	due_cursor_init(&f->cur);
-	return rc;
+}
+
+void
+fire_hold(struct fire *f)
+{
+	f->claiming = 0;
 }
 
 int
@@ -988,12 +1015,15 @@ announce(struct fire *f, const struct run *r, struct after *a)
 	a->name = a->notify = NULL;
 }
 
-/* Record runs in one transaction; *recorded[i] says which were still ours. */
+/* Record runs in one transaction; ours[i] says which were still ours.
+ * When claiming, the slots they free are claimed in the same transaction
+ * (one commit, one fsync, less): into c, room entries. */
 static int
 record(struct fire *f, struct job **jobs, size_t n, int64_t now, int *ours, struct after *a,
-    struct err *e)
+    struct claimed *c, size_t *nc, struct err *e)
 {
-	int rc = store_begin(f->st, e);
+	int rc = store_begin(f->st, e), more = 0;
+	*nc = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		if ((rc = store_run_end(f->st, &jobs[i]->run, &ours[i], e)))
 			break;
@@ -1001,9 +1031,14 @@ record(struct fire *f, struct job **jobs, size_t n, int64_t now, int *ours, stru
 			rc = after_run(f, &jobs[i]->run, jobs[i]->manual, jobs[i]->prev_status, now,
 			    &a[i], e);
 	}
+	int room = f->o.jobs - (int)f->nruns;
+	if (!rc && c && f->claiming && room > 0)
+		rc = claim_some(f, now, room, c, nc, &more, e);
 	if (!rc)
 		rc = store_commit(f->st, e);
 	if (rc) {
+		drop_claimed(c, *nc);
+		*nc = 0;
 		store_rollback(f->st);
 		for (size_t i = 0; i < n; i++) {
 			free(a[i].name);
@@ -1045,11 +1080,13 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 		exec_result_free(&x[i]);
 		f->nruns--;
 	}
-	if (record(f, jobs, n, now, ours, a, e)) {
+	struct claimed *c = xcalloc((size_t)f->o.jobs, sizeof *c);
+	size_t nc = 0, none;
+	if (record(f, jobs, n, now, ours, a, c, &nc, e)) {
 		/* Retry one by one, so one run that cannot be written loses no other. */
 		for (size_t i = 0; i < n; i++) {
 			struct err e1;
-			if (record(f, &jobs[i], 1, now, &ours[i], &a[i], &e1)) {
+			if (record(f, &jobs[i], 1, now, &ours[i], &a[i], NULL, &none, &e1)) {
 				warnf(f, "cannot record run %.8s of task '%.8s': %s", jobs[i]->run.id,
 				    jobs[i]->run.task_id, e1.msg);
 				*e = e1;
@@ -1058,6 +1095,8 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 			}
 		}
 	}
+	start_claimed(f, c, nc);
+	free(c);
 	for (size_t i = 0; i < n; i++) {
 		if (ours[i])
 			announce(f, &jobs[i]->run, &a[i]);

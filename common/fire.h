@@ -73,8 +73,10 @@ int fire_paused(struct fire *f, char **since, struct err *e); /* 1 if paused; *s
 int fire_recover(struct fire *f, int *n, struct err *e);
 void fire_pass_begin(struct fire *f);      /* a new pass: scan due tasks from the start */
 /* Claim due and queued tasks for the free executor slots and start them.
- * *more: due work was left for lack of slots. */
+ * *more: due work was left for lack of slots.  From then on fire_wait also
+ * claims for the slots that runs free, until fire_hold. */
 int fire_claim(struct fire *f, int *started, int *more, struct err *e);
+void fire_hold(struct fire *f);            /* claim nothing more (shutdown) */
 /* Claim one task for a manual run now.  ST_REFUSED: already running. */
 int fire_manual(struct fire *f, const char *id, char run_id[37], struct err *e);
 size_t fire_running(const struct fire *f); /* executors in flight */
