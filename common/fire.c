@@ -1101,9 +1101,9 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 		if (ours[i])
 			announce(f, &jobs[i]->run, &a[i]);
 		else if (!status)
-			warnf(f, "run %.8s of task '%.8s' was ended by crash recovery while it ran; its"
-			    " result (%s) is not recorded", jobs[i]->run.id, jobs[i]->run.task_id,
-			    jobs[i]->run.status);
+			warnf(f, "run %.8s of task '%.8s' was no longer marked running (recovered as"
+			    " interrupted, or its task purged); its result (%s) is not recorded",
+			    jobs[i]->run.id, jobs[i]->run.task_id, jobs[i]->run.status);
 		job_free(jobs[i]);
 	}
 	return status;

@@ -118,7 +118,7 @@ test_expect_success 'a stopped task-tick whose lease ran out is recovered; its l
 	gone $(cat stuck.pid) $(cat stuck.grandchild) &&
 	kill -CONT $tick && wait $tick &&
 	test ! -s out &&
-	grep -q "was ended by crash recovery while it ran" err &&
+	grep -q "was no longer marked running (recovered as interrupted, or its task purged)" err &&
 	task-log --task $id | cut -f7 >actual && echo interrupted >expect && test_cmp expect actual
 '
 
