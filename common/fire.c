@@ -346,6 +346,12 @@ decide_all(struct fire *f, const struct task *t, int64_t now, struct decision *d
 	return next_slot(f, t, lo, &d->slot, e);
 }
 
+static int64_t
+due_of(const struct task *t, int64_t slot)
+{
+	return slot + task_jitter_delay(t->id, slot, t->jitter);
+}
+
 static int
 decide(struct fire *f, const struct task *t, int64_t now, struct decision *d, struct err *e)
 {
@@ -365,10 +371,11 @@ decide(struct fire *f, const struct task *t, int64_t now, struct decision *d, st
 	}
 	if ((rc = next_slot(f, t, d->slot, &n1, e)))
 		return rc;
-	if (n1 == TIME_NONE || n1 > now) {
+	/* Lateness counts from the due instant: jitter is not lateness. */
+	if (n1 == TIME_NONE || due_of(t, n1) > now) {
 		/* One occurrence due, on time or late. */
 		d->next = n1;
-		if (now - d->slot > FIRE_GRACE) {
+		if (now - due_of(t, d->slot) > FIRE_GRACE) {
 			d->trigger = "catchup";
 			d->fire = t->missed != MISSED_SKIP;
 		} else {
@@ -388,7 +395,7 @@ decide(struct fire *f, const struct task *t, int64_t now, struct decision *d, st
 	    (rc = next_slot(f, t, now, &d->next, e)))
 		return rc;
 	if (t->missed == MISSED_SKIP) {
-		d->fire = now - d->slot <= FIRE_GRACE;
+		d->fire = now - due_of(t, d->slot) <= FIRE_GRACE;
 		d->trigger = d->fire ? "schedule" : "catchup";
 	} else {
 		d->fire = 1;
@@ -401,7 +408,7 @@ static void
 set_next(struct task *t, int64_t next)
 {
 	t->next_run_at = next;
-	t->due_at = next == TIME_NONE ? TIME_NONE : next + task_jitter_delay(t->id, next, t->jitter);
+	t->due_at = next == TIME_NONE ? TIME_NONE : due_of(t, next);
 }
 
 static int

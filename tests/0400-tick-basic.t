@@ -129,6 +129,20 @@ test_expect_success 'a cron task moves to its next occurrence and stays pending'
 	TASK_NOW=2026-11-23T07:05:00Z task-tick >out && test "$(wc -l <out)" -eq 1
 '
 
+test_expect_success 'jitter: fires at its due instant, on time, with the nominal slot' '
+	rm -f "$TASK_DB" &&
+	id=00000000-0000-4000-8000-000000000001 &&
+	echo "{\"id\":\"$id\",\"name\":\"j\",\"prompt\":\"p\",\"kind\":\"cron\",\"cron\":\"0 7 * * *\",\"jitter\":1800,\"exec\":\"true\"}" |
+		task-add --json - >/dev/null &&
+	due=$(task-show --json $id | sed "s/.*\"due_at\":\"\([^\"]*\)\".*/\1/") &&
+	test "$due" \> 2026-11-23T07:01:00Z && test "$due" \< 2026-11-23T07:30:01Z &&
+	before=$(date -u -d "@$(($(date -u -d "$due" +%s) - 1))" +%Y-%m-%dT%H:%M:%SZ) &&
+	TASK_NOW=$before task-tick >out && test ! -s out &&
+	TASK_NOW=$due task-tick >out &&
+	grep -q "\"trigger\":\"schedule\",\"slot\":\"2026-11-23T07:00:00Z\",\"status\":\"success\",\"exit_code\":0,\"started_at\":\"$due\"" out &&
+	task-show --json $id | grep -q "\"next_run_at\":\"2026-11-24T07:00:00Z\""
+'
+
 test_expect_success 'a disabled task, a manual one and a heartbeat addition do not fire on their own' '
 	rm -f "$TASK_DB" &&
 	task-add --at 2026-11-23T07:00:00Z --disabled --exec true x >/dev/null &&
