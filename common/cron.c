@@ -247,7 +247,7 @@ never_fires(const char *expr, const struct cron *c, struct err *e)
 	for (int m = 1; m <= 12; m++)
 		if ((c->mon >> m & 1) && (c->dom & ((2u << month_max[m]) - 2)))
 			return ST_OK;
-	char why[256], days[128] = "", months[160] = "";
+	char why[320], days[128] = "", months[160] = "";
 	int nm = 0, nd = 0;
 	for (int d = 1; d <= 31; d++)
 		if (c->dom >> d & 1) {
