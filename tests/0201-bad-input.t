@@ -82,10 +82,13 @@ test_expect_success 'a store directory that cannot be created' '
 	TASK_DB=$PWD/notadir/sub/tasks.db test_expect_code 1 task-add --manual x >out 2>err &&
 	test_one_line err && grep -q "cannot create store" err
 '
-# Permissions do not bind root, so run the read-only case as nobody then.
+# Permissions do not bind root, so run the read-only case as nobody then,
+# from a copy of the program (the build tree may be private to root).
 as_other() {
 	if [ "$(id -u)" = 0 ]; then
-		setpriv --reuid=65534 --regid=65534 --clear-groups env TASK_DB="$TASK_DB" HOME=/ "$@"
+		mkdir -p "$TEST_TMP/nobody-bin" && cp "$(command -v "$1")" "$TEST_TMP/nobody-bin/" &&
+		chmod 755 "$TEST_TMP/nobody-bin" && prog="$TEST_TMP/nobody-bin/$1" && shift &&
+		setpriv --reuid=65534 --regid=65534 --clear-groups env TASK_DB="$TASK_DB" HOME=/ "$prog" "$@"
 	else
 		"$@"
 	fi
