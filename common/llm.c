@@ -860,3 +860,14 @@ llm_send(struct llm *l, const cJSON *messages, const cJSON *tools, struct llm_re
 	llm_redact(e->msg, sizeof e->msg, c->api_key);
 	return rc;
 }
+
+cJSON *
+llm_tool_schema(const cJSON *schema)
+{
+	if (cJSON_IsObject(schema))
+		return cJSON_Duplicate(schema, 1);
+	cJSON *p = cJSON_CreateObject();
+	cJSON_AddStringToObject(p, "type", "object");
+	cJSON_AddObjectToObject(p, "properties");
+	return p;
+}

@@ -230,13 +230,7 @@ tool(const char *name, const char *description, const cJSON *schema)
 	cJSON_AddStringToObject(t, "name", name);
 	if (description)
 		cJSON_AddStringToObject(t, "description", description);
-	if (cJSON_IsObject(schema)) {
-		cJSON_AddItemToObject(t, "input_schema", cJSON_Duplicate(schema, 1));
-	} else {
-		cJSON *p = cJSON_AddObjectToObject(t, "input_schema");
-		cJSON_AddStringToObject(p, "type", "object");
-		cJSON_AddObjectToObject(p, "properties");
-	}
+	cJSON_AddItemToObject(t, "input_schema", llm_tool_schema(schema));
 	return t;
 }
 

@@ -65,5 +65,6 @@ char *llm_base64(const unsigned char *p, size_t n);
 const char *llm_json_str(const cJSON *o, const char *key);   /* a string member or NULL */
 long llm_json_long(const cJSON *o, const char *key);         /* a number member or -1 */
 void llm_merge_options(cJSON *body, const cJSON *options);
+cJSON *llm_tool_schema(const cJSON *schema);                 /* a copy, or an empty object schema */
 
 #endif

@@ -204,13 +204,7 @@ tool(const char *name, const char *description, const cJSON *schema)
 	cJSON_AddStringToObject(fn, "name", name);
 	if (description)
 		cJSON_AddStringToObject(fn, "description", description);
-	if (cJSON_IsObject(schema)) {
-		cJSON_AddItemToObject(fn, "parameters", cJSON_Duplicate(schema, 1));
-	} else {
-		cJSON *p = cJSON_AddObjectToObject(fn, "parameters");
-		cJSON_AddStringToObject(p, "type", "object");
-		cJSON_AddObjectToObject(p, "properties");
-	}
+	cJSON_AddItemToObject(fn, "parameters", llm_tool_schema(schema));
 	return t;
 }
 
