@@ -153,7 +153,9 @@ type_ok(const struct tool_param *p, const cJSON *v)
 	if (strcmp(p->type, "string") == 0)
 		return cJSON_IsString(v) || cJSON_IsNumber(v);
 	if (strcmp(p->type, "integer") == 0)
-		return cJSON_IsNumber(v) ? v->valuedouble == (double)(long)v->valuedouble
+		/* In range before the cast: converting 1e300 to long is undefined. */
+		return cJSON_IsNumber(v) ? v->valuedouble >= -1e15 && v->valuedouble <= 1e15 &&
+		    v->valuedouble == (double)(long)v->valuedouble
 		    : cJSON_IsString(v) && int_text(v->valuestring, &n) == 0;
 	if (strcmp(p->type, "boolean") == 0)
 		return cJSON_IsBool(v) || (cJSON_IsString(v) && (strcasecmp(v->valuestring, "true") == 0 ||
@@ -234,19 +236,23 @@ args_check(const struct tool_def *d, const cJSON *args, cJSON **norm, struct buf
 		}
 		if (!p->enums)
 			continue;
-		const cJSON *it = v;
+		/* A string may arrive as a number (type_ok): compare its text. */
+		cJSON *nv = normalize(p, v);
+		const cJSON *it = nv;
 		int ok = 1;
-		if (cJSON_IsArray(v)) {
-			cJSON_ArrayForEach(it, v) if (!enum_ok(p, it->valuestring)) { ok = 0; break; }
+		if (cJSON_IsArray(nv)) {
+			cJSON_ArrayForEach(it, nv) if (!enum_ok(p, it->valuestring)) { ok = 0; break; }
 		} else {
-			ok = enum_ok(p, v->valuestring);
+			ok = enum_ok(p, nv->valuestring);
 		}
 		if (!ok) {
 			buf_printf(out, "Argument '%s' must be ", p->name);
 			enum_list(p, out);
 			buf_printf(out, ", not '%.64s'.", it->valuestring);
-			return ST_INVALID;
 		}
+		cJSON_Delete(nv);
+		if (!ok)
+			return ST_INVALID;
 	}
 	for (const struct tool_param *p = d->params; p->name; p++) {
 		v = arg_get(args, p->name);

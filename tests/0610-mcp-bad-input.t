@@ -185,6 +185,34 @@ test_expect_success 'missing, mistyped and unknown arguments are tool errors the
 	test_cmp store.before store.after
 '
 
+test_expect_success 'a number for an enumerated string or a huge integer is a tool error, not a crash' '
+	cat >script <<-\EOF &&
+	call list_tasks {"status":5}
+	call list_tasks {"status":"completed"}
+	call scheduler.list {"status":7}
+	call scheduler.list {"limit":1e300}
+	call task_list {"limit":-1e300}
+	EOF
+	client script task-mcp -p kai,toolpack,native >actual 2>err &&
+	cat >expect <<-\EOF &&
+	[1] error
+	Argument '\''status'\'' must be PENDING or COMPLETED, not '\''5'\''.
+	[2] ok
+	No completed tasks.
+	[3] error
+	Argument '\''status'\'' must be pending, running, completed, failed, cancelled or all, not '\''7'\''.
+	[4] error
+	Argument '\''limit'\'' must be an integer.
+	[5] error
+	Argument '\''limit'\'' must be an integer.
+	exit 0
+	EOF
+	test_cmp expect actual &&
+	test ! -s err &&
+	snapshot >store.after &&
+	test_cmp store.before store.after
+'
+
 test_expect_success 'a huge message is refused and the server goes on' '
 	cat >script <<-\EOF &&
 	huge 5000000
