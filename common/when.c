@@ -416,6 +416,9 @@ opt_year(struct parser *p)
 	    !is_kw(peek(p, 1), K_AMPM) && !is_kw(peek(p, 1), K_OCLOCK)) {
 		if (t->num < 1970 || t->num > 9999)
 			return fail(p, "year %lld is out of range 1970-9999", (long long)t->num);
+		if (p->sp.day > days_in_month(t->num, (unsigned)p->sp.mon))
+			return fail(p, "%s %lld has no day %d", month_name[p->sp.mon],
+			    (long long)t->num, p->sp.day);
 		p->sp.year = t->num;
 		p->i++;
 		return 0;

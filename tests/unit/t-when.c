@@ -223,6 +223,7 @@ static const char *const bad[] = {
 	"in half", "0 7 * * *", "@daily", "in -2 hours", "next hour", "in 10000000 hours",
 	"tomorrow at 10:5", "tomorrow at 1000", "friday the 13th", "in 2 hours and", "the",
 	"on", "2026-12-01T07", "tomorrow at 7:00:00:00", "9 o'clock am pm",
+	"feb 29 2027", "29 feb 2027", "February 29th, 2027 at 9am", "the 29th of february 2027",
 };
 
 static struct tz *
@@ -296,6 +297,10 @@ messages(void)
 	check_str(e.msg, "cannot understand time 'feb 30' (read in Europe/London): February has "
 	    "no day 30; try 'tomorrow at 10am', 'in 2 hours' or 2026-11-23T07:00:00Z",
 	    "an impossible date says why");
+	when_parse("feb 29 2027", now, zl, &t, &e);
+	check_str(e.msg, "cannot understand time 'feb 29 2027' (read in Europe/London): February "
+	    "2027 has no day 29; try 'tomorrow at 10am', 'in 2 hours' or 2026-11-23T07:00:00Z",
+	    "a leap day in a common year is refused, not read as March 1");
 	when_parse("25:00", now, zl, &t, &e);
 	check_str(e.msg, "cannot understand time '25:00' (read in Europe/London): hour 25 is out "
 	    "of range 0-23; try 'tomorrow at 10am', 'in 2 hours' or 2026-11-23T07:00:00Z",
