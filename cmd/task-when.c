@@ -32,8 +32,9 @@ usage(FILE *f)
 	    "  -h, --help, -V, --version\n");
 }
 
-/* Worth reporting as a cron error rather than a time error: a nickname, or
- * a string with a '*' or of four or more words starting with a cron field. */
+/* When neither reading works, worth reporting as a cron error rather than a
+ * time error: a nickname, or a string with a '*' or of four or more words
+ * starting with a cron field. */
 static int
 looks_like_cron(const char *s)
 {
@@ -179,8 +180,11 @@ main(int argc, char **argv)
 			print_instant(z, t, utc, json, describe ? desc : NULL);
 		}
 	} else {
-		if (looks_like_cron(sched.data)) {
+		/* A time expression wins when it is one ("5 minutes from now");
+		 * otherwise the cron error is the useful one if it looks like cron. */
+		if (when_parse_any(sched.data, now, z, &t, &e) != ST_OK && looks_like_cron(sched.data)) {
 			e = ce;
+			rc = ST_INVALID;
 			goto fail;
 		}
 		if ((rc = when_parse(sched.data, now, z, &t, &e)))

@@ -93,6 +93,24 @@ test_expect_success 'a time expression prints its one instant' '
 	test_cmp expect actual
 '
 
+test_expect_success 'a time expression of four words or more that starts with a number' '
+	task-when --tz Europe/London "5 minutes from now" >actual &&
+	echo 2026-11-22T10:05:00+00:00 >expect &&
+	test_cmp expect actual &&
+	task-when --tz Europe/London 1 hour and 30 minutes from now >actual &&
+	echo 2026-11-22T11:30:00+00:00 >expect &&
+	test_cmp expect actual &&
+	task-when --tz Europe/London "1 may at 9" >actual &&
+	echo 2027-05-01T09:00:00+01:00 >expect &&
+	test_cmp expect actual &&
+	test_expect_code 2 task-when --tz Europe/London "15 may 2020 at 9" >out 2>err &&
+	grep -q "in the past" err &&
+	test_expect_code 2 task-when "0 7 * blorp *" 2>err &&
+	grep -q "bad month field" err &&
+	test_expect_code 2 task-when "0 7 1 2" 2>err &&
+	grep -q "expected 5 fields" err
+'
+
 test_expect_success 'a time expression is read at --from' '
 	task-when --tz Europe/London --from 2026-01-01T09:00:00Z "in 30 minutes" >actual &&
 	echo 2026-01-01T09:30:00+00:00 >expect &&
