@@ -76,16 +76,16 @@ print_run(const struct run *r, void *arg)
 static void
 show_text(const struct task *t, struct zones *zs)
 {
-	char buf[512], when[64], utc[40];
+	char buf[512], desc[256], when[64], utc[40];
 	field("id:", t->id);
 	field("name:", t->name);
 	snprintf(buf, sizeof buf, "%s%s", task_status_name(t->status), t->enabled ? "" : " (disabled)");
 	field("status:", buf);
-	task_describe(t, zs, when, sizeof when);
+	task_describe(t, zs, desc, sizeof desc);
 	if (t->kind == KIND_CRON)
-		snprintf(buf, sizeof buf, "%s (cron '%s', %s)", when, t->cron, t->tz);
+		snprintf(buf, sizeof buf, "%s (cron '%s', %s)", desc, t->cron, t->tz);
 	else
-		snprintf(buf, sizeof buf, "%s (%s)", when, t->tz);
+		snprintf(buf, sizeof buf, "%s (%s)", desc, t->tz);
 	field("schedule:", buf);
 	if (t->next_run_at != TIME_NONE) {
 		task_fmt_time(t, zs, t->next_run_at, when, sizeof when);

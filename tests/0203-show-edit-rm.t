@@ -36,6 +36,15 @@ test_expect_success 'task-show --json carries the task and a runs array' '
 	grep -q "^{\"id\":\"$id\",.*,\"runs\":\\[\\]}$" json
 '
 
+test_expect_success 'task-show prints a long schedule description whole' '
+	export TASK_DB=$TEST_TMP/plan.db &&
+	id=$(task-add --plan 2026-12-01T09:00:00Z --plan 2026-12-02T09:00:00Z --plan 2026-12-03T09:00:00Z \
+		--plan 2026-12-04T09:00:00Z --tz Europe/London --name plan "plan") &&
+	task-show "$id" | grep "^schedule:" >actual &&
+	echo "schedule:     Planned: 4 runs at 2026-12-01 09:00, 2026-12-02 09:00, 2026-12-03 09:00, ... (Europe/London)" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'task-edit prints each changed field as old -> new and the next run' '
 	id=$(task-ls | cut -f1) &&
 	task-edit "$id" --name Briefing --daily 08:30 --channel "" >actual &&
