@@ -152,8 +152,16 @@ show_one(const char *arg, void *ctx)
 	struct task t;
 	struct err e;
 	int rc = store_task_resolve(sh->st, arg, 0, id, &e);
-	if (rc == ST_NOTFOUND && store_task_resolve(sh->st, arg, 1, id, &e) == ST_OK)
-		rc = ST_OK; /* a task in the trash can still be looked at */
+	if (rc == ST_NOTFOUND) {
+		/* A task in the trash can still be looked at; a prefix found in
+		 * neither place keeps the plain "no task" message. */
+		struct err trash;
+		int trc = store_task_resolve(sh->st, arg, 1, id, &trash);
+		if (trc != ST_NOTFOUND) {
+			rc = trc;
+			e = trash;
+		}
+	}
 	if (!rc)
 		rc = store_task_get(sh->st, id, &t, &e);
 	if (rc) {

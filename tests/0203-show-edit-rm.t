@@ -45,6 +45,11 @@ test_expect_success 'task-show prints a long schedule description whole' '
 	test_cmp expect actual
 '
 
+test_expect_success 'task-show of an unknown id says so, without mentioning the trash' '
+	test_expect_code 3 task-show ffffffff 2>err &&
+	echo "task-show: no task '"'"'ffffffff'"'"'" >expect && test_cmp expect err
+'
+
 test_expect_success 'task-edit prints each changed field as old -> new and the next run' '
 	id=$(task-ls | cut -f1) &&
 	task-edit "$id" --name Briefing --daily 08:30 --channel "" >actual &&
