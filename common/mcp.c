@@ -315,7 +315,8 @@ mcp_handle(struct mcp *m, const char *msg, size_t len, char **reply, struct err 
 	if (i == len)
 		return ST_OK; /* a blank line is no message */
 	const char *end = NULL;
-	cJSON *j = cJSON_ParseWithLengthOpts(msg, len, &end, 0);
+	/* No JSON text holds a raw NUL; cJSON would read it as a blank. */
+	cJSON *j = memchr(msg, 0, len) ? NULL : cJSON_ParseWithLengthOpts(msg, len, &end, 0);
 	cJSON *r = NULL;
 	while (j && end < msg + len && strchr(" \t\r", *end))
 		end++;
@@ -369,26 +370,37 @@ mcp_too_large(void)
 int
 mcp_read_line(FILE *f, struct buf *b, size_t max, int *too_long)
 {
-	char chunk[65536];
-	int got = 0;
+	/* Byte by byte, not fgets: a NUL inside a line must not hide its
+	 * newline and swallow the next message. */
+	char chunk[4096];
+	size_t n = 0;
+	int c, got = 0;
 	b->len = 0;
 	buf_add(b, "", 0);
 	*too_long = 0;
-	while (fgets(chunk, sizeof chunk, f)) {
-		size_t n = strlen(chunk);
-		int end = n && chunk[n - 1] == '\n';
+	flockfile(f);
+	while ((c = getc_unlocked(f)) != EOF) {
 		got = 1;
-		if (end)
-			n--;
-		if (!*too_long && b->len + n > max) {
+		if (c == '\n')
+			break;
+		if (*too_long)
+			continue;
+		if (b->len + n >= max) {
 			*too_long = 1;
-			b->len = 0;
+			b->len = n = 0;
 			b->data[0] = 0;
+			continue;
 		}
-		if (!*too_long)
+		chunk[n++] = (char)c;
+		if (n == sizeof chunk) {
 			buf_add(b, chunk, n);
-		if (end)
-			return 1;
+			n = 0;
+		}
 	}
-	return ferror(f) ? -1 : got;
+	funlockfile(f);
+	if (n)
+		buf_add(b, chunk, n);
+	if (c == EOF && ferror(f))
+		return -1;
+	return got;
 }

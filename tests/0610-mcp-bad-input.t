@@ -213,6 +213,17 @@ test_expect_success 'a number for an enumerated string or a huge integer is a to
 	test_cmp store.before store.after
 '
 
+test_expect_success 'a NUL byte in one line does not swallow the next message' '
+	printf "%s\n" "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}" >in &&
+	printf "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"pi\000ng\"}\n" >>in &&
+	printf "%s\n" "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}" >>in &&
+	task-mcp <in >out 2>err &&
+	sed -n "s/^{\"jsonrpc\":\"2.0\",\"id\":\([0-9null]*\),.*/\1/p" out >actual &&
+	printf "%s\n" 1 null 3 >expect &&
+	test_cmp expect actual &&
+	test ! -s err
+'
+
 test_expect_success 'a huge message is refused and the server goes on' '
 	cat >script <<-\EOF &&
 	huge 5000000
