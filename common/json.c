@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -165,6 +166,23 @@ read_when(const char *s, int64_t now, int allow_past, const struct tz *z, int64_
 	return allow_past ? when_parse_any(s, now, z, out, e) : when_parse(s, now, z, out, e);
 }
 
+/* A UUID in its canonical 8-4-4-4-12 form, in any case; copied lower-cased
+ * into out, the only form id prefixes are matched against. */
+static int
+uuid_canonical(const char *s, char out[37])
+{
+	if (strlen(s) != 36)
+		return -1;
+	for (int i = 0; i < 36; i++) {
+		int dash = i == 8 || i == 13 || i == 18 || i == 23;
+		if (dash ? s[i] != '-' : !isxdigit((unsigned char)s[i]))
+			return -1;
+		out[i] = (char)tolower((unsigned char)s[i]);
+	}
+	out[36] = 0;
+	return 0;
+}
+
 static int
 cmp_i64(const void *a, const void *b)
 {
@@ -199,9 +217,8 @@ task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs, 
 			if (!cJSON_IsString(it))
 				return err_set(e, ST_INVALID, "field '%s' must be a string", f->name);
 			if (strcmp(f->name, "id") == 0) {
-				if (strlen(it->valuestring) != 36 || !id_prefix_ok(it->valuestring))
+				if (uuid_canonical(it->valuestring, t->id))
 					return err_set(e, ST_INVALID, "field 'id' must be a UUID");
-				snprintf(t->id, sizeof t->id, "%s", it->valuestring);
 			} else {
 				set_str(FIELD(t, f, char *), it->valuestring);
 			}

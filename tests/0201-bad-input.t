@@ -55,6 +55,16 @@ test_expect_success 'an unknown field in JSON is refused' '
 	test_expect_code 2 task-add --json - <in >out 2>err && test_one_line err &&
 	grep -q "unknown field .shedule." err
 '
+test_expect_success 'a JSON id must be a UUID; one in capitals is stored as prefixes find it' '
+	export TASK_DB=$TEST_TMP/ids.db &&
+	echo "{\"id\":\"ABCD-0000-0000-4000-8000-0000000000012\",\"name\":\"n\",\"prompt\":\"p\",\"kind\":\"manual\"}" >in &&
+	test_expect_code 2 task-add --json - <in >out 2>err && test_one_line err &&
+	grep -q "field .id. must be a UUID" err &&
+	echo "{\"id\":\"BCDE0000-0000-4000-8000-00000000000A\",\"name\":\"n\",\"prompt\":\"p\",\"kind\":\"manual\"}" >in &&
+	task-add --json - <in >out &&
+	echo bcde0000-0000-4000-8000-00000000000a >expect && test_cmp expect out &&
+	task-show BCDE0000 >/dev/null && task-show bcde0000 >/dev/null
+'
 test_expect_success 'unknown id' '
 	refused 3 task-show 0123abcd && grep -q "no task .0123abcd." err &&
 	refused 3 task-edit 0123abcd --name x &&
