@@ -1,4 +1,5 @@
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -242,7 +243,9 @@ task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs, 
 			*FIELD(t, f, int) = cJSON_IsTrue(it);
 			break;
 		case F_INT:
-			if (!cJSON_IsNumber(it) || it->valuedouble != (double)(int)it->valuedouble)
+			/* Range first: converting an out-of-range double is undefined. */
+			if (!cJSON_IsNumber(it) || !(it->valuedouble >= INT_MIN && it->valuedouble <= INT_MAX) ||
+			    it->valuedouble != (double)(int)it->valuedouble)
 				return err_set(e, ST_INVALID, "field '%s' must be an integer", f->name);
 			*FIELD(t, f, int) = (int)it->valuedouble;
 			break;

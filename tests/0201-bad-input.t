@@ -65,6 +65,14 @@ test_expect_success 'a JSON id must be a UUID; one in capitals is stored as pref
 	echo bcde0000-0000-4000-8000-00000000000a >expect && test_cmp expect out &&
 	task-show BCDE0000 >/dev/null && task-show bcde0000 >/dev/null
 '
+test_expect_success 'a JSON number out of the range of an integer field is refused' '
+	for v in 1e20 -1e20 4294967296 2147483648; do
+		echo "{\"name\":\"n\",\"prompt\":\"p\",\"kind\":\"manual\",\"timeout\":$v}" >in &&
+		test_expect_code 2 task-add --json - <in >out 2>err && test_one_line err &&
+		grep -q "field .timeout. must be an integer" err || exit 1
+	done &&
+	task-ls --json >after && test_cmp before after
+'
 test_expect_success 'unknown id' '
 	refused 3 task-show 0123abcd && grep -q "no task .0123abcd." err &&
 	refused 3 task-edit 0123abcd --name x &&
