@@ -704,6 +704,7 @@ parse(struct parser *p)
 		case K_NOON:
 			if (set_time(p, 12, 0, 0))
 				return -1;
+			sp->ampm = 1; /* as unambiguous as 12pm */
 			p->i++;
 			break;
 		case K_MIDNIGHT:
@@ -787,23 +788,38 @@ evaluate(struct parser *p, int64_t now, const struct tz *z, int64_t *out)
 	}
 	/* the time of day */
 	int h = nh, mi = nmi, sec = ns, explicit_time = 0;
+	/* evening, night and tonight: a bare 5-11 is pm; 1-4 and 12 could be
+	 * either half of the day and are refused; 05:00-12:59 is never theirs */
+	int late = sp->period >= 18 * 60;
+	const char *pname = sp->tonight ? "tonight" : sp->period == 9 * 60 ? "in the morning" :
+	    sp->period == 15 * 60 ? "in the afternoon" : sp->period == 18 * 60 ? "in the evening" :
+	    "at night";
 	if (sp->has_time) {
 		h = sp->h, mi = sp->mi, sec = sp->sec;
 		explicit_time = 1;
 		if (sp->period >= 0) {
+			if (late && !sp->ampm && ((h >= 1 && h <= 4) || h == 12))
+				return fail(p, "%d:%02d could be %02d:%02d or %02d:%02d; add am or pm", h,
+				    mi, h % 12, mi, h % 12 + 12, mi);
 			if (sp->pm_bias && !sp->ampm && h >= 1 && h <= 11)
 				h += 12;
+			else if (late && h >= 5 && h < 13)
+				return fail(p, "%02d:%02d is not %s", h, mi, pname);
+			else if (late && h < 5 && !sp->tonight)
+				return sp->period > 18 * 60 ? fail(p, "%02d:%02d is after midnight; name "
+				    "the day it falls on", h, mi) : fail(p, "%02d:%02d is not %s", h, mi, pname);
 			else if (sp->pm_bias && sp->ampm && h < 12 && !sp->tonight)
-				return fail(p, "%02d:%02d is not in the %s", h, mi,
-				    sp->period == 15 * 60 ? "afternoon" : "evening");
+				return fail(p, "%02d:%02d is not %s", h, mi, pname);
 			else if (!sp->pm_bias && sp->ampm && h >= 12)
 				return fail(p, "%02d:%02d is not in the morning", h, mi);
 		}
+	} else if (sp->midnight) {
+		if (sp->period >= 0 && !late)
+			return fail(p, "midnight is not %s", pname);
+		h = mi = sec = 0;
+		explicit_time = 1;
 	} else if (sp->period >= 0) {
 		h = sp->period / 60, mi = sp->period % 60, sec = 0;
-		explicit_time = 1;
-	} else if (sp->midnight) {
-		h = mi = sec = 0;
 		explicit_time = 1;
 	}
 	if (sp->has_rel) {
@@ -836,8 +852,8 @@ evaluate(struct parser *p, int64_t now, const struct tz *z, int64_t *out)
 		break;
 	case D_REL:
 		days = today + sp->rel_days;
-		if (sp->tonight && sp->ampm && h < 5)
-			days++;
+		if (sp->tonight && !sp->midnight && h < 5)
+			days++; /* tonight at 1am, tonight at 00:30: early tomorrow */
 		if (!sp->keep_time && !explicit_time)
 			h = mi = sec = 0;
 		break;

@@ -105,6 +105,13 @@ static const struct when_case cases[] = {
 	{"tonight at 1am", "2026-11-23 01:00", "2026-11-23 01:00"},
 	{"at 8 tonight", "2026-11-22 20:00", "2026-11-22 20:00"},
 	{"this evening at 7", "2026-11-22 19:00", "2026-11-22 19:00"},
+	{"tonight at midnight", "2026-11-23 00:00", "2026-11-23 00:00"},
+	{"midnight tonight", "2026-11-23 00:00", "2026-11-23 00:00"},
+	{"friday night at midnight", "2026-11-28 00:00", "2026-11-28 00:00"},
+	{"tonight at 00:30", "2026-11-23 00:30", "2026-11-23 00:30"},
+	{"tonight at 12:30am", "2026-11-23 00:30", "2026-11-23 00:30"},
+	{"tonight at 5", "2026-11-22 17:00", "2026-11-22 17:00"},
+	{"tonight at 23:00", "2026-11-22 23:00", "2026-11-22 23:00"},
 	/* a time alone: today if still ahead, else tomorrow */
 	{"noon", "2026-11-23 12:00", "2026-11-22 12:00"},
 	{"at noon", "2026-11-23 12:00", "2026-11-22 12:00"},
@@ -223,6 +230,10 @@ static const char *const bad[] = {
 	"in half", "0 7 * * *", "@daily", "in -2 hours", "next hour", "in 10000000 hours",
 	"tomorrow at 10:5", "tomorrow at 1000", "friday the 13th", "in 2 hours and", "the",
 	"on", "2026-12-01T07", "tomorrow at 7:00:00:00", "9 o'clock am pm",
+	"tonight at 9am", "tonight at noon", "tonight at 12pm", "tonight at 12", "tonight at 1",
+	"tonight at 2:30", "this evening at 12", "tomorrow night at 4", "evening at 10am", "evening at 00:30",
+	"tomorrow night at 1am",
+	"tonight at 11:00am", "tomorrow morning at midnight", "this afternoon at midnight",
 	"feb 29 2027", "29 feb 2027", "February 29th, 2027 at 9am", "the 29th of february 2027",
 };
 
@@ -301,6 +312,14 @@ messages(void)
 	check_str(e.msg, "cannot understand time 'feb 29 2027' (read in Europe/London): February "
 	    "2027 has no day 29; try 'tomorrow at 10am', 'in 2 hours' or 2026-11-23T07:00:00Z",
 	    "a leap day in a common year is refused, not read as March 1");
+	when_parse("tonight at 1", now, zl, &t, &e);
+	check_str(e.msg, "cannot understand time 'tonight at 1' (read in Europe/London): 1:00 "
+	    "could be 01:00 or 13:00; add am or pm; try 'tomorrow at 10am', 'in 2 hours' or "
+	    "2026-11-23T07:00:00Z", "an hour that could be either half of the night says so");
+	when_parse("tonight at 9am", now, zl, &t, &e);
+	check_str(e.msg, "cannot understand time 'tonight at 9am' (read in Europe/London): 09:00 "
+	    "is not tonight; try 'tomorrow at 10am', 'in 2 hours' or 2026-11-23T07:00:00Z",
+	    "a morning hour is not tonight");
 	when_parse("25:00", now, zl, &t, &e);
 	check_str(e.msg, "cannot understand time '25:00' (read in Europe/London): hour 25 is out "
 	    "of range 0-23; try 'tomorrow at 10am', 'in 2 hours' or 2026-11-23T07:00:00Z",
