@@ -367,8 +367,10 @@ ids_from_stream(FILE *f, int (*fn)(const char *id, void *arg), void *arg, struct
 {
 	char *line = NULL;
 	size_t cap = 0;
-	long lineno = 0;
+	long lineno = 0, bad = 0;
 	int rc = ST_OK;
+	/* A bad line is reported (the first, with a count of the others) and
+	 * the ids after it are still taken, as for bad ids in arguments. */
 	while (getline(&line, &cap, f) >= 0) {
 		lineno++;
 		char *s = str_trim(line);
@@ -378,10 +380,11 @@ ids_from_stream(FILE *f, int (*fn)(const char *id, void *arg), void *arg, struct
 			cJSON *j = cJSON_Parse(s);
 			const cJSON *id = cJSON_GetObjectItemCaseSensitive(j, "id");
 			if (!cJSON_IsString(id)) {
+				if (!bad++)
+					rc = err_set(e, ST_INVALID, "stdin:%ld: %s", lineno,
+					    j ? "JSON object without a string \"id\"" : "invalid JSON");
 				cJSON_Delete(j);
-				rc = err_set(e, ST_INVALID, "stdin:%ld: %s", lineno,
-				    j ? "JSON object without a string \"id\"" : "invalid JSON");
-				break;
+				continue;
 			}
 			fn(id->valuestring, arg);
 			cJSON_Delete(j);
@@ -392,8 +395,13 @@ ids_from_stream(FILE *f, int (*fn)(const char *id, void *arg), void *arg, struct
 		}
 	}
 	free(line);
-	if (!rc && ferror(f))
-		rc = err_set(e, ST_ERR, "cannot read standard input");
+	if (ferror(f))
+		return err_set(e, ST_ERR, "cannot read standard input");
+	if (bad > 1 && e) {
+		size_t n = strlen(e->msg);
+		snprintf(e->msg + n, sizeof e->msg - n, " (and %ld more bad line%s)", bad - 1,
+		    bad == 2 ? "" : "s");
+	}
 	return rc;
 }
 
@@ -405,10 +413,16 @@ ids_each(int argc, char **argv, int (*fn)(const char *id, void *arg), void *arg,
 			return err_set(e, ST_INVALID, "no task id given");
 		return ids_from_stream(stdin, fn, arg, e);
 	}
+	int rc = ST_OK;
 	for (int i = 0; i < argc; i++) {
-		int rc = strcmp(argv[i], "-") == 0 ? ids_from_stream(stdin, fn, arg, e) : (fn(argv[i], arg), 0);
-		if (rc)
-			return rc;
+		if (strcmp(argv[i], "-") != 0) {
+			fn(argv[i], arg);
+			continue;
+		}
+		struct err sub;
+		int r = ids_from_stream(stdin, fn, arg, &sub);
+		if (r && !rc)
+			rc = err_set(e, r, "%s", sub.msg);
 	}
-	return ST_OK;
+	return rc;
 }

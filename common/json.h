@@ -24,7 +24,8 @@ int task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *
 int task_diff(const struct task *a, const struct task *b, struct zones *zs, struct buf *out);
 char *json_print_line(const cJSON *j);                          /* compact, malloc'd */
 /* Read ids from f, one per line: a bare id or a JSON object with "id".
- * Calls fn for each; returns ST_INVALID with "stdin:N: ..." on a bad line. */
+ * Calls fn for each, also for those after a bad line; returns ST_INVALID
+ * with "stdin:N: ..." for the first bad line. */
 int ids_from_stream(FILE *f, int (*fn)(const char *id, void *arg), void *arg, struct err *e);
 /* Each id named in args: "-", or no args and a non-terminal stdin, reads
  * them from stdin.  ST_INVALID when no id is given at all. */

@@ -143,4 +143,16 @@ test_expect_success 'ids from standard input: plain, tab-separated lines and JSO
 	task-ls --json | task-show - | grep -q "^name: *t4$"
 '
 
+test_expect_success 'ids from standard input: a bad line is reported and the ids after it still go' '
+	export TASK_DB=$TEST_TMP/stdin.db &&
+	a=$(task-add --manual --name a "a") && b=$(task-add --manual --name b "b") &&
+	c=$(task-add --manual --name c "c") &&
+	printf "%s\n\n{\"id\": 5}\n{\"id\":\"%s\"}\n{oops\n%s\n" "$a" "$b" "$c" >in &&
+	test_expect_code 2 task-rm - <in >out 2>err &&
+	echo "task-rm: stdin:3: JSON object without a string \"id\" (and 1 more bad line)" >expect &&
+	test_cmp expect err &&
+	printf "%s\n%s\n%s\n" "$a" "$b" "$c" >expect && test_cmp expect out &&
+	test "$(task-ls --trash | wc -l)" -eq 3
+'
+
 test_done
