@@ -610,13 +610,16 @@ cron_describe(const char *expr, const struct cron *c, char *buf, size_t n)
 		return;
 	}
 	if (single(c->dom) && c->dow == all_dow && (c->flags & CRON_DOW_STAR)) {
+		int day = lowbit(c->dom), mon = lowbit(c->mon);
+		/* days 29-31 are missing from some months: cron skips those */
 		if (c->mon == all_mon) {
-			snprintf(buf, n, "Monthly on day %d at %s", lowbit(c->dom), times);
+			snprintf(buf, n, "Monthly on day %d%s at %s", day,
+			    day > 28 ? " (skipping shorter months)" : "", times);
 			return;
 		}
 		if (single(c->mon)) {
-			snprintf(buf, n, "Yearly on %s %d at %s", month_abbr[lowbit(c->mon)],
-			    lowbit(c->dom), times);
+			snprintf(buf, n, "%s on %s %d at %s", mon == 2 && day == 29 ? "Every leap year" :
+			    "Yearly", month_abbr[mon], day, times);
 			return;
 		}
 	}
