@@ -1,3 +1,4 @@
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,29 +13,81 @@ struct table {
 	char **cells; /* (nrows + 1) * ncols, row 0 the header */
 };
 
-/* Display width: UTF-8 continuation bytes take no column. */
+/* One character of s: its length in bytes (an invalid byte is one) and
+ * its code point. */
+static size_t
+utf8_next(const char *s, uint32_t *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = u[0] < 0x80 ? 1 : u[0] >= 0xc2 && u[0] < 0xe0 ? 2 : u[0] >= 0xe0 && u[0] < 0xf0 ? 3
+	    : u[0] >= 0xf0 && u[0] < 0xf5 ? 4 : 0;
+	uint32_t c = n == 1 ? u[0] : n == 2 ? u[0] & 0x1f : n == 3 ? u[0] & 0x0f : u[0] & 0x07;
+	for (size_t i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			n = 0;
+		else
+			c = c << 6 | (u[i] & 0x3f);
+	}
+	*cp = n ? c : 0xfffd;
+	return n ? n : 1;
+}
+
+/* Columns a character takes: East Asian wide ones and most emoji two,
+ * combining marks none (wcwidth(3) would need a UTF-8 locale). */
+static size_t
+cp_width(uint32_t c)
+{
+	static const uint32_t zero[][2] = {{0x300, 0x36f}, {0x200b, 0x200f}, {0x20d0, 0x20ff},
+		{0xfe00, 0xfe0f}, {0xfe20, 0xfe2f}};
+	static const uint32_t wide[][2] = {{0x1100, 0x115f}, {0x2e80, 0x303e}, {0x3041, 0x33ff},
+		{0x3400, 0x4dbf}, {0x4e00, 0x9fff}, {0xa000, 0xa4cf}, {0xac00, 0xd7a3},
+		{0xf900, 0xfaff}, {0xfe30, 0xfe4f}, {0xff00, 0xff60}, {0xffe0, 0xffe6},
+		{0x1f300, 0x1f64f}, {0x1f900, 0x1f9ff}, {0x20000, 0x3fffd}};
+	for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++)
+		if (c >= zero[i][0] && c <= zero[i][1])
+			return 0;
+	for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
+		if (c >= wide[i][0] && c <= wide[i][1])
+			return 2;
+	return 1;
+}
+
 static size_t
 width(const char *s)
 {
 	size_t w = 0;
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
+	uint32_t c;
+	while (*s) {
+		s += utf8_next(s, &c);
+		w += cp_width(c);
+	}
 	return w;
 }
 
+/* A cell as it is shown: on one line, without control characters (a name
+ * or prompt must not move the cursor or recolour the terminal), and cut
+ * with "..." past CELL_MAX columns. */
 static char *
 cell_copy(const char *s)
 {
 	s = s ? s : "";
 	size_t keep = width(s) > CELL_MAX ? CELL_MAX - 3 : (size_t)-1, w = 0;
 	struct buf b = {0};
-	for (const char *p = s; *p; p++) {
-		if (((unsigned char)*p & 0xc0) != 0x80 && w++ == keep) {
+	for (const char *p = s; *p;) {
+		uint32_t c;
+		size_t n = utf8_next(p, &c), cw = cp_width(c);
+		if (w + cw > keep) {
 			buf_puts(&b, "...");
 			break;
 		}
-		char c = *p == '\n' || *p == '\t' || *p == '\r' ? ' ' : *p;
-		buf_add(&b, &c, 1);
+		if (c == '\n' || c == '\t' || c == '\r')
+			buf_puts(&b, " ");
+		else if (c < 0x20 || (c >= 0x7f && c < 0xa0) || c == 0xfffd)
+			buf_puts(&b, "?");
+		else
+			buf_add(&b, p, n);
+		w += cw;
+		p += n;
 	}
 	buf_add(&b, "", 0);
 	return b.data;

@@ -75,6 +75,23 @@ test_expect_success 'NO_COLOR keeps escape codes out, a terminal without it gets
 	script -qec "task-ls" /dev/null >bold && grep -q "$(printf "\033\\[1m")" bold
 '
 
+test_expect_success 'the table shows control characters as ? and lines up wide characters' '
+	export TASK_DB=$TEST_TMP/odd.db &&
+	task-add --manual --name "$(printf "red\033[31mX\bY")" "a" >/dev/null &&
+	task-add --manual --name "日本語の名前" "b" >/dev/null &&
+	task-add --manual --name "$(printf "cafe\314\201 cr\303\250me")" "c" >/dev/null &&
+	task-add --manual --name "長い名前長い名前長い名前長い名前長い名前長い名前" "d" >/dev/null &&
+	NO_COLOR=1 script -qec "task-ls" /dev/null | tr -d "\r" | cut -c11- >actual &&
+	{
+		echo "NAME                                     SCHEDULE  NEXT RUN  STATUS   LAST" &&
+		echo "red?[31mX?Y                              Manual    none      pending  -" &&
+		echo "日本語の名前                             Manual    none      pending  -" &&
+		printf "cafe\314\201 cr\303\250me%31sManual    none      pending  -\n" "" &&
+		echo "長い名前長い名前長い名前長い名前長い...  Manual    none      pending  -"
+	} >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'bad filter values' '
 	test_expect_code 2 task-ls --status pendng 2>err && test_one_line err &&
 	test_expect_code 2 task-ls --kind weekly 2>err && test_one_line err &&
