@@ -213,13 +213,19 @@ apply_attachments(const struct task_args *a, struct task *t, struct err *e)
 	return ST_OK;
 }
 
+/* An empty value clears the field back to its default, def. */
 static int
-apply_number(const char *flag, const char *v, int is_duration, long min, int *dst, struct err *e)
+apply_number(const char *flag, const char *v, int is_duration, long min, int def, int *dst,
+    struct err *e)
 {
 	long n;
 	char *end;
 	if (!v)
 		return ST_OK;
+	if (!*v) {
+		*dst = def;
+		return ST_OK;
+	}
 	if (is_duration ? parse_duration(v, &n) != 0
 			: (errno = 0, n = strtol(v, &end, 10), end == v || *end || errno))
 		return err_set(e, ST_INVALID, "bad %s '%s': expected %s", flag, v,
@@ -333,11 +339,11 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 	set_opt(&t->payload, a->payload, NULL);
 	if (a->missed && (t->missed = task_missed_parse(a->missed)) < 0)
 		return err_set(e, ST_INVALID, "bad --missed '%s': use once, skip or all", a->missed);
-	if ((rc = apply_number("--timeout", a->timeout, 1, 0, &t->timeout, e)) ||
-	    (rc = apply_number("--retries", a->retries, 0, 0, &t->retries, e)))
+	if ((rc = apply_number("--timeout", a->timeout, 1, 0, 0, &t->timeout, e)) ||
+	    (rc = apply_number("--retries", a->retries, 0, 0, -1, &t->retries, e)))
 		return rc;
 	int old_jitter = t->jitter;
-	if ((rc = apply_number("--jitter", a->jitter, 1, 0, &t->jitter, e)))
+	if ((rc = apply_number("--jitter", a->jitter, 1, 0, 0, &t->jitter, e)))
 		return rc;
 	if (a->enabled >= 0)
 		t->enabled = a->enabled;

@@ -155,4 +155,12 @@ test_expect_success 'ids from standard input: a bad line is reported and the ids
 	test "$(task-ls --trash | wc -l)" -eq 3
 '
 
+test_expect_success 'task-edit: an empty --timeout, --retries or --jitter clears it to the default' '
+	export TASK_DB=$TEST_TMP/clear.db &&
+	id=$(task-add --manual --timeout 5m --retries 7 --jitter 30s --name n "p") &&
+	task-edit "$id" --timeout "" --retries "" --jitter "" >actual &&
+	printf "%s\n" "timeout: 300 -> 0" "retries: 7 -> -1" "jitter: 30 -> 0" "next run: none" >expect &&
+	test_cmp expect actual
+'
+
 test_done
