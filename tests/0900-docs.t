@@ -39,6 +39,12 @@ test_expect_success 'every program has a man page, and every page is mandoc -Tli
 	done
 '
 
+test_expect_success 'task-ls(1) quotes the empty-store message as task-ls prints it' '
+	task-ls 2>msg >/dev/null &&
+	mandoc -Tascii "$AC_TOP/man/man1/task-ls.1" | sed "s/.$(printf "\\b")//g" | tr -s " \n" "  " >page &&
+	grep -qF "\"$(cat msg)\"" page
+'
+
 test_expect_success 'README.md and agentcron(7) name every program' '
 	for p in $progs; do
 		grep -q "$p" "$AC_TOP/README.md" || { echo "README lacks $p"; exit 1; }
