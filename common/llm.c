@@ -558,6 +558,15 @@ http_date(const char *s, int64_t *t)
 	return 0;
 }
 
+/* A wait the provider asks for, kept in range: a huge value still reads as
+ * "too long to wait", never wraps to a negative (none) or overflows. */
+static void
+set_wait(struct attempt *a, double ms)
+{
+	static const double cap = 1e15; /* ms: some 30,000 years */
+	a->retry_after_ms = ms > cap ? (long)cap : ms > 0 ? (long)ms : 0;
+}
+
 static void
 on_header(const char *p, size_t n, void *arg)
 {
@@ -585,18 +594,16 @@ on_header(const char *p, size_t n, void *arg)
 		char *end;
 		double ms = strtod(v, &end);
 		if (end != v && ms >= 0)
-			a->retry_after_ms = (long)ms;
+			set_wait(a, ms);
 	} else if (strcasecmp(line, "retry-after") == 0 && a->retry_after_ms < 0) {
 		char *end;
 		long secs = strtol(v, &end, 10);
 		if (end != v && !*end && secs >= 0) {
-			a->retry_after_ms = secs * 1000;
+			set_wait(a, (double)secs * 1000);
 		} else {
 			int64_t when;
-			if (http_date(v, &when) == 0) {
-				int64_t now = (int64_t)time(NULL);
-				a->retry_after_ms = when > now ? (long)(when - now) * 1000 : 0;
-			}
+			if (http_date(v, &when) == 0)
+				set_wait(a, ((double)when - (double)time(NULL)) * 1000);
 		}
 	}
 }

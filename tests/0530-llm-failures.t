@@ -82,6 +82,14 @@ test_expect_success 'a Retry-After past the limit fails at once' '
 	test $(requests) -eq $((n + 1))
 '
 
+test_expect_success 'a Retry-After too large for a number still fails at once' '
+	n=$(requests) &&
+	test_expect_code 1 llm-call "[[429 ra=99999999999999999999]] much later" >out 2>err &&
+	echo "llm-call: openai: 429 Rate limit reached for requests (the provider asks to wait 1000000000000 s)" >expect &&
+	test_cmp expect err &&
+	test $(requests) -eq $((n + 1))
+'
+
 test_expect_success 'other 4xx are not retried' '
 	for code in 400 403 404 422; do
 		n=$(requests) &&
