@@ -104,9 +104,16 @@ excerpt(const char *s, size_t max)
 		return NULL;
 	}
 	if (b.len >= max) {
-		size_t n = b.len;
-		while (n > 0 && ((unsigned char)b.data[n] & 0xc0) == 0x80)
-			n--;
+		/* Drop a last character the cut left incomplete. */
+		size_t n = b.len, i = n;
+		while (i > 0 && ((unsigned char)b.data[i - 1] & 0xc0) == 0x80)
+			i--;
+		if (i > 0) {
+			unsigned char lead = (unsigned char)b.data[i - 1];
+			size_t need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+			if (n - (i - 1) < need)
+				n = i - 1;
+		}
 		b.len = n;
 		b.data[n] = 0;
 		buf_puts(&b, "...");

@@ -153,4 +153,21 @@ test_expect_success 'a failing hook is reported on stderr and changes nothing on
 	task-ls | cut -f3,6 >actual && printf "completed\tsuccess\n" >expect && test_cmp expect actual
 '
 
+test_expect_success 'last_result and last_error are cut between characters, never inside one' '
+	rm -f "$TASK_DB" &&
+	for n in 198 199 200; do
+		printf "#!/bin/sh\nprintf \"%%0${n}d\" 0 | tr 0 a\nprintf \"\\342\\200\\224 and more\\n\"\n" >long$n &&
+		chmod +x long$n &&
+		task-add --at 2026-11-23T07:00:00Z --force --name long$n --exec "$PWD/long$n" a >/dev/null || exit 1
+	done &&
+	printf "#!/bin/sh\n{ printf \"%%0178d\" 0 | tr 0 a; printf \"\\342\\200\\224 and more\\n\"; } >&2\nexit 1\n" >longerr &&
+	chmod +x longerr &&
+	task-add --at 2026-11-23T07:00:00Z --force --name longerr --exec "$PWD/longerr" a >/dev/null &&
+	task-tick >out 2>err &&
+	task-ls --json >ls.json &&
+	iconv -f UTF-8 -t UTF-8 ls.json >/dev/null &&
+	test "$(grep -c "\"last_result\":\"a\{198,200\}[^\"]\{0,3\}\.\.\.\"" ls.json)" -eq 3 &&
+	grep -q "\"last_error\":\"exited with status 1 a\{178\}[^\"]\{0,3\}\.\.\.\"" ls.json
+'
+
 test_done
