@@ -7,8 +7,10 @@
  *	when     = rfc3339 | "now" [ "+" quantity ] | quantity ( "from" "now" | "later" | "ago" )
  *	         | "in" quantity [ time ] | part { part }
  *	part     = date | time | period
- *	quantity = amount unit { [ "and" ] amount unit }  | "half" [ "an" ] "hour"
- *	amount   = number | "a" | "an" | "one" ... "twelve"
+ *	quantity = amount unit [ "and a half" ] { [ "and" ] amount unit }
+ *	         | "half" [ "an" ] "hour" | "a half hour"
+ *	amount   = number [ "." digits ] | "a" | "an" | "one" ... "twelve"
+ *	           (halves and decimals only of seconds, minutes and hours)
  *	unit     = s | sec(ond)(s) | m | min(ute)(s) | h | hr(s) | hour(s) | d | day(s)
  *	         | w | wk(s) | week(s) | month(s) | yr(s) | year(s)
  *	date     = YYYY-MM-DD [ "T" clock ] | "today" | "tomorrow" | "yesterday"
@@ -307,10 +309,41 @@ quantity(struct parser *p, int sign)
 			if (t->type == T_NUM && t->ndig > 6)
 				return fail(p, "%.*s is too large", t->len, t->s);
 			p->i++;
+			/* a decimal amount, "1.5 hours": millionths */
+			int64_t frac = 0;
+			if (t->ndig && is_punct(cur(p), '.') && !cur(p)->space &&
+			    peek(p, 1)->type == T_NUM && peek(p, 1)->ndig && !peek(p, 1)->space &&
+			    is_kw(peek(p, 2), K_UNIT)) {
+				const struct tok *f = peek(p, 1);
+				if (f->ndig > 6)
+					return fail(p, "'%.*s' has too many decimals", (int)(f->s + f->len -
+					    t->s), t->s);
+				frac = f->num;
+				for (int k = f->ndig; k < 6; k++)
+					frac *= 10;
+				p->i += 2;
+			}
+			/* "a half hour" */
+			if (is_kw(t, K_A) && is_kw(cur(p), K_HALF) && is_kw(peek(p, 1), K_UNIT) &&
+			    peek(p, 1)->val == U_HOUR)
+				p->i++, amount = 0, frac = 500000;
 			struct tok *u = cur(p);
 			if (!is_kw(u, K_UNIT))
 				return got ? (p->i--, 0) : unexpected(p);
 			p->i++;
+			/* "an hour and a half", "2 minutes and a half" */
+			if (!frac && is_kw(cur(p), K_AND) && is_kw(peek(p, 1), K_A) &&
+			    is_kw(peek(p, 2), K_HALF) && !is_kw(peek(p, 3), K_UNIT) &&
+			    !is_kw(peek(p, 3), K_A))
+				p->i += 3, frac = 500000;
+			if (frac) {
+				static const int64_t usec[] = {[U_SEC] = 1, [U_MIN] = 60, [U_HOUR] = 3600};
+				if (u->val > U_HOUR)
+					return fail(p, "a fraction of a %s is not a calendar step; say it in "
+					    "hours or minutes", u->val == U_DAY ? "day" : u->val == U_WEEK ?
+					    "week" : u->val == U_MONTH ? "month" : "year");
+				p->sp.rel_sec += sign * (usec[u->val] * frac / 1000000);
+			}
 			switch (u->val) {
 			case U_SEC: p->sp.rel_sec += sign * amount; p->sp.rel_exact_tok = 1; break;
 			case U_MIN: p->sp.rel_sec += sign * amount * 60; p->sp.rel_exact_tok = 1; break;
@@ -467,7 +500,8 @@ number(struct parser *p, int time_ok)
 		return 0;
 	}
 	/* N unit [and ...] from now | later | ago */
-	if (is_kw(n1, K_UNIT)) {
+	if (is_kw(n1, K_UNIT) || (is_punct(n1, '.') && !n1->space && peek(p, 2)->type == T_NUM &&
+	    !peek(p, 2)->space && is_kw(peek(p, 3), K_UNIT))) {
 		if (start_rel(p) || quantity(p, 1))
 			return -1;
 		if (is_kw(cur(p), K_FROM) && is_kw(peek(p, 1), K_NOW)) {

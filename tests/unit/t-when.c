@@ -31,6 +31,13 @@ static const struct when_case cases[] = {
 	{"in 2 hours 15 minutes", "2026-11-22 16:45", "2026-11-22 11:45"},
 	{"in half an hour", "2026-11-22 15:00", "2026-11-22 10:00"},
 	{"in half hour", "2026-11-22 15:00", "2026-11-22 10:00"},
+	{"in a half hour", "2026-11-22 15:00", "2026-11-22 10:00"},
+	{"in an hour and a half", "2026-11-22 16:00", "2026-11-22 11:00"},
+	{"in 2 minutes and a half", "2026-11-22 14:32:30", "2026-11-22 09:32:30"},
+	{"in 1.5 hours", "2026-11-22 16:00", "2026-11-22 11:00"},
+	{"in 2.25 hours", "2026-11-22 16:45", "2026-11-22 11:45"},
+	{"in 0.5 minutes", "2026-11-22 14:30:30", "2026-11-22 09:30:30"},
+	{"1.5 hours from now", "2026-11-22 16:00", "2026-11-22 11:00"},
 	{"in 10 seconds", "2026-11-22 14:30:10", "2026-11-22 09:30:10"},
 	{"in 24 hours", "2026-11-23 14:30", "2026-11-23 09:30"},
 	{"in twelve hours", "2026-11-23 02:30", "2026-11-22 21:30"},
@@ -234,6 +241,8 @@ static const char *const bad[] = {
 	"tonight at 2:30", "this evening at 12", "tomorrow night at 4", "evening at 10am", "evening at 00:30",
 	"tomorrow night at 1am",
 	"tonight at 11:00am", "tomorrow morning at midnight", "this afternoon at midnight",
+	"in 1.5 days", "in a day and a half", "1.5 weeks from now", "in 1.1234567 hours",
+	"in 1.5", "in 1. 5 hours", "in .5 hours",
 	"feb 29 2027", "29 feb 2027", "February 29th, 2027 at 9am", "the 29th of february 2027",
 };
 
