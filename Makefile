@@ -12,7 +12,7 @@ override CFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L -Wall -Wextra $(CFLAGS)
 B ?= build/default
 BIN ?= bin
 PKGS = sqlite3 libcurl libcjson
-APT_PKGS = libsqlite3-dev libcurl4-openssl-dev libcjson-dev pkg-config tzdata sqlite3 mandoc clang nodejs npm
+APT_PKGS = libsqlite3-dev libcurl4-openssl-dev libcjson-dev pkg-config tzdata sqlite3 mandoc clang nodejs npm perl
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 LDLIBS = -Wl,--as-needed $(shell pkg-config --libs $(PKGS)) -lm
 
@@ -25,10 +25,11 @@ ASAN = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 
 all: $(PROGS) $(UNITS) $(TOOLS)
 
-# Build dependencies: installed with apt-get when run as root, else named.
+# Build dependencies (perl for prove): installed with apt-get when root, else named.
 build/.deps:
 	@if ! pkg-config --exists $(PKGS) || ! command -v sqlite3 >/dev/null || ! command -v mandoc >/dev/null || \
 	     ! command -v clang >/dev/null || ! command -v node >/dev/null || ! command -v npm >/dev/null || \
+	     ! command -v prove >/dev/null || \
 	     ! test -f /usr/share/zoneinfo/Europe/London; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(APT_PKGS) || exit 1; \

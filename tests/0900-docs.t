@@ -56,6 +56,12 @@ test_expect_success 'README.md starts with the two set-up commands' '
 	grep -q "^make demo" "$AC_TOP/README.md" && grep -q "^make check" "$AC_TOP/README.md"
 '
 
+test_expect_success 'make installs what the tests run with on a fresh machine, prove included' '
+	make -s -n -B -C "$AC_TOP" build/.deps >recipe &&
+	grep -q "command -v prove" recipe &&
+	grep -q "apt-get install -y .* perl" recipe
+'
+
 test_expect_success 'make install puts programs and pages under DESTDIR and PREFIX' '
 	make -s -C "$AC_TOP" install DESTDIR="$TEST_TMP/root" PREFIX=/opt/ac >/dev/null &&
 	for p in $progs; do
