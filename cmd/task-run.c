@@ -4,7 +4,8 @@
  * enabled and next_run_at alone, and is refused for a task already running.
  * --queue instead marks the task for the next pass of task-tick and touches
  * the wake file, so a `task-tick --watch` starts it at once.  Ctrl-C ends
- * the executor's process group and records the run as interrupted. */
+ * the executor's process group, records the run as interrupted and runs
+ * nothing more. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
@@ -34,6 +35,7 @@ struct runner {
 	int status;
 	int done;        /* the run we wait for was reported */
 	int rc_run;      /* its exit status */
+	int stopped;     /* Ctrl-C or SIGTERM: run nothing more */
 };
 
 static int64_t
@@ -92,6 +94,16 @@ on_warn(const char *msg, void *arg)
 	fprintf(stderr, "%s: %s\n", prog, msg);
 }
 
+/* Has a signal asked us to stop? */
+static int
+stop_seen(struct runner *rn)
+{
+	struct signalfd_siginfo si;
+	if (!rn->stopped && rn->sfd >= 0 && read(rn->sfd, &si, sizeof si) == (ssize_t)sizeof si)
+		rn->stopped = 1;
+	return rn->stopped;
+}
+
 /* A foreground run, to its end (and its notify hook's). */
 static int
 run_now(struct runner *rn, const char *id, struct err *e)
@@ -105,8 +117,7 @@ run_now(struct runner *rn, const char *id, struct err *e)
 		struct err we;
 		if (fire_wait(rn->f, -1, &rn->sfd, 1, &we))
 			fprintf(stderr, "%s: %s\n", prog, we.msg);
-		struct signalfd_siginfo si;
-		if (!stopping && read(rn->sfd, &si, sizeof si) == (ssize_t)sizeof si) {
+		if (!stopping && stop_seen(rn)) {
 			stopping = 1;
 			fire_stop(rn->f);
 		}
@@ -137,6 +148,12 @@ run_one(const char *arg, void *ctx)
 	struct runner *rn = ctx;
 	char id[37];
 	struct err e = {{0}};
+	/* Interrupted: the ids left are not run. */
+	if (!rn->queue && stop_seen(rn)) {
+		if (rn->status < ST_ERR)
+			rn->status = ST_ERR;
+		return 0;
+	}
 	int rc = store_task_resolve(rn->st, arg, 0, id, &e);
 	if (!rc)
 		rc = rn->queue ? queue(rn, id, &e) : run_now(rn, id, &e);

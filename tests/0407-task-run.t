@@ -100,6 +100,18 @@ test_expect_success 'Ctrl-C ends the run: recorded interrupted, exit 1, status g
 	printf "pending\t2026-11-24T07:00:00Z\tinterrupted\n" >expect && test_cmp expect actual
 '
 
+test_expect_success 'Ctrl-C stops task-run: the ids after the interrupted run are not run' '
+	rm -f "$TASK_DB" slow.started &&
+	a=$(task-add --manual --name first --exec "$PWD/slow" x) &&
+	b=$(task-add --manual --force --name second --exec "$PWD/slow" y) &&
+	{ task-run $a $b >out 2>err & } && bg=$! &&
+	wait_for slow.started && rm slow.started && kill -INT $bg &&
+	{ wait $bg; test $? -eq 1; } &&
+	test ! -e slow.started &&
+	task-log | cut -f4,7 >actual &&
+	printf "first\tinterrupted\n" >expect && test_cmp expect actual
+'
+
 test_expect_success '--json prints the run as a JSON object' '
 	rm -f "$TASK_DB" &&
 	id=$(task-add --manual --exec "$PWD/answer" q) &&
