@@ -203,6 +203,9 @@ main(int argc, char **argv)
 	tz_free(z);
 	return fflush(stdout) == 0 ? 0 : ST_ERR;
 fail:
+	for (char *q = e.msg; *q; q++) /* one line, whatever the schedule held */
+		if ((unsigned char)*q < 0x20 || *q == 0x7f)
+			*q = isspace((unsigned char)*q) ? ' ' : '?';
 	fprintf(stderr, "%s: %s\n", prog, e.msg);
 	buf_free(&sched);
 	tz_free(z);

@@ -267,8 +267,22 @@ never_fires(const char *expr, const struct cron *c, struct err *e)
 	return err_set(e, ST_INVALID, ecodes[CE_NEVER], expr, why);
 }
 
+static int parse_expr(const char *expr, struct cron *c, struct err *e);
+
+/* Messages quote the input: keep them one line whatever it holds. */
 int
 cron_parse(const char *expr, struct cron *c, struct err *e)
+{
+	int rc = parse_expr(expr, c, e);
+	if (rc)
+		for (char *s = e->msg; *s; s++)
+			if ((unsigned char)*s < 0x20 || *s == 0x7f)
+				*s = is_blank(*s) ? ' ' : '?';
+	return rc;
+}
+
+static int
+parse_expr(const char *expr, struct cron *c, struct err *e)
 {
 	const char *p = expr ? expr : "";
 	memset(c, 0, sizeof *c);
@@ -291,7 +305,7 @@ cron_parse(const char *expr, struct cron *c, struct err *e)
 			return err_set(e, ST_INVALID, "%s", ecodes[CE_REBOOT]);
 		for (size_t i = 0; i < sizeof nicknames / sizeof *nicknames; i++)
 			if (word_eq(w, n, nicknames[i].name))
-				return cron_parse(nicknames[i].expr, c, e);
+				return parse_expr(nicknames[i].expr, c, e);
 		char nick[32];
 		snprintf(nick, sizeof nick, "@%.*s", (int)(n > 20 ? 20 : n), w);
 		return err_set(e, ST_INVALID, ecodes[CE_NICK], nick);

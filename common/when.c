@@ -959,10 +959,12 @@ parse_at(const char *text, int64_t now, const struct tz *z, int64_t *out, struct
 	if (!text)
 		text = "";
 	char trimmed[256];
-	snprintf(trimmed, sizeof trimmed, "%s", text);
-	str_trim(trimmed);
-	if (time_parse_rfc3339(trimmed, out) == 0)
-		return ST_OK;
+	if (strlen(text) < sizeof trimmed) { /* a longer one is refused below, never cut */
+		snprintf(trimmed, sizeof trimmed, "%s", text);
+		str_trim(trimmed);
+		if (time_parse_rfc3339(trimmed, out) == 0)
+			return ST_OK;
+	}
 	struct parser *p = xcalloc(1, sizeof *p);
 	p->text = text;
 	int rc = ST_OK;
@@ -979,10 +981,21 @@ parse_at(const char *text, int64_t now, const struct tz *z, int64_t *out, struct
 	return rc;
 }
 
+/* Messages quote the input: keep them one line whatever it holds. */
+static int
+one_line(struct err *e, int rc)
+{
+	if (rc)
+		for (char *s = e->msg; *s; s++)
+			if ((unsigned char)*s < 0x20 || *s == 0x7f)
+				*s = isspace((unsigned char)*s) ? ' ' : '?';
+	return rc;
+}
+
 int
 when_parse_any(const char *text, int64_t now, const struct tz *z, int64_t *out, struct err *e)
 {
-	return parse_at(text, now, z, out, e);
+	return one_line(e, parse_at(text, now, z, out, e));
 }
 
 int
@@ -990,12 +1003,12 @@ when_parse(const char *text, int64_t now, const struct tz *z, int64_t *out, stru
 {
 	int rc = parse_at(text, now, z, out, e);
 	if (rc)
-		return rc;
+		return one_line(e, rc);
 	if (*out < now - 60) {
 		char loc[64];
 		tz_fmt_local(z, *out, loc, sizeof loc);
-		return err_set(e, ST_INVALID, "'%.100s' is %s %s in %s, which is in the past", text,
-		    loc, tz_abbr(z, *out), tz_name(z));
+		return one_line(e, err_set(e, ST_INVALID, "'%.100s' is %s %s in %s, which is in the "
+		    "past", text, loc, tz_abbr(z, *out), tz_name(z)));
 	}
 	return ST_OK;
 }

@@ -172,6 +172,14 @@ test_expect_success 'unknown zone, @reboot, bad -n, no schedule, bad --from: exi
 	test_expect_code 2 task-when --bogus @daily 2>err && test_one_line err
 '
 
+test_expect_success 'a schedule with a newline in it: still one error line' '
+	nl="
+" &&
+	test_expect_code 2 task-when "tomorrow${nl}blorp" 2>err && test_one_line err &&
+	test_expect_code 2 task-when --tz America/New_York "* 2 8 3${nl}*/7" 2>err &&
+	test_one_line err
+'
+
 test_expect_success 'TASK_NOW that is not RFC 3339: exit 2' '
 	TASK_NOW=yesterday test_expect_code 2 task-when @daily 2>err &&
 	test_one_line err

@@ -67,6 +67,10 @@ static const struct parse_case parses[] = {
 	{"@reboot", "'@reboot' is not supported: agentcron has no boot event (use a time expression, or a nickname such as @daily)"},
 	{"@fortnightly", "unknown nickname '@fortnightly' (expected @yearly, @annually, @monthly, @weekly, @daily, @midnight or @hourly)"},
 	{"@daily 5", "unexpected '5' after the nickname '@daily'"},
+	/* the message stays one line whatever blanks and controls the input holds */
+	{"0 0 30\n2 *", "'0 0 30 2 *' can never fire (February has no day 30)"},
+	{"@daily x\ny", "unexpected 'x y' after the nickname '@daily'"},
+	{"0 0 \001 * *", "bad day-of-month field '?': unexpected '?'"},
 };
 
 static void

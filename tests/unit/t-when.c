@@ -329,6 +329,18 @@ messages(void)
 	check_str(e.msg, "cannot understand time 'tonight at 9am' (read in Europe/London): 09:00 "
 	    "is not tonight; try 'tomorrow at 10am', 'in 2 hours' or 2026-11-23T07:00:00Z",
 	    "a morning hour is not tonight");
+	when_parse("tomorrow\nblorp", now, zl, &t, &e);
+	check_str(e.msg, "cannot understand time 'tomorrow blorp' (read in Europe/London): "
+	    "unexpected 'blorp'; try 'tomorrow at 10am', 'in 2 hours' or 2026-11-23T07:00:00Z",
+	    "a newline in the input does not break the message's one line");
+	when_parse("2026-01-01\t09:00", now, zl, &t, &e);
+	check(strchr(e.msg, '\t') == NULL, "nor does a tab in a past one");
+	{
+		char longer[400];
+		snprintf(longer, sizeof longer, "2026-12-01T07:00:00Z%300sblorp", "");
+		check_int(when_parse(longer, now, zl, &t, &e), ST_INVALID,
+		    "words past the 255th character are not cut off and ignored");
+	}
 	when_parse("25:00", now, zl, &t, &e);
 	check_str(e.msg, "cannot understand time '25:00' (read in Europe/London): hour 25 is out "
 	    "of range 0-23; try 'tomorrow at 10am', 'in 2 hours' or 2026-11-23T07:00:00Z",
