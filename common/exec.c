@@ -529,6 +529,19 @@ group_alive(pid_t pgid)
 	return alive;
 }
 
+/* Seconds for people: "3600", "1.5", never an exponent. */
+static void
+fmt_secs(char *buf, size_t n, int64_t ms)
+{
+	int l = snprintf(buf, n, "%lld.%03lld", (long long)(ms / 1000), (long long)(ms % 1000));
+	if (l <= 0 || (size_t)l >= n)
+		return;
+	while (buf[l - 1] == '0')
+		buf[--l] = 0;
+	if (buf[l - 1] == '.')
+		buf[--l] = 0;
+}
+
 static void
 child_result(struct child *c, struct exec_result *r)
 {
@@ -567,10 +580,11 @@ child_result(struct child *c, struct exec_result *r)
 		r->code = WTERMSIG(c->status);
 	}
 	if (c->timed_out) {
+		char secs[32];
+		fmt_secs(secs, sizeof secs, c->deadline - c->start);
 		r->how = EXEC_TIMEOUT;
-		snprintf(r->why, sizeof r->why, "timed out after %.3g s; its process group got SIGTERM%s",
-		    (double)(c->deadline - c->start) / 1000.0,
-		    c->killed ? " and, still running after the grace, SIGKILL" : "");
+		snprintf(r->why, sizeof r->why, "timed out after %s s; its process group got SIGTERM%s",
+		    secs, c->killed ? " and, still running after the grace, SIGKILL" : "");
 	} else if (r->how == EXEC_EXITED && r->code) {
 		snprintf(r->why, sizeof r->why, "exited with status %d", r->code);
 	} else if (r->how == EXEC_SIGNALED) {
