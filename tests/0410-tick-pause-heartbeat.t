@@ -113,4 +113,15 @@ test_expect_success '--print-systemd | sh writes a service and a minutely, persi
 	grep -q "enable --now agentcron-tick.service" systemctl.log
 '
 
+test_expect_success 'the man page: its grep for failed runs finds them; --grace reads right' '
+	rm -f "$TASK_DB" &&
+	task-add --at 2026-11-23T07:00:00Z --name bad --exec false x >/dev/null &&
+	task-add --at 2026-11-23T07:00:00Z --force --name good --exec true y >/dev/null &&
+	mandoc -Tascii "$AC_TOP/man/man1/task-tick.1" | sed "s/.$(printf "\\b")//g" >page &&
+	example=$(sed -n "s/^ *\(task-tick | grep .*\)/\1/p" page) &&
+	sh -c "$example" >actual 2>/dev/null &&
+	test "$(wc -l <actual)" -eq 1 && grep -q "\"name\":\"bad\"" actual &&
+	tr -s " \n" "  " <page | grep -q "(--grace, default 30), then ends the rest"
+'
+
 test_done
