@@ -54,6 +54,7 @@ static const struct field {
 	{"queued", F_BOOL, offsetof(struct task, queued), 1},
 	{"created_at", F_TIME, offsetof(struct task, created_at), 1},
 	{"updated_at", F_TIME, offsetof(struct task, updated_at), 1},
+	{"deleted_at", F_TIME, offsetof(struct task, deleted_at), 1}, /* in the trash since */
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 

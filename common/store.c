@@ -657,8 +657,9 @@ store_task_add(struct store *st, struct task *t, int dedup, int *is_dup, char du
 	int rc;
 	*is_dup = 0;
 	/* The key is checked even with --force: a retried create with the same
-	 * key must never schedule twice. */
-	if (dedup || t->key) {
+	 * key must never schedule twice.  A task added straight into the trash
+	 * (an import) is nobody's twin. */
+	if ((dedup || t->key) && t->deleted_at == TIME_NONE) {
 		int found;
 		if ((rc = find_twin(st, t, &found, dup_id, e)))
 			return rc;

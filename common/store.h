@@ -40,7 +40,8 @@ int store_commit(struct store *st, struct err *e);
 void store_rollback(struct store *st);
 /* Insert t (id generated when empty); with dedup, a pending twin (same key,
  * or same intent-or-prompt, schedule and channel) is returned in *dup_id and
- * ST_REFUSED is not an error: *is_dup = 1, nothing written. */
+ * ST_REFUSED is not an error: *is_dup = 1, nothing written.  A task with
+ * deleted_at set goes straight into the trash, without that check. */
 int store_task_add(struct store *st, struct task *t, int dedup, int *is_dup, char dup_id[37], struct err *e);
 /* Resolve an id or unique prefix (4+ chars) to a full id.  ST_NOTFOUND: "no
  * task 'x'"; ST_REFUSED: ambiguous, the message lists candidates. */

@@ -68,6 +68,24 @@ test_expect_success 'task-ls --json | task-add --json - round-trips every field 
 	test_cmp export.jsonl import.jsonl
 '
 
+test_expect_success 'the round trip keeps odd text, long prompts, many instants and the trash' '
+	export TASK_DB=$PWD/odd.db &&
+	task-add --manual --name "$(printf "tab\there\nnewline ☃ 日本")" \
+		--payload "{\"a\":{\"b\":[1,{\"c\":null}],\"d\":\"é\\u0000\"}}" "$(printf "p\tq\r\nr 😀")" >/dev/null &&
+	head -c 300000 /dev/zero | tr "\0" x | task-add --manual --name long >/dev/null &&
+	i=10 && set -- && while [ $i -lt 60 ]; do set -- "$@" --plan "2026-12-01T00:$i:00Z"; i=$((i + 1)); done &&
+	task-add "$@" --name many "plan" >/dev/null &&
+	a=$(task-add --key k1 --daily 07:00 --name trashed "daily") && task-rm "$a" >/dev/null &&
+	task-add --key k1 --daily 07:00 --name live "daily" >/dev/null &&
+	{ task-ls --json && task-ls --trash --json; } >odd-export.jsonl &&
+	TASK_DB=$PWD/odd2.db task-add --json - <odd-export.jsonl >odd-ids &&
+	test "$(wc -l <odd-ids)" -eq 5 &&
+	{ TASK_DB=$PWD/odd2.db task-ls --json && TASK_DB=$PWD/odd2.db task-ls --trash --json; } >odd-import.jsonl &&
+	test_cmp odd-export.jsonl odd-import.jsonl &&
+	TASK_DB=$PWD/odd2.db task-ls | cut -f2 | sort >odd-names &&
+	printf "%s\n" live long many "tab here newline ☃ 日本" >expect && test_cmp expect odd-names
+'
+
 test_expect_success 'importing the same export again adds nothing' '
 	TASK_DB=$PWD/other.db task-add --json - <export.jsonl >ids 2>err &&
 	test "$(wc -l <err)" -eq 5 &&
