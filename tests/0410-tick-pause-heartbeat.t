@@ -113,6 +113,22 @@ test_expect_success '--print-systemd | sh writes a service and a minutely, persi
 	grep -q "enable --now agentcron-tick.service" systemctl.log
 '
 
+test_expect_success '--print-cron and --print-systemd: odd paths quoted, a relative TASK_DB made absolute' '
+	odd="$PWD/odd dir%1" && mkdir -p "$odd" && cp "$(command -v task-tick)" "$odd/" &&
+	(TASK_DB=rel.db "$odd/task-tick" --print-cron) >out &&
+	grep -v "^#" out >line &&
+	printf "%s\n" "* * * * * mkdir -p \"\$HOME/.local/state/agentcron\" && TASK_DB='\''$PWD/rel.db'\'' '\''$PWD/odd dir\\%1/task-tick'\'' >>\"\$HOME/.local/state/agentcron/tick.log\"" >expect &&
+	test_cmp expect line &&
+	cmd=$(cut -d" " -f6- line | sed "s/\\\\%/%/g") &&
+	(cd / && sh -c "$cmd") &&
+	test -f rel.db && test -f .local/state/agentcron/tick.log &&
+	mkdir -p fakebin && printf "#!/bin/sh\n:\n" >fakebin/systemctl && chmod +x fakebin/systemctl &&
+	(TASK_DB=rel.db "$odd/task-tick" --print-systemd) | PATH=$PWD/fakebin:$PATH sh &&
+	u=config/systemd/user &&
+	grep -qxF "ExecStart=\"$PWD/odd dir%%1/task-tick\"" $u/agentcron-tick.service &&
+	grep -qxF "Environment=\"TASK_DB=$PWD/rel.db\"" $u/agentcron-tick.service
+'
+
 test_expect_success 'the man page: its grep for failed runs finds them; --grace reads right' '
 	rm -f "$TASK_DB" &&
 	task-add --at 2026-11-23T07:00:00Z --name bad --exec false x >/dev/null &&
