@@ -318,6 +318,8 @@ value_text(const cJSON *v, struct buf *out)
 		size_t n = strcspn(s, "\n");
 		if (n > 60)
 			n = 57;
+		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--; /* never cut a UTF-8 character in two */
 		buf_add(out, s, n);
 		if (s[n])
 			buf_puts(out, "...");

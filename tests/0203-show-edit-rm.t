@@ -163,4 +163,12 @@ test_expect_success 'task-edit: an empty --timeout, --retries or --jitter clears
 	test_cmp expect actual
 '
 
+test_expect_success 'task-edit cuts a long old or new value between characters, not inside one' '
+	export TASK_DB=$TEST_TMP/utf8.db &&
+	id=$(task-add --manual --name n "$(printf "x%.0s" 1 2 3 4 5 6 7 8 9 10)") &&
+	task-edit "$id" --prompt "abéééééééééééééééééééééééééééééééééééééééééééééééééé" >actual &&
+	printf "%s\n" "prompt: xxxxxxxxxx -> ab'"$(printf "é%.0s" $(seq 27))"'..." "next run: none" >expect &&
+	test_cmp expect actual
+'
+
 test_done
