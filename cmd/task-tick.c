@@ -244,37 +244,6 @@ run_loop(struct tick *tk, int watch)
 	return status;
 }
 
-/* s for a shell (crontab: '%' escaped, which cron turns into newlines);
- * quoted when it needs it, or always. */
-static void
-put_sh(const char *s, int always)
-{
-	if (!always && *s && !s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	    "0123456789/._+-,:@=")]) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('\'');
-	for (; *s; s++)
-		fputs(*s == '\'' ? "'\\''" : *s == '%' ? "\\%" : (char[2]){*s, 0}, stdout);
-	putchar('\'');
-}
-
-/* s in a systemd unit: specifiers escaped; for ExecStart= also variables,
- * and quoted when it needs it; else it goes inside Environment="...". */
-static void
-put_unit(const char *s, int exec)
-{
-	int quote = !exec || s[strcspn(s, " \t\"'\\%$;")];
-	if (exec && quote)
-		putchar('"');
-	for (; *s; s++)
-		fputs(*s == '%' ? "%%" : *s == '$' && exec ? "$$" : *s == '"' && quote ? "\\\""
-		    : *s == '\\' && quote ? "\\\\" : (char[2]){*s, 0}, stdout);
-	if (exec && quote)
-		putchar('"');
-}
-
 /* TASK_DB made absolute: cron and systemd do not start in this directory. */
 static const char *
 db_path(char *buf, size_t n)
@@ -290,70 +259,16 @@ db_path(char *buf, size_t n)
 }
 
 static int
-print_cron(const char *self)
+print_install(const char *self, int systemd, int watch)
 {
 	char buf[2 * PATH_MAX];
-	const char *db = db_path(buf, sizeof buf);
-	printf("# agentcron: fire due tasks every minute.  Install with\n"
-	    "#   (crontab -l 2>/dev/null; task-tick --print-cron) | crontab -\n"
-	    "# Runs (JSON lines) go to the log; failures go to stderr, which cron mails.\n"
-	    "# Cron gives jobs an almost empty environment: put API keys in\n"
-	    "# ~/.config/agentcron/config (chmod 600), not in your shell profile.\n"
-	    "* * * * * mkdir -p \"$HOME/.local/state/agentcron\" && ");
-	if (db) {
-		fputs("TASK_DB=", stdout);
-		put_sh(db, 1);
-		putchar(' ');
-	}
-	put_sh(self, 0);
-	printf(" >>\"$HOME/.local/state/agentcron/tick.log\"\n");
-	return 0;
-}
-
-static int
-print_systemd(const char *self, int watch)
-{
-	char buf[2 * PATH_MAX];
-	const char *db = db_path(buf, sizeof buf);
-	printf("# agentcron: a systemd user %s for task-tick.  Install with\n"
-	    "#   task-tick --print-systemd%s | sh\n"
-	    "# (runs while you are logged out after: loginctl enable-linger \"$USER\").\n"
-	    "# API keys belong in ~/.config/agentcron/config (chmod 600): units do not\n"
-	    "# read your shell profile.\n"
-	    "set -e\n"
-	    "dir=\"${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user\"\n"
-	    "mkdir -p \"$dir\"\n"
-	    "cat >\"$dir/agentcron-tick.service\" <<'EOF'\n"
-	    "[Unit]\n"
-	    "Description=agentcron: fire due tasks\n\n"
-	    "[Service]\n",
-	    watch ? "service" : "service and timer", watch ? " --watch" : "");
-	if (db) {
-		fputs("Environment=\"TASK_DB=", stdout);
-		put_unit(db, 0);
-		fputs("\"\n", stdout);
-	}
-	printf("Type=%s\nExecStart=", watch ? "simple" : "oneshot");
-	put_unit(self, 1);
-	if (watch)
-		printf(" --watch\nRestart=on-failure\nRestartSec=5\n"
-		    "TimeoutStopSec=60\n\n[Install]\nWantedBy=default.target\nEOF\n"
-		    "systemctl --user daemon-reload\n"
-		    "systemctl --user enable --now agentcron-tick.service\n");
+	struct buf b = {0};
+	if (systemd)
+		fire_install_systemd(&b, self, db_path(buf, sizeof buf), watch);
 	else
-		printf("\nEOF\n"
-		    "cat >\"$dir/agentcron-tick.timer\" <<'EOF'\n"
-		    "[Unit]\n"
-		    "Description=agentcron: fire due tasks every minute\n\n"
-		    "[Timer]\n"
-		    "OnCalendar=minutely\n"
-		    "Persistent=true\n"
-		    "AccuracySec=1s\n\n"
-		    "[Install]\n"
-		    "WantedBy=timers.target\n"
-		    "EOF\n"
-		    "systemctl --user daemon-reload\n"
-		    "systemctl --user enable --now agentcron-tick.timer\n");
+		fire_install_cron(&b, self, db_path(buf, sizeof buf));
+	fputs(b.data, stdout);
+	buf_free(&b);
 	return 0;
 }
 
@@ -467,10 +382,8 @@ main(int argc, char **argv)
 		snprintf(self, sizeof self, "%s", prog);
 	snprintf(dir, sizeof dir, "%s", self);
 	*(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = 0;
-	if (pcron)
-		return print_cron(self);
-	if (psys)
-		return print_systemd(self, watch);
+	if (pcron || psys)
+		return print_install(self, psys, watch);
 
 	struct err e = {{0}};
 	struct tick tk = {.sfd = -1, .ino = -1, .grace_ms = (int64_t)grace * 1000, .jobs = jobs};

@@ -1344,3 +1344,98 @@ out:
 	*out = t;
 	return ST_OK;
 }
+
+/* ---- installing ---- */
+
+/* s for a shell (crontab: '%' escaped, which cron turns into newlines);
+ * quoted when it needs it, or always. */
+static void
+put_sh(struct buf *b, const char *s, int always)
+{
+	if (!always && *s && !s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789/._+-,:@=")]) {
+		buf_puts(b, s);
+		return;
+	}
+	buf_puts(b, "'");
+	for (; *s; s++)
+		buf_puts(b, *s == '\'' ? "'\\''" : *s == '%' ? "\\%" : (char[2]){*s, 0});
+	buf_puts(b, "'");
+}
+
+/* s in a systemd unit: specifiers escaped; for ExecStart= also variables,
+ * and quoted when it needs it; else it goes inside Environment="...". */
+static void
+put_unit(struct buf *b, const char *s, int exec)
+{
+	int quote = !exec || s[strcspn(s, " \t\"'\\%$;")];
+	if (exec && quote)
+		buf_puts(b, "\"");
+	for (; *s; s++)
+		buf_puts(b, *s == '%' ? "%%" : *s == '$' && exec ? "$$" : *s == '"' && quote ? "\\\""
+		    : *s == '\\' && quote ? "\\\\" : (char[2]){*s, 0});
+	if (exec && quote)
+		buf_puts(b, "\"");
+}
+
+void
+fire_install_cron(struct buf *b, const char *self, const char *db)
+{
+	buf_puts(b, "# agentcron: fire due tasks every minute.  Install with\n"
+	    "#   (crontab -l 2>/dev/null; task-tick --print-cron) | crontab -\n"
+	    "# Runs (JSON lines) go to the log; failures go to stderr, which cron mails.\n"
+	    "# Cron gives jobs an almost empty environment: put API keys in\n"
+	    "# ~/.config/agentcron/config (chmod 600), not in your shell profile.\n"
+	    "* * * * * mkdir -p \"$HOME/.local/state/agentcron\" && ");
+	if (db) {
+		buf_puts(b, "TASK_DB=");
+		put_sh(b, db, 1);
+		buf_puts(b, " ");
+	}
+	put_sh(b, self, 0);
+	buf_puts(b, " >>\"$HOME/.local/state/agentcron/tick.log\"\n");
+}
+
+void
+fire_install_systemd(struct buf *b, const char *self, const char *db, int watch)
+{
+	buf_printf(b, "# agentcron: a systemd user %s for task-tick.  Install with\n"
+	    "#   task-tick --print-systemd%s | sh\n"
+	    "# (runs while you are logged out after: loginctl enable-linger \"$USER\").\n"
+	    "# API keys belong in ~/.config/agentcron/config (chmod 600): units do not\n"
+	    "# read your shell profile.\n"
+	    "set -e\n"
+	    "dir=\"${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user\"\n"
+	    "mkdir -p \"$dir\"\n"
+	    "cat >\"$dir/agentcron-tick.service\" <<'EOF'\n"
+	    "[Unit]\n"
+	    "Description=agentcron: fire due tasks\n\n"
+	    "[Service]\n",
+	    watch ? "service" : "service and timer", watch ? " --watch" : "");
+	if (db) {
+		buf_puts(b, "Environment=\"TASK_DB=");
+		put_unit(b, db, 0);
+		buf_puts(b, "\"\n");
+	}
+	buf_printf(b, "Type=%s\nExecStart=", watch ? "simple" : "oneshot");
+	put_unit(b, self, 1);
+	if (watch)
+		buf_puts(b, " --watch\nRestart=on-failure\nRestartSec=5\n"
+		    "TimeoutStopSec=60\n\n[Install]\nWantedBy=default.target\nEOF\n"
+		    "systemctl --user daemon-reload\n"
+		    "systemctl --user enable --now agentcron-tick.service\n");
+	else
+		buf_puts(b, "\nEOF\n"
+		    "cat >\"$dir/agentcron-tick.timer\" <<'EOF'\n"
+		    "[Unit]\n"
+		    "Description=agentcron: fire due tasks every minute\n\n"
+		    "[Timer]\n"
+		    "OnCalendar=minutely\n"
+		    "Persistent=true\n"
+		    "AccuracySec=1s\n\n"
+		    "[Install]\n"
+		    "WantedBy=timers.target\n"
+		    "EOF\n"
+		    "systemctl --user daemon-reload\n"
+		    "systemctl --user enable --now agentcron-tick.timer\n");
+}

@@ -103,5 +103,10 @@ int fire_heartbeat_prompt(struct store *st, const char *base, char **out, struct
  * current one (or the default for a new one).  *created tells which. */
 int fire_heartbeat_set(struct store *st, const char *cron, const char *prompt, int64_t now,
     struct task *out, int *created, struct err *e);
+/* What --print-cron and --print-systemd print: the crontab line, or a
+ * shell script writing the systemd user units, for the task-tick at self
+ * and the store db (NULL: the default), both absolute. */
+void fire_install_cron(struct buf *b, const char *self, const char *db);
+void fire_install_systemd(struct buf *b, const char *self, const char *db, int watch);
 
 #endif
