@@ -71,6 +71,15 @@ fmt_when(struct logger *lg, const struct task *t, int64_t when, char *buf, size_
 		time_fmt_utc(when, buf, n);
 }
 
+/* A field of a tab-separated line: tabs and line ends become spaces. */
+static void
+tsv_field(const char *s, int last)
+{
+	for (const char *p = s; *p; p++)
+		putchar(*p == '\t' || *p == '\n' || *p == '\r' ? ' ' : *p);
+	putchar(last ? '\n' : '\t');
+}
+
 static int
 list_one(const struct run *r, void *arg)
 {
@@ -97,9 +106,10 @@ list_one(const struct run *r, void *arg)
 		time_fmt_utc(r->started_at, when, sizeof when);
 		if (r->slot != TIME_NONE)
 			time_fmt_utc(r->slot, slot, sizeof slot);
-		printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%lld\n", r->id, when, r->task_id, name,
-		    r->trigger ? r->trigger : "", slot, r->status ? r->status : "", code,
-		    (long long)(r->duration_ms > 0 ? r->duration_ms : 0));
+		printf("%s\t%s\t%s\t", r->id, when, r->task_id);
+		tsv_field(name, 0);
+		printf("%s\t%s\t%s\t%s\t%lld\n", r->trigger ? r->trigger : "", slot,
+		    r->status ? r->status : "", code, (long long)(r->duration_ms > 0 ? r->duration_ms : 0));
 		return 0;
 	}
 	char rid[9], tid[9];

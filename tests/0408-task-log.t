@@ -86,4 +86,13 @@ test_expect_success 'runs of a deleted task stay listed; errors exit 2 and 3' '
 	test_expect_code 2 task-log --task $(cat a) $(task-log --limit 1 | cut -f1) 2>err && test_one_line err
 '
 
+test_expect_success 'a name with a tab or a newline stays in its field, one run per line' '
+	id=$(task-add --manual --name "$(printf "two\tparts\nline")" --exec "$PWD/ok" x) &&
+	task-run $id >/dev/null &&
+	task-log --task $id >actual &&
+	test "$(wc -l <actual)" -eq 1 &&
+	cut -f4,5,7 actual >fields &&
+	printf "two parts line\tmanual\tsuccess\n" >expect && test_cmp expect fields
+'
+
 test_done
