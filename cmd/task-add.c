@@ -74,8 +74,9 @@ add_one(struct store *st, struct task *t, int force, struct sink *out, const cha
 		struct task old;
 		if ((rc = store_task_get(st, dup, &old, e)))
 			return rc;
-		fprintf(stderr, "%s: %s%stask %s \"%s\" is the same; not added (--force adds anyway)\n",
-		    prog, where ? where : "", where ? ": " : "", old.id, old.name);
+		fprintf(stderr, "%s: %s%stask %s \"%.*s\" is the same; not added (--force adds anyway)\n",
+		    prog, where ? where : "", where ? ": " : "", old.id, (int)strcspn(old.name, "\r\n"),
+		    old.name);
 		report_added(&old, 1, out, zs);
 		task_free(&old);
 		return ST_OK;
@@ -135,6 +136,9 @@ import(struct store *st, int force, int64_t now, struct zones *zs, struct err *e
 			snprintf(where, sizeof where, "stdin:%d", line);
 			task_init(&t);
 			rc = task_from_json(item, &t, now, zs, &sub);
+			/* A task exported mid-run has no run here to finish it. */
+			if (!rc && t.status == STATUS_RUNNING)
+				t.status = STATUS_PENDING;
 			if (!rc)
 				rc = task_finalize(&t, 1, t.next_run_at == TIME_NONE, now, zs, &sub);
 			if (rc)

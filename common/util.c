@@ -18,6 +18,10 @@ err_set(struct err *e, int status, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(e->msg, sizeof e->msg, fmt, ap);
 		va_end(ap);
+		/* An error is one line, whatever input it quotes. */
+		for (char *p = e->msg; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = ' ';
 	}
 	return status;
 }

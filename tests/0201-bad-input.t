@@ -33,6 +33,12 @@ test_expect_success 'bad --weekly day' 'refused 2 task-add --weekly "funday 09:0
 test_expect_success 'bad --payload' 'refused 2 task-add --manual --payload "[1,2]" x'
 test_expect_success 'bad --timeout' 'refused 2 task-add --manual --timeout 5parsecs x'
 test_expect_success 'missing attachment' 'refused 2 task-add --manual --attach no-such-file x'
+test_expect_success 'an error quoting input with a newline stays one line' '
+	refused 2 task-add --tz "Mars/
+Olympus" --daily 07:00 x &&
+	refused 3 task-show "abcd
+ef01"
+'
 test_expect_success 'empty name' 'refused 2 task-add --manual --name "" "a prompt" && grep -q "name" err'
 test_expect_success 'empty prompt' 'refused 2 task-add --manual --name n "  " && grep -q "prompt" err'
 test_expect_success 'invalid JSON on stdin' '

@@ -92,6 +92,17 @@ test_expect_success 'importing the same export again adds nothing' '
 	TASK_DB=$PWD/other.db task-ls --json >again.jsonl && test_cmp export.jsonl again.jsonl
 '
 
+test_expect_success 'a task exported while running comes back pending, not stuck' '
+	rm -f tasks.db* &&
+	id=$(task-add --daily 07:00 --name "two\nlines" "p") &&
+	task-ls --json | sed "s/\"status\":\"pending\"/\"status\":\"running\"/" >running.jsonl &&
+	TASK_DB=$PWD/run.db task-add --json - <running.jsonl >/dev/null &&
+	TASK_DB=$PWD/run.db task-ls | cut -f3,4 >actual &&
+	printf "pending\t2026-11-23T07:00:00Z\n" >expect && test_cmp expect actual &&
+	TASK_DB=$PWD/run.db task-add --json - <running.jsonl >/dev/null 2>err &&
+	test_one_line err
+'
+
 test_expect_success '8 concurrent writers of 200 tasks each lose nothing' '
 	rm -f tasks.db* &&
 	for w in 1 2 3 4 5 6 7 8; do
