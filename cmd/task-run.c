@@ -226,6 +226,10 @@ main(int argc, char **argv)
 			rc = err_set(&e, ST_ERR, "cannot catch signals: %s", strerror(errno));
 		else
 			rc = fire_new(rn.st, &fo, &cb, &rn.f, &e);
+		/* A task-run killed earlier must not leave its task running for
+		 * good where no task-tick ever passes. */
+		if (!rc && fire_recover(rn.f, NULL, &e))
+			rc = ST_ERR;
 	}
 	if (!rc) {
 		rc = ids_each(argc - optind, argv + optind, run_one, &rn, &e);
