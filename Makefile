@@ -21,7 +21,7 @@ LIBOBJ = $(patsubst common/%.c,$(B)/common/%.o,$(wildcard common/*.c))
 UNITS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/t-*.c))
 TOOLS = $(patsubst tests/tools/%.c,$(B)/tools/%,$(wildcard tests/tools/*.c))
 FUZZ = $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
-ASAN = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+ASAN = -O1 -g -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 all: $(PROGS) $(UNITS) $(TOOLS)
 
