@@ -21,7 +21,7 @@ err_set(struct err *e, int status, const char *fmt, ...)
 		/* An error is one line, whatever input it quotes. */
 		for (char *p = e->msg; *p; p++)
 			if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				*p = ' ';
+				*p = isspace((unsigned char)*p) ? ' ' : '?';
 	}
 	return status;
 }
