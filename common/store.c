@@ -134,11 +134,15 @@ static const char *const migrations[] = {
 	"ALTER TABLE runs ADD COLUMN prev_status TEXT;"
 	"ALTER TABLE runs ADD COLUMN owner_boot TEXT;",
 	/* 4: listings filtered by status or channel find their few matches in
-	 * next-run order instead of walking every task. */
+	 * next-run order instead of walking every task.  Pending tasks, the
+	 * many, stay out of the status index so the planner never prefers it
+	 * to the due and dedup indexes. */
 	"CREATE INDEX tasks_status ON tasks(status, ifnull(next_run_at, 9223372036854775807))"
-	" WHERE deleted_at IS NULL;"
+	" WHERE deleted_at IS NULL AND status != 'pending';"
 	"CREATE INDEX tasks_channel ON tasks(channel, ifnull(next_run_at, 9223372036854775807))"
-	" WHERE deleted_at IS NULL AND channel IS NOT NULL;",
+	" WHERE deleted_at IS NULL AND channel IS NOT NULL;"
+	"CREATE INDEX tasks_heartbeat ON tasks(created_at) WHERE kind = 'heartbeat'"
+	" AND status = 'pending' AND enabled = 1 AND deleted_at IS NULL;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -774,10 +778,11 @@ filter_sql(const struct task_filter *f, struct buf *b)
 {
 	buf_puts(b, f->trashed ? " WHERE deleted_at IS NOT NULL" : " WHERE deleted_at IS NULL");
 	if (f->statuses) {
-		/* Most tasks are pending: with it in the set, walking the next-run
-		 * order beats collecting and sorting (the + keeps the planner off
-		 * the status index). */
-		buf_puts(b, f->statuses & (1u << STATUS_PENDING) ? " AND +status IN (" : " AND status IN (");
+		/* Most tasks are pending: with it in the set, walk the next-run
+		 * order; without it, the status index (which leaves pending out,
+		 * hence the extra term that lets the planner use it). */
+		buf_puts(b, f->statuses & (1u << STATUS_PENDING) ? " AND status IN ("
+		    : " AND status != 'pending' AND status IN (");
 		for (int i = 0, n = 0; i < STATUS_COUNT; i++)
 			if (f->statuses & (1u << i))
 				buf_printf(b, "%s'%s'", n++ ? ", " : "", task_status_name(i));
