@@ -338,7 +338,8 @@ store_run_claims(struct store *st, int (*fn)(const struct run_claim *c, void *ar
 int
 store_run_last_attempt(struct store *st, const char *task_id, int *attempt, struct err *e)
 {
-	static const char q[] = "SELECT attempt FROM runs WHERE task_id = ?1"
+	/* Manual runs are outside the retry count of an occurrence. */
+	static const char q[] = "SELECT attempt FROM runs WHERE task_id = ?1 AND trigger != 'manual'"
 	    " ORDER BY started_at DESC, rowid DESC LIMIT 1";
 	sqlite3_stmt *s = store_stmt(st, q, e);
 	if (!s)
