@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "json.h"
 #include "store.h"
 
@@ -18,8 +20,32 @@ struct remover {
 	int cancel;
 	int64_t now;
 	int status;
-	int tty;
+	int tty, json;
 };
+
+/* The task as it is now: a confirmation, its id, or its JSON. */
+static void
+report(struct remover *r, const char *id, const char *fmt)
+{
+	struct task t;
+	struct err e;
+	if (store_task_get(r->st, id, &t, &e) != ST_OK) {
+		puts(id);
+		return;
+	}
+	if (r->json) {
+		cJSON *j = task_to_json(&t, NULL);
+		char *s = json_print_line(j);
+		puts(s);
+		free(s);
+		cJSON_Delete(j);
+	} else if (r->tty) {
+		printf(fmt, t.id, t.name);
+	} else {
+		puts(t.id);
+	}
+	task_free(&t);
+}
 
 static int
 remove_one(const char *arg, void *ctx)
@@ -45,11 +71,9 @@ remove_one(const char *arg, void *ctx)
 		}
 		if (!rc)
 			rc = store_commit(r->st, &e);
-		if (!rc && r->tty)
-			printf(r->cancel ? "Cancelled task %s \"%s\"\n"
-					 : "Deleted task %s \"%s\" (task-rm --undo restores it)\n", t.id, t.name);
-		else if (!rc)
-			puts(t.id);
+		if (!rc)
+			report(r, id, r->cancel ? "Cancelled task %s \"%s\"\n"
+					    : "Deleted task %s \"%s\" (task-rm --undo restores it)\n");
 		task_free(&t);
 	}
 	if (rc) {
@@ -64,12 +88,13 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: task-rm [--cancel] ID...\n"
-	    "       task-rm --undo [ID]\n"
+	    "usage: task-rm [--json] [--cancel] ID...\n"
+	    "       task-rm [--json] --undo [ID]\n"
 	    "       task-rm --purge\n"
 	    "  ID may be any unique prefix of 4+ characters; '-' reads ids from standard input\n"
 	    "  -c, --cancel   keep the task on record as cancelled (pending tasks only)\n"
 	    "  -u, --undo     restore the latest deletion, or the task ID from the trash\n"
+	    "  -j, --json     print each task as JSON once changed\n"
 	    "      --purge    empty the trash for good\n"
 	    "  -h, --help, -V, --version\n");
 }
@@ -82,6 +107,7 @@ main(int argc, char **argv)
 		{"cancel", no_argument, NULL, 'c'},
 		{"undo", no_argument, NULL, 'u'},
 		{"purge", no_argument, NULL, OPT_PURGE},
+		{"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{0, 0, 0, 0},
@@ -90,10 +116,11 @@ main(int argc, char **argv)
 	int undo = 0, purge = 0, c;
 	char ebuf[128];
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":cuhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":cujhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': r.cancel = 1; break;
 		case 'u': undo = 1; break;
+		case 'j': r.json = 1; break;
 		case OPT_PURGE: purge = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
@@ -120,17 +147,12 @@ main(int argc, char **argv)
 			fprintf(stderr, "%s: purged %ld task%s from the trash\n", prog, n, n == 1 ? "" : "s");
 	} else if (!rc && undo) {
 		char id[37], restored[37];
-		struct task t;
 		if (!(rc = store_begin(r.st, &e)) &&
 		    !(rc = argc ? store_task_resolve(r.st, argv[0], 1, id, &e) : ST_OK) &&
 		    !(rc = store_trash_restore(r.st, argc ? id : NULL, restored, &e)) &&
-		    !(rc = store_commit(r.st, &e)) && !(rc = store_task_get(r.st, restored, &t, &e))) {
+		    !(rc = store_commit(r.st, &e))) {
 			store_wake(r.st);
-			if (r.tty)
-				printf("Restored task %s \"%s\"\n", t.id, t.name);
-			else
-				puts(t.id);
-			task_free(&t);
+			report(&r, restored, "Restored task %s \"%s\"\n");
 		}
 		if (rc)
 			store_rollback(r.st);

@@ -125,6 +125,14 @@ test_expect_success 'task-rm --cancel keeps the record, and only cancels pending
 	grep -q "only a pending task can be cancelled" err
 '
 
+test_expect_success 'task-rm --json prints each task as it is once changed' '
+	rm -f "$TASK_DB" &&
+	a=$(task-add --manual --name a "a") &&
+	task-rm --json "$a" >out && grep -q "^{\"id\":\"$a\",\"name\":\"a\",.*\"deleted_at\":\"2026-11-22T10:00:00Z\"}$" out &&
+	task-rm --json --undo >out && grep -q "^{\"id\":\"$a\",.*\"deleted_at\":null}$" out &&
+	task-rm --json --cancel "$a" >out && grep -q "\"status\":\"cancelled\"" out
+'
+
 test_expect_success 'several ids: a bad one is reported and the rest still go' '
 	rm -f "$TASK_DB" &&
 	a=$(task-add --manual --name a "a") && b=$(task-add --manual --name b "b") &&
