@@ -12,7 +12,14 @@ override CFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L -Wall -Wextra $(CFLAGS)
 B ?= build/default
 BIN ?= bin
 PKGS = sqlite3 libcurl libcjson
-APT_PKGS = libsqlite3-dev libcurl4-openssl-dev libcjson-dev pkg-config tzdata sqlite3 mandoc clang nodejs npm perl
+# What the build and the tests need: "test|Debian package" pairs; only the
+# packages whose test fails are installed (a machine's own node stays).
+DEPS = 'pkg-config --version|pkg-config' 'pkg-config --exists sqlite3|libsqlite3-dev' \
+  'pkg-config --exists libcurl|libcurl4-openssl-dev' 'pkg-config --exists libcjson|libcjson-dev' \
+  'test -f /usr/share/zoneinfo/Europe/London|tzdata' 'command -v sqlite3|sqlite3' \
+  'command -v mandoc|mandoc' 'command -v prove|perl' 'command -v clang|clang' \
+  'ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a|libclang-rt-14-dev' \
+  'command -v node|nodejs' 'command -v npm|npm'
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 LDLIBS = -Wl,--as-needed $(shell pkg-config --libs $(PKGS)) -lm
 
@@ -25,19 +32,14 @@ ASAN = -O1 -g -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-p
 
 all: $(PROGS) $(UNITS) $(TOOLS)
 
-# Build dependencies (perl for prove): installed with apt-get when root, else named.
+# Dependencies: installed with apt-get when run as root, else named.
 build/.deps:
-	@if ! pkg-config --exists $(PKGS) || ! command -v sqlite3 >/dev/null || ! command -v mandoc >/dev/null || \
-	     ! command -v clang >/dev/null || ! command -v node >/dev/null || ! command -v npm >/dev/null || \
-	     ! command -v prove >/dev/null || \
-	     ! test -f /usr/share/zoneinfo/Europe/London; then \
+	@missing=; for d in $(DEPS); do eval "$${d%%|*}" >/dev/null 2>&1 || missing="$$missing $${d##*|}"; done; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(APT_PKGS) || exit 1; \
-	  else \
-	    echo "missing build dependencies; run: sudo apt-get install $(APT_PKGS)" >&2; exit 1; \
-	  fi; \
-	fi
-	@mkdir -p build && touch $@
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing || exit 1; \
+	  else echo "missing dependencies; run: sudo apt-get install$$missing" >&2; exit 1; fi; \
+	fi; mkdir -p build && touch $@
 
 $(B)/common/%.o: common/%.c common/*.h | build/.deps
 	@mkdir -p $(@D)
