@@ -58,8 +58,20 @@ test_expect_success 'README.md starts with the two set-up commands' '
 
 test_expect_success 'make installs what the tests run with on a fresh machine, prove included' '
 	make -s -n -B -C "$AC_TOP" build/.deps >recipe &&
-	grep -q "command -v prove" recipe &&
-	grep -q "apt-get install -y .* perl" recipe
+	for pair in "command -v prove|perl" "command -v mandoc|mandoc" "command -v sqlite3|sqlite3" \
+		"pkg-config --exists sqlite3|libsqlite3-dev" "pkg-config --exists libcjson|libcjson-dev" \
+		"pkg-config --exists libcurl|libcurl4-openssl-dev" "command -v npm|npm"; do
+		grep -qF "$pair" recipe || { echo "no check for $pair"; exit 1; }
+	done
+'
+
+test_expect_success 'without root, a missing dependency is named with the command to run' '
+	mkdir mk && cp "$AC_TOP/Makefile" mk/ && chmod -R a+rwX . &&
+	if [ "$(id -u)" = 0 ]; then run="setpriv --reuid=65534 --regid=65534 --clear-groups"; else run=; fi &&
+	test_expect_code 2 $run make -s -C mk build/.deps DEPS="'"'"'false|no-such-pkg'"'"' '"'"'true|present-pkg'"'"'" \
+		>out 2>err &&
+	grep -qx "missing dependencies; run: sudo apt-get install no-such-pkg" err &&
+	test ! -e mk/build/.deps
 '
 
 test_expect_success 'make install puts programs and pages under DESTDIR and PREFIX' '
