@@ -87,10 +87,19 @@ tool_calls(struct llm_stream *s, const cJSON *calls)
 	}
 }
 
+/* An "error" member that is there and not null (some compatible servers
+ * send "error": null with every answer). */
+static int
+has_error(const cJSON *o)
+{
+	const cJSON *err = cJSON_GetObjectItemCaseSensitive(o, "error");
+	return err && !cJSON_IsNull(err);
+}
+
 static int
 reply(struct llm_stream *s, const cJSON *root, struct err *e)
 {
-	if (cJSON_GetObjectItemCaseSensitive(root, "error")) {
+	if (has_error(root)) {
 		const char *msg = error_text(root);
 		return err_set(e, ST_ERR, "openai: %s", msg ? msg : "the reply is an error");
 	}
@@ -112,7 +121,7 @@ static int
 event(struct llm_stream *s, const char *name, const cJSON *data, struct err *e)
 {
 	(void)name;
-	if (cJSON_GetObjectItemCaseSensitive(data, "error")) {
+	if (has_error(data)) {
 		const char *msg = error_text(data);
 		return err_set(e, ST_ERR, "openai: %s", msg ? msg : "the stream reported an error");
 	}

@@ -24,6 +24,12 @@ test_expect_success 'a prompt from the arguments' '
 	test_cmp expect fp/last.req
 '
 
+test_expect_success 'a reply that carries "error": null is an answer, not an error' '
+	llm-call "[[errornull]] Hi" >out 2>err &&
+	echo "echo: [[errornull]] Hi" >expect &&
+	test_cmp expect out && test ! -s err
+'
+
 test_expect_success 'system prompt, model and options' '
 	llm-call -s "Be terse." -m gpt-4.1 -o temperature=0.2 -o max_tokens=50 \
 		-o stop="[\"END\"]" -o user=alice -o seed=7 "What is cron?" >out &&

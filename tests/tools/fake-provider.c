@@ -29,6 +29,7 @@
  *   [[cut]] [[error-event]] [[split]]  streams: closed early, an error
  *                         event, events split into pieces sent apart
  *   [[jsonstream]]        a plain JSON reply to a stream request
+ *   [[errornull]]         a plain reply that also carries "error": null
  *   [[call NAME {ARGS}]]  call tool NAME, one per round, then answer with
  *                         the tool results; [[parallel]]: all in one round
  *   [[loop]]              call the first tool, every round
@@ -1195,6 +1196,12 @@ handle_model(struct server *sv, struct req *r, int provider)
 			write_all(r->fd, "0\r\n\r\n", 5);
 	} else {
 		char *s = plain_reply(&a, provider);
+		if (directive(text, "errornull", d, sizeof d)) {
+			/* Some OpenAI-compatible servers send "error": null on success. */
+			char *with = xasprintf("{\"error\":null,%s", s + 1);
+			free(s);
+			s = with;
+		}
 		reply(r, 200, "OK", "application/json", NULL, s);
 		free(s);
 	}
