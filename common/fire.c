@@ -19,6 +19,7 @@
 #include "config.h"
 #include "exec.h"
 #include "fire.h"
+#include "json.h"
 
 extern char **environ;
 
@@ -942,16 +943,6 @@ hook_env(struct fire *f, const struct run *r, const char *name)
 	return make_env(names, values, sizeof names / sizeof names[0]);
 }
 
-static cJSON *
-time_or_null(int64_t t)
-{
-	if (t == TIME_NONE)
-		return cJSON_CreateNull();
-	char buf[40];
-	time_fmt_utc(t, buf, sizeof buf);
-	return cJSON_CreateString(buf);
-}
-
 /* Hand a finished run to the notify hook (in the background, like a run). */
 static void
 notify(struct fire *f, const struct run *r, const char *name, const char *hook)
@@ -964,9 +955,9 @@ notify(struct fire *f, const struct run *r, const char *name, const char *hook)
 	cJSON_AddStringToObject(o, "status", r->status);
 	cJSON_AddItemToObject(o, "exit_code", r->exit_code < 0 ? cJSON_CreateNull()
 	    : cJSON_CreateNumber(r->exit_code));
-	cJSON_AddItemToObject(o, "slot", time_or_null(r->slot));
-	cJSON_AddItemToObject(o, "started_at", time_or_null(r->started_at));
-	cJSON_AddItemToObject(o, "ended_at", time_or_null(r->ended_at));
+	cJSON_AddItemToObject(o, "slot", json_time(r->slot));
+	cJSON_AddItemToObject(o, "started_at", json_time(r->started_at));
+	cJSON_AddItemToObject(o, "ended_at", json_time(r->ended_at));
 	cJSON_AddNumberToObject(o, "duration_ms", (double)(r->duration_ms > 0 ? r->duration_ms : 0));
 	size_t nout = r->output ? strlen(r->output) : 0;
 	char *out = xstrndup(r->output ? r->output : "", NOTIFY_OUTPUT);

@@ -60,8 +60,8 @@ static const struct field {
 
 #define FIELD(t, f, type) ((type *)((char *)(t) + (f)->off))
 
-static cJSON *
-time_json(int64_t t)
+cJSON *
+json_time(int64_t t)
 {
 	if (t == TIME_NONE)
 		return cJSON_CreateNull();
@@ -80,12 +80,12 @@ task_to_json(const struct task *t, struct zones *zs)
 		if (strcmp(f->name, "id") == 0) {
 			v = cJSON_CreateString(t->id);
 		} else if (strcmp(f->name, "at") == 0) {
-			v = time_json(t->kind == KIND_AT && t->nplan ? t->plan[0] : TIME_NONE);
+			v = json_time(t->kind == KIND_AT && t->nplan ? t->plan[0] : TIME_NONE);
 		} else if (strcmp(f->name, "plan") == 0) {
 			if (t->kind == KIND_PLAN) {
 				v = cJSON_CreateArray();
 				for (size_t j = 0; j < t->nplan; j++)
-					cJSON_AddItemToArray(v, time_json(t->plan[j]));
+					cJSON_AddItemToArray(v, json_time(t->plan[j]));
 			} else {
 				v = cJSON_CreateNull();
 			}
@@ -105,7 +105,7 @@ task_to_json(const struct task *t, struct zones *zs)
 			case F_MISSED: v = cJSON_CreateString(task_missed_name(*FIELD(t, f, int))); break;
 			case F_BOOL: v = cJSON_CreateBool(*FIELD(t, f, int)); break;
 			case F_INT: v = cJSON_CreateNumber(*FIELD(t, f, int)); break;
-			case F_TIME: v = time_json(*FIELD(t, f, int64_t)); break;
+			case F_TIME: v = json_time(*FIELD(t, f, int64_t)); break;
 			case F_ARRAY:
 			case F_OBJECT: {
 				const char *s = *FIELD(t, f, char *);
@@ -127,11 +127,11 @@ run_to_json(const struct run *r)
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "id", r->id);
 	cJSON_AddStringToObject(o, "task_id", r->task_id);
-	cJSON_AddItemToObject(o, "slot", time_json(r->slot));
+	cJSON_AddItemToObject(o, "slot", json_time(r->slot));
 	cJSON_AddItemToObject(o, "trigger", r->trigger ? cJSON_CreateString(r->trigger) : cJSON_CreateNull());
 	cJSON_AddItemToObject(o, "status", r->status ? cJSON_CreateString(r->status) : cJSON_CreateNull());
-	cJSON_AddItemToObject(o, "started_at", time_json(r->started_at));
-	cJSON_AddItemToObject(o, "ended_at", time_json(r->ended_at));
+	cJSON_AddItemToObject(o, "started_at", json_time(r->started_at));
+	cJSON_AddItemToObject(o, "ended_at", json_time(r->ended_at));
 	cJSON_AddItemToObject(o, "exit_code", r->exit_code < 0 ? cJSON_CreateNull() : cJSON_CreateNumber(r->exit_code));
 	cJSON_AddItemToObject(o, "duration_ms", r->duration_ms < 0 ? cJSON_CreateNull()
 	    : cJSON_CreateNumber((double)r->duration_ms));

@@ -13,6 +13,7 @@
 struct run;
 
 /* json.c */
+cJSON *json_time(int64_t t);                                   /* RFC 3339 UTC, or null for TIME_NONE */
 cJSON *run_to_json(const struct run *r);                        /* output and error when read */
 cJSON *task_to_json(const struct task *t, struct zones *zs);   /* every field; instants RFC 3339 UTC */
 /* Fill an initialised t from obj.  Schedule times may be RFC 3339 or any
