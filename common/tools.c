@@ -112,6 +112,18 @@ arg_int(const cJSON *args, const char *name, long *v)
 }
 
 int
+arg_minutes(const cJSON *args, const char *name, int64_t *secs, struct err *e)
+{
+	long v;
+	if (!arg_int(args, name, &v))
+		return ST_OK;
+	if (v < 0 || v > 52560000)
+		return err_set(e, ST_INVALID, "argument '%s' must be 0 to 52560000 minutes", name);
+	*secs = (int64_t)v * 60;
+	return ST_OK;
+}
+
+int
 arg_bool(const cJSON *args, const char *name, int *v)
 {
 	const cJSON *a = arg_get(args, name);

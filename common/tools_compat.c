@@ -515,7 +515,6 @@ az_list(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 {
 	const cJSON *types = arg_get(args, "type"), *it;
 	struct task_filter f;
-	long v;
 	int rc;
 	task_filter_init(&f);
 	f.now = tl->now;
@@ -530,16 +529,9 @@ az_list(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	}
 	if (types && !f.kinds)
 		f.kinds = 1u << KIND_COUNT; /* an empty list of types matches nothing */
-	if (arg_int(args, "next_run_within", &v)) {
-		if (v < 0 || v > 52560000)
-			return err_set(e, ST_INVALID, "next_run_within must be 0 or more minutes");
-		f.due_within = v * 60;
-	}
-	if (arg_int(args, "next_run_after", &v)) {
-		if (v < 0 || v > 52560000)
-			return err_set(e, ST_INVALID, "next_run_after must be 0 or more minutes");
-		f.due_after = v * 60;
-	}
+	if ((rc = arg_minutes(args, "next_run_within", &f.due_within, e)) ||
+	    (rc = arg_minutes(args, "next_run_after", &f.due_after, e)))
+		return rc;
 	struct az_list c = {tl, arg_get(args, "state"), cJSON_CreateArray(), 0};
 	if ((rc = store_task_list(tl->st, &f, az_list_one, &c, e)) == ST_OK) {
 		json_pretty(c.arr, 0, out);

@@ -63,6 +63,8 @@ const cJSON *arg_get(const cJSON *args, const char *name);     /* NULL when abse
 const char *arg_str(const cJSON *args, const char *name);
 int arg_int(const cJSON *args, const char *name, long *v);     /* 1 given, 0 absent */
 int arg_bool(const cJSON *args, const char *name, int *v);     /* 1 given, 0 absent */
+/* A window of minutes (0 to a century) into *secs when given; ST_INVALID when out of range. */
+int arg_minutes(const cJSON *args, const char *name, int64_t *secs, struct err *e);
 int arg_count(const cJSON *args, const char *const *names);    /* how many of names are given */
 /* Check args against a tool's parameters: ST_OK with *norm a copy in the
  * declared types (the caller frees it), else ST_INVALID and a message. */

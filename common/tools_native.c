@@ -261,7 +261,6 @@ native_list(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	struct task_filter f;
 	struct buf body = {0};
 	struct list_ctx c = {tl, &body, 0, 20};
-	long v;
 	int b, rc;
 	task_filter_init(&f);
 	f.now = tl->now;
@@ -270,17 +269,9 @@ native_list(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	f.channel = arg_str(args, "channel");
 	if (arg_bool(args, "enabled", &b))
 		f.enabled = b;
-	/* Windows are bounded to a century of minutes. */
-	if (arg_int(args, "due_within", &v)) {
-		if (v < 0 || v > 52560000)
-			return err_set(e, ST_INVALID, "argument 'due_within' must be 0 to 52560000 minutes");
-		f.due_within = v * 60;
-	}
-	if (arg_int(args, "due_after", &v)) {
-		if (v < 0 || v > 52560000)
-			return err_set(e, ST_INVALID, "argument 'due_after' must be 0 to 52560000 minutes");
-		f.due_after = v * 60;
-	}
+	if ((rc = arg_minutes(args, "due_within", &f.due_within, e)) ||
+	    (rc = arg_minutes(args, "due_after", &f.due_after, e)))
+		return rc;
 	if (arg_int(args, "limit", &c.limit) && c.limit < 1)
 		return err_set(e, ST_INVALID, "argument 'limit' must be at least 1");
 	if (c.limit > 50)
