@@ -103,9 +103,8 @@ main(int argc, char **argv)
 		{"version", no_argument, NULL, 'V'},
 		{0, 0, 0, 0},
 	};
-	struct option *opts = taskargs_options(extra);
 	char shortopts[64];
-	snprintf(shortopts, sizeof shortopts, ":%sjhV", taskargs_shortopts);
+	struct option *opts = taskargs_options(extra, "jhV", shortopts, sizeof shortopts);
 	struct task_args a;
 	taskargs_init(&a);
 	int json = 0, fields = 0, c, rc = ST_OK;

@@ -16,7 +16,7 @@ enum {
 	OPT_INTENT, OPT_CHANNEL, OPT_PAYLOAD, OPT_MISSED, OPT_JITTER, OPT_NOTIFY,
 };
 
-const char taskargs_shortopts[] = "n:p:s:c:a:P:z:m:e:t:r:k:A:C:";
+static const char task_shortopts[] = "n:p:s:c:a:P:z:m:e:t:r:k:A:C:";
 
 static const struct option task_options[] = {
 	{"name", required_argument, NULL, 'n'},
@@ -67,14 +67,15 @@ taskargs_free(struct task_args *a)
 }
 
 struct option *
-taskargs_options(const struct option *extra)
+taskargs_options(const struct option *extra, const char *extra_short, char *shortopts, size_t n)
 {
-	size_t n = sizeof task_options / sizeof task_options[0] - 1, m = 0;
+	snprintf(shortopts, n, ":%s%s", task_shortopts, extra_short);
+	size_t own = sizeof task_options / sizeof task_options[0] - 1, m = 0;
 	while (extra[m].name)
 		m++;
-	struct option *all = xcalloc(n + m + 1, sizeof *all);
-	memcpy(all, task_options, n * sizeof *all);
-	memcpy(all + n, extra, m * sizeof *all);
+	struct option *all = xcalloc(own + m + 1, sizeof *all);
+	memcpy(all, task_options, own * sizeof *all);
+	memcpy(all + own, extra, m * sizeof *all);
 	return all;
 }
 

@@ -26,10 +26,12 @@ struct task_args {
 /* taskargs.c */
 void taskargs_init(struct task_args *a);
 void taskargs_free(struct task_args *a);
-/* The long options of the task fields followed by extra (both end with a
- * zeroed entry); free the result. */
-struct option *taskargs_options(const struct option *extra);
-extern const char taskargs_shortopts[];  /* their short letters, for getopt_long */
+/* The long options of the task fields followed by extra (ending with a
+ * zeroed entry), and in shortopts the optstring for getopt_long: ':' (so
+ * missing values come back as ':'), the fields' letters, extra_short.
+ * Free the result. */
+struct option *taskargs_options(const struct option *extra, const char *extra_short,
+    char *shortopts, size_t n);
 /* Take one option getopt_long returned; 1 if it was a task field, 0 if not
  * ours.  argv/optind let --weekly take "mon" "09:00" as two words. */
 int taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int argc, int *optind);
