@@ -19,7 +19,6 @@
 #include <cjson/cJSON.h>
 
 #include "config.h"
-#include "history.h"
 #include "llm.h"
 #include "llm_setup.h"
 #include "store.h"
@@ -288,9 +287,8 @@ early:
 	if ((rc = llm_setup_message(&o.s, prompt.data, &e)))
 		goto done;
 	if (o.s.context || o.tools || !o.no_log) {
-		if ((rc = store_open(NULL, &st, &e)))
+		if ((rc = store_open(NULL, STORE_LOG, &st, &e)))
 			goto done;
-		history_lazy_sync(st);
 	}
 	if ((rc = llm_setup_conversation(&o.s, st, &e)) ||
 	    (o.tools && (rc = llm_setup_tools(&o.s, st, o.tools, &e))) ||
@@ -322,9 +320,9 @@ done:;
 		};
 		int wrc = store_begin(st, &re);
 		if (!wrc && !rc && o.s.context)
-			wrc = history_append(st, o.s.context, o.s.text.data, r.text, rec.run_id, now, &re);
+			wrc = store_history_append(st, o.s.context, o.s.text.data, r.text, rec.run_id, now, &re);
 		if (!wrc && !o.no_log)
-			wrc = history_record(st, &rec, &re);
+			wrc = store_call_add(st, &rec, &re);
 		if (!wrc)
 			wrc = store_commit(st, &re);
 		else

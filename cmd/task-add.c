@@ -279,7 +279,7 @@ main(int argc, char **argv)
 	if (!rc)
 		rc = now_get(&now, &e);
 	if (!rc && importing) {
-		if (!(rc = store_open(NULL, &st, &e)))
+		if (!(rc = store_open(NULL, 0, &st, &e)))
 			rc = import(st, force, now, zs, &e);
 	} else if (!rc) {
 		struct task t;
@@ -298,7 +298,7 @@ main(int argc, char **argv)
 		if (!rc)
 			rc = task_finalize(&t, 1, 1, now, zs, &e);
 		if (!rc)
-			rc = store_open(NULL, &st, &e);
+			rc = store_open(NULL, 0, &st, &e);
 		struct sink out = {.json = json};
 		if (!rc && !(rc = store_begin(st, &e))) {
 			rc = add_one(st, &t, force, &out, NULL, zs, &e);

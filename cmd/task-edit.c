@@ -137,7 +137,7 @@ main(int argc, char **argv)
 	if (!rc)
 		rc = now_get(&now, &e);
 	if (!rc)
-		rc = store_open(NULL, &st, &e);
+		rc = store_open(NULL, 0, &st, &e);
 	if (!rc)
 		rc = edit(st, argv[optind], &a, json, now, zs, &e);
 	if (rc)

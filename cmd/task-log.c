@@ -10,9 +10,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "history.h"
 #include "json.h"
-#include "runs.h"
 #include "store.h"
 #include "table.h"
 #include "taskargs.h"
@@ -189,7 +187,7 @@ show_run(struct logger *lg, const char *arg)
 		cJSON *o = run_to_json(&r);
 		cJSON_AddStringToObject(o, "name", name);
 		cs.arr = cJSON_AddArrayToObject(o, "calls");
-		rc = history_calls(lg->st, r.id, NULL, 0, show_call, &cs, &e);
+		rc = store_call_list(lg->st, r.id, NULL, 0, show_call, &cs, &e);
 		char *s = json_print_line(o);
 		puts(s);
 		free(s);
@@ -214,7 +212,9 @@ show_run(struct logger *lg, const char *arg)
 		printf("attempt:   %d\n", r.attempt);
 		indented("output:", r.output && *r.output ? r.output : "(none)");
 		indented("error:", r.error && *r.error ? r.error : "(none)");
-		rc = history_calls(lg->st, r.id, NULL, 0, show_call, &cs, &e);
+		if (r.note)
+			indented("note:", r.note);
+		rc = store_call_list(lg->st, r.id, NULL, 0, show_call, &cs, &e);
 	}
 	if (rc)
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
@@ -327,7 +327,7 @@ main(int argc, char **argv)
 	if (!rc && since)
 		rc = parse_since(since, now, &f.since, &e);
 	if (!rc)
-		rc = store_open(NULL, &lg.st, &e);
+		rc = store_open(NULL, STORE_READ, &lg.st, &e);
 	if (!rc && task && !(rc = store_task_resolve(lg.st, task, 0, id, &e)))
 		f.task_id = id;
 	/* A task in the trash still has its runs. */

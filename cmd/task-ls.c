@@ -189,10 +189,10 @@ main(int argc, char **argv)
 	if (!rc)
 		rc = now_get(&f.now, &e);
 	if (!rc)
-		rc = store_open(NULL, &st, &e);
+		rc = store_open(NULL, STORE_READ, &st, &e);
 	if (!rc) {
 		char *paused = NULL;
-		if (store_setting_get(st, "paused", &paused, &e) == ST_OK && paused)
+		if (store_setting_get(st, STORE_SETTING_PAUSED, &paused, &e) == ST_OK && paused)
 			fprintf(l.mode == OUT_TABLE ? stdout : stderr,
 			    "Scheduler paused since %s: nothing fires (task-tick --resume)\n", paused);
 		free(paused);

@@ -320,7 +320,7 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	struct store *st = NULL;
 	struct tools *tl = NULL;
-	if ((rc = store_open(NULL, &st, &e)) || (rc = tools_open(st, bits, &tl, &e))) {
+	if ((rc = store_open(NULL, 0, &st, &e)) || (rc = tools_open(st, bits, &tl, &e))) {
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
 		store_close(st);
 		return rc;

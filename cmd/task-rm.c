@@ -140,7 +140,7 @@ main(int argc, char **argv)
 	if (!rc)
 		rc = now_get(&r.now, &e);
 	if (!rc)
-		rc = store_open(NULL, &r.st, &e);
+		rc = store_open(NULL, 0, &r.st, &e);
 	if (!rc && purge) {
 		long n = 0;
 		if (!(rc = store_trash_purge(r.st, &n, &e)))

@@ -219,7 +219,7 @@ main(int argc, char **argv)
 	if (!rc)
 		rc = fire_opts_config(&fo, cf, &e);
 	if (!rc)
-		rc = store_open(NULL, &rn.st, &e);
+		rc = store_open(NULL, 0, &rn.st, &e);
 	if (!rc && !rn.queue) {
 		if (sigprocmask(SIG_BLOCK, &stop, NULL) ||
 		    (rn.sfd = signalfd(-1, &stop, SFD_NONBLOCK | SFD_CLOEXEC)) < 0)

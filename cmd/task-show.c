@@ -9,7 +9,6 @@
 #include <cjson/cJSON.h>
 
 #include "json.h"
-#include "runs.h"
 #include "store.h"
 
 static const char prog[] = "task-show";
@@ -241,7 +240,7 @@ main(int argc, char **argv)
 		}
 	}
 	struct err e;
-	int rc = store_open(NULL, &sh.st, &e);
+	int rc = store_open(NULL, STORE_READ, &sh.st, &e);
 	if (!rc) {
 		sh.zs = zones_new();
 		rc = ids_each(argc - optind, argv + optind, show_one, &sh, &e);

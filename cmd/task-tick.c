@@ -1,21 +1,23 @@
 /* task-tick: fire what is due.  One pass (from cron or a systemd timer):
- * recover runs whose task-tick died, claim every due or queued task, run
- * them through the executor, at most -j at once, record each run and print
- * it as a JSON line.  --watch keeps going: it sleeps until the next due
- * instant, woken early through inotify on the store's "-wake" file (touched
- * by task-add, task-edit, task-run --queue), and on SIGTERM or SIGINT stops
- * claiming, lets the runs in flight finish within a grace and records the
- * rest as interrupted.  The claiming and the rules live in common/fire.c. */
+ * recover runs whose owner died, claim every due or queued task, run them
+ * through the executor, at most -j at once, record each run and print it as
+ * a JSON line.  --watch keeps going: it sleeps until the next due instant,
+ * woken early by the store's wake-up descriptor (another program added,
+ * edited or queued a task, on this host or any other sharing the store),
+ * and on SIGTERM or SIGINT stops claiming, lets the runs in flight finish
+ * within a grace and records the rest as interrupted.  A store that goes
+ * away (a file replaced, a server restarted) is reopened; runs finished
+ * meanwhile are recorded when it is back.  The claiming and the rules live
+ * in common/fire.c; this file also writes the crontab line and the systemd
+ * units that install it. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/inotify.h>
 #include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,17 +25,23 @@
 #include <cjson/cJSON.h>
 
 #include "config.h"
-#include "exec.h"
 #include "fire.h"
+#include "heartbeat.h"
+#include "json.h"
 #include "store.h"
 
 static const char prog[] = "task-tick";
 
+#define FLUSH_MS 60000       /* a pass's last tries to record what it ran */
+#define RECHECK_MS 60000     /* a watcher looks again at least this often */
+
 /* "Now": TASK_NOW fixed for a pass; in --watch it moves on with the
- * monotonic clock from TASK_NOW, so tests can start anywhere in time. */
+ * monotonic clock from TASK_NOW, so tests can start anywhere in time.
+ * Without it, the store's clock (a database's, shared by every host). */
 struct clock {
 	int fixed, set;
 	int64_t base, mono0;
+	const struct store *st;
 };
 
 static int64_t
@@ -43,7 +51,7 @@ clock_ms(const struct clock *c)
 		return c->base * 1000 + (c->fixed ? 0 : mono_ms() - c->mono0);
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + store_clock_skew_ms(c->st);
 }
 
 static int64_t
@@ -54,26 +62,26 @@ clock_now(void *arg)
 }
 
 static void
-put_time(cJSON *o, const char *k, int64_t t)
-{
-	char buf[40];
-	if (t == TIME_NONE) {
-		cJSON_AddNullToObject(o, k);
-		return;
-	}
-	time_fmt_utc(t, buf, sizeof buf);
-	cJSON_AddStringToObject(o, k, buf);
-}
-
-static void
 print_json(cJSON *o)
 {
-	char *s = cJSON_PrintUnformatted(o);
-	if (s)
-		printf("%s\n", s);
+	char *s = json_print_line(o);
+	printf("%s\n", s);
 	fflush(stdout);
 	free(s);
 	cJSON_Delete(o);
+}
+
+/* Why a run failed, in one line: how it ended, then the first line the
+ * executor wrote to standard error (the reason, for cron's mail). */
+static void
+first_reason(const char *error, char *buf, size_t n)
+{
+	const char *err = error ? error : "";
+	size_t first = strcspn(err, "\n");
+	const char *rest = err + first + (err[first] != 0);
+	rest += strspn(rest, " \t\n");
+	snprintf(buf, n, "%.*s%s%.*s", (int)first, err, first && *rest ? ": " : "",
+	    (int)strcspn(rest, "\n"), rest);
 }
 
 static void
@@ -86,19 +94,18 @@ on_report(const struct fire_report *r, void *arg)
 	cJSON_AddStringToObject(o, "task_id", run->task_id);
 	cJSON_AddStringToObject(o, "name", r->name);
 	cJSON_AddStringToObject(o, "trigger", run->trigger ? run->trigger : "");
-	put_time(o, "slot", run->slot);
+	cJSON_AddItemToObject(o, "slot", json_time(run->slot));
 	cJSON_AddStringToObject(o, "status", run->status);
 	if (run->exit_code >= 0)
 		cJSON_AddNumberToObject(o, "exit_code", run->exit_code);
 	else
 		cJSON_AddNullToObject(o, "exit_code");
-	put_time(o, "started_at", run->started_at);
-	put_time(o, "ended_at", run->ended_at);
+	cJSON_AddItemToObject(o, "started_at", json_time(run->started_at));
+	cJSON_AddItemToObject(o, "ended_at", json_time(run->ended_at));
 	cJSON_AddNumberToObject(o, "duration_ms", (double)(run->duration_ms > 0 ? run->duration_ms : 0));
-	/* The first line of the error: the whole of it is in task-log. */
-	char first[512] = "";
-	if (run->error && strcmp(run->status, "success") != 0)
-		snprintf(first, sizeof first, "%.*s", (int)strcspn(run->error, "\n"), run->error);
+	char first[1024] = "";
+	if (strcmp(run->status, "success") != 0)
+		first_reason(run->error, first, sizeof first);
 	if (first[0])
 		cJSON_AddStringToObject(o, "error", first);
 	else
@@ -125,8 +132,8 @@ on_preview(const struct fire_preview *p, void *arg)
 	cJSON_AddStringToObject(o, "task_id", p->task->id);
 	cJSON_AddStringToObject(o, "name", p->task->name ? p->task->name : "");
 	cJSON_AddStringToObject(o, "trigger", p->trigger);
-	put_time(o, "slot", p->slot);
-	put_time(o, "due_at", p->task->due_at);
+	cJSON_AddItemToObject(o, "slot", json_time(p->slot));
+	cJSON_AddItemToObject(o, "due_at", json_time(p->task->due_at));
 	print_json(o);
 }
 
@@ -141,147 +148,272 @@ take_signal(int sfd)
 	return sig;
 }
 
-/* Was the wake file among the inotify events? */
-static int
-take_wake(int ino, const char *name)
-{
-	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-	int hit = 0;
-	ssize_t n;
-	while ((n = read(ino, buf, sizeof buf)) > 0) {
-		for (char *p = buf; p < buf + n;) {
-			struct inotify_event *ev = (struct inotify_event *)p;
-			if (ev->len && strcmp(ev->name, name) == 0)
-				hit = 1;
-			p += sizeof *ev + ev->len;
-		}
-	}
-	return hit;
-}
-
 struct tick {
+	struct store *st;
 	struct fire *f;
 	struct clock clk;
-	int sfd, ino;
-	const char *wake_name;
+	int sfd;
 	int64_t grace_ms;
-	int jobs;
+	int64_t stop_at;
+	int stopped;
 };
 
 /* Stop claiming; the runs in flight get grace_ms, then SIGTERM. */
 static void
-begin_stop(struct tick *tk, int sig, int64_t *stop_at)
+begin_stop(struct tick *tk, int sig)
 {
-	if (*stop_at)
+	if (tk->stop_at)
 		return;
-	fire_hold(tk->f);
-	*stop_at = mono_ms() + tk->grace_ms;
-	if (fire_running(tk->f))
+	tk->stop_at = mono_ms() + tk->grace_ms;
+	if (sig && fire_running(tk->f))
 		fprintf(stderr, "%s: %s: letting %zu run%s finish (up to %lld s), then stopping\n", prog,
 		    strsignal(sig), fire_running(tk->f), fire_running(tk->f) == 1 ? "" : "s",
 		    (long long)(tk->grace_ms / 1000));
+}
+
+/* How long a watcher may sleep: until the next due instant, or a while. */
+static int64_t
+watch_timeout(struct tick *tk)
+{
+	struct err e;
+	int64_t due = TIME_NONE, ms = RECHECK_MS;
+	if (fire_next_due(tk->f, &due, &e) == ST_OK && due != TIME_NONE) {
+		int64_t until = due * 1000 - clock_ms(&tk->clk);
+		/* Due but not ours to claim now (all slots busy, or it fired in
+		 * this pass): look again in a while. */
+		if (until <= 0)
+			until = (int)fire_running(tk->f) >= fire_jobs(tk->f) ? RECHECK_MS : 1000;
+		if (until < ms)
+			ms = until;
+	}
+	return ms;
+}
+
+/* A watcher's store may have been replaced, or its server restarted. */
+static void
+refresh(struct tick *tk, int *wake_fd)
+{
+	char what[512];
+	struct err e;
+	if (store_refresh(tk->st, what, sizeof what, &e) == ST_OK) {
+		if (what[0]) {
+			fprintf(stderr, "%s: %s\n", prog, what);
+			fire_pass_begin(tk->f);
+		}
+		*wake_fd = store_wake_fd(tk->st, &e);
+	} else {
+		*wake_fd = -1;
+	}
 }
 
 static int
 run_loop(struct tick *tk, int watch)
 {
 	struct err e;
-	int status = 0, stopped = 0;
-	int64_t stop_at = 0, last_recover = mono_ms();
-	int fds[2] = {tk->sfd, tk->ino};
-	int nfds = watch ? 2 : 1;
+	int status = 0, wake_fd = -1;
+	int64_t recover_every = watch ? 5000 : 0, last_recover = mono_ms();
 	fire_pass_begin(tk->f);
+	if (watch)
+		refresh(tk, &wake_fd);
 	for (;;) {
 		int started = 0, more = 0;
-		if (!stop_at && fire_claim(tk->f, &started, &more, &e)) {
+		if (!tk->stop_at && fire_claim(tk->f, &started, &more, &e) && !watch) {
 			fprintf(stderr, "%s: %s\n", prog, e.msg);
 			status = 1;
-			if (!watch) {
-				fire_hold(tk->f);
-				stop_at = mono_ms() + tk->grace_ms;
-			}
+			begin_stop(tk, 0);
 		}
-		if (fire_busy(tk->f) == 0 && (stop_at || (!watch && !more)))
+		if (fire_busy(tk->f) == 0 && (tk->stop_at || (!watch && !more)))
 			break;
 		if (!watch && fire_busy(tk->f) == 0)
 			continue;
 		int64_t timeout = -1, planned = 0;
-		if (stop_at && !stopped) {
-			timeout = stop_at - mono_ms();
-		} else if (watch && !stop_at) {
-			int64_t due = TIME_NONE;
-			timeout = 60000;
-			if (fire_next_due(tk->f, &due, &e) == ST_OK && due != TIME_NONE) {
-				int64_t ms = due * 1000 - clock_ms(&tk->clk);
-				/* Due but not ours to claim now (all slots busy, or it
-				 * fired in this pass): look again in a while. */
-				if (ms <= 0)
-					ms = (int)fire_running(tk->f) >= tk->jobs ? 60000 : 1000;
-				if (ms < timeout)
-					timeout = ms;
-			}
-			planned = mono_ms() + timeout;
-		}
-		if (fire_wait(tk->f, timeout < 0 ? -1 : timeout, fds, nfds, &e))
+		if (tk->stop_at && !tk->stopped)
+			timeout = tk->stop_at - mono_ms();
+		else if (watch && !tk->stop_at)
+			planned = mono_ms() + (timeout = watch_timeout(tk));
+		int fds[2] = {tk->sfd, wake_fd};
+		int nfds = watch && wake_fd >= 0 ? 2 : 1;
+		if (fire_wait(tk->f, timeout < 0 ? -1 : timeout, fds, nfds, &e) && !watch)
 			status = 1;
 		int sig = take_signal(tk->sfd);
 		if (sig)
-			begin_stop(tk, sig, &stop_at);
-		if (watch && (take_wake(tk->ino, tk->wake_name) || (planned && mono_ms() >= planned)))
+			begin_stop(tk, sig);
+		if (watch && ((wake_fd >= 0 && store_wake_take(tk->st)) || (planned && mono_ms() >= planned)))
 			fire_pass_begin(tk->f);
-		if (stop_at && !stopped && mono_ms() >= stop_at) {
+		if (tk->stop_at && !tk->stopped && mono_ms() >= tk->stop_at) {
 			fire_stop(tk->f);
-			stopped = 1;
+			tk->stopped = 1;
 		}
-		if (watch && !stop_at && mono_ms() - last_recover >= 60000) {
-			last_recover = mono_ms();
-			if (fire_recover(tk->f, NULL, &e)) {
-				fprintf(stderr, "%s: %s\n", prog, e.msg);
-				status = 1;
+		if (watch && !tk->stop_at) {
+			refresh(tk, &wake_fd);
+			if (mono_ms() - last_recover >= recover_every) {
+				last_recover = mono_ms();
+				fire_recover(tk->f, NULL, &e);
 			}
 		}
+	}
+	if (fire_unrecorded(tk->f) && fire_flush(tk->f, mono_ms() + FLUSH_MS, &e)) {
+		fprintf(stderr, "%s: giving up recording %zu finished run%s (%s); they will be recovered as"
+		    " interrupted\n", prog, fire_unrecorded(tk->f), fire_unrecorded(tk->f) == 1 ? "" : "s",
+		    e.msg);
+		status = 1;
 	}
 	return status;
 }
 
-/* TASK_DB made absolute: cron and systemd do not start in this directory. */
-static const char *
-db_path(char *buf, size_t n)
+/* ---- installing ---- */
+
+/* s for a shell (crontab: '%' escaped, which cron turns into newlines);
+ * quoted when it needs it, or always. */
+static void
+put_sh(struct buf *b, const char *s, int always)
 {
-	const char *db = getenv("TASK_DB");
+	if (!always && *s && !s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789/._+-,:@=")]) {
+		buf_puts(b, s);
+		return;
+	}
+	buf_puts(b, "'");
+	for (; *s; s++)
+		buf_puts(b, *s == '\'' ? "'\\''" : *s == '%' ? "\\%" : (char[2]){*s, 0});
+	buf_puts(b, "'");
+}
+
+/* s in a systemd unit: specifiers escaped; for ExecStart= also variables,
+ * and quoted when it needs it; else it goes inside Environment="...". */
+static void
+put_unit(struct buf *b, const char *s, int exec)
+{
+	int quote = !exec || s[strcspn(s, " \t\"'\\%$;")];
+	if (exec && quote)
+		buf_puts(b, "\"");
+	for (; *s; s++)
+		buf_puts(b, *s == '%' ? "%%" : *s == '$' && exec ? "$$" : *s == '"' && quote ? "\\\""
+		    : *s == '\\' && quote ? "\\\\" : (char[2]){*s, 0});
+	if (exec && quote)
+		buf_puts(b, "\"");
+}
+
+/* What a job started by cron or systemd needs to reach the same store and
+ * configuration as this shell: both are named explicitly when this shell
+ * names them (a relative TASK_DB made absolute, a URI without password). */
+struct install_env {
+	const char *name[2];
+	char value[2][PATH_MAX + 64];
+	int n;
+};
+
+static void
+install_env(struct install_env *ie)
+{
 	char cwd[PATH_MAX];
-	if (!db || !*db)
-		return NULL;
-	if (db[0] == '/' || !getcwd(cwd, sizeof cwd))
-		return db;
-	snprintf(buf, n, "%s/%s", cwd, db);
-	return buf;
+	const char *db = getenv("TASK_DB"), *xdg = getenv("XDG_DATA_HOME");
+	ie->n = 0;
+	if ((db && *db) || (xdg && *xdg)) {
+		char path[PATH_MAX];
+		store_default_path(path, sizeof path);
+		store_locator_of(path, ie->value[ie->n], sizeof ie->value[ie->n]);
+		ie->name[ie->n++] = "TASK_DB";
+	}
+	const char *cfg = getenv("XDG_CONFIG_HOME");
+	if (cfg && *cfg) {
+		if (cfg[0] != '/' && getcwd(cwd, sizeof cwd))
+			snprintf(ie->value[ie->n], sizeof ie->value[ie->n], "%s/%s", cwd, cfg);
+		else
+			snprintf(ie->value[ie->n], sizeof ie->value[ie->n], "%s", cfg);
+		ie->name[ie->n++] = "XDG_CONFIG_HOME";
+	}
+}
+
+static void
+install_cron(struct buf *b, const char *self, const struct install_env *ie)
+{
+	buf_puts(b, "# agentcron: fire due tasks every minute.  Install with\n"
+	    "#   (crontab -l 2>/dev/null; task-tick --print-cron) | crontab -\n"
+	    "# Runs (JSON lines) go to the log; failures go to stderr, which cron mails.\n"
+	    "# Cron gives jobs an almost empty environment: put API keys in\n"
+	    "# ~/.config/agentcron/config (chmod 600), not in your shell profile.\n"
+	    "* * * * * mkdir -p \"$HOME/.local/state/agentcron\" && ");
+	for (int i = 0; i < ie->n; i++) {
+		buf_printf(b, "%s=", ie->name[i]);
+		put_sh(b, ie->value[i], 1);
+		buf_puts(b, " ");
+	}
+	put_sh(b, self, 0);
+	buf_puts(b, " >>\"$HOME/.local/state/agentcron/tick.log\"\n");
+}
+
+static void
+install_systemd(struct buf *b, const char *self, const struct install_env *ie, int watch)
+{
+	buf_printf(b, "# agentcron: a systemd user %s for task-tick.  Install with\n"
+	    "#   task-tick --print-systemd%s | sh\n"
+	    "# (runs while you are logged out after: loginctl enable-linger \"$USER\").\n"
+	    "# API keys belong in ~/.config/agentcron/config (chmod 600): units do not\n"
+	    "# read your shell profile.\n"
+	    "set -e\n"
+	    "dir=\"${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user\"\n"
+	    "mkdir -p \"$dir\"\n"
+	    "cat >\"$dir/agentcron-tick.service\" <<'EOF'\n"
+	    "[Unit]\n"
+	    "Description=agentcron: fire due tasks\n\n"
+	    "[Service]\n",
+	    watch ? "service" : "service and timer", watch ? " --watch" : "");
+	for (int i = 0; i < ie->n; i++) {
+		buf_printf(b, "Environment=\"%s=", ie->name[i]);
+		put_unit(b, ie->value[i], 0);
+		buf_puts(b, "\"\n");
+	}
+	buf_printf(b, "Type=%s\nExecStart=", watch ? "simple" : "oneshot");
+	put_unit(b, self, 1);
+	if (watch)
+		buf_puts(b, " --watch\nRestart=on-failure\nRestartSec=5\n"
+		    "TimeoutStopSec=60\n\n[Install]\nWantedBy=default.target\nEOF\n"
+		    "systemctl --user daemon-reload\n"
+		    "systemctl --user enable --now agentcron-tick.service\n");
+	else
+		buf_puts(b, "\nEOF\n"
+		    "cat >\"$dir/agentcron-tick.timer\" <<'EOF'\n"
+		    "[Unit]\n"
+		    "Description=agentcron: fire due tasks every minute\n\n"
+		    "[Timer]\n"
+		    "OnCalendar=minutely\n"
+		    "Persistent=true\n"
+		    "AccuracySec=1s\n\n"
+		    "[Install]\n"
+		    "WantedBy=timers.target\n"
+		    "EOF\n"
+		    "systemctl --user daemon-reload\n"
+		    "systemctl --user enable --now agentcron-tick.timer\n");
 }
 
 static int
 print_install(const char *self, int systemd, int watch)
 {
-	char buf[2 * PATH_MAX];
+	struct install_env ie;
 	struct buf b = {0};
+	install_env(&ie);
 	if (systemd)
-		fire_install_systemd(&b, self, db_path(buf, sizeof buf), watch);
+		install_systemd(&b, self, &ie, watch);
 	else
-		fire_install_cron(&b, self, db_path(buf, sizeof buf));
+		install_cron(&b, self, &ie);
 	fputs(b.data, stdout);
 	buf_free(&b);
 	return 0;
 }
+
+/* ---- the one-off commands ---- */
 
 static int
 set_pause(struct store *st, int pause, int64_t now, struct err *e)
 {
 	char when[40], *was = NULL;
 	time_fmt_utc(now, when, sizeof when);
-	int rc = store_setting_get(st, "paused", &was, e);
+	int rc = store_setting_get(st, STORE_SETTING_PAUSED, &was, e);
 	if (!rc && pause && !was)
-		rc = store_setting_set(st, "paused", when, e);
+		rc = store_setting_set(st, STORE_SETTING_PAUSED, when, e);
 	else if (!rc && !pause && was)
-		rc = store_setting_set(st, "paused", NULL, e);
+		rc = store_setting_set(st, STORE_SETTING_PAUSED, NULL, e);
 	if (rc) {
 		free(was);
 		return rc;
@@ -294,6 +426,60 @@ set_pause(struct store *st, int pause, int64_t now, struct err *e)
 	free(was);
 	store_wake(st);
 	return ST_OK;
+}
+
+static int
+set_heartbeat(struct store *st, const char *cron, const char *prompt, int64_t now, struct err *e)
+{
+	struct task t;
+	int created, rc = heartbeat_set(st, cron, prompt, now, &t, &created, e);
+	if (rc)
+		return rc;
+	store_wake(st);
+	if (isatty(1))
+		printf("%s heartbeat %s: %s\n", created ? "Added" : "Changed", t.id, t.enabled ? t.cron : "off");
+	else
+		printf("%s\n", t.id);
+	task_free(&t);
+	return ST_OK;
+}
+
+static int
+dry_run(struct fire *f, struct err *e)
+{
+	char *since = NULL;
+	int rc = ST_OK;
+	if (fire_paused(f, &since, e) > 0)
+		fprintf(stderr, "%s: scheduler paused since %s; nothing would fire\n", prog, since);
+	else
+		rc = fire_preview(f, on_preview, NULL, e);
+	free(since);
+	return rc;
+}
+
+static int
+catch_signals(int *sfd, struct err *e)
+{
+	sigset_t stop;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGHUP);
+	signal(SIGPIPE, SIG_IGN);
+	if (sigprocmask(SIG_BLOCK, &stop, NULL) || (*sfd = signalfd(-1, &stop, SFD_NONBLOCK | SFD_CLOEXEC)) < 0)
+		return err_set(e, ST_ERR, "cannot catch signals: %s", strerror(errno));
+	return ST_OK;
+}
+
+/* The store's clock is the one that counts; say once when ours is off. */
+static void
+check_skew(const struct store *st)
+{
+	int64_t skew = store_clock_skew_ms(st);
+	if (skew > 2000 || skew < -2000)
+		fprintf(stderr, "%s: this machine's clock is %.1f s %s the store's (%s); firing follows"
+		    " the store's\n", prog, (double)(skew < 0 ? -skew : skew) / 1000.0,
+		    skew > 0 ? "behind" : "ahead of", store_name(st));
 }
 
 static void
@@ -313,11 +499,18 @@ usage(FILE *f)
 	    "      --heartbeat CRON    the heartbeat's schedule ('off' disables it)\n"
 	    "      --heartbeat-prompt TEXT  the heartbeat's base prompt\n"
 	    "      --print-cron    the crontab line;  --print-systemd  the user units\n"
-	    "  -h, --help, -V, --version\n");
+	    "  -h, --help, -V, --version\n"
+	    "The store is TASK_DB: a file, or a postgres:// URI that several hosts share.\n");
 }
 
-int
-main(int argc, char **argv)
+struct args {
+	int jobs, dry, watch, grace, pause, print_cron, print_systemd;
+	const char *hb, *hbp;
+};
+
+/* 0 to go on, else the exit status (help and version: -1, meaning 0). */
+static int
+parse_args(int argc, char **argv, struct args *a)
 {
 	enum { O_PAUSE = 256, O_RESUME, O_HB, O_HBP, O_CRON, O_SYSTEMD };
 	static const struct option opts[] = {
@@ -329,9 +522,8 @@ main(int argc, char **argv)
 		{"print-cron", no_argument, NULL, O_CRON}, {"print-systemd", no_argument, NULL, O_SYSTEMD},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
-	int jobs = 4, dry = 0, watch = 0, grace = 30, pause = -1, c, pcron = 0, psys = 0;
-	const char *hb = NULL, *hbp = NULL;
-	char *end;
+	int c;
+	char *end, ebuf[256];
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":j:nwg:hV", opts, NULL)) != -1) {
 		switch (c) {
@@ -343,26 +535,22 @@ main(int argc, char **argv)
 				    c == 'j' ? "jobs" : "grace", optarg, c == 'j' ? "positive" : "whole");
 				return ST_INVALID;
 			}
-			*(c == 'j' ? &jobs : &grace) = (int)v;
+			*(c == 'j' ? &a->jobs : &a->grace) = (int)v;
 			break;
 		}
-		case 'n': dry = 1; break;
-		case 'w': watch = 1; break;
-		case O_PAUSE: pause = 1; break;
-		case O_RESUME: pause = 0; break;
-		case O_HB: hb = optarg; break;
-		case O_HBP: hbp = optarg; break;
-		case O_CRON: pcron = 1; break;
-		case O_SYSTEMD: psys = 1; break;
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
-		case ':':
-			fprintf(stderr, "%s: option '%s' needs a value (try 'task-tick --help')\n", prog,
-			    argv[optind - 1]);
-			return ST_INVALID;
+		case 'n': a->dry = 1; break;
+		case 'w': a->watch = 1; break;
+		case O_PAUSE: a->pause = 1; break;
+		case O_RESUME: a->pause = 0; break;
+		case O_HB: a->hb = optarg; break;
+		case O_HBP: a->hbp = optarg; break;
+		case O_CRON: a->print_cron = 1; break;
+		case O_SYSTEMD: a->print_systemd = 1; break;
+		case 'h': usage(stdout); return -1;
+		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return -1;
 		default:
-			fprintf(stderr, "%s: unknown option '%s' (try 'task-tick --help')\n", prog,
-			    argv[optind - 1]);
+			fprintf(stderr, "%s: %s (try 'task-tick --help')\n", prog,
+			    opt_error(ebuf, sizeof ebuf, c, argv));
 			return ST_INVALID;
 		}
 	}
@@ -370,10 +558,20 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: unexpected argument '%s' (try 'task-tick --help')\n", prog, argv[optind]);
 		return ST_INVALID;
 	}
-	if (hbp && !hb) {
+	if (a->hbp && !a->hb) {
 		fprintf(stderr, "%s: --heartbeat-prompt goes with --heartbeat CRON\n", prog);
 		return ST_INVALID;
 	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct args a = {.jobs = 4, .grace = 30, .pause = -1};
+	int rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc < 0 ? 0 : rc;
 	char self[PATH_MAX], dir[PATH_MAX];
 	ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (sl > 0)
@@ -382,98 +580,57 @@ main(int argc, char **argv)
 		snprintf(self, sizeof self, "%s", prog);
 	snprintf(dir, sizeof dir, "%s", self);
 	*(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = 0;
-	if (pcron || psys)
-		return print_install(self, psys, watch);
+	if (a.print_cron || a.print_systemd)
+		return print_install(self, a.print_systemd, a.watch);
 
 	struct err e = {{0}};
-	struct tick tk = {.sfd = -1, .ino = -1, .grace_ms = (int64_t)grace * 1000, .jobs = jobs};
+	struct tick tk = {.sfd = -1, .grace_ms = (int64_t)a.grace * 1000};
 	struct config *cf = NULL;
-	struct store *st = NULL;
 	int64_t now;
-	int rc = now_get(&now, &e);
-	tk.clk.set = getenv("TASK_NOW") && *getenv("TASK_NOW");
-	tk.clk.fixed = !watch;
-	tk.clk.base = now;
-	tk.clk.mono0 = mono_ms();
-	if (!rc && (rc = config_load(&cf, &e)))
-		rc = ST_ERR;
-	if (!rc)
-		rc = store_open(NULL, &st, &e);
-	if (!rc && pause >= 0) {
-		rc = set_pause(st, pause, now, &e);
+	if ((rc = now_get(&now, &e)) || (rc = config_load(&cf, &e) ? ST_ERR : ST_OK) ||
+	    (rc = store_open(NULL, 0, &tk.st, &e)))
+		goto done;
+	tk.clk = (struct clock){.set = getenv("TASK_NOW") && *getenv("TASK_NOW"), .fixed = !a.watch,
+		.base = now, .mono0 = mono_ms(), .st = tk.st};
+	if (a.pause >= 0) {
+		rc = set_pause(tk.st, a.pause, now, &e);
 		goto done;
 	}
-	if (!rc && hb) {
-		struct task t;
-		int created;
-		if (!(rc = fire_heartbeat_set(st, hb, hbp, now, &t, &created, &e))) {
-			store_wake(st);
-			if (isatty(1))
-				printf("%s heartbeat %s: %s\n", created ? "Added" : "Changed", t.id,
-				    t.enabled ? t.cron : "off");
-			else
-				printf("%s\n", t.id);
-			task_free(&t);
-		}
+	if (a.hb) {
+		rc = set_heartbeat(tk.st, a.hb, a.hbp, now, &e);
 		goto done;
 	}
-	struct fire_opts fo = {.jobs = jobs, .search_dir = dir, .clock = clock_now, .clock_arg = &tk.clk};
+	if (!tk.clk.set)
+		check_skew(tk.st);
+	struct fire_opts fo = {.jobs = a.jobs, .search_dir = dir, .watch = a.watch, .clock = clock_now,
+		.clock_arg = &tk.clk};
 	struct fire_cb cb = {.report = on_report, .warn = on_warn};
-	if (!rc)
-		rc = fire_opts_config(&fo, cf, &e);
-	if (!rc)
-		rc = fire_new(st, &fo, &cb, &tk.f, &e);
-	if (!rc && dry) {
-		char *since = NULL;
-		if (fire_paused(tk.f, &since, &e) > 0)
-			fprintf(stderr, "%s: scheduler paused since %s; nothing would fire\n", prog, since);
-		else
-			rc = fire_preview(tk.f, on_preview, NULL, &e);
-		free(since);
+	if ((rc = fire_opts_config(&fo, cf, &e)) || (rc = fire_new(tk.st, &fo, &cb, &tk.f, &e)))
+		goto done;
+	if (a.dry) {
+		rc = dry_run(tk.f, &e);
 		goto done;
 	}
-	sigset_t stop;
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGHUP);
-	signal(SIGPIPE, SIG_IGN);
-	if (!rc && (sigprocmask(SIG_BLOCK, &stop, NULL) || (tk.sfd = signalfd(-1, &stop, SFD_NONBLOCK | SFD_CLOEXEC)) < 0))
-		rc = err_set(&e, ST_ERR, "cannot catch signals: %s", strerror(errno));
-	if (!rc && watch) {
-		char wdir[PATH_MAX];
-		snprintf(wdir, sizeof wdir, "%s", store_wake_path(st));
-		char *slash = strrchr(wdir, '/');
-		tk.wake_name = strrchr(store_wake_path(st), '/') ? strrchr(store_wake_path(st), '/') + 1
-		    : store_wake_path(st);
-		if (slash)
-			*slash = 0;
-		if ((tk.ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) < 0 ||
-		    inotify_add_watch(tk.ino, slash ? (wdir[0] ? wdir : "/") : ".",
-		    IN_ATTRIB | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO) < 0)
-			rc = err_set(&e, ST_ERR, "cannot watch '%s' for wake-ups: %s", wdir, strerror(errno));
-	}
-	if (!rc && fire_recover(tk.f, NULL, &e))
+	if ((rc = catch_signals(&tk.sfd, &e)))
+		goto done;
+	if (fire_recover(tk.f, NULL, &e)) {
 		rc = ST_ERR;
-	if (!rc) {
-		char *since = NULL;
-		if (!watch && fire_paused(tk.f, &since, &e) > 0 && isatty(2))
-			fprintf(stderr, "%s: scheduler paused since %s; nothing fires (task-tick --resume)\n",
-			    prog, since);
-		free(since);
-		rc = run_loop(&tk, watch);
-		if (rc)
-			e.msg[0] = 0;
+		goto done;
 	}
+	char *since = NULL;
+	if (!a.watch && fire_paused(tk.f, &since, &e) > 0 && isatty(2))
+		fprintf(stderr, "%s: scheduler paused since %s; nothing fires (task-tick --resume)\n",
+		    prog, since);
+	free(since);
+	rc = run_loop(&tk, a.watch);
+	e.msg[0] = 0;
 done:
 	if (rc && e.msg[0])
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
 	if (tk.sfd >= 0)
 		close(tk.sfd);
-	if (tk.ino >= 0)
-		close(tk.ino);
 	fire_free(tk.f);
-	store_close(st);
+	store_close(tk.st);
 	config_free(cf);
 	return rc;
 }

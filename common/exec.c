@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "exec.h"
+#include "proc.h"
 
 extern char **environ;
 
@@ -34,25 +35,14 @@ struct child {
 	int64_t grace, drain;
 	int exited, status, timed_out, stopped, killed;
 	int done_how;              /* a result known before it ran: EXEC_NOTFOUND, ... */
+	int no_resources;          /* it could not start for lack of descriptors or processes */
 	char why[ERR_MAX + 64];
 };
-
-static int proc_stat_fields(pid_t pid, char *buf, size_t n, char **rest);
 
 struct exec_pool {
 	struct child **c;
 	size_t n, cap;
 };
-
-int64_t
-mono_ms(void)
-{
-	struct timespec ts;
-	/* Boot time goes on during a suspend, as the wall-clock leases do. */
-	if (clock_gettime(CLOCK_BOOTTIME, &ts) != 0)
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* ---- command lines ---- */
 
@@ -240,6 +230,7 @@ start_child(struct child *c, const struct exec_cmd *cmd)
 	int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1}, rep[2] = {-1, -1};
 	if (pipe2(pin, O_CLOEXEC) || pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC) ||
 	    pipe2(rep, O_CLOEXEC)) {
+		c->no_resources = errno == EMFILE || errno == ENFILE;
 		snprintf(c->why, sizeof c->why, "cannot start '%s': %s", cmd->argv[0], strerror(errno));
 		goto fail;
 	}
@@ -247,6 +238,7 @@ start_child(struct child *c, const struct exec_cmd *cmd)
 	c->start = mono_ms();
 	pid_t pid = fork();
 	if (pid < 0) {
+		c->no_resources = errno == EAGAIN || errno == ENOMEM;
 		snprintf(c->why, sizeof c->why, "cannot start '%s': %s", cmd->argv[0], strerror(errno));
 		goto fail;
 	}
@@ -268,6 +260,7 @@ start_child(struct child *c, const struct exec_cmd *cmd)
 		int st;
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
+		c->no_resources = err == ENOMEM || err == EAGAIN || err == EMFILE || err == ENFILE;
 		snprintf(c->why, sizeof c->why, "cannot run executor '%s': %s", cmd->argv[0],
 		    strerror(err));
 		goto fail;
@@ -309,6 +302,15 @@ size_t
 exec_pool_count(const struct exec_pool *p)
 {
 	return p->n;
+}
+
+int
+exec_pool_find(const struct exec_pool *p, int (*match)(void *tag, void *arg), void *arg)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (match(p->c[i]->tag, arg))
+			return 1;
+	return 0;
 }
 
 void
@@ -504,31 +506,6 @@ finish_stream(struct buf *b, size_t dropped, size_t *n)
 	return s;
 }
 
-/* Does process group pgid have a member that is not a zombie? */
-static int
-group_alive(pid_t pgid)
-{
-	DIR *d = opendir("/proc");
-	if (!d)
-		return 1;
-	struct dirent *de;
-	int alive = 0;
-	while (!alive && (de = readdir(d))) {
-		char *end, buf[1024], *p;
-		long pid = strtol(de->d_name, &end, 10);
-		if (*end || pid <= 0 || proc_stat_fields((pid_t)pid, buf, sizeof buf, &p))
-			continue;
-		/* Fields after the name: state, ppid, pgrp. */
-		char state = *p;
-		long ppid, pgrp;
-		if (sscanf(p + 1, " %ld %ld", &ppid, &pgrp) == 2 && pgrp == pgid && state != 'Z' &&
-		    state != 'X')
-			alive = 1;
-	}
-	closedir(d);
-	return alive;
-}
-
 /* Seconds for people: "3600", "1.5", never an exponent. */
 static void
 fmt_secs(char *buf, size_t n, int64_t ms)
@@ -552,6 +529,7 @@ child_result(struct child *c, struct exec_result *r)
 	r->code = -1;
 	if (c->done_how >= 0) {
 		r->how = c->done_how;
+		r->no_resources = c->no_resources;
 		snprintf(r->why, sizeof r->why, "%s", c->why);
 		r->out = xstrdup("");
 		r->err = xstrdup("");
@@ -564,7 +542,7 @@ child_result(struct child *c, struct exec_result *r)
 	 * group we signalled whole is not news (its members may still be
 	 * dying); zombies waiting for init are not leftovers. */
 	if (kill(-c->pid, 0) == 0) {
-		r->leftovers = !c->term_at && !c->killed && group_alive(c->pid);
+		r->leftovers = !c->term_at && !c->killed && proc_group_alive(c->pid);
 		kill(-c->pid, SIGKILL);
 	}
 	r->duration_ms = c->exit_at - c->start;
@@ -761,111 +739,4 @@ exec_run(const struct exec_cmd *c, struct exec_result *r)
 	while (!exec_pool_wait(p, -1, NULL, 0, r))
 		;
 	exec_pool_free(p);
-}
-
-/* ---- processes ---- */
-
-/* The fields of /proc/PID/stat after the command name (which may hold
- * spaces and parentheses): field 3 is the state. */
-static int
-proc_stat_fields(pid_t pid, char *buf, size_t n, char **rest)
-{
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t r = read(fd, buf, n - 1);
-	close(fd);
-	if (r <= 0)
-		return -1;
-	buf[r] = 0;
-	char *paren = strrchr(buf, ')');
-	if (!paren || paren[1] != ' ')
-		return -1;
-	*rest = paren + 2;
-	return 0;
-}
-
-int
-proc_start_time(pid_t pid, int64_t *ticks)
-{
-	char buf[1024], *p;
-	if (pid <= 0 || proc_stat_fields(pid, buf, sizeof buf, &p))
-		return -1;
-	if (*p == 'Z' || *p == 'X')
-		return -1;
-	/* starttime is field 22: the 20th after the name. */
-	for (int f = 3; f < 22; f++) {
-		p = strchr(p, ' ');
-		if (!p)
-			return -1;
-		p++;
-	}
-	*ticks = strtoll(p, NULL, 10);
-	return 0;
-}
-
-int
-proc_boot_id(char out[40])
-{
-	int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t r = read(fd, out, 39);
-	close(fd);
-	if (r <= 0)
-		return -1;
-	out[r] = 0;
-	out[strcspn(out, "\n")] = 0;
-	return 0;
-}
-
-static int
-environ_has(pid_t pid, const char *want, size_t nwant)
-{
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%ld/environ", (long)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	struct buf b = {0};
-	int found = 0;
-	if (buf_read_fd(&b, fd, 1 << 20) == 0) {
-		for (size_t i = 0; i < b.len && !found; i += strlen(b.data + i) + 1)
-			found = strlen(b.data + i) == nwant && memcmp(b.data + i, want, nwant) == 0;
-	}
-	close(fd);
-	buf_free(&b);
-	return found;
-}
-
-int
-proc_kill_tagged(const char *name, const char *value)
-{
-	DIR *d = opendir("/proc");
-	if (!d)
-		return 0;
-	char *want = xasprintf("%s=%s", name, value);
-	size_t nwant = strlen(want);
-	uid_t me = getuid();
-	pid_t self = getpid();
-	int n = 0;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		char *end;
-		long pid = strtol(de->d_name, &end, 10);
-		if (*end || pid <= 0 || pid == self)
-			continue;
-		char path[64];
-		struct stat sb;
-		snprintf(path, sizeof path, "/proc/%ld", pid);
-		if (stat(path, &sb) != 0 || sb.st_uid != me)
-			continue;
-		if (environ_has((pid_t)pid, want, nwant) && kill((pid_t)pid, SIGKILL) == 0)
-			n++;
-	}
-	closedir(d);
-	free(want);
-	return n;
 }

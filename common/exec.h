@@ -39,6 +39,7 @@ struct exec_result {
 	int code;                  /* exit status (EXITED) or signal (SIGNALED, TIMEOUT: -1 if it exited) */
 	int stopped;               /* ended by exec_pool_stop */
 	int leftovers;             /* processes of its group outlived it and were killed */
+	int no_resources;          /* EXEC_STARTFAIL for lack of descriptors, processes or memory */
 	pid_t pid;                 /* 0 if it never started */
 	char *out, *err;           /* kept output, NUL-terminated, ending in a mark when cut */
 	size_t nout, nerr;
@@ -63,6 +64,8 @@ int exec_find(const char *name, const char *dir, char **path, struct err *e);
 struct exec_pool *exec_pool_new(void);
 void exec_pool_free(struct exec_pool *p);       /* SIGKILLs and reaps what still runs */
 size_t exec_pool_count(const struct exec_pool *p); /* started and not yet returned */
+/* 1 if match(tag, arg) holds for a command started and not yet returned. */
+int exec_pool_find(const struct exec_pool *p, int (*match)(void *tag, void *arg), void *arg);
 /* Start c (copied).  A command that cannot start is not an error here: its
  * result (EXEC_NOTFOUND or EXEC_STARTFAIL, with why) comes from
  * exec_pool_wait like any other. */
@@ -78,13 +81,5 @@ int exec_pool_wait(struct exec_pool *p, int64_t timeout_ms, const int *fds, int 
 void exec_pool_stop(struct exec_pool *p);       /* SIGTERM every group; SIGKILL after the grace */
 void exec_result_free(struct exec_result *r);
 void exec_run(const struct exec_cmd *c, struct exec_result *r); /* one, to the end */
-
-/* Processes. */
-int proc_start_time(pid_t pid, int64_t *ticks); /* field 22 of /proc/PID/stat; -1: no such live process */
-int proc_boot_id(char out[40]);                 /* this boot's id; -1 unknown */
-/* SIGKILL every process of this user whose environment holds name=value
- * (a run's TASK_RUN_ID): what a dead task-tick left behind.  Returns how many. */
-int proc_kill_tagged(const char *name, const char *value);
-int64_t mono_ms(void);                          /* a monotonic clock (counting suspends), ms */
 
 #endif

@@ -1,17 +1,21 @@
-/* Firing: claims, the after-run rules, recovery, heartbeat and notify.
+/* Firing: claims, executors, records, recovery and notify (fire.h).
  *
- * A claim runs inside one BEGIN IMMEDIATE transaction: the task is read
- * again, the occurrence to fire is decided (missed-run policy), a run row is
- * inserted (UNIQUE(task_id, slot): a second claim of the same occurrence
- * inserts nothing), and the task is marked running with next_run_at moved
- * on.  Executors start only after the commit, so a crash before it fires
- * nothing and a crash after it leaves a running row that recovery ends. */
+ * A claim is one atomic operation of the store (store_claim): the task is
+ * read and held, the occurrence to fire decided (fire_rules.c), a run row
+ * inserted (unique per task, instant and arming; one in flight per task)
+ * and the task marked running with its next run moved on.  Executors start
+ * only after it commits, so a crash before fires nothing and a crash after
+ * leaves a running row that recovery ends.  How a run ended is recorded by
+ * another atomic operation, as the run's owner (store_runs_end); a result
+ * the store cannot take yet is kept and tried again, never dropped. */
 #define _GNU_SOURCE
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -19,22 +23,30 @@
 #include "config.h"
 #include "exec.h"
 #include "fire.h"
+#include "fire_rules.h"
+#include "heartbeat.h"
 #include "json.h"
+#include "proc.h"
 
 extern char **environ;
 
-#define CLAIM_BATCH 64     /* due rows read per query */
-#define CLAIM_BUDGET 256   /* rows looked at per transaction */
-#define WAIT_BATCH 16      /* ended runs recorded per transaction */
-#define NOTIFY_OUTPUT 4096 /* bytes of output a notify hook gets */
+#define CLAIM_BATCH 64      /* due tasks looked at per claim */
+#define CLAIM_BUDGET 256    /* due tasks looked at per fire_claim */
+#define WAIT_BATCH 16       /* ended runs recorded per transaction */
+#define NOTIFY_OUTPUT 4096  /* bytes of output a notify hook gets */
+#define RECORD_RETRY_MIN 250   /* ms before recording again, doubling */
+#define RECORD_RETRY_MAX 30000
+#define FDS_PER_RUN 5       /* three pipes, a pidfd, and one to spare */
+#define FDS_RESERVED 64     /* the store, inotify, signalfd, the hooks' */
 
 struct job {
 	struct run run;
+	char owner[37];          /* the identity that claimed it */
 	char *name;
-	int manual;
-	char prev_status[16];
 	int is_hook;
+	int no_resources;        /* never started: the occurrence stays due */
 	char *hook;              /* a hook job: its command line, for warnings */
+	char *notify;            /* after recording: the hook it goes to */
 	char **argv, **envp;
 	char *input;
 };
@@ -45,18 +57,18 @@ struct fire {
 	struct fire_opts o;
 	struct fire_cb cb;
 	struct exec_pool *pool;
-	struct run_owner self;
-	char *db;
+	struct owner self;
+	int alive;               /* this process's last sign of life was taken */
+	int64_t beat_at;         /* mono_ms of the next sign of life */
+	int down;                /* the store failed: said once, quiet until it is back */
 	size_t nruns, nhooks;
 	struct due_cursor cur;
 	char (*fired)[37];       /* tasks claimed in this pass, sorted */
 	size_t nfired, capfired;
-	int claiming;            /* fire_claim was called and fire_hold was not */
-};
-
-/* What the rules say after a run, for notify and report. */
-struct after {
-	char *name, *notify;
+	struct job **pending;    /* finished, not recorded yet */
+	size_t npending, cappending;
+	int64_t retry_at;        /* mono_ms of the next try to record them */
+	int64_t retry_ms;
 };
 
 static int64_t
@@ -81,47 +93,6 @@ warnf(struct fire *f, const char *fmt, ...)
 	f->cb.warn(msg, f->cb.arg);
 }
 
-/* A short single-line excerpt: blanks collapsed, cut on a character
- * boundary; NULL when there is nothing. */
-static char *
-excerpt(const char *s, size_t max)
-{
-	if (!s)
-		return NULL;
-	struct buf b = {0};
-	int space = 0;
-	for (const char *p = s; *p && b.len < max; p++) {
-		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
-			space = b.len > 0;
-			continue;
-		}
-		if (space)
-			buf_add(&b, " ", 1);
-		space = 0;
-		buf_add(&b, p, 1);
-	}
-	if (!b.len) {
-		buf_free(&b);
-		return NULL;
-	}
-	if (b.len >= max) {
-		/* Drop a last character the cut left incomplete. */
-		size_t n = b.len, i = n;
-		while (i > 0 && ((unsigned char)b.data[i - 1] & 0xc0) == 0x80)
-			i--;
-		if (i > 0) {
-			unsigned char lead = (unsigned char)b.data[i - 1];
-			size_t need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-			if (n - (i - 1) < need)
-				n = i - 1;
-		}
-		b.len = n;
-		b.data[n] = 0;
-		buf_puts(&b, "...");
-	}
-	return b.data;
-}
-
 static void
 job_free(struct job *j)
 {
@@ -130,6 +101,7 @@ job_free(struct job *j)
 	run_free(&j->run);
 	free(j->name);
 	free(j->hook);
+	free(j->notify);
 	exec_argv_free(j->argv);
 	exec_argv_free(j->envp);
 	free(j->input);
@@ -137,6 +109,20 @@ job_free(struct job *j)
 }
 
 /* ---- setup ---- */
+
+static int
+config_seconds(const struct config *cf, const char *key, long max, int *out, struct err *e)
+{
+	const char *v = cf ? config_get(cf, key) : NULL;
+	if (!v)
+		return ST_OK;
+	char *end;
+	long t = strtol(v, &end, 10);
+	if (end == v || *end || t <= 0 || t > max)
+		return err_set(e, ST_INVALID, "config: %s '%s' is not a number of seconds", key, v);
+	*out = (int)t;
+	return ST_OK;
+}
 
 int
 fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e)
@@ -152,14 +138,19 @@ fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e)
 	if (!(v && *v) && cf)
 		v = config_get(cf, "notify");
 	o->notify = v && *v ? v : NULL;
-	if (cf && (v = config_get(cf, "run_timeout"))) {
-		char *end;
-		long t = strtol(v, &end, 10);
-		if (end == v || *end || t <= 0 || t > 86400 * 7)
-			return err_set(e, ST_INVALID, "config: run_timeout '%s' is not a number of seconds", v);
-		o->timeout = (int)t;
-	}
-	return ST_OK;
+	int rc = config_seconds(cf, "run_timeout", 86400 * 7, &o->timeout, e);
+	return rc ? rc : config_seconds(cf, "owner_timeout", 3600, &o->owner_timeout, e);
+}
+
+/* How many executors the open-file limit leaves room for. */
+static int
+jobs_allowed(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return INT_MAX;
+	long room = ((long)rl.rlim_cur - FDS_RESERVED) / FDS_PER_RUN;
+	return room < 1 ? 1 : room > INT_MAX ? INT_MAX : (int)room;
 }
 
 int
@@ -169,29 +160,34 @@ fire_new(struct store *st, const struct fire_opts *o, const struct fire_cb *cb, 
 	struct fire *f = xcalloc(1, sizeof *f);
 	f->st = st;
 	f->o = *o;
+	if (cb)
+		f->cb = *cb;
 	if (f->o.jobs < 1)
 		f->o.jobs = 1;
+	int allowed = jobs_allowed();
+	if (f->o.jobs > allowed) {
+		warnf(f, "-j %d needs more open files than the limit allows (ulimit -n); running at most"
+		    " %d at once", f->o.jobs, allowed);
+		f->o.jobs = allowed;
+	}
 	if (f->o.timeout <= 0)
 		f->o.timeout = FIRE_DEFAULT_TIMEOUT;
 	if (f->o.kill_grace_ms <= 0)
 		f->o.kill_grace_ms = EXEC_KILL_GRACE_MS;
-	if (cb)
-		f->cb = *cb;
+	if (f->o.owner_timeout <= 0)
+		f->o.owner_timeout = FIRE_OWNER_TIMEOUT;
 	f->zs = zones_new();
 	f->pool = exec_pool_new();
-	if (gethostname(f->self.host, sizeof f->self.host - 1) != 0)
-		snprintf(f->self.host, sizeof f->self.host, "localhost");
-	if (proc_boot_id(f->self.boot) != 0)
-		f->self.boot[0] = 0;
-	f->self.pid = getpid();
-	int64_t start;
-	if (proc_start_time(getpid(), &start) != 0) {
+	f->retry_ms = RECORD_RETRY_MIN;
+	int rc = owner_self(&f->self, e);
+	if (!rc)
+		rc = store_owner_start(st, &f->self, e);
+	if (rc) {
 		fire_free(f);
-		return err_set(e, ST_ERR, "cannot read this process's start time from /proc");
+		return rc;
 	}
-	f->self.start = start;
-	char abs[PATH_MAX];
-	f->db = xstrdup(realpath(store_path(st), abs) ? abs : store_path(st));
+	f->alive = 1;
+	f->beat_at = mono_ms() + f->o.owner_timeout * 1000 / 3;
 	due_cursor_init(&f->cur);
 	*out = f;
 	return ST_OK;
@@ -203,10 +199,18 @@ fire_free(struct fire *f)
 	if (!f)
 		return;
 	exec_pool_free(f->pool);
+	for (size_t i = 0; i < f->npending; i++)
+		job_free(f->pending[i]);
+	free(f->pending);
 	zones_free(f->zs);
-	free(f->db);
 	free(f->fired);
 	free(f);
+}
+
+int
+fire_jobs(const struct fire *f)
+{
+	return f->o.jobs;
 }
 
 size_t
@@ -221,12 +225,17 @@ fire_busy(const struct fire *f)
 	return f->nruns + f->nhooks;
 }
 
+size_t
+fire_unrecorded(const struct fire *f)
+{
+	return f->npending;
+}
+
 int
 fire_paused(struct fire *f, char **since, struct err *e)
 {
 	char *v = NULL;
-	int rc = store_setting_get(f->st, "paused", &v, e);
-	if (rc)
+	if (store_setting_get(f->st, STORE_SETTING_PAUSED, &v, e))
 		return -1;
 	if (since)
 		*since = v;
@@ -272,197 +281,7 @@ fired_add(struct fire *f, const char *id)
 	f->nfired++;
 }
 
-/* ---- deciding what a due task fires ---- */
-
-struct decision {
-	int fire;
-	int64_t slot, next;
-	const char *trigger;
-};
-
-static int
-plan_has(const struct task *t, int64_t s)
-{
-	for (size_t i = 0; i < t->nplan; i++)
-		if (t->plan[i] == s)
-			return 1;
-	return 0;
-}
-
-static int
-next_slot(struct fire *f, const struct task *t, int64_t after, int64_t *s, struct err *e)
-{
-	return task_next_slot(t, f->zs, after, s, e);
-}
-
-/* The newest slot at or before now, knowing the first after `from` is.
- * Binary search on "the first slot after x is <= now": log2(now - from)
- * schedule computations however many were missed. */
-static int
-newest_slot(struct fire *f, const struct task *t, int64_t from, int64_t now, int64_t *out,
-    struct err *e)
-{
-	int64_t lo = from, hi = now, s;
-	int rc;
-	while (hi - lo > 1) {
-		int64_t mid = lo + (hi - lo) / 2;
-		if ((rc = next_slot(f, t, mid, &s, e)))
-			return rc;
-		if (s != TIME_NONE && s <= now)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return next_slot(f, t, lo, out, e);
-}
-
-/* How many slots lie in (x, now], counting up to cap. */
-static int
-count_slots(struct fire *f, const struct task *t, int64_t x, int64_t now, int cap, int *n,
-    struct err *e)
-{
-	int rc;
-	*n = 0;
-	for (int64_t s = x; *n < cap; (*n)++) {
-		if ((rc = next_slot(f, t, s, &s, e)))
-			return rc;
-		if (s == TIME_NONE || s > now)
-			break;
-	}
-	return ST_OK;
-}
-
-/* --missed all: the oldest missed slot, but no older than the newest
- * FIRE_ALL_MAX.  A binary search for the x with exactly that many slots in
- * (x, now]: bounded work however long the gap. */
-static int
-decide_all(struct fire *f, const struct task *t, int64_t now, struct decision *d, struct err *e)
-{
-	int n, rc;
-	if ((rc = count_slots(f, t, d->slot - 1, now, FIRE_ALL_MAX + 1, &n, e)) || n <= FIRE_ALL_MAX)
-		return rc;
-	int64_t lo = d->slot - 1, hi = now;
-	while (hi - lo > 1) {
-		int64_t mid = lo + (hi - lo) / 2;
-		if ((rc = count_slots(f, t, mid, now, FIRE_ALL_MAX, &n, e)))
-			return rc;
-		if (n >= FIRE_ALL_MAX)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return next_slot(f, t, lo, &d->slot, e);
-}
-
-static int64_t
-due_of(const struct task *t, int64_t slot)
-{
-	return slot + task_jitter_delay(t->id, slot, t->jitter);
-}
-
-static int
-decide(struct fire *f, const struct task *t, int64_t now, struct decision *d, struct err *e)
-{
-	int rc;
-	int64_t n1;
-	d->fire = 0;
-	d->slot = t->next_run_at != TIME_NONE ? t->next_run_at : t->due_at;
-	d->next = TIME_NONE;
-	d->trigger = "schedule";
-	if (t->kind != KIND_CRON && t->kind != KIND_AT && t->kind != KIND_PLAN)
-		return ST_OK;
-	/* A one-shot's (or a plan's last) retry: its own instant, never skipped. */
-	if (t->kind != KIND_CRON && !plan_has(t, d->slot)) {
-		d->fire = 1;
-		d->trigger = "retry";
-		return next_slot(f, t, d->slot, &d->next, e);
-	}
-	if ((rc = next_slot(f, t, d->slot, &n1, e)))
-		return rc;
-	/* Lateness counts from the due instant: jitter is not lateness. */
-	if (n1 == TIME_NONE || due_of(t, n1) > now) {
-		/* One occurrence due, on time or late. */
-		d->next = n1;
-		if (now - due_of(t, d->slot) > FIRE_GRACE) {
-			d->trigger = "catchup";
-			d->fire = t->missed != MISSED_SKIP;
-		} else {
-			d->fire = 1;
-		}
-		return ST_OK;
-	}
-	/* Several occurrences went by. */
-	if (t->missed == MISSED_ALL) {
-		if ((rc = decide_all(f, t, now, d, e)))
-			return rc;
-		d->fire = 1;
-		d->trigger = "catchup";
-		return next_slot(f, t, d->slot, &d->next, e);
-	}
-	if ((rc = newest_slot(f, t, d->slot, now, &d->slot, e)) ||
-	    (rc = next_slot(f, t, now, &d->next, e)))
-		return rc;
-	if (t->missed == MISSED_SKIP) {
-		d->fire = now - due_of(t, d->slot) <= FIRE_GRACE;
-		d->trigger = d->fire ? "schedule" : "catchup";
-	} else {
-		d->fire = 1;
-		d->trigger = "catchup";
-	}
-	return ST_OK;
-}
-
-static void
-set_next(struct task *t, int64_t next)
-{
-	t->next_run_at = next;
-	t->due_at = next == TIME_NONE ? TIME_NONE : due_of(t, next);
-}
-
-static int
-is_heartbeat_task(const struct task *t)
-{
-	return t->intent && strcmp(t->intent, FIRE_HEARTBEAT_INTENT) == 0;
-}
-
-/* ---- preparing a run ---- */
-
-struct hb {
-	struct buf *b;
-	int n;
-};
-
-static int
-hb_add(const struct task *t, void *arg)
-{
-	struct hb *h = arg;
-	if (!h->n++)
-		buf_puts(h->b, "\n\n## Heartbeat Additions\n");
-	buf_puts(h->b, "\n- ");
-	for (const char *p = t->prompt; p && *p; p++) {
-		buf_add(h->b, p, 1);
-		if (*p == '\n' && p[1])
-			buf_puts(h->b, "  ");
-	}
-	return 0;
-}
-
-int
-fire_heartbeat_prompt(struct store *st, const char *base, char **out, struct err *e)
-{
-	struct buf b = {0};
-	buf_puts(&b, base ? base : "");
-	struct hb h = {&b, 0};
-	int rc = store_heartbeat_tasks(st, hb_add, &h, e);
-	if (rc) {
-		buf_free(&b);
-		return rc;
-	}
-	if (h.n)
-		buf_puts(&b, "\n");
-	*out = b.data;
-	return ST_OK;
-}
+/* ---- starting a claimed run ---- */
 
 static char **
 make_env(const char *const *names, const char *const *values, size_t n)
@@ -487,16 +306,32 @@ make_env(const char *const *names, const char *const *values, size_t n)
 	return env;
 }
 
+/* A JSON array of strings as "a,b,c" (the executor contract's lists). */
+static char *
+json_list_csv(const char *json)
+{
+	cJSON *a = json ? cJSON_Parse(json) : NULL;
+	struct buf b = {0};
+	buf_puts(&b, "");
+	const cJSON *it;
+	cJSON_ArrayForEach(it, a)
+		if (cJSON_IsString(it))
+			buf_printf(&b, "%s%s", b.len ? "," : "", it->valuestring);
+	cJSON_Delete(a);
+	return b.data;
+}
+
 /* Executor, environment and input of a claimed run; start it. */
 static void
 start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 {
 	static const char *const names[] = {"TASK_ID", "TASK_NAME", "TASK_RUN_ID", "TASK_TRIGGER",
 		"TASK_SYSTEM_PROMPT", "TASK_CONTEXT", "TASK_MODEL", "TASK_ATTACHMENTS", "TASK_INTENT",
-		"TASK_CHANNEL", "TASK_PAYLOAD", "TASK_DB"};
+		"TASK_CHANNEL", "TASK_PAYLOAD", "TASK_DB", "TASK_MCP", "TASK_MCP_ALLOW"};
+	char *mcp = json_list_csv(t->mcp), *allow = json_list_csv(t->mcp_allow);
 	const char *values[] = {t->id, t->name, j->run.id, j->run.trigger, t->system_prompt,
 		t->context, t->model, t->attachments ? t->attachments : "[]", t->intent, t->channel,
-		t->payload ? t->payload : "{}", f->db};
+		t->payload ? t->payload : "{}", store_locator(f->st), mcp, allow};
 	j->input = prompt ? prompt : xstrdup(t->prompt ? t->prompt : "");
 	const char *cmdline = !str_empty(t->exec) ? t->exec : f->o.exec;
 	struct err e;
@@ -505,9 +340,13 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 		char why[ERR_MAX + 64];
 		snprintf(why, sizeof why, "bad executor command line: %s", e.msg);
 		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, why);
+		free(mcp);
+		free(allow);
 		return;
 	}
 	j->envp = make_env(names, values, sizeof names / sizeof names[0]);
+	free(mcp);
+	free(allow);
 	int timeout = t->timeout > 0 ? t->timeout : f->o.timeout;
 	struct exec_cmd c = {
 		.argv = j->argv,
@@ -522,248 +361,217 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 	exec_pool_start(f->pool, &c, j);
 }
 
-/* A claimed run: its row, then the task's new state.  *prompt gets the
- * heartbeat's composed prompt. */
-static int
-begin_run(struct fire *f, struct task *t, int64_t slot, const char *trigger, int manual,
-    int64_t now, struct job **out, char **prompt, struct err *e)
+/* Start what a claim returned: jobs from its runs, a heartbeat's prompt. */
+static void
+start_claimed(struct fire *f, struct claimed *c, int n)
 {
-	struct job *j = xcalloc(1, sizeof *j);
-	int rc = ST_OK, dup = 0;
-	*out = NULL;
-	*prompt = NULL;
-	if (uuid4(j->run.id) != 0) {
-		free(j);
+	for (int i = 0; i < n; i++) {
+		struct job *j = xcalloc(1, sizeof *j);
+		j->run = c[i].run;
+		memset(&c[i].run, 0, sizeof c[i].run);
+		memcpy(j->owner, f->self.id, sizeof j->owner);
+		j->name = xstrdup(c[i].task.name);
+		char *prompt = NULL;
+		struct err e;
+		if (heartbeat_is(&c[i].task) && heartbeat_prompt(f->st, c[i].task.prompt, &prompt, &e))
+			warnf(f, "heartbeat additions not read (%s); the beat runs its base prompt", e.msg);
+		start_job(f, j, &c[i].task, prompt);
+	}
+	claimed_free(c, (size_t)n);
+}
+
+/* ---- claiming ---- */
+
+struct claim_ctx {
+	struct fire *f;
+	int64_t now;
+	int manual, from_queue;
+	void (*preview)(const struct fire_preview *p, void *arg);
+	void *preview_arg;
+};
+
+/* The run a claim fires: owned by us, leased for its timeout and more. */
+static int
+run_fill(struct fire *f, const struct task *t, int64_t slot, const char *trigger, int attempt,
+    int64_t now, struct run *r, struct err *e)
+{
+	if (uuid4(r->id) != 0)
 		return err_set(e, ST_ERR, "cannot make a run id: no randomness");
-	}
-	snprintf(j->run.task_id, sizeof j->run.task_id, "%s", t->id);
-	j->run.slot = slot;
-	j->run.trigger = xstrdup(is_heartbeat_task(t) && !manual ? "heartbeat" : trigger);
-	j->run.status = xstrdup("running");
-	j->run.started_at = now;
-	j->run.ended_at = TIME_NONE;
-	j->run.exit_code = -1;
-	j->run.duration_ms = -1;
-	j->run.attempt = 1;
-	/* A retry is the next attempt at the same occurrence. */
-	if (strcmp(trigger, "retry") == 0 &&
-	    (rc = store_run_last_attempt(f->st, t->id, &j->run.attempt, e)) == ST_OK)
-		j->run.attempt++;
-	if (rc) {
-		job_free(j);
-		return rc;
-	}
-	j->manual = manual;
-	j->name = xstrdup(t->name);
-	if (manual)
-		snprintf(j->prev_status, sizeof j->prev_status, "%s", task_status_name(t->status));
+	memcpy(r->task_id, t->id, sizeof r->task_id);
+	r->slot = slot;
+	r->trigger = xstrdup(trigger);
+	r->status = xstrdup("running");
+	r->started_at = now;
+	r->attempt = attempt;
+	r->arming = t->arming;
 	int timeout = t->timeout > 0 ? t->timeout : f->o.timeout;
-	int64_t lease = now + timeout + (f->o.kill_grace_ms + 999) / 1000 + FIRE_LEASE_MARGIN;
-	if ((rc = store_run_begin(f->st, &j->run, &f->self, lease, manual ? j->prev_status : NULL,
-	    &dup, e)) || dup) {
-		job_free(j);
-		return rc;
-	}
-	if (is_heartbeat_task(t) && (rc = fire_heartbeat_prompt(f->st, t->prompt, prompt, e))) {
-		job_free(j);
-		return rc;
-	}
-	*out = j;
+	r->lease_until = now + timeout + (f->o.kill_grace_ms + 999) / 1000 + FIRE_LEASE_MARGIN;
 	return ST_OK;
 }
 
-/* A due task: decide, record, move its schedule on.  *j NULL when nothing
- * is to run (skipped, already fired, or changed meanwhile). */
-static int
-claim_due(struct fire *f, const char *id, int64_t now, struct job **j, char **prompt,
-    struct task *keep, struct err *e)
+/* A task that cannot be computed is parked with the reason: one bad task
+ * must not stop the others. */
+static void
+park(struct fire *f, struct task *t, int64_t now, const char *why)
 {
-	struct task t;
-	*j = NULL;
-	int rc = store_task_get(f->st, id, &t, e);
-	if (rc)
-		return rc == ST_NOTFOUND ? ST_OK : rc;
-	if (t.status != STATUS_PENDING || !t.enabled || t.deleted_at != TIME_NONE ||
-	    t.due_at == TIME_NONE || t.due_at > now) {
-		task_free(&t);
+	warnf(f, "task '%.8s' cannot be scheduled: %s", t->id, why);
+	t->status = STATUS_FAILED;
+	rules_set_next(t, TIME_NONE);
+	char *msg = xasprintf("cannot compute the next run: %s", why);
+	set_str(&t->last_error, msg);
+	free(msg);
+	t->updated_at = now;
+}
+
+/* A stored task that cannot fire as it is: its kind unknown to this
+ * agentcron, its instants unreadable, or a field no longer valid. */
+static int
+unfit(struct fire *f, const struct task *t, struct err *e)
+{
+	if (t->kind < 0)
+		return err_set(e, ST_INVALID, "its kind is not one this agentcron knows");
+	if ((t->kind == KIND_AT || t->kind == KIND_PLAN) && !t->nplan)
+		return err_set(e, ST_INVALID, "its instants could not be read");
+	return task_validate(t, f->zs, e);
+}
+
+static int
+claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
+    struct err *e)
+{
+	struct claim_ctx *x = arg;
+	struct fire *f = x->f;
+	*decision = CLAIM_SKIP;
+	if (fired_has(f, t->id))
 		return ST_OK;
-	}
 	struct decision d;
 	struct err de;
-	if (decide(f, &t, now, &d, &de)) {
-		/* One bad task must not stop the others: park it with the reason. */
-		warnf(f, "task '%.8s' cannot be scheduled: %s", t.id, de.msg);
-		t.status = STATUS_FAILED;
-		set_next(&t, TIME_NONE);
-		char *msg = xasprintf("cannot compute the next run: %s", de.msg);
-		set_str(&t.last_error, msg);
-		free(msg);
-		t.updated_at = now;
-		rc = store_task_put(f->st, &t, e);
-		task_free(&t);
-		return rc;
+	if (unfit(f, t, &de) || rules_due(t, f->zs, x->now, &d, &de)) {
+		if (x->preview)
+			return ST_OK;
+		park(f, t, x->now, de.msg);
+		*decision = CLAIM_WRITE;
+		return ST_OK;
 	}
-	if (d.fire && (rc = begin_run(f, &t, d.slot, d.trigger, 0, now, j, prompt, e))) {
-		task_free(&t);
-		return rc;
+	if (x->preview) {
+		struct fire_preview p = {t, d.slot, !d.fire ? "skip" : heartbeat_is(t) ? "heartbeat"
+			: d.trigger};
+		x->preview(&p, x->preview_arg);
+		return ST_OK;
 	}
-	if (!d.fire && (t.kind == KIND_CRON || t.kind == KIND_AT || t.kind == KIND_PLAN)) {
+	int firing_kind = t->kind == KIND_CRON || t->kind == KIND_AT || t->kind == KIND_PLAN;
+	if (d.fire) {
+		/* A retry is the next attempt at the same occurrence. */
+		int attempt = strcmp(d.trigger, "retry") == 0 ? last_attempt + 1 : 1;
+		int rc = run_fill(f, t, d.slot, heartbeat_is(t) ? "heartbeat" : d.trigger, attempt,
+		    x->now, r, e);
+		if (rc)
+			return rc;
+		t->status = STATUS_RUNNING;
+		fired_add(f, t->id);
+		*decision = CLAIM_FIRE;
+	} else if (firing_kind) {
 		/* --missed skip: on record, so the log says why nothing ran. */
-		struct run r = {.slot = d.slot, .trigger = "catchup", .status = "skipped",
-			.started_at = now, .ended_at = now, .exit_code = -1, .duration_ms = 0};
 		char when[40];
 		time_fmt_utc(d.slot, when, sizeof when);
 		char *msg = xasprintf("missed its time (%s) by %lld s; skipped (--missed skip)", when,
-		    (long long)(now - d.slot));
-		r.error = msg;
-		int dup;
-		snprintf(r.task_id, sizeof r.task_id, "%s", t.id);
-		if (uuid4(r.id) == 0)
-			rc = store_run_begin(f->st, &r, NULL, TIME_NONE, NULL, &dup, e);
-		set_str(&t.last_status, "skipped");
-		set_str(&t.last_error, msg);
-		free(msg);
-		if (rc) {
-			task_free(&t);
-			return rc;
+		    (long long)(x->now - d.slot));
+		if (uuid4(r->id) == 0) {
+			memcpy(r->task_id, t->id, sizeof r->task_id);
+			r->slot = d.slot;
+			r->arming = t->arming;
+			r->trigger = xstrdup("catchup");
+			r->status = xstrdup("skipped");
+			r->started_at = r->ended_at = x->now;
+			r->duration_ms = 0;
+			r->error = xstrdup(msg);
 		}
+		set_str(&t->last_status, "skipped");
+		set_str(&t->last_error, msg);
+		free(msg);
+		if (d.next == TIME_NONE)
+			t->status = STATUS_COMPLETED;
+		*decision = CLAIM_WRITE;
+	} else {
+		*decision = CLAIM_WRITE;
 	}
-	set_next(&t, d.next);
-	if (*j)
-		t.status = STATUS_RUNNING;
-	else if (d.next == TIME_NONE && (t.kind == KIND_CRON || t.kind == KIND_AT || t.kind == KIND_PLAN))
-		t.status = STATUS_COMPLETED;
-	t.updated_at = now;
-	if ((rc = store_task_put(f->st, &t, e)) && *j) {
-		job_free(*j);
-		*j = NULL;
-		free(*prompt);
-		*prompt = NULL;
-	}
-	if (*j && !rc)
-		*keep = t;
-	else
-		task_free(&t);
-	return rc;
+	rules_set_next(t, d.next);
+	t->updated_at = x->now;
+	return ST_OK;
 }
 
 /* A manual run (task-run, or queued).  From the queue, a task that is
  * running or no longer queued is left alone. */
 static int
-claim_manual(struct fire *f, const char *id, int from_queue, int64_t now, struct job **j,
-    char **prompt, struct task *keep, struct err *e)
-{
-	struct task t;
-	*j = NULL;
-	int rc = store_task_get(f->st, id, &t, e);
-	if (rc)
-		return from_queue && rc == ST_NOTFOUND ? ST_OK : rc;
-	if (from_queue && (!t.queued || t.deleted_at != TIME_NONE || t.status == STATUS_RUNNING)) {
-		task_free(&t);
-		return ST_OK;
-	}
-	if (t.status == STATUS_RUNNING) {
-		task_free(&t);
-		return err_set(e, ST_REFUSED, "task '%.8s' is already running", id);
-	}
-	if ((rc = begin_run(f, &t, TIME_NONE, "manual", 1, now, j, prompt, e)) || !*j) {
-		task_free(&t);
-		return rc;
-	}
-	t.status = STATUS_RUNNING;
-	t.queued = 0;
-	t.updated_at = now;
-	if ((rc = store_task_put(f->st, &t, e))) {
-		job_free(*j);
-		*j = NULL;
-		free(*prompt);
-		*prompt = NULL;
-		task_free(&t);
-		return rc;
-	}
-	*keep = t;
-	return ST_OK;
-}
-
-struct claimed {
-	struct job *job;
-	struct task task;
-	char *prompt;
-};
-
-static void
-start_claimed(struct fire *f, struct claimed *c, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		start_job(f, c[i].job, &c[i].task, c[i].prompt);
-		task_free(&c[i].task);
-	}
-}
-
-static void
-drop_claimed(struct claimed *c, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		job_free(c[i].job);
-		task_free(&c[i].task);
-		free(c[i].prompt);
-	}
-}
-
-/* Claim queued, then due tasks for up to room executors, inside the
- * caller's transaction.  The claimed runs go to c (room entries). */
-static int
-claim_some(struct fire *f, int64_t now, int room, struct claimed *c, size_t *n, int *more,
+claim_manual(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
     struct err *e)
 {
-	char ids[CLAIM_BATCH][37];
-	int looked = 0, got, rc;
-	size_t fired0 = f->nfired;
-	*n = 0;
-	int paused = fire_paused(f, NULL, e);
-	if (paused)
-		return paused < 0 ? ST_ERR : ST_OK;
-	if ((rc = store_queued_scan(f->st, ids, room < CLAIM_BATCH ? room : CLAIM_BATCH, &got, e)))
-		goto fail;
-	for (int i = 0; i < got; i++) {
-		if ((rc = claim_manual(f, ids[i], 1, now, &c[*n].job, &c[*n].prompt, &c[*n].task, e)))
-			goto fail;
-		*n += c[*n].job != NULL;
+	struct claim_ctx *x = arg;
+	(void)last_attempt;
+	*decision = CLAIM_SKIP;
+	if (x->from_queue && (!t->queued || t->deleted_at != TIME_NONE || t->status == STATUS_RUNNING))
+		return ST_OK;
+	if (x->preview) {
+		struct fire_preview p = {t, TIME_NONE, "manual"};
+		x->preview(&p, x->preview_arg);
+		return ST_OK;
 	}
-	while ((int)*n < room) {
-		if (looked >= CLAIM_BUDGET) {
-			*more = 1;
-			break;
-		}
-		int want = room - (int)*n;
-		if (want > CLAIM_BATCH)
-			want = CLAIM_BATCH;
-		if ((rc = store_due_scan(f->st, now, &f->cur, ids, want, &got, e)))
-			goto fail;
-		if (got == 0)
-			break;
-		looked += got;
-		for (int i = 0; i < got; i++) {
-			if (fired_has(f, ids[i]))
-				continue;
-			if ((rc = claim_due(f, ids[i], now, &c[*n].job, &c[*n].prompt, &c[*n].task, e)))
-				goto fail;
-			if (c[*n].job) {
-				fired_add(f, ids[i]);
-				(*n)++;
-			}
-		}
-	}
-	if ((int)*n == room)
-		*more = 1;
+	if (t->status == STATUS_RUNNING)
+		return err_set(e, ST_REFUSED, "task '%.8s' is already running", t->id);
+	int rc = run_fill(x->f, t, TIME_NONE, "manual", 1, x->now, r, e);
+	if (rc)
+		return rc;
+	snprintf(r->prev_status, sizeof r->prev_status, "%s", task_status_name(t->status));
+	t->status = STATUS_RUNNING;
+	t->queued = 0;
+	t->updated_at = x->now;
+	*decision = CLAIM_FIRE;
 	return ST_OK;
-fail:
-	/* The caller rolls back: forget what this claimed. */
-	drop_claimed(c, *n);
-	*n = 0;
-	f->nfired = fired0;
-	due_cursor_init(&f->cur);
-	return rc;
+}
+
+/* The store failed: say so once, and once more when it is back. */
+static void
+store_down(struct fire *f, const struct err *e)
+{
+	if (!f->down && f->o.watch)
+		warnf(f, "%s; firing nothing until it is back", e->msg);
+	f->down = 1;
+}
+
+static void
+store_up(struct fire *f)
+{
+	if (f->down && f->o.watch)
+		warnf(f, "store '%s' is back", store_name(f->st));
+	f->down = 0;
+}
+
+/* Sign of life, when due.  A process declared dead (silent too long: its
+ * runs were recovered by others) takes a new identity; what it still runs
+ * is recorded as a late result. */
+static void
+beat(struct fire *f, int force)
+{
+	if (!force && mono_ms() < f->beat_at)
+		return;
+	f->beat_at = mono_ms() + f->o.owner_timeout * 1000 / 3;
+	struct err e;
+	int alive;
+	if (store_owner_beat(f->st, &alive, &e)) {
+		f->alive = 0;
+		store_down(f, &e);
+		return;
+	}
+	if (!alive) {
+		warnf(f, "this process was silent for more than %d s and others recovered its runs;"
+		    " going on under a new identity", f->o.owner_timeout);
+		if (owner_self(&f->self, &e) || store_owner_start(f->st, &f->self, &e)) {
+			f->alive = 0;
+			store_down(f, &e);
+			return;
+		}
+	}
+	f->alive = 1;
 }
 
 int
@@ -771,127 +579,92 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 {
 	*started = 0;
 	*more = 0;
-	f->claiming = 1;
 	int room = f->o.jobs - (int)f->nruns;
 	if (room <= 0) {
 		*more = 1;
 		return ST_OK;
 	}
+	if (!f->alive) {
+		beat(f, 1);
+		if (!f->alive)
+			return ST_OK;
+	}
 	int64_t now = now_of(f), next;
-	int paused = fire_paused(f, NULL, e), rc, nq = 0;
+	int paused = fire_paused(f, NULL, e), rc, queued;
+	if (paused < 0) {
+		store_down(f, e);
+		return ST_ERR;
+	}
 	if (paused)
-		return paused < 0 ? ST_ERR : ST_OK;
-	/* Nothing due costs two index lookups and no write lock. */
-	char ids[1][37];
-	if ((rc = store_due_next(f->st, &next, e)) || (rc = store_queued_scan(f->st, ids, 1, &nq, e)))
-		return rc;
-	if ((next == TIME_NONE || next > now) && nq == 0)
 		return ST_OK;
-	if ((rc = store_begin(f->st, e)))
-		return rc;
-	struct claimed *c = xcalloc((size_t)room, sizeof *c);
-	size_t n = 0;
-	if ((rc = claim_some(f, now, room, c, &n, more, e)) || (rc = store_commit(f->st, e))) {
-		store_rollback(f->st);
-		drop_claimed(c, n);
-		free(c);
+	/* Nothing due costs one read and no lock. */
+	if ((rc = store_due_next(f->st, &next, &queued, e))) {
+		store_down(f, e);
 		return rc;
 	}
-	start_claimed(f, c, n);
+	store_up(f);
+	if ((next == TIME_NONE || next > now) && !queued)
+		return ST_OK;
+	struct claimed *c = xcalloc((size_t)(room < CLAIM_BATCH ? CLAIM_BATCH : room), sizeof *c);
+	struct claim_ctx x = {.f = f, .now = now, .from_queue = 1};
+	struct claim_req q = {.what = CLAIM_QUEUED, .now = now, .max = room};
+	int n = 0, looked = 0;
+	size_t fired0 = f->nfired;
+	rc = queued ? store_claim(f->st, &q, claim_manual, &x, c, &n, e) : ST_OK;
+	if (!rc) {
+		start_claimed(f, c, n);
+		*started += n;
+		room -= n;
+	}
+	x.from_queue = 0;
+	q.what = CLAIM_DUE;
+	q.cur = &f->cur;
+	while (!rc && room > 0 && next != TIME_NONE && next <= now) {
+		if (looked >= CLAIM_BUDGET) {
+			*more = 1;
+			break;
+		}
+		q.max = room < CLAIM_BATCH ? room : CLAIM_BATCH;
+		struct due_cursor before = f->cur;
+		if ((rc = store_claim(f->st, &q, claim_due, &x, c, &n, e)))
+			break;
+		if (!memcmp(&before, &f->cur, sizeof before))
+			break; /* nothing left past the cursor */
+		looked += q.max;
+		start_claimed(f, c, n);
+		*started += n;
+		room -= n;
+		fired0 = f->nfired;
+	}
+	if (rc) {
+		/* Forget what the failed claim meant to fire; rescan next time. */
+		f->nfired = fired0;
+		due_cursor_init(&f->cur);
+		store_down(f, e);
+	} else if (room <= 0) {
+		*more = 1;
+	}
 	free(c);
-	*started = (int)n;
-	return ST_OK;
-}
-
-void
-fire_hold(struct fire *f)
-{
-	f->claiming = 0;
+	return rc;
 }
 
 int
 fire_manual(struct fire *f, const char *id, char run_id[37], struct err *e)
 {
-	int rc = store_begin(f->st, e);
+	struct claimed c;
+	struct claim_ctx x = {.f = f, .now = now_of(f), .manual = 1};
+	struct claim_req q = {.what = CLAIM_ONE, .id = id};
+	int n = 0, rc = store_claim(f->st, &q, claim_manual, &x, &c, &n, e);
 	if (rc)
 		return rc;
-	struct claimed c = {0};
-	if ((rc = claim_manual(f, id, 0, now_of(f), &c.job, &c.prompt, &c.task, e)) || !c.job ||
-	    (rc = store_commit(f->st, e))) {
-		if (!rc)
-			rc = err_set(e, ST_ERR, "task '%.8s' could not be claimed", id);
-		store_rollback(f->st);
-		drop_claimed(&c, c.job ? 1 : 0);
-		return rc;
-	}
-	snprintf(run_id, 37, "%s", c.job->run.id);
+	if (!n)
+		return err_set(e, ST_REFUSED, "task '%.8s' is already running", id);
+	memcpy(run_id, c.run.id, 37);
 	start_claimed(f, &c, 1);
 	return ST_OK;
 }
 
 /* ---- after a run ---- */
-
-static int64_t
-backoff(int failures)
-{
-	int64_t d = FIRE_BACKOFF_BASE;
-	for (int i = 1; i < failures && d < FIRE_BACKOFF_MAX; i++)
-		d *= 2;
-	return d < FIRE_BACKOFF_MAX ? d : FIRE_BACKOFF_MAX;
-}
-
-/* The task's new state after run r ended (DESIGN.md, "Firing"). */
-static int
-after_run(struct fire *f, const struct run *r, int manual, const char *prev_status, int64_t now,
-    struct after *a, struct err *e)
-{
-	struct task t;
-	int rc = store_task_get(f->st, r->task_id, &t, e);
-	if (rc)
-		return rc == ST_NOTFOUND ? ST_OK : rc;
-	int ok = strcmp(r->status, "success") == 0;
-	t.last_run_at = r->started_at;
-	set_str(&t.last_status, r->status);
-	char *x = ok ? NULL : excerpt(r->error, FIRE_EXCERPT);
-	free(t.last_error);
-	t.last_error = x;
-	free(t.last_result);
-	t.last_result = excerpt(r->output, FIRE_EXCERPT);
-	t.updated_at = now;
-	/* Someone changed a running task (task-rm --cancel): theirs stands. */
-	if (t.status == STATUS_RUNNING) {
-		int prev = prev_status ? task_status_parse(prev_status) : -1;
-		int last_instant = t.kind == KIND_AT || (t.kind == KIND_PLAN && t.next_run_at == TIME_NONE);
-		if (manual) {
-			t.status = prev >= 0 && prev != STATUS_RUNNING ? prev : STATUS_PENDING;
-		} else if (ok) {
-			t.consecutive_failures = 0;
-			t.status = last_instant ? STATUS_COMPLETED : STATUS_PENDING;
-			if (last_instant)
-				set_next(&t, TIME_NONE);
-		} else {
-			t.consecutive_failures++;
-			t.status = STATUS_PENDING;
-			if (last_instant) {
-				int retries = t.retries >= 0 ? t.retries : TASK_DEFAULT_RETRIES;
-				int attempt = r->attempt > 0 ? r->attempt : 1;
-				if (attempt <= retries) {
-					t.next_run_at = t.due_at = now + backoff(attempt);
-				} else {
-					t.status = STATUS_FAILED;
-					set_next(&t, TIME_NONE);
-				}
-			}
-		}
-	}
-	if (a) {
-		a->name = xstrdup(t.name);
-		a->notify = xstrdup(!str_empty(t.notify) ? t.notify : f->o.notify);
-	}
-	rc = store_task_put(f->st, &t, e);
-	task_free(&t);
-	return rc;
-}
 
 static int
 outside_kill(int sig)
@@ -905,18 +678,24 @@ run_from_result(struct job *j, struct exec_result *x, int64_t now)
 {
 	const char *status;
 	int clean = x->how == EXEC_EXITED && x->code == 0;
-	if (x->how == EXEC_TIMEOUT)
+	if (x->how == EXEC_STARTFAIL && x->no_resources) {
+		status = "unstarted";
+		j->no_resources = 1;
+	} else if (x->how == EXEC_TIMEOUT) {
 		status = "timeout";
-	else if (x->stopped && !clean)
+	} else if (x->stopped && !clean) {
 		status = "interrupted";
-	else if (clean)
+	} else if (clean) {
 		status = "success";
-	else if (x->how == EXEC_SIGNALED && outside_kill(x->code))
+	} else if (x->how == EXEC_SIGNALED && outside_kill(x->code)) {
 		status = "interrupted";
-	else
+	} else {
 		status = "failed";
+	}
 	struct buf err = {0};
 	buf_puts(&err, x->why);
+	if (j->no_resources)
+		buf_puts(&err, "; not the task's fault: it stays due for the next pass");
 	if (x->stopped && !clean)
 		buf_printf(&err, "%sstopped before the run finished", err.len ? "; " : "");
 	if (x->nerr)
@@ -934,12 +713,41 @@ run_from_result(struct job *j, struct exec_result *x, int64_t now)
 	j->run.duration_ms = x->duration_ms;
 }
 
+struct end_ctx {
+	struct fire *f;
+	int64_t now;
+	struct job **jobs;
+	size_t n;
+};
+
+/* The task after one of ctx's jobs ended: the rules, and what to announce. */
+static int
+task_after_end(struct task *t, const struct run *r, int *write, void *arg, struct err *e)
+{
+	struct end_ctx *x = arg;
+	(void)e;
+	struct job *j = NULL;
+	for (size_t i = 0; i < x->n && !j; i++)
+		if (&x->jobs[i]->run == r)
+			j = x->jobs[i];
+	if (j && j->no_resources)
+		rules_unstarted(t, r, x->now);
+	else
+		rules_after_run(t, r, x->now);
+	if (j) {
+		set_str(&j->name, t->name);
+		set_str(&j->notify, !str_empty(t->notify) ? t->notify : x->f->o.notify);
+	}
+	*write = 1;
+	return ST_OK;
+}
+
 static char **
 hook_env(struct fire *f, const struct run *r, const char *name)
 {
 	static const char *const names[] = {"TASK_ID", "TASK_NAME", "TASK_RUN_ID", "TASK_STATUS",
 		"TASK_DB"};
-	const char *values[] = {r->task_id, name, r->id, r->status, f->db};
+	const char *values[] = {r->task_id, name, r->id, r->status, store_locator(f->st)};
 	return make_env(names, values, sizeof names / sizeof names[0]);
 }
 
@@ -998,120 +806,151 @@ hook_done(struct fire *f, struct job *j, const struct exec_result *x)
 {
 	f->nhooks--;
 	if (x->how != EXEC_EXITED || x->code != 0) {
-		char *err = excerpt(x->err, 200);
-		warnf(f, "notify hook '%s' failed for run %.8s: %s%s%s", j->hook, j->run.id,
-		    x->why[0] ? x->why : "failed", err ? ": " : "", err ? err : "");
-		free(err);
+		const char *err = x->err ? x->err + strspn(x->err, " \t\n") : "";
+		int n = (int)strcspn(err, "\n");
+		warnf(f, "notify hook '%s' failed for run %.8s: %s%s%.*s", j->hook, j->run.id,
+		    x->why[0] ? x->why : "failed", n ? ": " : "", n < 200 ? n : 200, err);
 	}
 	job_free(j);
 }
 
 /* Report a recorded run and pass it to its hook. */
 static void
-announce(struct fire *f, const struct run *r, struct after *a)
+announce(struct fire *f, struct job *j)
 {
-	struct fire_report rep = {.run = r, .name = a->name ? a->name : "", .hook = a->notify};
+	const char *hook = j->no_resources ? NULL : j->notify;
+	struct fire_report rep = {.run = &j->run, .name = j->name ? j->name : "", .hook = hook};
 	if (f->cb.report)
 		f->cb.report(&rep, f->cb.arg);
-	if (a->notify)
-		notify(f, r, a->name, a->notify);
-	free(a->name);
-	free(a->notify);
-	a->name = a->notify = NULL;
+	if (hook)
+		notify(f, &j->run, j->name, hook);
 }
 
-/* Record runs in one transaction; ours[i] says which were still ours.
- * When claiming, the slots they free are claimed in the same transaction
- * (one commit, one fsync, less): into c, room entries. */
+/* Record jobs[0..n) as their owner, in one transaction. */
 static int
-record(struct fire *f, struct job **jobs, size_t n, int64_t now, int *ours, struct after *a,
-    struct claimed *c, size_t *nc, struct err *e)
+record(struct fire *f, struct job **jobs, size_t n, struct err *e)
 {
-	int rc = store_begin(f->st, e), more = 0;
-	*nc = 0;
-	for (size_t i = 0; i < n && !rc; i++) {
-		if ((rc = store_run_end(f->st, &jobs[i]->run, &ours[i], e)))
-			break;
-		if (ours[i])
-			rc = after_run(f, &jobs[i]->run, jobs[i]->manual, jobs[i]->prev_status, now,
-			    &a[i], e);
+	struct run_end ends[WAIT_BATCH];
+	struct end_ctx x = {.f = f, .now = now_of(f), .jobs = jobs, .n = n};
+	for (size_t i = 0; i < n; i++)
+		ends[i] = (struct run_end){.run = &jobs[i]->run, .owner = jobs[i]->owner};
+	int rc = store_runs_end(f->st, ends, n, task_after_end, &x, e);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		if (ends[i].ours)
+			announce(f, jobs[i]);
+		else
+			warnf(f, "run %.8s of task '%.8s' had been recovered as interrupted before it"
+			    " ended; its result (%s) is kept as the run's note", jobs[i]->run.id,
+			    jobs[i]->run.task_id, jobs[i]->run.status);
+		job_free(jobs[i]);
 	}
-	int room = f->o.jobs - (int)f->nruns;
-	if (!rc && c && f->claiming && room > 0)
-		rc = claim_some(f, now, room, c, nc, &more, e);
-	if (!rc)
-		rc = store_commit(f->st, e);
-	if (rc) {
-		drop_claimed(c, *nc);
-		*nc = 0;
-		store_rollback(f->st);
-		for (size_t i = 0; i < n; i++) {
-			free(a[i].name);
-			free(a[i].notify);
-			a[i].name = a[i].notify = NULL;
+	return ST_OK;
+}
+
+static void
+keep_pending(struct fire *f, struct job *j)
+{
+	if (f->npending == f->cappending) {
+		f->cappending = f->cappending ? 2 * f->cappending : 16;
+		f->pending = xrealloc(f->pending, f->cappending * sizeof *f->pending);
+	}
+	f->pending[f->npending++] = j;
+}
+
+/* Record what waits to be recorded; what fails again waits longer. */
+static int
+record_pending(struct fire *f, struct err *e)
+{
+	int status = ST_OK;
+	size_t done = 0;
+	while (done < f->npending) {
+		size_t n = f->npending - done < WAIT_BATCH ? f->npending - done : WAIT_BATCH;
+		struct err e1;
+		if (record(f, f->pending + done, n, &e1) == ST_OK) {
+			done += n;
+			continue;
 		}
+		/* One by one, so one run that cannot be written holds no other. */
+		size_t kept = 0;
+		for (size_t i = 0; i < n; i++) {
+			struct job *j = f->pending[done + i];
+			if (record(f, &j, 1, &e1) != ST_OK) {
+				*e = e1;
+				status = ST_ERR;
+				f->pending[kept++] = j;
+			}
+		}
+		memmove(f->pending + kept, f->pending + done + n,
+		    (f->npending - done - n) * sizeof *f->pending);
+		f->npending -= done + n - kept;
+		done = kept;
+		if (status)
+			break;
 	}
-	return rc;
+	if (!status) {
+		f->npending = 0;
+		f->retry_ms = RECORD_RETRY_MIN;
+		store_up(f);
+		return ST_OK;
+	}
+	f->retry_at = mono_ms() + f->retry_ms;
+	f->retry_ms = f->retry_ms * 2 < RECORD_RETRY_MAX ? f->retry_ms * 2 : RECORD_RETRY_MAX;
+	store_down(f, e);
+	return status;
 }
 
 int
 fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct err *e)
 {
-	struct exec_result x[WAIT_BATCH];
-	struct job *jobs[WAIT_BATCH];
-	size_t n = 0;
 	int status = ST_OK;
-	if (!exec_pool_wait(f->pool, timeout_ms, fds, nfds, &x[0]))
-		return ST_OK;
-	int got = 1;
-	while (got) {
-		struct job *j = x[n].tag;
-		if (j->is_hook) {
-			hook_done(f, j, &x[n]);
-			exec_result_free(&x[n]);
-		} else {
-			jobs[n++] = j;
-		}
-		got = n < WAIT_BATCH && exec_pool_wait(f->pool, 0, NULL, 0, &x[n]);
-	}
-	if (!n)
-		return ST_OK;
+	beat(f, 0);
+	if (f->npending && mono_ms() >= f->retry_at && record_pending(f, e))
+		status = ST_ERR;
+	/* Wake for the next sign of life and the next try to record. */
+	int64_t until = f->beat_at - mono_ms();
+	if (f->npending && f->retry_at - mono_ms() < until)
+		until = f->retry_at - mono_ms();
+	if (until < 0)
+		until = 0;
+	if (timeout_ms < 0 || until < timeout_ms)
+		timeout_ms = until;
+	struct exec_result x;
+	if (!exec_pool_wait(f->pool, timeout_ms, fds, nfds, &x))
+		return status;
 	int64_t now = now_of(f);
-	int ours[WAIT_BATCH];
-	struct after a[WAIT_BATCH];
-	memset(a, 0, sizeof a);
-	for (size_t i = 0; i < n; i++) {
-		run_from_result(jobs[i], &x[i], now);
-		exec_result_free(&x[i]);
-		f->nruns--;
-	}
-	struct claimed *c = xcalloc((size_t)f->o.jobs, sizeof *c);
-	size_t nc = 0, none;
-	if (record(f, jobs, n, now, ours, a, c, &nc, e)) {
-		/* Retry one by one, so one run that cannot be written loses no other. */
-		for (size_t i = 0; i < n; i++) {
-			struct err e1;
-			if (record(f, &jobs[i], 1, now, &ours[i], &a[i], NULL, &none, &e1)) {
-				warnf(f, "cannot record run %.8s of task '%.8s': %s", jobs[i]->run.id,
-				    jobs[i]->run.task_id, e1.msg);
-				*e = e1;
-				status = ST_ERR;
-				ours[i] = 0;
-			}
+	size_t before = f->npending;
+	do {
+		struct job *j = x.tag;
+		if (j->is_hook) {
+			hook_done(f, j, &x);
+		} else {
+			run_from_result(j, &x, now);
+			f->nruns--;
+			keep_pending(f, j);
 		}
-	}
-	start_claimed(f, c, nc);
-	free(c);
-	for (size_t i = 0; i < n; i++) {
-		if (ours[i])
-			announce(f, &jobs[i]->run, &a[i]);
-		else if (!status)
-			warnf(f, "run %.8s of task '%.8s' was no longer marked running (recovered as"
-			    " interrupted, or its task purged); its result (%s) is not recorded",
-			    jobs[i]->run.id, jobs[i]->run.task_id, jobs[i]->run.status);
-		job_free(jobs[i]);
-	}
+		exec_result_free(&x);
+	} while (f->npending - before < WAIT_BATCH && exec_pool_wait(f->pool, 0, NULL, 0, &x));
+	/* Recorded now unless earlier ones still wait for the store. */
+	if (f->npending > before && (before == 0 || mono_ms() >= f->retry_at) && record_pending(f, e))
+		status = ST_ERR;
 	return status;
+}
+
+int
+fire_flush(struct fire *f, int64_t deadline_ms, struct err *e)
+{
+	while (f->npending) {
+		if (record_pending(f, e) == ST_OK)
+			return ST_OK;
+		int64_t wait = f->retry_at - mono_ms();
+		if (mono_ms() + (wait > 0 ? wait : 0) > deadline_ms)
+			return ST_ERR;
+		if (wait > 0)
+			poll(NULL, 0, (int)wait);
+	}
+	return ST_OK;
 }
 
 void
@@ -1130,24 +969,45 @@ struct recovery {
 };
 
 static int
+job_is_run(void *tag, void *arg)
+{
+	const struct job *j = tag;
+	return !j->is_hook && strcmp(j->run.id, arg) == 0;
+}
+
+/* Is this run one this process still has (running, or waiting to be recorded)? */
+static int
+still_ours(const struct fire *f, const char *run_id)
+{
+	for (size_t i = 0; i < f->npending; i++)
+		if (strcmp(f->pending[i]->run.id, run_id) == 0)
+			return 1;
+	return exec_pool_find(f->pool, job_is_run, (void *)run_id);
+}
+
+static int
 recover_one(const struct run_claim *c, void *arg)
 {
 	struct recovery *rv = arg;
 	struct fire *f = rv->f;
-	const struct run_owner *o = &c->owner;
-	int here = strcmp(o->host, f->self.host) == 0;
-	int same_boot = !o->boot[0] || !f->self.boot[0] || strcmp(o->boot, f->self.boot) == 0;
-	if (here && same_boot && o->pid == f->self.pid && o->start == f->self.start)
-		return 0;
+	const struct owner *o = &c->owner;
+	int here = strcmp(o->node, f->self.node) == 0;
 	char why[512];
+	int64_t start, stale = 0;
 	why[0] = 0;
-	int64_t start;
-	if (here && !same_boot)
-		snprintf(why, sizeof why, "the machine restarted before the run finished");
-	else if (here && (proc_start_time((pid_t)o->pid, &start) != 0 || start != o->start))
+	if (strcmp(o->id, f->self.id) == 0) {
+		if (still_ours(f, c->id))
+			return 0;
+		snprintf(why, sizeof why, "this process claimed it but lost track of it (a claim whose"
+		    " commit was not confirmed)");
+	} else if (here && (proc_start_time((pid_t)o->pid, &start) != 0 || start != o->start)) {
 		snprintf(why, sizeof why, "the process running it (pid %lld) ended before the run finished",
 		    o->pid);
-	else if (c->lease_until != TIME_NONE && c->lease_until < rv->now) {
+	} else if (c->silent > f->o.owner_timeout) {
+		stale = f->o.owner_timeout;
+		snprintf(why, sizeof why, "the process running it (pid %lld on %s) stopped showing signs of"
+		    " life %lld s ago", o->pid, o->host, (long long)c->silent);
+	} else if (c->lease_until != TIME_NONE && c->lease_until < rv->now) {
 		char when[40];
 		time_fmt_utc(c->lease_until, when, sizeof when);
 		snprintf(why, sizeof why, "its lease ran out at %s; the process running it (pid %lld on %s)"
@@ -1162,38 +1022,31 @@ recover_one(const struct run_claim *c, void *arg)
 			snprintf(why + l, sizeof why - l, "; %d process%s it left behind %s killed", killed,
 			    killed == 1 ? "" : "es", killed == 1 ? "was" : "were");
 	}
-	struct run r = {.slot = c->slot, .started_at = c->started_at, .ended_at = rv->now,
-		.exit_code = -1, .attempt = c->attempt};
-	snprintf(r.id, sizeof r.id, "%s", c->id);
-	snprintf(r.task_id, sizeof r.task_id, "%s", c->task_id);
-	r.trigger = xstrdup(c->trigger);
-	r.status = xstrdup("interrupted");
-	r.error = xstrdup(why);
-	r.duration_ms = c->started_at != TIME_NONE && rv->now >= c->started_at
+	struct job *j = xcalloc(1, sizeof *j);
+	struct run *r = &j->run;
+	*r = (struct run){.slot = c->slot, .started_at = c->started_at, .ended_at = rv->now,
+		.exit_code = -1, .attempt = c->attempt, .arming = c->arming};
+	memcpy(r->id, c->id, sizeof r->id);
+	memcpy(r->task_id, c->task_id, sizeof r->task_id);
+	memcpy(r->prev_status, c->prev_status, sizeof r->prev_status);
+	r->trigger = xstrdup(c->trigger);
+	r->status = xstrdup("interrupted");
+	r->error = xstrdup(why);
+	r->duration_ms = c->started_at != TIME_NONE && rv->now >= c->started_at
 	    ? (rv->now - c->started_at) * 1000 : -1;
-	struct after a = {0};
-	int ours = 0;
-	int rc = store_begin(f->st, rv->e);
-	if (!rc)
-		rc = store_run_end(f->st, &r, &ours, rv->e);
-	if (!rc && ours)
-		rc = after_run(f, &r, c->prev_status[0] != 0, c->prev_status[0] ? c->prev_status : NULL,
-		    rv->now, &a, rv->e);
-	if (!rc)
-		rc = store_commit(f->st, rv->e);
+	struct end_ctx x = {.f = f, .now = rv->now, .jobs = &j, .n = 1};
+	int done = 0;
+	int rc = store_run_recover(f->st, c, stale, r, task_after_end, &x, &done, rv->e);
 	if (rc) {
-		store_rollback(f->st);
-		free(a.name);
-		free(a.notify);
-		run_free(&r);
+		job_free(j);
 		rv->rc = rc;
 		return 1;
 	}
-	if (ours) {
+	if (done) {
 		rv->n++;
-		announce(f, &r, &a);
+		announce(f, j);
 	}
-	run_free(&r);
+	job_free(j);
 	return 0;
 }
 
@@ -1204,7 +1057,10 @@ fire_recover(struct fire *f, int *n, struct err *e)
 	int rc = store_run_claims(f->st, recover_one, &rv, e);
 	if (n)
 		*n = rv.n;
-	return rc ? rc : rv.rc;
+	rc = rc ? rc : rv.rc;
+	if (rc)
+		store_down(f, e);
+	return rc;
 }
 
 /* ---- looking ahead ---- */
@@ -1212,14 +1068,13 @@ fire_recover(struct fire *f, int *n, struct err *e)
 int
 fire_next_due(struct fire *f, int64_t *due, struct err *e)
 {
-	int paused = fire_paused(f, NULL, e), nq = 0, rc;
-	char id[1][37];
+	int paused = fire_paused(f, NULL, e), queued = 0, rc;
 	*due = TIME_NONE;
 	if (paused)
 		return paused < 0 ? ST_ERR : ST_OK;
-	if ((rc = store_due_next(f->st, due, e)) || (rc = store_queued_scan(f->st, id, 1, &nq, e)))
+	if ((rc = store_due_next(f->st, due, &queued, e)))
 		return rc;
-	if (nq)
+	if (queued)
 		*due = now_of(f);
 	return ST_OK;
 }
@@ -1228,205 +1083,22 @@ int
 fire_preview(struct fire *f, void (*fn)(const struct fire_preview *p, void *arg), void *arg,
     struct err *e)
 {
-	int64_t now = now_of(f);
-	char ids[CLAIM_BATCH][37];
-	int got, rc;
+	/* A claim that decides to change nothing: it sees what a pass would. */
+	struct claim_ctx x = {.f = f, .now = now_of(f), .from_queue = 1, .preview = fn,
+		.preview_arg = arg};
 	struct due_cursor cur;
 	due_cursor_init(&cur);
-	if ((rc = store_queued_scan(f->st, ids, CLAIM_BATCH, &got, e)))
+	struct claim_req q = {.what = CLAIM_QUEUED, .now = x.now, .cur = &cur, .max = CLAIM_BATCH};
+	int n = 0, rc;
+	if ((rc = store_claim(f->st, &q, claim_manual, &x, NULL, &n, e)))
 		return rc;
-	for (int i = 0; i < got; i++) {
-		struct task t;
-		if (store_task_get(f->st, ids[i], &t, e) == ST_OK) {
-			struct fire_preview p = {&t, TIME_NONE, "manual"};
-			fn(&p, arg);
-			task_free(&t);
-		}
-	}
+	x.from_queue = 0;
+	q.what = CLAIM_DUE;
 	for (;;) {
-		if ((rc = store_due_scan(f->st, now, &cur, ids, CLAIM_BATCH, &got, e)))
+		struct due_cursor before = cur;
+		if ((rc = store_claim(f->st, &q, claim_due, &x, NULL, &n, e)))
 			return rc;
-		if (!got)
-			break;
-		for (int i = 0; i < got; i++) {
-			struct task t;
-			if ((rc = store_task_get(f->st, ids[i], &t, e)))
-				return rc;
-			struct decision d;
-			struct err de;
-			if (decide(f, &t, now, &d, &de) == ST_OK) {
-				struct fire_preview p = {&t, d.slot,
-					!d.fire ? "skip" : is_heartbeat_task(&t) ? "heartbeat" : d.trigger};
-				fn(&p, arg);
-			}
-			task_free(&t);
-		}
+		if (!memcmp(&before, &cur, sizeof cur))
+			return ST_OK;
 	}
-	return ST_OK;
-}
-
-/* ---- the heartbeat task ---- */
-
-static int
-find_heartbeat(const struct task *t, void *arg)
-{
-	task_copy(arg, t);
-	return 1;
-}
-
-int
-fire_heartbeat_set(struct store *st, const char *cron, const char *prompt, int64_t now,
-    struct task *out, int *created, struct err *e)
-{
-	struct task_filter flt;
-	task_filter_init(&flt);
-	flt.intent = FIRE_HEARTBEAT_INTENT;
-	flt.limit = 1;
-	struct task t;
-	task_init(&t);
-	t.id[0] = 0;
-	int rc = store_begin(st, e);
-	if (!rc)
-		rc = store_task_list(st, &flt, find_heartbeat, &t, e);
-	if (rc)
-		goto out;
-	*created = t.id[0] == 0;
-	int off = strcmp(cron, "off") == 0;
-	if (*created && off) {
-		rc = err_set(e, ST_NOTFOUND, "there is no heartbeat to turn off");
-		goto out;
-	}
-	if (!*created && t.status == STATUS_RUNNING) {
-		rc = err_set(e, ST_REFUSED, "the heartbeat is running; change it when the run has finished");
-		goto out;
-	}
-	if (off) {
-		t.enabled = 0;
-		t.updated_at = now;
-		rc = store_task_put(st, &t, e);
-	} else {
-		if (*created) {
-			set_str(&t.name, "Heartbeat");
-			set_str(&t.intent, FIRE_HEARTBEAT_INTENT);
-			set_str(&t.prompt, FIRE_HEARTBEAT_PROMPT);
-		}
-		if (prompt)
-			set_str(&t.prompt, prompt);
-		t.kind = KIND_CRON;
-		set_str(&t.cron, cron);
-		t.enabled = 1;
-		t.status = STATUS_PENDING;
-		int is_dup;
-		char dup[37];
-		struct zones *zs = zones_new();
-		rc = task_finalize(&t, *created, 1, now, zs, e);
-		zones_free(zs);
-		if (!rc)
-			rc = *created ? store_task_add(st, &t, 0, &is_dup, dup, e) : store_task_put(st, &t, e);
-	}
-	if (!rc)
-		rc = store_commit(st, e);
-out:
-	if (rc) {
-		store_rollback(st);
-		task_free(&t);
-		return rc;
-	}
-	*out = t;
-	return ST_OK;
-}
-
-/* ---- installing ---- */
-
-/* s for a shell (crontab: '%' escaped, which cron turns into newlines);
- * quoted when it needs it, or always. */
-static void
-put_sh(struct buf *b, const char *s, int always)
-{
-	if (!always && *s && !s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	    "0123456789/._+-,:@=")]) {
-		buf_puts(b, s);
-		return;
-	}
-	buf_puts(b, "'");
-	for (; *s; s++)
-		buf_puts(b, *s == '\'' ? "'\\''" : *s == '%' ? "\\%" : (char[2]){*s, 0});
-	buf_puts(b, "'");
-}
-
-/* s in a systemd unit: specifiers escaped; for ExecStart= also variables,
- * and quoted when it needs it; else it goes inside Environment="...". */
-static void
-put_unit(struct buf *b, const char *s, int exec)
-{
-	int quote = !exec || s[strcspn(s, " \t\"'\\%$;")];
-	if (exec && quote)
-		buf_puts(b, "\"");
-	for (; *s; s++)
-		buf_puts(b, *s == '%' ? "%%" : *s == '$' && exec ? "$$" : *s == '"' && quote ? "\\\""
-		    : *s == '\\' && quote ? "\\\\" : (char[2]){*s, 0});
-	if (exec && quote)
-		buf_puts(b, "\"");
-}
-
-void
-fire_install_cron(struct buf *b, const char *self, const char *db)
-{
-	buf_puts(b, "# agentcron: fire due tasks every minute.  Install with\n"
-	    "#   (crontab -l 2>/dev/null; task-tick --print-cron) | crontab -\n"
-	    "# Runs (JSON lines) go to the log; failures go to stderr, which cron mails.\n"
-	    "# Cron gives jobs an almost empty environment: put API keys in\n"
-	    "# ~/.config/agentcron/config (chmod 600), not in your shell profile.\n"
-	    "* * * * * mkdir -p \"$HOME/.local/state/agentcron\" && ");
-	if (db) {
-		buf_puts(b, "TASK_DB=");
-		put_sh(b, db, 1);
-		buf_puts(b, " ");
-	}
-	put_sh(b, self, 0);
-	buf_puts(b, " >>\"$HOME/.local/state/agentcron/tick.log\"\n");
-}
-
-void
-fire_install_systemd(struct buf *b, const char *self, const char *db, int watch)
-{
-	buf_printf(b, "# agentcron: a systemd user %s for task-tick.  Install with\n"
-	    "#   task-tick --print-systemd%s | sh\n"
-	    "# (runs while you are logged out after: loginctl enable-linger \"$USER\").\n"
-	    "# API keys belong in ~/.config/agentcron/config (chmod 600): units do not\n"
-	    "# read your shell profile.\n"
-	    "set -e\n"
-	    "dir=\"${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user\"\n"
-	    "mkdir -p \"$dir\"\n"
-	    "cat >\"$dir/agentcron-tick.service\" <<'EOF'\n"
-	    "[Unit]\n"
-	    "Description=agentcron: fire due tasks\n\n"
-	    "[Service]\n",
-	    watch ? "service" : "service and timer", watch ? " --watch" : "");
-	if (db) {
-		buf_puts(b, "Environment=\"TASK_DB=");
-		put_unit(b, db, 0);
-		buf_puts(b, "\"\n");
-	}
-	buf_printf(b, "Type=%s\nExecStart=", watch ? "simple" : "oneshot");
-	put_unit(b, self, 1);
-	if (watch)
-		buf_puts(b, " --watch\nRestart=on-failure\nRestartSec=5\n"
-		    "TimeoutStopSec=60\n\n[Install]\nWantedBy=default.target\nEOF\n"
-		    "systemctl --user daemon-reload\n"
-		    "systemctl --user enable --now agentcron-tick.service\n");
-	else
-		buf_puts(b, "\nEOF\n"
-		    "cat >\"$dir/agentcron-tick.timer\" <<'EOF'\n"
-		    "[Unit]\n"
-		    "Description=agentcron: fire due tasks every minute\n\n"
-		    "[Timer]\n"
-		    "OnCalendar=minutely\n"
-		    "Persistent=true\n"
-		    "AccuracySec=1s\n\n"
-		    "[Install]\n"
-		    "WantedBy=timers.target\n"
-		    "EOF\n"
-		    "systemctl --user daemon-reload\n"
-		    "systemctl --user enable --now agentcron-tick.timer\n");
 }

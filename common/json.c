@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "json.h"
-#include "runs.h"
+#include "store.h"
 #include "tz.h"
 #include "when.h"
 
@@ -136,6 +136,8 @@ run_to_json(const struct run *r)
 	cJSON_AddItemToObject(o, "duration_ms", r->duration_ms < 0 ? cJSON_CreateNull()
 	    : cJSON_CreateNumber((double)r->duration_ms));
 	cJSON_AddNumberToObject(o, "attempt", r->attempt);
+	if (r->note)
+		cJSON_AddStringToObject(o, "note", r->note);
 	if (r->output)
 		cJSON_AddStringToObject(o, "output", r->output);
 	if (r->error)

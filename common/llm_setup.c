@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "history.h"
+#include "store.h"
 #include "llm_setup.h"
 #include "tools.h"
 
@@ -297,7 +297,7 @@ llm_setup_conversation(struct llm_setup *s, struct store *st, struct err *e)
 	if (s->context) {
 		struct history_msg *h;
 		size_t nh;
-		int rc = history_load(st, s->context, LLM_SETUP_HISTORY, &h, &nh, e);
+		int rc = store_history_load(st, s->context, LLM_SETUP_HISTORY, &h, &nh, e);
 		if (rc)
 			return rc;
 		for (size_t i = 0; i < nh; i++) {

@@ -1,7 +1,27 @@
-/* store.h: the persistent store of tasks, runs, conversations and settings.
- * This is the whole interface cmd/ sees; the SQLite file is the embedded
- * default and another backend would implement the same functions.  Every
- * function returns an ST_* status and fills *e on failure. */
+/* store.h: the store of tasks, runs, conversations and settings: the one
+ * interface every backend provides, and all that the rest of agentcron
+ * sees of them.  The backend is chosen when the store is opened: an SQLite
+ * file (the embedded default, store_sqlite*.c) or a PostgreSQL database
+ * that several hosts share (a postgres:// or postgresql:// URI,
+ * store_pg*.c).
+ *
+ * Atomicity is part of the contract, not a side effect of one lock:
+ * - Every function is atomic on its own.
+ * - store_begin .. store_commit is one unit of work: a task read in it with
+ *   store_task_get stays as read until it ends (SQLite takes the file's
+ *   write lock; PostgreSQL locks the rows read), so a read-modify-write is
+ *   safe against every other writer.
+ * - Claiming an occurrence, starting a manual or queued run (store_claim)
+ *   and ending a run as its owner (store_runs_end, store_run_recover) are
+ *   each one operation, correct under any number of concurrent writers on
+ *   any number of hosts.  A run is unique per (task, scheduled instant,
+ *   arming) and a task has at most one run in flight: unique indexes of the
+ *   database enforce both, never timing.  Claimers skip the tasks another
+ *   claimer holds instead of queueing behind it.
+ * - A run ends once: a late result for a run that recovery already ended is
+ *   kept as that run's note and changes nothing else.
+ *
+ * Every function returns an ST_* status and fills *e on failure. */
 #ifndef AC_STORE_H
 #define AC_STORE_H
 
@@ -12,6 +32,42 @@
 #include "util.h"
 
 struct store;
+
+/* ---- opening ---- */
+
+enum {
+	STORE_READ = 1 << 0, /* read only: create nothing; no store reads as an empty one */
+	STORE_LOG = 1 << 1,  /* appends records (llm-call): a crash may lose the last ones */
+};
+
+/* The store to open: TASK_DB, else $XDG_DATA_HOME/agentcron/tasks.db. */
+const char *store_default_path(char *buf, size_t n);
+int store_is_uri(const char *where);                 /* a postgres:// or postgresql:// URI */
+/* Open where (NULL: the default), creating and upgrading the schema unless
+ * STORE_READ.  A schema newer than this program's is refused. */
+int store_open(const char *where, int flags, struct store **out, struct err *e);
+void store_close(struct store *st);
+const char *store_name(const struct store *st);     /* for messages; never holds a password */
+/* What another program's TASK_DB should say to open this store: an
+ * absolute path, or the URI without its password. */
+const char *store_locator(const struct store *st);
+void store_locator_of(const char *where, char *buf, size_t n); /* the same, unopened */
+/* The store's clock minus ours in ms, measured at open (0 for a file).
+ * "Now" for firing is the store's: the clock plus this, unless TASK_NOW. */
+int64_t store_clock_skew_ms(const struct store *st);
+int store_now(const struct store *st, int64_t *now, struct err *e); /* TASK_NOW, else the store's clock */
+/* Is this still the store it was?  A file replaced or deleted at its path
+ * is reopened (*what says what happened; "" when nothing did); a lost
+ * server connection is tried again.  ST_ERR when it cannot be reached. */
+int store_refresh(struct store *st, char *what, size_t n, struct err *e);
+
+/* ---- units of work ---- */
+
+int store_begin(struct store *st, struct err *e);
+int store_commit(struct store *st, struct err *e);
+void store_rollback(struct store *st);              /* harmless outside a unit of work */
+
+/* ---- tasks ---- */
 
 /* A listing filter; zeroed fields (and -1 where noted) mean "any". */
 struct task_filter {
@@ -30,32 +86,216 @@ void task_filter_init(struct task_filter *f);
 
 typedef int (*task_fn)(const struct task *t, void *arg); /* non-zero stops */
 
-/* store.c */
-const char *store_default_path(char *buf, size_t n);  /* TASK_DB, else XDG data dir */
-int store_open(const char *path, struct store **out, struct err *e); /* NULL: default; creates and migrates */
-void store_close(struct store *st);
-const char *store_path(const struct store *st);
-int store_begin(struct store *st, struct err *e);     /* an immediate (write) transaction */
-int store_commit(struct store *st, struct err *e);
-void store_rollback(struct store *st);
 /* Insert t (id generated when empty); with dedup, a pending twin (same key,
- * or same intent-or-prompt, schedule and channel) is returned in *dup_id and
- * ST_REFUSED is not an error: *is_dup = 1, nothing written.  A task with
- * deleted_at set goes straight into the trash, without that check. */
-int store_task_add(struct store *st, struct task *t, int dedup, int *is_dup, char dup_id[37], struct err *e);
-/* Resolve an id or unique prefix (4+ chars) to a full id.  ST_NOTFOUND: "no
- * task 'x'"; ST_REFUSED: ambiguous, the message lists candidates. */
+ * or same task_dedup_key) is returned in dup_id with *is_dup = 1 and
+ * nothing written.  A task with deleted_at set goes straight into the
+ * trash, nobody's twin.  ST_REFUSED: the id or key is taken. */
+int store_task_add(struct store *st, struct task *t, int dedup, int *is_dup, char dup_id[37],
+    struct err *e);
+/* An id or unique prefix (4+ characters, any case) to a full id.
+ * ST_NOTFOUND: "no task 'x'"; ST_REFUSED: ambiguous, the candidates listed. */
 int store_task_resolve(struct store *st, const char *prefix, int trashed, char id[37], struct err *e);
 int store_task_get(struct store *st, const char *id, struct task *t, struct err *e); /* t uninitialised on entry */
-int store_task_put(struct store *st, const struct task *t, struct err *e);  /* write every field by id */
+int store_task_put(struct store *st, const struct task *t, struct err *e);  /* every field, by id */
+/* In next-run order (tasks without one last), ties in insertion order;
+ * the trash newest deletion first. */
 int store_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *arg, struct err *e);
 int store_task_count(struct store *st, const struct task_filter *f, long *n, struct err *e);
 int store_task_trash(struct store *st, const char *id, int64_t now, struct err *e); /* stops firing at once */
 int store_trash_restore(struct store *st, const char *id, char restored[37], struct err *e); /* id NULL: latest */
 int store_trash_purge(struct store *st, long *n, struct err *e);
-int store_setting_get(struct store *st, const char *key, char **value, struct err *e); /* *value NULL if unset */
+int store_task_queue(struct store *st, const char *id, int64_t now, struct err *e); /* ask for a run */
+
+/* ---- settings ---- */
+
+#define STORE_SETTING_PAUSED "paused"  /* since when firing is paused (RFC 3339) */
+int store_setting_get(struct store *st, const char *key, char **value, struct err *e); /* NULL if unset */
 int store_setting_set(struct store *st, const char *key, const char *value, struct err *e); /* NULL deletes */
-void store_wake(struct store *st);                   /* nudge watching task-tick processes */
-const char *store_wake_path(const struct store *st); /* the file store_wake() touches */
+
+/* ---- runs ---- */
+
+struct run {
+	char id[37];
+	char task_id[37];
+	int64_t slot;          /* the scheduled instant, TIME_NONE for manual runs */
+	char *trigger;         /* schedule, manual, retry, catchup, heartbeat */
+	char *status;          /* running, success, failed, timeout, interrupted, skipped */
+	int64_t started_at, ended_at;
+	int exit_code;         /* -1 when none (signal, never started) */
+	char *output, *error;
+	int64_t duration_ms;
+	int attempt;
+	int arming;            /* the task's arming it fired in */
+	int64_t lease_until;   /* while running: recovered as interrupted after this */
+	char prev_status[16];  /* a manual run: the status its task gets back, else "" */
+	char *note;            /* a late result, kept after recovery had ended the run */
+};
+void run_free(struct run *r);
+
+struct run_filter {
+	const char *task_id;   /* NULL: every task */
+	const char *status;    /* NULL: any */
+	int64_t since;         /* TIME_NONE: any; else started_at >= since */
+	long limit;            /* 0: no limit */
+	int with_output;       /* also read output, error and note (they can be large) */
+};
+void run_filter_init(struct run_filter *f);
+typedef int (*run_fn)(const struct run *r, void *arg); /* non-zero stops */
+
+int store_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, struct err *e); /* newest first */
+int store_run_get(struct store *st, const char *id_or_prefix, struct run *r, struct err *e); /* any case */
+
+/* ---- owners: who runs what ---- */
+
+/* A process that claims runs.  Its id is new at every start; node tells
+ * where its pid means something (the machine's boot and pid namespace, or
+ * TASK_HOST_ID), so a dead owner on this node is recognised at once. */
+struct owner {
+	char id[37];
+	char host[256];        /* the hostname, for people */
+	char node[128];
+	long long pid;
+	long long start;       /* clock ticks after boot (field 22 of /proc/PID/stat) */
+};
+int owner_self(struct owner *o, struct err *e);    /* this process, with a new id */
+
+/* Register o as the owner of this store's claims from now on.  A backend
+ * that tracks liveness (PostgreSQL) records a heartbeat on its own clock. */
+int store_owner_start(struct store *st, const struct owner *o, struct err *e);
+/* A sign of life.  *alive = 0 when others declared this owner dead (it was
+ * silent too long and its runs were recovered): it must claim nothing more
+ * until store_owner_start gives it a new identity. */
+int store_owner_beat(struct store *st, int *alive, struct err *e);
+void store_owner_stop(struct store *st);            /* leaves, as a clean exit */
+
+/* ---- claims ---- */
+
+/* Where a pass has got to among the due tasks, in (due_at, id) order. */
+struct due_cursor {
+	int64_t due;
+	char id[37];
+};
+void due_cursor_init(struct due_cursor *c);
+
+enum { CLAIM_DUE, CLAIM_QUEUED, CLAIM_ONE };
+struct claim_req {
+	int what;              /* CLAIM_* */
+	int64_t now;           /* DUE: due at or before now */
+	struct due_cursor *cur; /* DUE: moves past every task looked at */
+	const char *id;        /* ONE: the task, waited for if another holds it */
+	int max;               /* DUE, QUEUED: tasks looked at, at most */
+};
+
+/* What a claim decides for one task, handed the task as stored and held
+ * (last_attempt: the attempt number of its latest non-manual run, 0 if
+ * none).  It may edit *t and fill *r, and sets *decision; a status other
+ * than ST_OK stops the claim with that error. */
+enum {
+	CLAIM_SKIP,            /* change nothing */
+	CLAIM_WRITE,           /* write t, and insert r when r->id is set (a record, not a run) */
+	CLAIM_FIRE,            /* insert r (running, owned by the registered owner) and write t */
+};
+typedef int (*claim_fn)(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
+    struct err *e);
+
+/* A run started by a claim, and its task as written. */
+struct claimed {
+	struct task task;
+	struct run run;
+};
+void claimed_free(struct claimed *c, size_t n);
+
+/* Claim: DUE, the enabled pending tasks due at req->now past the cursor,
+ * skipping those another claimer holds; QUEUED, the tasks asked to run that
+ * are not running; ONE, req->id.  fn decides each; a fired run whose
+ * occurrence already has a run, or whose task has one in flight, is not
+ * inserted and its task not written.  Everything is one transaction: on
+ * success the runs started are out[0..*n) (out has room for max, or 1),
+ * on failure nothing is written. */
+int store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *arg,
+    struct claimed *out, int *n, struct err *e);
+/* The earliest due_at of an enabled pending task and whether a run is
+ * queued: what a watcher sleeps until.  TIME_NONE when nothing is. */
+int store_due_next(struct store *st, int64_t *due, int *queued, struct err *e);
+
+/* The task's new state after run r ended: edit *t (held) and set *write. */
+typedef int (*end_fn)(struct task *t, const struct run *r, int *write, void *arg, struct err *e);
+
+struct run_end {
+	struct run *run;       /* status, ended_at, exit_code, output, error, duration_ms */
+	const char *owner;     /* the owner it was claimed by; NULL: the registered one */
+	int ours;              /* out: 1 recorded; 0 it had been ended (recovered): kept as its note */
+};
+/* End runs as their owner, each with fn's change to its task, in one
+ * transaction. */
+int store_runs_end(struct store *st, struct run_end *ends, size_t n, end_fn fn, void *arg,
+    struct err *e);
+
+/* A run in flight, as recovery sees it. */
+struct run_claim {
+	char id[37], task_id[37];
+	struct owner owner;
+	int64_t slot, started_at, lease_until;
+	char trigger[16];
+	char prev_status[16];
+	int attempt, arming;
+	int64_t silent;        /* seconds since its owner's last sign of life on the store's
+	                          clock; -1 when the backend does not track it */
+};
+int store_run_claims(struct store *st, int (*fn)(const struct run_claim *c, void *arg), void *arg,
+    struct err *e);
+/* End c's run as r says (interrupted) if it is still in flight under the
+ * same owner and, when stale_after > 0, that owner is still silent for that
+ * many seconds; then declare the owner dead.  *done = 0 when it was not. */
+int store_run_recover(struct store *st, const struct run_claim *c, int64_t stale_after,
+    struct run *r, end_fn fn, void *arg, int *done, struct err *e);
+
+/* ---- wake-ups ---- */
+
+void store_wake(struct store *st);                  /* the schedule changed: watchers look again */
+/* A descriptor that polls readable when another process called store_wake
+ * (-1 while the store cannot be reached); store_wake_take then says whether
+ * it was a wake-up, and drains it. */
+int store_wake_fd(struct store *st, struct err *e);
+int store_wake_take(struct store *st);
+
+/* ---- conversations and model calls ---- */
+
+struct history_msg {
+	char *role;            /* "user" or "assistant" */
+	char *content;
+	char *run_id;          /* the run that added it, or NULL */
+	int64_t created_at;
+};
+void history_free(struct history_msg *m, size_t n);
+
+struct llm_call {
+	long long id;          /* set by the store */
+	char *run_id, *task_id, *context;
+	char *provider, *model;
+	char *system_prompt, *prompt, *answer;
+	long input_tokens, output_tokens; /* -1 unknown */
+	char *finish_reason;
+	long duration_ms;
+	char *error;           /* NULL on success */
+	char *tool_calls;      /* JSON array of the tool calls made, or NULL */
+	int64_t created_at;
+};
+void llm_call_free(struct llm_call *c);
+typedef int (*llm_call_fn)(const struct llm_call *c, void *arg); /* non-zero stops */
+
+/* The last max messages of context (0: all), oldest first, starting with a
+ * user message; *out is NULL when there are none. */
+int store_history_load(struct store *st, const char *context, size_t max, struct history_msg **out,
+    size_t *n, struct err *e);
+/* One exchange, the prompt and the answer together. */
+int store_history_append(struct store *st, const char *context, const char *prompt,
+    const char *answer, const char *run_id, int64_t now, struct err *e);
+int store_history_clear(struct store *st, const char *context, long *n, struct err *e);
+int store_call_add(struct store *st, struct llm_call *c, struct err *e); /* sets c->id */
+/* Newest first: of one run (run_id), else of one task (task_id), else all;
+ * limit 0: no limit. */
+int store_call_list(struct store *st, const char *run_id, const char *task_id, long limit,
+    llm_call_fn fn, void *arg, struct err *e);
 
 #endif

@@ -105,15 +105,28 @@ task_init(struct task *t)
 	t->retries = -1;
 	t->missed = MISSED_ONCE;
 	t->created_at = t->updated_at = t->deleted_at = TIME_NONE;
+	t->until_at = t->ends_at = TIME_NONE;
+}
+
+/* The string members of t, in one list so that freeing and copying a task
+ * cannot miss one. */
+#define TASK_NSTRS 19
+static void
+task_strs(struct task *t, char **strs[TASK_NSTRS])
+{
+	char **all[TASK_NSTRS] = {&t->name, &t->prompt, &t->system_prompt, &t->cron, &t->tz,
+		&t->last_status, &t->last_error, &t->last_result, &t->context, &t->attachments,
+		&t->model, &t->exec, &t->notify, &t->intent, &t->channel, &t->payload, &t->key, &t->mcp,
+		&t->mcp_allow};
+	memcpy(strs, all, sizeof all);
 }
 
 void
 task_free(struct task *t)
 {
-	char **strs[] = {&t->name, &t->prompt, &t->system_prompt, &t->cron, &t->tz,
-		&t->last_status, &t->last_error, &t->last_result, &t->context, &t->attachments,
-		&t->model, &t->exec, &t->notify, &t->intent, &t->channel, &t->payload, &t->key};
-	for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) {
+	char **strs[TASK_NSTRS];
+	task_strs(t, strs);
+	for (size_t i = 0; i < TASK_NSTRS; i++) {
 		free(*strs[i]);
 		*strs[i] = NULL;
 	}
@@ -126,11 +139,9 @@ void
 task_copy(struct task *dst, const struct task *src)
 {
 	*dst = *src;
-	char **strs[] = {&dst->name, &dst->prompt, &dst->system_prompt, &dst->cron, &dst->tz,
-		&dst->last_status, &dst->last_error, &dst->last_result, &dst->context,
-		&dst->attachments, &dst->model, &dst->exec, &dst->notify, &dst->intent,
-		&dst->channel, &dst->payload, &dst->key};
-	for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+	char **strs[TASK_NSTRS];
+	task_strs(dst, strs);
+	for (size_t i = 0; i < TASK_NSTRS; i++)
 		*strs[i] = xstrdup(*strs[i]);
 	if (src->nplan) {
 		dst->plan = xcalloc(src->nplan, sizeof *dst->plan);
@@ -173,7 +184,7 @@ task_validate(const struct task *t, struct zones *zs, struct err *e)
 		return err_set(e, ST_INVALID, "unknown status");
 	if (t->missed < 0 || t->missed >= MISSED_COUNT)
 		return err_set(e, ST_INVALID, "missed must be one of once, skip, all");
-	if (t->timeout < 0 || t->jitter < 0 || t->retries < -1 || t->consecutive_failures < 0)
+	if (t->timeout < 0 || t->jitter < 0 || t->retries < TASK_RETRIES_FOREVER || t->consecutive_failures < 0)
 		return err_set(e, ST_INVALID, "timeout, jitter, retries and failures cannot be negative");
 	if (t->attachments && !json_kind_ok(t->attachments, 1, 1))
 		return err_set(e, ST_INVALID, "attachments must be a JSON array of strings");
@@ -479,4 +490,60 @@ sched_weekly_cron(const char *spec, char *out, size_t n, struct err *e)
 	snprintf(out, n, "%s", b.data);
 	buf_free(&b);
 	return ST_OK;
+}
+
+char *
+task_plan_text(const struct task *t)
+{
+	if (!t->nplan)
+		return NULL;
+	struct buf b = {0};
+	for (size_t i = 0; i < t->nplan; i++)
+		buf_printf(&b, i ? ",%lld" : "%lld", (long long)t->plan[i]);
+	return b.data;
+}
+
+void
+task_plan_parse(struct task *t, const char *s)
+{
+	t->nplan = 0;
+	free(t->plan);
+	t->plan = NULL;
+	if (!s || !*s)
+		return;
+	size_t n = 1;
+	for (const char *p = s; *p; p++)
+		n += *p == ',';
+	t->plan = xcalloc(n, sizeof *t->plan);
+	for (const char *p = s;;) {
+		char *end;
+		t->plan[t->nplan++] = strtoll(p, &end, 10);
+		if (end == p || (*end && *end != ','))
+			break;
+		if (!*end)
+			return;
+		p = end + 1;
+	}
+	/* Not a list of instants: none, so validation says so. */
+	t->nplan = 0;
+}
+
+/* FNV-1a over the fields that make two pending tasks twins. */
+void
+task_dedup_key(const struct task *t, char out[17])
+{
+	uint64_t h = 1469598103934665603ULL;
+	char *plan = task_plan_text(t);
+	const char *parts[] = {t->intent ? t->intent : t->prompt, task_kind_name(t->kind),
+		t->cron, plan, t->tz, t->channel};
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+		for (const char *p = parts[i] ? parts[i] : ""; *p; p++) {
+			h ^= (unsigned char)*p;
+			h *= 1099511628211ULL;
+		}
+		h ^= 0x1f;
+		h *= 1099511628211ULL;
+	}
+	free(plan);
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
 }

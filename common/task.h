@@ -15,6 +15,7 @@ enum missed_policy { MISSED_ONCE, MISSED_SKIP, MISSED_ALL, MISSED_COUNT };
 
 #define TIME_NONE INT64_MIN /* an instant that is not set */
 #define TASK_DEFAULT_RETRIES 3
+#define TASK_RETRIES_FOREVER (-2) /* retries: back off until a success (Kai's rule) */
 
 struct task {
 	char id[37];
@@ -36,13 +37,21 @@ struct task {
 	char *attachments;         /* JSON array of strings, or NULL */
 	char *model, *exec, *notify;
 	int timeout;               /* seconds; 0: the default */
-	int retries;               /* -1: the default */
+	int retries;               /* -1: the default; TASK_RETRIES_FOREVER */
 	char *intent, *channel;
 	char *payload;             /* JSON object, or NULL */
 	char *key;                 /* idempotency key, or NULL */
 	int missed;                /* MISSED_* */
 	int jitter;                /* seconds of randomized delay, 0 none */
 	int queued;                /* a run was asked for (task-run --queue) */
+	int64_t until_at;          /* recurring: no occurrence after this, or TIME_NONE */
+	int count;                 /* recurring: this many occurrences in all, 0 no limit */
+	int64_t ends_at;           /* the last instant an occurrence may have (derived from
+	                              until_at and count when armed), or TIME_NONE */
+	char *mcp;                 /* JSON array of MCP server names its runs may use, or NULL */
+	char *mcp_allow;           /* JSON array of tool patterns those runs may call, or NULL */
+	int arming;                /* bumped each time the schedule is set again: an instant
+	                              that already ran is a new occurrence in a new arming */
 	int64_t created_at, updated_at, deleted_at;
 };
 
@@ -76,6 +85,11 @@ int64_t task_jitter_delay(const char *id, int64_t slot, int jitter); /* fixed pe
 void task_describe(const struct task *t, struct zones *zs, char *buf, size_t n); /* "Daily at 07:00", ... */
 void task_fmt_time(const struct task *t, struct zones *zs, int64_t when, char *buf, size_t n); /* "2026-11-23 07:00 GMT" in the task's zone */
 void task_default_name(const char *prompt, char *buf, size_t n); /* the prompt's first words */
+/* Two pending tasks with the same key are twins (DESIGN.md, deduplication):
+ * intent (else prompt), schedule, zone and channel; 16 hex digits. */
+void task_dedup_key(const struct task *t, char out[17]);
+char *task_plan_text(const struct task *t);    /* "i1,i2,..." for storage; NULL when no instants */
+void task_plan_parse(struct task *t, const char *s); /* back into t->plan; none when unreadable */
 /* Make a new or edited task ready to store: default name (the prompt's first
  * words) and zone (the local one), validation, updated_at (and created_at
  * for a new one), and, when `reschedule`, next_run_at from now.  A pending

@@ -7,7 +7,7 @@
 #include <strings.h>
 
 #include "json.h"
-#include "runs.h"
+#include "store.h"
 #include "taskargs.h"
 #include "tools_impl.h"
 

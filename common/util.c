@@ -409,3 +409,14 @@ want_color(int fd)
 	const char *nc = getenv("NO_COLOR");
 	return isatty(fd) && !(nc && *nc);
 }
+
+int64_t
+mono_ms(void)
+{
+	struct timespec ts;
+	/* Boot time goes on during a suspend, as the wall-clock leases do. */
+	if (clock_gettime(CLOCK_BOOTTIME, &ts) != 0)
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+

@@ -53,6 +53,7 @@ int buf_read_fd(struct buf *b, int fd, size_t max); /* read to EOF; -1 on error 
 int now_get(int64_t *now, struct err *e);       /* TASK_NOW (RFC 3339) or the clock */
 void time_fmt_utc(int64_t t, char *buf, size_t n); /* 2026-11-23T06:00:00Z */
 int time_parse_rfc3339(const char *s, int64_t *t); /* offset or Z required; 0 ok, -1 not one */
+int64_t mono_ms(void);                          /* a monotonic clock (counting suspends), ms */
 int64_t days_from_civil(int64_t y, unsigned m, unsigned d);
 void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d);
 int days_in_month(int64_t y, unsigned m);

@@ -61,6 +61,8 @@ line two") &&
 	TASK_DB=$TASK_DB
 	TASK_ID=$id
 	TASK_INTENT=in1
+	TASK_MCP=
+	TASK_MCP_ALLOW=
 	TASK_MODEL=m1
 	TASK_NAME=env check
 	TASK_PAYLOAD={"k":1}

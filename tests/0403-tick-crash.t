@@ -105,7 +105,7 @@ test_expect_success 'an executor killed with SIGKILL: interrupted, its leftovers
 	task-show --json $id | grep -q "\"next_run_at\":\"2026-11-23T07:01:00Z\""
 '
 
-test_expect_success 'a stopped task-tick whose lease ran out is recovered; its late result is dropped' '
+test_expect_success 'a stopped task-tick whose lease ran out is recovered; its late result is kept as a note' '
 	rm -f "$TASK_DB" stuck.pid stuck.grandchild &&
 	id=$(task-add --at 2026-11-23T07:00:00Z --name stuck --timeout 60 --exec "$PWD/slow" x) &&
 	{ task-tick >out 2>err & } && tick=$! &&
@@ -118,8 +118,10 @@ test_expect_success 'a stopped task-tick whose lease ran out is recovered; its l
 	gone $(cat stuck.pid) $(cat stuck.grandchild) &&
 	kill -CONT $tick && wait $tick &&
 	test ! -s out &&
-	grep -q "was no longer marked running (recovered as interrupted, or its task purged)" err &&
-	task-log --task $id | cut -f7 >actual && echo interrupted >expect && test_cmp expect actual
+	grep -q "had been recovered as interrupted before it ended; its result (interrupted) is kept as the run.s note" err &&
+	task-log --task $id | cut -f7 >actual && echo interrupted >expect && test_cmp expect actual &&
+	task-log "$(task-log --task $id | cut -f1)" | sed -n "/^note:/,\$p" >note &&
+	grep -q "^  late result, after the run had been recovered: interrupted at 2026-11-23T07:0[0-9]:[0-9]*Z, exit -1" note
 '
 
 test_expect_success 'a manual run whose task-run died gives the task back its status' '

@@ -90,7 +90,7 @@ test_expect_success 'an executor that does not exist: failed, with the name' '
 '
 
 test_expect_success 'exit 3: failed with its status, stdout and stderr kept' '
-	line three | grep -q "\"status\":\"failed\",\"exit_code\":3,.*\"error\":\"exited with status 3\"" &&
+	line three | grep -q "\"status\":\"failed\",\"exit_code\":3,.*\"error\":\"exited with status 3: model said no\"" &&
 	task-log "$(run_of three)" | sed -n "/^status:/p;/^output:/,\$p" >actual &&
 	cat >expect <<-\EOF &&
 	status:    failed (exit 3)
@@ -108,7 +108,7 @@ test_expect_success 'the good one succeeded; every failure went to stderr, one l
 	line good | grep -q "\"status\":\"success\"" &&
 	test "$(wc -l <err)" -eq 3 &&
 	grep -q "^task-tick: task '\''stubborn'\'' ([0-9a-f]*) timeout: timed out after 1 s" err &&
-	grep -q "^task-tick: task '\''three'\'' ([0-9a-f]*) failed: exited with status 3$" err
+	grep -q "^task-tick: task '\''three'\'' ([0-9a-f]*) failed: exited with status 3: model said no$" err
 '
 
 test_expect_success 'a bad command line fails the run, not the pass' '

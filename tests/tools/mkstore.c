@@ -70,7 +70,7 @@ main(int argc, char **argv)
 	struct err e;
 	struct store *st;
 	int64_t now;
-	if (now_get(&now, &e) || store_open(argv[1], &st, &e)) {
+	if (now_get(&now, &e) || store_open(argv[1], 0, &st, &e)) {
 		fprintf(stderr, "mkstore: %s\n", e.msg);
 		return 1;
 	}

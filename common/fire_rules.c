@@ -1,0 +1,268 @@
+/* The pure rules of firing (fire_rules.h): no store, no clock, no
+ * processes; every instant is a parameter, so tests/unit/t-fire-rules.c
+ * checks them as a table. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fire_rules.h"
+
+static int
+plan_has(const struct task *t, int64_t s)
+{
+	for (size_t i = 0; i < t->nplan; i++)
+		if (t->plan[i] == s)
+			return 1;
+	return 0;
+}
+
+static int64_t
+due_of(const struct task *t, int64_t slot)
+{
+	return slot + task_jitter_delay(t->id, slot, t->jitter);
+}
+
+void
+rules_set_next(struct task *t, int64_t next)
+{
+	t->next_run_at = next;
+	t->due_at = next == TIME_NONE ? TIME_NONE : due_of(t, next);
+}
+
+/* The newest slot at or before now, knowing the first after `from` is.
+ * Binary search on "the first slot after x is <= now": log2(now - from)
+ * schedule computations however many were missed. */
+static int
+newest_slot(const struct task *t, struct zones *zs, int64_t from, int64_t now, int64_t *out,
+    struct err *e)
+{
+	int64_t lo = from, hi = now, s;
+	int rc;
+	while (hi - lo > 1) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if ((rc = task_next_slot(t, zs, mid, &s, e)))
+			return rc;
+		if (s != TIME_NONE && s <= now)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return task_next_slot(t, zs, lo, out, e);
+}
+
+/* How many slots lie in (x, now], counting up to cap. */
+static int
+count_slots(const struct task *t, struct zones *zs, int64_t x, int64_t now, int cap, int *n,
+    struct err *e)
+{
+	int rc;
+	*n = 0;
+	for (int64_t s = x; *n < cap; (*n)++) {
+		if ((rc = task_next_slot(t, zs, s, &s, e)))
+			return rc;
+		if (s == TIME_NONE || s > now)
+			break;
+	}
+	return ST_OK;
+}
+
+/* --missed all: the oldest missed slot, but no older than the newest
+ * FIRE_ALL_MAX.  A binary search for the x with exactly that many slots in
+ * (x, now]: bounded work however long the gap. */
+static int
+oldest_kept(const struct task *t, struct zones *zs, int64_t now, struct decision *d, struct err *e)
+{
+	int n, rc;
+	if ((rc = count_slots(t, zs, d->slot - 1, now, FIRE_ALL_MAX + 1, &n, e)) || n <= FIRE_ALL_MAX)
+		return rc;
+	int64_t lo = d->slot - 1, hi = now;
+	while (hi - lo > 1) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if ((rc = count_slots(t, zs, mid, now, FIRE_ALL_MAX, &n, e)))
+			return rc;
+		if (n >= FIRE_ALL_MAX)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return task_next_slot(t, zs, lo, &d->slot, e);
+}
+
+/* Several occurrences went by since d->slot: which one fires. */
+static int
+due_after_gap(const struct task *t, struct zones *zs, int64_t now, struct decision *d,
+    struct err *e)
+{
+	int rc;
+	if (t->missed == MISSED_ALL) {
+		if ((rc = oldest_kept(t, zs, now, d, e)))
+			return rc;
+		d->fire = 1;
+		d->trigger = "catchup";
+		return task_next_slot(t, zs, d->slot, &d->next, e);
+	}
+	if ((rc = newest_slot(t, zs, d->slot, now, &d->slot, e)) ||
+	    (rc = task_next_slot(t, zs, now, &d->next, e)))
+		return rc;
+	if (t->missed == MISSED_SKIP) {
+		d->fire = now - due_of(t, d->slot) <= FIRE_GRACE;
+		d->trigger = d->fire ? "schedule" : "catchup";
+	} else {
+		d->fire = 1;
+		d->trigger = "catchup";
+	}
+	return ST_OK;
+}
+
+int
+rules_due(const struct task *t, struct zones *zs, int64_t now, struct decision *d, struct err *e)
+{
+	int rc;
+	int64_t n1;
+	d->fire = 0;
+	d->slot = t->next_run_at != TIME_NONE ? t->next_run_at : t->due_at;
+	d->next = TIME_NONE;
+	d->trigger = "schedule";
+	if (t->kind != KIND_CRON && t->kind != KIND_AT && t->kind != KIND_PLAN)
+		return ST_OK;
+	/* A one-shot's (or a plan's last) retry: its own instant, never skipped. */
+	if (t->kind != KIND_CRON && !plan_has(t, d->slot)) {
+		d->fire = 1;
+		d->trigger = "retry";
+		return task_next_slot(t, zs, d->slot, &d->next, e);
+	}
+	if ((rc = task_next_slot(t, zs, d->slot, &n1, e)))
+		return rc;
+	/* Lateness counts from the due instant: jitter is not lateness. */
+	if (n1 != TIME_NONE && due_of(t, n1) <= now)
+		return due_after_gap(t, zs, now, d, e);
+	/* One occurrence due, on time or late. */
+	d->next = n1;
+	if (now - due_of(t, d->slot) > FIRE_GRACE) {
+		d->trigger = "catchup";
+		d->fire = t->missed != MISSED_SKIP;
+	} else {
+		d->fire = 1;
+	}
+	return ST_OK;
+}
+
+int64_t
+rules_backoff(int attempt)
+{
+	int64_t d = FIRE_BACKOFF_BASE;
+	for (int i = 1; i < attempt && d < FIRE_BACKOFF_MAX; i++)
+		d *= 2;
+	return d < FIRE_BACKOFF_MAX ? d : FIRE_BACKOFF_MAX;
+}
+
+int
+rules_run_ok(const struct run *r)
+{
+	return r->status && strcmp(r->status, "success") == 0;
+}
+
+/* A short single-line excerpt: blanks collapsed, cut on a character
+ * boundary; NULL when there is nothing. */
+static char *
+excerpt(const char *s, size_t max)
+{
+	if (!s)
+		return NULL;
+	struct buf b = {0};
+	int space = 0;
+	for (const char *p = s; *p && b.len < max; p++) {
+		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+			space = b.len > 0;
+			continue;
+		}
+		if (space)
+			buf_add(&b, " ", 1);
+		space = 0;
+		buf_add(&b, p, 1);
+	}
+	if (!b.len) {
+		buf_free(&b);
+		return NULL;
+	}
+	if (b.len >= max) {
+		/* Drop a last character the cut left incomplete. */
+		size_t n = b.len, i = n;
+		while (i > 0 && ((unsigned char)b.data[i - 1] & 0xc0) == 0x80)
+			i--;
+		if (i > 0) {
+			unsigned char lead = (unsigned char)b.data[i - 1];
+			size_t need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+			if (n - (i - 1) < need)
+				n = i - 1;
+		}
+		b.len = n;
+		b.data[n] = 0;
+		buf_puts(&b, "...");
+	}
+	return b.data;
+}
+
+#define EXCERPT 200 /* bytes of last_result and last_error */
+
+void
+rules_after_run(struct task *t, const struct run *r, int64_t now)
+{
+	int ok = rules_run_ok(r);
+	t->last_run_at = r->started_at;
+	set_str(&t->last_status, r->status);
+	free(t->last_error);
+	t->last_error = ok ? NULL : excerpt(r->error, EXCERPT);
+	free(t->last_result);
+	t->last_result = excerpt(r->output, EXCERPT);
+	t->updated_at = now;
+	/* Someone changed a running task (task-rm --cancel): theirs stands. */
+	if (t->status != STATUS_RUNNING)
+		return;
+	int last = t->next_run_at == TIME_NONE;
+	if (r->prev_status[0]) {
+		int prev = task_status_parse(r->prev_status);
+		t->status = prev >= 0 && prev != STATUS_RUNNING ? prev : STATUS_PENDING;
+		return;
+	}
+	if (ok) {
+		t->consecutive_failures = 0;
+		t->status = last && t->kind != KIND_MANUAL && t->kind != KIND_HEARTBEAT
+		    ? STATUS_COMPLETED : STATUS_PENDING;
+		return;
+	}
+	t->consecutive_failures++;
+	t->status = STATUS_PENDING;
+	/* A recurring task moves on; its last occurrence failed ends it. */
+	if (t->kind == KIND_CRON) {
+		if (last)
+			t->status = STATUS_COMPLETED;
+		return;
+	}
+	if (t->kind != KIND_AT && !(t->kind == KIND_PLAN && last))
+		return;
+	int retries = t->retries == TASK_RETRIES_FOREVER ? -1
+	    : t->retries >= 0 ? t->retries : TASK_DEFAULT_RETRIES;
+	int attempt = r->attempt > 0 ? r->attempt : 1;
+	if (r->exit_code == FIRE_EXIT_PERMANENT || (retries >= 0 && attempt > retries)) {
+		t->status = STATUS_FAILED;
+		rules_set_next(t, TIME_NONE);
+	} else {
+		t->next_run_at = t->due_at = now + rules_backoff(attempt);
+	}
+}
+
+void
+rules_unstarted(struct task *t, const struct run *r, int64_t now)
+{
+	t->updated_at = now;
+	if (t->status != STATUS_RUNNING)
+		return;
+	if (r->prev_status[0]) {
+		int prev = task_status_parse(r->prev_status);
+		t->status = prev >= 0 && prev != STATUS_RUNNING ? prev : STATUS_PENDING;
+		return;
+	}
+	t->status = STATUS_PENDING;
+	t->arming++;
+	rules_set_next(t, r->slot);
+}

@@ -1,0 +1,43 @@
+/* fire_rules.h: the pure decisions of firing, apart from any store: which
+ * occurrence a due task fires (on time, late, missed-run policies, retries,
+ * jitter), and the task's state after a run ends (one-shot done, next
+ * occurrence, Kai's backoff, retries spent, manual runs leaving the
+ * schedule alone).  DESIGN.md, "Firing". */
+#ifndef AC_FIRE_RULES_H
+#define AC_FIRE_RULES_H
+
+#include <stdint.h>
+
+#include "store.h"
+#include "task.h"
+#include "util.h"
+
+#define FIRE_GRACE 60            /* seconds late that still count as on time */
+#define FIRE_BACKOFF_BASE 60     /* first retry of a one-shot, doubling */
+#define FIRE_BACKOFF_MAX 3600
+#define FIRE_ALL_MAX 100         /* --missed all: the newest this many missed runs at most */
+#define FIRE_EXIT_PERMANENT 78   /* an executor's "retrying will not help" (EX_CONFIG) */
+
+/* What a due task fires now. */
+struct decision {
+	int fire;                /* 0: nothing runs (skipped, or not a firing kind) */
+	int64_t slot;            /* the occurrence: fired, or skipped */
+	int64_t next;            /* next_run_at after it, TIME_NONE: no more */
+	const char *trigger;     /* schedule, catchup, retry */
+};
+
+/* fire_rules.c */
+int rules_due(const struct task *t, struct zones *zs, int64_t now, struct decision *d,
+    struct err *e);
+void rules_set_next(struct task *t, int64_t next); /* next_run_at and due_at (with jitter) */
+int64_t rules_backoff(int attempt);              /* 60 s * 2^(attempt-1), capped at an hour */
+/* The task's new state after run r ended at now (r->status, r->exit_code,
+ * r->attempt; manual: r->prev_status).  A task changed meanwhile (no longer
+ * running: cancelled) keeps its new state; last_* are set either way. */
+void rules_after_run(struct task *t, const struct run *r, int64_t now);
+int rules_run_ok(const struct run *r);          /* status success */
+/* The run could not start for lack of resources (no fault of the task):
+ * the same occurrence is armed again, nothing counted. */
+void rules_unstarted(struct task *t, const struct run *r, int64_t now);
+
+#endif

@@ -1,0 +1,23 @@
+/* proc.h: processes as /proc shows them. */
+#ifndef AC_PROC_H
+#define AC_PROC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util.h"
+
+/* proc.c */
+int proc_start_time(pid_t pid, int64_t *ticks); /* field 22 of /proc/PID/stat; -1: no such live process */
+int proc_boot_id(char out[40]);                 /* this boot's id; -1 unknown */
+/* Where a pid means this process: the boot and the pid namespace (two
+ * containers on one kernel share a boot, not a namespace), or TASK_HOST_ID
+ * when set.  -1 unknown. */
+int proc_node_id(char *out, size_t n);
+int proc_group_alive(pid_t pgid);               /* a member of the group that is not a zombie */
+/* SIGKILL every process of this user whose environment holds name=value
+ * (a run's TASK_RUN_ID): what a dead task-tick left behind.  Returns how many. */
+int proc_kill_tagged(const char *name, const char *value);
+
+#endif

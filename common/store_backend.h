@@ -1,0 +1,102 @@
+/* store_backend.h: what a backend of the store provides (store_sqlite*.c,
+ * store_pg*.c) and the state store.c keeps for every store.  store.c builds
+ * the atomic operations of store.h (claims, ends of runs, recovery) from
+ * these primitives inside one unit of work; a backend's part of the
+ * contract is that a row it reads for writing inside a unit (task_get,
+ * claim_scan) stays as read until the unit ends.  Not for cmd/. */
+#ifndef AC_STORE_BACKEND_H
+#define AC_STORE_BACKEND_H
+
+#include "store.h"
+
+struct store_ops;
+
+struct store {
+	const struct store_ops *ops;
+	void *be;                 /* the backend's own state */
+	char *name;               /* for messages */
+	char *locator;            /* for TASK_DB */
+	int flags;                /* STORE_* */
+	int depth;                /* units of work open (0 or 1) */
+	int has_owner;
+	struct owner self;        /* the registered owner of claims */
+	int64_t skew_ms;
+};
+
+struct store_ops {
+	void (*close)(struct store *st);
+	int (*refresh)(struct store *st, char *what, size_t n, struct err *e);
+	int (*begin)(struct store *st, struct err *e);
+	int (*commit)(struct store *st, struct err *e);
+	void (*rollback)(struct store *st);
+
+	/* Tasks; store.c wraps task_add in a unit when the caller has none. */
+	int (*task_find_twin)(struct store *st, const struct task *t, int *found, char id[37],
+	    struct err *e);
+	int (*task_insert)(struct store *st, const struct task *t, struct err *e);
+	int (*task_prefix)(struct store *st, const char *lower, int trashed, char (*found)[37],
+	    int max, int *n, struct err *e);
+	int (*task_get)(struct store *st, const char *id, struct task *t, struct err *e);
+	int (*task_put)(struct store *st, const struct task *t, struct err *e);
+	int (*task_list)(struct store *st, const struct task_filter *f, task_fn fn, void *arg,
+	    struct err *e);
+	int (*task_count)(struct store *st, const struct task_filter *f, long *n, struct err *e);
+	int (*task_trash)(struct store *st, const char *id, int64_t now, struct err *e);
+	int (*trash_restore)(struct store *st, const char *id, char restored[37], struct err *e);
+	int (*trash_purge)(struct store *st, long *n, struct err *e);
+	int (*task_queue)(struct store *st, const char *id, int64_t now, struct err *e);
+
+	int (*setting_get)(struct store *st, const char *key, char **value, struct err *e);
+	int (*setting_set)(struct store *st, const char *key, const char *value, struct err *e);
+
+	int (*run_list)(struct store *st, const struct run_filter *f, run_fn fn, void *arg,
+	    struct err *e);
+	/* Up to 2 runs whose id starts with lower. */
+	int (*run_prefix)(struct store *st, const char *lower, struct run *r, int *n, struct err *e);
+
+	int (*owner_start)(struct store *st, struct err *e);
+	int (*owner_beat)(struct store *st, int *alive, struct err *e);
+	void (*owner_stop)(struct store *st);
+	/* Declare owner_id dead if it has been silent stale_after seconds (0:
+	 * at once); *dead = 0 when it has not. */
+	int (*owner_bury)(struct store *st, const char *owner_id, int64_t stale_after, int *dead,
+	    struct err *e);
+
+	/* The candidates of a claim, read and held (up to req->max; 1 for
+	 * CLAIM_ONE), with the attempt of each one's latest non-manual run;
+	 * a DUE scan moves req->cur past them. */
+	int (*claim_scan)(struct store *st, const struct claim_req *req, struct task *tasks,
+	    int *last_attempt, int *n, struct err *e);
+	/* Insert r, running under the registered owner when running is set;
+	 * *dup = 1 and nothing written when a unique index refuses it. */
+	int (*run_insert)(struct store *st, const struct run *r, int running, int *dup,
+	    struct err *e);
+	/* End r if it is still running under owner_id; *ended says if it was. */
+	int (*run_finish)(struct store *st, const struct run *r, const char *owner_id, int *ended,
+	    struct err *e);
+	int (*run_note)(struct store *st, const char *run_id, const char *note, struct err *e);
+	int (*due_next)(struct store *st, int64_t *due, int *queued, struct err *e);
+	int (*run_claims)(struct store *st, struct run_claim **out, size_t *n, struct err *e);
+
+	void (*wake)(struct store *st);
+	int (*wake_fd)(struct store *st, struct err *e);
+	int (*wake_take)(struct store *st);
+
+	/* The newest max messages (0: all), newest first. */
+	int (*history_load)(struct store *st, const char *context, size_t max,
+	    struct history_msg **out, size_t *n, struct err *e);
+	int (*history_add)(struct store *st, const char *context, const char *role,
+	    const char *content, const char *run_id, int64_t now, struct err *e);
+	int (*history_clear)(struct store *st, const char *context, long *n, struct err *e);
+	int (*call_add)(struct store *st, struct llm_call *c, struct err *e);
+	int (*call_list)(struct store *st, const char *run_id, const char *task_id, long limit,
+	    llm_call_fn fn, void *arg, struct err *e);
+};
+
+/* The backends' openers: fill st->ops, st->be, st->name, st->locator. */
+int store_sqlite_open(struct store *st, const char *path, struct err *e);
+int store_pg_open(struct store *st, const char *uri, struct err *e);
+
+#define STORE_LOCK_WAIT_MS 15000 /* how long a writer waits for another's lock */
+
+#endif

@@ -1,0 +1,52 @@
+/* store_sqlite.h: what the SQLite backend's two files share
+ * (store_sqlite.c: the file, tasks, settings, wake-ups;
+ * store_sqlite_runs.c: runs, claims, conversations).  Not for cmd/. */
+#ifndef AC_STORE_SQLITE_H
+#define AC_STORE_SQLITE_H
+
+#include <sqlite3.h>
+
+#include "store_backend.h"
+
+sqlite3 *sq_db(struct store *st);
+int sq_err(struct store *st, struct err *e, const char *what); /* ST_ERR with SQLite's reason */
+/* A cached prepared statement for sql (a string literal: keyed by pointer),
+ * reset and with bindings cleared.  NULL on error, message in e. */
+sqlite3_stmt *sq_stmt(struct store *st, const char *sql, struct err *e);
+int sq_done(struct store *st, sqlite3_stmt *s, struct err *e, const char *what); /* step to the end */
+void sq_text(sqlite3_stmt *s, int i, const char *v);   /* NULL binds NULL */
+void sq_time(sqlite3_stmt *s, int i, int64_t v);       /* TIME_NONE binds NULL */
+char *sq_col_text(sqlite3_stmt *s, int i);             /* malloc'd copy or NULL */
+int64_t sq_col_time(sqlite3_stmt *s, int i);           /* NULL reads TIME_NONE */
+void sq_col_copy(sqlite3_stmt *s, int i, char *dst, size_t n);
+
+/* store_sqlite.c: the task columns, for the claim scan */
+#define SQ_TASK_COLS \
+	"id, name, prompt, system_prompt, kind, cron, plan, tz, enabled, status," \
+	" next_run_at, due_at, last_run_at, last_status, last_error, last_result," \
+	" consecutive_failures, context, attachments, model, exec, notify, timeout," \
+	" retries, intent, channel, payload, idem_key, missed, jitter, queued," \
+	" created_at, updated_at, deleted_at, until_at, count, ends_at, mcp, mcp_allow, arming, dedup"
+void sq_read_task(sqlite3_stmt *s, struct task *t);
+
+/* store_sqlite_runs.c */
+int sq_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, struct err *e);
+int sq_run_prefix(struct store *st, const char *lower, struct run *r, int *n, struct err *e);
+int sq_claim_scan(struct store *st, const struct claim_req *req, struct task *tasks,
+    int *last_attempt, int *n, struct err *e);
+int sq_run_insert(struct store *st, const struct run *r, int running, int *dup, struct err *e);
+int sq_run_finish(struct store *st, const struct run *r, const char *owner_id, int *ended,
+    struct err *e);
+int sq_run_note(struct store *st, const char *run_id, const char *note, struct err *e);
+int sq_due_next(struct store *st, int64_t *due, int *queued, struct err *e);
+int sq_run_claims(struct store *st, struct run_claim **out, size_t *n, struct err *e);
+int sq_history_load(struct store *st, const char *context, size_t max, struct history_msg **out,
+    size_t *n, struct err *e);
+int sq_history_add(struct store *st, const char *context, const char *role, const char *content,
+    const char *run_id, int64_t now, struct err *e);
+int sq_history_clear(struct store *st, const char *context, long *n, struct err *e);
+int sq_call_add(struct store *st, struct llm_call *c, struct err *e);
+int sq_call_list(struct store *st, const char *run_id, const char *task_id, long limit,
+    llm_call_fn fn, void *arg, struct err *e);
+
+#endif

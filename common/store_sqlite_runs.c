@@ -1,0 +1,439 @@
+/* The SQLite backend's runs, claims and conversations (tables runs,
+ * messages and llm_calls; the schema is in store_sqlite.c).  A claim scan
+ * runs inside the caller's BEGIN IMMEDIATE, so the tasks it reads stay as
+ * read until the claim commits. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_sqlite.h"
+
+#define RUN_COLS "id, task_id, slot, trigger, status, started_at, ended_at, exit_code," \
+	" duration_ms, attempt, arming, lease_until, prev_status"
+
+static void
+read_run(sqlite3_stmt *s, struct run *r, int with_output)
+{
+	memset(r, 0, sizeof *r);
+	sq_col_copy(s, 0, r->id, sizeof r->id);
+	sq_col_copy(s, 1, r->task_id, sizeof r->task_id);
+	r->slot = sq_col_time(s, 2);
+	r->trigger = sq_col_text(s, 3);
+	r->status = sq_col_text(s, 4);
+	r->started_at = sq_col_time(s, 5);
+	r->ended_at = sq_col_time(s, 6);
+	r->exit_code = sqlite3_column_type(s, 7) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 7);
+	r->duration_ms = sqlite3_column_type(s, 8) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 8);
+	r->attempt = sqlite3_column_int(s, 9);
+	r->arming = sqlite3_column_int(s, 10);
+	r->lease_until = sq_col_time(s, 11);
+	sq_col_copy(s, 12, r->prev_status, sizeof r->prev_status);
+	if (with_output) {
+		r->output = sq_col_text(s, 13);
+		r->error = sq_col_text(s, 14);
+		r->note = sq_col_text(s, 15);
+	}
+}
+
+int
+sq_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, struct err *e)
+{
+	static const char q[] = "SELECT " RUN_COLS ", output, error, note FROM runs"
+	    " WHERE (?1 IS NULL OR task_id = ?1) AND (?2 IS NULL OR status = ?2)"
+	    " AND (?3 IS NULL OR started_at >= ?3)"
+	    " ORDER BY started_at DESC, rowid DESC LIMIT ?4";
+	static const char qtask[] = "SELECT " RUN_COLS ", output, error, note FROM runs"
+	    " WHERE task_id = ?1 AND (?2 IS NULL OR status = ?2)"
+	    " AND (?3 IS NULL OR started_at >= ?3)"
+	    " ORDER BY started_at DESC, rowid DESC LIMIT ?4";
+	sqlite3_stmt *s = sq_stmt(st, f->task_id ? qtask : q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, f->task_id);
+	sq_text(s, 2, f->status);
+	sq_time(s, 3, f->since);
+	sqlite3_bind_int64(s, 4, f->limit > 0 ? f->limit : -1);
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct run r;
+		read_run(s, &r, f->with_output);
+		int stop = fn(&r, arg);
+		run_free(&r);
+		if (stop) {
+			rc = SQLITE_DONE;
+			break;
+		}
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "listing runs");
+}
+
+int
+sq_run_prefix(struct store *st, const char *lower, struct run *r, int *n, struct err *e)
+{
+	char upper[41];
+	snprintf(upper, sizeof upper, "%s~", lower);
+	static const char q[] = "SELECT " RUN_COLS ", output, error, note FROM runs"
+	    " WHERE id >= ?1 AND id < ?2 ORDER BY id LIMIT 2";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, lower);
+	sq_text(s, 2, upper);
+	int rc;
+	*n = 0;
+	while (*n < 2 && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		read_run(s, &r[(*n)++], 1);
+	if (*n < 2 && rc != SQLITE_DONE) {
+		for (int i = 0; i < *n; i++)
+			run_free(&r[i]);
+		*n = 0;
+		sqlite3_reset(s);
+		return sq_err(st, e, "reading a run");
+	}
+	sqlite3_reset(s);
+	return ST_OK;
+}
+
+/* ---- claims ---- */
+
+/* The condition of the tasks_due partial index, spelled the same so the
+ * planner uses it. */
+#define DUE_WHERE "status = 'pending' AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL"
+#define LAST_ATTEMPT "(SELECT attempt FROM runs WHERE runs.task_id = tasks.id" \
+	" AND trigger != 'manual' ORDER BY started_at DESC, rowid DESC LIMIT 1)"
+
+int
+sq_claim_scan(struct store *st, const struct claim_req *req, struct task *tasks,
+    int *last_attempt, int *n, struct err *e)
+{
+	static const char qdue[] = "SELECT " SQ_TASK_COLS ", " LAST_ATTEMPT " FROM tasks WHERE "
+	    DUE_WHERE " AND due_at <= ?1 AND (due_at, id) > (?2, ?3) ORDER BY due_at, id LIMIT ?4";
+	static const char qqueued[] = "SELECT " SQ_TASK_COLS ", " LAST_ATTEMPT " FROM tasks"
+	    " WHERE queued != 0 AND deleted_at IS NULL AND status != 'running' LIMIT ?4";
+	static const char qone[] = "SELECT " SQ_TASK_COLS ", " LAST_ATTEMPT " FROM tasks WHERE id = ?3";
+	int max = req->what == CLAIM_ONE ? 1 : req->max;
+	sqlite3_stmt *s = sq_stmt(st, req->what == CLAIM_DUE ? qdue : req->what == CLAIM_QUEUED ? qqueued
+	    : qone, e);
+	if (!s)
+		return ST_ERR;
+	if (req->what == CLAIM_DUE) {
+		sqlite3_bind_int64(s, 1, req->now);
+		sqlite3_bind_int64(s, 2, req->cur->due);
+		sq_text(s, 3, req->cur->id);
+	} else if (req->what == CLAIM_ONE) {
+		sq_text(s, 3, req->id);
+	}
+	sqlite3_bind_int(s, 4, max);
+	int rc;
+	*n = 0;
+	while (*n < max && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		sq_read_task(s, &tasks[*n]);
+		last_attempt[*n] = sqlite3_column_int(s, 41);
+		(*n)++;
+	}
+	sqlite3_reset(s);
+	if (*n < max && rc != SQLITE_DONE) {
+		for (int i = 0; i < *n; i++)
+			task_free(&tasks[i]);
+		*n = 0;
+		return sq_err(st, e, "looking for due tasks");
+	}
+	if (req->what == CLAIM_DUE && *n) {
+		req->cur->due = tasks[*n - 1].due_at;
+		memcpy(req->cur->id, tasks[*n - 1].id, sizeof req->cur->id);
+	}
+	return ST_OK;
+}
+
+int
+sq_run_insert(struct store *st, const struct run *r, int running, int *dup, struct err *e)
+{
+	static const char q[] = "INSERT INTO runs (id, task_id, slot, trigger, status, started_at,"
+	    " attempt, arming, lease_until, prev_status, ended_at, error, duration_ms, owner_id,"
+	    " owner_host, owner_node, owner_pid, owner_start)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
+	    " ON CONFLICT DO NOTHING";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, r->id);
+	sq_text(s, 2, r->task_id);
+	sq_time(s, 3, r->slot);
+	sq_text(s, 4, r->trigger);
+	sq_text(s, 5, r->status);
+	sqlite3_bind_int64(s, 6, r->started_at);
+	sqlite3_bind_int(s, 7, r->attempt);
+	sqlite3_bind_int(s, 8, r->arming);
+	sq_time(s, 9, running ? r->lease_until : TIME_NONE);
+	sq_text(s, 10, r->prev_status[0] ? r->prev_status : NULL);
+	sq_time(s, 11, r->ended_at);
+	sq_text(s, 12, r->error);
+	if (r->duration_ms >= 0)
+		sqlite3_bind_int64(s, 13, r->duration_ms);
+	if (running) {
+		const struct owner *o = &st->self;
+		sq_text(s, 14, o->id);
+		sq_text(s, 15, o->host);
+		sq_text(s, 16, o->node);
+		sqlite3_bind_int64(s, 17, o->pid);
+		sqlite3_bind_int64(s, 18, o->start);
+	}
+	int rc = sq_done(st, s, e, "recording a run");
+	if (!rc)
+		*dup = sqlite3_changes(sq_db(st)) == 0;
+	return rc;
+}
+
+int
+sq_run_finish(struct store *st, const struct run *r, const char *owner_id, int *ended, struct err *e)
+{
+	static const char q[] = "UPDATE runs SET status = ?2, ended_at = ?3, exit_code = ?4,"
+	    " output = ?5, error = ?6, duration_ms = ?7 WHERE id = ?1 AND status = 'running'"
+	    " AND ifnull(owner_id, '') = ?8";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, r->id);
+	sq_text(s, 2, r->status);
+	sq_time(s, 3, r->ended_at);
+	if (r->exit_code >= 0)
+		sqlite3_bind_int(s, 4, r->exit_code);
+	sq_text(s, 5, r->output);
+	sq_text(s, 6, r->error);
+	if (r->duration_ms >= 0)
+		sqlite3_bind_int64(s, 7, r->duration_ms);
+	sq_text(s, 8, owner_id);
+	int rc = sq_done(st, s, e, "recording the end of a run");
+	if (!rc)
+		*ended = sqlite3_changes(sq_db(st)) != 0;
+	return rc;
+}
+
+int
+sq_run_note(struct store *st, const char *run_id, const char *note, struct err *e)
+{
+	static const char q[] = "UPDATE runs SET note = ?2 WHERE id = ?1";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, run_id);
+	sq_text(s, 2, note);
+	return sq_done(st, s, e, "keeping a late result");
+}
+
+int
+sq_due_next(struct store *st, int64_t *due, int *queued, struct err *e)
+{
+	static const char q[] = "SELECT (SELECT min(due_at) FROM tasks WHERE " DUE_WHERE "),"
+	    " EXISTS (SELECT 1 FROM tasks WHERE queued != 0 AND deleted_at IS NULL"
+	    " AND status != 'running')";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*due = sq_col_time(s, 0);
+		*queued = sqlite3_column_int(s, 1);
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW ? ST_OK : sq_err(st, e, "looking for due tasks");
+}
+
+int
+sq_run_claims(struct store *st, struct run_claim **out, size_t *n, struct err *e)
+{
+	static const char q[] = "SELECT id, task_id, slot, started_at, lease_until, trigger,"
+	    " prev_status, owner_id, owner_host, ifnull(owner_node, owner_boot), owner_pid,"
+	    " owner_start, attempt, arming FROM runs WHERE status = 'running'";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	struct run_claim *all = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (len == cap)
+			all = xrealloc(all, (cap = cap ? cap * 2 : 8) * sizeof *all);
+		struct run_claim *c = &all[len++];
+		memset(c, 0, sizeof *c);
+		sq_col_copy(s, 0, c->id, sizeof c->id);
+		sq_col_copy(s, 1, c->task_id, sizeof c->task_id);
+		c->slot = sq_col_time(s, 2);
+		c->started_at = sq_col_time(s, 3);
+		c->lease_until = sq_col_time(s, 4);
+		sq_col_copy(s, 5, c->trigger, sizeof c->trigger);
+		sq_col_copy(s, 6, c->prev_status, sizeof c->prev_status);
+		sq_col_copy(s, 7, c->owner.id, sizeof c->owner.id);
+		sq_col_copy(s, 8, c->owner.host, sizeof c->owner.host);
+		sq_col_copy(s, 9, c->owner.node, sizeof c->owner.node);
+		c->owner.pid = sqlite3_column_int64(s, 10);
+		c->owner.start = sqlite3_column_int64(s, 11);
+		c->attempt = sqlite3_column_int(s, 12);
+		c->arming = sqlite3_column_int(s, 13);
+		c->silent = -1;
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		free(all);
+		return sq_err(st, e, "listing running runs");
+	}
+	*out = all;
+	*n = len;
+	return ST_OK;
+}
+
+/* ---- conversations and model calls ---- */
+
+int
+sq_history_load(struct store *st, const char *context, size_t max, struct history_msg **out,
+    size_t *n, struct err *e)
+{
+	static const char q[] = "SELECT role, content, run_id, created_at FROM messages"
+	    " WHERE context = ?1 ORDER BY id DESC LIMIT ?2";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, context);
+	sqlite3_bind_int64(s, 2, max ? (sqlite3_int64)max : -1);
+	struct history_msg *m = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (len == cap)
+			m = xrealloc(m, (cap = cap ? 2 * cap : 16) * sizeof *m);
+		m[len].role = sq_col_text(s, 0);
+		m[len].content = sq_col_text(s, 1);
+		m[len].run_id = sq_col_text(s, 2);
+		m[len].created_at = sq_col_time(s, 3);
+		len++;
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		history_free(m, len);
+		return sq_err(st, e, "reading a conversation");
+	}
+	*out = m;
+	*n = len;
+	return ST_OK;
+}
+
+int
+sq_history_add(struct store *st, const char *context, const char *role, const char *content,
+    const char *run_id, int64_t now, struct err *e)
+{
+	static const char q[] = "INSERT INTO messages (context, role, content, run_id, created_at)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5)";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, context);
+	sq_text(s, 2, role);
+	sq_text(s, 3, content);
+	sq_text(s, 4, run_id);
+	sqlite3_bind_int64(s, 5, now);
+	return sq_done(st, s, e, "saving a conversation");
+}
+
+int
+sq_history_clear(struct store *st, const char *context, long *n, struct err *e)
+{
+	static const char q[] = "DELETE FROM messages WHERE context = ?1";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, context);
+	int rc = sq_done(st, s, e, "clearing a conversation");
+	if (!rc)
+		*n = sqlite3_changes(sq_db(st));
+	return rc;
+}
+
+static void
+bind_count(sqlite3_stmt *s, int i, long v)
+{
+	if (v < 0)
+		sqlite3_bind_null(s, i);
+	else
+		sqlite3_bind_int64(s, i, v);
+}
+
+int
+sq_call_add(struct store *st, struct llm_call *c, struct err *e)
+{
+	static const char q[] = "INSERT INTO llm_calls (run_id, task_id, context, provider, model,"
+	    " system_prompt, prompt, answer, input_tokens, output_tokens, finish_reason, duration_ms,"
+	    " error, created_at, tool_calls) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+	    " ?12, ?13, ?14, ?15)";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, c->run_id);
+	sq_text(s, 2, c->task_id);
+	sq_text(s, 3, c->context);
+	sq_text(s, 4, c->provider);
+	sq_text(s, 5, c->model);
+	sq_text(s, 6, c->system_prompt);
+	sq_text(s, 7, c->prompt);
+	sq_text(s, 8, c->answer);
+	bind_count(s, 9, c->input_tokens);
+	bind_count(s, 10, c->output_tokens);
+	sq_text(s, 11, c->finish_reason);
+	bind_count(s, 12, c->duration_ms);
+	sq_text(s, 13, c->error);
+	sqlite3_bind_int64(s, 14, c->created_at);
+	sq_text(s, 15, c->tool_calls);
+	int rc = sq_done(st, s, e, "recording a model call");
+	if (!rc)
+		c->id = sqlite3_last_insert_rowid(sq_db(st));
+	return rc;
+}
+
+static long
+col_count(sqlite3_stmt *s, int i)
+{
+	return sqlite3_column_type(s, i) == SQLITE_NULL ? -1 : (long)sqlite3_column_int64(s, i);
+}
+
+int
+sq_call_list(struct store *st, const char *run_id, const char *task_id, long limit,
+    llm_call_fn fn, void *arg, struct err *e)
+{
+	static const char q[] = "SELECT id, run_id, task_id, context, provider, model, system_prompt,"
+	    " prompt, answer, input_tokens, output_tokens, finish_reason, duration_ms, error,"
+	    " created_at, tool_calls FROM llm_calls"
+	    " WHERE (?1 IS NULL OR run_id = ?1) AND (?2 IS NULL OR task_id = ?2)"
+	    " ORDER BY id DESC LIMIT ?3";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, run_id);
+	sq_text(s, 2, run_id ? NULL : task_id);
+	sqlite3_bind_int64(s, 3, limit > 0 ? limit : -1);
+	int rc, stop = 0;
+	while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct llm_call c = {
+			.id = sqlite3_column_int64(s, 0),
+			.run_id = sq_col_text(s, 1),
+			.task_id = sq_col_text(s, 2),
+			.context = sq_col_text(s, 3),
+			.provider = sq_col_text(s, 4),
+			.model = sq_col_text(s, 5),
+			.system_prompt = sq_col_text(s, 6),
+			.prompt = sq_col_text(s, 7),
+			.answer = sq_col_text(s, 8),
+			.input_tokens = col_count(s, 9),
+			.output_tokens = col_count(s, 10),
+			.finish_reason = sq_col_text(s, 11),
+			.duration_ms = col_count(s, 12),
+			.error = sq_col_text(s, 13),
+			.created_at = sq_col_time(s, 14),
+			.tool_calls = sq_col_text(s, 15),
+		};
+		stop = fn(&c, arg);
+		llm_call_free(&c);
+	}
+	if (stop)
+		rc = SQLITE_DONE;
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reading model calls");
+}
