@@ -11,10 +11,10 @@ override CFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L -Wall -Wextra $(CFLAGS)
 # reuses every rule with B=build/asan.
 B ?= build/default
 BIN ?= bin
-PKGS = sqlite3 libcurl libcjson
+PKGS = sqlite3 libpq libcurl libcjson
 # What the build and the tests need: "test|Debian package" pairs; only the
 # packages whose test fails are installed (a machine's own node stays).
-DEPS = 'pkg-config --version|pkg-config' 'pkg-config --exists sqlite3|libsqlite3-dev' \
+DEPS = 'pkg-config --version|pkg-config' 'pkg-config --exists sqlite3|libsqlite3-dev' 'pkg-config --exists libpq|libpq-dev' \
   'pkg-config --exists libcurl|libcurl4-openssl-dev' 'pkg-config --exists libcjson|libcjson-dev' \
   'test -f /usr/share/zoneinfo/Europe/London|tzdata' 'command -v sqlite3|sqlite3' \
   'command -v mandoc|mandoc' 'command -v prove|perl' 'command -v clang|clang' \

@@ -636,7 +636,12 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 		room -= n;
 		fired0 = f->nfired;
 	}
-	if (rc) {
+	if (rc == ST_REFUSED) {
+		/* Declared dead: a new identity at the next sign of life. */
+		f->nfired = fired0;
+		f->alive = 0;
+		rc = ST_OK;
+	} else if (rc) {
 		/* Forget what the failed claim meant to fire; rescan next time. */
 		f->nfired = fired0;
 		due_cursor_init(&f->cur);

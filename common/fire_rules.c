@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fire_rules.h"
+#include "utf8.h"
 
 static int
 plan_has(const struct task *t, int64_t s)
@@ -185,18 +186,8 @@ excerpt(const char *s, size_t max)
 		return NULL;
 	}
 	if (b.len >= max) {
-		/* Drop a last character the cut left incomplete. */
-		size_t n = b.len, i = n;
-		while (i > 0 && ((unsigned char)b.data[i - 1] & 0xc0) == 0x80)
-			i--;
-		if (i > 0) {
-			unsigned char lead = (unsigned char)b.data[i - 1];
-			size_t need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-			if (n - (i - 1) < need)
-				n = i - 1;
-		}
-		b.len = n;
-		b.data[n] = 0;
+		b.len = utf8_cut(b.data, b.len);
+		b.data[b.len] = 0;
 		buf_puts(&b, "...");
 	}
 	return b.data;

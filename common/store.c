@@ -497,7 +497,12 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 		return ST_OK;
 	struct task *tasks = xcalloc((size_t)cap, sizeof *tasks);
 	int *last = xcalloc((size_t)cap, sizeof *last);
-	int rc = store_begin(st, e), i;
+	int rc = store_begin(st, e), i, alive = 1;
+	/* A sign of life in the same transaction: a process others declared
+	 * dead (its runs recovered) claims nothing. */
+	if (!rc && !(rc = st->ops->owner_beat(st, &alive, e)) && !alive)
+		rc = err_set(e, ST_REFUSED, "store '%s': this process was silent too long and declared"
+		    " dead; it claims nothing under that identity", st->name);
 	if (!rc)
 		rc = st->ops->claim_scan(st, req, tasks, last, &got, e);
 	for (i = 0; !rc && i < got; i++) {

@@ -1,9 +1,1191 @@
-/* placeholder */
-#include "store_backend.h"
+/* The PostgreSQL backend: one database that any number of hosts share.
+ * libpq finds the server from the URI and its own variables and files
+ * (PGHOST, PGSERVICE, ~/.pgpass); the password never leaves libpq (names
+ * and locators drop it).  The schema is created and upgraded by the first
+ * program that opens the database, one step at a time under an advisory
+ * lock, each step in the same transaction as its version (table
+ * agentcron_schema), so hosts starting together migrate once and a failed
+ * step leaves the old schema whole.  A unit of work is a transaction whose
+ * task reads lock their rows (FOR UPDATE); claims lock due rows with SKIP
+ * LOCKED, so tickers on several hosts claim side by side.  Every process
+ * that claims is a row in `processes` with a heartbeat on the server's
+ * clock.  Wake-ups are LISTEN/NOTIFY.  A lost connection is reopened at the
+ * next operation outside a transaction.  Runs, claims and conversations:
+ * store_pg_runs.c. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "store_pg.h"
+#include "utf8.h"
+
+#define PREP_MAX 96
+#define SCHEMA_LOCK 7306115113L   /* pg_advisory_xact_lock key of migrations */
+#define WAKE_CHANNEL "agentcron_wake"
+#define FETCH_ROWS 256
+
+struct pg {
+	PGconn *conn;
+	char *uri;                /* as given, password included: only for libpq */
+	struct {
+		const char *sql;
+		char name[16];
+	} prep[PREP_MAX];
+	int nprep;
+	int listening;
+	unsigned cursors;
+};
+
+static struct pg *
+pg(struct store *st)
+{
+	return st->be;
+}
+
+/* ---- statements ---- */
+
+void
+pq_text(struct pq_params *p, const char *s)
+{
+	if (p->n >= PQ_MAXPARAMS)
+		abort();
+	p->owned[p->n] = NULL;
+	/* The server takes text only as valid UTF-8; what is not (an
+	 * executor's raw bytes) is stored with U+FFFD in place. */
+	if (s && !utf8_valid(s, strlen(s)))
+		s = p->owned[p->n] = utf8_sanitize(s, strlen(s));
+	p->v[p->n++] = s;
+}
+
+void
+pq_text_owned(struct pq_params *p, char *s)
+{
+	pq_text(p, s);
+	if (p->owned[p->n - 1])
+		free(s);
+	else
+		p->owned[p->n - 1] = s;
+}
+
+void
+pq_int(struct pq_params *p, long long v)
+{
+	if (p->n >= PQ_MAXPARAMS)
+		abort();
+	snprintf(p->num[p->n], sizeof p->num[p->n], "%lld", v);
+	p->owned[p->n] = NULL;
+	p->v[p->n] = p->num[p->n];
+	p->n++;
+}
+
+void
+pq_time(struct pq_params *p, int64_t t)
+{
+	if (t == TIME_NONE)
+		pq_text(p, NULL);
+	else
+		pq_int(p, t);
+}
+
+void
+pq_params_free(struct pq_params *p)
+{
+	for (int i = 0; i < p->n; i++)
+		free(p->owned[i]);
+	p->n = 0;
+}
+
+char *
+pq_get_text(const PGresult *r, int row, int col)
+{
+	return PQgetisnull(r, row, col) ? NULL : xstrdup(PQgetvalue(r, row, col));
+}
+
+int64_t
+pq_get_time(const PGresult *r, int row, int col)
+{
+	return PQgetisnull(r, row, col) ? TIME_NONE : strtoll(PQgetvalue(r, row, col), NULL, 10);
+}
+
+long long
+pq_get_int(const PGresult *r, int row, int col)
+{
+	return PQgetisnull(r, row, col) ? 0 : strtoll(PQgetvalue(r, row, col), NULL, 10);
+}
+
+void
+pq_get_copy(const PGresult *r, int row, int col, char *dst, size_t n)
+{
+	snprintf(dst, n, "%s", PQgetisnull(r, row, col) ? "" : PQgetvalue(r, row, col));
+}
+
+/* libpq's message, first line only: the rest is hints for psql users. */
+static const char *
+first_line(const char *msg, char *buf, size_t n)
+{
+	msg = msg ? msg : "";
+	msg += strspn(msg, " \t\n");
+	snprintf(buf, n, "%.*s", (int)strcspn(msg, "\n"), msg);
+	return buf;
+}
+
+static int
+conn_err(struct store *st, const char *what, const PGresult *res, struct err *e)
+{
+	char line[400];
+	const char *msg = res ? PQresultErrorMessage(res) : NULL;
+	if (!msg || !*msg)
+		msg = PQerrorMessage(pg(st)->conn);
+	first_line(msg, line, sizeof line);
+	if (PQstatus(pg(st)->conn) != CONNECTION_OK)
+		return err_set(e, ST_ERR, "store '%s': lost the connection to the server while %s: %s",
+		    st->name, what, line);
+	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	if (state && strcmp(state, "23505") == 0)
+		return err_set(e, ST_REFUSED, "store '%s': %s: %s", st->name, what, line);
+	return err_set(e, ST_ERR, "store '%s': %s: %s", st->name, what, line);
+}
+
+static int pg_reconnect(struct store *st, struct err *e);
+
+/* The connection, reopened if it was lost outside a transaction. */
+static int
+ready(struct store *st, struct err *e)
+{
+	if (PQstatus(pg(st)->conn) == CONNECTION_OK)
+		return ST_OK;
+	if (st->depth)
+		return err_set(e, ST_ERR, "store '%s': lost the connection to the server", st->name);
+	return pg_reconnect(st, e);
+}
+
+static const char *
+prepared(struct store *st, const char *sql, struct err *e)
+{
+	struct pg *q = pg(st);
+	for (int i = 0; i < q->nprep; i++)
+		if (q->prep[i].sql == sql)
+			return q->prep[i].name;
+	if (q->nprep == PREP_MAX)
+		return NULL;
+	char name[16];
+	snprintf(name, sizeof name, "ac%d", q->nprep);
+	PGresult *r = PQprepare(q->conn, name, sql, 0, NULL);
+	int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+	if (!ok)
+		conn_err(st, "preparing a query", r, e);
+	PQclear(r);
+	if (!ok)
+		return "";
+	q->prep[q->nprep].sql = sql;
+	snprintf(q->prep[q->nprep].name, sizeof q->prep[q->nprep].name, "%s", name);
+	return q->prep[q->nprep++].name;
+}
+
+static int
+exec_with(struct store *st, const char *sql, int prepare, struct pq_params *p, PGresult **res,
+    const char *what, struct err *e)
+{
+	struct pq_params none = {.n = 0};
+	if (!p)
+		p = &none;
+	*res = NULL;
+	int rc = ready(st, e);
+	if (rc) {
+		pq_params_free(p);
+		return rc;
+	}
+	const char *name = prepare ? prepared(st, sql, e) : NULL;
+	if (name && !*name) {
+		pq_params_free(p);
+		return ST_ERR;
+	}
+	PGresult *r = name ? PQexecPrepared(pg(st)->conn, name, p->n, p->v, NULL, NULL, 0)
+	    : PQexecParams(pg(st)->conn, sql, p->n, NULL, p->v, NULL, NULL, 0);
+	pq_params_free(p);
+	ExecStatusType s = PQresultStatus(r);
+	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) {
+		rc = conn_err(st, what, r, e);
+		PQclear(r);
+		return rc;
+	}
+	*res = r;
+	return ST_OK;
+}
+
+int
+pq_exec(struct store *st, const char *sql, struct pq_params *p, PGresult **res, const char *what,
+    struct err *e)
+{
+	return exec_with(st, sql, 1, p, res, what, e);
+}
+
+int
+pq_exec_dynamic(struct store *st, const char *sql, struct pq_params *p, PGresult **res,
+    const char *what, struct err *e)
+{
+	return exec_with(st, sql, 0, p, res, what, e);
+}
+
+int
+pq_do(struct store *st, const char *sql, struct pq_params *p, long *rows, const char *what,
+    struct err *e)
+{
+	PGresult *r;
+	int rc = pq_exec(st, sql, p, &r, what, e);
+	if (!rc && rows)
+		*rows = strtol(PQcmdTuples(r), NULL, 10);
+	PQclear(r);
+	return rc;
+}
+
+/* Statements with no parameters and no rows, several at once allowed
+ * (the schema's steps), by the simple protocol. */
+static int
+simple(struct store *st, const char *sql, const char *what, struct err *e)
+{
+	int rc = ready(st, e);
+	if (rc)
+		return rc;
+	PGresult *r = PQexec(pg(st)->conn, sql);
+	ExecStatusType s = PQresultStatus(r);
+	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK)
+		rc = conn_err(st, what, r, e);
+	PQclear(r);
+	return rc;
+}
+
+int
+pq_each_row(struct store *st, const char *sql, struct pq_params *p,
+    int (*fn)(const PGresult *r, int row, void *arg), void *arg, const char *what, struct err *e)
+{
+	struct pg *q = pg(st);
+	int own = !st->depth, rc = ST_OK;
+	char cur[32], *declare = NULL, *fetch = NULL, *close_it = NULL;
+	snprintf(cur, sizeof cur, "agentcron_c%u", q->cursors++);
+	if (own && (rc = simple(st, "BEGIN", what, e))) {
+		pq_params_free(p);
+		return rc;
+	}
+	declare = xasprintf("DECLARE %s NO SCROLL CURSOR FOR %s", cur, sql);
+	fetch = xasprintf("FETCH %d FROM %s", FETCH_ROWS, cur);
+	close_it = xasprintf("CLOSE %s", cur);
+	PGresult *r;
+	if (!(rc = pq_exec_dynamic(st, declare, p, &r, what, e))) {
+		PQclear(r);
+		for (int stop = 0; !stop;) {
+			if ((rc = pq_exec_dynamic(st, fetch, NULL, &r, what, e)))
+				break;
+			int n = PQntuples(r);
+			for (int i = 0; i < n && !stop; i++)
+				stop = fn(r, i, arg);
+			PQclear(r);
+			stop |= n < FETCH_ROWS;
+		}
+		if (!rc)
+			rc = simple(st, close_it, what, e);
+	}
+	free(declare);
+	free(fetch);
+	free(close_it);
+	if (own) {
+		if (!rc)
+			rc = simple(st, "COMMIT", what, e);
+		else
+			PQclear(PQexec(q->conn, "ROLLBACK"));
+	}
+	return rc;
+}
+
+/* ---- the schema ---- */
+
+/* Step i takes the database from schema version i to i + 1. */
+static const char *const migrations[] = {
+	/* 1 */
+	"CREATE TABLE tasks ("
+	" seq bigserial UNIQUE,"
+	" id text COLLATE \"C\" PRIMARY KEY,"
+	" name text NOT NULL,"
+	" prompt text NOT NULL,"
+	" system_prompt text,"
+	" kind text NOT NULL,"
+	" cron text,"
+	" plan text,"
+	" tz text NOT NULL,"
+	" enabled integer NOT NULL DEFAULT 1,"
+	" status text NOT NULL DEFAULT 'pending',"
+	" next_run_at bigint,"
+	" due_at bigint,"
+	" last_run_at bigint,"
+	" last_status text,"
+	" last_error text,"
+	" last_result text,"
+	" consecutive_failures integer NOT NULL DEFAULT 0,"
+	" context text,"
+	" attachments text,"
+	" model text,"
+	" exec text,"
+	" notify text,"
+	" timeout integer NOT NULL DEFAULT 0,"
+	" retries integer NOT NULL DEFAULT -1,"
+	" intent text,"
+	" channel text,"
+	" payload text,"
+	" idem_key text,"
+	" missed text NOT NULL DEFAULT 'once',"
+	" jitter integer NOT NULL DEFAULT 0,"
+	" queued integer NOT NULL DEFAULT 0,"
+	" created_at bigint NOT NULL,"
+	" updated_at bigint NOT NULL,"
+	" deleted_at bigint,"
+	" until_at bigint,"
+	" count integer NOT NULL DEFAULT 0,"
+	" ends_at bigint,"
+	" mcp text,"
+	" mcp_allow text,"
+	" arming integer NOT NULL DEFAULT 0,"
+	" dedup text);"
+	"CREATE INDEX tasks_order ON tasks ((coalesce(next_run_at, 9223372036854775807)), seq)"
+	" WHERE deleted_at IS NULL;"
+	"CREATE INDEX tasks_due ON tasks (due_at, id)"
+	" WHERE status = 'pending' AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL;"
+	"CREATE INDEX tasks_queued ON tasks (queued) WHERE queued <> 0 AND deleted_at IS NULL;"
+	"CREATE INDEX tasks_trash ON tasks (deleted_at) WHERE deleted_at IS NOT NULL;"
+	"CREATE UNIQUE INDEX tasks_key ON tasks (idem_key)"
+	" WHERE idem_key IS NOT NULL AND deleted_at IS NULL;"
+	"CREATE INDEX tasks_dedup ON tasks (dedup) WHERE status = 'pending' AND deleted_at IS NULL;"
+	"CREATE INDEX tasks_status ON tasks (status, (coalesce(next_run_at, 9223372036854775807)), seq)"
+	" WHERE deleted_at IS NULL AND status <> 'pending';"
+	"CREATE INDEX tasks_channel ON tasks (channel, (coalesce(next_run_at, 9223372036854775807)),"
+	" seq) WHERE deleted_at IS NULL AND channel IS NOT NULL;"
+	"CREATE INDEX tasks_heartbeat ON tasks ((coalesce(next_run_at, 9223372036854775807)), seq)"
+	" WHERE kind = 'heartbeat' AND status = 'pending' AND enabled = 1 AND deleted_at IS NULL;"
+	"CREATE TABLE runs ("
+	" seq bigserial UNIQUE,"
+	" id text COLLATE \"C\" PRIMARY KEY,"
+	" task_id text COLLATE \"C\" NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,"
+	" slot bigint,"
+	" trigger text NOT NULL,"
+	" status text NOT NULL,"
+	" started_at bigint NOT NULL,"
+	" ended_at bigint,"
+	" exit_code integer,"
+	" output text,"
+	" error text,"
+	" duration_ms bigint,"
+	" attempt integer NOT NULL DEFAULT 0,"
+	" arming integer NOT NULL DEFAULT 0,"
+	" lease_until bigint,"
+	" prev_status text,"
+	" owner_id text,"
+	" owner_host text,"
+	" owner_node text,"
+	" owner_pid bigint,"
+	" owner_start bigint,"
+	" note text,"
+	" UNIQUE (task_id, slot, arming));"
+	"CREATE INDEX runs_task ON runs (task_id, started_at, seq);"
+	"CREATE INDEX runs_started ON runs (started_at, seq);"
+	"CREATE UNIQUE INDEX runs_in_flight ON runs (task_id) WHERE status = 'running';"
+	"CREATE TABLE settings (key text PRIMARY KEY, value text);"
+	"CREATE TABLE messages ("
+	" id bigserial PRIMARY KEY,"
+	" context text NOT NULL,"
+	" role text NOT NULL,"
+	" content text NOT NULL,"
+	" run_id text,"
+	" created_at bigint NOT NULL);"
+	"CREATE INDEX messages_context ON messages (context, id);"
+	"CREATE TABLE llm_calls ("
+	" id bigserial PRIMARY KEY,"
+	" run_id text,"
+	" task_id text,"
+	" context text,"
+	" provider text,"
+	" model text,"
+	" system_prompt text,"
+	" prompt text,"
+	" answer text,"
+	" input_tokens bigint,"
+	" output_tokens bigint,"
+	" finish_reason text,"
+	" duration_ms bigint,"
+	" error text,"
+	" created_at bigint NOT NULL,"
+	" tool_calls text);"
+	"CREATE INDEX llm_calls_run ON llm_calls (run_id);"
+	"CREATE INDEX llm_calls_task ON llm_calls (task_id, id);"
+	/* Every process that claims: its heartbeat on the server's clock. */
+	"CREATE TABLE processes ("
+	" id text PRIMARY KEY,"
+	" host text,"
+	" node text,"
+	" pid bigint,"
+	" start bigint,"
+	" started_at timestamptz NOT NULL DEFAULT clock_timestamp(),"
+	" beat_at timestamptz NOT NULL DEFAULT clock_timestamp(),"
+	" dead boolean NOT NULL DEFAULT false);",
+};
+#define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
+
+/* The schema version, or 0 when the database has none of ours. */
+static int
+schema_version(struct store *st, int *version, struct err *e)
+{
+	PGresult *r;
+	int rc = pq_exec_dynamic(st, "SELECT to_regclass('agentcron_schema') IS NOT NULL", NULL, &r,
+	    "reading the schema version", e);
+	if (rc)
+		return rc;
+	int exists = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+	PQclear(r);
+	*version = 0;
+	if (!exists)
+		return ST_OK;
+	if ((rc = pq_exec_dynamic(st, "SELECT coalesce(max(version), 0) FROM agentcron_schema", NULL,
+	    &r, "reading the schema version", e)))
+		return rc;
+	*version = (int)pq_get_int(r, 0, 0);
+	PQclear(r);
+	return ST_OK;
+}
+
+static int
+migrate(struct store *st, struct err *e)
+{
+	int version, rc;
+	if ((rc = schema_version(st, &version, e)))
+		return rc;
+	if (version == SCHEMA_VERSION)
+		return ST_OK;
+	if (version > SCHEMA_VERSION)
+		return err_set(e, ST_ERR, "store '%s' has schema version %d, newer than this agentcron's"
+		    " %d; upgrade agentcron", st->name, version, SCHEMA_VERSION);
+	if (st->flags & STORE_READ && version == 0)
+		return ST_NOTFOUND;
+	char lock[96];
+	snprintf(lock, sizeof lock, "SELECT pg_advisory_xact_lock(%ld)", SCHEMA_LOCK);
+	if ((rc = simple(st, "BEGIN", "creating the schema", e)))
+		return rc;
+	/* One host migrates; the others wait here, then find it done. */
+	if ((rc = simple(st, lock, "waiting to create the schema", e)) ||
+	    (rc = simple(st, "CREATE TABLE IF NOT EXISTS agentcron_schema (version integer NOT NULL)",
+	    "creating the schema", e)) || (rc = schema_version(st, &version, e)))
+		goto fail;
+	for (; version < SCHEMA_VERSION; version++) {
+		char bump[96];
+		snprintf(bump, sizeof bump, "DELETE FROM agentcron_schema; INSERT INTO agentcron_schema"
+		    " VALUES (%d)", version + 1);
+		if ((rc = simple(st, migrations[version], "creating the schema", e)) ||
+		    (rc = simple(st, bump, "creating the schema", e)))
+			goto fail;
+	}
+	return simple(st, "COMMIT", "creating the schema", e);
+fail:
+	PQclear(PQexec(pg(st)->conn, "ROLLBACK"));
+	return rc;
+}
+
+/* ---- connecting ---- */
+
+/* The server's clock minus ours, ms, from the middle of one round trip. */
+static int
+measure_skew(struct store *st, struct err *e)
+{
+	struct timespec t0, t1;
+	PGresult *r;
+	clock_gettime(CLOCK_REALTIME, &t0);
+	int rc = pq_exec_dynamic(st, "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint",
+	    NULL, &r, "reading the server's clock", e);
+	clock_gettime(CLOCK_REALTIME, &t1);
+	if (rc)
+		return rc;
+	int64_t server = pq_get_int(r, 0, 0);
+	PQclear(r);
+	int64_t ms0 = (int64_t)t0.tv_sec * 1000 + t0.tv_nsec / 1000000;
+	int64_t ms1 = (int64_t)t1.tv_sec * 1000 + t1.tv_nsec / 1000000;
+	st->skew_ms = server - (ms0 + ms1) / 2;
+	return ST_OK;
+}
+
+static int
+session(struct store *st, struct err *e)
+{
+	char sql[128];
+	int rc;
+	snprintf(sql, sizeof sql, "SET lock_timeout = %d", STORE_LOCK_WAIT_MS);
+	if ((rc = simple(st, sql, "setting up the session", e)))
+		return rc;
+	/* Records only (llm-call): a crash of the server may lose the last
+	 * few, never consistency. */
+	if ((st->flags & STORE_LOG) && (rc = simple(st, "SET synchronous_commit = off",
+	    "setting up the session", e)))
+		return rc;
+	if (pg(st)->listening && (rc = simple(st, "LISTEN " WAKE_CHANNEL, "listening for wake-ups", e)))
+		return rc;
+	return measure_skew(st, e);
+}
+
+static int
+pg_connect(struct store *st, struct err *e)
+{
+	struct pg *q = pg(st);
+	const char *keys[8], *vals[8];
+	int k = 0;
+	/* Defaults first: the URI and libpq's variables may say otherwise. */
+	if (!getenv("PGCONNECT_TIMEOUT")) {
+		keys[k] = "connect_timeout";
+		vals[k++] = "10";
+	}
+	keys[k] = "fallback_application_name";
+	vals[k++] = "agentcron";
+	keys[k] = "keepalives_idle";
+	vals[k++] = "10";
+	keys[k] = "keepalives_interval";
+	vals[k++] = "5";
+	keys[k] = "keepalives_count";
+	vals[k++] = "3";
+	keys[k] = "dbname";
+	vals[k++] = q->uri;
+	keys[k] = NULL;
+	vals[k] = NULL;
+	q->conn = PQconnectdbParams(keys, vals, 1);
+	if (!q->conn)
+		return err_set(e, ST_ERR, "store '%s': cannot connect: out of memory", st->name);
+	if (PQstatus(q->conn) != CONNECTION_OK) {
+		char line[400];
+		first_line(PQerrorMessage(q->conn), line, sizeof line);
+		return err_set(e, ST_ERR, "cannot connect to the PostgreSQL store '%s': %s", st->name, line);
+	}
+	q->nprep = 0;
+	return session(st, e);
+}
+
+static int
+pg_reconnect(struct store *st, struct err *e)
+{
+	struct pg *q = pg(st);
+	PQreset(q->conn);
+	q->nprep = 0;
+	if (PQstatus(q->conn) != CONNECTION_OK) {
+		char line[400];
+		first_line(PQerrorMessage(q->conn), line, sizeof line);
+		return err_set(e, ST_ERR, "cannot reach the PostgreSQL store '%s': %s", st->name, line);
+	}
+	return session(st, e);
+}
+
+static void
+pg_close(struct store *st)
+{
+	struct pg *q = pg(st);
+	if (!q)
+		return;
+	PQfinish(q->conn);
+	free(q->uri);
+	free(q);
+	st->be = NULL;
+}
+
+static int
+pg_refresh(struct store *st, char *what, size_t n, struct err *e)
+{
+	if (PQstatus(pg(st)->conn) == CONNECTION_OK) {
+		/* A dead server is only noticed when read from: ask. */
+		if (PQconsumeInput(pg(st)->conn) && PQstatus(pg(st)->conn) == CONNECTION_OK)
+			return ST_OK;
+	}
+	int rc = pg_reconnect(st, e);
+	if (!rc)
+		snprintf(what, n, "reconnected to the PostgreSQL store '%s'", st->name);
+	return rc;
+}
+
+static int
+pg_begin(struct store *st, struct err *e)
+{
+	return simple(st, "BEGIN", "starting a transaction", e);
+}
+
+static int
+pg_commit(struct store *st, struct err *e)
+{
+	return simple(st, "COMMIT", "committing", e);
+}
+
+static void
+pg_rollback(struct store *st)
+{
+	if (PQstatus(pg(st)->conn) == CONNECTION_OK)
+		PQclear(PQexec(pg(st)->conn, "ROLLBACK"));
+}
+
+/* ---- wake-ups ---- */
+
+static void
+pg_wake(struct store *st)
+{
+	struct err e;
+	/* Inside a transaction it goes out at commit; a failure only delays
+	 * watchers until their next planned look. */
+	simple(st, "NOTIFY " WAKE_CHANNEL, "waking watchers", &e);
+}
+
+static int
+pg_wake_fd(struct store *st, struct err *e)
+{
+	struct pg *q = pg(st);
+	if (!q->listening) {
+		q->listening = 1;
+		if (simple(st, "LISTEN " WAKE_CHANNEL, "listening for wake-ups", e))
+			return -1;
+	}
+	return PQstatus(q->conn) == CONNECTION_OK ? PQsocket(q->conn) : -1;
+}
+
+static int
+pg_wake_take(struct store *st)
+{
+	struct pg *q = pg(st);
+	if (!q->listening || PQstatus(q->conn) != CONNECTION_OK)
+		return 0;
+	/* A lost connection wakes the watcher too: it reconnects. */
+	if (!PQconsumeInput(q->conn))
+		return 1;
+	int hit = 0;
+	PGnotify *n;
+	while ((n = PQnotifies(q->conn))) {
+		hit = 1;
+		PQfreemem(n);
+	}
+	return hit || PQstatus(q->conn) != CONNECTION_OK;
+}
+
+/* ---- tasks ---- */
+
+static void
+params_task(struct pq_params *p, const struct task *t)
+{
+	char dedup[17];
+	task_dedup_key(t, dedup);
+	pq_text(p, t->id);
+	pq_text(p, t->name);
+	pq_text(p, t->prompt);
+	pq_text(p, t->system_prompt);
+	pq_text(p, t->kind >= 0 ? task_kind_name(t->kind) : NULL);
+	pq_text(p, t->cron);
+	pq_text_owned(p, task_plan_text(t));
+	pq_text(p, t->tz);
+	pq_int(p, t->enabled);
+	pq_text(p, task_status_name(t->status));
+	pq_time(p, t->next_run_at);
+	pq_time(p, t->due_at);
+	pq_time(p, t->last_run_at);
+	pq_text(p, t->last_status);
+	pq_text(p, t->last_error);
+	pq_text(p, t->last_result);
+	pq_int(p, t->consecutive_failures);
+	pq_text(p, t->context);
+	pq_text(p, t->attachments);
+	pq_text(p, t->model);
+	pq_text(p, t->exec);
+	pq_text(p, t->notify);
+	pq_int(p, t->timeout);
+	pq_int(p, t->retries);
+	pq_text(p, t->intent);
+	pq_text(p, t->channel);
+	pq_text(p, t->payload);
+	pq_text(p, t->key);
+	pq_text(p, task_missed_name(t->missed));
+	pq_int(p, t->jitter);
+	pq_int(p, t->queued);
+	pq_time(p, t->created_at);
+	pq_time(p, t->updated_at);
+	pq_time(p, t->deleted_at);
+	pq_time(p, t->until_at);
+	pq_int(p, t->count);
+	pq_time(p, t->ends_at);
+	pq_text(p, t->mcp);
+	pq_text(p, t->mcp_allow);
+	pq_int(p, t->arming);
+	pq_text_owned(p, xstrdup(dedup));
+}
+
+void
+pq_read_task(const PGresult *r, int row, struct task *t)
+{
+	task_init(t);
+	pq_get_copy(r, row, 0, t->id, sizeof t->id);
+	t->name = pq_get_text(r, row, 1);
+	t->prompt = pq_get_text(r, row, 2);
+	t->system_prompt = pq_get_text(r, row, 3);
+	t->kind = task_kind_parse(PQgetvalue(r, row, 4));
+	t->cron = pq_get_text(r, row, 5);
+	task_plan_parse(t, PQgetisnull(r, row, 6) ? NULL : PQgetvalue(r, row, 6));
+	t->tz = pq_get_text(r, row, 7);
+	t->enabled = (int)pq_get_int(r, row, 8);
+	t->status = task_status_parse(PQgetvalue(r, row, 9));
+	t->next_run_at = pq_get_time(r, row, 10);
+	t->due_at = pq_get_time(r, row, 11);
+	t->last_run_at = pq_get_time(r, row, 12);
+	t->last_status = pq_get_text(r, row, 13);
+	t->last_error = pq_get_text(r, row, 14);
+	t->last_result = pq_get_text(r, row, 15);
+	t->consecutive_failures = (int)pq_get_int(r, row, 16);
+	t->context = pq_get_text(r, row, 17);
+	t->attachments = pq_get_text(r, row, 18);
+	t->model = pq_get_text(r, row, 19);
+	t->exec = pq_get_text(r, row, 20);
+	t->notify = pq_get_text(r, row, 21);
+	t->timeout = (int)pq_get_int(r, row, 22);
+	t->retries = (int)pq_get_int(r, row, 23);
+	t->intent = pq_get_text(r, row, 24);
+	t->channel = pq_get_text(r, row, 25);
+	t->payload = pq_get_text(r, row, 26);
+	t->key = pq_get_text(r, row, 27);
+	t->missed = task_missed_parse(PQgetvalue(r, row, 28));
+	if (t->missed < 0)
+		t->missed = MISSED_ONCE;
+	t->jitter = (int)pq_get_int(r, row, 29);
+	t->queued = (int)pq_get_int(r, row, 30);
+	t->created_at = pq_get_time(r, row, 31);
+	t->updated_at = pq_get_time(r, row, 32);
+	t->deleted_at = pq_get_time(r, row, 33);
+	t->until_at = pq_get_time(r, row, 34);
+	t->count = (int)pq_get_int(r, row, 35);
+	t->ends_at = pq_get_time(r, row, 36);
+	t->mcp = pq_get_text(r, row, 37);
+	t->mcp_allow = pq_get_text(r, row, 38);
+	t->arming = (int)pq_get_int(r, row, 39);
+}
+
+static int
+pg_task_find_twin(struct store *st, const struct task *t, int *found, char id[37], struct err *e)
+{
+	static const char lock[] = "SELECT pg_advisory_xact_lock(hashtext($1))";
+	static const char qkey[] = "SELECT id FROM tasks WHERE idem_key = $1 AND deleted_at IS NULL";
+	static const char qdup[] = "SELECT id FROM tasks WHERE dedup = $1 AND status = 'pending'"
+	    " AND deleted_at IS NULL LIMIT 1";
+	char dedup[17], *which;
+	struct pq_params p = {.n = 0};
+	PGresult *r;
+	*found = 0;
+	task_dedup_key(t, dedup);
+	/* Two hosts adding the same task at once: one of them finds the other's. */
+	which = t->key ? xasprintf("key:%s", t->key) : xasprintf("dedup:%s", dedup);
+	pq_text(&p, which);
+	int rc = pq_do(st, lock, &p, NULL, "looking for a twin", e);
+	free(which);
+	if (rc)
+		return rc;
+	pq_text(&p, t->key ? t->key : dedup);
+	if ((rc = pq_exec(st, t->key ? qkey : qdup, &p, &r, "looking for a twin", e)))
+		return rc;
+	if (PQntuples(r)) {
+		*found = 1;
+		pq_get_copy(r, 0, 0, id, 37);
+	}
+	PQclear(r);
+	return ST_OK;
+}
+
+#define TASK_PARAMS "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17," \
+	" $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35," \
+	" $36, $37, $38, $39, $40, $41"
+
+static int
+pg_task_insert(struct store *st, const struct task *t, struct err *e)
+{
+	static const char q[] = "INSERT INTO tasks (" PQ_TASK_COLS ", dedup) VALUES (" TASK_PARAMS ")";
+	struct pq_params p = {.n = 0};
+	params_task(&p, t);
+	int rc = pq_do(st, q, &p, NULL, "adding a task", e);
+	if (rc == ST_REFUSED)
+		return err_set(e, ST_REFUSED, "a task with id '%s' or key '%s' already exists", t->id,
+		    t->key ? t->key : "");
+	return rc;
+}
+
+static int
+pg_task_put(struct store *st, const struct task *t, struct err *e)
+{
+	/* A kind this agentcron does not know, or instants it cannot read,
+	 * stay as stored. */
+	static const char q[] = "UPDATE tasks SET (" PQ_TASK_COLS ", dedup) = ($1, $2, $3, $4,"
+	    " coalesce($5, kind), $6, CASE WHEN $7::text IS NULL AND coalesce($5, kind) IN ('at', 'plan')"
+	    " THEN plan ELSE $7 END, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,"
+	    " $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, $39,"
+	    " $40, $41) WHERE id = $1";
+	struct pq_params p = {.n = 0};
+	params_task(&p, t);
+	long rows = 0;
+	int rc = pq_do(st, q, &p, &rows, "updating a task", e);
+	if (rc == ST_REFUSED)
+		return err_set(e, ST_REFUSED, "another task already has key '%s'", t->key ? t->key : "");
+	if (!rc && rows == 0)
+		return err_set(e, ST_NOTFOUND, "no task '%s'", t->id);
+	return rc;
+}
+
+static int
+pg_task_prefix(struct store *st, const char *lower, int trashed, char (*found)[37], int max,
+    int *n, struct err *e)
+{
+	/* The ids are C-collated: a prefix is a range whatever the database's
+	 * collation. */
+	static const char q[] = "SELECT id FROM tasks WHERE id >= $1 AND id < $2"
+	    " AND (deleted_at IS NULL) = ($3 = 0) ORDER BY id LIMIT $4";
+	char upper[41];
+	snprintf(upper, sizeof upper, "%s~", lower);
+	struct pq_params p = {.n = 0};
+	pq_text(&p, lower);
+	pq_text(&p, upper);
+	pq_int(&p, trashed);
+	pq_int(&p, max);
+	PGresult *r;
+	int rc = pq_exec(st, q, &p, &r, "looking up a task", e);
+	if (rc)
+		return rc;
+	*n = PQntuples(r) < max ? PQntuples(r) : max;
+	for (int i = 0; i < *n; i++)
+		pq_get_copy(r, i, 0, found[i], 37);
+	PQclear(r);
+	return ST_OK;
+}
+
+static int
+pg_task_get(struct store *st, const char *id, struct task *t, struct err *e)
+{
+	static const char q[] = "SELECT " PQ_TASK_COLS " FROM tasks WHERE id = $1";
+	static const char qlock[] = "SELECT " PQ_TASK_COLS " FROM tasks WHERE id = $1 FOR UPDATE";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, id);
+	PGresult *r;
+	int rc = pq_exec(st, st->depth ? qlock : q, &p, &r, "reading a task", e);
+	if (rc)
+		return rc;
+	if (!PQntuples(r)) {
+		PQclear(r);
+		return err_set(e, ST_NOTFOUND, "no task '%s'", id);
+	}
+	pq_read_task(r, 0, t);
+	PQclear(r);
+	return ST_OK;
+}
+
+/* " AND col IN ('a', 'b')" for the bits set (names from our tables). */
+static void
+names_in(struct buf *b, const char *col, unsigned bits, int count, const char *(*name)(int))
+{
+	buf_printf(b, " AND %s IN (", col);
+	for (int i = 0, k = 0; i < count; i++)
+		if (bits & (1u << i))
+			buf_printf(b, "%s'%s'", k++ ? ", " : "", name(i));
+	buf_puts(b, ")");
+}
+
+#define ORDER_KEY "coalesce(next_run_at, 9223372036854775807)"
+
+static void
+filter_sql(const struct task_filter *f, struct buf *b, struct pq_params *p)
+{
+	buf_puts(b, f->trashed ? " WHERE deleted_at IS NOT NULL" : " WHERE deleted_at IS NULL");
+	if (f->statuses) {
+		if (!(f->statuses & (1u << STATUS_PENDING)))
+			buf_puts(b, " AND status <> 'pending'");
+		names_in(b, "status", f->statuses, STATUS_COUNT, task_status_name);
+	}
+	if (f->kinds)
+		names_in(b, "kind", f->kinds, KIND_COUNT, task_kind_name);
+	if (f->channel) {
+		pq_text(p, f->channel);
+		buf_printf(b, " AND channel = $%d", p->n);
+	}
+	if (f->intent) {
+		pq_text(p, f->intent);
+		buf_printf(b, " AND intent = $%d", p->n);
+	}
+	if (f->enabled >= 0)
+		buf_puts(b, f->enabled ? " AND enabled = 1" : " AND enabled = 0");
+	if (f->due_within >= 0) {
+		pq_int(p, f->now + f->due_within);
+		buf_printf(b, " AND " ORDER_KEY " <= $%d", p->n);
+	}
+	if (f->due_after >= 0) {
+		pq_int(p, f->now + f->due_after);
+		buf_printf(b, " AND " ORDER_KEY " >= $%d AND next_run_at IS NOT NULL", p->n);
+	}
+}
+
+struct list_ctx {
+	task_fn fn;
+	void *arg;
+};
+
+static int
+list_row(const PGresult *r, int row, void *arg)
+{
+	struct list_ctx *c = arg;
+	struct task t;
+	pq_read_task(r, row, &t);
+	int stop = c->fn(&t, c->arg);
+	task_free(&t);
+	return stop;
+}
+
+static int
+pg_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *arg, struct err *e)
+{
+	struct buf q = {0};
+	struct pq_params p = {.n = 0};
+	buf_puts(&q, "SELECT " PQ_TASK_COLS " FROM tasks");
+	filter_sql(f, &q, &p);
+	buf_puts(&q, f->trashed ? " ORDER BY deleted_at DESC, id" : " ORDER BY " ORDER_KEY ", seq");
+	if (f->limit > 0)
+		buf_printf(&q, " LIMIT %ld", f->limit);
+	struct list_ctx c = {fn, arg};
+	int rc = pq_each_row(st, q.data, &p, list_row, &c, "listing tasks", e);
+	buf_free(&q);
+	return rc;
+}
+
+static int
+pg_task_count(struct store *st, const struct task_filter *f, long *n, struct err *e)
+{
+	struct buf q = {0};
+	struct pq_params p = {.n = 0};
+	buf_puts(&q, "SELECT count(*) FROM tasks");
+	filter_sql(f, &q, &p);
+	PGresult *r;
+	int rc = pq_exec_dynamic(st, q.data, &p, &r, "counting tasks", e);
+	buf_free(&q);
+	if (!rc) {
+		*n = (long)pq_get_int(r, 0, 0);
+		PQclear(r);
+	}
+	return rc;
+}
+
+static int
+pg_task_trash(struct store *st, const char *id, int64_t now, struct err *e)
+{
+	static const char q[] = "UPDATE tasks SET deleted_at = $2, updated_at = $2"
+	    " WHERE id = $1 AND deleted_at IS NULL";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, id);
+	pq_int(&p, now);
+	long rows = 0;
+	int rc = pq_do(st, q, &p, &rows, "deleting a task", e);
+	if (!rc && rows == 0)
+		return err_set(e, ST_NOTFOUND, "no task '%s'", id);
+	return rc;
+}
+
+static int
+pg_trash_restore(struct store *st, const char *id, char restored[37], struct err *e)
+{
+	static const char qid[] = "UPDATE tasks SET deleted_at = NULL WHERE id = $1"
+	    " AND deleted_at IS NOT NULL RETURNING id";
+	static const char qlast[] = "UPDATE tasks SET deleted_at = NULL WHERE id ="
+	    " (SELECT id FROM tasks WHERE deleted_at IS NOT NULL ORDER BY deleted_at DESC, seq DESC"
+	    " LIMIT 1) RETURNING id";
+	struct pq_params p = {.n = 0};
+	if (id)
+		pq_text(&p, id);
+	PGresult *r;
+	int rc = pq_exec(st, id ? qid : qlast, &p, &r, "restoring a task", e);
+	if (rc == ST_REFUSED)
+		return err_set(e, ST_REFUSED, "cannot restore '%s': a live task has the same key",
+		    id ? id : "the latest deletion");
+	if (rc)
+		return rc;
+	int found = PQntuples(r) > 0;
+	if (found)
+		pq_get_copy(r, 0, 0, restored, 37);
+	PQclear(r);
+	if (!found)
+		return id ? err_set(e, ST_NOTFOUND, "no task '%s' in the trash", id)
+			  : err_set(e, ST_NOTFOUND, "the trash is empty");
+	return ST_OK;
+}
+
+static int
+pg_trash_purge(struct store *st, long *n, struct err *e)
+{
+	static const char q[] = "DELETE FROM tasks WHERE deleted_at IS NOT NULL";
+	return pq_do(st, q, NULL, n, "emptying the trash", e);
+}
+
+static int
+pg_task_queue(struct store *st, const char *id, int64_t now, struct err *e)
+{
+	static const char q[] = "UPDATE tasks SET queued = 1, updated_at = $2 WHERE id = $1"
+	    " AND deleted_at IS NULL";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, id);
+	pq_int(&p, now);
+	long rows = 0;
+	int rc = pq_do(st, q, &p, &rows, "queueing a run", e);
+	if (!rc && rows == 0)
+		return err_set(e, ST_NOTFOUND, "no task '%s'", id);
+	return rc;
+}
+
+static int
+pg_setting_get(struct store *st, const char *key, char **value, struct err *e)
+{
+	static const char q[] = "SELECT value FROM settings WHERE key = $1";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, key);
+	PGresult *r;
+	int rc = pq_exec(st, q, &p, &r, "reading a setting", e);
+	if (rc)
+		return rc;
+	if (PQntuples(r))
+		*value = pq_get_text(r, 0, 0);
+	PQclear(r);
+	return ST_OK;
+}
+
+static int
+pg_setting_set(struct store *st, const char *key, const char *value, struct err *e)
+{
+	static const char qset[] = "INSERT INTO settings (key, value) VALUES ($1, $2)"
+	    " ON CONFLICT (key) DO UPDATE SET value = excluded.value";
+	static const char qdel[] = "DELETE FROM settings WHERE key = $1";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, key);
+	if (value)
+		pq_text(&p, value);
+	return pq_do(st, value ? qset : qdel, &p, NULL, "writing a setting", e);
+}
+
+/* ---- owners ---- */
+
+static int
+pg_owner_start(struct store *st, struct err *e)
+{
+	static const char q[] = "INSERT INTO processes (id, host, node, pid, start) VALUES ($1, $2,"
+	    " $3, $4, $5)";
+	/* Long-gone processes: nothing refers to them once their runs ended. */
+	static const char qold[] = "DELETE FROM processes WHERE beat_at < clock_timestamp() -"
+	    " interval '7 days' AND NOT EXISTS (SELECT 1 FROM runs WHERE runs.owner_id = processes.id"
+	    " AND runs.status = 'running')";
+	struct pq_params p = {.n = 0};
+	const struct owner *o = &st->self;
+	pq_text(&p, o->id);
+	pq_text(&p, o->host);
+	pq_text(&p, o->node);
+	pq_int(&p, o->pid);
+	pq_int(&p, o->start);
+	int rc = pq_do(st, q, &p, NULL, "registering this process", e);
+	return rc ? rc : pq_do(st, qold, NULL, NULL, "forgetting old processes", e);
+}
+
+static int
+pg_owner_beat(struct store *st, int *alive, struct err *e)
+{
+	static const char q[] = "UPDATE processes SET beat_at = clock_timestamp() WHERE id = $1"
+	    " AND NOT dead";
+	struct pq_params p = {.n = 0};
+	long rows = 0;
+	pq_text(&p, st->self.id);
+	int rc = pq_do(st, q, &p, &rows, "showing this process is alive", e);
+	*alive = rows > 0;
+	return rc;
+}
+
+static void
+pg_owner_stop(struct store *st)
+{
+	static const char q[] = "DELETE FROM processes WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM"
+	    " runs WHERE runs.owner_id = $1 AND runs.status = 'running')";
+	struct pq_params p = {.n = 0};
+	struct err e;
+	if (st->depth || PQstatus(pg(st)->conn) != CONNECTION_OK)
+		return;
+	pq_text(&p, st->self.id);
+	pq_do(st, q, &p, NULL, "leaving", &e);
+}
+
+static int
+pg_owner_bury(struct store *st, const char *owner_id, int64_t stale_after, int *dead, struct err *e)
+{
+	/* Gone from the table counts as dead; a sign of life since does not. */
+	static const char q[] = "WITH buried AS (UPDATE processes SET dead = true WHERE id = $1 AND"
+	    " beat_at < clock_timestamp() - make_interval(secs => $2) RETURNING 1)"
+	    " SELECT EXISTS (SELECT 1 FROM buried) OR NOT EXISTS (SELECT 1 FROM processes WHERE id = $1)";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, owner_id);
+	pq_int(&p, stale_after);
+	PGresult *r;
+	int rc = pq_exec(st, q, &p, &r, "declaring a silent process dead", e);
+	if (rc)
+		return rc;
+	*dead = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+	PQclear(r);
+	return ST_OK;
+}
+
+static const struct store_ops pg_ops = {
+	.close = pg_close,
+	.refresh = pg_refresh,
+	.begin = pg_begin,
+	.commit = pg_commit,
+	.rollback = pg_rollback,
+	.task_find_twin = pg_task_find_twin,
+	.task_insert = pg_task_insert,
+	.task_prefix = pg_task_prefix,
+	.task_get = pg_task_get,
+	.task_put = pg_task_put,
+	.task_list = pg_task_list,
+	.task_count = pg_task_count,
+	.task_trash = pg_task_trash,
+	.trash_restore = pg_trash_restore,
+	.trash_purge = pg_trash_purge,
+	.task_queue = pg_task_queue,
+	.setting_get = pg_setting_get,
+	.setting_set = pg_setting_set,
+	.run_list = pg_run_list,
+	.run_prefix = pg_run_prefix,
+	.owner_start = pg_owner_start,
+	.owner_beat = pg_owner_beat,
+	.owner_stop = pg_owner_stop,
+	.owner_bury = pg_owner_bury,
+	.claim_scan = pg_claim_scan,
+	.run_insert = pg_run_insert,
+	.run_finish = pg_run_finish,
+	.run_note = pg_run_note,
+	.due_next = pg_due_next,
+	.run_claims = pg_run_claims,
+	.wake = pg_wake,
+	.wake_fd = pg_wake_fd,
+	.wake_take = pg_wake_take,
+	.history_load = pg_history_load,
+	.history_add = pg_history_add,
+	.history_clear = pg_history_clear,
+	.call_add = pg_call_add,
+	.call_list = pg_call_list,
+};
 
 int
 store_pg_open(struct store *st, const char *uri, struct err *e)
 {
-	(void)st;
-	return err_set(e, ST_ERR, "store '%s': PostgreSQL is not built in", uri);
+	char locator[2048];
+	store_locator_of(uri, locator, sizeof locator);
+	set_str(&st->name, locator);
+	set_str(&st->locator, locator);
+	struct pg *q = xcalloc(1, sizeof *q);
+	q->uri = xstrdup(uri);
+	st->be = q;
+	st->ops = &pg_ops;
+	int rc = pg_connect(st, e);
+	if (!rc)
+		rc = migrate(st, e);
+	if (rc) {
+		pg_close(st);
+		st->ops = NULL;
+	}
+	return rc;
 }

@@ -100,7 +100,7 @@ sq_run_prefix(struct store *st, const char *lower, struct run *r, int *n, struct
  * planner uses it. */
 #define DUE_WHERE "status = 'pending' AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL"
 #define LAST_ATTEMPT "(SELECT attempt FROM runs WHERE runs.task_id = tasks.id" \
-	" AND trigger != 'manual' ORDER BY started_at DESC, rowid DESC LIMIT 1)"
+	" AND trigger != 'manual' AND status != 'unstarted' ORDER BY started_at DESC, rowid DESC LIMIT 1)"
 
 int
 sq_claim_scan(struct store *st, const struct claim_req *req, struct task *tasks,

@@ -1,0 +1,75 @@
+/* store_pg.h: what the PostgreSQL backend's two files share
+ * (store_pg.c: the connection, schema, tasks, settings, owners, wake-ups;
+ * store_pg_runs.c: runs, claims, conversations).  Not for cmd/. */
+#ifndef AC_STORE_PG_H
+#define AC_STORE_PG_H
+
+#include <libpq-fe.h>
+
+#include "store_backend.h"
+
+#define PQ_MAXPARAMS 48
+
+/* The parameters of one statement, as text (NULL for SQL NULL). */
+struct pq_params {
+	const char *v[PQ_MAXPARAMS];
+	char num[PQ_MAXPARAMS][24];
+	char *owned[PQ_MAXPARAMS];  /* copies made valid UTF-8 */
+	int n;
+};
+void pq_text(struct pq_params *p, const char *s);
+void pq_text_owned(struct pq_params *p, char *s);      /* s malloc'd; freed with p */
+void pq_int(struct pq_params *p, long long v);
+void pq_time(struct pq_params *p, int64_t t);          /* TIME_NONE: NULL */
+void pq_params_free(struct pq_params *p);
+
+/* Run sql (a string literal: prepared once per connection, keyed by
+ * pointer) with p; *res is the result to PQclear.  ST_ERR says what failed
+ * and where, never with a password; a unique violation is ST_REFUSED. */
+int pq_exec(struct store *st, const char *sql, struct pq_params *p, PGresult **res,
+    const char *what, struct err *e);
+int pq_exec_dynamic(struct store *st, const char *sql, struct pq_params *p, PGresult **res,
+    const char *what, struct err *e);      /* built at run time: not prepared */
+int pq_do(struct store *st, const char *sql, struct pq_params *p, long *rows, const char *what,
+    struct err *e);                        /* no rows wanted; *rows affected (may be NULL) */
+
+char *pq_get_text(const PGresult *r, int row, int col);    /* malloc'd, NULL for NULL */
+int64_t pq_get_time(const PGresult *r, int row, int col);  /* TIME_NONE for NULL */
+long long pq_get_int(const PGresult *r, int row, int col); /* 0 for NULL */
+void pq_get_copy(const PGresult *r, int row, int col, char *dst, size_t n);
+
+/* store_pg.c: the task columns, for the claim scan */
+#define PQ_TASK_COLS \
+	"id, name, prompt, system_prompt, kind, cron, plan, tz, enabled, status," \
+	" next_run_at, due_at, last_run_at, last_status, last_error, last_result," \
+	" consecutive_failures, context, attachments, model, exec, notify, timeout," \
+	" retries, intent, channel, payload, idem_key, missed, jitter, queued," \
+	" created_at, updated_at, deleted_at, until_at, count, ends_at, mcp, mcp_allow, arming"
+#define PQ_TASK_NCOLS 40
+void pq_read_task(const PGresult *r, int row, struct task *t);
+/* Rows of a query, a batch at a time through a cursor, so fn may use the
+ * store between rows and a big listing is never all in memory. */
+int pq_each_row(struct store *st, const char *sql, struct pq_params *p,
+    int (*fn)(const PGresult *r, int row, void *arg), void *arg, const char *what, struct err *e);
+
+/* store_pg_runs.c */
+int pg_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, struct err *e);
+int pg_run_prefix(struct store *st, const char *lower, struct run *r, int *n, struct err *e);
+int pg_claim_scan(struct store *st, const struct claim_req *req, struct task *tasks,
+    int *last_attempt, int *n, struct err *e);
+int pg_run_insert(struct store *st, const struct run *r, int running, int *dup, struct err *e);
+int pg_run_finish(struct store *st, const struct run *r, const char *owner_id, int *ended,
+    struct err *e);
+int pg_run_note(struct store *st, const char *run_id, const char *note, struct err *e);
+int pg_due_next(struct store *st, int64_t *due, int *queued, struct err *e);
+int pg_run_claims(struct store *st, struct run_claim **out, size_t *n, struct err *e);
+int pg_history_load(struct store *st, const char *context, size_t max, struct history_msg **out,
+    size_t *n, struct err *e);
+int pg_history_add(struct store *st, const char *context, const char *role, const char *content,
+    const char *run_id, int64_t now, struct err *e);
+int pg_history_clear(struct store *st, const char *context, long *n, struct err *e);
+int pg_call_add(struct store *st, struct llm_call *c, struct err *e);
+int pg_call_list(struct store *st, const char *run_id, const char *task_id, long limit,
+    llm_call_fn fn, void *arg, struct err *e);
+
+#endif
