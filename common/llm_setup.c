@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "history.h"
+#include "http.h"
 #include "llm_setup.h"
 #include "tools.h"
 
@@ -257,6 +258,9 @@ llm_setup_resolve(struct llm_setup *s, const struct config *cf, struct err *e)
 		return rc;
 	s->lc.system = s->system;
 	s->lc.options = s->options;
+	if (!s->http && (rc = http_new(&s->http, e)))
+		return rc;
+	s->lc.http = s->http;
 	return ST_OK;
 }
 
@@ -271,7 +275,7 @@ llm_setup_message(struct llm_setup *s, const char *prompt, struct err *e)
 	s->nimg = 0;
 	for (size_t i = 0; i < s->nattach; i++) {
 		struct llm_attachment *a = &s->atts[i];
-		int rc = llm_attach_load(s->attach[i], s->lc.timeout_ms, a, e);
+		int rc = llm_attach_load(s->http, s->attach[i], s->lc.timeout_ms, a, e);
 		if (rc)
 			return rc;
 		if (a->mime) {
@@ -404,6 +408,7 @@ llm_setup_free(struct llm_setup *s)
 	cJSON_Delete(s->names);
 	cJSON_Delete(s->env_attach);
 	cJSON_Delete(s->options);
+	http_free(s->http);
 	free(s->attach);
 	if (s->key) {
 		memset(s->key, 0, strlen(s->key));

@@ -37,6 +37,7 @@ struct llm_setup {
 	int retries;                /* -1: not given */
 
 	struct llm_config lc;       /* points into this and the config, which must outlive it */
+	struct http *http;          /* every request of the call: the model's, attachments' */
 	struct buf text;            /* the user's message */
 	struct llm_image *imgs;     /* and its images */
 	size_t nimg;
@@ -61,7 +62,8 @@ int llm_setup_option(cJSON *options, const char *kv, struct err *e);
  * strings) where the flags gave none. */
 int llm_setup_env(struct llm_setup *s, struct err *e);
 /* Provider, model, URL, key, timeouts and retries into s->lc; the key from
- * --key-file, else the environment, else cf. */
+ * --key-file, else the environment, else cf; s->http, the call's one HTTP
+ * handle. */
 int llm_setup_resolve(struct llm_setup *s, const struct config *cf, struct err *e);
 /* s->text and s->imgs: the attachments, loaded within lc.timeout_ms, and
  * the prompt. */
