@@ -149,7 +149,8 @@ history_record(struct store *st, struct llm_call *c, struct err *e)
 {
 	static const char q[] = "INSERT INTO llm_calls (run_id, task_id, context, provider, model,"
 	    " system_prompt, prompt, answer, input_tokens, output_tokens, finish_reason, duration_ms,"
-	    " error, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)";
+	    " error, created_at, tool_calls)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)";
 	sqlite3_stmt *s = store_stmt(st, q, e);
 	if (!s)
 		return ST_ERR;
@@ -167,6 +168,7 @@ history_record(struct store *st, struct llm_call *c, struct err *e)
 	bind_count(s, 12, c->duration_ms);
 	stmt_text(s, 13, c->error);
 	sqlite3_bind_int64(s, 14, c->created_at);
+	stmt_text(s, 15, c->tool_calls);
 	int rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
@@ -187,7 +189,7 @@ history_calls(struct store *st, const char *run_id, const char *task_id, long li
 {
 	static const char q[] = "SELECT id, run_id, task_id, context, provider, model, system_prompt,"
 	    " prompt, answer, input_tokens, output_tokens, finish_reason, duration_ms, error,"
-	    " created_at FROM llm_calls"
+	    " created_at, tool_calls FROM llm_calls"
 	    " WHERE (?1 IS NULL OR run_id = ?1) AND (?2 IS NULL OR task_id = ?2)"
 	    " ORDER BY id DESC LIMIT ?3";
 	sqlite3_stmt *s = store_stmt(st, q, e);
@@ -214,6 +216,7 @@ history_calls(struct store *st, const char *run_id, const char *task_id, long li
 			.duration_ms = col_count(s, 12),
 			.error = col_text(s, 13),
 			.created_at = col_time(s, 14),
+			.tool_calls = col_text(s, 15),
 		};
 		stop = fn(&c, arg);
 		llm_call_free(&c);
@@ -237,6 +240,7 @@ llm_call_free(struct llm_call *c)
 	free(c->answer);
 	free(c->finish_reason);
 	free(c->error);
+	free(c->tool_calls);
 	memset(c, 0, sizeof *c);
 }
 

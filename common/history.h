@@ -29,6 +29,7 @@ struct llm_call {
 	long duration_ms;
 	char *error;                /* NULL on success */
 	int64_t created_at;
+	char *tool_calls;           /* JSON array of the tool calls made, or NULL */
 };
 typedef int (*llm_call_fn)(const struct llm_call *c, void *arg); /* non-zero stops */
 

@@ -143,6 +143,8 @@ static const char *const migrations[] = {
 	" WHERE deleted_at IS NULL AND channel IS NOT NULL;"
 	"CREATE INDEX tasks_heartbeat ON tasks(created_at) WHERE kind = 'heartbeat'"
 	" AND status = 'pending' AND enabled = 1 AND deleted_at IS NULL;",
+	/* 5: the tool calls a model call made (a JSON array), for task-log. */
+	"ALTER TABLE llm_calls ADD COLUMN tool_calls TEXT;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
