@@ -74,7 +74,7 @@ static size_t
 on_data(char *p, size_t size, size_t nmemb, void *arg)
 {
 	const struct http_request *rq = ((struct ctx *)arg)->rq;
-	return rq->on_data(p, size * nmemb, rq->arg);
+	return rq->on_data ? rq->on_data(p, size * nmemb, rq->arg) : size * nmemb;
 }
 
 static size_t

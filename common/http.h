@@ -29,7 +29,7 @@ struct http_request {
 	long connect_timeout_ms;     /* name lookup, connect and TLS handshake */
 	long timeout_ms;             /* the whole exchange */
 	void (*on_header)(const char *line, size_t n, void *arg); /* status lines too */
-	size_t (*on_data)(const char *p, size_t n, void *arg);    /* less than n stops */
+	size_t (*on_data)(const char *p, size_t n, void *arg);    /* less than n stops; NULL drops */
 	void *arg;
 };
 

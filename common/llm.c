@@ -330,10 +330,10 @@ llm_msg_assistant_text(int provider, cJSON *messages, const char *text)
 }
 
 void
-llm_msg_tool_results(int provider, cJSON *messages, const struct llm_result *r, char *const *texts,
-    const int *is_error)
+llm_msg_tool_results(int provider, cJSON *messages, const struct llm_result *r,
+    const struct llm_tool_result *res)
 {
-	ops_of[provider]->msg_tool_results(messages, r, texts, is_error);
+	ops_of[provider]->msg_tool_results(messages, r, res);
 }
 
 static int

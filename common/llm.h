@@ -112,9 +112,15 @@ void llm_msg_user(int provider, cJSON *messages, const char *text, const struct 
     size_t nimg);
 void llm_msg_assistant(int provider, cJSON *messages, const struct llm_result *r);
 void llm_msg_assistant_text(int provider, cJSON *messages, const char *text);
-/* One result per call of r, in order; is_error may be NULL. */
+/* One result per call of r, in order. */
+struct llm_tool_result {
+	const char *text;
+	int is_error;
+	const struct llm_image *img; /* images the tool returned, or NULL */
+	size_t nimg;
+};
 void llm_msg_tool_results(int provider, cJSON *messages, const struct llm_result *r,
-    char *const *texts, const int *is_error);
+    const struct llm_tool_result *res);
 /* MCP tools ({name, description, inputSchema}) in the provider's format.
  * Names a provider refuses (outside [A-Za-z0-9_-]{1,64}) are mapped; *names
  * gets pairs {wire name, tool name}; the caller frees both with cJSON_Delete. */

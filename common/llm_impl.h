@@ -27,8 +27,8 @@ struct llm_ops {
 	const char *(*error_text)(const cJSON *root);  /* the message in an error body, or NULL */
 	void (*msg_user)(cJSON *messages, const char *text, const struct llm_image *img, size_t nimg);
 	void (*msg_assistant)(cJSON *messages, const struct llm_result *r);
-	void (*msg_tool_results)(cJSON *messages, const struct llm_result *r, char *const *texts,
-	    const int *is_error);
+	void (*msg_tool_results)(cJSON *messages, const struct llm_result *r,
+	    const struct llm_tool_result *res);
 	cJSON *(*tool)(const char *name, const char *description, const cJSON *schema);
 };
 
