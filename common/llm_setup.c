@@ -520,6 +520,9 @@ run_tools(struct llm_setup *s, const struct llm_result *r, struct err *e)
 	int rc = ST_OK;
 	for (size_t i = 0; i < r->ncalls && !rc; i++) {
 		const char *tool = llm_tool_name(s->names, r->calls[i].name);
+		/* A tool held back by --mcp-allow is not offered, but known. */
+		if (!tool && cJSON_GetObjectItemCaseSensitive(s->mcp_map, r->calls[i].name))
+			tool = r->calls[i].name;
 		const cJSON *where = tool ? cJSON_GetObjectItemCaseSensitive(s->mcp_map, tool) : NULL;
 		cJSON *args = cJSON_Parse(r->calls[i].args);
 		struct timespec t0;

@@ -450,9 +450,19 @@ check_anthropic(struct req *r, const cJSON *b)
 						cJSON_AddItemToArray(ids, cJSON_CreateString(str(p, "id")));
 				} else if (strcmp(type, "tool_result") == 0 && !strcmp(role, "user")) {
 					const cJSON *ie = cJSON_GetObjectItemCaseSensitive(p, "is_error");
+					const cJSON *c = cJSON_GetObjectItemCaseSensitive(p, "content"), *q;
 					if (!str(p, "tool_use_id") || !has_id(ids, str(p, "tool_use_id")) ||
 					    (ie && !cJSON_IsBool(ie)))
 						rc = invalid(r, "messages[%d]: a tool_result must answer an earlier tool_use", i);
+					cJSON_ArrayForEach(q, (cJSON_IsArray(c) ? c : NULL)) {
+						const char *qt = str(q, "type");
+						const cJSON *src = cJSON_GetObjectItemCaseSensitive(q, "source");
+						if (!qt || (strcmp(qt, "text") && strcmp(qt, "image")) ||
+						    (!strcmp(qt, "image") && (!str(src, "media_type") ||
+						    !image_type_ok(str(src, "media_type")) || !str(src, "data") ||
+						    !base64_ok(str(src, "data")))))
+							rc = invalid(r, "messages[%d]: a tool_result block is neither text nor a base64 image", i);
+					}
 				} else {
 					rc = invalid(r, "messages[%d]: block type '%s' not allowed for %s", i, type, role);
 				}
@@ -547,13 +557,24 @@ read_talk(const cJSON *b, int provider, struct talk *t)
 				buf_puts(&t->text, str(p, "text"));
 				t->words += count_words(str(p, "text"));
 			} else if (type && strcmp(type, "tool_result") == 0) {
-				const cJSON *c = cJSON_GetObjectItemCaseSensitive(p, "content");
-				add_result(t, cJSON_IsString(c) ? c->valuestring : "");
+				/* Text, or blocks of text and images. */
+				const cJSON *c = cJSON_GetObjectItemCaseSensitive(p, "content"), *q;
+				struct buf joined = {0};
+				buf_puts(&joined, cJSON_IsString(c) ? c->valuestring : "");
+				cJSON_ArrayForEach(q, (cJSON_IsArray(c) ? c : NULL)) {
+					if (str(q, "type") && !strcmp(str(q, "type"), "image"))
+						t->images++;
+					else if (str(q, "text"))
+						buf_printf(&joined, "%s%s", joined.len ? " " : "", str(q, "text"));
+				}
+				add_result(t, joined.data);
+				buf_free(&joined);
 			}
 		}
+		/* Images alone after tool results: the tools' (OpenAI's way). */
 		cJSON_ArrayForEach(p, content) {
 			const char *type = str(p, "type");
-			if (has_text && type && (!strcmp(type, "image") || !strcmp(type, "image_url")))
+			if (type && (!strcmp(type, "image") || !strcmp(type, "image_url")))
 				t->images++;
 		}
 	}
