@@ -19,9 +19,19 @@ DEPS = 'pkg-config --version|pkg-config' 'pkg-config --exists sqlite3|libsqlite3
   'test -f /usr/share/zoneinfo/Europe/London|tzdata' 'command -v sqlite3|sqlite3' \
   'command -v mandoc|mandoc' 'command -v prove|perl' 'command -v clang|clang' \
   'ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a|libclang-rt-14-dev' \
-  'command -v node|nodejs' 'command -v npm|npm'
+  'command -v node|nodejs' 'command -v npm|npm' 'command -v openssl|openssl'
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS))
-LDLIBS = -Wl,--as-needed $(shell pkg-config --libs $(PKGS)) -lm
+# Every program links cJSON and libm; LDLIBS_name adds its own: the store's
+# library for the programs that open the store, libcurl for llm-call alone.
+# Test tools and unit tests get everything.
+LDFLAGS ?= -Wl,--as-needed
+LDLIBS = $(shell pkg-config --libs libcjson) -lm
+STORE_LIBS = $(shell pkg-config --libs sqlite3 libpq)
+CURL_LIBS = $(shell pkg-config --libs libcurl)
+STORE_PROGS = task-add task-edit task-log task-ls task-mcp task-rm task-run task-show task-tick
+$(foreach p,$(STORE_PROGS),$(eval LDLIBS_$(p) = $$(STORE_LIBS)))
+LDLIBS_llm-call = $(STORE_LIBS) $(CURL_LIBS)
+ALL_LIBS = $(STORE_LIBS) $(CURL_LIBS) $(LDLIBS)
 
 PROGS = $(patsubst cmd/%.c,$(BIN)/%,$(wildcard cmd/*.c))
 LIBOBJ = $(patsubst common/%.c,$(B)/common/%.o,$(wildcard common/*.c))
@@ -50,15 +60,15 @@ $(B)/libagentcron.a: $(LIBOBJ)
 
 $(BIN)/%: cmd/%.c $(B)/libagentcron.a common/*.h | build/.deps
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(DEP_CFLAGS) -Icommon -o $@ $< $(B)/libagentcron.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $(DEP_CFLAGS) -Icommon -o $@ $< $(B)/libagentcron.a $(LDLIBS_$*) $(LDLIBS)
 
 $(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(B)/libagentcron.a common/*.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(DEP_CFLAGS) -Icommon -Itests/unit -o $@ $< $(B)/libagentcron.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $(DEP_CFLAGS) -Icommon -Itests/unit -o $@ $< $(B)/libagentcron.a $(ALL_LIBS)
 
 $(B)/tools/%: tests/tools/%.c $(B)/libagentcron.a common/*.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(DEP_CFLAGS) -Icommon -o $@ $< $(B)/libagentcron.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $(DEP_CFLAGS) -Icommon -o $@ $< $(B)/libagentcron.a $(ALL_LIBS)
 
 # The suite runs twice, the second time built with the sanitizers; the last
 # line is the total over both.
@@ -83,7 +93,7 @@ fuzz: | build/.deps
 	@mkdir -p build/fuzz
 	@for f in $(FUZZ); do \
 	  clang -g -O1 -fsanitize=fuzzer,address,undefined -std=c17 -D_POSIX_C_SOURCE=200809L \
-	    -Icommon $(DEP_CFLAGS) -o build/fuzz/$$f tests/fuzz/$$f.c common/*.c $(LDLIBS) || exit 1; \
+	    -Icommon $(DEP_CFLAGS) -o build/fuzz/$$f tests/fuzz/$$f.c common/*.c $(ALL_LIBS) || exit 1; \
 	  mkdir -p build/fuzz/$$f.corpus; \
 	  build/fuzz/$$f -max_total_time=$(FUZZTIME) build/fuzz/$$f.corpus tests/fuzz/corpus/$$f || exit 1; \
 	done

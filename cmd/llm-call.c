@@ -7,9 +7,12 @@
  * finds its key.  Keys are only ever put in request headers.  Every call is
  * recorded in the store; with --context the conversation's earlier messages
  * are sent along and this exchange is added to them.  With --tools the
- * model may call the scheduler's own tools, in rounds, until it answers. */
+ * model may call the scheduler's own tools, with --mcp (else TASK_MCP) the
+ * tools of MCP servers, in rounds, until it answers; every tool call goes
+ * into the record. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,7 @@
 #include "config.h"
 #include "llm.h"
 #include "llm_setup.h"
+#include "mcp_client.h"
 #include "store.h"
 #include "util.h"
 
@@ -30,6 +34,7 @@
 struct opts {
 	struct llm_setup s;         /* the call's own settings */
 	const char *tools;
+	struct buf mcp, allow;      /* --mcp and --mcp-allow, comma-joined */
 	int json, stream, no_log, max_rounds;
 };
 
@@ -99,9 +104,11 @@ read_prompt(int argc, char **argv, struct buf *prompt, struct err *e)
 }
 
 static void
-print_json(const struct llm_config *lc, const struct llm_result *r, const char *context,
-    long latency, long long id, int tool_calls)
+print_json(const struct llm_setup *s, const struct llm_result *r, long latency, long long id)
 {
+	const struct llm_config *lc = &s->lc;
+	const char *context = s->context;
+	int tool_calls = s->tools ? s->tool_calls : -1;
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddStringToObject(j, "answer", r->text ? r->text : "");
 	cJSON_AddStringToObject(j, "provider", llm_provider_name(lc->provider));
@@ -125,12 +132,23 @@ print_json(const struct llm_config *lc, const struct llm_result *r, const char *
 		cJSON_AddStringToObject(j, "context", context);
 	if (tool_calls >= 0)
 		cJSON_AddNumberToObject(j, "tool_calls", tool_calls);
+	if (s->nmcp) {
+		cJSON *a = cJSON_AddArrayToObject(j, "mcp_servers");
+		for (size_t i = 0; i < s->nmcp; i++) {
+			cJSON *o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "name", mcpc_name(s->mcp[i]));
+			cJSON_AddStringToObject(o, "protocol_version", mcpc_version(s->mcp[i]));
+			cJSON_AddNumberToObject(o, "startup_ms",
+			    (double)(long)(mcpc_startup_ms(s->mcp[i]) * 1000) / 1000);
+			cJSON_AddItemToArray(a, o);
+		}
+	}
 	if (id > 0)
 		cJSON_AddNumberToObject(j, "id", (double)id);
-	char *s = cJSON_PrintUnformatted(j);
-	if (s)
-		puts(s);
-	free(s);
+	char *out = cJSON_PrintUnformatted(j);
+	if (out)
+		puts(out);
+	free(out);
 	cJSON_Delete(j);
 }
 
@@ -140,7 +158,8 @@ usage(FILE *f)
 	fprintf(f,
 	    "usage: llm-call [-s SYSTEM] [-m MODEL] [-a FILE|URL]... [-o KEY=VALUE]...\n"
 	    "                [--provider openai|anthropic] [--base-url URL] [--key-file FILE]\n"
-	    "                [--context NAME] [--tools[=PROFILES]] [--max-rounds N] [--json]\n"
+	    "                [--context NAME] [--tools[=PROFILES]] [--mcp NAME]... [--mcp-allow GLOB]...\n"
+	    "                [--mcp-timeout SECONDS] [--max-rounds N] [--json]\n"
 	    "                [--stream | --no-stream] [--timeout SECONDS] [--connect-timeout SECONDS]\n"
 	    "                [--retries N] [-n] [PROMPT ...]\n"
 	    "Send PROMPT (else standard input) to a model and print the answer.\n"
@@ -153,6 +172,11 @@ usage(FILE *f)
 	    "      --key-file FILE      read the API key from FILE (mode 600)\n"
 	    "  -c, --context NAME       continue the named conversation (default $TASK_CONTEXT)\n"
 	    "      --tools[=PROFILES]   let the model use the scheduler tools (native,kai,...)\n"
+	    "      --mcp NAME           offer the tools of MCP server NAME of mcp.json, or all;\n"
+	    "                           repeatable (default $TASK_MCP)\n"
+	    "      --mcp-allow GLOB     only the MCP tools whose mcp__SERVER__TOOL name matches;\n"
+	    "                           repeatable (default $TASK_MCP_ALLOW)\n"
+	    "      --mcp-timeout SECONDS  for each MCP request (default 60)\n"
 	    "      --max-rounds N       tool-call rounds before giving up (default %d)\n"
 	    "      --json               print one JSON object with answer, model, usage, latency\n"
 	    "      --stream, --no-stream  print the answer as it arrives (default on a terminal)\n"
@@ -169,7 +193,8 @@ int
 main(int argc, char **argv)
 {
 	enum { O_PROVIDER = 256, O_BASE_URL, O_KEY_FILE, O_TOOLS, O_MAX_ROUNDS, O_JSON, O_STREAM,
-		O_NO_STREAM, O_TIMEOUT, O_CONNECT_TIMEOUT, O_RETRIES, O_HELP, O_VERSION };
+		O_NO_STREAM, O_TIMEOUT, O_CONNECT_TIMEOUT, O_RETRIES, O_MCP, O_MCP_ALLOW, O_MCP_TIMEOUT,
+		O_HELP, O_VERSION };
 	static const struct option longopts[] = {
 		{"system", required_argument, NULL, 's'},
 		{"model", required_argument, NULL, 'm'},
@@ -181,6 +206,9 @@ main(int argc, char **argv)
 		{"context", required_argument, NULL, 'c'},
 		{"tools", optional_argument, NULL, O_TOOLS},
 		{"max-rounds", required_argument, NULL, O_MAX_ROUNDS},
+		{"mcp", required_argument, NULL, O_MCP},
+		{"mcp-allow", required_argument, NULL, O_MCP_ALLOW},
+		{"mcp-timeout", required_argument, NULL, O_MCP_TIMEOUT},
 		{"json", no_argument, NULL, O_JSON},
 		{"stream", no_argument, NULL, O_STREAM},
 		{"no-stream", no_argument, NULL, O_NO_STREAM},
@@ -216,6 +244,21 @@ main(int argc, char **argv)
 		case O_KEY_FILE: o.s.key_file = optarg; break;
 		case 'c': o.s.context = optarg; break;
 		case O_TOOLS: o.tools = optarg ? optarg : "native"; break;
+		case O_MCP:
+		case O_MCP_ALLOW: {
+			struct buf *b = c == O_MCP ? &o.mcp : &o.allow;
+			buf_printf(b, "%s%s", b->len ? "," : "", optarg);
+			break;
+		}
+		case O_MCP_TIMEOUT: {
+			double t;
+			if (llm_setup_seconds(optarg, &t)) {
+				rc = fail(ST_INVALID, "--mcp-timeout wants a number of seconds");
+				goto early;
+			}
+			o.s.mcp_timeout_ms = (long)(t * 1000);
+			break;
+		}
 		case O_MAX_ROUNDS:
 			if (llm_setup_count(optarg, 100, &o.max_rounds) || o.max_rounds < 1) {
 				rc = fail(ST_INVALID, "--max-rounds wants a number from 1 to 100");
@@ -260,6 +303,8 @@ main(int argc, char **argv)
 		 * cleanup at the end would see variables not yet set. */
 early:
 		llm_setup_free(&o.s);
+		buf_free(&o.mcp);
+		buf_free(&o.allow);
 		return rc;
 	}
 
@@ -274,8 +319,13 @@ early:
 	int called = 0, answered = 0;
 	long latency = 0;
 
+	/* A server that dies while it is written to is an error to report,
+	 * not a reason to die. */
+	signal(SIGPIPE, SIG_IGN);
 	if ((rc = llm_setup_env(&o.s, &e)) || (rc = read_prompt(argc, argv, &prompt, &e)))
 		goto done;
+	const char *mcp = o.mcp.len ? o.mcp.data : env("TASK_MCP");
+	const char *allow = o.allow.len ? o.allow.data : env("TASK_MCP_ALLOW");
 	if ((rc = now_get(&now, &e)) || (rc = config_load(&cf, &e)) ||
 	    (rc = llm_setup_resolve(&o.s, cf, &e)))
 		goto done;
@@ -292,6 +342,7 @@ early:
 	}
 	if ((rc = llm_setup_conversation(&o.s, st, &e)) ||
 	    (o.tools && (rc = llm_setup_tools(&o.s, st, o.tools, &e))) ||
+	    (mcp && (rc = llm_setup_mcp(&o.s, mcp, allow, &e))) ||
 	    (rc = llm_new(lc, &l, &e)))
 		goto done;
 	/* Latency is the model's part: from the first request to the answer. */
@@ -305,6 +356,7 @@ early:
 
 done:;
 	long long id = 0;
+	char *tool_log = llm_setup_call_log(&o.s);
 	if (called && st) {
 		/* One transaction: one sync of the store per call. */
 		struct err re = {""};
@@ -316,7 +368,7 @@ done:;
 			.answer = rc ? NULL : r.text, .input_tokens = rc ? -1 : r.input_tokens,
 			.output_tokens = rc ? -1 : r.output_tokens, .finish_reason = rc ? NULL : r.finish_reason,
 			.duration_ms = answered ? latency : elapsed_ms(&t0), .error = rc ? e.msg : NULL,
-			.created_at = now,
+			.created_at = now, .tool_calls = tool_log,
 		};
 		int wrc = store_begin(st, &re);
 		if (!wrc && !rc && o.s.context)
@@ -336,7 +388,7 @@ done:;
 	/* Printed even when recording failed: the answer is not lost. */
 	if (answered && !lc->on_text) {
 		if (o.json) {
-			print_json(lc, &r, o.s.context, latency, id, o.s.tl ? o.s.tool_calls : -1);
+			print_json(&o.s, &r, latency, id);
 		} else {
 			size_t n = strlen(r.text);
 			fwrite(r.text, 1, n, stdout);
@@ -351,6 +403,9 @@ done:;
 	if (rc)
 		fail(rc, e.msg);
 	llm_result_free(&r);
+	free(tool_log);
+	buf_free(&o.mcp);
+	buf_free(&o.allow);
 	llm_free(l);
 	llm_setup_free(&o.s);       /* the tools before the store they use */
 	store_close(st);

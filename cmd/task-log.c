@@ -132,6 +132,45 @@ indented(const char *label, const char *text)
 	}
 }
 
+/* One line of at most n bytes of s: line breaks as spaces, no cut
+ * character. */
+static void
+print_short(const char *s, size_t n)
+{
+	size_t len = strlen(s), k = len > n ? n : len;
+	while (k < len && k && ((unsigned char)s[k] & 0xc0) == 0x80)
+		k--;
+	for (size_t i = 0; i < k; i++)
+		putchar(s[i] == '\n' || s[i] == '\r' || s[i] == '\t' ? ' ' : s[i]);
+	if (k < len)
+		fputs("...", stdout);
+}
+
+/* The tool calls of a model call, two lines each: the call, its outcome. */
+static void
+show_tool_calls(const char *json)
+{
+	cJSON *a = json ? cJSON_Parse(json) : NULL;
+	const cJSON *t;
+	cJSON_ArrayForEach(t, a) {
+		const char *server = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "server"));
+		const char *tool = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "tool"));
+		const char *res = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "result"));
+		const char *err = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "error"));
+		const cJSON *ms = cJSON_GetObjectItemCaseSensitive(t, "duration_ms");
+		char *args = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(t, "arguments"));
+		char dur[32];
+		fmt_duration(cJSON_IsNumber(ms) ? (int64_t)ms->valuedouble : 0, dur, sizeof dur);
+		printf("    tool %s%s%s ", server ? server : "", server ? "/" : "", tool ? tool : "?");
+		print_short(args ? args : "{}", 200);
+		printf("  %s\n      %s", dur, err ? "error: " : "-> ");
+		print_short(err ? err : res ? res : "", 200);
+		putchar('\n');
+		free(args);
+	}
+	cJSON_Delete(a);
+}
+
 struct calls {
 	struct logger *lg;
 	const struct task *t;
@@ -155,6 +194,10 @@ show_call(const struct llm_call *c, void *arg)
 		cJSON_AddStringToObject(o, "finish_reason", c->finish_reason ? c->finish_reason : "");
 		cJSON_AddNumberToObject(o, "duration_ms", (double)c->duration_ms);
 		cJSON_AddItemToObject(o, "error", c->error ? cJSON_CreateString(c->error) : cJSON_CreateNull());
+		cJSON *tc = c->tool_calls ? cJSON_Parse(c->tool_calls) : NULL;
+		cJSON_AddItemToObject(o, "tool_calls", cJSON_IsArray(tc) ? tc : cJSON_CreateArray());
+		if (tc && !cJSON_IsArray(tc))
+			cJSON_Delete(tc);
 		cJSON_AddItemToArray(cs->arr, o);
 		return 0;
 	}
@@ -167,6 +210,7 @@ show_call(const struct llm_call *c, void *arg)
 	    c->model ? c->model : "?", c->input_tokens, c->output_tokens, dur,
 	    c->error ? "error: " : c->finish_reason ? c->finish_reason : "",
 	    c->error ? c->error : "");
+	show_tool_calls(c->tool_calls);
 	return 0;
 }
 

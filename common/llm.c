@@ -1,4 +1,4 @@
-/* One model call: the request over HTTP (llm_http.c), server-sent events,
+/* One model call: the request over HTTP (http.c), server-sent events,
  * retries with backoff, and errors a person can act on.  The two wire
  * formats live in llm_openai.c and llm_anthropic.c.
  *
@@ -26,6 +26,8 @@
 struct llm {
 	const struct llm_config *c;
 	const struct llm_ops *ops;
+	struct http *http;
+	struct http *own;           /* made here when the caller gave none */
 	char *url;
 	char *headers[MAX_HEADERS + 1];
 };
@@ -328,10 +330,10 @@ llm_msg_assistant_text(int provider, cJSON *messages, const char *text)
 }
 
 void
-llm_msg_tool_results(int provider, cJSON *messages, const struct llm_result *r, char *const *texts,
-    const int *is_error)
+llm_msg_tool_results(int provider, cJSON *messages, const struct llm_result *r,
+    const struct llm_tool_result *res)
 {
-	ops_of[provider]->msg_tool_results(messages, r, texts, is_error);
+	ops_of[provider]->msg_tool_results(messages, r, res);
 }
 
 static int
@@ -402,8 +404,16 @@ llm_new(const struct llm_config *c, struct llm **out, struct err *e)
 {
 	if (c->provider < 0 || c->provider >= LLM_PROVIDER_COUNT)
 		return err_set(e, ST_INVALID, "unknown provider");
+	struct http *own = NULL;
+	if (!c->http) {
+		int rc = http_new(&own, e);
+		if (rc)
+			return rc;
+	}
 	struct llm *l = xcalloc(1, sizeof *l);
 	l->c = c;
+	l->http = c->http ? c->http : own;
+	l->own = own;
 	l->ops = ops_of[c->provider];
 	const char *base = c->base_url && *c->base_url ? c->base_url : l->ops->url;
 	size_t n = strlen(base);
@@ -436,6 +446,7 @@ llm_free(struct llm *l)
 		free(l->headers[i]);
 	}
 	free(l->url);
+	http_free(l->own);
 	free(l);
 }
 
@@ -693,7 +704,7 @@ attempt_once(struct llm *l, const char *body, struct llm_stream *s, long *wait_m
 		.on_header = on_header, .on_data = on_write, .arg = &a,
 	};
 	struct http_result hr;
-	int hc = llm_http(&rq, &hr);
+	int hc = http_perform(l->http, &rq, &hr);
 	const char *name = l->ops->name;
 	int rc = ST_ERR;
 	double secs = timeout_ms / 1000.0;
@@ -732,6 +743,10 @@ attempt_once(struct llm *l, const char *body, struct llm_stream *s, long *wait_m
 			*retry = 1;
 			err_set(e, ST_ERR, "%s: the reply was cut off (HTTP %ld, %zu bytes): %s", name,
 			    a.status, a.received, detail);
+			break;
+		case HTTP_CERT:
+			err_set(e, ST_ERR, "%s: cannot trust %s: %s (CURL_CA_BUNDLE names the CA "
+			    "certificates to use)", name, l->url, detail);
 			break;
 		default:
 			err_set(e, ST_ERR, "%s: %s: %s", name, l->url, detail);

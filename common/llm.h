@@ -25,8 +25,11 @@ enum llm_provider { LLM_OPENAI, LLM_ANTHROPIC, LLM_PROVIDER_COUNT };
 
 typedef void (*llm_text_fn)(const char *text, size_t n, void *arg);
 
+struct http;
+
 struct llm_config {
 	int provider;               /* LLM_* */
+	struct http *http;          /* the connection to reuse; NULL: one of the call's own */
 	const char *base_url;       /* NULL: the provider's default */
 	const char *api_key;        /* NULL or "": no authentication header */
 	const char *key_hint;       /* where the key comes from, for 401s: "OPENAI_API_KEY" */
@@ -96,10 +99,11 @@ void llm_result_free(struct llm_result *r);
 void llm_redact(char *s, size_t cap, const char *key); /* scrub the key and key-like words, in place */
 
 /* llm_attach.c */
-/* Read a file or fetch an http(s) URL (at most LLM_ATTACH_MAX bytes, within
- * timeout_ms).  ST_INVALID: unreadable, too large, or neither UTF-8 text nor
+/* Read a file or fetch an http(s) URL through h (at most LLM_ATTACH_MAX
+ * bytes, within timeout_ms).  ST_INVALID: unreadable, too large, or neither UTF-8 text nor
  * a PNG, JPEG, GIF or WebP image; ST_ERR: the fetch failed. */
-int llm_attach_load(const char *spec, long timeout_ms, struct llm_attachment *a, struct err *e);
+int llm_attach_load(struct http *h, const char *spec, long timeout_ms, struct llm_attachment *a,
+    struct err *e);
 void llm_attach_free(struct llm_attachment *a);
 int llm_is_utf8(const unsigned char *p, size_t n);      /* valid UTF-8 without NUL */
 
@@ -108,9 +112,15 @@ void llm_msg_user(int provider, cJSON *messages, const char *text, const struct 
     size_t nimg);
 void llm_msg_assistant(int provider, cJSON *messages, const struct llm_result *r);
 void llm_msg_assistant_text(int provider, cJSON *messages, const char *text);
-/* One result per call of r, in order; is_error may be NULL. */
+/* One result per call of r, in order. */
+struct llm_tool_result {
+	const char *text;
+	int is_error;
+	const struct llm_image *img; /* images the tool returned, or NULL */
+	size_t nimg;
+};
 void llm_msg_tool_results(int provider, cJSON *messages, const struct llm_result *r,
-    char *const *texts, const int *is_error);
+    const struct llm_tool_result *res);
 /* MCP tools ({name, description, inputSchema}) in the provider's format.
  * Names a provider refuses (outside [A-Za-z0-9_-]{1,64}) are mapped; *names
  * gets pairs {wire name, tool name}; the caller frees both with cJSON_Delete. */

@@ -151,6 +151,20 @@ text_block(const char *text)
 	return p;
 }
 
+static cJSON *
+image_block(const struct llm_image *img)
+{
+	char *b64 = llm_base64(img->data, img->len);
+	cJSON *p = cJSON_CreateObject();
+	cJSON_AddStringToObject(p, "type", "image");
+	cJSON *src = cJSON_AddObjectToObject(p, "source");
+	cJSON_AddStringToObject(src, "type", "base64");
+	cJSON_AddStringToObject(src, "media_type", img->mime);
+	cJSON_AddStringToObject(src, "data", b64);
+	free(b64);
+	return p;
+}
+
 static void
 msg_user(cJSON *messages, const char *text, const struct llm_image *img, size_t nimg)
 {
@@ -161,17 +175,8 @@ msg_user(cJSON *messages, const char *text, const struct llm_image *img, size_t 
 	} else {
 		/* Images first: Anthropic's advice for image questions. */
 		cJSON *parts = cJSON_AddArrayToObject(m, "content");
-		for (size_t i = 0; i < nimg; i++) {
-			char *b64 = llm_base64(img[i].data, img[i].len);
-			cJSON *p = cJSON_CreateObject();
-			cJSON_AddStringToObject(p, "type", "image");
-			cJSON *src = cJSON_AddObjectToObject(p, "source");
-			cJSON_AddStringToObject(src, "type", "base64");
-			cJSON_AddStringToObject(src, "media_type", img[i].mime);
-			cJSON_AddStringToObject(src, "data", b64);
-			free(b64);
-			cJSON_AddItemToArray(parts, p);
-		}
+		for (size_t i = 0; i < nimg; i++)
+			cJSON_AddItemToArray(parts, image_block(&img[i]));
 		cJSON_AddItemToArray(parts, text_block(text));
 	}
 	cJSON_AddItemToArray(messages, m);
@@ -206,7 +211,7 @@ msg_assistant(cJSON *messages, const struct llm_result *r)
 }
 
 static void
-msg_tool_results(cJSON *messages, const struct llm_result *r, char *const *texts, const int *is_error)
+msg_tool_results(cJSON *messages, const struct llm_result *r, const struct llm_tool_result *res)
 {
 	cJSON *m = cJSON_CreateObject();
 	cJSON_AddStringToObject(m, "role", "user");
@@ -215,8 +220,17 @@ msg_tool_results(cJSON *messages, const struct llm_result *r, char *const *texts
 		cJSON *p = cJSON_CreateObject();
 		cJSON_AddStringToObject(p, "type", "tool_result");
 		cJSON_AddStringToObject(p, "tool_use_id", r->calls[i].id);
-		cJSON_AddStringToObject(p, "content", texts[i] ? texts[i] : "");
-		if (is_error && is_error[i])
+		const char *text = res[i].text ? res[i].text : "";
+		if (!res[i].nimg) {
+			cJSON_AddStringToObject(p, "content", text);
+		} else {
+			cJSON *c = cJSON_AddArrayToObject(p, "content");
+			if (*text)
+				cJSON_AddItemToArray(c, text_block(text));
+			for (size_t k = 0; k < res[i].nimg; k++)
+				cJSON_AddItemToArray(c, image_block(&res[i].img[k]));
+		}
+		if (res[i].is_error)
 			cJSON_AddTrueToObject(p, "is_error");
 		cJSON_AddItemToArray(parts, p);
 	}

@@ -71,17 +71,17 @@ on_header(const char *line, size_t n, void *arg)
 }
 
 static int
-fetch_url(const char *url, long timeout_ms, struct buf *out, struct err *e)
+fetch_url(struct http *h, const char *url, long timeout_ms, struct buf *out, struct err *e)
 {
 	static const char *const headers[] = {"User-Agent: agentcron-llm-call/" AC_VERSION, NULL};
 	struct fetch f = {0};
 	struct http_request rq = {
-		.url = url, .headers = headers, .connect_timeout_ms = 10000L,
+		.url = url, .headers = headers, .follow = 1, .connect_timeout_ms = 10000L,
 		.timeout_ms = timeout_ms > 0 ? timeout_ms : 60000L,
 		.on_header = on_header, .on_data = on_data, .arg = &f,
 	};
 	struct http_result res;
-	int hc = llm_http(&rq, &res);
+	int hc = http_perform(h, &rq, &res);
 	int rc = ST_OK;
 	if (f.too_big)
 		rc = err_set(e, ST_INVALID, "attachment '%s' is larger than %ld MiB", url,
@@ -127,12 +127,13 @@ read_file(const char *path, struct buf *out, struct err *e)
 }
 
 int
-llm_attach_load(const char *spec, long timeout_ms, struct llm_attachment *a, struct err *e)
+llm_attach_load(struct http *h, const char *spec, long timeout_ms, struct llm_attachment *a,
+    struct err *e)
 {
 	memset(a, 0, sizeof *a);
 	struct buf b = {0};
 	int url = str_casecmp_prefix(spec, "http://") == 0 || str_casecmp_prefix(spec, "https://") == 0;
-	int rc = url ? fetch_url(spec, timeout_ms, &b, e) : read_file(spec, &b, e);
+	int rc = url ? fetch_url(h, spec, timeout_ms, &b, e) : read_file(spec, &b, e);
 	if (rc)
 		return rc;
 	const unsigned char *p = (const unsigned char *)b.data;

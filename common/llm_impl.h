@@ -3,6 +3,7 @@
 #ifndef AC_LLM_IMPL_H
 #define AC_LLM_IMPL_H
 
+#include "http.h"
 #include "llm.h"
 
 /* A reply being put together, from one JSON body or event by event. */
@@ -26,34 +27,12 @@ struct llm_ops {
 	const char *(*error_text)(const cJSON *root);  /* the message in an error body, or NULL */
 	void (*msg_user)(cJSON *messages, const char *text, const struct llm_image *img, size_t nimg);
 	void (*msg_assistant)(cJSON *messages, const struct llm_result *r);
-	void (*msg_tool_results)(cJSON *messages, const struct llm_result *r, char *const *texts,
-	    const int *is_error);
+	void (*msg_tool_results)(cJSON *messages, const struct llm_result *r,
+	    const struct llm_tool_result *res);
 	cJSON *(*tool)(const char *name, const char *description, const cJSON *schema);
 };
 
 extern const struct llm_ops llm_openai_ops, llm_anthropic_ops;
-
-/* One HTTP exchange, its result in HTTP_* terms. */
-enum { HTTP_OK, HTTP_CONNECT, HTTP_TIMEOUT, HTTP_NOTHING, HTTP_CUT, HTTP_ABORTED, HTTP_OTHER };
-struct http_request {
-	const char *url;
-	const char *const *headers;  /* "Name: value" lines, NULL-terminated */
-	const char *body;            /* POSTed; NULL: a GET that follows redirects */
-	size_t len;
-	long connect_timeout_ms, timeout_ms;
-	void (*on_header)(const char *line, size_t n, void *arg); /* status line too */
-	size_t (*on_data)(const char *p, size_t n, void *arg);    /* less than n stops */
-	void *arg;
-};
-struct http_result {
-	long status;                 /* of the last response */
-	int connected;
-	char error[256];             /* what went wrong, in libcurl's words */
-};
-
-/* llm_http.c: built in for http://, libcurl (dlopen) for the rest;
- * AGENTCRON_HTTP=curl makes every request go through libcurl. */
-int llm_http(const struct http_request *rq, struct http_result *res);
 
 /* llm.c */
 void llm_stream_text(struct llm_stream *s, const char *text, size_t n);

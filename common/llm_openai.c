@@ -139,6 +139,20 @@ event(struct llm_stream *s, const char *name, const cJSON *data, struct err *e)
 	return ST_OK;
 }
 
+static cJSON *
+image_part(const struct llm_image *img)
+{
+	char *b64 = llm_base64(img->data, img->len);
+	char *url = xasprintf("data:%s;base64,%s", img->mime, b64);
+	free(b64);
+	cJSON *p = cJSON_CreateObject();
+	cJSON_AddStringToObject(p, "type", "image_url");
+	cJSON *iu = cJSON_AddObjectToObject(p, "image_url");
+	cJSON_AddStringToObject(iu, "url", url);
+	free(url);
+	return p;
+}
+
 static void
 msg_user(cJSON *messages, const char *text, const struct llm_image *img, size_t nimg)
 {
@@ -152,17 +166,8 @@ msg_user(cJSON *messages, const char *text, const struct llm_image *img, size_t 
 		cJSON_AddStringToObject(p, "type", "text");
 		cJSON_AddStringToObject(p, "text", text);
 		cJSON_AddItemToArray(parts, p);
-		for (size_t i = 0; i < nimg; i++) {
-			char *b64 = llm_base64(img[i].data, img[i].len);
-			char *url = xasprintf("data:%s;base64,%s", img[i].mime, b64);
-			free(b64);
-			p = cJSON_CreateObject();
-			cJSON_AddStringToObject(p, "type", "image_url");
-			cJSON *iu = cJSON_AddObjectToObject(p, "image_url");
-			cJSON_AddStringToObject(iu, "url", url);
-			free(url);
-			cJSON_AddItemToArray(parts, p);
-		}
+		for (size_t i = 0; i < nimg; i++)
+			cJSON_AddItemToArray(parts, image_part(&img[i]));
 	}
 	cJSON_AddItemToArray(messages, m);
 }
@@ -192,16 +197,28 @@ msg_assistant(cJSON *messages, const struct llm_result *r)
 }
 
 static void
-msg_tool_results(cJSON *messages, const struct llm_result *r, char *const *texts, const int *is_error)
+msg_tool_results(cJSON *messages, const struct llm_result *r, const struct llm_tool_result *res)
 {
-	(void)is_error;
+	size_t nimg = 0;
 	for (size_t i = 0; i < r->ncalls; i++) {
 		cJSON *m = cJSON_CreateObject();
 		cJSON_AddStringToObject(m, "role", "tool");
 		cJSON_AddStringToObject(m, "tool_call_id", r->calls[i].id);
-		cJSON_AddStringToObject(m, "content", texts[i] ? texts[i] : "");
+		cJSON_AddStringToObject(m, "content", res[i].text ? res[i].text : "");
 		cJSON_AddItemToArray(messages, m);
+		nimg += res[i].nimg;
 	}
+	/* A tool message holds text only: the images follow as the user's,
+	 * in order, which the results' text announces. */
+	if (!nimg)
+		return;
+	cJSON *m = cJSON_CreateObject();
+	cJSON_AddStringToObject(m, "role", "user");
+	cJSON *parts = cJSON_AddArrayToObject(m, "content");
+	for (size_t i = 0; i < r->ncalls; i++)
+		for (size_t k = 0; k < res[i].nimg; k++)
+			cJSON_AddItemToArray(parts, image_part(&res[i].img[k]));
+	cJSON_AddItemToArray(messages, m);
 }
 
 static cJSON *

@@ -6,11 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
-#include "store.h"
+#include "http.h"
 #include "llm_setup.h"
+#include "mcp_client.h"
+#include "store.h"
 #include "tools.h"
 
 static const char *
@@ -257,6 +260,9 @@ llm_setup_resolve(struct llm_setup *s, const struct config *cf, struct err *e)
 		return rc;
 	s->lc.system = s->system;
 	s->lc.options = s->options;
+	if (!s->http && (rc = http_new(&s->http, e)))
+		return rc;
+	s->lc.http = s->http;
 	return ST_OK;
 }
 
@@ -271,7 +277,7 @@ llm_setup_message(struct llm_setup *s, const char *prompt, struct err *e)
 	s->nimg = 0;
 	for (size_t i = 0; i < s->nattach; i++) {
 		struct llm_attachment *a = &s->atts[i];
-		int rc = llm_attach_load(s->attach[i], s->lc.timeout_ms, a, e);
+		int rc = llm_attach_load(s->http, s->attach[i], s->lc.timeout_ms, a, e);
 		if (rc)
 			return rc;
 		if (a->mime) {
@@ -312,6 +318,23 @@ llm_setup_conversation(struct llm_setup *s, struct store *st, struct err *e)
 	return ST_OK;
 }
 
+/* s->tools and s->names again from everything offered so far. */
+static void
+offer(struct llm_setup *s)
+{
+	cJSON_Delete(s->tools);
+	cJSON_Delete(s->names);
+	s->tools = llm_tools_convert(s->lc.provider, s->offered, &s->names);
+}
+
+static void
+add_offered(struct llm_setup *s, cJSON *tool)
+{
+	if (!s->offered)
+		s->offered = cJSON_CreateArray();
+	cJSON_AddItemToArray(s->offered, tool);
+}
+
 int
 llm_setup_tools(struct llm_setup *s, struct store *st, const char *profiles, struct err *e)
 {
@@ -321,42 +344,228 @@ llm_setup_tools(struct llm_setup *s, struct store *st, const char *profiles, str
 		rc = tools_open(st, set, &s->tl, e);
 	if (rc)
 		return rc;
-	cJSON *list = tools_list(s->tl);
-	s->tools = llm_tools_convert(s->lc.provider, list, &s->names);
+	cJSON *list = tools_list(s->tl), *t;
+	while ((t = cJSON_DetachItemFromArray(list, 0)))
+		add_offered(s, t);
 	cJSON_Delete(list);
-	s->tool_calls = 0;
+	offer(s);
+	return ST_OK;
+}
+
+/* Comma-separated words of list, blanks around them dropped. */
+static char **
+words(const char *list, size_t *n)
+{
+	char *copy = xstrdup(list ? list : ""), *save = NULL;
+	char **v = xcalloc(strlen(copy) / 2 + 2, sizeof *v);
+	*n = 0;
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save))
+		if (*str_trim(w))
+			v[(*n)++] = xstrdup(w);
+	free(copy);
+	return v;
+}
+
+static void
+words_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static int
+mcp_start(struct llm_setup *s, const struct mcpc_server *sv, const char *const *allow, size_t nallow,
+    struct err *e)
+{
+	struct mcpc *c;
+	cJSON *list;
+	int rc = mcpc_open(sv, s->http, s->mcp_timeout_ms, &c, e);
+	if (rc)
+		return rc;
+	s->mcp = xrealloc(s->mcp, (s->nmcp + 1) * sizeof *s->mcp);
+	size_t idx = s->nmcp++;
+	s->mcp[idx] = c;
+	if ((rc = mcpc_tools(c, &list, e)))
+		return rc;
+	const cJSON *t;
+	cJSON_ArrayForEach(t, list) {
+		const char *tool = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
+		char *full = xasprintf("mcp__%s__%s", sv->name, tool);
+		int ok = mcpc_allowed(allow, nallow, full);
+		cJSON *where = cJSON_CreateArray();
+		cJSON_AddItemToArray(where, cJSON_CreateNumber((double)idx));
+		cJSON_AddItemToArray(where, cJSON_CreateString(tool));
+		cJSON_AddItemToArray(where, cJSON_CreateBool(ok));
+		cJSON_DeleteItemFromObjectCaseSensitive(s->mcp_map, full);
+		cJSON_AddItemToObject(s->mcp_map, full, where);
+		if (ok) {
+			cJSON *o = cJSON_Duplicate(t, 1);
+			cJSON_ReplaceItemInObjectCaseSensitive(o, "name", cJSON_CreateString(full));
+			add_offered(s, o);
+		}
+		free(full);
+	}
+	cJSON_Delete(list);
+	return ST_OK;
+}
+
+int
+llm_setup_mcp(struct llm_setup *s, const char *servers, const char *allow, struct err *e)
+{
+	size_t nsv, nallow;
+	char **sv = words(servers, &nsv), **al = words(allow, &nallow);
+	int rc = ST_OK;
+	if (!s->mcp_map)
+		s->mcp_map = cJSON_CreateObject();
+	if (!s->mcp_cfg)
+		rc = mcpc_config_load(NULL, &s->mcp_cfg, e);
+	int all = nsv == 1 && strcmp(sv[0], "all") == 0;
+	if (!rc && all && !s->mcp_cfg->n)
+		rc = err_set(e, ST_INVALID, "--mcp all: %s names no servers", s->mcp_cfg->path);
+	for (size_t i = 0; !rc && !all && i < nsv; i++)
+		if (!mcpc_config_find(s->mcp_cfg, sv[i]))
+			rc = err_set(e, ST_INVALID, "no MCP server '%s' in %s", sv[i], s->mcp_cfg->path);
+	for (size_t i = 0; !rc && i < (all ? s->mcp_cfg->n : nsv); i++)
+		rc = mcp_start(s, all ? &s->mcp_cfg->servers[i] : mcpc_config_find(s->mcp_cfg, sv[i]),
+		    (const char *const *)al, nallow, e);
+	words_free(sv, nsv);
+	words_free(al, nallow);
+	if (!rc)
+		offer(s);
+	return rc;
+}
+
+static double
+since_ms(const struct timespec *t0)
+{
+	struct timespec t1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* At most n bytes of s, not cutting a character. */
+static cJSON *
+excerpt(const char *s, size_t n)
+{
+	size_t len = strlen(s);
+	if (len <= n)
+		return cJSON_CreateString(s);
+	while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	char *t = xasprintf("%.*s...", (int)n, s);
+	cJSON *v = cJSON_CreateString(t);
+	free(t);
+	return v;
+}
+
+/* One entry of the record of tool calls. */
+static void
+log_call(struct llm_setup *s, const char *server, const char *tool, const char *args,
+    const char *text, int is_error, double ms, const char *failure)
+{
+	if (!s->call_log)
+		s->call_log = cJSON_CreateArray();
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddItemToObject(o, "server", server ? cJSON_CreateString(server) : cJSON_CreateNull());
+	cJSON_AddStringToObject(o, "tool", tool);
+	cJSON *a = cJSON_Parse(args);
+	cJSON_AddItemToObject(o, "arguments", a ? a : cJSON_CreateString(args));
+	cJSON_AddItemToObject(o, "result", text && !is_error ? excerpt(text, LLM_SETUP_EXCERPT)
+	    : cJSON_CreateNull());
+	cJSON_AddNumberToObject(o, "duration_ms", (double)(long)(ms * 1000 + 0.5) / 1000);
+	cJSON_AddItemToObject(o, "error", failure ? excerpt(failure, LLM_SETUP_EXCERPT)
+	    : is_error && text ? excerpt(text, LLM_SETUP_EXCERPT) : cJSON_CreateNull());
+	cJSON_AddItemToArray(s->call_log, o);
+}
+
+/* One MCP tool call: ST_OK with the result for the model, else the server
+ * failed. */
+static int
+call_mcp(struct llm_setup *s, const cJSON *where, const char *full, const cJSON *args,
+    struct llm_tool_result *out, struct llm_image **imgs, char **text, struct err *e)
+{
+	size_t idx = (size_t)cJSON_GetArrayItem(where, 0)->valuedouble;
+	const char *tool = cJSON_GetArrayItem(where, 1)->valuestring;
+	if (!cJSON_IsTrue(cJSON_GetArrayItem(where, 2))) {
+		*text = xasprintf("Refused: '%s' is not among the tools allowed for this call "
+		    "(--mcp-allow).", full);
+		out->is_error = 1;
+		return ST_OK;
+	}
+	cJSON *result;
+	char *rpc_error;
+	int rc = mcpc_call(s->mcp[idx], tool, args, &result, &rpc_error, e);
+	if (rc)
+		return rc;
+	if (rpc_error) {
+		*text = rpc_error;
+		out->is_error = 1;
+		return ST_OK;
+	}
+	mcpc_result(result, LLM_SETUP_RESULT_MAX, text, &out->is_error, imgs, &out->nimg);
+	out->img = *imgs;
+	cJSON_Delete(result);
 	return ST_OK;
 }
 
 /* The model's tool calls of one round, answered through the scheduler's
- * tools; ST_OK unless the store itself fails. */
+ * tools and the MCP servers; ST_OK unless the store or a server fails. */
 static int
 run_tools(struct llm_setup *s, const struct llm_result *r, struct err *e)
 {
+	struct llm_tool_result *res = xcalloc(r->ncalls, sizeof *res);
 	char **texts = xcalloc(r->ncalls, sizeof *texts);
-	int *errs = xcalloc(r->ncalls, sizeof *errs);
+	struct llm_image **imgs = xcalloc(r->ncalls, sizeof *imgs);
 	int rc = ST_OK;
 	for (size_t i = 0; i < r->ncalls && !rc; i++) {
 		const char *tool = llm_tool_name(s->names, r->calls[i].name);
+		/* A tool held back by --mcp-allow is not offered, but known. */
+		if (!tool && cJSON_GetObjectItemCaseSensitive(s->mcp_map, r->calls[i].name))
+			tool = r->calls[i].name;
+		const cJSON *where = tool ? cJSON_GetObjectItemCaseSensitive(s->mcp_map, tool) : NULL;
 		cJSON *args = cJSON_Parse(r->calls[i].args);
+		struct timespec t0;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		if (!tool) {
 			texts[i] = xasprintf("Unknown tool '%s'.", r->calls[i].name);
-			errs[i] = 1;
+			res[i].is_error = 1;
 		} else if (!cJSON_IsObject(args)) {
 			texts[i] = xasprintf("The arguments of '%s' are not a JSON object.", r->calls[i].name);
-			errs[i] = 1;
+			res[i].is_error = 1;
+		} else if (where) {
+			rc = call_mcp(s, where, tool, args, &res[i], &imgs[i], &texts[i], e);
+		} else if (s->tl) {
+			rc = tools_call(s->tl, tool, args, &texts[i], &res[i].is_error, e);
 		} else {
-			rc = tools_call(s->tl, tool, args, &texts[i], &errs[i], e);
+			texts[i] = xasprintf("Unknown tool '%s'.", r->calls[i].name);
+			res[i].is_error = 1;
 		}
+		double ms = since_ms(&t0);
+		const char *server = where ? mcpc_name(s->mcp[(size_t)cJSON_GetArrayItem(where, 0)->valuedouble])
+		    : NULL;
+		const char *name = where ? cJSON_GetArrayItem(where, 1)->valuestring : tool ? tool
+		    : r->calls[i].name;
+		log_call(s, server, name, r->calls[i].args, texts[i], res[i].is_error, ms, rc ? e->msg : NULL);
+		res[i].text = texts[i];
 		cJSON_Delete(args);
 	}
 	if (!rc)
-		llm_msg_tool_results(s->lc.provider, s->messages, r, texts, errs);
-	for (size_t i = 0; i < r->ncalls; i++)
+		llm_msg_tool_results(s->lc.provider, s->messages, r, res);
+	for (size_t i = 0; i < r->ncalls; i++) {
 		free(texts[i]);
+		mcpc_images_free(imgs[i], res[i].nimg);
+	}
 	free(texts);
-	free(errs);
+	free(imgs);
+	free(res);
 	return rc;
+}
+
+char *
+llm_setup_call_log(const struct llm_setup *s)
+{
+	return s->call_log ? cJSON_PrintUnformatted(s->call_log) : NULL;
 }
 
 int
@@ -373,7 +582,7 @@ llm_setup_run(struct llm_setup *s, struct llm *l, int max_rounds, struct llm_res
 			in_total = (in_total > 0 ? in_total : 0) + r->input_tokens;
 		if (r->output_tokens >= 0)
 			out_total = (out_total > 0 ? out_total : 0) + r->output_tokens;
-		if (!s->tl || !r->ncalls)
+		if (!s->tools || !r->ncalls)
 			break;
 		if (round >= max_rounds) {
 			rc = err_set(e, ST_ERR, "the model still calls tools after %d rounds (--max-rounds)",
@@ -400,10 +609,18 @@ llm_setup_free(struct llm_setup *s)
 	buf_free(&s->text);
 	cJSON_Delete(s->messages);
 	tools_close(s->tl);
+	for (size_t i = 0; i < s->nmcp; i++)
+		mcpc_close(s->mcp[i]);
+	free(s->mcp);
+	mcpc_config_free(s->mcp_cfg);
+	cJSON_Delete(s->mcp_map);
+	cJSON_Delete(s->offered);
+	cJSON_Delete(s->call_log);
 	cJSON_Delete(s->tools);
 	cJSON_Delete(s->names);
 	cJSON_Delete(s->env_attach);
 	cJSON_Delete(s->options);
+	http_free(s->http);
 	free(s->attach);
 	if (s->key) {
 		memset(s->key, 0, strlen(s->key));

@@ -18,11 +18,15 @@
 #include "util.h"
 
 struct config;
+struct mcpc;
+struct mcpc_config;
 struct store;
 struct tools;
 
 #define LLM_SETUP_RETRIES 3         /* further attempts unless told otherwise */
 #define LLM_SETUP_HISTORY 100       /* messages of a context sent along */
+#define LLM_SETUP_RESULT_MAX 100000 /* bytes of an MCP tool's result given to the model */
+#define LLM_SETUP_EXCERPT 500       /* bytes of a result or error in the record */
 
 /* One call being set up.  The caller fills the flags' fields (NULL, 0 or
  * -1 when not given; attach and options allocated, then owned here), the
@@ -37,13 +41,21 @@ struct llm_setup {
 	int retries;                /* -1: not given */
 
 	struct llm_config lc;       /* points into this and the config, which must outlive it */
+	struct http *http;          /* every request of the call: the model's, attachments' */
 	struct buf text;            /* the user's message */
 	struct llm_image *imgs;     /* and its images */
 	size_t nimg;
 	cJSON *messages;            /* the conversation to send */
 	struct tools *tl;           /* the scheduler's tools, or NULL */
-	cJSON *tools, *names;       /* tl for the provider (llm_tools_convert) */
-	int tool_calls;             /* calls answered through tl */
+	struct mcpc_config *mcp_cfg;
+	struct mcpc **mcp;          /* the MCP servers started */
+	size_t nmcp;
+	long mcp_timeout_ms;        /* each MCP request; 0: MCPC_TIMEOUT_MS */
+	cJSON *mcp_map;             /* {"mcp__S__T": [server index, "T", allowed]} */
+	cJSON *offered;             /* every tool offered, MCP's shape */
+	cJSON *tools, *names;       /* offered, for the provider (llm_tools_convert) */
+	cJSON *call_log;            /* every tool call answered, for the record */
+	int tool_calls;             /* calls answered */
 	char *key;
 	char hint[PATH_MAX + 64];   /* where the key comes from */
 	struct llm_attachment *atts;
@@ -61,7 +73,8 @@ int llm_setup_option(cJSON *options, const char *kv, struct err *e);
  * strings) where the flags gave none. */
 int llm_setup_env(struct llm_setup *s, struct err *e);
 /* Provider, model, URL, key, timeouts and retries into s->lc; the key from
- * --key-file, else the environment, else cf. */
+ * --key-file, else the environment, else cf; s->http, the call's one HTTP
+ * handle. */
 int llm_setup_resolve(struct llm_setup *s, const struct config *cf, struct err *e);
 /* s->text and s->imgs: the attachments, loaded within lc.timeout_ms, and
  * the prompt. */
@@ -71,7 +84,13 @@ int llm_setup_message(struct llm_setup *s, const char *prompt, struct err *e);
 int llm_setup_conversation(struct llm_setup *s, struct store *st, struct err *e);
 /* s->tl, s->tools and s->names: the profiles' tools ("native,kai", "all"). */
 int llm_setup_tools(struct llm_setup *s, struct store *st, const char *profiles, struct err *e);
-/* Requests until the model answers without calling tools; with s->tl its
+/* The MCP servers of mcp.json named in servers (comma-separated, or
+ * "all") started, their tools offered as mcp__SERVER__TOOL: those whose
+ * full name matches a glob of allow (comma-separated; NULL or empty: all). */
+int llm_setup_mcp(struct llm_setup *s, const char *servers, const char *allow, struct err *e);
+/* The tool calls answered so far as a JSON array (malloc'd), or NULL. */
+char *llm_setup_call_log(const struct llm_setup *s);
+/* Requests until the model answers without calling tools; with tools its
  * calls are answered, at most max_rounds rounds of them.  r is the last
  * reply with the tokens of all of them; ST_OK or the status of the failure
  * (then r may still hold a reply). */

@@ -72,7 +72,7 @@ test_expect_success 'one run in full shows the model calls recorded for it' '
 	task-log $run | sed -n "/^model calls:/,\$p" >actual &&
 	printf "model calls:\n  2026-11-23 10:00 CET  openai/gpt-4o-mini  12 in, 34 out  1.5s  stop\n" >expect &&
 	test_cmp expect actual &&
-	task-log --json $run | grep -q "\"calls\":\[{\"at\":\"2026-11-23T09:00:00Z\",\"provider\":\"openai\",\"model\":\"gpt-4o-mini\",\"input_tokens\":12,\"output_tokens\":34,\"finish_reason\":\"stop\",\"duration_ms\":1500,\"error\":null}\]"
+	task-log --json $run | grep -q "\"calls\":\[{\"at\":\"2026-11-23T09:00:00Z\",\"provider\":\"openai\",\"model\":\"gpt-4o-mini\",\"input_tokens\":12,\"output_tokens\":34,\"finish_reason\":\"stop\",\"duration_ms\":1500,\"error\":null,\"tool_calls\":\[\]}\]"
 '
 
 test_expect_success 'runs of a deleted task stay listed; errors exit 2 and 3' '

@@ -1,7 +1,8 @@
 #!/bin/sh
 # llm-call's own cost per call against the local fake provider (process
 # start, config, request, reply parsing, the store record) next to curl(1)
-# making the same HTTP request: wall time per call, and CPU time per call
+# making the same request, over plain http and over https (a TLS front with
+# a throwaway CA that only these clients trust): wall time per call, and CPU time per call
 # (user + system of the client alone, from times(1): what the client
 # itself spends, whatever the server and the machine's load add).
 set -u
@@ -9,7 +10,6 @@ set -u
 N=${LLM_BENCH_N:-200}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/agentcron-bench.XXXXXX") || exit 1
 fp=$tmp/fp
-trap 'kill "$(cat "$fp/pid" 2>/dev/null)" 2>/dev/null; rm -rf "$tmp"' EXIT
 key=sk-bench-0123456789
 port=$(FAKE_PROVIDER_KEY=$key "$AC_BUILD/tools/fake-provider" -q -d "$fp" -i 60 -t 600) || exit 1
 url=http://127.0.0.1:$port/v1
@@ -48,6 +48,11 @@ diff_line() {
 	printf '%-36s %s%s ms\n' "$1" "$sign" "$(ms $d)"
 }
 
+tls=$tmp/tls
+trap 'kill "$(cat "$fp/pid" 2>/dev/null)" "$(cat "$tls/pid" 2>/dev/null)" 2>/dev/null; rm -rf "$tmp"' EXIT
+tport=$("$AC_TOP/tests/tools/tls-front" "$tls" "$port") || exit 1
+surl=https://127.0.0.1:$tport/v1
+
 echo "$N sequential calls each, local fake provider on 127.0.0.1 (load: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"
 per_call "llm-call (recorded in the store)" "$AC_BIN/llm-call" "What is cron?" || exit 1
 rec_wall=$wall rec_cpu=$cpu
@@ -55,23 +60,37 @@ per_call "llm-call --no-log" "$AC_BIN/llm-call" --no-log "What is cron?" || exit
 nolog_wall=$wall
 per_call "llm-call --json" "$AC_BIN/llm-call" --json "What is cron?" || exit 1
 per_call "/bin/true (process start alone)" /bin/true || exit 1
-status=0
-if command -v curl >/dev/null 2>&1; then
-	body='{"model":"gpt-4o-mini","messages":[{"role":"user","content":"What is cron?"}]}'
-	# The key goes in a header file, as llm-call keeps it out of argv.
-	printf 'Authorization: Bearer %s\n' "$key" >"$tmp/h"
-	per_call "curl(1), the same request" curl -sS -f -X POST -H @"$tmp/h" \
-		-H "Content-Type: application/json" -d "$body" "$url/chat/completions" || exit 1
-	diff_line "llm-call minus curl, wall" $rec_wall $wall
-	diff_line "llm-call minus curl, cpu" $rec_cpu $cpu
-	diff_line "llm-call --no-log minus curl, wall" $nolog_wall $wall
-	[ $((rec_wall - wall)) -le 2000 ] && ok=yes || ok=NO
-	echo "within 2 ms of curl:                 $ok"
-else
-	echo "curl(1) is absent: no comparison (apt-get install curl)"
-fi
+CURL_CA_BUNDLE=$tls/ca.pem per_call "llm-call, https (TLS front)" "$AC_BIN/llm-call" \
+	--base-url "$surl" "What is cron?" || exit 1
+srec_wall=$wall srec_cpu=$cpu
+body='{"model":"gpt-4o-mini","messages":[{"role":"user","content":"What is cron?"}]}'
+# The key goes in a header file, as llm-call keeps it out of argv.
+printf 'Authorization: Bearer %s\n' "$key" >"$tmp/h"
+per_call "curl(1), the same request" curl -sS -f -X POST -H @"$tmp/h" \
+	-H "Content-Type: application/json" -d "$body" "$url/chat/completions" || exit 1
+curl_wall=$wall curl_cpu=$cpu
+per_call "curl(1), the same request, https" curl -sS -f --cacert "$tls/ca.pem" -X POST \
+	-H @"$tmp/h" -H "Content-Type: application/json" -d "$body" "$surl/chat/completions" || exit 1
+scurl_wall=$wall scurl_cpu=$cpu
+diff_line "llm-call minus curl, http, wall" $rec_wall $curl_wall
+diff_line "llm-call minus curl, http, cpu" $rec_cpu $curl_cpu
+diff_line "llm-call --no-log minus curl, wall" $nolog_wall $curl_wall
+diff_line "llm-call minus curl, https, wall" $srec_wall $scurl_wall
+diff_line "llm-call minus curl, https, cpu" $srec_cpu $scurl_cpu
+[ $((rec_wall - curl_wall)) -le 2000 ] && ok=yes || ok=NO
+echo "http within 2 ms of curl:             $ok"
+[ $((srec_wall - scurl_wall)) -le 2000 ] && ok=yes || ok=NO
+echo "https within 2 ms of curl:            $ok"
 [ "$rec_wall" -lt 5000 ] && ok=yes || ok=NO
+echo "under 5 ms per call:                  $ok"
+
+# Connections of one five-round --tools exchange over https, as the
+# provider's end counts them (each TLS connection is one to it).
+c0=$(cat "$fp/connections") h0=$(cat "$tls/handshakes")
+CURL_CA_BUNDLE=$tls/ca.pem "$AC_BIN/llm-call" --no-log --tools --base-url "$surl" \
+	'[[call task_list {}]] [[call task_list {}]] [[call task_list {}]] [[call task_list {}]] [[call task_list {}]] go' \
+	>/dev/null || exit 1
+echo "five-round --tools over https:        $(($(cat "$fp/connections") - c0)) connection, $(($(cat "$tls/handshakes") - h0)) TLS handshake (6 requests)"
 # A loaded machine slows every figure alike; the verdicts are printed, not
 # enforced, so `make bench` reports rather than fails.
-echo "under 5 ms per call:                 $ok"
-exit $status
+exit 0

@@ -33,7 +33,14 @@
  *   [[call NAME {ARGS}]]  call tool NAME, one per round, then answer with
  *                         the tool results; [[parallel]]: all in one round
  *   [[loop]]              call the first tool, every round
- * GET /files/NAME serves DIR/files/NAME; /redirect/NAME redirects there. */
+ * GET /files/NAME serves DIR/files/NAME; /redirect/NAME redirects there.
+ *
+ * Connections are kept open between requests (HTTP/1.1 keep-alive) unless
+ * the client asks otherwise or a scripted failure breaks the connection;
+ * DIR/connections holds the number accepted so far, so a test can tell
+ * whether a client reused its connection.  A request in absolute form
+ * (`POST http://HOST/v1/...`, as clients send to a proxy) is answered as if
+ * it had reached HOST, and logged with a `proxied for HOST` line. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -60,6 +67,7 @@
 #define MAX_HEADERS 64
 #define BODY_MAX (48L * 1024 * 1024)
 #define MAX_SEEN 256
+#define MAX_CONNS 64                /* kept open at once */
 
 enum { OPENAI, ANTHROPIC };
 
@@ -68,6 +76,7 @@ struct server {
 	const char *key;            /* expected, or NULL */
 	int quiet;                  /* no request logs (benchmarks) */
 	int nreq;
+	int nconn;                  /* connections accepted */
 	struct {
 		unsigned long hash;
 		int count;
@@ -85,6 +94,8 @@ struct req {
 	struct buf log;
 	char invalid[300];
 	int forked;                 /* a child answers this one */
+	int keep;                   /* the connection stays open after the reply */
+	char proxied[256];          /* the host of an absolute-form request */
 	int child;                  /* this process is that child */
 	struct server *sv;
 	int logged;
@@ -439,9 +450,19 @@ check_anthropic(struct req *r, const cJSON *b)
 						cJSON_AddItemToArray(ids, cJSON_CreateString(str(p, "id")));
 				} else if (strcmp(type, "tool_result") == 0 && !strcmp(role, "user")) {
 					const cJSON *ie = cJSON_GetObjectItemCaseSensitive(p, "is_error");
+					const cJSON *c = cJSON_GetObjectItemCaseSensitive(p, "content"), *q;
 					if (!str(p, "tool_use_id") || !has_id(ids, str(p, "tool_use_id")) ||
 					    (ie && !cJSON_IsBool(ie)))
 						rc = invalid(r, "messages[%d]: a tool_result must answer an earlier tool_use", i);
+					cJSON_ArrayForEach(q, (cJSON_IsArray(c) ? c : NULL)) {
+						const char *qt = str(q, "type");
+						const cJSON *src = cJSON_GetObjectItemCaseSensitive(q, "source");
+						if (!qt || (strcmp(qt, "text") && strcmp(qt, "image")) ||
+						    (!strcmp(qt, "image") && (!str(src, "media_type") ||
+						    !image_type_ok(str(src, "media_type")) || !str(src, "data") ||
+						    !base64_ok(str(src, "data")))))
+							rc = invalid(r, "messages[%d]: a tool_result block is neither text nor a base64 image", i);
+					}
 				} else {
 					rc = invalid(r, "messages[%d]: block type '%s' not allowed for %s", i, type, role);
 				}
@@ -536,13 +557,24 @@ read_talk(const cJSON *b, int provider, struct talk *t)
 				buf_puts(&t->text, str(p, "text"));
 				t->words += count_words(str(p, "text"));
 			} else if (type && strcmp(type, "tool_result") == 0) {
-				const cJSON *c = cJSON_GetObjectItemCaseSensitive(p, "content");
-				add_result(t, cJSON_IsString(c) ? c->valuestring : "");
+				/* Text, or blocks of text and images. */
+				const cJSON *c = cJSON_GetObjectItemCaseSensitive(p, "content"), *q;
+				struct buf joined = {0};
+				buf_puts(&joined, cJSON_IsString(c) ? c->valuestring : "");
+				cJSON_ArrayForEach(q, (cJSON_IsArray(c) ? c : NULL)) {
+					if (str(q, "type") && !strcmp(str(q, "type"), "image"))
+						t->images++;
+					else if (str(q, "text"))
+						buf_printf(&joined, "%s%s", joined.len ? " " : "", str(q, "text"));
+				}
+				add_result(t, joined.data);
+				buf_free(&joined);
 			}
 		}
+		/* Images alone after tool results: the tools' (OpenAI's way). */
 		cJSON_ArrayForEach(p, content) {
 			const char *type = str(p, "type");
-			if (has_text && type && (!strcmp(type, "image") || !strcmp(type, "image_url")))
+			if (type && (!strcmp(type, "image") || !strcmp(type, "image_url")))
 				t->images++;
 		}
 	}
@@ -598,8 +630,8 @@ reply(struct req *r, int status, const char *reason, const char *ctype, const ch
 {
 	struct buf h = {0};
 	size_t n = body ? strlen(body) : 0;
-	buf_printf(&h, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%sConnection: close\r\n\r\n",
-	    status, reason, ctype, n, extra ? extra : "");
+	buf_printf(&h, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s%s\r\n",
+	    status, reason, ctype, n, extra ? extra : "", r->keep ? "" : "Connection: close\r\n");
 	/* Logged before it is sent: a client may look the moment it has it. */
 	buf_printf(&r->log, "-> %d\n", status);
 	commit_log(r);
@@ -1100,7 +1132,9 @@ handle_model(struct server *sv, struct req *r, int provider)
 		goto out;
 	}
 	if (directive(text, "slow", d, sizeof d)) {
-		/* The wait happens in a child, so other clients are not held up. */
+		/* The wait happens in a child, so other clients are not held up;
+		 * the child's reply ends the connection. */
+		r->keep = 0;
 		pid_t pid = fork();
 		if (pid > 0) {
 			r->forked = 1;
@@ -1169,6 +1203,7 @@ handle_model(struct server *sv, struct req *r, int provider)
 		char *s = plain_reply(&a, provider);
 		char head[256];
 		size_t n = strlen(s);
+		r->keep = 0;
 		int hn = snprintf(head, sizeof head, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
 		    "Content-Length: %zu\r\nConnection: close\r\n\r\n", n);
 		buf_printf(&r->log, "-> 200 (cut at %zu of %zu bytes)\n", n / 2, n);
@@ -1177,10 +1212,14 @@ handle_model(struct server *sv, struct req *r, int provider)
 		write_all(r->fd, s, n / 2);
 		free(s);
 	} else if (stream && !directive(text, "jsonstream", d, sizeof d)) {
-		const char *head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
-		    "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
 		int split = directive(text, "split", d, sizeof d) != NULL;
 		int cut = directive(text, "cut", d, sizeof d) != NULL;
+		if (cut)
+			r->keep = 0;
+		char head[256];
+		snprintf(head, sizeof head, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+		    "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n%s\r\n",
+		    r->keep ? "" : "Connection: close\r\n");
 		int errev = directive(text, "error-event", d, sizeof d) != NULL;
 		buf_printf(&r->log, "-> 200 (stream%s)\n", cut ? ", cut" : "");
 		commit_log(r);
@@ -1238,7 +1277,7 @@ handle_file(struct server *sv, struct req *r)
 	close(fd);
 	char head[256];
 	int hn = snprintf(head, sizeof head, "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
-	    "Content-Length: %zu\r\nConnection: close\r\n\r\n", b.len);
+	    "Content-Length: %zu\r\n%s\r\n", b.len, r->keep ? "" : "Connection: close\r\n");
 	buf_printf(&r->log, "-> 200 (%zu bytes)\n", b.len);
 	commit_log(r);
 	write_all(r->fd, head, (size_t)hn);
@@ -1297,6 +1336,12 @@ read_request(int fd, struct req *r, struct buf *in)
 	if (!first || sscanf(first, "%15s %511s %15s", r->method, r->path, version) != 3 ||
 	    strcmp(version, "HTTP/1.1"))
 		return -1;
+	if (strncmp(r->path, "http://", 7) == 0) {
+		const char *slash = strchr(r->path + 7, '/');
+		snprintf(r->proxied, sizeof r->proxied, "%.*s",
+		    (int)(slash ? slash - r->path - 7 : (long)strlen(r->path + 7)), r->path + 7);
+		memmove(r->path, slash ? slash : "/", strlen(slash ? slash : "/") + 1);
+	}
 	for (char *h = strtok_r(NULL, "\r\n", &save); h && r->nh < MAX_HEADERS; h = strtok_r(NULL, "\r\n", &save)) {
 		char *colon = strchr(h, ':');
 		if (!colon)
@@ -1328,26 +1373,27 @@ read_request(int fd, struct req *r, struct buf *in)
 	r->blen = (size_t)want;
 	if (header(r, "transfer-encoding"))
 		invalid(r, "chunked request bodies are not expected");
+	const char *conn = header(r, "connection");
+	r->keep = !(conn && strcasecmp(conn, "close") == 0);
 	return 0;
 }
 
-static void
-serve(struct server *sv, int fd, int *forked)
+/* Answers one request on fd: 1 the connection stays open for more, 0 it
+ * is done, -1 a child answers on it (closed here, never shut down). */
+static int
+serve(struct server *sv, int fd)
 {
-	struct timeval tv = {5, 0};
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-	int one = 1;
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	struct req r = {.fd = fd, .sv = sv};
 	struct buf in = {0};
 	if (read_request(fd, &r, &in) != 0) {
 		buf_free(&in);
 		free(r.body);
-		return;
+		return 0;
 	}
 	sv->nreq++;
 	buf_printf(&r.log, "%s %s\n", r.method, r.path);
-	*forked = 0;
+	if (r.proxied[0])
+		buf_printf(&r.log, "proxied for %s\n", r.proxied);
 	if (strcmp(r.method, "POST") == 0 && strcmp(r.path, "/v1/chat/completions") == 0) {
 		handle_model(sv, &r, OPENAI);
 		if (r.child)
@@ -1367,10 +1413,31 @@ serve(struct server *sv, int fd, int *forked)
 		    "{\"error\":{\"message\":\"Unknown request URL\",\"type\":\"invalid_request_error\"}}");
 	}
 	commit_log(&r);
-	*forked = r.forked;
 	buf_free(&r.log);
 	buf_free(&in);
 	free(r.body);
+	return r.forked ? -1 : r.keep;
+}
+
+static void
+count_connection(struct server *sv)
+{
+	char path[4096], line[32];
+	snprintf(path, sizeof path, "%s/connections", sv->dir);
+	snprintf(line, sizeof line, "%d\n", ++sv->nconn);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		write_all(fd, line, strlen(line));
+		close(fd);
+	}
+}
+
+static void
+hang_up(int fd, int how)
+{
+	if (how == 0)
+		shutdown(fd, SHUT_WR);
+	close(fd);
 }
 
 int
@@ -1444,23 +1511,45 @@ main(int argc, char **argv)
 		printf("%d\n", port);
 		fflush(stdout);
 	}
+	/* One request at a time; open connections wait their turn in poll. */
+	struct pollfd p[MAX_CONNS + 1];
+	int nc = 0;
 	time_t start = time(NULL);
 	for (;;) {
-		struct pollfd p = {.fd = ls, .events = POLLIN};
-		int n = poll(&p, 1, (int)(idle * 1000));
+		p[0] = (struct pollfd){.fd = ls, .events = POLLIN};
+		for (int i = 0; i < nc; i++)
+			p[i + 1].events = POLLIN;
+		int n = poll(p, (nfds_t)nc + 1, (int)(idle * 1000));
 		if (n == 0 || time(NULL) - start > max)
 			break;
 		if (n < 0)
 			continue;
+		for (int i = nc; i >= 1; i--) {
+			if (!p[i].revents)
+				continue;
+			int k = p[i].revents & POLLIN ? serve(&sv, p[i].fd) : 0;
+			if (k != 1) {
+				hang_up(p[i].fd, k);
+				p[i] = p[nc--];
+			}
+		}
+		if (!(p[0].revents & POLLIN))
+			continue;
 		int fd = accept4(ls, NULL, NULL, SOCK_CLOEXEC);
 		if (fd < 0)
 			continue;
-		int forked = 0;
-		serve(&sv, fd, &forked);
-		if (!forked)
-			shutdown(fd, SHUT_WR);
-		close(fd);
+		count_connection(&sv);
+		struct timeval tv = {5, 0};
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+		int k = serve(&sv, fd);
+		if (k == 1 && nc < MAX_CONNS)
+			p[++nc] = (struct pollfd){.fd = fd, .events = POLLIN};
+		else
+			hang_up(fd, k);
 	}
+	for (int i = 1; i <= nc; i++)
+		close(p[i].fd);
 	close(ls);
 	return 0;
 }

@@ -1,0 +1,188 @@
+/* One libcurl easy handle, reset before each request: curl_easy_reset
+ * forgets the options but keeps the live connections, the TLS session
+ * cache and the DNS cache, which is what makes the second request to a
+ * server cost no connect and no handshake. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+
+#include "http.h"
+
+struct http {
+	CURL *h;
+	long connections;
+	char *cainfo, *capath;       /* from the environment, read once */
+};
+
+static const char *
+env(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+int
+http_new(struct http **out, struct err *e)
+{
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+		return err_set(e, ST_ERR, "cannot initialise libcurl");
+	CURL *h = curl_easy_init();
+	if (!h) {
+		curl_global_cleanup();
+		return err_set(e, ST_ERR, "cannot initialise libcurl");
+	}
+	struct http *x = xcalloc(1, sizeof *x);
+	x->h = h;
+	/* curl(1)'s reading: CURL_CA_BUNDLE wins over SSL_CERT_FILE. */
+	const char *ca = env("CURL_CA_BUNDLE");
+	if (ca) {
+		x->cainfo = xstrdup(ca);
+	} else {
+		if ((ca = env("SSL_CERT_FILE")))
+			x->cainfo = xstrdup(ca);
+		if ((ca = env("SSL_CERT_DIR")))
+			x->capath = xstrdup(ca);
+	}
+	*out = x;
+	return ST_OK;
+}
+
+void
+http_free(struct http *x)
+{
+	if (!x)
+		return;
+	curl_easy_cleanup(x->h);
+	curl_global_cleanup();
+	free(x->cainfo);
+	free(x->capath);
+	free(x);
+}
+
+long
+http_connections(const struct http *x)
+{
+	return x->connections;
+}
+
+struct ctx {
+	const struct http_request *rq;
+};
+
+static size_t
+on_data(char *p, size_t size, size_t nmemb, void *arg)
+{
+	const struct http_request *rq = ((struct ctx *)arg)->rq;
+	return rq->on_data ? rq->on_data(p, size * nmemb, rq->arg) : size * nmemb;
+}
+
+static size_t
+on_header(char *p, size_t size, size_t nmemb, void *arg)
+{
+	const struct http_request *rq = ((struct ctx *)arg)->rq;
+	if (rq->on_header)
+		rq->on_header(p, size * nmemb, rq->arg);
+	return size * nmemb;
+}
+
+static int
+outcome(CURLcode cc, int sent)
+{
+	switch (cc) {
+	case CURLE_OK: return HTTP_OK;
+	case CURLE_OPERATION_TIMEDOUT: return sent ? HTTP_TIMEOUT : HTTP_CONNECT;
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_RESOLVE_PROXY:
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_SSL_CONNECT_ERROR: return HTTP_CONNECT;
+	case CURLE_GOT_NOTHING: return HTTP_NOTHING;
+	case CURLE_PARTIAL_FILE:
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+	case CURLE_HTTP2:
+	case CURLE_HTTP2_STREAM: return HTTP_CUT;
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SSL_CACERT_BADFILE: return HTTP_CERT;
+	case CURLE_WRITE_ERROR:
+	case CURLE_FILESIZE_EXCEEDED: return HTTP_ABORTED;
+	default: return HTTP_OTHER;
+	}
+}
+
+/* The list holds the key: cleared before it is freed. */
+static void
+free_headers(struct curl_slist *hl)
+{
+	for (struct curl_slist *q = hl; q; q = q->next)
+		memset(q->data, 0, strlen(q->data));
+	curl_slist_free_all(hl);
+}
+
+int
+http_perform(struct http *x, const struct http_request *rq, struct http_result *res)
+{
+	memset(res, 0, sizeof *res);
+	CURL *h = x->h;
+	struct curl_slist *hl = NULL;
+	int bad = 0;
+	for (const char *const *p = rq->headers; p && *p && !bad; p++) {
+		struct curl_slist *n = curl_slist_append(hl, *p);
+		if (n)
+			hl = n;
+		bad = !n;
+	}
+	struct ctx cx = {rq};
+	char errbuf[CURL_ERROR_SIZE] = "";
+	curl_easy_reset(h);
+	bad |= curl_easy_setopt(h, CURLOPT_URL, rq->url) != CURLE_OK;
+	bad |= curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK;
+	bad |= curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L) != CURLE_OK;
+	if (rq->body) {
+		bad |= curl_easy_setopt(h, CURLOPT_POSTFIELDS, rq->body) != CURLE_OK;
+		bad |= curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)rq->len) != CURLE_OK;
+	}
+	if (rq->method)
+		bad |= curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, rq->method) != CURLE_OK;
+	if (rq->follow) {
+		bad |= curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L) != CURLE_OK;
+		bad |= curl_easy_setopt(h, CURLOPT_MAXREDIRS, 5L) != CURLE_OK;
+		bad |= curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") != CURLE_OK;
+	}
+	bad |= curl_easy_setopt(h, CURLOPT_HTTPHEADER, hl) != CURLE_OK;
+	bad |= curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, rq->connect_timeout_ms) != CURLE_OK;
+	bad |= curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, rq->timeout_ms) != CURLE_OK;
+	bad |= curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data) != CURLE_OK;
+	bad |= curl_easy_setopt(h, CURLOPT_WRITEDATA, &cx) != CURLE_OK;
+	bad |= curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header) != CURLE_OK;
+	bad |= curl_easy_setopt(h, CURLOPT_HEADERDATA, &cx) != CURLE_OK;
+	bad |= curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf) != CURLE_OK;
+	bad |= curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "") != CURLE_OK;
+	bad |= curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L) != CURLE_OK;
+	if (x->cainfo)
+		bad |= curl_easy_setopt(h, CURLOPT_CAINFO, x->cainfo) != CURLE_OK;
+	if (x->capath)
+		bad |= curl_easy_setopt(h, CURLOPT_CAPATH, x->capath) != CURLE_OK;
+	/* HTTP/2 where the server offers it in the TLS handshake; a libcurl
+	 * built without it says no and speaks HTTP/1.1. */
+	curl_easy_setopt(h, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
+	if (bad) {
+		snprintf(res->error, sizeof res->error, "libcurl refused an option or ran out of memory");
+		free_headers(hl);
+		return HTTP_OTHER;
+	}
+	CURLcode cc = curl_easy_perform(h);
+	long connects = 0, reqsize = 0;
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &res->status);
+	if (curl_easy_getinfo(h, CURLINFO_NUM_CONNECTS, &connects) == CURLE_OK)
+		x->connections += connects;
+	curl_easy_getinfo(h, CURLINFO_REQUEST_SIZE, &reqsize);
+	res->sent = reqsize > 0 || res->status > 0;
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, NULL);
+	free_headers(hl);
+	int rc = outcome(cc, res->sent);
+	if (rc != HTTP_OK)
+		snprintf(res->error, sizeof res->error, "%s", *errbuf ? errbuf : curl_easy_strerror(cc));
+	return rc;
+}

@@ -1,0 +1,1180 @@
+/* The MCP client: mcp.json, the two transports and the few requests
+ * llm-call makes.  Both transports end in one place: rpc() sends a request
+ * and reads messages until its response, answering the server's pings and
+ * refusing its other requests (llm-call offers no roots, sampling or
+ * elicitation), skipping notifications.
+ *
+ * stdio: the server runs without a shell in a process group of its own,
+ * with a short list of the caller's variables (as the MCP SDKs pass) plus
+ * its own "env"; one JSON-RPC message per line each way; its standard
+ * error is kept (the last line goes into failure messages).  Streamable
+ * HTTP: each message is POSTed; the reply is JSON, or server-sent events
+ * read until the response arrives; the Mcp-Session-Id the server gives at
+ * initialize goes with every later request, and the session is deleted at
+ * the end. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exec.h"
+#include "http.h"
+#include "llm.h"
+#include "mcp_client.h"
+
+#define CONFIG_MAX (1L << 20)
+#define STDERR_KEEP 2048
+#define MAX_PAGES 100
+#define MAX_IMAGES 4
+#define IMAGE_MAX (5L << 20)
+
+extern char **environ;
+
+/* Passed from llm-call's environment to a stdio server, as the MCP SDKs
+ * do, so keys in the environment reach no server that was not given them;
+ * TASK_DB and TASK_NOW let agentcron's own task-mcp see the same store and
+ * clock as the run. */
+static const char *const passed_env[] = {"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER",
+	"LANG", "TZ", "TMPDIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME",
+	"XDG_CACHE_HOME", "XDG_RUNTIME_DIR", "TASK_DB", "TASK_NOW", NULL};
+
+static const char *const versions[] = {MCPC_VERSION, "2025-06-18", "2025-03-26", "2024-11-05",
+	NULL};
+
+struct mcpc {
+	char *name;
+	char version[16];
+	long timeout_ms;
+	long next_id;
+	double startup_ms;
+	/* stdio */
+	pid_t pid;
+	int in, out, errfd;         /* our ends; -1 when closed */
+	struct buf rd;              /* read from the server, not yet used */
+	char errtail[STDERR_KEEP];  /* the end of its standard error */
+	size_t nerr;
+	int status;                 /* from waitpid, once reaped */
+	int reaped;
+	/* Streamable HTTP */
+	struct http *http;
+	char *url;
+	char **headers;             /* "Name: value", NULL-terminated */
+	char *session;
+};
+
+/* ---- mcp.json ---- */
+
+const char *
+mcpc_config_path(char *buf, size_t n)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	if (xdg && *xdg == '/') {
+		snprintf(buf, n, "%s/agentcron/mcp.json", xdg);
+	} else {
+		const char *home = getenv("HOME");
+		snprintf(buf, n, "%s/.config/agentcron/mcp.json", home && *home ? home : ".");
+	}
+	return buf;
+}
+
+static void
+strv_free(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void
+server_free(struct mcpc_server *s)
+{
+	free(s->name);
+	free(s->command);
+	strv_free(s->args);
+	strv_free(s->env);
+	free(s->url);
+	strv_free(s->headers);
+}
+
+void
+mcpc_config_free(struct mcpc_config *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		server_free(&c->servers[i]);
+	free(c->servers);
+	free(c->path);
+	free(c);
+}
+
+/* An array of strings, or an object of strings as name, value pairs. */
+static int
+strings(const cJSON *v, int pairs, char ***out)
+{
+	size_t n = (size_t)cJSON_GetArraySize(v), i = 0;
+	char **a = xcalloc(n * (pairs ? 2 : 1) + 1, sizeof *a);
+	const cJSON *it;
+	cJSON_ArrayForEach(it, v) {
+		if (!cJSON_IsString(it)) {
+			strv_free(a);
+			return -1;
+		}
+		if (pairs)
+			a[i++] = xstrdup(it->string);
+		a[i++] = xstrdup(it->valuestring);
+	}
+	*out = a;
+	return 0;
+}
+
+static int
+parse_server(const char *path, const cJSON *o, struct mcpc_server *s, int *secret, struct err *e)
+{
+	const char *name = o->string;
+	if (!cJSON_IsObject(o))
+		return err_set(e, ST_INVALID, "%s: server '%s' is not an object", path, name);
+	s->name = xstrdup(name);
+	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(o, "command");
+	const cJSON *url = cJSON_GetObjectItemCaseSensitive(o, "url");
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(o, "type");
+	const cJSON *args = cJSON_GetObjectItemCaseSensitive(o, "args");
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(o, "env");
+	const cJSON *hdrs = cJSON_GetObjectItemCaseSensitive(o, "headers");
+	if (cJSON_IsString(type) && strcmp(type->valuestring, "sse") == 0)
+		return err_set(e, ST_INVALID, "%s: server '%s' uses the old SSE transport; llm-call "
+		    "speaks stdio and Streamable HTTP", path, name);
+	if (cJSON_IsString(cmd) == cJSON_IsString(url))
+		return err_set(e, ST_INVALID, "%s: server '%s' needs either \"command\" or \"url\"",
+		    path, name);
+	if ((args && (!cJSON_IsArray(args) || strings(args, 0, &s->args))) ||
+	    (env && (!cJSON_IsObject(env) || strings(env, 1, &s->env))) ||
+	    (hdrs && (!cJSON_IsObject(hdrs) || strings(hdrs, 1, &s->headers))))
+		return err_set(e, ST_INVALID, "%s: server '%s': \"args\" is an array of strings, "
+		    "\"env\" and \"headers\" objects of strings", path, name);
+	if (cJSON_IsString(cmd))
+		s->command = xstrdup(cmd->valuestring);
+	else if (str_casecmp_prefix(url->valuestring, "http://") &&
+	    str_casecmp_prefix(url->valuestring, "https://"))
+		return err_set(e, ST_INVALID, "%s: server '%s': url is not an http or https URL", path,
+		    name);
+	else
+		s->url = xstrdup(url->valuestring);
+	if (!s->args)
+		s->args = xcalloc(1, sizeof *s->args);
+	if ((s->env && s->env[0]) || (s->headers && s->headers[0]))
+		*secret = 1;
+	return ST_OK;
+}
+
+int
+mcpc_config_load(const char *path, struct mcpc_config **out, struct err *e)
+{
+	char def[PATH_MAX];
+	if (!path)
+		path = mcpc_config_path(def, sizeof def);
+	struct mcpc_config *c = xcalloc(1, sizeof *c);
+	c->path = xstrdup(path);
+	/* O_NONBLOCK: a FIFO put there opens at once and is refused below. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR) {
+			*out = c;
+			return ST_OK;
+		}
+		int rc = err_set(e, ST_ERR, "cannot read '%s': %s", path, strerror(errno));
+		mcpc_config_free(c);
+		return rc;
+	}
+	struct stat sb;
+	struct buf b = {0};
+	int rc = ST_OK;
+	if (fstat(fd, &sb) != 0)
+		rc = err_set(e, ST_ERR, "cannot read '%s': %s", path, strerror(errno));
+	else if (!S_ISREG(sb.st_mode))
+		rc = err_set(e, ST_INVALID, "'%s' is not a regular file", path);
+	else if (sb.st_uid != geteuid() && sb.st_uid != 0)
+		rc = err_set(e, ST_INVALID, "'%s' belongs to another user; refusing to use it", path);
+	else if (sb.st_mode & 022)
+		rc = err_set(e, ST_INVALID, "'%s' can be changed by group or others; run: chmod 600 '%s'",
+		    path, path);
+	else if (fcntl(fd, F_SETFL, 0) != 0 || (errno = 0, buf_read_fd(&b, fd, CONFIG_MAX)) != 0)
+		rc = errno ? err_set(e, ST_ERR, "cannot read '%s': %s", path, strerror(errno))
+			   : err_set(e, ST_INVALID, "'%s' is larger than %ld bytes", path, CONFIG_MAX);
+	close(fd);
+	cJSON *root = NULL;
+	if (!rc && !(root = cJSON_ParseWithLength(b.data ? b.data : "", b.len)))
+		rc = err_set(e, ST_INVALID, "%s: not JSON (near byte %ld)", path,
+		    cJSON_GetErrorPtr() && b.data ? (long)(cJSON_GetErrorPtr() - b.data) : 0L);
+	buf_free(&b);
+	const cJSON *servers = root ? cJSON_GetObjectItemCaseSensitive(root, "mcpServers") : NULL;
+	if (!rc && (!cJSON_IsObject(root) || (servers && !cJSON_IsObject(servers))))
+		rc = err_set(e, ST_INVALID, "%s: expected {\"mcpServers\": {\"NAME\": {...}}}", path);
+	int secret = 0;
+	if (!rc && servers) {
+		c->servers = xcalloc((size_t)cJSON_GetArraySize(servers) + 1, sizeof *c->servers);
+		const cJSON *s;
+		cJSON_ArrayForEach(s, servers) {
+			if ((rc = parse_server(path, s, &c->servers[c->n++], &secret, e)))
+				break;
+		}
+	}
+	cJSON_Delete(root);
+	if (!rc && secret && (sb.st_mode & 044))
+		rc = err_set(e, ST_INVALID, "'%s' holds env or headers values and group or others can "
+		    "read it; run: chmod 600 '%s'", path, path);
+	if (rc) {
+		mcpc_config_free(c);
+		return rc;
+	}
+	*out = c;
+	return ST_OK;
+}
+
+const struct mcpc_server *
+mcpc_config_find(const struct mcpc_config *c, const char *name)
+{
+	for (size_t i = 0; c && i < c->n; i++)
+		if (strcmp(c->servers[i].name, name) == 0)
+			return &c->servers[i];
+	return NULL;
+}
+
+/* ${NAME} and ${NAME:-default} from the environment. */
+static int
+expand(const char *server, const char *s, char **out, struct err *e)
+{
+	struct buf b = {0};
+	buf_puts(&b, "");
+	for (const char *p = s; *p;) {
+		const char *end;
+		if (p[0] != '$' || p[1] != '{' || !(end = strchr(p + 2, '}'))) {
+			buf_add(&b, p++, 1);
+			continue;
+		}
+		char name[256];
+		const char *def = NULL;
+		size_t n = (size_t)(end - p - 2);
+		const char *dash = memmem(p + 2, n, ":-", 2);
+		if (dash) {
+			def = dash + 2;
+			n = (size_t)(dash - p - 2);
+		}
+		if (n == 0 || n >= sizeof name) {
+			buf_free(&b);
+			return err_set(e, ST_INVALID, "MCP server '%s': a bad ${...} reference", server);
+		}
+		snprintf(name, sizeof name, "%.*s", (int)n, p + 2);
+		const char *v = getenv(name);
+		if (v && *v)
+			buf_puts(&b, v);
+		else if (def)
+			buf_add(&b, def, (size_t)(end - def));
+		else {
+			buf_free(&b);
+			return err_set(e, ST_INVALID, "MCP server '%s' uses ${%s}, which is not set", server,
+			    name);
+		}
+		p = end + 1;
+	}
+	*out = b.data;
+	return ST_OK;
+}
+
+/* ---- messages ---- */
+
+static void
+one_line(char *s)
+{
+	for (; *s; s++)
+		if (*s == '\n' || *s == '\r' || *s == '\t')
+			*s = ' ';
+}
+
+/* The last line of what the server said on standard error, or "". */
+static void
+err_tail(const struct mcpc *c, char *out, size_t n)
+{
+	size_t len = c->nerr;
+	while (len && (c->errtail[len - 1] == '\n' || c->errtail[len - 1] == '\r'))
+		len--;
+	size_t start = len;
+	while (start && c->errtail[start - 1] != '\n')
+		start--;
+	snprintf(out, n, "%.*s", (int)(len - start), c->errtail + start);
+	one_line(out);
+}
+
+static void
+keep_stderr(struct mcpc *c, const char *p, size_t n)
+{
+	if (n >= STDERR_KEEP) {
+		p += n - (STDERR_KEEP - 1);
+		n = STDERR_KEEP - 1;
+	}
+	if (c->nerr + n >= STDERR_KEEP) {
+		size_t drop = c->nerr + n - (STDERR_KEEP - 1);
+		memmove(c->errtail, c->errtail + drop, c->nerr - drop);
+		c->nerr -= drop;
+	}
+	memcpy(c->errtail + c->nerr, p, n);
+	c->nerr += n;
+	c->errtail[c->nerr] = 0;
+}
+
+static long
+left_ms(long deadline)
+{
+	long l = deadline - (long)mono_ms();
+	return l > 0 ? l : 0;
+}
+
+/* Reaps the server within wait_ms; 1 if it has ended. */
+static int
+reap(struct mcpc *c, long wait_ms)
+{
+	if (c->reaped || c->pid <= 0)
+		return 1;
+	long deadline = (long)mono_ms() + wait_ms;
+	for (;;) {
+		pid_t r = waitpid(c->pid, &c->status, WNOHANG);
+		if (r == c->pid || (r < 0 && errno != EINTR)) {
+			c->reaped = 1;
+			return 1;
+		}
+		if (left_ms(deadline) == 0)
+			return 0;
+		struct timespec ts = {0, 5000000};
+		nanosleep(&ts, NULL);
+	}
+}
+
+static int
+gone(struct mcpc *c, struct err *e)
+{
+	reap(c, 500);
+	char tail[300], how[64] = "stopped";
+	err_tail(c, tail, sizeof tail);
+	if (c->reaped && WIFEXITED(c->status))
+		snprintf(how, sizeof how, "exited with status %d", WEXITSTATUS(c->status));
+	else if (c->reaped && WIFSIGNALED(c->status))
+		snprintf(how, sizeof how, "was killed by signal %d", WTERMSIG(c->status));
+	else
+		snprintf(how, sizeof how, "closed its output");
+	return err_set(e, ST_ERR, "MCP server '%s' %s%s%s", c->name, how, *tail ? ": " : "", tail);
+}
+
+static int
+send_stdio(struct mcpc *c, const char *text, long deadline, struct err *e)
+{
+	struct buf b = {0};
+	buf_printf(&b, "%s\n", text);
+	size_t off = 0;
+	int rc = ST_OK;
+	while (off < b.len) {
+		ssize_t w = c->in < 0 ? -1 : write(c->in, b.data + off, b.len - off);
+		if (w > 0) {
+			off += (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno == EAGAIN) {
+			struct pollfd p = {.fd = c->in, .events = POLLOUT};
+			if (poll(&p, 1, (int)left_ms(deadline)) > 0)
+				continue;
+			rc = err_set(e, ST_ERR, "MCP server '%s' takes no input for %.3g s (--mcp-timeout)",
+			    c->name, c->timeout_ms / 1000.0);
+		} else {
+			rc = gone(c, e);
+		}
+		break;
+	}
+	buf_free(&b);
+	return rc;
+}
+
+/* The next line from the server's standard output, as JSON. */
+static int
+read_stdio(struct mcpc *c, const char *method, long deadline, cJSON **msg, struct err *e)
+{
+	for (;;) {
+		char *nl = c->rd.len ? memchr(c->rd.data, '\n', c->rd.len) : NULL;
+		if (nl) {
+			size_t n = (size_t)(nl - c->rd.data);
+			cJSON *m = cJSON_ParseWithLength(c->rd.data, n);
+			int blank = 1;
+			for (size_t i = 0; i < n; i++)
+				blank &= c->rd.data[i] == ' ' || c->rd.data[i] == '\r' || c->rd.data[i] == '\t';
+			char ex[64];
+			snprintf(ex, sizeof ex, "%.*s", (int)(n < 40 ? n : 40), c->rd.data);
+			memmove(c->rd.data, nl + 1, c->rd.len - n - 1);
+			c->rd.len -= n + 1;
+			c->rd.data[c->rd.len] = 0;
+			if (blank)
+				continue;
+			if (!cJSON_IsObject(m)) {
+				cJSON_Delete(m);
+				one_line(ex);
+				return err_set(e, ST_ERR, "MCP server '%s' sent what is not a JSON-RPC "
+				    "message: '%s%s'", c->name, ex, n > 40 ? "..." : "");
+			}
+			*msg = m;
+			return ST_OK;
+		}
+		if (c->rd.len > (size_t)MCPC_MSG_MAX)
+			return err_set(e, ST_ERR, "MCP server '%s' sent a message larger than %ld MiB",
+			    c->name, MCPC_MSG_MAX >> 20);
+		long left = left_ms(deadline);
+		if (left == 0)
+			return err_set(e, ST_ERR, "MCP server '%s' did not answer %s within %.3g s "
+			    "(--mcp-timeout)", c->name, method, c->timeout_ms / 1000.0);
+		struct pollfd p[2] = {{.fd = c->out, .events = POLLIN}, {.fd = c->errfd, .events = POLLIN}};
+		int n = poll(p, c->errfd >= 0 ? 2 : 1, (int)(left > 60000 ? 60000 : left));
+		if (n < 0 && errno != EINTR)
+			return err_set(e, ST_ERR, "MCP server '%s': %s", c->name, strerror(errno));
+		char tmp[65536];
+		if (n > 0 && c->errfd >= 0 && p[1].revents) {
+			ssize_t r = read(c->errfd, tmp, sizeof tmp);
+			if (r > 0) {
+				keep_stderr(c, tmp, (size_t)r);
+			} else if (r == 0 || (errno != EAGAIN && errno != EINTR)) {
+				close(c->errfd);
+				c->errfd = -1;
+			}
+		}
+		if (n > 0 && p[0].revents) {
+			ssize_t r = read(c->out, tmp, sizeof tmp);
+			if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
+				/* Its last words on standard error come first. */
+				while (c->errfd >= 0) {
+					ssize_t k = read(c->errfd, tmp, sizeof tmp);
+					if (k <= 0)
+						break;
+					keep_stderr(c, tmp, (size_t)k);
+				}
+				return gone(c, e);
+			}
+			if (r > 0)
+				buf_add(&c->rd, tmp, (size_t)r);
+		}
+	}
+}
+
+/* ---- Streamable HTTP ---- */
+
+struct reply {
+	struct mcpc *c;
+	long id;                    /* the response wanted; 0: none */
+	int sse;
+	struct buf body;            /* a JSON reply, or the SSE line being read */
+	struct buf data;            /* the SSE event's data */
+	cJSON *found;
+	int too_big, bad;
+	char session[256];
+	long status;
+};
+
+static void
+reply_header(const char *p, size_t n, void *arg)
+{
+	struct reply *r = arg;
+	char line[512];
+	snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+	str_trim(line);
+	if (strncmp(line, "HTTP/", 5) == 0) {
+		char *sp = strchr(line, ' ');
+		r->status = sp ? strtol(sp + 1, NULL, 10) : 0;
+		r->sse = 0;
+		return;
+	}
+	char *colon = strchr(line, ':');
+	if (!colon)
+		return;
+	*colon = 0;
+	char *v = str_trim(colon + 1);
+	if (strcasecmp(line, "content-type") == 0)
+		r->sse = str_casecmp_prefix(v, "text/event-stream") == 0;
+	else if (strcasecmp(line, "mcp-session-id") == 0)
+		snprintf(r->session, sizeof r->session, "%s", v);
+}
+
+static long
+msg_id(const cJSON *m)
+{
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
+	return cJSON_IsNumber(id) ? (long)id->valuedouble : -1;
+}
+
+static int
+is_response(const cJSON *m)
+{
+	return cJSON_GetObjectItemCaseSensitive(m, "result") ||
+	    cJSON_GetObjectItemCaseSensitive(m, "error");
+}
+
+/* One message of a reply: kept when it is the response wanted. */
+static void
+reply_msg(struct reply *r, const char *s, size_t n)
+{
+	cJSON *m = cJSON_ParseWithLength(s, n);
+	if (!m) {
+		r->bad = 1;
+		return;
+	}
+	cJSON *it = cJSON_IsArray(m) ? m->child : m;
+	for (; it && !r->found; it = cJSON_IsArray(m) ? it->next : NULL) {
+		if (cJSON_IsObject(it) && is_response(it) && msg_id(it) == r->id)
+			r->found = cJSON_Duplicate(it, 1);
+		if (!cJSON_IsArray(m))
+			break;
+	}
+	cJSON_Delete(m);
+}
+
+static size_t
+reply_data(const char *p, size_t n, void *arg)
+{
+	struct reply *r = arg;
+	if (r->body.len + r->data.len + n > (size_t)MCPC_MSG_MAX) {
+		r->too_big = 1;
+		return 0;
+	}
+	buf_add(&r->body, p, n);
+	if (!r->sse || r->status < 200 || r->status >= 300)
+		return n;
+	size_t start = 0;
+	for (size_t i = 0; i < r->body.len && !r->found; i++) {
+		if (r->body.data[i] != '\n')
+			continue;
+		char *line = r->body.data + start;
+		size_t len = i - start;
+		start = i + 1;
+		if (len && line[len - 1] == '\r')
+			len--;
+		if (len == 0) {
+			if (r->data.len)
+				reply_msg(r, r->data.data, r->data.len);
+			r->data.len = 0;
+		} else if (len >= 5 && strncmp(line, "data:", 5) == 0) {
+			size_t skip = len > 5 && line[5] == ' ' ? 6 : 5;
+			if (r->data.len)
+				buf_add(&r->data, "\n", 1);
+			buf_add(&r->data, line + skip, len - skip);
+		}
+	}
+	memmove(r->body.data, r->body.data + start, r->body.len - start);
+	r->body.len -= start;
+	/* The response is in: the stream may stay open, llm-call need not. */
+	return r->found ? 0 : n;
+}
+
+static int
+post_http(struct mcpc *c, const char *text, const char *method, long id, cJSON **resp, struct err *e)
+{
+	struct buf vh = {0}, sh = {0};
+	size_t nh = 0;
+	while (c->headers && c->headers[nh])
+		nh++;
+	const char **hl = xcalloc(nh + 6, sizeof *hl);
+	size_t k = 0;
+	hl[k++] = "Content-Type: application/json";
+	hl[k++] = "Accept: application/json, text/event-stream";
+	if (c->version[0]) {
+		buf_printf(&vh, "MCP-Protocol-Version: %s", c->version);
+		hl[k++] = vh.data;
+	}
+	if (c->session) {
+		buf_printf(&sh, "Mcp-Session-Id: %s", c->session);
+		hl[k++] = sh.data;
+	}
+	for (size_t i = 0; i < nh; i++)
+		hl[k++] = c->headers[i];
+	struct reply r = {.c = c, .id = id};
+	struct http_request rq = {
+		.url = c->url, .headers = hl, .body = text, .len = strlen(text),
+		.connect_timeout_ms = c->timeout_ms < 10000 ? c->timeout_ms : 10000,
+		.timeout_ms = c->timeout_ms, .on_header = reply_header, .on_data = reply_data, .arg = &r,
+	};
+	struct http_result hr;
+	int hc = http_perform(c->http, &rq, &hr);
+	int rc = ST_OK;
+	if (hc == HTTP_ABORTED && r.found)
+		hc = HTTP_OK;
+	if (r.too_big) {
+		rc = err_set(e, ST_ERR, "MCP server '%s' sent a message larger than %ld MiB", c->name,
+		    MCPC_MSG_MAX >> 20);
+	} else if (hc == HTTP_TIMEOUT) {
+		rc = err_set(e, ST_ERR, "MCP server '%s' did not answer %s within %.3g s (--mcp-timeout)",
+		    c->name, method, c->timeout_ms / 1000.0);
+	} else if (hc != HTTP_OK) {
+		rc = err_set(e, ST_ERR, "MCP server '%s': %s: %s", c->name, c->url, hr.error);
+	} else if (hr.status == 404 && c->session) {
+		rc = err_set(e, ST_ERR, "MCP server '%s' ended the session", c->name);
+	} else if (hr.status < 200 || hr.status >= 300) {
+		rc = err_set(e, ST_ERR, "MCP server '%s' answered %s with HTTP %ld", c->name, method,
+		    hr.status);
+	} else if (id) {
+		if (!r.sse && r.body.len)
+			reply_msg(&r, r.body.data, r.body.len);
+		if (r.found)
+			*resp = r.found;
+		else if (r.bad)
+			rc = err_set(e, ST_ERR, "MCP server '%s' sent what is not a JSON-RPC message",
+			    c->name);
+		else
+			rc = err_set(e, ST_ERR, "MCP server '%s' sent no response to %s", c->name, method);
+	}
+	if (!rc && r.session[0] && !c->session)
+		c->session = xstrdup(r.session);
+	if (rc)
+		cJSON_Delete(r.found);
+	buf_free(&r.body);
+	buf_free(&r.data);
+	buf_free(&vh);
+	buf_free(&sh);
+	free(hl);
+	return rc;
+}
+
+/* ---- requests ---- */
+
+static char *
+message(long id, const char *method, cJSON *params)
+{
+	cJSON *m = cJSON_CreateObject();
+	cJSON_AddStringToObject(m, "jsonrpc", "2.0");
+	if (id)
+		cJSON_AddNumberToObject(m, "id", (double)id);
+	cJSON_AddStringToObject(m, "method", method);
+	if (params)
+		cJSON_AddItemToObject(m, "params", params);
+	char *s = cJSON_PrintUnformatted(m);
+	cJSON_Delete(m);
+	if (!s)
+		abort();
+	return s;
+}
+
+static int
+notify(struct mcpc *c, const char *method, struct err *e)
+{
+	char *s = message(0, method, NULL);
+	int rc = c->url ? post_http(c, s, method, 0, NULL, e)
+			: send_stdio(c, s, (long)mono_ms() + c->timeout_ms, e);
+	free(s);
+	return rc;
+}
+
+/* A request of the server's, on stdio: pings answered, the rest refused. */
+static int
+answer_server(struct mcpc *c, const cJSON *m, long deadline, struct err *e)
+{
+	const char *method = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "method"));
+	cJSON *r = cJSON_CreateObject();
+	cJSON_AddStringToObject(r, "jsonrpc", "2.0");
+	cJSON_AddItemToObject(r, "id", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(m, "id"), 1));
+	if (method && strcmp(method, "ping") == 0) {
+		cJSON_AddObjectToObject(r, "result");
+	} else {
+		cJSON *err = cJSON_AddObjectToObject(r, "error");
+		cJSON_AddNumberToObject(err, "code", -32601);
+		cJSON_AddStringToObject(err, "message", "llm-call does not offer this");
+	}
+	char *s = cJSON_PrintUnformatted(r);
+	cJSON_Delete(r);
+	int rc = send_stdio(c, s, deadline, e);
+	free(s);
+	return rc;
+}
+
+/* One request: ST_OK with *result, or with *rpc_error; else a failure. */
+static int
+rpc(struct mcpc *c, const char *method, cJSON *params, cJSON **result, char **rpc_error,
+    struct err *e)
+{
+	*result = NULL;
+	if (rpc_error)
+		*rpc_error = NULL;
+	long id = ++c->next_id, deadline = (long)mono_ms() + c->timeout_ms;
+	char *s = message(id, method, params);
+	cJSON *resp = NULL;
+	int rc;
+	if (c->url) {
+		rc = post_http(c, s, method, id, &resp, e);
+	} else {
+		rc = send_stdio(c, s, deadline, e);
+		while (!rc && !resp) {
+			cJSON *m = NULL;
+			if ((rc = read_stdio(c, method, deadline, &m, e)))
+				break;
+			if (is_response(m) && msg_id(m) == id)
+				resp = m;
+			else if (cJSON_GetObjectItemCaseSensitive(m, "method") &&
+			    cJSON_GetObjectItemCaseSensitive(m, "id"))
+				rc = answer_server(c, m, deadline, e);
+			if (m != resp)
+				cJSON_Delete(m);
+		}
+	}
+	free(s);
+	if (rc)
+		return rc;
+	cJSON *res = cJSON_GetObjectItemCaseSensitive(resp, "result");
+	const cJSON *err = cJSON_GetObjectItemCaseSensitive(resp, "error");
+	if (cJSON_IsObject(res)) {
+		*result = cJSON_DetachItemViaPointer(resp, res);
+	} else if (err && rpc_error) {
+		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(err, "message"));
+		const cJSON *code = cJSON_GetObjectItemCaseSensitive(err, "code");
+		*rpc_error = xasprintf("MCP error %ld: %s", cJSON_IsNumber(code) ? (long)code->valuedouble
+		    : 0L, msg ? msg : "(no message)");
+	} else if (err) {
+		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(err, "message"));
+		char text[200];
+		snprintf(text, sizeof text, "%s", msg ? msg : "(no message)");
+		one_line(text);
+		rc = err_set(e, ST_ERR, "MCP server '%s' refused %s: %s", c->name, method, text);
+	} else {
+		rc = err_set(e, ST_ERR, "MCP server '%s' answered %s with neither result nor error",
+		    c->name, method);
+	}
+	cJSON_Delete(resp);
+	return rc;
+}
+
+/* ---- opening and closing ---- */
+
+static char **
+server_env(const struct mcpc_server *sv, char **expanded)
+{
+	size_t n = 0, k = 0;
+	while (sv->env && sv->env[2 * n])
+		n++;
+	char **env = xcalloc(sizeof passed_env / sizeof passed_env[0] + n + 1, sizeof *env);
+	for (const char *const *p = passed_env; *p; p++) {
+		int own = 0;
+		for (size_t i = 0; i < n; i++)
+			own |= strcmp(sv->env[2 * i], *p) == 0;
+		const char *v = getenv(*p);
+		if (v && !own)
+			env[k++] = xasprintf("%s=%s", *p, v);
+	}
+	for (size_t i = 0; i < n; i++)
+		env[k++] = xasprintf("%s=%s", sv->env[2 * i], expanded[i]);
+	return env;
+}
+
+static int
+start_stdio(struct mcpc *c, const struct mcpc_server *sv, struct err *e)
+{
+	char **argv = NULL, **vals = NULL, **env = NULL;
+	size_t na = 0, nv = 0;
+	while (sv->args[na])
+		na++;
+	while (sv->env && sv->env[2 * nv])
+		nv++;
+	argv = xcalloc(na + 2, sizeof *argv);
+	vals = xcalloc(nv + 1, sizeof *vals);
+	int rc = expand(sv->name, sv->command, &argv[0], e);
+	for (size_t i = 0; !rc && i < na; i++)
+		rc = expand(sv->name, sv->args[i], &argv[i + 1], e);
+	for (size_t i = 0; !rc && i < nv; i++)
+		rc = expand(sv->name, sv->env[2 * i + 1], &vals[i], e);
+	int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1};
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	int fa_ok = 0, at_ok = 0;
+	if (rc)
+		goto out;
+	env = server_env(sv, vals);
+	if (pipe2(pin, O_CLOEXEC) || pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC)) {
+		rc = err_set(e, ST_ERR, "MCP server '%s': %s", sv->name, strerror(errno));
+		goto out;
+	}
+	sigset_t def, none;
+	sigemptyset(&def);
+	sigaddset(&def, SIGPIPE);
+	sigemptyset(&none);
+	fa_ok = posix_spawn_file_actions_init(&fa) == 0;
+	at_ok = posix_spawnattr_init(&at) == 0;
+	if (!fa_ok || !at_ok || posix_spawn_file_actions_adddup2(&fa, pin[0], 0) ||
+	    posix_spawn_file_actions_adddup2(&fa, pout[1], 1) ||
+	    posix_spawn_file_actions_adddup2(&fa, perr[1], 2) ||
+	    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF |
+		POSIX_SPAWN_SETSIGMASK) ||
+	    posix_spawnattr_setpgroup(&at, 0) || posix_spawnattr_setsigdefault(&at, &def) ||
+	    posix_spawnattr_setsigmask(&at, &none)) {
+		rc = err_set(e, ST_ERR, "MCP server '%s': cannot set up its start", sv->name);
+		goto out;
+	}
+	int sr = posix_spawnp(&c->pid, argv[0], &fa, &at, argv, env);
+	if (sr) {
+		c->pid = 0;
+		rc = err_set(e, ST_ERR, "MCP server '%s': cannot start '%s': %s", sv->name, argv[0],
+		    strerror(sr));
+		goto out;
+	}
+	c->in = pin[1];
+	c->out = pout[0];
+	c->errfd = perr[0];
+	pin[1] = pout[0] = perr[0] = -1;
+	fcntl(c->in, F_SETFL, O_NONBLOCK);
+	fcntl(c->out, F_SETFL, O_NONBLOCK);
+	fcntl(c->errfd, F_SETFL, O_NONBLOCK);
+out:
+	if (fa_ok)
+		posix_spawn_file_actions_destroy(&fa);
+	if (at_ok)
+		posix_spawnattr_destroy(&at);
+	for (int i = 0; i < 2; i++) {
+		if (pin[i] >= 0)
+			close(pin[i]);
+		if (pout[i] >= 0)
+			close(pout[i]);
+		if (perr[i] >= 0)
+			close(perr[i]);
+	}
+	strv_free(argv);
+	strv_free(vals);
+	strv_free(env);
+	return rc;
+}
+
+static int
+start_http(struct mcpc *c, const struct mcpc_server *sv, struct err *e)
+{
+	int rc = expand(sv->name, sv->url, &c->url, e);
+	size_t n = 0;
+	while (sv->headers && sv->headers[2 * n])
+		n++;
+	c->headers = xcalloc(n + 1, sizeof *c->headers);
+	for (size_t i = 0; !rc && i < n; i++) {
+		char *v;
+		if ((rc = expand(sv->name, sv->headers[2 * i + 1], &v, e)))
+			break;
+		c->headers[i] = xasprintf("%s: %s", sv->headers[2 * i], v);
+		free(v);
+	}
+	return rc;
+}
+
+static int
+handshake(struct mcpc *c, struct err *e)
+{
+	cJSON *p = cJSON_CreateObject(), *res;
+	cJSON_AddStringToObject(p, "protocolVersion", MCPC_VERSION);
+	cJSON_AddObjectToObject(p, "capabilities");
+	cJSON *info = cJSON_AddObjectToObject(p, "clientInfo");
+	cJSON_AddStringToObject(info, "name", "agentcron-llm-call");
+	cJSON_AddStringToObject(info, "version", AC_VERSION);
+	int rc = rpc(c, "initialize", p, &res, NULL, e);
+	if (rc)
+		return rc;
+	const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "protocolVersion"));
+	int ok = 0;
+	for (const char *const *q = versions; v && *q; q++)
+		ok |= strcmp(*q, v) == 0;
+	if (ok)
+		snprintf(c->version, sizeof c->version, "%s", v);
+	else
+		rc = err_set(e, ST_ERR, "MCP server '%s' speaks protocol version '%.20s', which llm-call "
+		    "does not (%s to 2024-11-05)", c->name, v ? v : "?", MCPC_VERSION);
+	cJSON_Delete(res);
+	return rc ? rc : notify(c, "notifications/initialized", e);
+}
+
+int
+mcpc_open(const struct mcpc_server *sv, struct http *h, long timeout_ms, struct mcpc **out,
+    struct err *e)
+{
+	struct timespec ts0;
+	clock_gettime(CLOCK_MONOTONIC, &ts0);
+	struct mcpc *c = xcalloc(1, sizeof *c);
+	c->name = xstrdup(sv->name);
+	c->timeout_ms = timeout_ms > 0 ? timeout_ms : MCPC_TIMEOUT_MS;
+	c->in = c->out = c->errfd = -1;
+	c->http = h;
+	int rc = sv->url ? start_http(c, sv, e) : start_stdio(c, sv, e);
+	if (!rc)
+		rc = handshake(c, e);
+	if (rc) {
+		mcpc_close(c);
+		return rc;
+	}
+	struct timespec ts1;
+	clock_gettime(CLOCK_MONOTONIC, &ts1);
+	c->startup_ms = (double)(ts1.tv_sec - ts0.tv_sec) * 1e3 + (double)(ts1.tv_nsec - ts0.tv_nsec) / 1e6;
+	*out = c;
+	return ST_OK;
+}
+
+const char *
+mcpc_name(const struct mcpc *c)
+{
+	return c->name;
+}
+
+const char *
+mcpc_version(const struct mcpc *c)
+{
+	return c->version;
+}
+
+double
+mcpc_startup_ms(const struct mcpc *c)
+{
+	return c->startup_ms;
+}
+
+void
+mcpc_close(struct mcpc *c)
+{
+	if (!c)
+		return;
+	if (c->url && c->session) {
+		/* Ending the session is a courtesy: a short wait, no error. */
+		struct buf sh = {0}, vh = {0};
+		buf_printf(&sh, "Mcp-Session-Id: %s", c->session);
+		buf_printf(&vh, "MCP-Protocol-Version: %s", c->version);
+		const char *hl[] = {sh.data, vh.data, NULL};
+		struct http_request rq = {.url = c->url, .method = "DELETE", .headers = hl,
+			.connect_timeout_ms = 2000, .timeout_ms = 2000};
+		struct http_result hr;
+		http_perform(c->http, &rq, &hr);
+		buf_free(&sh);
+		buf_free(&vh);
+	}
+	if (c->in >= 0)
+		close(c->in);
+	if (c->pid > 0) {
+		/* End of input asks it to go; then the group is told, then made. */
+		if (!reap(c, MCPC_GRACE_MS)) {
+			kill(-c->pid, SIGTERM);
+			if (!reap(c, MCPC_GRACE_MS)) {
+				kill(-c->pid, SIGKILL);
+				reap(c, 5000);
+			}
+		}
+		/* Whatever it left behind in its group. */
+		kill(-c->pid, SIGKILL);
+	}
+	if (c->out >= 0)
+		close(c->out);
+	if (c->errfd >= 0)
+		close(c->errfd);
+	buf_free(&c->rd);
+	free(c->name);
+	free(c->url);
+	strv_free(c->headers);
+	free(c->session);
+	free(c);
+}
+
+int
+mcpc_tools(struct mcpc *c, cJSON **tools, struct err *e)
+{
+	cJSON *all = cJSON_CreateArray();
+	char *cursor = NULL;
+	int rc = ST_OK;
+	for (int page = 0; page < MAX_PAGES; page++) {
+		cJSON *p = cJSON_CreateObject(), *res;
+		if (cursor)
+			cJSON_AddStringToObject(p, "cursor", cursor);
+		if ((rc = rpc(c, "tools/list", p, &res, NULL, e)))
+			break;
+		const cJSON *list = cJSON_GetObjectItemCaseSensitive(res, "tools"), *t;
+		if (!cJSON_IsArray(list)) {
+			cJSON_Delete(res);
+			rc = err_set(e, ST_ERR, "MCP server '%s' answered tools/list without a tools array",
+			    c->name);
+			break;
+		}
+		cJSON_ArrayForEach(t, list) {
+			const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
+			if (!name || !*name)
+				continue;
+			cJSON *o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "name", name);
+			const char *d = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "description"));
+			if (d)
+				cJSON_AddStringToObject(o, "description", d);
+			const cJSON *schema = cJSON_GetObjectItemCaseSensitive(t, "inputSchema");
+			if (cJSON_IsObject(schema))
+				cJSON_AddItemToObject(o, "inputSchema", cJSON_Duplicate(schema, 1));
+			cJSON_AddItemToArray(all, o);
+		}
+		const char *next = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "nextCursor"));
+		set_str(&cursor, next && *next ? next : NULL);
+		cJSON_Delete(res);
+		if (!cursor)
+			break;
+	}
+	free(cursor);
+	if (rc) {
+		cJSON_Delete(all);
+		return rc;
+	}
+	*tools = all;
+	return ST_OK;
+}
+
+int
+mcpc_call(struct mcpc *c, const char *tool, const cJSON *args, cJSON **result, char **rpc_error,
+    struct err *e)
+{
+	cJSON *p = cJSON_CreateObject();
+	cJSON_AddStringToObject(p, "name", tool);
+	cJSON_AddItemToObject(p, "arguments", args ? cJSON_Duplicate(args, 1) : cJSON_CreateObject());
+	return rpc(c, "tools/call", p, result, rpc_error, e);
+}
+
+/* ---- results for the model ---- */
+
+static unsigned char *
+base64_decode(const char *s, size_t *n)
+{
+	size_t len = strlen(s);
+	unsigned char *out = xmalloc(len / 4 * 3 + 3);
+	unsigned v = 0;
+	int bits = 0;
+	size_t k = 0;
+	for (const char *p = s; *p; p++) {
+		const char *tab = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+		const char *q = *p ? strchr(tab, *p) : NULL;
+		if (*p == '=' || *p == '\n' || *p == '\r')
+			continue;
+		if (!q) {
+			free(out);
+			return NULL;
+		}
+		v = v << 6 | (unsigned)(q - tab);
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			out[k++] = (unsigned char)(v >> bits);
+		}
+	}
+	*n = k;
+	return out;
+}
+
+/* The byte count of s that fits in cap without cutting a character. */
+static size_t
+utf8_cut(const char *s, size_t len, size_t cap)
+{
+	if (len <= cap)
+		return len;
+	while (cap && ((unsigned char)s[cap] & 0xc0) == 0x80)
+		cap--;
+	return cap;
+}
+
+void
+mcpc_result(const cJSON *result, size_t cap, char **text, int *is_error, struct llm_image **imgs,
+    size_t *nimg)
+{
+	struct buf b = {0};
+	struct llm_image *im = xcalloc(MAX_IMAGES, sizeof *im);
+	size_t ni = 0;
+	int any_text = 0;
+	const cJSON *block;
+	buf_puts(&b, "");
+	cJSON_ArrayForEach(block, cJSON_GetObjectItemCaseSensitive(result, "content")) {
+		const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(block, "type"));
+		const char *mime = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(block, "mimeType"));
+		if (b.len)
+			buf_puts(&b, "\n");
+		if (!type) {
+			buf_puts(&b, "[a content block without a type]");
+		} else if (strcmp(type, "text") == 0) {
+			const char *t = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(block, "text"));
+			buf_puts(&b, t ? t : "");
+			any_text = 1;
+		} else if (strcmp(type, "image") == 0) {
+			const char *d = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(block, "data"));
+			size_t n = 0;
+			unsigned char *data = d ? base64_decode(d, &n) : NULL;
+			const char *kind = data ? llm_image_type(data, n) : NULL;
+			if (kind && ni < MAX_IMAGES && n <= (size_t)IMAGE_MAX) {
+				im[ni++] = (struct llm_image){kind, data, n};
+				buf_printf(&b, "[image %zu: %s, %zu bytes]", ni, kind, n);
+			} else {
+				free(data);
+				buf_printf(&b, "[image (%s) left out: %s]", mime ? mime : "?", !kind
+				    ? "not a PNG, JPEG, GIF or WebP" : ni >= MAX_IMAGES ? "more than 4 images"
+				    : "larger than 5 MiB");
+			}
+		} else if (strcmp(type, "audio") == 0) {
+			buf_printf(&b, "[audio (%s) left out: the model is given text and images only]",
+			    mime ? mime : "?");
+		} else if (strcmp(type, "resource_link") == 0) {
+			const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(block, "uri"));
+			const char *nm = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(block, "name"));
+			buf_printf(&b, "[resource link: %s%s%s]", uri ? uri : "?", nm ? " " : "", nm ? nm : "");
+		} else if (strcmp(type, "resource") == 0) {
+			const cJSON *r = cJSON_GetObjectItemCaseSensitive(block, "resource");
+			const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "uri"));
+			const char *t = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "text"));
+			if (t)
+				buf_printf(&b, "[resource %s]\n%s", uri ? uri : "?", t);
+			else
+				buf_printf(&b, "[binary resource %s left out]", uri ? uri : "?");
+			any_text |= t != NULL;
+		} else {
+			buf_printf(&b, "[a '%s' block left out]", type);
+		}
+	}
+	const cJSON *sc = cJSON_GetObjectItemCaseSensitive(result, "structuredContent");
+	if (sc && !any_text) {
+		char *s = cJSON_PrintUnformatted(sc);
+		if (b.len)
+			buf_puts(&b, "\n");
+		buf_puts(&b, s ? s : "");
+		free(s);
+	}
+	if (!b.len)
+		buf_puts(&b, "(the tool returned no content)");
+	if (b.len > cap) {
+		size_t keep = utf8_cut(b.data, b.len, cap), total = b.len;
+		b.len = keep;
+		b.data[keep] = 0;
+		buf_printf(&b, "\n[cut: the result was %zu bytes; llm-call passes at most %zu bytes of a "
+		    "tool result]", total, cap);
+	}
+	*text = b.data;
+	*is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError"));
+	*imgs = im;
+	*nimg = ni;
+}
+
+void
+mcpc_images_free(struct llm_image *imgs, size_t n)
+{
+	for (size_t i = 0; imgs && i < n; i++)
+		free((void *)imgs[i].data);
+	free(imgs);
+}
+
+/* A glob of --mcp-allow against a tool's full name. */
+int
+mcpc_allowed(const char *const *patterns, size_t n, const char *name)
+{
+	if (!n)
+		return 1;
+	for (size_t i = 0; i < n; i++)
+		if (fnmatch(patterns[i], name, 0) == 0)
+			return 1;
+	return 0;
+}

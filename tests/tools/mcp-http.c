@@ -1,0 +1,314 @@
+/* mcp-http: a Streamable HTTP MCP server on 127.0.0.1, for llm-call's
+ * tests.  POST /mcp takes one JSON-RPC message: initialize answers JSON and
+ * gives a session id; every later request must carry it and the
+ * MCP-Protocol-Version agreed, else HTTP 400; notifications get 202;
+ * tools/list and tools/call of "echo" answer as server-sent events (a
+ * notification first, then the response), tools/call of "add" as JSON with
+ * structured content; DELETE /mcp ends the session.
+ *
+ *   mcp-http [-d DIR] [-v VERSION] [-i IDLE] [-t MAX]
+ *
+ * Starts in the background, prints its port and writes DIR/pid; -v answers
+ * initialize with VERSION whatever was asked.  DIR/requests.log: one line
+ * per request (HTTP method, JSON-RPC method, session, version header);
+ * DIR/errors.log: what was refused.  Exits after IDLE seconds without a
+ * request (default 30) or MAX in all (default 300). */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "util.h"
+
+#define SESSION "3f6c1d2e-session"
+
+struct server {
+	const char *dir, *force_version;
+	char version[32];           /* agreed at initialize */
+	int deleted;
+};
+
+static void
+append(const char *dir, const char *name, const char *text)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "a");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void
+write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w <= 0) {
+			if (w < 0 && errno == EINTR)
+				continue;
+			return;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+static void
+respond(int fd, int status, const char *ctype, const char *extra, const char *body)
+{
+	struct buf b = {0};
+	size_t n = body ? strlen(body) : 0;
+	buf_printf(&b, "HTTP/1.1 %d %s\r\n%s%s%s%sContent-Length: %zu\r\nConnection: close\r\n\r\n",
+	    status, status == 200 ? "OK" : status == 202 ? "Accepted" : "Error",
+	    ctype ? "Content-Type: " : "", ctype ? ctype : "", ctype ? "\r\n" : "", extra ? extra : "", n);
+	write_all(fd, b.data, b.len);
+	if (n)
+		write_all(fd, body, n);
+	buf_free(&b);
+}
+
+static char *
+result_msg(const cJSON *id, cJSON *result)
+{
+	cJSON *m = cJSON_CreateObject();
+	cJSON_AddStringToObject(m, "jsonrpc", "2.0");
+	cJSON_AddItemToObject(m, "id", cJSON_Duplicate(id, 1));
+	cJSON_AddItemToObject(m, "result", result);
+	char *s = cJSON_PrintUnformatted(m);
+	cJSON_Delete(m);
+	return s;
+}
+
+static void
+sse(int fd, const char *msg)
+{
+	/* A log notification first: the client must look past it. */
+	struct buf b = {0};
+	buf_printf(&b, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
+	    "\"params\":{\"level\":\"info\",\"data\":\"working\"}}\n\n"
+	    "event: message\nid: 1\ndata: %s\n\n", msg);
+	respond(fd, 200, "text/event-stream", "Cache-Control: no-cache\r\n", b.data);
+	buf_free(&b);
+}
+
+static cJSON *
+tools(void)
+{
+	return cJSON_Parse("{\"tools\":["
+	    "{\"name\":\"echo\",\"description\":\"Echoes a message back.\",\"inputSchema\":{\"type\":"
+	    "\"object\",\"properties\":{\"message\":{\"type\":\"string\"}},\"required\":[\"message\"]}},"
+	    "{\"name\":\"add\",\"description\":\"Adds two numbers.\",\"inputSchema\":{\"type\":\"object\","
+	    "\"properties\":{\"a\":{\"type\":\"number\"},\"b\":{\"type\":\"number\"}},\"required\":[\"a\","
+	    "\"b\"]},\"outputSchema\":{\"type\":\"object\",\"properties\":{\"sum\":{\"type\":\"number\"}}}}]}");
+}
+
+static void
+handle(struct server *sv, int fd, const char *method, const char *sess, const char *ver,
+    const char *body)
+{
+	char line[512];
+	cJSON *m = cJSON_Parse(body);
+	const char *rpc = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "method"));
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
+	snprintf(line, sizeof line, "%s %s session=%s version=%s\n", method, rpc ? rpc : "-",
+	    sess ? sess : "-", ver ? ver : "-");
+	append(sv->dir, "requests.log", line);
+	if (strcmp(method, "DELETE") == 0) {
+		sv->deleted = sess && strcmp(sess, SESSION) == 0;
+		respond(fd, sv->deleted ? 200 : 404, NULL, NULL, NULL);
+		goto out;
+	}
+	if (!m || !rpc) {
+		respond(fd, 400, "application/json", NULL, "{\"error\":\"not JSON-RPC\"}");
+		goto out;
+	}
+	if (strcmp(rpc, "initialize") == 0) {
+		sv->deleted = 0;
+		const char *asked = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(m, "params"), "protocolVersion"));
+		snprintf(sv->version, sizeof sv->version, "%s", sv->force_version ? sv->force_version
+		    : asked && (!strcmp(asked, "2025-11-25") || !strcmp(asked, "2025-06-18")) ? asked
+		    : "2025-06-18");
+		cJSON *r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "protocolVersion", sv->version);
+		cJSON_AddItemToObject(cJSON_AddObjectToObject(r, "capabilities"), "tools", cJSON_CreateObject());
+		cJSON *info = cJSON_AddObjectToObject(r, "serverInfo");
+		cJSON_AddStringToObject(info, "name", "mcp-http");
+		cJSON_AddStringToObject(info, "version", "1");
+		char *s = result_msg(id, r);
+		respond(fd, 200, "application/json", "Mcp-Session-Id: " SESSION "\r\n", s);
+		free(s);
+		goto out;
+	}
+	if (!sess || strcmp(sess, SESSION) || sv->deleted) {
+		append(sv->dir, "errors.log", "a request without the session id\n");
+		respond(fd, sess ? 404 : 400, "application/json", NULL, "{\"error\":\"no session\"}");
+		goto out;
+	}
+	if (!ver || strcmp(ver, sv->version)) {
+		append(sv->dir, "errors.log", "a request without the agreed MCP-Protocol-Version\n");
+		respond(fd, 400, "application/json", NULL, "{\"error\":\"bad protocol version\"}");
+		goto out;
+	}
+	if (!id) {
+		respond(fd, 202, NULL, NULL, NULL);
+		goto out;
+	}
+	cJSON *params = cJSON_GetObjectItemCaseSensitive(m, "params");
+	const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
+	const char *tool = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
+	if (strcmp(rpc, "tools/list") == 0) {
+		char *s = result_msg(id, tools());
+		sse(fd, s);
+		free(s);
+	} else if (strcmp(rpc, "tools/call") == 0 && tool && strcmp(tool, "echo") == 0) {
+		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "message"));
+		char *text = xasprintf("Echo: %s", msg ? msg : "");
+		cJSON *r = cJSON_CreateObject(), *c = cJSON_AddArrayToObject(r, "content");
+		cJSON *t = cJSON_CreateObject();
+		cJSON_AddStringToObject(t, "type", "text");
+		cJSON_AddStringToObject(t, "text", text);
+		cJSON_AddItemToArray(c, t);
+		char *s = result_msg(id, r);
+		sse(fd, s);
+		free(s);
+		free(text);
+	} else if (strcmp(rpc, "tools/call") == 0 && tool && strcmp(tool, "add") == 0) {
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(args, "a");
+		const cJSON *b = cJSON_GetObjectItemCaseSensitive(args, "b");
+		cJSON *r = cJSON_CreateObject();
+		cJSON_AddArrayToObject(r, "content");
+		cJSON_AddNumberToObject(cJSON_AddObjectToObject(r, "structuredContent"), "sum",
+		    (cJSON_IsNumber(a) ? a->valuedouble : 0) + (cJSON_IsNumber(b) ? b->valuedouble : 0));
+		char *s = result_msg(id, r);
+		respond(fd, 200, "application/json", NULL, s);
+		free(s);
+	} else {
+		char *s = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":%d,\"error\":{\"code\":-32602,"
+		    "\"message\":\"Unknown tool: %s\"}}", (int)cJSON_GetNumberValue(id), tool ? tool : "?");
+		respond(fd, 200, "application/json", NULL, s);
+		free(s);
+	}
+out:
+	cJSON_Delete(m);
+}
+
+static void
+serve(struct server *sv, int fd)
+{
+	struct buf in = {0};
+	char tmp[65536], *end;
+	while (!(end = in.data ? strstr(in.data, "\r\n\r\n") : NULL)) {
+		ssize_t n = read(fd, tmp, sizeof tmp);
+		if (n <= 0 || in.len > 65536)
+			goto out;
+		buf_add(&in, tmp, (size_t)n);
+	}
+	*end = 0;
+	char method[16] = "", sess[128] = "", ver[64] = "";
+	long len = 0;
+	sscanf(in.data, "%15s", method);
+	for (char *h = strstr(in.data, "\r\n"); h; h = strstr(h + 2, "\r\n")) {
+		if (strncasecmp(h + 2, "content-length:", 15) == 0)
+			len = strtol(h + 17, NULL, 10);
+		else if (strncasecmp(h + 2, "mcp-session-id:", 15) == 0)
+			sscanf(h + 17, " %127[^\r\n]", sess);
+		else if (strncasecmp(h + 2, "mcp-protocol-version:", 21) == 0)
+			sscanf(h + 23, " %63[^\r\n]", ver);
+	}
+	size_t head = (size_t)(end - in.data) + 4;
+	struct buf body = {0};
+	buf_add(&body, in.data + head, in.len - head);
+	while (body.len < (size_t)len) {
+		ssize_t n = read(fd, tmp, sizeof tmp);
+		if (n <= 0)
+			break;
+		buf_add(&body, tmp, (size_t)n);
+	}
+	buf_add(&body, "", 0);
+	handle(sv, fd, method, *sess ? sess : NULL, *ver ? ver : NULL, body.data);
+	buf_free(&body);
+out:
+	buf_free(&in);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct server sv = {.dir = "."};
+	long idle = 30, max = 300;
+	int c;
+	while ((c = getopt(argc, argv, "d:v:i:t:")) != -1) {
+		switch (c) {
+		case 'd': sv.dir = optarg; break;
+		case 'v': sv.force_version = optarg; break;
+		case 'i': idle = strtol(optarg, NULL, 10); break;
+		case 't': max = strtol(optarg, NULL, 10); break;
+		default:
+			fprintf(stderr, "usage: mcp-http [-d DIR] [-v VERSION] [-i IDLE] [-t MAX]\n");
+			return 2;
+		}
+	}
+	signal(SIGPIPE, SIG_IGN);
+	mkdir(sv.dir, 0700);
+	int ls = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t sl = sizeof sa;
+	if (ls < 0 || bind(ls, (struct sockaddr *)&sa, sizeof sa) || listen(ls, 16) ||
+	    getsockname(ls, (struct sockaddr *)&sa, &sl)) {
+		fprintf(stderr, "mcp-http: cannot listen on 127.0.0.1: %s\n", strerror(errno));
+		return 1;
+	}
+	pid_t pid = fork();
+	if (pid < 0)
+		return 1;
+	if (pid > 0) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/pid", sv.dir);
+		FILE *f = fopen(path, "w");
+		if (f) {
+			fprintf(f, "%d\n", (int)pid);
+			fclose(f);
+		}
+		printf("%d\n", ntohs(sa.sin_port));
+		return 0;
+	}
+	setsid();
+	int null = open("/dev/null", O_RDWR);
+	dup2(null, 0);
+	dup2(null, 1);
+	dup2(null, 2);
+	time_t start = time(NULL);
+	for (;;) {
+		struct pollfd p = {.fd = ls, .events = POLLIN};
+		int n = poll(&p, 1, (int)(idle * 1000));
+		if (n == 0 || time(NULL) - start > max)
+			break;
+		if (n < 0)
+			continue;
+		int fd = accept4(ls, NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0)
+			continue;
+		struct timeval tv = {5, 0};
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+		serve(&sv, fd);
+		shutdown(fd, SHUT_WR);
+		close(fd);
+	}
+	return 0;
+}
