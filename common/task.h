@@ -74,7 +74,15 @@ int task_next_slot(const struct task *t, struct zones *zs, int64_t after, int64_
 int task_schedule_from(struct task *t, struct zones *zs, int64_t now, struct err *e);
 int64_t task_jitter_delay(const char *id, int64_t slot, int jitter); /* fixed per (task, slot) */
 void task_describe(const struct task *t, struct zones *zs, char *buf, size_t n); /* "Daily at 07:00", ... */
-void task_fmt_time(const struct task *t, struct zones *zs, int64_t when, char *buf, size_t n); /* "2026-11-23 07:00 GMT" in the task's zone */
+/* An instant in the task's zone, the one formatter of times for people and
+ * models: "none" when unset; UTC RFC 3339 when the zone cannot be read. */
+enum time_style {
+	TIME_WALL,      /* 2026-11-23 07:00 (seconds only when not zero) */
+	TIME_WALL_ZONE, /* 2026-11-23 07:00 GMT */
+	TIME_RFC3339,   /* 2026-11-23T07:00:00+00:00 */
+};
+void task_fmt_time(const struct task *t, struct zones *zs, int64_t when, int style, char *buf,
+    size_t n);
 void task_default_name(const char *prompt, char *buf, size_t n); /* the prompt's first words */
 /* Make a new or edited task ready to store: default name (the prompt's first
  * words) and zone (the local one), validation, updated_at (and created_at

@@ -3,7 +3,8 @@
  * one compatibility profile per seed system.  Served over MCP by task-mcp and
  * to the model by `llm-call --tools`.  A call that changes the store is one
  * transaction and wakes watching task-tick processes.  The bodies live in
- * tools_native.c and tools_compat*.c. */
+ * tools_native.c and one file per profile: tools_oneclaw.c,
+ * tools_agentzero.c, tools_kai.c, tools_toolpack.c and tools_wooster.c. */
 #ifndef AC_TOOLS_H
 #define AC_TOOLS_H
 
