@@ -4,7 +4,9 @@
  * loop: a handshake client sends initialize first and gets the version it
  * asked for when we speak it; a stateless (2026-07-28) client puts the
  * version in every request's params._meta and needs no handshake.  Requests
- * before initialize are served too: being lenient costs nothing here. */
+ * before initialize are served too: being lenient costs nothing here.
+ * Every reply is valid UTF-8: bytes of a request that are not are read as
+ * U+FFFD, and so are those of names and outputs in the store. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +14,7 @@
 
 #include "mcp.h"
 #include "tz.h"
+#include "utf8.h"
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
 
@@ -179,7 +182,8 @@ do_tools_call(struct mcp *m, const cJSON *params, const cJSON *id)
 		return error_reply(id, MCP_INVALID_PARAMS, "tools/call needs params.name, the tool's "
 		    "name", NULL);
 	if (!tools_has(m->tl, name->valuestring)) {
-		snprintf(msg, sizeof msg, "Unknown tool: %.100s", name->valuestring);
+		snprintf(msg, sizeof msg, "Unknown tool: %.*s", utf8_cut(name->valuestring, 100),
+		    name->valuestring);
 		return error_reply(id, MCP_INVALID_PARAMS, msg, NULL);
 	}
 	if (args && !cJSON_IsObject(args) && !cJSON_IsNull(args))
@@ -286,7 +290,7 @@ handle_one(struct mcp *m, const cJSON *msg, int in_batch)
 		reply = do_tools_call(m, params, id);
 	else {
 		char text[160];
-		snprintf(text, sizeof text, "Method not found: %.100s", name);
+		snprintf(text, sizeof text, "Method not found: %.*s", utf8_cut(name, 100), name);
 		return error_reply(id, MCP_METHOD_NOT_FOUND, text, NULL);
 	}
 	if (modern)
@@ -297,10 +301,16 @@ handle_one(struct mcp *m, const cJSON *msg, int in_batch)
 static char *
 print(cJSON *reply)
 {
-	char *s = cJSON_PrintUnformatted(reply);
+	char *s = cJSON_PrintUnformatted(reply), *fixed;
 	if (!s)
 		abort(); /* cJSON fails only when out of memory */
 	cJSON_Delete(reply);
+	/* Past the parse every string is U+FFFD-clean; this is for what the
+	 * store gives back (a task's name, a run's output). */
+	if ((fixed = utf8_fix(s))) {
+		free(s);
+		s = fixed;
+	}
 	return s;
 }
 
@@ -314,6 +324,12 @@ mcp_handle(struct mcp *m, const char *msg, size_t len, char **reply, struct err 
 		i++;
 	if (i == len)
 		return ST_OK; /* a blank line is no message */
+	struct buf valid = {0};
+	if (!utf8_valid(msg, len)) {
+		utf8_sanitize(&valid, msg, len);
+		msg = valid.data;
+		len = valid.len;
+	}
 	const char *end = NULL;
 	/* No JSON text holds a raw NUL; cJSON would read it as a blank. */
 	cJSON *j = memchr(msg, 0, len) ? NULL : cJSON_ParseWithLengthOpts(msg, len, &end, 0);
@@ -350,6 +366,7 @@ mcp_handle(struct mcp *m, const char *msg, size_t len, char **reply, struct err 
 		r = handle_one(m, j, 0);
 	}
 	cJSON_Delete(j);
+	buf_free(&valid);
 	if (r)
 		*reply = print(r);
 	if (m->store_failed) {

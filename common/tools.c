@@ -3,7 +3,7 @@
  * (tools_native.c and one file per profile, tools_oneclaw.c ...) builds a
  * struct task from its arguments and hands it to the same task_finalize and
  * store calls the commands use; nothing here re-implements validation or
- * scheduling. */
+ * scheduling.  Every result text is valid UTF-8 whatever the store holds. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -237,7 +237,8 @@ args_check(const struct tool_def *d, const cJSON *args, cJSON **norm, struct buf
 		while (p->name && strcmp(p->name, v->string) != 0)
 			p++;
 		if (!p->name) {
-			buf_printf(out, "Unknown argument '%.64s' for %s.", v->string, d->name);
+			buf_printf(out, "Unknown argument '%.*s' for %s.", utf8_cut(v->string, 64), v->string,
+			    d->name);
 			for (p = d->params; p->name; p++)
 				buf_printf(out, "%s%s", p == d->params ? " Valid arguments: " : ", ", p->name);
 			buf_puts(out, d->params->name ? "." : " It takes no arguments.");
@@ -263,7 +264,7 @@ args_check(const struct tool_def *d, const cJSON *args, cJSON **norm, struct buf
 		if (!ok) {
 			buf_printf(out, "Argument '%s' must be ", p->name);
 			enum_list(p, out);
-			buf_printf(out, ", not '%.64s'.", it->valuestring);
+			buf_printf(out, ", not '%.*s'.", utf8_cut(it->valuestring, 64), it->valuestring);
 		}
 		cJSON_Delete(nv);
 		if (!ok)
@@ -318,7 +319,7 @@ tools_cron_check(const char *expr, struct buf *out)
 	if (cron_parse(expr, &c, &ce) == ST_OK)
 		return ST_OK;
 	size_t n = strlen(ce.msg);
-	buf_printf(out, "Invalid cron expression '%.100s': %s%s", expr, ce.msg,
+	buf_printf(out, "Invalid cron expression '%.*s': %s%s", utf8_cut(expr, 100), expr, ce.msg,
 	    n && ce.msg[n - 1] == '.' ? "" : ".");
 	return ST_INVALID;
 }
@@ -525,23 +526,25 @@ tools_call(struct tools *tl, const char *name, const cJSON *args, char **text, i
     struct err *e)
 {
 	const struct tool_def *d = tool_find(tl, name);
-	struct buf out = {0};
+	struct buf out = {0}, valid = {0};
 	cJSON *empty = args ? NULL : cJSON_CreateObject(), *norm = NULL;
 	int rc = ST_OK, trc = ST_INVALID;
 	*text = NULL;
 	if (empty)
 		args = empty;
+	if (!name)
+		name = "";
 	if (!d)
-		buf_printf(&out, "Unknown tool '%.64s'.", name ? name : "");
+		buf_printf(&out, "Unknown tool '%.*s'.", utf8_cut(name, 64), name);
 	else if ((rc = now_get(&tl->now, e)))
 		goto out;
 	else if ((d->flags & TOOL_RAW_ARGS) || args_check(d, args, &norm, &out) == ST_OK)
 		if ((rc = run_body(tl, d, norm ? norm : args, &out, &trc, e)))
 			goto out;
 	*is_error = trc != ST_OK;
-	buf_add(&out, "", 0);
-	*text = out.data;
-	out.data = NULL;
+	/* Names, prompts and outputs in the store may hold any bytes. */
+	utf8_sanitize(&valid, out.data ? out.data : "", out.len);
+	*text = valid.data;
 out:
 	buf_free(&out);
 	cJSON_Delete(norm);

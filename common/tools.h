@@ -33,9 +33,9 @@ void tools_close(struct tools *tl);
  * the caller frees it. */
 cJSON *tools_list(struct tools *tl);
 /* Run one tool.  Returns ST_OK with *text the plain-text result for the
- * model (also for tool errors, an unknown tool included: then *is_error =
- * 1); other statuses are failures of the store itself.  *text is malloc'd.
- * args may be NULL (no arguments). */
+ * model, valid UTF-8 (also for tool errors, an unknown tool included: then
+ * *is_error = 1); other statuses are failures of the store itself.  *text
+ * is malloc'd.  args may be NULL (no arguments). */
 int tools_call(struct tools *tl, const char *name, const cJSON *args, char **text, int *is_error,
     struct err *e);
 int tools_has(const struct tools *tl, const char *name); /* 1 if name is a tool of tl */

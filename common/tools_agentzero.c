@@ -196,7 +196,7 @@ az_get(struct tools *tl, const cJSON *args, struct task *t, struct buf *out, str
 	const char *id = tools_arg_str(args, "uuid");
 	int rc = tools_task_get(tl, id, t, e);
 	if (rc == ST_NOTFOUND)
-		buf_printf(out, "Task not found: %.64s", id);
+		buf_printf(out, "Task not found: %.*s", utf8_cut(id, 64), id);
 	return rc;
 }
 
@@ -298,8 +298,9 @@ az_create_scheduled(struct tools *tl, const cJSON *args, struct buf *out, struct
 		for (int i = 0; i < 5; i++)
 			known |= strcmp(it->string, keys[i]) == 0;
 		if (!known || !(cJSON_IsString(it) || cJSON_IsNumber(it))) {
-			buf_printf(out, "Invalid schedule key '%.32s': the schedule takes minute, hour, "
-			    "day, month, weekday (cron field strings) and timezone.", it->string);
+			buf_printf(out, "Invalid schedule key '%.*s': the schedule takes minute, hour, "
+			    "day, month, weekday (cron field strings) and timezone.",
+			    utf8_cut(it->string, 32), it->string);
 			return ST_INVALID;
 		}
 	}
@@ -365,14 +366,16 @@ az_create_planned(struct tools *tl, const cJSON *args, struct buf *out, struct e
 	const cJSON *items = cJSON_IsArray(plan) ? plan : NULL;
 	cJSON_ArrayForEach(it, items) {
 		if (tz_parse_iso(z, it->valuestring, &t.plan[t.nplan])) {
-			buf_printf(out, "Invalid datetime: %.64s", it->valuestring);
+			buf_printf(out, "Invalid datetime: %.*s", utf8_cut(it->valuestring, 64),
+			    it->valuestring);
 			rc = ST_INVALID;
 			goto out;
 		}
 		t.nplan++;
 	}
 	if (cJSON_IsString(plan) && tz_parse_iso(z, plan->valuestring, &t.plan[t.nplan++])) {
-		buf_printf(out, "Invalid datetime: %.64s", plan->valuestring);
+		buf_printf(out, "Invalid datetime: %.*s", utf8_cut(plan->valuestring, 64),
+		    plan->valuestring);
 		rc = ST_INVALID;
 		goto out;
 	}

@@ -14,6 +14,7 @@
 #include "task.h"
 #include "tools.h"
 #include "tz.h"
+#include "utf8.h"
 #include "util.h"
 
 #define TOOLS_LIST_CAP 50 /* tasks a listing shows at most */

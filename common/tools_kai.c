@@ -51,17 +51,17 @@ kai_schedule(struct tools *tl, const cJSON *args, struct buf *out, struct err *e
 		if (tz_parse_iso(z, at, &t.plan[0])) {
 			buf_printf(out, "execute_at must be an ISO 8601 date-time such as "
 			    "2026-04-22T22:32:39+02:00 (preferred) or 2026-04-22T22:32:39 in local time, "
-			    "not '%.64s'.", at);
+			    "not '%.*s'.", utf8_cut(at, 64), at);
 			goto out;
 		}
 		if (t.plan[0] < tl->now - 60) {
 			/* Most often a UTC/local sign flip the model can fix. */
 			task_fmt_time(&t, tl->zs, t.plan[0], TIME_WALL, when, sizeof when);
 			task_fmt_time(&t, tl->zs, tl->now, TIME_WALL, nowbuf, sizeof nowbuf);
-			buf_printf(out, "execute_at '%.64s' is in the past: it is %s in %s, and the local "
+			buf_printf(out, "execute_at '%.*s' is in the past: it is %s in %s, and the local "
 			    "time is now %s (see the Local time line of the ## Context block). Naive values "
 			    "are read in local time; check for a UTC/local mix-up and retry, preferably with "
-			    "an offset such as +02:00.", at, when, tz_name(z), nowbuf);
+			    "an offset such as +02:00.", utf8_cut(at, 64), at, when, tz_name(z), nowbuf);
 			goto out;
 		}
 	} else if (cron) {
@@ -126,7 +126,7 @@ kai_list_one(const struct task *t, void *arg)
 	if (t->consecutive_failures)
 		buf_printf(c->out, "  consecutive_failures: %d\n", t->consecutive_failures);
 	if ((last = t->last_error && *t->last_error ? t->last_error : t->last_result))
-		buf_printf(c->out, "  last_result: %.200s\n", last);
+		buf_printf(c->out, "  last_result: %.*s\n", utf8_cut(last, 200), last);
 	return 0;
 }
 
@@ -157,7 +157,7 @@ kai_cancel(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	struct task t;
 	int rc = tools_task_get(tl, id, &t, e);
 	if (rc == ST_NOTFOUND)
-		buf_printf(out, "No task found with id '%.64s'.", id);
+		buf_printf(out, "No task found with id '%.*s'.", utf8_cut(id, 64), id);
 	if (rc)
 		return rc;
 	if ((rc = tools_task_trash(tl, &t, e)) == ST_OK)

@@ -22,7 +22,7 @@ static int
 not_found(const char *id, int rc, struct buf *out, const struct err *e)
 {
 	if (rc == ST_NOTFOUND)
-		buf_printf(out, "Task not found with ID '%.64s'.", id);
+		buf_printf(out, "Task not found with ID '%.*s'.", utf8_cut(id, 64), id);
 	else
 		tools_sentence(out, e->msg);
 	return rc;
@@ -72,7 +72,7 @@ last_run(struct tools *tl, const struct task *t, struct buf *out)
 	task_fmt_time(t, tl->zs, t->last_run_at, TIME_WALL_ZONE, when, sizeof when);
 	buf_printf(out, "%s, %s", when, t->last_status ? t->last_status : "unknown");
 	if (t->last_error && *t->last_error)
-		buf_printf(out, ": %.200s", t->last_error);
+		buf_printf(out, ": %.*s", utf8_cut(t->last_error, 200), t->last_error);
 }
 
 static void

@@ -174,7 +174,8 @@ oc_create(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	set_str(&t.prompt, tools_arg_str(args, "prompt"));
 	if (tools_arg_bool(args, "enabled", &enabled))
 		t.enabled = enabled;
-	if ((rc = tools_local_zone(tl, &t, &z, e)) || (rc = oc_args(args, &v, &given, e)) || (rc = oc_apply(tl, &t, &v, e)) ||
+	if ((rc = tools_local_zone(tl, &t, &z, e)) || (rc = oc_args(args, &v, &given, e)) ||
+	    (rc = oc_apply(tl, &t, &v, e)) ||
 	    (rc = tools_task_add(tl, &t, 0, &dup, dup_id, e)))
 		goto out;
 	oc_next(tl, &t, next, sizeof next);
@@ -245,7 +246,7 @@ oc_get(struct tools *tl, const cJSON *args, struct task *t, struct buf *out, str
 	const char *id = tools_arg_str(args, "task_id");
 	int rc = tools_task_get(tl, id, t, e);
 	if (rc == ST_NOTFOUND)
-		buf_printf(out, "Task not found with ID '%.64s'.", id);
+		buf_printf(out, "Task not found with ID '%.*s'.", utf8_cut(id, 64), id);
 	return rc;
 }
 
@@ -281,7 +282,10 @@ oc_value(struct buf *b, int field, const struct task *t, const struct oc_view *v
 {
 	switch (field) {
 	case 0: buf_puts(b, t->name); break;
-	case 1: buf_printf(b, "%.40s%s", t->prompt, strlen(t->prompt) > 40 ? "..." : ""); break;
+	case 1:
+		buf_printf(b, "%.*s%s", utf8_cut(t->prompt, 40), t->prompt,
+		    strlen(t->prompt) > 40 ? "..." : "");
+		break;
 	case 2: buf_puts(b, v->type == OC_OTHER ? "other" : oc_types[v->type]); break;
 	case 3: buf_printf(b, v->hour < 0 ? "none" : "%d", v->hour); break;
 	case 4: buf_printf(b, v->hour < 0 ? "none" : "%d", v->minute); break;

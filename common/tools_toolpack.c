@@ -36,8 +36,8 @@ tp_run_at(const char *s, const struct tz *z, int64_t *at, struct buf *out)
 {
 	if (tz_parse_iso(z, s, at) == 0)
 		return ST_OK;
-	buf_printf(out, "Invalid run_at '%.64s': expected an ISO 8601 timestamp such as "
-	    "2026-07-01T09:00:00Z (natural language is not accepted).", s);
+	buf_printf(out, "Invalid run_at '%.*s': expected an ISO 8601 timestamp such as "
+	    "2026-07-01T09:00:00Z (natural language is not accepted).", utf8_cut(s, 64), s);
 	return ST_INVALID;
 }
 
@@ -126,7 +126,7 @@ tp_list_one(const struct task *t, void *arg)
 	if (t->channel)
 		buf_printf(c->out, " | channel: %s", t->channel);
 	if (t->last_error && *t->last_error)
-		buf_printf(c->out, " | last error: %.200s", t->last_error);
+		buf_printf(c->out, " | last error: %.*s", utf8_cut(t->last_error, 200), t->last_error);
 	buf_puts(c->out, "\n");
 	return 0;
 }
@@ -166,7 +166,7 @@ tp_get(struct tools *tl, const cJSON *args, struct task *t, struct buf *out, str
 	const char *id = tools_arg_str(args, "job_id");
 	int rc = tools_task_get(tl, id, t, e);
 	if (rc == ST_NOTFOUND)
-		buf_printf(out, "Job %.64s not found.", id);
+		buf_printf(out, "Job %.*s not found.", utf8_cut(id, 64), id);
 	return rc;
 }
 

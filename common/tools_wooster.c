@@ -86,8 +86,8 @@ woo_schedule(struct tools *tl, const cJSON *args, struct buf *out, struct err *e
 		goto out;
 	rc = ST_INVALID;
 	if (when_parse_any(expr, tl->now, z, &at, &we) != ST_OK) {
-		buf_printf(out, "Could not understand the time expression: \"%.200s\". Please try a "
-		    "different phrasing.", expr);
+		buf_printf(out, "Could not understand the time expression: \"%.*s\". Please try a "
+		    "different phrasing.", utf8_cut(expr, 200), expr);
 		goto out;
 	}
 	js_date(z, at, when, sizeof when);

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Bad input to task-mcp: malformed JSON, invalid requests, unknown methods
-# and tools, missing, mistyped and unknown arguments, huge messages.  Each
-# gets an error reply, the server goes on serving, and the store is as it
-# was.
+# and tools, missing, mistyped and unknown arguments, huge messages, bytes
+# that are not UTF-8.  Each gets an error reply, the server goes on serving,
+# and the store is as it was; every reply is valid UTF-8.
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
@@ -297,6 +297,69 @@ test_expect_success 'a store failure is an error result, logged, and the server 
 	test_cmp expect actual &&
 	snapshot >store.after &&
 	test_cmp store.before store.after
+'
+
+test_expect_success 'bytes that are not UTF-8 become U+FFFD in every reply; quoting never cuts a character' '
+	a99=$(printf "%099d" 0 | tr 0 a) &&
+	{ printf "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"b\377d\"}\n" &&
+	  printf "{\"jsonrpc\":\"2.0\",\"id\":\"\377\",\"method\":\"ping\"}\n" &&
+	  printf "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"rm\300\257\"}}\n" &&
+	  printf "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"%s\303\251\"}}\n" "$a99" &&
+	  printf "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"task_show\",\"arguments\":{\"id\":\"%s\342\202\254\"}}}\n" "$(printf "%063d" 0)" &&
+	  printf "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"task_create\",\"arguments\":{\"name\":\"Caf\351\",\"prompt\":\"caf\351 \355\240\200\",\"manual\":true}}}\n"
+	} | task-mcp >out 2>err &&
+	R=$(printf "\357\277\275") &&
+	cat >expect <<-EOF &&
+	{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found: b${R}d"}}
+	{"jsonrpc":"2.0","id":"$R","result":{}}
+	{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Unknown tool: rm$R$R"}}
+	{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Unknown tool: $a99"}}
+	{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"Task not found with ID '\''$(printf "%063d" 0)'\''."}],"isError":true}}
+	{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"Created task '\''Caf$R'\''.\nID: <uuid>\nSchedule: Manual\nStatus: pending, enabled\nNext run: none (runs only when asked: task_run)\n"}],"isError":false}}
+	EOF
+	sed "s/[0-9a-f]\{8\}-[0-9a-f-]\{27\}/<uuid>/" out >actual &&
+	test_cmp expect actual &&
+	test ! -s err &&
+	test "$(sqlite3 "$TASK_DB" "SELECT hex(prompt) FROM tasks WHERE name LIKE '\''Caf%'\''")" = 636166EFBFBD20EFBFBDEFBFBDEFBFBD
+'
+
+test_expect_success 'names, prompts and outputs stored with bad bytes are valid UTF-8 in replies' '
+	id=$(sqlite3 "$TASK_DB" "SELECT id FROM tasks WHERE name LIKE '\''Caf%'\''") &&
+	sqlite3 "$TASK_DB" "UPDATE tasks SET name = '\''Bad '\'' || X'\''FF'\'', prompt = X'\''e282'\'',
+		last_result = X'\''6f6b20e282'\'', last_error = X'\''c0af'\'', last_status = '\''failed'\'',
+		last_run_at = 1772366400 WHERE id = '\''$id'\''" &&
+	printf "%s\n" "call task_show {\"id\":\"$id\"}" "call task_list {\"kind\":\"manual\"}" >script &&
+	client script task-mcp >out &&
+	R=$(printf "\357\277\275") &&
+	cat >expect <<-EOF &&
+	[1] ok
+	Task '\''Bad $R'\''
+	ID: <uuid>
+	Schedule: Manual
+	Status: pending, enabled
+	Next run: none (runs only when asked: task_run)
+	Last run: 2026-03-01 12:00 UTC, failed: $R$R
+	Failures in a row: 0
+	Prompt: $R
+	Last result: ok $R
+	Created: 2026-03-01 12:00 UTC
+	Recent runs (UTC):
+	  none
+	[2] ok
+	Found 1 task:
+
+	1. Bad $R
+	   ID: <uuid>
+	   Schedule: Manual
+	   Status: pending, enabled
+	   Next run: none (runs only when asked: task_run)
+	   Last run: 2026-03-01 12:00 UTC, failed: $R$R
+	exit 0
+	EOF
+	test_cmp expect out &&
+	printf "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"task_show\",\"arguments\":{\"id\":\"%s\"}}}\n" "$id" |
+		task-mcp >raw &&
+	iconv -f UTF-8 -t UTF-8 raw >/dev/null
 '
 
 test_done
