@@ -41,7 +41,7 @@ serve(struct tools *tl)
 		char *reply = NULL;
 		struct err e;
 		if (too_long) {
-			reply = mcp_too_large();
+			reply = mcp_too_large(line.data);
 			fprintf(stderr, "%s: refused a message longer than %u bytes\n", prog, MCP_LINE_MAX);
 		} else if (mcp_handle(m, line.data, line.len, &reply, &e) != ST_OK) {
 			fprintf(stderr, "%s: %s\n", prog, e.msg);

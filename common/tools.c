@@ -488,6 +488,13 @@ tools_has(const struct tools *tl, const char *name)
 	return tool_find(tl, name) != NULL;
 }
 
+int
+tools_takes_string(const struct tools *tl, const char *name)
+{
+	const struct tool_def *d = tool_find(tl, name);
+	return d && (d->flags & TOOL_RAW_ARGS);
+}
+
 /* Runs a found tool's body; ST_ERR only when the store failed. */
 static int
 run_body(struct tools *tl, const struct tool_def *d, const cJSON *args, struct buf *out,

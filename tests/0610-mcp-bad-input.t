@@ -1,8 +1,9 @@
 #!/bin/sh
 # Bad input to task-mcp: malformed JSON, invalid requests, unknown methods
-# and tools, missing, mistyped and unknown arguments, huge messages, bytes
-# that are not UTF-8.  Each gets an error reply, the server goes on serving,
-# and the store is as it was; every reply is valid UTF-8.
+# and tools, missing, mistyped and unknown arguments, huge messages
+# (answered with their id wherever it stands), bytes that are not UTF-8.
+# Each gets an error reply, the server goes on serving, and the store is as
+# it was; every reply is valid UTF-8.
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
@@ -224,7 +225,7 @@ test_expect_success 'a NUL byte in one line does not swallow the next message' '
 	test ! -s err
 '
 
-test_expect_success 'a huge message is refused and the server goes on' '
+test_expect_success 'a huge message is answered with its id, and the server goes on' '
 	cat >script <<-\EOF &&
 	huge 5000000
 	huge 150000
@@ -232,7 +233,7 @@ test_expect_success 'a huge message is refused and the server goes on' '
 	EOF
 	client script task-mcp >actual 2>err &&
 	cat >expect <<-\EOF &&
-	{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: message longer than 4194304 bytes"}}
+	{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: message longer than 4194304 bytes"}}
 	[2] error
 	The prompt is longer than 100000 bytes.
 	{"jsonrpc":"2.0","id":"after","result":{}}
@@ -245,10 +246,44 @@ test_expect_success 'a huge message is refused and the server goes on' '
 	test_cmp store.before store.after
 '
 
-test_expect_success 'a huge last line without a newline is refused too' '
+# huge HEAD TAIL: a message of HEAD, 4.2 MB of x and TAIL, on one line.
+huge() { printf "%s" "$1" && head -c 4200000 /dev/zero | tr "\0" x && printf "%s\n" "$2"; }
+
+test_expect_success 'the id of a huge message is found wherever it is, or is null' '
+	{ huge "{\"jsonrpc\":\"2.0\",\"id\":\"first\",\"method\":\"ping\",\"params\":{\"x\":\"" "\"}}" &&
+	  huge "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{\"id\":1,\"x\":\"" "\",\"id\":2},\"id\":3}" &&
+	  huge "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{\"x\":\"\\\"id\\\":4," "\"},\"id\" : -7.5e1 }" &&
+	  huge "{\"id\":\"say \\\"hi\\\"\",\"params\":{\"x\":\"" "\"}}" &&
+	  huge "[{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\",\"params\":{\"x\":\"" "\"}}]" &&
+	  huge "{\"jsonrpc\":\"2.0\",\"id\":{\"a\":6},\"params\":{\"x\":\"" "\"}}" &&
+	  huge "{\"jsonrpc\":\"2.0\",\"params\":{\"x\":\"" "\"}}" &&
+	  huge "not json at all " "" &&
+	  printf "%s\n" "{\"jsonrpc\":\"2.0\",\"id\":\"after\",\"method\":\"ping\"}"
+	} | task-mcp >out 2>err &&
+	sed "s/,\"error\":{\"code\":-32600,\"message\":\"Invalid Request: message longer than 4194304 bytes\"}}$/ too long/" out >actual &&
+	cat >expect <<-\EOF &&
+	{"jsonrpc":"2.0","id":"first" too long
+	{"jsonrpc":"2.0","id":3 too long
+	{"jsonrpc":"2.0","id":-75 too long
+	{"jsonrpc":"2.0","id":"say \"hi\"" too long
+	{"jsonrpc":"2.0","id":null too long
+	{"jsonrpc":"2.0","id":null too long
+	{"jsonrpc":"2.0","id":null too long
+	{"jsonrpc":"2.0","id":null too long
+	{"jsonrpc":"2.0","id":"after","result":{}}
+	EOF
+	test_cmp expect actual &&
+	test $(wc -l <err) -eq 8
+'
+
+test_expect_success 'a huge last line without a newline is answered too' '
 	{ printf "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"" &&
 	  head -c 4200000 /dev/zero | tr "\0" x && printf "\"}}"; } | task-mcp >out 2>err &&
-	echo "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Invalid Request: message longer than 4194304 bytes\"}}" >expect &&
+	echo "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32600,\"message\":\"Invalid Request: message longer than 4194304 bytes\"}}" >expect &&
+	test_cmp expect out &&
+	{ printf "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{\"x\":\"" &&
+	  head -c 4200000 /dev/zero | tr "\0" x && printf "\"},\"id\":12"; } | task-mcp >out 2>err &&
+	echo "{\"jsonrpc\":\"2.0\",\"id\":12,\"error\":{\"code\":-32600,\"message\":\"Invalid Request: message longer than 4194304 bytes\"}}" >expect &&
 	test_cmp expect out
 '
 
