@@ -118,7 +118,7 @@ show_text(const struct task *t, struct zones *zs)
 	}
 	if (t->retries >= 0) {
 		snprintf(buf, sizeof buf, "%d", t->retries);
-		field("retries:", buf);
+		field("retries:", t->retries == TASK_RETRIES_FOREVER ? "until it succeeds" : buf);
 	}
 	field("missed:", task_missed_name(t->missed));
 	if (t->jitter) {

@@ -3,6 +3,7 @@
 #ifndef AC_TASK_H
 #define AC_TASK_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,6 +16,10 @@ enum missed_policy { MISSED_ONCE, MISSED_SKIP, MISSED_ALL, MISSED_COUNT };
 
 #define TIME_NONE INT64_MIN /* an instant that is not set */
 #define TASK_DEFAULT_RETRIES 3
+/* Retries past any count of failures: a one-shot that backs off until it
+ * succeeds, as Kai's do.  A plain number, so the firing rule "attempt <=
+ * retries" needs no case of its own. */
+#define TASK_RETRIES_FOREVER INT_MAX
 
 struct task {
 	char id[37];
@@ -36,7 +41,7 @@ struct task {
 	char *attachments;         /* JSON array of strings, or NULL */
 	char *model, *exec, *notify;
 	int timeout;               /* seconds; 0: the default */
-	int retries;               /* -1: the default */
+	int retries;               /* -1: the default; or TASK_RETRIES_FOREVER */
 	char *intent, *channel;
 	char *payload;             /* JSON object, or NULL */
 	char *key;                 /* idempotency key, or NULL */

@@ -1,6 +1,7 @@
 /* The Kai profile, after Kai's tasks (seeds/kai-tasks.txt): schedule_task
  * with exactly one of execute_at, cron and on_heartbeat, list_tasks with
- * its PENDING and COMPLETED, and cancel_task. */
+ * its PENDING and COMPLETED, and cancel_task.  Kai's failure rule holds:
+ * a one-time task backs off until it succeeds, however often it fails. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -9,10 +10,13 @@
 
 static const char *const kai_statuses[] = {"PENDING", "COMPLETED", NULL};
 
+/* Kai knows PENDING and COMPLETED only; a task that gave up (which Kai's
+ * own one-time tasks never do) must not read as done. */
 static const char *
 kai_status(const struct task *t)
 {
-	return t->status == STATUS_PENDING || t->status == STATUS_RUNNING ? "PENDING" : "COMPLETED";
+	return t->status == STATUS_PENDING || t->status == STATUS_RUNNING ? "PENDING"
+	    : t->status == STATUS_FAILED ? "FAILED" : "COMPLETED";
 }
 
 static const char *
@@ -41,6 +45,9 @@ kai_schedule(struct tools *tl, const cJSON *args, struct buf *out, struct err *e
 	task_init(&t);
 	set_str(&t.name, tools_arg_str(args, "description"));
 	set_str(&t.prompt, tools_arg_str(args, "prompt"));
+	/* Kai's one-time tasks back off until they succeed (60 s doubling,
+	 * at most an hour): they never give up. */
+	t.retries = TASK_RETRIES_FOREVER;
 	if ((rc = tools_local_zone(tl, &t, &z, e)))
 		goto out;
 	if (at) {
@@ -119,7 +126,10 @@ kai_list_one(const struct task *t, void *arg)
 		    when, sizeof when);
 		buf_printf(c->out, "  scheduled_at: %s (%s)\n", when, t->tz);
 	}
-	if (t->status == STATUS_PENDING && t->next_run_at != TIME_NONE && t->kind != KIND_AT) {
+	/* A one-time task's next run differs from its time only while it
+	 * backs off after a failure. */
+	if (t->status == STATUS_PENDING && t->next_run_at != TIME_NONE &&
+	    (t->kind != KIND_AT || t->next_run_at != t->plan[0])) {
 		task_fmt_time(t, c->tl->zs, t->next_run_at, TIME_WALL, when, sizeof when);
 		buf_printf(c->out, "  next: %s (%s)\n", when, t->tz);
 	}

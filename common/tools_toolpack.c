@@ -1,7 +1,8 @@
 /* The toolpack profile, after its SchedulerStore and createSchedulerTools
  * (seeds/toolpack-scheduler-store.txt): scheduler.create with its dedup on
  * (intent, schedule, channel), scheduler.list, .cancel and .update, with
- * its rules and messages. */
+ * its rules and messages.  Its failure rule holds: a one-shot job fails
+ * for good at its first failure (markFailed). */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -68,6 +69,8 @@ tp_create(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	set_str(&t.channel, str_empty(ch) ? NULL : ch);
 	if (payload)
 		t.payload = cJSON_PrintUnformatted(payload);
+	/* markFailed: a one-shot job that fails is failed for good. */
+	t.retries = 0;
 	if ((rc = tools_local_zone(tl, &t, &z, e)))
 		goto out;
 	if (cron) {
