@@ -119,15 +119,23 @@ test_expect_success 'the store: intent, message, channel and payload; run_at cle
 test_expect_success 'the same intent and schedule on another channel is another job' '
 	TASK_DB=$TEST_TMP/channels.db &&
 	cat >script <<-\EOF &&
+	@a call scheduler.create {"intent":"weekly_report","cron":"0 9 * * 1","channel_name":"a"}
+	@b call scheduler.create {"intent":"weekly_report","cron":"0 9 * * 1","channel_name":"b"}
 	call scheduler.create {"intent":"weekly_report","cron":"0 9 * * 1","channel_name":"a"}
-	call scheduler.create {"intent":"weekly_report","cron":"0 9 * * 1","channel_name":"b"}
-	call scheduler.create {"intent":"weekly_report","cron":"0 9 * * 1","channel_name":"a"}
-	call scheduler.create {"intent":"weekly_report","cron":"0 9 * * 2","channel_name":"a"}
+	@tue call scheduler.create {"intent":"weekly_report","cron":"0 9 * * 2","channel_name":"a"}
 	EOF
-	TASK_DB=$TASK_DB client script task-mcp -p toolpack >out &&
-	grep -c "^Created recurring job" out >actual &&
-	grep -c "^A pending job with the same intent, schedule and channel already exists" out >>actual &&
-	printf "3\n1\n" >expect &&
+	TASK_DB=$TASK_DB client script task-mcp -p toolpack >actual &&
+	cat >expect <<-\EOF &&
+	[1] ok
+	Created recurring job ${a} (cron: 0 9 * * 1). Next run: 2026-03-02T09:00:00+00:00.
+	[2] ok
+	Created recurring job ${b} (cron: 0 9 * * 1). Next run: 2026-03-02T09:00:00+00:00.
+	[3] ok
+	A pending job with the same intent, schedule and channel already exists: ${a} (no duplicate was created). Next run: 2026-03-02T09:00:00+00:00.
+	[4] ok
+	Created recurring job ${tue} (cron: 0 9 * * 2). Next run: 2026-03-03T09:00:00+00:00.
+	exit 0
+	EOF
 	test_cmp expect actual
 '
 
@@ -167,20 +175,17 @@ test_expect_success 'scheduler.list: 10 by default, at most 50' '
 	done >calls &&
 	TASK_DB=$TASK_DB task-mcp -p toolpack --call <calls >/dev/null &&
 	printf "%s\n" "call scheduler.list" "call scheduler.list {\"limit\":100}" "call scheduler.list {\"limit\":3}" >script &&
-	TASK_DB=$TASK_DB client script task-mcp -p toolpack >out &&
-	grep "job" out >actual &&
-	cat >expect <<-\EOF &&
-	10 jobs:
-	50 jobs:
-	3 jobs:
-	EOF
-	test_cmp expect actual &&
-	sed -n "3,5p" out >actual &&
-	cat >expect <<-\EOF &&
-	- <uuid> | pending | one-shot | next run: 2026-03-02T09:00:00+00:00
-	- <uuid> | pending | one-shot | next run: 2026-03-02T09:01:00+00:00
-	- <uuid> | pending | one-shot | next run: 2026-03-02T09:02:00+00:00
-	EOF
+	TASK_DB=$TASK_DB client script task-mcp -p toolpack >actual &&
+	# The reply listing the first N jobs, one a minute from 09:00.
+	jobs() {
+		echo "$1 jobs:" && i=0 &&
+		while [ $i -lt $1 ]; do
+			printf -- "- <uuid> | pending | one-shot | next run: 2026-03-02T09:%02d:00+00:00\n" $i &&
+			i=$((i + 1)) || return 1
+		done
+	} &&
+	{ echo "[1] ok" && jobs 10 && echo "[2] ok" && jobs 50 && echo "[3] ok" && jobs 3 &&
+	  echo "exit 0"; } >expect &&
 	test_cmp expect actual
 '
 

@@ -152,8 +152,30 @@ test_expect_success 'exit 0 when every call worked, nothing for no input' '
 '
 
 test_expect_success 'the profiles given are the tools callable' '
-	echo "{\"name\":\"list_tasks\",\"arguments\":{}}" | task-mcp -p kai --call >actual &&
-	test "$(head -n 1 actual)" = "3 tasks:" &&
+	echo "{\"name\":\"list_tasks\",\"arguments\":{}}" | task-mcp -p kai --call >out &&
+	uuids <out >actual &&
+	cat >expect <<-\EOF &&
+	3 tasks:
+	- id: <uuid>
+	  description: A
+	  status: PENDING
+	  trigger: CRON
+	  schedule: Daily at 7:00 (cron: 0 7 * * *)
+	  next: 2026-03-02 07:00 (UTC)
+	- id: <uuid>
+	  description: B
+	  status: PENDING
+	  trigger: CRON
+	  schedule: Daily at 8:00 (cron: 0 8 * * *)
+	  next: 2026-03-02 08:00 (UTC)
+	- id: <uuid>
+	  description: C
+	  status: PENDING
+	  trigger: CRON
+	  schedule: Daily at 9:00 (cron: 0 9 * * *)
+	  next: 2026-03-02 09:00 (UTC)
+	EOF
+	test_cmp expect actual &&
 	echo "{\"name\":\"task_list\",\"arguments\":{}}" | test_expect_code 2 task-mcp -p kai --call >actual &&
 	echo "Unknown tool '\''task_list'\''." >expect &&
 	test_cmp expect actual
