@@ -47,7 +47,7 @@ report_added(const struct task *t, int is_dup, struct sink *out, struct zones *z
 	}
 	char desc[256], next[64];
 	task_describe(t, zs, desc, sizeof desc);
-	task_fmt_time(t, zs, t->next_run_at, next, sizeof next);
+	task_fmt_time(t, zs, t->next_run_at, TIME_WALL_ZONE, next, sizeof next);
 	printf("%s task %s \"%s\"\n", is_dup ? "Existing" : "Added", t->id, t->name);
 	printf("  schedule: %s (%s)\n  next run: %s\n", desc, t->tz, next);
 }

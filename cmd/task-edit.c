@@ -66,7 +66,7 @@ edit(struct store *st, const char *arg, const struct task_args *a, int json, int
 		cJSON_Delete(j);
 	} else {
 		char next[64];
-		task_fmt_time(&t, zs, t.next_run_at, next, sizeof next);
+		task_fmt_time(&t, zs, t.next_run_at, TIME_WALL_ZONE, next, sizeof next);
 		fputs(diff.data ? diff.data : "", stdout);
 		printf("next run: %s\n", next);
 	}

@@ -64,7 +64,7 @@ fmt_when(struct logger *lg, const struct task *t, int64_t when, char *buf, size_
 	if (when == TIME_NONE)
 		snprintf(buf, n, "-");
 	else if (t)
-		task_fmt_time(t, lg->zs, when, buf, n);
+		task_fmt_time(t, lg->zs, when, TIME_WALL_ZONE, buf, n);
 	else
 		time_fmt_utc(when, buf, n);
 }

@@ -63,7 +63,7 @@ print_task(const struct task *t, void *arg)
 	}
 	char id[9], status[40];
 	snprintf(id, sizeof id, "%.8s", t->id);
-	task_fmt_time(t, l->zs, t->next_run_at, next, sizeof next);
+	task_fmt_time(t, l->zs, t->next_run_at, TIME_WALL_ZONE, next, sizeof next);
 	snprintf(status, sizeof status, "%s%s", task_status_name(t->status),
 	    t->enabled ? "" : " (disabled)");
 	const char *row[] = {id, t->name, desc, next, status, t->last_status ? t->last_status : "-"};

@@ -4,9 +4,8 @@
  * of input (common/mcp.c holds the protocol).  With --call it runs tool
  * calls written the way agents emit them without MCP (agent-zero's
  * {"tool_name", "tool_args"}, function-call {"name", "arguments"},
- * LangChain's {"action", "action_input"}) and prints each result.  Those
- * calls may span lines and carry the trailing commas agent-zero's own
- * examples have, as its lenient parser accepts them. */
+ * LangChain's {"action", "action_input"}; common/toolcall.c reads them
+ * leniently) and prints each result. */
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 
 #include "mcp.h"
 #include "store.h"
+#include "toolcall.h"
 #include "tools.h"
 
 static const char prog[] = "task-mcp";
@@ -41,7 +41,7 @@ serve(struct tools *tl)
 		char *reply = NULL;
 		struct err e;
 		if (too_long) {
-			reply = mcp_too_large();
+			reply = mcp_too_large(line.data);
 			fprintf(stderr, "%s: refused a message longer than %u bytes\n", prog, MCP_LINE_MAX);
 		} else if (mcp_handle(m, line.data, line.len, &reply, &e) != ST_OK) {
 			fprintf(stderr, "%s: %s\n", prog, e.msg);
@@ -59,136 +59,22 @@ serve(struct tools *tl)
 	return rc;
 }
 
-struct input {
-	FILE *f;
-	char *line;
-	size_t cap;
-	int held;   /* line is read but belongs to the next call */
-	long lineno;
-	long first; /* where the current call began */
-};
-
-static int
-fence(const char *p)
-{
-	return strncmp(p, "```", 3) == 0 || strncmp(p, "~~~", 3) == 0;
-}
-
-/* The next call: from its first line that is not blank (or a ``` fence)
- * until its braces balance.  A fence, or a line starting with a brace in
- * its first column, ends an unbalanced call early, so one broken call does
- * not swallow the rest.  1 read, 0 end of input. */
-static int
-next_call(struct input *in, struct buf *b)
-{
-	int depth = 0, in_str = 0, esc = 0, started = 0;
-	b->len = 0;
-	buf_add(b, "", 0);
-	while (in->held || getline(&in->line, &in->cap, in->f) >= 0) {
-		const char *line = in->line, *p = line + strspn(line, " \t\r\n");
-		if (!in->held)
-			in->lineno++;
-		in->held = 0;
-		if (!started && (!*p || fence(p)))
-			continue;
-		if (started && (fence(p) || *line == '{' || *line == '[')) {
-			in->held = !fence(p);
-			return 1;
-		}
-		if (!started)
-			in->first = in->lineno;
-		started = 1;
-		for (p = line; *p; p++) {
-			if (esc)
-				esc = 0;
-			else if (in_str && *p == '\\')
-				esc = 1;
-			else if (*p == '"')
-				in_str = !in_str;
-			else if (!in_str && (*p == '{' || *p == '['))
-				depth++;
-			else if (!in_str && (*p == '}' || *p == ']'))
-				depth--;
-		}
-		if (b->len < MCP_LINE_MAX)
-			buf_puts(b, line);
-		if (depth <= 0 && !in_str)
-			return 1;
-	}
-	return started;
-}
-
-/* Drop the commas right before a closing bracket, outside strings. */
-static void
-relax(struct buf *b)
-{
-	size_t w = 0;
-	int in_str = 0, esc = 0;
-	for (size_t i = 0; i < b->len; i++) {
-		char c = b->data[i];
-		if (esc) {
-			esc = 0;
-		} else if (in_str && c == '\\') {
-			esc = 1;
-		} else if (c == '"') {
-			in_str = !in_str;
-		} else if (!in_str && c == ',') {
-			size_t j = i + 1;
-			while (j < b->len && strchr(" \t\r\n", b->data[j]))
-				j++;
-			if (j < b->len && (b->data[j] == '}' || b->data[j] == ']'))
-				continue;
-		}
-		b->data[w++] = c;
-	}
-	b->len = w;
-	b->data[w] = 0;
-}
-
-static const cJSON *
-either(const cJSON *o, const char *const *keys)
-{
-	for (; *keys; keys++) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, *keys);
-		if (v)
-			return v;
-	}
-	return NULL;
-}
-
 /* One call: ST_OK with the result printed (a tool error too, *failed set),
  * ST_INVALID for a call that cannot be read, ST_ERR when the store failed. */
 static int
-call_one(struct tools *tl, const char *text, int json, int *failed, struct err *e)
+call_one(struct tools *tl, const struct buf *text, int json, int *failed, struct err *e)
 {
-	static const char *const name_keys[] = {"tool_name", "name", "action", "tool", NULL};
-	static const char *const arg_keys[] = {"tool_args", "arguments", "action_input", "input",
-		"args", NULL};
-	cJSON *call = cJSON_Parse(text), *parsed = NULL;
-	const cJSON *name = either(call, name_keys), *args = either(call, arg_keys);
+	struct toolcall call;
 	char *result = NULL;
 	int is_error, rc;
-	if (!cJSON_IsObject(call)) {
-		rc = err_set(e, ST_INVALID, call ? "not a JSON object" : "invalid JSON");
-		goto out;
-	}
-	if (!cJSON_IsString(name)) {
-		rc = err_set(e, ST_INVALID, "no tool name (\"tool_name\" or \"name\")");
-		goto out;
-	}
-	/* Arguments given as a JSON string (function calling does that) are
-	 * read; a string that is not JSON goes to the tool as it is. */
-	if (cJSON_IsString(args) && (parsed = cJSON_Parse(args->valuestring)) &&
-	    cJSON_IsObject(parsed))
-		args = parsed;
-	if (cJSON_IsNull(args))
-		args = NULL;
-	if ((rc = tools_call(tl, name->valuestring, args, &result, &is_error, e)))
+	if ((rc = toolcall_parse(text->data, text->len, &call, e)))
+		return rc;
+	if ((rc = tools_call(tl, call.name, call.args, &result, &is_error, e)))
 		goto out;
 	*failed |= is_error;
 	if (json) {
 		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "tool", name->valuestring);
+		cJSON_AddStringToObject(o, "tool", call.name);
 		cJSON_AddBoolToObject(o, "is_error", is_error);
 		cJSON_AddStringToObject(o, "text", result);
 		char *s = cJSON_PrintUnformatted(o);
@@ -203,8 +89,7 @@ call_one(struct tools *tl, const char *text, int json, int *failed, struct err *
 	}
 out:
 	free(result);
-	cJSON_Delete(parsed);
-	cJSON_Delete(call);
+	toolcall_free(&call);
 	return rc;
 }
 
@@ -212,16 +97,16 @@ static int
 call_loop(struct tools *tl, int json)
 {
 	struct buf b = {0};
-	struct input in = {stdin, NULL, 0, 0, 0, 0};
+	struct toolcall_in in;
 	int status = ST_OK, failed = 0;
-	while (next_call(&in, &b) == 1) {
+	toolcall_in_init(&in, stdin, MCP_LINE_MAX);
+	while (toolcall_next(&in, &b) == 1) {
 		struct err e;
 		int rc;
-		relax(&b);
-		if (b.len >= MCP_LINE_MAX)
+		if (in.too_long)
 			rc = err_set(&e, ST_INVALID, "call longer than %u bytes", MCP_LINE_MAX);
 		else
-			rc = call_one(tl, b.data, json, &failed, &e);
+			rc = call_one(tl, &b, json, &failed, &e);
 		if (rc == ST_INVALID) {
 			fprintf(stderr, "%s: stdin:%ld: %s\n", prog, in.first, e.msg);
 			status = ST_INVALID;
@@ -235,7 +120,7 @@ call_loop(struct tools *tl, int json)
 		fprintf(stderr, "%s: cannot read standard input\n", prog);
 		status = ST_ERR;
 	}
-	free(in.line);
+	toolcall_in_free(&in);
 	buf_free(&b);
 	return status ? status : failed ? ST_INVALID : ST_OK;
 }

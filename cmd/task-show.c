@@ -61,7 +61,7 @@ print_run(const struct run *r, void *arg)
 	if (rp->n++ == 0)
 		printf("recent runs:\n");
 	char when[64], dur[32] = "-";
-	task_fmt_time(rp->t, rp->zs, r->started_at, when, sizeof when);
+	task_fmt_time(rp->t, rp->zs, r->started_at, TIME_WALL_ZONE, when, sizeof when);
 	if (r->duration_ms >= 0)
 		snprintf(dur, sizeof dur, "%.1fs", (double)r->duration_ms / 1000);
 	printf("  %s  %-11s %-8s %-8s %.8s", when, r->status ? r->status : "?", dur,
@@ -87,7 +87,7 @@ show_text(const struct task *t, struct zones *zs)
 		snprintf(buf, sizeof buf, "%s (%s)", desc, t->tz);
 	field("schedule:", buf);
 	if (t->next_run_at != TIME_NONE) {
-		task_fmt_time(t, zs, t->next_run_at, when, sizeof when);
+		task_fmt_time(t, zs, t->next_run_at, TIME_WALL_ZONE, when, sizeof when);
 		time_fmt_utc(t->next_run_at, utc, sizeof utc);
 		snprintf(buf, sizeof buf, "%s (%s)", when, utc);
 		if (t->due_at != t->next_run_at)
@@ -98,7 +98,7 @@ show_text(const struct task *t, struct zones *zs)
 	}
 	field("next run:", buf);
 	if (t->last_run_at != TIME_NONE) {
-		task_fmt_time(t, zs, t->last_run_at, when, sizeof when);
+		task_fmt_time(t, zs, t->last_run_at, TIME_WALL_ZONE, when, sizeof when);
 		snprintf(buf, sizeof buf, "%s: %s", when, t->last_status ? t->last_status : "?");
 	} else {
 		snprintf(buf, sizeof buf, "never");
@@ -117,7 +117,7 @@ show_text(const struct task *t, struct zones *zs)
 	}
 	if (t->retries >= 0) {
 		snprintf(buf, sizeof buf, "%d", t->retries);
-		field("retries:", buf);
+		field("retries:", t->retries == TASK_RETRIES_FOREVER ? "until it succeeds" : buf);
 	}
 	field("missed:", task_missed_name(t->missed));
 	if (t->jitter) {
@@ -131,10 +131,10 @@ show_text(const struct task *t, struct zones *zs)
 	field("notify:", t->notify);
 	if (t->queued)
 		field("queued:", "yes, for the next task-tick pass");
-	task_fmt_time(t, zs, t->created_at, when, sizeof when);
+	task_fmt_time(t, zs, t->created_at, TIME_WALL_ZONE, when, sizeof when);
 	field("created:", when);
 	if (t->deleted_at != TIME_NONE) {
-		task_fmt_time(t, zs, t->deleted_at, when, sizeof when);
+		task_fmt_time(t, zs, t->deleted_at, TIME_WALL_ZONE, when, sizeof when);
 		snprintf(buf, sizeof buf, "%s (in the trash; task-rm --undo %.8s)", when, t->id);
 		field("deleted:", buf);
 	}

@@ -171,7 +171,8 @@ excerpt(const char *s, size_t max)
 		return NULL;
 	struct buf b = {0};
 	int space = 0;
-	for (const char *p = s; *p && b.len < max; p++) {
+	/* A character's worth past max, to cut between whole characters. */
+	for (const char *p = s; *p && b.len < max + 4; p++) {
 		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
 			space = b.len > 0;
 			continue;
@@ -185,8 +186,8 @@ excerpt(const char *s, size_t max)
 		buf_free(&b);
 		return NULL;
 	}
-	if (b.len >= max) {
-		b.len = utf8_cut(b.data, b.len);
+	if (b.len > max) {
+		b.len = (size_t)utf8_cut(b.data, max);
 		b.data[b.len] = 0;
 		buf_puts(&b, "...");
 	}

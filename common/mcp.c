@@ -4,7 +4,9 @@
  * loop: a handshake client sends initialize first and gets the version it
  * asked for when we speak it; a stateless (2026-07-28) client puts the
  * version in every request's params._meta and needs no handshake.  Requests
- * before initialize are served too: being lenient costs nothing here. */
+ * before initialize are served too: being lenient costs nothing here.
+ * Every reply is valid UTF-8: bytes of a request that are not are read as
+ * U+FFFD, and so are those of names and outputs in the store. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +14,7 @@
 
 #include "mcp.h"
 #include "tz.h"
+#include "utf8.h"
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
 
@@ -179,15 +182,18 @@ do_tools_call(struct mcp *m, const cJSON *params, const cJSON *id)
 		return error_reply(id, MCP_INVALID_PARAMS, "tools/call needs params.name, the tool's "
 		    "name", NULL);
 	if (!tools_has(m->tl, name->valuestring)) {
-		snprintf(msg, sizeof msg, "Unknown tool: %.100s", name->valuestring);
+		snprintf(msg, sizeof msg, "Unknown tool: %.*s", utf8_cut(name->valuestring, 100),
+		    name->valuestring);
 		return error_reply(id, MCP_INVALID_PARAMS, msg, NULL);
 	}
-	if (args && !cJSON_IsObject(args) && !cJSON_IsNull(args))
+	/* Wooster's tool takes its arguments as one JSON string too. */
+	int string_ok = cJSON_IsString(args) && tools_takes_string(m->tl, name->valuestring);
+	if (args && !cJSON_IsObject(args) && !cJSON_IsNull(args) && !string_ok)
 		return error_reply(id, MCP_INVALID_PARAMS, "tools/call params.arguments must be an "
 		    "object", NULL);
 	struct err e;
-	if (tools_call(m->tl, name->valuestring, cJSON_IsObject(args) ? args : NULL, &text,
-	    &is_error, &e) != ST_OK) {
+	if (tools_call(m->tl, name->valuestring, cJSON_IsObject(args) || string_ok ? args : NULL,
+	    &text, &is_error, &e) != ST_OK) {
 		/* The model sees the failure and may retry; the caller logs it. */
 		m->store_failed = 1;
 		m->err = e;
@@ -286,7 +292,7 @@ handle_one(struct mcp *m, const cJSON *msg, int in_batch)
 		reply = do_tools_call(m, params, id);
 	else {
 		char text[160];
-		snprintf(text, sizeof text, "Method not found: %.100s", name);
+		snprintf(text, sizeof text, "Method not found: %.*s", utf8_cut(name, 100), name);
 		return error_reply(id, MCP_METHOD_NOT_FOUND, text, NULL);
 	}
 	if (modern)
@@ -297,10 +303,16 @@ handle_one(struct mcp *m, const cJSON *msg, int in_batch)
 static char *
 print(cJSON *reply)
 {
-	char *s = cJSON_PrintUnformatted(reply);
+	char *s = cJSON_PrintUnformatted(reply), *fixed;
 	if (!s)
 		abort(); /* cJSON fails only when out of memory */
 	cJSON_Delete(reply);
+	/* Past the parse every string is U+FFFD-clean; this is for what the
+	 * store gives back (a task's name, a run's output). */
+	if ((fixed = utf8_fix(s))) {
+		free(s);
+		s = fixed;
+	}
 	return s;
 }
 
@@ -314,6 +326,12 @@ mcp_handle(struct mcp *m, const char *msg, size_t len, char **reply, struct err 
 		i++;
 	if (i == len)
 		return ST_OK; /* a blank line is no message */
+	struct buf valid = {0};
+	if (!utf8_valid(msg, len)) {
+		utf8_sanitize(&valid, msg, len);
+		msg = valid.data;
+		len = valid.len;
+	}
 	const char *end = NULL;
 	/* No JSON text holds a raw NUL; cJSON would read it as a blank. */
 	cJSON *j = memchr(msg, 0, len) ? NULL : cJSON_ParseWithLengthOpts(msg, len, &end, 0);
@@ -350,6 +368,7 @@ mcp_handle(struct mcp *m, const char *msg, size_t len, char **reply, struct err 
 		r = handle_one(m, j, 0);
 	}
 	cJSON_Delete(j);
+	buf_free(&valid);
 	if (r)
 		*reply = print(r);
 	if (m->store_failed) {
@@ -360,11 +379,109 @@ mcp_handle(struct mcp *m, const char *msg, size_t len, char **reply, struct err 
 }
 
 char *
-mcp_too_large(void)
+mcp_too_large(const char *id)
 {
 	char text[96];
+	cJSON *j = id && *id ? cJSON_Parse(id) : NULL;
 	snprintf(text, sizeof text, "Invalid Request: message longer than %u bytes", MCP_LINE_MAX);
-	return print(error_reply(NULL, MCP_INVALID_REQUEST, text, NULL));
+	cJSON *r = error_reply(cJSON_IsString(j) || cJSON_IsNumber(j) ? j : NULL, MCP_INVALID_REQUEST,
+	    text, NULL);
+	cJSON_Delete(j);
+	return print(r);
+}
+
+/* The id of a request too long to keep, read as its bytes go by: the
+ * value of the key "id" at the top level of an object, wherever it comes,
+ * as JSON text.  A tokenizer that knows strings and nesting is enough; the
+ * text found is parsed for real by mcp_too_large. */
+enum { CAP_NONE, CAP_KEY, CAP_ID };
+struct idscan {
+	int depth, in_str, esc, failed, found;
+	int value;            /* at the top level, after a ':' */
+	int cap;              /* what the bytes go to: CAP_* */
+	char key[4];          /* the top-level key being read, cut */
+	size_t klen;
+	struct buf id;
+};
+
+static void
+id_end(struct idscan *sc)
+{
+	sc->cap = CAP_NONE;
+	sc->found = sc->id.len <= 128; /* longer is no id a client would send */
+}
+
+static void
+id_feed(struct idscan *sc, char c)
+{
+	if (sc->failed || sc->depth < 0)
+		return;
+	if (sc->in_str) {
+		int closing = c == '"' && !sc->esc;
+		sc->esc = !sc->esc && c == '\\';
+		if (sc->cap == CAP_KEY && !closing && sc->klen < sizeof sc->key)
+			sc->key[sc->klen++] = c;
+		else if (sc->cap == CAP_KEY && !closing)
+			sc->klen = sizeof sc->key + 1; /* too long to be "id" */
+		else if (sc->cap == CAP_ID && sc->id.len <= 128)
+			buf_add(&sc->id, &c, 1);
+		if (closing) {
+			sc->in_str = 0;
+			if (sc->cap == CAP_ID)
+				id_end(sc);
+			sc->cap = CAP_NONE;
+		}
+		return;
+	}
+	if (sc->cap == CAP_ID) { /* a number, or a literal */
+		if (!strchr(" \t\r\n,}]", c)) {
+			if (sc->id.len <= 128)
+				buf_add(&sc->id, &c, 1);
+			return;
+		}
+		id_end(sc);
+	}
+	if (strchr(" \t\r\n", c))
+		return;
+	if (sc->depth == 0) {
+		sc->failed = c != '{'; /* a batch, or no JSON: no id to read */
+		sc->depth = 1;
+		return;
+	}
+	int want = sc->depth == 1 && sc->value && !sc->found && sc->klen == 2 &&
+	    memcmp(sc->key, "id", 2) == 0;
+	switch (c) {
+	case '"':
+		sc->in_str = 1;
+		if (sc->depth == 1 && !sc->value) {
+			sc->cap = CAP_KEY;
+			sc->klen = 0;
+		} else if (want) {
+			sc->cap = CAP_ID;
+			buf_add(&sc->id, &c, 1);
+		}
+		break;
+	case '{': case '[':
+		sc->depth++;
+		break;
+	case '}': case ']':
+		sc->depth--;
+		if (sc->depth == 0)
+			sc->depth = -1; /* the object is over */
+		break;
+	case ':':
+		sc->value |= sc->depth == 1;
+		break;
+	case ',':
+		if (sc->depth == 1)
+			sc->value = 0;
+		break;
+	default:
+		if (want) {
+			sc->cap = CAP_ID;
+			buf_add(&sc->id, &c, 1);
+		}
+	}
 }
 
 int
@@ -372,6 +489,7 @@ mcp_read_line(FILE *f, struct buf *b, size_t max, int *too_long)
 {
 	/* Byte by byte, not fgets: a NUL inside a line must not hide its
 	 * newline and swallow the next message. */
+	struct idscan sc = {0};
 	char chunk[4096];
 	size_t n = 0;
 	int c, got = 0;
@@ -383,12 +501,20 @@ mcp_read_line(FILE *f, struct buf *b, size_t max, int *too_long)
 		got = 1;
 		if (c == '\n')
 			break;
-		if (*too_long)
+		if (*too_long) {
+			id_feed(&sc, (char)c);
 			continue;
+		}
 		if (b->len + n >= max) {
+			/* Too long to keep: look for its id in what came so far
+			 * and in the rest as it goes by. */
 			*too_long = 1;
+			for (size_t i = 0; i < b->len; i++)
+				id_feed(&sc, b->data[i]);
+			for (size_t i = 0; i < n; i++)
+				id_feed(&sc, chunk[i]);
+			id_feed(&sc, (char)c);
 			b->len = n = 0;
-			b->data[0] = 0;
 			continue;
 		}
 		chunk[n++] = (char)c;
@@ -400,6 +526,13 @@ mcp_read_line(FILE *f, struct buf *b, size_t max, int *too_long)
 	funlockfile(f);
 	if (n)
 		buf_add(b, chunk, n);
+	if (*too_long) {
+		if (sc.cap == CAP_ID) /* a number last on a line cut short */
+			id_end(&sc);
+		b->len = 0;
+		buf_add(b, sc.found ? sc.id.data : "", sc.found ? sc.id.len : 0);
+		buf_free(&sc.id);
+	}
 	if (c == EOF && ferror(f))
 		return -1;
 	return got;

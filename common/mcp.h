@@ -36,13 +36,16 @@ void mcp_free(struct mcp *m);
  * responses).  Returns ST_OK, or ST_ERR when the store failed under a tool
  * call: e says how, and *reply still holds the answer to send. */
 int mcp_handle(struct mcp *m, const char *msg, size_t len, char **reply, struct err *e);
-/* The reply to a message longer than MCP_LINE_MAX (malloc'd). */
-char *mcp_too_large(void);
+/* The reply to a message longer than MCP_LINE_MAX (malloc'd), to the
+ * request whose id mcp_read_line found ("" or NULL: none, a null id). */
+char *mcp_too_large(const char *id);
 /* The protocol version initialize settled on, or NULL before one. */
 const char *mcp_version(const struct mcp *m);
 /* Read one line of at most max bytes into b (without the newline): 1 read,
  * 0 end of input, -1 read error.  A longer line is consumed whole and
- * *too_long set. */
+ * *too_long set; b then holds its id, as JSON text ("7", "\"a\""), when
+ * the line is an object with a top-level "id" of at most 128 bytes, else
+ * nothing: a client waits for the answer to its id. */
 int mcp_read_line(FILE *f, struct buf *b, size_t max, int *too_long);
 
 #endif

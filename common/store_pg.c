@@ -50,12 +50,11 @@ pq_text(struct pq_params *p, const char *s)
 {
 	if (p->n >= PQ_MAXPARAMS)
 		abort();
-	p->owned[p->n] = NULL;
 	/* The server takes text only as valid UTF-8; what is not (an
 	 * executor's raw bytes) is stored with U+FFFD in place. */
-	if (s && !utf8_valid(s, strlen(s)))
-		s = p->owned[p->n] = utf8_sanitize(s, strlen(s));
-	p->v[p->n++] = s;
+	char *fixed = s ? utf8_fix(s) : NULL;
+	p->owned[p->n] = fixed;
+	p->v[p->n++] = fixed ? fixed : s;
 }
 
 void

@@ -184,7 +184,7 @@ task_validate(const struct task *t, struct zones *zs, struct err *e)
 		return err_set(e, ST_INVALID, "unknown status");
 	if (t->missed < 0 || t->missed >= MISSED_COUNT)
 		return err_set(e, ST_INVALID, "missed must be one of once, skip, all");
-	if (t->timeout < 0 || t->jitter < 0 || t->retries < TASK_RETRIES_FOREVER || t->consecutive_failures < 0)
+	if (t->timeout < 0 || t->jitter < 0 || t->retries < -1 || t->consecutive_failures < 0)
 		return err_set(e, ST_INVALID, "timeout, jitter, retries and failures cannot be negative");
 	if (t->attachments && !json_kind_ok(t->attachments, 1, 1))
 		return err_set(e, ST_INVALID, "attachments must be a JSON array of strings");
@@ -290,7 +290,7 @@ task_schedule_from(struct task *t, struct zones *zs, int64_t now, struct err *e)
 }
 
 void
-task_fmt_time(const struct task *t, struct zones *zs, int64_t when, char *buf, size_t n)
+task_fmt_time(const struct task *t, struct zones *zs, int64_t when, int style, char *buf, size_t n)
 {
 	if (when == TIME_NONE) {
 		snprintf(buf, n, "none");
@@ -299,12 +299,17 @@ task_fmt_time(const struct task *t, struct zones *zs, int64_t when, char *buf, s
 	const struct tz *z;
 	struct err e;
 	WITH_ZONES(zs, tmp);
-	if (zones_get(zs, t->tz, &z, &e) == ST_OK) {
+	if (zones_get(zs, t->tz, &z, &e) != ST_OK) {
+		time_fmt_utc(when, buf, n);
+	} else if (style == TIME_RFC3339) {
+		tz_fmt_rfc3339(z, when, buf, n);
+	} else {
 		char local[64];
 		tz_fmt_local(z, when, local, sizeof local);
-		snprintf(buf, n, "%s %s", local, tz_abbr(z, when));
-	} else {
-		time_fmt_utc(when, buf, n);
+		if (style == TIME_WALL)
+			snprintf(buf, n, "%s", local);
+		else
+			snprintf(buf, n, "%s %s", local, tz_abbr(z, when));
 	}
 	zones_free(tmp);
 }
@@ -325,7 +330,7 @@ task_describe(const struct task *t, struct zones *zs, char *buf, size_t n)
 	}
 	case KIND_AT:
 		if (t->nplan) {
-			task_fmt_time(t, zs, t->plan[0], when, sizeof when);
+			task_fmt_time(t, zs, t->plan[0], TIME_WALL_ZONE, when, sizeof when);
 			/* "2026-03-02 07:00 GMT" -> "Once on 2026-03-02 at 07:00" */
 			snprintf(buf, n, "Once on %.10s at %.5s", when, when + 11);
 		} else {
@@ -336,7 +341,7 @@ task_describe(const struct task *t, struct zones *zs, char *buf, size_t n)
 		struct buf b = {0};
 		buf_printf(&b, "Planned: %zu run%s", t->nplan, t->nplan == 1 ? "" : "s");
 		for (size_t i = 0; i < t->nplan && i < 3; i++) {
-			task_fmt_time(t, zs, t->plan[i], when, sizeof when);
+			task_fmt_time(t, zs, t->plan[i], TIME_WALL_ZONE, when, sizeof when);
 			buf_printf(&b, "%s%.16s", i ? ", " : " at ", when);
 		}
 		if (t->nplan > 3)
@@ -416,7 +421,7 @@ task_finalize(struct task *t, int is_new, int reschedule, int64_t now, struct zo
 	if (reschedule && t->status == STATUS_PENDING && t->next_run_at == TIME_NONE &&
 	    (t->kind == KIND_AT || t->kind == KIND_PLAN)) {
 		char when[64];
-		task_fmt_time(t, zs, t->plan[t->nplan - 1], when, sizeof when);
+		task_fmt_time(t, zs, t->plan[t->nplan - 1], TIME_WALL_ZONE, when, sizeof when);
 		rc = err_set(e, ST_INVALID, "%s is in the past (read in %s)", when, t->tz);
 	}
 	if (!rc && reschedule && t->kind == KIND_CRON && t->next_run_at == TIME_NONE)

@@ -3,6 +3,7 @@
 #ifndef AC_TASK_H
 #define AC_TASK_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,7 +16,10 @@ enum missed_policy { MISSED_ONCE, MISSED_SKIP, MISSED_ALL, MISSED_COUNT };
 
 #define TIME_NONE INT64_MIN /* an instant that is not set */
 #define TASK_DEFAULT_RETRIES 3
-#define TASK_RETRIES_FOREVER (-2) /* retries: back off until a success (Kai's rule) */
+/* Retries past any count of failures: a one-shot that backs off until it
+ * succeeds, as Kai's do.  A plain number, so the firing rule "attempt <=
+ * retries" needs no case of its own. */
+#define TASK_RETRIES_FOREVER INT_MAX
 
 struct task {
 	char id[37];
@@ -37,7 +41,7 @@ struct task {
 	char *attachments;         /* JSON array of strings, or NULL */
 	char *model, *exec, *notify;
 	int timeout;               /* seconds; 0: the default */
-	int retries;               /* -1: the default; TASK_RETRIES_FOREVER */
+	int retries;               /* -1: the default; or TASK_RETRIES_FOREVER */
 	char *intent, *channel;
 	char *payload;             /* JSON object, or NULL */
 	char *key;                 /* idempotency key, or NULL */
@@ -83,7 +87,15 @@ int task_next_slot(const struct task *t, struct zones *zs, int64_t after, int64_
 int task_schedule_from(struct task *t, struct zones *zs, int64_t now, struct err *e);
 int64_t task_jitter_delay(const char *id, int64_t slot, int jitter); /* fixed per (task, slot) */
 void task_describe(const struct task *t, struct zones *zs, char *buf, size_t n); /* "Daily at 07:00", ... */
-void task_fmt_time(const struct task *t, struct zones *zs, int64_t when, char *buf, size_t n); /* "2026-11-23 07:00 GMT" in the task's zone */
+/* An instant in the task's zone, the one formatter of times for people and
+ * models: "none" when unset; UTC RFC 3339 when the zone cannot be read. */
+enum time_style {
+	TIME_WALL,      /* 2026-11-23 07:00 (seconds only when not zero) */
+	TIME_WALL_ZONE, /* 2026-11-23 07:00 GMT */
+	TIME_RFC3339,   /* 2026-11-23T07:00:00+00:00 */
+};
+void task_fmt_time(const struct task *t, struct zones *zs, int64_t when, int style, char *buf,
+    size_t n);
 void task_default_name(const char *prompt, char *buf, size_t n); /* the prompt's first words */
 /* Two pending tasks with the same key are twins (DESIGN.md, deduplication):
  * intent (else prompt), schedule, zone and channel; 16 hex digits. */

@@ -1,8 +1,9 @@
 /* The agent tools: profile selection, argument checking, the JSON Schemas
  * of tools/list, the dispatch, and the steps every tool body shares.  A body
- * (tools_native.c, tools_compat.c) builds a struct task from its arguments
- * and hands it to the same task_finalize and store calls the commands use;
- * nothing here re-implements validation or scheduling. */
+ * (tools_native.c and one file per profile, tools_oneclaw.c ...) builds a
+ * struct task from its arguments and hands it to the same task_finalize and
+ * store calls the commands use; nothing here re-implements validation or
+ * scheduling.  Every result text is valid UTF-8 whatever the store holds. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -78,16 +79,16 @@ tools_close(struct tools *tl)
 /* ---- arguments ---- */
 
 const cJSON *
-arg_get(const cJSON *args, const char *name)
+tools_arg(const cJSON *args, const char *name)
 {
 	const cJSON *v = cJSON_IsObject(args) ? cJSON_GetObjectItemCaseSensitive(args, name) : NULL;
 	return v && !cJSON_IsNull(v) ? v : NULL;
 }
 
 const char *
-arg_str(const cJSON *args, const char *name)
+tools_arg_str(const cJSON *args, const char *name)
 {
-	const cJSON *v = arg_get(args, name);
+	const cJSON *v = tools_arg(args, name);
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
@@ -101,9 +102,9 @@ int_text(const char *s, long *v)
 }
 
 int
-arg_int(const cJSON *args, const char *name, long *v)
+tools_arg_int(const cJSON *args, const char *name, long *v)
 {
-	const cJSON *a = arg_get(args, name);
+	const cJSON *a = tools_arg(args, name);
 	if (!cJSON_IsNumber(a))
 		return 0;
 	*v = a->valuedouble > 1e15 ? (long)1e15 : a->valuedouble < -1e15 ? (long)-1e15
@@ -112,10 +113,10 @@ arg_int(const cJSON *args, const char *name, long *v)
 }
 
 int
-arg_minutes(const cJSON *args, const char *name, int64_t *secs, struct err *e)
+tools_arg_minutes(const cJSON *args, const char *name, int64_t *secs, struct err *e)
 {
 	long v;
-	if (!arg_int(args, name, &v))
+	if (!tools_arg_int(args, name, &v))
 		return ST_OK;
 	if (v < 0 || v > 52560000)
 		return err_set(e, ST_INVALID, "argument '%s' must be 0 to 52560000 minutes", name);
@@ -124,9 +125,9 @@ arg_minutes(const cJSON *args, const char *name, int64_t *secs, struct err *e)
 }
 
 int
-arg_bool(const cJSON *args, const char *name, int *v)
+tools_arg_bool(const cJSON *args, const char *name, int *v)
 {
-	const cJSON *a = arg_get(args, name);
+	const cJSON *a = tools_arg(args, name);
 	if (!cJSON_IsBool(a))
 		return 0;
 	*v = cJSON_IsTrue(a);
@@ -134,11 +135,11 @@ arg_bool(const cJSON *args, const char *name, int *v)
 }
 
 int
-arg_count(const cJSON *args, const char *const *names)
+tools_arg_count(const cJSON *args, const char *const *names)
 {
 	int n = 0;
 	for (; *names; names++)
-		n += arg_get(args, *names) != NULL;
+		n += tools_arg(args, *names) != NULL;
 	return n;
 }
 
@@ -220,7 +221,9 @@ normalize(const struct tool_param *p, const cJSON *v)
 	return copy;
 }
 
-int
+/* Check args against a tool's parameters: ST_OK with *norm a copy in the
+ * declared types (the caller frees it), else ST_INVALID and a message. */
+static int
 args_check(const struct tool_def *d, const cJSON *args, cJSON **norm, struct buf *out)
 {
 	const cJSON *v;
@@ -234,7 +237,8 @@ args_check(const struct tool_def *d, const cJSON *args, cJSON **norm, struct buf
 		while (p->name && strcmp(p->name, v->string) != 0)
 			p++;
 		if (!p->name) {
-			buf_printf(out, "Unknown argument '%.64s' for %s.", v->string, d->name);
+			buf_printf(out, "Unknown argument '%.*s' for %s.", utf8_cut(v->string, 64), v->string,
+			    d->name);
 			for (p = d->params; p->name; p++)
 				buf_printf(out, "%s%s", p == d->params ? " Valid arguments: " : ", ", p->name);
 			buf_puts(out, d->params->name ? "." : " It takes no arguments.");
@@ -260,14 +264,14 @@ args_check(const struct tool_def *d, const cJSON *args, cJSON **norm, struct buf
 		if (!ok) {
 			buf_printf(out, "Argument '%s' must be ", p->name);
 			enum_list(p, out);
-			buf_printf(out, ", not '%.64s'.", it->valuestring);
+			buf_printf(out, ", not '%.*s'.", utf8_cut(it->valuestring, 64), it->valuestring);
 		}
 		cJSON_Delete(nv);
 		if (!ok)
 			return ST_INVALID;
 	}
 	for (const struct tool_param *p = d->params; p->name; p++) {
-		v = arg_get(args, p->name);
+		v = tools_arg(args, p->name);
 		if (p->required && (!v || (cJSON_IsString(v) && str_empty(v->valuestring)))) {
 			if (p->missing)
 				buf_puts(out, p->missing);
@@ -278,7 +282,7 @@ args_check(const struct tool_def *d, const cJSON *args, cJSON **norm, struct buf
 	}
 	*norm = cJSON_CreateObject();
 	for (const struct tool_param *p = d->params; p->name; p++)
-		if ((v = arg_get(args, p->name)))
+		if ((v = tools_arg(args, p->name)))
 			cJSON_AddItemToObject(*norm, p->name, normalize(p, v));
 	return ST_OK;
 }
@@ -286,7 +290,7 @@ args_check(const struct tool_def *d, const cJSON *args, cJSON **norm, struct buf
 /* ---- shared steps ---- */
 
 void
-sentence(struct buf *out, const char *msg)
+tools_sentence(struct buf *out, const char *msg)
 {
 	size_t start = out->len;
 	/* Command-line spellings ("--at: ...") read as argument names. */
@@ -308,76 +312,33 @@ sentence(struct buf *out, const char *msg)
 }
 
 int
-tool_cron_check(const char *expr, struct buf *out)
+tools_cron_check(const char *expr, struct buf *out)
 {
 	struct cron c;
 	struct err ce;
 	if (cron_parse(expr, &c, &ce) == ST_OK)
 		return ST_OK;
 	size_t n = strlen(ce.msg);
-	buf_printf(out, "Invalid cron expression '%.100s': %s%s", expr, ce.msg,
+	buf_printf(out, "Invalid cron expression '%.*s': %s%s", utf8_cut(expr, 100), expr, ce.msg,
 	    n && ce.msg[n - 1] == '.' ? "" : ".");
 	return ST_INVALID;
 }
 
 int
-tool_zone(struct tools *tl, const char *name, const struct tz **z, struct err *e)
+tools_zone(struct tools *tl, const char *name, const struct tz **z, struct err *e)
 {
 	return zones_get(tl->zs, name, z, e);
 }
 
-void
-tool_local_zone(char *buf, size_t n)
+int
+tools_local_zone(struct tools *tl, struct task *t, const struct tz **z, struct err *e)
 {
-	tz_local_name(buf, n);
-}
-
-void
-fmt_local(struct tools *tl, const struct task *t, int64_t when, char *buf, size_t n)
-{
-	const struct tz *z;
-	struct err e;
-	if (when == TIME_NONE)
-		snprintf(buf, n, "None");
-	else if (zones_get(tl->zs, t->tz, &z, &e) == ST_OK)
-		tz_fmt_local(z, when, buf, n);
-	else
-		time_fmt_utc(when, buf, n);
-}
-
-void
-fmt_rfc3339(struct tools *tl, const struct task *t, int64_t when, char *buf, size_t n)
-{
-	const struct tz *z;
-	struct err e;
-	if (zones_get(tl->zs, t->tz, &z, &e) == ST_OK)
-		tz_fmt_rfc3339(z, when, buf, n);
-	else
-		time_fmt_utc(when, buf, n);
+	set_str(&t->tz, zones_local(tl->zs));
+	return zones_get(tl->zs, t->tz, z, e);
 }
 
 int
-iso_parse(const char *s, const struct tz *z, int64_t *out)
-{
-	char tmp[64];
-	size_t n = strlen(s);
-	if (time_parse_rfc3339(s, out) == 0)
-		return 0;
-	if (n < 10 || n > 40)
-		return -1;
-	/* Naive: the same grammar read as UTC gives the wall time's local seconds. */
-	snprintf(tmp, sizeof tmp, n == 10 ? "%sT00:00Z" : "%sZ", s);
-	int64_t local, at[2];
-	if (time_parse_rfc3339(tmp, &local) != 0)
-		return -1;
-	int k = tz_from_local(z, local, at);
-	/* In a spring-forward gap: the wall time read with the offset before it. */
-	*out = k ? at[0] : local - tz_offset(z, local - 86400);
-	return 0;
-}
-
-int
-tool_task_get(struct tools *tl, const char *id, struct task *t, struct err *e)
+tools_task_get(struct tools *tl, const char *id, struct task *t, struct err *e)
 {
 	char full[37];
 	int rc = store_task_resolve(tl->st, id, 0, full, e);
@@ -396,7 +357,7 @@ text_limits(const struct task *t, struct err *e)
 }
 
 int
-tool_task_add(struct tools *tl, struct task *t, int dedup, int *is_dup, char dup_id[37],
+tools_task_add(struct tools *tl, struct task *t, int dedup, int *is_dup, char dup_id[37],
     struct err *e)
 {
 	int rc;
@@ -407,7 +368,7 @@ tool_task_add(struct tools *tl, struct task *t, int dedup, int *is_dup, char dup
 }
 
 int
-tool_task_save(struct tools *tl, struct task *t, int reschedule, struct err *e)
+tools_task_save(struct tools *tl, struct task *t, int reschedule, struct err *e)
 {
 	int rc;
 	if ((rc = text_limits(t, e)) || (rc = task_finalize(t, 0, reschedule, tl->now, tl->zs, e)))
@@ -416,7 +377,7 @@ tool_task_save(struct tools *tl, struct task *t, int reschedule, struct err *e)
 }
 
 int
-tool_task_queue(struct tools *tl, struct task *t, struct err *e)
+tools_task_queue(struct tools *tl, struct task *t, struct err *e)
 {
 	if (t->status == STATUS_RUNNING)
 		return err_set(e, ST_REFUSED, "task '%s' is running now; run it again when it has finished",
@@ -427,7 +388,7 @@ tool_task_queue(struct tools *tl, struct task *t, struct err *e)
 }
 
 int
-tool_task_cancel(struct tools *tl, struct task *t, struct err *e)
+tools_task_cancel(struct tools *tl, struct task *t, struct err *e)
 {
 	if (t->status != STATUS_PENDING)
 		return err_set(e, ST_REFUSED, "task '%s' is %s; only pending tasks can be cancelled",
@@ -440,7 +401,7 @@ tool_task_cancel(struct tools *tl, struct task *t, struct err *e)
 }
 
 int
-tool_task_trash(struct tools *tl, const struct task *t, struct err *e)
+tools_task_trash(struct tools *tl, const struct task *t, struct err *e)
 {
 	return store_task_trash(tl->st, t->id, tl->now, e);
 }
@@ -496,7 +457,8 @@ add_tool(cJSON *list, const struct tool_def *d)
 	cJSON_AddItemToArray(list, t);
 }
 
-static const struct tool_def *const tables[] = {native_tools, compat_tools, compat2_tools};
+static const struct tool_def *const tables[] = {tools_native_defs, tools_oneclaw_defs,
+	tools_agentzero_defs, tools_kai_defs, tools_toolpack_defs, tools_wooster_defs};
 #define NTABLES (sizeof tables / sizeof tables[0])
 
 cJSON *
@@ -524,6 +486,13 @@ int
 tools_has(const struct tools *tl, const char *name)
 {
 	return tool_find(tl, name) != NULL;
+}
+
+int
+tools_takes_string(const struct tools *tl, const char *name)
+{
+	const struct tool_def *d = tool_find(tl, name);
+	return d && (d->flags & TOOL_RAW_ARGS);
 }
 
 /* Runs a found tool's body; ST_ERR only when the store failed. */
@@ -555,7 +524,7 @@ run_body(struct tools *tl, const struct tool_def *d, const cJSON *args, struct b
 		return ST_ERR;
 	}
 	if (*trc != ST_OK && !out->len)
-		sentence(out, te.msg);
+		tools_sentence(out, te.msg);
 	return ST_OK;
 }
 
@@ -564,23 +533,25 @@ tools_call(struct tools *tl, const char *name, const cJSON *args, char **text, i
     struct err *e)
 {
 	const struct tool_def *d = tool_find(tl, name);
-	struct buf out = {0};
+	struct buf out = {0}, valid = {0};
 	cJSON *empty = args ? NULL : cJSON_CreateObject(), *norm = NULL;
 	int rc = ST_OK, trc = ST_INVALID;
 	*text = NULL;
 	if (empty)
 		args = empty;
+	if (!name)
+		name = "";
 	if (!d)
-		buf_printf(&out, "Unknown tool '%.64s'.", name ? name : "");
+		buf_printf(&out, "Unknown tool '%.*s'.", utf8_cut(name, 64), name);
 	else if ((rc = now_get(&tl->now, e)))
 		goto out;
 	else if ((d->flags & TOOL_RAW_ARGS) || args_check(d, args, &norm, &out) == ST_OK)
 		if ((rc = run_body(tl, d, norm ? norm : args, &out, &trc, e)))
 			goto out;
 	*is_error = trc != ST_OK;
-	buf_add(&out, "", 0);
-	*text = out.data;
-	out.data = NULL;
+	/* Names, prompts and outputs in the store may hold any bytes. */
+	utf8_sanitize(&valid, out.data ? out.data : "", out.len);
+	*text = valid.data;
 out:
 	buf_free(&out);
 	cJSON_Delete(norm);

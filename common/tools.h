@@ -3,7 +3,8 @@
  * one compatibility profile per seed system.  Served over MCP by task-mcp and
  * to the model by `llm-call --tools`.  A call that changes the store is one
  * transaction and wakes watching task-tick processes.  The bodies live in
- * tools_native.c and tools_compat*.c. */
+ * tools_native.c and one file per profile: tools_oneclaw.c,
+ * tools_agentzero.c, tools_kai.c, tools_toolpack.c and tools_wooster.c. */
 #ifndef AC_TOOLS_H
 #define AC_TOOLS_H
 
@@ -32,11 +33,15 @@ void tools_close(struct tools *tl);
  * the caller frees it. */
 cJSON *tools_list(struct tools *tl);
 /* Run one tool.  Returns ST_OK with *text the plain-text result for the
- * model (also for tool errors, an unknown tool included: then *is_error =
- * 1); other statuses are failures of the store itself.  *text is malloc'd.
- * args may be NULL (no arguments). */
+ * model, valid UTF-8 (also for tool errors, an unknown tool included: then
+ * *is_error = 1); other statuses are failures of the store itself.  *text
+ * is malloc'd.  args may be NULL (no arguments); a tool's arguments are an
+ * object, or for tools_takes_string ones also a string of JSON. */
 int tools_call(struct tools *tl, const char *name, const cJSON *args, char **text, int *is_error,
     struct err *e);
 int tools_has(const struct tools *tl, const char *name); /* 1 if name is a tool of tl */
+/* 1 if the tool takes its arguments as one JSON string too, as Wooster's
+ * scheduleAgentTask does (its document says so). */
+int tools_takes_string(const struct tools *tl, const char *name);
 
 #endif

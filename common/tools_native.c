@@ -22,9 +22,9 @@ static int
 not_found(const char *id, int rc, struct buf *out, const struct err *e)
 {
 	if (rc == ST_NOTFOUND)
-		buf_printf(out, "Task not found with ID '%.64s'.", id);
+		buf_printf(out, "Task not found with ID '%.*s'.", utf8_cut(id, 64), id);
 	else
-		sentence(out, e->msg);
+		tools_sentence(out, e->msg);
 	return rc;
 }
 
@@ -53,7 +53,7 @@ next_run(struct tools *tl, const struct task *t, struct buf *out)
 	else if (t->next_run_at == TIME_NONE)
 		buf_puts(out, "none");
 	else {
-		task_fmt_time(t, tl->zs, t->next_run_at, when, sizeof when);
+		task_fmt_time(t, tl->zs, t->next_run_at, TIME_WALL_ZONE, when, sizeof when);
 		buf_puts(out, when);
 	}
 	if (t->queued)
@@ -69,10 +69,10 @@ last_run(struct tools *tl, const struct task *t, struct buf *out)
 		buf_puts(out, "never");
 		return;
 	}
-	task_fmt_time(t, tl->zs, t->last_run_at, when, sizeof when);
+	task_fmt_time(t, tl->zs, t->last_run_at, TIME_WALL_ZONE, when, sizeof when);
 	buf_printf(out, "%s, %s", when, t->last_status ? t->last_status : "unknown");
 	if (t->last_error && *t->last_error)
-		buf_printf(out, ": %.200s", t->last_error);
+		buf_printf(out, ": %.*s", utf8_cut(t->last_error, 200), t->last_error);
 }
 
 static void
@@ -95,7 +95,7 @@ native_taskargs(const cJSON *args, struct task_args *a, char **payload, struct b
 	int n = 0, b;
 	const char *given[8];
 	for (const char *const *k = schedule_args; *k; k++) {
-		const cJSON *v = arg_get(args, *k);
+		const cJSON *v = tools_arg(args, *k);
 		if (v && !(cJSON_IsBool(v) && cJSON_IsFalse(v)) && n < 8)
 			given[n++] = *k;
 	}
@@ -110,25 +110,25 @@ native_taskargs(const cJSON *args, struct task_args *a, char **payload, struct b
 		a->kinds[0] = given[0];
 		a->nkinds = 1;
 	}
-	a->name = arg_str(args, "name");
-	a->prompt = arg_str(args, "prompt");
-	a->system_prompt = arg_str(args, "system_prompt");
-	a->cron = arg_str(args, "cron");
-	a->at = arg_str(args, "at");
-	a->daily = arg_str(args, "daily");
-	a->weekly = arg_str(args, "weekly");
-	a->tz = arg_str(args, "tz");
-	a->context = arg_str(args, "context");
-	a->intent = arg_str(args, "intent");
-	a->channel = arg_str(args, "channel");
-	a->model = arg_str(args, "model");
-	a->key = arg_str(args, "key");
-	a->manual = arg_bool(args, "manual", &b) && b;
-	a->heartbeat = arg_bool(args, "heartbeat", &b) && b;
-	if (arg_bool(args, "enabled", &b))
+	a->name = tools_arg_str(args, "name");
+	a->prompt = tools_arg_str(args, "prompt");
+	a->system_prompt = tools_arg_str(args, "system_prompt");
+	a->cron = tools_arg_str(args, "cron");
+	a->at = tools_arg_str(args, "at");
+	a->daily = tools_arg_str(args, "daily");
+	a->weekly = tools_arg_str(args, "weekly");
+	a->tz = tools_arg_str(args, "tz");
+	a->context = tools_arg_str(args, "context");
+	a->intent = tools_arg_str(args, "intent");
+	a->channel = tools_arg_str(args, "channel");
+	a->model = tools_arg_str(args, "model");
+	a->key = tools_arg_str(args, "key");
+	a->manual = tools_arg_bool(args, "manual", &b) && b;
+	a->heartbeat = tools_arg_bool(args, "heartbeat", &b) && b;
+	if (tools_arg_bool(args, "enabled", &b))
 		a->enabled = b;
 	for (int i = 0; i < 2; i++) {
-		const cJSON *v = arg_get(args, arrays[i]), *it;
+		const cJSON *v = tools_arg(args, arrays[i]), *it;
 		const char ***list = i ? &a->attach : &a->plan;
 		size_t *count = i ? &a->nattach : &a->nplan;
 		if (!v)
@@ -143,10 +143,10 @@ native_taskargs(const cJSON *args, struct task_args *a, char **payload, struct b
 		if (i && !*count)
 			(*list)[(*count)++] = "";
 	}
-	const cJSON *p = arg_get(args, "payload");
+	const cJSON *p = tools_arg(args, "payload");
 	if (p)
 		a->payload = *payload = cJSON_PrintUnformatted(p);
-	if (a->cron && tool_cron_check(a->cron, out))
+	if (a->cron && tools_cron_check(a->cron, out))
 		return ST_INVALID;
 	if (a->nplan == 0 && n == 1 && strcmp(given[0], "plan") == 0) {
 		buf_puts(out, "Argument 'plan' needs at least one time.");
@@ -172,9 +172,9 @@ native_create(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 		rc = ST_INVALID;
 		goto out;
 	}
-	arg_bool(args, "force", &force);
+	tools_arg_bool(args, "force", &force);
 	if ((rc = taskargs_apply(&a, &t, tl->now, tl->zs, &changed, e)) ||
-	    (rc = tool_task_add(tl, &t, !force, &is_dup, dup, e)))
+	    (rc = tools_task_add(tl, &t, !force, &is_dup, dup, e)))
 		goto out;
 	if (is_dup) {
 		struct task old;
@@ -225,7 +225,7 @@ list_one(const struct task *t, void *arg)
 static unsigned
 name_bits(const cJSON *args, const char *arg, int (*parse)(const char *))
 {
-	const cJSON *v = arg_get(args, arg), *it;
+	const cJSON *v = tools_arg(args, arg), *it;
 	unsigned bits = 0;
 	if (cJSON_IsString(v))
 		return strcasecmp(v->valuestring, "all") == 0 ? 0 : 1u << parse(v->valuestring);
@@ -266,13 +266,13 @@ native_list(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	f.now = tl->now;
 	f.statuses = name_bits(args, "status", status_parse_ci);
 	f.kinds = name_bits(args, "kind", kind_parse_ci);
-	f.channel = arg_str(args, "channel");
-	if (arg_bool(args, "enabled", &b))
+	f.channel = tools_arg_str(args, "channel");
+	if (tools_arg_bool(args, "enabled", &b))
 		f.enabled = b;
-	if ((rc = arg_minutes(args, "due_within", &f.due_within, e)) ||
-	    (rc = arg_minutes(args, "due_after", &f.due_after, e)))
+	if ((rc = tools_arg_minutes(args, "due_within", &f.due_within, e)) ||
+	    (rc = tools_arg_minutes(args, "due_after", &f.due_after, e)))
 		return rc;
-	if (arg_int(args, "limit", &c.limit) && c.limit < 1)
+	if (tools_arg_int(args, "limit", &c.limit) && c.limit < 1)
 		return err_set(e, ST_INVALID, "argument 'limit' must be at least 1");
 	if (c.limit > 50)
 		c.limit = 50;
@@ -318,9 +318,9 @@ static int
 native_show(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 {
 	char when[64];
-	const char *id = arg_str(args, "id");
+	const char *id = tools_arg_str(args, "id");
 	struct task t;
-	int rc = tool_task_get(tl, id, &t, e);
+	int rc = tools_task_get(tl, id, &t, e);
 	if (rc)
 		return not_found(id, rc, out, e);
 	buf_printf(out, "Task '%s'\n", t.name);
@@ -328,7 +328,7 @@ native_show(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	if (t.kind == KIND_CRON)
 		buf_printf(out, "Cron: %s\n", t.cron);
 	for (size_t i = 0; t.kind == KIND_PLAN && i < t.nplan; i++) {
-		task_fmt_time(&t, tl->zs, t.plan[i], when, sizeof when);
+		task_fmt_time(&t, tl->zs, t.plan[i], TIME_WALL_ZONE, when, sizeof when);
 		buf_printf(out, "%s%s%s", i ? ", " : "Plan: ", when, i == t.nplan - 1 ? "\n" : "");
 	}
 	buf_puts(out, "Last run: ");
@@ -344,7 +344,7 @@ native_show(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	field(out, "Model", t.model);
 	field(out, "Key", t.key);
 	field(out, "Last result", t.last_result);
-	task_fmt_time(&t, tl->zs, t.created_at, when, sizeof when);
+	task_fmt_time(&t, tl->zs, t.created_at, TIME_WALL_ZONE, when, sizeof when);
 	buf_printf(out, "Created: %s\n", when);
 	struct run_filter rf;
 	struct list_ctx c = {tl, out, 0, 0};
@@ -361,12 +361,12 @@ native_show(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 static int
 native_run(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 {
-	const char *id = arg_str(args, "id");
+	const char *id = tools_arg_str(args, "id");
 	struct task t;
-	int rc = tool_task_get(tl, id, &t, e);
+	int rc = tools_task_get(tl, id, &t, e);
 	if (rc)
 		return not_found(id, rc, out, e);
-	if ((rc = tool_task_queue(tl, &t, e)) == ST_OK)
+	if ((rc = tools_task_queue(tl, &t, e)) == ST_OK)
 		buf_printf(out, "Task '%s' has been queued for execution; it runs at the next scheduler "
 		    "pass.\nID: %s\n", t.name, t.id);
 	task_free(&t);
@@ -376,12 +376,12 @@ native_run(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 static int
 native_update(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 {
-	const char *id = arg_str(args, "id");
+	const char *id = tools_arg_str(args, "id");
 	struct task_args a;
 	struct task old, t;
 	char *payload = NULL;
 	int rc, changed;
-	if ((rc = tool_task_get(tl, id, &old, e)))
+	if ((rc = tools_task_get(tl, id, &old, e)))
 		return not_found(id, rc, out, e);
 	taskargs_init(&a);
 	task_copy(&t, &old);
@@ -401,7 +401,7 @@ native_update(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 		t.consecutive_failures = 0;
 	}
 	changed |= t.enabled && !old.enabled;
-	if ((rc = tool_task_save(tl, &t, changed, e)))
+	if ((rc = tools_task_save(tl, &t, changed, e)))
 		goto out;
 	struct buf diff = {0};
 	int n = task_diff(&old, &t, tl->zs, &diff);
@@ -428,12 +428,12 @@ out:
 static int
 native_cancel(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 {
-	const char *id = arg_str(args, "id");
+	const char *id = tools_arg_str(args, "id");
 	struct task t;
-	int rc = tool_task_get(tl, id, &t, e);
+	int rc = tools_task_get(tl, id, &t, e);
 	if (rc)
 		return not_found(id, rc, out, e);
-	if ((rc = tool_task_cancel(tl, &t, e)) == ST_OK)
+	if ((rc = tools_task_cancel(tl, &t, e)) == ST_OK)
 		buf_printf(out, "Task '%s' has been cancelled; it will not run again.\nID: %s\n", t.name,
 		    t.id);
 	task_free(&t);
@@ -443,12 +443,12 @@ native_cancel(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 static int
 native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 {
-	const char *id = arg_str(args, "id");
+	const char *id = tools_arg_str(args, "id");
 	struct task t;
-	int rc = tool_task_get(tl, id, &t, e);
+	int rc = tools_task_get(tl, id, &t, e);
 	if (rc)
 		return not_found(id, rc, out, e);
-	if ((rc = tool_task_trash(tl, &t, e)) == ST_OK)
+	if ((rc = tools_task_trash(tl, &t, e)) == ST_OK)
 		buf_printf(out, "Task '%s' has been deleted; it will not run again (task-rm --undo "
 		    "restores it).\nID: %s\n", t.name, t.id);
 	task_free(&t);
@@ -521,7 +521,7 @@ static const struct tool_param list_params[] = {
 static const struct tool_param id_params[] = {ID_PARAM, {0}};
 static const struct tool_param update_params[] = {ID_PARAM, TASK_FIELDS(0), {0}};
 
-const struct tool_def native_tools[] = {
+const struct tool_def tools_native_defs[] = {
 	{"task_create", TOOLS_NATIVE, "Schedule a prompt to be run by the model later: once (at), at "
 	    "several times (plan), on a recurring schedule (cron, daily, weekly), only when asked "
 	    "(manual) or with every heartbeat. Give exactly one schedule. Returns the task's ID and "

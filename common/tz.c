@@ -721,3 +721,23 @@ tz_fmt_rfc3339(const struct tz *z, int64_t t, char *buf, size_t n)
 	snprintf(buf, n, "%04lld-%02d-%02dT%02d:%02d:%02d%c%02d:%02d", (long long)c.year, c.month,
 	    c.day, c.hour, c.min, c.sec, off < 0 ? '-' : '+', (int)(a / 3600), (int)(a / 60 % 60));
 }
+
+int
+tz_parse_iso(const struct tz *z, const char *s, int64_t *out)
+{
+	char tmp[64];
+	size_t n = strlen(s);
+	if (time_parse_rfc3339(s, out) == 0)
+		return 0;
+	if (n < 10 || n > 40)
+		return -1;
+	/* Naive: the same grammar read as UTC gives the wall time's local seconds. */
+	snprintf(tmp, sizeof tmp, n == 10 ? "%sT00:00Z" : "%sZ", s);
+	int64_t local, at[2];
+	if (time_parse_rfc3339(tmp, &local) != 0)
+		return -1;
+	int k = tz_from_local(z, local, at);
+	/* In a spring-forward gap: the wall time read with the offset before it. */
+	*out = k ? at[0] : local - tz_offset(z, local - 86400);
+	return 0;
+}

@@ -1,85 +1,133 @@
-/* UTF-8 (utf8.h), by RFC 3629: no overlong forms, no surrogates, nothing
- * past U+10FFFF. */
+/* UTF-8: decoding one character by RFC 3629's table of well-formed byte
+ * sequences, and on top of it validation, repair and cutting. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "utf8.h"
-#include "util.h"
 
-size_t
-utf8_decode(const char *s, size_t n, uint32_t *cp)
+/* Decode one character; *ok is 0 for an ill-formed sequence. */
+static size_t
+decode(const char *s, size_t n, uint32_t *cp, int *ok)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	*cp = 0xfffd;
-	if (!n)
-		return 0;
-	if (p[0] < 0x80) {
-		*cp = p[0];
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned char lo = 0x80, hi = 0xbf; /* the second byte's range */
+	size_t len;
+	uint32_t c;
+	*ok = 1;
+	if (u[0] < 0x80) {
+		*cp = u[0];
 		return 1;
 	}
-	size_t len = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
-	    : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
-	if (!len || len > n)
-		return 0;
-	uint32_t c = p[0] & (0xff >> (len + 1));
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (p[i] & 0x3f);
+	if (u[0] >= 0xc2 && u[0] <= 0xdf) {
+		len = 2;
+		c = u[0] & 0x1f;
+	} else if (u[0] >= 0xe0 && u[0] <= 0xef) {
+		len = 3;
+		c = u[0] & 0x0f;
+		if (u[0] == 0xe0)
+			lo = 0xa0; /* overlong below */
+		else if (u[0] == 0xed)
+			hi = 0x9f; /* surrogates above */
+	} else if (u[0] >= 0xf0 && u[0] <= 0xf4) {
+		len = 4;
+		c = u[0] & 0x07;
+		if (u[0] == 0xf0)
+			lo = 0x90;
+		else if (u[0] == 0xf4)
+			hi = 0x8f; /* past U+10FFFF above */
+	} else {
+		*ok = 0;
+		*cp = 0xfffd;
+		return 1;
 	}
-	static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
-	if (c < least[len] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if (i >= n || u[i] < (i == 1 ? lo : 0x80) || u[i] > (i == 1 ? hi : 0xbf)) {
+			*ok = 0;
+			*cp = 0xfffd;
+			return i;
+		}
+		c = c << 6 | (u[i] & 0x3f);
+	}
 	*cp = c;
 	return len;
+}
+
+size_t
+utf8_next(const char *s, size_t n, uint32_t *cp)
+{
+	int ok;
+	return decode(s, n, cp, &ok);
 }
 
 int
 utf8_valid(const char *s, size_t n)
 {
 	uint32_t c;
+	int ok;
 	for (size_t i = 0; i < n;) {
-		size_t l = utf8_decode(s + i, n - i, &c);
-		if (!l)
+		if ((unsigned char)s[i] < 0x80) { /* the common case, quickly */
+			i++;
+			continue;
+		}
+		size_t k = decode(s + i, n - i, &c, &ok);
+		if (!ok)
 			return 0;
-		i += l;
+		i += k;
 	}
 	return 1;
 }
 
-char *
-utf8_sanitize(const char *s, size_t n)
+void
+utf8_sanitize(struct buf *out, const char *s, size_t n)
 {
-	if (!s)
-		return NULL;
-	if (utf8_valid(s, n))
-		return xstrndup(s, n);
-	struct buf b = {0};
+	size_t start = 0, i = 0;
 	uint32_t c;
-	for (size_t i = 0; i < n;) {
-		size_t l = utf8_decode(s + i, n - i, &c);
-		if (l) {
-			buf_add(&b, s + i, l);
-			i += l;
-		} else {
-			buf_puts(&b, UTF8_REPLACEMENT);
+	int ok;
+	buf_add(out, "", 0);
+	while (i < n) {
+		if ((unsigned char)s[i] < 0x80) {
 			i++;
+			continue;
 		}
+		size_t k = decode(s + i, n - i, &c, &ok);
+		if (!ok) {
+			buf_add(out, s + start, i - start);
+			buf_puts(out, UTF8_REPLACEMENT);
+			start = i + k;
+		}
+		i += k;
 	}
-	buf_puts(&b, "");
+	buf_add(out, s + start, n - start);
+}
+
+char *
+utf8_fix(const char *s)
+{
+	size_t n = strlen(s);
+	if (utf8_valid(s, n))
+		return NULL;
+	struct buf b = {0};
+	utf8_sanitize(&b, s, n);
 	return b.data;
 }
 
-size_t
-utf8_cut(const char *s, size_t n)
+int
+utf8_cut(const char *s, size_t max)
 {
-	size_t i = n;
-	/* Back over continuation bytes to the last lead byte. */
-	while (i > 0 && n - i < 4 && ((unsigned char)s[i - 1] & 0xc0) == 0x80)
-		i--;
-	if (i == 0 || n - i >= 4 || ((unsigned char)s[i - 1] & 0xc0) != 0xc0)
-		return n;
-	unsigned char lead = (unsigned char)s[i - 1];
-	size_t need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
-	return n - (i - 1) < need ? i - 1 : n;
+	if (max > INT_MAX)
+		max = INT_MAX;
+	size_t n = strnlen(s, max + 1);
+	if (n <= max)
+		return (int)n;
+	/* s[max] starts the part left out; back up to the start of the
+	 * character it belongs to (at most 3 bytes: longer runs of
+	 * continuation bytes are ill-formed anyway). */
+	n = max;
+	for (int k = 0; k < 3 && n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80; k++)
+		n--;
+	uint32_t c;
+	if (n < max && n + utf8_next(s + n, max + 1 - n, &c) <= max)
+		n = max; /* stray continuation bytes: no character straddles max */
+	return (int)n;
 }

@@ -1,23 +1,32 @@
-/* utf8.h: UTF-8 as agentcron handles it: decoding one character at a time,
- * telling valid text from bytes, making any bytes valid text (each invalid
- * byte becomes U+FFFD), and cutting text without splitting a character. */
+/* utf8.h: UTF-8 text as RFC 3629 defines it (no overlong forms, no
+ * surrogates, nothing past U+10FFFF): checking it, making it valid, and
+ * cutting it between characters, so that every byte agentcron prints as
+ * text or JSON is valid UTF-8 whatever a prompt or an executor held. */
 #ifndef AC_UTF8_H
 #define AC_UTF8_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util.h"
+
 #define UTF8_REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
 
 /* utf8.c */
-/* The length of the valid character at s[0..n) (1-4) with its code point
- * in *cp, or 0 when the bytes there are not one (*cp = U+FFFD). */
-size_t utf8_decode(const char *s, size_t n, uint32_t *cp);
-int utf8_valid(const char *s, size_t n);        /* every byte part of a valid character */
-/* A malloc'd copy of s[0..n) that is valid UTF-8, each invalid byte
- * replaced by U+FFFD; NULL stays NULL. */
-char *utf8_sanitize(const char *s, size_t n);
-/* The longest prefix of s[0..n) that does not end inside a character. */
-size_t utf8_cut(const char *s, size_t n);
+/* One character of s[0..n), n > 0: its length in bytes and, in *cp, its
+ * code point.  An ill-formed sequence is U+FFFD and its length the bytes
+ * of its maximal subpart (Unicode's "substitution of maximal subparts",
+ * as WHATWG decoders do): never 0, never more than n. */
+size_t utf8_next(const char *s, size_t n, uint32_t *cp);
+int utf8_valid(const char *s, size_t n);             /* 1 if s[0..n) is all well-formed */
+/* Append s[0..n) to out with each ill-formed sequence as U+FFFD; a NUL
+ * byte is kept as it is (it is well-formed). */
+void utf8_sanitize(struct buf *out, const char *s, size_t n);
+/* A malloc'd valid copy of the string s, or NULL when s is already valid
+ * (the caller keeps using s). */
+char *utf8_fix(const char *s);
+/* The length of the longest prefix of s of at most max bytes that does not
+ * end inside a character: for quoting "%.*s" without cutting one in two. */
+int utf8_cut(const char *s, size_t max);
 
 #endif

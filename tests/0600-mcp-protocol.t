@@ -9,6 +9,11 @@ export TASK_NOW
 client() { "$AC_BUILD/tools/mcp-client" -t 60 "$@"; }
 # The protocolVersion of each initialize reply in a transcript.
 versions() { sed -n 's/.*"result":{"protocolVersion":"\([^"]*\)".*/\1/p' "$1"; }
+# JSON on stdin, indented one space a level, for comparisons a reader can follow.
+pretty() {
+	node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () =>
+		process.stdout.write(JSON.stringify(JSON.parse(s), null, 1) + "\n"))'
+}
 
 test_expect_success 'initialize answers with the capabilities, server info and instructions' '
 	echo "init 2025-11-25" >script &&
@@ -51,7 +56,7 @@ test_expect_success 'initialize without a protocolVersion is invalid params' '
 	test_cmp expect actual
 '
 
-test_expect_success 'tools/list gives the native tools with object schemas' '
+test_expect_success 'tools/list gives the native tools, as the first ones of every profile'\''s list' '
 	cat >script <<-\EOF &&
 	init 2025-06-18
 	send {"jsonrpc":"2.0","id":"l","method":"tools/list"}
@@ -69,10 +74,21 @@ test_expect_success 'tools/list gives the native tools with object schemas' '
 	task_delete
 	EOF
 	test_cmp expect actual &&
-	test $(grep -o "\"inputSchema\":{\"type\":\"object\"" list.json | wc -l) -eq 7 &&
-	test $(grep -o "\"additionalProperties\":false}" list.json | wc -l) -eq 7 &&
-	grep -q "\"required\":\[\"prompt\"\]" list.json &&
-	grep -q "\"required\":\[\"id\"\]" list.json
+	echo "send {\"jsonrpc\":\"2.0\",\"id\":\"l\",\"method\":\"tools/list\"}" >script &&
+	client script task-mcp -p all >out &&
+	sed -n 1p out >all.json &&
+	native=$(sed "s/]}}\$//" list.json) &&
+	case $(cat all.json) in "$native,{\"name\":\"create_scheduled_task\""*) ;; *) false ;; esac
+'
+
+test_expect_success 'tools/list of every profile: names, descriptions and schemas, whole' '
+	echo "send {\"jsonrpc\":\"2.0\",\"id\":\"l\",\"method\":\"tools/list\"}" >script &&
+	client script task-mcp -p all >out &&
+	sed -n 1p out | pretty >actual &&
+	test_cmp "$AC_TOP/tests/fixtures/tools-list-all.json" actual &&
+	sed 1d out >actual &&
+	echo "exit 0" >expect &&
+	test_cmp expect actual
 '
 
 test_expect_success 'profiles choose the tool names, several at once' '
@@ -108,7 +124,10 @@ test_expect_success 'profiles choose the tool names, several at once' '
 	scheduler:create_planned_task
 	EOF
 	test_cmp expect actual &&
-	test $(task-mcp -p all -l | wc -l) -eq 27 &&
+	task-mcp -p all -l | cut -f1 >actual &&
+	sed -n "s/^    \"name\": \"\(.*\)\",$/\1/p" "$AC_TOP/tests/fixtures/tools-list-all.json" >expect &&
+	test $(wc -l <expect) -eq 27 &&
+	test_cmp expect actual &&
 	task-mcp -l | cut -f1 >actual &&
 	task-mcp -p native -l | cut -f1 >expect &&
 	test_cmp expect actual
@@ -117,18 +136,21 @@ test_expect_success 'profiles choose the tool names, several at once' '
 test_expect_success 'an unknown profile is a usage error' '
 	test_expect_code 2 task-mcp -p native,nonesuch </dev/null >out 2>err &&
 	test ! -s out &&
-	test_one_line err &&
-	grep -q "unknown profile .nonesuch." err
+	echo "task-mcp: unknown profile '\''nonesuch'\'' (use native, oneclaw, agent-zero, kai, toolpack, wooster or all)" >expect &&
+	test_cmp expect err
 '
 
 test_expect_success 'a cursor restarts the one page; a cursor that is no string is refused' '
 	cat >script <<-\EOF &&
 	send {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"anything"}}
 	send {"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":5}}
+	send {"jsonrpc":"2.0","id":1,"method":"tools/list"}
 	EOF
 	client script task-mcp >out &&
-	test $(sed -n 1p out | grep -o "\"name\":\"task_" | wc -l) -eq 7 &&
-	sed 1d out >actual &&
+	sed -n 3p out >expect &&
+	sed -n 1p out >actual &&
+	test_cmp expect actual &&
+	sed "1d;3d" out >actual &&
 	cat >expect <<-\EOF &&
 	{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Invalid cursor: expected a string"}}
 	exit 0
@@ -181,18 +203,31 @@ test_expect_success 'stateless requests carry the version in _meta and get resul
 	send {"jsonrpc":"2.0","id":3,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
 	EOF
 	client script task-mcp >out &&
-	grep -q "^\[1\] ok$" out &&
-	grep -q "^Created task .Water the plants.\.$" out &&
-	sed -n "s/.*\"id\":2,\"result\":{\"tools\":\[.*\],/{/p" out >actual &&
-	sed -n "s/.*\"id\":3,/{/p" out >>actual &&
+	sed "s/\"tools\":\[.*\],\"resultType\"/\"tools\":T,\"resultType\"/" out >actual &&
 	cat >expect <<-\EOF &&
-	{"resultType":"complete","ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"agentcron","version":"0.1.0"}}}}
-	{"result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"agentcron","version":"0.1.0"}}}}
+	[1] ok
+	Created task '\''Water the plants'\''.
+	ID: <uuid>
+	Schedule: Daily at 07:00 (UTC)
+	Status: pending, enabled
+	Next run: 2026-03-02 07:00 UTC
+	{"jsonrpc":"2.0","id":2,"result":{"tools":T,"resultType":"complete","ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"agentcron","version":"0.1.0"}}}}
+	{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"agentcron","version":"0.1.0"}}}}
+	exit 0
 	EOF
+	test_cmp expect actual &&
+	echo "send {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}" >script &&
+	client script task-mcp >plain &&
+	sed -n 1p plain >expect &&
+	sed -n "/\"id\":2,/s/,\"resultType\":\"complete\",\"ttlMs\".*/}}/p" out >actual &&
 	test_cmp expect actual &&
 	printf "%s\n" "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"task_list\",\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}}" |
 		task-mcp >raw &&
-	grep -q "\"isError\":false,\"resultType\":\"complete\"" raw
+	sed "s/[0-9a-f]\{8\}-[0-9a-f-]\{27\}/<uuid>/" raw >actual &&
+	cat >expect <<-\EOF &&
+	{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"Found 1 task:\n\n1. Water the plants\n   ID: <uuid>\n   Schedule: Daily at 07:00 (UTC)\n   Status: pending, enabled\n   Next run: 2026-03-02 07:00 UTC\n   Last run: never\n"}],"isError":false,"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"agentcron","version":"0.1.0"}}}}
+	EOF
+	test_cmp expect actual
 '
 
 test_expect_success 'an unknown _meta version is refused with the supported list' '
@@ -226,8 +261,12 @@ test_expect_success '2025-03-26 takes batches: one array of replies, none for no
 	printf "%s\n" "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-03-26\"}}" \
 		"[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}]" \
 		"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}" | task-mcp >raw &&
-	test $(wc -l <raw) -eq 2 &&
-	tail -n 1 raw | grep -q "^{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}$"
+	sed "s/,\"capabilities\":.*}}$/, .../" raw >actual &&
+	cat >expect <<-\EOF &&
+	{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-03-26", ...
+	{"jsonrpc":"2.0","id":2,"result":{}}
+	EOF
+	test_cmp expect actual
 '
 
 test_expect_success 'other revisions refuse batches' '
@@ -263,7 +302,21 @@ test_expect_success 'CRLF line ends and blank lines are tolerated' '
 
 test_expect_success 'usage, --help and --version' '
 	task-mcp --help >out &&
-	grep -q "^usage: task-mcp" out &&
+	cat >expect <<-\EOF &&
+	usage: task-mcp [-p PROFILE]...
+	       task-mcp [-p PROFILE]... --call [--json]
+	       task-mcp [-p PROFILE]... --list-tools
+	  Serves the scheduler'\''s tools over MCP on standard input and output.
+	  -p, --profile NAME  tool set: native (the default), oneclaw, agent-zero, kai,
+	                      toolpack, wooster or all; repeat or comma-separate to combine
+	  -c, --call          run the tool calls on standard input ({"tool_name": ...,
+	                      "tool_args": {...}} or {"name": ..., "arguments": {...}})
+	                      and print each result
+	  -j, --json          with --call: each result as a JSON line
+	  -l, --list-tools    print each tool'\''s name and description
+	  -h, --help, -V, --version
+	EOF
+	test_cmp expect out &&
 	task-mcp --version >out &&
 	echo "task-mcp (agentcron) 0.1.0" >expect &&
 	test_cmp expect out &&
@@ -281,8 +334,8 @@ test_expect_success 'a store that cannot be opened is one line and exit 1' '
 	echo not a directory >plain &&
 	test_expect_code 1 env TASK_DB=$TEST_TMP/plain/x.db task-mcp </dev/null >out 2>err &&
 	test ! -s out &&
-	test_one_line err &&
-	grep -q "is not a directory" err
+	echo "task-mcp: cannot create store '\''$TEST_TMP/plain/x.db'\'': '\''$TEST_TMP/plain'\'' is not a directory" >expect &&
+	test_cmp expect err
 '
 
 test_done

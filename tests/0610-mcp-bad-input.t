@@ -1,8 +1,9 @@
 #!/bin/sh
 # Bad input to task-mcp: malformed JSON, invalid requests, unknown methods
-# and tools, missing, mistyped and unknown arguments, huge messages.  Each
-# gets an error reply, the server goes on serving, and the store is as it
-# was.
+# and tools, missing, mistyped and unknown arguments, huge messages
+# (answered with their id wherever it stands), bytes that are not UTF-8.
+# Each gets an error reply, the server goes on serving, and the store is as
+# it was; every reply is valid UTF-8.
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
@@ -15,7 +16,17 @@ snapshot() {
 test_expect_success 'setup: one task to keep' '
 	printf "%s\n" "init 2025-11-25" "call task_create {\"name\":\"Keep\",\"prompt\":\"Keep me\",\"daily\":\"07:00\"}" >script &&
 	client script task-mcp >out &&
-	grep -q "^Created task .Keep.\.$" out &&
+	sed 1d out >actual &&
+	cat >expect <<-\EOF &&
+	[2] ok
+	Created task '\''Keep'\''.
+	ID: <uuid>
+	Schedule: Daily at 07:00 (UTC)
+	Status: pending, enabled
+	Next run: 2026-03-02 07:00 UTC
+	exit 0
+	EOF
+	test_cmp expect actual &&
 	snapshot >store.before &&
 	test $(wc -l <store.before) -eq 1
 '
@@ -89,7 +100,6 @@ test_expect_success 'unknown tools and unreadable calls are JSON-RPC errors' '
 	send {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"task_list","arguments":null}}
 	EOF
 	client script task-mcp >out 2>err &&
-	sed "/^\[7\] ok$/,\$d" out >actual &&
 	cat >expect <<-\EOF &&
 	{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Unknown tool: rm_rf"}}
 	{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Unknown tool: list_tasks"}}
@@ -97,9 +107,18 @@ test_expect_success 'unknown tools and unreadable calls are JSON-RPC errors' '
 	{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"tools/call params.arguments must be an object"}}
 	{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"tools/call params.arguments must be an object"}}
 	{"jsonrpc":"2.0","id":6,"error":{"code":-32602,"message":"tools/call needs params.name, the tool'\''s name"}}
+	[7] ok
+	Found 1 task:
+
+	1. Keep
+	   ID: <uuid>
+	   Schedule: Daily at 07:00 (UTC)
+	   Status: pending, enabled
+	   Next run: 2026-03-02 07:00 UTC
+	   Last run: never
+	exit 0
 	EOF
-	test_cmp expect actual &&
-	grep -q "^Found 1 task:$" out &&
+	test_cmp expect out &&
 	test ! -s err &&
 	snapshot >store.after &&
 	test_cmp store.before store.after
@@ -218,13 +237,16 @@ test_expect_success 'a NUL byte in one line does not swallow the next message' '
 	printf "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"pi\000ng\"}\n" >>in &&
 	printf "%s\n" "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}" >>in &&
 	task-mcp <in >out 2>err &&
-	sed -n "s/^{\"jsonrpc\":\"2.0\",\"id\":\([0-9null]*\),.*/\1/p" out >actual &&
-	printf "%s\n" 1 null 3 >expect &&
-	test_cmp expect actual &&
+	cat >expect <<-\EOF &&
+	{"jsonrpc":"2.0","id":1,"result":{}}
+	{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the message is not valid JSON"}}
+	{"jsonrpc":"2.0","id":3,"result":{}}
+	EOF
+	test_cmp expect out &&
 	test ! -s err
 '
 
-test_expect_success 'a huge message is refused and the server goes on' '
+test_expect_success 'a huge message is answered with its id, and the server goes on' '
 	cat >script <<-\EOF &&
 	huge 5000000
 	huge 150000
@@ -232,7 +254,7 @@ test_expect_success 'a huge message is refused and the server goes on' '
 	EOF
 	client script task-mcp >actual 2>err &&
 	cat >expect <<-\EOF &&
-	{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: message longer than 4194304 bytes"}}
+	{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: message longer than 4194304 bytes"}}
 	[2] error
 	The prompt is longer than 100000 bytes.
 	{"jsonrpc":"2.0","id":"after","result":{}}
@@ -245,10 +267,44 @@ test_expect_success 'a huge message is refused and the server goes on' '
 	test_cmp store.before store.after
 '
 
-test_expect_success 'a huge last line without a newline is refused too' '
+# huge HEAD TAIL: a message of HEAD, 4.2 MB of x and TAIL, on one line.
+huge() { printf "%s" "$1" && head -c 4200000 /dev/zero | tr "\0" x && printf "%s\n" "$2"; }
+
+test_expect_success 'the id of a huge message is found wherever it is, or is null' '
+	{ huge "{\"jsonrpc\":\"2.0\",\"id\":\"first\",\"method\":\"ping\",\"params\":{\"x\":\"" "\"}}" &&
+	  huge "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{\"id\":1,\"x\":\"" "\",\"id\":2},\"id\":3}" &&
+	  huge "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{\"x\":\"\\\"id\\\":4," "\"},\"id\" : -7.5e1 }" &&
+	  huge "{\"id\":\"say \\\"hi\\\"\",\"params\":{\"x\":\"" "\"}}" &&
+	  huge "[{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\",\"params\":{\"x\":\"" "\"}}]" &&
+	  huge "{\"jsonrpc\":\"2.0\",\"id\":{\"a\":6},\"params\":{\"x\":\"" "\"}}" &&
+	  huge "{\"jsonrpc\":\"2.0\",\"params\":{\"x\":\"" "\"}}" &&
+	  huge "not json at all " "" &&
+	  printf "%s\n" "{\"jsonrpc\":\"2.0\",\"id\":\"after\",\"method\":\"ping\"}"
+	} | task-mcp >out 2>err &&
+	sed "s/,\"error\":{\"code\":-32600,\"message\":\"Invalid Request: message longer than 4194304 bytes\"}}$/ too long/" out >actual &&
+	cat >expect <<-\EOF &&
+	{"jsonrpc":"2.0","id":"first" too long
+	{"jsonrpc":"2.0","id":3 too long
+	{"jsonrpc":"2.0","id":-75 too long
+	{"jsonrpc":"2.0","id":"say \"hi\"" too long
+	{"jsonrpc":"2.0","id":null too long
+	{"jsonrpc":"2.0","id":null too long
+	{"jsonrpc":"2.0","id":null too long
+	{"jsonrpc":"2.0","id":null too long
+	{"jsonrpc":"2.0","id":"after","result":{}}
+	EOF
+	test_cmp expect actual &&
+	test $(wc -l <err) -eq 8
+'
+
+test_expect_success 'a huge last line without a newline is answered too' '
 	{ printf "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"" &&
 	  head -c 4200000 /dev/zero | tr "\0" x && printf "\"}}"; } | task-mcp >out 2>err &&
-	echo "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Invalid Request: message longer than 4194304 bytes\"}}" >expect &&
+	echo "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32600,\"message\":\"Invalid Request: message longer than 4194304 bytes\"}}" >expect &&
+	test_cmp expect out &&
+	{ printf "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{\"x\":\"" &&
+	  head -c 4200000 /dev/zero | tr "\0" x && printf "\"},\"id\":12"; } | task-mcp >out 2>err &&
+	echo "{\"jsonrpc\":\"2.0\",\"id\":12,\"error\":{\"code\":-32600,\"message\":\"Invalid Request: message longer than 4194304 bytes\"}}" >expect &&
 	test_cmp expect out
 '
 
@@ -297,6 +353,69 @@ test_expect_success 'a store failure is an error result, logged, and the server 
 	test_cmp expect actual &&
 	snapshot >store.after &&
 	test_cmp store.before store.after
+'
+
+test_expect_success 'bytes that are not UTF-8 become U+FFFD in every reply; quoting never cuts a character' '
+	a99=$(printf "%099d" 0 | tr 0 a) &&
+	{ printf "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"b\377d\"}\n" &&
+	  printf "{\"jsonrpc\":\"2.0\",\"id\":\"\377\",\"method\":\"ping\"}\n" &&
+	  printf "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"rm\300\257\"}}\n" &&
+	  printf "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"%s\303\251\"}}\n" "$a99" &&
+	  printf "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"task_show\",\"arguments\":{\"id\":\"%s\342\202\254\"}}}\n" "$(printf "%063d" 0)" &&
+	  printf "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"task_create\",\"arguments\":{\"name\":\"Caf\351\",\"prompt\":\"caf\351 \355\240\200\",\"manual\":true}}}\n"
+	} | task-mcp >out 2>err &&
+	R=$(printf "\357\277\275") &&
+	cat >expect <<-EOF &&
+	{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found: b${R}d"}}
+	{"jsonrpc":"2.0","id":"$R","result":{}}
+	{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Unknown tool: rm$R$R"}}
+	{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Unknown tool: $a99"}}
+	{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"Task not found with ID '\''$(printf "%063d" 0)'\''."}],"isError":true}}
+	{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"Created task '\''Caf$R'\''.\nID: <uuid>\nSchedule: Manual\nStatus: pending, enabled\nNext run: none (runs only when asked: task_run)\n"}],"isError":false}}
+	EOF
+	sed "s/[0-9a-f]\{8\}-[0-9a-f-]\{27\}/<uuid>/" out >actual &&
+	test_cmp expect actual &&
+	test ! -s err &&
+	test "$(sqlite3 "$TASK_DB" "SELECT hex(prompt) FROM tasks WHERE name LIKE '\''Caf%'\''")" = 636166EFBFBD20EFBFBDEFBFBDEFBFBD
+'
+
+test_expect_success 'names, prompts and outputs stored with bad bytes are valid UTF-8 in replies' '
+	id=$(sqlite3 "$TASK_DB" "SELECT id FROM tasks WHERE name LIKE '\''Caf%'\''") &&
+	sqlite3 "$TASK_DB" "UPDATE tasks SET name = '\''Bad '\'' || X'\''FF'\'', prompt = X'\''e282'\'',
+		last_result = X'\''6f6b20e282'\'', last_error = X'\''c0af'\'', last_status = '\''failed'\'',
+		last_run_at = 1772366400 WHERE id = '\''$id'\''" &&
+	printf "%s\n" "call task_show {\"id\":\"$id\"}" "call task_list {\"kind\":\"manual\"}" >script &&
+	client script task-mcp >out &&
+	R=$(printf "\357\277\275") &&
+	cat >expect <<-EOF &&
+	[1] ok
+	Task '\''Bad $R'\''
+	ID: <uuid>
+	Schedule: Manual
+	Status: pending, enabled
+	Next run: none (runs only when asked: task_run)
+	Last run: 2026-03-01 12:00 UTC, failed: $R$R
+	Failures in a row: 0
+	Prompt: $R
+	Last result: ok $R
+	Created: 2026-03-01 12:00 UTC
+	Recent runs (UTC):
+	  none
+	[2] ok
+	Found 1 task:
+
+	1. Bad $R
+	   ID: <uuid>
+	   Schedule: Manual
+	   Status: pending, enabled
+	   Next run: none (runs only when asked: task_run)
+	   Last run: 2026-03-01 12:00 UTC, failed: $R$R
+	exit 0
+	EOF
+	test_cmp expect out &&
+	printf "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"task_show\",\"arguments\":{\"id\":\"%s\"}}}\n" "$id" |
+		task-mcp >raw &&
+	iconv -f UTF-8 -t UTF-8 raw >/dev/null
 '
 
 test_done

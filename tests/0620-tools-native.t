@@ -444,20 +444,21 @@ test_expect_success 'task_list shows 20 by default and at most 50' '
 	TASK_DB=$TASK_DB task-mcp --call <calls >/dev/null &&
 	printf "%s\n" "call task_list" "call task_list {\"limit\":500}" "call task_list {\"limit\":55}" \
 		"call task_list {\"limit\":3}" >script &&
-	TASK_DB=$TASK_DB client script task-mcp >out &&
-	grep "^Found\|^More" out >actual &&
-	cat >expect <<-\EOF &&
-	Found 20 tasks:
-	More tasks match: raise limit (at most 50) or narrow the filters.
-	Found 50 tasks:
-	More tasks match: raise limit (at most 50) or narrow the filters.
-	Found 50 tasks:
-	More tasks match: raise limit (at most 50) or narrow the filters.
-	Found 3 tasks:
-	More tasks match: raise limit (at most 50) or narrow the filters.
-	EOF
-	test_cmp expect actual &&
-	test $(grep -c "^   ID: <uuid>$" out) -eq 123
+	TASK_DB=$TASK_DB client script task-mcp >actual &&
+	# The reply listing the first N of the 55 tasks.
+	listing() {
+		echo "Found $1 tasks:" && i=0 &&
+		while [ $i -lt $1 ]; do
+			printf "\n%d. Job %d\n   ID: <uuid>\n   Schedule: Manual\n   Status: pending, enabled\n" \
+				$((i + 1)) $i &&
+			printf "   Next run: none (runs only when asked: task_run)\n   Last run: never\n" &&
+			i=$((i + 1)) || return 1
+		done &&
+		printf "\nMore tasks match: raise limit (at most 50) or narrow the filters.\n"
+	} &&
+	{ echo "[1] ok" && listing 20 && echo "[2] ok" && listing 50 && echo "[3] ok" && listing 50 &&
+	  echo "[4] ok" && listing 3 && echo "exit 0"; } >expect &&
+	test_cmp expect actual
 '
 
 test_done

@@ -117,11 +117,23 @@ test_expect_success 'update: partial, listing the changed fields and the next tr
 	EOF
 	test_cmp expect actual &&
 	echo "call list_scheduled_tasks" >script &&
-	client script task-mcp -p oneclaw >out &&
-	grep "Schedule:" out >actual &&
+	client script task-mcp -p oneclaw >actual &&
 	cat >expect <<-\EOF &&
+	[1] ok
+	Found 2 scheduled tasks:
+
+	1. [id: <uuid>] Morning Briefing
 	   Schedule: Daily at 08:00
+	   Enabled: false
+	   Last execution: 2026-03-01 07:00 - SUCCESS
+	   Next trigger: None
+
+	2. [id: <uuid>] Weekly Summary
 	   Schedule: One-time on 2026-03-05 at 09:30
+	   Enabled: true
+	   Last execution: 2026-02-24 09:01 - FAILED
+	   Next trigger: 2026-03-05 09:30
+	exit 0
 	EOF
 	test_cmp expect actual
 '

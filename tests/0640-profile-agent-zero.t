@@ -148,23 +148,64 @@ test_expect_success 'states: idle, running, disabled, error from our status and 
 		"{\"tool_name\":\"scheduler:list_tasks\",\"tool_args\":{\"state\":[\"error\"]}}" \
 		"{\"tool_name\":\"scheduler:list_tasks\",\"tool_args\":{\"state\":\"running\"}}" >calls &&
 	task-mcp -p agent-zero --call <calls >out &&
-	grep "\"type\"\|\"state\"\|^\[\|^\]" out >actual &&
+	uuids <out >actual &&
 	cat >expect <<-\EOF &&
 	[
+	    {
+	        "uuid": "<uuid>",
+	        "name": "XXX",
 	        "type": "scheduled",
 	        "state": "disabled",
+	        "schedule": {
+	            "minute": "*/20",
+	            "hour": "*",
+	            "day": "*",
+	            "month": "*",
+	            "weekday": "*",
+	            "timezone": "UTC"
+	        },
+	        "next_run": null
+	    },
+	    {
+	        "uuid": "<uuid>",
+	        "name": "XXX",
 	        "type": "planned",
 	        "state": "error",
+	        "plan": [
+	            "2025-04-29T18:25:00+00:00"
+	        ],
+	        "next_run": "2025-04-29T18:25:00+00:00"
+	    },
+	    {
+	        "uuid": "<uuid>",
+	        "name": "XXX",
 	        "type": "adhoc",
 	        "state": "running",
+	        "schedule": null,
+	        "next_run": null
+	    }
 	]
 	[
+	    {
+	        "uuid": "<uuid>",
+	        "name": "XXX",
 	        "type": "planned",
 	        "state": "error",
+	        "plan": [
+	            "2025-04-29T18:25:00+00:00"
+	        ],
+	        "next_run": "2025-04-29T18:25:00+00:00"
+	    }
 	]
 	[
+	    {
+	        "uuid": "<uuid>",
+	        "name": "XXX",
 	        "type": "adhoc",
 	        "state": "running",
+	        "schedule": null,
+	        "next_run": null
+	    }
 	]
 	EOF
 	test_cmp expect actual &&

@@ -2,12 +2,14 @@
 # The Kai profile over MCP: schedule_task with exactly one of execute_at,
 # cron and on_heartbeat; ISO 8601 times with an offset or naive in local
 # time; past times rejected with a pointer at the Local time line;
-# list_tasks with PENDING and COMPLETED; cancel_task.
+# list_tasks with PENDING and COMPLETED; cancel_task; and Kai's failure rule:
+# a one-time task backs off until it succeeds.
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-04-22T12:00:00Z TZ=Europe/Berlin
 export TASK_NOW TZ
 client() { "$AC_BUILD/tools/mcp-client" -t 60 "$@"; }
 q() { sqlite3 -separator "|" "$TASK_DB" "$1"; }
+uuids() { sed "s/[0-9a-f]\{8\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}/<uuid>/g"; }
 
 test_expect_success 'a whole conversation: triggers, validation, listing, cancelling' '
 	cat >script <<-\EOF &&
@@ -186,8 +188,7 @@ test_expect_success 'list_tasks: COMPLETED and PENDING' '
 	q "UPDATE tasks SET status = '\''completed'\'', next_run_at = NULL, last_result = '\''Called.'\'' WHERE name = '\''Call mom'\''" &&
 	q "UPDATE tasks SET consecutive_failures = 2, last_error = '\''model timed out'\'' WHERE name = '\''Rent'\''" &&
 	printf "%s\n" "call list_tasks {\"status\":\"COMPLETED\"}" "call list_tasks {\"status\":\"pending\"}" >script &&
-	client script task-mcp -p kai >out &&
-	sed -n "1,/^\[2\] ok$/p" out >actual &&
+	client script task-mcp -p kai >actual &&
 	cat >expect <<-\EOF &&
 	[1] ok
 	1 task:
@@ -198,11 +199,35 @@ test_expect_success 'list_tasks: COMPLETED and PENDING' '
 	  scheduled_at: 2026-04-22 22:32:39 (Europe/Berlin)
 	  last_result: Called.
 	[2] ok
-	EOF
-	test_cmp expect actual &&
-	grep -q "^6 tasks:$" out &&
-	sed -n "/description: Rent/,/last_result/p" out >actual &&
-	cat >expect <<-\EOF &&
+	6 tasks:
+	- id: <uuid>
+	  description: Grace
+	  status: PENDING
+	  trigger: TIME
+	  scheduled_at: 2026-04-22 13:59:30 (Europe/Berlin)
+	- id: <uuid>
+	  description: Naive
+	  status: PENDING
+	  trigger: TIME
+	  scheduled_at: 2026-04-22 23:15 (Europe/Berlin)
+	- id: <uuid>
+	  description: Zulu
+	  status: PENDING
+	  trigger: TIME
+	  scheduled_at: 2026-04-23 08:00 (Europe/Berlin)
+	- id: <uuid>
+	  description: Morning summary
+	  status: PENDING
+	  trigger: CRON
+	  schedule: Daily at 9:00 (cron: 0 9 * * *)
+	  next: 2026-04-23 09:00 (Europe/Berlin)
+	- id: <uuid>
+	  description: Standup
+	  status: PENDING
+	  trigger: CRON
+	  schedule: Every Mon, Tue, Wed at 14:00 (cron: 0 14 * * 1,2,3)
+	  next: 2026-04-27 14:00 (Europe/Berlin)
+	- id: <uuid>
 	  description: Rent
 	  status: PENDING
 	  trigger: CRON
@@ -210,6 +235,66 @@ test_expect_success 'list_tasks: COMPLETED and PENDING' '
 	  next: 2026-05-15 08:00 (Europe/Berlin)
 	  consecutive_failures: 2
 	  last_result: model timed out
+	exit 0
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'a failing one-time task backs off until it succeeds, never COMPLETED before' '
+	TASK_DB=$TEST_TMP/backoff.db &&
+	export TASK_DB &&
+	echo "{\"name\":\"schedule_task\",\"arguments\":{\"description\":\"Flaky\",\"prompt\":\"p\",\"execute_at\":\"2026-04-22T16:00:00+02:00\"}}" |
+		task-mcp -p kai --call >/dev/null &&
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		next=$(task-ls | cut -f4) &&
+		TASK_NOW=$next TASK_EXEC=false task-tick >/dev/null 2>&1 &&
+		echo "$next -> $(task-ls | cut -f3,4 | tr "\t" " ")" || return 1
+	done >actual &&
+	cat >expect <<-\EOF &&
+	2026-04-22T14:00:00Z -> pending 2026-04-22T14:01:00Z
+	2026-04-22T14:01:00Z -> pending 2026-04-22T14:03:00Z
+	2026-04-22T14:03:00Z -> pending 2026-04-22T14:07:00Z
+	2026-04-22T14:07:00Z -> pending 2026-04-22T14:15:00Z
+	2026-04-22T14:15:00Z -> pending 2026-04-22T14:31:00Z
+	2026-04-22T14:31:00Z -> pending 2026-04-22T15:03:00Z
+	2026-04-22T15:03:00Z -> pending 2026-04-22T16:03:00Z
+	2026-04-22T16:03:00Z -> pending 2026-04-22T17:03:00Z
+	2026-04-22T17:03:00Z -> pending 2026-04-22T18:03:00Z
+	2026-04-22T18:03:00Z -> pending 2026-04-22T19:03:00Z
+	EOF
+	test_cmp expect actual &&
+	echo "{\"name\":\"list_tasks\"}" | TASK_NOW=2026-04-22T18:30:00Z task-mcp -p kai --call >out &&
+	uuids <out >actual &&
+	cat >expect <<-\EOF &&
+	1 task:
+	- id: <uuid>
+	  description: Flaky
+	  status: PENDING
+	  trigger: TIME
+	  scheduled_at: 2026-04-22 16:00 (Europe/Berlin)
+	  next: 2026-04-22 21:03 (Europe/Berlin)
+	  consecutive_failures: 10
+	  last_result: exited with status 1
+	EOF
+	test_cmp expect actual &&
+	task-show "$(task-ls | cut -f1)" | grep "^retries:" >actual &&
+	echo "retries:      until it succeeds" >expect &&
+	test_cmp expect actual &&
+	printf "#!/bin/sh\necho Done.\n" >succeed && chmod +x succeed &&
+	TASK_NOW=2026-04-22T19:03:00Z TASK_EXEC=$PWD/succeed task-tick >/dev/null &&
+	printf "%s\n" "{\"name\":\"list_tasks\",\"arguments\":{\"status\":\"PENDING\"}}" \
+		"{\"name\":\"list_tasks\",\"arguments\":{\"status\":\"COMPLETED\"}}" |
+		TASK_NOW=2026-04-22T19:04:00Z task-mcp -p kai --call >out &&
+	uuids <out >actual &&
+	cat >expect <<-\EOF &&
+	No PENDING tasks.
+	1 task:
+	- id: <uuid>
+	  description: Flaky
+	  status: COMPLETED
+	  trigger: TIME
+	  scheduled_at: 2026-04-22 16:00 (Europe/Berlin)
+	  last_result: Done.
 	EOF
 	test_cmp expect actual
 '

@@ -3,12 +3,15 @@
 # its dedup on (intent, schedule, channel); ISO 8601 run_at only;
 # scheduler.list (pending by default, limit 10, at most 50);
 # scheduler.update's rules (pending only, not both cron and run_at, run_at
-# turns a recurring job into a one-shot one); scheduler.cancel (pending only).
+# turns a recurring job into a one-shot one); scheduler.cancel (pending only);
+# and markFailed's rule: a one-shot job fails for good at its first failure,
+# a recurring one moves on.
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
 client() { "$AC_BUILD/tools/mcp-client" -t 60 "$@"; }
 q() { sqlite3 -separator "|" "$TASK_DB" "$1"; }
+uuids() { sed "s/[0-9a-f]\{8\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}/<uuid>/g"; }
 
 test_expect_success 'a whole conversation: create, dedup, list, update, cancel' '
 	cat >script <<-\EOF &&
@@ -116,15 +119,23 @@ test_expect_success 'the store: intent, message, channel and payload; run_at cle
 test_expect_success 'the same intent and schedule on another channel is another job' '
 	TASK_DB=$TEST_TMP/channels.db &&
 	cat >script <<-\EOF &&
+	@a call scheduler.create {"intent":"weekly_report","cron":"0 9 * * 1","channel_name":"a"}
+	@b call scheduler.create {"intent":"weekly_report","cron":"0 9 * * 1","channel_name":"b"}
 	call scheduler.create {"intent":"weekly_report","cron":"0 9 * * 1","channel_name":"a"}
-	call scheduler.create {"intent":"weekly_report","cron":"0 9 * * 1","channel_name":"b"}
-	call scheduler.create {"intent":"weekly_report","cron":"0 9 * * 1","channel_name":"a"}
-	call scheduler.create {"intent":"weekly_report","cron":"0 9 * * 2","channel_name":"a"}
+	@tue call scheduler.create {"intent":"weekly_report","cron":"0 9 * * 2","channel_name":"a"}
 	EOF
-	TASK_DB=$TASK_DB client script task-mcp -p toolpack >out &&
-	grep -c "^Created recurring job" out >actual &&
-	grep -c "^A pending job with the same intent, schedule and channel already exists" out >>actual &&
-	printf "3\n1\n" >expect &&
+	TASK_DB=$TASK_DB client script task-mcp -p toolpack >actual &&
+	cat >expect <<-\EOF &&
+	[1] ok
+	Created recurring job ${a} (cron: 0 9 * * 1). Next run: 2026-03-02T09:00:00+00:00.
+	[2] ok
+	Created recurring job ${b} (cron: 0 9 * * 1). Next run: 2026-03-02T09:00:00+00:00.
+	[3] ok
+	A pending job with the same intent, schedule and channel already exists: ${a} (no duplicate was created). Next run: 2026-03-02T09:00:00+00:00.
+	[4] ok
+	Created recurring job ${tue} (cron: 0 9 * * 2). Next run: 2026-03-03T09:00:00+00:00.
+	exit 0
+	EOF
 	test_cmp expect actual
 '
 
@@ -164,19 +175,42 @@ test_expect_success 'scheduler.list: 10 by default, at most 50' '
 	done >calls &&
 	TASK_DB=$TASK_DB task-mcp -p toolpack --call <calls >/dev/null &&
 	printf "%s\n" "call scheduler.list" "call scheduler.list {\"limit\":100}" "call scheduler.list {\"limit\":3}" >script &&
-	TASK_DB=$TASK_DB client script task-mcp -p toolpack >out &&
-	grep "job" out >actual &&
+	TASK_DB=$TASK_DB client script task-mcp -p toolpack >actual &&
+	# The reply listing the first N jobs, one a minute from 09:00.
+	jobs() {
+		echo "$1 jobs:" && i=0 &&
+		while [ $i -lt $1 ]; do
+			printf -- "- <uuid> | pending | one-shot | next run: 2026-03-02T09:%02d:00+00:00\n" $i &&
+			i=$((i + 1)) || return 1
+		done
+	} &&
+	{ echo "[1] ok" && jobs 10 && echo "[2] ok" && jobs 50 && echo "[3] ok" && jobs 3 &&
+	  echo "exit 0"; } >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a failing one-shot job fails for good at once; a recurring one moves on' '
+	TASK_DB=$TEST_TMP/fail.db &&
+	export TASK_DB &&
+	printf "%s\n" "{\"name\":\"scheduler.create\",\"arguments\":{\"intent\":\"once\",\"run_at\":\"2026-03-01T13:00:00Z\"}}" \
+		"{\"name\":\"scheduler.create\",\"arguments\":{\"intent\":\"weekly\",\"cron\":\"0 9 * * 1\"}}" |
+		task-mcp -p toolpack --call >/dev/null &&
+	for now in 2026-03-01T13:00:00Z 2026-03-01T13:01:00Z 2026-03-02T09:00:00Z 2026-03-02T09:01:00Z; do
+		TASK_NOW=$now TASK_EXEC=false task-tick >/dev/null 2>&1 || return 1
+	done &&
+	echo "{\"name\":\"scheduler.list\",\"arguments\":{\"status\":\"all\"}}" |
+		TASK_NOW=2026-03-02T10:00:00Z task-mcp -p toolpack --call >out &&
+	uuids <out >actual &&
 	cat >expect <<-\EOF &&
-	10 jobs:
-	50 jobs:
-	3 jobs:
+	2 jobs:
+	- <uuid> | pending | recurring (0 9 * * 1) | next run: 2026-03-09T09:00:00+00:00 | intent: weekly | last error: exited with status 1
+	- <uuid> | failed | one-shot | next run: none | intent: once | last error: exited with status 1
 	EOF
 	test_cmp expect actual &&
-	sed -n "3,5p" out >actual &&
+	task-log --limit 0 | cut -f5,6,7 | sort >actual &&
 	cat >expect <<-\EOF &&
-	- <uuid> | pending | one-shot | next run: 2026-03-02T09:00:00+00:00
-	- <uuid> | pending | one-shot | next run: 2026-03-02T09:01:00+00:00
-	- <uuid> | pending | one-shot | next run: 2026-03-02T09:02:00+00:00
+	schedule	2026-03-01T13:00:00Z	failed
+	schedule	2026-03-02T09:00:00Z	failed
 	EOF
 	test_cmp expect actual
 '

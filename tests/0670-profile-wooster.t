@@ -61,6 +61,30 @@ test_expect_success 'over MCP: the examples, the document'\''s time expressions,
 	test ! -s err
 '
 
+test_expect_success 'over MCP: the arguments given as one JSON string, as the document allows' '
+	cat >script <<-\EOF &&
+	send {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"scheduleAgentTask","arguments":"{\"taskPayload\":\"Remind me to call Sarah\",\"timeExpression\":\"in 1 hour\",\"humanReadableDescription\":\"Call Sarah again\"}"}}
+	send {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"scheduleAgentTask","arguments":"{\"taskPayload\": oops"}}
+	send {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"scheduleAgentTask","arguments":"{\"taskPayload\":\"x\"}"}}
+	send {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"scheduleAgentTask","arguments":42}}
+	EOF
+	client script task-mcp --profile wooster >actual 2>err &&
+	cat >expect <<-\EOF &&
+	[1] ok
+	Okay, I'\''ve scheduled "Call Sarah again" for Mon Jul 22 2024 14:00:00 GMT-0700 (Pacific Daylight Time). (ID: <uuid>)
+	[2] error
+	Invalid input for scheduleAgentTask: Input string is not valid JSON. Expected object with '\''taskPayload'\'', '\''timeExpression'\'', '\''humanReadableDescription'\''.
+	[3] error
+	Missing required arguments. I need '\''taskPayload'\'', '\''timeExpression'\'', and '\''humanReadableDescription'\''.
+	{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"tools/call params.arguments must be an object"}}
+	exit 0
+	EOF
+	test_cmp expect actual &&
+	test ! -s err &&
+	test "$(q "SELECT prompt, plan FROM tasks WHERE name = '\''Call Sarah again'\''")" = "Remind me to call Sarah|$(date -u -d 2024-07-22T21:00:00Z +%s)" &&
+	q "DELETE FROM tasks WHERE name = '\''Call Sarah again'\''"
+'
+
 test_expect_success 'the store: one-shot tasks in the local zone, named by the description' '
 	q "SELECT name, prompt, kind, plan, tz FROM tasks WHERE name LIKE '\''%news%'\''" >actual &&
 	echo "Summarize news headlines|Check the latest news headlines and summarize them for me.|at|$(date -u -d 2024-07-23T16:00:00Z +%s)|America/Los_Angeles" >expect &&

@@ -152,10 +152,58 @@ test_expect_success 'exit 0 when every call worked, nothing for no input' '
 '
 
 test_expect_success 'the profiles given are the tools callable' '
-	echo "{\"name\":\"list_tasks\",\"arguments\":{}}" | task-mcp -p kai --call >actual &&
-	test "$(head -n 1 actual)" = "3 tasks:" &&
+	echo "{\"name\":\"list_tasks\",\"arguments\":{}}" | task-mcp -p kai --call >out &&
+	uuids <out >actual &&
+	cat >expect <<-\EOF &&
+	3 tasks:
+	- id: <uuid>
+	  description: A
+	  status: PENDING
+	  trigger: CRON
+	  schedule: Daily at 7:00 (cron: 0 7 * * *)
+	  next: 2026-03-02 07:00 (UTC)
+	- id: <uuid>
+	  description: B
+	  status: PENDING
+	  trigger: CRON
+	  schedule: Daily at 8:00 (cron: 0 8 * * *)
+	  next: 2026-03-02 08:00 (UTC)
+	- id: <uuid>
+	  description: C
+	  status: PENDING
+	  trigger: CRON
+	  schedule: Daily at 9:00 (cron: 0 9 * * *)
+	  next: 2026-03-02 09:00 (UTC)
+	EOF
+	test_cmp expect actual &&
 	echo "{\"name\":\"task_list\",\"arguments\":{}}" | test_expect_code 2 task-mcp -p kai --call >actual &&
 	echo "Unknown tool '\''task_list'\''." >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'bytes that are not UTF-8, in a call or in the store, print as U+FFFD' '
+	printf "{\"name\":\"rm\377\",\"arguments\":{}}\n{\"name\":\"task_create\",\"arguments\":{\"name\":\"N\351\",\"prompt\":\"p\",\"manual\":true}}\n" |
+		test_expect_code 2 task-mcp --call --json >out &&
+	R=$(printf "\357\277\275") &&
+	uuids <out >actual &&
+	cat >expect <<-EOF &&
+	{"tool":"rm$R","is_error":true,"text":"Unknown tool '\''rm$R'\''."}
+	{"tool":"task_create","is_error":false,"text":"Created task '\''N$R'\''.\nID: <uuid>\nSchedule: Manual\nStatus: pending, enabled\nNext run: none (runs only when asked: task_run)\n"}
+	EOF
+	test_cmp expect actual &&
+	sqlite3 "$TASK_DB" "UPDATE tasks SET name = '\''N'\'' || X'\''E9'\'' WHERE kind = '\''manual'\''" &&
+	echo "{\"name\":\"task_list\",\"arguments\":{\"kind\":\"manual\"}}" | task-mcp --call >out &&
+	uuids <out >actual &&
+	cat >expect <<-EOF &&
+	Found 1 task:
+
+	1. N$R
+	   ID: <uuid>
+	   Schedule: Manual
+	   Status: pending, enabled
+	   Next run: none (runs only when asked: task_run)
+	   Last run: never
+	EOF
 	test_cmp expect actual
 '
 

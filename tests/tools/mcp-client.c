@@ -10,7 +10,7 @@
  *   call TOOL [ARGS]      tools/call (ARGS a JSON object)
  *   @NAME call TOOL ...   the same, and capture the first id in the result
  *   huge BYTES            a tools/call of task_create with a prompt that long
- *                         (the reply's id may be null: too long to read)
+ *                         (past the server's limit too: the reply has its id)
  *   send LINE             LINE verbatim; a reply is expected
  *   notify LINE           LINE verbatim; no reply is expected
  *   run COMMAND           a shell command between two messages
@@ -207,10 +207,9 @@ valid_message(const cJSON *j)
 }
 
 /* Send a request and print its reply; want_id NULL: the reply's id must be
- * null (the request could not be read); null_ok: null will do too. */
+ * null (the request could not be read). */
 static void
-exchange(struct client *c, const char *msg, const cJSON *want_id, int null_ok,
-    const char *capture)
+exchange(struct client *c, const char *msg, const cJSON *want_id, const char *capture)
 {
 	struct buf line = {0};
 	if (send_line(c, msg))
@@ -231,8 +230,7 @@ exchange(struct client *c, const char *msg, const cJSON *want_id, int null_ok,
 		want_id = NULL;
 	} else if (ok) {
 		const cJSON *id = cJSON_GetObjectItemCaseSensitive(reply, "id");
-		ok = want_id ? cJSON_Compare(id, want_id, 1) || (null_ok && cJSON_IsNull(id))
-		    : cJSON_IsNull(id);
+		ok = want_id ? cJSON_Compare(id, want_id, 1) : cJSON_IsNull(id);
 	}
 	if (!ok) {
 		printf("!! not the JSON-RPC reply expected: %s\n", line.data);
@@ -245,7 +243,7 @@ exchange(struct client *c, const char *msg, const cJSON *want_id, int null_ok,
 }
 
 static void
-request(struct client *c, const char *method, cJSON *params, int null_ok, const char *capture)
+request(struct client *c, const char *method, cJSON *params, const char *capture)
 {
 	cJSON *m = cJSON_CreateObject();
 	cJSON_AddStringToObject(m, "jsonrpc", "2.0");
@@ -254,7 +252,7 @@ request(struct client *c, const char *method, cJSON *params, int null_ok, const 
 	if (params)
 		cJSON_AddItemToObject(m, "params", params);
 	char *s = cJSON_PrintUnformatted(m);
-	exchange(c, s, id, null_ok, capture);
+	exchange(c, s, id, capture);
 	free(s);
 	cJSON_Delete(m);
 }
@@ -280,7 +278,7 @@ step(struct client *c, char *line)
 		cJSON *info = cJSON_AddObjectToObject(p, "clientInfo");
 		cJSON_AddStringToObject(info, "name", "mcp-client");
 		cJSON_AddStringToObject(info, "version", "1");
-		request(c, "initialize", p, 0, NULL);
+		request(c, "initialize", p, NULL);
 		send_line(c, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
 	} else if (strcmp(line, "call") == 0) {
 		char *args = arg + strcspn(arg, " ");
@@ -298,7 +296,7 @@ step(struct client *c, char *line)
 			}
 			cJSON_AddItemToObject(p, "arguments", a);
 		}
-		request(c, "tools/call", p, 0, capture);
+		request(c, "tools/call", p, capture);
 	} else if (strcmp(line, "huge") == 0) {
 		long n = atol(arg);
 		char *prompt = xmalloc((size_t)n + 1);
@@ -309,13 +307,12 @@ step(struct client *c, char *line)
 		cJSON_AddStringToObject(a, "prompt", prompt);
 		cJSON_AddBoolToObject(a, "manual", 1);
 		free(prompt);
-		/* Past the server's message limit the id cannot be read. */
-		request(c, "tools/call", p, 1, NULL);
+		request(c, "tools/call", p, NULL);
 	} else if (strcmp(line, "send") == 0) {
 		cJSON *j = cJSON_Parse(arg);
 		const cJSON *id = cJSON_GetObjectItemCaseSensitive(j, "id");
 		int readable = cJSON_IsObject(j) && (cJSON_IsString(id) || cJSON_IsNumber(id));
-		exchange(c, arg, readable ? id : NULL, 0, capture);
+		exchange(c, arg, readable ? id : NULL, capture);
 		cJSON_Delete(j);
 	} else if (strcmp(line, "notify") == 0) {
 		send_line(c, arg);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #define FUZZ_REPLAY 1
+#include "../fuzz/fuzz-agent-input.c"
 #include "../fuzz/fuzz-cron.c"
 #include "../fuzz/fuzz-when.c"
 #include "tap.h"
@@ -45,6 +46,8 @@ main(int argc, char **argv)
 	check(n > 0, "fuzz-cron replays its corpus (%d inputs)", n);
 	n = replay(dir, "fuzz-when", fuzz_when_one);
 	check(n > 0, "fuzz-when replays its corpus (%d inputs)", n);
+	n = replay(dir, "fuzz-agent-input", fuzz_agent_input_one);
+	check(n > 0, "fuzz-agent-input replays its corpus (%d inputs)", n);
 	for (int k = 0; k < 3; k++)
 		tz_free(fuzz_cron_zones[k]);
 	for (int k = 0; k < 2; k++)

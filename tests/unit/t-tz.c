@@ -208,6 +208,36 @@ formats(void)
 }
 
 static void
+iso(void)
+{
+	static const struct { const char *in, *want; } cases[] = {
+		{"2026-04-22T22:32:39+02:00", "2026-04-22T20:32:39Z"},
+		{"2026-04-23T06:00:00Z", "2026-04-23T06:00:00Z"},
+		{"2026-04-22T23:15:00", "2026-04-22T21:15:00Z"},  /* naive: Berlin's CEST */
+		{"2026-04-22T23:15", "2026-04-22T21:15:00Z"},
+		{"2026-01-10T12:00", "2026-01-10T11:00:00Z"},     /* CET */
+		{"2026-04-22", "2026-04-21T22:00:00Z"},           /* a date: its midnight */
+		{"2026-03-29T02:30", "2026-03-29T01:30:00Z"},     /* in the gap: the offset before */
+		{"2026-10-25T02:30", "2026-10-25T00:30:00Z"},     /* repeated: the first pass */
+		{"tomorrow at 10", NULL}, {"2026-13-01T00:00", NULL}, {"2026-04-22T25:00", NULL},
+		{"2026-04", NULL}, {"", NULL},
+	};
+	struct tz *z = load("Europe/Berlin");
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int64_t t = 0;
+		char buf[64] = "-";
+		int rc = tz_parse_iso(z, cases[i].in, &t);
+		if (rc == 0)
+			time_fmt_utc(t, buf, sizeof buf);
+		if (cases[i].want)
+			check_str(buf, cases[i].want, "ISO '%s' in Berlin", cases[i].in);
+		else
+			check_int(rc, -1, "'%s' is not ISO 8601", cases[i].in);
+	}
+	tz_free(z);
+}
+
+static void
 names(void)
 {
 	struct tz *z = NULL;
@@ -253,6 +283,7 @@ main(void)
 	known_values();
 	from_civil();
 	formats();
+	iso();
 	names();
 	int samples = 4000;
 #ifdef __SANITIZE_ADDRESS__

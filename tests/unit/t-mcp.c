@@ -1,0 +1,70 @@
+/* Unit tests for mcp.c's reading side: lines kept whole up to the limit,
+ * and the id of a longer one found wherever it stands, as the reply to it
+ * must carry it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcp.h"
+#include "tap.h"
+
+static void
+test_read_line(void)
+{
+	/* With a limit of 16 bytes; want is the line, or for a longer one
+	 * the id found ("" none). */
+	static const struct { const char *in; int too_long; const char *want; } cases[] = {
+		{"{\"id\":1}\n", 0, "{\"id\":1}"},
+		{"0123456789abcdef\n", 0, "0123456789abcdef"},
+		{"{\"id\":7,\"params\":{\"x\":\"long enough\"}}\n", 1, "7"},
+		{"{\"params\":{\"x\":\"long enough\"},\"id\":\"abc\"}\n", 1, "\"abc\""},
+		{"{\"params\":{\"id\":1,\"x\":\"id\"},\"id\":2}\n", 1, "2"},
+		{"{\"x\":\"\\\"id\\\":3\",\"id\" : -4.5e1 }\n", 1, "-4.5e1"},
+		{"{\"id\":\"a\\\"}b\",\"params\":{\"x\":1}}\n", 1, "\"a\\\"}b\""},
+		{"{\"id\":true,\"params\":{\"x\":\"long enough\"}}\n", 1, "true"},
+		{"{\"id\":{\"a\":1},\"params\":{\"x\":\"long\"}}\n", 1, ""},
+		{"[{\"id\":1,\"params\":{\"x\":\"long enough\"}}]\n", 1, ""},
+		{"{\"params\":{\"x\":\"long enough\"}}\n", 1, ""},
+		{"{\"ids\":1,\"params\":{\"x\":\"long enough\"}}\n", 1, ""},
+		{"{\"first\":1,\"id\":2,\"id\":3,\"x\":\"long\"}\n", 1, "2"},
+		{"not json at all, and long\n", 1, ""},
+		{"{\"params\":{\"x\":\"long enough\"},\"id\":12", 1, "12"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		FILE *f = fmemopen((void *)cases[i].in, strlen(cases[i].in), "r");
+		struct buf b = {0};
+		int too_long = -1;
+		int got = f ? mcp_read_line(f, &b, 16, &too_long) : -2;
+		check(got == 1 && too_long == cases[i].too_long && strcmp(b.data, cases[i].want) == 0,
+		    "line %zu: %s '%s'", i, too_long ? "too long, id" : "kept", cases[i].want);
+		if (got != 1 || strcmp(b.data, cases[i].want) != 0)
+			printf("#   got %d, too_long %d, '%s'\n", got, too_long, b.data);
+		buf_free(&b);
+		if (f)
+			fclose(f);
+	}
+}
+
+static void
+test_too_large(void)
+{
+	static const struct { const char *id, *want; } cases[] = {
+		{"7", "7"}, {"\"abc\"", "\"abc\""}, {"", "null"}, {NULL, "null"}, {"true", "null"},
+		{"\"\\ud800\"", "null"}, {"\"a\xff\"", "\"a\xef\xbf\xbd\""},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *r = mcp_too_large(cases[i].id);
+		char want[256];
+		snprintf(want, sizeof want, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":-32600,"
+		    "\"message\":\"Invalid Request: message longer than 4194304 bytes\"}}", cases[i].want);
+		check_str(r, want, "too large, id %s", cases[i].want);
+		free(r);
+	}
+}
+
+int
+main(void)
+{
+	test_read_line();
+	test_too_large();
+	return tap_done();
+}
