@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "proc.h"
 #include "store_backend.h"
 
@@ -34,6 +35,27 @@ store_default_path(char *buf, size_t n)
 }
 
 int
+store_where(char *buf, size_t n, struct err *e)
+{
+	const char *env = getenv("TASK_DB");
+	struct config *cf = NULL;
+	if (!(env && *env)) {
+		int rc = config_load(&cf, e);
+		if (rc)
+			return rc;
+		const char *db = config_get(cf, "db");
+		if (db && *db) {
+			snprintf(buf, n, "%s", db);
+			config_free(cf);
+			return ST_OK;
+		}
+		config_free(cf);
+	}
+	store_default_path(buf, n);
+	return ST_OK;
+}
+
+int
 store_is_uri(const char *where)
 {
 	return strncmp(where, "postgres://", 11) == 0 || strncmp(where, "postgresql://", 13) == 0;
@@ -43,11 +65,13 @@ int
 store_open(const char *where, int flags, struct store **out, struct err *e)
 {
 	char def[PATH_MAX];
+	int rc;
+	if (!where && (rc = store_where(def, sizeof def, e)))
+		return rc;
 	if (!where)
-		where = store_default_path(def, sizeof def);
+		where = def;
 	struct store *st = xcalloc(1, sizeof *st);
 	st->flags = flags;
-	int rc;
 	if (store_is_uri(where)) {
 		rc = store_pg_open(st, where, e);
 	} else {

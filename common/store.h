@@ -40,8 +40,11 @@ enum {
 	STORE_LOG = 1 << 1,  /* appends records (llm-call): a crash may lose the last ones */
 };
 
-/* The store to open: TASK_DB, else $XDG_DATA_HOME/agentcron/tasks.db. */
-const char *store_default_path(char *buf, size_t n);
+/* The store to open: TASK_DB, else the configuration file's `db` key, else
+ * $XDG_DATA_HOME/agentcron/tasks.db.  ST_INVALID when the configuration
+ * file cannot be used (its message). */
+int store_where(char *buf, size_t n, struct err *e);
+const char *store_default_path(char *buf, size_t n); /* TASK_DB, else the XDG path */
 int store_is_uri(const char *where);                 /* a postgres:// or postgresql:// URI */
 /* Open where (NULL: the default), creating and upgrading the schema unless
  * STORE_READ.  A schema newer than this program's is refused. */
