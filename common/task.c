@@ -190,6 +190,15 @@ task_validate(const struct task *t, struct zones *zs, struct err *e)
 		return err_set(e, ST_INVALID, "attachments must be a JSON array of strings");
 	if (t->payload && !json_kind_ok(t->payload, 0, 0))
 		return err_set(e, ST_INVALID, "payload must be a JSON object");
+	if ((t->until_at != TIME_NONE || t->count) && t->kind != KIND_CRON)
+		return err_set(e, ST_INVALID, "--until and --count end recurring tasks (--cron, --daily,"
+		    " --weekly); a %s task has no recurrence to end", task_kind_name(t->kind));
+	if (t->count < 0 || t->count > TASK_COUNT_MAX)
+		return err_set(e, ST_INVALID, "count must be from 1 to %d", TASK_COUNT_MAX);
+	if (t->mcp && !json_kind_ok(t->mcp, 1, 1))
+		return err_set(e, ST_INVALID, "mcp must be a JSON array of server names");
+	if (t->mcp_allow && !json_kind_ok(t->mcp_allow, 1, 1))
+		return err_set(e, ST_INVALID, "mcp_allow must be a JSON array of tool patterns");
 	WITH_ZONES(zs, tmp);
 	const struct tz *z;
 	if ((rc = zones_get(zs, t->tz, &z, e)))
@@ -236,7 +245,8 @@ task_next_slot(const struct task *t, struct zones *zs, int64_t after, int64_t *s
 		WITH_ZONES(zs, tmp);
 		if (!(rc = zones_get(zs, t->tz, &z, e)) && !(rc = cron_parse(t->cron, &c, e))) {
 			int64_t next = cron_next(&c, z, after);
-			if (next >= 0)
+			/* A recurrence that ends has no occurrence past its end. */
+			if (next >= 0 && (t->ends_at == TIME_NONE || next <= t->ends_at))
 				*slot = next;
 		}
 		zones_free(tmp);
@@ -326,6 +336,14 @@ task_describe(const struct task *t, struct zones *zs, char *buf, size_t n)
 			cron_describe(t->cron, &c, buf, n);
 		else
 			snprintf(buf, n, "%s", t->cron ? t->cron : "cron");
+		size_t l = strlen(buf);
+		if (t->until_at != TIME_NONE && l < n) {
+			task_fmt_time(t, zs, t->until_at, TIME_WALL, when, sizeof when);
+			snprintf(buf + l, n - l, " until %s", when);
+			l = strlen(buf);
+		}
+		if (t->count && l < n)
+			snprintf(buf + l, n - l, ", %d time%s", t->count, t->count == 1 ? "" : "s");
 		break;
 	}
 	case KIND_AT:
@@ -390,6 +408,41 @@ task_default_name(const char *prompt, char *buf, size_t n)
 		snprintf(buf, n < 49 ? n : 49, "%s", p);
 }
 
+/* Where a recurrence that ends (--until, --count) ends: its count counted
+ * from the first occurrence after now. */
+static int
+arm_end(struct task *t, struct zones *zs, int64_t now, struct err *e)
+{
+	int64_t first, s;
+	char when[64], at[64];
+	int rc;
+	t->ends_at = TIME_NONE;
+	if (t->kind != KIND_CRON || (t->until_at == TIME_NONE && !t->count))
+		return ST_OK;
+	if ((rc = task_next_slot(t, zs, now, &first, e)))
+		return rc;
+	if (first == TIME_NONE)
+		return err_set(e, ST_INVALID, "cron expression '%s' never fires again", t->cron);
+	if (t->until_at != TIME_NONE) {
+		task_fmt_time(t, zs, t->until_at, TIME_WALL_ZONE, when, sizeof when);
+		if (t->until_at < now)
+			return err_set(e, ST_INVALID, "--until %s is in the past (read in %s)", when, t->tz);
+		if (t->until_at < first) {
+			task_fmt_time(t, zs, first, TIME_WALL_ZONE, at, sizeof at);
+			return err_set(e, ST_INVALID, "--until %s comes before the first occurrence, %s;"
+			    " it would never run", when, at);
+		}
+		t->ends_at = t->until_at;
+	}
+	s = first;
+	for (int i = 1; i < t->count && s != TIME_NONE; i++)
+		if ((rc = task_next_slot(t, zs, s, &s, e)))
+			return rc;
+	if (t->count && s != TIME_NONE && (t->ends_at == TIME_NONE || s < t->ends_at))
+		t->ends_at = s;
+	return ST_OK;
+}
+
 int
 task_finalize(struct task *t, int is_new, int reschedule, int64_t now, struct zones *zs,
     struct err *e)
@@ -413,6 +466,12 @@ task_finalize(struct task *t, int is_new, int reschedule, int64_t now, struct zo
 		goto out;
 	}
 	t->updated_at = now;
+	/* Set again, the schedule is a new arming: an instant that already ran
+	 * in an earlier one is a new occurrence (task-edit --at back to it). */
+	if (reschedule && !is_new)
+		t->arming++;
+	if (reschedule && (rc = arm_end(t, zs, now, e)))
+		goto out;
 	if (reschedule && (rc = task_schedule_from(t, zs, now, e)))
 		goto out;
 	if (!reschedule)

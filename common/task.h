@@ -16,6 +16,7 @@ enum missed_policy { MISSED_ONCE, MISSED_SKIP, MISSED_ALL, MISSED_COUNT };
 
 #define TIME_NONE INT64_MIN /* an instant that is not set */
 #define TASK_DEFAULT_RETRIES 3
+#define TASK_COUNT_MAX 100000 /* --count at most */
 /* Retries past any count of failures: a one-shot that backs off until it
  * succeeds, as Kai's do.  A plain number, so the firing rule "attempt <=
  * retries" needs no case of its own. */
