@@ -36,7 +36,8 @@ ALL_LIBS = $(STORE_LIBS) $(CURL_LIBS) $(LDLIBS)
 PROGS = $(patsubst cmd/%.c,$(BIN)/%,$(wildcard cmd/*.c))
 LIBOBJ = $(patsubst common/%.c,$(B)/common/%.o,$(wildcard common/*.c))
 UNITS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/t-*.c))
-TOOLS = $(patsubst tests/tools/%.c,$(B)/tools/%,$(wildcard tests/tools/*.c))
+TOOLS = $(patsubst tests/tools/%.c,$(B)/tools/%,$(wildcard tests/tools/*.c)) \
+  $(patsubst tests/tools/preload/%.c,$(B)/tools/%.so,$(wildcard tests/tools/preload/*.c))
 FUZZ = $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
 ASAN = -O1 -g -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -65,6 +66,11 @@ $(BIN)/%: cmd/%.c $(B)/libagentcron.a common/*.h | build/.deps
 $(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(B)/libagentcron.a common/*.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(DEP_CFLAGS) -Icommon -Itests/unit -o $@ $< $(B)/libagentcron.a $(ALL_LIBS)
+
+# Preloaded into programs by tests: plain shared objects, never sanitized.
+$(B)/tools/%.so: tests/tools/preload/%.c
+	@mkdir -p $(@D)
+	$(CC) -std=c17 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -O2 -shared -fPIC -o $@ $< -ldl
 
 $(B)/tools/%: tests/tools/%.c $(B)/libagentcron.a common/*.h
 	@mkdir -p $(@D)
