@@ -7,26 +7,27 @@
  *	when     = rfc3339 | part { part }
  *	part     = date | time | period | offset | zone | "now"
  *	offset   = ( "in" | "within" | "after" ) duration [ "from now" ]
- *	         | ( "now" | "" ) ( "+" | "plus" ) duration
+ *	         | [ "now" ] ( "+" | "plus" ) duration
  *	         | duration [ "from now" | "later" | "hence" | "ago" ]   (alone: from now)
  *	         | duration ( "from" | "after" | "before" ) date         (calendar units)
- *	         | "next" ( unit | "quarter" )
+ *	         | ( "next" | "last" ) unit
  *	duration = amount unit [ "and a half" ] { [ "and" | "," ] amount unit }
  *	amount   = number [ "." digits ] | "zero" ... "sixty" | "twenty-five" | "a" | "an"
  *	         | [ "a" ] ( "couple" [ "of" ] | "few" ) | "half" [ "a" | "an" ]
+ *	         | number "and a half"
  *	unit     = s | sec(s) | second(s) | m | min(s) | minute(s) | h | hr(s) | hour(s)
  *	         | d | day(s) | w | wk(s) | week(s) | fortnight(s) | month(s) | yr(s)
  *	         | year(s) | quarter(s) [ "of" "an" "hour" | "hour" ]
  *	date     = numeric | "today" | "tomorrow" | "tmrw" | "tmr" | "yesterday" | "tonight"
  *	         | "day" ( "after tomorrow" | "before yesterday" )
- *	         | [ "this" | "next" ] weekday [ "after next" ] | weekday [ "of" ] week
- *	         | week weekday | [ "this" | "next" ] "weekend"
+ *	         | [ "this" | "next" | "last" ] weekday [ "after next" ]
+ *	         | weekday [ "of" ] week | week weekday | [ "this" | "next" ] "weekend"
  *	         | month [ "the" ] day [ ordinal ] [ [ "," ] year ]
  *	         | day [ ordinal ] [ "of" ] month [ [ "," ] year ] | [ "the" ] day ordinal
  *	week     = ( "this" | "next" ) "week"
  *	numeric  = yyyy sep mm sep dd [ "T" clock ]      (sep: "-", "/" or ".")
- *	         | mm "/" dd [ "/" yy[yy] ]              (dd/mm with date_order = dmy,
- *	         | dd "." mm "." yy[yy]                   or when mm cannot be a month)
+ *	         | m "/" d [ "/" yy[yy] ]                (d/m with date_order = dmy,
+ *	         | d "." m "." yy[yy]                     or when m cannot be a month)
  *	time     = clock [ "am" | "pm" ] | hour [ "o'clock" ] ( "am" | "pm" )
  *	         | hour "o'clock" | "noon" | "midday" | "midnight" | "12" ( "noon" | "midnight" )
  *	         | ( "half" | [ "a" ] "quarter" | minutes [ "minutes" ] )
@@ -34,8 +35,8 @@
  *	         | [ "at" ] hour          (after "at", a date or a part, or before a period)
  *	clock    = hh ( ":" | "." ) mm | hh ":" mm ":" ss [ "." fraction ]
  *	period   = [ "this" | "in the" | "at" ] ( "morning" | "afternoon" | "evening" | "night" )
- *	zone     = "Z" | "UTC" | "GMT" | abbreviation | [ "UTC" | "GMT" ] ( "+" | "-" ) hh [ [ ":" ] mm ]
- *	         | Area/Location
+ *	zone     = "Z" | "UTC" | "GMT" | abbreviation | Area/Location
+ *	         | [ "UTC" | "GMT" ] ( "+" | "-" ) hh [ [ ":" ] mm ]
  *
  * Meanings (agentcron-schedule(5) has them all): seconds, minutes and hours
  * are elapsed time; days, weeks, months and years calendar steps that keep
@@ -63,10 +64,10 @@
 
 enum kw {
 	K_NONE, K_A, K_AFTER, K_AGO, K_AMBIG, K_AMPM, K_AND, K_AT, K_BEFORE, K_COUPLE,
-	K_DAYWORD, K_FEW, K_FROM, K_HALF, K_IN, K_LAST, K_LATER, K_MIDNIGHT, K_MONTH, K_NEXT, K_NOON,
-	K_NOW, K_NUMWORD, K_OCLOCK, K_OF, K_ON, K_ORD, K_PAST, K_PERIOD, K_PLUS, K_QUARTER, K_T,
-	K_TENS, K_THE, K_THIS, K_TO, K_TONIGHT, K_UNIT, K_VAGUE, K_WEEKDAY, K_WEEKEND, K_WITHIN,
-	K_ZONE, K_ZONENAME, K_COUNT
+	K_DAYWORD, K_FEW, K_FROM, K_HALF, K_IN, K_LAST, K_LATER, K_MIDNIGHT, K_MONTH,
+	K_NEXT, K_NOON, K_NOW, K_NUMWORD, K_OCLOCK, K_OF, K_ON, K_ORD, K_PAST, K_PERIOD,
+	K_PLUS, K_QUARTER, K_T, K_TENS, K_THE, K_THIS, K_TO, K_TONIGHT, K_UNIT, K_VAGUE,
+	K_WEEKDAY, K_WEEKEND, K_WITHIN, K_ZONE, K_ZONENAME, K_COUNT
 };
 
 enum { U_SEC = 1, U_MIN, U_HOUR, U_DAY, U_WEEK, U_FORTNIGHT, U_MONTH, U_QUARTER, U_YEAR };
@@ -156,9 +157,15 @@ static const struct keyword {
 
 #define NKEYWORDS (sizeof keywords / sizeof *keywords)
 
-/* ET, CT, MT, PT: the zone's own offset on that date, standard or daylight. */
-static const char *const us_zones[] = {"America/New_York", "America/Chicago",
-	"America/Denver", "America/Los_Angeles"};
+/* ET, CT, MT, PT: the zone's own offset on that date, standard or daylight,
+ * from the US rule (us_span) or, before 2007, the zone's file. */
+static const struct us_zone {
+	const char *name, *letter;
+	int32_t std;
+} us_zones[] = {
+	{"America/New_York", "E", -5 * 3600}, {"America/Chicago", "C", -6 * 3600},
+	{"America/Denver", "M", -7 * 3600}, {"America/Los_Angeles", "P", -8 * 3600},
+};
 
 static const struct ambiguous {
 	const char *abbr, *meanings, *offset, *zone;
@@ -192,12 +199,13 @@ struct tok {
 #define TOKF(t) ((t)->len > 40 ? 40 : (t)->len), (t)->s
 
 #define MAXTOK 64
+#define BLANKS " \t\n\r\v\f"
 #define TEXT_MAX 256
 
 enum { D_NONE, D_REL, D_ABS, D_DOM, D_WEEKDAY, D_WEEKEND };
 enum { WD_PLAIN, WD_NEXT, WD_AFTER_NEXT, WD_WEEK, WD_LAST };
 enum { OFF_NONE, OFF_NOW, OFF_DATE };
-enum { Z_TASK, Z_FIXED, Z_NAMED };
+enum { Z_TASK, Z_FIXED, Z_NAMED, Z_US };
 
 /* What the parts said. */
 struct spec {
@@ -222,6 +230,7 @@ struct spec {
 	int32_t zone_off;      /* Z_FIXED: seconds east */
 	const char *zone_name; /* Z_NAMED */
 	int zone_len;
+	int zone_us;           /* Z_US: index in us_zones[] */
 };
 
 struct parser {
@@ -232,8 +241,9 @@ struct parser {
 	int n, i;
 	int time_ok;             /* a bare number is an hour here */
 	struct spec sp;
-	const struct tz *rz;     /* the zone it is read in; NULL for a fixed offset */
+	const struct tz *rz;     /* the zone it is read in; NULL for a fixed offset or a US rule */
 	int32_t rz_off;
+	const struct us_zone *us; /* read by the US rule */
 	struct tz *own;          /* a zone named in the text, loaded */
 	char zlabel[24];         /* a fixed zone's name in messages: "EST", "UTC+01:00" */
 	int advised;             /* why says what to write instead */
@@ -341,7 +351,8 @@ nearest(const char *s, int n)
 		const char *c = keywords[k].word;
 		int m = (int)strlen(c);
 		enum kw kind = keywords[k].kind;
-		if (m < 3 || abs(m - n) >= best || kind == K_AMBIG || kind == K_AND || kind == K_ORD)
+		if (m < 3 || abs(m - n) >= best || kind == K_AMBIG || kind == K_AND ||
+		    kind == K_ORD)
 			continue;
 		int d = distance(w, n, c, m, best - 1);
 		if (d < best)
@@ -699,7 +710,8 @@ add_term(struct parser *p, int64_t n, int64_t frac, int u)
 			sp->add_sec += 12 * 3600; /* half a day */
 		else
 			return advise(p, "a fraction of a %s is not a calendar step; say it in %s",
-			    un->name, u == U_DAY ? "hours, as in '36 hours'" : "days, as in '10 days'");
+			    un->name, u == U_DAY ? "hours, as in '36 hours'" :
+			    "days, as in '10 days'");
 		sp->exact = 1;
 	}
 	sp->add_sec += n * un->sec;
@@ -845,10 +857,12 @@ zone_offset(struct parser *p)
 	} else if (n->ndig == 1 || n->ndig == 2) {
 		h = n->num;
 		const struct tok *c = peek(p, 2), *mm = peek(p, 3);
-		if (is_punct(c, ':') && mm->type == T_NUM && mm->ndig == 2 && !c->space && !mm->space)
+		if (is_punct(c, ':') && mm->type == T_NUM && mm->ndig == 2 && !c->space &&
+		    !mm->space)
 			m = mm->num, k = 4;
 	} else {
-		return advise(p, "'%.*s' is not a UTC offset; write it as +02:00", span(s, n), s->s);
+		return advise(p, "'%.*s' is not a UTC offset; write it as +02:00", span(s, n),
+		    s->s);
 	}
 	int sign = s->s[0] == '-' ? -1 : 1;
 	int64_t off = sign * (h * 60 + m);
@@ -870,11 +884,18 @@ part_zone(struct parser *p)
 {
 	struct tok *t = cur(p);
 	struct spec *sp = &p->sp;
-	if (t->type == T_ZONE || is_kw(t, K_ZONENAME)) {
+	if (t->type == T_ZONE) {
 		if (set_zone(p, Z_NAMED))
 			return -1;
-		sp->zone_name = t->type == T_ZONE ? t->s : us_zones[t->val];
-		sp->zone_len = t->type == T_ZONE ? t->len : (int)strlen(us_zones[t->val]);
+		sp->zone_name = t->s;
+		sp->zone_len = t->len;
+		p->i++;
+		return 0;
+	}
+	if (is_kw(t, K_ZONENAME)) {
+		if (set_zone(p, Z_US))
+			return -1;
+		sp->zone_us = t->val;
 		p->i++;
 		return 0;
 	}
@@ -1019,7 +1040,8 @@ clock_time(struct parser *p, int bare_ok)
 			sec = s->num;
 			k = 5;
 			const struct tok *d = peek(p, 5), *f = peek(p, 6);
-			if (is_punct(d, '.') && f->type == T_NUM && f->ndig && !d->space && !f->space)
+			if (is_punct(d, '.') && f->type == T_NUM && f->ndig && !d->space &&
+			    !f->space)
 				k = 7; /* fractions of a second are dropped */
 		}
 	}
@@ -1188,8 +1210,8 @@ opt_year(struct parser *p)
 		if (t->ndig > 4 || t->num < 1970)
 			return fail(p, "year %.*s is out of range 1970-9999", TOKF(t));
 		if (p->sp.day > days_in_month(t->num, (unsigned)p->sp.mon))
-			return fail(p, "%s %lld has no day %d", month_name[p->sp.mon], (long long)t->num,
-			    p->sp.day);
+			return fail(p, "%s %lld has no day %d", month_name[p->sp.mon],
+			    (long long)t->num, p->sp.day);
 		p->sp.year = t->num;
 		p->i++;
 		return 0;
@@ -1223,8 +1245,8 @@ numeric_date(struct parser *p)
 	int64_t y = 0, m, d;
 	if (a->ndig == 4) {
 		if (!three || b->ndig > 2 || c->ndig > 2)
-			return fail(p, "'%.*s' is not a date; write it as YYYY-MM-DD", span(a, last),
-			    a->s);
+			return fail(p, "'%.*s' is not a date; write it as YYYY-MM-DD",
+			    span(a, last), a->s);
 		y = a->num, m = b->num, d = c->num;
 	} else if (a->ndig > 2 || b->ndig > 2 || (three && c->ndig != 2 && c->ndig != 4)) {
 		return fail(p, "'%.*s' is not a date", span(a, last), a->s);
@@ -1571,8 +1593,8 @@ finish(struct parser *p)
 			return advise(p, "'%.*s' needs a date after it, as in 'a week from friday'",
 			    TOKF(a));
 		if (sp->exact)
-			return advise(p, "an offset in hours or minutes cannot be counted from a date; "
-			    "name the time, as in 'tomorrow at 2am'");
+			return advise(p, "an offset in hours or minutes cannot be counted from a "
+			    "date; name the time, as in 'tomorrow at 2am'");
 	}
 	if (sp->off != OFF_NONE && !sp->add_sec && !sp->add_days && !sp->add_months)
 		return advise(p, "a duration of zero is no time ahead; write one such as 'in 5 "
@@ -1631,10 +1653,57 @@ resolve(const struct tz *z, int64_t local)
 	return local - tz_offset(z, local); /* not reached for real zones */
 }
 
-static int32_t
-rz_offset(const struct parser *p, int64_t t)
+static int64_t
+fdiv(int64_t a, int64_t b)
 {
-	return p->rz ? tz_offset(p->rz, t) : p->rz_off;
+	return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
+
+static int64_t
+year_of_local(int64_t local)
+{
+	int64_t y;
+	unsigned m, d;
+	civil_from_days(fdiv(local, 86400), &y, &m, &d);
+	return y;
+}
+
+/* US daylight time since 2007, as instants [*a, *b): from 02:00 standard
+ * time on the second Sunday of March to 02:00 daylight time on the first
+ * Sunday of November. */
+static void
+us_span(int64_t y, int32_t std, int64_t *a, int64_t *b)
+{
+	int64_t mar = days_from_civil(y, 3, 1), nov = days_from_civil(y, 11, 1);
+	mar += (7 - weekday_from_days(mar)) % 7 + 7;
+	nov += (7 - weekday_from_days(nov)) % 7;
+	*a = mar * 86400 + 7200 - std;
+	*b = nov * 86400 + 7200 - (std + 3600);
+}
+
+/* The US zone's file, for years before the rule; NULL if it cannot be read. */
+static const struct tz *
+us_file(struct parser *p)
+{
+	struct err e;
+	if (!p->own)
+		tz_load(p->us->name, &p->own, &e);
+	return p->own;
+}
+
+static int32_t
+rz_offset(struct parser *p, int64_t t)
+{
+	if (p->rz)
+		return tz_offset(p->rz, t);
+	if (!p->us)
+		return p->rz_off;
+	int32_t std = p->us->std;
+	int64_t y = year_of_local(t + std), a, b;
+	if (y < 2007 && us_file(p))
+		return tz_offset(p->own, t);
+	us_span(y, std, &a, &b);
+	return t >= a && t < b ? std + 3600 : std;
 }
 
 static int64_t
@@ -1644,16 +1713,23 @@ local_of(int64_t days, const struct clock *c)
 }
 
 static int64_t
-rz_instant(const struct parser *p, int64_t days, const struct clock *c)
+rz_instant(struct parser *p, int64_t days, const struct clock *c)
 {
 	int64_t local = local_of(days, c);
-	return p->rz ? resolve(p->rz, local) : local - p->rz_off;
-}
-
-static int64_t
-fdiv(int64_t a, int64_t b)
-{
-	return a / b - (a % b != 0 && (a < 0) != (b < 0));
+	if (p->rz)
+		return resolve(p->rz, local);
+	if (!p->us)
+		return local - p->rz_off;
+	int32_t std = p->us->std;
+	int64_t y = year_of_local(local), a, b;
+	if (y < 2007 && us_file(p))
+		return resolve(p->own, local);
+	us_span(y, std, &a, &b);
+	if (local >= a + std && local < a + std + 3600)
+		return a; /* in the spring-forward gap */
+	if (local >= a + std + 3600 && local < b + std + 3600)
+		return local - std - 3600; /* daylight time, the repeated hour's first pass */
+	return local - std;
 }
 
 /* 0001-01-01 and 9999-12-31 as days and instants. */
@@ -1679,7 +1755,8 @@ shift_days(struct parser *p, int64_t days, int64_t *out)
 	const struct spec *sp = &p->sp;
 	if (sp->add_months > 120000 || sp->add_months < -120000 || sp->add_days > 4000000 ||
 	    sp->add_days < -4000000)
-		return check_days(p, sp->add_months + sp->add_days > 0 ? DAYS_MAX + 1 : DAYS_MIN - 1);
+		return check_days(p, sp->add_months + sp->add_days > 0 ? DAYS_MAX + 1 :
+		    DAYS_MIN - 1);
 	int64_t y;
 	unsigned m, d;
 	civil_from_days(days, &y, &m, &d);
@@ -1698,6 +1775,11 @@ reading_zone(struct parser *p, const struct tz *z)
 {
 	const struct spec *sp = &p->sp;
 	p->rz = z;
+	if (sp->zone == Z_US) {
+		p->rz = NULL;
+		p->us = &us_zones[sp->zone_us];
+		return 0;
+	}
 	if (sp->zone == Z_FIXED) {
 		p->rz = NULL;
 		p->rz_off = sp->zone_off;
@@ -1721,9 +1803,9 @@ reading_zone(struct parser *p, const struct tz *z)
 		tz_load(name, &p->own, &e);
 	}
 	if (!p->own)
-		return advise(p, "unknown time zone '%.*s'; write an IANA name such as Europe/Paris "
-		    "or an offset such as +01:00", sp->zone_len > 60 ? 60 : sp->zone_len,
-		    sp->zone_name);
+		return advise(p, "unknown time zone '%.*s'; write an IANA name such as "
+		    "Europe/Paris or an offset such as +01:00",
+		    sp->zone_len > 60 ? 60 : sp->zone_len, sp->zone_name);
 	p->rz = p->own;
 	return 0;
 }
@@ -1745,15 +1827,16 @@ period_hour(struct parser *p, int *hp)
 	const struct spec *sp = &p->sp;
 	int h = *hp, mi = sp->mi, late = sp->period >= 18 * 60;
 	if (late && !sp->ampm && ((h >= 1 && h <= 4) || h == 12))
-		return advise(p, "%d:%02d could be %02d:%02d or %02d:%02d; add am or pm", h, mi, h % 12,
-		    mi, h % 12 + 12, mi);
+		return advise(p, "%d:%02d could be %02d:%02d or %02d:%02d; add am or pm", h, mi,
+		    h % 12, mi, h % 12 + 12, mi);
 	if (sp->pm_bias && !sp->ampm && h >= 1 && h <= 11)
 		h += 12;
 	else if (late && h >= 5 && h < 13)
 		return fail(p, "%02d:%02d is not %s", h, mi, period_name(sp));
 	else if (late && h < 5 && !sp->tonight)
-		return sp->period > 18 * 60 ? advise(p, "%02d:%02d is after midnight; name the day it "
-		    "falls on", h, mi) : fail(p, "%02d:%02d is not %s", h, mi, period_name(sp));
+		return sp->period > 18 * 60 ? advise(p, "%02d:%02d is after midnight; name the "
+		    "day it falls on", h, mi) :
+		    fail(p, "%02d:%02d is not %s", h, mi, period_name(sp));
 	else if (sp->pm_bias && sp->ampm && h < 12 && !sp->tonight)
 		return fail(p, "%02d:%02d is not %s", h, mi, period_name(sp));
 	else if (!sp->pm_bias && sp->ampm && h >= 12)
@@ -1912,7 +1995,8 @@ evaluate(struct parser *p, int64_t now, const struct tz *z, int64_t *out)
 		c = (struct clock){0, 0, 0};
 	/* midnight is the start of its date, but the end of today, tonight,
 	 * evening and night */
-	int eod = sp->midnight && ((sp->date == D_REL && sp->rel_days == 0) || sp->period >= 18 * 60);
+	int eod = sp->midnight &&
+	    ((sp->date == D_REL && sp->rel_days == 0) || sp->period >= 18 * 60);
 	int roll;
 	if (date_day(p, now, today, &c, explicit_time, eod, &days, &roll))
 		return -1;
@@ -1956,17 +2040,25 @@ fmt_wall(int64_t local, char *buf, size_t n)
 		snprintf(buf, n, "%04lld-%02u-%02u %02d:%02d:%02d", (long long)y, m, d, s / 3600,
 		    s / 60 % 60, s % 60);
 	else
-		snprintf(buf, n, "%04lld-%02u-%02u %02d:%02d", (long long)y, m, d, s / 3600, s / 60 % 60);
+		snprintf(buf, n, "%04lld-%02u-%02u %02d:%02d", (long long)y, m, d, s / 3600,
+		    s / 60 % 60);
 }
 
 static int
-in_the_past(const struct parser *p, int64_t t, struct err *e)
+in_the_past(struct parser *p, int64_t t, struct err *e)
 {
 	char q[112], loc[64];
 	str_quote(q, 104, p->text, TEXT_MAX);
+	if (p->us) {
+		int32_t off = rz_offset(p, t);
+		fmt_wall(t + off, loc, sizeof loc);
+		return err_set(e, ST_INVALID, "'%s' is %s %s%s in %s, which is in the past", q, loc,
+		    p->us->letter, off == p->us->std ? "ST" : "DT", p->us->name);
+	}
 	if (!p->rz) {
 		fmt_wall(t + p->rz_off, loc, sizeof loc);
-		return err_set(e, ST_INVALID, "'%s' is %s %s, which is in the past", q, loc, p->zlabel);
+		return err_set(e, ST_INVALID, "'%s' is %s %s, which is in the past", q, loc,
+		    p->zlabel);
 	}
 	tz_fmt_local(p->rz, t, loc, sizeof loc);
 	return err_set(e, ST_INVALID, "'%s' is %s %s in %s, which is in the past", q, loc,
@@ -1984,16 +2076,22 @@ when_read(const char *text, int64_t now, const struct tz *z, unsigned flags, int
 	p.why[0] = 0;
 	p.rz = z;
 	p.rz_off = 0;
+	p.us = NULL;
 	p.own = NULL;
 	memset(&p.sp, 0, sizeof p.sp);
 	p.sp.period = -1;
 	p.sp.week_ref = -1;
-	char trimmed[TEXT_MAX];
+	/* RFC 3339 first: what agents send most */
+	const char *s = p.text;
+	while (isspace((unsigned char)*s))
+		s++;
+	size_t n = strcspn(s, BLANKS);
 	int rc = -1;
-	if (strlen(p.text) < sizeof trimmed) { /* a longer one is refused below, never cut */
-		snprintf(trimmed, sizeof trimmed, "%s", p.text);
-		str_trim(trimmed);
-		if (time_parse_rfc3339(trimmed, out) == 0)
+	if (n >= 16 && n < 48 && isdigit((unsigned char)*s) && !s[n + strspn(s + n, BLANKS)]) {
+		char rfc[48];
+		memcpy(rfc, s, n);
+		rfc[n] = 0;
+		if (time_parse_rfc3339(rfc, out) == 0)
 			rc = in_range(&p, z, *out);
 	}
 	if (rc && !p.why[0])
