@@ -78,11 +78,12 @@ str_quote(char *buf, size_t n, const char *s, size_t len)
 		size_t k = utf8_char(s + in, strnlen(s + in, len - in), &cp);
 		const char *add = s + in;
 		size_t alen = k;
-		char blank = ' ';
+		char ctl;
 		if (k == 0) {
 			add = repl, alen = 3, k = 1;
 		} else if (cp < 0x20 || cp == 0x7f) {
-			add = &blank, alen = 1;
+			ctl = isspace((unsigned char)cp) ? ' ' : '?';
+			add = &ctl, alen = 1;
 		}
 		if (out + alen + 3 <= n - 1)
 			fit = out + alen;

@@ -42,9 +42,9 @@ int str_casecmp_prefix(const char *s, const char *prefix);
  * and surrogates included) or n is 0. */
 size_t utf8_char(const char *s, size_t n, uint32_t *cp);
 /* At most len bytes of s (stopping at a NUL) as text to quote in a message,
- * in buf of n bytes: each invalid byte becomes U+FFFD, each control
- * character a blank, and text that does not fit is cut between characters
- * and ends in "...".  Returns buf. */
+ * in buf of n bytes: each invalid byte becomes U+FFFD, a tab or newline a
+ * blank and any other control character '?', and text that does not fit is
+ * cut between characters and ends in "...".  Returns buf. */
 char *str_quote(char *buf, size_t n, const char *s, size_t len);
 
 /* A growable byte buffer, always NUL-terminated. */
