@@ -66,8 +66,8 @@ enum kw {
 	K_NONE, K_A, K_AFTER, K_AGO, K_AMBIG, K_AMPM, K_AND, K_AT, K_BEFORE, K_COUPLE,
 	K_DAYWORD, K_FEW, K_FROM, K_HALF, K_IN, K_LAST, K_LATER, K_MIDNIGHT, K_MONTH,
 	K_NEXT, K_NOON, K_NOW, K_NUMWORD, K_OCLOCK, K_OF, K_ON, K_ORD, K_PAST, K_PERIOD,
-	K_PLUS, K_QUARTER, K_T, K_TENS, K_THE, K_THIS, K_TO, K_TONIGHT, K_UNIT, K_VAGUE,
-	K_WEEKDAY, K_WEEKEND, K_WITHIN, K_ZONE, K_ZONENAME, K_COUNT
+	K_PLUS, K_QUARTER, K_RECUR, K_T, K_TENS, K_THE, K_THIS, K_TIME, K_TO, K_TONIGHT, K_UNIT,
+	K_VAGUE, K_WEEKDAY, K_WEEKEND, K_WITHIN, K_ZONE, K_ZONENAME, K_COUNT
 };
 
 enum { U_SEC = 1, U_MIN, U_HOUR, U_DAY, U_WEEK, U_FORTNIGHT, U_MONTH, U_QUARTER, U_YEAR };
@@ -99,20 +99,22 @@ static const struct keyword {
 	{"amt", K_AMBIG, 4}, {"an", K_A, 1}, {"and", K_AND, 0}, {"apr", K_MONTH, 4},
 	{"april", K_MONTH, 4}, {"ast", K_AMBIG, 1}, {"at", K_AT, 0}, {"aug", K_MONTH, 8},
 	{"august", K_MONTH, 8}, {"awst", K_ZONE, 480}, {"before", K_BEFORE, 0},
-	{"bst", K_ZONE, 60}, {"cdt", K_ZONE, -300}, {"cest", K_ZONE, 120}, {"cet", K_ZONE, 60},
-	{"couple", K_COUPLE, 2}, {"cst", K_ZONE, -360}, {"ct", K_ZONENAME, 1},
-	{"d", K_UNIT, U_DAY}, {"day", K_UNIT, U_DAY}, {"days", K_UNIT, U_DAY},
-	{"dec", K_MONTH, 12}, {"december", K_MONTH, 12}, {"edt", K_ZONE, -240},
+	{"bit", K_VAGUE, 0}, {"bst", K_ZONE, 60}, {"cdt", K_ZONE, -300}, {"cest", K_ZONE, 120},
+	{"cet", K_ZONE, 60}, {"couple", K_COUPLE, 2}, {"cst", K_ZONE, -360},
+	{"ct", K_ZONENAME, 1}, {"d", K_UNIT, U_DAY}, {"daily", K_RECUR, 0},
+	{"day", K_UNIT, U_DAY}, {"days", K_UNIT, U_DAY}, {"dec", K_MONTH, 12},
+	{"december", K_MONTH, 12}, {"each", K_RECUR, 0}, {"edt", K_ZONE, -240},
 	{"eest", K_ZONE, 180}, {"eet", K_ZONE, 120}, {"eight", K_NUMWORD, 8},
 	{"eighteen", K_NUMWORD, 18}, {"eleven", K_NUMWORD, 11}, {"est", K_ZONE, -300},
-	{"et", K_ZONENAME, 0}, {"evening", K_PERIOD, 1080}, {"feb", K_MONTH, 2},
-	{"february", K_MONTH, 2}, {"few", K_FEW, 3}, {"fifteen", K_NUMWORD, 15},
-	{"fifty", K_TENS, 50}, {"five", K_NUMWORD, 5}, {"fortnight", K_UNIT, U_FORTNIGHT},
-	{"fortnights", K_UNIT, U_FORTNIGHT}, {"forty", K_TENS, 40}, {"four", K_NUMWORD, 4},
-	{"fourteen", K_NUMWORD, 14}, {"fri", K_WEEKDAY, 5}, {"friday", K_WEEKDAY, 5},
-	{"from", K_FROM, 0}, {"gmt", K_ZONE, 0}, {"gst", K_AMBIG, 3}, {"h", K_UNIT, U_HOUR},
-	{"half", K_HALF, 0}, {"hence", K_LATER, 0}, {"hkt", K_ZONE, 480},
-	{"hour", K_UNIT, U_HOUR}, {"hours", K_UNIT, U_HOUR}, {"hr", K_UNIT, U_HOUR},
+	{"et", K_ZONENAME, 0}, {"evening", K_PERIOD, 1080}, {"every", K_RECUR, 0},
+	{"feb", K_MONTH, 2}, {"february", K_MONTH, 2}, {"few", K_FEW, 3},
+	{"fifteen", K_NUMWORD, 15}, {"fifty", K_TENS, 50}, {"five", K_NUMWORD, 5},
+	{"fortnight", K_UNIT, U_FORTNIGHT}, {"fortnights", K_UNIT, U_FORTNIGHT},
+	{"forty", K_TENS, 40}, {"four", K_NUMWORD, 4}, {"fourteen", K_NUMWORD, 14},
+	{"fri", K_WEEKDAY, 5}, {"friday", K_WEEKDAY, 5}, {"from", K_FROM, 0},
+	{"gmt", K_ZONE, 0}, {"gst", K_AMBIG, 3}, {"h", K_UNIT, U_HOUR}, {"half", K_HALF, 0},
+	{"hence", K_LATER, 0}, {"hkt", K_ZONE, 480}, {"hour", K_UNIT, U_HOUR},
+	{"hourly", K_RECUR, 0}, {"hours", K_UNIT, U_HOUR}, {"hr", K_UNIT, U_HOUR},
 	{"hrs", K_UNIT, U_HOUR}, {"hst", K_ZONE, -600}, {"in", K_IN, 0}, {"ist", K_AMBIG, 0},
 	{"jan", K_MONTH, 1}, {"january", K_MONTH, 1}, {"jst", K_ZONE, 540},
 	{"jul", K_MONTH, 7}, {"july", K_MONTH, 7}, {"jun", K_MONTH, 6}, {"june", K_MONTH, 6},
@@ -120,37 +122,40 @@ static const struct keyword {
 	{"mar", K_MONTH, 3}, {"march", K_MONTH, 3}, {"may", K_MONTH, 5}, {"mdt", K_ZONE, -360},
 	{"midday", K_NOON, 0}, {"midnight", K_MIDNIGHT, 0}, {"min", K_UNIT, U_MIN},
 	{"mins", K_UNIT, U_MIN}, {"minute", K_UNIT, U_MIN}, {"minutes", K_UNIT, U_MIN},
-	{"mon", K_WEEKDAY, 1}, {"monday", K_WEEKDAY, 1}, {"month", K_UNIT, U_MONTH},
-	{"months", K_UNIT, U_MONTH}, {"morning", K_PERIOD, 540}, {"msk", K_ZONE, 180},
-	{"mst", K_ZONE, -420}, {"mt", K_ZONENAME, 2}, {"nd", K_ORD, 0}, {"next", K_NEXT, 0},
-	{"night", K_PERIOD, 1200}, {"nine", K_NUMWORD, 9}, {"nineteen", K_NUMWORD, 19},
-	{"noon", K_NOON, 0}, {"nov", K_MONTH, 11}, {"november", K_MONTH, 11},
-	{"now", K_NOW, 0}, {"nzdt", K_ZONE, 780}, {"nzst", K_ZONE, 720},
-	{"o'clock", K_OCLOCK, 0}, {"oclock", K_OCLOCK, 0}, {"oct", K_MONTH, 10},
-	{"october", K_MONTH, 10}, {"of", K_OF, 0}, {"on", K_ON, 0}, {"one", K_NUMWORD, 1},
-	{"past", K_PAST, 0}, {"pdt", K_ZONE, -420}, {"plus", K_PLUS, 0}, {"pm", K_AMPM, 12},
-	{"pst", K_ZONE, -480}, {"pt", K_ZONENAME, 3}, {"quarter", K_QUARTER, 1},
-	{"quarters", K_QUARTER, 2}, {"rd", K_ORD, 0}, {"s", K_UNIT, U_SEC},
-	{"sat", K_WEEKDAY, 6}, {"saturday", K_WEEKDAY, 6}, {"sec", K_UNIT, U_SEC},
-	{"second", K_UNIT, U_SEC}, {"seconds", K_UNIT, U_SEC}, {"secs", K_UNIT, U_SEC},
-	{"sep", K_MONTH, 9}, {"sept", K_MONTH, 9}, {"september", K_MONTH, 9},
-	{"seven", K_NUMWORD, 7}, {"seventeen", K_NUMWORD, 17}, {"several", K_VAGUE, 0},
-	{"sgt", K_ZONE, 480}, {"six", K_NUMWORD, 6}, {"sixteen", K_NUMWORD, 16},
-	{"sixty", K_TENS, 60}, {"some", K_VAGUE, 0}, {"sometime", K_VAGUE, 0},
-	{"soon", K_VAGUE, 0}, {"sst", K_AMBIG, 2}, {"st", K_ORD, 0}, {"sun", K_WEEKDAY, 0},
-	{"sunday", K_WEEKDAY, 0}, {"t", K_T, 0}, {"ten", K_NUMWORD, 10}, {"th", K_ORD, 0},
-	{"the", K_THE, 0}, {"thirteen", K_NUMWORD, 13}, {"thirty", K_TENS, 30},
-	{"this", K_THIS, 0}, {"three", K_NUMWORD, 3}, {"thu", K_WEEKDAY, 4},
-	{"thur", K_WEEKDAY, 4}, {"thurs", K_WEEKDAY, 4}, {"thursday", K_WEEKDAY, 4},
-	{"tmr", K_DAYWORD, 1}, {"tmrw", K_DAYWORD, 1}, {"to", K_TO, 0},
-	{"today", K_DAYWORD, 0}, {"tomorrow", K_DAYWORD, 1}, {"tonight", K_TONIGHT, 1200},
-	{"tonite", K_TONIGHT, 1200}, {"tue", K_WEEKDAY, 2}, {"tues", K_WEEKDAY, 2},
-	{"tuesday", K_WEEKDAY, 2}, {"twelve", K_NUMWORD, 12}, {"twenty", K_TENS, 20},
-	{"two", K_NUMWORD, 2}, {"utc", K_ZONE, 0}, {"w", K_UNIT, U_WEEK},
-	{"wed", K_WEEKDAY, 3}, {"wednesday", K_WEEKDAY, 3}, {"week", K_UNIT, U_WEEK},
-	{"weekend", K_WEEKEND, 0}, {"weeks", K_UNIT, U_WEEK}, {"west", K_ZONE, 60},
-	{"wet", K_ZONE, 0}, {"within", K_WITHIN, 0}, {"wk", K_UNIT, U_WEEK},
-	{"wks", K_UNIT, U_WEEK}, {"year", K_UNIT, U_YEAR}, {"years", K_UNIT, U_YEAR},
+	{"moment", K_VAGUE, 0}, {"mon", K_WEEKDAY, 1}, {"monday", K_WEEKDAY, 1},
+	{"month", K_UNIT, U_MONTH}, {"monthly", K_RECUR, 0}, {"months", K_UNIT, U_MONTH},
+	{"morning", K_PERIOD, 540}, {"msk", K_ZONE, 180}, {"mst", K_ZONE, -420},
+	{"mt", K_ZONENAME, 2}, {"nd", K_ORD, 0}, {"next", K_NEXT, 0},
+	{"night", K_PERIOD, 1200}, {"nightly", K_RECUR, 0}, {"nine", K_NUMWORD, 9},
+	{"nineteen", K_NUMWORD, 19}, {"noon", K_NOON, 0}, {"nov", K_MONTH, 11},
+	{"november", K_MONTH, 11}, {"now", K_NOW, 0}, {"nzdt", K_ZONE, 780},
+	{"nzst", K_ZONE, 720}, {"o'clock", K_OCLOCK, 0}, {"oclock", K_OCLOCK, 0},
+	{"oct", K_MONTH, 10}, {"october", K_MONTH, 10}, {"of", K_OF, 0}, {"on", K_ON, 0},
+	{"one", K_NUMWORD, 1}, {"past", K_PAST, 0}, {"pdt", K_ZONE, -420}, {"plus", K_PLUS, 0},
+	{"pm", K_AMPM, 12}, {"pst", K_ZONE, -480}, {"pt", K_ZONENAME, 3},
+	{"quarter", K_QUARTER, 1}, {"quarters", K_QUARTER, 2}, {"rd", K_ORD, 0},
+	{"s", K_UNIT, U_SEC}, {"sat", K_WEEKDAY, 6}, {"saturday", K_WEEKDAY, 6},
+	{"sec", K_UNIT, U_SEC}, {"second", K_UNIT, U_SEC}, {"seconds", K_UNIT, U_SEC},
+	{"secs", K_UNIT, U_SEC}, {"sep", K_MONTH, 9}, {"sept", K_MONTH, 9},
+	{"september", K_MONTH, 9}, {"seven", K_NUMWORD, 7}, {"seventeen", K_NUMWORD, 17},
+	{"several", K_VAGUE, 0}, {"sgt", K_ZONE, 480}, {"six", K_NUMWORD, 6},
+	{"sixteen", K_NUMWORD, 16}, {"sixty", K_TENS, 60}, {"some", K_VAGUE, 0},
+	{"sometime", K_VAGUE, 0}, {"soon", K_VAGUE, 0}, {"sst", K_AMBIG, 2}, {"st", K_ORD, 0},
+	{"sun", K_WEEKDAY, 0}, {"sunday", K_WEEKDAY, 0}, {"t", K_T, 0}, {"ten", K_NUMWORD, 10},
+	{"th", K_ORD, 0}, {"the", K_THE, 0}, {"thirteen", K_NUMWORD, 13},
+	{"thirty", K_TENS, 30}, {"this", K_THIS, 0}, {"three", K_NUMWORD, 3},
+	{"thu", K_WEEKDAY, 4}, {"thur", K_WEEKDAY, 4}, {"thurs", K_WEEKDAY, 4},
+	{"thursday", K_WEEKDAY, 4}, {"time", K_TIME, 0}, {"tmr", K_DAYWORD, 1},
+	{"tmrw", K_DAYWORD, 1}, {"to", K_TO, 0}, {"today", K_DAYWORD, 0},
+	{"tomorrow", K_DAYWORD, 1}, {"tonight", K_TONIGHT, 1200}, {"tonite", K_TONIGHT, 1200},
+	{"tue", K_WEEKDAY, 2}, {"tues", K_WEEKDAY, 2}, {"tuesday", K_WEEKDAY, 2},
+	{"twelve", K_NUMWORD, 12}, {"twenty", K_TENS, 20}, {"two", K_NUMWORD, 2},
+	{"utc", K_ZONE, 0}, {"w", K_UNIT, U_WEEK}, {"wed", K_WEEKDAY, 3},
+	{"wednesday", K_WEEKDAY, 3}, {"week", K_UNIT, U_WEEK}, {"weekdays", K_RECUR, 0},
+	{"weekend", K_WEEKEND, 0}, {"weekly", K_RECUR, 0}, {"weeks", K_UNIT, U_WEEK},
+	{"west", K_ZONE, 60}, {"wet", K_ZONE, 0}, {"while", K_VAGUE, 0},
+	{"within", K_WITHIN, 0}, {"wk", K_UNIT, U_WEEK}, {"wks", K_UNIT, U_WEEK},
+	{"year", K_UNIT, U_YEAR}, {"yearly", K_RECUR, 0}, {"years", K_UNIT, U_YEAR},
 	{"yesterday", K_DAYWORD, -1}, {"yr", K_UNIT, U_YEAR}, {"yrs", K_UNIT, U_YEAR},
 	{"z", K_ZONE, 0}, {"zero", K_NUMWORD, 0},
 };
@@ -336,7 +341,8 @@ distance(const char *a, int n, const char *b, int m, int max)
 }
 
 /* The known word nearest to an unknown one: one edit away for words of up
- * to four letters, two for longer ones; NULL when none is that close. */
+ * to four letters, two for longer ones; NULL when none is that close.  Zone
+ * abbreviations are too short to guess at. */
 static const char *
 nearest(const char *s, int n)
 {
@@ -352,7 +358,7 @@ nearest(const char *s, int n)
 		int m = (int)strlen(c);
 		enum kw kind = keywords[k].kind;
 		if (m < 3 || abs(m - n) >= best || kind == K_AMBIG || kind == K_AND ||
-		    kind == K_ORD)
+		    kind == K_ORD || kind == K_ZONE || kind == K_ZONENAME)
 			continue;
 		int d = distance(w, n, c, m, best - 1);
 		if (d < best)
@@ -438,6 +444,11 @@ word(struct tok *t, const char *q)
 		return q + 2 + (q[2] == '.');
 	}
 	const struct keyword *k = lookup(s, (size_t)(q - s));
+	if (!k && q - s > 2 && q[-2] == '\'' && (q[-1] == 's' || q[-1] == 'S')) {
+		k = lookup(s, (size_t)(q - s - 2)); /* "an hour's time" */
+		if (k && k->kind != K_UNIT)
+			k = NULL;
+	}
 	if (k) {
 		t->kw = k->kind;
 		t->val = k->val;
@@ -560,6 +571,11 @@ unexpected(struct parser *p)
 		return fail(p, "it ends too early");
 	if (t->type == T_WORD && t->kw == K_NONE)
 		return unknown(p, t);
+	if (is_kw(t, K_RECUR))
+		return advise(p, "'%.*s' is a recurring schedule, and a time expression names one "
+		    "instant; use --daily 09:00, --weekly 'mon 09:00' or --cron", TOKF(t));
+	if (is_kw(t, K_VAGUE))
+		return advise(p, "'%.*s' is vague; say how many or when, as in 'in 3 hours'", TOKF(t));
 	return fail(p, "unexpected '%.*s'", TOKF(t));
 }
 
@@ -722,8 +738,6 @@ add_term(struct parser *p, int64_t n, int64_t frac, int u)
 	return 0;
 }
 
-static int part_vague(struct parser *p);
-
 /* amount unit [and a half] { [and|,] amount unit }, added to the offset. */
 static int
 duration(struct parser *p)
@@ -743,14 +757,17 @@ duration(struct parser *p)
 				p->i = start;
 				return 0;
 			}
-			if (is_kw(cur(p), K_VAGUE))
-				return part_vague(p);
 			if (r == 0 || at->type != T_NUM || (cur(p)->type == T_WORD && !cur(p)->kw))
 				return unexpected(p);
 			return advise(p, "'%.*s' needs a unit such as minutes or hours", TOKF(at));
 		}
 		n = n * mult + frac * mult / 1000000;
 		frac = frac * mult % 1000000;
+		/* "in 2 days' time", "in an hour's time" */
+		if (is_punct(cur(p), '\'') && !cur(p)->space && is_kw(peek(p, 1), K_TIME))
+			p->i++;
+		if (is_kw(cur(p), K_TIME))
+			p->i++;
 		/* "an hour and a half" */
 		if (!frac && is_kw(cur(p), K_AND) && is_kw(peek(p, 1), K_A) &&
 		    is_kw(peek(p, 2), K_HALF) && !unit_at(p, 3) && !is_kw(peek(p, 3), K_A)) {
@@ -957,13 +974,23 @@ period_at(struct parser *p, int k)
 	return is_kw(t, K_PERIOD) || is_kw(t, K_TONIGHT);
 }
 
+/* A day at k, after which a bare hour is one: "9 tomorrow", "5 friday". */
+static int
+day_at(struct parser *p, int k)
+{
+	const struct tok *t = peek(p, k);
+	if (is_kw(t, K_ON))
+		t = peek(p, k + 1);
+	return is_kw(t, K_DAYWORD) || is_kw(t, K_WEEKDAY);
+}
+
 /* "past", "after", "to" or "of" at k, and an hour after it. */
 static int
 clock_rel_at(struct parser *p, int k)
 {
 	const struct tok *r = peek(p, k), *h = peek(p, k + 1);
 	return (is_kw(r, K_PAST) || is_kw(r, K_AFTER) || is_kw(r, K_TO) || is_kw(r, K_OF)) &&
-	    h->type == T_NUM && h->ndig <= 2;
+	    ((h->type == T_NUM && h->ndig <= 2) || is_kw(h, K_NOON) || is_kw(h, K_MIDNIGHT));
 }
 
 /* Minutes past or to an hour: "half past 3", "quarter to 5", "10 past 4",
@@ -975,6 +1002,16 @@ clock_words(struct parser *p, int64_t min, int k)
 	int to = is_kw(r, K_TO) || is_kw(r, K_OF);
 	if (min < 1 || min > 59)
 		return fail(p, "'%.*s' is not a time of day", span(cur(p), ht), cur(p)->s);
+	if (ht->type == T_WORD) {
+		/* "half past noon", "quarter to midnight": 23:45 that evening */
+		int h = is_kw(ht, K_NOON) ? 12 : to ? 24 : 0;
+		if (set_time(p, h, to ? 0 : (int)min, 0))
+			return -1;
+		p->sp.to_min = to ? (int)min : 0;
+		p->sp.ampm = 1;
+		p->i += k + 2;
+		return 0;
+	}
 	int64_t h = ht->num;
 	k += 2;
 	if (is_kw(peek(p, k), K_OCLOCK))
@@ -1055,7 +1092,7 @@ clock_time(struct parser *p, int bare_ok)
 		p->i += k;
 		return (is_kw(ap, K_NOON) ? part_noon(p) : part_midnight(p)) ? -1 : 1;
 	}
-	if (!colon && !ampm && !oclock && !bare_ok && !period_at(p, k))
+	if (!colon && !ampm && !oclock && !bare_ok && !period_at(p, k) && !day_at(p, k))
 		return 0;
 	if (t->ndig > 2)
 		return not_a_time(p, t);
@@ -1345,6 +1382,8 @@ part_month(struct parser *p)
 {
 	const struct tok *t = cur(p), *d = peek(p, 1);
 	int k = 1;
+	if (is_punct(d, '.') && !d->space) /* "Nov. 30" */
+		d = peek(p, ++k);
 	if (is_kw(d, K_THE))
 		d = peek(p, ++k);
 	if (d->type != T_NUM || d->ndig == 0 || d->ndig > 2 || is_punct(peek(p, k + 1), ':') ||
@@ -1397,6 +1436,8 @@ weekday(struct parser *p, int mode)
 	sp->wd = cur(p)->val;
 	sp->wd_mode = mode;
 	p->i++;
+	if (is_punct(cur(p), '.') && !cur(p)->space) /* "Tue. Dec 1" */
+		p->i++;
 	if (is_kw(cur(p), K_AFTER) && is_kw(peek(p, 1), K_NEXT)) {
 		if (mode != WD_PLAIN)
 			return unexpected(p);
@@ -1496,11 +1537,6 @@ part_of(struct parser *p)
 	return unexpected(p);
 }
 
-static int
-part_vague(struct parser *p)
-{
-	return advise(p, "'%.*s' is vague; say how many or when, as in 'in 3 hours'", TOKF(cur(p)));
-}
 
 static int
 part_unknown(struct parser *p)
@@ -1533,8 +1569,9 @@ static int (*const parts[K_COUNT])(struct parser *) = {
 	[K_FEW] = part_duration, [K_HALF] = part_half, [K_IN] = part_in, [K_LAST] = part_last,
 	[K_MIDNIGHT] = part_midnight, [K_MONTH] = part_month, [K_NEXT] = part_next,
 	[K_NOON] = part_noon, [K_NOW] = part_now, [K_OF] = part_of, [K_PERIOD] = part_period,
-	[K_QUARTER] = part_quarter, [K_THIS] = part_this, [K_TONIGHT] = part_tonight,
-	[K_UNIT] = part_day, [K_VAGUE] = part_vague, [K_WEEKDAY] = part_weekday,
+	[K_QUARTER] = part_quarter, [K_RECUR] = part_unknown, [K_THIS] = part_this,
+	[K_TONIGHT] = part_tonight,
+	[K_UNIT] = part_day, [K_VAGUE] = part_unknown, [K_WEEKDAY] = part_weekday,
 	[K_WEEKEND] = part_weekend, [K_WITHIN] = part_in, [K_ZONE] = part_zone,
 	[K_ZONENAME] = part_zone,
 };
@@ -1549,6 +1586,8 @@ part(struct parser *p)
 	case T_ZONE:
 		return part_zone(p);
 	case T_PUNCT:
+		if (is_punct(t, '@'))
+			return part_at(p); /* "tomorrow @ 3pm" */
 		return is_punct(t, '+') || is_punct(t, '-') ? part_sign(p) : unexpected(p);
 	case T_WORD:
 		return parts[t->kw] ? parts[t->kw](p) : unexpected(p);
@@ -1813,9 +1852,17 @@ reading_zone(struct parser *p, const struct tz *z)
 static const char *
 period_name(const struct spec *sp)
 {
-	return sp->tonight ? "tonight" : sp->period == 9 * 60 ? "in the morning" :
-	    sp->period == 15 * 60 ? "in the afternoon" : sp->period == 18 * 60 ? "in the evening" :
-	    "at night";
+	static const struct {
+		int at;
+		const char *name;
+	} names[] = {{9 * 60, "in the morning"}, {15 * 60, "in the afternoon"},
+		{18 * 60, "in the evening"}, {20 * 60, "at night"}};
+	if (sp->tonight)
+		return "tonight";
+	for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+		if (names[k].at == sp->period)
+			return names[k].name;
+	return "at night";
 }
 
 /* An hour said with a part of the day.  Evening, night and tonight: a bare
