@@ -11,7 +11,7 @@
  *	         | duration [ "from now" | "later" | "hence" | "ago" ]   (alone: from now)
  *	         | duration ( "from" | "after" | "before" ) date         (calendar units)
  *	         | ( "next" | "last" ) unit
- *	duration = amount unit [ "and a half" ] { [ "and" | "," ] amount unit }
+ *	duration = amount unit [ "and a half" ] { [ "and" | "," ] amount unit } [ "time" ]
  *	amount   = number [ "." digits ] | "zero" ... "sixty" | "twenty-five" | "a" | "an"
  *	         | [ "a" ] ( "couple" [ "of" ] | "few" ) | "half" [ "a" | "an" ]
  *	         | number "and a half"
@@ -31,8 +31,8 @@
  *	time     = clock [ "am" | "pm" ] | hour [ "o'clock" ] ( "am" | "pm" )
  *	         | hour "o'clock" | "noon" | "midday" | "midnight" | "12" ( "noon" | "midnight" )
  *	         | ( "half" | [ "a" ] "quarter" | minutes [ "minutes" ] )
- *	           ( "past" | "after" | "to" | "of" ) hour [ "am" | "pm" ]
- *	         | [ "at" ] hour          (after "at", a date or a part, or before a period)
+ *	           ( "past" | "after" | "to" | "of" ) ( hour [ "am" | "pm" ] | "noon" | "midnight" )
+ *	         | [ "at" | "@" ] hour    (after "at", a date or a part, before a period or a day)
  *	clock    = hh ( ":" | "." ) mm | hh ":" mm ":" ss [ "." fraction ]
  *	period   = [ "this" | "in the" | "at" ] ( "morning" | "afternoon" | "evening" | "night" )
  *	zone     = "Z" | "UTC" | "GMT" | abbreviation | Area/Location
