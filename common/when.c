@@ -50,10 +50,10 @@
  * of the whole expression.  Wall times in a spring-forward gap become the
  * first instant after it, repeated ones their first occurrence.
  *
- * The work is in three steps: tokenize() splits the text into numbers,
- * known words and punctuation; parse() reads the parts into a struct spec,
- * one handler per kind of word (parts[]), and finish() checks that the parts
- * fit together; evaluate() turns the spec into an instant in the zone. */
+ * The work is in steps: normalize() and tokenize() turn the text into
+ * numbers, known words and punctuation; parse() reads the parts into a
+ * struct spec, one handler per kind of word (parts[]), and finish() checks
+ * that the parts fit together; evaluate() turns the spec into an instant. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -1538,12 +1538,6 @@ part_of(struct parser *p)
 }
 
 
-static int
-part_unknown(struct parser *p)
-{
-	return unexpected(p);
-}
-
 /* "last friday", "last week": in the past, for --from and replays. */
 static int
 part_last(struct parser *p)
@@ -1564,16 +1558,14 @@ part_last(struct parser *p)
 
 /* The part each word starts; the others are unexpected where a part begins. */
 static int (*const parts[K_COUNT])(struct parser *) = {
-	[K_NONE] = part_unknown, [K_A] = part_a, [K_AFTER] = part_in, [K_AMBIG] = part_ambiguous,
-	[K_AT] = part_at, [K_COUPLE] = part_duration, [K_DAYWORD] = part_dayword,
-	[K_FEW] = part_duration, [K_HALF] = part_half, [K_IN] = part_in, [K_LAST] = part_last,
+	[K_A] = part_a, [K_AFTER] = part_in, [K_AMBIG] = part_ambiguous, [K_AT] = part_at,
+	[K_COUPLE] = part_duration, [K_DAYWORD] = part_dayword, [K_FEW] = part_duration,
+	[K_HALF] = part_half, [K_IN] = part_in, [K_LAST] = part_last,
 	[K_MIDNIGHT] = part_midnight, [K_MONTH] = part_month, [K_NEXT] = part_next,
 	[K_NOON] = part_noon, [K_NOW] = part_now, [K_OF] = part_of, [K_PERIOD] = part_period,
-	[K_QUARTER] = part_quarter, [K_RECUR] = part_unknown, [K_THIS] = part_this,
-	[K_TONIGHT] = part_tonight,
-	[K_UNIT] = part_day, [K_VAGUE] = part_unknown, [K_WEEKDAY] = part_weekday,
-	[K_WEEKEND] = part_weekend, [K_WITHIN] = part_in, [K_ZONE] = part_zone,
-	[K_ZONENAME] = part_zone,
+	[K_QUARTER] = part_quarter, [K_THIS] = part_this, [K_TONIGHT] = part_tonight,
+	[K_UNIT] = part_day, [K_WEEKDAY] = part_weekday, [K_WEEKEND] = part_weekend,
+	[K_WITHIN] = part_in, [K_ZONE] = part_zone, [K_ZONENAME] = part_zone,
 };
 
 static int
