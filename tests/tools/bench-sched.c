@@ -100,19 +100,24 @@ main(int argc, char **argv)
 		"in an hour and a half", "next quarter", "2026-11-23T07:00:00+01:00",
 		"in 1.5 hours"};
 	const int nw = (int)(sizeof whens / sizeof *whens);
-	n = 0;
-	t0 = now_s();
-	do {
-		for (int r = 0; r < 20; r++)
-			for (int i = 0; i < nw; i++) {
-				int64_t x;
-				sink += when_parse(whens[i], start, z[2], &x, &e) + x;
-			}
-		n += 20 * nw;
-		t1 = now_s();
-	} while (t1 - t0 < secs);
-	printf("when-parse: %.0f expressions/s (%d expressions, one naming an IANA zone; target >= 1000000)\n",
-	    n / (t1 - t0), nw);
+	double rate = 0;
+	for (int k = 0; k < 5; k++) { /* the best of five: other work on the machine only slows */
+		n = 0;
+		t0 = now_s();
+		do {
+			for (int r = 0; r < 20; r++)
+				for (int i = 0; i < nw; i++) {
+					int64_t x;
+					sink += when_parse(whens[i], start, z[2], &x, &e) + x;
+				}
+			n += 20 * nw;
+			t1 = now_s();
+		} while (t1 - t0 < secs / 5);
+		if (n / (t1 - t0) > rate)
+			rate = n / (t1 - t0);
+	}
+	printf("when-parse: %.0f expressions/s (%d expressions, one naming an IANA zone, best of 5; "
+	    "target >= 1000000)\n", rate, nw);
 
 	/* the slowest time expression found: each of the table's rows (argv[2])
 	 * and some crafted ones, its best of 5 timings of 20 calls */
