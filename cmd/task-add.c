@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "config.h"
 #include "json.h"
 #include "store.h"
 #include "taskargs.h"
@@ -96,7 +97,8 @@ line_at(int *line, const char **from, const char *at)
 
 /* JSON objects (or arrays of them) from stdin, all or nothing. */
 static int
-import(struct store *st, int force, int64_t now, struct zones *zs, struct err *e)
+import(struct store *st, int force, int64_t now, unsigned when_flags, struct zones *zs,
+    struct err *e)
 {
 	struct buf in = {0};
 	if (buf_read_fd(&in, 0, (size_t)1 << 31) != 0) {
@@ -135,7 +137,7 @@ import(struct store *st, int force, int64_t now, struct zones *zs, struct err *e
 			char where[32];
 			snprintf(where, sizeof where, "stdin:%d", line);
 			task_init(&t);
-			rc = task_from_json(item, &t, now, zs, &sub);
+			rc = task_from_json(item, &t, now, zs, when_flags, &sub);
 			/* A task exported mid-run has no run here to finish it. */
 			if (!rc && t.status == STATUS_RUNNING)
 				t.status = STATUS_PENDING;
@@ -278,9 +280,11 @@ main(int argc, char **argv)
 	}
 	if (!rc)
 		rc = now_get(&now, &e);
+	if (!rc)
+		rc = config_when_flags(&a.when_flags, &e);
 	if (!rc && importing) {
 		if (!(rc = store_open(NULL, 0, &st, &e)))
-			rc = import(st, force, now, zs, &e);
+			rc = import(st, force, now, a.when_flags, zs, &e);
 	} else if (!rc) {
 		struct task t;
 		int changed;

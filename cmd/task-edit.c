@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "config.h"
 #include "json.h"
 #include "store.h"
 #include "taskargs.h"
@@ -136,6 +137,8 @@ main(int argc, char **argv)
 	struct zones *zs = zones_new();
 	if (!rc)
 		rc = now_get(&now, &e);
+	if (!rc)
+		rc = config_when_flags(&a.when_flags, &e);
 	if (!rc)
 		rc = store_open(NULL, 0, &st, &e);
 	if (!rc)

@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "config.h"
 #include "json.h"
 #include "store.h"
 #include "table.h"
@@ -279,13 +280,15 @@ parse_since(const char *s, int64_t now, int64_t *out, struct err *e)
 		return ST_OK;
 	}
 	struct tz *z;
-	int rc = tz_load(NULL, &z, e);
-	if (rc)
+	unsigned flags = WHEN_PAST_OK;
+	char q[112];
+	int rc = config_when_flags(&flags, e);
+	if (rc || (rc = tz_load(NULL, &z, e)))
 		return rc;
-	rc = when_parse_any(s, now, z, out, e);
+	rc = when_read(s, now, z, flags, out, e);
 	tz_free(z);
 	return rc ? err_set(e, ST_INVALID, "bad --since '%s': give RFC 3339, a time like 'yesterday"
-	    " 9:00', or a duration like 2h", s) : ST_OK;
+	    " 9:00', or a duration like 2h", str_quote(q, 104, s, strlen(s))) : ST_OK;
 }
 
 static void

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "cron.h"
 #include "tz.h"
 #include "when.h"
@@ -56,6 +57,15 @@ looks_like_cron(const char *s)
 			p++;
 	}
 	return words >= 4 && first_ok;
+}
+
+/* Instants past 9999-12-31T23:59:59, in UTC or in the zone, have no
+ * four-digit year: nothing could read them back. */
+static int
+past_9999(const struct tz *z, int64_t t)
+{
+	const int64_t last = 253402300799;
+	return t > last || t + tz_offset(z, t) > last;
 }
 
 static void
@@ -149,10 +159,12 @@ main(int argc, char **argv)
 	struct err e = {{0}};
 	struct tz *z = NULL;
 	int64_t now, t;
+	unsigned flags = 0;
 	int rc;
-	if ((rc = now_get(&now, &e)) || (rc = tz_load(zone, &z, &e)))
+	if ((rc = now_get(&now, &e)) || (rc = tz_load(zone, &z, &e)) ||
+	    (rc = config_when_flags(&flags, &e)))
 		goto fail;
-	if (from && (rc = when_parse_any(from, now, z, &now, &e))) {
+	if (from && (rc = when_read(from, now, z, flags | WHEN_PAST_OK, &now, &e))) {
 		fprintf(stderr, "%s: --from: %s\n", prog, e.msg);
 		buf_free(&sched);
 		tz_free(z);
@@ -168,11 +180,13 @@ main(int argc, char **argv)
 		t = now;
 		for (long i = 0; i < count; i++) {
 			t = cron_next(&cr, z, t);
-			if (t < 0) {
+			if (t < 0 || past_9999(z, t)) {
 				if (i == 0) {
-					char f[64];
+					char f[64], q[112];
 					tz_fmt_rfc3339(z, now, f, sizeof f);
-					rc = err_set(&e, ST_INVALID, "'%s' never fires after %s", sched.data, f);
+					rc = err_set(&e, ST_INVALID, "'%s' never fires after %s%s",
+					    str_quote(q, 104, sched.data, sched.len), f,
+					    t < 0 ? "" : " before the year 10000");
 					goto fail;
 				}
 				break;
@@ -182,12 +196,13 @@ main(int argc, char **argv)
 	} else {
 		/* A time expression wins when it is one ("5 minutes from now");
 		 * otherwise the cron error is the useful one if it looks like cron. */
-		if (when_parse_any(sched.data, now, z, &t, &e) != ST_OK && looks_like_cron(sched.data)) {
+		if (when_read(sched.data, now, z, flags | WHEN_PAST_OK, &t, &e) != ST_OK &&
+		    looks_like_cron(sched.data)) {
 			e = ce;
 			rc = ST_INVALID;
 			goto fail;
 		}
-		if ((rc = when_parse(sched.data, now, z, &t, &e)))
+		if ((rc = when_read(sched.data, now, z, flags, &t, &e)))
 			goto fail;
 		char local[64];
 		tz_fmt_local(z, t, local, sizeof local);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "when.h"
 
 #define CONFIG_MAX (256 * 1024)
 
@@ -205,4 +206,18 @@ config_free(struct config *c)
 	free(c->values);
 	free(c->path);
 	free(c);
+}
+
+int
+config_when_flags(unsigned *flags, struct err *e)
+{
+	struct config *c;
+	struct err sub;
+	int rc = config_load(&c, e);
+	if (rc)
+		return rc;
+	if ((rc = when_date_order(config_get(c, "date_order"), flags, &sub)))
+		err_set(e, rc, "%s: %s", config_path(c), sub.msg);
+	config_free(c);
+	return rc;
 }

@@ -23,6 +23,10 @@ int config_load(struct config **out, struct err *e);
 int config_load_file(const char *path, struct config **out, struct err *e); /* the same, one file */
 const char *config_get(const struct config *c, const char *key); /* NULL if unset */
 const char *config_path(const struct config *c);
+/* How the user's config says time expressions are read, as when.h's
+ * WHEN_* flags: date_order = dmy sets WHEN_DMY.  Loads the default file;
+ * a bad file or value is ST_INVALID or ST_ERR with the file named. */
+int config_when_flags(unsigned *flags, struct err *e);
 void config_free(struct config *c);
 
 #endif

@@ -115,8 +115,18 @@ field_error(struct err *e, int f, const char *text, size_t len, int code, ...)
 	va_start(ap, code);
 	vsnprintf(detail, sizeof detail, ecodes[code], ap);
 	va_end(ap);
-	return err_set(e, ST_INVALID, "bad %s field '%.*s': %s", fields[f].name,
-	    (int)(len > 64 ? 64 : len), text, detail);
+	char q[72];
+	return err_set(e, ST_INVALID, "bad %s field '%s': %s", fields[f].name,
+	    str_quote(q, sizeof q, text, len), detail);
+}
+
+/* The character at p (not a byte of it) as text for a message. */
+static const char *
+char_at(char *buf, size_t n, const char *p, const char *end)
+{
+	uint32_t cp;
+	size_t k = utf8_char(p, (size_t)(end - p), &cp);
+	return str_quote(buf, n, p, k ? k : 1);
 }
 
 /* One value: a number or (month, day-of-week) a name.  Returns the end. */
@@ -144,10 +154,10 @@ get_value(int f, const char *p, const char *end, int *v, const char *ftext, size
 	while (q < end && isalpha((unsigned char)*q))
 		q++;
 	char word[32];
-	snprintf(word, sizeof word, "%.*s", (int)(q - p > 20 ? 20 : q - p), p);
+	snprintf(word, sizeof word, "%.*s", (int)(q - p > 20 ? 20 : q - p), p); /* letters: ASCII */
 	if (q == p) {
-		snprintf(word, sizeof word, "%.*s", p < end ? 1 : 0, p);
-		*rc = field_error(e, f, ftext, flen, p < end ? CE_SYNTAX : CE_EMPTY, word);
+		*rc = field_error(e, f, ftext, flen, p < end ? CE_SYNTAX : CE_EMPTY,
+		    char_at(word, sizeof word, p, end));
 		return NULL;
 	}
 	size_t n = (size_t)(q - p);
@@ -211,8 +221,8 @@ parse_field(int f, const char *text, size_t len, uint64_t *bits, int *star, stru
 				const char *q = s;
 				while (q < end && *q != ',')
 					q++;
-				snprintf(st, sizeof st, "%.*s", (int)(q - s > 16 ? 16 : q - s), s);
-				return field_error(e, f, text, len, CE_STEP, st, maxstep);
+				return field_error(e, f, text, len, CE_STEP,
+				    str_quote(st, sizeof st, s, (size_t)(q - s)), maxstep);
 			}
 			if (!range) {
 				char av[16], sv[16];
@@ -227,8 +237,8 @@ parse_field(int f, const char *text, size_t len, uint64_t *bits, int *star, stru
 		if (p == end)
 			return ST_OK;
 		if (*p != ',') {
-			char ch[2] = {*p, 0};
-			return field_error(e, f, text, len, CE_SYNTAX, ch);
+			char ch[16];
+			return field_error(e, f, text, len, CE_SYNTAX, char_at(ch, sizeof ch, p, end));
 		}
 		p++;
 	}
@@ -295,19 +305,17 @@ parse_expr(const char *expr, struct cron *c, struct err *e)
 		size_t n = (size_t)(p - w);
 		while (is_blank(*p))
 			p++;
-		if (*p) {
-			char extra[32];
-			snprintf(extra, sizeof extra, "%.20s", p);
-			return err_set(e, ST_INVALID, "unexpected '%s' after the nickname '@%.*s'", extra,
-			    (int)(n > 20 ? 20 : n), w);
-		}
+		char extra[32], nick[32];
+		if (*p)
+			return err_set(e, ST_INVALID, "unexpected '%s' after the nickname '@%s'",
+			    str_quote(extra, sizeof extra, p, strlen(p)), str_quote(nick, sizeof nick, w, n));
 		if (word_eq(w, n, "reboot"))
 			return err_set(e, ST_INVALID, "%s", ecodes[CE_REBOOT]);
 		for (size_t i = 0; i < sizeof nicknames / sizeof *nicknames; i++)
 			if (word_eq(w, n, nicknames[i].name))
 				return parse_expr(nicknames[i].expr, c, e);
-		char nick[32];
-		snprintf(nick, sizeof nick, "@%.*s", (int)(n > 20 ? 20 : n), w);
+		char name[32];
+		snprintf(nick, sizeof nick, "@%s", str_quote(name, sizeof name - 1, w, n));
 		return err_set(e, ST_INVALID, ecodes[CE_NICK], nick);
 	}
 	const char *start[6];

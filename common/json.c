@@ -154,20 +154,13 @@ field_named(const char *name)
 	return NULL;
 }
 
-/* A schedule time from JSON: RFC 3339 exactly, else a time expression. */
+/* A schedule time from JSON: RFC 3339 or any time expression. */
 static int
-read_when(const char *s, int64_t now, int allow_past, const struct tz *z, int64_t *out,
-    struct err *e)
+read_when(const char *s, int64_t now, int allow_past, unsigned flags, const struct tz *z,
+    int64_t *out, struct err *e)
 {
-	if (time_parse_rfc3339(s, out) == 0) {
-		if (!allow_past && *out < now - 60) {
-			char buf[40];
-			time_fmt_utc(*out, buf, sizeof buf);
-			return err_set(e, ST_INVALID, "'%s' is in the past (now is %s)", s, buf);
-		}
-		return ST_OK;
-	}
-	return allow_past ? when_parse_any(s, now, z, out, e) : when_parse(s, now, z, out, e);
+	flags = allow_past ? flags | WHEN_PAST_OK : flags & ~(unsigned)WHEN_PAST_OK;
+	return when_read(s, now, z, flags, out, e);
 }
 
 /* A UUID in its canonical 8-4-4-4-12 form, in any case; copied lower-cased
@@ -195,7 +188,8 @@ cmp_i64(const void *a, const void *b)
 }
 
 int
-task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs, struct err *e)
+task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs,
+    unsigned when_flags, struct err *e)
 {
 	if (!cJSON_IsObject(obj))
 		return err_set(e, ST_INVALID, "expected a JSON object");
@@ -290,7 +284,7 @@ task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs, 
 			return err_set(e, ST_INVALID, "field 'at' must be a time string");
 		t->plan = xcalloc(1, sizeof *t->plan);
 		t->nplan = 1;
-		if ((rc = read_when(at->valuestring, now, allow_past, z, &t->plan[0], e)))
+		if ((rc = read_when(at->valuestring, now, allow_past, when_flags, z, &t->plan[0], e)))
 			return rc;
 	}
 	if (plan) {
@@ -302,7 +296,7 @@ task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs, 
 		cJSON_ArrayForEach(it, plan) {
 			if (!cJSON_IsString(it))
 				return err_set(e, ST_INVALID, "field 'plan' must hold time strings");
-			if ((rc = read_when(it->valuestring, now, allow_past, z, &t->plan[i++], e)))
+			if ((rc = read_when(it->valuestring, now, allow_past, when_flags, z, &t->plan[i++], e)))
 				return rc;
 		}
 		qsort(t->plan, t->nplan, sizeof *t->plan, cmp_i64);

@@ -18,9 +18,11 @@ cJSON *run_to_json(const struct run *r);                        /* output and er
 cJSON *task_to_json(const struct task *t, struct zones *zs);   /* every field; instants RFC 3339 UTC */
 /* Fill an initialised t from obj.  Schedule times may be RFC 3339 or any
  * time expression read at now in the task's zone (past ones rejected unless
- * the object also carries next_run_at or a final status).  Unknown fields
- * are an error, so a typo never passes silently. */
-int task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs, struct err *e);
+ * the object also carries next_run_at or a final status), with when_flags
+ * (WHEN_DMY for date_order = dmy, or 0).  Unknown fields are an error, so a
+ * typo never passes silently. */
+int task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs,
+    unsigned when_flags, struct err *e);
 /* Append "field: old -> new" lines for each field that differs. */
 int task_diff(const struct task *a, const struct task *b, struct zones *zs, struct buf *out);
 char *json_print_line(const cJSON *j);                          /* compact, malloc'd */

@@ -238,11 +238,11 @@ apply_number(const char *flag, const char *v, int is_duration, long min, int def
 }
 
 static int
-read_time(const char *flag, const char *text, int64_t now, const struct tz *z, int64_t *out,
-    struct err *e)
+read_time(const char *flag, const char *text, int64_t now, const struct tz *z, unsigned flags,
+    int64_t *out, struct err *e)
 {
 	struct err sub;
-	int rc = when_parse(text, now, z, out, &sub);
+	int rc = when_read(text, now, z, flags & ~(unsigned)WHEN_PAST_OK, out, &sub);
 	if (rc)
 		return err_set(e, rc, "%s: %s", flag, sub.msg);
 	return ST_OK;
@@ -276,13 +276,13 @@ apply_schedule(const struct task_args *a, struct task *t, int64_t now, const str
 		t->kind = KIND_AT;
 		t->plan = xcalloc(1, sizeof *t->plan);
 		t->nplan = 1;
-		if ((rc = read_time("--at", a->at, now, z, &t->plan[0], e)))
+		if ((rc = read_time("--at", a->at, now, z, a->when_flags, &t->plan[0], e)))
 			return rc;
 	} else if (a->nplan) {
 		t->kind = KIND_PLAN;
 		t->plan = xcalloc(a->nplan, sizeof *t->plan);
 		for (size_t i = 0; i < a->nplan; i++) {
-			if ((rc = read_time("--plan", a->plan[i], now, z, &t->plan[t->nplan], e)))
+			if ((rc = read_time("--plan", a->plan[i], now, z, a->when_flags, &t->plan[t->nplan], e)))
 				return rc;
 			t->nplan++;
 		}

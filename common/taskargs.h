@@ -21,6 +21,7 @@ struct task_args {
 	char *weekly_joined;
 	const char *kinds[8];   /* the schedule options given, for the error */
 	int nkinds;
+	unsigned when_flags;    /* how --at and --plan are read: WHEN_DMY (when.h), or 0 */
 };
 
 /* taskargs.c */

@@ -1,5 +1,7 @@
 /* when.h: time expressions, from RFC 3339 to casual English ("tomorrow at
- * 10am", "in 2 hours", "next Friday at noon"), read in a zone at a given now. */
+ * 10am", "in 2 hours", "next Friday at noon", "9am Europe/Paris", "3/4 at
+ * 5pm"), read in a zone at a given now.  The grammar is at the top of when.c
+ * and in agentcron-schedule(5). */
 #ifndef AC_WHEN_H
 #define AC_WHEN_H
 
@@ -8,13 +10,25 @@
 #include "tz.h"
 #include "util.h"
 
+/* How to read an expression: flags for when_read. */
+enum {
+	WHEN_PAST_OK = 1 << 0, /* no refusal of instants in the past (--from, replays) */
+	WHEN_DMY = 1 << 1,     /* numeric dates day first: 4/3 is 4 March (date_order = dmy) */
+};
+
 /* when.c */
-/* Parse `text` read at instant `now` in zone z into *out.  Anything not
- * understood, impossible ("feb 30", "25:00") or more than 60 s before now is
- * ST_INVALID with a message that quotes the input and names the zone, e.g.
- * "'yesterday at 9' is 2026-11-21 09:00 in Europe/London, which is in the past". */
-int when_parse(const char *text, int64_t now, const struct tz *z, int64_t *out, struct err *e);
-/* The same without the past check (for --from and replays). */
-int when_parse_any(const char *text, int64_t now, const struct tz *z, int64_t *out, struct err *e);
+/* Read `text` at instant `now` in zone z (unless the text names its own
+ * zone) into *out.  Anything not understood, impossible ("feb 30", "25:00"),
+ * outside the years 1-9999 or, without WHEN_PAST_OK, more than 60 s before
+ * now is ST_INVALID with a one-line message that quotes the input as valid
+ * UTF-8 and names the zone, e.g. "'yesterday at 9' is 2026-11-21 09:00 GMT
+ * in Europe/London, which is in the past". */
+int when_read(const char *text, int64_t now, const struct tz *z, unsigned flags, int64_t *out,
+    struct err *e);
+int when_parse(const char *text, int64_t now, const struct tz *z, int64_t *out, struct err *e);     /* flags 0 */
+int when_parse_any(const char *text, int64_t now, const struct tz *z, int64_t *out, struct err *e); /* WHEN_PAST_OK */
+/* The config value of date_order ("mdy", the default, or "dmy"; NULL or ""
+ * is mdy) as WHEN_DMY set or cleared in *flags; ST_INVALID for any other. */
+int when_date_order(const char *value, unsigned *flags, struct err *e);
 
 #endif

@@ -156,7 +156,7 @@ test_expect_success 'a time in the past: exit 2, in the zone' '
 
 test_expect_success 'not understood: exit 2 and what to try' '
 	test_expect_code 2 task-when --tz Europe/London blorp >out 2>err &&
-	echo "task-when: cannot understand time '\''blorp'\'' (read in Europe/London): unexpected '\''blorp'\''; try '\''tomorrow at 10am'\'', '\''in 2 hours'\'' or 2026-11-23T07:00:00Z" >expect &&
+	echo "task-when: cannot understand time '\''blorp'\'' (read in Europe/London): unknown word '\''blorp'\''; try '\''tomorrow at 10am'\'', '\''in 2 hours'\'' or 2026-11-23T07:00:00Z" >expect &&
 	test_cmp expect err
 '
 

@@ -167,7 +167,7 @@ test_expect_success 'missing, mistyped and unknown arguments are tool errors the
 	[7] error
 	at: '\''yesterday at 9'\'' is 2026-02-28 09:00 UTC in UTC, which is in the past.
 	[8] error
-	at: cannot understand time '\''blorp'\'' (read in UTC): unexpected '\''blorp'\''; try '\''tomorrow at 10am'\'', '\''in 2 hours'\'' or 2026-11-23T07:00:00Z.
+	at: cannot understand time '\''blorp'\'' (read in UTC): unknown word '\''blorp'\''; try '\''tomorrow at 10am'\'', '\''in 2 hours'\'' or 2026-11-23T07:00:00Z.
 	[9] error
 	Argument '\''manual'\'' must be true or false.
 	[10] error

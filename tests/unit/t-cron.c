@@ -71,7 +71,51 @@ static const struct parse_case parses[] = {
 	{"0 0 30\n2 *", "'0 0 30 2 *' can never fire (February has no day 30)"},
 	{"@daily x\ny", "unexpected 'x y' after the nickname '@daily'"},
 	{"0 0 \001 * *", "bad day-of-month field '?': unexpected '?'"},
+	/* ... and quotes whole characters of valid UTF-8, U+FFFD for bad bytes */
+	{"0 0 * * 5\xc3\xa9", "bad day-of-week field '5\xc3\xa9': unexpected '\xc3\xa9'"},
+	{"0 0 * * \xff", "bad day-of-week field '\xef\xbf\xbd': unexpected '\xef\xbf\xbd'"},
+	{"0 0 \xe2\x82\xac * *", "bad day-of-month field '\xe2\x82\xac': unexpected '\xe2\x82\xac'"},
+	{"*/5\xc3\xa9 * * * *", "bad minute field '*/5\xc3\xa9': unexpected '\xc3\xa9'"},
+	{"*/\xc3\xa9 * * * *", "bad minute field '*/\xc3\xa9': step '\xc3\xa9' is not a number from 1 to 60"},
+	{"@daily \xc3\xa9", "unexpected '\xc3\xa9' after the nickname '@daily'"},
+	{"@daily\xc3", "unknown nickname '@daily\xef\xbf\xbd' (expected @yearly, @annually, @monthly, @weekly, @daily, @midnight or @hourly)"},
 };
+
+/* One line of valid UTF-8. */
+static int
+clean_line(const char *s)
+{
+	size_t n = strlen(s);
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t k = utf8_char(s + i, n - i, &cp);
+		if (k == 0 || cp < 0x20)
+			return 0;
+		i += k;
+	}
+	return n > 0;
+}
+
+/* Long fields and nicknames of multi-byte characters are cut between
+ * characters, whatever the offset. */
+static void
+long_quotes(void)
+{
+	for (int pad = 0; pad < 4; pad++)
+		for (int kind = 0; kind < 3; kind++) {
+			char in[512];
+			int n = snprintf(in, sizeof in, "%s%.*s", kind == 0 ? "0 0 * * " : kind == 1 ?
+			    "@" : "@daily ", pad, "xxx");
+			for (int k = 0; k < 60; k++)
+				n += snprintf(in + n, sizeof in - (size_t)n, "%s", k % 2 ? "\xc3\xa9" :
+				    "\xe2\x82\xac");
+			struct cron c;
+			struct err e = {{0}};
+			check(cron_parse(in, &c, &e) == ST_INVALID && clean_line(e.msg) &&
+			    strstr(e.msg, "..."), "a long non-ASCII %s is quoted in whole characters "
+			    "(offset %d)", kind == 0 ? "field" : kind == 1 ? "nickname" : "tail", pad);
+		}
+}
 
 static void
 parse_errors(void)
@@ -289,6 +333,7 @@ int
 main(void)
 {
 	parse_errors();
+	long_quotes();
 	descriptions();
 	next_cases();
 	return tap_done();

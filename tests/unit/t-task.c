@@ -139,7 +139,7 @@ test_finalize_and_json(void)
 	check(strlen(t.id) == 36, "an id was made");
 	cJSON *j = task_to_json(&t, zs);
 	task_init(&back);
-	check_int(task_from_json(j, &back, now, zs, &e), ST_OK, "JSON reads back");
+	check_int(task_from_json(j, &back, now, zs, 0, &e), ST_OK, "JSON reads back");
 	check_str(back.id, t.id, "id round-trips");
 	check_int(back.plan[0], t.plan[0], "instant round-trips");
 	check_int(back.next_run_at, t.next_run_at, "next run round-trips");

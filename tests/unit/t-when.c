@@ -1,250 +1,21 @@
-/* t-when: time expressions at a fixed "now" (Sunday 2026-11-22 14:30 UTC:
- * 14:30 GMT in London, 09:30 EST in New York), each with the wall time it
- * must land on in both zones; then inputs that must be refused, the exact
- * wording of the messages, and wall times in DST gaps and repeats. */
+/* t-when: time expressions.  The table in when-table.txt (argv[1]) is read
+ * at a fixed now in London, New York and Sydney, each line with the instant
+ * or the refusal it must give in each zone; every instant understood must
+ * read back from the RFC 3339 forms task-when prints, and every refusal be
+ * one line of valid UTF-8.  Then the exact wording of messages, wall times
+ * in DST gaps and repeats, date_order, and the keyword table itself: this
+ * file includes when.c to see its static tables (the library's when.o is
+ * then never linked in). */
 #include <stdlib.h>
 
 #include "tap.h"
-#include "tz.h"
-#include "when.h"
+#include "when.c"
 
 #define NOW "2026-11-22T14:30:00Z"
+#define TRY "; try 'tomorrow at 10am', 'in 2 hours' or 2026-11-23T07:00:00Z"
 
-struct when_case {
-	const char *in, *london, *ny; /* wall times in each zone */
-};
-
-static const struct when_case cases[] = {
-	/* offsets in real time */
-	{"in 2 hours", "2026-11-22 16:30", "2026-11-22 11:30"},
-	{"in 30 minutes", "2026-11-22 15:00", "2026-11-22 10:00"},
-	{"in an hour", "2026-11-22 15:30", "2026-11-22 10:30"},
-	{"in a minute", "2026-11-22 14:31", "2026-11-22 09:31"},
-	{"in 1 minute", "2026-11-22 14:31", "2026-11-22 09:31"},
-	{"in 90 minutes", "2026-11-22 16:00", "2026-11-22 11:00"},
-	{"in 45 mins", "2026-11-22 15:15", "2026-11-22 10:15"},
-	{"in 2 hrs", "2026-11-22 16:30", "2026-11-22 11:30"},
-	{"in 2h", "2026-11-22 16:30", "2026-11-22 11:30"},
-	{"in 30m", "2026-11-22 15:00", "2026-11-22 10:00"},
-	{"in 1h30m", "2026-11-22 16:00", "2026-11-22 11:00"},
-	{"in 1 hour and 30 minutes", "2026-11-22 16:00", "2026-11-22 11:00"},
-	{"in 2 hours 15 minutes", "2026-11-22 16:45", "2026-11-22 11:45"},
-	{"in half an hour", "2026-11-22 15:00", "2026-11-22 10:00"},
-	{"in half hour", "2026-11-22 15:00", "2026-11-22 10:00"},
-	{"in a half hour", "2026-11-22 15:00", "2026-11-22 10:00"},
-	{"in an hour and a half", "2026-11-22 16:00", "2026-11-22 11:00"},
-	{"in 2 minutes and a half", "2026-11-22 14:32:30", "2026-11-22 09:32:30"},
-	{"in 1.5 hours", "2026-11-22 16:00", "2026-11-22 11:00"},
-	{"in 2.25 hours", "2026-11-22 16:45", "2026-11-22 11:45"},
-	{"in 0.5 minutes", "2026-11-22 14:30:30", "2026-11-22 09:30:30"},
-	{"1.5 hours from now", "2026-11-22 16:00", "2026-11-22 11:00"},
-	{"in 10 seconds", "2026-11-22 14:30:10", "2026-11-22 09:30:10"},
-	{"in 24 hours", "2026-11-23 14:30", "2026-11-23 09:30"},
-	{"in twelve hours", "2026-11-23 02:30", "2026-11-22 21:30"},
-	{"in five minutes", "2026-11-22 14:35", "2026-11-22 09:35"},
-	{"in one hour", "2026-11-22 15:30", "2026-11-22 10:30"},
-	{"2 hours from now", "2026-11-22 16:30", "2026-11-22 11:30"},
-	{"an hour from now", "2026-11-22 15:30", "2026-11-22 10:30"},
-	{"30 minutes later", "2026-11-22 15:00", "2026-11-22 10:00"},
-	{"now", "2026-11-22 14:30", "2026-11-22 09:30"},
-	{"NOW", "2026-11-22 14:30", "2026-11-22 09:30"},
-	{"now + 5 minutes", "2026-11-22 14:35", "2026-11-22 09:35"},
-	{"now + 1 hour", "2026-11-22 15:30", "2026-11-22 10:30"},
-	{"IN 2 HOURS", "2026-11-22 16:30", "2026-11-22 11:30"},
-	/* calendar offsets keep the wall time */
-	{"in 3 days", "2026-11-25 14:30", "2026-11-25 09:30"},
-	{"in 3 days at 14:00", "2026-11-25 14:00", "2026-11-25 14:00"},
-	{"in 3 days at 2pm", "2026-11-25 14:00", "2026-11-25 14:00"},
-	{"in a day", "2026-11-23 14:30", "2026-11-23 09:30"},
-	{"in 1 week", "2026-11-29 14:30", "2026-11-29 09:30"},
-	{"in 2 weeks", "2026-12-06 14:30", "2026-12-06 09:30"},
-	{"in a month", "2026-12-22 14:30", "2026-12-22 09:30"},
-	{"in 2 months", "2027-01-22 14:30", "2027-01-22 09:30"},
-	{"in a year", "2027-11-22 14:30", "2027-11-22 09:30"},
-	{"3 days from now", "2026-11-25 14:30", "2026-11-25 09:30"},
-	{"in 1 day at noon", "2026-11-23 12:00", "2026-11-23 12:00"},
-	{"in 2 days at 9am", "2026-11-24 09:00", "2026-11-24 09:00"},
-	{"in 1 week at 10:30", "2026-11-29 10:30", "2026-11-29 10:30"},
-	{"next week", "2026-11-29 14:30", "2026-11-29 09:30"},
-	{"next week at 10am", "2026-11-29 10:00", "2026-11-29 10:00"},
-	{"next month", "2026-12-22 14:30", "2026-12-22 09:30"},
-	{"next year", "2027-11-22 14:30", "2027-11-22 09:30"},
-	/* days by name */
-	{"tomorrow", "2026-11-23 14:30", "2026-11-23 09:30"},
-	{"tomorrow at 10am", "2026-11-23 10:00", "2026-11-23 10:00"},
-	{"tomorrow at 10 am", "2026-11-23 10:00", "2026-11-23 10:00"},
-	{"tomorrow at 10 a.m.", "2026-11-23 10:00", "2026-11-23 10:00"},
-	{"tomorrow 10am", "2026-11-23 10:00", "2026-11-23 10:00"},
-	{"Tomorrow At 10AM", "2026-11-23 10:00", "2026-11-23 10:00"},
-	{"tomorrow at 10", "2026-11-23 10:00", "2026-11-23 10:00"},
-	{"tomorrow at 10:30", "2026-11-23 10:30", "2026-11-23 10:30"},
-	{"tomorrow at 22:15", "2026-11-23 22:15", "2026-11-23 22:15"},
-	{"tomorrow at 3pm", "2026-11-23 15:00", "2026-11-23 15:00"},
-	{"tomorrow at 3:45 pm", "2026-11-23 15:45", "2026-11-23 15:45"},
-	{"tomorrow at 3:45 P.M.", "2026-11-23 15:45", "2026-11-23 15:45"},
-	{"tomorrow at noon", "2026-11-23 12:00", "2026-11-23 12:00"},
-	{"tomorrow noon", "2026-11-23 12:00", "2026-11-23 12:00"},
-	{"tomorrow at midnight", "2026-11-24 00:00", "2026-11-24 00:00"},
-	{"tomorrow morning", "2026-11-23 09:00", "2026-11-23 09:00"},
-	{"tomorrow afternoon", "2026-11-23 15:00", "2026-11-23 15:00"},
-	{"tomorrow evening", "2026-11-23 18:00", "2026-11-23 18:00"},
-	{"tomorrow night", "2026-11-23 20:00", "2026-11-23 20:00"},
-	{"tomorrow morning at 8", "2026-11-23 08:00", "2026-11-23 08:00"},
-	{"tomorrow afternoon at 3", "2026-11-23 15:00", "2026-11-23 15:00"},
-	{"tomorrow evening at 7", "2026-11-23 19:00", "2026-11-23 19:00"},
-	{"tomorrow at 7 in the evening", "2026-11-23 19:00", "2026-11-23 19:00"},
-	{"tomorrow at 8 in the morning", "2026-11-23 08:00", "2026-11-23 08:00"},
-	{"at 10am tomorrow", "2026-11-23 10:00", "2026-11-23 10:00"},
-	{"10am tomorrow", "2026-11-23 10:00", "2026-11-23 10:00"},
-	{"day after tomorrow", "2026-11-24 14:30", "2026-11-24 09:30"},
-	{"the day after tomorrow", "2026-11-24 14:30", "2026-11-24 09:30"},
-	{"day after tomorrow at 9am", "2026-11-24 09:00", "2026-11-24 09:00"},
-	{"today at 18:00", "2026-11-22 18:00", "2026-11-22 18:00"},
-	{"today at 5pm", "2026-11-22 17:00", "2026-11-22 17:00"},
-	{"today", "2026-11-22 14:30", "2026-11-22 09:30"},
-	{"this evening", "2026-11-22 18:00", "2026-11-22 18:00"},
-	{"this afternoon", "2026-11-22 15:00", "2026-11-22 15:00"},
-	{"tonight", "2026-11-22 20:00", "2026-11-22 20:00"},
-	{"tonight at 8", "2026-11-22 20:00", "2026-11-22 20:00"},
-	{"tonight at 8pm", "2026-11-22 20:00", "2026-11-22 20:00"},
-	{"tonight at 11:30", "2026-11-22 23:30", "2026-11-22 23:30"},
-	{"tonight at 9:15", "2026-11-22 21:15", "2026-11-22 21:15"},
-	{"tonight at 1am", "2026-11-23 01:00", "2026-11-23 01:00"},
-	{"at 8 tonight", "2026-11-22 20:00", "2026-11-22 20:00"},
-	{"this evening at 7", "2026-11-22 19:00", "2026-11-22 19:00"},
-	{"tonight at midnight", "2026-11-23 00:00", "2026-11-23 00:00"},
-	{"midnight tonight", "2026-11-23 00:00", "2026-11-23 00:00"},
-	{"friday night at midnight", "2026-11-28 00:00", "2026-11-28 00:00"},
-	{"tonight at 00:30", "2026-11-23 00:30", "2026-11-23 00:30"},
-	{"tonight at 12:30am", "2026-11-23 00:30", "2026-11-23 00:30"},
-	{"tonight at 5", "2026-11-22 17:00", "2026-11-22 17:00"},
-	{"tonight at 23:00", "2026-11-22 23:00", "2026-11-22 23:00"},
-	/* a time alone: today if still ahead, else tomorrow */
-	{"noon", "2026-11-23 12:00", "2026-11-22 12:00"},
-	{"at noon", "2026-11-23 12:00", "2026-11-22 12:00"},
-	{"midday", "2026-11-23 12:00", "2026-11-22 12:00"},
-	{"midnight", "2026-11-23 00:00", "2026-11-23 00:00"},
-	{"at midnight", "2026-11-23 00:00", "2026-11-23 00:00"},
-	{"at 17:00", "2026-11-22 17:00", "2026-11-22 17:00"},
-	{"17:00", "2026-11-22 17:00", "2026-11-22 17:00"},
-	{"5pm", "2026-11-22 17:00", "2026-11-22 17:00"},
-	{"5 pm", "2026-11-22 17:00", "2026-11-22 17:00"},
-	{"at 5pm", "2026-11-22 17:00", "2026-11-22 17:00"},
-	{"at 5:30pm", "2026-11-22 17:30", "2026-11-22 17:30"},
-	{"at 9am", "2026-11-23 09:00", "2026-11-23 09:00"},
-	{"at 10am", "2026-11-23 10:00", "2026-11-22 10:00"},
-	{"10:00", "2026-11-23 10:00", "2026-11-22 10:00"},
-	{"at 10", "2026-11-23 10:00", "2026-11-22 10:00"},
-	{"at 14:30", "2026-11-22 14:30", "2026-11-22 14:30"},
-	{"at 14:29", "2026-11-23 14:29", "2026-11-22 14:29"},
-	{"12am", "2026-11-23 00:00", "2026-11-23 00:00"},
-	{"12pm", "2026-11-23 12:00", "2026-11-22 12:00"},
-	{"12:30am", "2026-11-23 00:30", "2026-11-23 00:30"},
-	{"at 0:15", "2026-11-23 00:15", "2026-11-23 00:15"},
-	{"23:59", "2026-11-22 23:59", "2026-11-22 23:59"},
-	{"at 9:30:15", "2026-11-23 09:30:15", "2026-11-22 09:30:15"},
-	{"at 11 o'clock", "2026-11-23 11:00", "2026-11-22 11:00"},
-	{"at 3 o'clock pm", "2026-11-22 15:00", "2026-11-22 15:00"},
-	{"at five pm", "2026-11-22 17:00", "2026-11-22 17:00"},
-	{"in the morning", "2026-11-23 09:00", "2026-11-23 09:00"},
-	{"evening", "2026-11-22 18:00", "2026-11-22 18:00"},
-	{"afternoon", "2026-11-22 15:00", "2026-11-22 15:00"},
-	/* weekdays (today is a Sunday) */
-	{"monday", "2026-11-23 14:30", "2026-11-23 09:30"},
-	{"monday 9:30", "2026-11-23 09:30", "2026-11-23 09:30"},
-	{"on monday at 9:30", "2026-11-23 09:30", "2026-11-23 09:30"},
-	{"Monday at 9:30am", "2026-11-23 09:30", "2026-11-23 09:30"},
-	{"mon 9:30", "2026-11-23 09:30", "2026-11-23 09:30"},
-	{"tuesday", "2026-11-24 14:30", "2026-11-24 09:30"},
-	{"friday", "2026-11-27 14:30", "2026-11-27 09:30"},
-	{"this friday 5pm", "2026-11-27 17:00", "2026-11-27 17:00"},
-	{"this friday at 5 pm", "2026-11-27 17:00", "2026-11-27 17:00"},
-	{"next friday", "2026-11-27 14:30", "2026-11-27 09:30"},
-	{"next Friday at noon", "2026-11-27 12:00", "2026-11-27 12:00"},
-	{"next monday at 9", "2026-11-23 09:00", "2026-11-23 09:00"},
-	{"sunday", "2026-11-29 14:30", "2026-11-29 09:30"},
-	{"sunday at 18:00", "2026-11-22 18:00", "2026-11-22 18:00"},
-	{"sunday at 9:00", "2026-11-29 09:00", "2026-11-29 09:00"},
-	{"sunday at 10:00", "2026-11-29 10:00", "2026-11-22 10:00"},
-	{"next sunday", "2026-11-29 14:30", "2026-11-29 09:30"},
-	{"next sunday at 10am", "2026-11-29 10:00", "2026-11-29 10:00"},
-	{"this sunday at 8pm", "2026-11-22 20:00", "2026-11-22 20:00"},
-	{"saturday morning", "2026-11-28 09:00", "2026-11-28 09:00"},
-	{"wednesday evening", "2026-11-25 18:00", "2026-11-25 18:00"},
-	{"thursday at noon", "2026-11-26 12:00", "2026-11-26 12:00"},
-	{"Thu 3pm", "2026-11-26 15:00", "2026-11-26 15:00"},
-	{"friday midnight", "2026-11-28 00:00", "2026-11-28 00:00"},
-	/* dates without a year: the next one not in the past */
-	{"August 15th at 3 PM", "2027-08-15 15:00", "2027-08-15 15:00"},
-	{"august 15 at 3pm", "2027-08-15 15:00", "2027-08-15 15:00"},
-	{"Aug 15th 3pm", "2027-08-15 15:00", "2027-08-15 15:00"},
-	{"15 August", "2027-08-15 00:00", "2027-08-15 00:00"},
-	{"15th of August", "2027-08-15 00:00", "2027-08-15 00:00"},
-	{"the 15th of august at 10:00", "2027-08-15 10:00", "2027-08-15 10:00"},
-	{"Dec 25 at 7am", "2026-12-25 07:00", "2026-12-25 07:00"},
-	{"December 25th at 7:00", "2026-12-25 07:00", "2026-12-25 07:00"},
-	{"25 Dec at 07:00", "2026-12-25 07:00", "2026-12-25 07:00"},
-	{"Dec 25", "2026-12-25 00:00", "2026-12-25 00:00"},
-	{"dec 25, 2027", "2027-12-25 00:00", "2027-12-25 00:00"},
-	{"Dec 25 2027 at 7am", "2027-12-25 07:00", "2027-12-25 07:00"},
-	{"25 December 2027 19:00", "2027-12-25 19:00", "2027-12-25 19:00"},
-	{"Nov 22", "2027-11-22 00:00", "2027-11-22 00:00"},
-	{"Nov 22 at 8pm", "2026-11-22 20:00", "2026-11-22 20:00"},
-	{"Nov 22 at 10am", "2027-11-22 10:00", "2026-11-22 10:00"},
-	{"Feb 29", "2028-02-29 00:00", "2028-02-29 00:00"},
-	{"feb 29 at noon", "2028-02-29 12:00", "2028-02-29 12:00"},
-	{"January 1st", "2027-01-01 00:00", "2027-01-01 00:00"},
-	{"jan 1 at 00:00", "2027-01-01 00:00", "2027-01-01 00:00"},
-	{"March 8", "2027-03-08 00:00", "2027-03-08 00:00"},
-	{"on the 15th", "2026-12-15 00:00", "2026-12-15 00:00"},
-	{"the 30th at 9am", "2026-11-30 09:00", "2026-11-30 09:00"},
-	{"the 31st", "2026-12-31 00:00", "2026-12-31 00:00"},
-	{"on the 1st at 8:00", "2026-12-01 08:00", "2026-12-01 08:00"},
-	{"15th", "2026-12-15 00:00", "2026-12-15 00:00"},
-	{"2026-12-01 07", "2026-12-01 07:00", "2026-12-01 07:00"},
-	/* ISO 8601 / RFC 3339 */
-	{"2026-12-01", "2026-12-01 00:00", "2026-12-01 00:00"},
-	{"2026-12-01T07:00", "2026-12-01 07:00", "2026-12-01 07:00"},
-	{"2026-12-01T07:00:00", "2026-12-01 07:00", "2026-12-01 07:00"},
-	{"2026-12-01 07:00", "2026-12-01 07:00", "2026-12-01 07:00"},
-	{"2026-12-01 07:00:30", "2026-12-01 07:00:30", "2026-12-01 07:00:30"},
-	{"2026-12-01T07:00:00.250", "2026-12-01 07:00", "2026-12-01 07:00"},
-	{"2026-12-01 at 7pm", "2026-12-01 19:00", "2026-12-01 19:00"},
-	{"2026-11-23T07:00:00Z", "2026-11-23 07:00", "2026-11-23 02:00"},
-	{"2026-11-23T07:00:00+01:00", "2026-11-23 06:00", "2026-11-23 01:00"},
-	{"2026-11-23T07:00Z", "2026-11-23 07:00", "2026-11-23 02:00"},
-	{"2026-11-23 07:00:00Z", "2026-11-23 07:00", "2026-11-23 02:00"},
-	{"2026-11-23t07:00:00z", "2026-11-23 07:00", "2026-11-23 02:00"},
-	{"2026-11-22T14:29:30Z", "2026-11-22 14:29:30", "2026-11-22 09:29:30"},
-	{"2027-06-01T12:00", "2027-06-01 12:00", "2027-06-01 12:00"},
-	/* blanks and punctuation */
-	{"  tomorrow at 10am  ", "2026-11-23 10:00", "2026-11-23 10:00"},
-	{"tomorrow at 10am.", "2026-11-23 10:00", "2026-11-23 10:00"},
-	{"tomorrow, 10am", "2026-11-23 10:00", "2026-11-23 10:00"},
-};
-
-/* Refused in both zones. */
-static const char *const bad[] = {
-	"blorp", "", "   ", "tomorrow blorp", "at", "in", "in 2", "in two", "in 2 parsecs",
-	"next", "next blorp", "feb 30", "february 30th", "april 31", "2026-02-30", "2026-13-01",
-	"25:00", "24:00", "13pm", "0am", "12:60", "tomorrow at 25", "at 99", "yesterday",
-	"yesterday at 9", "2 hours ago", "today at 9am", "2026-01-01 09:00", "2020-01-01",
-	"2026-11-22T14:28:00Z", "tomorrow tomorrow", "monday tuesday", "5pm 6pm", "noon midnight",
-	"in 2 hours at 5pm", "in 2 hours tomorrow", "tomorrow in 2 hours", "10", "1700", "2026",
-	"2026-11", "tomorrow morning at 5pm", "tomorrow afternoon at 9am", "dec", "dec 32",
-	"the 32nd", "the 0th", "now now", "now tomorrow", "at at 5", "5 pm pm",
-	"in 2 days at midnight", "2026-12-01T25:00", "12/25", "tomorrow 10am blah", "half",
-	"in half", "0 7 * * *", "@daily", "in -2 hours", "next hour", "in 10000000 hours",
-	"tomorrow at 10:5", "tomorrow at 1000", "friday the 13th", "in 2 hours and", "the",
-	"on", "2026-12-01T07", "tomorrow at 7:00:00:00", "9 o'clock am pm",
-	"tonight at 9am", "tonight at noon", "tonight at 12pm", "tonight at 12", "tonight at 1",
-	"tonight at 2:30", "this evening at 12", "tomorrow night at 4", "evening at 10am", "evening at 00:30",
-	"tomorrow night at 1am",
-	"tonight at 11:00am", "tomorrow morning at midnight", "this afternoon at midnight",
-	"in 1.5 days", "in a day and a half", "1.5 weeks from now", "in 1.1234567 hours",
-	"in 1.5", "in 1. 5 hours", "in .5 hours",
-	"feb 29 2027", "29 feb 2027", "February 29th, 2027 at 9am", "the 29th of february 2027",
-};
+static const char *const zone_names[3] = {"Europe/London", "America/New_York",
+	"Australia/Sydney"};
 
 static struct tz *
 load(const char *name)
@@ -258,42 +29,180 @@ load(const char *name)
 	return z;
 }
 
-static void
-table(void)
+/* One line of valid UTF-8 without control characters. */
+static int
+clean_line(const char *s)
 {
-	struct tz *zl = load("Europe/London"), *zn = load("America/New_York");
+	size_t n = strlen(s);
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t k = utf8_char(s + i, n - i, &cp);
+		if (k == 0 || cp < 0x20 || cp == 0x7f)
+			return 0;
+		i += k;
+	}
+	return n > 0;
+}
+
+/* The reason in a "cannot understand" message, else the whole message. */
+static const char *
+reason(const char *msg, const char *zone, char *buf, size_t n)
+{
+	char mark[96];
+	snprintf(mark, sizeof mark, " (read in %s): ", zone);
+	const char *r = strncmp(msg, "cannot understand time '", 24) == 0 ? strstr(msg, mark) : NULL;
+	snprintf(buf, n, "%s", r ? r + strlen(mark) : msg);
+	size_t len = strlen(buf), tl = strlen(TRY);
+	if (r && len >= tl && strcmp(buf + len - tl, TRY) == 0)
+		buf[len - tl] = 0;
+	return buf;
+}
+
+/* \xHH, \t, \n and \\ in the table. */
+static void
+unescape(char *s)
+{
+	char *w = s;
+	for (char *r = s; *r; r++) {
+		if (*r != '\\' || !r[1]) {
+			*w++ = *r;
+			continue;
+		}
+		r++;
+		if (*r == 'x' && r[1] && r[2]) {
+			char hex[3] = {r[1], r[2], 0};
+			*w++ = (char)strtol(hex, NULL, 16);
+			r += 2;
+		} else {
+			*w++ = *r == 't' ? '\t' : *r == 'n' ? '\n' : *r;
+		}
+	}
+	*w = 0;
+}
+
+static int n_understood, n_refused, n_mixed;
+
+/* The expression in zone k against want: a wall time, a UTC instant, or a
+ * refusal ("!" or "!reason").  Understood instants must read back. */
+static int
+one_zone(const char *in, struct tz *z, int64_t now, unsigned flags, const char *want,
+    int check_reason, char *got, size_t n)
+{
+	int64_t t = 0;
+	struct err e = {{0}};
+	int rc = when_read(in, now, z, flags, &t, &e);
+	if (want[0] == '!') {
+		char why[ERR_MAX];
+		if (rc != ST_INVALID || !clean_line(e.msg)) {
+			snprintf(got, n, rc ? "not one clean line: %s" : "understood", e.msg);
+			return 0;
+		}
+		reason(e.msg, tz_name(z), why, sizeof why);
+		snprintf(got, n, "%s", why);
+		return !want[1] || !check_reason || strcmp(why, want + 1) == 0;
+	}
+	if (rc) {
+		snprintf(got, n, "refused: %s", e.msg);
+		return 0;
+	}
+	if (want[strlen(want) - 1] == 'Z')
+		time_fmt_utc(t, got, n);
+	else
+		tz_fmt_local(z, t, got, n);
+	if (strcmp(got, want) != 0)
+		return 0;
+	/* what task-when prints reads back as the same instant */
+	char printed[2][64];
+	tz_fmt_rfc3339(z, t, printed[0], sizeof printed[0]);
+	time_fmt_utc(t, printed[1], sizeof printed[1]);
+	for (int k = 0; k < 2; k++) {
+		int64_t back = 0;
+		if (when_read(printed[k], now, z, flags, &back, &e) != ST_OK || back != t) {
+			snprintf(got, n, "'%s' reads back as %s", printed[k], rc ? e.msg : "another instant");
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static void
+table(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		printf("Bail out! cannot open %s\n", path);
+		exit(1);
+	}
+	struct tz *zs[3];
+	for (int k = 0; k < 3; k++)
+		zs[k] = load(zone_names[k]);
 	int64_t now;
 	time_parse_rfc3339(NOW, &now);
-	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		const struct when_case *k = &cases[i];
-		struct tz *zs[2] = {zl, zn};
-		const char *want[2] = {k->london, k->ny};
-		char got[2][ERR_MAX + 16];
-		int ok = 1;
-		for (int j = 0; j < 2; j++) {
-			int64_t t;
-			struct err e;
-			if (when_parse(k->in, now, zs[j], &t, &e) != ST_OK)
-				snprintf(got[j], sizeof got[j], "error: %s", e.msg);
-			else
-				tz_fmt_local(zs[j], t, got[j], sizeof got[j]);
-			ok &= strcmp(got[j], want[j]) == 0;
+	unsigned flags = 0;
+	char line[1024];
+	int lineno = 0;
+	while (fgets(line, sizeof line, f)) {
+		lineno++;
+		line[strcspn(line, "\n")] = 0;
+		if (!line[0] || line[0] == '#')
+			continue;
+		if (strcmp(line, "@dmy") == 0 || strcmp(line, "@mdy") == 0) {
+			flags = line[1] == 'd' ? WHEN_DMY : 0;
+			continue;
 		}
-		if (!check(ok, "'%s' is %s in London, %s in New York", k->in, k->london, k->ny))
-			printf("#   got %s / %s\n", got[0], got[1]);
-	}
-	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-		int64_t t = 0;
-		struct err e = {{0}};
-		int a = when_parse(bad[i], now, zl, &t, &e), b = when_parse(bad[i], now, zn, &t, &e);
-		if (!check(a == ST_INVALID && b == ST_INVALID, "'%s' is refused", bad[i])) {
-			char buf[64];
-			tz_fmt_local(zn, t, buf, sizeof buf);
-			printf("#   got %s\n", buf);
+		char *field[4] = {0}, *save = NULL;
+		int everywhere = line[0] == '!', nf = 0;
+		char *rest = line + everywhere;
+		for (char *tok = rest; nf < 4; nf++) {
+			field[nf] = tok;
+			char *tab = strchr(tok, '\t');
+			if (!tab) {
+				nf++;
+				break;
+			}
+			*tab = 0;
+			tok = tab + 1;
 		}
+		(void)save;
+		char in[512], want[3][256], got[3][ERR_MAX + 64];
+		snprintf(in, sizeof in, "%s", field[0]);
+		unescape(in);
+		if (everywhere) {
+			for (int k = 0; k < 3; k++)
+				snprintf(want[k], sizeof want[k], "!%s", nf > 1 ? field[1] : "");
+		} else if (nf != 4) {
+			printf("Bail out! %s:%d: expected 4 fields\n", path, lineno);
+			exit(1);
+		} else {
+			for (int k = 0; k < 3; k++)
+				snprintf(want[k], sizeof want[k], "%s",
+				    strcmp(field[k + 1], "=") == 0 && k ? want[k - 1] : field[k + 1]);
+		}
+		int ok = 1, refused = 0;
+		for (int k = 0; k < 3; k++) {
+			unescape(want[k]);
+			/* a whole "in the past" message names London's zone */
+			int check = !everywhere || k == 0 || want[k][1] != '\'';
+			ok &= one_zone(in, zs[k], now, flags, want[k], check, got[k], sizeof got[k]);
+			refused += want[k][0] == '!';
+		}
+		if (refused == 3)
+			n_refused++;
+		else if (refused)
+			n_mixed++;
+		else
+			n_understood++;
+		if (!check(ok, "line %d: '%s'%s", lineno, field[0], flags ? " (dmy)" : ""))
+			for (int k = 0; k < 3; k++)
+				printf("#   %s: want %s, got %s\n", zone_names[k], want[k], got[k]);
 	}
-	tz_free(zl);
-	tz_free(zn);
+	fclose(f);
+	printf("# table: %d understood in all three zones, %d refused in all, %d in some\n",
+	    n_understood, n_refused, n_mixed);
+	check(n_understood >= 400 && n_refused >= 150, "the table has 400 understood and 150 "
+	    "refused expressions");
+	for (int k = 0; k < 3; k++)
+		tz_free(zs[k]);
 }
 
 static void
@@ -304,54 +213,93 @@ messages(void)
 	struct err e = {{0}};
 	time_parse_rfc3339(NOW, &now);
 	when_parse("blorp", now, zl, &t, &e);
-	check_str(e.msg, "cannot understand time 'blorp' (read in Europe/London): unexpected "
-	    "'blorp'; try 'tomorrow at 10am', 'in 2 hours' or 2026-11-23T07:00:00Z",
-	    "not understood: what was read, the zone, and what to try");
+	check_str(e.msg, "cannot understand time 'blorp' (read in Europe/London): unknown word "
+	    "'blorp'" TRY, "not understood: what was read, the zone, and what to try");
+	when_parse("tomorow at 9", now, zl, &t, &e);
+	check_str(e.msg, "cannot understand time 'tomorow at 9' (read in Europe/London): unknown "
+	    "word 'tomorow'; did you mean 'tomorrow'?", "a typo: the nearest known word");
 	when_parse("2026-01-01 09:00", now, zl, &t, &e);
 	check_str(e.msg, "'2026-01-01 09:00' is 2026-01-01 09:00 GMT in Europe/London, which is "
 	    "in the past", "the past, in the zone's wall time");
 	when_parse("yesterday at 9", now, zn, &t, &e);
 	check_str(e.msg, "'yesterday at 9' is 2026-11-21 09:00 EST in America/New_York, which is "
 	    "in the past", "yesterday is in the past");
+	when_parse("yesterday 9am EST", now, zl, &t, &e);
+	check_str(e.msg, "'yesterday 9am EST' is 2026-11-21 09:00 EST, which is in the past",
+	    "the past in a written zone is told in that zone");
+	when_parse("yesterday 9am UTC+5:30", now, zl, &t, &e);
+	check_str(e.msg, "'yesterday 9am UTC+5:30' is 2026-11-21 09:00 UTC+05:30, which is in the "
+	    "past", "  and an offset is shown as one");
+	when_parse("yesterday 9am Asia/Tokyo", now, zl, &t, &e);
+	check_str(e.msg, "'yesterday 9am Asia/Tokyo' is 2026-11-21 09:00 JST in Asia/Tokyo, which "
+	    "is in the past", "  and a zone by its name");
 	when_parse("feb 30", now, zl, &t, &e);
 	check_str(e.msg, "cannot understand time 'feb 30' (read in Europe/London): February has "
-	    "no day 30; try 'tomorrow at 10am', 'in 2 hours' or 2026-11-23T07:00:00Z",
-	    "an impossible date says why");
-	when_parse("feb 29 2027", now, zl, &t, &e);
-	check_str(e.msg, "cannot understand time 'feb 29 2027' (read in Europe/London): February "
-	    "2027 has no day 29; try 'tomorrow at 10am', 'in 2 hours' or 2026-11-23T07:00:00Z",
-	    "a leap day in a common year is refused, not read as March 1");
+	    "no day 30" TRY, "an impossible date says why");
 	when_parse("tonight at 1", now, zl, &t, &e);
 	check_str(e.msg, "cannot understand time 'tonight at 1' (read in Europe/London): 1:00 "
-	    "could be 01:00 or 13:00; add am or pm; try 'tomorrow at 10am', 'in 2 hours' or "
-	    "2026-11-23T07:00:00Z", "an hour that could be either half of the night says so");
-	when_parse("tonight at 9am", now, zl, &t, &e);
-	check_str(e.msg, "cannot understand time 'tonight at 9am' (read in Europe/London): 09:00 "
-	    "is not tonight; try 'tomorrow at 10am', 'in 2 hours' or 2026-11-23T07:00:00Z",
-	    "a morning hour is not tonight");
+	    "could be 01:00 or 13:00; add am or pm", "an hour that could be either half says so");
 	when_parse("tomorrow\nblorp", now, zl, &t, &e);
 	check_str(e.msg, "cannot understand time 'tomorrow blorp' (read in Europe/London): "
-	    "unexpected 'blorp'; try 'tomorrow at 10am', 'in 2 hours' or 2026-11-23T07:00:00Z",
-	    "a newline in the input does not break the message's one line");
+	    "unknown word 'blorp'" TRY, "a newline in the input does not break the one line");
 	when_parse("2026-01-01\t09:00", now, zl, &t, &e);
 	check(strchr(e.msg, '\t') == NULL, "nor does a tab in a past one");
+	when_parse("Wed, Dec 1 at 9am", now, zl, &t, &e);
+	check_str(e.msg, "cannot understand time 'Wed, Dec 1 at 9am' (read in Europe/London): "
+	    "December 1, 2026 is a Tuesday, not a Wednesday", "a weekday that does not match "
+	    "the date names both");
+	when_parse("tomorrow\xff", now, zl, &t, &e);
+	check_str(e.msg, "cannot understand time 'tomorrow\xef\xbf\xbd' (read in Europe/London): "
+	    "it is not valid UTF-8; write times in plain letters and digits", "an invalid byte is "
+	    "quoted as U+FFFD");
 	{
 		char longer[400];
 		snprintf(longer, sizeof longer, "2026-12-01T07:00:00Z%300sblorp", "");
 		check_int(when_parse(longer, now, zl, &t, &e), ST_INVALID,
 		    "words past the 255th character are not cut off and ignored");
+		check(strstr(e.msg, "it is too long") && clean_line(e.msg), "  it is too long");
+	}
+	{
+		/* 2-byte characters across the quoting limit: never cut in two */
+		char s[256] = "tomorrow ";
+		for (int k = 0; k < 60; k++)
+			strcat(s, "\xc3\xa9");
+		for (int cut = 0; cut < 4; cut++) {
+			char in[260];
+			snprintf(in, sizeof in, "%.*s%s", cut, "xxx", s);
+			when_parse(in, now, zl, &t, &e);
+			check(clean_line(e.msg) && strstr(e.msg, "...'"), "a long non-ASCII input is "
+			    "quoted cut between characters (offset %d)", cut);
+		}
 	}
 	when_parse("25:00", now, zl, &t, &e);
 	check_str(e.msg, "cannot understand time '25:00' (read in Europe/London): hour 25 is out "
-	    "of range 0-23; try 'tomorrow at 10am', 'in 2 hours' or 2026-11-23T07:00:00Z",
-	    "an impossible hour says why");
+	    "of range 0-23" TRY, "an impossible hour says why");
 	check_int(when_parse_any("2026-01-01 09:00", now, zl, &t, &e), ST_OK,
 	    "when_parse_any takes the past");
 	check_int(t, 1767258000, "  as that instant");
+	check_int(when_read("last friday at 9am", now, zl, WHEN_PAST_OK, &t, &e), ST_OK,
+	    "'last friday' for --from");
+	{
+		int64_t want;
+		time_parse_rfc3339("2026-11-20T09:00:00Z", &want);
+		check_int(t, want, "  is Friday 2026-11-20 09:00");
+	}
 	check_int(when_parse("2026-11-22T14:29:01Z", now, zl, &t, &e), ST_OK,
 	    "59 seconds ago is still accepted");
 	check_int(when_parse("2026-11-22T14:28:59Z", now, zl, &t, &e), ST_INVALID,
 	    "61 seconds ago is not");
+	{
+		int64_t late;
+		time_parse_rfc3339("9999-12-31T20:00:00Z", &late);
+		check_int(when_parse("in 5 hours", late, zl, &t, &e), ST_INVALID,
+		    "an offset past the year 9999 is refused");
+		check(strstr(e.msg, "past the year 9999") != NULL, "  saying so");
+		check_int(when_parse_any("tomorrow", late, zl, &t, &e), ST_INVALID,
+		    "nor is tomorrow on the last day");
+		check_int(when_parse_any("9999-12-31T22:00:00Z", late, zl, &t, &e), ST_OK,
+		    "the last hours of 9999 are still read");
+	}
 	tz_free(zl);
 	tz_free(zn);
 }
@@ -368,14 +316,42 @@ static const struct dst_case dsts[] = {
 	{"America/New_York", "2026-10-31T12:00:00Z", "2026-11-01 01:30", "2026-11-01T05:30:00Z"},
 	{"America/New_York", "2026-10-31T12:00:00Z", "tomorrow at 1:30", "2026-11-01T05:30:00Z"},
 	{"America/New_York", "2026-10-31T12:00:00Z", "tomorrow at 1:30am", "2026-11-01T05:30:00Z"},
+	{"America/New_York", "2026-10-31T12:00:00Z", "11/1 at 01:30", "2026-11-01T05:30:00Z"},
+	{"America/New_York", "2027-11-06T12:00:00Z", "2027-11-07 01:30", "2027-11-07T05:30:00Z"},
+	{"America/New_York", "2026-10-31T12:00:00Z", "tomorrow at 1:30 EST", "2026-11-01T06:30:00Z"},
 	{"Europe/London", "2026-03-28T12:00:00Z", "2026-03-29 01:30", "2026-03-29T01:00:00Z"},
 	{"Europe/London", "2026-10-24T12:00:00Z", "tomorrow at 01:30", "2026-10-25T00:30:00Z"},
+	{"Europe/London", "2027-10-30T12:00:00Z", "2027-10-31 01:30", "2027-10-31T00:30:00Z"},
+	{"Europe/London", "2026-11-22T14:30:00Z", "9am ET on 3/15/2027", "2027-03-15T13:00:00Z"},
+	{"Europe/London", "2026-11-22T14:30:00Z", "3/15/2027 9am EST", "2027-03-15T14:00:00Z"},
+	{"Australia/Sydney", "2027-04-02T12:00:00Z", "2027-04-04 02:30", "2027-04-03T15:30:00Z"},
+	{"Australia/Sydney", "2027-10-02T00:00:00Z", "tomorrow at 2:30am", "2027-10-02T16:00:00Z"},
+	{"Australia/Sydney", "2027-10-02T12:00:00Z", "in 1 day", "2027-10-03T11:00:00Z"},
+	{"Australia/Sydney", "2027-10-02T12:00:00Z", "in 24 hours", "2027-10-03T12:00:00Z"},
 	{"Australia/Lord_Howe", "2026-10-03T00:00:00Z", "tomorrow at 2:15", "2026-10-03T15:30:00Z"},
 	{"Australia/Lord_Howe", "2026-04-04T00:00:00Z", "tomorrow at 1:45", "2026-04-04T14:45:00Z"},
 	{"Pacific/Chatham", "2026-09-26T00:00:00Z", "tomorrow at 3am", "2026-09-26T14:00:00Z"},
 	{"Pacific/Chatham", "2026-04-04T00:00:00Z", "tomorrow at 3:00", "2026-04-04T13:15:00Z"},
 	{"Asia/Kolkata", "2026-11-22T00:00:00Z", "tomorrow at 9am", "2026-11-23T03:30:00Z"},
+	{"Asia/Kolkata", "2026-11-22T00:00:00Z", "tomorrow at 9am UTC", "2026-11-23T09:00:00Z"},
 	{"Pacific/Apia", "2011-12-29T12:00:00Z", "2011-12-30 12:00", "2011-12-30T10:00:00Z"},
+	{"UTC", "2026-11-22T14:30:00Z", "9am Pacific/Kiritimati", "2026-11-22T19:00:00Z"},
+	/* ET, CT, MT, PT: the US rule from 2007, the zone's file before */
+	{"Europe/London", "2027-03-01T00:00:00Z", "2027-03-14 02:30 ET", "2027-03-14T07:00:00Z"},
+	{"Europe/London", "2027-03-01T00:00:00Z", "2027-03-14 01:59 ET", "2027-03-14T06:59:00Z"},
+	{"Europe/London", "2027-03-01T00:00:00Z", "2027-03-14 03:00 ET", "2027-03-14T07:00:00Z"},
+	{"Europe/London", "2027-03-01T00:00:00Z", "2027-11-07 00:59 ET", "2027-11-07T04:59:00Z"},
+	{"Europe/London", "2027-03-01T00:00:00Z", "2027-11-07 01:30 ET", "2027-11-07T05:30:00Z"},
+	{"Europe/London", "2027-03-01T00:00:00Z", "2027-11-07 02:00 ET", "2027-11-07T07:00:00Z"},
+	{"Europe/London", "2027-03-01T00:00:00Z", "2027-11-07 01:30 America/New_York",
+	    "2027-11-07T05:30:00Z"},
+	{"Europe/London", "2027-03-01T00:00:00Z", "2027-07-01 9am CT", "2027-07-01T14:00:00Z"},
+	{"Europe/London", "2027-03-01T00:00:00Z", "2027-12-01 9am MT", "2027-12-01T16:00:00Z"},
+	{"Europe/London", "2027-03-01T00:00:00Z", "2027-03-14 3am PT", "2027-03-14T10:00:00Z"},
+	{"Europe/London", "2006-03-01T00:00:00Z", "2006-04-02 02:30 PT", "2006-04-02T10:00:00Z"},
+	{"Europe/London", "2006-03-01T00:00:00Z", "2006-03-12 02:30 PT", "2006-03-12T10:30:00Z"},
+	{"Europe/London", "2006-10-01T00:00:00Z", "2006-10-29 01:30 ET", "2006-10-29T05:30:00Z"},
+	{"Europe/London", "2006-10-01T00:00:00Z", "2006-11-05 01:30 ET", "2006-11-05T06:30:00Z"},
 };
 
 static void
@@ -397,11 +373,61 @@ dst(void)
 	}
 }
 
-int
-main(void)
+static void
+date_order(void)
 {
-	table();
+	struct err e;
+	unsigned f = WHEN_PAST_OK;
+	check_int(when_date_order("dmy", &f, &e), ST_OK, "date_order = dmy");
+	check_int(f, WHEN_PAST_OK | WHEN_DMY, "  sets WHEN_DMY and keeps the other flags");
+	check_int(when_date_order("MDY", &f, &e), ST_OK, "date_order = MDY");
+	check_int(f, WHEN_PAST_OK, "  clears it");
+	check_int(when_date_order(NULL, &f, &e), ST_OK, "no date_order is mdy");
+	check_int(when_date_order("ymd", &f, &e), ST_INVALID, "date_order = ymd is refused");
+	check_str(e.msg, "date_order 'ymd' is neither mdy (3/4 is March 4) nor dmy (3/4 is 3 "
+	    "April)", "  saying what it may be");
+}
+
+/* The table is in strcmp order (bsearch depends on it) and every word in it
+ * is found; typos find their word. */
+static void
+keyword_table(void)
+{
+	int sorted = 1, found = 1;
+	for (size_t k = 0; k < NKEYWORDS; k++) {
+		if (k && strcmp(keywords[k - 1].word, keywords[k].word) >= 0) {
+			printf("# '%s' is out of order\n", keywords[k].word);
+			sorted = 0;
+		}
+		if (lookup(keywords[k].word, strlen(keywords[k].word)) != &keywords[k])
+			found = 0;
+	}
+	check(sorted, "the keyword table is in strcmp order");
+	check(found, "every keyword is found by lookup()");
+	static const char *const typos[][2] = {
+		{"tomorow", "tomorrow"}, {"Tommorrow", "tomorrow"}, {"yestrday", "yesterday"},
+		{"mintues", "minutes"}, {"huors", "hours"}, {"thrusday", "thursday"},
+		{"satruday", "saturday"}, {"Septmber", "september"}, {"noen", "noon"},
+		{"blorp", NULL}, {"at", NULL}, {"zz", NULL}, {"qqqqqqqqqqqqqqqqqqqqqqqq", NULL},
+	};
+	for (size_t k = 0; k < sizeof typos / sizeof *typos; k++) {
+		const char *n = nearest(typos[k][0], (int)strlen(typos[k][0]));
+		check(typos[k][1] ? n && strcmp(n, typos[k][1]) == 0 : !n, "'%s' suggests %s",
+		    typos[k][0], typos[k][1] ? typos[k][1] : "nothing");
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc != 2) {
+		printf("Bail out! usage: t-when when-table.txt\n");
+		return 1;
+	}
+	table(argv[1]);
 	messages();
 	dst();
+	date_order();
+	keyword_table();
 	return tap_done();
 }
