@@ -8,21 +8,38 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "utf8.h"
 #include "util.h"
 
 int
 err_set(struct err *e, int status, const char *fmt, ...)
 {
-	if (e) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(e->msg, sizeof e->msg, fmt, ap);
-		va_end(ap);
-		/* An error is one line, whatever input it quotes. */
-		for (char *p = e->msg; *p; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				*p = isspace((unsigned char)*p) ? ' ' : '?';
+	if (!e)
+		return status;
+	char raw[ERR_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	int full = vsnprintf(raw, sizeof raw, fmt, ap);
+	va_end(ap);
+	size_t n = strlen(raw), o = 0;
+	if (full >= (int)sizeof raw)
+		n = utf8_cut(raw, n);
+	for (size_t i = 0; i < n;) {
+		uint32_t c;
+		size_t l = utf8_decode(raw + i, n - i, &c);
+		const char *s = l ? raw + i : UTF8_REPLACEMENT;
+		size_t sl = l ? l : sizeof UTF8_REPLACEMENT - 1;
+		if (c < 0x20 || c == 0x7f) {
+			s = isspace((int)c) ? " " : "?"; /* one line, no terminal controls */
+			sl = 1;
+		}
+		if (o + sl >= sizeof e->msg)
+			break;
+		memcpy(e->msg + o, s, sl);
+		o += sl;
+		i += l ? l : 1;
 	}
+	e->msg[o] = 0;
 	return status;
 }
 
@@ -242,16 +259,23 @@ weekday_from_days(int64_t z)
 	return (int)(z >= -4 ? (z + 4) % 7 : (z + 5) % 7 + 6);
 }
 
-static int64_t
-floordiv(int64_t a, int64_t b)
+int64_t
+floor_div(int64_t a, int64_t b)
 {
 	return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
+
+int
+cmp_int64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
 }
 
 void
 time_fmt_utc(int64_t t, char *buf, size_t n)
 {
-	int64_t days = floordiv(t, 86400), secs = t - days * 86400;
+	int64_t days = floor_div(t, 86400), secs = t - days * 86400;
 	int64_t y;
 	unsigned m, d;
 	civil_from_days(days, &y, &m, &d);
