@@ -108,6 +108,44 @@ test_json_nul(void)
 	cJSON_Delete(j);
 }
 
+/* Random JSON strings of escapes that look alike, masked, read back by
+ * cJSON and compared with what their pieces mean. */
+static void
+test_json_mask_random(void)
+{
+	static const struct {
+		const char *json, *text;
+	} pieces[] = {
+		{"a", "a"}, {"\\\\", "\\"}, {"\\\"", "\""}, {"\\u0000", "\xef\xbf\xbd"},
+		{"\\u0041", "A"}, {"\\\\u0000", "\\u0000"}, {"u0000", "u0000"}, {"\\n", "\n"},
+	};
+	unsigned seed = 12345;
+	int bad = 0;
+	for (int round = 0; round < 2000; round++) {
+		struct buf j = {0}, want = {0};
+		buf_puts(&j, "[\"");
+		int n = (int)((seed = seed * 1103515245u + 12345u) >> 16) % 12;
+		for (int i = 0; i < n; i++) {
+			size_t k = ((seed = seed * 1103515245u + 12345u) >> 16) % (sizeof pieces / sizeof pieces[0]);
+			buf_puts(&j, pieces[k].json);
+			buf_puts(&want, pieces[k].text);
+		}
+		buf_puts(&j, "\"]");
+		buf_puts(&want, "");
+		json_mask_nul(j.data, j.len);
+		cJSON *a = cJSON_Parse(j.data);
+		const char *got = cJSON_GetStringValue(cJSON_GetArrayItem(a, 0));
+		if (!got || strcmp(got, want.data) != 0 || json_find_nul(j.data, j.len) >= 0) {
+			if (!bad++)
+				printf("#   %s: got '%s', want '%s'\n", j.data, got ? got : "(null)", want.data);
+		}
+		cJSON_Delete(a);
+		buf_free(&j);
+		buf_free(&want);
+	}
+	check_int(bad, 0, "json_mask_nul: 2000 random strings read back whole, NUL as U+FFFD");
+}
+
 static void
 test_numbers(void)
 {
@@ -136,6 +174,7 @@ main(void)
 	test_err_set();
 	test_json_print_line();
 	test_json_nul();
+	test_json_mask_random();
 	test_numbers();
 	return tap_done();
 }
