@@ -36,12 +36,12 @@ ALL_LIBS = $(STORE_LIBS) $(CURL_LIBS) $(LDLIBS)
 PROGS = $(patsubst cmd/%.c,$(BIN)/%,$(wildcard cmd/*.c))
 LIBOBJ = $(patsubst common/%.c,$(B)/common/%.o,$(wildcard common/*.c))
 UNITS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/t-*.c))
-TOOLS = $(patsubst tests/tools/%.c,$(B)/tools/%,$(wildcard tests/tools/*.c)) \
-  $(patsubst tests/tools/preload/%.c,$(B)/tools/%.so,$(wildcard tests/tools/preload/*.c))
+TOOLS = $(patsubst tests/tools/%.c,$(B)/tools/%,$(wildcard tests/tools/*.c))
+PRELOAD = $(patsubst tests/tools/preload/%.c,$(B)/tools/%.so,$(wildcard tests/tools/preload/*.c))
 FUZZ = $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
 ASAN = -O1 -g -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-all: $(PROGS) $(UNITS) $(TOOLS)
+all: $(PROGS) $(UNITS) $(TOOLS) $(PRELOAD)
 
 # Dependencies: installed with apt-get when run as root, else named.
 build/.deps:
@@ -67,14 +67,15 @@ $(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(B)/libagentcron.a common/*.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(DEP_CFLAGS) -Icommon -Itests/unit -o $@ $< $(B)/libagentcron.a $(ALL_LIBS)
 
-# Preloaded into programs by tests: plain shared objects, never sanitized.
-$(B)/tools/%.so: tests/tools/preload/%.c
-	@mkdir -p $(@D)
-	$(CC) -std=c17 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -O2 -shared -fPIC -o $@ $< -ldl
-
 $(B)/tools/%: tests/tools/%.c $(B)/libagentcron.a common/*.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(DEP_CFLAGS) -Icommon -o $@ $< $(B)/libagentcron.a $(ALL_LIBS)
+
+# LD_PRELOAD shims, never sanitized: the sanitizer runtime must stay the
+# first library of the programs they are loaded into.
+$(B)/tools/%.so: tests/tools/preload/%.c
+	@mkdir -p $(@D)
+	$(CC) -std=c17 -Wall -Wextra -g -O2 -fPIC -shared -o $@ $< -ldl
 
 # The suite runs twice, the second time built with the sanitizers; the last
 # line is the total over both.

@@ -22,10 +22,13 @@
 #include <cjson/cJSON.h>
 
 #include "config.h"
+#include "exec.h"
+#include "json.h"
 #include "llm.h"
 #include "llm_setup.h"
 #include "mcp_client.h"
 #include "store.h"
+#include "utf8.h"
 #include "util.h"
 
 #define PROMPT_MAX (16L * 1024 * 1024)
@@ -60,12 +63,16 @@ env(const char *name)
 	return v && *v ? v : NULL;
 }
 
+/* Each piece is a whole string of the provider's JSON, so making it valid
+ * UTF-8 on its own never splits a character. */
 static void
 on_text(const char *text, size_t n, void *arg)
 {
 	struct sink *s = arg;
-	fwrite(text, 1, n, stdout);
+	char *shown = utf8_clean(text, n);
+	fputs(shown, stdout);
 	fflush(stdout);
+	free(shown);
 	s->last = text[n - 1];
 	s->any = 1;
 }
@@ -98,7 +105,9 @@ read_prompt(int argc, char **argv, struct buf *prompt, struct err *e)
 	}
 	if (str_empty(prompt->data))
 		return err_set(e, ST_INVALID, "the prompt is empty");
-	if (!llm_is_utf8((const unsigned char *)prompt->data, prompt->len))
+	if (memchr(prompt->data, 0, prompt->len))
+		return err_set(e, ST_INVALID, "the prompt holds a NUL byte; it must be text");
+	if (!utf8_valid(prompt->data, prompt->len))
 		return err_set(e, ST_INVALID, "the prompt is not UTF-8 text");
 	return ST_OK;
 }
@@ -145,9 +154,8 @@ print_json(const struct llm_setup *s, const struct llm_result *r, long latency, 
 	}
 	if (id > 0)
 		cJSON_AddNumberToObject(j, "id", (double)id);
-	char *out = cJSON_PrintUnformatted(j);
-	if (out)
-		puts(out);
+	char *out = json_print_line(j);
+	puts(out);
 	free(out);
 	cJSON_Delete(j);
 }
@@ -189,8 +197,10 @@ usage(FILE *f)
 	    "$XDG_CONFIG_HOME/agentcron/config");
 }
 
-int
-main(int argc, char **argv)
+/* Options into o.  Returns ST_OK to go on, -1 when done (--help,
+ * --version), else the exit status, the message printed. */
+static int
+parse_options(int argc, char **argv, struct opts *o)
 {
 	enum { O_PROVIDER = 256, O_BASE_URL, O_KEY_FILE, O_TOOLS, O_MAX_ROUNDS, O_JSON, O_STREAM,
 		O_NO_STREAM, O_TIMEOUT, O_CONNECT_TIMEOUT, O_RETRIES, O_MCP, O_MCP_ALLOW, O_MCP_TIMEOUT,
@@ -220,196 +230,237 @@ main(int argc, char **argv)
 		{"version", no_argument, NULL, O_VERSION},
 		{NULL, 0, NULL, 0},
 	};
-	struct opts o = {.s = {.retries = -1}, .stream = -1, .max_rounds = DEFAULT_ROUNDS};
 	struct err e = {""};
-	struct timespec t0 = {0, 0};
-	o.s.options = cJSON_CreateObject();
-	o.s.attach = xcalloc((size_t)argc + 1, sizeof *o.s.attach);
-	int c, rc = ST_OK;
 	char ebuf[128];
+	int c;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":s:m:a:o:p:c:n", longopts, NULL)) != -1) {
 		switch (c) {
-		case 's': o.s.system = optarg; break;
-		case 'm': o.s.model = optarg; break;
-		case 'a': o.s.attach[o.s.nattach++] = optarg; break;
+		case 's': o->s.system = optarg; break;
+		case 'm': o->s.model = optarg; break;
+		case 'a': o->s.attach[o->s.nattach++] = optarg; break;
 		case 'o':
-			if ((rc = llm_setup_option(o.s.options, optarg, &e))) {
-				fail(rc, e.msg);
-				goto early;
-			}
+			if (llm_setup_option(o->s.options, optarg, &e))
+				return fail(ST_INVALID, e.msg);
 			break;
-		case 'p': o.s.provider = optarg; break;
-		case O_BASE_URL: o.s.base_url = optarg; break;
-		case O_KEY_FILE: o.s.key_file = optarg; break;
-		case 'c': o.s.context = optarg; break;
-		case O_TOOLS: o.tools = optarg ? optarg : "native"; break;
+		case 'p':
+			if (llm_provider_parse(optarg) < 0) {
+				err_set(&e, ST_INVALID, "unknown provider '%s' (openai or anthropic)", optarg);
+				return fail(ST_INVALID, e.msg);
+			}
+			o->s.provider = optarg;
+			break;
+		case O_BASE_URL:
+			if (str_casecmp_prefix(optarg, "http://") && str_casecmp_prefix(optarg, "https://")) {
+				err_set(&e, ST_INVALID, "base URL '%s' is not an http or https URL", optarg);
+				return fail(ST_INVALID, e.msg);
+			}
+			o->s.base_url = optarg;
+			break;
+		case O_KEY_FILE: o->s.key_file = optarg; break;
+		case 'c': o->s.context = optarg; break;
+		case O_TOOLS: o->tools = optarg ? optarg : "native"; break;
 		case O_MCP:
 		case O_MCP_ALLOW: {
-			struct buf *b = c == O_MCP ? &o.mcp : &o.allow;
+			struct buf *b = c == O_MCP ? &o->mcp : &o->allow;
 			buf_printf(b, "%s%s", b->len ? "," : "", optarg);
 			break;
 		}
 		case O_MCP_TIMEOUT: {
 			double t;
-			if (llm_setup_seconds(optarg, &t)) {
-				rc = fail(ST_INVALID, "--mcp-timeout wants a number of seconds");
-				goto early;
-			}
-			o.s.mcp_timeout_ms = (long)(t * 1000);
+			if (llm_setup_seconds(optarg, &t))
+				return fail(ST_INVALID, "--mcp-timeout wants a number of seconds");
+			o->s.mcp_timeout_ms = (long)(t * 1000);
 			break;
 		}
 		case O_MAX_ROUNDS:
-			if (llm_setup_count(optarg, 100, &o.max_rounds) || o.max_rounds < 1) {
-				rc = fail(ST_INVALID, "--max-rounds wants a number from 1 to 100");
-				goto early;
-			}
+			if (llm_setup_count(optarg, 100, &o->max_rounds) || o->max_rounds < 1)
+				return fail(ST_INVALID, "--max-rounds wants a number from 1 to 100");
 			break;
-		case O_JSON: o.json = 1; break;
-		case O_STREAM: o.stream = 1; break;
-		case O_NO_STREAM: o.stream = 0; break;
+		case O_JSON: o->json = 1; break;
+		case O_STREAM: o->stream = 1; break;
+		case O_NO_STREAM: o->stream = 0; break;
 		case O_TIMEOUT:
-			if (llm_setup_seconds(optarg, &o.s.timeout)) {
-				rc = fail(ST_INVALID, "--timeout wants a number of seconds");
-				goto early;
-			}
+			if (llm_setup_seconds(optarg, &o->s.timeout))
+				return fail(ST_INVALID, "--timeout wants a number of seconds");
 			break;
 		case O_CONNECT_TIMEOUT:
-			if (llm_setup_seconds(optarg, &o.s.connect_timeout)) {
-				rc = fail(ST_INVALID, "--connect-timeout wants a number of seconds");
-				goto early;
-			}
+			if (llm_setup_seconds(optarg, &o->s.connect_timeout))
+				return fail(ST_INVALID, "--connect-timeout wants a number of seconds");
 			break;
 		case O_RETRIES:
-			if (llm_setup_count(optarg, 20, &o.s.retries)) {
-				rc = fail(ST_INVALID, "--retries wants a number from 0 to 20");
-				goto early;
-			}
+			if (llm_setup_count(optarg, 20, &o->s.retries))
+				return fail(ST_INVALID, "--retries wants a number from 0 to 20");
 			break;
-		case 'n': o.no_log = 1; break;
-		case O_HELP: usage(stdout); goto early;
-		case O_VERSION: printf("llm-call (agentcron) %s\n", AC_VERSION); goto early;
+		case 'n': o->no_log = 1; break;
+		case O_HELP: usage(stdout); return -1;
+		case O_VERSION: printf("llm-call (agentcron) %s\n", AC_VERSION); return -1;
 		default:
 			fprintf(stderr, "%s: %s (try 'llm-call --help')\n", prog,
 			    opt_error(ebuf, sizeof ebuf, c, argv));
-			rc = ST_INVALID;
-			goto early;
+			return ST_INVALID;
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (0) {
-		/* Done before any work: --help, --version, a bad option.  The
-		 * cleanup at the end would see variables not yet set. */
-early:
-		llm_setup_free(&o.s);
-		buf_free(&o.mcp);
-		buf_free(&o.allow);
+	return ST_OK;
+}
+
+/* One call from its options to its answer, and what it leaves behind. */
+struct call {
+	struct opts o;
+	struct config *cf;
+	struct store *st;
+	struct llm *l;
+	struct buf prompt;
+	struct llm_result r;
+	struct sink sink;
+	struct timespec t0;
+	int64_t now;
+	int called, answered;
+	long latency;
+	long long id;               /* the record's */
+};
+
+/* Everything before the first request: settings, the prompt, the store,
+ * the conversation, tools and MCP servers.  A setting that cannot work
+ * (no key, a config or key file that cannot be used) is EXEC_EXIT_PERMANENT:
+ * a scheduled run would fail the same way every time. */
+static int
+prepare(struct call *k, int argc, char **argv, struct err *e)
+{
+	struct opts *o = &k->o;
+	struct llm_config *lc = &o->s.lc;
+	int rc;
+	if ((rc = llm_setup_env(&o->s, e)) || (rc = read_prompt(argc, argv, &k->prompt, e)) ||
+	    (rc = now_get(&k->now, e)))
 		return rc;
-	}
-
-	struct config *cf = NULL;
-	struct store *st = NULL;
-	struct llm *l = NULL;
-	struct buf prompt = {0};
-	struct llm_result r = {0};
-	struct llm_config *lc = &o.s.lc;
-	struct sink sink = {0};
-	int64_t now = 0;
-	int called = 0, answered = 0;
-	long latency = 0;
-
-	/* A server that dies while it is written to is an error to report,
-	 * not a reason to die. */
-	signal(SIGPIPE, SIG_IGN);
-	if ((rc = llm_setup_env(&o.s, &e)) || (rc = read_prompt(argc, argv, &prompt, &e)))
-		goto done;
-	const char *mcp = o.mcp.len ? o.mcp.data : env("TASK_MCP");
-	const char *allow = o.allow.len ? o.allow.data : env("TASK_MCP_ALLOW");
-	if ((rc = now_get(&now, &e)) || (rc = config_load(&cf, &e)) ||
-	    (rc = llm_setup_resolve(&o.s, cf, &e)))
-		goto done;
-	lc->stream = o.stream >= 0 ? o.stream : !o.json && isatty(1);
-	if (lc->stream && !o.json) {
+	if ((rc = config_load(&k->cf, e)) || (rc = llm_setup_resolve(&o->s, k->cf, e)))
+		return rc == ST_INVALID ? EXEC_EXIT_PERMANENT : rc;
+	lc->stream = o->stream >= 0 ? o->stream : !o->json && isatty(1);
+	if (lc->stream && !o->json) {
 		lc->on_text = on_text;
-		lc->arg = &sink;
+		lc->arg = &k->sink;
 	}
-	if ((rc = llm_setup_message(&o.s, prompt.data, &e)))
-		goto done;
-	if (o.s.context || o.tools || !o.no_log) {
-		if ((rc = store_open(NULL, STORE_LOG, &st, &e)))
-			goto done;
-	}
-	if ((rc = llm_setup_conversation(&o.s, st, &e)) ||
-	    (o.tools && (rc = llm_setup_tools(&o.s, st, o.tools, &e))) ||
-	    (mcp && (rc = llm_setup_mcp(&o.s, mcp, allow, &e))) ||
-	    (rc = llm_new(lc, &l, &e)))
-		goto done;
-	/* Latency is the model's part: from the first request to the answer. */
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	called = 1;
-	rc = llm_setup_run(&o.s, l, o.max_rounds, &r, &e);
-	answered = rc == ST_OK;
-	latency = elapsed_ms(&t0);
-	if (sink.any && sink.last != '\n')
-		putchar('\n');
+	if ((rc = llm_setup_message(&o->s, k->prompt.data, e)))
+		return rc;
+	if ((o->s.context || o->tools || !o->no_log) && (rc = store_open(NULL, STORE_LOG, &k->st, e)))
+		return rc;
+	const char *mcp = o->mcp.len ? o->mcp.data : env("TASK_MCP");
+	const char *allow = o->allow.len ? o->allow.data : env("TASK_MCP_ALLOW");
+	if ((rc = llm_setup_conversation(&o->s, k->st, e)) ||
+	    (o->tools && (rc = llm_setup_tools(&o->s, k->st, o->tools, e))) ||
+	    (mcp && (rc = llm_setup_mcp(&o->s, mcp, allow, e))))
+		return rc;
+	return llm_new(lc, &k->l, e);
+}
 
-done:;
-	long long id = 0;
-	char *tool_log = llm_setup_call_log(&o.s);
-	if (called && st) {
-		/* One transaction: one sync of the store per call. */
-		struct err re = {""};
-		const char *model = r.model ? r.model : lc->model;
-		struct llm_call rec = {
-			.run_id = (char *)env("TASK_RUN_ID"), .task_id = (char *)env("TASK_ID"),
-			.context = (char *)o.s.context, .provider = (char *)llm_provider_name(lc->provider),
-			.model = (char *)model, .system_prompt = (char *)o.s.system, .prompt = prompt.data,
-			.answer = rc ? NULL : r.text, .input_tokens = rc ? -1 : r.input_tokens,
-			.output_tokens = rc ? -1 : r.output_tokens, .finish_reason = rc ? NULL : r.finish_reason,
-			.duration_ms = answered ? latency : elapsed_ms(&t0), .error = rc ? e.msg : NULL,
-			.created_at = now, .tool_calls = tool_log,
-		};
-		int wrc = store_begin(st, &re);
-		if (!wrc && !rc && o.s.context)
-			wrc = store_history_append(st, o.s.context, o.s.text.data, r.text, rec.run_id, now, &re);
-		if (!wrc && !o.no_log)
-			wrc = store_call_add(st, &rec, &re);
-		if (!wrc)
-			wrc = store_commit(st, &re);
-		else
-			store_rollback(st);
-		if (wrc && !rc) {
-			rc = ST_ERR;
-			snprintf(e.msg, sizeof e.msg, "cannot record the call: %.400s", re.msg);
-		}
-		id = rec.id;
-	}
-	/* Printed even when recording failed: the answer is not lost. */
-	if (answered && !lc->on_text) {
-		if (o.json) {
-			print_json(&o.s, &r, latency, id);
+/* The requests, until the model answers.  A reply that no retry can
+ * change (llm_status_permanent) is EXEC_EXIT_PERMANENT. */
+static int
+ask(struct call *k, struct err *e)
+{
+	/* Latency is the model's part: from the first request to the answer. */
+	clock_gettime(CLOCK_MONOTONIC, &k->t0);
+	k->called = 1;
+	int rc = llm_setup_run(&k->o.s, k->l, k->o.max_rounds, &k->r, e);
+	k->latency = elapsed_ms(&k->t0);
+	if (k->sink.any && k->sink.last != '\n')
+		putchar('\n');
+	if (rc)
+		return llm_status_permanent(k->r.http_status) ? EXEC_EXIT_PERMANENT : rc;
+	k->answered = 1;
+	/* Printed, recorded and remembered as text. */
+	char *text = utf8_clean(k->r.text, strlen(k->r.text));
+	free(k->r.text);
+	k->r.text = text;
+	return ST_OK;
+}
+
+/* The call into the store, and the exchange into its context: one
+ * transaction, one sync of the store per call. */
+static int
+record(struct call *k, int rc, struct err *e)
+{
+	struct opts *o = &k->o;
+	const struct llm_config *lc = &o->s.lc;
+	if (!k->called || !k->st)
+		return rc;
+	struct err re = {""};
+	char *tool_log = llm_setup_call_log(&o->s);
+	const char *model = k->r.model ? k->r.model : lc->model;
+	struct llm_call rec = {
+		.run_id = (char *)env("TASK_RUN_ID"), .task_id = (char *)env("TASK_ID"),
+		.context = (char *)o->s.context, .provider = (char *)llm_provider_name(lc->provider),
+		.model = (char *)model, .system_prompt = (char *)o->s.system, .prompt = k->prompt.data,
+		.answer = rc ? NULL : k->r.text, .input_tokens = rc ? -1 : k->r.input_tokens,
+		.output_tokens = rc ? -1 : k->r.output_tokens,
+		.finish_reason = rc ? NULL : k->r.finish_reason,
+		.duration_ms = k->answered ? k->latency : elapsed_ms(&k->t0), .error = rc ? e->msg : NULL,
+		.created_at = k->now, .tool_calls = tool_log,
+	};
+	int wrc = store_begin(k->st, &re);
+	if (!wrc && !rc && o->s.context)
+		wrc = store_history_append(k->st, o->s.context, o->s.text.data, k->r.text, rec.run_id,
+		    k->now, &re);
+	if (!wrc && !o->no_log)
+		wrc = store_call_add(k->st, &rec, &re);
+	if (!wrc)
+		wrc = store_commit(k->st, &re);
+	else
+		store_rollback(k->st);
+	free(tool_log);
+	k->id = rec.id;
+	if (wrc && !rc)
+		return err_set(e, ST_ERR, "cannot record the call: %.400s", re.msg);
+	return rc;
+}
+
+/* The answer, unless it was streamed as it came. */
+static int
+print_answer(struct call *k, int rc, struct err *e)
+{
+	if (k->answered && !k->o.s.lc.on_text) {
+		if (k->o.json) {
+			print_json(&k->o.s, &k->r, k->latency, k->id);
 		} else {
-			size_t n = strlen(r.text);
-			fwrite(r.text, 1, n, stdout);
-			if (!n || r.text[n - 1] != '\n')
+			size_t n = strlen(k->r.text);
+			fwrite(k->r.text, 1, n, stdout);
+			if (!n || k->r.text[n - 1] != '\n')
 				putchar('\n');
 		}
 	}
-	if (fflush(stdout) != 0 && !rc) {
-		rc = ST_ERR;
-		snprintf(e.msg, sizeof e.msg, "cannot write the answer: %s", strerror(errno));
-	}
-	if (rc)
-		fail(rc, e.msg);
-	llm_result_free(&r);
-	free(tool_log);
-	buf_free(&o.mcp);
-	buf_free(&o.allow);
-	llm_free(l);
-	llm_setup_free(&o.s);       /* the tools before the store they use */
-	store_close(st);
-	config_free(cf);
-	buf_free(&prompt);
+	if (fflush(stdout) != 0 && !rc)
+		return err_set(e, ST_ERR, "cannot write the answer: %s", strerror(errno));
 	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct call k = {.o = {.s = {.retries = -1}, .stream = -1, .max_rounds = DEFAULT_ROUNDS}};
+	struct err e = {""};
+	k.o.s.options = cJSON_CreateObject();
+	k.o.s.attach = xcalloc((size_t)argc + 1, sizeof *k.o.s.attach);
+	int rc = parse_options(argc, argv, &k.o);
+	if (rc == ST_OK) {
+		/* A server that dies while it is written to is an error to
+		 * report, not a reason to die. */
+		signal(SIGPIPE, SIG_IGN);
+		rc = prepare(&k, argc - optind, argv + optind, &e);
+		if (!rc)
+			rc = ask(&k, &e);
+		rc = record(&k, rc, &e);
+		/* Printed even when recording failed: the answer is not lost. */
+		rc = print_answer(&k, rc, &e);
+		if (rc)
+			fail(rc, e.msg);
+	}
+	llm_result_free(&k.r);
+	buf_free(&k.o.mcp);
+	buf_free(&k.o.allow);
+	llm_free(k.l);
+	llm_setup_free(&k.o.s);     /* the tools before the store they use */
+	store_close(k.st);
+	config_free(k.cf);
+	buf_free(&k.prompt);
+	return rc < 0 ? 0 : rc;
 }

@@ -2,6 +2,7 @@
  * standard input (`--json -`, the format task-ls --json prints).  An import
  * is one transaction: a bad object adds nothing.  A pending twin, or a task
  * with the same --key, is returned instead of a duplicate unless --force. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,42 +16,54 @@
 #include "store.h"
 #include "taskargs.h"
 #include "tz.h"
+#include "utf8.h"
 
 static const char prog[] = "task-add";
 
-/* Where the result of an add goes: an import prints its ids only after the
- * commit, so a failed import prints nothing. */
+/* What an add prints, kept until the commit: an id printed for a task that
+ * then failed to be written (a full disk) would be a lie that
+ * `id=$(task-add ...)` believes. */
 struct sink {
-	int json, deferred;
-	struct buf ids;
+	int json, import;
+	struct buf text;
 	long added, dups;
 };
 
 static void
 report_added(const struct task *t, int is_dup, struct sink *out, struct zones *zs)
 {
-	if (out->deferred) {
-		buf_printf(&out->ids, "%s\n", t->id);
-		is_dup ? out->dups++ : out->added++;
-		return;
-	}
-	if (out->json) {
+	is_dup ? out->dups++ : out->added++;
+	if (out->json && !out->import) {
 		cJSON *j = task_to_json(t, zs);
 		char *s = json_print_line(j);
-		puts(s);
+		buf_printf(&out->text, "%s\n", s);
 		free(s);
 		cJSON_Delete(j);
-		return;
+	} else if (!isatty(1)) {
+		buf_printf(&out->text, "%s\n", t->id);
+	} else if (!out->import) {
+		char desc[256], next[64];
+		task_describe(t, zs, desc, sizeof desc);
+		task_fmt_time(t, zs, t->next_run_at, TIME_WALL_ZONE, next, sizeof next);
+		char *name = utf8_clean(t->name, strlen(t->name));
+		buf_printf(&out->text, "%s task %s \"%s\"\n", is_dup ? "Existing" : "Added", t->id, name);
+		buf_printf(&out->text, "  schedule: %s (%s)\n  next run: %s\n", desc, t->tz, next);
+		free(name);
 	}
-	if (!isatty(1)) {
-		puts(t->id);
-		return;
-	}
-	char desc[256], next[64];
-	task_describe(t, zs, desc, sizeof desc);
-	task_fmt_time(t, zs, t->next_run_at, TIME_WALL_ZONE, next, sizeof next);
-	printf("%s task %s \"%s\"\n", is_dup ? "Existing" : "Added", t->id, t->name);
-	printf("  schedule: %s (%s)\n  next run: %s\n", desc, t->tz, next);
+}
+
+/* After the commit. */
+static int
+print_added(struct sink *out, struct err *e)
+{
+	if (out->import && isatty(1))
+		printf("Added %ld task%s%s\n", out->added, out->added == 1 ? "" : "s",
+		    out->dups ? " (the others were there already)" : "");
+	else
+		fputs(out->text.data ? out->text.data : "", stdout);
+	if (fflush(stdout) != 0)
+		return err_set(e, ST_ERR, "added, but cannot print the result: %s", strerror(errno));
+	return ST_OK;
 }
 
 /* Add one finished task; a twin is reported instead.  Inside a transaction. */
@@ -95,6 +108,29 @@ line_at(int *line, const char **from, const char *at)
 	return *line;
 }
 
+/* JSON text is UTF-8, and no field can hold a NUL, which cJSON would read
+ * as the end of the string: the rest of a name or prompt would be lost,
+ * and a key could match another task's. */
+static int
+check_input(const struct buf *in, struct err *e)
+{
+	const char *from = in->data;
+	int line = 1;
+	ssize_t nul = json_find_nul(in->data, in->len);
+	if (nul >= 0)
+		return err_set(e, ST_INVALID, "stdin:%d: a string holds \\u0000 (NUL), which no field can hold",
+		    line_at(&line, &from, in->data + nul));
+	for (size_t i = 0; i < in->len;) {
+		uint32_t c;
+		size_t l = utf8_decode(in->data + i, in->len - i, &c);
+		if (!l)
+			return err_set(e, ST_INVALID, "stdin:%d: not UTF-8 text", line_at(&line, &from,
+			    in->data + i));
+		i += l;
+	}
+	return ST_OK;
+}
+
 /* JSON objects (or arrays of them) from stdin, all or nothing. */
 static int
 import(struct store *st, int force, int64_t now, unsigned when_flags, struct zones *zs,
@@ -105,11 +141,16 @@ import(struct store *st, int force, int64_t now, unsigned when_flags, struct zon
 		buf_free(&in);
 		return err_set(e, ST_ERR, "cannot read standard input");
 	}
-	int rc = store_begin(st, e);
+	int rc = check_input(&in, e);
+	if (rc) {
+		buf_free(&in);
+		return rc;
+	}
+	rc = store_begin(st, e);
 	const char *p = in.data, *counted = in.data;
 	int lineno = 1;
 	long count = 0;
-	struct sink out = {.deferred = 1};
+	struct sink out = {.import = 1};
 	while (!rc) {
 		p += strspn(p, " \t\r\n");
 		if (!*p)
@@ -161,13 +202,9 @@ import(struct store *st, int force, int64_t now, unsigned when_flags, struct zon
 		store_rollback(st);
 	} else {
 		store_wake(st);
-		if (isatty(1))
-			printf("Added %ld task%s%s\n", out.added, out.added == 1 ? "" : "s",
-			    out.dups ? " (the others were there already)" : "");
-		else
-			fputs(out.ids.data ? out.ids.data : "", stdout);
+		rc = print_added(&out, e);
 	}
-	buf_free(&out.ids);
+	buf_free(&out.text);
 	return rc;
 }
 
@@ -307,11 +344,14 @@ main(int argc, char **argv)
 		if (!rc && !(rc = store_begin(st, &e))) {
 			rc = add_one(st, &t, force, &out, NULL, zs, &e);
 			rc = rc ? rc : store_commit(st, &e);
-			if (rc)
+			if (rc) {
 				store_rollback(st);
-			else
+			} else {
 				store_wake(st);
+				rc = print_added(&out, &e);
+			}
 		}
+		buf_free(&out.text);
 		task_free(&t);
 		free(prompt);
 	}

@@ -37,7 +37,7 @@ edit(struct store *st, const char *arg, const struct task_args *a, int json, int
 	}
 	task_copy(&t, &old);
 	rc = taskargs_apply(a, &t, now, zs, &changed, e);
-	/* A new schedule, or enabling it again, makes a finished task pending. */
+	/* A new schedule makes a finished task pending again. */
 	if (!rc && a->nkinds && t.status != STATUS_PENDING) {
 		t.status = STATUS_PENDING;
 		t.consecutive_failures = 0;

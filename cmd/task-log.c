@@ -16,6 +16,7 @@
 #include "table.h"
 #include "taskargs.h"
 #include "tz.h"
+#include "utf8.h"
 #include "when.h"
 
 static const char prog[] = "task-log";
@@ -70,13 +71,23 @@ fmt_when(struct logger *lg, const struct task *t, int64_t when, char *buf, size_
 		time_fmt_utc(when, buf, n);
 }
 
-/* A field of a tab-separated line: tabs and line ends become spaces. */
+/* A field of a tab-separated line: tabs and line ends become spaces,
+ * bytes that are not UTF-8 U+FFFD. */
 static void
 tsv_field(const char *s, int last)
 {
-	for (const char *p = s; *p; p++)
+	char *text = utf8_clean(s, strlen(s));
+	for (const char *p = text; *p; p++)
 		putchar(*p == '\t' || *p == '\n' || *p == '\r' ? ' ' : *p);
 	putchar(last ? '\n' : '\t');
+	free(text);
+}
+
+/* Text from the store as printed: valid UTF-8 (malloc'd). */
+static char *
+text(const char *s)
+{
+	return utf8_clean(s ? s : "", s ? strlen(s) : 0);
 }
 
 static int
@@ -123,14 +134,16 @@ list_one(const struct run *r, void *arg)
 }
 
 static void
-indented(const char *label, const char *text)
+indented(const char *label, const char *s)
 {
+	char *all = text(s);
 	printf("%s\n", label);
-	for (const char *p = text; *p;) {
+	for (const char *p = all; *p;) {
 		size_t n = strcspn(p, "\n");
 		printf("  %.*s\n", (int)n, p);
 		p += n + (p[n] == '\n');
 	}
+	free(all);
 }
 
 /* One line of at most n bytes of s: line breaks as spaces, no cut
@@ -138,13 +151,13 @@ indented(const char *label, const char *text)
 static void
 print_short(const char *s, size_t n)
 {
-	size_t len = strlen(s), k = len > n ? n : len;
-	while (k < len && k && ((unsigned char)s[k] & 0xc0) == 0x80)
-		k--;
+	char *all = text(s);
+	size_t len = strlen(all), k = len > n ? (size_t)utf8_cut(all, n) : len;
 	for (size_t i = 0; i < k; i++)
-		putchar(s[i] == '\n' || s[i] == '\r' || s[i] == '\t' ? ' ' : s[i]);
+		putchar(all[i] == '\n' || all[i] == '\r' || all[i] == '\t' ? ' ' : all[i]);
 	if (k < len)
 		fputs("...", stdout);
+	free(all);
 }
 
 /* The tool calls of a model call, two lines each: the call, its outcome. */
@@ -207,10 +220,12 @@ show_call(const struct llm_call *c, void *arg)
 		printf("model calls:\n");
 	fmt_when(cs->lg, cs->t, c->created_at, when, sizeof when);
 	fmt_duration(c->duration_ms, dur, sizeof dur);
+	char *model = text(c->model ? c->model : "?"), *end = text(c->error ? c->error
+	    : c->finish_reason ? c->finish_reason : "");
 	printf("  %s  %s/%s  %ld in, %ld out  %s  %s%s\n", when, c->provider ? c->provider : "?",
-	    c->model ? c->model : "?", c->input_tokens, c->output_tokens, dur,
-	    c->error ? "error: " : c->finish_reason ? c->finish_reason : "",
-	    c->error ? c->error : "");
+	    model, c->input_tokens, c->output_tokens, dur, c->error ? "error: " : "", end);
+	free(model);
+	free(end);
 	show_tool_calls(c->tool_calls);
 	return 0;
 }
@@ -239,8 +254,10 @@ show_run(struct logger *lg, const char *arg)
 		cJSON_Delete(o);
 	} else {
 		char when[64], dur[32];
+		char *shown = text(name);
 		printf("run:       %s\n", r.id);
-		printf("task:      %s \"%s\"\n", r.task_id, name);
+		printf("task:      %s \"%s\"\n", r.task_id, shown);
+		free(shown);
 		printf("trigger:   %s\n", r.trigger ? r.trigger : "");
 		fmt_when(lg, t, r.slot, when, sizeof when);
 		printf("slot:      %s\n", r.slot == TIME_NONE ? "none (manual)" : when);
@@ -288,7 +305,7 @@ parse_since(const char *s, int64_t now, int64_t *out, struct err *e)
 	rc = when_read(s, now, z, flags, out, e);
 	tz_free(z);
 	return rc ? err_set(e, ST_INVALID, "bad --since '%s': give RFC 3339, a time like 'yesterday"
-	    " 9:00', or a duration like 2h", str_quote(q, 104, s, strlen(s))) : ST_OK;
+	    " 9:00', or a duration like 2h", utf8_quote(q, 104, s, strlen(s))) : ST_OK;
 }
 
 static void

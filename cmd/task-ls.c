@@ -13,6 +13,7 @@
 #include "json.h"
 #include "store.h"
 #include "table.h"
+#include "utf8.h"
 
 static const char prog[] = "task-ls";
 
@@ -25,12 +26,17 @@ struct lister {
 	long n;
 };
 
+/* A field of a tab-separated line: tabs and line ends become spaces,
+ * bytes that are not UTF-8 U+FFFD. */
 static void
 tsv_field(const char *s, int last)
 {
-	for (const char *p = s ? s : "-"; *p; p++)
+	s = s ? s : "-";
+	char *text = utf8_clean(s, strlen(s));
+	for (const char *p = text; *p; p++)
 		putchar(*p == '\t' || *p == '\n' || *p == '\r' ? ' ' : *p);
 	putchar(last ? '\n' : '\t');
+	free(text);
 }
 
 static int

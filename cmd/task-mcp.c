@@ -14,6 +14,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "json.h"
 #include "mcp.h"
 #include "store.h"
 #include "toolcall.h"
@@ -77,7 +78,7 @@ call_one(struct tools *tl, const struct buf *text, int json, int *failed, struct
 		cJSON_AddStringToObject(o, "tool", call.name);
 		cJSON_AddBoolToObject(o, "is_error", is_error);
 		cJSON_AddStringToObject(o, "text", result);
-		char *s = cJSON_PrintUnformatted(o);
+		char *s = json_print_line(o);
 		rc = write_line(s);
 		free(s);
 		cJSON_Delete(o);

@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "ids.h"
 #include "json.h"
 #include "store.h"
 

@@ -22,6 +22,7 @@
 #include "config.h"
 #include "exec.h"
 #include "fire.h"
+#include "ids.h"
 #include "json.h"
 #include "store.h"
 

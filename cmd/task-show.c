@@ -8,8 +8,10 @@
 
 #include <cjson/cJSON.h>
 
+#include "ids.h"
 #include "json.h"
 #include "store.h"
+#include "utf8.h"
 
 static const char prog[] = "task-show";
 
@@ -22,11 +24,15 @@ struct shower {
 	struct err e;
 };
 
+/* Values are printed as valid UTF-8 whatever the store holds. */
 static void
 field(const char *label, const char *value)
 {
-	if (value && *value)
-		printf("%-13s %s\n", label, value);
+	if (!value || !*value)
+		return;
+	char *v = utf8_clean(value, strlen(value));
+	printf("%-13s %s\n", label, v);
+	free(v);
 }
 
 static void
@@ -34,13 +40,14 @@ block(const char *label, const char *text)
 {
 	if (!text || !*text)
 		return;
+	char *all = utf8_clean(text, strlen(text));
 	printf("%s:\n", label);
-	const char *p = text;
-	while (*p) {
+	for (const char *p = all; *p;) {
 		size_t n = strcspn(p, "\n");
 		printf("  %.*s\n", (int)n, p);
 		p += n + (p[n] == '\n');
 	}
+	free(all);
 }
 
 struct run_print {
@@ -66,8 +73,11 @@ print_run(const struct run *r, void *arg)
 		snprintf(dur, sizeof dur, "%.1fs", (double)r->duration_ms / 1000);
 	printf("  %s  %-11s %-8s %-8s %.8s", when, r->status ? r->status : "?", dur,
 	    r->trigger ? r->trigger : "", r->id);
-	if (r->error && *r->error)
-		printf("  %.*s", (int)strcspn(r->error, "\n"), r->error);
+	if (r->error && *r->error) {
+		char *err = utf8_clean(r->error, strcspn(r->error, "\n"));
+		printf("  %s", err);
+		free(err);
+	}
 	putchar('\n');
 	return 0;
 }

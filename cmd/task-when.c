@@ -14,6 +14,7 @@
 #include "cron.h"
 #include "tz.h"
 #include "when.h"
+#include "utf8.h"
 
 static const char prog[] = "task-when";
 
@@ -185,7 +186,7 @@ main(int argc, char **argv)
 					char f[64], q[112];
 					tz_fmt_rfc3339(z, now, f, sizeof f);
 					rc = err_set(&e, ST_INVALID, "'%s' never fires after %s%s",
-					    str_quote(q, 104, sched.data, sched.len), f,
+					    utf8_quote(q, 104, sched.data, sched.len), f,
 					    t < 0 ? "" : " before the year 10000");
 					goto fail;
 				}

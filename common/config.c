@@ -111,7 +111,8 @@ config_load_file(const char *path, struct config **out, struct err *e)
 {
 	struct config *c = xcalloc(1, sizeof *c);
 	c->path = xstrdup(path);
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: a FIFO put there opens at once and is refused below. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		if (errno == ENOENT || errno == ENOTDIR) {
 			*out = c;
@@ -134,7 +135,7 @@ config_load_file(const char *path, struct config **out, struct err *e)
 	} else if (sb.st_mode & 022) {
 		rc = err_set(e, ST_INVALID,
 		    "config '%s' can be changed by group or others; run: chmod 600 '%s'", path, path);
-	} else if ((errno = 0, buf_read_fd(&b, fd, CONFIG_MAX)) != 0) {
+	} else if (fcntl(fd, F_SETFL, 0) != 0 || (errno = 0, buf_read_fd(&b, fd, CONFIG_MAX)) != 0) {
 		rc = errno ? err_set(e, ST_ERR, "cannot read config '%s': %s", path, strerror(errno))
 			   : err_set(e, ST_INVALID, "config '%s' is larger than %d bytes", path,
 			       CONFIG_MAX);

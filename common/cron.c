@@ -30,6 +30,7 @@
 #include <strings.h>
 
 #include "cron.h"
+#include "utf8.h"
 
 enum cron_error {
 	CE_FIELDS, CE_EMPTY, CE_NUMBER, CE_NAME, CE_RANGE, CE_BACKWARDS, CE_STEP,
@@ -117,7 +118,7 @@ field_error(struct err *e, int f, const char *text, size_t len, int code, ...)
 	va_end(ap);
 	char q[72];
 	return err_set(e, ST_INVALID, "bad %s field '%s': %s", fields[f].name,
-	    str_quote(q, sizeof q, text, len), detail);
+	    utf8_quote(q, sizeof q, text, len), detail);
 }
 
 /* The character at p (not a byte of it) as text for a message. */
@@ -125,8 +126,8 @@ static const char *
 char_at(char *buf, size_t n, const char *p, const char *end)
 {
 	uint32_t cp;
-	size_t k = utf8_char(p, (size_t)(end - p), &cp);
-	return str_quote(buf, n, p, k ? k : 1);
+	size_t k = utf8_decode(p, (size_t)(end - p), &cp);
+	return utf8_quote(buf, n, p, k ? k : 1);
 }
 
 /* One value: a number or (month, day-of-week) a name.  Returns the end. */
@@ -222,7 +223,7 @@ parse_field(int f, const char *text, size_t len, uint64_t *bits, int *star, stru
 				while (q < end && *q != ',')
 					q++;
 				return field_error(e, f, text, len, CE_STEP,
-				    str_quote(st, sizeof st, s, (size_t)(q - s)), maxstep);
+				    utf8_quote(st, sizeof st, s, (size_t)(q - s)), maxstep);
 			}
 			if (!range) {
 				char av[16], sv[16];
@@ -308,14 +309,14 @@ parse_expr(const char *expr, struct cron *c, struct err *e)
 		char extra[32], nick[32];
 		if (*p)
 			return err_set(e, ST_INVALID, "unexpected '%s' after the nickname '@%s'",
-			    str_quote(extra, sizeof extra, p, strlen(p)), str_quote(nick, sizeof nick, w, n));
+			    utf8_quote(extra, sizeof extra, p, strlen(p)), utf8_quote(nick, sizeof nick, w, n));
 		if (word_eq(w, n, "reboot"))
 			return err_set(e, ST_INVALID, "%s", ecodes[CE_REBOOT]);
 		for (size_t i = 0; i < sizeof nicknames / sizeof *nicknames; i++)
 			if (word_eq(w, n, nicknames[i].name))
 				return parse_expr(nicknames[i].expr, c, e);
 		char name[32];
-		snprintf(nick, sizeof nick, "@%s", str_quote(name, sizeof name - 1, w, n));
+		snprintf(nick, sizeof nick, "@%s", utf8_quote(name, sizeof name - 1, w, n));
 		return err_set(e, ST_INVALID, ecodes[CE_NICK], nick);
 	}
 	const char *start[6];
@@ -356,12 +357,6 @@ parse_expr(const char *expr, struct cron *c, struct err *e)
 
 /* ---- the search ---- */
 
-static int64_t
-fdiv(int64_t a, int64_t b)
-{
-	return a / b - (a % b != 0 && (a < 0) != (b < 0));
-}
-
 /* Days of month m of year y that match: bit d for day d. */
 static uint32_t
 day_mask(const struct cron *c, int64_t y, int m, int64_t first_day)
@@ -385,7 +380,7 @@ day_mask(const struct cron *c, int64_t y, int m, int64_t first_day)
 static int64_t
 next_wall(const struct cron *c, int64_t lo, int64_t hi)
 {
-	int64_t days = fdiv(lo, 86400), secs = lo - days * 86400;
+	int64_t days = floor_div(lo, 86400), secs = lo - days * 86400;
 	int64_t y;
 	unsigned um, ud;
 	civil_from_days(days, &y, &um, &ud);
@@ -457,7 +452,7 @@ next_wall(const struct cron *c, int64_t lo, int64_t hi)
 static int64_t
 ceil_min(int64_t t)
 {
-	return fdiv(t + 59, 60) * 60;
+	return floor_div(t + 59, 60) * 60;
 }
 
 #define T_LIMIT ((int64_t)1 << 42) /* about 139,000 years either side of 1970 */

@@ -20,6 +20,7 @@
 
 #include "exec.h"
 #include "proc.h"
+#include "utf8.h"
 
 extern char **environ;
 
@@ -112,6 +113,16 @@ exec_argv_free(char **argv)
 	for (char **a = argv; *a; a++)
 		free(*a);
 	free(argv);
+}
+
+int
+exec_check(const char *line, struct err *e)
+{
+	char **argv;
+	int rc = exec_split(line, &argv, e);
+	if (!rc)
+		exec_argv_free(argv);
+	return rc;
 }
 
 static int
@@ -492,12 +503,62 @@ sig_name(int s)
 	return "signal";
 }
 
+/* Output is kept as text a C string can hold: each NUL byte and each
+ * ill-formed sequence becomes U+FFFD, the bytes counted; the caller adds
+ * the note. */
+static void
+to_text(struct buf *b, size_t *nul, size_t *bad)
+{
+	*nul = *bad = 0;
+	if (!b->len || (!memchr(b->data, 0, b->len) && utf8_valid(b->data, b->len)))
+		return;
+	struct buf t = {0};
+	for (size_t i = 0; i < b->len;) {
+		uint32_t c;
+		if (!b->data[i]) {
+			(*nul)++;
+			buf_puts(&t, UTF8_REPLACEMENT);
+			i++;
+			continue;
+		}
+		/* An ill-formed sequence is one U+FFFD, as utf8_sanitize makes it. */
+		size_t l = utf8_next(b->data + i, b->len - i, &c);
+		if (utf8_decode(b->data + i, l, &c)) {
+			buf_add(&t, b->data + i, l);
+		} else {
+			*bad += l;
+			buf_puts(&t, UTF8_REPLACEMENT);
+		}
+		i += l;
+	}
+	buf_free(b);
+	*b = t;
+}
+
 static char *
 finish_stream(struct buf *b, size_t dropped, size_t *n)
 {
+	size_t nul, bad;
+	if (dropped) {
+		/* A character cut at the cap goes whole. */
+		size_t keep = utf8_trim(b->data, b->len);
+		dropped += b->len - keep;
+		b->len = keep;
+	}
+	to_text(b, &nul, &bad);
+	const char *nl = b->len && b->data[b->len - 1] != '\n' ? "\n" : "";
+	if (nul || bad) {
+		buf_printf(b, "%s[... ", nl);
+		if (nul)
+			buf_printf(b, "%zu NUL byte%s", nul, nul == 1 ? "" : "s");
+		if (bad)
+			buf_printf(b, "%s%zu byte%s that %s not UTF-8", nul ? " and " : "", bad,
+			    bad == 1 ? "" : "s", bad == 1 ? "is" : "are");
+		buf_puts(b, " shown as U+FFFD]\n");
+		nl = "";
+	}
 	if (dropped)
-		buf_printf(b, "%s[... output truncated: %zu bytes dropped]\n",
-		    b->len && b->data[b->len - 1] != '\n' ? "\n" : "", dropped);
+		buf_printf(b, "%s[... output truncated: %zu bytes dropped]\n", nl, dropped);
 	buf_add(b, "", 0);
 	*n = b->len;
 	char *s = b->data;

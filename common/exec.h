@@ -17,6 +17,9 @@
 #define EXEC_CAP (1024 * 1024)     /* bytes kept per stream */
 #define EXEC_KILL_GRACE_MS 2000    /* SIGTERM to SIGKILL */
 #define EXEC_DRAIN_MS 200          /* reading on after the child exited */
+/* The executor contract's "retrying will not help": a run that exits with
+ * it is failed at once, without the retries of a one-shot (EX_CONFIG). */
+#define EXEC_EXIT_PERMANENT 78
 
 struct exec_cmd {
 	char *const *argv;         /* argv[0]: a path, or a name looked up in PATH */
@@ -57,6 +60,7 @@ struct exec_pool;
  * empty line.  *argv is NULL-terminated; free with exec_argv_free. */
 int exec_split(const char *line, char ***argv, struct err *e);
 void exec_argv_free(char **argv);
+int exec_check(const char *line, struct err *e); /* exec_split's verdict alone */
 /* Find an executable: a name with a slash as is, else each PATH directory
  * then dir (may be NULL).  ST_NOTFOUND: "executor 'x' not found in PATH". */
 int exec_find(const char *name, const char *dir, char **path, struct err *e);

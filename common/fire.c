@@ -778,13 +778,13 @@ notify(struct fire *f, const struct run *r, const char *name, const char *hook)
 	cJSON_AddBoolToObject(o, "output_truncated", nout > NOTIFY_OUTPUT);
 	free(out);
 	cJSON_AddItemToObject(o, "error", r->error ? cJSON_CreateString(r->error) : cJSON_CreateNull());
-	char *text = cJSON_PrintUnformatted(o);
+	char *text = json_print_line(o);
 	cJSON_Delete(o);
 	struct job *j = xcalloc(1, sizeof *j);
 	j->is_hook = 1;
 	j->hook = xstrdup(hook);
 	snprintf(j->run.id, sizeof j->run.id, "%s", r->id);
-	j->input = xasprintf("%s\n", text ? text : "{}");
+	j->input = xasprintf("%s\n", text);
 	free(text);
 	f->nhooks++;
 	struct err e;

@@ -235,7 +235,7 @@ rules_after_run(struct task *t, const struct run *r, int64_t now)
 	int retries = t->retries == TASK_RETRIES_FOREVER ? -1
 	    : t->retries >= 0 ? t->retries : TASK_DEFAULT_RETRIES;
 	int attempt = r->attempt > 0 ? r->attempt : 1;
-	if (r->exit_code == FIRE_EXIT_PERMANENT || (retries >= 0 && attempt > retries)) {
+	if (r->exit_code == EXEC_EXIT_PERMANENT || (retries >= 0 && attempt > retries)) {
 		t->status = STATUS_FAILED;
 		rules_set_next(t, TIME_NONE);
 	} else {

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "exec.h"
 #include "store.h"
 #include "task.h"
 #include "util.h"
@@ -16,7 +17,6 @@
 #define FIRE_BACKOFF_BASE 60     /* first retry of a one-shot, doubling */
 #define FIRE_BACKOFF_MAX 3600
 #define FIRE_ALL_MAX 100         /* --missed all: the newest this many missed runs at most */
-#define FIRE_EXIT_PERMANENT 78   /* an executor's "retrying will not help" (EX_CONFIG) */
 
 /* What a due task fires now. */
 struct decision {

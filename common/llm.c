@@ -16,6 +16,7 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "json.h"
 #include "llm_impl.h"
 
 #define REPLY_MAX (64L * 1024 * 1024)
@@ -469,6 +470,8 @@ sse_dispatch(struct attempt *a)
 	if (a->data.len && strcmp(a->data.data, "[DONE]") == 0) {
 		a->s->done = 1;
 	} else if (a->data.len) {
+		/* cJSON would end a string at a NUL: the text keeps going. */
+		json_mask_nul(a->data.data, a->data.len);
 		cJSON *root = cJSON_ParseWithLength(a->data.data, a->data.len);
 		if (!root) {
 			err_set(&a->err, ST_ERR, "%s: a streamed event is not JSON: '%.60s'",
@@ -633,6 +636,16 @@ excerpt(const char *s, size_t n, char *out, size_t outn)
 	out[j] = 0;
 }
 
+int
+llm_status_permanent(long st)
+{
+	static const long codes[] = {400, 401, 403, 404, 413, 422};
+	for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+		if (codes[i] == st)
+			return 1;
+	return 0;
+}
+
 static int
 retryable_status(long st)
 {
@@ -777,6 +790,7 @@ attempt_once(struct llm *l, const char *body, struct llm_stream *s, long *wait_m
 			*retry = 1;
 			goto out;
 		}
+		json_mask_nul(a.body.data, a.body.len);
 		cJSON *root = cJSON_ParseWithLength(a.body.data, a.body.len);
 		if (!root) {
 			char ex[100];
@@ -855,6 +869,8 @@ llm_send(struct llm *l, const cJSON *messages, const cJSON *tools, struct llm_re
 			break;
 		}
 		stream_free(&s);
+		res->http_status = r.http_status;
+		res->attempts = attempt + 1;
 		llm_result_free(&r);
 		if (!retry || attempt >= c->retries) {
 			if (attempt > 0) {

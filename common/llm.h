@@ -92,10 +92,14 @@ int llm_new(const struct llm_config *c, struct llm **out, struct err *e); /* c m
 void llm_free(struct llm *l);
 /* One request with retries: messages is the conversation (provider's
  * format, without the system prompt); tools NULL or from llm_tools_convert.
- * res is filled on success and zeroed first; on failure e has one line. */
+ * res is filled on success and zeroed first; on failure e has one line and
+ * res only http_status (of the last reply, 0 if none) and attempts. */
 int llm_send(struct llm *l, const cJSON *messages, const cJSON *tools, struct llm_result *res,
     struct err *e);
 void llm_result_free(struct llm_result *r);
+/* A reply no retry can change: the request is refused as it stands
+ * (400, 413, 422), unauthorised (401, 403) or names nothing there (404). */
+int llm_status_permanent(long http_status);
 void llm_redact(char *s, size_t cap, const char *key); /* scrub the key and key-like words, in place */
 
 /* llm_attach.c */
@@ -105,7 +109,6 @@ void llm_redact(char *s, size_t cap, const char *key); /* scrub the key and key-
 int llm_attach_load(struct http *h, const char *spec, long timeout_ms, struct llm_attachment *a,
     struct err *e);
 void llm_attach_free(struct llm_attachment *a);
-int llm_is_utf8(const unsigned char *p, size_t n);      /* valid UTF-8 without NUL */
 
 /* Conversation building, in the provider's format. */
 void llm_msg_user(int provider, cJSON *messages, const char *text, const struct llm_image *img,

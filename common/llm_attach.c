@@ -9,40 +9,7 @@
 #include <unistd.h>
 
 #include "llm_impl.h"
-
-int
-llm_is_utf8(const unsigned char *p, size_t n)
-{
-	for (size_t i = 0; i < n;) {
-		unsigned c = p[i];
-		size_t k;
-		if (c == 0)
-			return 0;
-		if (c < 0x80) {
-			i++;
-			continue;
-		} else if (c >= 0xc2 && c <= 0xdf) {
-			k = 1;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			k = 2;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			k = 3;
-		} else {
-			return 0;
-		}
-		if (i + k >= n)
-			return 0;
-		for (size_t j = 1; j <= k; j++)
-			if ((p[i + j] & 0xc0) != 0x80)
-				return 0;
-		/* Overlong forms, surrogates and values past U+10FFFF. */
-		if ((c == 0xe0 && p[i + 1] < 0xa0) || (c == 0xed && p[i + 1] > 0x9f) ||
-		    (c == 0xf0 && p[i + 1] < 0x90) || (c == 0xf4 && p[i + 1] > 0x8f))
-			return 0;
-		i += k + 1;
-	}
-	return 1;
-}
+#include "utf8.h"
 
 struct fetch {
 	struct buf b;
@@ -102,14 +69,17 @@ fetch_url(struct http *h, const char *url, long timeout_ms, struct buf *out, str
 static int
 read_file(const char *path, struct buf *out, struct err *e)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: a FIFO opens at once, to be refused rather than waited on. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return err_set(e, ST_INVALID, "cannot read attachment '%s': %s", path, strerror(errno));
 	struct stat sb;
-	if (fstat(fd, &sb) != 0 || S_ISDIR(sb.st_mode)) {
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || fcntl(fd, F_SETFL, 0) != 0) {
+		int err = errno;
 		close(fd);
 		return err_set(e, ST_INVALID, "cannot read attachment '%s': %s", path,
-		    S_ISDIR(sb.st_mode) ? "it is a directory" : strerror(errno));
+		    S_ISDIR(sb.st_mode) ? "it is a directory" : !S_ISREG(sb.st_mode)
+		    ? "it is not a regular file" : strerror(err));
 	}
 	struct buf b = {0};
 	errno = 0;
@@ -138,7 +108,7 @@ llm_attach_load(struct http *h, const char *spec, long timeout_ms, struct llm_at
 		return rc;
 	const unsigned char *p = (const unsigned char *)b.data;
 	const char *mime = llm_image_type(p, b.len);
-	if (!mime && !llm_is_utf8(p, b.len)) {
+	if (!mime && (memchr(p, 0, b.len) || !utf8_valid(b.data, b.len))) {
 		buf_free(&b);
 		return err_set(e, ST_INVALID,
 		    "attachment '%s' is neither UTF-8 text nor a PNG, JPEG, GIF or WebP image", spec);

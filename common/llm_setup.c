@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "http.h"
+#include "json.h"
 #include "llm_setup.h"
 #include "mcp_client.h"
 #include "store.h"
@@ -68,6 +69,8 @@ llm_setup_option(cJSON *options, const char *kv, struct err *e)
 			return err_set(e, ST_INVALID, "-o %s is set by llm-call itself%s", key,
 			    strcmp(key, "model") == 0 ? "; use -m" : strcmp(key, "system") == 0 ? "; use -s"
 			    : strcmp(key, "tools") == 0 ? "; use --tools" : "");
+	if (json_find_nul(eq + 1, strlen(eq + 1)) >= 0)
+		return err_set(e, ST_INVALID, "-o %s: a string holds \\u0000 (NUL), which cannot be sent", key);
 	const char *end = NULL;
 	cJSON *v = cJSON_ParseWithOpts(eq + 1, &end, 1);
 	if (!v)
@@ -87,7 +90,7 @@ llm_setup_env(struct llm_setup *s, struct err *e)
 	const char *v = env("TASK_ATTACHMENTS");
 	if (s->nattach || !v)
 		return ST_OK;
-	cJSON *a = cJSON_Parse(v);
+	cJSON *a = json_find_nul(v, strlen(v)) >= 0 ? NULL : cJSON_Parse(v);
 	const cJSON *it;
 	int bad = !cJSON_IsArray(a);
 	cJSON_ArrayForEach(it, a)
@@ -109,14 +112,17 @@ llm_setup_env(struct llm_setup *s, struct err *e)
 static int
 read_key_file(const char *path, char **key, struct err *e)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: a FIFO opens at once, to be refused rather than waited on. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return err_set(e, ST_INVALID, "cannot read key file '%s': %s", path, strerror(errno));
 	struct stat sb;
 	struct buf b = {0};
 	int rc = ST_OK;
-	if (fstat(fd, &sb) != 0)
+	if (fstat(fd, &sb) != 0 || fcntl(fd, F_SETFL, 0) != 0)
 		rc = err_set(e, ST_INVALID, "cannot read key file '%s': %s", path, strerror(errno));
+	else if (!S_ISREG(sb.st_mode))
+		rc = err_set(e, ST_INVALID, "key file '%s' is not a regular file", path);
 	else if (sb.st_mode & 077)
 		rc = err_set(e, ST_INVALID,
 		    "key file '%s' can be read by group or others; run: chmod 600 '%s'", path, path);

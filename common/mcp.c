@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "json.h"
 #include "mcp.h"
 #include "tz.h"
 #include "utf8.h"
@@ -344,6 +345,11 @@ mcp_handle(struct mcp *m, const char *msg, size_t len, char **reply, struct err 
 	}
 	if (!j) {
 		r = error_reply(NULL, MCP_PARSE_ERROR, "Parse error: the message is not valid JSON", NULL);
+	} else if (json_find_nul(msg, len) >= 0) {
+		/* cJSON would cut the string there: no field may hold a NUL. */
+		r = error_reply(cJSON_IsObject(j) ? cJSON_GetObjectItemCaseSensitive(j, "id") : NULL,
+		    MCP_INVALID_PARAMS, "Invalid params: a string holds \\u0000 (a NUL character),"
+		    " which no argument can hold", NULL);
 	} else if (cJSON_IsArray(j)) {
 		/* Batches exist only in 2025-03-26; the others refuse them. */
 		if (strcmp(m->version, "2025-03-26") != 0) {

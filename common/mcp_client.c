@@ -30,8 +30,10 @@
 
 #include "exec.h"
 #include "http.h"
+#include "json.h"
 #include "llm.h"
 #include "mcp_client.h"
+#include "utf8.h"
 
 #define CONFIG_MAX (1L << 20)
 #define STDERR_KEEP 2048
@@ -214,6 +216,9 @@ mcpc_config_load(const char *path, struct mcpc_config **out, struct err *e)
 			   : err_set(e, ST_INVALID, "'%s' is larger than %ld bytes", path, CONFIG_MAX);
 	close(fd);
 	cJSON *root = NULL;
+	ssize_t nul = rc ? -1 : json_find_nul(b.data, b.len);
+	if (nul >= 0)
+		rc = err_set(e, ST_INVALID, "%s: a string holds \\u0000 (NUL) near byte %ld", path, (long)nul);
 	if (!rc && !(root = cJSON_ParseWithLength(b.data ? b.data : "", b.len)))
 		rc = err_set(e, ST_INVALID, "%s: not JSON (near byte %ld)", path,
 		    cJSON_GetErrorPtr() && b.data ? (long)(cJSON_GetErrorPtr() - b.data) : 0L);
@@ -1070,17 +1075,6 @@ base64_decode(const char *s, size_t *n)
 	return out;
 }
 
-/* The byte count of s that fits in cap without cutting a character. */
-static size_t
-utf8_cut(const char *s, size_t len, size_t cap)
-{
-	if (len <= cap)
-		return len;
-	while (cap && ((unsigned char)s[cap] & 0xc0) == 0x80)
-		cap--;
-	return cap;
-}
-
 void
 mcpc_result(const cJSON *result, size_t cap, char **text, int *is_error, struct llm_image **imgs,
     size_t *nimg)
@@ -1147,7 +1141,7 @@ mcpc_result(const cJSON *result, size_t cap, char **text, int *is_error, struct 
 	if (!b.len)
 		buf_puts(&b, "(the tool returned no content)");
 	if (b.len > cap) {
-		size_t keep = utf8_cut(b.data, b.len, cap), total = b.len;
+		size_t keep = b.len <= cap ? b.len : (size_t)utf8_cut(b.data, cap), total = b.len;
 		b.len = keep;
 		b.data[keep] = 0;
 		buf_printf(&b, "\n[cut: the result was %zu bytes; llm-call passes at most %zu bytes of a "

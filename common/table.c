@@ -1,8 +1,11 @@
+/* table.c: aligned columns for people (table.h), measured in terminal
+ * columns, not bytes. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "table.h"
+#include "utf8.h"
 #include "util.h"
 
 #define CELL_MAX 40 /* wider cells are cut with "..." so rows stay one line */
@@ -13,22 +16,12 @@ struct table {
 	char **cells; /* (nrows + 1) * ncols, row 0 the header */
 };
 
-/* One character of s: its length in bytes (an invalid byte is one) and
- * its code point. */
+/* One character of s: its length in bytes (a byte that is not UTF-8 is
+ * one, shown as U+FFFD) and its code point. */
 static size_t
-utf8_next(const char *s, uint32_t *cp)
+next_char(const char *s, uint32_t *cp)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	size_t n = u[0] < 0x80 ? 1 : u[0] >= 0xc2 && u[0] < 0xe0 ? 2 : u[0] >= 0xe0 && u[0] < 0xf0 ? 3
-	    : u[0] >= 0xf0 && u[0] < 0xf5 ? 4 : 0;
-	uint32_t c = n == 1 ? u[0] : n == 2 ? u[0] & 0x1f : n == 3 ? u[0] & 0x0f : u[0] & 0x07;
-	for (size_t i = 1; i < n; i++) {
-		if ((u[i] & 0xc0) != 0x80)
-			n = 0;
-		else
-			c = c << 6 | (u[i] & 0x3f);
-	}
-	*cp = n ? c : 0xfffd;
+	size_t n = utf8_decode(s, strnlen(s, 4), cp);
 	return n ? n : 1;
 }
 
@@ -58,15 +51,15 @@ width(const char *s)
 	size_t w = 0;
 	uint32_t c;
 	while (*s) {
-		s += utf8_next(s, &c);
+		s += next_char(s, &c);
 		w += cp_width(c);
 	}
 	return w;
 }
 
 /* A cell as it is shown: on one line, without control characters (a name
- * or prompt must not move the cursor or recolour the terminal), and cut
- * with "..." past CELL_MAX columns. */
+ * or prompt must not move the cursor or recolour the terminal), valid
+ * UTF-8, and cut with "..." past CELL_MAX columns. */
 static char *
 cell_copy(const char *s)
 {
@@ -75,15 +68,17 @@ cell_copy(const char *s)
 	struct buf b = {0};
 	for (const char *p = s; *p;) {
 		uint32_t c;
-		size_t n = utf8_next(p, &c), cw = cp_width(c);
+		size_t n = next_char(p, &c), cw = cp_width(c);
 		if (w + cw > keep) {
 			buf_puts(&b, "...");
 			break;
 		}
 		if (c == '\n' || c == '\t' || c == '\r')
 			buf_puts(&b, " ");
-		else if (c < 0x20 || (c >= 0x7f && c < 0xa0) || c == 0xfffd)
+		else if (c < 0x20 || (c >= 0x7f && c < 0xa0))
 			buf_puts(&b, "?");
+		else if (c == 0xfffd)
+			buf_puts(&b, UTF8_REPLACEMENT);
 		else
 			buf_add(&b, p, n);
 		w += cw;

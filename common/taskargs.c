@@ -7,8 +7,10 @@
 
 #include <cjson/cJSON.h>
 
+#include "exec.h"
 #include "taskargs.h"
 #include "tz.h"
+#include "utf8.h"
 #include "when.h"
 
 enum {
@@ -249,13 +251,6 @@ read_time(const char *flag, const char *text, int64_t now, const struct tz *z, u
 }
 
 static int
-cmp_i64(const void *x, const void *y)
-{
-	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-	return (a > b) - (a < b);
-}
-
-static int
 apply_schedule(const struct task_args *a, struct task *t, int64_t now, const struct tz *z,
     struct err *e)
 {
@@ -286,7 +281,7 @@ apply_schedule(const struct task_args *a, struct task *t, int64_t now, const str
 				return rc;
 			t->nplan++;
 		}
-		qsort(t->plan, t->nplan, sizeof *t->plan, cmp_i64);
+		qsort(t->plan, t->nplan, sizeof *t->plan, cmp_int64);
 		size_t w = 0; /* the same instant twice is one run */
 		for (size_t i = 0; i < t->nplan; i++)
 			if (!w || t->plan[i] != t->plan[w - 1])
@@ -297,6 +292,30 @@ apply_schedule(const struct task_args *a, struct task *t, int64_t now, const str
 	} else if (a->heartbeat) {
 		t->kind = KIND_HEARTBEAT;
 	}
+	return ST_OK;
+}
+
+/* Every value is stored and shown as text: bytes that are not UTF-8 are
+ * refused here rather than shown as U+FFFD later. */
+static int
+check_text(const struct task_args *a, struct err *e)
+{
+	const struct {
+		const char *flag, *v;
+	} one[] = {{"--name", a->name}, {"the prompt", a->prompt}, {"--system", a->system_prompt},
+		{"--tz", a->tz}, {"--context", a->context}, {"--model", a->model}, {"--exec", a->exec},
+		{"--notify", a->notify}, {"--intent", a->intent}, {"--channel", a->channel},
+		{"--payload", a->payload}, {"--key", a->key}, {"--cron", a->cron}, {"--at", a->at},
+		{"--daily", a->daily}, {"--weekly", a->weekly}};
+	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
+		if (one[i].v && !utf8_valid(one[i].v, strlen(one[i].v)))
+			return err_set(e, ST_INVALID, "%s is not UTF-8 text", one[i].flag);
+	for (size_t i = 0; i < a->nplan; i++)
+		if (!utf8_valid(a->plan[i], strlen(a->plan[i])))
+			return err_set(e, ST_INVALID, "--plan is not UTF-8 text");
+	for (size_t i = 0; i < a->nattach; i++)
+		if (!utf8_valid(a->attach[i], strlen(a->attach[i])))
+			return err_set(e, ST_INVALID, "--attach is not UTF-8 text");
 	return ST_OK;
 }
 
@@ -314,6 +333,8 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 		buf_free(&b);
 		return rc;
 	}
+	if ((rc = check_text(a, e)))
+		return rc;
 	if (a->name && str_empty(a->name))
 		return err_set(e, ST_INVALID, "--name cannot be empty");
 	if (a->prompt && str_empty(a->prompt))
@@ -337,6 +358,11 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 		if (!ok)
 			return err_set(e, ST_INVALID, "bad --payload: expected a JSON object, e.g. '{\"user\":\"ana\"}'");
 	}
+	struct err sub;
+	if (a->exec && *a->exec && exec_check(a->exec, &sub))
+		return err_set(e, ST_INVALID, "bad --exec: %s", sub.msg);
+	if (a->notify && *a->notify && exec_check(a->notify, &sub))
+		return err_set(e, ST_INVALID, "bad --notify: %s", sub.msg);
 	set_opt(&t->payload, a->payload, NULL);
 	if (a->missed && (t->missed = task_missed_parse(a->missed)) < 0)
 		return err_set(e, ST_INVALID, "bad --missed '%s': use once, skip or all", a->missed);
@@ -346,6 +372,10 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 	int old_jitter = t->jitter;
 	if ((rc = apply_number("--jitter", a->jitter, 1, 0, 0, &t->jitter, e)))
 		return rc;
+	/* Enabling again computes the next run from now: an occurrence that
+	 * went by while disabled is not a missed run to catch up on. */
+	if (a->enabled == 1 && !t->enabled)
+		*schedule_changed = 1;
 	if (a->enabled >= 0)
 		t->enabled = a->enabled;
 	if ((rc = apply_attachments(a, t, e)))

@@ -37,7 +37,10 @@ struct option *taskargs_options(const struct option *extra, const char *extra_sh
  * ours.  argv/optind let --weekly take "mon" "09:00" as two words. */
 int taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int argc, int *optind);
 /* Apply the given fields to t (an existing task, or a fresh task_init one).
- * *schedule_changed tells whether next_run_at must be recomputed. */
+ * *schedule_changed tells whether next_run_at must be recomputed from now:
+ * a new schedule, zone or jitter, or a disabled task enabled again.  Every
+ * value must be UTF-8 text, and a command line (--exec, --notify) one that
+ * exec_split can split. */
 int taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zones *zs,
     int *schedule_changed, struct err *e);
 int parse_duration(const char *s, long *secs);  /* "90", "90s", "5m", "2h", "1d" */

@@ -344,13 +344,6 @@ az_create_adhoc(struct tools *tl, const cJSON *args, struct buf *out, struct err
 }
 
 static int
-cmp_time(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
-static int
 az_create_planned(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 {
 	const cJSON *plan = tools_arg(args, "plan"), *it;
@@ -384,7 +377,7 @@ az_create_planned(struct tools *tl, const cJSON *args, struct buf *out, struct e
 		rc = ST_INVALID;
 		goto out;
 	}
-	qsort(t.plan, t.nplan, sizeof *t.plan, cmp_time);
+	qsort(t.plan, t.nplan, sizeof *t.plan, cmp_int64);
 	size_t w = 0; /* the same instant twice is one run */
 	for (size_t i = 0; i < t.nplan; i++)
 		if (!w || t.plan[i] != t.plan[w - 1])

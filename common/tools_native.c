@@ -394,13 +394,12 @@ native_update(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	}
 	if ((rc = taskargs_apply(&a, &t, tl->now, tl->zs, &changed, e)))
 		goto out;
-	/* A new schedule re-arms a finished task; enabling one recomputes
-	 * its next run so a stale instant does not count as missed. */
+	/* A new schedule re-arms a finished task (taskargs_apply counts
+	 * enabling one as a change of schedule). */
 	if (changed && t.status != STATUS_PENDING) {
 		t.status = STATUS_PENDING;
 		t.consecutive_failures = 0;
 	}
-	changed |= t.enabled && !old.enabled;
 	if ((rc = tools_task_save(tl, &t, changed, e)))
 		goto out;
 	struct buf diff = {0};

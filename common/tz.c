@@ -50,12 +50,6 @@ struct tz {
 	struct rule start, end;
 };
 
-static int64_t
-fdiv(int64_t a, int64_t b)
-{
-	return a / b - (a % b != 0 && (a < 0) != (b < 0));
-}
-
 static int
 leap(int64_t y)
 {
@@ -374,7 +368,7 @@ year_of(int64_t t)
 {
 	int64_t y;
 	unsigned m, d;
-	civil_from_days(fdiv(t, 86400), &y, &m, &d);
+	civil_from_days(floor_div(t, 86400), &y, &m, &d);
 	return y;
 }
 
@@ -648,7 +642,7 @@ tz_segment(const struct tz *z, int64_t t, struct tz_segment *s)
 static void
 local_civil(int64_t local, struct civil *out)
 {
-	int64_t days = fdiv(local, 86400), secs = local - days * 86400;
+	int64_t days = floor_div(local, 86400), secs = local - days * 86400;
 	unsigned m, d;
 	civil_from_days(days, &out->year, &m, &d);
 	out->month = (int)m, out->day = (int)d;

@@ -1,5 +1,6 @@
 /* UTF-8: decoding one character by RFC 3629's table of well-formed byte
  * sequences, and on top of it validation, repair and cutting. */
+#include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,4 +131,71 @@ utf8_cut(const char *s, size_t max)
 	if (n < max && n + utf8_next(s + n, max + 1 - n, &c) <= max)
 		n = max; /* stray continuation bytes: no character straddles max */
 	return (int)n;
+}
+
+size_t
+utf8_decode(const char *s, size_t n, uint32_t *cp)
+{
+	int ok = 0;
+	size_t len = n ? decode(s, n, cp, &ok) : 0;
+	if (!ok)
+		*cp = 0xfffd;
+	return ok ? len : 0;
+}
+
+char *
+utf8_quote(char *buf, size_t n, const char *s, size_t len)
+{
+	size_t in = 0, out = 0, fit = 0;
+	if (n == 0)
+		return buf;
+	if (n < 4) { /* no room for a character and "..." */
+		buf[0] = 0;
+		return buf;
+	}
+	while (in < len && s[in]) {
+		uint32_t cp;
+		size_t k = utf8_decode(s + in, strnlen(s + in, len - in), &cp);
+		const char *add = s + in;
+		size_t alen = k;
+		char ctl;
+		if (k == 0) {
+			add = UTF8_REPLACEMENT, alen = 3, k = 1;
+		} else if (cp < 0x20 || cp == 0x7f) {
+			ctl = isspace((unsigned char)cp) ? ' ' : '?';
+			add = &ctl, alen = 1;
+		}
+		if (out + alen + 3 <= n - 1)
+			fit = out + alen;
+		if (out + alen > n - 1) {
+			memcpy(buf + fit, "...", 4);
+			return buf;
+		}
+		memcpy(buf + out, add, alen);
+		out += alen, in += k;
+	}
+	buf[out] = 0;
+	return buf;
+}
+
+char *
+utf8_clean(const char *s, size_t n)
+{
+	struct buf b = {0};
+	utf8_sanitize(&b, s ? s : "", s ? n : 0);
+	buf_puts(&b, "");
+	return b.data;
+}
+
+size_t
+utf8_trim(const char *s, size_t n)
+{
+	size_t i = n;
+	while (i > 0 && n - i < 3 && ((unsigned char)s[i - 1] & 0xc0) == 0x80)
+		i--;
+	if (i == 0 || ((unsigned char)s[i - 1] & 0xc0) != 0xc0)
+		return n;
+	unsigned char lead = (unsigned char)s[i - 1];
+	size_t need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+	return n - (i - 1) < need ? i - 1 : n;
 }

@@ -25,8 +25,19 @@ void utf8_sanitize(struct buf *out, const char *s, size_t n);
 /* A malloc'd valid copy of the string s, or NULL when s is already valid
  * (the caller keeps using s). */
 char *utf8_fix(const char *s);
+char *utf8_clean(const char *s, size_t n);          /* a malloc'd valid copy of s[0..n), always */
+/* One well-formed character at s[0..n): its length with *cp, or 0 when the
+ * bytes there are not one (strict, where utf8_next substitutes). */
+size_t utf8_decode(const char *s, size_t n, uint32_t *cp);
+/* s[0..len) quoted into buf[0..n) for a message: whole characters only,
+ * U+FFFD for ill-formed bytes, controls as a space or '?', "..." when cut.
+ * Returns buf. */
+char *utf8_quote(char *buf, size_t n, const char *s, size_t len);
 /* The length of the longest prefix of s of at most max bytes that does not
  * end inside a character: for quoting "%.*s" without cutting one in two. */
 int utf8_cut(const char *s, size_t max);
+/* The length of s[0..n) without the start of a character that a cut at n
+ * left incomplete (for text already cut, where utf8_cut cannot look on). */
+size_t utf8_trim(const char *s, size_t n);
 
 #endif

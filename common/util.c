@@ -8,94 +8,38 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "utf8.h"
 #include "util.h"
 
 int
 err_set(struct err *e, int status, const char *fmt, ...)
 {
-	if (e) {
-		va_list ap;
-		va_start(ap, fmt);
-		int len = vsnprintf(e->msg, sizeof e->msg, fmt, ap);
-		va_end(ap);
-		/* Cut to fit: never in the middle of a character. */
-		if (len >= (int)sizeof e->msg) {
-			size_t end = sizeof e->msg - 1, k = end;
-			while (k > 0 && end - k < 4 && ((unsigned char)e->msg[k - 1] & 0xc0) == 0x80)
-				k--;
-			uint32_t cp;
-			if (k > 0 && ((unsigned char)e->msg[k - 1] & 0x80) &&
-			    utf8_char(e->msg + k - 1, end - k + 1, &cp) != end - k + 1)
-				e->msg[k - 1] = 0;
+	if (!e)
+		return status;
+	/* Room past the message, so a cut can see the character it splits. */
+	char raw[ERR_MAX + 4];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof raw, fmt, ap);
+	va_end(ap);
+	size_t n = (size_t)utf8_cut(raw, ERR_MAX - 1), o = 0;
+	for (size_t i = 0; i < n;) {
+		uint32_t c;
+		size_t l = utf8_decode(raw + i, n - i, &c);
+		const char *s = l ? raw + i : UTF8_REPLACEMENT;
+		size_t sl = l ? l : sizeof UTF8_REPLACEMENT - 1;
+		if (l && (c < 0x20 || c == 0x7f)) {
+			s = isspace((int)c) ? " " : "?"; /* one line, no terminal controls */
+			sl = 1;
 		}
-		/* An error is one line, whatever input it quotes. */
-		for (char *p = e->msg; *p; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				*p = isspace((unsigned char)*p) ? ' ' : '?';
+		if (o + sl >= sizeof e->msg)
+			break;
+		memcpy(e->msg + o, s, sl);
+		o += sl;
+		i += l ? l : 1;
 	}
+	e->msg[o] = 0;
 	return status;
-}
-
-size_t
-utf8_char(const char *s, size_t n, uint32_t *cp)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	if (n == 0)
-		return 0;
-	if (p[0] < 0x80) {
-		*cp = p[0];
-		return 1;
-	}
-	size_t len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc0 ? 2 : 0;
-	if (!len || len > n || p[0] > 0xf4)
-		return 0;
-	uint32_t c = p[0] & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (p[i] & 0x3f);
-	}
-	static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
-	if (c < least[len] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return len;
-}
-
-char *
-str_quote(char *buf, size_t n, const char *s, size_t len)
-{
-	static const char repl[] = "\xef\xbf\xbd"; /* U+FFFD */
-	size_t in = 0, out = 0, fit = 0;
-	if (n == 0)
-		return buf;
-	if (n < 4) { /* no room for a character and "..." */
-		buf[0] = 0;
-		return buf;
-	}
-	while (in < len && s[in]) {
-		uint32_t cp;
-		size_t k = utf8_char(s + in, strnlen(s + in, len - in), &cp);
-		const char *add = s + in;
-		size_t alen = k;
-		char ctl;
-		if (k == 0) {
-			add = repl, alen = 3, k = 1;
-		} else if (cp < 0x20 || cp == 0x7f) {
-			ctl = isspace((unsigned char)cp) ? ' ' : '?';
-			add = &ctl, alen = 1;
-		}
-		if (out + alen + 3 <= n - 1)
-			fit = out + alen;
-		if (out + alen > n - 1) {
-			memcpy(buf + fit, "...", 4);
-			return buf;
-		}
-		memcpy(buf + out, add, alen);
-		out += alen, in += k;
-	}
-	buf[out] = 0;
-	return buf;
 }
 
 void *
@@ -314,16 +258,23 @@ weekday_from_days(int64_t z)
 	return (int)(z >= -4 ? (z + 4) % 7 : (z + 5) % 7 + 6);
 }
 
-static int64_t
-floordiv(int64_t a, int64_t b)
+int64_t
+floor_div(int64_t a, int64_t b)
 {
 	return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
+
+int
+cmp_int64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
 }
 
 void
 time_fmt_utc(int64_t t, char *buf, size_t n)
 {
-	int64_t days = floordiv(t, 86400), secs = t - days * 86400;
+	int64_t days = floor_div(t, 86400), secs = t - days * 86400;
 	int64_t y;
 	unsigned m, d;
 	civil_from_days(days, &y, &m, &d);

@@ -25,8 +25,11 @@ struct err {
 };
 
 /* util.c */
+/* Fill e with one line of valid UTF-8, whatever it quotes (control
+ * characters blanked, bytes that are not UTF-8 as U+FFFD, never cut inside
+ * a character), and return status. */
 int err_set(struct err *e, int status, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));      /* fill e, return status */
+	__attribute__((format(printf, 3, 4)));
 void *xmalloc(size_t n);                        /* abort() on exhaustion */
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
@@ -37,15 +40,10 @@ void set_str(char **dst, const char *src);      /* free *dst, copy src */
 int str_empty(const char *s);                   /* NULL or only blanks */
 char *str_trim(char *s);                        /* in place, returns s */
 int str_casecmp_prefix(const char *s, const char *prefix);
-/* The UTF-8 character at s (at most n bytes): its length, 1-4, with the code
- * point in *cp; 0 when the bytes there are not valid UTF-8 (overlong forms
- * and surrogates included) or n is 0. */
-size_t utf8_char(const char *s, size_t n, uint32_t *cp);
-/* At most len bytes of s (stopping at a NUL) as text to quote in a message,
- * in buf of n bytes: each invalid byte becomes U+FFFD, a tab or newline a
- * blank and any other control character '?', and text that does not fit is
- * cut between characters and ends in "...".  Returns buf. */
-char *str_quote(char *buf, size_t n, const char *s, size_t len);
+
+/* Numbers. */
+int64_t floor_div(int64_t a, int64_t b);        /* a / b rounded down, for b > 0 (days of an instant) */
+int cmp_int64(const void *a, const void *b);    /* qsort(3) order of int64_t */
 
 /* A growable byte buffer, always NUL-terminated. */
 struct buf {

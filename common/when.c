@@ -61,6 +61,7 @@
 #include <strings.h>
 
 #include "when.h"
+#include "utf8.h"
 
 enum kw {
 	K_NONE, K_A, K_AFTER, K_AGO, K_AMBIG, K_AMPM, K_AND, K_AT, K_BEFORE, K_COUPLE,
@@ -400,7 +401,7 @@ normalize(struct parser *p)
 			continue;
 		}
 		uint32_t cp = 0;
-		size_t n = utf8_char(s + k, len - k, &cp);
+		size_t n = utf8_decode(s + k, len - k, &cp);
 		if (n && (cp == 0xa0 || cp == 0x2009 || cp == 0x202f))
 			p->norm[j++] = ' ';
 		else if (n && (cp == 0x2018 || cp == 0x2019))
@@ -1685,17 +1686,11 @@ resolve(const struct tz *z, int64_t local)
 }
 
 static int64_t
-fdiv(int64_t a, int64_t b)
-{
-	return a / b - (a % b != 0 && (a < 0) != (b < 0));
-}
-
-static int64_t
 year_of_local(int64_t local)
 {
 	int64_t y;
 	unsigned m, d;
-	civil_from_days(fdiv(local, 86400), &y, &m, &d);
+	civil_from_days(floor_div(local, 86400), &y, &m, &d);
 	return y;
 }
 
@@ -1792,7 +1787,7 @@ shift_days(struct parser *p, int64_t days, int64_t *out)
 	unsigned m, d;
 	civil_from_days(days, &y, &m, &d);
 	int64_t mm = y * 12 + (m - 1) + sp->add_months;
-	y = fdiv(mm, 12);
+	y = floor_div(mm, 12);
 	m = (unsigned)(mm - y * 12) + 1;
 	if ((int)d > days_in_month(y, m))
 		d = (unsigned)days_in_month(y, m);
@@ -2013,7 +2008,7 @@ evaluate(struct parser *p, int64_t now, const struct tz *z, int64_t *out)
 		*out = now;
 		return 0;
 	}
-	int64_t nlocal = now + rz_offset(p, now), today = fdiv(nlocal, 86400);
+	int64_t nlocal = now + rz_offset(p, now), today = floor_div(nlocal, 86400);
 	int nsec = (int)(nlocal - today * 86400);
 	struct clock c = {nsec / 3600, nsec / 60 % 60, nsec % 60};
 	int explicit_time = time_of_day(p, &c);
@@ -2071,7 +2066,7 @@ in_range(struct parser *p, const struct tz *z, int64_t t)
 static void
 fmt_wall(int64_t local, char *buf, size_t n)
 {
-	int64_t days = fdiv(local, 86400), y;
+	int64_t days = floor_div(local, 86400), y;
 	unsigned m, d;
 	int s = (int)(local - days * 86400);
 	civil_from_days(days, &y, &m, &d);
@@ -2087,7 +2082,7 @@ static int
 in_the_past(struct parser *p, int64_t t, struct err *e)
 {
 	char q[112], loc[64];
-	str_quote(q, 104, p->text, TEXT_MAX);
+	utf8_quote(q, 104, p->text, TEXT_MAX);
 	if (p->us) {
 		int32_t off = rz_offset(p, t);
 		fmt_wall(t + off, loc, sizeof loc);
@@ -2138,7 +2133,7 @@ when_read(const char *text, int64_t now, const struct tz *z, unsigned flags, int
 		    in_range(&p, z, *out);
 	if (rc) {
 		char q[112];
-		str_quote(q, 104, p.text, TEXT_MAX);
+		utf8_quote(q, 104, p.text, TEXT_MAX);
 		rc = err_set(e, ST_INVALID, "cannot understand time '%s' (read in %s): %s%s", q,
 		    tz_name(z), p.why[0] ? p.why : "it is empty", p.advised ? "" :
 		    "; try 'tomorrow at 10am', 'in 2 hours' or 2026-11-23T07:00:00Z");
@@ -2173,5 +2168,5 @@ when_date_order(const char *value, unsigned *flags, struct err *e)
 	}
 	char q[64];
 	return err_set(e, ST_INVALID, "date_order '%s' is neither mdy (3/4 is March 4) nor dmy "
-	    "(3/4 is 3 April)", str_quote(q, sizeof q, value, 40));
+	    "(3/4 is 3 April)", utf8_quote(q, sizeof q, value, 40));
 }

@@ -111,9 +111,10 @@ test_expect_success 'the good one succeeded; every failure went to stderr, one l
 	grep -q "^task-tick: task '\''three'\'' ([0-9a-f]*) failed: exited with status 3: model said no$" err
 '
 
-test_expect_success 'a bad command line fails the run, not the pass' '
+test_expect_success 'a bad command line (from an older store) fails the run, not the pass' '
 	rm -f "$TASK_DB" &&
-	task-add --at 2026-11-23T07:00:00Z --name quote --exec "echo \"unterminated" a >/dev/null &&
+	task-add --at 2026-11-23T07:00:00Z --name quote --exec "echo" a >/dev/null &&
+	sqlite3 "$TASK_DB" "UPDATE tasks SET exec = '\''echo \"unterminated'\''" &&
 	task-tick >out 2>err &&
 	grep -q "\"status\":\"failed\",.*\"error\":\"bad executor command line: unterminated quote" out
 '

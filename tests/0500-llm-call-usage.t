@@ -47,10 +47,10 @@ test_expect_success 'a prompt that is not UTF-8 is refused' '
 '
 
 test_expect_success 'a missing key names the variable and the config key' '
-	test_expect_code 2 llm-call hello >out 2>err &&
+	test_expect_code 78 llm-call hello >out 2>err &&
 	echo "llm-call: no API key for openai: set OPENAI_API_KEY, or openai_api_key in $XDG_CONFIG_HOME/agentcron/config" >expect &&
 	test_cmp expect err &&
-	test_expect_code 2 llm-call -m claude-3-5-haiku-latest hello 2>err &&
+	test_expect_code 78 llm-call -m claude-3-5-haiku-latest hello 2>err &&
 	echo "llm-call: no API key for anthropic: set ANTHROPIC_API_KEY, or anthropic_api_key in $XDG_CONFIG_HOME/agentcron/config" >expect &&
 	test_cmp expect err
 '

@@ -65,7 +65,7 @@ test_expect_success 'the prompt from standard input, kept byte for byte' '
 
 test_expect_success 'an option the provider does not know is its 400, not retried' '
 	n=$(wc -l <fp/requests.log) &&
-	test_expect_code 1 llm-call -o colour=blue hi >out 2>err &&
+	test_expect_code 78 llm-call -o colour=blue hi >out 2>err &&
 	echo "llm-call: openai: 400 body: unexpected field '\''colour'\''" >expect &&
 	test_cmp expect err &&
 	test ! -s out &&

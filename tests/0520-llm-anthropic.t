@@ -87,7 +87,7 @@ test_expect_success 'a config provider applies when the model does not say; a gp
 	OPENAI_API_KEY=sk-other llm-call --json hi >out &&
 	grep -q "\"provider\":\"anthropic\"" out &&
 	OPENAI_API_KEY=sk-other OPENAI_BASE_URL=http://127.0.0.1:$port/v1 \
-		test_expect_code 1 llm-call -m gpt-4o-mini --json hi >out 2>err &&
+		test_expect_code 78 llm-call -m gpt-4o-mini --json hi >out 2>err &&
 	test ! -s out &&
 	echo "llm-call: openai: 401 Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys. (check OPENAI_API_KEY)" >expect &&
 	test_cmp expect err &&

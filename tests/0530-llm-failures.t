@@ -93,7 +93,7 @@ test_expect_success 'a Retry-After too large for a number still fails at once' '
 test_expect_success 'other 4xx are not retried' '
 	for code in 400 403 404 422; do
 		n=$(requests) &&
-		test_expect_code 1 llm-call "[[$code]] no" >out 2>err &&
+		test_expect_code 78 llm-call "[[$code]] no" >out 2>err &&
 		test_one_line err &&
 		test ! -s out &&
 		test $(requests) -eq $((n + 1)) || return 1
@@ -101,16 +101,16 @@ test_expect_success 'other 4xx are not retried' '
 '
 
 test_expect_success '404: the provider message and what to check' '
-	test_expect_code 1 llm-call -m gpt-9 "[[404]] missing" 2>err &&
+	test_expect_code 78 llm-call -m gpt-9 "[[404]] missing" 2>err &&
 	echo "llm-call: openai: 404 The model \`gpt-9\` does not exist or you do not have access to it. (check the model name and the base URL)" >expect &&
 	test_cmp expect err
 '
 
 test_expect_success 'a wrong key: 401 in one line, the key nowhere' '
-	OPENAI_API_KEY=sk-proj-WRONGwrongWRONG1234 test_expect_code 1 llm-call hi >out 2>err &&
+	OPENAI_API_KEY=sk-proj-WRONGwrongWRONG1234 test_expect_code 78 llm-call hi >out 2>err &&
 	echo "llm-call: openai: 401 Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys. (check OPENAI_API_KEY)" >expect &&
 	test_cmp expect err &&
-	ANTHROPIC_API_KEY=sk-ant-WRONG1234 test_expect_code 1 llm-call -m claude-3-opus-latest hi >out 2>err &&
+	ANTHROPIC_API_KEY=sk-ant-WRONG1234 test_expect_code 78 llm-call -m claude-3-opus-latest hi >out 2>err &&
 	echo "llm-call: anthropic: 401 invalid x-api-key (check ANTHROPIC_API_KEY)" >expect &&
 	test_cmp expect err &&
 	! grep -r -e WRONGwrongWRONG1234 -e sk-ant-WRONG1234 fp tasks.db

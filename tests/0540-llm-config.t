@@ -32,12 +32,12 @@ test_expect_success 'key, base URL and model from the config file' '
 
 test_expect_success 'a config file with a key that others can read is refused' '
 	chmod 644 "$CONF" &&
-	test_expect_code 2 llm-call hi >out 2>err &&
+	test_expect_code 78 llm-call hi >out 2>err &&
 	echo "llm-call: config '\''$CONF'\'' holds an API key and group or others can read it; run: chmod 600 '\''$CONF'\''" >expect &&
 	test_cmp expect err &&
 	test ! -s out &&
 	chmod 640 "$CONF" &&
-	test_expect_code 2 llm-call hi 2>err &&
+	test_expect_code 78 llm-call hi 2>err &&
 	test_cmp expect err &&
 	chmod 600 "$CONF" &&
 	llm-call hi >out
@@ -46,7 +46,7 @@ test_expect_success 'a config file with a key that others can read is refused' '
 test_expect_success 'a config file others can change is refused, key or not' '
 	printf "model = gpt-4o\n" >"$CONF" &&
 	chmod 622 "$CONF" &&
-	test_expect_code 2 llm-call hi 2>err &&
+	test_expect_code 78 llm-call hi 2>err &&
 	echo "llm-call: config '\''$CONF'\'' can be changed by group or others; run: chmod 600 '\''$CONF'\''" >expect &&
 	test_cmp expect err &&
 	chmod 644 "$CONF" &&
@@ -58,7 +58,7 @@ test_expect_success 'a config file others can change is refused, key or not' '
 
 test_expect_success 'a bad line is named by its number' '
 	printf "model = gpt-4o\nthis is not a setting\n" >"$CONF" &&
-	test_expect_code 2 llm-call hi 2>err &&
+	test_expect_code 78 llm-call hi 2>err &&
 	echo "llm-call: $CONF:2: expected '\''key = value'\''" >expect &&
 	test_cmp expect err
 '
@@ -79,7 +79,7 @@ test_expect_success 'flags over environment over config' '
 	grep "^body.model" fp/last.req >actual &&
 	echo "body.model = \"o4-mini\"" >expect &&
 	test_cmp expect actual &&
-	OPENAI_API_KEY=sk-env-wrong-key-0000 test_expect_code 1 llm-call --base-url "$URL" hi 2>err &&
+	OPENAI_API_KEY=sk-env-wrong-key-0000 test_expect_code 78 llm-call --base-url "$URL" hi 2>err &&
 	grep -q "401" err
 '
 
@@ -94,7 +94,7 @@ test_expect_success 'timeout and retries from the config file' '
 	echo "llm-call: openai: no complete reply within 0.4 s (--timeout)" >expect &&
 	test_cmp expect err &&
 	printf "timeout = soon\n" >>"$CONF" &&
-	test_expect_code 2 llm-call hi 2>err &&
+	test_expect_code 78 llm-call hi 2>err &&
 	echo "llm-call: $CONF: timeout '\''soon'\'' is not a number of seconds" >expect &&
 	test_cmp expect err &&
 	rm "$CONF"
@@ -108,14 +108,14 @@ test_expect_success '--key-file: mode 600, first line, over the environment' '
 	echo "header authorization: <key ok>" >expect &&
 	test_cmp expect actual &&
 	chmod 644 keyfile &&
-	test_expect_code 2 llm-call --key-file keyfile --base-url "$URL" hi 2>err &&
+	test_expect_code 78 llm-call --key-file keyfile --base-url "$URL" hi 2>err &&
 	echo "llm-call: key file '\''keyfile'\'' can be read by group or others; run: chmod 600 '\''keyfile'\''" >expect &&
 	test_cmp expect err
 '
 
 test_expect_success 'a 401 says where the key came from' '
 	echo sk-file-wrong-key-9999 >badkey && chmod 600 badkey &&
-	test_expect_code 1 llm-call --key-file badkey --base-url "$URL" hi 2>err &&
+	test_expect_code 78 llm-call --key-file badkey --base-url "$URL" hi 2>err &&
 	echo "llm-call: openai: 401 Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys. (check the key in badkey)" >expect &&
 	test_cmp expect err
 '

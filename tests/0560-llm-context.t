@@ -75,7 +75,7 @@ test_expect_success 'TASK_CONTEXT is the default context; contexts are apart' '
 
 test_expect_success 'a failed call leaves the context as it was' '
 	before=$(sqlite3 "$TASK_DB" "SELECT count(*) FROM messages") &&
-	test_expect_code 1 llm-call --context work "[[400]] bad" 2>err &&
+	test_expect_code 78 llm-call --context work "[[400]] bad" 2>err &&
 	test "$(sqlite3 "$TASK_DB" "SELECT count(*) FROM messages")" = "$before"
 '
 
@@ -89,7 +89,7 @@ test_expect_success 'each call is recorded: run, task, model, usage, answer' '
 '
 
 test_expect_success 'a failure is recorded with its error' '
-	TASK_RUN_ID=run-2 test_expect_code 1 llm-call --context work "[[400]] bad again" 2>err &&
+	TASK_RUN_ID=run-2 test_expect_code 78 llm-call --context work "[[400]] bad again" 2>err &&
 	sqlite3 "$TASK_DB" "SELECT run_id, context, prompt, answer IS NULL, error FROM llm_calls ORDER BY id DESC LIMIT 1" >actual &&
 	echo "run-2|work|[[400]] bad again|1|openai: 400 Invalid request" >expect &&
 	test_cmp expect actual

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tz.h"
+#include "utf8.h"
 #include "when.h"
 
 static struct tz *fuzz_when_zones[3];
@@ -21,7 +22,7 @@ fuzz_when_clean(const char *s)
 	assert(n > 0);
 	for (size_t i = 0; i < n;) {
 		uint32_t cp;
-		size_t k = utf8_char(s + i, n - i, &cp);
+		size_t k = utf8_decode(s + i, n - i, &cp);
 		assert(k > 0 && cp >= 0x20 && cp != 0x7f);
 		i += k;
 	}

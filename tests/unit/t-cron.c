@@ -4,6 +4,7 @@
 #include "cron.h"
 #include "tap.h"
 #include "tz.h"
+#include "utf8.h"
 
 static int64_t
 utc(const char *s)
@@ -88,7 +89,7 @@ clean_line(const char *s)
 	size_t n = strlen(s);
 	for (size_t i = 0; i < n;) {
 		uint32_t cp;
-		size_t k = utf8_char(s + i, n - i, &cp);
+		size_t k = utf8_decode(s + i, n - i, &cp);
 		if (k == 0 || cp < 0x20)
 			return 0;
 		i += k;

@@ -10,6 +10,7 @@
 
 #include "tap.h"
 #include "when.c"
+#include "utf8.h"
 
 #define NOW "2026-11-22T14:30:00Z"
 #define TRY "; try 'tomorrow at 10am', 'in 2 hours' or 2026-11-23T07:00:00Z"
@@ -36,7 +37,7 @@ clean_line(const char *s)
 	size_t n = strlen(s);
 	for (size_t i = 0; i < n;) {
 		uint32_t cp;
-		size_t k = utf8_char(s + i, n - i, &cp);
+		size_t k = utf8_decode(s + i, n - i, &cp);
 		if (k == 0 || cp < 0x20 || cp == 0x7f)
 			return 0;
 		i += k;

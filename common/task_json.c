@@ -1,12 +1,16 @@
+/* task_json.c: a task and a run as JSON objects (json.h), one table of
+ * fields for both directions, and the printer every JSON line goes
+ * through. */
 #include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "exec.h"
 #include "json.h"
 #include "store.h"
 #include "tz.h"
+#include "utf8.h"
 #include "when.h"
 
 enum ftype { F_STR, F_KIND, F_STATUS, F_MISSED, F_BOOL, F_INT, F_TIME, F_ARRAY, F_OBJECT };
@@ -68,6 +72,65 @@ json_time(int64_t t)
 	char buf[40];
 	time_fmt_utc(t, buf, sizeof buf);
 	return cJSON_CreateString(buf);
+}
+
+char *
+json_print_line(const cJSON *j)
+{
+	char *s = cJSON_PrintUnformatted(j);
+	if (!s)
+		abort();
+	/* cJSON copies string bytes as they are; JSON's own escapes are
+	 * ASCII, so making the whole line valid makes each string valid. */
+	size_t n = strlen(s);
+	if (utf8_valid(s, n))
+		return s;
+	char *clean = utf8_clean(s, n);
+	free(s);
+	return clean;
+}
+
+/* The next \u0000 escape inside a string of JSON text s[0..n), from *pos
+ * (with *in: whether that is inside a string); -1 at the end. */
+static ssize_t
+next_nul(const char *s, size_t n, size_t *pos, int *in)
+{
+	for (size_t i = *pos; i < n; i++) {
+		if (!*in) {
+			*in = s[i] == '"';
+		} else if (s[i] == '"') {
+			*in = 0;
+		} else if (s[i] == '\\' && i + 1 < n) {
+			if (s[i + 1] == 'u' && i + 6 <= n && memcmp(s + i + 2, "0000", 4) == 0) {
+				*pos = i + 6;
+				return (ssize_t)i;
+			}
+			i++; /* the escaped character */
+		}
+	}
+	*pos = n;
+	return -1;
+}
+
+ssize_t
+json_find_nul(const char *s, size_t n)
+{
+	size_t pos = 0;
+	int in = 0;
+	return next_nul(s, n, &pos, &in);
+}
+
+size_t
+json_mask_nul(char *s, size_t n)
+{
+	size_t pos = 0, count = 0;
+	int in = 0;
+	ssize_t at;
+	while ((at = next_nul(s, n, &pos, &in)) >= 0) {
+		memcpy(s + at + 2, "FFFD", 4);
+		count++;
+	}
+	return count;
 }
 
 cJSON *
@@ -180,13 +243,6 @@ uuid_canonical(const char *s, char out[37])
 	return 0;
 }
 
-static int
-cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
 int
 task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs,
     unsigned when_flags, struct err *e)
@@ -261,6 +317,12 @@ task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs,
 			break;
 		}
 	}
+	/* A command line that cannot be split would fail every run. */
+	struct err sub;
+	if (t->exec && *t->exec && exec_check(t->exec, &sub))
+		return err_set(e, ST_INVALID, "field 'exec': %s", sub.msg);
+	if (t->notify && *t->notify && exec_check(t->notify, &sub))
+		return err_set(e, ST_INVALID, "field 'notify': %s", sub.msg);
 	if (!kind_given)
 		t->kind = t->cron ? KIND_CRON : at ? KIND_AT : plan ? KIND_PLAN : -1;
 	if (t->kind < 0)
@@ -299,7 +361,7 @@ task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs,
 			if ((rc = read_when(it->valuestring, now, allow_past, when_flags, z, &t->plan[i++], e)))
 				return rc;
 		}
-		qsort(t->plan, t->nplan, sizeof *t->plan, cmp_i64);
+		qsort(t->plan, t->nplan, sizeof *t->plan, cmp_int64);
 	}
 	return ST_OK;
 }
@@ -313,9 +375,7 @@ value_text(const cJSON *v, struct buf *out)
 		const char *s = v->valuestring;
 		size_t n = strcspn(s, "\n");
 		if (n > 60)
-			n = 57;
-		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
-			n--; /* never cut a UTF-8 character in two */
+			n = utf8_cut(s, 57);
 		buf_add(out, s, n);
 		if (s[n])
 			buf_puts(out, "...");
@@ -350,78 +410,4 @@ task_diff(const struct task *a, const struct task *b, struct zones *zs, struct b
 	cJSON_Delete(ja);
 	cJSON_Delete(jb);
 	return n;
-}
-
-char *
-json_print_line(const cJSON *j)
-{
-	char *s = cJSON_PrintUnformatted(j);
-	if (!s)
-		abort();
-	return s;
-}
-
-int
-ids_from_stream(FILE *f, int (*fn)(const char *id, void *arg), void *arg, struct err *e)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	long lineno = 0, bad = 0;
-	int rc = ST_OK;
-	/* A bad line is reported (the first, with a count of the others) and
-	 * the ids after it are still taken, as for bad ids in arguments. */
-	while (getline(&line, &cap, f) >= 0) {
-		lineno++;
-		char *s = str_trim(line);
-		if (!*s)
-			continue;
-		if (*s == '{') {
-			cJSON *j = cJSON_Parse(s);
-			const cJSON *id = cJSON_GetObjectItemCaseSensitive(j, "id");
-			if (!cJSON_IsString(id)) {
-				if (!bad++)
-					rc = err_set(e, ST_INVALID, "stdin:%ld: %s", lineno,
-					    j ? "JSON object without a string \"id\"" : "invalid JSON");
-				cJSON_Delete(j);
-				continue;
-			}
-			fn(id->valuestring, arg);
-			cJSON_Delete(j);
-		} else {
-			/* The first field, so tab-separated listings pipe straight in. */
-			s[strcspn(s, " \t")] = 0;
-			fn(s, arg);
-		}
-	}
-	free(line);
-	if (ferror(f))
-		return err_set(e, ST_ERR, "cannot read standard input");
-	if (bad > 1 && e) {
-		size_t n = strlen(e->msg);
-		snprintf(e->msg + n, sizeof e->msg - n, " (and %ld more bad line%s)", bad - 1,
-		    bad == 2 ? "" : "s");
-	}
-	return rc;
-}
-
-int
-ids_each(int argc, char **argv, int (*fn)(const char *id, void *arg), void *arg, struct err *e)
-{
-	if (argc == 0) {
-		if (isatty(0))
-			return err_set(e, ST_INVALID, "no task id given");
-		return ids_from_stream(stdin, fn, arg, e);
-	}
-	int rc = ST_OK;
-	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "-") != 0) {
-			fn(argv[i], arg);
-			continue;
-		}
-		struct err sub;
-		int r = ids_from_stream(stdin, fn, arg, &sub);
-		if (r && !rc)
-			rc = err_set(e, r, "%s", sub.msg);
-	}
-	return rc;
 }

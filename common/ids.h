@@ -1,0 +1,20 @@
+/* ids.h: the ids a command acts on, from its arguments or from standard
+ * input, so listings pipe into actions (`task-ls --status failed | task-run -`). */
+#ifndef AC_IDS_H
+#define AC_IDS_H
+
+#include <stdio.h>
+
+#include "util.h"
+
+/* ids.c */
+/* Read ids from f, one per line: a bare id, the first field of a
+ * tab-separated line, or a JSON object with "id".  Calls fn for each, also
+ * for those after a bad line; returns ST_INVALID with "stdin:N: ..." for
+ * the first bad line. */
+int ids_from_stream(FILE *f, int (*fn)(const char *id, void *arg), void *arg, struct err *e);
+/* Each id named in args: "-", or no args and a non-terminal stdin, reads
+ * them from stdin.  ST_INVALID when no id is given at all. */
+int ids_each(int argc, char **argv, int (*fn)(const char *id, void *arg), void *arg, struct err *e);
+
+#endif
