@@ -143,7 +143,7 @@ test_expect_success 'several ids: a bad one is reported and the rest still go' '
 
 test_expect_success 'ids from standard input: plain, tab-separated lines and JSON objects' '
 	rm -f "$TASK_DB" &&
-	for n in 1 2 3 4; do task-add --manual --name "t$n" "p$n" >/dev/null; done &&
+	for n in 1 2 3 4; do task-add --manual --name "t$n" "p$n" >/dev/null || return 1; done &&
 	task-ls --json | sed -n 1p | task-rm - >/dev/null &&
 	task-ls | sed -n 1p | task-rm - >/dev/null &&
 	task-ls | cut -f1 | sed -n 1p | task-rm >/dev/null &&

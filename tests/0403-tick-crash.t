@@ -16,14 +16,9 @@ wait
 EOF
 chmod +x slow
 
-# wait_for FILE: until FILE exists and is not empty, at most 20 s.
+# wait_for FILE: until FILE exists and is not empty.
 wait_for() {
-	t=0
-	until [ -s "$1" ]; do
-		[ "$t" -lt 200 ] || { echo "no $1" >&2; return 1; }
-		sleep 0.1
-		t=$((t + 1))
-	done
+	test_until 20 test -s "$1"
 }
 
 # alive PID: the process runs (a zombie, dead but not yet reaped, does not).
@@ -31,15 +26,10 @@ alive() {
 	s=$(cut -d" " -f3 "/proc/$1/stat" 2>/dev/null) && [ "$s" != Z ]
 }
 
-# gone PID...: none of these processes is alive (within 5 s).
+# gone PID...: none of these processes is alive (within 10 s).
 gone() {
-	t=0
 	for p in "$@"; do
-		while alive "$p"; do
-			[ "$t" -lt 50 ] || { echo "process $p still running" >&2; return 1; }
-			sleep 0.1
-			t=$((t + 1))
-		done
+		test_until 10 eval "! alive $p" || return 1
 	done
 }
 
@@ -81,7 +71,7 @@ test_expect_success 'a recurring task interrupted by a crash moves to its next o
 	rm -f "$TASK_DB" &&
 	id=$(task-add --cron "*/10 * * * *" --name recurring --exec "$PWD/slow" x) &&
 	{ TASK_NOW=2026-11-23T07:10:00Z task-tick >out 2>err & } && tick=$! &&
-	wait_for recurring.pid && kill -9 $tick && wait $tick;
+	wait_for recurring.pid && kill -9 $tick && test_expect_code 137 wait $tick &&
 	gone $(cat recurring.pid) &&
 	TASK_NOW=2026-11-23T07:11:00Z task-tick >out2 &&
 	grep -q "\"status\":\"interrupted\"" out2 &&
@@ -127,7 +117,7 @@ test_expect_success 'a manual run whose task-run died gives the task back its st
 	id=$(task-add --manual --name manual --exec "$PWD/slow" x) &&
 	task-edit --disable $id >/dev/null &&
 	{ task-run $id >out 2>err & } && run=$! &&
-	wait_for manual.pid && kill -9 $run && wait $run;
+	wait_for manual.pid && kill -9 $run && test_expect_code 137 wait $run &&
 	gone $(cat manual.pid) &&
 	task-tick >out2 &&
 	grep -q "\"trigger\":\"manual\",\"slot\":null,\"status\":\"interrupted\"" out2 &&
