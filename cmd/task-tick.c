@@ -25,6 +25,7 @@
 #include "config.h"
 #include "exec.h"
 #include "fire.h"
+#include "sdnotify.h"
 #include "store.h"
 
 static const char prog[] = "task-tick";
@@ -172,8 +173,11 @@ struct tick {
 static void
 begin_stop(struct tick *tk, int sig, int64_t *stop_at)
 {
+	struct err e;
 	if (*stop_at)
 		return;
+	if (sdnotify("STOPPING=1", &e))
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
 	fire_hold(tk->f);
 	*stop_at = mono_ms() + tk->grace_ms;
 	if (fire_running(tk->f))
@@ -186,7 +190,7 @@ static int
 run_loop(struct tick *tk, int watch)
 {
 	struct err e;
-	int status = 0, stopped = 0;
+	int status = 0, stopped = 0, ready = !watch;
 	int64_t stop_at = 0, last_recover = mono_ms();
 	int fds[2] = {tk->sfd, tk->ino};
 	int nfds = watch ? 2 : 1;
@@ -221,6 +225,12 @@ run_loop(struct tick *tk, int watch)
 					timeout = ms;
 			}
 			planned = mono_ms() + timeout;
+		}
+		/* Armed: the first pass is made and wake-ups are watched. */
+		if (!ready) {
+			ready = 1;
+			if (sdnotify("READY=1", &e))
+				fprintf(stderr, "%s: %s\n", prog, e.msg);
 		}
 		if (fire_wait(tk->f, timeout < 0 ? -1 : timeout, fds, nfds, &e))
 			status = 1;

@@ -1408,7 +1408,7 @@ fire_install_systemd(struct buf *b, const char *self, const char *db, int watch)
 		put_unit(b, db, 0);
 		buf_puts(b, "\"\n");
 	}
-	buf_printf(b, "Type=%s\nExecStart=", watch ? "simple" : "oneshot");
+	buf_printf(b, "Type=%s\nExecStart=", watch ? "notify" : "oneshot");
 	put_unit(b, self, 1);
 	if (watch)
 		buf_puts(b, " --watch\nRestart=on-failure\nRestartSec=5\n"

@@ -9,22 +9,14 @@ cat >answer <<\EOF
 #!/bin/sh
 echo "answer to: $(cat) ($TASK_TRIGGER)"
 EOF
+# slow: a run that stays in flight until the test creates "go".
 cat >slow <<\EOF
 #!/bin/sh
 : >slow.started
-sleep 3
+while ! test -e go; do sleep 0.05; done
 echo slow done
 EOF
 chmod +x answer slow
-
-wait_for() {
-	t=0
-	until [ -e "$1" ]; do
-		[ "$t" -lt 200 ] || { echo "no $1" >&2; return 1; }
-		sleep 0.1
-		t=$((t + 1))
-	done
-}
 
 test_expect_success 'the result on stdout, exit 0, trigger manual' '
 	id=$(task-add --cron "0 9 * * *" --name daily --exec "$PWD/answer" "what time is it") &&
@@ -82,18 +74,18 @@ test_expect_success 'a task already running is refused with exit 4' '
 	rm -f "$TASK_DB" slow.started &&
 	id=$(task-add --manual --exec "$PWD/slow" x) &&
 	{ task-run $id >bg.out 2>bg.err & } && bg=$! &&
-	wait_for slow.started &&
+	test_until 20 test -e slow.started &&
 	test_expect_code 4 task-run $id >out 2>err &&
 	test_one_line err &&
 	printf "task-run: task '\''%.8s'\'' is already running\n" $id >expect && test_cmp expect err &&
-	wait $bg && echo "slow done" >expect && test_cmp expect bg.out
+	touch go && wait $bg && rm go && echo "slow done" >expect && test_cmp expect bg.out
 '
 
 test_expect_success 'Ctrl-C ends the run: recorded interrupted, exit 1, status given back' '
 	rm -f "$TASK_DB" slow.started &&
 	id=$(task-add --at 2026-11-24T07:00:00Z --exec "$PWD/slow" x) &&
 	{ task-run $id >out 2>err & } && bg=$! &&
-	wait_for slow.started && kill -INT $bg &&
+	test_until 20 test -e slow.started && kill -INT $bg &&
 	{ wait $bg; test $? -eq 1; } &&
 	grep -q "^task-run: task '\''x'\'' ([0-9a-f]*) interrupted: killed by signal 15 (SIGTERM); stopped before the run finished$" err &&
 	task-ls | cut -f3,4,6 >actual &&
@@ -105,7 +97,7 @@ test_expect_success 'Ctrl-C stops task-run: the ids after the interrupted run ar
 	a=$(task-add --manual --name first --exec "$PWD/slow" x) &&
 	b=$(task-add --manual --force --name second --exec "$PWD/slow" y) &&
 	{ task-run $a $b >out 2>err & } && bg=$! &&
-	wait_for slow.started && rm slow.started && kill -INT $bg &&
+	test_until 20 test -e slow.started && rm slow.started && kill -INT $bg &&
 	{ wait $bg; test $? -eq 1; } &&
 	test ! -e slow.started &&
 	task-log | cut -f4,7 >actual &&
@@ -136,11 +128,10 @@ test_expect_success '--queue: printed id, the next pass runs it once, as manual,
 test_expect_success '--queue wakes a watching task-tick, which runs it at once' '
 	rm -f "$TASK_DB" && unset TASK_NOW &&
 	id=$(task-add --manual --exec "$PWD/answer" woken) &&
-	{ task-tick --watch >wout 2>werr & } && w=$! &&
-	sleep 0.5 &&
+	test_start_ready wout werr task-tick --watch && w=$test_ready_pid &&
 	start=$(date +%s%N) &&
 	task-run --queue $id >/dev/null &&
-	t=0 && until [ -s wout ]; do [ $t -lt 100 ] || break; sleep 0.05; t=$((t + 1)); done &&
+	test_until 20 test -s wout &&
 	kill -TERM $w && wait $w &&
 	grep -q "\"trigger\":\"manual\",.*\"status\":\"success\"" wout &&
 	test $(( ($(date +%s%N) - start) / 1000000 )) -lt 3000

@@ -110,6 +110,7 @@ test_expect_success '--print-systemd | sh writes a service and a minutely, persi
 	test_cmp expect systemctl.log &&
 	rm systemctl.log && task-tick --print-systemd --watch | PATH=$PWD/fakebin:$PATH sh &&
 	grep -qx "ExecStart=$self --watch" $u/agentcron-tick.service &&
+	grep -qx "Type=notify" $u/agentcron-tick.service &&
 	grep -q "enable --now agentcron-tick.service" systemctl.log
 '
 
