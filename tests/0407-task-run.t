@@ -32,10 +32,11 @@ test_expect_success 'a manual run leaves next_run_at, enabled and the status alo
 	printf "pending\t2026-11-23T09:00:00Z\tsuccess\n" >expect && test_cmp expect actual &&
 	task-edit --disable $(task-ls | cut -f1) >/dev/null &&
 	task-run $(task-ls | cut -f1) >out &&
-	task-show --json $(task-ls | cut -f1) >show &&
-	grep -q "\"enabled\":false" show &&
-	grep -q "\"next_run_at\":\"2026-11-23T09:00:00Z\"" show &&
-	grep -q "\"last_result\":\"answer to: what time is it (manual)\"" show
+	task-show --json $(task-ls | cut -f1) | sed "s|$PWD|DIR|g" | test_json_norm >actual &&
+	cat >expect <<-\EOF &&
+	{"id":"<id1>","name":"daily","prompt":"what time is it","system_prompt":null,"kind":"cron","cron":"0 9 * * *","at":null,"plan":null,"tz":"UTC","description":"Daily at 09:00","enabled":false,"status":"pending","next_run_at":"2026-11-23T09:00:00Z","due_at":"2026-11-23T09:00:00Z","last_run_at":"2026-11-23T07:00:00Z","last_status":"success","last_error":null,"last_result":"answer to: what time is it (manual)","consecutive_failures":0,"context":null,"attachments":null,"model":null,"exec":"DIR/answer","timeout":0,"retries":-1,"intent":null,"channel":null,"payload":null,"key":null,"missed":"once","jitter":0,"notify":null,"queued":false,"created_at":"2026-11-23T07:00:00Z","updated_at":"2026-11-23T07:00:00Z","deleted_at":null,"runs":[{"id":"<id2>","task_id":"<id1>","slot":null,"trigger":"manual","status":"success","started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","exit_code":0,"duration_ms":<ms>,"attempt":1,"output":"answer to: what time is it (manual)\n"},{"id":"<id3>","task_id":"<id1>","slot":null,"trigger":"manual","status":"success","started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","exit_code":0,"duration_ms":<ms>,"attempt":1,"output":"answer to: what time is it (manual)\n"}]}
+	EOF
+	test_cmp expect actual
 '
 
 test_expect_success 'a completed one-shot runs again by hand and stays completed' '
@@ -108,6 +109,11 @@ test_expect_success '--json prints the run as a JSON object' '
 	rm -f "$TASK_DB" &&
 	id=$(task-add --manual --exec "$PWD/answer" q) &&
 	task-run --json $id >out &&
+	test_json_norm <out >actual &&
+	cat >expect <<-\EOF &&
+	{"id":"<id1>","task_id":"<id2>","slot":null,"trigger":"manual","status":"success","started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","exit_code":0,"duration_ms":<ms>,"attempt":1,"output":"answer to: q (manual)\n","name":"q"}
+	EOF
+	test_cmp expect actual &&
 	grep -q "^{\"id\":\"[0-9a-f-]*\",\"task_id\":\"$id\",\"slot\":null,\"trigger\":\"manual\",\"status\":\"success\",.*\"output\":\"answer to: q (manual)\\\\n\",.*}$" out
 '
 
@@ -118,7 +124,11 @@ test_expect_success '--queue: printed id, the next pass runs it once, as manual,
 	echo $id >expect && test_cmp expect out &&
 	task-show --json $id | grep -q "\"queued\":true" &&
 	task-tick >out &&
-	grep -q "\"trigger\":\"manual\",\"slot\":null,\"status\":\"success\"" out &&
+	test_json_norm <out >actual &&
+	cat >expect <<-\EOF &&
+	{"run_id":"<id1>","task_id":"<id2>","name":"queued","trigger":"manual","slot":null,"status":"success","exit_code":0,"started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"error":null}
+	EOF
+	test_cmp expect actual &&
 	task-show --json $id >show &&
 	grep -q "\"queued\":false" show &&
 	grep -q "\"next_run_at\":\"2026-11-23T09:00:00Z\"" show &&
