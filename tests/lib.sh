@@ -29,14 +29,19 @@ test_run_() {
 	eval "$1"
 }
 
+test_fail_117_() {
+	return 117
+}
+
 # test_expect_success DESC BODY: BODY is shell, steps chained with &&.
-# git's chain check first: run after a failing step, a body whose steps are
-# all joined by && runs nothing and keeps the status 117; anything else means
-# a step was not chained, so its failure would have gone unseen.
+# git's chain check first: run after a step that fails with 117, a body
+# whose steps are all joined by && runs nothing and keeps the status 117;
+# anything else means a step was not chained, so its failure would have gone
+# unseen.
 test_expect_success() {
 	test_count=$((test_count + 1))
-	if [ "$( (test_run_ "(exit 117) && $2
-echo chain-\$?") 2>/dev/null </dev/null)" != chain-117 ]; then
+	if [ "$(test_run_ "test_fail_117_ && $2
+echo chain-\$?" 2>/dev/null </dev/null)" != chain-117 ]; then
 		echo "not ok $test_count - $1"
 		echo "#   broken &&-chain: a step not joined by && (or an unclosed here-document) in"
 		printf '%s\n' "$2" | sed 's/^/#   /'

@@ -64,8 +64,10 @@ id_number(struct ids *ids, const char *s)
 	for (int i = 0; i < ids->n; i++)
 		if (memcmp(ids->id[i], s, 36) == 0)
 			return i + 1;
-	if (ids->n == MAX_IDS)
-		return 0;
+	if (ids->n == MAX_IDS) {
+		fprintf(stderr, "json-norm: more than %d distinct ids\n", MAX_IDS);
+		exit(1);
+	}
 	memcpy(ids->id[ids->n], s, 36);
 	ids->id[ids->n][36] = 0;
 	return ++ids->n;
