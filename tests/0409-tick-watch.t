@@ -21,8 +21,12 @@ watch() {
 	echo "$test_ready_pid" >watcher
 }
 
+# stop: SIGTERM to the watcher, which must exit 0; else what it said.
 stop() {
-	kill -TERM "$(cat watcher)" && wait "$(cat watcher)"
+	kill -TERM "$(cat watcher)" && wait "$(cat watcher)" && return 0
+	echo "the watcher did not exit 0; it said:" >&2
+	cat werr >&2
+	return 1
 }
 
 # Readiness is systemd's protocol (the unit task-tick prints for --watch is

@@ -6,8 +6,17 @@ set -u
 PATH=$AC_BIN:$PATH
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/agentcron.XXXXXX") || exit 1
 # Whatever a test left running in the background (test_start_ready) ends
-# with the file.
-trap 'test -f "$TEST_TMP/.pids" && kill $(cat "$TEST_TMP/.pids") 2>/dev/null; cd / && rm -rf "$TEST_TMP"' EXIT
+# with the file: each notify-wait it started that still runs here (a pid
+# alone may have been reused by then).
+test_cleanup_() {
+	for p in $(cat "$TEST_TMP/.pids" 2>/dev/null); do
+		case $(readlink "/proc/$p/cwd" 2>/dev/null) in
+		"$TEST_TMP" | "$TEST_TMP"/*) kill "$p" 2>/dev/null ;;
+		esac
+	done
+	cd / && rm -rf "$TEST_TMP"
+}
+trap test_cleanup_ EXIT
 cd "$TEST_TMP" || exit 1
 HOME=$TEST_TMP XDG_CONFIG_HOME=$TEST_TMP/config XDG_DATA_HOME=$TEST_TMP/data
 TZ=UTC LC_ALL=C
