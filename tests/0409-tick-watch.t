@@ -135,7 +135,7 @@ test_expect_success 'the notify socket may be a path; a single pass says nothing
 test_expect_success 'a NOTIFY_SOCKET that cannot be used is said on stderr; the watcher goes on' '
 	rm -f "$TASK_DB" &&
 	{ NOTIFY_SOCKET=relative/sock task-tick --watch >wout 2>werr & } && echo $! >watcher &&
-	test_until 20 test -s werr &&
+	test_until 20 grep -q NOTIFY_SOCKET werr &&
 	stop &&
 	cat >expect <<-\EOF &&
 	task-tick: NOTIFY_SOCKET is neither an absolute socket path nor an @abstract name
@@ -143,7 +143,7 @@ test_expect_success 'a NOTIFY_SOCKET that cannot be used is said on stderr; the 
 	EOF
 	test_cmp expect werr &&
 	{ NOTIFY_SOCKET=@no-one-listens task-tick --watch >wout 2>werr & } && echo $! >watcher &&
-	test_until 20 test -s werr &&
+	test_until 20 grep -q NOTIFY_SOCKET werr &&
 	stop &&
 	cat >expect <<-\EOF &&
 	task-tick: cannot notify the service manager at NOTIFY_SOCKET: Connection refused
