@@ -1,6 +1,8 @@
 # agentcron: cron for AI agents.  `make` builds bin/, `make check` runs every
-# test (then again under AddressSanitizer + UBSan), `make demo` shows the
-# whole path, `make bench` prints the performance figures.
+# test, `make check-asan` runs them again built with AddressSanitizer and
+# UBSan, `make demo` shows the whole path, `make bench` prints the
+# performance figures.  Building first runs ./deps.sh, which checks (and as
+# root installs) what the build and the tests need.
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
@@ -12,14 +14,8 @@ override CFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L -Wall -Wextra $(CFLAGS)
 B ?= build/default
 BIN ?= bin
 PKGS = sqlite3 libpq libcurl libcjson
-# What the build and the tests need: "test|Debian package" pairs; only the
-# packages whose test fails are installed (a machine's own node stays).
-DEPS = 'pkg-config --version|pkg-config' 'pkg-config --exists sqlite3|libsqlite3-dev' 'pkg-config --exists libpq|libpq-dev' \
-  'pkg-config --exists libcurl|libcurl4-openssl-dev' 'pkg-config --exists libcjson|libcjson-dev' \
-  'test -f /usr/share/zoneinfo/Europe/London|tzdata' 'command -v sqlite3|sqlite3' \
-  'command -v mandoc|mandoc' 'command -v prove|perl' 'command -v clang|clang' \
-  'ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a|libclang-rt-14-dev' \
-  'command -v node|nodejs' 'command -v npm|npm' 'command -v openssl|openssl'
+# The stores the suite runs against, one pass each (tests/run).
+STORES = sqlite
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 # Every program links cJSON and libm; LDLIBS_name adds its own: the store's
 # library for the programs that open the store, libcurl for llm-call alone.
@@ -43,23 +39,17 @@ ASAN = -O1 -g -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-p
 
 all: $(PROGS) $(UNITS) $(TOOLS) $(PRELOAD)
 
-# Dependencies: installed with apt-get when run as root, else named.
-build/.deps:
-	@missing=; for d in $(DEPS); do eval "$${d%%|*}" >/dev/null 2>&1 || missing="$$missing $${d##*|}"; done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing || exit 1; \
-	  else echo "missing dependencies; run: sudo apt-get install$$missing" >&2; exit 1; fi; \
-	fi; mkdir -p build && touch $@
+deps:
+	@./deps.sh
 
-$(B)/common/%.o: common/%.c common/*.h | build/.deps
+$(B)/common/%.o: common/%.c common/*.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DEP_CFLAGS) -c -o $@ $<
 
 $(B)/libagentcron.a: $(LIBOBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(BIN)/%: cmd/%.c $(B)/libagentcron.a common/*.h | build/.deps
+$(BIN)/%: cmd/%.c $(B)/libagentcron.a common/*.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(DEP_CFLAGS) -Icommon -o $@ $< $(B)/libagentcron.a $(LDLIBS_$*) $(LDLIBS)
 
@@ -77,16 +67,13 @@ $(B)/tools/%.so: tests/tools/preload/%.c
 	@mkdir -p $(@D)
 	$(CC) -std=c17 -Wall -Wextra -g -O2 -fPIC -shared -o $@ $< -ldl
 
-# The suite runs twice, the second time built with the sanitizers; the last
-# line is the total over both.
 check: all
+	@tests/run $(CURDIR)/$(BIN) $(CURDIR)/$(B) $(STORES)
+
+check-asan:
 	@$(MAKE) --no-print-directory B=build/asan BIN=build/asan/bin CFLAGS="$(ASAN)" all
-	@tests/run $(CURDIR)/$(BIN) $(CURDIR)/$(B) default; a=$$?; \
-	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  tests/run $(CURDIR)/build/asan/bin $(CURDIR)/build/asan sanitizers; b=$$?; \
-	  cat $(B)/prove.count build/asan/prove.count | \
-	    awk '{ p += $$1; f += $$2 } END { printf("%d passed, %d failed\n", p, f) }'; \
-	  [ $$a -eq 0 ] && [ $$b -eq 0 ]
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  tests/run $(CURDIR)/build/asan/bin $(CURDIR)/build/asan $(STORES)
 
 bench: all
 	@tests/bench/run $(CURDIR)/$(BIN) $(CURDIR)/$(B)
@@ -96,7 +83,7 @@ demo: all
 
 # libFuzzer targets, each for a bounded time (FUZZTIME seconds).
 FUZZTIME ?= 30
-fuzz: | build/.deps
+fuzz: | deps
 	@mkdir -p build/fuzz
 	@for f in $(FUZZ); do \
 	  clang -g -O1 -fsanitize=fuzzer,address,undefined -std=c17 -D_POSIX_C_SOURCE=200809L \
@@ -115,5 +102,5 @@ install: $(PROGS)
 clean:
 	rm -rf build bin/[!.]*
 
-.PHONY: all check bench demo fuzz install clean
+.PHONY: all deps check check-asan bench demo fuzz install clean
 .SECONDARY:

@@ -28,6 +28,7 @@
 #include "fire.h"
 #include "heartbeat.h"
 #include "json.h"
+#include "sdnotify.h"
 #include "store.h"
 
 static const char prog[] = "task-tick";
@@ -162,8 +163,11 @@ struct tick {
 static void
 begin_stop(struct tick *tk, int sig)
 {
+	struct err e;
 	if (tk->stop_at)
 		return;
+	if (sdnotify("STOPPING=1", &e))
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
 	tk->stop_at = mono_ms() + tk->grace_ms;
 	if (sig && fire_running(tk->f))
 		fprintf(stderr, "%s: %s: letting %zu run%s finish (up to %lld s), then stopping\n", prog,
@@ -210,7 +214,7 @@ static int
 run_loop(struct tick *tk, int watch)
 {
 	struct err e;
-	int status = 0, wake_fd = -1;
+	int status = 0, wake_fd = -1, ready = !watch;
 	int64_t recover_every = watch ? 5000 : 0, last_recover = mono_ms();
 	fire_pass_begin(tk->f);
 	if (watch)
@@ -231,6 +235,12 @@ run_loop(struct tick *tk, int watch)
 			timeout = tk->stop_at - mono_ms();
 		else if (watch && !tk->stop_at)
 			planned = mono_ms() + (timeout = watch_timeout(tk));
+		/* Armed: the first pass is made and wake-ups are watched. */
+		if (!ready) {
+			ready = 1;
+			if (sdnotify("READY=1", &e))
+				fprintf(stderr, "%s: %s\n", prog, e.msg);
+		}
 		int fds[2] = {tk->sfd, wake_fd};
 		int nfds = watch && wake_fd >= 0 ? 2 : 1;
 		if (fire_wait(tk->f, timeout < 0 ? -1 : timeout, fds, nfds, &e) && !watch)
@@ -364,7 +374,7 @@ install_systemd(struct buf *b, const char *self, const struct install_env *ie, i
 		put_unit(b, ie->value[i], 0);
 		buf_puts(b, "\"\n");
 	}
-	buf_printf(b, "Type=%s\nExecStart=", watch ? "simple" : "oneshot");
+	buf_printf(b, "Type=%s\nExecStart=", watch ? "notify" : "oneshot");
 	put_unit(b, self, 1);
 	if (watch)
 		buf_puts(b, " --watch\nRestart=on-failure\nRestartSec=5\n"

@@ -141,7 +141,11 @@ test_expect_success 'jitter: fires at its due instant, on time, with the nominal
 	before=$(date -u -d "@$(($(date -u -d "$due" +%s) - 1))" +%Y-%m-%dT%H:%M:%SZ) &&
 	TASK_NOW=$before task-tick >out && test ! -s out &&
 	TASK_NOW=$due task-tick >out &&
-	grep -q "\"trigger\":\"schedule\",\"slot\":\"2026-11-23T07:00:00Z\",\"status\":\"success\",\"exit_code\":0,\"started_at\":\"$due\"" out &&
+	test_json_norm <out >actual &&
+	cat >expect <<-EOF &&
+	{"run_id":"<id1>","task_id":"<id2>","name":"j","trigger":"schedule","slot":"2026-11-23T07:00:00Z","status":"success","exit_code":0,"started_at":"$due","ended_at":"$due","duration_ms":<ms>,"error":null}
+	EOF
+	test_cmp expect actual &&
 	task-show --json $id | grep -q "\"next_run_at\":\"2026-11-24T07:00:00Z\""
 '
 
@@ -161,7 +165,12 @@ test_expect_success 'a task that cannot be scheduled is parked with the reason; 
 	c=$(task-add --cron "0 7 * * *" --name fine --exec true c) &&
 	sqlite3 "$TASK_DB" "UPDATE tasks SET cron = '\''0 7 * *'\'' WHERE id = '\''$a'\''; UPDATE tasks SET tz = '\''Mars/Olympus'\'' WHERE id = '\''$b'\''" &&
 	TASK_NOW=2026-11-23T07:00:00Z task-tick >out 2>err &&
-	test "$(wc -l <out)" -eq 1 && grep -q "\"name\":\"fine\"" out &&
+	grep -q "\"task_id\":\"$c\"" out &&
+	test_json_norm <out >actual &&
+	cat >expect <<-\EOF &&
+	{"run_id":"<id1>","task_id":"<id2>","name":"fine","trigger":"schedule","slot":"2026-11-23T07:00:00Z","status":"success","exit_code":0,"started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"error":null}
+	EOF
+	test_cmp expect actual &&
 	test "$(wc -l <err)" -eq 2 &&
 	grep -q "^task-tick: task '\''$(echo $a | cut -c1-8)'\'' cannot be scheduled: " err &&
 	task-ls | sort -k2 | cut -f2,3 >actual &&
@@ -173,7 +182,11 @@ test_expect_success 'the pass exits 0 though runs failed, and 1 when the store c
 	rm -f "$TASK_DB" &&
 	task-add --at 2026-11-23T07:00:00Z --exec false x >/dev/null &&
 	TASK_NOW=2026-11-23T07:00:00Z task-tick >out 2>err &&
-	grep -q "\"status\":\"failed\"" out &&
+	test_json_norm <out >actual &&
+	cat >expect <<-\EOF &&
+	{"run_id":"<id1>","task_id":"<id2>","name":"x","trigger":"schedule","slot":"2026-11-23T07:00:00Z","status":"failed","exit_code":1,"started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"error":"exited with status 1"}
+	EOF
+	test_cmp expect actual &&
 	echo "not a database" >bad.db && chmod 600 bad.db &&
 	TASK_DB=$PWD/bad.db test_expect_code 1 task-tick >out 2>err &&
 	test_one_line err && grep -q "^task-tick: " err

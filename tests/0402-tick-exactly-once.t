@@ -14,14 +14,9 @@ tasks() {
 	done | task-add --json -
 }
 
-# wait_lines FILE N SECONDS: until FILE has N lines, at most SECONDS.
-wait_lines() {
-	t=0
-	while [ "$(cat "$1" 2>/dev/null | wc -l)" -lt "$2" ]; do
-		[ "$t" -lt "$(($3 * 10))" ] || return 1
-		sleep 0.1
-		t=$((t + 1))
-	done
+# lines FILE N: FILE has at least N lines.
+lines() {
+	[ "$(cat "$1" 2>/dev/null | wc -l)" -ge "$2" ]
 }
 
 test_expect_success '8 task-tick processes started together on 500 due tasks: each fires once' '
@@ -29,8 +24,8 @@ test_expect_success '8 task-tick processes started together on 500 due tasks: ea
 	tasks 500 2026-11-23T07:00:00Z | sort >all &&
 	test "$(wc -l <all)" -eq 500 &&
 	export TASK_NOW=2026-11-23T07:00:10Z &&
-	for i in 1 2 3 4 5 6 7 8; do task-tick -j 4 >out.$i 2>err.$i & done &&
-	wait &&
+	for i in 1 2 3 4 5 6 7 8; do { task-tick -j 4 >out.$i 2>err.$i & } && echo $! >>pids || return 1; done &&
+	for p in $(cat pids); do wait $p || return 1; done &&
 	cat err.* >errs && test ! -s errs &&
 	sort ids >fired && test_cmp all fired &&
 	test -z "$(uniq -d fired)" &&
@@ -40,29 +35,39 @@ test_expect_success '8 task-tick processes started together on 500 due tasks: ea
 '
 
 test_expect_success 'a second round of passes finds nothing left to fire' '
-	for i in 1 2 3 4; do task-tick >again.$i & done && wait &&
+	rm pids &&
+	for i in 1 2 3 4; do { task-tick >again.$i & } && echo $! >>pids || return 1; done &&
+	for p in $(cat pids); do wait $p || return 1; done &&
 	cat again.* >again && test ! -s again && test "$(wc -l <ids)" -eq 500
 '
 
+# The watchers fire at real instants a few seconds ahead; each is armed
+# (READY=1) before the first task is added, so all four compete.  Once all
+# 150 ran, every task is completed with no next run: nothing is left that
+# any watcher could fire again.
 test_expect_success '4 task-tick --watch processes over a stream of tasks coming due: each fires once' '
 	rm -f "$TASK_DB" ids && unset TASK_NOW &&
-	for i in 1 2 3 4; do task-tick --watch -j 4 >wout.$i 2>werr.$i & echo $! >>wpids; done &&
+	for i in 1 2 3 4; do
+		test_start_ready wout.$i werr.$i task-tick --watch -j 4 && echo $test_ready_pid >>wpids || return 1
+	done &&
 	start=$(date +%s) && : >all &&
 	for b in 1 2 3 4 5 6; do
 		at=$(date -u -d "@$((start + 2 + b / 2))" +%Y-%m-%dT%H:%M:%SZ) &&
-		tasks 25 "$at" "$b" >>all || exit 1
-		sleep 0.3
+		tasks 25 "$at" "$b" >>all || return 1
 	done &&
 	sort all >all.sorted && test "$(wc -l <all)" -eq 150 &&
-	wait_lines ids 150 30 &&
-	sleep 1.5 &&
-	kill -TERM $(cat wpids) && wait &&
+	test_until 30 lines ids 150 &&
+	kill -TERM $(cat wpids) &&
+	for p in $(cat wpids); do wait $p || return 1; done &&
 	cat werr.* >errs && test ! -s errs &&
 	sort ids >fired && test_cmp all.sorted fired &&
 	test "$(cat wout.* | wc -l)" -eq 150 &&
-	test "$(task-log --limit 0 --status success | wc -l)" -eq 150
+	test "$(task-log --limit 0 --status success | wc -l)" -eq 150 &&
+	task-log --limit 0 | wc -l >n && echo 150 >expect && test_cmp expect n &&
+	test "$(task-ls | wc -l)" -eq 150 &&
+	task-ls | cut -f3,4 | sort -u >final &&
+	printf "completed\t-\n" >expect &&
+	test_cmp expect final
 '
-# Whatever happened above, no watcher outlives the test.
-[ -f wpids ] && kill $(cat wpids) 2>/dev/null
 
 test_done

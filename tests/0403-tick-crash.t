@@ -16,14 +16,9 @@ wait
 EOF
 chmod +x slow
 
-# wait_for FILE: until FILE exists and is not empty, at most 20 s.
+# wait_for FILE: until FILE exists and is not empty.
 wait_for() {
-	t=0
-	until [ -s "$1" ]; do
-		[ "$t" -lt 200 ] || { echo "no $1" >&2; return 1; }
-		sleep 0.1
-		t=$((t + 1))
-	done
+	test_until 20 test -s "$1"
 }
 
 # alive PID: the process runs (a zombie, dead but not yet reaped, does not).
@@ -31,15 +26,10 @@ alive() {
 	s=$(cut -d" " -f3 "/proc/$1/stat" 2>/dev/null) && [ "$s" != Z ]
 }
 
-# gone PID...: none of these processes is alive (within 5 s).
+# gone PID...: none of these processes is alive (within 10 s).
 gone() {
-	t=0
 	for p in "$@"; do
-		while alive "$p"; do
-			[ "$t" -lt 50 ] || { echo "process $p still running" >&2; return 1; }
-			sleep 0.1
-			t=$((t + 1))
-		done
+		test_until 10 eval "! alive $p" || return 1
 	done
 }
 
@@ -56,24 +46,32 @@ test_expect_success 'task-tick killed mid-run: the next pass records interrupted
 	kill -9 $tick && { wait $tick; test $? -eq 137; } &&
 	gone $(cat oneshot.pid) &&
 	TASK_NOW=2026-11-23T07:00:30Z task-tick >out2 2>err2 &&
-	grep -q "\"status\":\"interrupted\"" out2 &&
 	grep -q "\"error\":\"the process running it (pid $tick) ended before the run finished; 1 process it left behind was killed\"" out2 &&
+	sed "s/(pid $tick)/(pid P)/" out2 | test_json_norm >actual &&
+	cat >expect <<-\EOF &&
+	{"run_id":"<id1>","task_id":"<id2>","name":"oneshot","trigger":"schedule","slot":"2026-11-23T07:00:00Z","status":"interrupted","exit_code":null,"started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:30Z","duration_ms":<ms>,"error":"the process running it (pid P) ended before the run finished; 1 process it left behind was killed"}
+	EOF
+	test_cmp expect actual &&
 	gone $(cat oneshot.grandchild) &&
 	task-log --task $id | cut -f5-7 >actual &&
 	printf "schedule\t2026-11-23T07:00:00Z\tinterrupted\n" >expect &&
 	test_cmp expect actual &&
-	task-show --json $id >show &&
-	grep -q "\"status\":\"pending\"" show &&
-	grep -q "\"next_run_at\":\"2026-11-23T07:01:30Z\"" show &&
-	grep -q "\"consecutive_failures\":1" show &&
-	grep -q "\"last_status\":\"interrupted\"" show
+	task-show --json $id | sed "s/(pid $tick)/(pid P)/g; s|$PWD|DIR|g" | test_json_norm >actual &&
+	cat >expect <<-\EOF &&
+	{"id":"<id1>","name":"oneshot","prompt":"x","system_prompt":null,"kind":"at","cron":null,"at":"2026-11-23T07:00:00Z","plan":null,"tz":"UTC","description":"Once on 2026-11-23 at 07:00","enabled":true,"status":"pending","next_run_at":"2026-11-23T07:01:30Z","due_at":"2026-11-23T07:01:30Z","last_run_at":"2026-11-23T07:00:00Z","last_status":"interrupted","last_error":"the process running it (pid P) ended before the run finished; 1 process it left behind was killed","last_result":null,"consecutive_failures":1,"context":null,"attachments":null,"model":null,"exec":"DIR/slow","timeout":0,"retries":-1,"intent":null,"channel":null,"payload":null,"key":null,"missed":"once","jitter":0,"notify":null,"queued":false,"created_at":"2026-11-23T07:00:00Z","updated_at":"2026-11-23T07:00:30Z","deleted_at":null,"runs":[{"id":"<id2>","task_id":"<id1>","slot":"2026-11-23T07:00:00Z","trigger":"schedule","status":"interrupted","started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:30Z","exit_code":null,"duration_ms":<ms>,"attempt":1,"error":"the process running it (pid P) ended before the run finished; 1 process it left behind was killed"}]}
+	EOF
+	test_cmp expect actual
 '
 
 test_expect_success 'the retry fires at its instant with trigger retry' '
 	printf "#!/bin/sh\necho fine\n" >quick && chmod +x quick &&
 	task-edit --exec "$PWD/quick" $(task-ls | cut -f1) >/dev/null &&
 	TASK_NOW=2026-11-23T07:01:30Z task-tick >out &&
-	grep -q "\"trigger\":\"retry\",\"slot\":\"2026-11-23T07:01:30Z\",\"status\":\"success\"" out &&
+	test_json_norm <out >actual &&
+	cat >expect <<-\EOF &&
+	{"run_id":"<id1>","task_id":"<id2>","name":"oneshot","trigger":"retry","slot":"2026-11-23T07:01:30Z","status":"success","exit_code":0,"started_at":"2026-11-23T07:01:30Z","ended_at":"2026-11-23T07:01:30Z","duration_ms":<ms>,"error":null}
+	EOF
+	test_cmp expect actual &&
 	test "$(task-ls | cut -f3)" = completed
 '
 
@@ -81,10 +79,14 @@ test_expect_success 'a recurring task interrupted by a crash moves to its next o
 	rm -f "$TASK_DB" &&
 	id=$(task-add --cron "*/10 * * * *" --name recurring --exec "$PWD/slow" x) &&
 	{ TASK_NOW=2026-11-23T07:10:00Z task-tick >out 2>err & } && tick=$! &&
-	wait_for recurring.pid && kill -9 $tick && wait $tick;
+	wait_for recurring.pid && kill -9 $tick && test_expect_code 137 wait $tick &&
 	gone $(cat recurring.pid) &&
 	TASK_NOW=2026-11-23T07:11:00Z task-tick >out2 &&
-	grep -q "\"status\":\"interrupted\"" out2 &&
+	sed "s/(pid $tick)/(pid P)/" out2 | test_json_norm >actual &&
+	cat >expect <<-\EOF &&
+	{"run_id":"<id1>","task_id":"<id2>","name":"recurring","trigger":"schedule","slot":"2026-11-23T07:10:00Z","status":"interrupted","exit_code":null,"started_at":"2026-11-23T07:10:00Z","ended_at":"2026-11-23T07:11:00Z","duration_ms":<ms>,"error":"the process running it (pid P) ended before the run finished; 1 process it left behind was killed"}
+	EOF
+	test_cmp expect actual &&
 	gone $(cat recurring.grandchild) &&
 	task-ls | cut -f3,4,6 >actual &&
 	printf "pending\t2026-11-23T07:20:00Z\tinterrupted\n" >expect &&
@@ -101,6 +103,12 @@ test_expect_success 'an executor killed with SIGKILL: interrupted, its leftovers
 	wait $tick &&
 	grep -q "\"name\":\"victim\",.*\"status\":\"interrupted\",\"exit_code\":null,.*\"error\":\"killed by signal 9 (SIGKILL); processes it started outlived it (holding its output open) and were killed\"" out &&
 	grep -q "\"name\":\"bystander\",.*\"status\":\"success\"" out &&
+	{ grep "\"name\":\"victim\"" out | test_json_norm && grep "\"name\":\"bystander\"" out | test_json_norm; } >actual &&
+	cat >expect <<-\EOF &&
+	{"run_id":"<id1>","task_id":"<id2>","name":"victim","trigger":"schedule","slot":"2026-11-23T07:00:00Z","status":"interrupted","exit_code":null,"started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"error":"killed by signal 9 (SIGKILL); processes it started outlived it (holding its output open) and were killed"}
+	{"run_id":"<id1>","task_id":"<id2>","name":"bystander","trigger":"schedule","slot":"2026-11-23T07:00:00Z","status":"success","exit_code":0,"started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"error":null}
+	EOF
+	test_cmp expect actual &&
 	gone $(cat victim.grandchild) &&
 	task-show --json $id | grep -q "\"next_run_at\":\"2026-11-23T07:01:00Z\""
 '
@@ -115,6 +123,11 @@ test_expect_success 'a stopped task-tick whose lease ran out is recovered; its l
 	test ! -s early &&
 	TASK_NOW=2026-11-23T07:05:00Z task-tick >late &&
 	grep -q "\"error\":\"its lease ran out at 2026-11-23T07:02:02Z; the process running it (pid $tick on [^ ]*) stopped answering; 2 processes it left behind were killed\"" late &&
+	sed "s/(pid $tick on [^ )]*)/(pid P on H)/" late | test_json_norm >actual &&
+	cat >expect <<-\EOF &&
+	{"run_id":"<id1>","task_id":"<id2>","name":"stuck","trigger":"schedule","slot":"2026-11-23T07:00:00Z","status":"interrupted","exit_code":null,"started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:05:00Z","duration_ms":<ms>,"error":"its lease ran out at 2026-11-23T07:02:02Z; the process running it (pid P on H) stopped answering; 2 processes it left behind were killed"}
+	EOF
+	test_cmp expect actual &&
 	gone $(cat stuck.pid) $(cat stuck.grandchild) &&
 	kill -CONT $tick && wait $tick &&
 	test ! -s out &&
@@ -129,10 +142,14 @@ test_expect_success 'a manual run whose task-run died gives the task back its st
 	id=$(task-add --manual --name manual --exec "$PWD/slow" x) &&
 	task-edit --disable $id >/dev/null &&
 	{ task-run $id >out 2>err & } && run=$! &&
-	wait_for manual.pid && kill -9 $run && wait $run;
+	wait_for manual.pid && kill -9 $run && test_expect_code 137 wait $run &&
 	gone $(cat manual.pid) &&
 	task-tick >out2 &&
-	grep -q "\"trigger\":\"manual\",\"slot\":null,\"status\":\"interrupted\"" out2 &&
+	sed "s/(pid $run)/(pid P)/" out2 | test_json_norm >actual &&
+	cat >expect <<-\EOF &&
+	{"run_id":"<id1>","task_id":"<id2>","name":"manual","trigger":"manual","slot":null,"status":"interrupted","exit_code":null,"started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"error":"the process running it (pid P) ended before the run finished; 1 process it left behind was killed"}
+	EOF
+	test_cmp expect actual &&
 	task-ls | cut -f3,4,6 >actual &&
 	printf "pending\t-\tinterrupted\n" >expect &&
 	test_cmp expect actual &&

@@ -56,7 +56,17 @@ test_expect_success 'one pass over five misbehaving executors and a good one' '
 	start=$(date +%s) &&
 	task-tick -j 8 >out 2>err &&
 	test $(($(date +%s) - start)) -lt 15 &&
-	test "$(wc -l <out)" -eq 6
+	test "$(wc -l <out)" -eq 6 &&
+	for n in stubborn daemonish flood missing three good; do line $n | test_json_norm || return 1; done >actual &&
+	cat >expect <<-\EOF &&
+	{"run_id":"<id1>","task_id":"<id2>","name":"stubborn","trigger":"schedule","slot":"2026-11-23T07:00:00Z","status":"timeout","exit_code":null,"started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"error":"timed out after 1 s; its process group got SIGTERM and, still running after the grace, SIGKILL"}
+	{"run_id":"<id1>","task_id":"<id2>","name":"daemonish","trigger":"schedule","slot":"2026-11-23T07:00:00Z","status":"success","exit_code":0,"started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"error":null}
+	{"run_id":"<id1>","task_id":"<id2>","name":"flood","trigger":"schedule","slot":"2026-11-23T07:00:00Z","status":"success","exit_code":0,"started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"error":null}
+	{"run_id":"<id1>","task_id":"<id2>","name":"missing","trigger":"schedule","slot":"2026-11-23T07:00:00Z","status":"failed","exit_code":null,"started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"error":"executor '\''no-such-executor-here'\'' not found in PATH"}
+	{"run_id":"<id1>","task_id":"<id2>","name":"three","trigger":"schedule","slot":"2026-11-23T07:00:00Z","status":"failed","exit_code":3,"started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"error":"exited with status 3: model said no"}
+	{"run_id":"<id1>","task_id":"<id2>","name":"good","trigger":"schedule","slot":"2026-11-23T07:00:00Z","status":"success","exit_code":0,"started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"error":null}
+	EOF
+	test_cmp expect actual
 '
 
 test_expect_success 'ignoring SIGTERM: timeout, the group killed after the grace' '
@@ -116,7 +126,11 @@ test_expect_success 'a bad command line (from an older store) fails the run, not
 	task-add --at 2026-11-23T07:00:00Z --name quote --exec "echo" a >/dev/null &&
 	sqlite3 "$TASK_DB" "UPDATE tasks SET exec = '\''echo \"unterminated'\''" &&
 	task-tick >out 2>err &&
-	grep -q "\"status\":\"failed\",.*\"error\":\"bad executor command line: unterminated quote" out
+	test_json_norm <out >actual &&
+	cat >expect <<-\EOF &&
+	{"run_id":"<id1>","task_id":"<id2>","name":"quote","trigger":"schedule","slot":"2026-11-23T07:00:00Z","status":"failed","exit_code":null,"started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"error":"bad executor command line: unterminated quote in command line '\''echo \"unterminated'\''"}
+	EOF
+	test_cmp expect actual
 '
 
 test_expect_success 'a notify hook gets each finished run as JSON on stdin, successes too' '
@@ -128,7 +142,13 @@ test_expect_success 'a notify hook gets each finished run as JSON on stdin, succ
 	test ! -s err &&
 	grep -q "^{\"task_id\":\"$a\",\"name\":\"ok\",\"run_id\":\"[0-9a-f-]*\",\"trigger\":\"schedule\",\"status\":\"success\",\"exit_code\":0,\"slot\":\"2026-11-23T07:00:00Z\",\"started_at\":\"2026-11-23T07:00:00Z\",\"ended_at\":\"2026-11-23T07:00:00Z\",\"duration_ms\":[0-9]*,\"output\":\"hello\\\\n\",\"output_truncated\":false,\"error\":null}$" notified &&
 	grep -q "^{\"task_id\":\"$b\",\"name\":\"bad\",.*\"status\":\"failed\",\"exit_code\":3,.*\"error\":\"exited with status 3\\\\nmodel said no\\\\n\"}$" notified &&
-	grep -q "^ env=success$" notified && grep -q "^ env=failed$" notified
+	grep -q "^ env=success$" notified && grep -q "^ env=failed$" notified &&
+	{ grep "\"name\":\"ok\"" notified | test_json_norm && grep "\"name\":\"bad\"" notified | test_json_norm; } >actual &&
+	cat >expect <<-\EOF &&
+	{"task_id":"<id1>","name":"ok","run_id":"<id2>","trigger":"schedule","status":"success","exit_code":0,"slot":"2026-11-23T07:00:00Z","started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"output":"hello\n","output_truncated":false,"error":null}
+	{"task_id":"<id1>","name":"bad","run_id":"<id2>","trigger":"schedule","status":"failed","exit_code":3,"slot":"2026-11-23T07:00:00Z","started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"output":"partial answer\n","output_truncated":false,"error":"exited with status 3\nmodel said no\n"}
+	EOF
+	test_cmp expect actual
 '
 
 test_expect_success 'a per-task hook wins over TASK_NOTIFY, the config file is the last default' '

@@ -9,22 +9,14 @@ cat >answer <<\EOF
 #!/bin/sh
 echo "answer to: $(cat) ($TASK_TRIGGER)"
 EOF
+# slow: a run that stays in flight until the test creates "go".
 cat >slow <<\EOF
 #!/bin/sh
 : >slow.started
-sleep 3
+while ! test -e go; do sleep 0.05; done
 echo slow done
 EOF
 chmod +x answer slow
-
-wait_for() {
-	t=0
-	until [ -e "$1" ]; do
-		[ "$t" -lt 200 ] || { echo "no $1" >&2; return 1; }
-		sleep 0.1
-		t=$((t + 1))
-	done
-}
 
 test_expect_success 'the result on stdout, exit 0, trigger manual' '
 	id=$(task-add --cron "0 9 * * *" --name daily --exec "$PWD/answer" "what time is it") &&
@@ -40,10 +32,11 @@ test_expect_success 'a manual run leaves next_run_at, enabled and the status alo
 	printf "pending\t2026-11-23T09:00:00Z\tsuccess\n" >expect && test_cmp expect actual &&
 	task-edit --disable $(task-ls | cut -f1) >/dev/null &&
 	task-run $(task-ls | cut -f1) >out &&
-	task-show --json $(task-ls | cut -f1) >show &&
-	grep -q "\"enabled\":false" show &&
-	grep -q "\"next_run_at\":\"2026-11-23T09:00:00Z\"" show &&
-	grep -q "\"last_result\":\"answer to: what time is it (manual)\"" show
+	task-show --json $(task-ls | cut -f1) | sed "s|$PWD|DIR|g" | test_json_norm >actual &&
+	cat >expect <<-\EOF &&
+	{"id":"<id1>","name":"daily","prompt":"what time is it","system_prompt":null,"kind":"cron","cron":"0 9 * * *","at":null,"plan":null,"tz":"UTC","description":"Daily at 09:00","enabled":false,"status":"pending","next_run_at":"2026-11-23T09:00:00Z","due_at":"2026-11-23T09:00:00Z","last_run_at":"2026-11-23T07:00:00Z","last_status":"success","last_error":null,"last_result":"answer to: what time is it (manual)","consecutive_failures":0,"context":null,"attachments":null,"model":null,"exec":"DIR/answer","timeout":0,"retries":-1,"intent":null,"channel":null,"payload":null,"key":null,"missed":"once","jitter":0,"notify":null,"queued":false,"created_at":"2026-11-23T07:00:00Z","updated_at":"2026-11-23T07:00:00Z","deleted_at":null,"runs":[{"id":"<id2>","task_id":"<id1>","slot":null,"trigger":"manual","status":"success","started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","exit_code":0,"duration_ms":<ms>,"attempt":1,"output":"answer to: what time is it (manual)\n"},{"id":"<id3>","task_id":"<id1>","slot":null,"trigger":"manual","status":"success","started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","exit_code":0,"duration_ms":<ms>,"attempt":1,"output":"answer to: what time is it (manual)\n"}]}
+	EOF
+	test_cmp expect actual
 '
 
 test_expect_success 'a completed one-shot runs again by hand and stays completed' '
@@ -82,18 +75,18 @@ test_expect_success 'a task already running is refused with exit 4' '
 	rm -f "$TASK_DB" slow.started &&
 	id=$(task-add --manual --exec "$PWD/slow" x) &&
 	{ task-run $id >bg.out 2>bg.err & } && bg=$! &&
-	wait_for slow.started &&
+	test_until 20 test -e slow.started &&
 	test_expect_code 4 task-run $id >out 2>err &&
 	test_one_line err &&
 	printf "task-run: task '\''%.8s'\'' is already running\n" $id >expect && test_cmp expect err &&
-	wait $bg && echo "slow done" >expect && test_cmp expect bg.out
+	touch go && wait $bg && rm go && echo "slow done" >expect && test_cmp expect bg.out
 '
 
 test_expect_success 'Ctrl-C ends the run: recorded interrupted, exit 1, status given back' '
 	rm -f "$TASK_DB" slow.started &&
 	id=$(task-add --at 2026-11-24T07:00:00Z --exec "$PWD/slow" x) &&
 	{ task-run $id >out 2>err & } && bg=$! &&
-	wait_for slow.started && kill -INT $bg &&
+	test_until 20 test -e slow.started && kill -INT $bg &&
 	{ wait $bg; test $? -eq 1; } &&
 	grep -q "^task-run: task '\''x'\'' ([0-9a-f]*) interrupted: killed by signal 15 (SIGTERM); stopped before the run finished$" err &&
 	task-ls | cut -f3,4,6 >actual &&
@@ -105,7 +98,7 @@ test_expect_success 'Ctrl-C stops task-run: the ids after the interrupted run ar
 	a=$(task-add --manual --name first --exec "$PWD/slow" x) &&
 	b=$(task-add --manual --force --name second --exec "$PWD/slow" y) &&
 	{ task-run $a $b >out 2>err & } && bg=$! &&
-	wait_for slow.started && rm slow.started && kill -INT $bg &&
+	test_until 20 test -e slow.started && rm slow.started && kill -INT $bg &&
 	{ wait $bg; test $? -eq 1; } &&
 	test ! -e slow.started &&
 	task-log | cut -f4,7 >actual &&
@@ -116,6 +109,11 @@ test_expect_success '--json prints the run as a JSON object' '
 	rm -f "$TASK_DB" &&
 	id=$(task-add --manual --exec "$PWD/answer" q) &&
 	task-run --json $id >out &&
+	test_json_norm <out >actual &&
+	cat >expect <<-\EOF &&
+	{"id":"<id1>","task_id":"<id2>","slot":null,"trigger":"manual","status":"success","started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","exit_code":0,"duration_ms":<ms>,"attempt":1,"output":"answer to: q (manual)\n","name":"q"}
+	EOF
+	test_cmp expect actual &&
 	grep -q "^{\"id\":\"[0-9a-f-]*\",\"task_id\":\"$id\",\"slot\":null,\"trigger\":\"manual\",\"status\":\"success\",.*\"output\":\"answer to: q (manual)\\\\n\",.*}$" out
 '
 
@@ -126,7 +124,11 @@ test_expect_success '--queue: printed id, the next pass runs it once, as manual,
 	echo $id >expect && test_cmp expect out &&
 	task-show --json $id | grep -q "\"queued\":true" &&
 	task-tick >out &&
-	grep -q "\"trigger\":\"manual\",\"slot\":null,\"status\":\"success\"" out &&
+	test_json_norm <out >actual &&
+	cat >expect <<-\EOF &&
+	{"run_id":"<id1>","task_id":"<id2>","name":"queued","trigger":"manual","slot":null,"status":"success","exit_code":0,"started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"error":null}
+	EOF
+	test_cmp expect actual &&
 	task-show --json $id >show &&
 	grep -q "\"queued\":false" show &&
 	grep -q "\"next_run_at\":\"2026-11-23T09:00:00Z\"" show &&
@@ -136,11 +138,10 @@ test_expect_success '--queue: printed id, the next pass runs it once, as manual,
 test_expect_success '--queue wakes a watching task-tick, which runs it at once' '
 	rm -f "$TASK_DB" && unset TASK_NOW &&
 	id=$(task-add --manual --exec "$PWD/answer" woken) &&
-	{ task-tick --watch >wout 2>werr & } && w=$! &&
-	sleep 0.5 &&
+	test_start_ready wout werr task-tick --watch && w=$test_ready_pid &&
 	start=$(date +%s%N) &&
 	task-run --queue $id >/dev/null &&
-	t=0 && until [ -s wout ]; do [ $t -lt 100 ] || break; sleep 0.05; t=$((t + 1)); done &&
+	test_until 20 test -s wout &&
 	kill -TERM $w && wait $w &&
 	grep -q "\"trigger\":\"manual\",.*\"status\":\"success\"" wout &&
 	test $(( ($(date +%s%N) - start) / 1000000 )) -lt 3000

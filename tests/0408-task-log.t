@@ -44,8 +44,13 @@ test_expect_success 'the default limit is 20' '
 '
 
 test_expect_success '--json: one object per run with the task name and the error, not the output' '
-	task-log --json --status failed --limit 1 >actual &&
-	grep -q "^{\"id\":\"[0-9a-f-]*\",\"task_id\":\"$(cat b)\",\"slot\":\"2026-11-23T08:30:00Z\",\"trigger\":\"schedule\",\"status\":\"failed\",\"started_at\":\"2026-11-23T08:30:00Z\",\"ended_at\":\"2026-11-23T08:30:00Z\",\"exit_code\":2,\"duration_ms\":[0-9]*,\"attempt\":1,\"error\":\"exited with status 2\\\\nbad news\\\\n\",\"name\":\"halves\"}$" actual
+	task-log --json --status failed --limit 1 >out &&
+	test_json_norm <out >actual &&
+	cat >expect <<-\EOF &&
+	{"id":"<id1>","task_id":"<id2>","slot":"2026-11-23T08:30:00Z","trigger":"schedule","status":"failed","started_at":"2026-11-23T08:30:00Z","ended_at":"2026-11-23T08:30:00Z","exit_code":2,"duration_ms":<ms>,"attempt":1,"error":"exited with status 2\nbad news\n","name":"halves"}
+	EOF
+	test_cmp expect actual &&
+	grep -q "^{\"id\":\"[0-9a-f-]*\",\"task_id\":\"$(cat b)\",\"slot\":\"2026-11-23T08:30:00Z\",\"trigger\":\"schedule\",\"status\":\"failed\",\"started_at\":\"2026-11-23T08:30:00Z\",\"ended_at\":\"2026-11-23T08:30:00Z\",\"exit_code\":2,\"duration_ms\":[0-9]*,\"attempt\":1,\"error\":\"exited with status 2\\\\nbad news\\\\n\",\"name\":\"halves\"}$" out
 '
 
 test_expect_success 'one run in full, times in the task zone' '
@@ -72,7 +77,13 @@ test_expect_success 'one run in full shows the model calls recorded for it' '
 	task-log $run | sed -n "/^model calls:/,\$p" >actual &&
 	printf "model calls:\n  2026-11-23 10:00 CET  openai/gpt-4o-mini  12 in, 34 out  1.5s  stop\n" >expect &&
 	test_cmp expect actual &&
-	task-log --json $run | grep -q "\"calls\":\[{\"at\":\"2026-11-23T09:00:00Z\",\"provider\":\"openai\",\"model\":\"gpt-4o-mini\",\"input_tokens\":12,\"output_tokens\":34,\"finish_reason\":\"stop\",\"duration_ms\":1500,\"error\":null,\"tool_calls\":\[\]}\]"
+	task-log --json $run >out &&
+	grep -q "^{\"id\":\"$run\"," out &&
+	test_json_norm <out | sed "s/\"duration_ms\":<ms>,\"error\":null,\"tool_calls\":\[\]}\]/\"duration_ms\":1500,\"error\":null,\"tool_calls\":[]}]/" >actual &&
+	cat >expect <<-\EOF &&
+	{"id":"<id1>","task_id":"<id2>","slot":null,"trigger":"manual","status":"success","started_at":"2026-11-23T10:00:00Z","ended_at":"2026-11-23T10:00:00Z","exit_code":0,"duration_ms":<ms>,"attempt":1,"output":"run at manual\n","name":"hourly","calls":[{"at":"2026-11-23T09:00:00Z","provider":"openai","model":"gpt-4o-mini","input_tokens":12,"output_tokens":34,"finish_reason":"stop","duration_ms":1500,"error":null,"tool_calls":[]}]}
+	EOF
+	test_cmp expect actual
 '
 
 test_expect_success 'runs of a deleted task stay listed; errors exit 2 and 3' '

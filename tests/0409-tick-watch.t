@@ -5,45 +5,55 @@
 # as interrupted and exits 0.
 . "$AC_TOP/tests/lib.sh"
 
-# until_lines FILE N: wait (at most 15 s) until FILE has N lines.
-until_lines() {
-	t=0
-	while [ "$(cat "$1" 2>/dev/null | wc -l)" -lt "$2" ]; do
-		[ "$t" -lt 300 ] || { echo "$1 has fewer than $2 lines" >&2; return 1; }
-		sleep 0.05
-		t=$((t + 1))
-	done
+# lines FILE N: FILE has at least N lines.
+lines() {
+	[ "$(cat "$1" 2>/dev/null | wc -l)" -ge "$2" ]
 }
 
 in_s() {
 	date -u -d "@$(($(date +%s) + $1))" +%Y-%m-%dT%H:%M:%SZ
 }
 
-# watch: start a watcher; its pid goes to the file watcher.
+# watch [OPTION...]: start a watcher and return once it is armed (it says
+# READY=1 on $NOTIFY_SOCKET); its pid goes to the file watcher.
 watch() {
-	task-tick --watch "$@" >wout 2>werr &
-	echo $! >watcher
+	test_start_ready wout werr task-tick --watch "$@" &&
+	echo "$test_ready_pid" >watcher
 }
 
+# stop: SIGTERM to the watcher, which must exit 0; else what it said.
 stop() {
-	kill -TERM "$(cat watcher)" && wait "$(cat watcher)"
+	kill -TERM "$(cat watcher)" && wait "$(cat watcher)" && return 0
+	echo "the watcher did not exit 0; it said:" >&2
+	cat werr >&2
+	return 1
 }
 
+# Readiness is systemd's protocol (the unit task-tick prints for --watch is
+# Type=notify): READY=1 once the first pass is made and wake-ups are
+# watched, so from then on only a wake-up or the clock makes it fire.
 test_expect_success 'a task added while watching fires at its instant, not a minute later' '
-	watch && sleep 0.3 &&
+	watch &&
 	at=$(in_s 2) &&
 	task-add --at "$at" --exec true x >/dev/null &&
-	until_lines wout 1 &&
+	test_until 20 lines wout 1 &&
 	stop && test ! -s werr &&
-	grep -q "\"slot\":\"$at\",\"status\":\"success\",\"exit_code\":0,\"started_at\":\"$at\"" wout
+	grep -q "\"slot\":\"$at\",\"status\":\"success\",\"exit_code\":0,\"started_at\":\"$at\"" wout &&
+	test_json_norm -t <wout >actual &&
+	cat >expect <<-\EOF &&
+	{"run_id":"<id1>","task_id":"<id2>","name":"x","trigger":"schedule","slot":"<time>","status":"success","exit_code":0,"started_at":"<time>","ended_at":"<time>","duration_ms":<ms>,"error":null}
+	EOF
+	test_cmp expect actual &&
+	printf "READY=1\nSTOPPING=1\n" >expect &&
+	test_cmp expect .wout.notify
 '
 
 test_expect_success 'an edit wakes the watcher too' '
 	rm -f "$TASK_DB" &&
 	id=$(task-add --at "$(in_s 3600)" --exec true x) &&
-	watch && sleep 0.3 &&
+	watch &&
 	at=$(in_s 1) && task-edit --at "$at" $id >/dev/null &&
-	until_lines wout 1 && stop &&
+	test_until 20 lines wout 1 && stop &&
 	grep -q "\"slot\":\"$at\",\"status\":\"success\"" wout
 '
 
@@ -51,47 +61,95 @@ test_expect_success 'an edit wakes the watcher too' '
 test_expect_success 'TASK_NOW moves forward with the clock in --watch' '
 	rm -f "$TASK_DB" &&
 	TASK_NOW=2026-11-23T06:59:00Z task-add --at 2026-11-23T07:00:02Z --exec true x >/dev/null &&
-	TASK_NOW=2026-11-23T07:00:00Z watch && until_lines wout 1 && stop &&
+	TASK_NOW=2026-11-23T07:00:00Z watch && test_until 20 lines wout 1 && stop &&
 	cat wout &&
 	grep -q "\"slot\":\"2026-11-23T07:00:02Z\",\"status\":\"success\",\"exit_code\":0,\"started_at\":\"2026-11-23T07:00:0[2-9]Z\"" wout
 '
 
+# The executor holds its run open until the test lets it go, so the run is
+# in flight when SIGTERM comes however slow the machine.
 test_expect_success 'SIGTERM: a run in flight finishes within the grace; exit 0' '
-	rm -f "$TASK_DB" started &&
-	printf "#!/bin/sh\n: >started\nsleep 1\necho finished\n" >short && chmod +x short &&
-	task-add --at "$(in_s 1)" --exec "$PWD/short" x >/dev/null &&
-	watch --grace 10 &&
-	t=0 && until [ -e started ]; do [ $t -lt 100 ] || exit 1; sleep 0.05; t=$((t + 1)); done &&
-	stop &&
-	grep -q "\"status\":\"success\"" wout &&
-	grep -q "^task-tick: Terminated: letting 1 run finish (up to 10 s), then stopping$" werr
+	rm -f "$TASK_DB" started go &&
+	printf "#!/bin/sh\n: >started\nwhile ! test -e go; do sleep 0.05; done\necho finished\n" >held &&
+	chmod +x held &&
+	TASK_NOW=2026-11-23T06:59:00Z task-add --at 2026-11-23T07:00:00Z --exec "$PWD/held" x >/dev/null &&
+	TASK_NOW=2026-11-23T07:00:00Z watch --grace 10 &&
+	test_until 20 test -e started &&
+	kill -TERM "$(cat watcher)" &&
+	test_until 20 grep -q "letting 1 run finish" werr &&
+	touch go && wait "$(cat watcher)" &&
+	echo "task-tick: Terminated: letting 1 run finish (up to 10 s), then stopping" >expect &&
+	test_cmp expect werr &&
+	grep -q "\"slot\":\"2026-11-23T07:00:00Z\"" wout &&
+	test_json_norm -t <wout >actual &&
+	cat >expect <<-\EOF &&
+	{"run_id":"<id1>","task_id":"<id2>","name":"x","trigger":"schedule","slot":"<time>","status":"success","exit_code":0,"started_at":"<time>","ended_at":"<time>","duration_ms":<ms>,"error":null}
+	EOF
+	test_cmp expect actual &&
+	printf "READY=1\nSTOPPING=1\n" >expect &&
+	test_cmp expect .wout.notify
 '
 
 test_expect_success 'SIGTERM: past the grace the run is ended and recorded interrupted' '
 	rm -f "$TASK_DB" started &&
 	printf "#!/bin/sh\n: >started\nsleep 30\n" >long && chmod +x long &&
-	id=$(task-add --at "$(in_s 1)" --exec "$PWD/long" x) &&
-	watch --grace 1 &&
-	t=0 && until [ -e started ]; do [ $t -lt 100 ] || exit 1; sleep 0.05; t=$((t + 1)); done &&
+	TASK_NOW=2026-11-23T06:59:00Z task-add --at 2026-11-23T07:00:00Z --exec "$PWD/long" x >id &&
+	TASK_NOW=2026-11-23T07:00:00Z watch --grace 1 &&
+	test_until 20 test -e started &&
 	start=$(date +%s) && stop && took=$(($(date +%s) - start)) &&
 	{ cat wout werr && echo "stopped in $took s"; } >&2 &&
 	test $took -lt 10 &&
 	grep -q "\"status\":\"interrupted\",\"exit_code\":null,.*\"error\":\"killed by signal 15 (SIGTERM); stopped before the run finished\"" wout &&
-	task-show --json $id | grep -q "\"consecutive_failures\":1" &&
+	grep -q "\"slot\":\"2026-11-23T07:00:00Z\"" wout &&
+	test_json_norm -t <wout >actual &&
+	cat >expect <<-\EOF &&
+	{"run_id":"<id1>","task_id":"<id2>","name":"x","trigger":"schedule","slot":"<time>","status":"interrupted","exit_code":null,"started_at":"<time>","ended_at":"<time>","duration_ms":<ms>,"error":"killed by signal 15 (SIGTERM); stopped before the run finished"}
+	EOF
+	test_cmp expect actual &&
+	task-show --json $(cat id) | grep -q "\"consecutive_failures\":1" &&
 	test -z "$(task-log --status running)"
 '
 
 test_expect_success 'nothing fires while paused; --resume wakes the watcher' '
 	rm -f "$TASK_DB" &&
 	task-tick --pause 2>/dev/null &&
-	task-add --at "$(in_s 1)" --exec true x >/dev/null &&
-	watch && sleep 2.5 &&
-	test ! -s wout &&
+	TASK_NOW=2026-11-23T06:59:00Z task-add --at 2026-11-23T07:00:00Z --exec true x >/dev/null &&
+	TASK_NOW=2026-11-23T07:00:01Z watch &&
+	test ! -s wout && test -z "$(task-log --limit 0)" &&
 	task-tick --resume 2>/dev/null &&
-	until_lines wout 1 && stop &&
-	grep -q "\"trigger\":\"catchup\"\|\"trigger\":\"schedule\"" wout
+	test_until 20 lines wout 1 && stop &&
+	grep -q "\"trigger\":\"schedule\",\"slot\":\"2026-11-23T07:00:00Z\",\"status\":\"success\"" wout
 '
 
-kill "$(cat watcher 2>/dev/null)" 2>/dev/null
+test_expect_success 'the notify socket may be a path; a single pass says nothing' '
+	rm -f "$TASK_DB" &&
+	test_start_ready wout werr -s "$PWD/notify.sock" task-tick --watch &&
+	kill -TERM $test_ready_pid && wait $test_ready_pid &&
+	test ! -s werr &&
+	printf "READY=1\nSTOPPING=1\n" >expect && test_cmp expect .wout.notify &&
+	test ! -e notify.sock &&
+	"$AC_BUILD/tools/notify-wait" -l pass.notify task-tick >out 2>err &&
+	test ! -s out && test ! -s err && test ! -s pass.notify
+'
+
+test_expect_success 'a NOTIFY_SOCKET that cannot be used is said on stderr; the watcher goes on' '
+	rm -f "$TASK_DB" &&
+	{ NOTIFY_SOCKET=relative/sock task-tick --watch >wout 2>werr & } && echo $! >watcher &&
+	test_until 20 grep -q NOTIFY_SOCKET werr &&
+	stop &&
+	cat >expect <<-\EOF &&
+	task-tick: NOTIFY_SOCKET is neither an absolute socket path nor an @abstract name
+	task-tick: NOTIFY_SOCKET is neither an absolute socket path nor an @abstract name
+	EOF
+	test_cmp expect werr &&
+	{ NOTIFY_SOCKET=@no-one-listens task-tick --watch >wout 2>werr & } && echo $! >watcher &&
+	test_until 20 grep -q NOTIFY_SOCKET werr &&
+	stop &&
+	cat >expect <<-\EOF &&
+	task-tick: cannot notify the service manager at NOTIFY_SOCKET: Connection refused
+	task-tick: cannot notify the service manager at NOTIFY_SOCKET: Connection refused
+	EOF
+	test_cmp expect werr
+'
 
 test_done

@@ -27,7 +27,11 @@ test_expect_success 'a second --pause keeps the first instant; --resume lets it 
 	task-tick --resume 2>err && echo "task-tick: scheduler resumed" >expect && test_cmp expect err &&
 	task-tick --resume 2>err && echo "task-tick: scheduler was not paused" >expect && test_cmp expect err &&
 	TASK_NOW=2026-11-23T07:30:00Z task-tick >out &&
-	test "$(wc -l <out)" -eq 1 && grep -q "\"name\":\"due\",\"trigger\":\"catchup\"" out
+	test_json_norm <out >actual &&
+	cat >expect <<-\EOF &&
+	{"run_id":"<id1>","task_id":"<id2>","name":"due","trigger":"catchup","slot":"2026-11-23T07:00:00Z","status":"success","exit_code":0,"started_at":"2026-11-23T07:30:00Z","ended_at":"2026-11-23T07:30:00Z","duration_ms":<ms>,"error":null}
+	EOF
+	test_cmp expect actual
 '
 
 test_expect_success '--heartbeat CRON creates the heartbeat task; run again it changes it' '
@@ -39,7 +43,11 @@ test_expect_success '--heartbeat CRON creates the heartbeat task; run again it c
 	id2=$(task-tick --heartbeat "0 * * * *" --heartbeat-prompt "Check in.") &&
 	test "$id" = "$id2" &&
 	task-ls | cut -f4 >actual && echo 2026-11-23T08:00:00Z >expect && test_cmp expect actual &&
-	task-show --json $id | grep -q "\"prompt\":\"Check in.\",.*\"intent\":\"agentcron.heartbeat\""
+	task-show --json $id | test_json_norm >actual &&
+	cat >expect <<-\EOF &&
+	{"id":"<id1>","name":"Heartbeat","prompt":"Check in.","system_prompt":null,"kind":"cron","cron":"0 * * * *","at":null,"plan":null,"tz":"UTC","description":"Hourly at :00","enabled":true,"status":"pending","next_run_at":"2026-11-23T08:00:00Z","due_at":"2026-11-23T08:00:00Z","last_run_at":null,"last_status":null,"last_error":null,"last_result":null,"consecutive_failures":0,"context":null,"attachments":null,"model":null,"exec":null,"timeout":0,"retries":-1,"intent":"agentcron.heartbeat","channel":null,"payload":null,"key":null,"missed":"once","jitter":0,"notify":null,"queued":false,"created_at":"2026-11-23T07:00:00Z","updated_at":"2026-11-23T07:00:00Z","deleted_at":null,"runs":[]}
+	EOF
+	test_cmp expect actual
 '
 
 test_expect_success 'a heartbeat run: the base prompt and each active heartbeat task, oldest first' '
@@ -50,8 +58,11 @@ two lines at most." >/dev/null &&
 	c=$(TASK_NOW=2026-11-23T07:04:00Z task-add --heartbeat --name gone "Nor this one.") &&
 	task-rm --cancel $c >/dev/null &&
 	TASK_NOW=2026-11-23T08:00:00Z task-tick >out &&
-	test "$(wc -l <out)" -eq 1 &&
-	grep -q "\"name\":\"Heartbeat\",\"trigger\":\"heartbeat\",\"slot\":\"2026-11-23T08:00:00Z\",\"status\":\"success\"" out &&
+	test_json_norm <out >actual &&
+	cat >expect <<-\EOF &&
+	{"run_id":"<id1>","task_id":"<id2>","name":"Heartbeat","trigger":"heartbeat","slot":"2026-11-23T08:00:00Z","status":"success","exit_code":0,"started_at":"2026-11-23T08:00:00Z","ended_at":"2026-11-23T08:00:00Z","duration_ms":<ms>,"error":null}
+	EOF
+	test_cmp expect actual &&
 	task-log "$(task-log --limit 1 | cut -f1)" | sed -n "/^output:/,/^error:/p" >actual &&
 	cat >expect <<-\EOF &&
 	output:
@@ -110,6 +121,7 @@ test_expect_success '--print-systemd | sh writes a service and a minutely, persi
 	test_cmp expect systemctl.log &&
 	rm systemctl.log && task-tick --print-systemd --watch | PATH=$PWD/fakebin:$PATH sh &&
 	grep -qx "ExecStart=$self --watch" $u/agentcron-tick.service &&
+	grep -qx "Type=notify" $u/agentcron-tick.service &&
 	grep -q "enable --now agentcron-tick.service" systemctl.log
 '
 
@@ -136,7 +148,11 @@ test_expect_success 'the man page: its grep for failed runs finds them; --grace 
 	mandoc -Tascii "$AC_TOP/man/man1/task-tick.1" | sed "s/.$(printf "\\b")//g" >page &&
 	example=$(sed -n "s/^ *\(task-tick | grep .*\)/\1/p" page) &&
 	sh -c "$example" >actual 2>/dev/null &&
-	test "$(wc -l <actual)" -eq 1 && grep -q "\"name\":\"bad\"" actual &&
+	test_json_norm <actual >norm &&
+	cat >expect <<-\EOF &&
+	{"run_id":"<id1>","task_id":"<id2>","name":"bad","trigger":"schedule","slot":"2026-11-23T07:00:00Z","status":"failed","exit_code":1,"started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"error":"exited with status 1"}
+	EOF
+	test_cmp expect norm &&
 	tr -s " \n" "  " <page | grep -q "(--grace, default 30), then ends the rest"
 '
 

@@ -137,8 +137,8 @@ test_expect_success 'TASK_SYSTEM_PROMPT and TASK_MODEL are the defaults; flags w
 
 test_expect_success 'a local server without a key gets no Authorization header' '
 	port2=$(env -u FAKE_PROVIDER_KEY "$AC_BUILD/tools/fake-provider" -d fp2 -i 10) &&
-	OPENAI_API_KEY= llm-call --base-url "http://127.0.0.1:$port2/v1/" "no key" >out 2>err;
-	status=$?; kill "$(cat fp2/pid)" &&
+	{ OPENAI_API_KEY= llm-call --base-url "http://127.0.0.1:$port2/v1/" "no key" >out 2>err; status=$?; } &&
+	kill "$(cat fp2/pid)" &&
 	test $status = 0 &&
 	echo "echo: no key" >expect &&
 	test_cmp expect out &&

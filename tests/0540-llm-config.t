@@ -120,12 +120,14 @@ test_expect_success 'a 401 says where the key came from' '
 	test_cmp expect err
 '
 
+# The provider holds the answer back for 1.5 s once the request is in, so
+# llm-call is still running when ps looks.
 test_expect_success 'the key is not in ps while a call runs' '
-	OPENAI_API_KEY=$KEY OPENAI_BASE_URL=$URL llm-call "[[slow=1500]] wait" >out 2>err &
+	{ OPENAI_API_KEY=$KEY OPENAI_BASE_URL=$URL llm-call "[[slow=1500]] wait" >out 2>err & } &&
 	pid=$! &&
-	sleep 0.5 &&
+	test_until 20 grep -q "slow=1500" fp/last.req &&
 	ps -o args= -p $pid >args &&
-	tr "\0" " " </proc/$pid/cmdline >cmdline;
+	tr "\0" " " </proc/$pid/cmdline >cmdline &&
 	wait $pid &&
 	grep -q "^llm-call" args &&
 	! grep -F "$KEY" args cmdline &&

@@ -43,7 +43,7 @@ test_expect_success 'task-add on a full disk: exit 1, one line, no id, no task' 
 '
 
 test_expect_success 'id=$(task-add ...) is empty and the status says why' '
-	id=$(on_full_disk task-add --manual "A third" 2>err); rc=$? &&
+	{ id=$(on_full_disk task-add --manual "A third" 2>err); rc=$?; } &&
 	test "$rc" = 1 && test -z "$id" && test_one_line err
 '
 

@@ -56,22 +56,34 @@ test_expect_success 'README.md starts with the two set-up commands' '
 	grep -q "^make demo" "$AC_TOP/README.md" && grep -q "^make check" "$AC_TOP/README.md"
 '
 
-test_expect_success 'make installs what the tests run with on a fresh machine, prove included' '
-	make -s -n -B -C "$AC_TOP" build/.deps >recipe &&
+test_expect_success 'deps.sh checks what the tests run with on a fresh machine, prove included' '
 	for pair in "command -v prove|perl" "command -v mandoc|mandoc" "command -v sqlite3|sqlite3" \
 		"pkg-config --exists sqlite3|libsqlite3-dev" "pkg-config --exists libcjson|libcjson-dev" \
-		"pkg-config --exists libcurl|libcurl4-openssl-dev" "command -v npm|npm"; do
-		grep -qF "$pair" recipe || { echo "no check for $pair"; exit 1; }
-	done
+		"pkg-config --exists libcurl|libcurl4-openssl-dev" "pkg-config --exists libpq|libpq-dev" \
+		"ls /usr/lib/postgresql/*/bin/initdb /usr/lib/postgresql/*/bin/pg_ctl|postgresql" \
+		"command -v npm|npm"; do
+		grep -qF "'"'"'$pair'"'"'" "$AC_TOP/deps.sh" || { echo "no check for $pair"; return 1; }
+	done &&
+	"$AC_TOP/deps.sh" >out 2>err &&
+	test ! -s out && test ! -s err
+'
+
+test_expect_success 'make runs deps.sh before it builds, and the README names it' '
+	make -s -n -B -C "$AC_TOP" bin/task-ls >recipe &&
+	head -1 recipe >first &&
+	echo "./deps.sh" >expect && test_cmp expect first &&
+	grep -q "deps\.sh" "$AC_TOP/README.md"
 '
 
 test_expect_success 'without root, a missing dependency is named with the command to run' '
-	mkdir mk && cp "$AC_TOP/Makefile" mk/ && chmod -R a+rwX . &&
+	cp "$AC_TOP/deps.sh" . && chmod -R a+rwX . &&
 	if [ "$(id -u)" = 0 ]; then run="setpriv --reuid=65534 --regid=65534 --clear-groups"; else run=; fi &&
-	test_expect_code 2 $run make -s -C mk build/.deps DEPS="'"'"'false|no-such-pkg'"'"' '"'"'true|present-pkg'"'"'" \
-		>out 2>err &&
-	grep -qx "missing dependencies; run: sudo apt-get install no-such-pkg" err &&
-	test ! -e mk/build/.deps
+	test_expect_code 1 $run ./deps.sh "false|no-such-pkg" "true|present-pkg" "false|other-pkg" >out 2>err &&
+	test ! -s out &&
+	echo "missing dependencies; run: sudo apt-get install no-such-pkg other-pkg" >expect &&
+	test_cmp expect err &&
+	$run ./deps.sh "true|present-pkg" >out 2>err &&
+	test ! -s out && test ! -s err
 '
 
 test_expect_success 'make install puts programs and pages under DESTDIR and PREFIX' '

@@ -5,20 +5,59 @@ set -u
 : "${AC_BIN:?run through make check}" "${AC_BUILD:?}" "${AC_TOP:?}"
 PATH=$AC_BIN:$PATH
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/agentcron.XXXXXX") || exit 1
-trap 'cd / && rm -rf "$TEST_TMP"' EXIT
+# Whatever a test left running in the background (test_start_ready) ends
+# with the file: each notify-wait it started that still runs here (a pid
+# alone may have been reused by then).
+test_cleanup_() {
+	for p in $(cat "$TEST_TMP/.pids" 2>/dev/null); do
+		case $(readlink "/proc/$p/cwd" 2>/dev/null) in
+		"$TEST_TMP" | "$TEST_TMP"/*) kill "$p" 2>/dev/null ;;
+		esac
+	done
+	cd / && rm -rf "$TEST_TMP"
+}
+trap test_cleanup_ EXIT
 cd "$TEST_TMP" || exit 1
 HOME=$TEST_TMP XDG_CONFIG_HOME=$TEST_TMP/config XDG_DATA_HOME=$TEST_TMP/data
-TASK_DB=$TEST_TMP/tasks.db TZ=UTC LC_ALL=C
-export PATH HOME XDG_CONFIG_HOME XDG_DATA_HOME TASK_DB TZ LC_ALL
+TZ=UTC LC_ALL=C
+# The store the programs use, one per test file, of the kind AC_STORE names
+# (tests/run sets it for each pass of the suite).
+case ${AC_STORE:=sqlite} in
+sqlite) TASK_DB=$TEST_TMP/tasks.db ;;
+*) echo "Bail out! AC_STORE=$AC_STORE: no such store"; exit 1 ;;
+esac
+export PATH HOME XDG_CONFIG_HOME XDG_DATA_HOME TASK_DB TZ LC_ALL AC_STORE
 unset TASK_NOW TASK_EXEC TASK_NOTIFY TASK_ID TASK_RUN_ID TASK_CONTEXT TASK_MODEL \
   TASK_SYSTEM_PROMPT TASK_ATTACHMENTS OPENAI_API_KEY OPENAI_BASE_URL \
-  ANTHROPIC_API_KEY ANTHROPIC_BASE_URL NO_COLOR
+  ANTHROPIC_API_KEY ANTHROPIC_BASE_URL NO_COLOR NOTIFY_SOCKET
 test_count=0 test_failed=0
 
+# A body runs inside a function, so `|| return 1` ends it from within a
+# loop, as in git's tests.
+test_run_() {
+	eval "$1"
+}
+
+test_fail_117_() {
+	return 117
+}
+
 # test_expect_success DESC BODY: BODY is shell, steps chained with &&.
+# git's chain check first: run after a step that fails with 117, a body
+# whose steps are all joined by && runs nothing and keeps the status 117;
+# anything else means a step was not chained, so its failure would have gone
+# unseen.
 test_expect_success() {
 	test_count=$((test_count + 1))
-	if (eval "$2") >"$TEST_TMP/.log" 2>&1; then
+	if [ "$(test_run_ "test_fail_117_ && $2
+echo chain-\$?" 2>/dev/null </dev/null)" != chain-117 ]; then
+		echo "not ok $test_count - $1"
+		echo "#   broken &&-chain: a step not joined by && (or an unclosed here-document) in"
+		printf '%s\n' "$2" | sed 's/^/#   /'
+		test_failed=$((test_failed + 1))
+		return 0
+	fi
+	if (test_run_ "$2") >"$TEST_TMP/.log" 2>&1; then
 		echo "ok $test_count - $1"
 	else
 		echo "not ok $test_count - $1"
@@ -48,6 +87,53 @@ test_one_line() {
 
 test_cmp() {
 	diff -u "$1" "$2"
+}
+
+# test_json_norm [-t]: JSON lines on stdin to stdout as they were, but with
+# each distinct UUID written <id1>, <id2>... in order of appearance and
+# durations as <ms> (-t: every RFC 3339 instant as <time> too), so whole
+# outputs compare; a line that is not valid JSON fails (tests/tools/json-norm).
+test_json_norm() {
+	"$AC_BUILD/tools/json-norm" "$@"
+}
+
+# test_until SECONDS CMD...: run CMD every 50 ms until it succeeds, for at
+# most SECONDS.  For outcomes that have no signal of their own (a file that
+# an executor writes, a process that ends); a daemon's readiness has one
+# (test_start_ready).  The bounds are generous: the sanitizer build on a
+# busy machine is slow, and a pass costs no time.
+test_until() {
+	test_until_n_=$(($1 * 20))
+	shift
+	until "$@"; do
+		[ "$test_until_n_" -gt 0 ] || { echo "gave up waiting for: $*" >&2; return 1; }
+		sleep 0.05
+		test_until_n_=$((test_until_n_ - 1))
+	done
+}
+
+# test_start_ready OUT ERR [-s SOCKET] CMD [ARG...]: start CMD in the
+# background, its stdout in OUT and stderr in ERR, under notify-wait
+# (tests/tools/notify-wait.c), and return once CMD has sent READY=1 to
+# $NOTIFY_SOCKET, as systemd's Type=notify services do (within 30 s, else
+# fail).  test_ready_pid is then the pid to signal and wait for in CMD's
+# place, and every state CMD sends goes to the file $test_ready_log (.OUT.notify
+# beside OUT), one a line.
+test_start_ready() {
+	test_ready_out_=$1 test_ready_err_=$2
+	test_ready_log=$(dirname "$1")/.$(basename "$1").notify
+	shift 2
+	rm -f "$TEST_TMP/.ready" && mkfifo "$TEST_TMP/.ready" || return 1
+	"$AC_BUILD/tools/notify-wait" -r 3 -l "$test_ready_log" "$@" \
+		>"$test_ready_out_" 2>"$test_ready_err_" 3>"$TEST_TMP/.ready" &
+	test_ready_pid=$!
+	echo "$test_ready_pid" >>"$TEST_TMP/.pids"
+	test_ready_=
+	read -r test_ready_ <"$TEST_TMP/.ready"
+	[ "$test_ready_" = READY=1 ] && return 0
+	echo "not ready: $*" >&2
+	cat "$test_ready_err_" >&2
+	return 1
 }
 
 test_done() {
