@@ -56,6 +56,11 @@ static const struct field {
 	{"jitter", F_INT, offsetof(struct task, jitter), 1},
 	{"notify", F_STR, offsetof(struct task, notify), 1},
 	{"queued", F_BOOL, offsetof(struct task, queued), 1},
+	{"until", F_TIME, offsetof(struct task, until_at), 1},       /* a recurrence's end */
+	{"count", F_INT, offsetof(struct task, count), 1},          /* ... or its number of runs */
+	{"ends_at", F_TIME, offsetof(struct task, ends_at), 1},     /* the two, as armed */
+	{"mcp", F_ARRAY, offsetof(struct task, mcp), 1},            /* MCP servers its runs use */
+	{"mcp_allow", F_ARRAY, offsetof(struct task, mcp_allow), 1}, /* tools they may call */
 	{"created_at", F_TIME, offsetof(struct task, created_at), 1},
 	{"updated_at", F_TIME, offsetof(struct task, updated_at), 1},
 	{"deleted_at", F_TIME, offsetof(struct task, deleted_at), 1}, /* in the trash since */
@@ -389,7 +394,8 @@ value_text(const cJSON *v, struct buf *out)
 int
 task_diff(const struct task *a, const struct task *b, struct zones *zs, struct buf *out)
 {
-	static const char *const skip[] = {"description", "due_at", "updated_at", "next_run_at"};
+	static const char *const skip[] = {"description", "due_at", "updated_at", "next_run_at",
+		"ends_at"};
 	cJSON *ja = task_to_json(a, zs), *jb = task_to_json(b, zs);
 	int n = 0;
 	const cJSON *vb;

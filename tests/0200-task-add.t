@@ -41,7 +41,7 @@ test_expect_success 'the prompt can come from standard input' '
 	printf "Line one\nline two\n" | task-add --manual --name stdin >id &&
 	task-show --json "$(cat id)" | test_json_norm >actual &&
 	cat >expect <<-\EOF &&
-	{"id":"<id1>","name":"stdin","prompt":"Line one\nline two","system_prompt":null,"kind":"manual","cron":null,"at":null,"plan":null,"tz":"UTC","description":"Manual","enabled":true,"status":"pending","next_run_at":null,"due_at":null,"last_run_at":null,"last_status":null,"last_error":null,"last_result":null,"consecutive_failures":0,"context":null,"attachments":null,"model":null,"exec":null,"timeout":0,"retries":-1,"intent":null,"channel":null,"payload":null,"key":null,"missed":"once","jitter":0,"notify":null,"queued":false,"created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z","deleted_at":null,"runs":[]}
+	{"id":"<id1>","name":"stdin","prompt":"Line one\nline two","system_prompt":null,"kind":"manual","cron":null,"at":null,"plan":null,"tz":"UTC","description":"Manual","enabled":true,"status":"pending","next_run_at":null,"due_at":null,"last_run_at":null,"last_status":null,"last_error":null,"last_result":null,"consecutive_failures":0,"context":null,"attachments":null,"model":null,"exec":null,"timeout":0,"retries":-1,"intent":null,"channel":null,"payload":null,"key":null,"missed":"once","jitter":0,"notify":null,"queued":false,"until":null,"count":0,"ends_at":null,"mcp":null,"mcp_allow":null,"created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z","deleted_at":null,"runs":[]}
 	EOF
 	test_cmp expect actual
 '
@@ -65,7 +65,7 @@ test_expect_success 'every field of the task table is a flag and is stored' '
 	# The jitter is fixed per task and instant, somewhere in its 30 s.
 	sed "s/\"due_at\":\"2026-11-22T10:05:[0-2][0-9]Z\"/\"due_at\":J/; s/\"due_at\":\"2026-11-22T10:05:30Z\"/\"due_at\":J/" json >actual &&
 	cat >expect <<-EOF &&
-	{"id":"<id1>","name":"full","prompt":"the prompt","system_prompt":"Be brief","kind":"cron","cron":"*/5 * * * *","at":null,"plan":null,"tz":"Asia/Kolkata","description":"Every 5 minutes","enabled":false,"status":"pending","next_run_at":"2026-11-22T10:05:00Z","due_at":J,"last_run_at":null,"last_status":null,"last_error":null,"last_result":null,"consecutive_failures":0,"context":"chat1","attachments":["$PWD/notes.txt","https://example.invalid/a.txt"],"model":"gpt-4o-mini","exec":"echo hi","timeout":120,"retries":5,"intent":"report","channel":"ops","payload":{"user":"ana"},"key":"k-1","missed":"all","jitter":30,"notify":"logger -t x","queued":false,"created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z","deleted_at":null,"runs":[]}
+	{"id":"<id1>","name":"full","prompt":"the prompt","system_prompt":"Be brief","kind":"cron","cron":"*/5 * * * *","at":null,"plan":null,"tz":"Asia/Kolkata","description":"Every 5 minutes","enabled":false,"status":"pending","next_run_at":"2026-11-22T10:05:00Z","due_at":J,"last_run_at":null,"last_status":null,"last_error":null,"last_result":null,"consecutive_failures":0,"context":"chat1","attachments":["$PWD/notes.txt","https://example.invalid/a.txt"],"model":"gpt-4o-mini","exec":"echo hi","timeout":120,"retries":5,"intent":"report","channel":"ops","payload":{"user":"ana"},"key":"k-1","missed":"all","jitter":30,"notify":"logger -t x","queued":false,"until":null,"count":0,"ends_at":null,"mcp":null,"mcp_allow":null,"created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z","deleted_at":null,"runs":[]}
 	EOF
 	test_cmp expect actual
 '
@@ -75,7 +75,7 @@ test_expect_success 'with --json task-add prints the created task' '
 	task-add --json --at "2026-11-22T11:00:00Z" --name j "prompt" >out &&
 	test_json_norm <out >actual &&
 	cat >expect <<-\EOF &&
-	{"id":"<id1>","name":"j","prompt":"prompt","system_prompt":null,"kind":"at","cron":null,"at":"2026-11-22T11:00:00Z","plan":null,"tz":"UTC","description":"Once on 2026-11-22 at 11:00","enabled":true,"status":"pending","next_run_at":"2026-11-22T11:00:00Z","due_at":"2026-11-22T11:00:00Z","last_run_at":null,"last_status":null,"last_error":null,"last_result":null,"consecutive_failures":0,"context":null,"attachments":null,"model":null,"exec":null,"timeout":0,"retries":-1,"intent":null,"channel":null,"payload":null,"key":null,"missed":"once","jitter":0,"notify":null,"queued":false,"created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z","deleted_at":null}
+	{"id":"<id1>","name":"j","prompt":"prompt","system_prompt":null,"kind":"at","cron":null,"at":"2026-11-22T11:00:00Z","plan":null,"tz":"UTC","description":"Once on 2026-11-22 at 11:00","enabled":true,"status":"pending","next_run_at":"2026-11-22T11:00:00Z","due_at":"2026-11-22T11:00:00Z","last_run_at":null,"last_status":null,"last_error":null,"last_result":null,"consecutive_failures":0,"context":null,"attachments":null,"model":null,"exec":null,"timeout":0,"retries":-1,"intent":null,"channel":null,"payload":null,"key":null,"missed":"once","jitter":0,"notify":null,"queued":false,"until":null,"count":0,"ends_at":null,"mcp":null,"mcp_allow":null,"created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z","deleted_at":null}
 	EOF
 	test_cmp expect actual &&
 	task-ls --json >listed && test_cmp out listed

@@ -45,6 +45,12 @@ test_expect_success 'a second round of passes finds nothing left to fire' '
 # (READY=1) before the first task is added, so all four compete.  Once all
 # 150 ran, every task is completed with no next run: nothing is left that
 # any watcher could fire again.
+# recorded N: N runs have been recorded as successes (an executor writes
+# its id before it exits, and its run is recorded after).
+recorded() {
+	test "$(task-log --limit 0 --status success | wc -l)" -eq "$1"
+}
+
 test_expect_success '4 task-tick --watch processes over a stream of tasks coming due: each fires once' '
 	rm -f "$TASK_DB" ids && unset TASK_NOW &&
 	for i in 1 2 3 4; do
@@ -57,6 +63,7 @@ test_expect_success '4 task-tick --watch processes over a stream of tasks coming
 	done &&
 	sort all >all.sorted && test "$(wc -l <all)" -eq 150 &&
 	test_until 30 lines ids 150 &&
+	test_until 30 recorded 150 &&
 	kill -TERM $(cat wpids) &&
 	for p in $(cat wpids); do wait $p || return 1; done &&
 	cat werr.* >errs && test ! -s errs &&

@@ -45,7 +45,7 @@ test_expect_success '--heartbeat CRON creates the heartbeat task; run again it c
 	task-ls | cut -f4 >actual && echo 2026-11-23T08:00:00Z >expect && test_cmp expect actual &&
 	task-show --json $id | test_json_norm >actual &&
 	cat >expect <<-\EOF &&
-	{"id":"<id1>","name":"Heartbeat","prompt":"Check in.","system_prompt":null,"kind":"cron","cron":"0 * * * *","at":null,"plan":null,"tz":"UTC","description":"Hourly at :00","enabled":true,"status":"pending","next_run_at":"2026-11-23T08:00:00Z","due_at":"2026-11-23T08:00:00Z","last_run_at":null,"last_status":null,"last_error":null,"last_result":null,"consecutive_failures":0,"context":null,"attachments":null,"model":null,"exec":null,"timeout":0,"retries":-1,"intent":"agentcron.heartbeat","channel":null,"payload":null,"key":null,"missed":"once","jitter":0,"notify":null,"queued":false,"created_at":"2026-11-23T07:00:00Z","updated_at":"2026-11-23T07:00:00Z","deleted_at":null,"runs":[]}
+	{"id":"<id1>","name":"Heartbeat","prompt":"Check in.","system_prompt":null,"kind":"cron","cron":"0 * * * *","at":null,"plan":null,"tz":"UTC","description":"Hourly at :00","enabled":true,"status":"pending","next_run_at":"2026-11-23T08:00:00Z","due_at":"2026-11-23T08:00:00Z","last_run_at":null,"last_status":null,"last_error":null,"last_result":null,"consecutive_failures":0,"context":null,"attachments":null,"model":null,"exec":null,"timeout":0,"retries":-1,"intent":"agentcron.heartbeat","channel":null,"payload":null,"key":null,"missed":"once","jitter":0,"notify":null,"queued":false,"until":null,"count":0,"ends_at":null,"mcp":null,"mcp_allow":null,"created_at":"2026-11-23T07:00:00Z","updated_at":"2026-11-23T07:00:00Z","deleted_at":null,"runs":[]}
 	EOF
 	test_cmp expect actual
 '

@@ -1,0 +1,83 @@
+#!/bin/sh
+# PostgreSQL faults: a server restarted in the middle of a pass or under a
+# watcher, and one host's connections dropped, lose no run and fire nothing
+# twice.  This file restarts its own server (tests/pg-server), not the
+# suite's.
+. "$AC_TOP/tests/lib.sh"
+. "$AC_TOP/tests/lib-pg.sh"
+
+PGSRV=$TEST_TMP/pg
+TASK_DB=$("$AC_TOP/tests/pg-server" start "$PGSRV") || exit 1
+export TASK_DB
+trap '"$AC_TOP/tests/pg-server" stop "$PGSRV"; test -f "$TEST_TMP/.pids" && kill $(cat "$TEST_TMP/.pids") 2>/dev/null; cd / && rm -rf "$TEST_TMP"' EXIT
+
+own_sql() {
+	psql -h "$PGSRV" -U postgres -d agentcron -X -q -A -t -v ON_ERROR_STOP=1 -c "$1"
+}
+
+cat >job <<\EOF
+#!/bin/sh
+echo "$TASK_ID" >>"$DIR/started"
+sleep "${SLOW:-2}"
+echo "$TASK_ID" >>"$DIR/execs"
+echo ok
+EOF
+chmod +x job || exit 1
+DIR=$PWD
+export DIR
+
+lines() {
+	test "$(cat "$1" 2>/dev/null | wc -l)" -ge "$2"
+}
+
+test_expect_success 'a restart in the middle of a pass: every run recorded once, nothing twice' '
+	for i in 1 2 3 4 5 6; do
+		TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T07:00:00Z --force --exec "$PWD/job" p$i >/dev/null || return 1
+	done &&
+	{ TASK_NOW=2026-11-23T07:00:01Z task-tick -j 6 >out 2>err & } &&
+	tick=$! &&
+	test_until 30 lines started 6 &&
+	"$AC_TOP/tests/pg-server" restart "$PGSRV" &&
+	wait $tick &&
+	test "$(wc -l <execs)" -eq 6 &&
+	test "$(grep -c "\"status\":\"success\"" out)" -eq 6 &&
+	own_sql "SELECT status, count(*) FROM runs GROUP BY status" >actual &&
+	echo "success|6" >expect && test_cmp expect actual &&
+	own_sql "SELECT status, count(*) FROM tasks GROUP BY status" >actual &&
+	echo "completed|6" >expect && test_cmp expect actual
+'
+
+test_expect_success 'a watcher rides out a restart and fires what is added after it' '
+	rm -f started execs &&
+	test_start_ready wout werr task-tick --watch &&
+	"$AC_TOP/tests/pg-server" restart "$PGSRV" &&
+	at=$(date -u -d "@$(($(date +%s) + 2))" +%Y-%m-%dT%H:%M:%SZ) &&
+	SLOW=0 task-add --at "$at" --exec "$PWD/job" after-restart >/dev/null &&
+	test_until 30 lines wout 1 &&
+	kill -TERM $test_ready_pid && wait $test_ready_pid &&
+	grep -q "\"name\":\"after-restart\",\"trigger\":\"schedule\",\"slot\":\"$at\",\"status\":\"success\"" wout &&
+	test "$(wc -l <execs)" -eq 1
+'
+
+test_expect_success 'one host'\''s connections dropped (pg_terminate_backend): its watcher reconnects' '
+	rm -f started execs &&
+	PGAPPNAME=host-a test_start_ready wout werr task-tick --watch &&
+	own_sql "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = '\''host-a'\''" >n &&
+	echo 1 >expect && test_cmp expect n &&
+	at=$(date -u -d "@$(($(date +%s) + 2))" +%Y-%m-%dT%H:%M:%SZ) &&
+	SLOW=0 task-add --at "$at" --exec "$PWD/job" after-drop >/dev/null &&
+	test_until 30 lines wout 1 &&
+	kill -TERM $test_ready_pid && wait $test_ready_pid &&
+	grep -q "\"name\":\"after-drop\",\"trigger\":\"schedule\",\"slot\":\"$at\",\"status\":\"success\"" wout
+'
+
+test_expect_success 'a server that is down: one line naming it, exit 1, within the connect timeout' '
+	"$AC_TOP/tests/pg-server" stop "$PGSRV" &&
+	start=$(date +%s) &&
+	test_expect_code 1 task-ls 2>err &&
+	test_one_line err &&
+	grep -q "^task-ls: cannot connect to the PostgreSQL store '\''postgresql:///agentcron?host=$PGSRV&user=postgres'\'': " err &&
+	test $(($(date +%s) - start)) -le 10
+'
+
+test_done

@@ -1,0 +1,94 @@
+#!/bin/sh
+# The PostgreSQL store itself: hosts creating the schema at the same
+# moment, a schema newer than this agentcron, passwords that never leak,
+# reads that create nothing, and every task copied between the two
+# backends with every field.
+. "$AC_TOP/tests/lib.sh"
+. "$AC_TOP/tests/lib-pg.sh"
+TASK_DB=$(pg_new_db) || exit 1
+export TASK_DB
+
+test_expect_success 'hosts opening an empty database at the same moment: one schema, no errors' '
+	for i in 1 2 3 4 5 6; do
+		on_host h$i task-add --manual --name "m$i" x$i >out.$i 2>err.$i &
+	done &&
+	wait &&
+	cat err.* >errs && test ! -s errs &&
+	pg_sql "SELECT count(*) FROM tasks" >n && echo 6 >expect && test_cmp expect n &&
+	pg_sql "SELECT count(*), min(version) = max(version) FROM agentcron_schema" >actual &&
+	echo "1|t" >expect && test_cmp expect actual
+'
+
+test_expect_success 'a read of a database without the schema creates nothing' '
+	db=$(pg_new_db) &&
+	TASK_DB=$db task-ls >out 2>err && test ! -s err &&
+	TASK_DB=$db task-log >out 2>err && test ! -s err &&
+	pg_psql "$(pg_db_of "$db")" -c "SELECT to_regclass('\''tasks'\'') IS NULL" >actual &&
+	echo t >expect && test_cmp expect actual
+'
+
+test_expect_success 'a schema newer than this agentcron is refused, the database unchanged' '
+	db=$(pg_new_db) && TASK_DB=$db task-add --manual x >/dev/null &&
+	pg_psql "$(pg_db_of "$db")" -c "UPDATE agentcron_schema SET version = 99" &&
+	test_expect_code 1 env TASK_DB=$db task-add --manual y 2>err && test_one_line err &&
+	grep -q "has schema version 99, newer than this agentcron.s [0-9]*; upgrade agentcron" err &&
+	pg_psql "$(pg_db_of "$db")" -c "SELECT count(*) FROM tasks" >n &&
+	echo 1 >expect && test_cmp expect n
+'
+
+pw_uri() {
+	echo "postgresql://pwuser:$1@/$(pg_db_of "$TASK_DB")?host=$AC_PG_DIR"
+}
+
+test_expect_success 'a wrong password: one line naming the server, never the password; exit 1' '
+	test_expect_code 1 env TASK_DB="$(pw_uri n0tit)" task-ls 2>err && test_one_line err &&
+	! grep -q n0tit err &&
+	grep -q "^task-ls: cannot connect to the PostgreSQL store '\''postgresql://pwuser@/.*'\'': .*password authentication failed" err
+'
+
+test_expect_success 'the password is not printed, not stored, not passed on to executors' '
+	printf "#!/bin/sh\necho \"\$TASK_DB\"\n" >show-db && chmod +x show-db &&
+	uri=$(pw_uri s3cret) &&
+	id=$(TASK_DB=$uri TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T07:00:00Z --exec "$PWD/show-db" secret-test) &&
+	TASK_DB=$uri TASK_NOW=2026-11-23T07:00:00Z task-tick >out 2>err &&
+	TASK_DB=$uri task-log "$(TASK_DB=$uri task-log --task "$id" | cut -f1)" >log &&
+	grep -q "^  postgresql://pwuser@/$(pg_db_of "$TASK_DB")?host=$AC_PG_DIR$" log &&
+	! grep -q s3cret out err log &&
+	pg_sql "SELECT count(*) FROM runs WHERE output LIKE '\''%s3cret%'\'' OR error LIKE '\''%s3cret%'\''" >n &&
+	echo 0 >expect && test_cmp expect n &&
+	TASK_DB=$uri task-tick --print-cron >cron && ! grep -q s3cret cron
+'
+
+test_expect_success 'task-ls --json | task-add --json - copies every task, every field, both ways' '
+	sq=$TEST_TMP/copy.db &&
+	TASK_DB=$sq TASK_NOW=2026-11-23T06:00:00Z task-add --cron "0 7 * * 1-5" --tz Europe/London \
+		--name brief --system "be brief" --context morning --model m1 --exec "echo hi" \
+		--timeout 30 --retries 2 --intent in1 --channel ch1 --payload "{\"k\":[1,2]}" \
+		--missed all --jitter 5 --notify "$PWD/show-db" "Summarise, with a tab	and é" >/dev/null &&
+	TASK_DB=$sq TASK_NOW=2026-11-23T06:00:00Z task-add --plan 2026-11-24T07:00:00Z \
+		--plan 2026-11-25T07:00:00Z --key k1 plan-task >/dev/null &&
+	id=$(TASK_DB=$sq TASK_NOW=2026-11-23T06:00:00Z task-add --manual gone) &&
+	TASK_DB=$sq task-rm "$id" 2>/dev/null &&
+	{ TASK_DB=$sq task-ls --json && TASK_DB=$sq task-ls --json --trash; } >from-sqlite &&
+	test "$(wc -l <from-sqlite)" -eq 3 &&
+	db=$(pg_new_db) &&
+	TASK_DB=$db task-add --json - <from-sqlite >/dev/null &&
+	{ TASK_DB=$db task-ls --json && TASK_DB=$db task-ls --json --trash; } >from-pg &&
+	test_cmp from-sqlite from-pg &&
+	TASK_DB=$PWD/back.db task-add --json - <from-pg >/dev/null &&
+	{ TASK_DB=$PWD/back.db task-ls --json && TASK_DB=$PWD/back.db task-ls --json --trash; } >back &&
+	test_cmp from-sqlite back
+'
+
+test_expect_success 'a ticker whose clock is off says so once and fires by the database'\''s clock' '
+	db=$(pg_new_db) &&
+	at=$(date -u -d "@$(($(date +%s) - 5))" +%Y-%m-%dT%H:%M:%SZ) &&
+	TASK_DB=$db TASK_NOW=2026-01-01T00:00:00Z task-add --at "$at" --exec true skewed >/dev/null &&
+	TASK_DB=$db CLOCK_OFFSET=-3600 LD_PRELOAD=$AC_BUILD/tools/clock-offset.so \
+		ASAN_OPTIONS=${ASAN_OPTIONS:-}:verify_asan_link_order=0 task-tick >out 2>err &&
+	grep -c "^task-tick: this machine.s clock is 3600\.[0-9] s behind the store.s (postgresql:///$(pg_db_of "$db")?host=.*); firing follows the store.s$" err >n &&
+	echo 1 >expect && test_cmp expect n && test "$(wc -l <err)" -eq 1 &&
+	grep -q "\"name\":\"skewed\",\"trigger\":\"schedule\",\"slot\":\"$at\",\"status\":\"success\"" out
+'
+
+test_done
