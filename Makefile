@@ -15,7 +15,7 @@ B ?= build/default
 BIN ?= bin
 PKGS = sqlite3 libpq libcurl libcjson
 # The stores the suite runs against, one pass each (tests/run).
-STORES = sqlite
+STORES = sqlite postgres
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 # Every program links cJSON and libm; LDLIBS_name adds its own: the store's
 # library for the programs that open the store, libcurl for llm-call alone.

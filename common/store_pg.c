@@ -133,7 +133,8 @@ static int
 conn_err(struct store *st, const char *what, const PGresult *res, struct err *e)
 {
 	char line[400];
-	const char *msg = res ? PQresultErrorMessage(res) : NULL;
+	/* The server's own sentence, without its "ERROR:" and hints. */
+	const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
 	if (!msg || !*msg)
 		msg = PQerrorMessage(pg(st)->conn);
 	first_line(msg, line, sizeof line);
@@ -159,17 +160,28 @@ ready(struct store *st, struct err *e)
 	return pg_reconnect(st, e);
 }
 
+/* The name of sql prepared on this connection; NULL to run it unprepared.
+ * A statement is prepared at its second use: a short-lived program pays
+ * no extra round trip for what it runs once. */
 static const char *
 prepared(struct store *st, const char *sql, struct err *e)
 {
 	struct pg *q = pg(st);
-	for (int i = 0; i < q->nprep; i++)
-		if (q->prep[i].sql == sql)
-			return q->prep[i].name;
-	if (q->nprep == PREP_MAX)
+	int i;
+	for (i = 0; i < q->nprep && q->prep[i].sql != sql; i++)
+		;
+	if (i == q->nprep) {
+		if (q->nprep == PREP_MAX)
+			return NULL;
+		q->prep[q->nprep].sql = sql;
+		q->prep[q->nprep].name[0] = 0;
+		q->nprep++;
 		return NULL;
+	}
+	if (q->prep[i].name[0])
+		return q->prep[i].name;
 	char name[16];
-	snprintf(name, sizeof name, "ac%d", q->nprep);
+	snprintf(name, sizeof name, "ac%d", i);
 	PGresult *r = PQprepare(q->conn, name, sql, 0, NULL);
 	int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
 	if (!ok)
@@ -177,9 +189,8 @@ prepared(struct store *st, const char *sql, struct err *e)
 	PQclear(r);
 	if (!ok)
 		return "";
-	q->prep[q->nprep].sql = sql;
-	snprintf(q->prep[q->nprep].name, sizeof q->prep[q->nprep].name, "%s", name);
-	return q->prep[q->nprep++].name;
+	snprintf(q->prep[i].name, sizeof q->prep[i].name, "%s", name);
+	return q->prep[i].name;
 }
 
 static int
@@ -256,11 +267,21 @@ simple(struct store *st, const char *sql, const char *what, struct err *e)
 }
 
 int
-pq_each_row(struct store *st, const char *sql, struct pq_params *p,
+pq_each_row(struct store *st, const char *sql, struct pq_params *p, long limit,
     int (*fn)(const PGresult *r, int row, void *arg), void *arg, const char *what, struct err *e)
 {
 	struct pg *q = pg(st);
 	int own = !st->depth, rc = ST_OK;
+	/* A few rows come in one round trip; a cursor only for many. */
+	if (limit > 0 && limit <= FETCH_ROWS) {
+		PGresult *r;
+		if ((rc = pq_exec_dynamic(st, sql, p, &r, what, e)))
+			return rc;
+		for (int i = 0, n = PQntuples(r); i < n && !fn(r, i, arg); i++)
+			;
+		PQclear(r);
+		return ST_OK;
+	}
 	char cur[32], *declare = NULL, *fetch = NULL, *close_it = NULL;
 	snprintf(cur, sizeof cur, "agentcron_c%u", q->cursors++);
 	if (own && (rc = simple(st, "BEGIN", what, e))) {
@@ -428,24 +449,28 @@ static const char *const migrations[] = {
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
-/* The schema version, or 0 when the database has none of ours. */
+/* The schema version (0 when the database has none of ours) and the
+ * server's clock minus ours, in one round trip: the version table is read
+ * only if it exists (query_to_xml runs its query when called), and the
+ * clock is taken at the middle of the trip. */
 static int
 schema_version(struct store *st, int *version, struct err *e)
 {
+	static const char q[] = "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint,"
+	    " CASE WHEN to_regclass('agentcron_schema') IS NULL THEN 0 ELSE coalesce((xpath('//v/text()',"
+	    " query_to_xml('SELECT max(version) AS v FROM agentcron_schema', false, true, '')))[1]::text::int,"
+	    " 0) END";
+	struct timespec t0, t1;
 	PGresult *r;
-	int rc = pq_exec_dynamic(st, "SELECT to_regclass('agentcron_schema') IS NOT NULL", NULL, &r,
-	    "reading the schema version", e);
+	clock_gettime(CLOCK_REALTIME, &t0);
+	int rc = pq_exec_dynamic(st, q, NULL, &r, "reading the schema version", e);
+	clock_gettime(CLOCK_REALTIME, &t1);
 	if (rc)
 		return rc;
-	int exists = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
-	PQclear(r);
-	*version = 0;
-	if (!exists)
-		return ST_OK;
-	if ((rc = pq_exec_dynamic(st, "SELECT coalesce(max(version), 0) FROM agentcron_schema", NULL,
-	    &r, "reading the schema version", e)))
-		return rc;
-	*version = (int)pq_get_int(r, 0, 0);
+	int64_t ms0 = (int64_t)t0.tv_sec * 1000 + t0.tv_nsec / 1000000;
+	int64_t ms1 = (int64_t)t1.tv_sec * 1000 + t1.tv_nsec / 1000000;
+	st->skew_ms = pq_get_int(r, 0, 0) - (ms0 + ms1) / 2;
+	*version = (int)pq_get_int(r, 0, 1);
 	PQclear(r);
 	return ST_OK;
 }
@@ -488,49 +513,31 @@ fail:
 
 /* ---- connecting ---- */
 
-/* The server's clock minus ours, ms, from the middle of one round trip. */
-static int
-measure_skew(struct store *st, struct err *e)
-{
-	struct timespec t0, t1;
-	PGresult *r;
-	clock_gettime(CLOCK_REALTIME, &t0);
-	int rc = pq_exec_dynamic(st, "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint",
-	    NULL, &r, "reading the server's clock", e);
-	clock_gettime(CLOCK_REALTIME, &t1);
-	if (rc)
-		return rc;
-	int64_t server = pq_get_int(r, 0, 0);
-	PQclear(r);
-	int64_t ms0 = (int64_t)t0.tv_sec * 1000 + t0.tv_nsec / 1000000;
-	int64_t ms1 = (int64_t)t1.tv_sec * 1000 + t1.tv_nsec / 1000000;
-	st->skew_ms = server - (ms0 + ms1) / 2;
-	return ST_OK;
-}
-
+/* After a reconnection: what the session had (listening), and the clock. */
 static int
 session(struct store *st, struct err *e)
 {
-	char sql[128];
-	int rc;
-	snprintf(sql, sizeof sql, "SET lock_timeout = %d", STORE_LOCK_WAIT_MS);
-	if ((rc = simple(st, sql, "setting up the session", e)))
-		return rc;
-	/* Records only (llm-call): a crash of the server may lose the last
-	 * few, never consistency. */
-	if ((st->flags & STORE_LOG) && (rc = simple(st, "SET synchronous_commit = off",
-	    "setting up the session", e)))
-		return rc;
+	int version, rc;
 	if (pg(st)->listening && (rc = simple(st, "LISTEN " WAKE_CHANNEL, "listening for wake-ups", e)))
 		return rc;
-	return measure_skew(st, e);
+	return schema_version(st, &version, e);
+}
+
+/* The server's notices ("already exists, skipping") are not for people:
+ * libpq would print them on standard error. */
+static void
+no_notices(void *arg, const char *message)
+{
+	(void)arg;
+	(void)message;
 }
 
 static int
 pg_connect(struct store *st, struct err *e)
 {
 	struct pg *q = pg(st);
-	const char *keys[8], *vals[8];
+	const char *keys[10], *vals[10];
+	char options[512];
 	int k = 0;
 	/* Defaults first: the URI and libpq's variables may say otherwise. */
 	if (!getenv("PGCONNECT_TIMEOUT")) {
@@ -539,6 +546,15 @@ pg_connect(struct store *st, struct err *e)
 	}
 	keys[k] = "fallback_application_name";
 	vals[k++] = "agentcron";
+	/* Settings of the session, sent with the connection: no round trip.
+	 * A writer waits for another's lock as long as on a file store; a
+	 * program that only appends records (llm-call) does not wait for the
+	 * server's disk (a crash of the server may lose the last few). */
+	const char *env = getenv("PGOPTIONS");
+	snprintf(options, sizeof options, "%s%s-c lock_timeout=%d%s", env ? env : "", env ? " " : "",
+	    STORE_LOCK_WAIT_MS, st->flags & STORE_LOG ? " -c synchronous_commit=off" : "");
+	keys[k] = "options";
+	vals[k++] = options;
 	keys[k] = "keepalives_idle";
 	vals[k++] = "10";
 	keys[k] = "keepalives_interval";
@@ -552,13 +568,14 @@ pg_connect(struct store *st, struct err *e)
 	q->conn = PQconnectdbParams(keys, vals, 1);
 	if (!q->conn)
 		return err_set(e, ST_ERR, "store '%s': cannot connect: out of memory", st->name);
+	PQsetNoticeProcessor(q->conn, no_notices, NULL);
 	if (PQstatus(q->conn) != CONNECTION_OK) {
 		char line[400];
 		first_line(PQerrorMessage(q->conn), line, sizeof line);
 		return err_set(e, ST_ERR, "cannot connect to the PostgreSQL store '%s': %s", st->name, line);
 	}
 	q->nprep = 0;
-	return session(st, e);
+	return ST_OK;
 }
 
 static int
@@ -944,7 +961,7 @@ pg_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *ar
 	if (f->limit > 0)
 		buf_printf(&q, " LIMIT %ld", f->limit);
 	struct list_ctx c = {fn, arg};
-	int rc = pq_each_row(st, q.data, &p, list_row, &c, "listing tasks", e);
+	int rc = pq_each_row(st, q.data, &p, f->limit, list_row, &c, "listing tasks", e);
 	buf_free(&q);
 	return rc;
 }

@@ -48,8 +48,9 @@ void pq_get_copy(const PGresult *r, int row, int col, char *dst, size_t n);
 #define PQ_TASK_NCOLS 40
 void pq_read_task(const PGresult *r, int row, struct task *t);
 /* Rows of a query, a batch at a time through a cursor, so fn may use the
- * store between rows and a big listing is never all in memory. */
-int pq_each_row(struct store *st, const char *sql, struct pq_params *p,
+ * store between rows and a big listing is never all in memory; a query of
+ * at most FETCH_ROWS rows (limit) in one trip.  fn's non-zero stops. */
+int pq_each_row(struct store *st, const char *sql, struct pq_params *p, long limit,
     int (*fn)(const PGresult *r, int row, void *arg), void *arg, const char *what, struct err *e);
 
 /* store_pg_runs.c */

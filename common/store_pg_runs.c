@@ -76,7 +76,7 @@ pg_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, 
 	if (f->limit > 0)
 		buf_printf(&q, " LIMIT %ld", f->limit);
 	struct runs_ctx c = {fn, arg, f->with_output};
-	int rc = pq_each_row(st, q.data, &p, run_row, &c, "listing runs", e);
+	int rc = pq_each_row(st, q.data, &p, f->limit, run_row, &c, "listing runs", e);
 	buf_free(&q);
 	return rc;
 }
@@ -419,7 +419,7 @@ pg_call_list(struct store *st, const char *run_id, const char *task_id, long lim
 	if (limit > 0)
 		buf_printf(&q, " LIMIT %ld", limit);
 	struct calls_ctx x = {fn, arg};
-	int rc = pq_each_row(st, q.data, &p, call_row, &x, "reading model calls", e);
+	int rc = pq_each_row(st, q.data, &p, limit, call_row, &x, "reading model calls", e);
 	buf_free(&q);
 	return rc;
 }

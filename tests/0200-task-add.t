@@ -13,7 +13,7 @@ test_expect_success 'in a pipe task-add prints the new id alone' '
 '
 
 test_expect_success 'each schedule kind is stored with its next run and description' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	task-add --cron "30 8 * * 1-5" --tz Europe/London "weekdays" >/dev/null &&
 	task-add --at 2026-11-23T09:00:00Z "once" >/dev/null &&
 	task-add --plan 2026-11-25T12:00:00Z --plan 2026-11-24T12:00:00Z "plan" >/dev/null &&
@@ -37,7 +37,7 @@ test_expect_success 'each schedule kind is stored with its next run and descript
 '
 
 test_expect_success 'the prompt can come from standard input' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	printf "Line one\nline two\n" | task-add --manual --name stdin >id &&
 	task-show --json "$(cat id)" | test_json_norm >actual &&
 	cat >expect <<-\EOF &&
@@ -47,7 +47,7 @@ test_expect_success 'the prompt can come from standard input' '
 '
 
 test_expect_success 'without --name the prompt names the task' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	id=$(task-add --manual "Check the latest news headlines and summarize them for me") &&
 	task-ls | cut -f2 >actual &&
 	echo "Check the latest news headlines and" >expect &&
@@ -55,7 +55,7 @@ test_expect_success 'without --name the prompt names the task' '
 '
 
 test_expect_success 'every field of the task table is a flag and is stored' '
-	rm -f "$TASK_DB" && echo notes >notes.txt &&
+	reset_store && echo notes >notes.txt &&
 	id=$(task-add --cron "*/5 * * * *" --tz Asia/Kolkata --name full --system "Be brief" \
 		--context chat1 --attach notes.txt --attach https://example.invalid/a.txt \
 		--model gpt-4o-mini --exec "echo hi" --timeout 2m --retries 5 --intent report \
@@ -71,7 +71,7 @@ test_expect_success 'every field of the task table is a flag and is stored' '
 '
 
 test_expect_success 'with --json task-add prints the created task' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	task-add --json --at "2026-11-22T11:00:00Z" --name j "prompt" >out &&
 	test_json_norm <out >actual &&
 	cat >expect <<-\EOF &&
@@ -82,7 +82,7 @@ test_expect_success 'with --json task-add prints the created task' '
 '
 
 test_expect_success 'on a terminal task-add confirms with the id, description and next run' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	script -qec "task-add --daily 07:00 --tz Europe/London --name Brief \"Summarise\"" /dev/null |
 		tr -d "\r" >out &&
 	id=$(task-ls | cut -f1) &&
@@ -91,7 +91,7 @@ test_expect_success 'on a terminal task-add confirms with the id, description an
 '
 
 test_expect_success 'a pending twin is returned instead of a duplicate, --force adds it' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	a=$(task-add --intent weekly_report --cron "0 9 * * 1" --channel rep "Generate weekly summary") &&
 	b=$(task-add --intent weekly_report --cron "0 9 * * 1" --channel rep "Generate weekly summary" 2>err) &&
 	test "$a" = "$b" &&
@@ -104,7 +104,7 @@ test_expect_success 'a pending twin is returned instead of a duplicate, --force 
 '
 
 test_expect_success 'the same --key never adds twice, even with --force' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	a=$(task-add --key retry-7 --at "in 2 hours" "first" 2>/dev/null || task-add --key retry-7 --at 2026-11-22T12:00:00Z "first") &&
 	b=$(task-add --force --key retry-7 --at 2026-11-22T13:00:00Z "second" 2>/dev/null) &&
 	test "$a" = "$b" &&
@@ -112,7 +112,7 @@ test_expect_success 'the same --key never adds twice, even with --force' '
 '
 
 test_expect_success 'a one-shot within the last minute is still accepted' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	task-add --at 2026-11-22T09:59:30Z "just now" >/dev/null &&
 	task-ls | cut -f4 >actual && echo 2026-11-22T09:59:30Z >expect && test_cmp expect actual
 '

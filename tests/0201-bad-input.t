@@ -62,7 +62,7 @@ test_expect_success 'an unknown field in JSON is refused' '
 	grep -q "unknown field .shedule." err
 '
 test_expect_success 'a JSON id must be a UUID; one in capitals is stored as prefixes find it' '
-	export TASK_DB=$TEST_TMP/ids.db &&
+	export TASK_DB=$(new_store ids) &&
 	echo "{\"id\":\"ABCD-0000-0000-4000-8000-0000000000012\",\"name\":\"n\",\"prompt\":\"p\",\"kind\":\"manual\"}" >in &&
 	test_expect_code 2 task-add --json - <in >out 2>err && test_one_line err &&
 	grep -q "field .id. must be a UUID" err &&

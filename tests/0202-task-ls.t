@@ -83,7 +83,7 @@ test_expect_success 'NO_COLOR keeps escape codes out, a terminal without it gets
 '
 
 test_expect_success 'the table shows control characters as ? and lines up wide characters' '
-	export TASK_DB=$TEST_TMP/odd.db &&
+	export TASK_DB=$(new_store odd) &&
 	task-add --manual --name "$(printf "red\033[31mX\bY")" "a" >/dev/null &&
 	task-add --manual --name "日本語の名前" "b" >/dev/null &&
 	task-add --manual --name "$(printf "cafe\314\201 cr\303\250me")" "c" >/dev/null &&

@@ -42,7 +42,7 @@ test_expect_success 'task-show --json carries the task and a runs array' '
 '
 
 test_expect_success 'task-show prints a long schedule description whole' '
-	export TASK_DB=$TEST_TMP/plan.db &&
+	export TASK_DB=$(new_store plan) &&
 	id=$(task-add --plan 2026-12-01T09:00:00Z --plan 2026-12-02T09:00:00Z --plan 2026-12-03T09:00:00Z \
 		--plan 2026-12-04T09:00:00Z --tz Europe/London --name plan "plan") &&
 	task-show "$id" | grep "^schedule:" >actual &&
@@ -97,7 +97,7 @@ test_expect_success 'task-edit re-arms a finished one-shot given a new --at' '
 '
 
 test_expect_success 'task-rm moves a task to the trash; --undo restores it' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	a=$(task-add --daily 07:00 --name a "a") && b=$(task-add --daily 08:00 --name b "b") &&
 	task-rm "$a" >out && echo "$a" >expect && test_cmp expect out &&
 	task-ls | cut -f2 >actual && echo b >expect && test_cmp expect actual &&
@@ -131,7 +131,7 @@ test_expect_success 'task-rm --cancel keeps the record, and only cancels pending
 '
 
 test_expect_success 'task-rm --json prints each task as it is once changed' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	a=$(task-add --manual --name a "a") &&
 	task-rm --json "$a" >out && task-rm --json --undo >>out && task-rm --json --cancel "$a" >>out &&
 	grep -q "^{\"id\":\"$a\"," out &&
@@ -145,7 +145,7 @@ test_expect_success 'task-rm --json prints each task as it is once changed' '
 '
 
 test_expect_success 'several ids: a bad one is reported and the rest still go' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	a=$(task-add --manual --name a "a") && b=$(task-add --manual --name b "b") &&
 	test_expect_code 3 task-rm "$a" ffffffff "$b" >out 2>err &&
 	test_one_line err && printf "%s\n%s\n" "$a" "$b" >expect && test_cmp expect out &&
@@ -153,7 +153,7 @@ test_expect_success 'several ids: a bad one is reported and the rest still go' '
 '
 
 test_expect_success 'ids from standard input: plain, tab-separated lines and JSON objects' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	for n in 1 2 3 4; do task-add --manual --name "t$n" "p$n" >/dev/null || return 1; done &&
 	task-ls --json | sed -n 1p | task-rm - >/dev/null &&
 	task-ls | sed -n 1p | task-rm - >/dev/null &&
@@ -163,7 +163,7 @@ test_expect_success 'ids from standard input: plain, tab-separated lines and JSO
 '
 
 test_expect_success 'ids from standard input: a bad line is reported and the ids after it still go' '
-	export TASK_DB=$TEST_TMP/stdin.db &&
+	export TASK_DB=$(new_store stdin) &&
 	a=$(task-add --manual --name a "a") && b=$(task-add --manual --name b "b") &&
 	c=$(task-add --manual --name c "c") &&
 	printf "%s\n\n{\"id\": 5}\n{\"id\":\"%s\"}\n{oops\n%s\n" "$a" "$b" "$c" >in &&
@@ -175,7 +175,7 @@ test_expect_success 'ids from standard input: a bad line is reported and the ids
 '
 
 test_expect_success 'task-edit: an empty --timeout, --retries or --jitter clears it to the default' '
-	export TASK_DB=$TEST_TMP/clear.db &&
+	export TASK_DB=$(new_store clear) &&
 	id=$(task-add --manual --timeout 5m --retries 7 --jitter 30s --name n "p") &&
 	task-edit "$id" --timeout "" --retries "" --jitter "" >actual &&
 	printf "%s\n" "timeout: 300 -> 0" "retries: 7 -> -1" "jitter: 30 -> 0" "next run: none" >expect &&
@@ -183,7 +183,7 @@ test_expect_success 'task-edit: an empty --timeout, --retries or --jitter clears
 '
 
 test_expect_success 'task-edit cuts a long old or new value between characters, not inside one' '
-	export TASK_DB=$TEST_TMP/utf8.db &&
+	export TASK_DB=$(new_store utf8) &&
 	id=$(task-add --manual --name n "$(printf "x%.0s" 1 2 3 4 5 6 7 8 9 10)") &&
 	task-edit "$id" --prompt "abéééééééééééééééééééééééééééééééééééééééééééééééééé" >actual &&
 	printf "%s\n" "prompt: xxxxxxxxxx -> ab'"$(printf "é%.0s" $(seq 27))"'..." "next run: none" >expect &&

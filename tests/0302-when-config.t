@@ -43,7 +43,7 @@ test_expect_success '... in task-edit --at' '
 '
 
 test_expect_success '... and in JSON import' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	echo "{\"name\":\"j\",\"prompt\":\"p\",\"at\":\"3/4 at 9am\"}" | task-add --json - >/dev/null &&
 	task-ls | cut -f2,4 >actual &&
 	printf "j\t2027-04-03T09:00:00Z\n" >expect &&

@@ -40,7 +40,7 @@ test_expect_success 'a due one-shot fires once: one JSON line, then completed' '
 '
 
 test_expect_success 'the executor gets the prompt on stdin and the TASK_* environment, without a shell' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	id=$(task-add --at 2026-11-23T07:00:00Z --name "env check" --system "be brief" --context ctx1 \
 		--model m1 --intent in1 --channel ch1 --payload "{\"k\":1}" \
 		--exec "$PWD/show-env \"two words\" '\''\$HOME'\'' a\\ b" "line one
@@ -74,7 +74,7 @@ line two") &&
 '
 
 test_expect_success 'unset fields are still in the environment, empty; attachments and payload default' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	task-add --at 2026-11-23T07:00:00Z --exec "$PWD/show-env" p >/dev/null &&
 	TASK_NOW=2026-11-23T07:00:00Z task-tick >out &&
 	run_output "$(sed "s/.*\"run_id\":\"\([0-9a-f-]*\)\".*/\1/" out)" >log &&
@@ -84,7 +84,7 @@ test_expect_success 'unset fields are still in the environment, empty; attachmen
 '
 
 test_expect_success 'the executor defaults to TASK_EXEC, then the config file, then llm-call' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	printf "#!/bin/sh\necho from-config\n" >cfg-exec && chmod +x cfg-exec &&
 	printf "#!/bin/sh\necho from-env\n" >env-exec && chmod +x env-exec &&
 	mkdir -p config/agentcron && printf "exec = %s/cfg-exec\n" "$PWD" >config/agentcron/config &&
@@ -106,7 +106,7 @@ test_expect_success 'the executor defaults to TASK_EXEC, then the config file, t
 '
 
 test_expect_success '--dry-run lists what would fire and changes nothing' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	a=$(task-add --at 2026-11-23T07:00:00Z --name a --exec true x) &&
 	b=$(task-add --cron "*/5 * * * *" --name b --exec true y) &&
 	c=$(task-add --at 2026-11-23T08:00:00Z --name c --exec true z) &&
@@ -121,7 +121,7 @@ test_expect_success '--dry-run lists what would fire and changes nothing' '
 '
 
 test_expect_success 'a cron task moves to its next occurrence and stays pending' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	id=$(task-add --cron "*/5 * * * *" --exec true x) &&
 	TASK_NOW=2026-11-23T07:00:00Z task-tick >/dev/null &&
 	task-ls | cut -f3,4,6 >actual &&
@@ -132,7 +132,7 @@ test_expect_success 'a cron task moves to its next occurrence and stays pending'
 '
 
 test_expect_success 'jitter: fires at its due instant, on time, with the nominal slot' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	id=00000000-0000-4000-8000-000000000001 &&
 	echo "{\"id\":\"$id\",\"name\":\"j\",\"prompt\":\"p\",\"kind\":\"cron\",\"cron\":\"0 7 * * *\",\"jitter\":1800,\"exec\":\"true\"}" |
 		task-add --json - >/dev/null &&
@@ -150,7 +150,7 @@ test_expect_success 'jitter: fires at its due instant, on time, with the nominal
 '
 
 test_expect_success 'a disabled task, a manual one and a heartbeat addition do not fire on their own' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	task-add --at 2026-11-23T07:00:00Z --disabled --exec true x >/dev/null &&
 	task-add --manual --exec true y >/dev/null &&
 	task-add --heartbeat --exec true z >/dev/null &&
@@ -159,11 +159,11 @@ test_expect_success 'a disabled task, a manual one and a heartbeat addition do n
 '
 
 test_expect_success 'a task that cannot be scheduled is parked with the reason; the others fire' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	a=$(task-add --cron "0 7 * * *" --name badcron --exec true a) &&
 	b=$(task-add --cron "0 7 * * *" --name badzone --exec true b) &&
 	c=$(task-add --cron "0 7 * * *" --name fine --exec true c) &&
-	sqlite3 "$TASK_DB" "UPDATE tasks SET cron = '\''0 7 * *'\'' WHERE id = '\''$a'\''; UPDATE tasks SET tz = '\''Mars/Olympus'\'' WHERE id = '\''$b'\''" &&
+	store_sql "UPDATE tasks SET cron = '\''0 7 * *'\'' WHERE id = '\''$a'\''; UPDATE tasks SET tz = '\''Mars/Olympus'\'' WHERE id = '\''$b'\''" &&
 	TASK_NOW=2026-11-23T07:00:00Z task-tick >out 2>err &&
 	grep -q "\"task_id\":\"$c\"" out &&
 	test_json_norm <out >actual &&
@@ -179,7 +179,7 @@ test_expect_success 'a task that cannot be scheduled is parked with the reason; 
 '
 
 test_expect_success 'the pass exits 0 though runs failed, and 1 when the store cannot be used' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	task-add --at 2026-11-23T07:00:00Z --exec false x >/dev/null &&
 	TASK_NOW=2026-11-23T07:00:00Z task-tick >out 2>err &&
 	test_json_norm <out >actual &&

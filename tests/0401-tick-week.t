@@ -89,7 +89,7 @@ test_expect_success 'a week with the autumn change: cron fixed and wildcard, wee
 '
 
 test_expect_success 'a week with the spring change: a fixed time in the gap fires once, after it' '
-	rm -f "$TASK_DB" ticks &&
+	reset_store && rm -f ticks &&
 	export TASK_NOW=2027-03-24T23:59:00Z &&
 	task-add --cron "30 1 * * *" --tz Europe/London --name fixed --exec true a >/dev/null &&
 	task-add --cron "*/30 1 * * *" --tz Europe/London --name wild --exec true b >/dev/null &&

@@ -52,7 +52,7 @@ recorded() {
 }
 
 test_expect_success '4 task-tick --watch processes over a stream of tasks coming due: each fires once' '
-	rm -f "$TASK_DB" ids && unset TASK_NOW &&
+	reset_store && rm -f ids && unset TASK_NOW &&
 	for i in 1 2 3 4; do
 		test_start_ready wout.$i werr.$i task-tick --watch -j 4 && echo $test_ready_pid >>wpids || return 1
 	done &&

@@ -76,7 +76,7 @@ test_expect_success 'the retry fires at its instant with trigger retry' '
 '
 
 test_expect_success 'a recurring task interrupted by a crash moves to its next occurrence' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	id=$(task-add --cron "*/10 * * * *" --name recurring --exec "$PWD/slow" x) &&
 	{ TASK_NOW=2026-11-23T07:10:00Z task-tick >out 2>err & } && tick=$! &&
 	wait_for recurring.pid && kill -9 $tick && test_expect_code 137 wait $tick &&
@@ -94,7 +94,7 @@ test_expect_success 'a recurring task interrupted by a crash moves to its next o
 '
 
 test_expect_success 'an executor killed with SIGKILL: interrupted, its leftovers ended, the pass goes on' '
-	rm -f "$TASK_DB" victim.pid victim.grandchild &&
+	reset_store && rm -f victim.pid victim.grandchild &&
 	id=$(task-add --at 2026-11-23T07:00:00Z --name victim --exec "$PWD/slow" x) &&
 	task-add --at 2026-11-23T07:00:00Z --name bystander --exec "$PWD/quick" y >/dev/null &&
 	{ task-tick >out 2>err & } && tick=$! &&
@@ -114,7 +114,7 @@ test_expect_success 'an executor killed with SIGKILL: interrupted, its leftovers
 '
 
 test_expect_success 'a stopped task-tick whose lease ran out is recovered; its late result is kept as a note' '
-	rm -f "$TASK_DB" stuck.pid stuck.grandchild &&
+	reset_store && rm -f stuck.pid stuck.grandchild &&
 	id=$(task-add --at 2026-11-23T07:00:00Z --name stuck --timeout 60 --exec "$PWD/slow" x) &&
 	{ task-tick >out 2>err & } && tick=$! &&
 	wait_for stuck.pid && wait_for stuck.grandchild &&
@@ -138,7 +138,7 @@ test_expect_success 'a stopped task-tick whose lease ran out is recovered; its l
 '
 
 test_expect_success 'a manual run whose task-run died gives the task back its status' '
-	rm -f "$TASK_DB" manual.pid manual.grandchild &&
+	reset_store && rm -f manual.pid manual.grandchild &&
 	id=$(task-add --manual --name manual --exec "$PWD/slow" x) &&
 	task-edit --disable $id >/dev/null &&
 	{ task-run $id >out 2>err & } && run=$! &&

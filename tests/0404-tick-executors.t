@@ -122,9 +122,9 @@ test_expect_success 'the good one succeeded; every failure went to stderr, one l
 '
 
 test_expect_success 'a bad command line (from an older store) fails the run, not the pass' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	task-add --at 2026-11-23T07:00:00Z --name quote --exec "echo" a >/dev/null &&
-	sqlite3 "$TASK_DB" "UPDATE tasks SET exec = '\''echo \"unterminated'\''" &&
+	store_sql "UPDATE tasks SET exec = '\''echo \"unterminated'\''" &&
 	task-tick >out 2>err &&
 	test_json_norm <out >actual &&
 	cat >expect <<-\EOF &&
@@ -134,7 +134,7 @@ test_expect_success 'a bad command line (from an older store) fails the run, not
 '
 
 test_expect_success 'a notify hook gets each finished run as JSON on stdin, successes too' '
-	rm -f "$TASK_DB" notified &&
+	reset_store && rm -f notified &&
 	printf "#!/bin/sh\n{ cat; echo \" env=\$TASK_STATUS\"; } >>notified\n" >hook && chmod +x hook &&
 	a=$(task-add --at 2026-11-23T07:00:00Z --name ok --exec "echo hello" a) &&
 	b=$(task-add --at 2026-11-23T07:00:00Z --name bad --exec "$PWD/three" b) &&
@@ -152,7 +152,7 @@ test_expect_success 'a notify hook gets each finished run as JSON on stdin, succ
 '
 
 test_expect_success 'a per-task hook wins over TASK_NOTIFY, the config file is the last default' '
-	rm -f "$TASK_DB" notified other &&
+	reset_store && rm -f notified other &&
 	printf "#!/bin/sh\ncat >>other\n" >hook2 && chmod +x hook2 &&
 	task-add --at 2026-11-23T07:00:00Z --name own --notify "$PWD/hook2" --exec true a >/dev/null &&
 	task-add --at 2026-11-23T07:00:00Z --name default --exec true b >/dev/null &&
@@ -165,7 +165,7 @@ test_expect_success 'a per-task hook wins over TASK_NOTIFY, the config file is t
 '
 
 test_expect_success 'a failing hook is reported on stderr and changes nothing on record' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	printf "#!/bin/sh\ncat >/dev/null\necho hook broke >&2\nexit 5\n" >badhook && chmod +x badhook &&
 	id=$(task-add --at 2026-11-23T07:00:00Z --exec true a) &&
 	TASK_NOTIFY=$PWD/badhook task-tick >out 2>err &&
@@ -175,7 +175,7 @@ test_expect_success 'a failing hook is reported on stderr and changes nothing on
 '
 
 test_expect_success 'last_result and last_error are cut between characters, never inside one' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	for n in 198 199 200; do
 		printf "#!/bin/sh\nprintf \"%%0${n}d\" 0 | tr 0 a\nprintf \"\\342\\200\\224 and more\\n\"\n" >long$n &&
 		chmod +x long$n &&

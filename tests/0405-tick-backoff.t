@@ -42,7 +42,7 @@ test_expect_success 'a failing one-shot: 60, 120, 240 s, then failed after 3 ret
 '
 
 test_expect_success 'the backoff doubles up to an hour and stays there' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T07:00:00Z --retries 9 --exec false x >/dev/null &&
 	prev=$(date -u -d 2026-11-23T07:00:00Z +%s) &&
 	for i in 1 2 3 4 5 6 7 8 9; do
@@ -56,14 +56,14 @@ test_expect_success 'the backoff doubles up to an hour and stays there' '
 '
 
 test_expect_success '--retries 0: the first failure is final' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T07:00:00Z --retries 0 --exec false x >/dev/null &&
 	tick_next >/dev/null && state >actual &&
 	echo "failed null failed 1" >expect && test_cmp expect actual
 '
 
 test_expect_success 'a success resets the count: the retry succeeds, the one-shot completes' '
-	rm -f "$TASK_DB" flag &&
+	reset_store && rm -f flag &&
 	printf "#!/bin/sh\nif [ -e flag ]; then echo ok; else touch flag; exit 1; fi\n" >flaky && chmod +x flaky &&
 	TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T07:00:00Z --exec "$PWD/flaky" x >/dev/null &&
 	{ tick_next && state && tick_next && state; } >actual &&
@@ -77,7 +77,7 @@ test_expect_success 'a success resets the count: the retry succeeds, the one-sho
 '
 
 test_expect_success 'a failing recurring task moves to its next occurrence; a success resets the count' '
-	rm -f "$TASK_DB" flag &&
+	reset_store && rm -f flag &&
 	printf "#!/bin/sh\nn=\$(cat count 2>/dev/null || echo 0); echo \$((n + 1)) >count; [ \$n -ge 2 ]\n" >third && chmod +x third &&
 	TASK_NOW=2026-11-23T06:00:00Z task-add --cron "*/10 * * * *" --exec "$PWD/third" x >/dev/null &&
 	for i in 1 2 3; do tick_next && state || exit 1; done >actual &&
@@ -93,7 +93,7 @@ test_expect_success 'a failing recurring task moves to its next occurrence; a su
 '
 
 test_expect_success 'a plan moves on to its next instant after a failure; its last one retries' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	TASK_NOW=2026-11-23T06:00:00Z task-add --plan 2026-11-23T07:00:00Z --plan 2026-11-23T08:00:00Z \
 		--retries 1 --exec false x >/dev/null &&
 	for i in 1 2 3; do tick_next && state || exit 1; done >actual &&

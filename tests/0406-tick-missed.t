@@ -23,7 +23,7 @@ test_expect_success 'once: after a 3-day gap one catch-up run, then the next fut
 '
 
 test_expect_success 'once is the default, and a single late occurrence fires as a catch-up' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	TASK_NOW=2026-11-20T06:30:00Z task-add --at 2026-11-20T07:00:00Z --exec true x >/dev/null &&
 	TASK_NOW=2026-11-23T07:10:00Z task-tick >out &&
 	runs >actual &&
@@ -32,7 +32,7 @@ test_expect_success 'once is the default, and a single late occurrence fires as 
 '
 
 test_expect_success 'up to a minute late is on time' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	TASK_NOW=2026-11-23T06:30:00Z task-add --cron "0 7 * * *" --missed skip --exec true x >/dev/null &&
 	TASK_NOW=2026-11-23T07:01:00Z task-tick >out &&
 	runs >actual &&
@@ -40,7 +40,7 @@ test_expect_success 'up to a minute late is on time' '
 '
 
 test_expect_success 'skip: nothing fires, the skip is on record, the next occurrence is the future one' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	TASK_NOW=2026-11-20T06:30:00Z task-add --cron "0 7 * * *" --missed skip --exec true x >/dev/null &&
 	TASK_NOW=2026-11-23T07:30:00Z task-tick >out &&
 	test ! -s out &&
@@ -56,7 +56,7 @@ test_expect_success 'skip: nothing fires, the skip is on record, the next occurr
 '
 
 test_expect_success 'skip on a missed one-shot: skipped, and done' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	TASK_NOW=2026-11-20T06:30:00Z task-add --at 2026-11-20T07:00:00Z --missed skip --exec true x >/dev/null &&
 	TASK_NOW=2026-11-23T07:30:00Z task-tick >out && test ! -s out &&
 	task-ls | cut -f3,4,6 >actual &&
@@ -64,7 +64,7 @@ test_expect_success 'skip on a missed one-shot: skipped, and done' '
 '
 
 test_expect_success 'all: each missed occurrence fires, one per pass' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	TASK_NOW=2026-11-20T06:30:00Z task-add --cron "0 7 * * *" --missed all --exec true x >/dev/null &&
 	for i in 1 2 3 4 5; do TASK_NOW=2026-11-23T08:00:00Z task-tick || exit 1; done >out &&
 	test "$(wc -l <out)" -eq 4 &&
@@ -80,7 +80,7 @@ test_expect_success 'all: each missed occurrence fires, one per pass' '
 '
 
 test_expect_success 'all is bounded: the newest 100 missed occurrences at most' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	TASK_NOW=2026-11-20T06:30:00Z task-add --cron "* * * * *" --missed all --exec true x >/dev/null &&
 	TASK_NOW=2026-11-23T12:00:30Z task-tick >out &&
 	runs >actual &&

@@ -40,7 +40,7 @@ test_expect_success 'a manual run leaves next_run_at, enabled and the status alo
 '
 
 test_expect_success 'a completed one-shot runs again by hand and stays completed' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	id=$(task-add --at 2026-11-23T07:00:00Z --exec "$PWD/answer" once) &&
 	task-tick >/dev/null && test "$(task-ls | cut -f3)" = completed &&
 	task-run $id >out &&
@@ -49,7 +49,7 @@ test_expect_success 'a completed one-shot runs again by hand and stays completed
 '
 
 test_expect_success 'a failing run: its stderr and one line on stderr, exit 1; consecutive failures untouched' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	printf "#!/bin/sh\necho partial\necho boom >&2\nexit 7\n" >fail && chmod +x fail &&
 	id=$(task-add --manual --name failing --exec "$PWD/fail" x) &&
 	test_expect_code 1 task-run $id >out 2>err &&
@@ -72,7 +72,7 @@ test_expect_success 'ids on stdin with -' '
 '
 
 test_expect_success 'a task already running is refused with exit 4' '
-	rm -f "$TASK_DB" slow.started &&
+	reset_store && rm -f slow.started &&
 	id=$(task-add --manual --exec "$PWD/slow" x) &&
 	{ task-run $id >bg.out 2>bg.err & } && bg=$! &&
 	test_until 20 test -e slow.started &&
@@ -83,7 +83,7 @@ test_expect_success 'a task already running is refused with exit 4' '
 '
 
 test_expect_success 'Ctrl-C ends the run: recorded interrupted, exit 1, status given back' '
-	rm -f "$TASK_DB" slow.started &&
+	reset_store && rm -f slow.started &&
 	id=$(task-add --at 2026-11-24T07:00:00Z --exec "$PWD/slow" x) &&
 	{ task-run $id >out 2>err & } && bg=$! &&
 	test_until 20 test -e slow.started && kill -INT $bg &&
@@ -94,7 +94,7 @@ test_expect_success 'Ctrl-C ends the run: recorded interrupted, exit 1, status g
 '
 
 test_expect_success 'Ctrl-C stops task-run: the ids after the interrupted run are not run' '
-	rm -f "$TASK_DB" slow.started &&
+	reset_store && rm -f slow.started &&
 	a=$(task-add --manual --name first --exec "$PWD/slow" x) &&
 	b=$(task-add --manual --force --name second --exec "$PWD/slow" y) &&
 	{ task-run $a $b >out 2>err & } && bg=$! &&
@@ -106,7 +106,7 @@ test_expect_success 'Ctrl-C stops task-run: the ids after the interrupted run ar
 '
 
 test_expect_success '--json prints the run as a JSON object' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	id=$(task-add --manual --exec "$PWD/answer" q) &&
 	task-run --json $id >out &&
 	test_json_norm <out >actual &&
@@ -118,7 +118,7 @@ test_expect_success '--json prints the run as a JSON object' '
 '
 
 test_expect_success '--queue: printed id, the next pass runs it once, as manual, leaving the schedule' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	id=$(task-add --cron "0 9 * * *" --exec "$PWD/answer" queued) &&
 	task-run --queue $id >out &&
 	echo $id >expect && test_cmp expect out &&
@@ -136,7 +136,7 @@ test_expect_success '--queue: printed id, the next pass runs it once, as manual,
 '
 
 test_expect_success '--queue wakes a watching task-tick, which runs it at once' '
-	rm -f "$TASK_DB" && unset TASK_NOW &&
+	reset_store && unset TASK_NOW &&
 	id=$(task-add --manual --exec "$PWD/answer" woken) &&
 	test_start_ready wout werr task-tick --watch && w=$test_ready_pid &&
 	start=$(date +%s%N) &&

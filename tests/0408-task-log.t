@@ -73,7 +73,7 @@ test_expect_success 'one run in full, times in the task zone' '
 
 test_expect_success 'one run in full shows the model calls recorded for it' '
 	run=$(task-log --limit 1 | cut -f1) &&
-	sqlite3 "$TASK_DB" "INSERT INTO llm_calls (run_id, task_id, provider, model, prompt, answer, input_tokens, output_tokens, finish_reason, duration_ms, created_at) VALUES ('\''$run'\'', '\''$(cat a)'\'', '\''openai'\'', '\''gpt-4o-mini'\'', '\''p'\'', '\''a'\'', 12, 34, '\''stop'\'', 1500, 1795424400)" &&
+	store_sql "INSERT INTO llm_calls (run_id, task_id, provider, model, prompt, answer, input_tokens, output_tokens, finish_reason, duration_ms, created_at) VALUES ('\''$run'\'', '\''$(cat a)'\'', '\''openai'\'', '\''gpt-4o-mini'\'', '\''p'\'', '\''a'\'', 12, 34, '\''stop'\'', 1500, 1795424400)" &&
 	task-log $run | sed -n "/^model calls:/,\$p" >actual &&
 	printf "model calls:\n  2026-11-23 10:00 CET  openai/gpt-4o-mini  12 in, 34 out  1.5s  stop\n" >expect &&
 	test_cmp expect actual &&

@@ -49,7 +49,7 @@ test_expect_success 'a task added while watching fires at its instant, not a min
 '
 
 test_expect_success 'an edit wakes the watcher too' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	id=$(task-add --at "$(in_s 3600)" --exec true x) &&
 	watch &&
 	at=$(in_s 1) && task-edit --at "$at" $id >/dev/null &&
@@ -59,7 +59,7 @@ test_expect_success 'an edit wakes the watcher too' '
 
 # A loaded machine may start the run a second or so late; never early.
 test_expect_success 'TASK_NOW moves forward with the clock in --watch' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	TASK_NOW=2026-11-23T06:59:00Z task-add --at 2026-11-23T07:00:02Z --exec true x >/dev/null &&
 	TASK_NOW=2026-11-23T07:00:00Z watch && test_until 20 lines wout 1 && stop &&
 	cat wout &&
@@ -69,7 +69,7 @@ test_expect_success 'TASK_NOW moves forward with the clock in --watch' '
 # The executor holds its run open until the test lets it go, so the run is
 # in flight when SIGTERM comes however slow the machine.
 test_expect_success 'SIGTERM: a run in flight finishes within the grace; exit 0' '
-	rm -f "$TASK_DB" started go &&
+	reset_store && rm -f started go &&
 	printf "#!/bin/sh\n: >started\nwhile ! test -e go; do sleep 0.05; done\necho finished\n" >held &&
 	chmod +x held &&
 	TASK_NOW=2026-11-23T06:59:00Z task-add --at 2026-11-23T07:00:00Z --exec "$PWD/held" x >/dev/null &&
@@ -91,7 +91,7 @@ test_expect_success 'SIGTERM: a run in flight finishes within the grace; exit 0'
 '
 
 test_expect_success 'SIGTERM: past the grace the run is ended and recorded interrupted' '
-	rm -f "$TASK_DB" started &&
+	reset_store && rm -f started &&
 	printf "#!/bin/sh\n: >started\nsleep 30\n" >long && chmod +x long &&
 	TASK_NOW=2026-11-23T06:59:00Z task-add --at 2026-11-23T07:00:00Z --exec "$PWD/long" x >id &&
 	TASK_NOW=2026-11-23T07:00:00Z watch --grace 1 &&
@@ -111,7 +111,7 @@ test_expect_success 'SIGTERM: past the grace the run is ended and recorded inter
 '
 
 test_expect_success 'nothing fires while paused; --resume wakes the watcher' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	task-tick --pause 2>/dev/null &&
 	TASK_NOW=2026-11-23T06:59:00Z task-add --at 2026-11-23T07:00:00Z --exec true x >/dev/null &&
 	TASK_NOW=2026-11-23T07:00:01Z watch &&
@@ -122,7 +122,7 @@ test_expect_success 'nothing fires while paused; --resume wakes the watcher' '
 '
 
 test_expect_success 'the notify socket may be a path; a single pass says nothing' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	test_start_ready wout werr -s "$PWD/notify.sock" task-tick --watch &&
 	kill -TERM $test_ready_pid && wait $test_ready_pid &&
 	test ! -s werr &&
@@ -133,7 +133,7 @@ test_expect_success 'the notify socket may be a path; a single pass says nothing
 '
 
 test_expect_success 'a NOTIFY_SOCKET that cannot be used is said on stderr; the watcher goes on' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	{ NOTIFY_SOCKET=relative/sock task-tick --watch >wout 2>werr & } && echo $! >watcher &&
 	test_until 20 grep -q NOTIFY_SOCKET werr &&
 	stop &&

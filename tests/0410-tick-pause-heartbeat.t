@@ -35,7 +35,7 @@ test_expect_success 'a second --pause keeps the first instant; --resume lets it 
 '
 
 test_expect_success '--heartbeat CRON creates the heartbeat task; run again it changes it' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	id=$(task-tick --heartbeat "*/30 * * * *") &&
 	task-ls | cut -f1-5 >actual &&
 	printf "%s\tHeartbeat\tpending\t2026-11-23T07:30:00Z\tEvery 30 minutes\n" $id >expect &&
@@ -81,7 +81,7 @@ two lines at most." >/dev/null &&
 '
 
 test_expect_success 'a heartbeat with no additions gets its base prompt alone' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	task-tick --heartbeat "0 * * * *" --heartbeat-prompt "Alone." >/dev/null &&
 	TASK_NOW=2026-11-23T08:00:00Z task-tick >/dev/null &&
 	task-log "$(task-log --limit 1 | cut -f1)" | sed -n "/^output:/,/^error:/p" >actual &&
@@ -94,7 +94,7 @@ test_expect_success '--heartbeat off disables it; bad input is refused' '
 	TASK_NOW=2026-11-23T09:00:00Z task-tick >out && test ! -s out &&
 	test_expect_code 2 task-tick --heartbeat "61 * * * *" 2>err && test_one_line err &&
 	test_expect_code 2 task-tick --heartbeat-prompt x 2>err && test_one_line err &&
-	rm -f "$TASK_DB" && test_expect_code 3 task-tick --heartbeat off 2>err && test_one_line err
+	reset_store && test_expect_code 3 task-tick --heartbeat off 2>err && test_one_line err
 '
 
 test_expect_success '--print-cron: the crontab line with the real path' '
@@ -142,7 +142,7 @@ test_expect_success '--print-cron and --print-systemd: odd paths quoted, a relat
 '
 
 test_expect_success 'the man page: its grep for failed runs finds them; --grace reads right' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	task-add --at 2026-11-23T07:00:00Z --name bad --exec false x >/dev/null &&
 	task-add --at 2026-11-23T07:00:00Z --force --name good --exec true y >/dev/null &&
 	mandoc -Tascii "$AC_TOP/man/man1/task-tick.1" | sed "s/.$(printf "\\b")//g" >page &&

@@ -183,7 +183,7 @@ test_expect_success 'an error event in a stream is the provider message' '
 '
 
 test_expect_success 'failed calls are recorded with their error' '
-	sqlite3 "$TASK_DB" "SELECT error FROM llm_calls WHERE prompt = '\''[[empty]]'\''" >actual &&
+	store_sql "SELECT error FROM llm_calls WHERE prompt = '\''[[empty]]'\''" >actual &&
 	echo "openai: empty reply (HTTP 200, no body)" >expect &&
 	test_cmp expect actual
 '

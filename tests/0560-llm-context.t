@@ -57,7 +57,7 @@ test_expect_success 'TASK_CONTEXT is the default context; contexts are apart' '
 	grep -c "^body.messages\[.*\].role" fp/last.req >actual &&
 	echo 1 >expect &&
 	test_cmp expect actual &&
-	sqlite3 "$TASK_DB" "SELECT context, role, content FROM messages ORDER BY id" >actual &&
+	store_sql "SELECT context, role, content FROM messages ORDER BY id" >actual &&
 	cat >expect <<-\EOT &&
 	work|user|first question
 	work|assistant|echo: first question
@@ -74,15 +74,16 @@ test_expect_success 'TASK_CONTEXT is the default context; contexts are apart' '
 '
 
 test_expect_success 'a failed call leaves the context as it was' '
-	before=$(sqlite3 "$TASK_DB" "SELECT count(*) FROM messages") &&
+	before=$(store_sql "SELECT count(*) FROM messages") &&
 	test_expect_code 78 llm-call --context work "[[400]] bad" 2>err &&
-	test "$(sqlite3 "$TASK_DB" "SELECT count(*) FROM messages")" = "$before"
+	test "$(store_sql "SELECT count(*) FROM messages")" = "$before"
 '
 
 test_expect_success 'each call is recorded: run, task, model, usage, answer' '
 	TASK_RUN_ID=run-1 TASK_ID=task-1 llm-call -s "Be brief." -o max_tokens=9 "count these words" >out &&
-	sqlite3 "$TASK_DB" "SELECT run_id, task_id, context, provider, model, system_prompt, prompt,
-		answer, input_tokens, output_tokens, finish_reason, error, duration_ms >= 0
+	store_sql "SELECT run_id, task_id, context, provider, model, system_prompt, prompt,
+		answer, input_tokens, output_tokens, finish_reason, error,
+		CASE WHEN duration_ms >= 0 THEN 1 ELSE 0 END
 		FROM llm_calls ORDER BY id DESC LIMIT 1" >actual &&
 	echo "run-1|task-1||openai|gpt-4o-mini|Be brief.|count these words|echo: count these words|5|4|stop||1" >expect &&
 	test_cmp expect actual
@@ -90,20 +91,20 @@ test_expect_success 'each call is recorded: run, task, model, usage, answer' '
 
 test_expect_success 'a failure is recorded with its error' '
 	TASK_RUN_ID=run-2 test_expect_code 78 llm-call --context work "[[400]] bad again" 2>err &&
-	sqlite3 "$TASK_DB" "SELECT run_id, context, prompt, answer IS NULL, error FROM llm_calls ORDER BY id DESC LIMIT 1" >actual &&
+	store_sql "SELECT run_id, context, prompt, CASE WHEN answer IS NULL THEN 1 ELSE 0 END, error FROM llm_calls ORDER BY id DESC LIMIT 1" >actual &&
 	echo "run-2|work|[[400]] bad again|1|openai: 400 Invalid request" >expect &&
 	test_cmp expect actual
 '
 
 test_expect_success '--no-log records no call, yet keeps the context' '
-	calls=$(sqlite3 "$TASK_DB" "SELECT count(*) FROM llm_calls") &&
+	calls=$(store_sql "SELECT count(*) FROM llm_calls") &&
 	llm-call -n --context nolog "quiet" >out &&
-	test "$(sqlite3 "$TASK_DB" "SELECT count(*) FROM llm_calls")" = "$calls" &&
-	test "$(sqlite3 "$TASK_DB" "SELECT count(*) FROM messages WHERE context = '\''nolog'\''")" = 2
+	test "$(store_sql "SELECT count(*) FROM llm_calls")" = "$calls" &&
+	test "$(store_sql "SELECT count(*) FROM messages WHERE context = '\''nolog'\''")" = 2
 '
 
 test_expect_success 'at most the last 100 messages go along, starting with the user' '
-	sqlite3 "$TASK_DB" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 120)
+	store_sql "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 120)
 		INSERT INTO messages (context, role, content, created_at)
 		SELECT '\''long'\'', CASE i % 2 WHEN 1 THEN '\''user'\'' ELSE '\''assistant'\'' END, '\''m'\'' || i, 0 FROM n" &&
 	llm-call --context long "last" >out &&

@@ -43,7 +43,8 @@ test_expect_success 'a one-shot task fires through llm-call and its answer shows
 
 test_expect_success 'the call is recorded against its run and task' '
 	id=$(task-ls --json | sed -n "s/.*\"id\":\"\([0-9a-f-]*\)\".*\"name\":\"Brief\".*/\1/p") &&
-	sqlite3 "$TASK_DB" "SELECT c.task_id = r.task_id, c.prompt, c.answer, c.error IS NULL
+	store_sql "SELECT CASE WHEN c.task_id = r.task_id THEN 1 ELSE 0 END, c.prompt, c.answer,
+		CASE WHEN c.error IS NULL THEN 1 ELSE 0 END
 		FROM llm_calls c JOIN runs r ON r.id = c.run_id WHERE r.task_id = '\''$id'\''" >actual &&
 	echo "1|Summarise the news|echo: Summarise the news|1" >expect &&
 	test_cmp expect actual
@@ -82,7 +83,7 @@ test_expect_success 'a shared context carries over between two scheduled runs' '
 	body.messages[2].content = "What did we do?"
 	EOT
 	test_cmp expect actual &&
-	sqlite3 "$TASK_DB" "SELECT count(DISTINCT run_id) FROM messages WHERE context = '\''standup'\''" >actual &&
+	store_sql "SELECT count(DISTINCT run_id) FROM messages WHERE context = '\''standup'\''" >actual &&
 	echo 2 >expect &&
 	test_cmp expect actual
 '

@@ -7,7 +7,7 @@
 TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
 client() { "$AC_BUILD/tools/mcp-client" -t 60 "$@"; }
-q() { sqlite3 -separator "|" "$TASK_DB" "$1"; }
+q() { store_sql "$1"; }
 
 test_expect_success 'task_create: every schedule kind, with every field' '
 	echo "notes" >notes.txt &&
@@ -267,7 +267,7 @@ test_expect_success 'task_run queues a task (a manual or disabled one too), refu
 	exit 0
 	EOF
 	test_cmp expect actual &&
-	q "SELECT name, queued, enabled, next_run_at IS NULL FROM tasks WHERE queued = 1 OR name = '\''Brief'\'' ORDER BY name" >actual &&
+	q "SELECT name, queued, enabled, CASE WHEN next_run_at IS NULL THEN 1 ELSE 0 END FROM tasks WHERE queued = 1 OR name = '\''Brief'\'' ORDER BY name" >actual &&
 	cat >expect <<-\EOF &&
 	Brief|0|1|0
 	On demand|1|1|1
@@ -314,7 +314,7 @@ test_expect_success 'task_update: changed fields old -> new and the next run' '
 	q "SELECT name, cron, payload, next_run_at FROM tasks WHERE id = '\''$brief'\''" >actual &&
 	echo "Briefing|15 8 * * *|{\"k\":1}|$(date -u -d 2026-03-02T08:15:00Z +%s)" >expect &&
 	test_cmp expect actual &&
-	q "SELECT tz, context IS NULL, channel, next_run_at FROM tasks WHERE id = '\''$cron'\''" >actual &&
+	q "SELECT tz, CASE WHEN context IS NULL THEN 1 ELSE 0 END, channel, next_run_at FROM tasks WHERE id = '\''$cron'\''" >actual &&
 	echo "America/New_York|1|ops|$(date -u -d 2026-03-02T14:30:00Z +%s)" >expect &&
 	test_cmp expect actual
 '
@@ -353,7 +353,7 @@ test_expect_success 'task_cancel cancels a pending task only' '
 	exit 0
 	EOF
 	test_cmp expect actual &&
-	q "SELECT status, next_run_at IS NULL FROM tasks WHERE id = '\''$at'\''" >actual &&
+	q "SELECT status, CASE WHEN next_run_at IS NULL THEN 1 ELSE 0 END FROM tasks WHERE id = '\''$at'\''" >actual &&
 	echo "cancelled|1" >expect &&
 	test_cmp expect actual
 '
@@ -380,7 +380,7 @@ test_expect_success 'task_delete moves a task to the trash; it is gone for the t
 '
 
 test_expect_success 'a twin of a pending task is not added twice; force and keys' '
-	TASK_DB=$TEST_TMP/dedup.db &&
+	TASK_DB=$(new_store dedup) &&
 	cat >script <<-\EOF &&
 	@brief call task_create {"name":"Brief","prompt":"Morning briefing","daily":"07:00"}
 	call task_create {"name":"Brief again","prompt":"Morning briefing","daily":"07:00"}
@@ -436,7 +436,7 @@ test_expect_success 'a twin of a pending task is not added twice; force and keys
 '
 
 test_expect_success 'task_list shows 20 by default and at most 50' '
-	TASK_DB=$TEST_TMP/many.db &&
+	TASK_DB=$(new_store many) &&
 	i=0 && while [ $i -lt 55 ]; do
 		echo "{\"name\":\"task_create\",\"arguments\":{\"prompt\":\"Job $i\",\"manual\":true}}" &&
 		i=$((i + 1)) || return 1

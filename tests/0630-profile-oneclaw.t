@@ -6,7 +6,7 @@
 TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
 client() { "$AC_BUILD/tools/mcp-client" -t 60 "$@"; }
-q() { sqlite3 -separator "|" "$TASK_DB" "$1"; }
+q() { store_sql "$1"; }
 
 test_expect_success 'no tasks: "No scheduled tasks configured."' '
 	printf "%s\n" "init 2025-11-25" "call list_scheduled_tasks" >script &&
@@ -240,7 +240,7 @@ test_expect_success 'delete: removed, alarm cancelled; then not found' '
 	exit 0
 	EOF
 	test_cmp expect actual &&
-	test "$(q "SELECT deleted_at IS NOT NULL FROM tasks WHERE id = '\''$brief'\''")" = 1
+	test "$(q "SELECT CASE WHEN deleted_at IS NOT NULL THEN 1 ELSE 0 END FROM tasks WHERE id = '\''$brief'\''")" = 1
 '
 
 test_expect_success 'the native tools are not in this profile' '

@@ -8,7 +8,7 @@
 TASK_NOW=2025-04-29T12:00:00Z
 export TASK_NOW
 client() { "$AC_BUILD/tools/mcp-client" -t 60 "$@"; }
-q() { sqlite3 -separator "|" "$TASK_DB" "$1"; }
+q() { store_sql "$1"; }
 uuids() { sed "s/[0-9a-f]\{8\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}/<uuid>/g"; }
 
 test_expect_success 'the three create examples, as the document writes them' '
@@ -308,7 +308,7 @@ test_expect_success 'not dedicated: the chat it was created in (TASK_CONTEXT), e
 		TASK_CONTEXT=chat-42 task-mcp -p agent-zero --call >/dev/null &&
 	echo "{\"tool_name\":\"scheduler:create_adhoc_task\",\"tool_args\":{\"name\":\"Own chat\",\"prompt\":\"p\",\"dedicated_context\":true}}" |
 		TASK_CONTEXT=chat-42 task-mcp -p agent-zero --call >/dev/null &&
-	q "SELECT name, ifnull(context, '\''-'\'') FROM tasks WHERE name LIKE '\''%chat'\'' ORDER BY name" >actual &&
+	q "SELECT name, coalesce(context, '\''-'\'') FROM tasks WHERE name LIKE '\''%chat'\'' ORDER BY name" >actual &&
 	cat >expect <<-\EOF &&
 	In chat|chat-42
 	Own chat|-
@@ -348,7 +348,7 @@ test_expect_success 'a schedule in another zone, numbers for fields' '
 '
 
 test_expect_success 'the document'\''s examples over MCP, a whole conversation' '
-	TASK_DB=$TEST_TMP/mcp.db &&
+	TASK_DB=$(new_store mcp) &&
 	cat >script <<-\EOF &&
 	init 2025-11-25
 	@sched call scheduler:create_scheduled_task {"name":"XXX","system_prompt":"You are a software developer","prompt":"Send the user an email with a greeting using python and smtp. The user'\''s address is: xxx@yyy.zzz","attachments":[],"schedule":{"minute":"*/20","hour":"*","day":"*","month":"*","weekday":"*"},"dedicated_context":true}

@@ -8,7 +8,7 @@
 TASK_NOW=2026-04-22T12:00:00Z TZ=Europe/Berlin
 export TASK_NOW TZ
 client() { "$AC_BUILD/tools/mcp-client" -t 60 "$@"; }
-q() { sqlite3 -separator "|" "$TASK_DB" "$1"; }
+q() { store_sql "$1"; }
 uuids() { sed "s/[0-9a-f]\{8\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}/<uuid>/g"; }
 
 test_expect_success 'a whole conversation: triggers, validation, listing, cancelling' '
@@ -170,7 +170,7 @@ test_expect_success 'a whole conversation: triggers, validation, listing, cancel
 '
 
 test_expect_success 'the store holds the triggers as our kinds, naive times read in local time' '
-	q "SELECT name, kind, ifnull(cron, '\''-'\''), ifnull(plan, '\''-'\''), tz FROM tasks WHERE deleted_at IS NULL ORDER BY name" >actual &&
+	q "SELECT name, kind, coalesce(cron, '\''-'\''), coalesce(plan, '\''-'\''), tz FROM tasks WHERE deleted_at IS NULL ORDER BY name" >actual &&
 	cat >expect <<-EOF &&
 	Call mom|at|-|$(date -u -d 2026-04-22T20:32:39Z +%s)|Europe/Berlin
 	Grace|at|-|$(date -u -d 2026-04-22T11:59:30Z +%s)|Europe/Berlin
@@ -241,7 +241,7 @@ test_expect_success 'list_tasks: COMPLETED and PENDING' '
 '
 
 test_expect_success 'a failing one-time task backs off until it succeeds, never COMPLETED before' '
-	TASK_DB=$TEST_TMP/backoff.db &&
+	TASK_DB=$(new_store backoff) &&
 	export TASK_DB &&
 	echo "{\"name\":\"schedule_task\",\"arguments\":{\"description\":\"Flaky\",\"prompt\":\"p\",\"execute_at\":\"2026-04-22T16:00:00+02:00\"}}" |
 		task-mcp -p kai --call >/dev/null &&

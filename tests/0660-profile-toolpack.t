@@ -10,7 +10,7 @@
 TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
 client() { "$AC_BUILD/tools/mcp-client" -t 60 "$@"; }
-q() { sqlite3 -separator "|" "$TASK_DB" "$1"; }
+q() { store_sql "$1"; }
 uuids() { sed "s/[0-9a-f]\{8\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}/<uuid>/g"; }
 
 test_expect_success 'a whole conversation: create, dedup, list, update, cancel' '
@@ -107,7 +107,7 @@ test_expect_success 'a whole conversation: create, dedup, list, update, cancel' 
 '
 
 test_expect_success 'the store: intent, message, channel and payload; run_at cleared the cron' '
-	q "SELECT ifnull(intent, '\''-'\''), prompt, ifnull(channel, '\''-'\''), ifnull(payload, '\''-'\''), kind, ifnull(cron, '\''-'\''), status FROM tasks ORDER BY created_at, prompt" >actual &&
+	q "SELECT coalesce(intent, '\''-'\''), prompt, coalesce(channel, '\''-'\''), coalesce(payload, '\''-'\''), kind, coalesce(cron, '\''-'\''), status FROM tasks ORDER BY created_at, prompt" >actual &&
 	cat >expect <<-\EOF &&
 	weekly_report|Generate the weekly summary|report-channel|{"a":1}|at|-|pending
 	-|Quarterly check-in|-|-|at|-|cancelled
@@ -117,7 +117,7 @@ test_expect_success 'the store: intent, message, channel and payload; run_at cle
 '
 
 test_expect_success 'the same intent and schedule on another channel is another job' '
-	TASK_DB=$TEST_TMP/channels.db &&
+	TASK_DB=$(new_store channels) &&
 	cat >script <<-\EOF &&
 	@a call scheduler.create {"intent":"weekly_report","cron":"0 9 * * 1","channel_name":"a"}
 	@b call scheduler.create {"intent":"weekly_report","cron":"0 9 * * 1","channel_name":"b"}
@@ -168,7 +168,7 @@ test_expect_success 'running jobs cannot be cancelled or updated; last errors ar
 '
 
 test_expect_success 'scheduler.list: 10 by default, at most 50' '
-	TASK_DB=$TEST_TMP/many.db &&
+	TASK_DB=$(new_store many) &&
 	i=0 && while [ $i -lt 60 ]; do
 		printf "{\"name\":\"scheduler.create\",\"arguments\":{\"message\":\"Job %d\",\"run_at\":\"2026-03-02T09:%02d:00Z\"}}\n" $i $i &&
 		i=$((i + 1)) || return 1
@@ -190,7 +190,7 @@ test_expect_success 'scheduler.list: 10 by default, at most 50' '
 '
 
 test_expect_success 'a failing one-shot job fails for good at once; a recurring one moves on' '
-	TASK_DB=$TEST_TMP/fail.db &&
+	TASK_DB=$(new_store fail) &&
 	export TASK_DB &&
 	printf "%s\n" "{\"name\":\"scheduler.create\",\"arguments\":{\"intent\":\"once\",\"run_at\":\"2026-03-01T13:00:00Z\"}}" \
 		"{\"name\":\"scheduler.create\",\"arguments\":{\"intent\":\"weekly\",\"cron\":\"0 9 * * 1\"}}" |

@@ -7,7 +7,7 @@
 TASK_NOW=2024-07-22T20:00:00Z TZ=America/Los_Angeles
 export TASK_NOW TZ
 client() { "$AC_BUILD/tools/mcp-client" -t 60 "$@"; }
-q() { sqlite3 -separator "|" "$TASK_DB" "$1"; }
+q() { store_sql "$1"; }
 
 test_expect_success 'over MCP: the examples, the document'\''s time expressions, the errors' '
 	cat >script <<-\EOF &&

@@ -7,7 +7,6 @@
 # another host changes the schedule.  Hosts are separate PID and UTS
 # namespaces where unshare can make them, else TASK_HOST_ID.
 . "$AC_TOP/tests/lib.sh"
-. "$AC_TOP/tests/lib-pg.sh"
 TASK_DB=$(pg_new_db) || exit 1
 export TASK_DB
 
@@ -22,7 +21,7 @@ T0=2026-11-23T07:00:00Z
 import() {
 	i=0
 	while [ "$i" -lt "$1" ]; do
-		printf '{"name":"t%d","prompt":"p","kind":"at","at":"%s","exec":"%s"}\n' "$i" "$T0" "$2"
+		printf '{"name":"t%d","prompt":"p%d","kind":"at","at":"%s","exec":"%s"}\n' "$i" "$i" "$T0" "$2"
 		i=$((i + 1))
 	done | TASK_NOW=2026-11-23T06:00:00Z task-add --json - >/dev/null
 }
@@ -77,14 +76,14 @@ start_host() {
 	start_host_name=$1
 	shift
 	if [ "$AC_UNSHARE" = yes ]; then
-		setsid unshare --uts --pid --fork --mount-proc --kill-child \
-			sh -c 'hostname "$0" && exec "$@"' "$start_host_name" "$@" &
+		setsid unshare --uts --pid --fork --mount-proc \
+			sh -c 'hostname "$0" && exec "$@"' "$start_host_name" "$@" 2>"host.$start_host_name.err" &
 		start_host_pid=$!
 		test_until 10 sh -c "cat /proc/$start_host_pid/task/*/children 2>/dev/null | grep -q ." &&
 		cat /proc/$start_host_pid/task/*/children | tr " " "\n" | grep . | head -n 1 \
 			>"host.$start_host_name.init"
 	else
-		TASK_HOST_ID=$start_host_name setsid "$@" &
+		TASK_HOST_ID=$start_host_name setsid "$@" 2>"host.$start_host_name.err" &
 		echo $! >"host.$start_host_name.init"
 	fi
 }
@@ -102,7 +101,11 @@ host_pids() {
 	return 0
 }
 
+# signal_host SIG NAME: SIG to every process of host NAME, the first one
+# first (a host that dies dies at once, before its task-tick could notice
+# its executors go).
 signal_host() {
+	kill "-$1" "$(cat "host.$2.init")" 2>/dev/null
 	for p in $(host_pids "$2"); do kill "-$1" "$p" 2>/dev/null; done
 	return 0
 }
@@ -118,7 +121,7 @@ recovered_by() {
 }
 
 running() {
-	test "$(count "SELECT count(*) FROM runs WHERE status = '\''running'\''")" -eq "$1"
+	test "$(count "SELECT count(*) FROM runs WHERE status = 'running'")" -eq "$1"
 }
 
 test_expect_success 'SIGKILL every process of one host mid-run: another host recovers its runs' '
@@ -129,7 +132,7 @@ test_expect_success 'SIGKILL every process of one host mid-run: another host rec
 	signal_host KILL a &&
 	test_until 10 host_gone a &&
 	start=$(date +%s) &&
-	test_start_ready wout werr on_host b task-tick --watch &&
+	TASK_NOW=2026-11-23T07:00:02Z test_start_ready wout werr env TASK_HOST_ID=b task-tick --watch &&
 	test_until 30 running 0 &&
 	took=$(($(date +%s) - start)) &&
 	kill -TERM $test_ready_pid && wait $test_ready_pid &&
@@ -167,7 +170,7 @@ test_expect_success 'SIGSTOP a host past its silence bound, then SIGCONT: the re
 
 test_expect_success 'a watcher on one host wakes when another host adds or queues a task' '
 	TASK_DB=$(pg_new_db) &&
-	test_start_ready wout werr on_host a task-tick --watch &&
+	test_start_ready wout werr env TASK_HOST_ID=a task-tick --watch &&
 	at=$(date -u -d "@$(($(date +%s) + 2))" +%Y-%m-%dT%H:%M:%SZ) &&
 	on_host b task-add --at "$at" --exec true --name soon x >/dev/null &&
 	id=$(on_host c task-add --manual --exec true --name asked y) &&

@@ -4,7 +4,6 @@
 # twice.  This file restarts its own server (tests/pg-server), not the
 # suite's.
 . "$AC_TOP/tests/lib.sh"
-. "$AC_TOP/tests/lib-pg.sh"
 
 PGSRV=$TEST_TMP/pg
 TASK_DB=$("$AC_TOP/tests/pg-server" start "$PGSRV") || exit 1

@@ -1,9 +1,8 @@
 #!/bin/sh
 # Every byte printed is valid UTF-8, and nothing is cut without a word:
 # an executor's NUL bytes and bytes that are not UTF-8 are kept as U+FFFD
-# with a note of how many; text a store holds from before (or from any
-# other writer) that is not UTF-8 is shown with U+FFFD in JSON lines,
-# tab-separated lines, tables and task-show alike.
+# with a note of how many, and messages quote input in whole characters.
+# (Text a file store holds from another writer: 0806.)
 . "$AC_TOP/tests/lib.sh"
 export TASK_NOW=2026-11-23T06:00:00Z
 R=$(printf '\357\277\275') # U+FFFD as UTF-8
@@ -12,7 +11,7 @@ test_expect_success 'an executor writing NUL and a stray byte: kept, each shown 
 	printf "#!/bin/sh\nprintf \"ok\\\\000then\\\\377end\\\\n\"\n" >emit && chmod +x emit &&
 	id=$(task-add --at 07:00 --name nul --exec "$PWD/emit" p) &&
 	TASK_NOW=2026-11-23T07:00:10Z task-tick >/dev/null &&
-	sqlite3 "$TASK_DB" "SELECT output FROM runs WHERE task_id = '\''$id'\''" | sed "\$d" >actual &&
+	store_sql "SELECT output FROM runs WHERE task_id = '\''$id'\''" | sed "\$d" >actual &&
 	cat >expect <<-EOF &&
 	ok${R}then${R}end
 	[... 1 NUL byte and 1 byte that is not UTF-8 shown as U+FFFD]
@@ -33,7 +32,7 @@ test_expect_success 'standard error the same way; a NUL alone says so alone' '
 	printf "#!/bin/sh\nprintf \"a\\\\000b\" >&2\nexit 3\n" >emit-err && chmod +x emit-err &&
 	id=$(task-add --at 07:00 --name err --exec "$PWD/emit-err" --retries 0 p) &&
 	TASK_NOW=2026-11-23T07:00:10Z task-tick >/dev/null &&
-	sqlite3 "$TASK_DB" "SELECT error FROM runs WHERE task_id = '\''$id'\''" | sed "\$d" >actual &&
+	store_sql "SELECT error FROM runs WHERE task_id = '\''$id'\''" | sed "\$d" >actual &&
 	cat >expect <<-EOF &&
 	exited with status 3
 	a${R}b
@@ -47,56 +46,9 @@ test_expect_success 'output past the cap is cut at a character, never inside one
 	chmod +x emit-big &&
 	id=$(task-add --at 07:00 --name cap --exec "$PWD/emit-big" p) &&
 	TASK_NOW=2026-11-23T07:00:10Z task-tick >/dev/null &&
-	sqlite3 "$TASK_DB" "SELECT substr(output, 1048570) FROM runs WHERE task_id = '\''$id'\''" | sed "\$d" >actual &&
+	store_sql "SELECT substr(output, 1048570) FROM runs WHERE task_id = '\''$id'\''" | sed "\$d" >actual &&
 	printf "xxxxxx\n[... output truncated: 8 bytes dropped]\n" >expect &&
 	test_cmp expect actual
-'
-
-# A store written before text was checked at the door (or by another
-# program) may hold anything: put bytes that are not UTF-8 straight into it.
-test_expect_success 'setup: a task and a run whose text is not UTF-8' '
-	printf "#!/bin/sh\necho RESULTMARK\n" >result && chmod +x result &&
-	id=$(task-add --manual --name NAMEMARK --exec "$PWD/result" PROMPTMARK) &&
-	task-run "$id" >/dev/null &&
-	task-ls --json >ls.json && task-ls >ls.tsv && task-show "$id" >show.txt &&
-	task-show --json "$id" >show.json && task-log --json >log.json &&
-	run=$(task-log --task "$id" | cut -f1) && task-log "$run" | sed /^duration:/d >run.txt &&
-	task-log --json "$run" >run.json &&
-	sqlite3 "$TASK_DB" "UPDATE tasks SET name = CAST(X'\''636166e9'\'' AS TEXT),
-		prompt = CAST(X'\''ff41'\'' AS TEXT), last_result = CAST(X'\''c0af'\'' AS TEXT)
-		WHERE id = '\''$id'\'';
-		UPDATE runs SET output = CAST(X'\''c0af0a'\'' AS TEXT) WHERE id = '\''$run'\''" &&
-	echo "$id" >id && echo "$run" >run
-'
-
-# expected FILE: FILE as it was, with the marks as they read now.
-expected() {
-	sed -e "s/NAMEMARK/caf$R/g" -e "s/PROMPTMARK/${R}A/g" -e "s/RESULTMARK/$R$R/g" "$1"
-}
-
-test_expect_success 'task-ls --json, task-show --json: U+FFFD in each string' '
-	task-ls --json >actual && expected ls.json >expect && test_cmp expect actual &&
-	task-show --json "$(cat id)" >actual && expected show.json >expect && test_cmp expect actual &&
-	grep -F "\"name\":\"caf$R\",\"prompt\":\"${R}A\"" actual
-'
-
-test_expect_success 'task-log --json, listing and one run' '
-	task-log --json >actual && expected log.json >expect && test_cmp expect actual &&
-	task-log --json "$(cat run)" >actual && expected run.json >expect && test_cmp expect actual
-'
-
-test_expect_success 'tab-separated lines and text' '
-	task-ls >actual && expected ls.tsv >expect && test_cmp expect actual &&
-	task-show "$(cat id)" >actual && expected show.txt >expect && test_cmp expect actual &&
-	task-log "$(cat run)" | sed /^duration:/d >actual && expected run.txt >expect &&
-	test_cmp expect actual
-'
-
-test_expect_success 'tables on a terminal' '
-	script -qec "task-ls" /dev/null | tr -d "\\r" >actual &&
-	grep -F "caf$R " actual &&
-	script -qec "task-log" /dev/null | tr -d "\\r" >actual &&
-	grep -F "caf$R " actual
 '
 
 test_expect_success 'messages quoting such text: U+FFFD' '

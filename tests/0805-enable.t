@@ -26,7 +26,7 @@ test_expect_success 'task-edit --enable: the next occurrence from now, and nothi
 '
 
 test_expect_success 'a task never disabled still catches up on what it missed (missed=once)' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	TASK_NOW=2026-11-23T06:00:00Z task-add --daily 07:00 --exec true brief >/dev/null &&
 	TASK_NOW=2026-11-24T08:00:30Z task-tick >/dev/null &&
 	fired >actual &&
@@ -35,7 +35,7 @@ test_expect_success 'a task never disabled still catches up on what it missed (m
 '
 
 test_expect_success 'enabling an enabled task changes nothing' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	id=$(TASK_NOW=2026-11-23T06:00:00Z task-add --daily 07:00 --exec true brief) &&
 	TASK_NOW=2026-11-24T08:00:00Z test_expect_code 0 task-edit "$id" --enable >out 2>err &&
 	test ! -s out &&
@@ -43,7 +43,7 @@ test_expect_success 'enabling an enabled task changes nothing' '
 '
 
 test_expect_success 'the native task_update tool does the same' '
-	rm -f "$TASK_DB" &&
+	reset_store &&
 	id=$(TASK_NOW=2026-11-23T06:00:00Z task-add --daily 07:00 --exec true --disabled brief) &&
 	echo "{\"name\":\"task_update\",\"arguments\":{\"id\":\"$id\",\"enabled\":true}}" |
 		TASK_NOW=2026-11-24T08:00:00Z task-mcp --call >/dev/null &&

@@ -24,12 +24,60 @@ TZ=UTC LC_ALL=C
 # (tests/run sets it for each pass of the suite).
 case ${AC_STORE:=sqlite} in
 sqlite) TASK_DB=$TEST_TMP/tasks.db ;;
+postgres)
+	. "$AC_TOP/tests/lib-pg.sh"
+	TASK_DB=$(pg_new_db) || { echo "Bail out! no database on the test server"; exit 1; }
+	;;
 *) echo "Bail out! AC_STORE=$AC_STORE: no such store"; exit 1 ;;
 esac
 export PATH HOME XDG_CONFIG_HOME XDG_DATA_HOME TASK_DB TZ LC_ALL AC_STORE
 unset TASK_NOW TASK_EXEC TASK_NOTIFY TASK_ID TASK_RUN_ID TASK_CONTEXT TASK_MODEL \
-  TASK_SYSTEM_PROMPT TASK_ATTACHMENTS OPENAI_API_KEY OPENAI_BASE_URL \
-  ANTHROPIC_API_KEY ANTHROPIC_BASE_URL NO_COLOR NOTIFY_SOCKET
+  TASK_SYSTEM_PROMPT TASK_ATTACHMENTS TASK_MCP TASK_MCP_ALLOW TASK_HOST_ID OPENAI_API_KEY \
+  OPENAI_BASE_URL ANTHROPIC_API_KEY ANTHROPIC_BASE_URL NO_COLOR NOTIFY_SOCKET \
+  PGHOST PGPORT PGDATABASE PGUSER PGPASSWORD PGSERVICE PGAPPNAME
+
+# reset_store: the store as if nothing had ever used it.
+reset_store() {
+	case $AC_STORE in
+	sqlite) rm -f "$TASK_DB" ;;
+	postgres) pg_reset_db "$TASK_DB" ;;
+	esac
+}
+
+# new_store NAME: prints the locator of another empty store of this pass's
+# kind (a file named NAME, or a new database), for tests that want several.
+new_store() {
+	case $AC_STORE in
+	sqlite) echo "$TEST_TMP/$1.db" ;;
+	postgres) pg_new_db ;;
+	esac
+}
+
+# store_sql SQL: one query against the store, whichever it is; a row a
+# line, fields separated by |, NULL as nothing.  Keep it to SQL both speak.
+# Also a command, store-sql, for scripts that run one (the MCP client's).
+mkdir -p "$TEST_TMP/.bin" && cat >"$TEST_TMP/.bin/store-sql" <<'EOF' && chmod +x "$TEST_TMP/.bin/store-sql" || exit 1
+#!/bin/sh
+case $AC_STORE in
+sqlite) exec sqlite3 -separator "|" "$TASK_DB" "$1" ;;
+postgres)
+	db=$(printf '%s\n' "$TASK_DB" | sed 's|^postgres[a-z]*:///\([^?]*\).*|\1|')
+	exec psql -h "$AC_PG_DIR" -U postgres -d "$db" -X -q -A -t -v ON_ERROR_STOP=1 -c "$1" ;;
+esac
+EOF
+PATH=$PATH:$TEST_TMP/.bin
+store_sql() {
+	store-sql "$1"
+}
+
+# store_dump: every byte the store holds, as text (to look for what must
+# never be there).
+store_dump() {
+	case $AC_STORE in
+	sqlite) sqlite3 "$TASK_DB" .dump ;;
+	postgres) pg_dump -h "$AC_PG_DIR" -U postgres --no-owner "$(pg_db_of "$TASK_DB")" ;;
+	esac
+}
 test_count=0 test_failed=0
 
 # A body runs inside a function, so `|| return 1` ends it from within a

@@ -1,0 +1,62 @@
+# tests/lib-pg.sh: PostgreSQL for the tests, sourced by tests/lib.sh.  The
+# server is the one tests/run started for the whole suite (AC_PG_DIR); each
+# caller of pg_new_db gets a database of its own on it.
+
+: "${AC_PG_DIR:?tests/run starts the PostgreSQL server (AC_PG_DIR)}"
+
+# pg_psql [DB] -c SQL...: psql as the server's superuser, quiet, stopping
+# at the first error.
+pg_psql() {
+	pg_psql_db_=agentcron
+	case ${1:-} in -*) ;; *) pg_psql_db_=$1 && shift ;; esac
+	psql -h "$AC_PG_DIR" -U postgres -d "$pg_psql_db_" -X -q -A -t -v ON_ERROR_STOP=1 "$@"
+}
+
+# pg_new_db: a new empty database; prints its URI.  Named by this test
+# file's pid and the clock, as callers run it in a subshell.
+pg_new_db() {
+	pg_db=t$$_$(date +%s%N)
+	pg_psql postgres -c "CREATE DATABASE $pg_db" >/dev/null &&
+	echo "postgresql:///$pg_db?host=$AC_PG_DIR&user=postgres"
+}
+
+# pg_reset_db URI: the database of URI dropped and made again, empty.
+pg_reset_db() {
+	pg_psql postgres -c "DROP DATABASE IF EXISTS $(pg_db_of "$1") WITH (FORCE)" \
+		-c "CREATE DATABASE $(pg_db_of "$1")" >/dev/null
+}
+
+# pg_db_of URI: the database a URI names.
+pg_db_of() {
+	printf '%s\n' "$1" | sed 's|^postgres[a-z]*:///\([^?]*\).*|\1|'
+}
+
+# pg_sql SQL: one statement against the database of TASK_DB; rows on
+# stdout, fields separated by |.
+pg_sql() {
+	pg_psql "$(pg_db_of "$TASK_DB")" -c "$1"
+}
+
+# on_host NAME CMD...: CMD as a process of another host.  Where unshare
+# can, in new UTS and PID namespaces (its own hostname, its own pids, so no
+# pid of one host means anything on another); elsewhere TASK_HOST_ID names
+# the host instead.
+on_host() {
+	host_name=$1
+	shift
+	if [ "${AC_UNSHARE:-}" = yes ]; then
+		unshare --uts --pid --fork --mount-proc sh -c \
+			'hostname "$0" && exec "$@"' "$host_name" "$@"
+	else
+		TASK_HOST_ID=$host_name "$@"
+	fi
+}
+
+# Can this machine make namespaces?  Decided once per test file.
+if [ -z "${AC_UNSHARE:-}" ]; then
+	if unshare --uts --pid --fork --mount-proc true 2>/dev/null; then
+		AC_UNSHARE=yes
+	else
+		AC_UNSHARE=no
+	fi
+fi
