@@ -221,7 +221,11 @@ run_loop(struct tick *tk, int watch)
 		refresh(tk, &wake_fd);
 	for (;;) {
 		int started = 0, more = 0;
-		if (!tk->stop_at && fire_claim(tk->f, &started, &more, &e) && !watch) {
+		/* A pass whose store fails while runs are in flight goes on
+		 * supervising them (their results wait to be recorded) and tries
+		 * again when they are done; a watcher waits for the store. */
+		if (!tk->stop_at && fire_claim(tk->f, &started, &more, &e) && !watch &&
+		    fire_busy(tk->f) == 0) {
 			fprintf(stderr, "%s: %s\n", prog, e.msg);
 			status = 1;
 			begin_stop(tk, 0);
