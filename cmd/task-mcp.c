@@ -206,7 +206,8 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	struct store *st = NULL;
 	struct tools *tl = NULL;
-	if ((rc = store_open(NULL, 0, &st, &e)) || (rc = tools_open(st, bits, &tl, &e))) {
+	/* Listing creates nothing: the store is made at the first change. */
+	if ((rc = store_open(NULL, STORE_READ, &st, &e)) || (rc = tools_open(st, bits, &tl, &e))) {
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
 		store_close(st);
 		return rc;

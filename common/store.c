@@ -82,6 +82,7 @@ store_open(const char *where, int flags, struct store **out, struct err *e)
 			if (!rc) {
 				set_str(&st->name, where);
 				set_str(&st->locator, where);
+				set_str(&st->standin, where);
 			}
 		} else {
 			rc = store_sqlite_open(st, where, e);
@@ -99,6 +100,7 @@ store_open(const char *where, int flags, struct store **out, struct err *e)
 		free(st->locator);
 		st->name = name;
 		st->locator = locator;
+		set_str(&st->standin, where);
 	}
 	if (rc) {
 		store_close(st);
@@ -120,7 +122,31 @@ store_close(struct store *st)
 	}
 	free(st->name);
 	free(st->locator);
+	free(st->standin);
 	free(st);
+}
+
+int
+store_writable(struct store *st, struct err *e)
+{
+	if (!st->standin)
+		return ST_OK;
+	/* The first write: now the store is made, where it was looked for. */
+	char *where = st->standin;
+	st->standin = NULL;
+	st->ops->close(st);
+	st->ops = NULL;
+	st->flags &= ~STORE_READ;
+	int rc = store_is_uri(where) ? store_pg_open(st, where, e) : store_sqlite_open(st, where, e);
+	if (rc) {
+		st->standin = where;
+		store_sqlite_open(st, ":memory:", NULL);
+		set_str(&st->name, where);
+		set_str(&st->locator, where);
+		return rc;
+	}
+	free(where);
+	return ST_OK;
 }
 
 const char *

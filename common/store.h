@@ -50,6 +50,9 @@ int store_is_uri(const char *where);                 /* a postgres:// or postgre
  * STORE_READ.  A schema newer than this program's is refused. */
 int store_open(const char *where, int flags, struct store **out, struct err *e);
 void store_close(struct store *st);
+/* A store opened STORE_READ where there was none reads as an empty one and
+ * creates nothing; before its first write, this makes the real one. */
+int store_writable(struct store *st, struct err *e);
 const char *store_name(const struct store *st);     /* for messages; never holds a password */
 /* What another program's TASK_DB should say to open this store: an
  * absolute path, or the URI without its password. */

@@ -17,6 +17,7 @@ struct store {
 	char *name;               /* for messages */
 	char *locator;            /* for TASK_DB */
 	int flags;                /* STORE_* */
+	char *standin;            /* read in an empty stand-in: where the real store would be */
 	int depth;                /* units of work open (0 or 1) */
 	int has_owner;
 	struct owner self;        /* the registered owner of claims */

@@ -507,7 +507,7 @@ run_body(struct tools *tl, const struct tool_def *d, const cJSON *args, struct b
 	} else {
 		/* One write transaction per change: reading a task and writing
 		 * it back cannot interleave with task-tick claiming it. */
-		if ((rc = store_begin(tl->st, e)))
+		if ((rc = store_writable(tl->st, e)) || (rc = store_begin(tl->st, e)))
 			return rc;
 		*trc = d->fn(tl, args, out, &te);
 		if (*trc == ST_OK && (rc = store_commit(tl->st, e)) != ST_OK) {
