@@ -983,19 +983,28 @@ pg_task_count(struct store *st, const struct task_filter *f, long *n, struct err
 	return rc;
 }
 
+/* An update of task id by one of its instants (now); ST_NOTFOUND when no
+ * live task has that id. */
+static int
+task_stamp(struct store *st, const char *sql, const char *id, int64_t now, const char *what,
+    struct err *e)
+{
+	struct pq_params p = {.n = 0};
+	pq_text(&p, id);
+	pq_int(&p, now);
+	long rows = 0;
+	int rc = pq_do(st, sql, &p, &rows, what, e);
+	if (!rc && rows == 0)
+		return err_set(e, ST_NOTFOUND, "no task '%s'", id);
+	return rc;
+}
+
 static int
 pg_task_trash(struct store *st, const char *id, int64_t now, struct err *e)
 {
 	static const char q[] = "UPDATE tasks SET deleted_at = $2, updated_at = $2"
 	    " WHERE id = $1 AND deleted_at IS NULL";
-	struct pq_params p = {.n = 0};
-	pq_text(&p, id);
-	pq_int(&p, now);
-	long rows = 0;
-	int rc = pq_do(st, q, &p, &rows, "deleting a task", e);
-	if (!rc && rows == 0)
-		return err_set(e, ST_NOTFOUND, "no task '%s'", id);
-	return rc;
+	return task_stamp(st, q, id, now, "deleting a task", e);
 }
 
 static int
@@ -1038,14 +1047,7 @@ pg_task_queue(struct store *st, const char *id, int64_t now, struct err *e)
 {
 	static const char q[] = "UPDATE tasks SET queued = 1, updated_at = $2 WHERE id = $1"
 	    " AND deleted_at IS NULL";
-	struct pq_params p = {.n = 0};
-	pq_text(&p, id);
-	pq_int(&p, now);
-	long rows = 0;
-	int rc = pq_do(st, q, &p, &rows, "queueing a run", e);
-	if (!rc && rows == 0)
-		return err_set(e, ST_NOTFOUND, "no task '%s'", id);
-	return rc;
+	return task_stamp(st, q, id, now, "queueing a run", e);
 }
 
 static int

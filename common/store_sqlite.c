@@ -972,20 +972,29 @@ sq_task_count(struct store *st, const struct task_filter *f, long *n, struct err
 	return rc == SQLITE_ROW ? ST_OK : sq_err(st, e, "counting tasks");
 }
 
+/* An update of task id by one of its instants (now); ST_NOTFOUND when no
+ * live task has that id. */
+static int
+task_stamp(struct store *st, const char *sql, const char *id, int64_t now, const char *what,
+    struct err *e)
+{
+	sqlite3_stmt *s = sq_stmt(st, sql, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, id);
+	sqlite3_bind_int64(s, 2, now);
+	int rc = sq_done(st, s, e, what);
+	if (!rc && sqlite3_changes(sq(st)->db) == 0)
+		return err_set(e, ST_NOTFOUND, "no task '%s'", id);
+	return rc;
+}
+
 static int
 sq_task_trash(struct store *st, const char *id, int64_t now, struct err *e)
 {
 	static const char q[] = "UPDATE tasks SET deleted_at = ?2, updated_at = ?2"
 	    " WHERE id = ?1 AND deleted_at IS NULL";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
-	if (!s)
-		return ST_ERR;
-	sq_text(s, 1, id);
-	sqlite3_bind_int64(s, 2, now);
-	int rc = sq_done(st, s, e, "deleting a task");
-	if (!rc && sqlite3_changes(sq(st)->db) == 0)
-		return err_set(e, ST_NOTFOUND, "no task '%s'", id);
-	return rc;
+	return task_stamp(st, q, id, now, "deleting a task", e);
 }
 
 static int
@@ -1040,15 +1049,7 @@ sq_task_queue(struct store *st, const char *id, int64_t now, struct err *e)
 {
 	static const char q[] = "UPDATE tasks SET queued = 1, updated_at = ?2 WHERE id = ?1"
 	    " AND deleted_at IS NULL";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
-	if (!s)
-		return ST_ERR;
-	sq_text(s, 1, id);
-	sqlite3_bind_int64(s, 2, now);
-	int rc = sq_done(st, s, e, "queueing a run");
-	if (!rc && sqlite3_changes(sq(st)->db) == 0)
-		return err_set(e, ST_NOTFOUND, "no task '%s'", id);
-	return rc;
+	return task_stamp(st, q, id, now, "queueing a run", e);
 }
 
 static int

@@ -363,15 +363,6 @@ year_events(const struct tz *z, int64_t y, struct event ev[2])
 	return 2;
 }
 
-static int64_t
-year_of(int64_t t)
-{
-	int64_t y;
-	unsigned m, d;
-	civil_from_days(floor_div(t, 86400), &y, &m, &d);
-	return y;
-}
-
 /* The footer around t: the type in force, the last event <= t and the first
  * event > t (INT64_MIN/INT64_MAX when there is none). */
 static int

@@ -443,3 +443,11 @@ mono_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+int64_t
+year_of(int64_t t)
+{
+	int64_t y;
+	unsigned m, d;
+	civil_from_days(floor_div(t, 86400), &y, &m, &d);
+	return y;
+}

@@ -64,7 +64,8 @@ int64_t mono_ms(void);                          /* a monotonic clock (counting s
 int64_t days_from_civil(int64_t y, unsigned m, unsigned d);
 void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d);
 int days_in_month(int64_t y, unsigned m);
-int weekday_from_days(int64_t z);               /* 0 = Sunday */
+int weekday_from_days(int64_t z);
+int64_t year_of(int64_t t);                     /* the year of an instant (or a local time) */               /* 0 = Sunday */
 
 /* Identifiers. */
 int uuid4(char out[37]);                        /* random v4 UUID; -1 if no randomness */

@@ -1685,15 +1685,6 @@ resolve(const struct tz *z, int64_t local)
 	return local - tz_offset(z, local); /* not reached for real zones */
 }
 
-static int64_t
-year_of_local(int64_t local)
-{
-	int64_t y;
-	unsigned m, d;
-	civil_from_days(floor_div(local, 86400), &y, &m, &d);
-	return y;
-}
-
 /* US daylight time since 2007, as instants [*a, *b): from 02:00 standard
  * time on the second Sunday of March to 02:00 daylight time on the first
  * Sunday of November. */
@@ -1725,7 +1716,7 @@ rz_offset(struct parser *p, int64_t t)
 	if (!p->us)
 		return p->rz_off;
 	int32_t std = p->us->std;
-	int64_t y = year_of_local(t + std), a, b;
+	int64_t y = year_of(t + std), a, b;
 	if (y < 2007 && us_file(p))
 		return tz_offset(p->own, t);
 	us_span(y, std, &a, &b);
@@ -1747,7 +1738,7 @@ rz_instant(struct parser *p, int64_t days, const struct clock *c)
 	if (!p->us)
 		return local - p->rz_off;
 	int32_t std = p->us->std;
-	int64_t y = year_of_local(local), a, b;
+	int64_t y = year_of(local), a, b;
 	if (y < 2007 && us_file(p))
 		return resolve(p->own, local);
 	us_span(y, std, &a, &b);

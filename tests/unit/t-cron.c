@@ -82,21 +82,6 @@ static const struct parse_case parses[] = {
 	{"@daily\xc3", "unknown nickname '@daily\xef\xbf\xbd' (expected @yearly, @annually, @monthly, @weekly, @daily, @midnight or @hourly)"},
 };
 
-/* One line of valid UTF-8. */
-static int
-clean_line(const char *s)
-{
-	size_t n = strlen(s);
-	for (size_t i = 0; i < n;) {
-		uint32_t cp;
-		size_t k = utf8_decode(s + i, n - i, &cp);
-		if (k == 0 || cp < 0x20)
-			return 0;
-		i += k;
-	}
-	return n > 0;
-}
-
 /* Long fields and nicknames of multi-byte characters are cut between
  * characters, whatever the offset. */
 static void
@@ -112,7 +97,7 @@ long_quotes(void)
 				    "\xe2\x82\xac");
 			struct cron c;
 			struct err e = {{0}};
-			check(cron_parse(in, &c, &e) == ST_INVALID && clean_line(e.msg) &&
+			check(cron_parse(in, &c, &e) == ST_INVALID && tap_clean_line(e.msg) &&
 			    strstr(e.msg, "..."), "a long non-ASCII %s is quoted in whole characters "
 			    "(offset %d)", kind == 0 ? "field" : kind == 1 ? "nickname" : "tail", pad);
 		}

@@ -30,21 +30,6 @@ load(const char *name)
 	return z;
 }
 
-/* One line of valid UTF-8 without control characters. */
-static int
-clean_line(const char *s)
-{
-	size_t n = strlen(s);
-	for (size_t i = 0; i < n;) {
-		uint32_t cp;
-		size_t k = utf8_decode(s + i, n - i, &cp);
-		if (k == 0 || cp < 0x20 || cp == 0x7f)
-			return 0;
-		i += k;
-	}
-	return n > 0;
-}
-
 /* The reason in a "cannot understand" message, else the whole message. */
 static const char *
 reason(const char *msg, const char *zone, char *buf, size_t n)
@@ -94,7 +79,7 @@ one_zone(const char *in, struct tz *z, int64_t now, unsigned flags, const char *
 	int rc = when_read(in, now, z, flags, &t, &e);
 	if (want[0] == '!') {
 		char why[ERR_MAX];
-		if (rc != ST_INVALID || !clean_line(e.msg)) {
+		if (rc != ST_INVALID || !tap_clean_line(e.msg)) {
 			snprintf(got, n, rc ? "not one clean line: %s" : "understood", e.msg);
 			return 0;
 		}
@@ -258,7 +243,7 @@ messages(void)
 		snprintf(longer, sizeof longer, "2026-12-01T07:00:00Z%300sblorp", "");
 		check_int(when_parse(longer, now, zl, &t, &e), ST_INVALID,
 		    "words past the 255th character are not cut off and ignored");
-		check(strstr(e.msg, "it is too long") && clean_line(e.msg), "  it is too long");
+		check(strstr(e.msg, "it is too long") && tap_clean_line(e.msg), "  it is too long");
 	}
 	{
 		/* 2-byte characters across the quoting limit: never cut in two */
@@ -269,7 +254,7 @@ messages(void)
 			char in[260];
 			snprintf(in, sizeof in, "%.*s%s", cut, "xxx", s);
 			when_parse(in, now, zl, &t, &e);
-			check(clean_line(e.msg) && strstr(e.msg, "...'"), "a long non-ASCII input is "
+			check(tap_clean_line(e.msg) && strstr(e.msg, "...'"), "a long non-ASCII input is "
 			    "quoted cut between characters (offset %d)", cut);
 		}
 	}

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "utf8.h"
+
 static int tap_count, tap_failed;
 
 __attribute__((format(printf, 2, 3))) static int
@@ -38,6 +40,21 @@ tap_ok(int ok, const char *fmt, ...)
 			printf("#   got '%s', want '%s'\n", g_ ? g_ : "(null)",    \
 			    w_ ? w_ : "(null)");                                   \
 	} while (0)
+
+/* s is one line of valid UTF-8 without control characters (a message). */
+__attribute__((unused)) static int
+tap_clean_line(const char *s)
+{
+	size_t n = strlen(s);
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t k = utf8_decode(s + i, n - i, &cp);
+		if (k == 0 || cp < 0x20 || cp == 0x7f)
+			return 0;
+		i += k;
+	}
+	return n > 0;
+}
 
 static int
 tap_done(void)
