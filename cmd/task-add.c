@@ -244,6 +244,8 @@ usage(FILE *f)
 	    "      --weekly 'DAY HH:MM'  every DAY (mon,wed,...) at HH:MM\n"
 	    "      --manual           only when asked (task-run)\n"
 	    "      --heartbeat        a standing addition to every heartbeat\n"
+	    "      --until WHEN       end a recurring schedule: no run after WHEN\n"
+	    "      --count N          end a recurring schedule after N runs\n"
 	    "task:\n"
 	    "  -n, --name NAME        short description (default: the prompt's first words)\n"
 	    "  -p, --prompt TEXT      the prompt (else the arguments, else standard input)\n"
@@ -258,6 +260,8 @@ usage(FILE *f)
 	    "      --missed once|skip|all   what to do with runs missed while down\n"
 	    "      --jitter DURATION  fire up to this long after each instant\n"
 	    "      --notify COMMAND   gets each finished run as JSON\n"
+	    "      --mcp NAME[,NAME]  MCP servers of mcp.json its runs may use (repeatable)\n"
+	    "      --mcp-allow GLOB   only the MCP tools matching (repeatable)\n"
 	    "      --disabled         add it disabled\n"
 	    "output:\n"
 	    "  -f, --force            add even if a pending twin exists\n"
@@ -280,6 +284,7 @@ main(int argc, char **argv)
 	struct option *opts = taskargs_options(extra, "fjhV", shortopts, sizeof shortopts);
 	struct task_args a;
 	taskargs_init(&a);
+	a.creating = 1;
 	int force = 0, json = 0, fields = 0, c, rc = ST_OK;
 	char ebuf[128];
 	opterr = 0;

@@ -37,8 +37,8 @@ edit(struct store *st, const char *arg, const struct task_args *a, int json, int
 	}
 	task_copy(&t, &old);
 	rc = taskargs_apply(a, &t, now, zs, &changed, e);
-	/* A new schedule makes a finished task pending again. */
-	if (!rc && a->nkinds && t.status != STATUS_PENDING) {
+	/* A new schedule or end makes a finished task pending again. */
+	if (!rc && (a->nkinds || a->until || a->count) && t.status != STATUS_PENDING) {
 		t.status = STATUS_PENDING;
 		t.consecutive_failures = 0;
 	}
@@ -70,6 +70,11 @@ edit(struct store *st, const char *arg, const struct task_args *a, int json, int
 		task_fmt_time(&t, zs, t.next_run_at, TIME_WALL_ZONE, next, sizeof next);
 		fputs(diff.data ? diff.data : "", stdout);
 		printf("next run: %s\n", next);
+		if (t.ends_at != old.ends_at) {
+			char end[256];
+			task_describe_end(&t, zs, end, sizeof end);
+			printf("ends: %s\n", *end ? end : "none");
+		}
 	}
 out:
 	buf_free(&diff);
@@ -85,9 +90,12 @@ usage(FILE *f)
 	    "usage: task-edit [--json] [task-add's options] ID\n"
 	    "  -c, --cron, -a, --at, -P, --plan, --daily, --weekly, --manual, --heartbeat\n"
 	    "                         a new schedule (re-arms a completed or failed task)\n"
+	    "      --until WHEN, --count N   a new end, counted from now (re-arms too);\n"
+	    "                         --until none and --count 0 remove it\n"
 	    "  -n, --name, -p, --prompt, -s, --system, -z, --tz, -C, --context,\n"
 	    "  -A, --attach, -m, --model, -e, --exec, -t, --timeout, -r, --retries,\n"
-	    "  --intent, --channel, --payload, -k, --key, --missed, --jitter, --notify\n"
+	    "  --intent, --channel, --payload, -k, --key, --missed, --jitter, --notify,\n"
+	    "  --mcp, --mcp-allow\n"
 	    "                         change that field; an empty value clears an optional one\n"
 	    "      --enable, --disable\n"
 	    "  -j, --json             print the changed task as JSON\n"

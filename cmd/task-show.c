@@ -50,6 +50,21 @@ block(const char *label, const char *text)
 	free(all);
 }
 
+/* A JSON array of strings as "a, b". */
+static void
+list_field(const char *label, const char *json)
+{
+	cJSON *a = json ? cJSON_Parse(json) : NULL;
+	const cJSON *it;
+	struct buf b = {0};
+	cJSON_ArrayForEach(it, a)
+		if (cJSON_IsString(it))
+			buf_printf(&b, "%s%s", b.len ? ", " : "", it->valuestring);
+	field(label, b.data);
+	buf_free(&b);
+	cJSON_Delete(a);
+}
+
 struct run_print {
 	const struct task *t;
 	struct zones *zs;
@@ -107,6 +122,14 @@ show_text(const struct task *t, struct zones *zs)
 		snprintf(buf, sizeof buf, "none");
 	}
 	field("next run:", buf);
+	task_describe_end(t, zs, buf, sizeof buf);
+	int left = task_runs_left(t, zs, 1001);
+	if (left > 1000)
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "; over 1000 runs left");
+	else if (left)
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "; %d run%s left", left,
+		    left == 1 ? "" : "s");
+	field("ends:", buf);
 	if (t->last_run_at != TIME_NONE) {
 		task_fmt_time(t, zs, t->last_run_at, TIME_WALL_ZONE, when, sizeof when);
 		snprintf(buf, sizeof buf, "%s: %s", when, t->last_status ? t->last_status : "?");
@@ -121,6 +144,8 @@ show_text(const struct task *t, struct zones *zs)
 	field("attachments:", t->attachments);
 	field("model:", t->model);
 	field("exec:", t->exec);
+	list_field("mcp servers:", t->mcp);
+	list_field("mcp allow:", t->mcp_allow);
 	if (t->timeout) {
 		snprintf(buf, sizeof buf, "%ds", t->timeout);
 		field("timeout:", buf);

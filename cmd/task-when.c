@@ -3,7 +3,9 @@
  * @nickname first, then as a time expression; the next N firing instants
  * strictly after --from (default now, TASK_NOW honoured) are printed one
  * RFC 3339 timestamp per line, in ZONE's offset or with --utc as Z.  Like
- * `systemd-analyze calendar --iterations`. */
+ * `systemd-analyze calendar --iterations`.  A cron schedule may end
+ * (--until, --count): its end is armed at --from by the code task-add
+ * uses, so the listing stops where the task would. */
 #include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 
 #include "config.h"
 #include "cron.h"
+#include "task.h"
 #include "tz.h"
 #include "when.h"
 #include "utf8.h"
@@ -22,12 +25,16 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: task-when [--tz ZONE] [--from TIME] [-n N] [--utc] [--describe] [--json] SCHEDULE\n"
+	    "usage: task-when [--tz ZONE] [--from TIME] [-n N] [--until TIME] [--count N] [--utc]\n"
+	    "                 [--describe] [--json] SCHEDULE\n"
 	    "  SCHEDULE     a cron expression ('0 7 * * 1-5'), a nickname (@daily) or a\n"
 	    "               time expression ('tomorrow at 10am', 2026-11-23T07:00:00Z)\n"
 	    "  -z, --tz ZONE    read the schedule in this IANA zone (default: the local zone)\n"
 	    "  -f, --from TIME  count from this instant instead of now (any time expression)\n"
-	    "  -n, --count N    print the next N instants of a cron schedule (default 1)\n"
+	    "  -n N             print the next N instants of a cron schedule (default 1, or\n"
+	    "                   every one up to its end with --until or --count)\n"
+	    "      --until TIME a cron schedule that ends: no instant after TIME\n"
+	    "      --count N    a cron schedule that ends after N instants\n"
 	    "  -u, --utc        print instants in UTC (...Z) instead of the zone's offset\n"
 	    "  -d, --describe   print the schedule's description first\n"
 	    "  -j, --json       one JSON object per instant\n"
@@ -103,13 +110,31 @@ print_instant(const struct tz *z, int64_t t, int utc, int json, const char *desc
 	puts("}");
 }
 
+/* The end of a recurrence read as task-add reads it: --until in the zone
+ * at --from, armed from --from.  Errors carry the flag. */
+static int
+ends(struct task *t, const char *until, int64_t now, unsigned flags, struct err *e)
+{
+	const struct tz *z;
+	struct err sub;
+	struct zones *zs = zones_new();
+	int rc = zones_get(zs, t->tz, &z, e);
+	if (!rc && until && (rc = when_read(until, now, z, flags, &t->until_at, &sub)))
+		err_set(e, rc, "--until: %s", sub.msg);
+	if (!rc)
+		rc = task_arm_end(t, zs, now, e);
+	zones_free(zs);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"tz", required_argument, NULL, 'z'},
 		{"from", required_argument, NULL, 'f'},
-		{"count", required_argument, NULL, 'n'},
+		{"until", required_argument, NULL, 'U'},
+		{"count", required_argument, NULL, 'C'},
 		{"utc", no_argument, NULL, 'u'},
 		{"describe", no_argument, NULL, 'd'},
 		{"json", no_argument, NULL, 'j'},
@@ -117,8 +142,9 @@ main(int argc, char **argv)
 		{"version", no_argument, NULL, 'V'},
 		{0},
 	};
-	const char *zone = NULL, *from = NULL;
-	long count = 1;
+	const char *zone = NULL, *from = NULL, *until = NULL;
+	long count = 1, runs = 0;
+	int count_given = 0;
 	int utc = 0, describe = 0, json = 0, c;
 	char *end;
 	while ((c = getopt_long(argc, argv, ":z:f:n:udjhV", opts, NULL)) != -1) {
@@ -130,6 +156,16 @@ main(int argc, char **argv)
 			if (*optarg == 0 || *end || count < 1 || count > 100000) {
 				fprintf(stderr, "%s: -n wants a count from 1 to 100000, not '%s'\n", prog,
 				    optarg);
+				return ST_INVALID;
+			}
+			count_given = 1;
+			break;
+		case 'U': until = optarg; break;
+		case 'C':
+			runs = strtol(optarg, &end, 10);
+			if (*optarg == 0 || *end || runs < 1 || runs > TASK_COUNT_MAX) {
+				fprintf(stderr, "%s: bad --count '%s': expected a number of runs from 1 "
+				    "to %d\n", prog, optarg, TASK_COUNT_MAX);
 				return ST_INVALID;
 			}
 			break;
@@ -175,12 +211,27 @@ main(int argc, char **argv)
 	struct err ce = {{0}};
 	char desc[256];
 	if ((rc = cron_parse(sched.data, &cr, &ce)) == ST_OK) {
-		cron_describe(sched.data, &cr, desc, sizeof desc);
+		struct task task;
+		task_init(&task);
+		task.kind = KIND_CRON;
+		task.cron = xstrdup(sched.data);
+		task.tz = xstrdup(tz_name(z));
+		task.count = (int)runs;
+		rc = ends(&task, until, now, flags, &e);
+		task_describe(&task, NULL, desc, sizeof desc);
+		int64_t end_at = task.ends_at;
+		task_free(&task);
+		if (rc)
+			goto fail;
+		if (!count_given && end_at != TIME_NONE)
+			count = TASK_COUNT_MAX;
 		if (describe && !json)
 			puts(desc);
 		t = now;
 		for (long i = 0; i < count; i++) {
 			t = cron_next(&cr, z, t);
+			if (end_at != TIME_NONE && t > end_at)
+				break;
 			if (t < 0 || past_9999(z, t)) {
 				if (i == 0) {
 					char f[64], q[112];
@@ -205,6 +256,12 @@ main(int argc, char **argv)
 		}
 		if ((rc = when_read(sched.data, now, z, flags, &t, &e)))
 			goto fail;
+		if (until || runs) {
+			char q[112];
+			rc = err_set(&e, ST_INVALID, "--until and --count end a cron schedule; '%s' is "
+			    "one instant", utf8_quote(q, 104, sched.data, sched.len));
+			goto fail;
+		}
 		char local[64];
 		tz_fmt_local(z, t, local, sizeof local);
 		char *sp = strchr(local, ' ');

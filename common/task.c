@@ -7,6 +7,7 @@
 #include "cron.h"
 #include "task.h"
 #include "tz.h"
+#include "utf8.h"
 
 static const char *const kind_names[KIND_COUNT] = {"cron", "at", "plan", "manual", "heartbeat"};
 static const char *const status_names[STATUS_COUNT] = {"pending", "running", "completed",
@@ -168,6 +169,50 @@ json_kind_ok(const char *text, int want_array, int strings_only)
 	return ok;
 }
 
+/* A word of mcp or mcp_allow as it must travel: TASK_MCP and
+ * TASK_MCP_ALLOW join the words with commas and llm-call trims blanks
+ * around each, so a comma or a blank at either end would not arrive as
+ * written. */
+static int
+mcp_words_ok(const char *json, const char *field, const char *what, struct err *e)
+{
+	cJSON *j = json ? cJSON_Parse(json) : NULL;
+	const cJSON *it;
+	int rc = ST_OK;
+	cJSON_ArrayForEach(it, j) {
+		const char *w = it->valuestring, *why = NULL;
+		size_t n = strlen(w);
+		if (!n)
+			why = "is empty";
+		else if (strchr(w, ','))
+			why = "holds a comma, which separates them";
+		else if (isspace((unsigned char)w[0]) || isspace((unsigned char)w[n - 1]))
+			why = "starts or ends with a blank";
+		for (size_t i = 0; i < n && !why; i++)
+			if ((unsigned char)w[i] < 0x20 || w[i] == 0x7f)
+				why = "holds a control character";
+		if (why) {
+			char q[80];
+			rc = err_set(e, ST_INVALID, "%s: %s '%s' %s", field, what, utf8_quote(q, 72, w, n),
+			    why);
+			break;
+		}
+	}
+	cJSON_Delete(j);
+	return rc;
+}
+
+static const char *
+kind_phrase(int kind)
+{
+	switch (kind) {
+	case KIND_AT: return "a one-shot task (--at)";
+	case KIND_PLAN: return "a planned task (--plan)";
+	case KIND_HEARTBEAT: return "a heartbeat task";
+	default: return "a manual task";
+	}
+}
+
 int
 task_validate(const struct task *t, struct zones *zs, struct err *e)
 {
@@ -192,13 +237,17 @@ task_validate(const struct task *t, struct zones *zs, struct err *e)
 		return err_set(e, ST_INVALID, "payload must be a JSON object");
 	if ((t->until_at != TIME_NONE || t->count) && t->kind != KIND_CRON)
 		return err_set(e, ST_INVALID, "--until and --count end recurring tasks (--cron, --daily,"
-		    " --weekly); a %s task has no recurrence to end", task_kind_name(t->kind));
+		    " --weekly); %s has no recurrence to end", kind_phrase(t->kind));
 	if (t->count < 0 || t->count > TASK_COUNT_MAX)
-		return err_set(e, ST_INVALID, "count must be from 1 to %d", TASK_COUNT_MAX);
+		return err_set(e, ST_INVALID, "count must be from 1 to %d runs, or 0 for no end",
+		    TASK_COUNT_MAX);
 	if (t->mcp && !json_kind_ok(t->mcp, 1, 1))
 		return err_set(e, ST_INVALID, "mcp must be a JSON array of server names");
 	if (t->mcp_allow && !json_kind_ok(t->mcp_allow, 1, 1))
 		return err_set(e, ST_INVALID, "mcp_allow must be a JSON array of tool patterns");
+	if ((rc = mcp_words_ok(t->mcp, "mcp", "server name", e)) ||
+	    (rc = mcp_words_ok(t->mcp_allow, "mcp_allow", "pattern", e)))
+		return rc;
 	WITH_ZONES(zs, tmp);
 	const struct tz *z;
 	if ((rc = zones_get(zs, t->tz, &z, e)))
@@ -408,10 +457,8 @@ task_default_name(const char *prompt, char *buf, size_t n)
 		snprintf(buf, n < 49 ? n : 49, "%s", p);
 }
 
-/* Where a recurrence that ends (--until, --count) ends: its count counted
- * from the first occurrence after now. */
-static int
-arm_end(struct task *t, struct zones *zs, int64_t now, struct err *e)
+int
+task_arm_end(struct task *t, struct zones *zs, int64_t now, struct err *e)
 {
 	int64_t first, s;
 	char when[64], at[64];
@@ -419,6 +466,11 @@ arm_end(struct task *t, struct zones *zs, int64_t now, struct err *e)
 	t->ends_at = TIME_NONE;
 	if (t->kind != KIND_CRON || (t->until_at == TIME_NONE && !t->count))
 		return ST_OK;
+	/* A finished task's end is history: nothing to count from now. */
+	if (t->status != STATUS_PENDING) {
+		t->ends_at = t->until_at;
+		return ST_OK;
+	}
 	if ((rc = task_next_slot(t, zs, now, &first, e)))
 		return rc;
 	if (first == TIME_NONE)
@@ -441,6 +493,40 @@ arm_end(struct task *t, struct zones *zs, int64_t now, struct err *e)
 	if (t->count && s != TIME_NONE && (t->ends_at == TIME_NONE || s < t->ends_at))
 		t->ends_at = s;
 	return ST_OK;
+}
+
+int
+task_runs_left(const struct task *t, struct zones *zs, int cap)
+{
+	int n = 0;
+	struct err e;
+	if (t->status != STATUS_PENDING || t->ends_at == TIME_NONE)
+		return 0;
+	for (int64_t s = t->next_run_at; s != TIME_NONE && s <= t->ends_at && n < cap; n++)
+		if (task_next_slot(t, zs, s, &s, &e))
+			break;
+	return n;
+}
+
+void
+task_describe_end(const struct task *t, struct zones *zs, char *buf, size_t n)
+{
+	char when[64], until[64];
+	int64_t end = t->ends_at != TIME_NONE ? t->ends_at : t->until_at;
+	buf[0] = 0;
+	if (t->kind != KIND_CRON || (t->until_at == TIME_NONE && !t->count))
+		return;
+	task_fmt_time(t, zs, end, TIME_WALL_ZONE, when, sizeof when);
+	task_fmt_time(t, zs, t->until_at, TIME_WALL, until, sizeof until);
+	if (end == TIME_NONE)
+		snprintf(buf, n, "after %d run%s", t->count, t->count == 1 ? "" : "s");
+	else if (!t->count)
+		snprintf(buf, n, "%s (until)", when);
+	else if (t->until_at == TIME_NONE)
+		snprintf(buf, n, "%s (after %d run%s)", when, t->count, t->count == 1 ? "" : "s");
+	else
+		snprintf(buf, n, "%s (after %d run%s or until %s, whichever is first)", when, t->count,
+		    t->count == 1 ? "" : "s", until);
 }
 
 int
@@ -470,7 +556,10 @@ task_finalize(struct task *t, int is_new, int reschedule, int64_t now, struct zo
 	 * in an earlier one is a new occurrence (task-edit --at back to it). */
 	if (reschedule && !is_new)
 		t->arming++;
-	if (reschedule && (rc = arm_end(t, zs, now, e)))
+	/* An end not armed yet is armed now: a new task's, or one whose
+	 * schedule, until or count changed (taskargs clears it); an imported
+	 * one is kept, so a copied task keeps its progress. */
+	if (t->ends_at == TIME_NONE && (rc = task_arm_end(t, zs, now, e)))
 		goto out;
 	if (reschedule && (rc = task_schedule_from(t, zs, now, e)))
 		goto out;
@@ -483,8 +572,16 @@ task_finalize(struct task *t, int is_new, int reschedule, int64_t now, struct zo
 		task_fmt_time(t, zs, t->plan[t->nplan - 1], TIME_WALL_ZONE, when, sizeof when);
 		rc = err_set(e, ST_INVALID, "%s is in the past (read in %s)", when, t->tz);
 	}
-	if (!rc && reschedule && t->kind == KIND_CRON && t->next_run_at == TIME_NONE)
-		rc = err_set(e, ST_INVALID, "cron expression '%s' never fires again", t->cron);
+	if (!rc && reschedule && t->kind == KIND_CRON && t->next_run_at == TIME_NONE &&
+	    t->status == STATUS_PENDING) {
+		char when[64];
+		task_fmt_time(t, zs, t->ends_at, TIME_WALL_ZONE, when, sizeof when);
+		if (t->ends_at != TIME_NONE)
+			rc = err_set(e, ST_INVALID, "the recurrence ended at %s (--until/--count); give a"
+			    " later --until or a new --count", when);
+		else
+			rc = err_set(e, ST_INVALID, "cron expression '%s' never fires again", t->cron);
+	}
 out:
 	zones_free(tmp);
 	return rc;

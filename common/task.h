@@ -109,6 +109,16 @@ void task_plan_parse(struct task *t, const char *s); /* back into t->plan; none 
  * one-shot whose time is gone is refused. */
 int task_finalize(struct task *t, int is_new, int reschedule, int64_t now, struct zones *zs,
     struct err *e);
+/* Arm a recurrence's end (--until, --count) from now: ends_at is the
+ * earlier of until_at and the count-th occurrence after now.  An until in
+ * the past or before the first occurrence is ST_INVALID. */
+int task_arm_end(struct task *t, struct zones *zs, int64_t now, struct err *e);
+/* The occurrences from next_run_at to ends_at, counting up to cap; 0 when
+ * the task has no end or is not pending. */
+int task_runs_left(const struct task *t, struct zones *zs, int cap);
+/* The end for people: "2026-11-24 17:00 GMT (until)", "... (after 7 runs)";
+ * empty when the task has none. */
+void task_describe_end(const struct task *t, struct zones *zs, char *buf, size_t n);
 /* Schedule sugar to cron: "07:00" -> "0 7 * * *"; "mon,fri 09:30" -> "30 9 * * 1,5". */
 int sched_daily_cron(const char *hhmm, char *out, size_t n, struct err *e);
 int sched_weekly_cron(const char *days_hhmm, char *out, size_t n, struct err *e);

@@ -255,7 +255,7 @@ task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs,
 	if (!cJSON_IsObject(obj))
 		return err_set(e, ST_INVALID, "expected a JSON object");
 	const cJSON *it;
-	const cJSON *at = NULL, *plan = NULL;
+	const cJSON *at = NULL, *plan = NULL, *until = NULL;
 	int kind_given = 0, next_given = 0;
 	cJSON_ArrayForEach(it, obj) {
 		const struct field *f = field_named(it->string);
@@ -269,6 +269,10 @@ task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs,
 		}
 		if (strcmp(f->name, "plan") == 0) {
 			plan = it;
+			continue;
+		}
+		if (strcmp(f->name, "until") == 0) {
+			until = it;
 			continue;
 		}
 		switch (f->type) {
@@ -367,6 +371,13 @@ task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs,
 				return rc;
 		}
 		qsort(t->plan, t->nplan, sizeof *t->plan, cmp_int64);
+	}
+	if (until) {
+		struct err sub;
+		if (!cJSON_IsString(until))
+			return err_set(e, ST_INVALID, "field 'until' must be a time string");
+		if (read_when(until->valuestring, now, allow_past, when_flags, z, &t->until_at, &sub))
+			return err_set(e, ST_INVALID, "field 'until': %s", sub.msg);
 	}
 	return ST_OK;
 }

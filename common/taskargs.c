@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <cjson/cJSON.h>
 
@@ -15,7 +16,8 @@
 
 enum {
 	OPT_DAILY = 256, OPT_WEEKLY, OPT_MANUAL, OPT_HEARTBEAT, OPT_ENABLED, OPT_DISABLED,
-	OPT_INTENT, OPT_CHANNEL, OPT_PAYLOAD, OPT_MISSED, OPT_JITTER, OPT_NOTIFY,
+	OPT_INTENT, OPT_CHANNEL, OPT_PAYLOAD, OPT_MISSED, OPT_JITTER, OPT_NOTIFY, OPT_UNTIL,
+	OPT_COUNT, OPT_MCP, OPT_MCP_ALLOW,
 };
 
 static const char task_shortopts[] = "n:p:s:c:a:P:z:m:e:t:r:k:A:C:";
@@ -48,6 +50,10 @@ static const struct option task_options[] = {
 	{"missed", required_argument, NULL, OPT_MISSED},
 	{"jitter", required_argument, NULL, OPT_JITTER},
 	{"notify", required_argument, NULL, OPT_NOTIFY},
+	{"until", required_argument, NULL, OPT_UNTIL},
+	{"count", required_argument, NULL, OPT_COUNT},
+	{"mcp", required_argument, NULL, OPT_MCP},
+	{"mcp-allow", required_argument, NULL, OPT_MCP_ALLOW},
 	{0, 0, 0, 0},
 };
 
@@ -63,8 +69,10 @@ taskargs_free(struct task_args *a)
 {
 	free(a->plan);
 	free(a->attach);
+	free(a->mcp);
+	free(a->mcp_allow);
 	free(a->weekly_joined);
-	a->plan = a->attach = NULL;
+	a->plan = a->attach = a->mcp = a->mcp_allow = NULL;
 	a->weekly_joined = NULL;
 }
 
@@ -141,6 +149,10 @@ taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int ar
 	case OPT_MISSED: a->missed = arg; break;
 	case OPT_JITTER: a->jitter = arg; break;
 	case OPT_NOTIFY: a->notify = arg; break;
+	case OPT_UNTIL: a->until = arg; break;
+	case OPT_COUNT: a->count = arg; break;
+	case OPT_MCP: push(&a->mcp, &a->nmcp, arg); break;
+	case OPT_MCP_ALLOW: push(&a->mcp_allow, &a->nmcp_allow, arg); break;
 	default: return 0;
 	}
 	return 1;
@@ -295,6 +307,63 @@ apply_schedule(const struct task_args *a, struct task *t, int64_t now, const str
 	return ST_OK;
 }
 
+/* --mcp and --mcp-allow: each value a comma-separated list (as llm-call's
+ * flags and TASK_MCP are), blanks around a word dropped, repeats kept
+ * once; '' alone clears the list.  The words are checked by task_validate. */
+static void
+apply_words(const char *const *vals, size_t n, char **dst)
+{
+	if (!n)
+		return;
+	cJSON *arr = cJSON_CreateArray();
+	for (size_t i = 0; i < n; i++) {
+		char *copy = xstrdup(vals[i]), *save = NULL;
+		for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+			const cJSON *it;
+			int seen = 0;
+			if (!*str_trim(w))
+				continue;
+			cJSON_ArrayForEach(it, arr) seen |= strcmp(it->valuestring, w) == 0;
+			if (!seen)
+				cJSON_AddItemToArray(arr, cJSON_CreateString(w));
+		}
+		free(copy);
+	}
+	free(*dst);
+	*dst = cJSON_GetArraySize(arr) ? cJSON_PrintUnformatted(arr) : NULL;
+	cJSON_Delete(arr);
+}
+
+/* --until and --count.  Either one re-arms the end from now; "none" (or
+ * '') and 0 remove it.  A new task has no end to remove: its --count 0
+ * would be a task that never runs. */
+static int
+apply_end(const struct task_args *a, struct task *t, int64_t now, const struct tz *z,
+    struct err *e)
+{
+	int rc;
+	if (a->until) {
+		t->until_at = TIME_NONE;
+		if (*a->until && strcasecmp(a->until, "none") != 0 &&
+		    (rc = read_time("--until", a->until, now, z, a->when_flags, &t->until_at, e)))
+			return rc;
+	}
+	if (a->count) {
+		long n;
+		char *end;
+		errno = 0;
+		n = *a->count ? strtol(a->count, &end, 10) : 0;
+		if (*a->count && (end == a->count || *end || errno || n < 0 || n > TASK_COUNT_MAX))
+			return err_set(e, ST_INVALID, "bad --count '%s': expected a number of runs from 1 "
+			    "to %d%s", a->count, TASK_COUNT_MAX, a->creating ? "" : " (0 removes the end)");
+		if (n == 0 && a->creating)
+			return err_set(e, ST_INVALID, "--count 0 would never run: give a number of runs "
+			    "from 1 to %d", TASK_COUNT_MAX);
+		t->count = (int)n;
+	}
+	return ST_OK;
+}
+
 /* Every value is stored and shown as text: bytes that are not UTF-8 are
  * refused here rather than shown as U+FFFD later. */
 static int
@@ -306,7 +375,8 @@ check_text(const struct task_args *a, struct err *e)
 		{"--tz", a->tz}, {"--context", a->context}, {"--model", a->model}, {"--exec", a->exec},
 		{"--notify", a->notify}, {"--intent", a->intent}, {"--channel", a->channel},
 		{"--payload", a->payload}, {"--key", a->key}, {"--cron", a->cron}, {"--at", a->at},
-		{"--daily", a->daily}, {"--weekly", a->weekly}};
+		{"--daily", a->daily}, {"--weekly", a->weekly}, {"--until", a->until},
+		{"--count", a->count}};
 	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
 		if (one[i].v && !utf8_valid(one[i].v, strlen(one[i].v)))
 			return err_set(e, ST_INVALID, "%s is not UTF-8 text", one[i].flag);
@@ -316,6 +386,12 @@ check_text(const struct task_args *a, struct err *e)
 	for (size_t i = 0; i < a->nattach; i++)
 		if (!utf8_valid(a->attach[i], strlen(a->attach[i])))
 			return err_set(e, ST_INVALID, "--attach is not UTF-8 text");
+	for (size_t i = 0; i < a->nmcp; i++)
+		if (!utf8_valid(a->mcp[i], strlen(a->mcp[i])))
+			return err_set(e, ST_INVALID, "--mcp is not UTF-8 text");
+	for (size_t i = 0; i < a->nmcp_allow; i++)
+		if (!utf8_valid(a->mcp_allow[i], strlen(a->mcp_allow[i])))
+			return err_set(e, ST_INVALID, "--mcp-allow is not UTF-8 text");
 	return ST_OK;
 }
 
@@ -380,21 +456,38 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 		t->enabled = a->enabled;
 	if ((rc = apply_attachments(a, t, e)))
 		return rc;
+	apply_words(a->mcp, a->nmcp, &t->mcp);
+	apply_words(a->mcp_allow, a->nmcp_allow, &t->mcp_allow);
+	int rearm = 0;
 	if (a->tz) {
 		const struct tz *z;
 		if ((rc = zones_get(zs, a->tz, &z, e)))
 			return rc;
-		*schedule_changed |= !t->tz || strcmp(t->tz, tz_name(z)) != 0;
+		rearm = !t->tz || strcmp(t->tz, tz_name(z)) != 0;
 		set_str(&t->tz, tz_name(z));
 	} else if (!t->tz) {
 		t->tz = xstrdup(zones_local(zs));
 	}
+	const struct tz *z = NULL;
+	if ((a->nkinds || a->until || a->count) && (rc = zones_get(zs, t->tz, &z, e)))
+		return rc;
 	if (a->nkinds) {
-		const struct tz *z;
-		if ((rc = zones_get(zs, t->tz, &z, e)) || (rc = apply_schedule(a, t, now, z, e)))
+		if ((rc = apply_schedule(a, t, now, z, e)))
 			return rc;
-		*schedule_changed = 1;
+		rearm = 1;
+		/* A schedule that does not recur has no end to keep. */
+		if (t->kind != KIND_CRON && !a->until && !a->count) {
+			t->until_at = TIME_NONE;
+			t->count = 0;
+		}
 	}
-	*schedule_changed |= t->jitter != old_jitter;
+	if (a->until || a->count) {
+		if ((rc = apply_end(a, t, now, z, e)))
+			return rc;
+		rearm = 1;
+	}
+	if (rearm)
+		t->ends_at = TIME_NONE;
+	*schedule_changed |= rearm || t->jitter != old_jitter;
 	return ST_OK;
 }

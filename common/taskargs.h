@@ -14,14 +14,16 @@ struct task_args {
 	const char *name, *prompt, *system_prompt, *tz, *context, *model, *exec, *notify;
 	const char *intent, *channel, *payload, *key, *missed, *timeout, *retries, *jitter;
 	const char *cron, *at, *daily, *weekly;
-	const char **plan, **attach;
-	size_t nplan, nattach;
+	const char *until, *count;   /* a recurrence's end; "none" and "0" remove it */
+	const char **plan, **attach, **mcp, **mcp_allow;
+	size_t nplan, nattach, nmcp, nmcp_allow;
 	int manual, heartbeat;
 	int enabled;            /* -1 unchanged */
 	char *weekly_joined;
 	const char *kinds[8];   /* the schedule options given, for the error */
 	int nkinds;
-	unsigned when_flags;    /* how --at and --plan are read: WHEN_DMY (when.h), or 0 */
+	unsigned when_flags;    /* how --at, --plan and --until are read: WHEN_DMY (when.h), or 0 */
+	int creating;           /* for a new task: --count 0 is refused, not "no end" */
 };
 
 /* taskargs.c */
@@ -38,7 +40,9 @@ struct option *taskargs_options(const struct option *extra, const char *extra_sh
 int taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int argc, int *optind);
 /* Apply the given fields to t (an existing task, or a fresh task_init one).
  * *schedule_changed tells whether next_run_at must be recomputed from now:
- * a new schedule, zone or jitter, or a disabled task enabled again.  Every
+ * a new schedule, zone, jitter, --until or --count, or a disabled task
+ * enabled again; a new schedule, zone, --until or --count also re-arms the
+ * end (ends_at is cleared, task_finalize counts it from now).  Every
  * value must be UTF-8 text, and a command line (--exec, --notify) one that
  * exec_split can split. */
 int taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zones *zs,

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "config.h"
 #include "cron.h"
 #include "tools_impl.h"
 #include "tz.h"
@@ -57,9 +58,14 @@ tools_profiles_parse(const char *list, unsigned *profiles, struct err *e)
 int
 tools_open(struct store *st, unsigned profiles, struct tools **out, struct err *e)
 {
+	unsigned flags = 0;
+	int rc;
 	if (!st)
 		return err_set(e, ST_ERR, "tools need an open store");
+	if ((rc = config_when_flags(&flags, e)))
+		return rc;
 	struct tools *tl = xcalloc(1, sizeof *tl);
+	tl->when_flags = flags;
 	tl->st = st;
 	tl->profiles = profiles ? profiles : TOOLS_NATIVE;
 	tl->zs = zones_new();

@@ -24,6 +24,7 @@ struct tools {
 	unsigned profiles;
 	struct zones *zs;
 	int64_t now;        /* read at each call */
+	unsigned when_flags; /* how time expressions are read (config_when_flags), once a session */
 };
 
 /* One argument of a tool: its JSON Schema and how it is checked. */

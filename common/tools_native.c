@@ -75,6 +75,38 @@ last_run(struct tools *tl, const struct task *t, struct buf *out)
 		buf_printf(out, ": %.*s", utf8_cut(t->last_error, 200), t->last_error);
 }
 
+/* A recurrence that ends: when, and that the task is then completed. */
+static void
+end_line(struct tools *tl, const struct task *t, struct buf *out)
+{
+	char end[256];
+	task_describe_end(t, tl->zs, end, sizeof end);
+	if (!*end)
+		return;
+	int left = task_runs_left(t, tl->zs, 1001);
+	buf_printf(out, "Ends: %s", end);
+	if (left > 1000)
+		buf_puts(out, "; over 1000 runs left");
+	else if (left)
+		buf_printf(out, "; %d run%s left", left, left == 1 ? "" : "s");
+	buf_puts(out, t->status == STATUS_PENDING ? ", then the task is completed.\n" : ".\n");
+}
+
+/* A JSON array of strings as "a, b". */
+static void
+list_field(struct buf *out, const char *label, const char *json)
+{
+	cJSON *a = json ? cJSON_Parse(json) : NULL;
+	const cJSON *it;
+	int n = 0;
+	cJSON_ArrayForEach(it, a)
+		if (cJSON_IsString(it))
+			buf_printf(out, "%s%s", n++ ? ", " : label, it->valuestring);
+	if (n)
+		buf_puts(out, "\n");
+	cJSON_Delete(a);
+}
+
 static void
 summary(struct tools *tl, const struct task *t, struct buf *out)
 {
@@ -84,14 +116,17 @@ summary(struct tools *tl, const struct task *t, struct buf *out)
 	    t->enabled ? "enabled" : "disabled");
 	next_run(tl, t, out);
 	buf_puts(out, "\n");
+	end_line(tl, t, out);
 }
 
 /* JSON arguments to the fields task-add and task-edit take; *payload is
- * the payload's text, which a borrows (the caller frees it). */
+ * the payload's text and count[] the count's, which a borrows (the caller
+ * frees the payload). */
 static int
-native_taskargs(const cJSON *args, struct task_args *a, char **payload, struct buf *out)
+native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char **payload,
+    char count[24], struct buf *out)
 {
-	static const char *const arrays[] = {"plan", "attachments"};
+	static const char *const arrays[] = {"plan", "attachments", "mcp", "mcp_allow"};
 	int n = 0, b;
 	const char *given[8];
 	for (const char *const *k = schedule_args; *k; k++) {
@@ -123,25 +158,34 @@ native_taskargs(const cJSON *args, struct task_args *a, char **payload, struct b
 	a->channel = tools_arg_str(args, "channel");
 	a->model = tools_arg_str(args, "model");
 	a->key = tools_arg_str(args, "key");
+	a->until = tools_arg_str(args, "until");
+	a->when_flags = tl->when_flags;
+	long n_runs;
+	if (tools_arg_int(args, "count", &n_runs)) {
+		snprintf(count, 24, "%ld", n_runs);
+		a->count = count;
+	}
 	a->manual = tools_arg_bool(args, "manual", &b) && b;
 	a->heartbeat = tools_arg_bool(args, "heartbeat", &b) && b;
 	if (tools_arg_bool(args, "enabled", &b))
 		a->enabled = b;
-	for (int i = 0; i < 2; i++) {
+	const char ***lists[] = {&a->plan, &a->attach, &a->mcp, &a->mcp_allow};
+	size_t *counts[] = {&a->nplan, &a->nattach, &a->nmcp, &a->nmcp_allow};
+	for (int i = 0; i < 4; i++) {
 		const cJSON *v = tools_arg(args, arrays[i]), *it;
-		const char ***list = i ? &a->attach : &a->plan;
-		size_t *count = i ? &a->nattach : &a->nplan;
+		const char ***list = lists[i];
+		size_t *nlist = counts[i];
 		if (!v)
 			continue;
 		*list = xcalloc((size_t)cJSON_GetArraySize(v) + 1, sizeof **list);
 		if (cJSON_IsString(v)) {
-			(*list)[(*count)++] = v->valuestring;
+			(*list)[(*nlist)++] = v->valuestring;
 			continue;
 		}
-		cJSON_ArrayForEach(it, v) (*list)[(*count)++] = it->valuestring;
-		/* An empty list clears the attachments (taskargs: --attach ''). */
-		if (i && !*count)
-			(*list)[(*count)++] = "";
+		cJSON_ArrayForEach(it, v) (*list)[(*nlist)++] = it->valuestring;
+		/* An empty list clears the field (taskargs: --attach ''). */
+		if (i && !*nlist)
+			(*list)[(*nlist)++] = "";
 	}
 	const cJSON *p = tools_arg(args, "payload");
 	if (p)
@@ -161,10 +205,11 @@ native_create(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	struct task_args a;
 	struct task t;
 	int rc, changed, force = 0, is_dup;
-	char dup[37], *payload = NULL;
+	char dup[37], *payload = NULL, count[24];
 	taskargs_init(&a);
+	a.creating = 1;
 	task_init(&t);
-	if ((rc = native_taskargs(args, &a, &payload, out)))
+	if ((rc = native_taskargs(tl, args, &a, &payload, count, out)))
 		goto out;
 	if (!a.nkinds) {
 		buf_puts(out, "Give exactly one schedule: cron, at, plan, daily, weekly, manual or "
@@ -342,6 +387,8 @@ native_show(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	field(out, "Channel", t.channel);
 	field(out, "Payload", t.payload);
 	field(out, "Model", t.model);
+	list_field(out, "MCP servers: ", t.mcp);
+	list_field(out, "MCP tools allowed: ", t.mcp_allow);
 	field(out, "Key", t.key);
 	field(out, "Last result", t.last_result);
 	task_fmt_time(&t, tl->zs, t.created_at, TIME_WALL_ZONE, when, sizeof when);
@@ -379,13 +426,13 @@ native_update(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	const char *id = tools_arg_str(args, "id");
 	struct task_args a;
 	struct task old, t;
-	char *payload = NULL;
+	char *payload = NULL, count[24];
 	int rc, changed;
 	if ((rc = tools_task_get(tl, id, &old, e)))
 		return not_found(id, rc, out, e);
 	taskargs_init(&a);
 	task_copy(&t, &old);
-	if ((rc = native_taskargs(args, &a, &payload, out)))
+	if ((rc = native_taskargs(tl, args, &a, &payload, count, out)))
 		goto out;
 	if (old.status == STATUS_RUNNING) {
 		rc = err_set(e, ST_REFUSED, "task '%s' is running now; update it when the run has "
@@ -416,6 +463,7 @@ native_update(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	buf_puts(out, "Next run: ");
 	next_run(tl, &t, out);
 	buf_puts(out, "\n");
+	end_line(tl, &t, out);
 out:
 	taskargs_free(&a);
 	free(payload);
@@ -492,7 +540,20 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	{"channel", "string", "Channel the result belongs to.", NULL, 0, NULL, NULL}, \
 	{"payload", "object", "Extra JSON data handed to the run.", NULL, 0, NULL, NULL}, \
 	{"model", "string", "Model for this task's runs. Default: the configured one.", NULL, 0, \
-	    NULL, NULL}
+	    NULL, NULL}, \
+	{"until", "string", "Optional end of a recurring schedule (cron, daily, weekly): no run " \
+	    "after this time, then the task is completed. Same forms as at ('2026-12-31T17:00:00Z', " \
+	    "'friday at 5pm', 'in 2 weeks'). In task_update, 'none' removes an end.", NULL, 0, NULL, NULL}, \
+	{"count", "integer", "Optional end of a recurring schedule: run this many times in all, " \
+	    "counted from its next run, then the task is completed (e.g. daily at 09:00 for a " \
+	    "week: daily '09:00', count 7). With until too, whichever comes first. In task_update, 0 " \
+	    "removes an end and a new count counts from now.", NULL, 0, NULL, NULL}, \
+	{"mcp", "array", "Names of MCP servers from the user's mcp.json whose tools the model may " \
+	    "use when this task runs (e.g. ['github']); 'all' for every one. An empty list removes " \
+	    "them.", NULL, 0, NULL, NULL}, \
+	{"mcp_allow", "array", "Optional glob patterns on the full tool name mcp__SERVER__TOOL " \
+	    "limiting which of those MCP tools the model may call (e.g. 'mcp__github__list_*').", \
+	    NULL, 0, NULL, NULL}
 
 static const struct tool_param create_params[] = {
 	TASK_FIELDS(1),

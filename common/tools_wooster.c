@@ -85,7 +85,7 @@ woo_schedule(struct tools *tl, const cJSON *args, struct buf *out, struct err *e
 	if ((rc = tools_local_zone(tl, &t, &z, e)))
 		goto out;
 	rc = ST_INVALID;
-	if (when_parse_any(expr, tl->now, z, &at, &we) != ST_OK) {
+	if (when_read(expr, tl->now, z, WHEN_PAST_OK | tl->when_flags, &at, &we) != ST_OK) {
 		buf_printf(out, "Could not understand the time expression: \"%.*s\". Please try a "
 		    "different phrasing.", utf8_cut(expr, 200), expr);
 		goto out;

@@ -43,6 +43,7 @@ test_expect_success 'the executor gets the prompt on stdin and the TASK_* enviro
 	reset_store &&
 	id=$(task-add --at 2026-11-23T07:00:00Z --name "env check" --system "be brief" --context ctx1 \
 		--model m1 --intent in1 --channel ch1 --payload "{\"k\":1}" \
+		--mcp notes,files --mcp github --mcp-allow "mcp__notes__read_*" --mcp-allow "mcp__github__*" \
 		--exec "$PWD/show-env \"two words\" '\''\$HOME'\'' a\\ b" "line one
 line two") &&
 	TASK_NOW=2026-11-23T07:00:00Z task-tick >out &&
@@ -61,8 +62,8 @@ line two") &&
 	TASK_DB=$TASK_DB
 	TASK_ID=$id
 	TASK_INTENT=in1
-	TASK_MCP=
-	TASK_MCP_ALLOW=
+	TASK_MCP=notes,files,github
+	TASK_MCP_ALLOW=mcp__notes__read_*,mcp__github__*
 	TASK_MODEL=m1
 	TASK_NAME=env check
 	TASK_PAYLOAD={"k":1}
@@ -80,7 +81,8 @@ test_expect_success 'unset fields are still in the environment, empty; attachmen
 	run_output "$(sed "s/.*\"run_id\":\"\([0-9a-f-]*\)\".*/\1/" out)" >log &&
 	grep -qx "TASK_SYSTEM_PROMPT=" log && grep -qx "TASK_CHANNEL=" log &&
 	grep -qx "TASK_CONTEXT=" log && grep -qx "TASK_ATTACHMENTS=\[\]" log &&
-	grep -qx "TASK_PAYLOAD={}" log && grep -qx "TASK_TRIGGER=schedule" log
+	grep -qx "TASK_PAYLOAD={}" log && grep -qx "TASK_TRIGGER=schedule" log &&
+	grep -qx "TASK_MCP=" log && grep -qx "TASK_MCP_ALLOW=" log
 '
 
 test_expect_success 'the executor defaults to TASK_EXEC, then the config file, then llm-call' '

@@ -162,6 +162,135 @@ test_finalize_and_json(void)
 	zones_free(zs);
 }
 
+/* Arming a recurrence's end (--until, --count) at a given now. */
+static void
+test_arm_end(void)
+{
+	static const struct {
+		const char *cron, *tz;
+		int64_t now, until;
+		int count, rc;
+		int64_t ends_at;
+		int left;
+		const char *end;
+	} cases[] = {
+		/* Hourly until 17:00 from 09:30: the 10:00 to 17:00 runs, 17:00 included. */
+		{"0 * * * *", "Europe/London", 1795426200, 1795453200, 0, ST_OK, 1795453200, 8,
+		    "2026-11-23 17:00 GMT (until)"},
+		/* Daily at 09:00, 7 times, from 09:30 on the 23rd: the 24th to the 30th. */
+		{"0 9 * * *", "Europe/London", 1795426200, TIME_NONE, 7, ST_OK, 1795942800 + 86400, 7,
+		    "2026-11-30 09:00 GMT (after 7 runs)"},
+		/* Both: the earlier wins, either way round. */
+		{"0 9 * * *", "Europe/London", 1795426200, 1795942800, 7, ST_OK, 1795942800, 6,
+		    "2026-11-29 09:00 GMT (after 7 runs or until 2026-11-29 09:00, whichever is first)"},
+		{"0 9 * * *", "Europe/London", 1795426200, 1795942800 + 7 * 86400, 2, ST_OK,
+		    1795507200 + 3600 + 86400, 2,
+		    "2026-11-25 09:00 GMT (after 2 runs or until 2026-12-06 09:00, whichever is first)"},
+		/* One run. */
+		{"0 9 * * *", "UTC", 1795426200, TIME_NONE, 1, ST_OK, 1795507200 + 3600, 1,
+		    "2026-11-24 09:00 UTC (after 1 run)"},
+		/* Every 30 minutes across the fall back, until 01:45 in the first
+		 * pass (BST) or in the second (GMT). */
+		{"*/30 * * * *", "Europe/London", 1792882200, 1792889100, 0, ST_OK, 1792889100, 4,
+		    "2026-10-25 01:45 BST (until)"},
+		{"*/30 * * * *", "Europe/London", 1792882200, 1792892700, 0, ST_OK, 1792892700, 6,
+		    "2026-10-25 01:45 GMT (until)"},
+		/* 01:30 daily, 3 times over the spring forward: the 29th's falls in
+		 * the gap and fires at 02:00 BST; the third is 01:30 BST on the 30th. */
+		{"30 1 * * *", "Europe/London", 1774612800, TIME_NONE, 3, ST_OK, 1774830600, 3,
+		    "2026-03-30 01:30 BST (after 3 runs)"},
+		/* Refused: an until in the past, or before the first occurrence. */
+		{"0 9 * * *", "UTC", 1795426200, 1795339800, 0, ST_INVALID, TIME_NONE, 0, NULL},
+		{"0 9 * * *", "UTC", 1795426200, 1795507200, 0, ST_INVALID, TIME_NONE, 0, NULL},
+		/* No end. */
+		{"0 9 * * *", "UTC", 1795426200, TIME_NONE, 0, ST_OK, TIME_NONE, 0, ""},
+	};
+	struct zones *zs = zones_new();
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct task t;
+		struct err e;
+		char end[256];
+		task_init(&t);
+		t.kind = KIND_CRON;
+		t.cron = xstrdup(cases[i].cron);
+		t.tz = xstrdup(cases[i].tz);
+		t.until_at = cases[i].until;
+		t.count = cases[i].count;
+		int rc = task_arm_end(&t, zs, cases[i].now, &e);
+		check_int(rc, cases[i].rc, "arm case %zu: status%s%s", i, rc ? ": " : "", rc ? e.msg : "");
+		if (rc == ST_OK) {
+			check_int(t.ends_at, cases[i].ends_at, "arm case %zu: ends_at", i);
+			task_schedule_from(&t, zs, cases[i].now, &e);
+			check_int(task_runs_left(&t, zs, 1000), cases[i].left, "arm case %zu: runs left", i);
+			task_describe_end(&t, zs, end, sizeof end);
+			check_str(end, cases[i].end, "arm case %zu: described", i);
+		}
+		task_free(&t);
+	}
+	/* The end is armed where it is missing, and a given one is kept. */
+	struct task t;
+	struct err e;
+	task_init(&t);
+	t.kind = KIND_CRON;
+	t.prompt = xstrdup("p");
+	t.cron = xstrdup("0 9 * * *");
+	t.tz = xstrdup("UTC");
+	t.count = 7;
+	check_int(task_finalize(&t, 1, 1, 1795426200, zs, &e), ST_OK, "finalize a counted task");
+	check_int(t.ends_at, 1795942800 + 86400, "its end armed from now");
+	check_int(task_finalize(&t, 0, 1, 1795426200 + 3 * 86400, zs, &e), ST_OK, "rescheduled later");
+	check_int(t.ends_at, 1795942800 + 86400, "the armed end is kept");
+	check_int(t.next_run_at, 1795507200 + 3600 + 3 * 86400, "the next run from now");
+	check_int(task_finalize(&t, 0, 1, 1795942800 + 86400 * 2, zs, &e), ST_INVALID,
+	    "past its end, a pending task cannot be rescheduled");
+	check_str(e.msg, "the recurrence ended at 2026-11-30 09:00 UTC (--until/--count); give a "
+	    "later --until or a new --count", "and says why");
+	t.kind = KIND_AT;
+	check_int(task_validate(&t, zs, &e), ST_INVALID, "a count on a one-shot is refused");
+	check_str(e.msg, "--until and --count end recurring tasks (--cron, --daily, --weekly); a "
+	    "one-shot task (--at) has no recurrence to end", "with the reason");
+	task_free(&t);
+	zones_free(zs);
+}
+
+/* The MCP server names and tool patterns a task stores. */
+static void
+test_mcp_words(void)
+{
+	static const struct {
+		const char *mcp, *allow, *msg;
+	} cases[] = {
+		{"[\"notes\",\"files\"]", "[\"mcp__notes__read_*\"]", NULL},
+		{"[\"my server\"]", NULL, NULL},
+		{"[]", "[]", NULL},
+		{"[\"a,b\"]", NULL, "mcp: server name 'a,b' holds a comma, which separates them"},
+		{"[\" a\"]", NULL, "mcp: server name ' a' starts or ends with a blank"},
+		{"[\"a\\t\"]", NULL, "mcp: server name 'a ' starts or ends with a blank"},
+		{"[\"\"]", NULL, "mcp: server name '' is empty"},
+		{"[\"a\\u0001b\"]", NULL, "mcp: server name 'a?b' holds a control character"},
+		{NULL, "[\"x,y\"]", "mcp_allow: pattern 'x,y' holds a comma, which separates them"},
+		{"[1]", NULL, "mcp must be a JSON array of server names"},
+		{NULL, "\"x\"", "mcp_allow must be a JSON array of tool patterns"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct task t;
+		struct err e;
+		task_init(&t);
+		t.kind = KIND_MANUAL;
+		t.name = xstrdup("n");
+		t.prompt = xstrdup("p");
+		t.tz = xstrdup("UTC");
+		t.mcp = cases[i].mcp ? xstrdup(cases[i].mcp) : NULL;
+		t.mcp_allow = cases[i].allow ? xstrdup(cases[i].allow) : NULL;
+		int rc = task_validate(&t, NULL, &e);
+		if (cases[i].msg)
+			check_str(rc ? e.msg : "accepted", cases[i].msg, "mcp case %zu refused", i);
+		else
+			check_int(rc, ST_OK, "mcp case %zu accepted", i);
+		task_free(&t);
+	}
+}
+
 int
 main(void)
 {
@@ -170,5 +299,7 @@ main(void)
 	test_jitter();
 	test_next_slot();
 	test_finalize_and_json();
+	test_arm_end();
+	test_mcp_words();
 	return tap_done();
 }
