@@ -21,9 +21,6 @@
 
 static const char prog[] = "task-log";
 
-static const char *const statuses[] = {"running", "success", "failed", "timeout", "interrupted",
-	"skipped"};
-
 struct logger {
 	struct store *st;
 	struct zones *zs;
@@ -119,7 +116,7 @@ list_one(const struct run *r, void *arg)
 		printf("%s\t%s\t%s\t", r->id, when, r->task_id);
 		tsv_field(name, 0);
 		printf("%s\t%s\t%s\t%s\t%lld\n", r->trigger ? r->trigger : "", slot,
-		    r->status ? r->status : "", code, (long long)(r->duration_ms > 0 ? r->duration_ms : 0));
+		    run_status_name(r->status), code, (long long)(r->duration_ms > 0 ? r->duration_ms : 0));
 		return 0;
 	}
 	char rid[9], tid[9];
@@ -128,7 +125,7 @@ list_one(const struct run *r, void *arg)
 	fmt_when(lg, t, r->started_at, when, sizeof when);
 	fmt_duration(r->duration_ms, dur, sizeof dur);
 	const char *cells[] = {rid, when, tid, name, r->trigger ? r->trigger : "",
-		r->status ? r->status : "", code, dur};
+		run_status_name(r->status), code, dur};
 	table_add(lg->tb, cells);
 	return 0;
 }
@@ -262,9 +259,9 @@ show_run(struct logger *lg, const char *arg)
 		fmt_when(lg, t, r.slot, when, sizeof when);
 		printf("slot:      %s\n", r.slot == TIME_NONE ? "none (manual)" : when);
 		if (r.exit_code >= 0)
-			printf("status:    %s (exit %d)\n", r.status, r.exit_code);
+			printf("status:    %s (exit %d)\n", run_status_name(r.status), r.exit_code);
 		else
-			printf("status:    %s\n", r.status);
+			printf("status:    %s\n", run_status_name(r.status));
 		fmt_when(lg, t, r.started_at, when, sizeof when);
 		printf("started:   %s\n", when);
 		fmt_when(lg, t, r.ended_at, when, sizeof when);
@@ -315,7 +312,8 @@ usage(FILE *f)
 	    "usage: task-log [--task ID] [--status STATUS] [--since TIME] [--limit N] [--json]\n"
 	    "       task-log [--json] RUN_ID...\n"
 	    "  -t, --task ID       runs of one task (any unique prefix)\n"
-	    "  -s, --status S      running, success, failed, timeout, interrupted or skipped\n"
+	    "  -s, --status S      running, success, failed, timeout, interrupted,\n"
+	    "                      skipped or unstarted\n"
 	    "  -S, --since TIME    started at or after TIME (RFC 3339, 'yesterday', or 2h, 3d)\n"
 	    "  -l, --limit N       at most N runs (default 20; 0: all)\n"
 	    "  -j, --json          one JSON object per run\n"
@@ -363,15 +361,10 @@ main(int argc, char **argv)
 			return ST_INVALID;
 		}
 	}
-	if (status) {
-		size_t i = 0;
-		while (i < sizeof statuses / sizeof statuses[0] && strcmp(statuses[i], status))
-			i++;
-		if (i == sizeof statuses / sizeof statuses[0]) {
-			fprintf(stderr, "%s: bad --status '%s': expected running, success, failed, timeout,"
-			    " interrupted or skipped\n", prog, status);
-			return ST_INVALID;
-		}
+	if (status && run_status_parse(status) < 0) {
+		fprintf(stderr, "%s: bad --status '%s': expected running, success, failed, timeout,"
+		    " interrupted, skipped or unstarted\n", prog, status);
+		return ST_INVALID;
 	}
 	int nruns = argc - optind + (run != NULL);
 	if (nruns && (task || status || since)) {
@@ -383,7 +376,7 @@ main(int argc, char **argv)
 	struct run_filter f;
 	run_filter_init(&f);
 	f.limit = limit;
-	f.status = status;
+	f.status = status ? run_status_parse(status) : -1;
 	f.with_output = json;
 	int64_t now;
 	char id[37];

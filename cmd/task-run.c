@@ -53,7 +53,7 @@ on_report(const struct fire_report *r, void *arg)
 {
 	struct runner *rn = arg;
 	const struct run *run = r->run;
-	int ok = strcmp(run->status, "success") == 0;
+	int ok = run->status == RUN_SUCCESS;
 	rn->done = 1;
 	rn->rc_run = ok ? ST_OK : ST_ERR;
 	if (rn->json) {
@@ -84,7 +84,7 @@ on_report(const struct fire_report *r, void *arg)
 		fputs(err + first + 1, stderr);
 	if (err[first] && err[strlen(err) - 1] != '\n')
 		fputc('\n', stderr);
-	fprintf(stderr, "%s: task '%s' (%.8s) %s: %.*s\n", prog, r->name, run->task_id, run->status,
+	fprintf(stderr, "%s: task '%s' (%.8s) %s: %.*s\n", prog, r->name, run->task_id, run_status_name(run->status),
 	    (int)first, first ? err : "no error text");
 }
 

@@ -96,7 +96,7 @@ on_report(const struct fire_report *r, void *arg)
 	cJSON_AddStringToObject(o, "name", r->name);
 	cJSON_AddStringToObject(o, "trigger", run->trigger ? run->trigger : "");
 	cJSON_AddItemToObject(o, "slot", json_time(run->slot));
-	cJSON_AddStringToObject(o, "status", run->status);
+	cJSON_AddStringToObject(o, "status", run_status_name(run->status));
 	if (run->exit_code >= 0)
 		cJSON_AddNumberToObject(o, "exit_code", run->exit_code);
 	else
@@ -105,7 +105,7 @@ on_report(const struct fire_report *r, void *arg)
 	cJSON_AddItemToObject(o, "ended_at", json_time(run->ended_at));
 	cJSON_AddNumberToObject(o, "duration_ms", (double)(run->duration_ms > 0 ? run->duration_ms : 0));
 	char first[1024] = "";
-	if (strcmp(run->status, "success") != 0)
+	if (run->status != RUN_SUCCESS)
 		first_reason(run->error, first, sizeof first);
 	if (first[0])
 		cJSON_AddStringToObject(o, "error", first);
@@ -113,9 +113,9 @@ on_report(const struct fire_report *r, void *arg)
 		cJSON_AddNullToObject(o, "error");
 	print_json(o);
 	/* Without a hook, a failure must still reach someone: cron mails stderr. */
-	if (!r->hook && strcmp(run->status, "success") != 0)
+	if (!r->hook && run->status != RUN_SUCCESS)
 		fprintf(stderr, "%s: task '%s' (%.8s) %s: %s\n", prog, r->name, run->task_id,
-		    run->status, first[0] ? first : "no error text");
+		    run_status_name(run->status), first[0] ? first : "no error text");
 }
 
 static void

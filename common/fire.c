@@ -400,7 +400,7 @@ run_fill(struct fire *f, const struct task *t, int64_t slot, const char *trigger
 	memcpy(r->task_id, t->id, sizeof r->task_id);
 	r->slot = slot;
 	r->trigger = xstrdup(trigger);
-	r->status = xstrdup("running");
+	r->status = RUN_RUNNING;
 	r->started_at = now;
 	r->attempt = attempt;
 	r->arming = t->arming;
@@ -481,7 +481,7 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 			r->slot = d.slot;
 			r->arming = t->arming;
 			r->trigger = xstrdup("catchup");
-			r->status = xstrdup("skipped");
+			r->status = RUN_SKIPPED;
 			r->started_at = r->ended_at = x->now;
 			r->duration_ms = 0;
 			r->error = xstrdup(msg);
@@ -681,21 +681,21 @@ outside_kill(int sig)
 static void
 run_from_result(struct job *j, struct exec_result *x, int64_t now)
 {
-	const char *status;
+	int status;
 	int clean = x->how == EXEC_EXITED && x->code == 0;
 	if (x->how == EXEC_STARTFAIL && x->no_resources) {
-		status = "unstarted";
+		status = RUN_UNSTARTED;
 		j->no_resources = 1;
 	} else if (x->how == EXEC_TIMEOUT) {
-		status = "timeout";
+		status = RUN_TIMEOUT;
 	} else if (x->stopped && !clean) {
-		status = "interrupted";
+		status = RUN_INTERRUPTED;
 	} else if (clean) {
-		status = "success";
+		status = RUN_SUCCESS;
 	} else if (x->how == EXEC_SIGNALED && outside_kill(x->code)) {
-		status = "interrupted";
+		status = RUN_INTERRUPTED;
 	} else {
-		status = "failed";
+		status = RUN_FAILED;
 	}
 	struct buf err = {0};
 	buf_puts(&err, x->why);
@@ -705,7 +705,7 @@ run_from_result(struct job *j, struct exec_result *x, int64_t now)
 		buf_printf(&err, "%sstopped before the run finished", err.len ? "; " : "");
 	if (x->nerr)
 		buf_printf(&err, "%s%s", err.len ? "\n" : "", x->err);
-	set_str(&j->run.status, status);
+	j->run.status = status;
 	free(j->run.output);
 	j->run.output = x->out;
 	x->out = NULL;
@@ -752,7 +752,8 @@ hook_env(struct fire *f, const struct run *r, const char *name)
 {
 	static const char *const names[] = {"TASK_ID", "TASK_NAME", "TASK_RUN_ID", "TASK_STATUS",
 		"TASK_DB"};
-	const char *values[] = {r->task_id, name, r->id, r->status, store_locator(f->st)};
+	const char *values[] = {r->task_id, name, r->id, run_status_name(r->status),
+		store_locator(f->st)};
 	return make_env(names, values, sizeof names / sizeof names[0]);
 }
 
@@ -765,7 +766,7 @@ notify(struct fire *f, const struct run *r, const char *name, const char *hook)
 	cJSON_AddStringToObject(o, "name", name ? name : "");
 	cJSON_AddStringToObject(o, "run_id", r->id);
 	cJSON_AddStringToObject(o, "trigger", r->trigger ? r->trigger : "");
-	cJSON_AddStringToObject(o, "status", r->status);
+	cJSON_AddStringToObject(o, "status", run_status_name(r->status));
 	cJSON_AddItemToObject(o, "exit_code", r->exit_code < 0 ? cJSON_CreateNull()
 	    : cJSON_CreateNumber(r->exit_code));
 	cJSON_AddItemToObject(o, "slot", json_time(r->slot));
@@ -848,7 +849,7 @@ record(struct fire *f, struct job **jobs, size_t n, struct err *e)
 		else
 			warnf(f, "run %.8s of task '%.8s' had been recovered as interrupted before it"
 			    " ended; its result (%s) is kept as the run's note", jobs[i]->run.id,
-			    jobs[i]->run.task_id, jobs[i]->run.status);
+			    jobs[i]->run.task_id, run_status_name(jobs[i]->run.status));
 		job_free(jobs[i]);
 	}
 	return ST_OK;
@@ -1035,7 +1036,7 @@ recover_one(const struct run_claim *c, void *arg)
 	memcpy(r->task_id, c->task_id, sizeof r->task_id);
 	memcpy(r->prev_status, c->prev_status, sizeof r->prev_status);
 	r->trigger = xstrdup(c->trigger);
-	r->status = xstrdup("interrupted");
+	r->status = RUN_INTERRUPTED;
 	r->error = xstrdup(why);
 	r->duration_ms = c->started_at != TIME_NONE && rv->now >= c->started_at
 	    ? (rv->now - c->started_at) * 1000 : -1;

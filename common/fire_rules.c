@@ -159,7 +159,7 @@ rules_backoff(int attempt)
 int
 rules_run_ok(const struct run *r)
 {
-	return r->status && strcmp(r->status, "success") == 0;
+	return r->status == RUN_SUCCESS;
 }
 
 /* A short single-line excerpt: blanks collapsed, cut on a character
@@ -201,7 +201,7 @@ rules_after_run(struct task *t, const struct run *r, int64_t now)
 {
 	int ok = rules_run_ok(r);
 	t->last_run_at = r->started_at;
-	set_str(&t->last_status, r->status);
+	set_str(&t->last_status, run_status_name(r->status));
 	free(t->last_error);
 	t->last_error = ok ? NULL : excerpt(r->error, EXCERPT);
 	free(t->last_result);

@@ -426,17 +426,17 @@ void
 run_free(struct run *r)
 {
 	free(r->trigger);
-	free(r->status);
 	free(r->output);
 	free(r->error);
 	free(r->note);
-	r->trigger = r->status = r->output = r->error = r->note = NULL;
+	r->trigger = r->output = r->error = r->note = NULL;
 }
 
 void
 run_filter_init(struct run_filter *f)
 {
 	memset(f, 0, sizeof *f);
+	f->status = -1;
 	f->since = TIME_NONE;
 }
 
@@ -607,7 +607,7 @@ late_note(const struct run *r)
 	const char *err = r->error ? r->error : "";
 	const char *out = r->output ? r->output : "";
 	return xasprintf("late result, after the run had been recovered: %s at %s, exit %d, %lld ms%s%.*s%s%.*s",
-	    r->status ? r->status : "?", when, r->exit_code, (long long)r->duration_ms,
+	    run_status_name(r->status), when, r->exit_code, (long long)r->duration_ms,
 	    *err ? "; error: " : "", (int)strcspn(err, "\n"), err,
 	    *out ? "; output: " : "", (int)(strlen(out) < 1024 ? strlen(out) : 1024), out);
 }

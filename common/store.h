@@ -125,7 +125,7 @@ struct run {
 	char task_id[37];
 	int64_t slot;          /* the scheduled instant, TIME_NONE for manual runs */
 	char *trigger;         /* schedule, manual, retry, catchup, heartbeat */
-	char *status;          /* running, success, failed, timeout, interrupted, skipped */
+	int status;            /* RUN_* */
 	int64_t started_at, ended_at;
 	int exit_code;         /* -1 when none (signal, never started) */
 	char *output, *error;
@@ -140,7 +140,7 @@ void run_free(struct run *r);
 
 struct run_filter {
 	const char *task_id;   /* NULL: every task */
-	const char *status;    /* NULL: any */
+	int status;            /* RUN_*, -1: any */
 	int64_t since;         /* TIME_NONE: any; else started_at >= since */
 	long limit;            /* 0: no limit */
 	int with_output;       /* also read output, error and note (they can be large) */

@@ -19,7 +19,7 @@ read_run(const PGresult *r, int row, struct run *out, int with_output)
 	pq_get_copy(r, row, 1, out->task_id, sizeof out->task_id);
 	out->slot = pq_get_time(r, row, 2);
 	out->trigger = pq_get_text(r, row, 3);
-	out->status = pq_get_text(r, row, 4);
+	out->status = run_status_parse(PQgetisnull(r, row, 4) ? NULL : PQgetvalue(r, row, 4));
 	out->started_at = pq_get_time(r, row, 5);
 	out->ended_at = pq_get_time(r, row, 6);
 	out->exit_code = PQgetisnull(r, row, 7) ? -1 : (int)pq_get_int(r, row, 7);
@@ -64,8 +64,8 @@ pg_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, 
 		pq_text(&p, f->task_id);
 		buf_printf(&q, " AND task_id = $%d", p.n);
 	}
-	if (f->status) {
-		pq_text(&p, f->status);
+	if (f->status >= 0) {
+		pq_text(&p, run_status_name(f->status));
 		buf_printf(&q, " AND status = $%d", p.n);
 	}
 	if (f->since != TIME_NONE) {
@@ -166,7 +166,7 @@ pg_run_insert(struct store *st, const struct run *r, int running, int *dup, stru
 	pq_text(&p, r->task_id);
 	pq_time(&p, r->slot);
 	pq_text(&p, r->trigger);
-	pq_text(&p, r->status);
+	pq_text(&p, run_status_name(r->status));
 	pq_int(&p, r->started_at);
 	pq_int(&p, r->attempt);
 	pq_int(&p, r->arming);
@@ -195,7 +195,7 @@ pg_run_finish(struct store *st, const struct run *r, const char *owner_id, int *
 	    " AND coalesce(owner_id, '') = $8";
 	struct pq_params p = {.n = 0};
 	pq_text(&p, r->id);
-	pq_text(&p, r->status);
+	pq_text(&p, run_status_name(r->status));
 	pq_time(&p, r->ended_at);
 	pq_time(&p, r->exit_code >= 0 ? r->exit_code : TIME_NONE);
 	pq_text(&p, r->output);

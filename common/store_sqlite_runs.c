@@ -18,7 +18,7 @@ read_run(sqlite3_stmt *s, struct run *r, int with_output)
 	sq_col_copy(s, 1, r->task_id, sizeof r->task_id);
 	r->slot = sq_col_time(s, 2);
 	r->trigger = sq_col_text(s, 3);
-	r->status = sq_col_text(s, 4);
+	r->status = run_status_parse((const char *)sqlite3_column_text(s, 4));
 	r->started_at = sq_col_time(s, 5);
 	r->ended_at = sq_col_time(s, 6);
 	r->exit_code = sqlite3_column_type(s, 7) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 7);
@@ -49,7 +49,7 @@ sq_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, 
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, f->task_id);
-	sq_text(s, 2, f->status);
+	sq_text(s, 2, f->status >= 0 ? run_status_name(f->status) : NULL);
 	sq_time(s, 3, f->since);
 	sqlite3_bind_int64(s, 4, f->limit > 0 ? f->limit : -1);
 	int rc;
@@ -160,7 +160,7 @@ sq_run_insert(struct store *st, const struct run *r, int running, int *dup, stru
 	sq_text(s, 2, r->task_id);
 	sq_time(s, 3, r->slot);
 	sq_text(s, 4, r->trigger);
-	sq_text(s, 5, r->status);
+	sq_text(s, 5, run_status_name(r->status));
 	sqlite3_bind_int64(s, 6, r->started_at);
 	sqlite3_bind_int(s, 7, r->attempt);
 	sqlite3_bind_int(s, 8, r->arming);
@@ -194,7 +194,7 @@ sq_run_finish(struct store *st, const struct run *r, const char *owner_id, int *
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, r->id);
-	sq_text(s, 2, r->status);
+	sq_text(s, 2, run_status_name(r->status));
 	sq_time(s, 3, r->ended_at);
 	if (r->exit_code >= 0)
 		sqlite3_bind_int(s, 4, r->exit_code);

@@ -12,6 +12,8 @@
 static const char *const kind_names[KIND_COUNT] = {"cron", "at", "plan", "manual", "heartbeat"};
 static const char *const status_names[STATUS_COUNT] = {"pending", "running", "completed",
 	"failed", "cancelled"};
+static const char *const run_status_names[RUN_STATUS_COUNT] = {"running", "success", "failed",
+	"timeout", "interrupted", "skipped", "unstarted"};
 static const char *const missed_names[MISSED_COUNT] = {"once", "skip", "all"};
 
 #define ZONES_MAX 32
@@ -92,6 +94,8 @@ const char *task_kind_name(int k) { return name_of(kind_names, KIND_COUNT, k); }
 int task_kind_parse(const char *s) { return parse_name(kind_names, KIND_COUNT, s); }
 const char *task_status_name(int s) { return name_of(status_names, STATUS_COUNT, s); }
 int task_status_parse(const char *s) { return parse_name(status_names, STATUS_COUNT, s); }
+const char *run_status_name(int s) { return name_of(run_status_names, RUN_STATUS_COUNT, s); }
+int run_status_parse(const char *s) { return parse_name(run_status_names, RUN_STATUS_COUNT, s); }
 const char *task_missed_name(int m) { return name_of(missed_names, MISSED_COUNT, m); }
 int task_missed_parse(const char *s) { return parse_name(missed_names, MISSED_COUNT, s); }
 

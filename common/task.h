@@ -12,6 +12,10 @@
 enum task_kind { KIND_CRON, KIND_AT, KIND_PLAN, KIND_MANUAL, KIND_HEARTBEAT, KIND_COUNT };
 enum task_status { STATUS_PENDING, STATUS_RUNNING, STATUS_COMPLETED, STATUS_FAILED,
 	STATUS_CANCELLED, STATUS_COUNT };
+/* How a run ended, or that it has not: unstarted is a run that could not
+ * start for lack of resources and leaves its task due. */
+enum run_status { RUN_RUNNING, RUN_SUCCESS, RUN_FAILED, RUN_TIMEOUT, RUN_INTERRUPTED,
+	RUN_SKIPPED, RUN_UNSTARTED, RUN_STATUS_COUNT };
 enum missed_policy { MISSED_ONCE, MISSED_SKIP, MISSED_ALL, MISSED_COUNT };
 
 #define TIME_NONE INT64_MIN /* an instant that is not set */
@@ -77,6 +81,8 @@ const char *task_kind_name(int kind);           /* "cron", "at", "plan", "manual
 int task_kind_parse(const char *s);             /* -1 if unknown */
 const char *task_status_name(int status);
 int task_status_parse(const char *s);
+const char *run_status_name(int status);        /* "running", "success", ... */
+int run_status_parse(const char *s);            /* -1 if unknown */
 const char *task_missed_name(int missed);
 int task_missed_parse(const char *s);
 int task_is_recurring(const struct task *t);    /* cron or heartbeat */

@@ -197,7 +197,7 @@ run_to_json(const struct run *r)
 	cJSON_AddStringToObject(o, "task_id", r->task_id);
 	cJSON_AddItemToObject(o, "slot", json_time(r->slot));
 	cJSON_AddItemToObject(o, "trigger", r->trigger ? cJSON_CreateString(r->trigger) : cJSON_CreateNull());
-	cJSON_AddItemToObject(o, "status", r->status ? cJSON_CreateString(r->status) : cJSON_CreateNull());
+	cJSON_AddStringToObject(o, "status", run_status_name(r->status));
 	cJSON_AddItemToObject(o, "started_at", json_time(r->started_at));
 	cJSON_AddItemToObject(o, "ended_at", json_time(r->ended_at));
 	cJSON_AddItemToObject(o, "exit_code", r->exit_code < 0 ? cJSON_CreateNull() : cJSON_CreateNumber(r->exit_code));

@@ -143,7 +143,8 @@ ended(const char *status, int exit_code, int attempt, const char *prev)
 {
 	struct run r;
 	memset(&r, 0, sizeof r);
-	r.status = (char *)status;
+	r.status = run_status_parse(status);
+	check(r.status >= 0, "a run status: %s", status);
 	r.exit_code = exit_code;
 	r.attempt = attempt;
 	r.started_at = T0;
@@ -236,7 +237,7 @@ excerpt_cases(void)
 	check_int(strlen(t.last_result), 198 + 3, "cut before the character the cut would split");
 	check(strcmp(t.last_result + 198, "...") == 0, "and marked as cut: %s", t.last_result + 190);
 	check_str(t.last_error, "exited with status 1 the reason", "blanks collapsed, one line");
-	r.status = "success";
+	r.status = RUN_SUCCESS;
 	r.output = "  \n ";
 	t.status = STATUS_RUNNING;
 	rules_after_run(&t, &r, T0);

@@ -291,9 +291,30 @@ test_mcp_words(void)
 	}
 }
 
+/* The stored names of statuses round-trip, and nothing else parses. */
+static void
+test_status_names(void)
+{
+	static const char *const runs[] = {"running", "success", "failed", "timeout",
+		"interrupted", "skipped", "unstarted"};
+	check_int(RUN_STATUS_COUNT, sizeof runs / sizeof runs[0], "every run status named");
+	for (int i = 0; i < RUN_STATUS_COUNT; i++) {
+		check_str(run_status_name(i), runs[i], "run status %d", i);
+		check_int(run_status_parse(runs[i]), i, "run status %s", runs[i]);
+	}
+	static const char *const bad[] = {"", "Success", "pending", "unknown", "success ", NULL};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		check_int(run_status_parse(bad[i]), -1, "not a run status: %s", bad[i] ? bad[i] : "NULL");
+	check_str(run_status_name(-1), "unknown", "an unknown run status");
+	check_str(run_status_name(RUN_STATUS_COUNT), "unknown", "past the last");
+	for (int i = 0; i < STATUS_COUNT; i++)
+		check_int(task_status_parse(task_status_name(i)), i, "task status %d", i);
+}
+
 int
 main(void)
 {
+	test_status_names();
 	test_daily_weekly();
 	test_default_name();
 	test_jitter();
