@@ -365,10 +365,28 @@ reap(struct mcpc *c, long wait_ms)
 	}
 }
 
+/* What is left in the server's standard error pipe, without waiting: a
+ * server that wrote its reason and exited has it there, though its exit
+ * may be seen first (a broken pipe on its input, its output's end). */
+static void
+drain_stderr(struct mcpc *c)
+{
+	char tmp[4096];
+	while (c->errfd >= 0) {
+		ssize_t k = read(c->errfd, tmp, sizeof tmp);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		keep_stderr(c, tmp, (size_t)k);
+	}
+}
+
 static int
 gone(struct mcpc *c, struct err *e)
 {
 	reap(c, 500);
+	drain_stderr(c);
 	char tail[300], how[64] = "stopped";
 	err_tail(c, tail, sizeof tail);
 	if (c->reaped && WIFEXITED(c->status))
@@ -462,13 +480,6 @@ read_stdio(struct mcpc *c, const char *method, long deadline, cJSON **msg, struc
 		if (n > 0 && p[0].revents) {
 			ssize_t r = read(c->out, tmp, sizeof tmp);
 			if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
-				/* Its last words on standard error come first. */
-				while (c->errfd >= 0) {
-					ssize_t k = read(c->errfd, tmp, sizeof tmp);
-					if (k <= 0)
-						break;
-					keep_stderr(c, tmp, (size_t)k);
-				}
 				return gone(c, e);
 			}
 			if (r > 0)
