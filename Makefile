@@ -19,10 +19,12 @@ STORES = sqlite postgres
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 # Every program links cJSON and libm; LDLIBS_name adds its own: the store's
 # library for the programs that open the store, libcurl for llm-call alone.
+# libpq is not linked but loaded when a PostgreSQL store is opened
+# (common/pq_lib.h): its headers are needed, its libraries only then.
 # Test tools and unit tests get everything.
 LDFLAGS ?= -Wl,--as-needed
 LDLIBS = $(shell pkg-config --libs libcjson) -lm
-STORE_LIBS = $(shell pkg-config --libs sqlite3 libpq)
+STORE_LIBS = $(shell pkg-config --libs sqlite3) -ldl
 CURL_LIBS = $(shell pkg-config --libs libcurl)
 STORE_PROGS = task-add task-edit task-log task-ls task-mcp task-rm task-run task-show task-tick
 $(foreach p,$(STORE_PROGS),$(eval LDLIBS_$(p) = $$(STORE_LIBS)))

@@ -26,6 +26,7 @@
 #define FETCH_ROWS 256
 
 struct pg {
+	struct pq_lib pq;
 	PGconn *conn;
 	char *uri;                /* as given, password included: only for libpq */
 	struct {
@@ -41,6 +42,12 @@ static struct pg *
 pg(struct store *st)
 {
 	return st->be;
+}
+
+const struct pq_lib *
+pq_of(struct store *st)
+{
+	return &pg(st)->pq;
 }
 
 /* ---- statements ---- */
@@ -96,27 +103,27 @@ pq_params_free(struct pq_params *p)
 }
 
 char *
-pq_get_text(const PGresult *r, int row, int col)
+pq_get_text(const struct pq_lib *pq, const PGresult *r, int row, int col)
 {
-	return PQgetisnull(r, row, col) ? NULL : xstrdup(PQgetvalue(r, row, col));
+	return pq->getisnull(r, row, col) ? NULL : xstrdup(pq->getvalue(r, row, col));
 }
 
 int64_t
-pq_get_time(const PGresult *r, int row, int col)
+pq_get_time(const struct pq_lib *pq, const PGresult *r, int row, int col)
 {
-	return PQgetisnull(r, row, col) ? TIME_NONE : strtoll(PQgetvalue(r, row, col), NULL, 10);
+	return pq->getisnull(r, row, col) ? TIME_NONE : strtoll(pq->getvalue(r, row, col), NULL, 10);
 }
 
 long long
-pq_get_int(const PGresult *r, int row, int col)
+pq_get_int(const struct pq_lib *pq, const PGresult *r, int row, int col)
 {
-	return PQgetisnull(r, row, col) ? 0 : strtoll(PQgetvalue(r, row, col), NULL, 10);
+	return pq->getisnull(r, row, col) ? 0 : strtoll(pq->getvalue(r, row, col), NULL, 10);
 }
 
 void
-pq_get_copy(const PGresult *r, int row, int col, char *dst, size_t n)
+pq_get_copy(const struct pq_lib *pq, const PGresult *r, int row, int col, char *dst, size_t n)
 {
-	snprintf(dst, n, "%s", PQgetisnull(r, row, col) ? "" : PQgetvalue(r, row, col));
+	snprintf(dst, n, "%s", pq->getisnull(r, row, col) ? "" : pq->getvalue(r, row, col));
 }
 
 /* libpq's message, first line only: the rest is hints for psql users. */
@@ -132,16 +139,17 @@ first_line(const char *msg, char *buf, size_t n)
 static int
 conn_err(struct store *st, const char *what, const PGresult *res, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	char line[400];
 	/* The server's own sentence, without its "ERROR:" and hints. */
-	const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	const char *msg = res ? pq->resultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
 	if (!msg || !*msg)
-		msg = PQerrorMessage(pg(st)->conn);
+		msg = pq->errorMessage(pg(st)->conn);
 	first_line(msg, line, sizeof line);
-	if (PQstatus(pg(st)->conn) != CONNECTION_OK)
+	if (pq->status(pg(st)->conn) != CONNECTION_OK)
 		return err_set(e, ST_ERR, "store '%s': lost the connection to the server while %s: %s",
 		    st->name, what, line);
-	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	const char *state = res ? pq->resultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
 	if (state && strcmp(state, "23505") == 0)
 		return err_set(e, ST_REFUSED, "store '%s': %s: %s", st->name, what, line);
 	return err_set(e, ST_ERR, "store '%s': %s: %s", st->name, what, line);
@@ -153,7 +161,8 @@ static int pg_reconnect(struct store *st, struct err *e);
 static int
 ready(struct store *st, struct err *e)
 {
-	if (PQstatus(pg(st)->conn) == CONNECTION_OK)
+	const struct pq_lib *pq = pq_of(st);
+	if (pq->status(pg(st)->conn) == CONNECTION_OK)
 		return ST_OK;
 	if (st->depth)
 		return err_set(e, ST_ERR, "store '%s': lost the connection to the server", st->name);
@@ -166,6 +175,7 @@ ready(struct store *st, struct err *e)
 static const char *
 prepared(struct store *st, const char *sql, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	struct pg *q = pg(st);
 	int i;
 	for (i = 0; i < q->nprep && q->prep[i].sql != sql; i++)
@@ -182,11 +192,11 @@ prepared(struct store *st, const char *sql, struct err *e)
 		return q->prep[i].name;
 	char name[16];
 	snprintf(name, sizeof name, "ac%d", i);
-	PGresult *r = PQprepare(q->conn, name, sql, 0, NULL);
-	int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+	PGresult *r = pq->prepare(q->conn, name, sql, 0, NULL);
+	int ok = pq->resultStatus(r) == PGRES_COMMAND_OK;
 	if (!ok)
 		conn_err(st, "preparing a query", r, e);
-	PQclear(r);
+	pq->clear(r);
 	if (!ok)
 		return "";
 	snprintf(q->prep[i].name, sizeof q->prep[i].name, "%s", name);
@@ -197,6 +207,7 @@ static int
 exec_with(struct store *st, const char *sql, int prepare, struct pq_params *p, PGresult **res,
     const char *what, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	struct pq_params none = {.n = 0};
 	if (!p)
 		p = &none;
@@ -211,13 +222,13 @@ exec_with(struct store *st, const char *sql, int prepare, struct pq_params *p, P
 		pq_params_free(p);
 		return ST_ERR;
 	}
-	PGresult *r = name ? PQexecPrepared(pg(st)->conn, name, p->n, p->v, NULL, NULL, 0)
-	    : PQexecParams(pg(st)->conn, sql, p->n, NULL, p->v, NULL, NULL, 0);
+	PGresult *r = name ? pq->execPrepared(pg(st)->conn, name, p->n, p->v, NULL, NULL, 0)
+	    : pq->execParams(pg(st)->conn, sql, p->n, NULL, p->v, NULL, NULL, 0);
 	pq_params_free(p);
-	ExecStatusType s = PQresultStatus(r);
+	ExecStatusType s = pq->resultStatus(r);
 	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) {
 		rc = conn_err(st, what, r, e);
-		PQclear(r);
+		pq->clear(r);
 		return rc;
 	}
 	*res = r;
@@ -242,11 +253,12 @@ int
 pq_do(struct store *st, const char *sql, struct pq_params *p, long *rows, const char *what,
     struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	PGresult *r;
 	int rc = pq_exec(st, sql, p, &r, what, e);
 	if (!rc && rows)
-		*rows = strtol(PQcmdTuples(r), NULL, 10);
-	PQclear(r);
+		*rows = strtol(pq->cmdTuples(r), NULL, 10);
+	pq->clear(r);
 	return rc;
 }
 
@@ -255,21 +267,24 @@ pq_do(struct store *st, const char *sql, struct pq_params *p, long *rows, const 
 static int
 simple(struct store *st, const char *sql, const char *what, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	int rc = ready(st, e);
 	if (rc)
 		return rc;
-	PGresult *r = PQexec(pg(st)->conn, sql);
-	ExecStatusType s = PQresultStatus(r);
+	PGresult *r = pq->exec(pg(st)->conn, sql);
+	ExecStatusType s = pq->resultStatus(r);
 	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK)
 		rc = conn_err(st, what, r, e);
-	PQclear(r);
+	pq->clear(r);
 	return rc;
 }
 
 int
 pq_each_row(struct store *st, const char *sql, struct pq_params *p, long limit,
-    int (*fn)(const PGresult *r, int row, void *arg), void *arg, const char *what, struct err *e)
+    int (*fn)(const struct pq_lib *pq, const PGresult *r, int row, void *arg), void *arg,
+    const char *what, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	struct pg *q = pg(st);
 	int own = !st->depth, rc = ST_OK;
 	/* A few rows come in one round trip; a cursor only for many. */
@@ -277,9 +292,9 @@ pq_each_row(struct store *st, const char *sql, struct pq_params *p, long limit,
 		PGresult *r;
 		if ((rc = pq_exec_dynamic(st, sql, p, &r, what, e)))
 			return rc;
-		for (int i = 0, n = PQntuples(r); i < n && !fn(r, i, arg); i++)
+		for (int i = 0, n = pq->ntuples(r); i < n && !fn(pq, r, i, arg); i++)
 			;
-		PQclear(r);
+		pq->clear(r);
 		return ST_OK;
 	}
 	char cur[32], *declare = NULL, *fetch = NULL, *close_it = NULL;
@@ -293,14 +308,14 @@ pq_each_row(struct store *st, const char *sql, struct pq_params *p, long limit,
 	close_it = xasprintf("CLOSE %s", cur);
 	PGresult *r;
 	if (!(rc = pq_exec_dynamic(st, declare, p, &r, what, e))) {
-		PQclear(r);
+		pq->clear(r);
 		for (int stop = 0; !stop;) {
 			if ((rc = pq_exec_dynamic(st, fetch, NULL, &r, what, e)))
 				break;
-			int n = PQntuples(r);
+			int n = pq->ntuples(r);
 			for (int i = 0; i < n && !stop; i++)
-				stop = fn(r, i, arg);
-			PQclear(r);
+				stop = fn(pq, r, i, arg);
+			pq->clear(r);
 			stop |= n < FETCH_ROWS;
 		}
 		if (!rc)
@@ -313,7 +328,7 @@ pq_each_row(struct store *st, const char *sql, struct pq_params *p, long limit,
 		if (!rc)
 			rc = simple(st, "COMMIT", what, e);
 		else
-			PQclear(PQexec(q->conn, "ROLLBACK"));
+			pq->clear(pq->exec(q->conn, "ROLLBACK"));
 	}
 	return rc;
 }
@@ -456,6 +471,7 @@ static const char *const migrations[] = {
 static int
 schema_version(struct store *st, int *version, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	static const char q[] = "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint,"
 	    " CASE WHEN to_regclass('agentcron_schema') IS NULL THEN 0 ELSE coalesce((xpath('//v/text()',"
 	    " query_to_xml('SELECT max(version) AS v FROM agentcron_schema', false, true, '')))[1]::text::int,"
@@ -469,15 +485,16 @@ schema_version(struct store *st, int *version, struct err *e)
 		return rc;
 	int64_t ms0 = (int64_t)t0.tv_sec * 1000 + t0.tv_nsec / 1000000;
 	int64_t ms1 = (int64_t)t1.tv_sec * 1000 + t1.tv_nsec / 1000000;
-	st->skew_ms = pq_get_int(r, 0, 0) - (ms0 + ms1) / 2;
-	*version = (int)pq_get_int(r, 0, 1);
-	PQclear(r);
+	st->skew_ms = pq_get_int(pq, r, 0, 0) - (ms0 + ms1) / 2;
+	*version = (int)pq_get_int(pq, r, 0, 1);
+	pq->clear(r);
 	return ST_OK;
 }
 
 static int
 migrate(struct store *st, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	int version, rc;
 	if ((rc = schema_version(st, &version, e)))
 		return rc;
@@ -507,7 +524,7 @@ migrate(struct store *st, struct err *e)
 	}
 	return simple(st, "COMMIT", "creating the schema", e);
 fail:
-	PQclear(PQexec(pg(st)->conn, "ROLLBACK"));
+	pq->clear(pq->exec(pg(st)->conn, "ROLLBACK"));
 	return rc;
 }
 
@@ -535,6 +552,7 @@ no_notices(void *arg, const char *message)
 static int
 pg_connect(struct store *st, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	struct pg *q = pg(st);
 	const char *keys[10], *vals[10];
 	char options[512];
@@ -565,13 +583,13 @@ pg_connect(struct store *st, struct err *e)
 	vals[k++] = q->uri;
 	keys[k] = NULL;
 	vals[k] = NULL;
-	q->conn = PQconnectdbParams(keys, vals, 1);
+	q->conn = pq->connectdbParams(keys, vals, 1);
 	if (!q->conn)
 		return err_set(e, ST_ERR, "store '%s': cannot connect: out of memory", st->name);
-	PQsetNoticeProcessor(q->conn, no_notices, NULL);
-	if (PQstatus(q->conn) != CONNECTION_OK) {
+	pq->setNoticeProcessor(q->conn, no_notices, NULL);
+	if (pq->status(q->conn) != CONNECTION_OK) {
 		char line[400];
-		first_line(PQerrorMessage(q->conn), line, sizeof line);
+		first_line(pq->errorMessage(q->conn), line, sizeof line);
 		return err_set(e, ST_ERR, "cannot connect to the PostgreSQL store '%s': %s", st->name, line);
 	}
 	q->nprep = 0;
@@ -581,12 +599,13 @@ pg_connect(struct store *st, struct err *e)
 static int
 pg_reconnect(struct store *st, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	struct pg *q = pg(st);
-	PQreset(q->conn);
+	pq->reset(q->conn);
 	q->nprep = 0;
-	if (PQstatus(q->conn) != CONNECTION_OK) {
+	if (pq->status(q->conn) != CONNECTION_OK) {
 		char line[400];
-		first_line(PQerrorMessage(q->conn), line, sizeof line);
+		first_line(pq->errorMessage(q->conn), line, sizeof line);
 		return err_set(e, ST_ERR, "cannot reach the PostgreSQL store '%s': %s", st->name, line);
 	}
 	return session(st, e);
@@ -598,7 +617,9 @@ pg_close(struct store *st)
 	struct pg *q = pg(st);
 	if (!q)
 		return;
-	PQfinish(q->conn);
+	if (q->conn)
+		q->pq.finish(q->conn);
+	pq_lib_close(&q->pq);
 	free(q->uri);
 	free(q);
 	st->be = NULL;
@@ -607,9 +628,10 @@ pg_close(struct store *st)
 static int
 pg_refresh(struct store *st, char *what, size_t n, struct err *e)
 {
-	if (PQstatus(pg(st)->conn) == CONNECTION_OK) {
+	const struct pq_lib *pq = pq_of(st);
+	if (pq->status(pg(st)->conn) == CONNECTION_OK) {
 		/* A dead server is only noticed when read from: ask. */
-		if (PQconsumeInput(pg(st)->conn) && PQstatus(pg(st)->conn) == CONNECTION_OK)
+		if (pq->consumeInput(pg(st)->conn) && pq->status(pg(st)->conn) == CONNECTION_OK)
 			return ST_OK;
 	}
 	int rc = pg_reconnect(st, e);
@@ -633,8 +655,9 @@ pg_commit(struct store *st, struct err *e)
 static void
 pg_rollback(struct store *st)
 {
-	if (PQstatus(pg(st)->conn) == CONNECTION_OK)
-		PQclear(PQexec(pg(st)->conn, "ROLLBACK"));
+	const struct pq_lib *pq = pq_of(st);
+	if (pq->status(pg(st)->conn) == CONNECTION_OK)
+		pq->clear(pq->exec(pg(st)->conn, "ROLLBACK"));
 }
 
 /* ---- wake-ups ---- */
@@ -651,31 +674,33 @@ pg_wake(struct store *st)
 static int
 pg_wake_fd(struct store *st, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	struct pg *q = pg(st);
 	if (!q->listening) {
 		q->listening = 1;
 		if (simple(st, "LISTEN " WAKE_CHANNEL, "listening for wake-ups", e))
 			return -1;
 	}
-	return PQstatus(q->conn) == CONNECTION_OK ? PQsocket(q->conn) : -1;
+	return pq->status(q->conn) == CONNECTION_OK ? pq->socket(q->conn) : -1;
 }
 
 static int
 pg_wake_take(struct store *st)
 {
+	const struct pq_lib *pq = pq_of(st);
 	struct pg *q = pg(st);
-	if (!q->listening || PQstatus(q->conn) != CONNECTION_OK)
+	if (!q->listening || pq->status(q->conn) != CONNECTION_OK)
 		return 0;
 	/* A lost connection wakes the watcher too: it reconnects. */
-	if (!PQconsumeInput(q->conn))
+	if (!pq->consumeInput(q->conn))
 		return 1;
 	int hit = 0;
 	PGnotify *n;
-	while ((n = PQnotifies(q->conn))) {
+	while ((n = pq->notifies(q->conn))) {
 		hit = 1;
-		PQfreemem(n);
+		pq->freemem(n);
 	}
-	return hit || PQstatus(q->conn) != CONNECTION_OK;
+	return hit || pq->status(q->conn) != CONNECTION_OK;
 }
 
 /* ---- tasks ---- */
@@ -729,56 +754,57 @@ params_task(struct pq_params *p, const struct task *t)
 }
 
 void
-pq_read_task(const PGresult *r, int row, struct task *t)
+pq_read_task(const struct pq_lib *pq, const PGresult *r, int row, struct task *t)
 {
 	task_init(t);
-	pq_get_copy(r, row, 0, t->id, sizeof t->id);
-	t->name = pq_get_text(r, row, 1);
-	t->prompt = pq_get_text(r, row, 2);
-	t->system_prompt = pq_get_text(r, row, 3);
-	t->kind = task_kind_parse(PQgetvalue(r, row, 4));
-	t->cron = pq_get_text(r, row, 5);
-	task_plan_parse(t, PQgetisnull(r, row, 6) ? NULL : PQgetvalue(r, row, 6));
-	t->tz = pq_get_text(r, row, 7);
-	t->enabled = (int)pq_get_int(r, row, 8);
-	t->status = task_status_parse(PQgetvalue(r, row, 9));
-	t->next_run_at = pq_get_time(r, row, 10);
-	t->due_at = pq_get_time(r, row, 11);
-	t->last_run_at = pq_get_time(r, row, 12);
-	t->last_status = pq_get_text(r, row, 13);
-	t->last_error = pq_get_text(r, row, 14);
-	t->last_result = pq_get_text(r, row, 15);
-	t->consecutive_failures = (int)pq_get_int(r, row, 16);
-	t->context = pq_get_text(r, row, 17);
-	t->attachments = pq_get_text(r, row, 18);
-	t->model = pq_get_text(r, row, 19);
-	t->exec = pq_get_text(r, row, 20);
-	t->notify = pq_get_text(r, row, 21);
-	t->timeout = (int)pq_get_int(r, row, 22);
-	t->retries = (int)pq_get_int(r, row, 23);
-	t->intent = pq_get_text(r, row, 24);
-	t->channel = pq_get_text(r, row, 25);
-	t->payload = pq_get_text(r, row, 26);
-	t->key = pq_get_text(r, row, 27);
-	t->missed = task_missed_parse(PQgetvalue(r, row, 28));
+	pq_get_copy(pq, r, row, 0, t->id, sizeof t->id);
+	t->name = pq_get_text(pq, r, row, 1);
+	t->prompt = pq_get_text(pq, r, row, 2);
+	t->system_prompt = pq_get_text(pq, r, row, 3);
+	t->kind = task_kind_parse(pq->getvalue(r, row, 4));
+	t->cron = pq_get_text(pq, r, row, 5);
+	task_plan_parse(t, pq->getisnull(r, row, 6) ? NULL : pq->getvalue(r, row, 6));
+	t->tz = pq_get_text(pq, r, row, 7);
+	t->enabled = (int)pq_get_int(pq, r, row, 8);
+	t->status = task_status_parse(pq->getvalue(r, row, 9));
+	t->next_run_at = pq_get_time(pq, r, row, 10);
+	t->due_at = pq_get_time(pq, r, row, 11);
+	t->last_run_at = pq_get_time(pq, r, row, 12);
+	t->last_status = pq_get_text(pq, r, row, 13);
+	t->last_error = pq_get_text(pq, r, row, 14);
+	t->last_result = pq_get_text(pq, r, row, 15);
+	t->consecutive_failures = (int)pq_get_int(pq, r, row, 16);
+	t->context = pq_get_text(pq, r, row, 17);
+	t->attachments = pq_get_text(pq, r, row, 18);
+	t->model = pq_get_text(pq, r, row, 19);
+	t->exec = pq_get_text(pq, r, row, 20);
+	t->notify = pq_get_text(pq, r, row, 21);
+	t->timeout = (int)pq_get_int(pq, r, row, 22);
+	t->retries = (int)pq_get_int(pq, r, row, 23);
+	t->intent = pq_get_text(pq, r, row, 24);
+	t->channel = pq_get_text(pq, r, row, 25);
+	t->payload = pq_get_text(pq, r, row, 26);
+	t->key = pq_get_text(pq, r, row, 27);
+	t->missed = task_missed_parse(pq->getvalue(r, row, 28));
 	if (t->missed < 0)
 		t->missed = MISSED_ONCE;
-	t->jitter = (int)pq_get_int(r, row, 29);
-	t->queued = (int)pq_get_int(r, row, 30);
-	t->created_at = pq_get_time(r, row, 31);
-	t->updated_at = pq_get_time(r, row, 32);
-	t->deleted_at = pq_get_time(r, row, 33);
-	t->until_at = pq_get_time(r, row, 34);
-	t->count = (int)pq_get_int(r, row, 35);
-	t->ends_at = pq_get_time(r, row, 36);
-	t->mcp = pq_get_text(r, row, 37);
-	t->mcp_allow = pq_get_text(r, row, 38);
-	t->arming = (int)pq_get_int(r, row, 39);
+	t->jitter = (int)pq_get_int(pq, r, row, 29);
+	t->queued = (int)pq_get_int(pq, r, row, 30);
+	t->created_at = pq_get_time(pq, r, row, 31);
+	t->updated_at = pq_get_time(pq, r, row, 32);
+	t->deleted_at = pq_get_time(pq, r, row, 33);
+	t->until_at = pq_get_time(pq, r, row, 34);
+	t->count = (int)pq_get_int(pq, r, row, 35);
+	t->ends_at = pq_get_time(pq, r, row, 36);
+	t->mcp = pq_get_text(pq, r, row, 37);
+	t->mcp_allow = pq_get_text(pq, r, row, 38);
+	t->arming = (int)pq_get_int(pq, r, row, 39);
 }
 
 static int
 pg_task_find_twin(struct store *st, const struct task *t, int *found, char id[37], struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	static const char lock[] = "SELECT pg_advisory_xact_lock(hashtext($1))";
 	static const char qkey[] = "SELECT id FROM tasks WHERE idem_key = $1 AND deleted_at IS NULL";
 	static const char qdup[] = "SELECT id FROM tasks WHERE dedup = $1 AND status = 'pending'"
@@ -798,11 +824,11 @@ pg_task_find_twin(struct store *st, const struct task *t, int *found, char id[37
 	pq_text(&p, t->key ? t->key : dedup);
 	if ((rc = pq_exec(st, t->key ? qkey : qdup, &p, &r, "looking for a twin", e)))
 		return rc;
-	if (PQntuples(r)) {
+	if (pq->ntuples(r)) {
 		*found = 1;
-		pq_get_copy(r, 0, 0, id, 37);
+		pq_get_copy(pq, r, 0, 0, id, 37);
 	}
-	PQclear(r);
+	pq->clear(r);
 	return ST_OK;
 }
 
@@ -848,6 +874,7 @@ static int
 pg_task_prefix(struct store *st, const char *lower, int trashed, char (*found)[37], int max,
     int *n, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	/* The ids are C-collated: a prefix is a range whatever the database's
 	 * collation. */
 	static const char q[] = "SELECT id FROM tasks WHERE id >= $1 AND id < $2"
@@ -863,16 +890,17 @@ pg_task_prefix(struct store *st, const char *lower, int trashed, char (*found)[3
 	int rc = pq_exec(st, q, &p, &r, "looking up a task", e);
 	if (rc)
 		return rc;
-	*n = PQntuples(r) < max ? PQntuples(r) : max;
+	*n = pq->ntuples(r) < max ? pq->ntuples(r) : max;
 	for (int i = 0; i < *n; i++)
-		pq_get_copy(r, i, 0, found[i], 37);
-	PQclear(r);
+		pq_get_copy(pq, r, i, 0, found[i], 37);
+	pq->clear(r);
 	return ST_OK;
 }
 
 static int
 pg_task_get(struct store *st, const char *id, struct task *t, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	static const char q[] = "SELECT " PQ_TASK_COLS " FROM tasks WHERE id = $1";
 	static const char qlock[] = "SELECT " PQ_TASK_COLS " FROM tasks WHERE id = $1 FOR UPDATE";
 	struct pq_params p = {.n = 0};
@@ -881,12 +909,12 @@ pg_task_get(struct store *st, const char *id, struct task *t, struct err *e)
 	int rc = pq_exec(st, st->depth ? qlock : q, &p, &r, "reading a task", e);
 	if (rc)
 		return rc;
-	if (!PQntuples(r)) {
-		PQclear(r);
+	if (!pq->ntuples(r)) {
+		pq->clear(r);
 		return err_set(e, ST_NOTFOUND, "no task '%s'", id);
 	}
-	pq_read_task(r, 0, t);
-	PQclear(r);
+	pq_read_task(pq, r, 0, t);
+	pq->clear(r);
 	return ST_OK;
 }
 
@@ -940,11 +968,11 @@ struct list_ctx {
 };
 
 static int
-list_row(const PGresult *r, int row, void *arg)
+list_row(const struct pq_lib *pq, const PGresult *r, int row, void *arg)
 {
 	struct list_ctx *c = arg;
 	struct task t;
-	pq_read_task(r, row, &t);
+	pq_read_task(pq, r, row, &t);
 	int stop = c->fn(&t, c->arg);
 	task_free(&t);
 	return stop;
@@ -969,6 +997,7 @@ pg_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *ar
 static int
 pg_task_count(struct store *st, const struct task_filter *f, long *n, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	struct buf q = {0};
 	struct pq_params p = {.n = 0};
 	buf_puts(&q, "SELECT count(*) FROM tasks");
@@ -977,8 +1006,8 @@ pg_task_count(struct store *st, const struct task_filter *f, long *n, struct err
 	int rc = pq_exec_dynamic(st, q.data, &p, &r, "counting tasks", e);
 	buf_free(&q);
 	if (!rc) {
-		*n = (long)pq_get_int(r, 0, 0);
-		PQclear(r);
+		*n = (long)pq_get_int(pq, r, 0, 0);
+		pq->clear(r);
 	}
 	return rc;
 }
@@ -1010,6 +1039,7 @@ pg_task_trash(struct store *st, const char *id, int64_t now, struct err *e)
 static int
 pg_trash_restore(struct store *st, const char *id, char restored[37], struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	static const char qid[] = "UPDATE tasks SET deleted_at = NULL WHERE id = $1"
 	    " AND deleted_at IS NOT NULL RETURNING id";
 	static const char qlast[] = "UPDATE tasks SET deleted_at = NULL WHERE id ="
@@ -1025,10 +1055,10 @@ pg_trash_restore(struct store *st, const char *id, char restored[37], struct err
 		    id ? id : "the latest deletion");
 	if (rc)
 		return rc;
-	int found = PQntuples(r) > 0;
+	int found = pq->ntuples(r) > 0;
 	if (found)
-		pq_get_copy(r, 0, 0, restored, 37);
-	PQclear(r);
+		pq_get_copy(pq, r, 0, 0, restored, 37);
+	pq->clear(r);
 	if (!found)
 		return id ? err_set(e, ST_NOTFOUND, "no task '%s' in the trash", id)
 			  : err_set(e, ST_NOTFOUND, "the trash is empty");
@@ -1053,6 +1083,7 @@ pg_task_queue(struct store *st, const char *id, int64_t now, struct err *e)
 static int
 pg_setting_get(struct store *st, const char *key, char **value, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	static const char q[] = "SELECT value FROM settings WHERE key = $1";
 	struct pq_params p = {.n = 0};
 	pq_text(&p, key);
@@ -1060,9 +1091,9 @@ pg_setting_get(struct store *st, const char *key, char **value, struct err *e)
 	int rc = pq_exec(st, q, &p, &r, "reading a setting", e);
 	if (rc)
 		return rc;
-	if (PQntuples(r))
-		*value = pq_get_text(r, 0, 0);
-	PQclear(r);
+	if (pq->ntuples(r))
+		*value = pq_get_text(pq, r, 0, 0);
+	pq->clear(r);
 	return ST_OK;
 }
 
@@ -1117,11 +1148,12 @@ pg_owner_beat(struct store *st, int *alive, struct err *e)
 static void
 pg_owner_stop(struct store *st)
 {
+	const struct pq_lib *pq = pq_of(st);
 	static const char q[] = "DELETE FROM processes WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM"
 	    " runs WHERE runs.owner_id = $1 AND runs.status = 'running')";
 	struct pq_params p = {.n = 0};
 	struct err e;
-	if (st->depth || PQstatus(pg(st)->conn) != CONNECTION_OK)
+	if (st->depth || pq->status(pg(st)->conn) != CONNECTION_OK)
 		return;
 	pq_text(&p, st->self.id);
 	pq_do(st, q, &p, NULL, "leaving", &e);
@@ -1130,6 +1162,7 @@ pg_owner_stop(struct store *st)
 static int
 pg_owner_bury(struct store *st, const char *owner_id, int64_t stale_after, int *dead, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	/* Gone from the table counts as dead; a sign of life since does not. */
 	static const char q[] = "WITH buried AS (UPDATE processes SET dead = true WHERE id = $1 AND"
 	    " beat_at < clock_timestamp() - make_interval(secs => $2) RETURNING 1)"
@@ -1141,8 +1174,8 @@ pg_owner_bury(struct store *st, const char *owner_id, int64_t stale_after, int *
 	int rc = pq_exec(st, q, &p, &r, "declaring a silent process dead", e);
 	if (rc)
 		return rc;
-	*dead = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
-	PQclear(r);
+	*dead = strcmp(pq->getvalue(r, 0, 0), "t") == 0;
+	pq->clear(r);
 	return ST_OK;
 }
 
@@ -1198,7 +1231,9 @@ store_pg_open(struct store *st, const char *uri, struct err *e)
 	q->uri = xstrdup(uri);
 	st->be = q;
 	st->ops = &pg_ops;
-	int rc = pg_connect(st, e);
+	int rc = pq_lib_open(&q->pq, e);
+	if (!rc)
+		rc = pg_connect(st, e);
 	if (!rc)
 		rc = migrate(st, e);
 	if (rc) {

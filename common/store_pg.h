@@ -4,8 +4,7 @@
 #ifndef AC_STORE_PG_H
 #define AC_STORE_PG_H
 
-#include <libpq-fe.h>
-
+#include "pq_lib.h"
 #include "store_backend.h"
 
 #define PQ_MAXPARAMS 48
@@ -23,6 +22,9 @@ void pq_int(struct pq_params *p, long long v);
 void pq_time(struct pq_params *p, int64_t t);          /* TIME_NONE: NULL */
 void pq_params_free(struct pq_params *p);
 
+/* The libpq of st, loaded when it was opened. */
+const struct pq_lib *pq_of(struct store *st);
+
 /* Run sql (a string literal: prepared once per connection, keyed by
  * pointer) with p; *res is the result to PQclear.  ST_ERR says what failed
  * and where, never with a password; a unique violation is ST_REFUSED. */
@@ -33,10 +35,10 @@ int pq_exec_dynamic(struct store *st, const char *sql, struct pq_params *p, PGre
 int pq_do(struct store *st, const char *sql, struct pq_params *p, long *rows, const char *what,
     struct err *e);                        /* no rows wanted; *rows affected (may be NULL) */
 
-char *pq_get_text(const PGresult *r, int row, int col);    /* malloc'd, NULL for NULL */
-int64_t pq_get_time(const PGresult *r, int row, int col);  /* TIME_NONE for NULL */
-long long pq_get_int(const PGresult *r, int row, int col); /* 0 for NULL */
-void pq_get_copy(const PGresult *r, int row, int col, char *dst, size_t n);
+char *pq_get_text(const struct pq_lib *pq, const PGresult *r, int row, int col);    /* malloc'd, NULL for NULL */
+int64_t pq_get_time(const struct pq_lib *pq, const PGresult *r, int row, int col);  /* TIME_NONE for NULL */
+long long pq_get_int(const struct pq_lib *pq, const PGresult *r, int row, int col); /* 0 for NULL */
+void pq_get_copy(const struct pq_lib *pq, const PGresult *r, int row, int col, char *dst, size_t n);
 
 /* store_pg.c: the task columns, for the claim scan */
 #define PQ_TASK_COLS \
@@ -46,12 +48,13 @@ void pq_get_copy(const PGresult *r, int row, int col, char *dst, size_t n);
 	" retries, intent, channel, payload, idem_key, missed, jitter, queued," \
 	" created_at, updated_at, deleted_at, until_at, count, ends_at, mcp, mcp_allow, arming"
 #define PQ_TASK_NCOLS 40
-void pq_read_task(const PGresult *r, int row, struct task *t);
+void pq_read_task(const struct pq_lib *pq, const PGresult *r, int row, struct task *t);
 /* Rows of a query, a batch at a time through a cursor, so fn may use the
  * store between rows and a big listing is never all in memory; a query of
  * at most FETCH_ROWS rows (limit) in one trip.  fn's non-zero stops. */
 int pq_each_row(struct store *st, const char *sql, struct pq_params *p, long limit,
-    int (*fn)(const PGresult *r, int row, void *arg), void *arg, const char *what, struct err *e);
+    int (*fn)(const struct pq_lib *pq, const PGresult *r, int row, void *arg), void *arg,
+    const char *what, struct err *e);
 
 /* store_pg_runs.c */
 int pg_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, struct err *e);

@@ -12,26 +12,26 @@
 	" duration_ms, attempt, arming, lease_until, prev_status"
 
 static void
-read_run(const PGresult *r, int row, struct run *out, int with_output)
+read_run(const struct pq_lib *pq, const PGresult *r, int row, struct run *out, int with_output)
 {
 	memset(out, 0, sizeof *out);
-	pq_get_copy(r, row, 0, out->id, sizeof out->id);
-	pq_get_copy(r, row, 1, out->task_id, sizeof out->task_id);
-	out->slot = pq_get_time(r, row, 2);
-	out->trigger = pq_get_text(r, row, 3);
-	out->status = run_status_parse(PQgetisnull(r, row, 4) ? NULL : PQgetvalue(r, row, 4));
-	out->started_at = pq_get_time(r, row, 5);
-	out->ended_at = pq_get_time(r, row, 6);
-	out->exit_code = PQgetisnull(r, row, 7) ? -1 : (int)pq_get_int(r, row, 7);
-	out->duration_ms = PQgetisnull(r, row, 8) ? -1 : pq_get_int(r, row, 8);
-	out->attempt = (int)pq_get_int(r, row, 9);
-	out->arming = (int)pq_get_int(r, row, 10);
-	out->lease_until = pq_get_time(r, row, 11);
-	pq_get_copy(r, row, 12, out->prev_status, sizeof out->prev_status);
+	pq_get_copy(pq, r, row, 0, out->id, sizeof out->id);
+	pq_get_copy(pq, r, row, 1, out->task_id, sizeof out->task_id);
+	out->slot = pq_get_time(pq, r, row, 2);
+	out->trigger = pq_get_text(pq, r, row, 3);
+	out->status = run_status_parse(pq->getisnull(r, row, 4) ? NULL : pq->getvalue(r, row, 4));
+	out->started_at = pq_get_time(pq, r, row, 5);
+	out->ended_at = pq_get_time(pq, r, row, 6);
+	out->exit_code = pq->getisnull(r, row, 7) ? -1 : (int)pq_get_int(pq, r, row, 7);
+	out->duration_ms = pq->getisnull(r, row, 8) ? -1 : pq_get_int(pq, r, row, 8);
+	out->attempt = (int)pq_get_int(pq, r, row, 9);
+	out->arming = (int)pq_get_int(pq, r, row, 10);
+	out->lease_until = pq_get_time(pq, r, row, 11);
+	pq_get_copy(pq, r, row, 12, out->prev_status, sizeof out->prev_status);
 	if (with_output) {
-		out->output = pq_get_text(r, row, 13);
-		out->error = pq_get_text(r, row, 14);
-		out->note = pq_get_text(r, row, 15);
+		out->output = pq_get_text(pq, r, row, 13);
+		out->error = pq_get_text(pq, r, row, 14);
+		out->note = pq_get_text(pq, r, row, 15);
 	}
 }
 
@@ -42,11 +42,11 @@ struct runs_ctx {
 };
 
 static int
-run_row(const PGresult *r, int row, void *arg)
+run_row(const struct pq_lib *pq, const PGresult *r, int row, void *arg)
 {
 	struct runs_ctx *c = arg;
 	struct run run;
-	read_run(r, row, &run, c->with_output);
+	read_run(pq, r, row, &run, c->with_output);
 	int stop = c->fn(&run, c->arg);
 	run_free(&run);
 	return stop;
@@ -84,6 +84,7 @@ pg_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, 
 int
 pg_run_prefix(struct store *st, const char *lower, struct run *r, int *n, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	static const char q[] = "SELECT " RUN_COLS ", output, error, note FROM runs"
 	    " WHERE id >= $1 AND id < $2 ORDER BY id LIMIT 2";
 	char upper[41];
@@ -95,10 +96,10 @@ pg_run_prefix(struct store *st, const char *lower, struct run *r, int *n, struct
 	int rc = pq_exec(st, q, &p, &res, "reading a run", e);
 	if (rc)
 		return rc;
-	*n = PQntuples(res) < 2 ? PQntuples(res) : 2;
+	*n = pq->ntuples(res) < 2 ? pq->ntuples(res) : 2;
 	for (int i = 0; i < *n; i++)
-		read_run(res, i, &r[i], 1);
-	PQclear(res);
+		read_run(pq, res, i, &r[i], 1);
+	pq->clear(res);
 	return ST_OK;
 }
 
@@ -112,6 +113,7 @@ int
 pg_claim_scan(struct store *st, const struct claim_req *req, struct task *tasks,
     int *last_attempt, int *n, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	static const char qdue[] = "SELECT " PQ_TASK_COLS ", " LAST_ATTEMPT " FROM tasks WHERE "
 	    DUE_WHERE " AND due_at <= $1 AND (due_at, id) > ($2, $3) ORDER BY due_at, id LIMIT $4"
 	    " FOR UPDATE SKIP LOCKED";
@@ -139,12 +141,12 @@ pg_claim_scan(struct store *st, const struct claim_req *req, struct task *tasks,
 	int rc = pq_exec(st, q, &p, &r, "looking for due tasks", e);
 	if (rc)
 		return rc;
-	*n = PQntuples(r) < max ? PQntuples(r) : max;
+	*n = pq->ntuples(r) < max ? pq->ntuples(r) : max;
 	for (int i = 0; i < *n; i++) {
-		pq_read_task(r, i, &tasks[i]);
-		last_attempt[i] = (int)pq_get_int(r, i, PQ_TASK_NCOLS);
+		pq_read_task(pq, r, i, &tasks[i]);
+		last_attempt[i] = (int)pq_get_int(pq, r, i, PQ_TASK_NCOLS);
 	}
-	PQclear(r);
+	pq->clear(r);
 	if (req->what == CLAIM_DUE && *n) {
 		req->cur->due = tasks[*n - 1].due_at;
 		memcpy(req->cur->id, tasks[*n - 1].id, sizeof req->cur->id);
@@ -222,6 +224,7 @@ pg_run_note(struct store *st, const char *run_id, const char *note, struct err *
 int
 pg_due_next(struct store *st, int64_t *due, int *queued, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	static const char q[] = "SELECT (SELECT min(due_at) FROM tasks WHERE " DUE_WHERE "),"
 	    " EXISTS (SELECT 1 FROM tasks WHERE queued <> 0 AND deleted_at IS NULL"
 	    " AND status <> 'running')";
@@ -229,15 +232,16 @@ pg_due_next(struct store *st, int64_t *due, int *queued, struct err *e)
 	int rc = pq_exec(st, q, NULL, &r, "looking for due tasks", e);
 	if (rc)
 		return rc;
-	*due = pq_get_time(r, 0, 0);
-	*queued = strcmp(PQgetvalue(r, 0, 1), "t") == 0;
-	PQclear(r);
+	*due = pq_get_time(pq, r, 0, 0);
+	*queued = strcmp(pq->getvalue(r, 0, 1), "t") == 0;
+	pq->clear(r);
 	return ST_OK;
 }
 
 int
 pg_run_claims(struct store *st, struct run_claim **out, size_t *n, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	/* Silence on the server's clock, so hosts with skewed clocks agree; a
 	 * process declared dead or gone from the table is silent for ever. */
 	static const char q[] = "SELECT r.id, r.task_id, r.slot, r.started_at, r.lease_until, r.trigger,"
@@ -249,28 +253,28 @@ pg_run_claims(struct store *st, struct run_claim **out, size_t *n, struct err *e
 	int rc = pq_exec(st, q, NULL, &r, "listing running runs", e);
 	if (rc)
 		return rc;
-	size_t len = (size_t)PQntuples(r);
+	size_t len = (size_t)pq->ntuples(r);
 	struct run_claim *all = len ? xcalloc(len, sizeof *all) : NULL;
 	for (size_t i = 0; i < len; i++) {
 		struct run_claim *c = &all[i];
 		int row = (int)i;
-		pq_get_copy(r, row, 0, c->id, sizeof c->id);
-		pq_get_copy(r, row, 1, c->task_id, sizeof c->task_id);
-		c->slot = pq_get_time(r, row, 2);
-		c->started_at = pq_get_time(r, row, 3);
-		c->lease_until = pq_get_time(r, row, 4);
-		pq_get_copy(r, row, 5, c->trigger, sizeof c->trigger);
-		pq_get_copy(r, row, 6, c->prev_status, sizeof c->prev_status);
-		pq_get_copy(r, row, 7, c->owner.id, sizeof c->owner.id);
-		pq_get_copy(r, row, 8, c->owner.host, sizeof c->owner.host);
-		pq_get_copy(r, row, 9, c->owner.node, sizeof c->owner.node);
-		c->owner.pid = pq_get_int(r, row, 10);
-		c->owner.start = pq_get_int(r, row, 11);
-		c->attempt = (int)pq_get_int(r, row, 12);
-		c->arming = (int)pq_get_int(r, row, 13);
-		c->silent = pq_get_int(r, row, 14);
+		pq_get_copy(pq, r, row, 0, c->id, sizeof c->id);
+		pq_get_copy(pq, r, row, 1, c->task_id, sizeof c->task_id);
+		c->slot = pq_get_time(pq, r, row, 2);
+		c->started_at = pq_get_time(pq, r, row, 3);
+		c->lease_until = pq_get_time(pq, r, row, 4);
+		pq_get_copy(pq, r, row, 5, c->trigger, sizeof c->trigger);
+		pq_get_copy(pq, r, row, 6, c->prev_status, sizeof c->prev_status);
+		pq_get_copy(pq, r, row, 7, c->owner.id, sizeof c->owner.id);
+		pq_get_copy(pq, r, row, 8, c->owner.host, sizeof c->owner.host);
+		pq_get_copy(pq, r, row, 9, c->owner.node, sizeof c->owner.node);
+		c->owner.pid = pq_get_int(pq, r, row, 10);
+		c->owner.start = pq_get_int(pq, r, row, 11);
+		c->attempt = (int)pq_get_int(pq, r, row, 12);
+		c->arming = (int)pq_get_int(pq, r, row, 13);
+		c->silent = pq_get_int(pq, r, row, 14);
 	}
-	PQclear(r);
+	pq->clear(r);
 	*out = all;
 	*n = len;
 	return ST_OK;
@@ -282,6 +286,7 @@ int
 pg_history_load(struct store *st, const char *context, size_t max, struct history_msg **out,
     size_t *n, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	static const char q[] = "SELECT role, content, run_id, created_at FROM messages"
 	    " WHERE context = $1 ORDER BY id DESC LIMIT $2";
 	struct pq_params p = {.n = 0};
@@ -291,15 +296,15 @@ pg_history_load(struct store *st, const char *context, size_t max, struct histor
 	int rc = pq_exec(st, q, &p, &r, "reading a conversation", e);
 	if (rc)
 		return rc;
-	size_t len = (size_t)PQntuples(r);
+	size_t len = (size_t)pq->ntuples(r);
 	struct history_msg *m = len ? xcalloc(len, sizeof *m) : NULL;
 	for (size_t i = 0; i < len; i++) {
-		m[i].role = pq_get_text(r, (int)i, 0);
-		m[i].content = pq_get_text(r, (int)i, 1);
-		m[i].run_id = pq_get_text(r, (int)i, 2);
-		m[i].created_at = pq_get_time(r, (int)i, 3);
+		m[i].role = pq_get_text(pq, r, (int)i, 0);
+		m[i].content = pq_get_text(pq, r, (int)i, 1);
+		m[i].run_id = pq_get_text(pq, r, (int)i, 2);
+		m[i].created_at = pq_get_time(pq, r, (int)i, 3);
 	}
-	PQclear(r);
+	pq->clear(r);
 	*out = m;
 	*n = len;
 	return ST_OK;
@@ -332,6 +337,7 @@ pg_history_clear(struct store *st, const char *context, long *n, struct err *e)
 int
 pg_call_add(struct store *st, struct llm_call *c, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	static const char q[] = "INSERT INTO llm_calls (run_id, task_id, context, provider, model,"
 	    " system_prompt, prompt, answer, input_tokens, output_tokens, finish_reason, duration_ms,"
 	    " error, created_at, tool_calls) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,"
@@ -355,16 +361,16 @@ pg_call_add(struct store *st, struct llm_call *c, struct err *e)
 	PGresult *r;
 	int rc = pq_exec(st, q, &p, &r, "recording a model call", e);
 	if (!rc) {
-		c->id = pq_get_int(r, 0, 0);
-		PQclear(r);
+		c->id = pq_get_int(pq, r, 0, 0);
+		pq->clear(r);
 	}
 	return rc;
 }
 
 static long
-get_count(const PGresult *r, int row, int col)
+get_count(const struct pq_lib *pq, const PGresult *r, int row, int col)
 {
-	return PQgetisnull(r, row, col) ? -1 : (long)pq_get_int(r, row, col);
+	return pq->getisnull(r, row, col) ? -1 : (long)pq_get_int(pq, r, row, col);
 }
 
 struct calls_ctx {
@@ -373,26 +379,26 @@ struct calls_ctx {
 };
 
 static int
-call_row(const PGresult *r, int row, void *arg)
+call_row(const struct pq_lib *pq, const PGresult *r, int row, void *arg)
 {
 	struct calls_ctx *x = arg;
 	struct llm_call c = {
-		.id = pq_get_int(r, row, 0),
-		.run_id = pq_get_text(r, row, 1),
-		.task_id = pq_get_text(r, row, 2),
-		.context = pq_get_text(r, row, 3),
-		.provider = pq_get_text(r, row, 4),
-		.model = pq_get_text(r, row, 5),
-		.system_prompt = pq_get_text(r, row, 6),
-		.prompt = pq_get_text(r, row, 7),
-		.answer = pq_get_text(r, row, 8),
-		.input_tokens = get_count(r, row, 9),
-		.output_tokens = get_count(r, row, 10),
-		.finish_reason = pq_get_text(r, row, 11),
-		.duration_ms = get_count(r, row, 12),
-		.error = pq_get_text(r, row, 13),
-		.created_at = pq_get_time(r, row, 14),
-		.tool_calls = pq_get_text(r, row, 15),
+		.id = pq_get_int(pq, r, row, 0),
+		.run_id = pq_get_text(pq, r, row, 1),
+		.task_id = pq_get_text(pq, r, row, 2),
+		.context = pq_get_text(pq, r, row, 3),
+		.provider = pq_get_text(pq, r, row, 4),
+		.model = pq_get_text(pq, r, row, 5),
+		.system_prompt = pq_get_text(pq, r, row, 6),
+		.prompt = pq_get_text(pq, r, row, 7),
+		.answer = pq_get_text(pq, r, row, 8),
+		.input_tokens = get_count(pq, r, row, 9),
+		.output_tokens = get_count(pq, r, row, 10),
+		.finish_reason = pq_get_text(pq, r, row, 11),
+		.duration_ms = get_count(pq, r, row, 12),
+		.error = pq_get_text(pq, r, row, 13),
+		.created_at = pq_get_time(pq, r, row, 14),
+		.tool_calls = pq_get_text(pq, r, row, 15),
 	};
 	int stop = x->fn(&c, x->arg);
 	llm_call_free(&c);

@@ -1,0 +1,67 @@
+/* pq_lib.c: libpq, loaded when a PostgreSQL store is opened (pq_lib.h). */
+#include <dlfcn.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "pq_lib.h"
+
+_Static_assert(sizeof(void *) == sizeof(void (*)(void)), "dlsym needs POSIX function pointers");
+
+int
+pq_lib_open(struct pq_lib *lib, struct err *e)
+{
+	/* Each entry: the symbol, and where its address goes in lib. */
+	static const struct {
+		const char *name;
+		size_t off;
+	} syms[] = {
+		{"PQconnectdbParams", offsetof(struct pq_lib, connectdbParams)},
+		{"PQfinish", offsetof(struct pq_lib, finish)},
+		{"PQreset", offsetof(struct pq_lib, reset)},
+		{"PQstatus", offsetof(struct pq_lib, status)},
+		{"PQerrorMessage", offsetof(struct pq_lib, errorMessage)},
+		{"PQsocket", offsetof(struct pq_lib, socket)},
+		{"PQsetNoticeProcessor", offsetof(struct pq_lib, setNoticeProcessor)},
+		{"PQconsumeInput", offsetof(struct pq_lib, consumeInput)},
+		{"PQnotifies", offsetof(struct pq_lib, notifies)},
+		{"PQfreemem", offsetof(struct pq_lib, freemem)},
+		{"PQexec", offsetof(struct pq_lib, exec)},
+		{"PQexecParams", offsetof(struct pq_lib, execParams)},
+		{"PQprepare", offsetof(struct pq_lib, prepare)},
+		{"PQexecPrepared", offsetof(struct pq_lib, execPrepared)},
+		{"PQresultStatus", offsetof(struct pq_lib, resultStatus)},
+		{"PQresultErrorField", offsetof(struct pq_lib, resultErrorField)},
+		{"PQntuples", offsetof(struct pq_lib, ntuples)},
+		{"PQgetvalue", offsetof(struct pq_lib, getvalue)},
+		{"PQgetisnull", offsetof(struct pq_lib, getisnull)},
+		{"PQcmdTuples", offsetof(struct pq_lib, cmdTuples)},
+		{"PQclear", offsetof(struct pq_lib, clear)},
+	};
+	memset(lib, 0, sizeof *lib);
+	lib->handle = dlopen(PQ_LIB_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!lib->handle) {
+		const char *why = dlerror();
+		return err_set(e, ST_ERR, "a PostgreSQL store needs libpq, which cannot be loaded: %s",
+		    why ? why : PQ_LIB_SONAME);
+	}
+	for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
+		void *f = dlsym(lib->handle, syms[i].name);
+		if (!f) {
+			err_set(e, ST_ERR, "the libpq loaded (%s) has no %s", PQ_LIB_SONAME, syms[i].name);
+			pq_lib_close(lib);
+			return ST_ERR;
+		}
+		/* POSIX makes a data and a function pointer the same size, so
+		 * dlsym's answer is stored in the slot as it is. */
+		memcpy((char *)lib + syms[i].off, &f, sizeof f);
+	}
+	return ST_OK;
+}
+
+void
+pq_lib_close(struct pq_lib *lib)
+{
+	if (lib->handle)
+		dlclose(lib->handle);
+	memset(lib, 0, sizeof *lib);
+}
