@@ -68,16 +68,22 @@ test_expect_success 'a task exported while running comes back pending, not stuck
 	test_one_line err
 '
 
-test_expect_success '8 concurrent writers of 200 tasks each lose nothing' '
+# On PostgreSQL every command is a new connection and a new server
+# process: 60 tasks a writer keep the eight in each other's way as long.
+per_writer=200
+[ "$AC_STORE" = postgres ] && per_writer=60
+
+test_expect_success "8 concurrent writers of $per_writer tasks each lose nothing" '
 	reset_store &&
 	for w in 1 2 3 4 5 6 7 8; do
-		(i=0; while [ $i -lt 200 ]; do
+		(i=0; while [ $i -lt $per_writer ]; do
 			task-add --manual --name "w$w-$i" "writer $w task $i" >>ids.$w || exit 1
 			i=$((i + 1))
 		done) &
 	done &&
 	wait &&
-	cat ids.* | sort -u | wc -l | tr -d " " >count && echo 1600 >expect && test_cmp expect count &&
+	cat ids.* | sort -u | wc -l | tr -d " " >count && echo $((8 * per_writer)) >expect &&
+	test_cmp expect count &&
 	task-ls | wc -l | tr -d " " >count && test_cmp expect count
 '
 
