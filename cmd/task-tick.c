@@ -157,6 +157,7 @@ struct tick {
 	int64_t grace_ms;
 	int64_t stop_at;
 	int stopped;
+	char refresh_err[ERR_MAX];  /* the last failure to reopen the store, said */
 };
 
 /* Stop claiming; the runs in flight get grace_ms, then SIGTERM. */
@@ -204,8 +205,13 @@ refresh(struct tick *tk, int *wake_fd)
 			fprintf(stderr, "%s: %s\n", prog, what);
 			fire_pass_begin(tk->f);
 		}
+		tk->refresh_err[0] = 0;
 		*wake_fd = store_wake_fd(tk->st, &e);
 	} else {
+		/* Said once while it lasts: the watcher tries at every wake-up. */
+		if (strcmp(tk->refresh_err, e.msg) != 0)
+			fprintf(stderr, "%s: %s; trying again\n", prog, e.msg);
+		snprintf(tk->refresh_err, sizeof tk->refresh_err, "%s", e.msg);
 		*wake_fd = -1;
 	}
 }

@@ -572,6 +572,8 @@ beat(struct fire *f, int force)
 		}
 	}
 	f->alive = 1;
+	/* Back means writable: a full disk still answers reads. */
+	store_up(f);
 }
 
 int
@@ -602,7 +604,6 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 		store_down(f, e);
 		return rc;
 	}
-	store_up(f);
 	if ((next == TIME_NONE || next > now) && !queued)
 		return ST_OK;
 	struct claimed *c = xcalloc((size_t)(room < CLAIM_BATCH ? CLAIM_BATCH : room), sizeof *c);
@@ -646,8 +647,10 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 		f->nfired = fired0;
 		due_cursor_init(&f->cur);
 		store_down(f, e);
-	} else if (room <= 0) {
-		*more = 1;
+	} else {
+		store_up(f);
+		if (room <= 0)
+			*more = 1;
 	}
 	free(c);
 	return rc;

@@ -557,10 +557,23 @@ sq_refresh(struct store *st, char *what, size_t n, struct err *e)
 	if (!gone && sb.st_dev == q->dev && sb.st_ino == q->ino)
 		return ST_OK;
 	char *path = xstrdup(q->path);
+	/* The old file is closed first: SQLite finds a store's -wal and -shm
+	 * files by name, and a connection opened beside the old one would
+	 * read the old file's log as the new one's. */
+	sq_free(q);
+	st->be = NULL;
 	int rc = sq_connect(st, path, e);
-	if (!rc)
+	if (!rc) {
 		snprintf(what, n, "store '%s' was %s; reopened it", path,
 		    gone ? "deleted (a new, empty one is in its place)" : "replaced by another file");
+	} else {
+		/* An empty stand-in, tried again at the next refresh; only
+		 * memory can fail it, which xmalloc's callers abort on too. */
+		struct err e2;
+		if (sq_connect(st, ":memory:", &e2) != ST_OK)
+			abort();
+		set_str(&sq(st)->path, path);
+	}
 	free(path);
 	return rc;
 }

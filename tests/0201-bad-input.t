@@ -129,4 +129,18 @@ test_expect_success 'a read-only store refuses changes and keeps every task' '
 	task-ls --json >after && test_cmp ro-before after
 '
 
+test_expect_success 'a writable store in a read-only directory: the message names the directory' '
+	mkdir rodir && TASK_DB=$PWD/rodir/tasks.db && export TASK_DB &&
+	task-add --manual --name one x >/dev/null && task-ls --json >before &&
+	rm -f rodir/tasks.db-wal rodir/tasks.db-shm &&
+	if [ "$(id -u)" = 0 ]; then chown 65534 rodir/tasks.db rodir/tasks.db-wake; fi &&
+	chmod 755 . && chmod 555 rodir &&
+	test_expect_code 1 as_other task-add --manual y >out 2>err &&
+	test_one_line err && test ! -s out &&
+	echo "task-add: store '\''$PWD/rodir/tasks.db'\'': its directory '\''$PWD/rodir'\'' is not writable (SQLite keeps its journal beside the store); check the directory'\''s permissions" >expect &&
+	test_cmp expect err &&
+	chmod 700 rodir && if [ "$(id -u)" = 0 ]; then chown 0 rodir/tasks.db; fi &&
+	task-ls --json >after && test_cmp before after
+'
+
 test_done

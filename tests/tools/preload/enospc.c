@@ -8,6 +8,9 @@
  *
  *   LD_PRELOAD=.../enospc.so ENOSPC_DIR=/tmp/x/full ENOSPC_AFTER=0 task-add ...
  *
+ * With ENOSPC_WHILE set to a path, the disk is full only while a file is
+ * there, whatever the budget: a test frees space by removing it.
+ *
  * The budget is per process.  Each intercepted call finds the real one
  * with dlsym(RTLD_NEXT).  What libc writes for itself (stdio's buffers)
  * does not pass through here; SQLite's pwrite64 and fdatasync do. */
@@ -42,12 +45,29 @@ under_dir(int fd)
 	return strncmp(path, dir, d) == 0 && (path[d] == '/' || path[d] == 0);
 }
 
+/* ENOSPC_WHILE: 1 full (its file exists), 0 free, -1 not set. */
+static int
+switched(void)
+{
+	const char *flag = getenv("ENOSPC_WHILE");
+	struct stat sb;
+	if (!flag || !*flag)
+		return -1;
+	return stat(flag, &sb) == 0;
+}
+
 /* Whether n more bytes to fd fit; counts them when they do. */
 static int
 fits(int fd, size_t n)
 {
 	if (!under_dir(fd))
 		return 1;
+	int sw = switched();
+	if (sw >= 0) {
+		if (sw)
+			errno = ENOSPC;
+		return !sw;
+	}
 	const char *a = getenv("ENOSPC_AFTER");
 	long long budget = a ? atoll(a) : 0;
 	if (written + (long long)n > budget) {
@@ -62,7 +82,8 @@ static int
 full(int fd)
 {
 	const char *a = getenv("ENOSPC_AFTER");
-	if (!under_dir(fd) || written < (a ? atoll(a) : 0))
+	int sw = switched();
+	if (!under_dir(fd) || (sw >= 0 ? !sw : written < (a ? atoll(a) : 0)))
 		return 0;
 	errno = ENOSPC;
 	return 1;
