@@ -48,7 +48,6 @@ pq_lib_open(struct pq_lib *lib, struct err *e)
 		void *f = dlsym(lib->handle, syms[i].name);
 		if (!f) {
 			err_set(e, ST_ERR, "the libpq loaded (%s) has no %s", PQ_LIB_SONAME, syms[i].name);
-			pq_lib_close(lib);
 			return ST_ERR;
 		}
 		/* POSIX makes a data and a function pointer the same size, so
@@ -58,10 +57,12 @@ pq_lib_open(struct pq_lib *lib, struct err *e)
 	return ST_OK;
 }
 
+/* libpq stays loaded until the process ends, as a linked library would:
+ * the libraries it brings (Kerberos, GnuTLS) leave thread keys and exit
+ * handlers behind, which must not outlive their code.  Unloading it made
+ * LeakSanitizer's exit-time scan crash. */
 void
 pq_lib_close(struct pq_lib *lib)
 {
-	if (lib->handle)
-		dlclose(lib->handle);
 	memset(lib, 0, sizeof *lib);
 }

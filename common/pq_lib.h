@@ -46,6 +46,6 @@ struct pq_lib {
 
 /* Load libpq and fill lib; ST_ERR says why it cannot be used. */
 int pq_lib_open(struct pq_lib *lib, struct err *e);
-void pq_lib_close(struct pq_lib *lib);
+void pq_lib_close(struct pq_lib *lib);   /* forgets lib; libpq stays loaded */
 
 #endif
