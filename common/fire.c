@@ -58,6 +58,7 @@ struct fire {
 	struct fire_cb cb;
 	struct exec_pool *pool;
 	struct owner self;
+	int registered;          /* the store knows this process (before its first claim) */
 	int alive;               /* this process's last sign of life was taken */
 	int64_t beat_at;         /* mono_ms of the next sign of life */
 	int down;                /* the store failed: said once, quiet until it is back */
@@ -180,14 +181,10 @@ fire_new(struct store *st, const struct fire_opts *o, const struct fire_cb *cb, 
 	f->pool = exec_pool_new();
 	f->retry_ms = RECORD_RETRY_MIN;
 	int rc = owner_self(&f->self, e);
-	if (!rc)
-		rc = store_owner_start(st, &f->self, e);
 	if (rc) {
 		fire_free(f);
 		return rc;
 	}
-	f->alive = 1;
-	f->beat_at = mono_ms() + f->o.owner_timeout * 1000 / 3;
 	due_cursor_init(&f->cur);
 	*out = f;
 	return ST_OK;
@@ -549,10 +546,25 @@ store_up(struct fire *f)
 /* Sign of life, when due.  A process declared dead (silent too long: its
  * runs were recovered by others) takes a new identity; what it still runs
  * is recorded as a late result. */
+/* The process shown to the store, before its first claim: a pass with
+ * nothing to run writes nothing (on PostgreSQL, no commit to wait for). */
+static int
+enlist(struct fire *f, struct err *e)
+{
+	if (f->registered)
+		return ST_OK;
+	int rc = store_owner_start(f->st, &f->self, e);
+	if (rc)
+		return rc;
+	f->registered = f->alive = 1;
+	f->beat_at = mono_ms() + f->o.owner_timeout * 1000 / 3;
+	return ST_OK;
+}
+
 static void
 beat(struct fire *f, int force)
 {
-	if (!force && mono_ms() < f->beat_at)
+	if (!f->registered || (!force && mono_ms() < f->beat_at))
 		return;
 	f->beat_at = mono_ms() + f->o.owner_timeout * 1000 / 3;
 	struct err e;
@@ -586,11 +598,6 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 		*more = 1;
 		return ST_OK;
 	}
-	if (!f->alive) {
-		beat(f, 1);
-		if (!f->alive)
-			return ST_OK;
-	}
 	int64_t now = now_of(f), next;
 	int paused = fire_paused(f, NULL, e), rc, queued;
 	if (paused < 0) {
@@ -606,6 +613,16 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 	}
 	if ((next == TIME_NONE || next > now) && !queued)
 		return ST_OK;
+	if (!f->registered) {
+		if ((rc = enlist(f, e))) {
+			store_down(f, e);
+			return rc;
+		}
+	} else if (!f->alive) {
+		beat(f, 1);
+		if (!f->alive)
+			return ST_OK;
+	}
 	struct claimed *c = xcalloc((size_t)(room < CLAIM_BATCH ? CLAIM_BATCH : room), sizeof *c);
 	struct claim_ctx x = {.f = f, .now = now, .from_queue = 1};
 	struct claim_req q = {.what = CLAIM_QUEUED, .now = now, .max = room};
@@ -662,7 +679,9 @@ fire_manual(struct fire *f, const char *id, char run_id[37], struct err *e)
 	struct claimed c;
 	struct claim_ctx x = {.f = f, .now = now_of(f), .manual = 1};
 	struct claim_req q = {.what = CLAIM_ONE, .id = id};
-	int n = 0, rc = store_claim(f->st, &q, claim_manual, &x, &c, &n, e);
+	int n = 0, rc = enlist(f, e);
+	if (!rc)
+		rc = store_claim(f->st, &q, claim_manual, &x, &c, &n, e);
 	if (rc)
 		return rc;
 	if (!n)

@@ -540,8 +540,6 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
     struct claimed *out, int *n, struct err *e)
 {
 	*n = 0;
-	if (!st->has_owner)
-		return err_set(e, ST_ERR, "store '%s': claiming needs a registered owner", st->name);
 	int cap = req->what == CLAIM_ONE ? 1 : req->max, got = 0;
 	if (cap < 1)
 		return ST_OK;
@@ -549,8 +547,9 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 	int *last = xcalloc((size_t)cap, sizeof *last);
 	int rc = store_begin(st, e), i, alive = 1;
 	/* A sign of life in the same transaction: a process others declared
-	 * dead (its runs recovered) claims nothing. */
-	if (!rc && !(rc = st->ops->owner_beat(st, &alive, e)) && !alive)
+	 * dead (its runs recovered) claims nothing.  A claim that only looks
+	 * (a dry run) needs no owner. */
+	if (!rc && st->has_owner && !(rc = st->ops->owner_beat(st, &alive, e)) && !alive)
 		rc = err_set(e, ST_REFUSED, "store '%s': this process was silent too long and declared"
 		    " dead; it claims nothing under that identity", st->name);
 	if (!rc)
@@ -560,6 +559,9 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 		int decision = CLAIM_SKIP, dup = 0;
 		run_blank(&r);
 		rc = fn(&tasks[i], last[i], &r, &decision, arg, e);
+		if (!rc && decision == CLAIM_FIRE && !st->has_owner)
+			rc = err_set(e, ST_ERR, "store '%s': starting a run needs a registered owner",
+			    st->name);
 		if (!rc && decision == CLAIM_WRITE && r.id[0])
 			rc = st->ops->run_insert(st, &r, 0, &dup, e);
 		else if (!rc && decision == CLAIM_FIRE)

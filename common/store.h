@@ -217,7 +217,9 @@ void claimed_free(struct claimed *c, size_t n);
  * occurrence already has a run, or whose task has one in flight, is not
  * inserted and its task not written.  Everything is one transaction: on
  * success the runs started are out[0..*n) (out has room for max, or 1),
- * on failure nothing is written. */
+ * on failure nothing is written.  Starting a run needs a registered owner
+ * (store_owner_start); a claim that only skips or writes (a dry run) does
+ * not. */
 int store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *arg,
     struct claimed *out, int *n, struct err *e);
 /* The earliest due_at of an enabled pending task and whether a run is
