@@ -543,9 +543,6 @@ store_up(struct fire *f)
 	f->down = 0;
 }
 
-/* Sign of life, when due.  A process declared dead (silent too long: its
- * runs were recovered by others) takes a new identity; what it still runs
- * is recorded as a late result. */
 /* The process shown to the store, before its first claim: a pass with
  * nothing to run writes nothing (on PostgreSQL, no commit to wait for). */
 static int
@@ -561,6 +558,9 @@ enlist(struct fire *f, struct err *e)
 	return ST_OK;
 }
 
+/* Sign of life, when due.  A process declared dead (silent too long: its
+ * runs were recovered by others) takes a new identity; what it still runs
+ * is recorded as a late result. */
 static void
 beat(struct fire *f, int force)
 {
@@ -611,6 +611,9 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 		store_down(f, e);
 		return rc;
 	}
+	/* An unregistered process only reads: a read that works is the store back. */
+	if (!f->registered)
+		store_up(f);
 	if ((next == TIME_NONE || next > now) && !queued)
 		return ST_OK;
 	if (!f->registered) {

@@ -55,7 +55,11 @@ test_expect_success 'a watcher rides out a restart and fires what is added after
 	test_until 30 lines wout 1 &&
 	kill -TERM $test_ready_pid && wait $test_ready_pid &&
 	grep -q "\"name\":\"after-restart\",\"trigger\":\"schedule\",\"slot\":\"$at\",\"status\":\"success\"" wout &&
-	test "$(wc -l <execs)" -eq 1
+	test "$(wc -l <execs)" -eq 1 &&
+	# A watcher that said the store was down says it is back.
+	{ grep -c "firing nothing until it is back" werr >down || true; } &&
+	{ grep -c "'\'' is back$" werr >back || true; } &&
+	test_cmp down back
 '
 
 test_expect_success 'one host'\''s connections dropped (pg_terminate_backend): its watcher reconnects' '
