@@ -236,4 +236,5 @@ test_expect_success 'the provider found every request well formed' '
 	if test -e "$TEST_TMP/fp/errors.log"; then cat "$TEST_TMP/fp/errors.log"; false; fi
 '
 
+kill "$(cat "$TEST_TMP/fp/pid")"
 test_done
