@@ -7,14 +7,12 @@
  * the executor's process group, records the run as interrupted and runs
  * nothing more. */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/signalfd.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -24,6 +22,7 @@
 #include "fire.h"
 #include "ids.h"
 #include "json.h"
+#include "stopsig.h"
 #include "store.h"
 
 static const char prog[] = "task-run";
@@ -99,8 +98,7 @@ on_warn(const char *msg, void *arg)
 static int
 stop_seen(struct runner *rn)
 {
-	struct signalfd_siginfo si;
-	if (!rn->stopped && rn->sfd >= 0 && read(rn->sfd, &si, sizeof si) == (ssize_t)sizeof si)
+	if (!rn->stopped && stopsig_take(rn->sfd))
 		rn->stopped = 1;
 	return rn->stopped;
 }
@@ -208,11 +206,6 @@ main(int argc, char **argv)
 		*strrchr(dir, '/') = 0;
 	struct fire_opts fo = {.jobs = 1, .search_dir = dir[0] ? dir : NULL, .clock = clock_now};
 	struct fire_cb cb = {.report = on_report, .warn = on_warn, .arg = &rn};
-	sigset_t stop;
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGHUP);
 	signal(SIGPIPE, SIG_IGN);
 	int rc = now_get(&rn.now, &e);
 	if (!rc && config_load(&cf, &e))
@@ -222,10 +215,8 @@ main(int argc, char **argv)
 	if (!rc)
 		rc = store_open(NULL, 0, &rn.st, &e);
 	if (!rc && !rn.queue) {
-		if (sigprocmask(SIG_BLOCK, &stop, NULL) ||
-		    (rn.sfd = signalfd(-1, &stop, SFD_NONBLOCK | SFD_CLOEXEC)) < 0)
-			rc = err_set(&e, ST_ERR, "cannot catch signals: %s", strerror(errno));
-		else
+		rc = stopsig_catch(&rn.sfd, &e);
+		if (!rc)
 			rc = fire_new(rn.st, &fo, &cb, &rn.f, &e);
 		/* A task-run killed earlier must not leave its task running for
 		 * good where no task-tick ever passes. */

@@ -11,14 +11,12 @@
  * in common/fire.c; this file also writes the crontab line and the systemd
  * units that install it. */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,6 +27,7 @@
 #include "heartbeat.h"
 #include "json.h"
 #include "sdnotify.h"
+#include "stopsig.h"
 #include "store.h"
 
 static const char prog[] = "task-tick";
@@ -138,17 +137,6 @@ on_preview(const struct fire_preview *p, void *arg)
 	print_json(o);
 }
 
-/* Reads the signals that stop us; returns the one seen or 0. */
-static int
-take_signal(int sfd)
-{
-	struct signalfd_siginfo si;
-	int sig = 0;
-	while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si)
-		sig = (int)si.ssi_signo;
-	return sig;
-}
-
 struct tick {
 	struct store *st;
 	struct fire *f;
@@ -255,7 +243,7 @@ run_loop(struct tick *tk, int watch)
 		int nfds = watch && wake_fd >= 0 ? 2 : 1;
 		if (fire_wait(tk->f, timeout < 0 ? -1 : timeout, fds, nfds, &e) && !watch)
 			status = 1;
-		int sig = take_signal(tk->sfd);
+		int sig = stopsig_take(tk->sfd);
 		if (sig)
 			begin_stop(tk, sig);
 		if (watch && ((wake_fd >= 0 && store_wake_take(tk->st)) || (planned && mono_ms() >= planned)))
@@ -477,20 +465,6 @@ dry_run(struct fire *f, struct err *e)
 	return rc;
 }
 
-static int
-catch_signals(int *sfd, struct err *e)
-{
-	sigset_t stop;
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGHUP);
-	signal(SIGPIPE, SIG_IGN);
-	if (sigprocmask(SIG_BLOCK, &stop, NULL) || (*sfd = signalfd(-1, &stop, SFD_NONBLOCK | SFD_CLOEXEC)) < 0)
-		return err_set(e, ST_ERR, "cannot catch signals: %s", strerror(errno));
-	return ST_OK;
-}
-
 /* The store's clock is the one that counts; say once when ours is off. */
 static void
 check_skew(const struct store *st)
@@ -631,7 +605,8 @@ main(int argc, char **argv)
 		rc = dry_run(tk.f, &e);
 		goto done;
 	}
-	if ((rc = catch_signals(&tk.sfd, &e)))
+	signal(SIGPIPE, SIG_IGN);
+	if ((rc = stopsig_catch(&tk.sfd, &e)))
 		goto done;
 	if (fire_recover(tk.f, NULL, &e)) {
 		rc = ST_ERR;

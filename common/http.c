@@ -2,6 +2,7 @@
  * forgets the options but keeps the live connections, the TLS session
  * cache and the DNS cache, which is what makes the second request to a
  * server cost no connect and no handshake. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -185,4 +186,18 @@ http_perform(struct http *x, const struct http_request *rq, struct http_result *
 	if (rc != HTTP_OK)
 		snprintf(res->error, sizeof res->error, "%s", *errbuf ? errbuf : curl_easy_strerror(cc));
 	return rc;
+}
+
+int
+http_header_line(const char *p, size_t n, char *line, size_t size, long *status,
+    const char **reason)
+{
+	snprintf(line, size, "%.*s", (int)(n < size ? n : size - 1), p);
+	str_trim(line);
+	if (strncmp(line, "HTTP/", 5) != 0)
+		return 0;
+	char *sp = strchr(line, ' '), *rp = NULL;
+	*status = sp ? strtol(sp + 1, &rp, 10) : 0;
+	*reason = rp ? str_trim(rp) : "";
+	return 1;
 }

@@ -46,5 +46,10 @@ int http_new(struct http **out, struct err *e);
 void http_free(struct http *h);
 int http_perform(struct http *h, const struct http_request *rq, struct http_result *res); /* HTTP_* */
 long http_connections(const struct http *h);           /* connections opened so far */
+/* A header line as on_header gets it, copied into line (size bytes) and
+ * trimmed.  A status line ("HTTP/1.1 200 OK") returns 1 with *status set
+ * and *reason pointing at its reason phrase inside line; else 0. */
+int http_header_line(const char *p, size_t n, char *line, size_t size, long *status,
+    const char **reason);
 
 #endif

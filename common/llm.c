@@ -586,13 +586,10 @@ on_header(const char *p, size_t n, void *arg)
 {
 	struct attempt *a = arg;
 	char line[512];
-	snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
-	str_trim(line);
-	if (strncmp(line, "HTTP/", 5) == 0) {
+	const char *reason;
+	if (http_header_line(p, n, line, sizeof line, &a->status, &reason)) {
 		/* A new response (after 100 Continue): forget the last one's. */
-		char *sp = strchr(line, ' '), *rp = NULL;
-		a->status = sp ? strtol(sp + 1, &rp, 10) : 0;
-		snprintf(a->reason, sizeof a->reason, "%s", rp ? str_trim(rp) : "");
+		snprintf(a->reason, sizeof a->reason, "%s", reason);
 		a->sse = 0;
 		a->retry_after_ms = -1;
 		return;

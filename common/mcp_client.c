@@ -507,11 +507,8 @@ reply_header(const char *p, size_t n, void *arg)
 {
 	struct reply *r = arg;
 	char line[512];
-	snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
-	str_trim(line);
-	if (strncmp(line, "HTTP/", 5) == 0) {
-		char *sp = strchr(line, ' ');
-		r->status = sp ? strtol(sp + 1, NULL, 10) : 0;
+	const char *reason;
+	if (http_header_line(p, n, line, sizeof line, &r->status, &reason)) {
 		r->sse = 0;
 		return;
 	}

@@ -124,7 +124,7 @@ sq_claim_scan(struct store *st, const struct claim_req *req, struct task *tasks,
 		sq_text(s, 3, req->id);
 	}
 	sqlite3_bind_int(s, 4, max);
-	int rc;
+	int rc = SQLITE_DONE;
 	*n = 0;
 	while (*n < max && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		sq_read_task(s, &tasks[*n]);
