@@ -209,7 +209,7 @@ run_loop(struct tick *tk, int watch)
 {
 	struct err e;
 	int status = 0, wake_fd = -1, ready = !watch;
-	int64_t recover_every = watch ? 5000 : 0, last_recover = mono_ms();
+	int64_t recover_every = watch ? 5000 : 0, last_recover = mono_ms(), flush_by = 0;
 	fire_pass_begin(tk->f);
 	if (watch)
 		refresh(tk, &wake_fd);
@@ -220,6 +220,16 @@ run_loop(struct tick *tk, int watch)
 		 * again when they are done; a watcher waits for the store. */
 		if (!tk->stop_at && fire_claim(tk->f, &started, &more, &e) && !watch &&
 		    fire_busy(tk->f) == 0) {
+			/* Results waiting for the store: wait for it as the last
+			 * flush would, and go on with the pass once it is back. */
+			if (fire_unrecorded(tk->f)) {
+				if (!flush_by)
+					flush_by = mono_ms() + FLUSH_MS;
+				if (fire_flush(tk->f, flush_by, &e))
+					break;
+				flush_by = 0;
+				continue;
+			}
 			fprintf(stderr, "%s: %s\n", prog, e.msg);
 			status = 1;
 			begin_stop(tk, 0);
@@ -241,8 +251,9 @@ run_loop(struct tick *tk, int watch)
 		}
 		int fds[2] = {tk->sfd, wake_fd};
 		int nfds = watch && wake_fd >= 0 ? 2 : 1;
-		if (fire_wait(tk->f, timeout < 0 ? -1 : timeout, fds, nfds, &e) && !watch)
-			status = 1;
+		/* A result the store refused is tried again; the pass's last
+		 * flush says whether it was recorded. */
+		fire_wait(tk->f, timeout < 0 ? -1 : timeout, fds, nfds, &e);
 		int sig = stopsig_take(tk->sfd);
 		if (sig)
 			begin_stop(tk, sig);
@@ -260,7 +271,7 @@ run_loop(struct tick *tk, int watch)
 			}
 		}
 	}
-	if (fire_unrecorded(tk->f) && fire_flush(tk->f, mono_ms() + FLUSH_MS, &e)) {
+	if (fire_unrecorded(tk->f) && fire_flush(tk->f, flush_by ? flush_by : mono_ms() + FLUSH_MS, &e)) {
 		fprintf(stderr, "%s: giving up recording %zu finished run%s (%s); they will be recovered as"
 		    " interrupted\n", prog, fire_unrecorded(tk->f), fire_unrecorded(tk->f) == 1 ? "" : "s",
 		    e.msg);

@@ -46,6 +46,27 @@ test_expect_success 'a restart in the middle of a pass: every run recorded once,
 	echo "completed|6" >expect && test_cmp expect actual
 '
 
+test_expect_success 'a server down when the runs end: the pass waits for it, records each run once, exits 0' '
+	rm -f started execs &&
+	for i in 1 2 3; do
+		TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T08:00:00Z --force --exec "$PWD/job" q$i >/dev/null || return 1
+	done &&
+	{ SLOW=1 TASK_NOW=2026-11-23T08:00:01Z task-tick -j 3 >out 2>err & } &&
+	tick=$! &&
+	test_until 30 lines started 3 &&
+	"$AC_TOP/tests/pg-server" stop "$PGSRV" &&
+	test_until 30 lines execs 3 &&
+	sleep 1 &&
+	"$AC_TOP/tests/pg-server" resume "$PGSRV" &&
+	{ wait $tick || { echo "task-tick exited $?; it said:"; cat err; false; }; } &&
+	test_cmp /dev/null err &&
+	grep -c "\"status\":\"success\"" out >n && echo 3 >expect && test_cmp expect n &&
+	own_sql "SELECT status, count(*) FROM runs WHERE task_id IN (SELECT id FROM tasks WHERE name LIKE '\''q%'\'') GROUP BY status" >actual &&
+	echo "success|3" >expect && test_cmp expect actual &&
+	own_sql "SELECT status, count(*) FROM tasks WHERE name LIKE '\''q%'\'' GROUP BY status" >actual &&
+	echo "completed|3" >expect && test_cmp expect actual
+'
+
 test_expect_success 'a watcher rides out a restart and fires what is added after it' '
 	rm -f started execs &&
 	test_start_ready wout werr task-tick --watch &&

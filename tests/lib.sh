@@ -109,7 +109,8 @@ echo chain-\$?" 2>/dev/null </dev/null)" != chain-117 ]; then
 		echo "ok $test_count - $1"
 	else
 		echo "not ok $test_count - $1"
-		sed 's/^/#   /' "$TEST_TMP/.log"
+		# On standard error so that prove shows it without -v.
+		sed 's/^/#   /' "$TEST_TMP/.log" >&2
 		test_failed=$((test_failed + 1))
 	fi
 }
