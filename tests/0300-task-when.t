@@ -1,4 +1,5 @@
 #!/bin/sh
+# store: none
 # task-when: cron expressions, nicknames and time expressions, in zones,
 # from a given instant, as RFC 3339 lines, UTC, descriptions and JSON; and
 # the exit status 2 with one error line for everything it refuses.

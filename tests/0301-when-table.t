@@ -1,4 +1,5 @@
 #!/bin/sh
+# store: none
 # The time-expression table (tests/unit/when-table.txt) through task-when,
 # as a user meets it: each understood expression prints its instant, and
 # task-when on what it printed gives the same instant back; each refusal is

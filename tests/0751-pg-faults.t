@@ -11,7 +11,7 @@ export TASK_DB
 trap '"$AC_TOP/tests/pg-server" stop "$PGSRV"; test -f "$TEST_TMP/.pids" && kill $(cat "$TEST_TMP/.pids") 2>/dev/null; cd / && rm -rf "$TEST_TMP"' EXIT
 
 own_sql() {
-	psql -h "$PGSRV" -U postgres -d agentcron -X -q -A -t -v ON_ERROR_STOP=1 -c "$1"
+	"$AC_PG_BIN/psql" -h "$PGSRV" -U postgres -d agentcron -X -q -A -t -v ON_ERROR_STOP=1 -c "$1"
 }
 
 cat >job <<\EOF

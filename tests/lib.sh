@@ -62,7 +62,7 @@ case $AC_STORE in
 sqlite) exec sqlite3 -separator "|" "$TASK_DB" "$1" ;;
 postgres)
 	db=$(printf '%s\n' "$TASK_DB" | sed 's|^postgres[a-z]*:///\([^?]*\).*|\1|')
-	exec psql -h "$AC_PG_DIR" -U postgres -d "$db" -X -q -A -t -v ON_ERROR_STOP=1 -c "$1" ;;
+	exec "$AC_PG_BIN/psql" -h "$AC_PG_DIR" -U postgres -d "$db" -X -q -A -t -v ON_ERROR_STOP=1 -c "$1" ;;
 esac
 EOF
 PATH=$PATH:$TEST_TMP/.bin
@@ -75,7 +75,7 @@ store_sql() {
 store_dump() {
 	case $AC_STORE in
 	sqlite) sqlite3 "$TASK_DB" .dump ;;
-	postgres) pg_dump -h "$AC_PG_DIR" -U postgres --no-owner "$(pg_db_of "$TASK_DB")" ;;
+	postgres) "$AC_PG_BIN/pg_dump" -h "$AC_PG_DIR" -U postgres --no-owner "$(pg_db_of "$TASK_DB")" ;;
 	esac
 }
 test_count=0 test_failed=0
