@@ -515,12 +515,11 @@ sq_connect(struct store *st, const char *path, struct err *e)
 		rc = migrate(st, e);
 	if (!rc && (st->flags & STORE_LOG) && !memory) {
 		/* Records only: commits stop waiting for the disk (a power cut may
-		 * lose the last records, never consistency), and the log is copied
-		 * into the file by SQLite's own checkpoint once it holds 1000
-		 * pages, not at every close.  (The log file's size said nothing:
-		 * it keeps its size once grown, so every call copied it.) */
+		 * lose the last records, never consistency).  The last connection
+		 * to close still copies the log into the file and removes it: a
+		 * log left behind is read whole by the next opener, which also
+		 * forgets how much of it was copied, so it grew without end. */
 		sqlite3_exec(q->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
-		sqlite3_db_config(q->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	}
 	if (rc)
 		goto fail;

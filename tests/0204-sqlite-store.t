@@ -21,6 +21,19 @@ test_expect_success 'the store is in WAL mode and a readable store is tightened 
 	test "$(sqlite3 tasks.db "PRAGMA journal_mode")" = wal
 '
 
+# A log left beside the store is read whole by the next program and grew
+# without end when only llm-call wrote (it forgot what was copied).
+test_expect_success 'llm-call copies its records into the store file and leaves no log to grow' '
+	port=$(FAKE_PROVIDER_KEY=k "$AC_BUILD/tools/fake-provider" -d "$TEST_TMP/fp" -i 20 -t 60) &&
+	i=0 && while [ $i -lt 40 ]; do
+		OPENAI_BASE_URL=http://127.0.0.1:$port/v1 OPENAI_API_KEY=k llm-call "q$i" >/dev/null || return 1
+		i=$((i + 1))
+	done &&
+	kill $(cat fp/pid) &&
+	test ! -e tasks.db-wal &&
+	test "$(sqlite3 tasks.db "SELECT count(*) FROM llm_calls")" = 40
+'
+
 test_expect_success 'a store made by schema version 1 is upgraded in place and keeps every task' '
 	cp "$AC_TOP/tests/fixtures/store-v1.db" old.db && chmod 600 old.db &&
 	test "$(sqlite3 old.db "PRAGMA user_version")" = 1 &&

@@ -1,12 +1,16 @@
 /* benchrun: run a command N times (stdout to /dev/null) and print the wall
  * time of one run (min, median, max) and the largest peak memory seen.
  *   benchrun N COMMAND [ARG...]
- * Output: "min 1.73 ms  median 1.97 ms  max 2.63 ms  peak 3504 KB".
- * Exits 1 if any run fails. */
+ *   benchrun N COMMAND [ARG...] --vs OTHER [ARG...]
+ * Output: "min 1.73 ms  median 1.97 ms  max 2.63 ms  peak 3504 KB".  With
+ * --vs the two commands take turns, so that a machine whose speed drifts
+ * slows both alike: a line for each, then "first minus second: median X
+ * ms" over the pairs.  Exits 1 if any run fails. */
 #define _DEFAULT_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -20,52 +24,95 @@ cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* One run of argv: its wall time in ms, or -1 if it failed. */
+static double
+run_once(char **argv, long *peak)
+{
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	pid_t pid = fork();
+	if (pid < 0) {
+		perror("benchrun: fork");
+		return -1;
+	}
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0)
+			dup2(fd, 1);
+		execvp(argv[0], argv);
+		perror("benchrun: exec");
+		_exit(127);
+	}
+	int st;
+	struct rusage ru;
+	if (wait4(pid, &st, 0, &ru) < 0) {
+		perror("benchrun: wait");
+		return -1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		fprintf(stderr, "benchrun: %s failed\n", argv[0]);
+		return -1;
+	}
+	if (ru.ru_maxrss > *peak)
+		*peak = ru.ru_maxrss;
+	return (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+}
+
+static void
+report(double *ms, int n, long peak)
+{
+	qsort(ms, (size_t)n, sizeof *ms, cmp);
+	printf("min %.2f ms  median %.2f ms  max %.2f ms  peak %ld KB\n", ms[0], ms[n / 2], ms[n - 1],
+	    peak);
+}
+
 int
 main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: benchrun N COMMAND [ARG...]\n");
+		fprintf(stderr, "usage: benchrun N COMMAND [ARG...] [--vs OTHER [ARG...]]\n");
 		return 2;
 	}
 	int n = atoi(argv[1]);
 	if (n < 1)
 		n = 1;
-	double *ms = calloc((size_t)n, sizeof *ms);
-	long peak = 0;
-	for (int i = 0; i < n; i++) {
-		struct timespec a, b;
-		clock_gettime(CLOCK_MONOTONIC, &a);
-		pid_t pid = fork();
-		if (pid < 0) {
-			perror("benchrun: fork");
-			return 1;
+	char **other = NULL;
+	for (int i = 2; i < argc; i++)
+		if (strcmp(argv[i], "--vs") == 0) {
+			argv[i] = NULL;
+			other = argv + i + 1;
+			break;
 		}
-		if (pid == 0) {
-			int fd = open("/dev/null", O_WRONLY);
-			if (fd >= 0)
-				dup2(fd, 1);
-			execvp(argv[2], argv + 2);
-			perror("benchrun: exec");
-			_exit(127);
-		}
-		int st;
-		struct rusage ru;
-		if (wait4(pid, &st, 0, &ru) < 0) {
-			perror("benchrun: wait");
-			return 1;
-		}
-		clock_gettime(CLOCK_MONOTONIC, &b);
-		if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-			fprintf(stderr, "benchrun: %s failed\n", argv[2]);
-			return 1;
-		}
-		ms[i] = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
-		if (ru.ru_maxrss > peak)
-			peak = ru.ru_maxrss;
+	if (other && !*other) {
+		fprintf(stderr, "benchrun: nothing after --vs\n");
+		return 2;
 	}
-	qsort(ms, (size_t)n, sizeof *ms, cmp);
-	printf("min %.2f ms  median %.2f ms  max %.2f ms  peak %ld KB\n", ms[0], ms[n / 2], ms[n - 1],
-	    peak);
+	double *ms = calloc((size_t)n, sizeof *ms), *ms2 = calloc((size_t)n, sizeof *ms2),
+	    *diff = calloc((size_t)n, sizeof *diff);
+	if (!ms || !ms2 || !diff) {
+		perror("benchrun");
+		return 1;
+	}
+	long peak = 0, peak2 = 0;
+	for (int i = 0; i < n; i++) {
+		/* Alternate which goes first, so neither always runs warm. */
+		if (other && i % 2 && (ms2[i] = run_once(other, &peak2)) < 0)
+			return 1;
+		if ((ms[i] = run_once(argv + 2, &peak)) < 0)
+			return 1;
+		if (other && !(i % 2) && (ms2[i] = run_once(other, &peak2)) < 0)
+			return 1;
+		diff[i] = ms[i] - ms2[i];
+	}
+	report(ms, n, peak);
+	if (other) {
+		report(ms2, n, peak2);
+		qsort(diff, (size_t)n, sizeof *diff, cmp);
+		printf("first minus second: median %.2f ms\n", diff[n / 2]);
+	}
 	free(ms);
+	free(ms2);
+	free(diff);
 	return 0;
 }
