@@ -271,7 +271,9 @@ run_loop(struct tick *tk, int watch)
 			}
 		}
 	}
-	if (fire_unrecorded(tk->f) && fire_flush(tk->f, flush_by ? flush_by : mono_ms() + FLUSH_MS, &e)) {
+	if (!flush_by)
+		flush_by = mono_ms() + FLUSH_MS;
+	if (fire_unrecorded(tk->f) && fire_flush(tk->f, flush_by, &e)) {
 		fprintf(stderr, "%s: giving up recording %zu finished run%s (%s); they will be recovered as"
 		    " interrupted\n", prog, fire_unrecorded(tk->f), fire_unrecorded(tk->f) == 1 ? "" : "s",
 		    e.msg);
