@@ -93,4 +93,5 @@ test_expect_success 'usage errors stay 2; failures worth retrying stay 1' '
 	test_one_line err
 '
 
+kill "$(cat fp/pid)"
 test_done
