@@ -32,6 +32,7 @@ struct sq {
 		sqlite3_stmt *stmt;
 	} cache[STMT_CACHE];
 	int ncache;
+	int log_pages;            /* STORE_LOG: pages in the log after the last commit, else -1 */
 };
 
 static struct sq *
@@ -454,6 +455,22 @@ fail:
 	return rc;
 }
 
+/* A store opened to append records (llm-call) leaves its log beside the
+ * file at close instead of copying it in, which costs the disk three
+ * flushes a call.  The next opener reads the log whole and forgets how
+ * much of it was copied, so it is bounded here: once it holds
+ * LOG_PAGES_MAX pages it is copied and emptied, if no one else is in it. */
+#define LOG_PAGES_MAX 64
+
+static int
+count_log_pages(void *arg, sqlite3 *db, const char *schema, int pages)
+{
+	(void)db;
+	(void)schema;
+	*(int *)arg = pages;
+	return SQLITE_OK;
+}
+
 static void
 sq_free(struct sq *q)
 {
@@ -461,6 +478,11 @@ sq_free(struct sq *q)
 		return;
 	for (int i = 0; i < q->ncache; i++)
 		sqlite3_finalize(q->cache[i].stmt);
+	if (q->log_pages > LOG_PAGES_MAX) {
+		/* Not worth waiting for: the next call tries again. */
+		sqlite3_busy_timeout(q->db, 50);
+		sqlite3_wal_checkpoint_v2(q->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+	}
 	sqlite3_close(q->db);
 	if (q->ino_fd >= 0)
 		close(q->ino_fd);
@@ -496,6 +518,7 @@ sq_connect(struct store *st, const char *path, struct err *e)
 	}
 	struct sq *q = xcalloc(1, sizeof *q);
 	q->ino_fd = -1;
+	q->log_pages = -1;
 	q->path = xstrdup(memory ? "" : path);
 	q->wake = memory ? NULL : xasprintf("%s-wake", path);
 	q->dev = sb.st_dev;
@@ -515,11 +538,12 @@ sq_connect(struct store *st, const char *path, struct err *e)
 		rc = migrate(st, e);
 	if (!rc && (st->flags & STORE_LOG) && !memory) {
 		/* Records only: commits stop waiting for the disk (a power cut may
-		 * lose the last records, never consistency).  The last connection
-		 * to close still copies the log into the file and removes it: a
-		 * log left behind is read whole by the next opener, which also
-		 * forgets how much of it was copied, so it grew without end. */
+		 * lose the last records, never consistency), and the log stays
+		 * beside the file, bounded at close (LOG_PAGES_MAX). */
 		sqlite3_exec(q->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
+		sqlite3_db_config(q->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+		q->log_pages = 0;
+		sqlite3_wal_hook(q->db, count_log_pages, &q->log_pages);
 	}
 	if (rc)
 		goto fail;
