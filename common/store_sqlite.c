@@ -456,7 +456,7 @@ fail:
 }
 
 /* A store opened to append records (llm-call) leaves its log beside the
- * file at close instead of copying it in, which costs the disk three
+ * file at close instead of copying it in, which costs the disk four
  * flushes a call.  The next opener reads the log whole and forgets how
  * much of it was copied, so it is bounded here: once it holds
  * LOG_PAGES_MAX pages it is copied and emptied, if no one else is in it. */
