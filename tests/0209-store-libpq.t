@@ -13,7 +13,7 @@ loads() {
 test_expect_success 'a store program maps libpq only for a PostgreSQL store' '
 	task-add --manual m >/dev/null &&
 	loads task-ls >libs &&
-	grep -q "^libsqlite3" libs &&
+	grep -q "^libcjson" libs &&
 	case $AC_STORE in
 	sqlite) ! grep -q -e "^libpq" -e "^libgssapi" -e "^libldap" libs ;;
 	postgres) grep -q "^libpq.so.5$" libs ;;
