@@ -132,8 +132,10 @@ test_expect_success 'the notify socket may be a path; a single pass says nothing
 	test ! -s out && test ! -s err && test ! -s pass.notify
 '
 
+# werr goes before each watcher starts: the last one's lines would end the
+# wait before this one has even blocked SIGTERM.
 test_expect_success 'a NOTIFY_SOCKET that cannot be used is said on stderr; the watcher goes on' '
-	reset_store &&
+	reset_store && rm -f werr &&
 	{ NOTIFY_SOCKET=relative/sock task-tick --watch >wout 2>werr & } && echo $! >watcher &&
 	test_until 20 grep -q NOTIFY_SOCKET werr &&
 	stop &&
@@ -142,6 +144,7 @@ test_expect_success 'a NOTIFY_SOCKET that cannot be used is said on stderr; the 
 	task-tick: NOTIFY_SOCKET is neither an absolute socket path nor an @abstract name
 	EOF
 	test_cmp expect werr &&
+	rm werr &&
 	{ NOTIFY_SOCKET=@no-one-listens task-tick --watch >wout 2>werr & } && echo $! >watcher &&
 	test_until 20 grep -q NOTIFY_SOCKET werr &&
 	stop &&
