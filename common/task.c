@@ -1,3 +1,5 @@
+/* task.c: the task model (task.h): names of kinds and statuses, validation,
+ * the next firing instant, jitter, descriptions, ends and dedup keys. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,5 @@
+/* taskargs.c: the task fields as command-line options (taskargs.h): the
+ * flags task-add and task-edit share, read and applied to a task. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <ctype.h>
 #include <errno.h>

@@ -1,3 +1,6 @@
+/* util.c: errors, allocation, strings, growable buffers, civil dates,
+ * RFC 3339 times, the clock (TASK_NOW) and small command-line helpers
+ * (util.h). */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>

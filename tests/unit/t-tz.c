@@ -1,7 +1,7 @@
-#define _DEFAULT_SOURCE 1
 /* t-tz: zones read from TZif files against known offsets across transitions,
  * against glibc's localtime_r (TZ set in this test program only), and the
  * wall-time-to-instant mapping in gaps and repeats. */
+#define _DEFAULT_SOURCE 1 /* setenv, tzset */
 #include <stdlib.h>
 #include <time.h>
 
