@@ -127,8 +127,17 @@ ends(struct task *t, const char *until, int64_t now, unsigned flags, struct err 
 	return rc;
 }
 
-int
-main(int argc, char **argv)
+/* What the command line asks for. */
+struct request {
+	const char *zone, *from, *until;
+	long count, runs; /* -n; --count (0: none) */
+	int count_given, utc, describe, json;
+};
+
+/* Reads the options into r; returns -1 to go on with the schedule at
+ * argv[optind], else the exit status (--help, --version, a bad option). */
+static int
+parse_options(int argc, char **argv, struct request *r)
 {
 	static const struct option opts[] = {
 		{"tz", required_argument, NULL, 'z'},
@@ -142,36 +151,34 @@ main(int argc, char **argv)
 		{"version", no_argument, NULL, 'V'},
 		{0},
 	};
-	const char *zone = NULL, *from = NULL, *until = NULL;
-	long count = 1, runs = 0;
-	int count_given = 0;
-	int utc = 0, describe = 0, json = 0, c;
+	*r = (struct request){.count = 1};
+	int c;
 	char *end;
 	while ((c = getopt_long(argc, argv, ":z:f:n:udjhV", opts, NULL)) != -1) {
 		switch (c) {
-		case 'z': zone = optarg; break;
-		case 'f': from = optarg; break;
+		case 'z': r->zone = optarg; break;
+		case 'f': r->from = optarg; break;
 		case 'n':
-			count = strtol(optarg, &end, 10);
-			if (*optarg == 0 || *end || count < 1 || count > 100000) {
+			r->count = strtol(optarg, &end, 10);
+			if (*optarg == 0 || *end || r->count < 1 || r->count > 100000) {
 				fprintf(stderr, "%s: -n wants a count from 1 to 100000, not '%s'\n", prog,
 				    optarg);
 				return ST_INVALID;
 			}
-			count_given = 1;
+			r->count_given = 1;
 			break;
-		case 'U': until = optarg; break;
+		case 'U': r->until = optarg; break;
 		case 'C':
-			runs = strtol(optarg, &end, 10);
-			if (*optarg == 0 || *end || runs < 1 || runs > TASK_COUNT_MAX) {
+			r->runs = strtol(optarg, &end, 10);
+			if (*optarg == 0 || *end || r->runs < 1 || r->runs > TASK_COUNT_MAX) {
 				fprintf(stderr, "%s: bad --count '%s': expected a number of runs from 1 "
 				    "to %d\n", prog, optarg, TASK_COUNT_MAX);
 				return ST_INVALID;
 			}
 			break;
-		case 'u': utc = 1; break;
-		case 'd': describe = 1; break;
-		case 'j': json = 1; break;
+		case 'u': r->utc = 1; break;
+		case 'd': r->describe = 1; break;
+		case 'j': r->json = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
 		case ':':
@@ -187,6 +194,89 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: no schedule given; e.g. task-when '0 7 * * *'\n", prog);
 		return ST_INVALID;
 	}
+	return -1;
+}
+
+/* The instants of a cron schedule after now, up to -n or its end. */
+static int
+print_cron(const struct request *r, const struct cron *cr, const char *sched, struct tz *z,
+    int64_t now, unsigned flags, struct err *e)
+{
+	struct task task;
+	task_init(&task);
+	task.kind = KIND_CRON;
+	task.cron = xstrdup(sched);
+	task.tz = xstrdup(tz_name(z));
+	task.count = (int)r->runs;
+	int rc = ends(&task, r->until, now, flags, e);
+	char desc[256];
+	task_describe(&task, NULL, desc, sizeof desc);
+	int64_t end_at = task.ends_at;
+	task_free(&task);
+	if (rc)
+		return rc;
+	long count = r->count;
+	if (!r->count_given && end_at != TIME_NONE)
+		count = TASK_COUNT_MAX;
+	if (r->describe && !r->json)
+		puts(desc);
+	int64_t t = now;
+	for (long i = 0; i < count; i++) {
+		t = cron_next(cr, z, t);
+		if (end_at != TIME_NONE && t > end_at)
+			break;
+		if (t < 0 || past_9999(z, t)) {
+			if (i > 0)
+				break;
+			char f[64], q[112];
+			tz_fmt_rfc3339(z, now, f, sizeof f);
+			return err_set(e, ST_INVALID, "'%s' never fires after %s%s",
+			    utf8_quote(q, 104, sched, strlen(sched)), f,
+			    t < 0 ? "" : " before the year 10000");
+		}
+		print_instant(z, t, r->utc, r->json, r->describe ? desc : NULL);
+	}
+	return ST_OK;
+}
+
+/* The one instant of a time expression; when it is not one either, the
+ * cron error ce is the useful one if sched looks like cron. */
+static int
+print_once(const struct request *r, const char *sched, const struct err *ce, struct tz *z,
+    int64_t now, unsigned flags, struct err *e)
+{
+	int64_t t;
+	if (when_read(sched, now, z, flags | WHEN_PAST_OK, &t, e) != ST_OK && looks_like_cron(sched)) {
+		*e = *ce;
+		return ST_INVALID;
+	}
+	int rc = when_read(sched, now, z, flags, &t, e);
+	if (rc)
+		return rc;
+	if (r->until || r->runs) {
+		char q[112];
+		return err_set(e, ST_INVALID, "--until and --count end a cron schedule; '%s' is "
+		    "one instant", utf8_quote(q, 104, sched, strlen(sched)));
+	}
+	char local[64], desc[256];
+	tz_fmt_local(z, t, local, sizeof local);
+	char *sp = strchr(local, ' ');
+	if (sp)
+		*sp = 0;
+	snprintf(desc, sizeof desc, "Once on %s at %s", local, sp ? sp + 1 : "");
+	if (r->describe && !r->json)
+		puts(desc);
+	print_instant(z, t, r->utc, r->json, r->describe ? desc : NULL);
+	return ST_OK;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct request r;
+	int rc = parse_options(argc, argv, &r);
+	if (rc >= 0)
+		return rc;
 	struct buf sched = {0};
 	for (int i = optind; i < argc; i++) {
 		if (i > optind)
@@ -195,13 +285,12 @@ main(int argc, char **argv)
 	}
 	struct err e = {{0}};
 	struct tz *z = NULL;
-	int64_t now, t;
+	int64_t now;
 	unsigned flags = 0;
-	int rc;
-	if ((rc = now_get(&now, &e)) || (rc = tz_load(zone, &z, &e)) ||
+	if ((rc = now_get(&now, &e)) || (rc = tz_load(r.zone, &z, &e)) ||
 	    (rc = config_when_flags(&flags, &e)))
 		goto fail;
-	if (from && (rc = when_read(from, now, z, flags | WHEN_PAST_OK, &now, &e))) {
+	if (r.from && (rc = when_read(r.from, now, z, flags | WHEN_PAST_OK, &now, &e))) {
 		fprintf(stderr, "%s: --from: %s\n", prog, e.msg);
 		buf_free(&sched);
 		tz_free(z);
@@ -209,69 +298,12 @@ main(int argc, char **argv)
 	}
 	struct cron cr;
 	struct err ce = {{0}};
-	char desc[256];
-	if ((rc = cron_parse(sched.data, &cr, &ce)) == ST_OK) {
-		struct task task;
-		task_init(&task);
-		task.kind = KIND_CRON;
-		task.cron = xstrdup(sched.data);
-		task.tz = xstrdup(tz_name(z));
-		task.count = (int)runs;
-		rc = ends(&task, until, now, flags, &e);
-		task_describe(&task, NULL, desc, sizeof desc);
-		int64_t end_at = task.ends_at;
-		task_free(&task);
-		if (rc)
-			goto fail;
-		if (!count_given && end_at != TIME_NONE)
-			count = TASK_COUNT_MAX;
-		if (describe && !json)
-			puts(desc);
-		t = now;
-		for (long i = 0; i < count; i++) {
-			t = cron_next(&cr, z, t);
-			if (end_at != TIME_NONE && t > end_at)
-				break;
-			if (t < 0 || past_9999(z, t)) {
-				if (i == 0) {
-					char f[64], q[112];
-					tz_fmt_rfc3339(z, now, f, sizeof f);
-					rc = err_set(&e, ST_INVALID, "'%s' never fires after %s%s",
-					    utf8_quote(q, 104, sched.data, sched.len), f,
-					    t < 0 ? "" : " before the year 10000");
-					goto fail;
-				}
-				break;
-			}
-			print_instant(z, t, utc, json, describe ? desc : NULL);
-		}
-	} else {
-		/* A time expression wins when it is one ("5 minutes from now");
-		 * otherwise the cron error is the useful one if it looks like cron. */
-		if (when_read(sched.data, now, z, flags | WHEN_PAST_OK, &t, &e) != ST_OK &&
-		    looks_like_cron(sched.data)) {
-			e = ce;
-			rc = ST_INVALID;
-			goto fail;
-		}
-		if ((rc = when_read(sched.data, now, z, flags, &t, &e)))
-			goto fail;
-		if (until || runs) {
-			char q[112];
-			rc = err_set(&e, ST_INVALID, "--until and --count end a cron schedule; '%s' is "
-			    "one instant", utf8_quote(q, 104, sched.data, sched.len));
-			goto fail;
-		}
-		char local[64];
-		tz_fmt_local(z, t, local, sizeof local);
-		char *sp = strchr(local, ' ');
-		if (sp)
-			*sp = 0;
-		snprintf(desc, sizeof desc, "Once on %s at %s", local, sp ? sp + 1 : "");
-		if (describe && !json)
-			puts(desc);
-		print_instant(z, t, utc, json, describe ? desc : NULL);
-	}
+	if (cron_parse(sched.data, &cr, &ce) == ST_OK)
+		rc = print_cron(&r, &cr, sched.data, z, now, flags, &e);
+	else
+		rc = print_once(&r, sched.data, &ce, z, now, flags, &e);
+	if (rc)
+		goto fail;
 	buf_free(&sched);
 	tz_free(z);
 	return fflush(stdout) == 0 ? 0 : ST_ERR;

@@ -16,6 +16,7 @@
 #include "mcp_client.h"
 #include "store.h"
 #include "tools.h"
+#include "utf8.h"
 
 static const char *
 env(const char *name)
@@ -454,12 +455,9 @@ since_ms(const struct timespec *t0)
 static cJSON *
 excerpt(const char *s, size_t n)
 {
-	size_t len = strlen(s);
-	if (len <= n)
+	if (strlen(s) <= n)
 		return cJSON_CreateString(s);
-	while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
-		n--;
-	char *t = xasprintf("%.*s...", (int)n, s);
+	char *t = xasprintf("%.*s...", utf8_cut(s, n), s);
 	cJSON *v = cJSON_CreateString(t);
 	free(t);
 	return v;

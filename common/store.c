@@ -223,7 +223,7 @@ store_now(const struct store *st, int64_t *now, struct err *e)
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	int64_t ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + st->skew_ms;
-	*now = ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000);
+	*now = floor_div(ms, 1000);
 	return ST_OK;
 }
 

@@ -682,8 +682,14 @@ tz_from_civil(const struct tz *z, const struct civil *wall, int64_t out[2])
 void
 tz_fmt_local(const struct tz *z, int64_t t, char *buf, size_t n)
 {
+	tz_fmt_wall(t + tz_offset(z, t), buf, n);
+}
+
+void
+tz_fmt_wall(int64_t local, char *buf, size_t n)
+{
 	struct civil c;
-	tz_to_civil(z, t, &c);
+	local_civil(local, &c);
 	if (c.sec)
 		snprintf(buf, n, "%04lld-%02d-%02d %02d:%02d:%02d", (long long)c.year, c.month, c.day,
 		    c.hour, c.min, c.sec);

@@ -43,6 +43,7 @@ int tz_from_local(const struct tz *z, int64_t local, int64_t out[2]);
 int64_t tz_civil_seconds(const struct civil *wall);              /* wall time as local seconds */
 void tz_segment(const struct tz *z, int64_t t, struct tz_segment *s); /* the offset span around t */
 void tz_fmt_local(const struct tz *z, int64_t t, char *buf, size_t n); /* "2026-11-23 07:00" */
+void tz_fmt_wall(int64_t local, char *buf, size_t n);                 /* the same from local seconds */
 void tz_fmt_rfc3339(const struct tz *z, int64_t t, char *buf, size_t n); /* 2026-11-23T07:00:00+01:00 */
 /* An ISO 8601 date-time: RFC 3339 (an offset or Z), or naive (a date, or a
  * date and time) read in z, the first pass of a repeated hour, a time in a

@@ -2054,21 +2054,6 @@ in_range(struct parser *p, const struct tz *z, int64_t t)
 	return 0;
 }
 
-static void
-fmt_wall(int64_t local, char *buf, size_t n)
-{
-	int64_t days = floor_div(local, 86400), y;
-	unsigned m, d;
-	int s = (int)(local - days * 86400);
-	civil_from_days(days, &y, &m, &d);
-	if (s % 60)
-		snprintf(buf, n, "%04lld-%02u-%02u %02d:%02d:%02d", (long long)y, m, d, s / 3600,
-		    s / 60 % 60, s % 60);
-	else
-		snprintf(buf, n, "%04lld-%02u-%02u %02d:%02d", (long long)y, m, d, s / 3600,
-		    s / 60 % 60);
-}
-
 static int
 in_the_past(struct parser *p, int64_t t, struct err *e)
 {
@@ -2076,12 +2061,12 @@ in_the_past(struct parser *p, int64_t t, struct err *e)
 	utf8_quote(q, 104, p->text, TEXT_MAX);
 	if (p->us) {
 		int32_t off = rz_offset(p, t);
-		fmt_wall(t + off, loc, sizeof loc);
+		tz_fmt_wall(t + off, loc, sizeof loc);
 		return err_set(e, ST_INVALID, "'%s' is %s %s%s in %s, which is in the past", q, loc,
 		    p->us->letter, off == p->us->std ? "ST" : "DT", p->us->name);
 	}
 	if (!p->rz) {
-		fmt_wall(t + p->rz_off, loc, sizeof loc);
+		tz_fmt_wall(t + p->rz_off, loc, sizeof loc);
 		return err_set(e, ST_INVALID, "'%s' is %s %s, which is in the past", q, loc,
 		    p->zlabel);
 	}
