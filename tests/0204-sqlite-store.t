@@ -59,7 +59,11 @@ test_expect_success 'a store made by schema version 1 is upgraded in place and k
 	TASK_DB=$PWD/old.db task-show 0b7e >show &&
 	grep -q "^  Three meetings today.$" show &&
 	grep -q "^  2026-11-28 07:00 GMT  success     60.0s    schedule 1a2b3c4d$" show &&
-	TASK_DB=$PWD/old.db task-show --json c4d2 | grep -q "\"consecutive_failures\":4" &&
+	TASK_DB=$PWD/old.db task-show --json c4d2 | test_json_norm >actual &&
+	cat >expect <<-\EOF &&
+	{"id":"<id1>","name":"Old one-shot","prompt":"Done already.","system_prompt":null,"kind":"at","cron":null,"at":"2026-09-10T00:26:40Z","plan":null,"tz":"UTC","description":"Once on 2026-09-10 at 00:26","enabled":true,"status":"completed","next_run_at":null,"due_at":null,"last_run_at":"2026-09-10T00:26:40Z","last_status":"failed","last_error":"executor exited with status 1","last_result":null,"consecutive_failures":4,"context":null,"attachments":null,"model":null,"exec":null,"timeout":0,"retries":-1,"intent":null,"channel":null,"payload":null,"key":null,"missed":"once","jitter":0,"notify":null,"queued":false,"until":null,"count":0,"ends_at":null,"mcp":null,"mcp_allow":null,"created_at":"2026-05-28T20:26:40Z","updated_at":"2026-09-10T00:26:40Z","deleted_at":null,"runs":[]}
+	EOF
+	test_cmp expect actual &&
 	TASK_DB=$PWD/old.db task-add --manual "new task in an old store" >/dev/null &&
 	test "$(TASK_DB=$PWD/old.db task-ls | wc -l)" -eq 5
 '

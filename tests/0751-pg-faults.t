@@ -8,7 +8,9 @@
 PGSRV=$TEST_TMP/pg
 TASK_DB=$("$AC_TOP/tests/pg-server" start "$PGSRV") || exit 1
 export TASK_DB
-trap '"$AC_TOP/tests/pg-server" stop "$PGSRV"; test -f "$TEST_TMP/.pids" && kill $(cat "$TEST_TMP/.pids") 2>/dev/null; cd / && rm -rf "$TEST_TMP"' EXIT
+# At the end the server stops, then lib.sh's cleanup ends what the tests
+# left running in the background (.pids) and removes the scratch directory.
+trap '"$AC_TOP/tests/pg-server" stop "$PGSRV"; test_cleanup_' EXIT
 
 own_sql() {
 	"$AC_PG_BIN/psql" -h "$PGSRV" -U postgres -d agentcron -X -q -A -t -v ON_ERROR_STOP=1 -c "$1"
@@ -22,6 +24,28 @@ echo "$TASK_ID" >>"$DIR/execs"
 echo ok
 EOF
 chmod +x job || exit 1
+
+# refuse SOCKET LOG: a server that is down but whose socket is there:
+# each connection is accepted, counted (a line appended to LOG) and closed
+# unanswered, which libpq reports as a server gone ("server closed the
+# connection unexpectedly").  Says "ready" on standard output once it
+# listens, and runs until killed.
+cat >refuse <<\EOF
+use strict;
+use IO::Socket::UNIX;
+my ($path, $log) = @ARGV;
+my $s = IO::Socket::UNIX->new(Local => $path, Listen => 64) or die "refuse: $path: $!\n";
+$| = 1;
+print "ready\n";
+close STDOUT;
+while (my $c = $s->accept) {
+	open my $f, ">>", $log or die "refuse: $log: $!\n";
+	print $f "connection\n";
+	close $f;
+	close $c;
+}
+die "refuse: accept: $!\n";
+EOF
 DIR=$PWD
 export DIR
 
@@ -34,7 +58,7 @@ test_expect_success 'a restart in the middle of a pass: every run recorded once,
 		TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T07:00:00Z --force --exec "$PWD/job" p$i >/dev/null || return 1
 	done &&
 	{ TASK_NOW=2026-11-23T07:00:01Z task-tick -j 6 >out 2>err & } &&
-	tick=$! &&
+	tick=$! && echo "$tick" >>"$TEST_TMP/.pids" &&
 	test_until 30 lines started 6 &&
 	"$AC_TOP/tests/pg-server" restart "$PGSRV" &&
 	{ wait $tick || { echo "task-tick exited $?; it said:"; cat err; false; }; } &&
@@ -52,11 +76,21 @@ test_expect_success 'a server down when the runs end: the pass waits for it, rec
 		TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T08:00:00Z --force --exec "$PWD/job" q$i >/dev/null || return 1
 	done &&
 	{ SLOW=1 TASK_NOW=2026-11-23T08:00:01Z task-tick -j 3 >out 2>err & } &&
-	tick=$! &&
+	tick=$! && echo "$tick" >>"$TEST_TMP/.pids" &&
 	test_until 30 lines started 3 &&
 	"$AC_TOP/tests/pg-server" stop "$PGSRV" &&
+	# Not a pause but a sign that the pass met the down store after the
+	# runs ended: refuse, on the socket of the stopped server (default
+	# port), counts the tries to reach it; then the server comes back.
+	rm -f listening refused && mkfifo listening &&
+	{ perl "$PWD/refuse" "$PGSRV/.s.PGSQL.5432" "$PWD/refused" >listening & } &&
+	refuse=$! &&
+	echo "$refuse" >>"$TEST_TMP/.pids" &&
+	read -r said <listening && test "$said" = ready &&
 	test_until 30 lines execs 3 &&
-	sleep 1 &&
+	test_until 30 lines refused 1 &&
+	kill "$refuse" && { wait "$refuse" || :; } &&
+	rm "$PGSRV/.s.PGSQL.5432" &&
 	"$AC_TOP/tests/pg-server" resume "$PGSRV" &&
 	{ wait $tick || { echo "task-tick exited $?; it said:"; cat err; false; }; } &&
 	test_cmp /dev/null err &&
