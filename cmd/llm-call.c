@@ -23,11 +23,11 @@
 
 #include "config.h"
 #include "exec.h"
-#include "json.h"
 #include "llm.h"
 #include "llm_setup.h"
 #include "mcp_client.h"
 #include "store.h"
+#include "task_json.h"
 #include "utf8.h"
 #include "util.h"
 

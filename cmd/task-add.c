@@ -12,8 +12,8 @@
 #include <cjson/cJSON.h>
 
 #include "config.h"
-#include "json.h"
 #include "store.h"
+#include "task_json.h"
 #include "taskargs.h"
 #include "tz.h"
 #include "utf8.h"

@@ -11,8 +11,8 @@
 #include <cjson/cJSON.h>
 
 #include "config.h"
-#include "json.h"
 #include "store.h"
+#include "task_json.h"
 #include "taskargs.h"
 
 static const char prog[] = "task-edit";

@@ -11,9 +11,9 @@
 #include <cjson/cJSON.h>
 
 #include "config.h"
-#include "json.h"
 #include "store.h"
 #include "table.h"
+#include "task_json.h"
 #include "taskargs.h"
 #include "tz.h"
 #include "utf8.h"

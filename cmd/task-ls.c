@@ -10,9 +10,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "json.h"
 #include "store.h"
 #include "table.h"
+#include "task_json.h"
 #include "utf8.h"
 
 static const char prog[] = "task-ls";

@@ -14,9 +14,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "json.h"
 #include "mcp.h"
 #include "store.h"
+#include "task_json.h"
 #include "toolcall.h"
 #include "tools.h"
 

@@ -11,8 +11,8 @@
 #include <cjson/cJSON.h>
 
 #include "ids.h"
-#include "json.h"
 #include "store.h"
+#include "task_json.h"
 
 static const char prog[] = "task-rm";
 

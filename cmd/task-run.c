@@ -21,9 +21,9 @@
 #include "exec.h"
 #include "fire.h"
 #include "ids.h"
-#include "json.h"
 #include "stopsig.h"
 #include "store.h"
+#include "task_json.h"
 
 static const char prog[] = "task-run";
 

@@ -9,8 +9,8 @@
 #include <cjson/cJSON.h>
 
 #include "ids.h"
-#include "json.h"
 #include "store.h"
+#include "task_json.h"
 #include "utf8.h"
 
 static const char prog[] = "task-show";

@@ -25,10 +25,10 @@
 #include "config.h"
 #include "fire.h"
 #include "heartbeat.h"
-#include "json.h"
 #include "sdnotify.h"
 #include "stopsig.h"
 #include "store.h"
+#include "task_json.h"
 
 static const char prog[] = "task-tick";
 

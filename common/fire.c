@@ -25,8 +25,8 @@
 #include "fire.h"
 #include "fire_rules.h"
 #include "heartbeat.h"
-#include "json.h"
 #include "proc.h"
+#include "task_json.h"
 
 extern char **environ;
 

@@ -7,7 +7,7 @@
 #include <cjson/cJSON.h>
 
 #include "ids.h"
-#include "json.h"
+#include "task_json.h"
 
 int
 ids_from_stream(FILE *f, int (*fn)(const char *id, void *arg), void *arg, struct err *e)

@@ -16,8 +16,8 @@
 #include <sys/random.h>
 #include <time.h>
 
-#include "json.h"
 #include "llm_impl.h"
+#include "task_json.h"
 
 #define REPLY_MAX (64L * 1024 * 1024)
 #define USER_AGENT "agentcron-llm-call/0.1.0"

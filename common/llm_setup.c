@@ -11,10 +11,10 @@
 
 #include "config.h"
 #include "http.h"
-#include "json.h"
 #include "llm_setup.h"
 #include "mcp_client.h"
 #include "store.h"
+#include "task_json.h"
 #include "tools.h"
 #include "utf8.h"
 

@@ -12,8 +12,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "json.h"
 #include "mcp.h"
+#include "task_json.h"
 #include "tz.h"
 #include "utf8.h"
 

@@ -30,9 +30,9 @@
 
 #include "exec.h"
 #include "http.h"
-#include "json.h"
 #include "llm.h"
 #include "mcp_client.h"
+#include "task_json.h"
 #include "utf8.h"
 
 #define CONFIG_MAX (1L << 20)

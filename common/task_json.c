@@ -1,4 +1,4 @@
-/* task_json.c: a task and a run as JSON objects (json.h), one table of
+/* task_json.c: a task and a run as JSON objects (task_json.h), one table of
  * fields for both directions, and the printer every JSON line goes
  * through. */
 #include <ctype.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "exec.h"
-#include "json.h"
 #include "store.h"
+#include "task_json.h"
 #include "tz.h"
 #include "utf8.h"
 #include "when.h"

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "json.h"
 #include "store.h"
+#include "task_json.h"
 #include "taskargs.h"
 #include "tools_impl.h"
 

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "task.h"
 #include "tap.h"
+#include "task.h"
+#include "task_json.h"
 
 static void
 test_daily_weekly(void)

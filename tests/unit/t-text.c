@@ -4,8 +4,8 @@
  * against plain references. */
 #include <stdlib.h>
 
-#include "json.h"
 #include "tap.h"
+#include "task_json.h"
 #include "utf8.h"
 #include "util.h"
 

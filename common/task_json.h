@@ -1,8 +1,8 @@
-/* json.h: tasks and runs as JSON, the export/import format of task-ls
+/* task_json.h: tasks and runs as JSON, the export/import format of task-ls
  * --json and task-add --json -, field-by-field differences, and the one
  * printer of JSON lines, whose output is always valid UTF-8. */
-#ifndef AC_JSON_H
-#define AC_JSON_H
+#ifndef AC_TASK_JSON_H
+#define AC_TASK_JSON_H
 
 #include <stddef.h>
 #include <sys/types.h>
