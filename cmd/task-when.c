@@ -246,7 +246,8 @@ print_once(const struct request *r, const char *sched, const struct err *ce, str
     int64_t now, unsigned flags, struct err *e)
 {
 	int64_t t;
-	if (when_read(sched, now, z, flags | WHEN_PAST_OK, &t, e) != ST_OK && looks_like_cron(sched)) {
+	if (when_read(sched, now, z, flags | WHEN_PAST_OK, &t, e) != ST_OK &&
+	    looks_like_cron(sched)) {
 		*e = *ce;
 		return ST_INVALID;
 	}
