@@ -939,14 +939,18 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 	beat(f, 0);
 	if (f->npending && mono_ms() >= f->retry_at && record_pending(f, e))
 		status = ST_ERR;
-	/* Wake for the next sign of life and the next try to record. */
-	int64_t until = f->beat_at - mono_ms();
-	if (f->npending && f->retry_at - mono_ms() < until)
-		until = f->retry_at - mono_ms();
-	if (until < 0)
-		until = 0;
-	if (timeout_ms < 0 || until < timeout_ms)
-		timeout_ms = until;
+	/* Wake for the next sign of life and the next try to record.  Before
+	 * its first claim a process gives no sign of life and has nothing to
+	 * record: it sleeps as long as its caller says. */
+	if (f->registered) {
+		int64_t until = f->beat_at - mono_ms();
+		if (f->npending && f->retry_at - mono_ms() < until)
+			until = f->retry_at - mono_ms();
+		if (until < 0)
+			until = 0;
+		if (timeout_ms < 0 || until < timeout_ms)
+			timeout_ms = until;
+	}
 	struct exec_result x;
 	if (!exec_pool_wait(f->pool, timeout_ms, fds, nfds, &x))
 		return status;

@@ -155,4 +155,32 @@ test_expect_success 'a NOTIFY_SOCKET that cannot be used is said on stderr; the 
 	test_cmp expect werr
 '
 
+# cpu_ticks PID: the CPU time PID has used, user and system, in clock ticks.
+cpu_ticks() {
+	awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+
+# An idle watcher sleeps in poll until the next due instant, a wake-up or
+# its periodic look; it spun at a whole core before its first claim.  Over
+# three seconds of real time it may use a fifth of a second of CPU at most:
+# a wide margin either way, as a spinning one uses all three.
+test_expect_success 'an idle watcher sleeps: an empty store, then nothing due for an hour' '
+	reset_store &&
+	hz=$(getconf CLK_TCK) &&
+	for due in none hour; do
+		if test $due = hour; then
+			task-add --at "$(in_s 3600)" --exec true later >/dev/null || return 1
+		fi &&
+		watch &&
+		tick=$(cat /proc/$(cat watcher)/task/*/children) &&
+		before=$(cpu_ticks $tick) &&
+		sleep 3 &&
+		after=$(cpu_ticks $tick) &&
+		stop &&
+		echo "$due: $((after - before)) ticks of $hz a second over 3 s" &&
+		test $(((after - before) * 5)) -le "$hz" || return 1
+	done &&
+	test ! -s wout
+'
+
 test_done

@@ -5,7 +5,8 @@
 #   idle:    one pass over 1,000,000 tasks with nothing due;
 #   claim:   10,000 due tasks running /bin/true, claimed by 1, 2, 4 and 8
 #            task-tick processes at once (-j 4 each): runs per second;
-#   watch:   how late task-tick --watch starts executors on PostgreSQL.
+#   watch:   how late task-tick --watch starts executors on PostgreSQL;
+#   idle watcher: the CPU a watcher uses with nothing due for an hour.
 set -eu
 : "${AC_BIN:?run through make bench}" "${AC_BUILD:?}" "${AC_TOP:?}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/agentcron-bench.XXXXXX")
@@ -86,3 +87,8 @@ sql watch "SELECT slot, replace(output, chr(10), '') FROM runs WHERE status = 's
 		if (NR == 0) { print "watch: no runs"; exit 1 }
 		printf "watch: %d runs, lateness after the due instant: min %.1f ms, median %.1f ms, p90 %.1f ms, max %.1f ms\n",
 		    NR, v[1], v[int((NR + 1) / 2)], v[int(NR * 0.9 + 0.5)], v[NR] }'
+
+# idle watcher: one task due in an hour, measured over 20 s.
+export TASK_DB=$(newdb idle)
+"$AC_BIN/task-add" --at "$(date -u -d '+1 hour' +%Y-%m-%dT%H:%M:%SZ)" --exec true later >/dev/null
+echo "idle watcher, nothing due for an hour: $("$AC_TOP/tests/tools/idle-watch" 20)"

@@ -2,7 +2,8 @@
 # task-tick figures for `make bench`:
 #   idle:  one pass over a store of 1,000,000 tasks with nothing due (time, peak memory);
 #   fire:  one pass over 1,000 due tasks whose executor is /bin/true, -j 8 (runs per second);
-#   watch: how late task-tick --watch starts executors after their due instant.
+#   watch: how late task-tick --watch starts executors after their due instant;
+#   idle watcher: the CPU a watcher uses with nothing due for an hour.
 set -eu
 : "${AC_BIN:?run through make bench}" "${AC_BUILD:?}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/agentcron-bench.XXXXXX")
@@ -62,3 +63,8 @@ sqlite3 "$TASK_DB" "SELECT slot, replace(output, char(10), '') FROM runs WHERE s
 		if (NR == 0) { print "watch: no runs"; exit 1 }
 		printf "watch: %d runs, lateness after the due instant: min %.1f ms, median %.1f ms, p90 %.1f ms, max %.1f ms\n",
 		    NR, v[1], v[int((NR + 1) / 2)], v[int(NR * 0.9 + 0.5)], v[NR] }'
+
+# idle watcher: one task due in an hour, measured over 20 s.
+rm -f "$TASK_DB"
+"$AC_BIN/task-add" --at "$(date -u -d '+1 hour' +%Y-%m-%dT%H:%M:%SZ)" --exec true later >/dev/null
+echo "idle watcher, nothing due for an hour: $("$AC_TOP/tests/tools/idle-watch" 20)"
