@@ -207,7 +207,7 @@ main(int argc, char **argv)
 	struct store *st = NULL;
 	struct tools *tl = NULL;
 	/* Listing creates nothing: the store is made at the first change. */
-	if ((rc = store_open(NULL, STORE_READ, &st, &e)) || (rc = tools_open(st, bits, &tl, &e))) {
+	if ((rc = store_open(NULL, STORE_READ, &st, &e)) || (rc = tools_open(st, bits, NULL, &tl, &e))) {
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
 		store_close(st);
 		return rc;

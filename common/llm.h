@@ -25,6 +25,7 @@ enum llm_provider { LLM_OPENAI, LLM_ANTHROPIC, LLM_PROVIDER_COUNT };
 
 typedef void (*llm_text_fn)(const char *text, size_t n, void *arg);
 
+struct guard;
 struct http;
 
 struct llm_config {
@@ -104,10 +105,11 @@ void llm_redact(char *s, size_t cap, const char *key); /* scrub the key and key-
 
 /* llm_attach.c */
 /* Read a file or fetch an http(s) URL through h (at most LLM_ATTACH_MAX
- * bytes, within timeout_ms).  ST_INVALID: unreadable, too large, or neither UTF-8 text nor
- * a PNG, JPEG, GIF or WebP image; ST_ERR: the fetch failed. */
-int llm_attach_load(struct http *h, const char *spec, long timeout_ms, struct llm_attachment *a,
-    struct err *e);
+ * bytes, within timeout_ms).  ST_INVALID: unreadable, too large, a file
+ * the guard refuses (guard.h), or neither UTF-8 text nor a PNG, JPEG, GIF
+ * or WebP image; ST_ERR: the fetch failed. */
+int llm_attach_load(struct http *h, const char *spec, long timeout_ms, const struct guard *g,
+    struct llm_attachment *a, struct err *e);
 void llm_attach_free(struct llm_attachment *a);
 
 /* Conversation building, in the provider's format. */

@@ -1,6 +1,7 @@
 /* Attachments: files and URLs handed to the model with the prompt.  The
  * kind is read from the bytes (an image's magic number, else UTF-8 text),
  * never from a name or a Content-Type that may lie. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "guard.h"
 #include "llm_impl.h"
 #include "utf8.h"
 
@@ -66,13 +68,33 @@ fetch_url(struct http *h, const char *url, long timeout_ms, struct buf *out, str
 	return ST_OK;
 }
 
+/* The file as opened, by its device and inode, and where it resolves to. */
 static int
-read_file(const char *path, struct buf *out, struct err *e)
+guarded(const struct guard *g, const char *path, int fd)
+{
+	struct stat sb;
+	if (!g)
+		return 0;
+	if (fstat(fd, &sb) != 0)
+		return 1;
+	char *r = realpath(path, NULL);
+	int no = guard_refuses(g, r, &sb);
+	free(r);
+	return no;
+}
+
+static int
+read_file(const char *path, const struct guard *g, struct buf *out, struct err *e)
 {
 	/* O_NONBLOCK: a FIFO opens at once, to be refused rather than waited on. */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return err_set(e, ST_INVALID, "cannot read attachment '%s': %s", path, strerror(errno));
+	if (guarded(g, path, fd)) {
+		close(fd);
+		return err_set(e, ST_INVALID, "attachment '%s' is never sent to a model: it is "
+		    "agentcron's config or store, a key file, ~/.pgpass or a file of /proc", path);
+	}
 	struct stat sb;
 	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || fcntl(fd, F_SETFL, 0) != 0) {
 		int err = errno;
@@ -97,13 +119,13 @@ read_file(const char *path, struct buf *out, struct err *e)
 }
 
 int
-llm_attach_load(struct http *h, const char *spec, long timeout_ms, struct llm_attachment *a,
-    struct err *e)
+llm_attach_load(struct http *h, const char *spec, long timeout_ms, const struct guard *g,
+    struct llm_attachment *a, struct err *e)
 {
 	memset(a, 0, sizeof *a);
 	struct buf b = {0};
 	int url = str_casecmp_prefix(spec, "http://") == 0 || str_casecmp_prefix(spec, "https://") == 0;
-	int rc = url ? fetch_url(h, spec, timeout_ms, &b, e) : read_file(spec, &b, e);
+	int rc = url ? fetch_url(h, spec, timeout_ms, &b, e) : read_file(spec, g, &b, e);
 	if (rc)
 		return rc;
 	const unsigned char *p = (const unsigned char *)b.data;

@@ -9,7 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent.h"
 #include "config.h"
+#include "guard.h"
 #include "http.h"
 #include "llm_setup.h"
 #include "mcp_client.h"
@@ -256,7 +258,7 @@ resolve_limits(struct llm_setup *s, const struct config *cf, struct err *e)
 	if (lc->connect_timeout_ms > lc->timeout_ms)
 		lc->connect_timeout_ms = lc->timeout_ms;
 	lc->retries = retries >= 0 ? retries : LLM_SETUP_RETRIES;
-	return ST_OK;
+	return agent_max_calls(cf, &s->max_calls, e);
 }
 
 int
@@ -278,15 +280,23 @@ llm_setup_resolve(struct llm_setup *s, const struct config *cf, struct err *e)
 int
 llm_setup_message(struct llm_setup *s, const char *prompt, struct err *e)
 {
+	char store[PATH_MAX];
+	struct guard g;
+	int rc = ST_OK;
 	s->natts = s->nattach;
 	s->atts = xcalloc(s->nattach ? s->nattach : 1, sizeof *s->atts);
 	s->imgs = xcalloc(s->nattach ? s->nattach : 1, sizeof *s->imgs);
 	s->nimg = 0;
-	for (size_t i = 0; i < s->nattach; i++) {
-		struct llm_attachment *a = &s->atts[i];
-		int rc = llm_attach_load(s->http, s->attach[i], s->lc.timeout_ms, a, e);
-		if (rc)
+	if (s->nattach) {
+		/* Whatever asks for them, these never go to a provider. */
+		if ((rc = store_where(store, sizeof store, e)))
 			return rc;
+		guard_init(&g, store, s->key_file);
+	}
+	for (size_t i = 0; i < s->nattach && !rc; i++) {
+		struct llm_attachment *a = &s->atts[i];
+		if ((rc = llm_attach_load(s->http, s->attach[i], s->lc.timeout_ms, &g, a, e)))
+			break;
 		if (a->mime) {
 			s->imgs[s->nimg++] = (struct llm_image){a->mime, a->data, a->len};
 		} else {
@@ -297,8 +307,11 @@ llm_setup_message(struct llm_setup *s, const char *prompt, struct err *e)
 			buf_puts(&s->text, "</attachment>\n\n");
 		}
 	}
-	buf_puts(&s->text, prompt);
-	return ST_OK;
+	if (s->nattach)
+		guard_free(&g);
+	if (!rc)
+		buf_puts(&s->text, prompt);
+	return rc;
 }
 
 int
@@ -348,7 +361,7 @@ llm_setup_tools(struct llm_setup *s, struct store *st, const char *profiles, str
 	unsigned set;
 	int rc = tools_profiles_parse(profiles, &set, e);
 	if (!rc)
-		rc = tools_open(st, set, &s->tl, e);
+		rc = tools_open(st, set, NULL, &s->tl, e);
 	if (rc)
 		return rc;
 	cJSON *list = tools_list(s->tl), *t;
@@ -357,28 +370,6 @@ llm_setup_tools(struct llm_setup *s, struct store *st, const char *profiles, str
 	cJSON_Delete(list);
 	offer(s);
 	return ST_OK;
-}
-
-/* Comma-separated words of list, blanks around them dropped. */
-static char **
-words(const char *list, size_t *n)
-{
-	char *copy = xstrdup(list ? list : ""), *save = NULL;
-	char **v = xcalloc(strlen(copy) / 2 + 2, sizeof *v);
-	*n = 0;
-	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save))
-		if (*str_trim(w))
-			v[(*n)++] = xstrdup(w);
-	free(copy);
-	return v;
-}
-
-static void
-words_free(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
 }
 
 static int
@@ -421,7 +412,7 @@ int
 llm_setup_mcp(struct llm_setup *s, const char *servers, const char *allow, struct err *e)
 {
 	size_t nsv, nallow;
-	char **sv = words(servers, &nsv), **al = words(allow, &nallow);
+	char **sv = str_words(servers, &nsv), **al = str_words(allow, &nallow);
 	int rc = ST_OK;
 	if (!s->mcp_map)
 		s->mcp_map = cJSON_CreateObject();
@@ -436,8 +427,8 @@ llm_setup_mcp(struct llm_setup *s, const char *servers, const char *allow, struc
 	for (size_t i = 0; !rc && i < (all ? s->mcp_cfg->n : nsv); i++)
 		rc = mcp_start(s, all ? &s->mcp_cfg->servers[i] : mcpc_config_find(s->mcp_cfg, sv[i]),
 		    (const char *const *)al, nallow, e);
-	words_free(sv, nsv);
-	words_free(al, nallow);
+	str_words_free(sv, nsv);
+	str_words_free(al, nallow);
 	if (!rc)
 		offer(s);
 	return rc;
@@ -531,7 +522,12 @@ run_tools(struct llm_setup *s, const struct llm_result *r, struct err *e)
 		cJSON *args = cJSON_Parse(r->calls[i].args);
 		struct timespec t0;
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		if (!tool) {
+		if ((long)i >= s->max_calls) {
+			/* A model that asks for thousands at once gets the first few. */
+			texts[i] = xasprintf("Refused: at most %ld tool calls are answered in one round "
+			    "(agent_max_calls); make this one again in a later round.", s->max_calls);
+			res[i].is_error = 1;
+		} else if (!tool) {
 			texts[i] = xasprintf("Unknown tool '%s'.", r->calls[i].name);
 			res[i].is_error = 1;
 		} else if (!cJSON_IsObject(args)) {

@@ -56,6 +56,7 @@ struct llm_setup {
 	cJSON *tools, *names;       /* offered, for the provider (llm_tools_convert) */
 	cJSON *call_log;            /* every tool call answered, for the record */
 	int tool_calls;             /* calls answered */
+	long max_calls;             /* calls answered in one round (agent_max_calls) */
 	char *key;
 	char hint[PATH_MAX + 64];   /* where the key comes from */
 	struct llm_attachment *atts;

@@ -46,10 +46,12 @@ extern char **environ;
 /* Passed from llm-call's environment to a stdio server, as the MCP SDKs
  * do, so keys in the environment reach no server that was not given them;
  * TASK_DB and TASK_NOW let agentcron's own task-mcp see the same store and
- * clock as the run. */
+ * clock as the run, and the run's id, MCP grants and scope bound what its
+ * tools may do (agent.h). */
 static const char *const passed_env[] = {"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER",
 	"LANG", "TZ", "TMPDIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME",
-	"XDG_CACHE_HOME", "XDG_RUNTIME_DIR", "TASK_DB", "TASK_NOW", NULL};
+	"XDG_CACHE_HOME", "XDG_RUNTIME_DIR", "TASK_DB", "TASK_NOW", "TASK_ID", "TASK_RUN_ID",
+	"TASK_MCP", "TASK_MCP_ALLOW", "TASK_SCOPE", NULL};
 
 static const char *const versions[] = {MCPC_VERSION, "2025-06-18", "2025-03-26", "2024-11-05",
 	NULL};

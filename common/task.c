@@ -118,14 +118,14 @@ task_init(struct task *t)
 
 /* The string members of t, in one list so that freeing and copying a task
  * cannot miss one. */
-#define TASK_NSTRS 19
+#define TASK_NSTRS 21
 static void
 task_strs(struct task *t, char **strs[TASK_NSTRS])
 {
 	char **all[TASK_NSTRS] = {&t->name, &t->prompt, &t->system_prompt, &t->cron, &t->tz,
 		&t->last_status, &t->last_error, &t->last_result, &t->context, &t->attachments,
 		&t->model, &t->exec, &t->notify, &t->intent, &t->channel, &t->payload, &t->key, &t->mcp,
-		&t->mcp_allow};
+		&t->mcp_allow, &t->origin, &t->scope};
 	memcpy(strs, all, sizeof all);
 }
 
@@ -161,6 +161,21 @@ int
 task_is_recurring(const struct task *t)
 {
 	return t->kind == KIND_CRON || t->kind == KIND_HEARTBEAT;
+}
+
+/* Scopes name conversations as "SCOPE/CONTEXT": no '/' in them. */
+int
+task_scope_check(const char *name, struct err *e)
+{
+	size_t n = strlen(name);
+	int ok = n >= 1 && n <= TASK_SCOPE_MAX;
+	for (const char *p = name; *p && ok; p++)
+		ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    *p == '.' || *p == '_' || *p == '-';
+	if (!ok)
+		return err_set(e, ST_INVALID, "scope '%.80s' is not a name of 1 to %d letters, digits, "
+		    "'.', '_' or '-'", name, TASK_SCOPE_MAX);
+	return ST_OK;
 }
 
 static int
@@ -254,6 +269,8 @@ task_validate(const struct task *t, struct zones *zs, struct err *e)
 		return err_set(e, ST_INVALID, "mcp_allow must be a JSON array of tool patterns");
 	if ((rc = mcp_words_ok(t->mcp, "mcp", "server name", e)) ||
 	    (rc = mcp_words_ok(t->mcp_allow, "mcp_allow", "pattern", e)))
+		return rc;
+	if (t->scope && (rc = task_scope_check(t->scope, e)))
 		return rc;
 	WITH_ZONES(zs, tmp);
 	const struct tz *z;

@@ -21,6 +21,7 @@ enum missed_policy { MISSED_ONCE, MISSED_SKIP, MISSED_ALL, MISSED_COUNT };
 #define TIME_NONE INT64_MIN /* an instant that is not set */
 #define TASK_DEFAULT_RETRIES 3
 #define TASK_COUNT_MAX 100000 /* --count at most */
+#define TASK_SCOPE_MAX 64
 /* Retries past any count of failures: a one-shot that backs off until it
  * succeeds, as Kai's do.  A plain number, so the firing rule "attempt <=
  * retries" needs no case of its own. */
@@ -59,6 +60,9 @@ struct task {
 	                              until_at and count when armed), or TIME_NONE */
 	char *mcp;                 /* JSON array of MCP server names its runs may use, or NULL */
 	char *mcp_allow;           /* JSON array of tool patterns those runs may call, or NULL */
+	char *origin;              /* who made it: "user", "agent:run:ID", "agent:session:ID";
+	                              NULL reads as the user */
+	char *scope;               /* the scope agents see it in, or NULL */
 	int arming;                /* bumped each time the schedule is set again: an instant
 	                              that already ran is a new occurrence in a new arming */
 	int64_t created_at, updated_at, deleted_at;
@@ -86,6 +90,8 @@ int run_status_parse(const char *s);            /* -1 if unknown */
 const char *task_missed_name(int missed);
 int task_missed_parse(const char *s);
 int task_is_recurring(const struct task *t);    /* cron or heartbeat */
+/* A scope's name: 1 to TASK_SCOPE_MAX letters, digits, '.', '_', '-'. */
+int task_scope_check(const char *name, struct err *e);
 /* Check every field; ST_INVALID with a message naming the field. */
 int task_validate(const struct task *t, struct zones *zs, struct err *e);
 /* The first slot strictly after `after` (TIME_NONE when there is none). */

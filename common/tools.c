@@ -56,15 +56,24 @@ tools_profiles_parse(const char *list, unsigned *profiles, struct err *e)
 }
 
 int
-tools_open(struct store *st, unsigned profiles, struct tools **out, struct err *e)
+tools_open(struct store *st, unsigned profiles, const char *scope, struct tools **out,
+    struct err *e)
 {
+	struct config *cf = NULL;
 	unsigned flags = 0;
 	int rc;
 	if (!st)
 		return err_set(e, ST_ERR, "tools need an open store");
-	if ((rc = config_when_flags(&flags, e)))
+	if ((rc = config_when_flags(&flags, e)) || (rc = config_load(&cf, e)))
 		return rc;
 	struct tools *tl = xcalloc(1, sizeof *tl);
+	rc = agent_load(&tl->ag, cf, store_locator(st), scope, e);
+	config_free(cf);
+	if (rc) {
+		agent_free(&tl->ag);
+		free(tl);
+		return rc;
+	}
 	tl->when_flags = flags;
 	tl->st = st;
 	tl->profiles = profiles ? profiles : TOOLS_NATIVE;
@@ -79,6 +88,7 @@ tools_close(struct tools *tl)
 	if (!tl)
 		return;
 	zones_free(tl->zs);
+	agent_free(&tl->ag);
 	free(tl);
 }
 
@@ -344,13 +354,73 @@ tools_local_zone(struct tools *tl, struct task *t, const struct tz **z, struct e
 }
 
 int
+tools_task_list(struct tools *tl, struct task_filter *f, task_fn fn, void *arg, struct err *e)
+{
+	return store_task_list(tl->st, f, fn, arg, e);
+}
+
+int
+tools_task_count(struct tools *tl, struct task_filter *f, long *n, struct err *e)
+{
+	return store_task_count(tl->st, f, n, e);
+}
+
+struct prefix_ctx {
+	char lower[37];
+	char found[6][37];
+	int n;
+};
+
+static int
+prefix_one(const struct task *t, void *arg)
+{
+	struct prefix_ctx *c = arg;
+	if (strncmp(t->id, c->lower, strlen(c->lower)) == 0 && c->n < 6)
+		memcpy(c->found[c->n++], t->id, 37);
+	return 0;
+}
+
+/* An id or prefix to a full id.  A prefix that is ambiguous among all
+ * tasks may not be among the scope's, whose ids alone may be named. */
+static int
+resolve(struct tools *tl, const char *id, char full[37], struct err *e)
+{
+	struct prefix_ctx c = {{0}, {{0}}, 0};
+	struct task_filter f;
+	int rc = store_task_resolve(tl->st, id, 0, full, e);
+	if (rc != ST_REFUSED || !tl->ag.scope)
+		return rc;
+	for (size_t i = 0; id[i] && i < 36; i++)
+		c.lower[i] = (char)tolower((unsigned char)id[i]);
+	task_filter_init(&f);
+	if ((rc = tools_task_list(tl, &f, prefix_one, &c, e)))
+		return rc;
+	if (c.n == 1) {
+		memcpy(full, c.found[0], 37);
+		return ST_OK;
+	}
+	if (!c.n)
+		return err_set(e, ST_NOTFOUND, "no task '%s'", id);
+	struct buf b = {0};
+	for (int i = 0; i < c.n && i < 5; i++)
+		buf_printf(&b, "%s%.13s", i ? ", " : "", c.found[i]);
+	err_set(e, ST_REFUSED, "id prefix '%s' is ambiguous: %s%s; give more characters", id, b.data,
+	    c.n > 5 ? ", ..." : "");
+	buf_free(&b);
+	return ST_REFUSED;
+}
+
+int
 tools_task_get(struct tools *tl, const char *id, struct task *t, struct err *e)
 {
 	char full[37];
-	int rc = store_task_resolve(tl->st, id, 0, full, e);
-	if (rc)
+	int rc = resolve(tl, id, full, e);
+	if (rc || (rc = store_task_get(tl->st, full, t, e)))
 		return rc;
-	return store_task_get(tl->st, full, t, e);
+	if (agent_sees(&tl->ag, t))
+		return ST_OK;
+	task_free(t);
+	return err_set(e, ST_NOTFOUND, "no task '%s'", id);
 }
 
 static int
@@ -362,29 +432,98 @@ text_limits(const struct task *t, struct err *e)
 	return ST_OK;
 }
 
+/* The task's scope: the session's, which an agent cannot leave. */
+static int
+scope_keep(struct tools *tl, struct task *t, struct err *e)
+{
+	const char *mine = tl->ag.scope;
+	if (mine && t->scope && strcmp(t->scope, mine) != 0)
+		return err_set(e, ST_REFUSED, "Refused: %s sees and makes only tasks of scope '%s'",
+		    tl->ag.in_run ? "this run" : "this session", mine);
+	if (mine)
+		set_str(&t->scope, mine);
+	return ST_OK;
+}
+
+/* Attachments checked and resolved in place. */
+static int
+attachments_check(struct tools *tl, struct task *t, struct err *e)
+{
+	char *resolved;
+	int rc = agent_check_attachments(&tl->ag, t->attachments, &resolved, e);
+	if (!rc) {
+		free(t->attachments);
+		t->attachments = resolved;
+	}
+	return rc;
+}
+
+/* A twin found by key or by dedup must be one the session may see. */
+static int
+twin_visible(struct tools *tl, const struct task *t, const char *dup_id, struct err *e)
+{
+	struct task twin;
+	int rc = store_task_get(tl->st, dup_id, &twin, e);
+	if (rc)
+		return rc;
+	if (!agent_sees(&tl->ag, &twin))
+		rc = err_set(e, ST_REFUSED, "Refused: the key '%s' is taken; choose another",
+		    t->key ? t->key : "");
+	task_free(&twin);
+	return rc;
+}
+
 int
 tools_task_add(struct tools *tl, struct task *t, int dedup, int *is_dup, char dup_id[37],
     struct err *e)
 {
 	int rc;
 	*is_dup = 0;
-	if ((rc = text_limits(t, e)) || (rc = task_finalize(t, 1, 1, tl->now, tl->zs, e)))
+	set_str(&t->origin, tl->ag.origin);
+	if ((rc = scope_keep(tl, t, e)) || (rc = text_limits(t, e)) ||
+	    (rc = task_finalize(t, 1, 1, tl->now, tl->zs, e)) ||
+	    (rc = agent_check_mcp(&tl->ag, t->mcp, t->mcp_allow, e)) ||
+	    (rc = attachments_check(tl, t, e)) ||
+	    (rc = store_task_add(tl->st, t, dedup, is_dup, dup_id, e)))
 		return rc;
-	return store_task_add(tl->st, t, dedup, is_dup, dup_id, e);
+	return *is_dup ? twin_visible(tl, t, dup_id, e) : ST_OK;
+}
+
+static int
+same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
 int
 tools_task_save(struct tools *tl, struct task *t, int reschedule, struct err *e)
 {
-	int rc;
-	if ((rc = text_limits(t, e)) || (rc = task_finalize(t, 0, reschedule, tl->now, tl->zs, e)))
+	struct task old;
+	int rc = store_task_get(tl->st, t->id, &old, e);
+	if (rc)
 		return rc;
-	return store_task_put(tl->st, t, e);
+	set_str(&t->origin, old.origin);
+	if ((rc = agent_may_change(&tl->ag, &old, e)) || (rc = scope_keep(tl, t, e)) ||
+	    (rc = text_limits(t, e)) || (rc = task_finalize(t, 0, reschedule, tl->now, tl->zs, e)))
+		goto out;
+	/* What it had stays: only what the agent gives it is held to its own. */
+	if ((!same(old.mcp, t->mcp) || !same(old.mcp_allow, t->mcp_allow)) &&
+	    (rc = agent_check_mcp(&tl->ag, t->mcp, t->mcp_allow, e)))
+		goto out;
+	if (!same(old.attachments, t->attachments) && (rc = attachments_check(tl, t, e)))
+		goto out;
+	rc = store_task_put(tl->st, t, e);
+out:
+	task_free(&old);
+	return rc;
 }
 
 int
 tools_task_queue(struct tools *tl, struct task *t, struct err *e)
 {
+	int rc;
+	if ((rc = agent_may_change(&tl->ag, t, e)))
+		return rc;
 	if (t->status == STATUS_RUNNING)
 		return err_set(e, ST_REFUSED, "task '%s' is running now; run it again when it has finished",
 		    t->name);
@@ -396,6 +535,9 @@ tools_task_queue(struct tools *tl, struct task *t, struct err *e)
 int
 tools_task_cancel(struct tools *tl, struct task *t, struct err *e)
 {
+	int rc;
+	if ((rc = agent_may_change(&tl->ag, t, e)))
+		return rc;
 	if (t->status != STATUS_PENDING)
 		return err_set(e, ST_REFUSED, "task '%s' is %s; only pending tasks can be cancelled",
 		    t->name, task_status_name(t->status));
@@ -409,7 +551,8 @@ tools_task_cancel(struct tools *tl, struct task *t, struct err *e)
 int
 tools_task_trash(struct tools *tl, const struct task *t, struct err *e)
 {
-	return store_task_trash(tl->st, t->id, tl->now, e);
+	int rc = agent_may_change(&tl->ag, t, e);
+	return rc ? rc : store_task_trash(tl->st, t->id, tl->now, e);
 }
 
 /* ---- the tool list ---- */

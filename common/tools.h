@@ -28,8 +28,11 @@ struct tools;
 int tools_profiles_parse(const char *list, unsigned *profiles, struct err *e); /* "native,kai", "all" */
 /* st stays owned by the caller; each call reads "now" itself (now_get).
  * The user's config file is read once here for how time expressions are
- * read (date_order); a bad one is its error. */
-int tools_open(struct store *st, unsigned profiles, struct tools **out, struct err *e);
+ * read (date_order) and what agents may reach (agent.h); a bad one is its
+ * error.  scope: the tasks the session sees and makes (NULL: a run's
+ * TASK_SCOPE, else every task). */
+int tools_open(struct store *st, unsigned profiles, const char *scope, struct tools **out,
+    struct err *e);
 void tools_close(struct tools *tl);
 /* A JSON array of {"name", "description", "inputSchema"} (MCP's shape);
  * the caller frees it. */

@@ -180,7 +180,7 @@ az_list(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	    (rc = tools_arg_minutes(args, "next_run_after", &f.due_after, e)))
 		return rc;
 	struct az_list c = {tl, tools_arg(args, "state"), cJSON_CreateArray(), 0};
-	if ((rc = store_task_list(tl->st, &f, az_list_one, &c, e)) == ST_OK) {
+	if ((rc = tools_task_list(tl, &f, az_list_one, &c, e)) == ST_OK) {
 		json_pretty(c.arr, 0, out);
 		if (c.n > TOOLS_LIST_CAP)
 			buf_printf(out, "\n(%ld tasks match; the first %d are shown. Narrow the filters.)",

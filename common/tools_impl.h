@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "agent.h"
 #include "store.h"
 #include "task.h"
 #include "tools.h"
@@ -25,6 +26,7 @@ struct tools {
 	struct zones *zs;
 	int64_t now;        /* read at each call */
 	unsigned when_flags; /* how time expressions are read (config_when_flags), once a session */
+	struct agent ag;     /* what the calls may reach */
 };
 
 /* One argument of a tool: its JSON Schema and how it is checked. */
@@ -77,13 +79,21 @@ int tools_arg_minutes(const cJSON *args, const char *name, int64_t *secs, struct
 int tools_arg_count(const cJSON *args, const char *const *names); /* how many of names are given */
 
 /* tools.c: the steps tool bodies share.  Each is the same store or task
- * call the commands make. */
-/* Resolve an id or prefix among live tasks and read the task (t is
- * initialised only on ST_OK); ST_NOTFOUND and ST_REFUSED carry the store's
- * message. */
+ * call the commands make, within what the agent may reach (agent.h): the
+ * tasks of its scope to read, and to change only those agent_may_change
+ * allows, each refusal a sentence in e. */
+/* Resolve an id or prefix among the live tasks of the session's scope and
+ * read the task (t is initialised only on ST_OK); ST_NOTFOUND and
+ * ST_REFUSED carry the store's message. */
 int tools_task_get(struct tools *tl, const char *id, struct task *t, struct err *e);
-/* Finalize and insert a new task; with dedup a pending twin's id lands in
- * dup_id and *is_dup is set. */
+/* Listing and counting as store_task_list and store_task_count, in the
+ * session's scope. */
+int tools_task_list(struct tools *tl, struct task_filter *f, task_fn fn, void *arg,
+    struct err *e);
+int tools_task_count(struct tools *tl, struct task_filter *f, long *n, struct err *e);
+/* Finalize and insert a new task, made by this agent in its scope, if its
+ * MCP access and attachments are the agent's to give and the quotas allow;
+ * with dedup a pending twin's id lands in dup_id and *is_dup is set. */
 int tools_task_add(struct tools *tl, struct task *t, int dedup, int *is_dup, char dup_id[37],
     struct err *e);
 /* Store an edited copy of a task: re-validates, recomputes the next run when

@@ -148,7 +148,7 @@ kai_list(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	struct kai_list c = {tl, &body, tools_arg_str(args, "status"), 0};
 	int rc;
 	task_filter_init(&f);
-	if ((rc = store_task_list(tl->st, &f, kai_list_one, &c, e)) == ST_OK) {
+	if ((rc = tools_task_list(tl, &f, kai_list_one, &c, e)) == ST_OK) {
 		if (!c.n)
 			buf_printf(out, "No %s%stasks.", c.status ? c.status : "", c.status ? " " : "");
 		else

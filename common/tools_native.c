@@ -322,7 +322,7 @@ native_list(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	if (c.limit > 50)
 		c.limit = 50;
 	f.limit = c.limit + 1; /* one more tells whether the list was cut */
-	if ((rc = store_task_list(tl->st, &f, list_one, &c, e))) {
+	if ((rc = tools_task_list(tl, &f, list_one, &c, e))) {
 		buf_free(&body);
 		return rc;
 	}
@@ -534,8 +534,9 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	    NULL, NULL}, \
 	{"context", "string", "Name of a conversation the runs share (each run sees the earlier " \
 	    "ones); omit for a fresh conversation every run.", NULL, 0, NULL, NULL}, \
-	{"attachments", "array", "File paths or http(s) URLs handed to the model with the prompt.", \
-	    NULL, 0, NULL, NULL}, \
+	{"attachments", "array", "http(s) URLs or file paths handed to the model with the prompt; " \
+	    "files only from the directories the user lets agents attach from.", NULL, 0, NULL, \
+	    NULL}, \
 	{"intent", "string", "Free routing label for whoever handles the result.", NULL, 0, NULL, \
 	    NULL}, \
 	{"channel", "string", "Channel the result belongs to.", NULL, 0, NULL, NULL}, \
@@ -549,12 +550,12 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	    "counted from its next one, then the task is completed (e.g. daily at 09:00 for a " \
 	    "week: daily '09:00', count 7). With until too, whichever comes first. In task_update, 0 " \
 	    "removes an end and a new count counts from now.", NULL, 0, NULL, NULL}, \
-	{"mcp", "array", "Names of MCP servers from the user's mcp.json whose tools the model may " \
-	    "use when this task runs (e.g. ['github']); 'all' for every one. An empty list removes " \
-	    "them.", NULL, 0, NULL, NULL}, \
-	{"mcp_allow", "array", "Optional glob patterns on the full tool name mcp__SERVER__TOOL " \
-	    "limiting which of those MCP tools the model may call (e.g. 'mcp__github__list_*').", \
-	    NULL, 0, NULL, NULL}
+	{"mcp", "array", "Names of MCP servers whose tools the model may use when this task runs " \
+	    "(e.g. ['github']): only servers this run may use itself. An empty list removes them.", \
+	    NULL, 0, NULL, NULL}, \
+	{"mcp_allow", "array", "Glob patterns on the full tool name mcp__SERVER__TOOL limiting " \
+	    "which of those MCP tools the model may call (e.g. 'mcp__github__list_*'); within this " \
+	    "run's own when it has some.", NULL, 0, NULL, NULL}
 
 static const struct tool_param create_params[] = {
 	TASK_FIELDS(1),

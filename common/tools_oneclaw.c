@@ -224,10 +224,10 @@ oc_list(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	long total;
 	int rc;
 	task_filter_init(&f);
-	if ((rc = store_task_count(tl->st, &f, &total, e)))
+	if ((rc = tools_task_count(tl, &f, &total, e)))
 		return rc;
 	f.limit = TOOLS_LIST_CAP;
-	if ((rc = store_task_list(tl->st, &f, oc_list_one, &c, e)) == ST_OK) {
+	if ((rc = tools_task_list(tl, &f, oc_list_one, &c, e)) == ST_OK) {
 		if (!c.n)
 			buf_puts(out, "No scheduled tasks configured.");
 		else

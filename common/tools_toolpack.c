@@ -153,7 +153,7 @@ tp_list(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	if (tools_arg_int(args, "limit", &limit) && limit < 1)
 		return err_set(e, ST_INVALID, "limit must be at least 1");
 	f.limit = limit > 50 ? 50 : limit;
-	if ((rc = store_task_list(tl->st, &f, tp_list_one, &c, e)) == ST_OK) {
+	if ((rc = tools_task_list(tl, &f, tp_list_one, &c, e)) == ST_OK) {
 		if (!c.n)
 			buf_puts(out, "No jobs found.");
 		else

@@ -148,6 +148,27 @@ str_casecmp_prefix(const char *s, const char *prefix)
 	return 0;
 }
 
+char **
+str_words(const char *list, size_t *n)
+{
+	char *copy = xstrdup(list ? list : ""), *save = NULL;
+	char **v = xcalloc(strlen(copy) / 2 + 2, sizeof *v);
+	*n = 0;
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save))
+		if (*str_trim(w))
+			v[(*n)++] = xstrdup(w);
+	free(copy);
+	return v;
+}
+
+void
+str_words_free(char **v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 void
 buf_add(struct buf *b, const char *s, size_t n)
 {

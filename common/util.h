@@ -40,6 +40,10 @@ void set_str(char **dst, const char *src);      /* free *dst, copy src */
 int str_empty(const char *s);                   /* NULL or only blanks */
 char *str_trim(char *s);                        /* in place, returns s */
 int str_casecmp_prefix(const char *s, const char *prefix);
+/* The comma-separated words of list, blanks around them dropped: *n of
+ * them, NULL-terminated; free with str_words_free. */
+char **str_words(const char *list, size_t *n);
+void str_words_free(char **v, size_t n);
 
 /* Numbers. */
 int64_t floor_div(int64_t a, int64_t b);        /* a / b rounded down, for b > 0 (days of an instant) */

@@ -8,6 +8,8 @@ TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
 client() { "$AC_BUILD/tools/mcp-client" -t 60 "$@"; }
 q() { store_sql "$1"; }
+# Agents attach files only from where the user says.
+mkdir -p config/agentcron && echo "agent_attach_dirs = $TEST_TMP" >config/agentcron/config || exit 1
 
 test_expect_success 'task_create: every schedule kind, with every field' '
 	echo "notes" >notes.txt &&

@@ -45,6 +45,8 @@ test_expect_success 'enabling an enabled task changes nothing' '
 test_expect_success 'the native task_update tool does the same' '
 	reset_store &&
 	id=$(TASK_NOW=2026-11-23T06:00:00Z task-add --daily 07:00 --exec true --disabled brief) &&
+	mkdir -p config/agentcron &&
+	echo "agent_edit = all" >config/agentcron/config &&
 	echo "{\"name\":\"task_update\",\"arguments\":{\"id\":\"$id\",\"enabled\":true}}" |
 		TASK_NOW=2026-11-24T08:00:00Z task-mcp --call >/dev/null &&
 	task-ls --json | sed "s/.*\"next_run_at\":\([^,]*\),.*/\1/" >actual &&

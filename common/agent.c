@@ -1,0 +1,407 @@
+/* What an agent's tool calls may reach (agent.h).  Everything an agent
+ * gives a task is held against what its caller has: a run cannot hand a
+ * task MCP servers or tools it does not have itself, attach files from
+ * outside the directories the user names, or reach tasks it did not make,
+ * so a prompt injected into a run gains nothing it did not already have. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <cjson/cJSON.h>
+
+#include "agent.h"
+#include "config.h"
+#include "exec.h"
+#include "task.h"
+#include "utf8.h"
+
+static const char *
+env(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+/* A count key of the config: def when unset. */
+static int
+config_count(const struct config *cf, const char *key, long def, long *out, struct err *e)
+{
+	const char *v = config_get(cf, key);
+	char *end;
+	*out = def;
+	if (!v || !*v)
+		return ST_OK;
+	errno = 0;
+	long n = strtol(v, &end, 10);
+	if (errno || end == v || *end || n < 0 || n > 1000000)
+		return err_set(e, ST_INVALID, "%s: %s '%s' is not a number from 0 to 1000000",
+		    config_path(cf), key, v);
+	*out = n;
+	return ST_OK;
+}
+
+int
+agent_max_calls(const struct config *cf, long *n, struct err *e)
+{
+	return config_count(cf, "agent_max_calls", AGENT_MAX_CALLS, n, e);
+}
+
+/* agent_attach_dirs, each resolved; "~/" is the home directory. */
+static int
+load_dirs(struct agent *a, const struct config *cf, struct err *e)
+{
+	size_t n;
+	char **v = str_words(config_get(cf, "agent_attach_dirs"), &n);
+	const char *home = getenv("HOME");
+	int rc = ST_OK;
+	a->dirs = xcalloc(n + 1, sizeof *a->dirs);
+	for (size_t i = 0; i < n && !rc; i++) {
+		char *path = strncmp(v[i], "~/", 2) == 0 && home ? xasprintf("%s%s", home, v[i] + 1)
+		    : xstrdup(v[i]);
+		char *r = realpath(path, NULL);
+		if (!r)
+			rc = err_set(e, ST_INVALID, "%s: agent_attach_dirs: cannot use '%s': %s",
+			    config_path(cf), v[i], strerror(errno));
+		else
+			a->dirs[a->ndirs++] = r;
+		free(path);
+	}
+	str_words_free(v, n);
+	return rc;
+}
+
+/* Whose authority: the run's (TASK_*) or, outside one, the config's. */
+static int
+load_grants(struct agent *a, const struct config *cf, struct err *e)
+{
+	const char *run = env("TASK_RUN_ID");
+	char session[37];
+	if (run) {
+		if (strlen(run) > 36 || !id_prefix_ok(run))
+			return err_set(e, ST_INVALID, "TASK_RUN_ID '%.40s' is not a run id", run);
+		a->in_run = 1;
+		snprintf(a->origin, sizeof a->origin, "agent:run:%s", run);
+	} else {
+		if (uuid4(session) != 0)
+			return err_set(e, ST_ERR, "cannot make a session id: no randomness");
+		snprintf(a->origin, sizeof a->origin, "agent:session:%s", session);
+	}
+	a->servers = str_words(run ? env("TASK_MCP") : config_get(cf, "agent_mcp"), &a->nservers);
+	for (size_t i = 0; i < a->nservers; i++)
+		if (strcmp(a->servers[i], "all") == 0)
+			a->any_server = 1;
+	a->allow = str_words(run ? env("TASK_MCP_ALLOW") : NULL, &a->nallow);
+	return ST_OK;
+}
+
+static int
+load_scope(struct agent *a, const char *flag, struct err *e)
+{
+	const char *envs = env("TASK_SCOPE");
+	if (envs && flag && strcmp(envs, flag) != 0)
+		return err_set(e, ST_INVALID, "--scope '%s' differs from this run's scope '%s' (TASK_SCOPE)",
+		    flag, envs);
+	const char *s = envs ? envs : flag;
+	int rc;
+	if (s && (rc = task_scope_check(s, e)))
+		return rc;
+	a->scope = xstrdup(s);
+	return ST_OK;
+}
+
+int
+agent_load(struct agent *a, const struct config *cf, const char *store, const char *scope,
+    struct err *e)
+{
+	int rc;
+	memset(a, 0, sizeof *a);
+	guard_init(&a->guard, store, NULL);
+	const char *edit = config_get(cf, "agent_edit"), *exec = env("TASK_EXEC");
+	if (edit && *edit && strcmp(edit, "all") != 0 && strcmp(edit, "agents") != 0)
+		return err_set(e, ST_INVALID, "%s: agent_edit '%s' is neither 'agents' nor 'all'",
+		    config_path(cf), edit);
+	a->edit_all = edit && strcmp(edit, "all") == 0;
+	if (!exec)
+		exec = config_get(cf, "exec");
+	a->exec = xstrdup(exec && *exec ? exec : "llm-call");
+	if ((rc = config_count(cf, "agent_max_create", AGENT_MAX_CREATE, &a->max_create, e)) ||
+	    (rc = config_count(cf, "agent_max_tasks", AGENT_MAX_TASKS, &a->max_tasks, e)) ||
+	    (rc = agent_max_calls(cf, &a->max_calls, e)) || (rc = load_dirs(a, cf, e)) ||
+	    (rc = load_grants(a, cf, e)))
+		return rc;
+	return load_scope(a, scope, e);
+}
+
+void
+agent_free(struct agent *a)
+{
+	str_words_free(a->servers, a->nservers);
+	str_words_free(a->allow, a->nallow);
+	str_words_free(a->dirs, a->ndirs);
+	free(a->scope);
+	free(a->exec);
+	guard_free(&a->guard);
+	memset(a, 0, sizeof *a);
+}
+
+/* ---- MCP ---- */
+
+static const char *
+whose(const struct agent *a)
+{
+	return a->in_run ? "this run" : "this session";
+}
+
+/* "github, mail" or "none". */
+static void
+list_words(struct buf *b, char *const *v, size_t n)
+{
+	if (!n)
+		buf_puts(b, "none");
+	for (size_t i = 0; i < n; i++)
+		buf_printf(b, "%s%s", i ? ", " : "", v[i]);
+}
+
+/* What the agent may give, as a sentence. */
+static void
+servers_granted(const struct agent *a, struct buf *b)
+{
+	buf_puts(b, a->in_run ? "This run may give: " : "The user's config (agent_mcp) lets agents "
+	    "give: ");
+	if (a->any_server)
+		buf_puts(b, "any server of mcp.json, by its name");
+	else
+		list_words(b, a->servers, a->nservers);
+}
+
+static int
+has_glob(const char *s)
+{
+	return strpbrk(s, "*?[\\") != NULL;
+}
+
+/* Does every tool name p matches also match the run's pattern g?  Only
+ * what is sure: the same pattern, a plain name g matches, or a pattern
+ * whose plain start lies within g's when g is a plain start and "*". */
+static int
+pattern_within(const char *p, const char *g)
+{
+	if (strcmp(p, g) == 0)
+		return 1;
+	if (!has_glob(p))
+		return fnmatch(g, p, 0) == 0;
+	size_t gn = strlen(g);
+	if (!gn || g[gn - 1] != '*' || strpbrk(g, "?[\\") || memchr(g, '*', gn - 1))
+		return 0;
+	size_t plain = strcspn(p, "*?[\\");
+	return plain >= gn - 1 && strncmp(p, g, gn - 1) == 0;
+}
+
+static int
+check_servers(const struct agent *a, const cJSON *list, struct err *e)
+{
+	const cJSON *it;
+	struct buf b = {0};
+	int rc = ST_OK;
+	cJSON_ArrayForEach(it, list) {
+		const char *s = cJSON_GetStringValue(it);
+		if (!s || !*s)
+			continue;
+		int found = a->any_server, all = strcasecmp(s, "all") == 0;
+		for (size_t i = 0; i < a->nservers && !found; i++)
+			found = strcmp(a->servers[i], s) == 0;
+		if (found && !all)
+			continue;
+		if (all)
+			buf_puts(&b, "Refused: an agent may not give a task 'all' MCP servers; name the "
+			    "ones it needs. ");
+		else
+			buf_printf(&b, "Refused: MCP server '%.*s' is not one %s may give a task. ",
+			    utf8_cut(s, 64), s, whose(a));
+		servers_granted(a, &b);
+		rc = err_set(e, ST_REFUSED, "%s", b.data);
+		break;
+	}
+	buf_free(&b);
+	return rc;
+}
+
+static int
+check_patterns(const struct agent *a, const cJSON *servers, const cJSON *allow, struct err *e)
+{
+	const cJSON *it;
+	struct buf mine = {0};
+	int rc = ST_OK, n = 0;
+	if (!a->nallow)
+		return ST_OK;
+	list_words(&mine, a->allow, a->nallow);
+	cJSON_ArrayForEach(it, allow) {
+		const char *p = cJSON_GetStringValue(it);
+		int ok = 0;
+		if (!p || !*p)
+			continue;
+		n++;
+		for (size_t i = 0; i < a->nallow && !ok; i++)
+			ok = pattern_within(p, a->allow[i]);
+		if (!ok) {
+			rc = err_set(e, ST_REFUSED, "Refused: MCP tool pattern '%.*s' is wider than %s's own "
+			    "(%s); give mcp_allow patterns within those", utf8_cut(p, 64), p, whose(a),
+			    mine.data);
+			break;
+		}
+	}
+	int nservers = 0;
+	cJSON_ArrayForEach(it, servers)
+		nservers += cJSON_GetStringValue(it) && *cJSON_GetStringValue(it);
+	if (!rc && nservers && !n)
+		rc = err_set(e, ST_REFUSED, "Refused: %s may call only the MCP tools matching %s; give "
+		    "mcp_allow patterns within those", whose(a), mine.data);
+	buf_free(&mine);
+	return rc;
+}
+
+int
+agent_check_mcp(const struct agent *a, const char *mcp, const char *allow, struct err *e)
+{
+	cJSON *servers = mcp ? cJSON_Parse(mcp) : NULL, *patterns = allow ? cJSON_Parse(allow) : NULL;
+	int rc = check_servers(a, servers, e);
+	if (!rc)
+		rc = check_patterns(a, servers, patterns, e);
+	cJSON_Delete(servers);
+	cJSON_Delete(patterns);
+	return rc;
+}
+
+/* ---- attachments ---- */
+
+/* path made absolute with links and ".." resolved; a file that does not
+ * exist yet is resolved through its directory.  NULL, errno set, when it
+ * cannot be. */
+static char *
+resolve(const char *path)
+{
+	char *r = realpath(path, NULL);
+	if (r || errno != ENOENT)
+		return r;
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+		return NULL;
+	char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+	char *rd = realpath(dir, NULL);
+	free(dir);
+	if (!rd)
+		return NULL;
+	r = xasprintf("%s%s%s", rd, strcmp(rd, "/") == 0 ? "" : "/", base);
+	free(rd);
+	return r;
+}
+
+static int
+check_file(const struct agent *a, const char *path, char **resolved, struct err *e)
+{
+	int n = utf8_cut(path, 200);
+	*resolved = NULL;
+	if (!a->ndirs)
+		return err_set(e, ST_REFUSED, "Refused: attachment '%.*s' is a file, and %s may attach "
+		    "only http(s) URLs (the user's config allows agents no directories: "
+		    "agent_attach_dirs)", n, path, whose(a));
+	char *r = resolve(path);
+	if (!r)
+		return err_set(e, ST_REFUSED, "Refused: attachment '%.*s' cannot be found: %s", n, path,
+		    strerror(errno));
+	struct stat sb;
+	int exists = stat(r, &sb) == 0, under = 0;
+	for (size_t i = 0; i < a->ndirs && !under; i++)
+		under = path_under(r, a->dirs[i]);
+	int rc = ST_OK;
+	if (!under) {
+		struct buf b = {0};
+		list_words(&b, a->dirs, a->ndirs);
+		rc = err_set(e, ST_REFUSED, "Refused: attachment '%.*s' is not under a directory the "
+		    "user allows agents to attach from (%s)", n, path, b.data);
+		buf_free(&b);
+	} else if (guard_refuses(&a->guard, r, exists ? &sb : NULL)) {
+		rc = err_set(e, ST_REFUSED, "Refused: attachment '%.*s' is the scheduler's settings, "
+		    "store or keys, which are never attached", n, path);
+	}
+	if (rc)
+		free(r);
+	else
+		*resolved = r;
+	return rc;
+}
+
+int
+agent_check_attachments(const struct agent *a, const char *attachments, char **out,
+    struct err *e)
+{
+	cJSON *list = attachments ? cJSON_Parse(attachments) : NULL, *res = cJSON_CreateArray();
+	const cJSON *it;
+	int rc = ST_OK;
+	*out = NULL;
+	cJSON_ArrayForEach(it, list) {
+		const char *s = cJSON_GetStringValue(it);
+		char *r = NULL;
+		if (!s)
+			continue;
+		if (str_casecmp_prefix(s, "http://") == 0 || str_casecmp_prefix(s, "https://") == 0)
+			r = xstrdup(s);
+		else if ((rc = check_file(a, s, &r, e)))
+			break;
+		cJSON_AddItemToArray(res, cJSON_CreateString(r));
+		free(r);
+	}
+	if (!rc && cJSON_GetArraySize(list))
+		*out = cJSON_PrintUnformatted(res);
+	cJSON_Delete(list);
+	cJSON_Delete(res);
+	return rc;
+}
+
+/* ---- other tasks ---- */
+
+int
+agent_sees(const struct agent *a, const struct task *t)
+{
+	return !a->scope || (t->scope && strcmp(t->scope, a->scope) == 0);
+}
+
+/* Is the task's executor llm-call (by the last part of its first word)? */
+static int
+runs_llm_call(const struct agent *a, const struct task *t, char *first, size_t n)
+{
+	char **argv = NULL;
+	struct err e;
+	int yes = 0;
+	snprintf(first, n, "?");
+	if (exec_split(t->exec && *t->exec ? t->exec : a->exec, &argv, &e) == ST_OK && argv[0]) {
+		const char *slash = strrchr(argv[0], '/');
+		snprintf(first, n, "%s", slash ? slash + 1 : argv[0]);
+		yes = strcmp(first, "llm-call") == 0;
+	}
+	exec_argv_free(argv);
+	return yes;
+}
+
+int
+agent_may_change(const struct agent *a, const struct task *t, struct err *e)
+{
+	char first[64];
+	struct err why;
+	int n = utf8_cut(t->name, 100);
+	if (a->edit_all)
+		return ST_OK;
+	if (!runs_llm_call(a, t, first, sizeof first))
+		return err_set(e, ST_REFUSED, "Refused: task '%.*s' runs '%s', not llm-call; agents may "
+		    "not change, run, cancel or delete it", n, t->name, first);
+	/* Its runs would use its MCP servers: only an agent that could have
+	 * given them may set its prompt or run it. */
+	if (agent_check_mcp(a, t->mcp, t->mcp_allow, &why))
+		return err_set(e, ST_REFUSED, "Refused: task '%.*s' has MCP access beyond %s's own, so "
+		    "%s may not change, run, cancel or delete it", n, t->name, whose(a), whose(a));
+	return ST_OK;
+}

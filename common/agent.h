@@ -1,0 +1,68 @@
+/* agent.h: the authority an agent's tool calls act with, never more than
+ * that of the run (or interactive session) that makes them.  Inside a run
+ * (task-tick sets TASK_RUN_ID) it is the run's own: its MCP servers and
+ * tool patterns (TASK_MCP, TASK_MCP_ALLOW) and its task's scope
+ * (TASK_SCOPE).  Outside one it is what the user's config grants agents:
+ *   agent_mcp = NAME,...         MCP servers agents may give tasks (default none)
+ *   agent_attach_dirs = DIR,...  where attached files may be (default none)
+ *   agent_edit = all             change any task, not only llm-call tasks agents made
+ *   agent_max_create = N         tasks one run or session may create (default 10)
+ *   agent_max_tasks = N          active agent-made tasks in all (default 100)
+ *   agent_max_calls = N          tool calls answered per model round (default 16)
+ * The checks return ST_OK, or ST_REFUSED with a sentence a model can read
+ * and act on. */
+#ifndef AC_AGENT_H
+#define AC_AGENT_H
+
+#include <stddef.h>
+
+#include "guard.h"
+#include "util.h"
+
+struct config;
+struct task;
+
+#define AGENT_MAX_CREATE 10
+#define AGENT_MAX_TASKS 100
+#define AGENT_MAX_CALLS 16
+
+struct agent {
+	char origin[64];            /* "agent:run:ID" or "agent:session:ID" */
+	char *scope;                /* NULL: unscoped, the user's own view */
+	int in_run;
+	char **servers;             /* MCP servers it may give tasks */
+	size_t nservers;
+	int any_server;             /* the run has all of mcp.json */
+	char **allow;               /* the run's tool patterns; none: any tool */
+	size_t nallow;
+	char **dirs;                /* agent_attach_dirs, resolved */
+	size_t ndirs;
+	int edit_all;
+	long max_create, max_tasks, max_calls;
+	char *exec;                 /* the default executor's command line */
+	struct guard guard;
+};
+
+/* agent.c */
+/* From the environment and cf (NULL: an empty config).  scope: the
+ * --scope of task-mcp, or NULL; a run's TASK_SCOPE wins and a different
+ * --scope is ST_INVALID, as are bad values of the keys (the config named). */
+int agent_load(struct agent *a, const struct config *cf, const char *store, const char *scope,
+    struct err *e);
+void agent_free(struct agent *a);
+/* The config's agent_max_calls: tool calls answered in one model round. */
+int agent_max_calls(const struct config *cf, long *n, struct err *e);
+/* A task's MCP servers and tool patterns (JSON arrays of strings, or NULL)
+ * within the agent's own. */
+int agent_check_mcp(const struct agent *a, const char *mcp, const char *allow, struct err *e);
+/* A task's attachments (a JSON array, or NULL): http(s) URLs, and files
+ * under agent_attach_dirs, which *out gets resolved (malloc'd JSON, or NULL
+ * when there were none). */
+int agent_check_attachments(const struct agent *a, const char *attachments, char **out,
+    struct err *e);
+/* May the agent change, run, cancel or delete t (as stored)? */
+int agent_may_change(const struct agent *a, const struct task *t, struct err *e);
+/* Is t within the agent's scope (to read)? */
+int agent_sees(const struct agent *a, const struct task *t);
+
+#endif

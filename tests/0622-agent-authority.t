@@ -1,0 +1,326 @@
+#!/bin/sh
+# Agent tools act with the authority of the run that calls them, never
+# more: the MCP servers and tool patterns an agent gives a task, the files
+# it attaches, the tasks it may change and how many tool calls a model
+# round gets.  Each abuse is a tool error the model reads, and the store is
+# as it was.  llm-call never attaches its config, key files, mcp.json,
+# ~/.pgpass, the store or /proc, whoever asks.
+. "$AC_TOP/tests/lib.sh"
+TASK_NOW=2026-03-01T12:00:00Z
+export TASK_NOW
+RUN=5b1f3c2a-1111-4222-8333-444455556666
+uuids() { sed "s/[0-9a-f]\{8\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}/<uuid>/g"; }
+cfg=$XDG_CONFIG_HOME/agentcron/config
+mkdir -p "$XDG_CONFIG_HOME/agentcron"
+# create NAME ARGS: a call of the native task_create of a daily task NAME,
+# its prompt too, with ARGS (",..." JSON members) added.
+create() {
+	printf '{"name":"task_create","arguments":{"name":"%s","prompt":"%s","daily":"07:00"%s}}\n' \
+		"$1" "$1" "$2"
+}
+
+test_expect_success 'no MCP access: all, a server by name and wider patterns are refused' '
+	task-ls --json >before &&
+	{
+		create Report ",\"mcp\":[\"all\"]" &&
+		create Report ",\"mcp\":[\"shell\"]" &&
+		create Report ",\"mcp\":[\"ALL\"],\"mcp_allow\":[\"*\"]"
+	} >calls &&
+	test_expect_code 2 task-mcp --call <calls >out 2>err &&
+	test ! -s err &&
+	cat >expect <<-\EOF &&
+	Refused: an agent may not give a task '\''all'\'' MCP servers; name the ones it needs. The user'\''s config (agent_mcp) lets agents give: none.
+	Refused: MCP server '\''shell'\'' is not one this session may give a task. The user'\''s config (agent_mcp) lets agents give: none.
+	Refused: an agent may not give a task '\''all'\'' MCP servers; name the ones it needs. The user'\''s config (agent_mcp) lets agents give: none.
+	EOF
+	test_cmp expect out &&
+	TASK_RUN_ID=$RUN TASK_MCP= test_expect_code 2 task-mcp --call <calls >out 2>err &&
+	test ! -s err &&
+	sed "s/this session/this run/; s/The user'\''s config (agent_mcp) lets agents give/This run may give/" expect >expect.run &&
+	test_cmp expect.run out &&
+	task-ls --json >after &&
+	test_cmp before after
+'
+
+test_expect_success 'a run with github and mcp__github__list_*: it gives no more' '
+	{
+		create Report ",\"mcp\":[\"all\"]" &&
+		create Report ",\"mcp\":[\"github\",\"shell\"],\"mcp_allow\":[\"mcp__github__list_*\"]" &&
+		create Report ",\"mcp\":[\"github\"],\"mcp_allow\":[\"*\"]" &&
+		create Report ",\"mcp\":[\"github\"],\"mcp_allow\":[\"mcp__github__*\"]" &&
+		create Report ",\"mcp\":[\"github\"],\"mcp_allow\":[\"mcp__github__l*\"]" &&
+		create Report ",\"mcp\":[\"github\"]"
+	} >calls &&
+	TASK_RUN_ID=$RUN TASK_MCP=github TASK_MCP_ALLOW="mcp__github__list_*" \
+		test_expect_code 2 task-mcp --call <calls >out 2>err &&
+	test ! -s err &&
+	cat >expect <<-\EOF &&
+	Refused: an agent may not give a task '\''all'\'' MCP servers; name the ones it needs. This run may give: github.
+	Refused: MCP server '\''shell'\'' is not one this run may give a task. This run may give: github.
+	Refused: MCP tool pattern '\''*'\'' is wider than this run'\''s own (mcp__github__list_*); give mcp_allow patterns within those.
+	Refused: MCP tool pattern '\''mcp__github__*'\'' is wider than this run'\''s own (mcp__github__list_*); give mcp_allow patterns within those.
+	Refused: MCP tool pattern '\''mcp__github__l*'\'' is wider than this run'\''s own (mcp__github__list_*); give mcp_allow patterns within those.
+	Refused: this run may call only the MCP tools matching mcp__github__list_*; give mcp_allow patterns within those.
+	EOF
+	test_cmp expect out &&
+	task-ls --json >actual &&
+	test_cmp before actual
+'
+
+test_expect_success 'what is the run'\''s to give it may give: its servers, narrowed patterns' '
+	{
+		create Narrow ",\"mcp\":[\"github\"],\"mcp_allow\":[\"mcp__github__list_issues\",\"mcp__github__list_open_*\",\"mcp__github__list_*\"]" &&
+		create None ",\"mcp\":[]"
+	} >calls &&
+	TASK_RUN_ID=$RUN TASK_MCP=github TASK_MCP_ALLOW="mcp__github__list_*" \
+		task-mcp --call <calls >out 2>err &&
+	test ! -s err &&
+	grep -c "^Created task" out >actual &&
+	echo 2 >expect &&
+	test_cmp expect actual &&
+	task-ls --json | sed -n "s/.*\"name\":\"\([^\"]*\)\".*\"mcp\":\([^]]*]\|null\),\"mcp_allow\":\([^]]*]\|null\).*/\1 \2 \3/p" >actual &&
+	cat >expect <<-\EOF &&
+	Narrow ["github"] ["mcp__github__list_issues","mcp__github__list_open_*","mcp__github__list_*"]
+	None null null
+	EOF
+	test_cmp expect actual &&
+	create Any ",\"mcp\":[\"github\",\"mail\"],\"mcp_allow\":[\"*\"]" >calls &&
+	TASK_RUN_ID=$RUN TASK_MCP=all task-mcp --call <calls >out &&
+	grep -q "^Created task '\''Any'\''" out &&
+	echo "agent_mcp = mail, notes" >"$cfg" &&
+	create Mail ",\"mcp\":[\"mail\"]" >calls &&
+	task-mcp --call <calls >out &&
+	grep -q "^Created task '\''Mail'\''" out &&
+	create Gh ",\"mcp\":[\"github\"]" >calls &&
+	test_expect_code 2 task-mcp --call <calls >out &&
+	echo "Refused: MCP server '\''github'\'' is not one this session may give a task. The user'\''s config (agent_mcp) lets agents give: mail, notes." >expect &&
+	test_cmp expect out &&
+	rm "$cfg"
+'
+
+test_expect_success 'task_update cannot widen a task'\''s MCP access either' '
+	id=$(task-ls --json | sed -n "s/.*\"id\":\"\([^\"]*\)\",\"name\":\"None\".*/\1/p") &&
+	task-ls --json >before &&
+	printf "{\"name\":\"task_update\",\"arguments\":{\"id\":\"%s\",\"mcp\":[\"all\"]}}\n" "$id" >calls &&
+	test_expect_code 2 task-mcp --call <calls >out &&
+	echo "Refused: an agent may not give a task '\''all'\'' MCP servers; name the ones it needs. The user'\''s config (agent_mcp) lets agents give: none." >expect &&
+	test_cmp expect out &&
+	task-ls --json >after &&
+	test_cmp before after
+'
+
+test_expect_success 'attachments: without agent_attach_dirs only http(s) URLs' '
+	echo "root:secret-hash:0:0" >shadow &&
+	chmod 600 shadow &&
+	echo "openai_api_key = sk-config-secret-0001" >"$cfg" &&
+	chmod 600 "$cfg" &&
+	task-ls --json >before &&
+	{
+		create Report ",\"attachments\":[\"$TEST_TMP/shadow\"]" &&
+		create Report ",\"attachments\":[\"https://example.com/a.txt\",\"$cfg\"]" &&
+		create Report ",\"attachments\":[\"file://$TEST_TMP/shadow\"]"
+	} >calls &&
+	test_expect_code 2 task-mcp --call <calls >out 2>err &&
+	test ! -s err &&
+	cat >expect <<-EOF &&
+	Refused: attachment '\''$TEST_TMP/shadow'\'' is a file, and this session may attach only http(s) URLs (the user'\''s config allows agents no directories: agent_attach_dirs).
+	Refused: attachment '\''$cfg'\'' is a file, and this session may attach only http(s) URLs (the user'\''s config allows agents no directories: agent_attach_dirs).
+	Attachment '\''file://$TEST_TMP/shadow'\'': only http and https URLs.
+	EOF
+	test_cmp expect out &&
+	task-ls --json >after &&
+	test_cmp before after &&
+	create Web ",\"attachments\":[\"https://example.com/a.txt\"]" >calls &&
+	task-mcp --call <calls >out &&
+	grep -q "^Created task '\''Web'\''" out
+'
+
+test_expect_success 'agent_attach_dirs: files under them, resolved; .., links, the config and the store are not' '
+	mkdir -p shared/sub &&
+	echo "minutes" >shared/minutes.txt &&
+	ln -s ../shadow shared/shadow-link &&
+	ln -s "$XDG_CONFIG_HOME/agentcron" shared/conf &&
+	printf "openai_api_key = sk-config-secret-0001\nagent_attach_dirs = shared, ~/shared/sub\n" >"$cfg" &&
+	chmod 600 "$cfg" &&
+	task-ls --json >before &&
+	{
+		create Report ",\"attachments\":[\"shared/../shadow\"]" &&
+		create Report ",\"attachments\":[\"shared/shadow-link\"]" &&
+		create Report ",\"attachments\":[\"shared/conf/config\"]" &&
+		create Report ",\"attachments\":[\"shared/nosuchdir/x\"]" &&
+		for a in shared/../shadow shared/shadow-link shared/conf/config shared/nosuchdir/x
+		do
+			printf "{\"name\":\"scheduler:create_adhoc_task\",\"arguments\":{\"name\":\"A\",\"prompt\":\"a\",\"attachments\":[\"%s\"]}}\n" "$a" || return 1
+		done
+	} >calls &&
+	test_expect_code 2 task-mcp -p native,agent-zero --call <calls >out 2>err &&
+	test ! -s err &&
+	dirs="($TEST_TMP/shared, $TEST_TMP/shared/sub)" &&
+	cat >expect <<-EOF &&
+	Refused: attachment '\''$TEST_TMP/shadow'\'' is not under a directory the user allows agents to attach from $dirs.
+	Refused: attachment '\''$TEST_TMP/shadow'\'' is not under a directory the user allows agents to attach from $dirs.
+	Refused: attachment '\''$cfg'\'' is not under a directory the user allows agents to attach from $dirs.
+	Attachment '\''shared/nosuchdir/x'\'': No such file or directory.
+	Refused: attachment '\''shared/../shadow'\'' is not under a directory the user allows agents to attach from $dirs.
+	Refused: attachment '\''shared/shadow-link'\'' is not under a directory the user allows agents to attach from $dirs.
+	Refused: attachment '\''shared/conf/config'\'' is not under a directory the user allows agents to attach from $dirs.
+	Refused: attachment '\''shared/nosuchdir/x'\'' cannot be found: No such file or directory.
+	EOF
+	test_cmp expect out &&
+	task-ls --json >after &&
+	test_cmp before after &&
+	printf "agent_attach_dirs = %s\n" "$TEST_TMP" >"$cfg" &&
+	{
+		create Report ",\"attachments\":[\"$XDG_CONFIG_HOME/agentcron/config\"]" &&
+		printf "{\"name\":\"scheduler:create_adhoc_task\",\"arguments\":{\"name\":\"A\",\"prompt\":\"a\",\"attachments\":[\"shared/conf/mcp.json\"]}}\n" &&
+		if test "$AC_STORE" = sqlite
+		then
+			create Report ",\"attachments\":[\"$TASK_DB\"]"
+		fi
+	} >calls &&
+	test_expect_code 2 task-mcp -p native,agent-zero --call <calls >out &&
+	sed "s|$TASK_DB|STORE|" out >actual &&
+	cat >expect <<-EOF &&
+	Refused: attachment '\''$cfg'\'' is the scheduler'\''s settings, store or keys, which are never attached.
+	Refused: attachment '\''shared/conf/mcp.json'\'' is the scheduler'\''s settings, store or keys, which are never attached.
+	EOF
+	if test "$AC_STORE" = sqlite
+	then
+		echo "Refused: attachment '\''STORE'\'' is the scheduler'\''s settings, store or keys, which are never attached." >>expect
+	fi &&
+	test_cmp expect actual &&
+	task-ls --json >after &&
+	test_cmp before after &&
+	printf "agent_attach_dirs = shared\n" >"$cfg" &&
+	{
+		create Minutes ",\"attachments\":[\"shared/sub/../minutes.txt\"]" &&
+		printf "{\"name\":\"scheduler:create_adhoc_task\",\"arguments\":{\"name\":\"Later\",\"prompt\":\"later\",\"attachments\":[\"shared/sub/../later.txt\"]}}\n"
+	} >calls &&
+	task-mcp -p native,agent-zero --call <calls >out &&
+	task-ls --json | sed -n "s/.*\"name\":\"\(Minutes\|Later\)\".*\"attachments\":\(\[[^]]*]\).*/\1 \2/p" >actual &&
+	cat >expect <<-EOF &&
+	Minutes ["$TEST_TMP/shared/minutes.txt"]
+	Later ["$TEST_TMP/shared/later.txt"]
+	EOF
+	test_cmp expect actual &&
+	rm "$cfg"
+'
+
+test_expect_success 'a --exec sh task of the user: no rewrite, run, cancel or delete' '
+	id=$(task-add --manual --exec sh --name Shell "echo hello") &&
+	task-ls --json >before &&
+	for t in task_update task_run task_cancel task_delete
+	do
+		printf "{\"name\":\"%s\",\"arguments\":{\"id\":\"%s\"%s}}\n" "$t" "$id" \
+			"$(test $t = task_update && echo ",\"prompt\":\"id\"")" || return 1
+	done >calls &&
+	cat >>calls <<-EOF &&
+	{"name":"run_scheduled_task","arguments":{"task_id":"$id"}}
+	{"name":"update_scheduled_task","arguments":{"task_id":"$id","prompt":"id"}}
+	{"name":"scheduler:run_task","arguments":{"uuid":"$id"}}
+	{"name":"scheduler:delete_task","arguments":{"uuid":"$id"}}
+	{"name":"cancel_task","arguments":{"id":"$id"}}
+	{"name":"scheduler.update","arguments":{"job_id":"$id","message":"id"}}
+	{"name":"scheduler.cancel","arguments":{"job_id":"$id"}}
+	EOF
+	test_expect_code 2 task-mcp -p all --call <calls >out 2>err &&
+	test ! -s err &&
+	for i in 1 2 3 4 5 6 7 8 9 10 11
+	do
+		echo "Refused: task '\''Shell'\'' runs '\''sh'\'', not llm-call; agents may not change, run, cancel or delete it." || return 1
+	done >expect &&
+	test_cmp expect out &&
+	task-ls --json >after &&
+	test_cmp before after &&
+	task-tick >out &&
+	test ! -s out
+'
+
+test_expect_success 'agent_edit = all: the user lets agents change it' '
+	id=$(task-ls --json | sed -n "s/.*\"id\":\"\([^\"]*\)\",\"name\":\"Shell\".*/\1/p") &&
+	echo "agent_edit = all" >"$cfg" &&
+	printf "{\"name\":\"task_update\",\"arguments\":{\"id\":\"%s\",\"prompt\":\"echo changed\"}}\n" "$id" >calls &&
+	task-mcp --call <calls >out &&
+	cat >expect <<-\EOF &&
+	Task '\''Shell'\'' updated. Changed fields:
+	  prompt: echo hello -> echo changed
+	Next run: none (runs only when asked: task_run)
+	EOF
+	test_cmp expect out &&
+	echo "agent_edit = some" >"$cfg" &&
+	test_expect_code 2 task-mcp --call <calls >out 2>err &&
+	echo "task-mcp: $cfg: agent_edit '\''some'\'' is neither '\''agents'\'' nor '\''all'\''" >expect &&
+	test_cmp expect err &&
+	rm "$cfg"
+'
+
+port=$(FAKE_PROVIDER_KEY=sk-config-secret-0001 "$AC_BUILD/tools/fake-provider" -d "$TEST_TMP/fp" -i 30 -t 200) || exit 1
+OPENAI_BASE_URL=http://127.0.0.1:$port/v1
+export OPENAI_BASE_URL
+
+test_expect_success 'llm-call never attaches its config, mcp.json, keys, ~/.pgpass, the store or /proc' '
+	printf "openai_api_key = sk-config-secret-0001\n" >"$cfg" &&
+	chmod 600 "$cfg" &&
+	echo "{\"mcpServers\":{}}" >"$XDG_CONFIG_HOME/agentcron/mcp.json" &&
+	ln "$cfg" hard-config &&
+	ln -s "$cfg" soft-config &&
+	echo "*:*:*:*:pg-secret" >.pgpass &&
+	echo "sk-keyfile-secret-0002" >key &&
+	chmod 600 .pgpass key &&
+	for a in "$cfg" hard-config soft-config "$XDG_CONFIG_HOME/agentcron/../agentcron/mcp.json" \
+		.pgpass key /proc/self/environ
+	do
+		test_expect_code 2 llm-call --key-file key -a "$a" hi >out 2>err || return 1
+		test ! -s out &&
+		echo "llm-call: attachment '\''$a'\'' is never sent to a model: it is agentcron'\''s config or store, a key file, ~/.pgpass or a file of /proc" >expect &&
+		test_cmp expect err || return 1
+	done &&
+	if test "$AC_STORE" = sqlite
+	then
+		test_expect_code 2 llm-call -a "$TASK_DB" hi 2>err &&
+		grep -q "never sent to a model" err
+	fi &&
+	test ! -e fp/requests.log &&
+	echo "minutes" >minutes.txt &&
+	llm-call -a minutes.txt hi >out &&
+	cat >expect <<-\EOF &&
+	echo: <attachment name="minutes.txt">
+	minutes
+	</attachment>
+
+	hi
+	EOF
+	test_cmp expect out
+'
+
+test_expect_success 'a scheduled run attaching the config fails; the key reaches neither the provider nor the store' '
+	n=$(wc -l <fp/requests.log) &&
+	id=$(task-add --at 12:05 --attach "$cfg" --name Leak "Summarise") &&
+	TASK_NOW=2026-03-01T12:05:10Z task-tick >out 2>err &&
+	grep -q "\"status\":\"failed\"" out &&
+	test $(wc -l <fp/requests.log) -eq $n &&
+	store_dump >dump &&
+	! grep -q sk-config-secret dump &&
+	! grep -q sk-config-secret fp/*.req
+'
+
+test_expect_success 'tool calls per model round are capped (agent_max_calls)' '
+	printf "openai_api_key = sk-config-secret-0001\nagent_max_calls = 3\n" >"$cfg" &&
+	llm-call --tools "[[parallel]][[call task_list {\"limit\":1}]][[call task_list {\"limit\":1}]][[call task_list {\"limit\":1}]][[call task_create {\"prompt\":\"x\",\"manual\":true}]][[call task_create {\"prompt\":\"y\",\"manual\":true}]] go" >out &&
+	sed -n "s/^body.messages\[[0-9]*\].content = \"\(Refused: [^\"]*\)\"$/\1/p" fp/last.req >actual &&
+	cat >expect <<-\EOF &&
+	Refused: at most 3 tool calls are answered in one round (agent_max_calls); make this one again in a later round.
+	Refused: at most 3 tool calls are answered in one round (agent_max_calls); make this one again in a later round.
+	EOF
+	test_cmp expect actual &&
+	test $(grep -c "^body.messages\[[0-9]*\].role = \"tool\"" fp/last.req) -eq 5 &&
+	task-ls --json >actual &&
+	! grep -q "\"prompt\":\"[xy]\"" actual &&
+	echo "agent_max_calls = many" >"$cfg" &&
+	test_expect_code 78 llm-call --tools hi 2>err &&
+	echo "llm-call: $cfg: agent_max_calls '\''many'\'' is not a number from 0 to 1000000" >expect &&
+	test_cmp expect err
+'
+
+kill "$(cat fp/pid)"
+test_done
