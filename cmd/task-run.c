@@ -20,6 +20,7 @@
 #include "config.h"
 #include "exec.h"
 #include "fire.h"
+#include "fire_env.h"
 #include "ids.h"
 #include "stopsig.h"
 #include "store.h"

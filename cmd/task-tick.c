@@ -24,6 +24,7 @@
 
 #include "config.h"
 #include "fire.h"
+#include "fire_env.h"
 #include "heartbeat.h"
 #include "sdnotify.h"
 #include "stopsig.h"
