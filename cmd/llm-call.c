@@ -24,7 +24,7 @@
 #include "config.h"
 #include "exec.h"
 #include "llm.h"
-#include "llm_setup.h"
+#include "llm_session.h"
 #include "mcp_client.h"
 #include "store.h"
 #include "task_json.h"
@@ -35,7 +35,7 @@
 #define DEFAULT_ROUNDS 8
 
 struct opts {
-	struct llm_setup s;         /* the call's own settings */
+	struct llm_session s;         /* the call's own settings */
 	const char *tools;
 	struct buf mcp, allow;      /* --mcp and --mcp-allow, comma-joined */
 	int json, stream, no_log, max_rounds;
@@ -113,7 +113,7 @@ read_prompt(int argc, char **argv, struct buf *prompt, struct err *e)
 }
 
 static void
-print_json(const struct llm_setup *s, const struct llm_result *r, long latency, long long id)
+print_json(const struct llm_session *s, const struct llm_result *r, long latency, long long id)
 {
 	const struct llm_config *lc = &s->lc;
 	const char *context = s->context;
@@ -193,7 +193,7 @@ usage(FILE *f)
 	    "      --retries N          further attempts on 429, 5xx and network errors (default %d)\n"
 	    "  -n, --no-log             do not record the call in the store\n"
 	    "Keys: OPENAI_API_KEY, ANTHROPIC_API_KEY or the config file %s.\n",
-	    LLM_OPENAI_MODEL, LLM_ANTHROPIC_MODEL, DEFAULT_ROUNDS, LLM_SETUP_RETRIES,
+	    LLM_OPENAI_MODEL, LLM_ANTHROPIC_MODEL, DEFAULT_ROUNDS, LLM_SESSION_RETRIES,
 	    "$XDG_CONFIG_HOME/agentcron/config");
 }
 
@@ -240,7 +240,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		case 'm': o->s.model = optarg; break;
 		case 'a': o->s.attach[o->s.nattach++] = optarg; break;
 		case 'o':
-			if (llm_setup_option(o->s.options, optarg, &e))
+			if (llm_session_option(o->s.options, optarg, &e))
 				return fail(ST_INVALID, e.msg);
 			break;
 		case 'p':
@@ -268,28 +268,28 @@ parse_options(int argc, char **argv, struct opts *o)
 		}
 		case O_MCP_TIMEOUT: {
 			double t;
-			if (llm_setup_seconds(optarg, &t))
+			if (llm_session_seconds(optarg, &t))
 				return fail(ST_INVALID, "--mcp-timeout wants a number of seconds");
 			o->s.mcp_timeout_ms = (long)(t * 1000);
 			break;
 		}
 		case O_MAX_ROUNDS:
-			if (llm_setup_count(optarg, 100, &o->max_rounds) || o->max_rounds < 1)
+			if (llm_session_count(optarg, 100, &o->max_rounds) || o->max_rounds < 1)
 				return fail(ST_INVALID, "--max-rounds wants a number from 1 to 100");
 			break;
 		case O_JSON: o->json = 1; break;
 		case O_STREAM: o->stream = 1; break;
 		case O_NO_STREAM: o->stream = 0; break;
 		case O_TIMEOUT:
-			if (llm_setup_seconds(optarg, &o->s.timeout))
+			if (llm_session_seconds(optarg, &o->s.timeout))
 				return fail(ST_INVALID, "--timeout wants a number of seconds");
 			break;
 		case O_CONNECT_TIMEOUT:
-			if (llm_setup_seconds(optarg, &o->s.connect_timeout))
+			if (llm_session_seconds(optarg, &o->s.connect_timeout))
 				return fail(ST_INVALID, "--connect-timeout wants a number of seconds");
 			break;
 		case O_RETRIES:
-			if (llm_setup_count(optarg, 20, &o->s.retries))
+			if (llm_session_count(optarg, 20, &o->s.retries))
 				return fail(ST_INVALID, "--retries wants a number from 0 to 20");
 			break;
 		case 'n': o->no_log = 1; break;
@@ -330,25 +330,25 @@ prepare(struct call *k, int argc, char **argv, struct err *e)
 	struct opts *o = &k->o;
 	struct llm_config *lc = &o->s.lc;
 	int rc;
-	if ((rc = llm_setup_env(&o->s, e)) || (rc = read_prompt(argc, argv, &k->prompt, e)) ||
+	if ((rc = llm_session_env(&o->s, e)) || (rc = read_prompt(argc, argv, &k->prompt, e)) ||
 	    (rc = now_get(&k->now, e)))
 		return rc;
-	if ((rc = config_load(&k->cf, e)) || (rc = llm_setup_resolve(&o->s, k->cf, e)))
+	if ((rc = config_load(&k->cf, e)) || (rc = llm_session_resolve(&o->s, k->cf, e)))
 		return rc == ST_INVALID ? EXEC_EXIT_PERMANENT : rc;
 	lc->stream = o->stream >= 0 ? o->stream : !o->json && isatty(1);
 	if (lc->stream && !o->json) {
 		lc->on_text = on_text;
 		lc->arg = &k->sink;
 	}
-	if ((rc = llm_setup_message(&o->s, k->prompt.data, e)))
+	if ((rc = llm_session_message(&o->s, k->prompt.data, e)))
 		return rc;
 	if ((o->s.context || o->tools || !o->no_log) && (rc = store_open(NULL, STORE_LOG, &k->st, e)))
 		return rc;
 	const char *mcp = o->mcp.len ? o->mcp.data : env("TASK_MCP");
 	const char *allow = o->allow.len ? o->allow.data : env("TASK_MCP_ALLOW");
-	if ((rc = llm_setup_conversation(&o->s, k->st, e)) ||
-	    (o->tools && (rc = llm_setup_tools(&o->s, k->st, o->tools, e))) ||
-	    (mcp && (rc = llm_setup_mcp(&o->s, mcp, allow, e))))
+	if ((rc = llm_session_conversation(&o->s, k->st, e)) ||
+	    (o->tools && (rc = llm_session_tools(&o->s, k->st, o->tools, e))) ||
+	    (mcp && (rc = llm_session_mcp(&o->s, mcp, allow, e))))
 		return rc;
 	return llm_new(lc, &k->l, e);
 }
@@ -361,7 +361,7 @@ ask(struct call *k, struct err *e)
 	/* Latency is the model's part: from the first request to the answer. */
 	clock_gettime(CLOCK_MONOTONIC, &k->t0);
 	k->called = 1;
-	int rc = llm_setup_run(&k->o.s, k->l, k->o.max_rounds, &k->r, e);
+	int rc = llm_session_run(&k->o.s, k->l, k->o.max_rounds, &k->r, e);
 	k->latency = elapsed_ms(&k->t0);
 	if (k->sink.any && k->sink.last != '\n')
 		putchar('\n');
@@ -385,7 +385,7 @@ record(struct call *k, int rc, struct err *e)
 	if (!k->called || !k->st)
 		return rc;
 	struct err re = {""};
-	char *tool_log = llm_setup_call_log(&o->s);
+	char *tool_log = llm_session_call_log(&o->s);
 	const char *model = k->r.model ? k->r.model : lc->model;
 	struct llm_call rec = {
 		.run_id = (char *)env("TASK_RUN_ID"), .task_id = (char *)env("TASK_ID"),
@@ -458,7 +458,7 @@ main(int argc, char **argv)
 	buf_free(&k.o.mcp);
 	buf_free(&k.o.allow);
 	llm_free(k.l);
-	llm_setup_free(&k.o.s);     /* the tools before the store they use */
+	llm_session_free(&k.o.s);     /* the tools before the store they use */
 	store_close(k.st);
 	config_free(k.cf);
 	buf_free(&k.prompt);

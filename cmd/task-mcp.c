@@ -1,7 +1,7 @@
 /* task-mcp: the scheduler as tools for agents.  By default a Model Context
  * Protocol server on standard input and output: JSON-RPC 2.0, one message a
  * line, nothing but protocol on stdout and diagnostics on stderr, until end
- * of input (common/mcp.c holds the protocol).  With --call it runs tool
+ * of input (common/mcp_server.c holds the protocol).  With --call it runs tool
  * calls written the way agents emit them without MCP (agent-zero's
  * {"tool_name", "tool_args"}, function-call {"name", "arguments"},
  * LangChain's {"action", "action_input"}; common/toolcall.c reads them
@@ -14,7 +14,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "mcp.h"
+#include "mcp_server.h"
 #include "store.h"
 #include "task_json.h"
 #include "toolcall.h"
@@ -35,16 +35,16 @@ write_line(const char *s)
 static int
 serve(struct tools *tl)
 {
-	struct mcp *m = mcp_new(tl);
+	struct mcp_server *m = mcp_server_new(tl);
 	struct buf line = {0};
 	int too_long, got, rc = ST_OK;
-	while (rc == ST_OK && (got = mcp_read_line(stdin, &line, MCP_LINE_MAX, &too_long)) == 1) {
+	while (rc == ST_OK && (got = mcp_server_read_line(stdin, &line, MCP_LINE_MAX, &too_long)) == 1) {
 		char *reply = NULL;
 		struct err e;
 		if (too_long) {
-			reply = mcp_too_large(line.data);
+			reply = mcp_server_too_large(line.data);
 			fprintf(stderr, "%s: refused a message longer than %u bytes\n", prog, MCP_LINE_MAX);
-		} else if (mcp_handle(m, line.data, line.len, &reply, &e) != ST_OK) {
+		} else if (mcp_server_handle(m, line.data, line.len, &reply, &e) != ST_OK) {
 			fprintf(stderr, "%s: %s\n", prog, e.msg);
 		}
 		if (reply)
@@ -56,7 +56,7 @@ serve(struct tools *tl)
 		rc = ST_ERR;
 	}
 	buf_free(&line);
-	mcp_free(m);
+	mcp_server_free(m);
 	return rc;
 }
 
