@@ -27,6 +27,8 @@
 #include "fire_env.h"
 #include "heartbeat.h"
 #include "install.h"
+#include "opt.h"
+#include "prog.h"
 #include "sdnotify.h"
 #include "stopsig.h"
 #include "store.h"
@@ -390,22 +392,21 @@ parse_args(int argc, char **argv, struct args *a)
 		{"print-cron", no_argument, NULL, O_CRON}, {"print-systemd", no_argument, NULL, O_SYSTEMD},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
+	struct err e;
+	char msg[128];
+	long v;
 	int c;
-	char *end, ebuf[256];
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":j:nwg:hV", opts, NULL)) != -1) {
+	while ((c = opt_next(argc, argv, ":j:nwg:hV", opts, msg, sizeof msg)) != -1) {
 		switch (c) {
 		case 'j':
-		case 'g': {
-			long v = strtol(optarg, &end, 10);
-			if (end == optarg || *end || v < (c == 'j') || v > 100000) {
-				fprintf(stderr, "%s: bad --%s '%s': expected a %s number\n", prog,
-				    c == 'j' ? "jobs" : "grace", optarg, c == 'j' ? "positive" : "whole");
+		case 'g':
+			if (opt_number(c == 'j' ? "--jobs" : "--grace", optarg, NULL, c == 'j', 100000, &v,
+			    &e)) {
+				fprintf(stderr, "%s: %s\n", prog, e.msg);
 				return ST_INVALID;
 			}
 			*(c == 'j' ? &a->jobs : &a->grace) = (int)v;
 			break;
-		}
 		case 'n': a->dry = 1; break;
 		case 'w': a->watch = 1; break;
 		case O_PAUSE: a->pause = 1; break;
@@ -416,16 +417,11 @@ parse_args(int argc, char **argv, struct args *a)
 		case O_SYSTEMD: a->print_systemd = 1; break;
 		case 'h': usage(stdout); return -1;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return -1;
-		default:
-			fprintf(stderr, "%s: %s (try 'task-tick --help')\n", prog,
-			    opt_error(ebuf, sizeof ebuf, c, argv));
-			return ST_INVALID;
+		default: return usage_error(prog, "%s", msg);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "%s: unexpected argument '%s' (try 'task-tick --help')\n", prog, argv[optind]);
-		return ST_INVALID;
-	}
+	if (optind < argc)
+		return usage_error(prog, "unexpected argument '%s'", argv[optind]);
 	if (a->hbp && !a->hb) {
 		fprintf(stderr, "%s: --heartbeat-prompt goes with --heartbeat CRON\n", prog);
 		return ST_INVALID;
@@ -433,8 +429,8 @@ parse_args(int argc, char **argv, struct args *a)
 	return 0;
 }
 
-int
-main(int argc, char **argv)
+static int
+task_tick(int argc, char **argv)
 {
 	struct args a = {.jobs = 4, .grace = 30, .pause = -1};
 	int rc = parse_args(argc, argv, &a);
@@ -506,4 +502,10 @@ done:
 	store_close(tk.st);
 	config_free(cf);
 	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	return prog_end(prog, task_tick(argc, argv));
 }

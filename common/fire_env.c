@@ -7,6 +7,7 @@
 #include "config.h"
 #include "fire.h"
 #include "fire_env.h"
+#include "opt.h"
 #include "task_json.h"
 
 extern char **environ;
@@ -17,12 +18,11 @@ static int
 config_seconds(const struct config *cf, const char *key, long max, int *out, struct err *e)
 {
 	const char *v = cf ? config_get(cf, key) : NULL;
+	long t;
 	if (!v)
 		return ST_OK;
-	char *end;
-	long t = strtol(v, &end, 10);
-	if (end == v || *end || t <= 0 || t > max)
-		return err_set(e, ST_INVALID, "config: %s '%s' is not a number of seconds", key, v);
+	if (opt_number(key, v, "seconds", 1, max, &t, e))
+		return err_set(e, ST_INVALID, "config: %s", e->msg);
 	*out = (int)t;
 	return ST_OK;
 }

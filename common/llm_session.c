@@ -13,6 +13,7 @@
 #include "http.h"
 #include "llm_session.h"
 #include "mcp_client.h"
+#include "opt.h"
 #include "store.h"
 #include "task_json.h"
 #include "tools.h"
@@ -23,30 +24,6 @@ env(const char *name)
 {
 	const char *v = getenv(name);
 	return v && *v ? v : NULL;
-}
-
-int
-llm_session_seconds(const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0) || v > 86400)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-int
-llm_session_count(const char *s, int max, int *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0 || v > max)
-		return -1;
-	*out = (int)v;
-	return 0;
 }
 
 int
@@ -240,22 +217,20 @@ resolve_limits(struct llm_session *s, const struct config *cf, struct err *e)
 {
 	struct llm_config *lc = &s->lc;
 	double t = s->timeout, ct = s->connect_timeout;
-	int retries = s->retries;
+	long retries = s->retries;
 	const char *v;
-	if (t <= 0 && (v = config_get(cf, "timeout")) && llm_session_seconds(v, &t))
-		return err_set(e, ST_INVALID, "%s: timeout '%s' is not a number of seconds",
-		    config_path(cf), v);
-	if (ct <= 0 && (v = config_get(cf, "connect_timeout")) && llm_session_seconds(v, &ct))
-		return err_set(e, ST_INVALID, "%s: connect_timeout '%s' is not a number of seconds",
-		    config_path(cf), v);
-	if (retries < 0 && (v = config_get(cf, "retries")) && llm_session_count(v, 20, &retries))
-		return err_set(e, ST_INVALID, "%s: retries '%s' is not a number from 0 to 20",
-		    config_path(cf), v);
+	struct err sub;
+	if ((t <= 0 && (v = config_get(cf, "timeout")) && opt_seconds("timeout", v, 86400, &t, &sub)) ||
+	    (ct <= 0 && (v = config_get(cf, "connect_timeout")) &&
+	    opt_seconds("connect_timeout", v, 86400, &ct, &sub)) ||
+	    (retries < 0 && (v = config_get(cf, "retries")) &&
+	    opt_number("retries", v, NULL, 0, 20, &retries, &sub)))
+		return err_set(e, ST_INVALID, "%s: %s", config_path(cf), sub.msg);
 	lc->timeout_ms = t > 0 ? (long)(t * 1000) : 300000;
 	lc->connect_timeout_ms = ct > 0 ? (long)(ct * 1000) : 10000;
 	if (lc->connect_timeout_ms > lc->timeout_ms)
 		lc->connect_timeout_ms = lc->timeout_ms;
-	lc->retries = retries >= 0 ? retries : LLM_SESSION_RETRIES;
+	lc->retries = retries >= 0 ? (int)retries : LLM_SESSION_RETRIES;
 	return ST_OK;
 }
 

@@ -64,8 +64,6 @@ struct llm_session {
 };
 
 /* llm_session.c */
-int llm_session_seconds(const char *s, double *out);      /* 0 < s <= 86400; 0, or -1 if not */
-int llm_session_count(const char *s, int max, int *out);  /* 0 <= s <= max; 0, or -1 if not */
 /* -o KEY=VALUE into options: VALUE is JSON when it reads as JSON (numbers,
  * true, an object ...), else a string. */
 int llm_session_option(cJSON *options, const char *kv, struct err *e);
