@@ -300,6 +300,7 @@ usage(FILE *f)
 	    "      --notify COMMAND   gets each finished run as JSON\n"
 	    "      --mcp NAME[,NAME]  MCP servers of mcp.json its runs may use (repeatable)\n"
 	    "      --mcp-allow GLOB   only the MCP tools matching (repeatable)\n"
+	    "      --scope NAME       agents of this scope alone see it; its runs see only it\n"
 	    "      --disabled         add it disabled\n"
 	    "output:\n"
 	    "  -f, --force            add even if a pending twin exists\n"

@@ -146,12 +146,14 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: task-mcp [-p PROFILE]...\n"
-	    "       task-mcp [-p PROFILE]... --call [--json]\n"
+	    "usage: task-mcp [-p PROFILE]... [-s SCOPE]\n"
+	    "       task-mcp [-p PROFILE]... [-s SCOPE] --call [--json]\n"
 	    "       task-mcp [-p PROFILE]... --list-tools\n"
 	    "  Serves the scheduler's tools over MCP on standard input and output.\n"
 	    "  -p, --profile NAME  tool set: native (the default), oneclaw, agent-zero, kai,\n"
 	    "                      toolpack, wooster or all; repeat or comma-separate to combine\n"
+	    "  -s, --scope NAME    see and make only the tasks of scope NAME (default\n"
+	    "                      $TASK_SCOPE, else every task)\n"
 	    "  -c, --call          run the tool calls on standard input ({\"tool_name\": ...,\n"
 	    "                      \"tool_args\": {...}} or {\"name\": ..., \"arguments\": {...}})\n"
 	    "                      and print each result\n"
@@ -165,6 +167,7 @@ task_mcp(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"profile", required_argument, NULL, 'p'},
+		{"scope", required_argument, NULL, 's'},
 		{"call", no_argument, NULL, 'c'},
 		{"json", no_argument, NULL, 'j'},
 		{"list-tools", no_argument, NULL, 'l'},
@@ -174,12 +177,14 @@ task_mcp(int argc, char **argv)
 	};
 	struct err e = {{0}};
 	struct buf profiles = {0};
+	const char *scope = NULL;
 	int call = 0, json = 0, list = 0, c, rc = ST_OK;
 	unsigned bits = TOOLS_NATIVE;
 	char msg[128];
-	while ((c = opt_next(argc, argv, ":p:cjlhV", opts, msg, sizeof msg)) != -1) {
+	while ((c = opt_next(argc, argv, ":p:s:cjlhV", opts, msg, sizeof msg)) != -1) {
 		switch (c) {
 		case 'p': buf_printf(&profiles, "%s%s", profiles.len ? "," : "", optarg); break;
+		case 's': scope = optarg; break;
 		case 'c': call = 1; break;
 		case 'j': json = 1; break;
 		case 'l': list = 1; break;
@@ -210,7 +215,7 @@ task_mcp(int argc, char **argv)
 	struct store *st = NULL;
 	struct tools *tl = NULL;
 	/* Listing creates nothing: the store is made at the first change. */
-	if ((rc = store_open(NULL, STORE_READ, &st, &e)) || (rc = tools_open(st, bits, NULL, &tl, &e))) {
+	if ((rc = store_open(NULL, STORE_READ, &st, &e)) || (rc = tools_open(st, bits, scope, &tl, &e))) {
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
 		store_close(st);
 		return rc;

@@ -167,6 +167,9 @@ show_text(const struct task *t, struct zones *zs)
 	field("payload:", t->payload);
 	field("key:", t->key);
 	field("notify:", t->notify);
+	field("scope:", t->scope);
+	task_origin_describe(t, buf, sizeof buf);
+	field("made by:", buf);
 	if (t->queued)
 		field("queued:", "yes, for the next task-tick pass");
 	task_fmt_time(t, zs, t->created_at, TIME_WALL_ZONE, when, sizeof when);

@@ -88,11 +88,11 @@ fire_exec_env(const struct task *t, const struct run *r, const char *db)
 {
 	static const char *const names[] = {"TASK_ID", "TASK_NAME", "TASK_RUN_ID", "TASK_TRIGGER",
 		"TASK_SYSTEM_PROMPT", "TASK_CONTEXT", "TASK_MODEL", "TASK_ATTACHMENTS", "TASK_INTENT",
-		"TASK_CHANNEL", "TASK_PAYLOAD", "TASK_DB", "TASK_MCP", "TASK_MCP_ALLOW"};
+		"TASK_CHANNEL", "TASK_PAYLOAD", "TASK_DB", "TASK_MCP", "TASK_MCP_ALLOW", "TASK_SCOPE"};
 	char *mcp = json_list_csv(t->mcp), *allow = json_list_csv(t->mcp_allow);
 	const char *values[] = {t->id, t->name, r->id, r->trigger, t->system_prompt,
 		t->context, t->model, t->attachments ? t->attachments : "[]", t->intent, t->channel,
-		t->payload ? t->payload : "{}", db, mcp, allow};
+		t->payload ? t->payload : "{}", db, mcp, allow, t->scope};
 	char **env = make_env(names, values, sizeof names / sizeof names[0]);
 	free(mcp);
 	free(allow);

@@ -17,6 +17,7 @@
 #include "mcp_client.h"
 #include "opt.h"
 #include "store.h"
+#include "task.h"
 #include "task_json.h"
 #include "tools.h"
 #include "utf8.h"
@@ -63,10 +64,17 @@ llm_session_option(cJSON *options, const char *kv, struct err *e)
 int
 llm_session_env(struct llm_session *s, struct err *e)
 {
+	const char *scope = env("TASK_SCOPE");
+	int rc;
 	if (!s->system)
 		s->system = env("TASK_SYSTEM_PROMPT");
 	if (!s->context)
 		s->context = env("TASK_CONTEXT");
+	/* A scope's conversations are its own: "notes" of one is not another's. */
+	if (scope && (rc = task_scope_check(scope, e)))
+		return rc;
+	if (scope && s->context)
+		s->context = s->scoped_context = xasprintf("%s/%s", scope, s->context);
 	const char *v = env("TASK_ATTACHMENTS");
 	if (s->nattach || !v)
 		return ST_OK;
@@ -595,6 +603,7 @@ llm_session_free(struct llm_session *s)
 	cJSON_Delete(s->names);
 	cJSON_Delete(s->env_attach);
 	cJSON_Delete(s->options);
+	free(s->scoped_context);
 	http_free(s->http);
 	free(s->attach);
 	if (s->key) {

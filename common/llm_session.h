@@ -62,6 +62,7 @@ struct llm_session {
 	struct llm_attachment *atts;
 	size_t natts;
 	cJSON *env_attach;          /* TASK_ATTACHMENTS, which attach points into */
+	char *scoped_context;       /* "SCOPE/NAME" in a scoped run, which context points to */
 };
 
 /* llm_session.c */
@@ -69,7 +70,8 @@ struct llm_session {
  * true, an object ...), else a string. */
 int llm_session_option(cJSON *options, const char *kv, struct err *e);
 /* TASK_SYSTEM_PROMPT, TASK_CONTEXT and TASK_ATTACHMENTS (a JSON array of
- * strings) where the flags gave none. */
+ * strings) where the flags gave none; in a scoped run (TASK_SCOPE) the
+ * context is the scope's own, "SCOPE/NAME". */
 int llm_session_env(struct llm_session *s, struct err *e);
 /* Provider, model, URL, key, timeouts and retries into s->lc; the key from
  * --key-file, else the environment, else cf; s->http, the call's one HTTP

@@ -163,6 +163,20 @@ task_is_recurring(const struct task *t)
 	return t->kind == KIND_CRON || t->kind == KIND_HEARTBEAT;
 }
 
+void
+task_origin_describe(const struct task *t, char *buf, size_t n)
+{
+	const char *o = t->origin;
+	if (!o || !*o || strcmp(o, "user") == 0)
+		snprintf(buf, n, "the user");
+	else if (strncmp(o, "agent:run:", 10) == 0)
+		snprintf(buf, n, "an agent, in run %s", o + 10);
+	else if (strncmp(o, "agent:session:", 14) == 0)
+		snprintf(buf, n, "an agent, in session %s", o + 14);
+	else
+		snprintf(buf, n, "%s", o);
+}
+
 /* Scopes name conversations as "SCOPE/CONTEXT": no '/' in them. */
 int
 task_scope_check(const char *name, struct err *e)

@@ -90,6 +90,8 @@ int run_status_parse(const char *s);            /* -1 if unknown */
 const char *task_missed_name(int missed);
 int task_missed_parse(const char *s);
 int task_is_recurring(const struct task *t);    /* cron or heartbeat */
+/* Who made it, for people: "the user", "an agent, in run ID", "an agent, in session ID". */
+void task_origin_describe(const struct task *t, char *buf, size_t n);
 /* A scope's name: 1 to TASK_SCOPE_MAX letters, digits, '.', '_', '-'. */
 int task_scope_check(const char *name, struct err *e);
 /* Check every field; ST_INVALID with a message naming the field. */

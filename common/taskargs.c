@@ -20,7 +20,7 @@
 enum {
 	OPT_DAILY = 256, OPT_WEEKLY, OPT_MANUAL, OPT_HEARTBEAT, OPT_ENABLED, OPT_DISABLED,
 	OPT_INTENT, OPT_CHANNEL, OPT_PAYLOAD, OPT_MISSED, OPT_JITTER, OPT_NOTIFY, OPT_UNTIL,
-	OPT_COUNT, OPT_MCP, OPT_MCP_ALLOW,
+	OPT_COUNT, OPT_MCP, OPT_MCP_ALLOW, OPT_SCOPE,
 };
 
 static const char task_shortopts[] = "n:p:s:c:a:P:z:m:e:t:r:k:A:C:";
@@ -57,6 +57,7 @@ static const struct option task_options[] = {
 	{"count", required_argument, NULL, OPT_COUNT},
 	{"mcp", required_argument, NULL, OPT_MCP},
 	{"mcp-allow", required_argument, NULL, OPT_MCP_ALLOW},
+	{"scope", required_argument, NULL, OPT_SCOPE},
 	{0, 0, 0, 0},
 };
 
@@ -159,6 +160,7 @@ taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int ar
 	case OPT_COUNT: a->count = arg; break;
 	case OPT_MCP: push(&a->mcp, &a->nmcp, arg); break;
 	case OPT_MCP_ALLOW: push(&a->mcp_allow, &a->nmcp_allow, arg); break;
+	case OPT_SCOPE: a->scope = arg; break;
 	default: return 0;
 	}
 	return 1;
@@ -378,7 +380,7 @@ check_text(const struct task_args *a, struct err *e)
 		{"--notify", a->notify}, {"--intent", a->intent}, {"--channel", a->channel},
 		{"--payload", a->payload}, {"--key", a->key}, {"--cron", a->cron}, {"--at", a->at},
 		{"--daily", a->daily}, {"--weekly", a->weekly}, {"--until", a->until},
-		{"--count", a->count}};
+		{"--count", a->count}, {"--scope", a->scope}};
 	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
 		if (one[i].v && !utf8_valid(one[i].v, strlen(one[i].v)))
 			return err_set(e, ST_INVALID, "%s is not UTF-8 text", one[i].flag);
@@ -429,6 +431,7 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 	set_opt(&t->intent, a->intent, NULL);
 	set_opt(&t->channel, a->channel, NULL);
 	set_opt(&t->key, a->key, NULL);
+	set_opt(&t->scope, a->scope, NULL);
 	if (a->payload && *a->payload) {
 		cJSON *p = cJSON_Parse(a->payload);
 		int ok = cJSON_IsObject(p);

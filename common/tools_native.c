@@ -159,6 +159,7 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
 	a->model = tools_arg_str(args, "model");
 	a->key = tools_arg_str(args, "key");
 	a->until = tools_arg_str(args, "until");
+	a->scope = tools_arg_str(args, "scope");
 	a->when_flags = tl->when_flags;
 	long n_runs;
 	if (tools_arg_int(args, "count", &n_runs)) {
@@ -362,7 +363,7 @@ field(struct buf *out, const char *label, const char *v)
 static int
 native_show(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 {
-	char when[64];
+	char when[64], by[96];
 	const char *id = tools_arg_str(args, "id");
 	struct task t;
 	int rc = tools_task_get(tl, id, &t, e);
@@ -382,6 +383,7 @@ native_show(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	field(out, "Prompt", t.prompt);
 	field(out, "System prompt", t.system_prompt);
 	field(out, "Context", t.context);
+	field(out, "Scope", t.scope);
 	field(out, "Attachments", t.attachments);
 	field(out, "Intent", t.intent);
 	field(out, "Channel", t.channel);
@@ -391,6 +393,8 @@ native_show(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	list_field(out, "MCP tools allowed: ", t.mcp_allow);
 	field(out, "Key", t.key);
 	field(out, "Last result", t.last_result);
+	task_origin_describe(&t, by, sizeof by);
+	field(out, "Made by", by);
 	task_fmt_time(&t, tl->zs, t.created_at, TIME_WALL_ZONE, when, sizeof when);
 	buf_printf(out, "Created: %s\n", when);
 	struct run_filter rf;
@@ -555,7 +559,10 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	    NULL, 0, NULL, NULL}, \
 	{"mcp_allow", "array", "Glob patterns on the full tool name mcp__SERVER__TOOL limiting " \
 	    "which of those MCP tools the model may call (e.g. 'mcp__github__list_*'); within this " \
-	    "run's own when it has some.", NULL, 0, NULL, NULL}
+	    "run's own when it has some.", NULL, 0, NULL, NULL}, \
+	{"scope", "string", "Scope of the task (letters, digits, '.', '_', '-'): only agents of " \
+	    "that scope see it, its runs see only that scope's tasks and share conversations only " \
+	    "within it. A session that has a scope makes every task in it.", NULL, 0, NULL, NULL}
 
 static const struct tool_param create_params[] = {
 	TASK_FIELDS(1),

@@ -20,6 +20,7 @@ test_expect_success 'task-show prints every set field and the schedule in its zo
 	missed:       once
 	intent:       report
 	channel:      ops
+	made by:      the user
 	created:      2026-11-22 10:00 GMT
 	system prompt:
 	  Be brief

@@ -60,6 +60,7 @@ test_expect_success 'task-show: one line says when it ends and how many runs are
 	failures:     0
 	exec:         true
 	missed:       once
+	made by:      the user
 	prompt:
 	  show1
 	recent runs:  none

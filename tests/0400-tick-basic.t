@@ -68,6 +68,7 @@ line two") &&
 	TASK_NAME=env check
 	TASK_PAYLOAD={"k":1}
 	TASK_RUN_ID=$run
+	TASK_SCOPE=
 	TASK_SYSTEM_PROMPT=be brief
 	TASK_TRIGGER=schedule
 	EOF
@@ -82,7 +83,7 @@ test_expect_success 'unset fields are still in the environment, empty; attachmen
 	grep -qx "TASK_SYSTEM_PROMPT=" log && grep -qx "TASK_CHANNEL=" log &&
 	grep -qx "TASK_CONTEXT=" log && grep -qx "TASK_ATTACHMENTS=\[\]" log &&
 	grep -qx "TASK_PAYLOAD={}" log && grep -qx "TASK_TRIGGER=schedule" log &&
-	grep -qx "TASK_MCP=" log && grep -qx "TASK_MCP_ALLOW=" log
+	grep -qx "TASK_MCP=" log && grep -qx "TASK_MCP_ALLOW=" log && grep -qx "TASK_SCOPE=" log
 '
 
 test_expect_success 'the executor defaults to TASK_EXEC, then the config file, then llm-call' '

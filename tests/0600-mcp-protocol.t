@@ -303,12 +303,14 @@ test_expect_success 'CRLF line ends and blank lines are tolerated' '
 test_expect_success 'usage, --help and --version' '
 	task-mcp --help >out &&
 	cat >expect <<-\EOF &&
-	usage: task-mcp [-p PROFILE]...
-	       task-mcp [-p PROFILE]... --call [--json]
+	usage: task-mcp [-p PROFILE]... [-s SCOPE]
+	       task-mcp [-p PROFILE]... [-s SCOPE] --call [--json]
 	       task-mcp [-p PROFILE]... --list-tools
 	  Serves the scheduler'\''s tools over MCP on standard input and output.
 	  -p, --profile NAME  tool set: native (the default), oneclaw, agent-zero, kai,
 	                      toolpack, wooster or all; repeat or comma-separate to combine
+	  -s, --scope NAME    see and make only the tasks of scope NAME (default
+	                      $TASK_SCOPE, else every task)
 	  -c, --call          run the tool calls on standard input ({"tool_name": ...,
 	                      "tool_args": {...}} or {"name": ..., "arguments": {...}})
 	                      and print each result

@@ -237,6 +237,7 @@ test_expect_success 'task_show: everything about one task, by id or a prefix of 
 	Channel: eng
 	Payload: {"team":"core"}
 	Model: gpt-4o-mini
+	Made by: the user
 	Created: 2026-03-01 12:00 GMT
 	Recent runs (UTC):
 	  none

@@ -48,6 +48,7 @@ test_expect_success 'task_create with until, count, mcp and mcp_allow: the reply
 	Prompt: Stretch
 	MCP servers: notes, files
 	MCP tools allowed: mcp__notes__read_*
+	Made by: the user
 	Recent runs (UTC):
 	  none
 	exit 0

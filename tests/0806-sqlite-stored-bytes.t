@@ -77,6 +77,7 @@ test_expect_success 'MCP: names, prompts and outputs stored with bad bytes are v
 	Failures in a row: 0
 	Prompt: $R
 	Last result: ok $R
+	Made by: the user
 	Created: 2026-03-01 12:00 UTC
 	Recent runs (UTC):
 	  none
