@@ -285,6 +285,19 @@ time_fmt_utc(int64_t t, char *buf, size_t n)
 	    (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60));
 }
 
+void
+duration_fmt(int64_t ms, char *buf, size_t n)
+{
+	if (ms < 0)
+		snprintf(buf, n, "-");
+	else if (ms < 1000)
+		snprintf(buf, n, "%lldms", (long long)ms);
+	else if (ms < 60000)
+		snprintf(buf, n, "%.1fs", (double)ms / 1000);
+	else
+		snprintf(buf, n, "%lldm%02llds", (long long)(ms / 60000), (long long)(ms / 1000 % 60));
+}
+
 static int
 digits(const char **p, int n, int *out)
 {
