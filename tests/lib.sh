@@ -196,6 +196,13 @@ provider_start() {
 	cat "$TEST_TMP/$1/pid" >>"$TEST_TMP/.pids"
 }
 
+# watcher_said FILE: what a task-tick --watch wrote to standard error
+# (FILE), but the line it always writes when it starts and the one when it
+# stops (0409 checks those).
+watcher_said() {
+	sed '/^task-tick: watching store /d; /^task-tick: stopped watching store /d' "$1"
+}
+
 test_done() {
 	echo "1..$test_count"
 	[ "$test_failed" -eq 0 ]
