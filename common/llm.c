@@ -585,38 +585,37 @@ static void
 on_header(const char *p, size_t n, void *arg)
 {
 	struct attempt *a = arg;
-	char line[512];
-	const char *reason;
-	if (http_header_line(p, n, line, sizeof line, &a->status, &reason)) {
+	struct http_line l;
+	int kind = http_line_read(p, n, &l);
+	if (kind == HTTP_LINE_STATUS) {
 		/* A new response (after 100 Continue): forget the last one's. */
-		snprintf(a->reason, sizeof a->reason, "%s", reason);
+		a->status = l.status;
+		snprintf(a->reason, sizeof a->reason, "%.*s", (int)l.nvalue, l.value);
 		a->sse = 0;
 		a->retry_after_ms = -1;
 		return;
 	}
-	char *colon = strchr(line, ':');
-	if (!colon)
+	if (http_line_is(&l, "content-type")) {
+		a->sse = l.nvalue >= 17 && strncasecmp(l.value, "text/event-stream", 17) == 0;
 		return;
-	*colon = 0;
-	char *v = str_trim(colon + 1);
-	if (strcasecmp(line, "content-type") == 0) {
-		a->sse = str_casecmp_prefix(v, "text/event-stream") == 0;
-	} else if (strcasecmp(line, "retry-after-ms") == 0) {
-		char *end;
-		double ms = strtod(v, &end);
-		if (end != v && ms >= 0)
-			set_wait(a, ms);
-	} else if (strcasecmp(line, "retry-after") == 0 && a->retry_after_ms < 0) {
-		char *end;
-		long secs = strtol(v, &end, 10);
-		if (end != v && !*end && secs >= 0) {
-			set_wait(a, (double)secs * 1000);
-		} else {
-			int64_t when;
-			if (http_date(v, &when) == 0)
-				set_wait(a, ((double)when - (double)time(NULL)) * 1000);
-		}
 	}
+	int ms = http_line_is(&l, "retry-after-ms");
+	if (!ms && !(http_line_is(&l, "retry-after") && a->retry_after_ms < 0))
+		return;
+	char *v = http_line_value(&l), *end;
+	if (ms) {
+		double w = strtod(v, &end);
+		if (end != v && w >= 0)
+			set_wait(a, w);
+	} else {
+		long secs = strtol(v, &end, 10);
+		int64_t when;
+		if (end != v && !*end && secs >= 0)
+			set_wait(a, (double)secs * 1000);
+		else if (http_date(v, &when) == 0)
+			set_wait(a, ((double)when - (double)time(NULL)) * 1000);
+	}
+	free(v);
 }
 
 /* A one-line excerpt of a body that is not what it should be. */
@@ -889,7 +888,10 @@ llm_send(struct llm *l, const cJSON *messages, const cJSON *tools, struct llm_re
 			/* Jitter: somewhere in [d/2, d]. */
 			wait_ms = d / 2 + (long)(random_u32() % (unsigned long)(d / 2 + 1));
 		}
-		sleep_ms(wait_ms);
+		if (c->wait)
+			c->wait(wait_ms, c->wait_arg);
+		else
+			sleep_ms(wait_ms);
 	}
 	free(text);
 	llm_redact(e->msg, sizeof e->msg, c->api_key);

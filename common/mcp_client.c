@@ -497,30 +497,36 @@ struct reply {
 	struct buf body;            /* a JSON reply, or the SSE line being read */
 	struct buf data;            /* the SSE event's data */
 	cJSON *found;
-	int too_big, bad;
-	char session[256];
+	int too_big, bad, bad_session;
+	char *session;             /* the Mcp-Session-Id it gave */
 	long status;
 };
+
+/* RFC 9110's visible ASCII, all an Mcp-Session-Id may hold. */
+static int
+session_id_ok(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < 0x21 || s[i] > 0x7e)
+			return 0;
+	return n > 0;
+}
 
 static void
 reply_header(const char *p, size_t n, void *arg)
 {
 	struct reply *r = arg;
-	char line[512];
-	const char *reason;
-	if (http_header_line(p, n, line, sizeof line, &r->status, &reason)) {
+	struct http_line l;
+	if (http_line_read(p, n, &l) == HTTP_LINE_STATUS) {
+		r->status = l.status;
 		r->sse = 0;
-		return;
+	} else if (http_line_is(&l, "content-type")) {
+		r->sse = l.nvalue >= 17 && strncasecmp(l.value, "text/event-stream", 17) == 0;
+	} else if (http_line_is(&l, "mcp-session-id")) {
+		free(r->session);
+		r->session = http_line_value(&l);
+		r->bad_session = !session_id_ok(l.value, l.nvalue);
 	}
-	char *colon = strchr(line, ':');
-	if (!colon)
-		return;
-	*colon = 0;
-	char *v = str_trim(colon + 1);
-	if (strcasecmp(line, "content-type") == 0)
-		r->sse = str_casecmp_prefix(v, "text/event-stream") == 0;
-	else if (strcasecmp(line, "mcp-session-id") == 0)
-		snprintf(r->session, sizeof r->session, "%s", v);
 }
 
 static long
@@ -628,6 +634,9 @@ post_http(struct mcpc *c, const char *text, const char *method, long id, cJSON *
 	if (r.too_big) {
 		rc = err_set(e, ST_ERR, "MCP server '%s' sent a message larger than %ld MiB", c->name,
 		    MCPC_MSG_MAX >> 20);
+	} else if (r.bad_session && hc == HTTP_OK) {
+		rc = err_set(e, ST_ERR, "MCP server '%s' sent a session id that is not visible ASCII",
+		    c->name);
 	} else if (hc == HTTP_TIMEOUT) {
 		rc = err_set(e, ST_ERR, "MCP server '%s' did not answer %s within %.3g s (--mcp-timeout)",
 		    c->name, method, c->timeout_ms / 1000.0);
@@ -649,8 +658,11 @@ post_http(struct mcpc *c, const char *text, const char *method, long id, cJSON *
 		else
 			rc = err_set(e, ST_ERR, "MCP server '%s' sent no response to %s", c->name, method);
 	}
-	if (!rc && r.session[0] && !c->session)
-		c->session = xstrdup(r.session);
+	if (!rc && r.session && !c->session) {
+		c->session = r.session;
+		r.session = NULL;
+	}
+	free(r.session);
 	if (rc)
 		cJSON_Delete(r.found);
 	buf_free(&r.body);
