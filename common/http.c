@@ -2,6 +2,7 @@
  * forgets the options but keeps the live connections, the TLS session
  * cache and the DNS cache, which is what makes the second request to a
  * server cost no connect and no handshake. */
+#define _DEFAULT_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,7 +118,7 @@ static void
 free_headers(struct curl_slist *hl)
 {
 	for (struct curl_slist *q = hl; q; q = q->next)
-		memset(q->data, 0, strlen(q->data));
+		explicit_bzero(q->data, strlen(q->data));
 	curl_slist_free_all(hl);
 }
 

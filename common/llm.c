@@ -443,7 +443,7 @@ llm_free(struct llm *l)
 		return;
 	/* One of the headers holds the key: clear them before freeing. */
 	for (int i = 0; l->headers[i]; i++) {
-		memset(l->headers[i], 0, strlen(l->headers[i]));
+		explicit_bzero(l->headers[i], strlen(l->headers[i]));
 		free(l->headers[i]);
 	}
 	free(l->url);

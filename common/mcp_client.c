@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "exec.h"
 #include "http.h"
 #include "llm.h"
@@ -188,33 +189,13 @@ mcpc_config_load(const char *path, struct mcpc_config **out, struct err *e)
 		path = mcpc_config_path(def, sizeof def);
 	struct mcpc_config *c = xcalloc(1, sizeof *c);
 	c->path = xstrdup(path);
-	/* O_NONBLOCK: a FIFO put there opens at once and is refused below. */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		if (errno == ENOENT || errno == ENOTDIR) {
-			*out = c;
-			return ST_OK;
-		}
-		int rc = err_set(e, ST_ERR, "cannot read '%s': %s", path, strerror(errno));
-		mcpc_config_free(c);
-		return rc;
-	}
-	struct stat sb;
 	struct buf b = {0};
-	int rc = ST_OK;
-	if (fstat(fd, &sb) != 0)
-		rc = err_set(e, ST_ERR, "cannot read '%s': %s", path, strerror(errno));
-	else if (!S_ISREG(sb.st_mode))
-		rc = err_set(e, ST_INVALID, "'%s' is not a regular file", path);
-	else if (sb.st_uid != geteuid() && sb.st_uid != 0)
-		rc = err_set(e, ST_INVALID, "'%s' belongs to another user; refusing to use it", path);
-	else if (sb.st_mode & 022)
-		rc = err_set(e, ST_INVALID, "'%s' can be changed by group or others; run: chmod 600 '%s'",
-		    path, path);
-	else if (fcntl(fd, F_SETFL, 0) != 0 || (errno = 0, buf_read_fd(&b, fd, CONFIG_MAX)) != 0)
-		rc = errno ? err_set(e, ST_ERR, "cannot read '%s': %s", path, strerror(errno))
-			   : err_set(e, ST_INVALID, "'%s' is larger than %ld bytes", path, CONFIG_MAX);
-	close(fd);
+	unsigned mode = 0;
+	int rc = config_read_private("", path, CONFIG_MAX, &b, &mode, e);
+	if (rc == ST_NOTFOUND) {
+		*out = c;
+		return ST_OK;
+	}
 	cJSON *root = NULL;
 	ssize_t nul = rc ? -1 : json_find_nul(b.data, b.len);
 	if (nul >= 0)
@@ -222,7 +203,7 @@ mcpc_config_load(const char *path, struct mcpc_config **out, struct err *e)
 	if (!rc && !(root = cJSON_ParseWithLength(b.data ? b.data : "", b.len)))
 		rc = err_set(e, ST_INVALID, "%s: not JSON (near byte %ld)", path,
 		    cJSON_GetErrorPtr() && b.data ? (long)(cJSON_GetErrorPtr() - b.data) : 0L);
-	buf_free(&b);
+	buf_wipe(&b);
 	const cJSON *servers = root ? cJSON_GetObjectItemCaseSensitive(root, "mcpServers") : NULL;
 	if (!rc && (!cJSON_IsObject(root) || (servers && !cJSON_IsObject(servers))))
 		rc = err_set(e, ST_INVALID, "%s: expected {\"mcpServers\": {\"NAME\": {...}}}", path);
@@ -236,9 +217,8 @@ mcpc_config_load(const char *path, struct mcpc_config **out, struct err *e)
 		}
 	}
 	cJSON_Delete(root);
-	if (!rc && secret && (sb.st_mode & 044))
-		rc = err_set(e, ST_INVALID, "'%s' holds env or headers values and group or others can "
-		    "read it; run: chmod 600 '%s'", path, path);
+	if (!rc && secret)
+		rc = config_private_secret("", path, mode, "env or headers values", e);
 	if (rc) {
 		mcpc_config_free(c);
 		return rc;
