@@ -19,7 +19,6 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -797,59 +796,19 @@ start_stdio(struct mcpc *c, const struct mcpc_server *sv, struct err *e)
 		rc = expand(sv->name, sv->args[i], &argv[i + 1], e);
 	for (size_t i = 0; !rc && i < nv; i++)
 		rc = expand(sv->name, sv->env[2 * i + 1], &vals[i], e);
-	int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1};
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	int fa_ok = 0, at_ok = 0;
-	if (rc)
-		goto out;
-	env = server_env(sv, vals);
-	if (pipe2(pin, O_CLOEXEC) || pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC)) {
-		rc = err_set(e, ST_ERR, "MCP server '%s': %s", sv->name, strerror(errno));
-		goto out;
-	}
-	sigset_t def, none;
-	sigemptyset(&def);
-	sigaddset(&def, SIGPIPE);
-	sigemptyset(&none);
-	fa_ok = posix_spawn_file_actions_init(&fa) == 0;
-	at_ok = posix_spawnattr_init(&at) == 0;
-	if (!fa_ok || !at_ok || posix_spawn_file_actions_adddup2(&fa, pin[0], 0) ||
-	    posix_spawn_file_actions_adddup2(&fa, pout[1], 1) ||
-	    posix_spawn_file_actions_adddup2(&fa, perr[1], 2) ||
-	    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF |
-		POSIX_SPAWN_SETSIGMASK) ||
-	    posix_spawnattr_setpgroup(&at, 0) || posix_spawnattr_setsigdefault(&at, &def) ||
-	    posix_spawnattr_setsigmask(&at, &none)) {
-		rc = err_set(e, ST_ERR, "MCP server '%s': cannot set up its start", sv->name);
-		goto out;
-	}
-	int sr = posix_spawnp(&c->pid, argv[0], &fa, &at, argv, env);
-	if (sr) {
-		c->pid = 0;
-		rc = err_set(e, ST_ERR, "MCP server '%s': cannot start '%s': %s", sv->name, argv[0],
-		    strerror(sr));
-		goto out;
-	}
-	c->in = pin[1];
-	c->out = pout[0];
-	c->errfd = perr[0];
-	pin[1] = pout[0] = perr[0] = -1;
-	fcntl(c->in, F_SETFL, O_NONBLOCK);
-	fcntl(c->out, F_SETFL, O_NONBLOCK);
-	fcntl(c->errfd, F_SETFL, O_NONBLOCK);
-out:
-	if (fa_ok)
-		posix_spawn_file_actions_destroy(&fa);
-	if (at_ok)
-		posix_spawnattr_destroy(&at);
-	for (int i = 0; i < 2; i++) {
-		if (pin[i] >= 0)
-			close(pin[i]);
-		if (pout[i] >= 0)
-			close(pout[i]);
-		if (perr[i] >= 0)
-			close(perr[i]);
+	if (!rc) {
+		struct exec_proc p;
+		struct err se;
+		int no_resources;
+		env = server_env(sv, vals);
+		if (exec_spawn("command", argv, env, NULL, 0, &p, &no_resources, &se)) {
+			rc = err_set(e, ST_ERR, "MCP server '%s': %s", sv->name, se.msg);
+		} else {
+			c->pid = p.pid;
+			c->in = p.in;
+			c->out = p.out;
+			c->errfd = p.err;
+		}
 	}
 	strv_free(argv);
 	strv_free(vals);

@@ -168,7 +168,7 @@ test_expect_success 'a server that exits at once: one line naming it and what it
 	echo "llm-call: MCP server '\''dead'\'' exited with status 3: cannot start: no config" >expect &&
 	test_cmp expect err &&
 	test_expect_code 1 llm-call --mcp missing hi 2>err &&
-	echo "llm-call: MCP server '\''missing'\'': cannot start '\''no-such-mcp-server'\'': No such file or directory" >expect &&
+	echo "llm-call: MCP server '\''missing'\'': command '\''no-such-mcp-server'\'' not found in PATH" >expect &&
 	test_cmp expect err
 '
 
