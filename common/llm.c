@@ -427,11 +427,10 @@ llm_new(const struct llm_config *c, struct llm **out, struct err *e)
 	l->headers[i++] = xstrdup("User-Agent: " USER_AGENT);
 	/* No "Expect: 100-continue" round trip before a large body. */
 	l->headers[i++] = xstrdup("Expect:");
-	if (c->provider == LLM_ANTHROPIC)
-		l->headers[i++] = xstrdup("anthropic-version: " LLM_ANTHROPIC_VERSION);
+	if (l->ops->header)
+		l->headers[i++] = xstrdup(l->ops->header);
 	if (c->api_key && *c->api_key)
-		l->headers[i++] = c->provider == LLM_ANTHROPIC ? xasprintf("x-api-key: %s", c->api_key)
-		    : xasprintf("Authorization: Bearer %s", c->api_key);
+		l->headers[i++] = xasprintf("%s%s", l->ops->auth, c->api_key);
 	*out = l;
 	return ST_OK;
 }
