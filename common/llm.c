@@ -694,6 +694,70 @@ http_error(struct llm *l, struct attempt *a, struct err *e)
 	cJSON_Delete(root);
 }
 
+/* An exchange that failed below HTTP: e says how; 1 when trying again
+ * may help. */
+static int
+transport_error(struct llm *l, const struct attempt *a, int hc, const char *detail,
+    struct err *e)
+{
+	const char *name = l->ops->name;
+	long timeout_ms = l->c->timeout_ms > 0 ? l->c->timeout_ms : 300000L;
+	switch (hc) {
+	case HTTP_TIMEOUT:
+		err_set(e, ST_ERR, "%s: no complete reply within %.3g s (--timeout)", name,
+		    timeout_ms / 1000.0);
+		return 0;
+	case HTTP_CONNECT:
+		err_set(e, ST_ERR, "%s: cannot connect to %s: %s", name, l->url, detail);
+		return 1;
+	case HTTP_NOTHING:
+		err_set(e, ST_ERR, "%s: the server closed the connection without a reply", name);
+		return 1;
+	case HTTP_CUT:
+		err_set(e, ST_ERR, "%s: the reply was cut off (HTTP %ld, %zu bytes): %s", name,
+		    a->status, a->received, detail);
+		return 1;
+	case HTTP_CERT:
+		err_set(e, ST_ERR, "%s: cannot trust %s: %s (CURL_CA_BUNDLE names the CA "
+		    "certificates to use)", name, l->url, detail);
+		return 0;
+	default:
+		err_set(e, ST_ERR, "%s: %s: %s", name, l->url, detail);
+		return 0;
+	}
+}
+
+/* A 2xx reply that is one JSON body, into the stream's reply. */
+static int
+json_reply(struct llm *l, struct attempt *a, int *retry, struct err *e)
+{
+	const struct llm_config *c = l->c;
+	struct llm_stream *s = a->s;
+	const char *name = l->ops->name;
+	if (a->body.len == 0 || is_space_only(a->body.data, a->body.len)) {
+		*retry = 1;
+		return err_set(e, ST_ERR, "%s: empty reply (HTTP %ld, no body)", name, a->status);
+	}
+	json_mask_nul(a->body.data, a->body.len);
+	cJSON *root = cJSON_ParseWithLength(a->body.data, a->body.len);
+	if (!root) {
+		char ex[100];
+		excerpt(a->body.data, a->body.len, ex, sizeof ex);
+		return err_set(e, ST_ERR, "%s: the reply is not JSON (HTTP %ld): '%s'", name, a->status,
+		    ex);
+	}
+	int rc = l->ops->reply(s, root, e);
+	cJSON_Delete(root);
+	if (rc)
+		return rc;
+	/* Asked for a stream, given one JSON body: show it all now. */
+	if (c->on_text && !s->delivered && s->text.len) {
+		c->on_text(s->text.data, s->text.len, c->arg);
+		s->delivered = 1;
+	}
+	return ST_OK;
+}
+
 /* Runs one attempt.  Returns 0 on success; else fills e and sets *retry
  * when another attempt may succeed. */
 static int
@@ -715,8 +779,6 @@ attempt_once(struct llm *l, const char *body, struct llm_stream *s, long *wait_m
 	int hc = http_perform(l->http, &rq, &hr);
 	const char *name = l->ops->name;
 	int rc = ST_ERR;
-	double secs = timeout_ms / 1000.0;
-
 	if (hc == HTTP_OK && a.sse && a.status >= 200 && a.status < 300 && a.line.len) {
 		/* A last line without its newline. */
 		if (sse_line(&a, a.line.data, a.line.len))
@@ -734,35 +796,8 @@ attempt_once(struct llm *l, const char *body, struct llm_stream *s, long *wait_m
 		goto out;
 	}
 	if (hc != HTTP_OK) {
-		const char *detail = hr.error;
-		switch (hc) {
-		case HTTP_TIMEOUT:
-			err_set(e, ST_ERR, "%s: no complete reply within %.3g s (--timeout)", name, secs);
-			break;
-		case HTTP_CONNECT:
-			*retry = 1;
-			err_set(e, ST_ERR, "%s: cannot connect to %s: %s", name, l->url, detail);
-			break;
-		case HTTP_NOTHING:
-			*retry = 1;
-			err_set(e, ST_ERR, "%s: the server closed the connection without a reply", name);
-			break;
-		case HTTP_CUT:
-			*retry = 1;
-			err_set(e, ST_ERR, "%s: the reply was cut off (HTTP %ld, %zu bytes): %s", name,
-			    a.status, a.received, detail);
-			break;
-		case HTTP_CERT:
-			err_set(e, ST_ERR, "%s: cannot trust %s: %s (CURL_CA_BUNDLE names the CA "
-			    "certificates to use)", name, l->url, detail);
-			break;
-		default:
-			err_set(e, ST_ERR, "%s: %s: %s", name, l->url, detail);
-			break;
-		}
 		/* Text already shown cannot be taken back by trying again. */
-		if (s->delivered)
-			*retry = 0;
+		*retry = transport_error(l, &a, hc, hr.error, e) && !s->delivered;
 		goto out;
 	}
 	a.status = hr.status;
@@ -779,29 +814,8 @@ attempt_once(struct llm *l, const char *body, struct llm_stream *s, long *wait_m
 			*retry = !s->delivered;
 			goto out;
 		}
-	} else {
-		if (a.body.len == 0 || is_space_only(a.body.data, a.body.len)) {
-			err_set(e, ST_ERR, "%s: empty reply (HTTP %ld, no body)", name, a.status);
-			*retry = 1;
-			goto out;
-		}
-		json_mask_nul(a.body.data, a.body.len);
-		cJSON *root = cJSON_ParseWithLength(a.body.data, a.body.len);
-		if (!root) {
-			char ex[100];
-			excerpt(a.body.data, a.body.len, ex, sizeof ex);
-			err_set(e, ST_ERR, "%s: the reply is not JSON (HTTP %ld): '%s'", name, a.status, ex);
-			goto out;
-		}
-		int prc = l->ops->reply(s, root, e);
-		cJSON_Delete(root);
-		if (prc)
-			goto out;
-		/* Asked for a stream, given one JSON body: show it all now. */
-		if (c->on_text && !s->delivered && s->text.len) {
-			c->on_text(s->text.data, s->text.len, c->arg);
-			s->delivered = 1;
-		}
+	} else if (json_reply(l, &a, retry, e)) {
+		goto out;
 	}
 	rc = ST_OK;
 out:

@@ -279,6 +279,34 @@ has_id(const cJSON *ids, const char *id)
 	return 0;
 }
 
+/* The content of OpenAI user message i: text, or text and image parts. */
+static int
+check_openai_user(struct req *r, const cJSON *content, int i)
+{
+	if (cJSON_IsString(content))
+		return *content->valuestring ? 0 : invalid(r, "messages[%d]: empty content", i);
+	if (!cJSON_IsArray(content) || !cJSON_GetArraySize(content))
+		return invalid(r, "messages[%d]: content must be text or parts", i);
+	const cJSON *p;
+	cJSON_ArrayForEach(p, content) {
+		const char *type = str(p, "type");
+		if (type && strcmp(type, "text") == 0 && str(p, "text"))
+			continue;
+		const char *url = str(cJSON_GetObjectItemCaseSensitive(p, "image_url"), "url");
+		if (!type || strcmp(type, "image_url") || !url)
+			return invalid(r, "messages[%d]: a part is neither text nor image_url", i);
+		char mime[64];
+		const char *semi = strchr(url, ';');
+		if (strncmp(url, "data:", 5) || !semi || (size_t)(semi - url - 5) >= sizeof mime ||
+		    strncmp(semi, ";base64,", 8))
+			return invalid(r, "messages[%d]: image_url is not a base64 data URL", i);
+		snprintf(mime, sizeof mime, "%.*s", (int)(semi - url - 5), url + 5);
+		if (!image_type_ok(mime) || !base64_ok(semi + 8))
+			return invalid(r, "messages[%d]: bad image data URL (%s)", i, mime);
+	}
+	return 0;
+}
+
 static int
 check_openai(struct req *r, const cJSON *b)
 {
@@ -321,36 +349,7 @@ check_openai(struct req *r, const cJSON *b)
 			if (i != 0 || !cJSON_IsString(content) || !*content->valuestring)
 				rc = invalid(r, "messages[%d]: a system message comes first, with text", i);
 		} else if (strcmp(role, "user") == 0) {
-			if (cJSON_IsString(content)) {
-				if (!*content->valuestring)
-					rc = invalid(r, "messages[%d]: empty content", i);
-			} else if (cJSON_IsArray(content) && cJSON_GetArraySize(content)) {
-				const cJSON *p;
-				cJSON_ArrayForEach(p, content) {
-					const char *type = str(p, "type");
-					if (type && strcmp(type, "text") == 0 && str(p, "text"))
-						continue;
-					const char *url = str(cJSON_GetObjectItemCaseSensitive(p, "image_url"), "url");
-					if (!type || strcmp(type, "image_url") || !url) {
-						rc = invalid(r, "messages[%d]: a part is neither text nor image_url", i);
-						break;
-					}
-					char mime[64];
-					const char *semi = strchr(url, ';');
-					if (strncmp(url, "data:", 5) || !semi || (size_t)(semi - url - 5) >= sizeof mime ||
-					    strncmp(semi, ";base64,", 8)) {
-						rc = invalid(r, "messages[%d]: image_url is not a base64 data URL", i);
-						break;
-					}
-					snprintf(mime, sizeof mime, "%.*s", (int)(semi - url - 5), url + 5);
-					if (!image_type_ok(mime) || !base64_ok(semi + 8)) {
-						rc = invalid(r, "messages[%d]: bad image data URL (%s)", i, mime);
-						break;
-					}
-				}
-			} else {
-				rc = invalid(r, "messages[%d]: content must be text or parts", i);
-			}
+			rc = check_openai_user(r, content, i);
 		} else if (strcmp(role, "assistant") == 0) {
 			const cJSON *calls = cJSON_GetObjectItemCaseSensitive(m, "tool_calls"), *tc;
 			if (!(cJSON_IsString(content) || (cJSON_IsNull(content) && calls)))
@@ -1494,6 +1493,51 @@ hang_up(int fd, int how)
 	close(fd);
 }
 
+/* One request at a time; open connections wait their turn in poll.  Until
+ * idle seconds pass without one, or max in all. */
+static void
+serve_all(struct server *sv, int ls, long idle, long max)
+{
+	struct pollfd p[MAX_CONNS + 1];
+	int nc = 0, one = 1;
+	time_t start = time(NULL);
+	for (;;) {
+		p[0] = (struct pollfd){.fd = ls, .events = POLLIN};
+		for (int i = 0; i < nc; i++)
+			p[i + 1].events = POLLIN;
+		int n = poll(p, (nfds_t)nc + 1, (int)(idle * 1000));
+		if (n == 0 || time(NULL) - start > max)
+			break;
+		if (n < 0)
+			continue;
+		for (int i = nc; i >= 1; i--) {
+			if (!p[i].revents)
+				continue;
+			int k = p[i].revents & POLLIN ? serve(sv, p[i].fd) : 0;
+			if (k != 1) {
+				hang_up(p[i].fd, k);
+				p[i] = p[nc--];
+			}
+		}
+		if (!(p[0].revents & POLLIN))
+			continue;
+		int fd = accept4(ls, NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0)
+			continue;
+		count_connection(sv);
+		struct timeval tv = {5, 0};
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+		int k = serve(sv, fd);
+		if (k == 1 && nc < MAX_CONNS)
+			p[++nc] = (struct pollfd){.fd = fd, .events = POLLIN};
+		else
+			hang_up(fd, k);
+	}
+	for (int i = 1; i <= nc; i++)
+		close(p[i].fd);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1565,45 +1609,7 @@ main(int argc, char **argv)
 		printf("%d\n", port);
 		fflush(stdout);
 	}
-	/* One request at a time; open connections wait their turn in poll. */
-	struct pollfd p[MAX_CONNS + 1];
-	int nc = 0;
-	time_t start = time(NULL);
-	for (;;) {
-		p[0] = (struct pollfd){.fd = ls, .events = POLLIN};
-		for (int i = 0; i < nc; i++)
-			p[i + 1].events = POLLIN;
-		int n = poll(p, (nfds_t)nc + 1, (int)(idle * 1000));
-		if (n == 0 || time(NULL) - start > max)
-			break;
-		if (n < 0)
-			continue;
-		for (int i = nc; i >= 1; i--) {
-			if (!p[i].revents)
-				continue;
-			int k = p[i].revents & POLLIN ? serve(&sv, p[i].fd) : 0;
-			if (k != 1) {
-				hang_up(p[i].fd, k);
-				p[i] = p[nc--];
-			}
-		}
-		if (!(p[0].revents & POLLIN))
-			continue;
-		int fd = accept4(ls, NULL, NULL, SOCK_CLOEXEC);
-		if (fd < 0)
-			continue;
-		count_connection(&sv);
-		struct timeval tv = {5, 0};
-		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-		int k = serve(&sv, fd);
-		if (k == 1 && nc < MAX_CONNS)
-			p[++nc] = (struct pollfd){.fd = fd, .events = POLLIN};
-		else
-			hang_up(fd, k);
-	}
-	for (int i = 1; i <= nc; i++)
-		close(p[i].fd);
+	serve_all(&sv, ls, idle, max);
 	close(ls);
 	return 0;
 }
