@@ -1,6 +1,7 @@
 /* util.c: errors, allocation, strings, growable buffers, civil dates,
  * RFC 3339 times, the clock (TASK_NOW) and the terminal (want_color)
  * (util.h). */
+#define _DEFAULT_SOURCE
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -196,6 +197,14 @@ buf_free(struct buf *b)
 	free(b->data);
 	b->data = NULL;
 	b->len = b->cap = 0;
+}
+
+void
+buf_wipe(struct buf *b)
+{
+	if (b->data)
+		explicit_bzero(b->data, b->cap);
+	buf_free(b);
 }
 
 int

@@ -54,6 +54,7 @@ void buf_add(struct buf *b, const char *s, size_t n);
 void buf_puts(struct buf *b, const char *s);
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_free(struct buf *b);
+void buf_wipe(struct buf *b);                   /* buf_free, its bytes cleared first: keys */
 int buf_read_fd(struct buf *b, int fd, size_t max); /* read to EOF; -1 on error or past max */
 
 /* Time: instants are int64_t seconds since the epoch, UTC. */

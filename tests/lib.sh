@@ -34,7 +34,7 @@ export PATH HOME XDG_CONFIG_HOME XDG_DATA_HOME TASK_DB TZ LC_ALL AC_STORE
 unset TASK_NOW TASK_EXEC TASK_NOTIFY TASK_ID TASK_RUN_ID TASK_CONTEXT TASK_MODEL \
   TASK_SYSTEM_PROMPT TASK_ATTACHMENTS TASK_MCP TASK_MCP_ALLOW TASK_HOST_ID OPENAI_API_KEY \
   OPENAI_BASE_URL ANTHROPIC_API_KEY ANTHROPIC_BASE_URL NO_COLOR NOTIFY_SOCKET \
-  PGHOST PGPORT PGDATABASE PGUSER PGPASSWORD PGSERVICE PGAPPNAME
+  PGHOST PGPORT PGDATABASE PGUSER PGPASSWORD PGSERVICE PGAPPNAME PGOPTIONS LLM_CALL_TEST_WAITS
 
 # reset_store: the store as if nothing had ever used it.
 reset_store() {
@@ -183,6 +183,13 @@ test_start_ready() {
 	echo "not ready: $*" >&2
 	cat "$test_ready_err_" >&2
 	return 1
+}
+
+# ms: the time in milliseconds, to measure that something took at least
+# so long (an upper bound on wall time belongs in make bench: a busy
+# machine or the sanitizers make any of them flaky).
+ms() {
+	echo $(($(date +%s%N) / 1000000))
 }
 
 # provider_start DIR KEY [IDLE [MAX]]: the stand-in model provider
