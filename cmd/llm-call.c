@@ -349,9 +349,12 @@ prepare(struct call *k, int argc, char **argv, struct err *e)
 	const char *mcp = o->mcp.len ? o->mcp.data : env("TASK_MCP");
 	const char *allow = o->allow.len ? o->allow.data : env("TASK_MCP_ALLOW");
 	if ((rc = llm_session_conversation(&o->s, k->st, e)) ||
-	    (o->tools && (rc = llm_session_tools(&o->s, k->st, o->tools, e))) ||
-	    (mcp && (rc = llm_session_mcp(&o->s, mcp, allow, e))))
+	    (o->tools && (rc = llm_session_tools(&o->s, k->st, o->tools, e))))
 		return rc;
+	/* A task's server that mcp.json does not name (TASK_MCP, no flag)
+	 * fails every run alike: not worth a retry. */
+	if (mcp && (rc = llm_session_mcp(&o->s, mcp, allow, e)))
+		return rc == ST_INVALID && !o->mcp.len ? EXEC_EXIT_PERMANENT : rc;
 	return llm_new(lc, &k->l, e);
 }
 
