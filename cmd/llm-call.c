@@ -470,5 +470,6 @@ llm_call(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	return prog_end(prog, llm_call(argc, argv));
+	int rc = prog_start(prog);
+	return prog_end(prog, rc ? rc : llm_call(argc, argv));
 }
