@@ -243,5 +243,6 @@ task_run(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	return prog_end(prog, task_run(argc, argv));
+	int rc = prog_start(prog);
+	return prog_end(prog, rc ? rc : task_run(argc, argv));
 }

@@ -38,6 +38,32 @@ chmod 600 "$cfg"
 alive() { [ -e "/proc/$1" ] && ! grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat"; }
 ms() { echo $(($(date +%s%N) / 1000000)); }
 
+test_expect_success 'llm-call --mcp NAME --list-tools: the names --mcp-allow matches, no key needed' '
+	env -u OPENAI_API_KEY llm-call --mcp agentcron,web --list-tools >out 2>err &&
+	test ! -s err &&
+	cut -f1 out >actual &&
+	cat >expect <<-\EOF &&
+	mcp__agentcron__task_create
+	mcp__agentcron__task_list
+	mcp__agentcron__task_show
+	mcp__agentcron__task_run
+	mcp__agentcron__task_update
+	mcp__agentcron__task_cancel
+	mcp__agentcron__task_delete
+	mcp__web__echo
+	mcp__web__add
+	EOF
+	test_cmp expect actual &&
+	grep "^mcp__agentcron__task_list" out | cut -f2 >desc &&
+	echo "List scheduled tasks, soonest next run first, with ID, schedule, status, next and last run. Filters are optional." >expect &&
+	test_cmp expect desc &&
+	llm-call --mcp agentcron --mcp-allow "mcp__agentcron__task_[ls]*" --list-tools | cut -f1 >actual &&
+	printf "%s\n" mcp__agentcron__task_list mcp__agentcron__task_show >expect &&
+	test_cmp expect actual &&
+	test_expect_code 2 llm-call --list-tools >out 2>err && test_one_line err &&
+	test_expect_code 2 llm-call --mcp nosuch --list-tools >out 2>err && test_one_line err
+'
+
 test_expect_success 'task-mcp over stdio: the model lists and creates tasks through MCP (OpenAI)' '
 	llm-call --mcp agentcron "[[call mcp__agentcron__task_list {}]] [[call mcp__agentcron__task_create {\"name\":\"Plants\",\"prompt\":\"Water the plants\",\"daily\":\"07:00\"}]] go" >out &&
 	head -1 out >actual &&
