@@ -38,6 +38,7 @@ static const char prog[] = "task-tick";
 
 #define FLUSH_MS 60000       /* a pass's last tries to record what it ran */
 #define RECHECK_MS 60000     /* a watcher looks again at least this often */
+#define RETRY_MS 1000        /* and this often while its store cannot be reached */
 
 /* "Now": TASK_NOW fixed for a pass; in --watch it moves on with the
  * monotonic clock from TASK_NOW, so tests can start anywhere in time.
@@ -168,13 +169,17 @@ begin_stop(struct tick *tk, int sig)
 		    (long long)(tk->grace_ms / 1000));
 }
 
-/* How long a watcher may sleep: until the next due instant, or a while. */
+/* How long a watcher may sleep: until the next due instant, or a while;
+ * a second while its store cannot be reached (down: it lost its wake-up
+ * descriptor), since nothing else would wake it when the store is back. */
 static int64_t
-watch_timeout(struct tick *tk)
+watch_timeout(struct tick *tk, int down)
 {
 	struct err e;
-	int64_t due = TIME_NONE, ms = RECHECK_MS;
-	if (fire_next_due(tk->f, &due, &e) == ST_OK && due != TIME_NONE) {
+	int64_t due = TIME_NONE, ms = down ? RETRY_MS : RECHECK_MS;
+	if (fire_next_due(tk->f, &due, &e) != ST_OK)
+		return RETRY_MS;
+	if (due != TIME_NONE) {
 		int64_t until = due * 1000 - clock_ms(&tk->clk);
 		/* Due but not ours to claim now (all slots busy, or it fired in
 		 * this pass): look again in a while. */
@@ -246,7 +251,7 @@ run_loop(struct tick *tk, int watch)
 		if (tk->stop_at && !tk->stopped)
 			timeout = tk->stop_at - mono_ms();
 		else if (watch && !tk->stop_at)
-			planned = mono_ms() + (timeout = watch_timeout(tk));
+			planned = mono_ms() + (timeout = watch_timeout(tk, wake_fd < 0));
 		/* Armed: the first pass is made and wake-ups are watched. */
 		if (!ready) {
 			ready = 1;
