@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -28,6 +27,7 @@
 #include "heartbeat.h"
 #include "install.h"
 #include "opt.h"
+#include "proc.h"
 #include "prog.h"
 #include "sdnotify.h"
 #include "stopsig.h"
@@ -39,32 +39,6 @@ static const char prog[] = "task-tick";
 #define FLUSH_MS 60000       /* a pass's last tries to record what it ran */
 #define RECHECK_MS 60000     /* a watcher looks again at least this often */
 #define RETRY_MS 1000        /* and this often while its store cannot be reached */
-
-/* "Now": TASK_NOW fixed for a pass; in --watch it moves on with the
- * monotonic clock from TASK_NOW, so tests can start anywhere in time.
- * Without it, the store's clock (a database's, shared by every host). */
-struct clock {
-	int fixed, set;
-	int64_t base, mono0;
-	const struct store *st;
-};
-
-static int64_t
-clock_ms(const struct clock *c)
-{
-	if (c->set)
-		return c->base * 1000 + (c->fixed ? 0 : mono_ms() - c->mono0);
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + store_clock_skew_ms(c->st);
-}
-
-static int64_t
-clock_now(void *arg)
-{
-	int64_t ms = clock_ms(arg);
-	return ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000);
-}
 
 static void
 print_json(cJSON *o)
@@ -145,7 +119,7 @@ on_preview(const struct fire_preview *p, void *arg)
 struct tick {
 	struct store *st;
 	struct fire *f;
-	struct clock clk;
+	struct fire_clock clk;
 	int sfd;
 	int64_t grace_ms;
 	int64_t stop_at;
@@ -180,7 +154,7 @@ watch_timeout(struct tick *tk, int down)
 	if (fire_next_due(tk->f, &due, &e) != ST_OK)
 		return RETRY_MS;
 	if (due != TIME_NONE) {
-		int64_t until = due * 1000 - clock_ms(&tk->clk);
+		int64_t until = due * 1000 - fire_clock_ms(&tk->clk);
 		/* Due but not ours to claim now (all slots busy, or it fired in
 		 * this pass): look again in a while. */
 		if (until <= 0)
@@ -252,6 +226,10 @@ run_loop(struct tick *tk, int watch)
 			timeout = tk->stop_at - mono_ms();
 		else if (watch && !tk->stop_at)
 			planned = mono_ms() + (timeout = watch_timeout(tk, wake_fd < 0));
+		/* A watcher also wakes to look for runs whose owner died. */
+		int64_t recover_in = last_recover + recover_every - mono_ms();
+		if (planned && timeout > recover_in)
+			timeout = recover_in > 0 ? recover_in : 0;
 		/* Armed: the first pass is made and wake-ups are watched. */
 		if (!ready) {
 			ready = 1;
@@ -442,13 +420,7 @@ task_tick(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	char self[PATH_MAX], dir[PATH_MAX];
-	ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (sl > 0)
-		self[sl] = 0;
-	else
-		snprintf(self, sizeof self, "%s", prog);
-	snprintf(dir, sizeof dir, "%s", self);
-	*(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = 0;
+	proc_self(prog, self, dir, sizeof self);
 	if (a.print_cron || a.print_systemd) {
 		char *text = install_text(self, a.print_systemd, a.watch);
 		fputs(text, stdout);
@@ -463,8 +435,7 @@ task_tick(int argc, char **argv)
 	if ((rc = now_get(&now, &e)) || (rc = config_load(&cf, &e) ? ST_ERR : ST_OK) ||
 	    (rc = store_open(NULL, 0, &tk.st, &e)))
 		goto done;
-	tk.clk = (struct clock){.set = getenv("TASK_NOW") && *getenv("TASK_NOW"), .fixed = !a.watch,
-		.base = now, .mono0 = mono_ms(), .st = tk.st};
+	fire_clock_init(&tk.clk, tk.st, now, a.watch);
 	if (a.pause >= 0) {
 		rc = set_pause(tk.st, a.pause, now, &e);
 		goto done;
@@ -475,7 +446,7 @@ task_tick(int argc, char **argv)
 	}
 	if (!tk.clk.set)
 		check_skew(tk.st);
-	struct fire_opts fo = {.jobs = a.jobs, .search_dir = dir, .watch = a.watch, .clock = clock_now,
+	struct fire_opts fo = {.jobs = a.jobs, .search_dir = dir, .watch = a.watch, .clock = fire_clock_now,
 		.clock_arg = &tk.clk};
 	struct fire_cb cb = {.report = on_report, .warn = on_warn};
 	if ((rc = fire_opts_config(&fo, cf, &e)) || (rc = fire_new(tk.st, &fo, &cb, &tk.f, &e)))
