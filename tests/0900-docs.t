@@ -69,11 +69,11 @@ test_expect_success 'deps.sh checks what the tests run with on a fresh machine, 
 '
 
 test_expect_success 'make runs deps.sh before it builds, and the README names it' '
-	make -s -n -B -C "$AC_TOP" bin/task-ls >recipe &&
+	make -s --no-print-directory -n -B -C "$AC_TOP" bin/task-ls >recipe &&
 	head -1 recipe >first &&
 	echo "./deps.sh build" >expect && test_cmp expect first &&
 	for goal in check check-asan demo bench fuzz; do
-		make -s -n -B -C "$AC_TOP" $goal >recipe 2>&1
+		make -s --no-print-directory -n -B -C "$AC_TOP" $goal >recipe 2>&1
 		head -1 recipe >first &&
 		echo "./deps.sh test" >expect && test_cmp expect first || return 1
 	done &&
@@ -114,7 +114,7 @@ test_expect_success 'tests/run refuses two test files with the same number' '
 '
 
 test_expect_success 'make install puts programs and pages under DESTDIR and PREFIX' '
-	make -s -C "$AC_TOP" install DESTDIR="$TEST_TMP/root" PREFIX=/opt/ac >/dev/null &&
+	make -s --no-print-directory -C "$AC_TOP" install DESTDIR="$TEST_TMP/root" PREFIX=/opt/ac >/dev/null &&
 	for p in $progs; do
 		test -x "root/opt/ac/bin/$p" && test -f "root/opt/ac/share/man/man1/$p.1" || { echo "$p not installed"; exit 1; }
 	done &&
