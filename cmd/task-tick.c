@@ -446,8 +446,8 @@ task_tick(int argc, char **argv)
 	}
 	if (!tk.clk.set)
 		check_skew(tk.st);
-	struct fire_opts fo = {.jobs = a.jobs, .search_dir = dir, .watch = a.watch, .clock = fire_clock_now,
-		.clock_arg = &tk.clk};
+	struct fire_opts fo = {.jobs = a.jobs, .search_dir = dir, .watch = a.watch,
+		.clock = fire_clock_now, .clock_arg = &tk.clk};
 	struct fire_cb cb = {.report = on_report, .warn = on_warn};
 	if ((rc = fire_opts_config(&fo, cf, &e)) || (rc = fire_new(tk.st, &fo, &cb, &tk.f, &e)))
 		goto done;
