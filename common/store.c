@@ -423,6 +423,15 @@ store_setting_set(struct store *st, const char *key, const char *value, struct e
 /* ---- runs ---- */
 
 void
+run_init(struct run *r)
+{
+	memset(r, 0, sizeof *r);
+	r->slot = r->started_at = r->ended_at = r->lease_until = TIME_NONE;
+	r->exit_code = -1;
+	r->duration_ms = -1;
+}
+
+void
 run_free(struct run *r)
 {
 	free(r->trigger);
@@ -526,15 +535,6 @@ claimed_free(struct claimed *c, size_t n)
 	}
 }
 
-static void
-run_blank(struct run *r)
-{
-	memset(r, 0, sizeof *r);
-	r->slot = r->started_at = r->ended_at = r->lease_until = TIME_NONE;
-	r->exit_code = -1;
-	r->duration_ms = -1;
-}
-
 int
 store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *arg,
     struct claimed *out, int *n, struct err *e)
@@ -557,7 +557,7 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 	for (i = 0; !rc && i < got; i++) {
 		struct run r;
 		int decision = CLAIM_SKIP, dup = 0;
-		run_blank(&r);
+		run_init(&r);
 		rc = fn(&tasks[i], last[i], &r, &decision, arg, e);
 		if (!rc && decision == CLAIM_FIRE && !st->has_owner)
 			rc = err_set(e, ST_ERR, "store '%s': starting a run needs a registered owner",

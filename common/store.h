@@ -136,6 +136,7 @@ struct run {
 	char prev_status[16];  /* a manual run: the status its task gets back, else "" */
 	char *note;            /* a late result, kept after recovery had ended the run */
 };
+void run_init(struct run *r);           /* empty: no instants, no exit code */
 void run_free(struct run *r);
 
 struct run_filter {
