@@ -6,6 +6,10 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+# Where bash-completion and zsh look for completions under PREFIX (for
+# PREFIX=~/.local, bash-completion's own directory for a user).
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 CC ?= cc
 CFLAGS ?= -g -O2
 override CFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L -Wall -Wextra $(CFLAGS)
@@ -106,15 +110,27 @@ fuzz: | deps
 	  build/fuzz/$$f -max_total_time=$(FUZZTIME) build/fuzz/$$f.corpus tests/fuzz/corpus/$$f || exit 1; \
 	done
 
+# bash-completion loads a command's completion from the file of its name:
+# one file, linked under every program's name.
+NAMES = $(notdir $(PROGS))
 install: $(PROGS)
-	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+	  $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 755 $(PROGS) $(DESTDIR)$(BINDIR)/
 	install -m 644 man/man1/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/man5/*.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 644 man/man7/*.7 $(DESTDIR)$(MANDIR)/man7/
+	install -m 644 completions/agentcron.bash $(DESTDIR)$(BASHCOMPDIR)/agentcron
+	for p in $(NAMES); do ln -sf agentcron $(DESTDIR)$(BASHCOMPDIR)/$$p || exit 1; done
+	install -m 644 completions/_agentcron $(DESTDIR)$(ZSHCOMPDIR)/_agentcron
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(NAMES)) \
+	  $(addprefix $(DESTDIR)$(MANDIR)/,$(patsubst man/%,%,$(wildcard man/man[157]/*.[157]))) \
+	  $(addprefix $(DESTDIR)$(BASHCOMPDIR)/,agentcron $(NAMES)) $(DESTDIR)$(ZSHCOMPDIR)/_agentcron
 
 clean:
 	rm -rf build bin/[!.]*
 
-.PHONY: all deps check check-asan bench demo fuzz install clean
+.PHONY: all deps check check-asan bench demo fuzz install uninstall clean
 .SECONDARY:

@@ -125,9 +125,9 @@ show_text(const struct task *t, struct zones *zs)
 	task_describe_end(t, zs, buf, sizeof buf);
 	int left = task_runs_left(t, zs, 1001);
 	if (left > 1000)
-		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "; over 1000 runs left");
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "; over 1000 occurrences left");
 	else if (left)
-		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "; %d run%s left", left,
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "; %d occurrence%s left", left,
 		    left == 1 ? "" : "s");
 	field("ends:", buf);
 	if (t->last_run_at != TIME_NONE) {

@@ -171,7 +171,7 @@ parse_options(int argc, char **argv, struct request *r)
 		case 'C':
 			r->runs = strtol(optarg, &end, 10);
 			if (*optarg == 0 || *end || r->runs < 1 || r->runs > TASK_COUNT_MAX) {
-				fprintf(stderr, "%s: bad --count '%s': expected a number of runs from 1 "
+				fprintf(stderr, "%s: bad --count '%s': expected a number of occurrences from 1 "
 				    "to %d\n", prog, optarg, TASK_COUNT_MAX);
 				return ST_INVALID;
 			}

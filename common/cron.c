@@ -519,25 +519,73 @@ lowbit(uint64_t x)
 	return __builtin_ctzll(x);
 }
 
-/* "07:00", "07:00 and 19:00", "09:00, 12:00 and 17:00": one minute and up
- * to six hours; 0 when the times are not that simple. */
+/* The set bits of x from lo to hi as a phrase: "1", "1 and 15", "1, 10 and
+ * 20", "1 to 7" for a run of three or more; at most six items otherwise.
+ * names (NULL: numbers) names each value; order (NULL: ascending) lists
+ * the values lo..hi in the order people read them.  0 when the set is not
+ * that simple. */
+static int
+fmt_set(struct buf *b, uint64_t x, int lo, int hi, const char *const *names, const int *order)
+{
+	int vals[64], pos[64], nv = 0, run = 1;
+	for (int k = lo; k <= hi; k++) {
+		int v = order ? order[k - lo] : k;
+		if (x >> v & 1) {
+			vals[nv] = v;
+			pos[nv] = k;
+			run = run && (nv == 0 || pos[nv - 1] == k - 1);
+			nv++;
+		}
+	}
+	if (nv == 0 || (nv > 6 && !run))
+		return 0;
+	char num[16];
+	for (int i = 0; i < nv; i++) {
+		if (run && nv >= 3 && i > 0 && i < nv - 1)
+			continue;
+		buf_puts(b, i == 0 ? "" : run && nv >= 3 ? " to " : i == nv - 1 ? " and " : ", ");
+		snprintf(num, sizeof num, "%d", vals[i]);
+		buf_puts(b, names ? names[vals[i]] : num);
+	}
+	return 1;
+}
+
+/* The step of x if it is every step-th value from its lowest up to its
+ * highest (and at least two of them), else 0. */
+static int
+step_of(uint64_t x)
+{
+	if (popcount(x) < 2)
+		return 0;
+	int lo = lowbit(x), hi = 63 - __builtin_clzll(x);
+	int step = lowbit(x >> lo >> 1) + 1;
+	for (int v = lo; v <= hi; v++)
+		if ((int)(x >> v & 1) != ((v - lo) % step == 0))
+			return 0;
+	return step;
+}
+
+/* "07:00", "07:00 and 19:00", "09:15 and 09:45": every (hour, minute)
+ * pair when there are at most six; 0 when there are more. */
 static int
 fmt_times(const struct cron *c, char *buf, size_t n)
 {
-	if (!single(c->min) || popcount(c->hour) > 6)
+	int total = popcount(c->min) * popcount(c->hour), k = 0;
+	if (total > 6)
 		return 0;
-	int mi = lowbit(c->min), k = 0, total = popcount(c->hour);
 	size_t len = 0;
 	buf[0] = 0;
 	for (int h = 0; h < 24; h++) {
-		if (!(c->hour >> h & 1))
-			continue;
-		const char *sep = k == 0 ? "" : k == total - 1 ? " and " : ", ";
-		int w = snprintf(buf + len, n - len, "%s%02d:%02d", sep, h, mi);
-		if (w < 0 || (size_t)w >= n - len)
-			return 0;
-		len += (size_t)w;
-		k++;
+		for (int m = 0; m < 60 && c->hour >> h & 1; m++) {
+			if (!(c->min >> m & 1))
+				continue;
+			const char *sep = k == 0 ? "" : k == total - 1 ? " and " : ", ";
+			int w = snprintf(buf + len, n - len, "%s%02d:%02d", sep, h, m);
+			if (w < 0 || (size_t)w >= n - len)
+				return 0;
+			len += (size_t)w;
+			k++;
+		}
 	}
 	return 1;
 }
@@ -549,96 +597,180 @@ all_minutes(const struct cron *c)
 	return c->min == 0x0fffffffffffffffull;
 }
 
+/* Each field with every value. */
+static const uint32_t ALL_HOURS = 0xffffff, ALL_DOM = 0xfffffffe;
+static const uint16_t ALL_MON = 0x1ffe;
+static const uint8_t ALL_DOW = 0x7f;
+
+/* Monday first, Sunday last, as people list a week. */
+static const int week_order[] = {1, 2, 3, 4, 5, 6, 0};
+
+/* The times of day a job repeats at, when they are not a short list:
+ * "Every 30 minutes from 09:00 to 17:30", "Hourly at :15", "Every 2 hours
+ * at :00".  0 when they have no such form. */
+static int
+fmt_repeat(const struct cron *c, struct buf *b)
+{
+	int mstep = all_minutes(c) ? 1 : step_of(c->min);
+	int hlo = lowbit(c->hour), hhi = 31 - __builtin_clz(c->hour);
+	int hrun = c->hour == (uint32_t)(((1ull << (hhi + 1)) - 1) & ~((1ull << hlo) - 1));
+	int mlo = lowbit(c->min), mhi = 63 - __builtin_clzll(c->min);
+	if (mstep && mlo == 0 && 60 % mstep == 0 && mlo + 60 - mstep == mhi) {
+		/* every mstep minutes around the clock within the hours */
+		if (mstep == 1)
+			buf_puts(b, "Every minute");
+		else
+			buf_printf(b, "Every %d minutes", mstep);
+		if (c->hour == ALL_HOURS)
+			return 1;
+		if (hrun) {
+			buf_printf(b, " from %02d:00 to %02d:%02d", hlo, hhi, mhi);
+			return 1;
+		}
+		return 0;
+	}
+	if (!single(c->min))
+		return 0;
+	if (c->hour == ALL_HOURS) {
+		buf_printf(b, "Hourly at :%02d", mlo);
+		return 1;
+	}
+	if (hrun) {
+		buf_printf(b, "Hourly from %02d:%02d to %02d:%02d", hlo, mlo, hhi, mlo);
+		return 1;
+	}
+	int hstep = step_of(c->hour);
+	if (hstep && hlo == 0 && 24 % hstep == 0 && hhi == 24 - hstep) {
+		buf_printf(b, "Every %d hours at :%02d", hstep, mlo);
+		return 1;
+	}
+	if (hstep) {
+		buf_printf(b, "Every %d hours from %02d:%02d to %02d:%02d", hstep, hlo, mlo, hhi, mlo);
+		return 1;
+	}
+	return 0;
+}
+
+/* The weekdays of c: ", Monday to Friday" (sep first) for a run of three
+ * or more, " on Mondays" or " on Mondays and Fridays", " on Mon, Wed and
+ * Fri"; and_ joins them to days of the month. */
+static int
+fmt_weekdays(const struct cron *c, struct buf *b, const char *sep, int and_)
+{
+	struct buf days = {0};
+	int ok = fmt_set(&days, c->dow, 0, 6, day_title, week_order);
+	if (ok && strstr(days.data, " to ")) {
+		buf_printf(b, "%s%s", and_ ? " and " : sep, days.data);
+	} else if (ok && popcount(c->dow) <= 2) {
+		buf_puts(b, and_ ? " and on " : " on ");
+		for (int k = 0, i = 0; k < 7; k++)
+			if (c->dow >> week_order[k] & 1)
+				buf_printf(b, "%s%ss", i++ ? " and " : "", day_title[week_order[k]]);
+	} else if (ok) {
+		buf_puts(b, and_ ? " and on " : " on ");
+		ok = fmt_set(b, c->dow, 0, 6, day_abbr, week_order);
+	}
+	buf_free(&days);
+	return ok;
+}
+
+/* The days a job fires on, after its times: " on days 1 and 15", " on
+ * Mondays", ", Monday to Friday" (sep before a run of weekdays), " on day
+ * 13 and on Fridays" (either, as cron reads two restricted day fields),
+ * then " in March" or " from January to June".  0 when the days have no
+ * such form (a day-of-month step that must also fall on given weekdays). */
+static int
+fmt_days(const struct cron *c, struct buf *b, const char *sep)
+{
+	int dom = c->dom != ALL_DOM, dow = c->dow != ALL_DOW;
+	if (dom && dow && ((c->flags & CRON_DOM_STAR) || (c->flags & CRON_DOW_STAR)))
+		return 0;
+	if (dom) {
+		buf_puts(b, popcount(c->dom) == 1 ? " on day " : " on days ");
+		if (!fmt_set(b, c->dom, 1, 31, NULL, NULL))
+			return 0;
+	}
+	if (dow && !fmt_weekdays(c, b, sep, dom))
+		return 0;
+	if (c->mon != ALL_MON) {
+		struct buf months = {0};
+		int ok = fmt_set(&months, c->mon, 1, 12, month_title, NULL);
+		if (ok && popcount(c->mon) > 3 && !strstr(months.data, " to ")) {
+			buf_free(&months);
+			ok = fmt_set(&months, c->mon, 1, 12, month_abbr, NULL);
+		}
+		if (ok)
+			buf_printf(b, strstr(months.data, " to ") ? " from %s" : " in %s", months.data);
+		buf_free(&months);
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+/* The forms people know by name, for a short list of times. */
+static int
+fmt_named(const struct cron *c, const char *times, struct buf *b)
+{
+	int any_day = c->dom == ALL_DOM && c->mon == ALL_MON;
+	if (any_day && c->dow == ALL_DOW) {
+		buf_printf(b, "Daily at %s", times);
+	} else if (any_day && !(c->flags & CRON_DOW_STAR) && (c->flags & CRON_DOM_STAR)) {
+		if (c->dow == 0x3e) {
+			buf_printf(b, "Weekdays at %s", times);
+		} else if (c->dow == 0x41) {
+			buf_printf(b, "Weekends at %s", times);
+		} else if (single(c->dow)) {
+			buf_printf(b, "Every %s at %s", day_title[lowbit(c->dow)], times);
+		} else {
+			buf_puts(b, "Every ");
+			for (int k = 0, i = 0; k < 7; k++)
+				if (c->dow >> week_order[k] & 1)
+					buf_printf(b, "%s%s", i++ ? ", " : "", day_abbr[week_order[k]]);
+			buf_printf(b, " at %s", times);
+		}
+	} else if (single(c->dom) && c->dow == ALL_DOW && (c->flags & CRON_DOW_STAR) &&
+	    (c->mon == ALL_MON || single(c->mon))) {
+		int day = lowbit(c->dom), mon = lowbit(c->mon);
+		/* days 29-31 are missing from some months: cron skips those */
+		if (c->mon == ALL_MON)
+			buf_printf(b, "Monthly on day %d%s at %s", day,
+			    day > 28 ? " (skipping shorter months)" : "", times);
+		else
+			buf_printf(b, "%s on %s %d at %s", mon == 2 && day == 29 ? "Every leap year" :
+			    "Yearly", month_abbr[mon], day, times);
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
 void
 cron_describe(const char *expr, const struct cron *c, char *buf, size_t n)
 {
-	const uint32_t all_hours = 0xffffff, all_dom = 0xfffffffe;
-	const uint16_t all_mon = 0x1ffe;
-	const uint8_t all_dow = 0x7f;
-	int every_day = c->dom == all_dom && c->mon == all_mon && c->dow == all_dow;
 	char times[96];
+	struct buf b = {0};
+	int hstep = step_of(c->hour), ok;
 	if (!n)
 		return;
-	if (every_day && c->hour == all_hours) {
-		if (all_minutes(c)) {
-			snprintf(buf, n, "Every minute");
-			return;
+	/* Round the clock, or every few hours of the whole day: a repetition
+	 * reads better than a list of times. */
+	int whole_day = c->hour == ALL_HOURS ||
+	    (single(c->min) && hstep && hstep <= 6 && (c->hour & 1) && 24 % hstep == 0 &&
+	    popcount(c->hour) == 24 / hstep);
+	if (whole_day && fmt_repeat(c, &b)) {
+		ok = fmt_days(c, &b, ", ");
+	} else if (fmt_times(c, times, sizeof times)) {
+		if (!(ok = fmt_named(c, times, &b))) {
+			int months_only = c->dom == ALL_DOM && c->dow == ALL_DOW;
+			buf_printf(&b, "%s %s", months_only ? "Daily at" : "At", times);
+			ok = fmt_days(c, &b, ", ");
 		}
-		if (single(c->min)) {
-			snprintf(buf, n, "Hourly at :%02d", lowbit(c->min));
-			return;
-		}
-		for (int step = 2; step <= 30; step++) {
-			if (60 % step)
-				continue;
-			uint64_t want = 0;
-			for (int m = 0; m < 60; m += step)
-				want |= 1ull << m;
-			if (c->min == want) {
-				snprintf(buf, n, "Every %d minutes", step);
-				return;
-			}
-		}
+	} else {
+		buf_free(&b);
+		b = (struct buf){0};
+		ok = fmt_repeat(c, &b) && fmt_days(c, &b, ", ");
 	}
-	if (every_day && single(c->min)) {
-		for (int step = 2; step <= 6; step++) {
-			if (24 % step)
-				continue;
-			uint32_t want = 0;
-			for (int h = 0; h < 24; h += step)
-				want |= 1u << h;
-			if (c->hour == want) {
-				snprintf(buf, n, "Every %d hours at :%02d", step, lowbit(c->min));
-				return;
-			}
-		}
-	}
-	if (!fmt_times(c, times, sizeof times)) {
-		snprintf(buf, n, "%s", expr);
-		return;
-	}
-	if (every_day) {
-		snprintf(buf, n, "Daily at %s", times);
-		return;
-	}
-	if (c->dom == all_dom && c->mon == all_mon && !(c->flags & CRON_DOW_STAR) &&
-	    (c->flags & CRON_DOM_STAR)) {
-		if (c->dow == 0x3e) {
-			snprintf(buf, n, "Weekdays at %s", times);
-			return;
-		}
-		if (c->dow == 0x41) {
-			snprintf(buf, n, "Weekends at %s", times);
-			return;
-		}
-		if (single(c->dow)) {
-			snprintf(buf, n, "Every %s at %s", day_title[lowbit(c->dow)], times);
-			return;
-		}
-		char days[64] = "";
-		/* Monday first, Sunday last, as people list a week */
-		for (int k = 1; k <= 7; k++) {
-			int d = k % 7;
-			if (c->dow >> d & 1)
-				snprintf(days + strlen(days), sizeof days - strlen(days), "%s%s",
-				    days[0] ? ", " : "", day_abbr[d]);
-		}
-		snprintf(buf, n, "Every %s at %s", days, times);
-		return;
-	}
-	if (single(c->dom) && c->dow == all_dow && (c->flags & CRON_DOW_STAR)) {
-		int day = lowbit(c->dom), mon = lowbit(c->mon);
-		/* days 29-31 are missing from some months: cron skips those */
-		if (c->mon == all_mon) {
-			snprintf(buf, n, "Monthly on day %d%s at %s", day,
-			    day > 28 ? " (skipping shorter months)" : "", times);
-			return;
-		}
-		if (single(c->mon)) {
-			snprintf(buf, n, "%s on %s %d at %s", mon == 2 && day == 29 ? "Every leap year" :
-			    "Yearly", month_abbr[mon], day, times);
-			return;
-		}
-	}
-	snprintf(buf, n, "%s", expr);
+	snprintf(buf, n, "%s", ok && b.data ? b.data : expr);
+	buf_free(&b);
 }

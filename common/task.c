@@ -10,6 +10,7 @@
 #include "task.h"
 #include "tz.h"
 #include "utf8.h"
+#include "when.h"
 
 static const char *const kind_names[KIND_COUNT] = {"cron", "at", "plan", "manual", "heartbeat"};
 static const char *const status_names[STATUS_COUNT] = {"pending", "running", "completed",
@@ -525,13 +526,13 @@ task_describe_end(const struct task *t, struct zones *zs, char *buf, size_t n)
 	task_fmt_time(t, zs, end, TIME_WALL_ZONE, when, sizeof when);
 	task_fmt_time(t, zs, t->until_at, TIME_WALL, until, sizeof until);
 	if (end == TIME_NONE)
-		snprintf(buf, n, "after %d run%s", t->count, t->count == 1 ? "" : "s");
+		snprintf(buf, n, "after %d occurrence%s", t->count, t->count == 1 ? "" : "s");
 	else if (!t->count)
 		snprintf(buf, n, "%s (until)", when);
 	else if (t->until_at == TIME_NONE)
-		snprintf(buf, n, "%s (after %d run%s)", when, t->count, t->count == 1 ? "" : "s");
+		snprintf(buf, n, "%s (after %d occurrence%s)", when, t->count, t->count == 1 ? "" : "s");
 	else
-		snprintf(buf, n, "%s (after %d run%s or until %s, whichever is first)", when, t->count,
+		snprintf(buf, n, "%s (after %d occurrence%s or until %s, whichever is first)", when, t->count,
 		    t->count == 1 ? "" : "s", until);
 }
 
@@ -611,36 +612,31 @@ sched_day_parse(const char *s)
 	return -1;
 }
 
-static int
-parse_hhmm(const char *s, int *h, int *m)
-{
-	char extra;
-	if (sscanf(s, "%2d:%2d%c", h, m, &extra) != 2 || *h < 0 || *h > 23 || *m < 0 || *m > 59 ||
-	    !isdigit((unsigned char)s[strlen(s) - 1]))
-		return -1;
-	return 0;
-}
-
 int
-sched_daily_cron(const char *hhmm, char *out, size_t n, struct err *e)
+sched_daily_cron(const char *clock, char *out, size_t n, struct err *e)
 {
-	int h, m;
-	if (parse_hhmm(hhmm, &h, &m))
-		return err_set(e, ST_INVALID, "bad time '%s': expected HH:MM, 00:00 to 23:59", hhmm);
-	snprintf(out, n, "%d %d * * *", m, h);
-	return ST_OK;
+	int h, m, rc = when_clock(clock, &h, &m, e);
+	if (!rc)
+		snprintf(out, n, "%d %d * * *", m, h);
+	return rc;
 }
 
 int
 sched_weekly_cron(const char *spec, char *out, size_t n, struct err *e)
 {
-	char days[128], time[32];
-	if (sscanf(spec, " %127[^ \t] %31s", days, time) != 2)
-		return err_set(e, ST_INVALID, "bad weekly schedule '%s': expected DAY HH:MM, e.g. 'mon 09:00'",
-		    spec);
-	int h, m;
-	if (parse_hhmm(time, &h, &m))
-		return err_set(e, ST_INVALID, "bad time '%s': expected HH:MM, 00:00 to 23:59", time);
+	char days[128];
+	/* DAY[,DAY...] then the time of day, which may be several words. */
+	const char *p = spec + strspn(spec, " \t");
+	size_t dl = strcspn(p, " \t");
+	const char *clock = p + dl + strspn(p + dl, " \t");
+	if (dl == 0 || dl >= sizeof days || !*clock)
+		return err_set(e, ST_INVALID, "bad weekly schedule '%s': expected DAY TIME, e.g. 'mon 09:00'"
+		    " or 'mon,thu 9am'", spec);
+	memcpy(days, p, dl);
+	days[dl] = 0;
+	int h, m, rc = when_clock(clock, &h, &m, e);
+	if (rc)
+		return rc;
 	unsigned mask = 0;
 	char *save = NULL;
 	for (char *d = strtok_r(days, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
@@ -712,5 +708,15 @@ task_dedup_key(const struct task *t, char out[17])
 		h *= 1099511628211ULL;
 	}
 	free(plan);
+	/* The ends too, but only when set, so a task without one keeps the key
+	 * stored before ends took part. */
+	char ends[64] = "";
+	if (t->until_at != TIME_NONE || t->count)
+		snprintf(ends, sizeof ends, "until=%lld count=%d", (long long)(t->until_at == TIME_NONE ?
+		    0 : t->until_at), t->count);
+	for (const char *p = ends; *p; p++) {
+		h ^= (unsigned char)*p;
+		h *= 1099511628211ULL;
+	}
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
 }

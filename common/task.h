@@ -105,7 +105,8 @@ void task_fmt_time(const struct task *t, struct zones *zs, int64_t when, int sty
     size_t n);
 void task_default_name(const char *prompt, char *buf, size_t n); /* the prompt's first words */
 /* Two pending tasks with the same key are twins (DESIGN.md, deduplication):
- * intent (else prompt), schedule, zone and channel; 16 hex digits. */
+ * intent (else prompt), schedule with its ends, zone and channel; 16 hex
+ * digits. */
 void task_dedup_key(const struct task *t, char out[17]);
 char *task_plan_text(const struct task *t);    /* "i1,i2,..." for storage; NULL when no instants */
 void task_plan_parse(struct task *t, const char *s); /* back into t->plan; none when unreadable */
@@ -122,7 +123,7 @@ int task_arm_end(struct task *t, struct zones *zs, int64_t now, struct err *e);
 /* The occurrences from next_run_at to ends_at, counting up to cap; 0 when
  * the task has no end or is not pending. */
 int task_runs_left(const struct task *t, struct zones *zs, int cap);
-/* The end for people: "2026-11-24 17:00 GMT (until)", "... (after 7 runs)";
+/* The end for people: "2026-11-24 17:00 GMT (until)", "... (after 7 occurrences)";
  * empty when the task has none. */
 void task_describe_end(const struct task *t, struct zones *zs, char *buf, size_t n);
 /* Schedule sugar to cron: "07:00" -> "0 7 * * *"; "mon,fri 09:30" -> "30 9 * * 1,5". */

@@ -122,17 +122,20 @@ taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int ar
 		push(&a->plan, &a->nplan, arg);
 		break;
 	case OPT_DAILY: a->daily = arg; kind_given(a, "--daily"); break;
-	case OPT_WEEKLY:
+	case OPT_WEEKLY: {
+		int h, m;
+		struct err ignored;
 		a->weekly = arg;
 		kind_given(a, "--weekly");
 		/* "--weekly mon 09:00": the time is the next word. */
-		if (!strchr(arg, ' ') && *optind < argc && isdigit((unsigned char)argv[*optind][0]) &&
-		    strchr(argv[*optind], ':')) {
+		if (!strchr(arg, ' ') && *optind < argc && when_clock(argv[*optind], &h, &m, &ignored) ==
+		    ST_OK) {
 			free(a->weekly_joined);
 			a->weekly = a->weekly_joined = xasprintf("%s %s", arg, argv[*optind]);
 			(*optind)++;
 		}
 		break;
+	}
 	case OPT_MANUAL: a->manual = 1; kind_given(a, "--manual"); break;
 	case OPT_HEARTBEAT: a->heartbeat = 1; kind_given(a, "--heartbeat"); break;
 	case 'z': a->tz = arg; break;
@@ -356,10 +359,10 @@ apply_end(const struct task_args *a, struct task *t, int64_t now, const struct t
 		errno = 0;
 		n = *a->count ? strtol(a->count, &end, 10) : 0;
 		if (*a->count && (end == a->count || *end || errno || n < 0 || n > TASK_COUNT_MAX))
-			return err_set(e, ST_INVALID, "bad --count '%s': expected a number of runs from 1 "
+			return err_set(e, ST_INVALID, "bad --count '%s': expected a number of occurrences from 1 "
 			    "to %d%s", a->count, TASK_COUNT_MAX, a->creating ? "" : " (0 removes the end)");
 		if (n == 0 && a->creating)
-			return err_set(e, ST_INVALID, "--count 0 would never run: give a number of runs "
+			return err_set(e, ST_INVALID, "--count 0 would never run: give a number of occurrences "
 			    "from 1 to %d", TASK_COUNT_MAX);
 		t->count = (int)n;
 	}

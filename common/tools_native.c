@@ -86,9 +86,9 @@ end_line(struct tools *tl, const struct task *t, struct buf *out)
 	int left = task_runs_left(t, tl->zs, 1001);
 	buf_printf(out, "Ends: %s", end);
 	if (left > 1000)
-		buf_puts(out, "; over 1000 runs left");
+		buf_puts(out, "; over 1000 occurrences left");
 	else if (left)
-		buf_printf(out, "; %d run%s left", left, left == 1 ? "" : "s");
+		buf_printf(out, "; %d occurrence%s left", left, left == 1 ? "" : "s");
 	buf_puts(out, t->status == STATUS_PENDING ? ", then the task is completed.\n" : ".\n");
 }
 
@@ -519,10 +519,11 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	    "10am', 'next Friday at noon').", NULL, 0, NULL, NULL}, \
 	{"plan", "array", "Schedule: run once at each of these times (same forms as at).", NULL, 0, \
 	    NULL, NULL}, \
-	{"daily", "string", "Schedule: every day at this time, 'HH:MM' (e.g. '07:00').", NULL, 0, \
+	{"daily", "string", "Schedule: every day at this time of day (e.g. '07:00', '7am', '6:30pm', " \
+	    "'noon').", NULL, 0, \
 	    NULL, NULL}, \
-	{"weekly", "string", "Schedule: every week, 'DAY HH:MM' or 'DAY,DAY HH:MM' (e.g. " \
-	    "'mon 09:00', 'mon,thu 18:30').", NULL, 0, NULL, NULL}, \
+	{"weekly", "string", "Schedule: every week, 'DAY TIME' or 'DAY,DAY TIME' (e.g. " \
+	    "'mon 09:00', 'mon,thu 6:30pm').", NULL, 0, NULL, NULL}, \
 	{"manual", "boolean", "Schedule: true for a task that runs only when asked (task_run).", \
 	    NULL, 0, NULL, NULL}, \
 	{"heartbeat", "boolean", "Schedule: true to add the prompt to every heartbeat run.", NULL, \
@@ -544,8 +545,8 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	{"until", "string", "Optional end of a recurring schedule (cron, daily, weekly): no run " \
 	    "after this time, then the task is completed. Same forms as at ('2026-12-31T17:00:00Z', " \
 	    "'friday at 5pm', 'in 2 weeks'). In task_update, 'none' removes an end.", NULL, 0, NULL, NULL}, \
-	{"count", "integer", "Optional end of a recurring schedule: run this many times in all, " \
-	    "counted from its next run, then the task is completed (e.g. daily at 09:00 for a " \
+	{"count", "integer", "Optional end of a recurring schedule: this many occurrences in all, " \
+	    "counted from its next one, then the task is completed (e.g. daily at 09:00 for a " \
 	    "week: daily '09:00', count 7). With until too, whichever comes first. In task_update, 0 " \
 	    "removes an end and a new count counts from now.", NULL, 0, NULL, NULL}, \
 	{"mcp", "array", "Names of MCP servers from the user's mcp.json whose tools the model may " \

@@ -2075,22 +2075,28 @@ in_the_past(struct parser *p, int64_t t, struct err *e)
 	    tz_abbr(p->rz, t), tz_name(p->rz));
 }
 
+static void
+parser_init(struct parser *p, const char *text, const struct tz *z, unsigned flags)
+{
+	p->text = text ? text : "";
+	p->flags = flags;
+	p->n = p->i = p->time_ok = p->advised = 0;
+	p->why[0] = 0;
+	p->rz = z;
+	p->rz_off = 0;
+	p->us = NULL;
+	p->own = NULL;
+	memset(&p->sp, 0, sizeof p->sp);
+	p->sp.period = -1;
+	p->sp.week_ref = -1;
+}
+
 int
 when_read(const char *text, int64_t now, const struct tz *z, unsigned flags, int64_t *out,
     struct err *e)
 {
 	struct parser p;
-	p.text = text ? text : "";
-	p.flags = flags;
-	p.n = p.i = p.time_ok = p.advised = 0;
-	p.why[0] = 0;
-	p.rz = z;
-	p.rz_off = 0;
-	p.us = NULL;
-	p.own = NULL;
-	memset(&p.sp, 0, sizeof p.sp);
-	p.sp.period = -1;
-	p.sp.week_ref = -1;
+	parser_init(&p, text, z, flags);
 	/* RFC 3339 first: what agents send most */
 	const char *s = p.text;
 	while (isspace((unsigned char)*s))
@@ -2145,4 +2151,35 @@ when_date_order(const char *value, unsigned *flags, struct err *e)
 	char q[64];
 	return err_set(e, ST_INVALID, "date_order '%s' is neither mdy (3/4 is March 4) nor dmy "
 	    "(3/4 is 3 April)", utf8_quote(q, sizeof q, value, 40));
+}
+
+int
+when_clock(const char *text, int *hour, int *minute, struct err *e)
+{
+	struct parser p;
+	struct tz *utc;
+	int64_t at;
+	int rc = tz_load("UTC", &utc, e);
+	if (rc)
+		return rc;
+	parser_init(&p, text, utc, WHEN_PAST_OK);
+	/* Read as a time today: any date, offset or zone is not a time of day. */
+	rc = normalize(&p) || tokenize(&p) || parse(&p);
+	const struct spec *sp = &p.sp;
+	if (!rc && (sp->date != D_NONE || sp->off != OFF_NONE || sp->now || sp->zone != Z_TASK ||
+	    sp->sec || !(sp->has_time || sp->midnight || sp->period >= 0)))
+		rc = fail(&p, "it is not a time of day alone");
+	if (!rc)
+		rc = evaluate(&p, 0, utc, &at);
+	char q[112];
+	utf8_quote(q, 104, p.text, TEXT_MAX);
+	if (rc)
+		rc = err_set(e, ST_INVALID, "bad time of day '%s': %s%s", q, p.why[0] ? p.why :
+		    "it is empty", p.advised ? "" : "; write one such as 09:00, 9am, 9:30pm, noon or"
+		    " 'half past 9'");
+	else
+		*hour = (int)(at % 86400 / 3600), *minute = (int)(at % 3600 / 60);
+	tz_free(p.own);
+	tz_free(utc);
+	return rc;
 }

@@ -27,6 +27,11 @@ int when_read(const char *text, int64_t now, const struct tz *z, unsigned flags,
     struct err *e);
 int when_parse(const char *text, int64_t now, const struct tz *z, int64_t *out, struct err *e);     /* flags 0 */
 int when_parse_any(const char *text, int64_t now, const struct tz *z, int64_t *out, struct err *e); /* WHEN_PAST_OK */
+/* A time of day alone, in the forms time expressions take ("09:00",
+ * "9am", "9:30pm", "noon", "half past 9"; a bare hour 1-7 is in the
+ * afternoon), as --daily and --weekly read it.  A date, an offset, a zone
+ * or seconds is ST_INVALID. */
+int when_clock(const char *text, int *hour, int *minute, struct err *e);
 /* The config value of date_order ("mdy", the default, or "dmy"; NULL or ""
  * is mdy) as WHEN_DMY set or cleared in *flags; ST_INVALID for any other. */
 int when_date_order(const char *value, unsigned *flags, struct err *e);

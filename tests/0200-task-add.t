@@ -117,4 +117,43 @@ test_expect_success 'a one-shot within the last minute is still accepted' '
 	task-ls | cut -f4 >actual && echo 2026-11-22T09:59:30Z >expect && test_cmp expect actual
 '
 
+test_expect_success 'twins are equal in their ends too: an end asked for is a new task' '
+	reset_store &&
+	a=$(task-add --weekly mon 09:00 "Plan the week") &&
+	b=$(task-add --weekly mon 09:00 --until "jan 1" "Plan the week" 2>err) &&
+	test "$b" != "$a" && test ! -s err &&
+	c=$(task-add --weekly mon 09:00 --count 4 "Plan the week" 2>err) &&
+	test "$c" != "$a" && test "$c" != "$b" && test ! -s err &&
+	d=$(task-add --weekly mon 09:00 --until "jan 1" "Plan the week" 2>err) &&
+	test "$d" = "$b" &&
+	grep -q "^task-add: task $b \"Plan the week\" is the same; not added" err &&
+	e=$(task-add --weekly mon 09:00 --count 4 "Plan the week" 2>err) &&
+	test "$e" = "$c" && test_one_line err &&
+	task-ls | cut -f5 | sort >actual &&
+	cat >expect <<-\EOF &&
+	Every Monday at 09:00
+	Every Monday at 09:00 until 2027-01-01 00:00
+	Every Monday at 09:00, 4 times
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success '--daily and --weekly take the clock forms of time expressions' '
+	reset_store &&
+	task-add --daily 9am --name a p1 >/dev/null &&
+	task-add --daily "half past 6pm" --name b p2 >/dev/null &&
+	task-add --daily noon --name c p3 >/dev/null &&
+	task-add --weekly mon,thu 6:30pm --name d p4 >/dev/null &&
+	task-add --weekly "fri quarter to 8" --name e p5 >/dev/null &&
+	task-ls | cut -f2,5 >actual &&
+	printf "%s\t%s\n" c "Daily at 12:00" b "Daily at 18:30" a "Daily at 09:00" \
+		d "Every Mon, Thu at 18:30" e "Every Friday at 07:45" >expect &&
+	test_cmp expect actual &&
+	for bad in "9am UTC" "tomorrow at 9" 9 25:00 ""; do
+		test_expect_code 2 task-add --daily "$bad" p 2>err &&
+		test_one_line err && grep -q "^task-add: bad time of day" err || return 1
+	done &&
+	test "$(task-ls | wc -l)" -eq 5
+'
+
 test_done

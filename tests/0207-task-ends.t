@@ -55,7 +55,7 @@ test_expect_success 'task-show: one line says when it ends and how many runs are
 	status:       pending
 	schedule:     Hourly at :00 until 2026-11-23 17:00 (cron '"'"'0 * * * *'"'"', Europe/London)
 	next run:     2026-11-23 10:00 GMT (2026-11-23T10:00:00Z)
-	ends:         2026-11-23 17:00 GMT (until); 8 runs left
+	ends:         2026-11-23 17:00 GMT (until); 8 occurrences left
 	last run:     never
 	failures:     0
 	exec:         true
@@ -67,15 +67,15 @@ test_expect_success 'task-show: one line says when it ends and how many runs are
 	test_cmp expect actual &&
 	id=$(task-add --daily 09:00 --count 7 --tz Europe/London --exec true --name show2 show2) &&
 	task-show "$id" | grep "^ends:" >actual &&
-	echo "ends:         2026-11-30 09:00 GMT (after 7 runs); 7 runs left" >expect &&
+	echo "ends:         2026-11-30 09:00 GMT (after 7 occurrences); 7 occurrences left" >expect &&
 	test_cmp expect actual &&
 	id=$(task-add --daily 09:00 --count 7 --until "nov 27 12:00" --tz Europe/London --exec true --name show3 show3) &&
 	task-show "$id" | grep "^ends:" >actual &&
-	echo "ends:         2026-11-27 12:00 GMT (after 7 runs or until 2026-11-27 12:00, whichever is first); 4 runs left" >expect &&
+	echo "ends:         2026-11-27 12:00 GMT (after 7 occurrences or until 2026-11-27 12:00, whichever is first); 4 occurrences left" >expect &&
 	test_cmp expect actual &&
 	id=$(task-add --cron "* * * * *" --until "in 1 day" --tz Europe/London --exec true --name show4 show4) &&
 	task-show "$id" | grep "^ends:" >actual &&
-	echo "ends:         2026-11-24 09:30 GMT (until); over 1000 runs left" >expect &&
+	echo "ends:         2026-11-24 09:30 GMT (until); over 1000 occurrences left" >expect &&
 	test_cmp expect actual &&
 	id=$(task-add --daily 09:00 --tz Europe/London --exec true --name show5 show5) &&
 	test_expect_code 1 grep "^ends:" <<-EOF
@@ -96,11 +96,11 @@ test_expect_success 'refused, each in one line with exit 2, and nothing added' '
 	--at "tomorrow at 10am" --until "friday"|--until and --count end recurring tasks (--cron, --daily, --weekly); a one-shot task (--at) has no recurrence to end
 	--plan "tomorrow" --count 2|--until and --count end recurring tasks (--cron, --daily, --weekly); a planned task (--plan) has no recurrence to end
 	--manual --count 2|--until and --count end recurring tasks (--cron, --daily, --weekly); a manual task has no recurrence to end
-	--daily 09:00 --count 0|--count 0 would never run: give a number of runs from 1 to 100000
-	--daily 09:00 --count -3|bad --count '"'"'-3'"'"': expected a number of runs from 1 to 100000
-	--daily 09:00 --count 100001|bad --count '"'"'100001'"'"': expected a number of runs from 1 to 100000
-	--daily 09:00 --count 99999999999999999999|bad --count '"'"'99999999999999999999'"'"': expected a number of runs from 1 to 100000
-	--daily 09:00 --count seven|bad --count '"'"'seven'"'"': expected a number of runs from 1 to 100000
+	--daily 09:00 --count 0|--count 0 would never run: give a number of occurrences from 1 to 100000
+	--daily 09:00 --count -3|bad --count '"'"'-3'"'"': expected a number of occurrences from 1 to 100000
+	--daily 09:00 --count 100001|bad --count '"'"'100001'"'"': expected a number of occurrences from 1 to 100000
+	--daily 09:00 --count 99999999999999999999|bad --count '"'"'99999999999999999999'"'"': expected a number of occurrences from 1 to 100000
+	--daily 09:00 --count seven|bad --count '"'"'seven'"'"': expected a number of occurrences from 1 to 100000
 	--daily 09:00 --until "when pigs fly"|--until: cannot understand time '"'"'when pigs fly'"'"' (read in Europe/London): unknown word '"'"'when'"'"'; try '"'"'tomorrow at 10am'"'"', '"'"'in 2 hours'"'"' or 2026-11-23T07:00:00Z
 	EOF
 	task-ls --json >after &&
@@ -113,14 +113,14 @@ test_expect_success 'task-edit --count re-arms from now; the report says the new
 	cat >expect <<-\EOF &&
 	count: 7 -> 2
 	next run: 2026-11-26 09:00 GMT
-	ends: 2026-11-27 09:00 GMT (after 2 runs)
+	ends: 2026-11-27 09:00 GMT (after 2 occurrences)
 	EOF
 	test_cmp expect actual &&
 	TASK_NOW=2026-11-25T12:00:00Z task-edit "$id" --until "nov 26 18:00" >actual &&
 	cat >expect <<-\EOF &&
 	until: none -> 2026-11-26T18:00:00Z
 	next run: 2026-11-26 09:00 GMT
-	ends: 2026-11-26 18:00 GMT (after 2 runs or until 2026-11-26 18:00, whichever is first)
+	ends: 2026-11-26 18:00 GMT (after 2 occurrences or until 2026-11-26 18:00, whichever is first)
 	EOF
 	test_cmp expect actual &&
 	TASK_NOW=2026-11-25T12:00:00Z task-edit "$id" --until none --count 0 >actual &&
@@ -142,7 +142,7 @@ test_expect_success 'task-edit: a new schedule re-arms the end; a one-shot sched
 	cat >expect <<-\EOF &&
 	cron: 0 9 * * * -> 0 18 * * *
 	next run: 2026-11-23 18:00 GMT
-	ends: 2026-11-25 18:00 GMT (after 3 runs)
+	ends: 2026-11-25 18:00 GMT (after 3 occurrences)
 	EOF
 	test_cmp expect actual &&
 	task-edit "$id" --at "friday at noon" >actual &&
@@ -176,7 +176,7 @@ test_expect_success 'task-edit --count on a finished recurrence makes it pending
 	status: completed -> pending
 	count: 1 -> 2
 	next run: 2026-11-25 09:00 GMT
-	ends: 2026-11-26 09:00 GMT (after 2 runs)
+	ends: 2026-11-26 09:00 GMT (after 2 occurrences)
 	EOF
 	test_cmp expect actual
 '

@@ -82,6 +82,27 @@ test_expect_success '--describe prints the description first' '
 	test_cmp expect actual
 '
 
+test_expect_success '--describe reads steps within hours, days of the month and months as words' '
+	task-when --describe --tz Europe/London -n 3 "*/30 9-17 * * 1-5" >actual &&
+	cat >expect <<-\EOF &&
+	Every 30 minutes from 09:00 to 17:30, Monday to Friday
+	2026-11-23T09:00:00+00:00
+	2026-11-23T09:30:00+00:00
+	2026-11-23T10:00:00+00:00
+	EOF
+	test_cmp expect actual &&
+	for e in "0 9 1,15 * *" "0 0 13 * 5" "0 9 * 1-6 *" "0,7,13 * * * *"; do
+		task-when --describe -n 1 "$e" | head -n 1 || return 1
+	done >actual &&
+	cat >expect <<-\EOF &&
+	At 09:00 on days 1 and 15
+	At 00:00 on day 13 and on Fridays
+	Daily at 09:00 from January to June
+	0,7,13 * * * *
+	EOF
+	test_cmp expect actual
+'
+
 test_expect_success 'a time expression prints its one instant' '
 	task-when --tz Europe/London "tomorrow at 10am" >actual &&
 	echo 2026-11-23T10:00:00+00:00 >expect &&

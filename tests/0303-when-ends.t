@@ -100,9 +100,9 @@ test_expect_success 'refused in one line, exit 2, nothing printed' '
 	--until yesterday @daily|--until: '"'"'yesterday'"'"' is 2026-11-22 09:30 GMT in Europe/London, which is in the past
 	--until 23:00 @daily|--until 2026-11-23 23:00 GMT comes before the first occurrence, 2026-11-24 00:00 GMT; it would never run
 	--from 2026-12-01 --until 2026-11-30 @daily|--until: '"'"'2026-11-30'"'"' is 2026-11-30 00:00 GMT in Europe/London, which is in the past
-	--count 0 @daily|bad --count '"'"'0'"'"': expected a number of runs from 1 to 100000
-	--count -2 @daily|bad --count '"'"'-2'"'"': expected a number of runs from 1 to 100000
-	--count 100001 @daily|bad --count '"'"'100001'"'"': expected a number of runs from 1 to 100000
+	--count 0 @daily|bad --count '"'"'0'"'"': expected a number of occurrences from 1 to 100000
+	--count -2 @daily|bad --count '"'"'-2'"'"': expected a number of occurrences from 1 to 100000
+	--count 100001 @daily|bad --count '"'"'100001'"'"': expected a number of occurrences from 1 to 100000
 	--count 2 "tomorrow at 10am"|--until and --count end a cron schedule; '"'"'tomorrow at 10am'"'"' is one instant
 	--until friday "in 2 hours"|--until and --count end a cron schedule; '"'"'in 2 hours'"'"' is one instant
 	--until "when pigs fly" @daily|--until: cannot understand time '"'"'when pigs fly'"'"' (read in Europe/London): unknown word '"'"'when'"'"'; try '"'"'tomorrow at 10am'"'"', '"'"'in 2 hours'"'"' or 2026-11-23T07:00:00Z

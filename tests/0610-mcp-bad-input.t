@@ -130,7 +130,7 @@ test_expect_success 'missing, mistyped and unknown arguments are tool errors the
 	call task_create {}
 	call task_create {"prompt":""}
 	call task_create {"prompt":"x"}
-	call task_create {"prompt":42,"daily":"7am"}
+	call task_create {"prompt":42,"daily":"25:00"}
 	call task_create {"prompt":"x","daily":"07:00","cron":"0 7 * * *"}
 	call task_create {"prompt":"x","cron":"0 25 * * *"}
 	call task_create {"prompt":"x","at":"yesterday at 9"}
@@ -159,7 +159,7 @@ test_expect_success 'missing, mistyped and unknown arguments are tool errors the
 	[3] error
 	Give exactly one schedule: cron, at, plan, daily, weekly, manual or heartbeat.
 	[4] error
-	Bad time '\''7am'\'': expected HH:MM, 00:00 to 23:59.
+	Bad time of day '\''25:00'\'': hour 25 is out of range 0-23; write one such as 09:00, 9am, 9:30pm, noon or '\''half past 9'\''.
 	[5] error
 	Give exactly one schedule, not cron and daily.
 	[6] error

@@ -25,21 +25,21 @@ test_expect_success 'task_create with until, count, mcp and mcp_allow: the reply
 	Schedule: Hourly at :00 until 2026-11-23 17:00 (Europe/London)
 	Status: pending, enabled
 	Next run: 2026-11-23 10:00 GMT
-	Ends: 2026-11-23 17:00 GMT (until); 8 runs left, then the task is completed.
+	Ends: 2026-11-23 17:00 GMT (until); 8 occurrences left, then the task is completed.
 	[3] ok
 	Created task '\''Week'\''.
 	ID: ${week}
 	Schedule: Daily at 09:00, 7 times (Europe/London)
 	Status: pending, enabled
 	Next run: 2026-11-24 09:00 GMT
-	Ends: 2026-11-30 09:00 GMT (after 7 runs); 7 runs left, then the task is completed.
+	Ends: 2026-11-30 09:00 GMT (after 7 occurrences); 7 occurrences left, then the task is completed.
 	[4] ok
 	Task '\''Week'\''
 	ID: ${week}
 	Schedule: Daily at 09:00, 7 times (Europe/London)
 	Status: pending, enabled
 	Next run: 2026-11-24 09:00 GMT
-	Ends: 2026-11-30 09:00 GMT (after 7 runs); 7 runs left, then the task is completed.
+	Ends: 2026-11-30 09:00 GMT (after 7 occurrences); 7 occurrences left, then the task is completed.
 	Cron: 0 9 * * *
 	Last run: never
 	Failures in a row: 0
@@ -74,14 +74,14 @@ test_expect_success 'task_update: a new count counts from now; none and 0 remove
 	Task '\''Week'\'' updated. Changed fields:
 	  count: 7 -> 2
 	Next run: 2026-11-26 09:00 GMT
-	Ends: 2026-11-27 09:00 GMT (after 2 runs); 2 runs left, then the task is completed.
+	Ends: 2026-11-27 09:00 GMT (after 2 occurrences); 2 occurrences left, then the task is completed.
 	[2] error
 	until: '\''2026-11-24 18:00'\'' is 2026-11-24 18:00 GMT in Europe/London, which is in the past.
 	[3] ok
 	Task '\''Week'\'' updated. Changed fields:
 	  until: none -> 2026-11-26T12:00:00Z
 	Next run: 2026-11-26 09:00 GMT
-	Ends: 2026-11-26 12:00 GMT (after 2 runs or until 2026-11-26 12:00, whichever is first); 1 run left, then the task is completed.
+	Ends: 2026-11-26 12:00 GMT (after 2 occurrences or until 2026-11-26 12:00, whichever is first); 1 occurrence left, then the task is completed.
 	[4] ok
 	Task '\''Week'\'' updated. Changed fields:
 	  until: 2026-11-26T12:00:00Z -> none
@@ -108,11 +108,11 @@ test_expect_success 'the tools refuse what task-add refuses, in sentences' '
 	[1] error
 	Until and count end recurring tasks (cron, daily, weekly); a one-shot task (at) has no recurrence to end.
 	[2] error
-	Count 0 would never run: give a number of runs from 1 to 100000.
+	Count 0 would never run: give a number of occurrences from 1 to 100000.
 	[3] error
-	Bad count '\''-2'\'': expected a number of runs from 1 to 100000.
+	Bad count '\''-2'\'': expected a number of occurrences from 1 to 100000.
 	[4] error
-	Bad count '\''1000000'\'': expected a number of runs from 1 to 100000.
+	Bad count '\''1000000'\'': expected a number of occurrences from 1 to 100000.
 	[5] error
 	Until 2026-11-24 08:00 UTC comes before the first occurrence, 2026-11-24 09:00 UTC; it would never run.
 	[6] error

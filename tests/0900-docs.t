@@ -1,6 +1,7 @@
 #!/bin/sh
 # Every program: --help and --version, a man page that mandoc finds clean,
-# a line in README.md and agentcron(7); `make install` honours DESTDIR and PREFIX.
+# a line in README.md and agentcron(7); `make install` honours DESTDIR and PREFIX,
+# installs completions for bash and zsh, and `make uninstall` takes it all back.
 . "$AC_TOP/tests/lib.sh"
 
 progs=$(cd "$AC_TOP/cmd" && ls *.c | sed 's/\.c$//')
@@ -92,7 +93,19 @@ test_expect_success 'make install puts programs and pages under DESTDIR and PREF
 		test -x "root/opt/ac/bin/$p" && test -f "root/opt/ac/share/man/man1/$p.1" || { echo "$p not installed"; exit 1; }
 	done &&
 	test -f root/opt/ac/share/man/man7/agentcron.7 &&
-	test -f root/opt/ac/share/man/man5/agentcron-schedule.5
+	test -f root/opt/ac/share/man/man5/agentcron-schedule.5 &&
+	for p in $progs; do
+		test "$(readlink "root/opt/ac/share/bash-completion/completions/$p")" = agentcron ||
+			{ echo "$p: no bash completion"; exit 1; }
+	done &&
+	test -f root/opt/ac/share/bash-completion/completions/agentcron &&
+	test -f root/opt/ac/share/zsh/site-functions/_agentcron
+'
+
+test_expect_success 'make uninstall removes every file make install put there' '
+	make -s -C "$AC_TOP" uninstall DESTDIR="$TEST_TMP/root" PREFIX=/opt/ac >/dev/null &&
+	find root ! -type d >left &&
+	test_cmp /dev/null left
 '
 
 test_done

@@ -13,6 +13,13 @@ test_daily_weekly(void)
 	static const struct { const char *in, *want; } daily[] = {
 		{"07:00", "0 7 * * *"}, {"23:59", "59 23 * * *"}, {"0:05", "5 0 * * *"},
 		{"25:00", NULL}, {"7", NULL}, {"07:60", NULL}, {"07:00x", NULL}, {"", NULL},
+		/* the clock forms of time expressions */
+		{"9am", "0 9 * * *"}, {"6:30pm", "30 18 * * *"}, {"noon", "0 12 * * *"},
+		{"midnight", "0 0 * * *"}, {"half past 9", "30 9 * * *"}, {"9 PM", "0 21 * * *"},
+		{"quarter to 8", "45 7 * * *"}, {"12am", "0 0 * * *"}, {"21.15", "15 21 * * *"},
+		/* not a time of day alone */
+		{"9am UTC", NULL}, {"tomorrow at 9", NULL}, {"in 2 hours", NULL},
+		{"07:00:30", NULL}, {"monday 9am", NULL}, {"13pm", NULL}, {"now", NULL},
 	};
 	for (size_t i = 0; i < sizeof daily / sizeof daily[0]; i++) {
 		char out[64] = "";
@@ -28,7 +35,10 @@ test_daily_weekly(void)
 		{"sun 18:00", "0 18 * * 0"}, {"fri,mon 07:15", "15 7 * * 1,5"},
 		{"mon,tue,wed,thu,fri,sat,sun 12:00", "0 12 * * 1,2,3,4,5,6,0"},
 		{"TUES 08:00", "0 8 * * 2"}, {"thurs 08:00", "0 8 * * 4"},
-		{"funday 09:00", NULL}, {"mon", NULL}, {"mon 9am", NULL}, {"mo 09:00", NULL},
+		{"mon 9am", "0 9 * * 1"}, {"mon,thu 6:30pm", "30 18 * * 1,4"},
+		{"sat half past 10", "30 10 * * 6"},
+		{"funday 09:00", NULL}, {"mon", NULL}, {"mon 9", NULL}, {"mo 09:00", NULL},
+		{"mon tomorrow", NULL}, {"mon 9am UTC", NULL},
 	};
 	for (size_t i = 0; i < sizeof weekly / sizeof weekly[0]; i++) {
 		char out[64] = "";
@@ -179,16 +189,16 @@ test_arm_end(void)
 		    "2026-11-23 17:00 GMT (until)"},
 		/* Daily at 09:00, 7 times, from 09:30 on the 23rd: the 24th to the 30th. */
 		{"0 9 * * *", "Europe/London", 1795426200, TIME_NONE, 7, ST_OK, 1795942800 + 86400, 7,
-		    "2026-11-30 09:00 GMT (after 7 runs)"},
+		    "2026-11-30 09:00 GMT (after 7 occurrences)"},
 		/* Both: the earlier wins, either way round. */
 		{"0 9 * * *", "Europe/London", 1795426200, 1795942800, 7, ST_OK, 1795942800, 6,
-		    "2026-11-29 09:00 GMT (after 7 runs or until 2026-11-29 09:00, whichever is first)"},
+		    "2026-11-29 09:00 GMT (after 7 occurrences or until 2026-11-29 09:00, whichever is first)"},
 		{"0 9 * * *", "Europe/London", 1795426200, 1795942800 + 7 * 86400, 2, ST_OK,
 		    1795507200 + 3600 + 86400, 2,
-		    "2026-11-25 09:00 GMT (after 2 runs or until 2026-12-06 09:00, whichever is first)"},
+		    "2026-11-25 09:00 GMT (after 2 occurrences or until 2026-12-06 09:00, whichever is first)"},
 		/* One run. */
 		{"0 9 * * *", "UTC", 1795426200, TIME_NONE, 1, ST_OK, 1795507200 + 3600, 1,
-		    "2026-11-24 09:00 UTC (after 1 run)"},
+		    "2026-11-24 09:00 UTC (after 1 occurrence)"},
 		/* Every 30 minutes across the fall back, until 01:45 in the first
 		 * pass (BST) or in the second (GMT). */
 		{"*/30 * * * *", "Europe/London", 1792882200, 1792889100, 0, ST_OK, 1792889100, 4,
@@ -198,7 +208,7 @@ test_arm_end(void)
 		/* 01:30 daily, 3 times over the spring forward: the 29th's falls in
 		 * the gap and fires at 02:00 BST; the third is 01:30 BST on the 30th. */
 		{"30 1 * * *", "Europe/London", 1774612800, TIME_NONE, 3, ST_OK, 1774830600, 3,
-		    "2026-03-30 01:30 BST (after 3 runs)"},
+		    "2026-03-30 01:30 BST (after 3 occurrences)"},
 		/* Refused: an until in the past, or before the first occurrence. */
 		{"0 9 * * *", "UTC", 1795426200, 1795339800, 0, ST_INVALID, TIME_NONE, 0, NULL},
 		{"0 9 * * *", "UTC", 1795426200, 1795507200, 0, ST_INVALID, TIME_NONE, 0, NULL},

@@ -1,0 +1,77 @@
+# bash completion for agentcron's programs.  Installed once and linked
+# under each program's name in bash-completion's completions directory,
+# which loads it the first time one of them is completed.  Options come
+# from each program's own --help, so they never fall behind it; values are
+# offered where they are a known set (statuses, kinds, zones, task ids).
+
+_agentcron_options()
+{
+	local cmd=$1 var
+	var=_agentcron_opts_${cmd//-/_}
+	if [[ -z ${!var-} ]]; then
+		printf -v "$var" '%s' "$("$cmd" --help 2>/dev/null |
+			grep -oE -- '(^|[ ,[|])--?[a-zA-Z][a-zA-Z-]*' | sed 's/^[ ,[|]//' | sort -u |
+			tr '\n' ' ')"
+	fi
+	printf '%s\n' "${!var}"
+}
+
+# Task ids (and names) of the store, for the arguments that name a task.
+_agentcron_ids()
+{
+	task-ls --limit 500 2>/dev/null | cut -f1
+}
+
+_agentcron_zones()
+{
+	local dir=/usr/share/zoneinfo
+	[[ -d $dir ]] || return
+	(cd "$dir" && find . -type f ! -name '*.*' ! -path './posix/*' ! -path './right/*' \
+		-printf '%P\n' 2>/dev/null)
+}
+
+_agentcron_complete()
+{
+	local cmd=${COMP_WORDS[0]##*/} cur=${COMP_WORDS[COMP_CWORD]}
+	local prev=${COMP_WORDS[COMP_CWORD-1]} words
+	COMPREPLY=()
+	case $prev in
+	-s | --status)
+		case $cmd in
+		task-log) words='running success failed timeout interrupted skipped unstarted' ;;
+		*) words='pending running completed failed cancelled' ;;
+		esac ;;
+	-k | --kind) [[ $cmd == task-ls ]] && words='cron at plan manual heartbeat' ;;
+	--missed) words='once skip all' ;;
+	--provider) words='openai anthropic' ;;
+	-p | --profile) [[ $cmd == task-mcp ]] && words='native oneclaw agent-zero kai toolpack wooster all' ;;
+	-z | --tz)
+		mapfile -t COMPREPLY < <(compgen -W "$(_agentcron_zones)" -- "$cur")
+		return ;;
+	-t | --task | -r | --run)
+		if [[ $cmd == task-log && ($prev == -t || $prev == --task) ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "$(_agentcron_ids)" -- "$cur")
+			return
+		fi ;;
+	-A | --attach | -a | --key-file)
+		if [[ $prev != -a || $cmd == llm-call ]]; then
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+			return
+		fi ;;
+	esac
+	if [[ -n ${words-} ]]; then
+		mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")
+		return
+	fi
+	if [[ $cur == -* ]]; then
+		mapfile -t COMPREPLY < <(compgen -W "$(_agentcron_options "$cmd")" -- "$cur")
+		return
+	fi
+	case $cmd in
+	task-show | task-edit | task-rm | task-run)
+		mapfile -t COMPREPLY < <(compgen -W "$(_agentcron_ids)" -- "$cur") ;;
+	esac
+}
+
+complete -F _agentcron_complete llm-call task-add task-edit task-log task-ls task-mcp \
+	task-rm task-run task-show task-status task-tick task-when
