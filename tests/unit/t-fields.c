@@ -1,6 +1,6 @@
 /* Every field of the tables of common/task_fields.c, through JSON and
  * through the store TASK_DB names (a file in the suite's SQLite pass, a
- * PostgreSQL database in its PostgreSQL pass: tests/0210-store-fields.t).
+ * PostgreSQL database in its PostgreSQL pass: tests/0211-store-fields.t).
  * Each field is given a value unlike its default, chosen by its type, and
  * must come back as it went: added, read, listed, claimed and updated, so a
  * field is covered as soon as it is in its table, and one a backend drops
@@ -267,6 +267,252 @@ test_run_json(const struct run *want)
 	cJSON_Delete(j);
 }
 
+/* ---- the store ---- */
+
+struct seen {
+	struct task *t;            /* NTASKS, by position of their ids in want */
+	const struct task *want;
+};
+
+static int
+keep_listed(const struct task *t, void *arg)
+{
+	struct seen *s = arg;
+	for (int k = 0; k < NTASKS; k++)
+		if (strcmp(t->id, s->want[k].id) == 0) {
+			task_free(&s->t[k]);
+			task_copy(&s->t[k], t);
+		}
+	return 0;
+}
+
+static int
+keep_claimed(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
+    struct err *e)
+{
+	(void)last_attempt, (void)r, (void)e;
+	*decision = CLAIM_SKIP;
+	return keep_listed(t, arg);
+}
+
+static void
+get_all(struct store *st, const struct task *want, struct task *got, const char *path)
+{
+	for (int k = 0; k < NTASKS; k++) {
+		struct err e;
+		if (!check(store_task_get(st, want[k].id, &got[k], &e) == ST_OK, "%s: task %d read", path, k)) {
+			printf("#   %s\n", e.msg);
+			task_init(&got[k]);
+		}
+	}
+	check_fields(&task_fields, want, got, sizeof *got, NTASKS, VIA_STORE, path);
+	for (int k = 0; k < NTASKS; k++)
+		task_free(&got[k]);
+}
+
+/* Written with a value this agentcron does not know, each field that
+ * keeps what is stored keeps it. */
+static void
+test_keeps(struct store *st, const struct task *stored)
+{
+	for (size_t i = 0; i < task_fields.n; i++) {
+		const struct field *f = &task_fields.f[i];
+		if (!field_keeps(f))
+			continue;
+		struct task t[NTASKS];
+		struct err e;
+		int ok = 1;
+		for (int k = 0; k < NTASKS; k++) {
+			task_copy(&t[k], &stored[k]);
+			if (f->type == FT_ENUM)
+				*FIELD_OF(&t[k], f, int) = -1;
+			else if (f->type == FT_PLAN)
+				t[k].nplan = 0;
+			ok &= store_task_put(st, &t[k], &e) == ST_OK;
+			task_free(&t[k]);
+		}
+		check(ok, "task store: written with %s unknown", label(f));
+		char path[64];
+		snprintf(path, sizeof path, "task store: %s unknown, kept", label(f));
+		get_all(st, stored, t, path);
+	}
+}
+
+/* A twin (FT_DEDUP) of a pending task is found, not added. */
+static void
+test_twin(struct store *st, const struct task *want, char id[37])
+{
+	struct task a, b;
+	struct err e;
+	int dup = 0;
+	char dup_id[37] = "";
+	task_copy(&a, want);
+	a.deleted_at = TIME_NONE;
+	a.status = STATUS_PENDING;
+	set_str(&a.key, NULL);
+	snprintf(a.id, sizeof a.id, "%s", "0000000a-0000-4000-8000-000000000000");
+	task_copy(&b, &a);
+	b.id[0] = 0;
+	check(store_task_add(st, &a, 1, &dup, dup_id, &e) == ST_OK && !dup, "task store: a pending task");
+	check(store_task_add(st, &b, 1, &dup, dup_id, &e) == ST_OK && dup && strcmp(dup_id, a.id) == 0,
+	    "task store: its twin is found by the stored dedup key");
+	memcpy(id, a.id, 37);
+	task_free(&a);
+	task_free(&b);
+}
+
+static void
+test_task_store(struct store *st, const struct task *want)
+{
+	struct task got[NTASKS], next[NTASKS];
+	struct err e;
+	int dup;
+	char dup_id[37];
+	for (int k = 0; k < NTASKS; k++) {
+		struct task t;
+		task_copy(&t, &want[k]);
+		if (!check(store_task_add(st, &t, 0, &dup, dup_id, &e) == ST_OK, "task store: task %d added", k))
+			printf("#   %s\n", e.msg);
+		task_free(&t);
+	}
+	get_all(st, want, got, "task store: added, read");
+	/* The filler's deleted_at puts them in the trash. */
+	struct task_filter f;
+	task_filter_init(&f);
+	f.trashed = 1;
+	struct seen seen = {got, want};
+	for (int k = 0; k < NTASKS; k++)
+		task_init(&got[k]);
+	check(store_task_list(st, &f, keep_listed, &seen, &e) == ST_OK, "task store: listed");
+	check_fields(&task_fields, want, got, sizeof *got, NTASKS, VIA_STORE, "task store: listed");
+	for (int k = 0; k < NTASKS; k++) {
+		int n = 0;
+		struct claim_req req = {.what = CLAIM_ONE, .id = want[k].id};
+		task_free(&got[k]);
+		task_init(&got[k]);
+		check(store_claim(st, &req, keep_claimed, &seen, NULL, &n, &e) == ST_OK, "task store:"
+		    " task %d claimed", k);
+	}
+	check_fields(&task_fields, want, got, sizeof *got, NTASKS, VIA_STORE, "task store: claimed");
+	for (int k = 0; k < NTASKS; k++) {
+		task_free(&got[k]);
+		task_make(&next[k], k, 1);
+		memcpy(next[k].id, want[k].id, sizeof next[k].id);
+		if (!check(store_task_put(st, &next[k], &e) == ST_OK, "task store: task %d updated", k))
+			printf("#   %s\n", e.msg);
+	}
+	get_all(st, next, got, "task store: updated, read");
+	test_keeps(st, next);
+	for (int k = 0; k < NTASKS; k++)
+		task_free(&next[k]);
+}
+
+struct fire_one {
+	const struct run *run;
+};
+
+static int
+fire_one(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
+    struct err *e)
+{
+	const struct run *want = ((struct fire_one *)arg)->run;
+	(void)t, (void)last_attempt, (void)e;
+	*r = *want;
+	for (size_t i = 0; i < run_fields.n; i++)
+		if (run_fields.f[i].type == FT_STR)
+			*FIELD_OF(r, &run_fields.f[i], char *) = xstrdup(*CFIELD_OF(want, &run_fields.f[i], char *));
+	*decision = CLAIM_FIRE;
+	return ST_OK;
+}
+
+static int
+no_change(struct task *t, const struct run *r, int *write, void *arg, struct err *e)
+{
+	(void)t, (void)r, (void)arg, (void)e;
+	*write = 0;
+	return ST_OK;
+}
+
+static int
+keep_run(const struct run *r, void *arg)
+{
+	struct run *out = arg;
+	run_free(out);
+	*out = *r;
+	for (size_t i = 0; i < run_fields.n; i++)
+		if (run_fields.f[i].type == FT_STR)
+			*FIELD_OF(out, &run_fields.f[i], char *) = xstrdup(*CFIELD_OF(r, &run_fields.f[i], char *));
+	return 1;
+}
+
+static void
+run_check_read(struct store *st, const struct run *want, const char *path)
+{
+	struct run got;
+	struct err e;
+	if (!check(store_run_get(st, want->id, &got, &e) == ST_OK, "%s: read", path)) {
+		printf("#   %s\n", e.msg);
+		return;
+	}
+	check_fields(&run_fields, want, &got, sizeof got, 1, VIA_STORE, path);
+	run_free(&got);
+}
+
+/* A run of task_id recorded by a claim (every column), then ended (F_END
+ * columns), read by id and listed. */
+static void
+test_run_store(struct store *st, const char *task_id)
+{
+	struct run want, ended, dflt;
+	struct owner self;
+	struct err e;
+	run_make(&want, task_id, 0);
+	want.status = RUN_RUNNING;
+	check(owner_self(&self, &e) == ST_OK && store_owner_start(st, &self, &e) == ST_OK,
+	    "run store: an owner");
+	struct claimed out[1];
+	struct fire_one arg = {&want};
+	struct claim_req req = {.what = CLAIM_ONE, .id = task_id};
+	int n = 0;
+	if (!check(store_claim(st, &req, fire_one, &arg, out, &n, &e) == ST_OK && n == 1,
+	    "run store: recorded by a claim"))
+		printf("#   %s\n", e.msg);
+	claimed_free(out, (size_t)n);
+	run_check_read(st, &want, "run store: recorded");
+	/* Its end: the F_END fields another value. */
+	run_make(&ended, task_id, 0);
+	ended.status = RUN_RUNNING;
+	run_init(&dflt);
+	for (size_t i = 0; i < run_fields.n; i++)
+		if (run_fields.f[i].flags & F_END)
+			fill(&run_fields.f[i], &ended, &dflt, i, 1);
+	struct run_end end = {.run = &ended};
+	if (!check(store_runs_end(st, &end, 1, no_change, NULL, &e) == ST_OK && end.ours,
+	    "run store: ended by its owner"))
+		printf("#   %s\n", e.msg);
+	run_check_read(st, &ended, "run store: ended");
+	struct run_filter f;
+	struct run got;
+	run_filter_init(&f);
+	f.task_id = task_id;
+	f.with_output = 1;
+	run_init(&got);
+	check(store_run_list(st, &f, keep_run, &got, &e) == ST_OK, "run store: listed");
+	check_fields(&run_fields, &ended, &got, sizeof got, 1, VIA_STORE, "run store: listed");
+	/* Without output: the large fields are not read. */
+	f.with_output = 0;
+	check(store_run_list(st, &f, keep_run, &got, &e) == ST_OK, "run store: listed, small");
+	for (size_t i = 0; i < run_fields.n; i++)
+		if (run_fields.f[i].flags & F_LARGE)
+			set_str(FIELD_OF(&ended, &run_fields.f[i], char *), NULL);
+	check_fields(&run_fields, &ended, &got, sizeof got, 1, VIA_STORE, "run store: listed, small");
+	run_free(&got);
+	run_free(&want);
+	run_free(&ended);
+	run_free(&dflt);
+	store_owner_stop(st);
+}
+
 int
 main(void)
 {
@@ -279,6 +525,18 @@ main(void)
 	run_make(&r, want[0].id, 0);
 	test_run_json(&r);
 	run_free(&r);
+
+	struct store *st;
+	struct err e;
+	if (!check(store_open(NULL, 0, &st, &e) == ST_OK, "open the store (TASK_DB)")) {
+		printf("#   %s\n", e.msg);
+		return tap_done();
+	}
+	test_task_store(st, want);
+	char id[37];
+	test_twin(st, &want[0], id);
+	test_run_store(st, id);
+	store_close(st);
 	for (int k = 0; k < NTASKS; k++)
 		task_free(&want[k]);
 	zones_free(zs);
