@@ -24,8 +24,10 @@
 #include "config.h"
 #include "exec.h"
 #include "llm.h"
-#include "llm_setup.h"
+#include "llm_session.h"
 #include "mcp_client.h"
+#include "opt.h"
+#include "prog.h"
 #include "store.h"
 #include "task_json.h"
 #include "utf8.h"
@@ -35,7 +37,7 @@
 #define DEFAULT_ROUNDS 8
 
 struct opts {
-	struct llm_setup s;         /* the call's own settings */
+	struct llm_session s;         /* the call's own settings */
 	const char *tools;
 	struct buf mcp, allow;      /* --mcp and --mcp-allow, comma-joined */
 	int json, stream, no_log, max_rounds;
@@ -113,7 +115,7 @@ read_prompt(int argc, char **argv, struct buf *prompt, struct err *e)
 }
 
 static void
-print_json(const struct llm_setup *s, const struct llm_result *r, long latency, long long id)
+print_json(const struct llm_session *s, const struct llm_result *r, long latency, long long id)
 {
 	const struct llm_config *lc = &s->lc;
 	const char *context = s->context;
@@ -193,7 +195,7 @@ usage(FILE *f)
 	    "      --retries N          further attempts on 429, 5xx and network errors (default %d)\n"
 	    "  -n, --no-log             do not record the call in the store\n"
 	    "Keys: OPENAI_API_KEY, ANTHROPIC_API_KEY or the config file %s.\n",
-	    LLM_OPENAI_MODEL, LLM_ANTHROPIC_MODEL, DEFAULT_ROUNDS, LLM_SETUP_RETRIES,
+	    LLM_OPENAI_MODEL, LLM_ANTHROPIC_MODEL, DEFAULT_ROUNDS, LLM_SESSION_RETRIES,
 	    "$XDG_CONFIG_HOME/agentcron/config");
 }
 
@@ -231,30 +233,24 @@ parse_options(int argc, char **argv, struct opts *o)
 		{NULL, 0, NULL, 0},
 	};
 	struct err e = {""};
-	char ebuf[128];
-	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:m:a:o:p:c:n", longopts, NULL)) != -1) {
+	char msg[128];
+	double t;
+	long n;
+	int c, rc = ST_OK;
+	while (!rc && (c = opt_next(argc, argv, ":s:m:a:o:p:c:n", longopts, msg, sizeof msg)) != -1) {
 		switch (c) {
 		case 's': o->s.system = optarg; break;
 		case 'm': o->s.model = optarg; break;
 		case 'a': o->s.attach[o->s.nattach++] = optarg; break;
-		case 'o':
-			if (llm_setup_option(o->s.options, optarg, &e))
-				return fail(ST_INVALID, e.msg);
-			break;
+		case 'o': rc = llm_session_option(o->s.options, optarg, &e); break;
 		case 'p':
-			if (llm_provider_parse(optarg) < 0) {
-				err_set(&e, ST_INVALID, "unknown provider '%s' (openai or anthropic)", optarg);
-				return fail(ST_INVALID, e.msg);
-			}
+			if (llm_provider_parse(optarg) < 0)
+				rc = opt_bad(&e, "--provider", optarg, "openai or anthropic");
 			o->s.provider = optarg;
 			break;
 		case O_BASE_URL:
-			if (str_casecmp_prefix(optarg, "http://") && str_casecmp_prefix(optarg, "https://")) {
-				err_set(&e, ST_INVALID, "base URL '%s' is not an http or https URL", optarg);
-				return fail(ST_INVALID, e.msg);
-			}
+			if (str_casecmp_prefix(optarg, "http://") && str_casecmp_prefix(optarg, "https://"))
+				rc = opt_bad(&e, "--base-url", optarg, "an http or https URL");
 			o->s.base_url = optarg;
 			break;
 		case O_KEY_FILE: o->s.key_file = optarg; break;
@@ -266,42 +262,32 @@ parse_options(int argc, char **argv, struct opts *o)
 			buf_printf(b, "%s%s", b->len ? "," : "", optarg);
 			break;
 		}
-		case O_MCP_TIMEOUT: {
-			double t;
-			if (llm_setup_seconds(optarg, &t))
-				return fail(ST_INVALID, "--mcp-timeout wants a number of seconds");
-			o->s.mcp_timeout_ms = (long)(t * 1000);
+		case O_MCP_TIMEOUT:
+			if (!(rc = opt_seconds("--mcp-timeout", optarg, 86400, &t, &e)))
+				o->s.mcp_timeout_ms = (long)(t * 1000);
 			break;
-		}
 		case O_MAX_ROUNDS:
-			if (llm_setup_count(optarg, 100, &o->max_rounds) || o->max_rounds < 1)
-				return fail(ST_INVALID, "--max-rounds wants a number from 1 to 100");
+			if (!(rc = opt_number("--max-rounds", optarg, NULL, 1, 100, &n, &e)))
+				o->max_rounds = (int)n;
 			break;
 		case O_JSON: o->json = 1; break;
 		case O_STREAM: o->stream = 1; break;
 		case O_NO_STREAM: o->stream = 0; break;
-		case O_TIMEOUT:
-			if (llm_setup_seconds(optarg, &o->s.timeout))
-				return fail(ST_INVALID, "--timeout wants a number of seconds");
-			break;
+		case O_TIMEOUT: rc = opt_seconds("--timeout", optarg, 86400, &o->s.timeout, &e); break;
 		case O_CONNECT_TIMEOUT:
-			if (llm_setup_seconds(optarg, &o->s.connect_timeout))
-				return fail(ST_INVALID, "--connect-timeout wants a number of seconds");
+			rc = opt_seconds("--connect-timeout", optarg, 86400, &o->s.connect_timeout, &e);
 			break;
 		case O_RETRIES:
-			if (llm_setup_count(optarg, 20, &o->s.retries))
-				return fail(ST_INVALID, "--retries wants a number from 0 to 20");
+			if (!(rc = opt_number("--retries", optarg, NULL, 0, 20, &n, &e)))
+				o->s.retries = (int)n;
 			break;
 		case 'n': o->no_log = 1; break;
 		case O_HELP: usage(stdout); return -1;
 		case O_VERSION: printf("llm-call (agentcron) %s\n", AC_VERSION); return -1;
-		default:
-			fprintf(stderr, "%s: %s (try 'llm-call --help')\n", prog,
-			    opt_error(ebuf, sizeof ebuf, c, argv));
-			return ST_INVALID;
+		default: return usage_error(prog, "%s", msg);
 		}
 	}
-	return ST_OK;
+	return rc ? fail(rc, e.msg) : ST_OK;
 }
 
 /* One call from its options to its answer, and what it leaves behind. */
@@ -330,25 +316,25 @@ prepare(struct call *k, int argc, char **argv, struct err *e)
 	struct opts *o = &k->o;
 	struct llm_config *lc = &o->s.lc;
 	int rc;
-	if ((rc = llm_setup_env(&o->s, e)) || (rc = read_prompt(argc, argv, &k->prompt, e)) ||
+	if ((rc = llm_session_env(&o->s, e)) || (rc = read_prompt(argc, argv, &k->prompt, e)) ||
 	    (rc = now_get(&k->now, e)))
 		return rc;
-	if ((rc = config_load(&k->cf, e)) || (rc = llm_setup_resolve(&o->s, k->cf, e)))
+	if ((rc = config_load(&k->cf, e)) || (rc = llm_session_resolve(&o->s, k->cf, e)))
 		return rc == ST_INVALID ? EXEC_EXIT_PERMANENT : rc;
 	lc->stream = o->stream >= 0 ? o->stream : !o->json && isatty(1);
 	if (lc->stream && !o->json) {
 		lc->on_text = on_text;
 		lc->arg = &k->sink;
 	}
-	if ((rc = llm_setup_message(&o->s, k->prompt.data, e)))
+	if ((rc = llm_session_message(&o->s, k->prompt.data, e)))
 		return rc;
 	if ((o->s.context || o->tools || !o->no_log) && (rc = store_open(NULL, STORE_LOG, &k->st, e)))
 		return rc;
 	const char *mcp = o->mcp.len ? o->mcp.data : env("TASK_MCP");
 	const char *allow = o->allow.len ? o->allow.data : env("TASK_MCP_ALLOW");
-	if ((rc = llm_setup_conversation(&o->s, k->st, e)) ||
-	    (o->tools && (rc = llm_setup_tools(&o->s, k->st, o->tools, e))) ||
-	    (mcp && (rc = llm_setup_mcp(&o->s, mcp, allow, e))))
+	if ((rc = llm_session_conversation(&o->s, k->st, e)) ||
+	    (o->tools && (rc = llm_session_tools(&o->s, k->st, o->tools, e))) ||
+	    (mcp && (rc = llm_session_mcp(&o->s, mcp, allow, e))))
 		return rc;
 	return llm_new(lc, &k->l, e);
 }
@@ -361,7 +347,7 @@ ask(struct call *k, struct err *e)
 	/* Latency is the model's part: from the first request to the answer. */
 	clock_gettime(CLOCK_MONOTONIC, &k->t0);
 	k->called = 1;
-	int rc = llm_setup_run(&k->o.s, k->l, k->o.max_rounds, &k->r, e);
+	int rc = llm_session_run(&k->o.s, k->l, k->o.max_rounds, &k->r, e);
 	k->latency = elapsed_ms(&k->t0);
 	if (k->sink.any && k->sink.last != '\n')
 		putchar('\n');
@@ -385,7 +371,7 @@ record(struct call *k, int rc, struct err *e)
 	if (!k->called || !k->st)
 		return rc;
 	struct err re = {""};
-	char *tool_log = llm_setup_call_log(&o->s);
+	char *tool_log = llm_session_call_log(&o->s);
 	const char *model = k->r.model ? k->r.model : lc->model;
 	struct llm_call rec = {
 		.run_id = (char *)env("TASK_RUN_ID"), .task_id = (char *)env("TASK_ID"),
@@ -415,8 +401,8 @@ record(struct call *k, int rc, struct err *e)
 }
 
 /* The answer, unless it was streamed as it came. */
-static int
-print_answer(struct call *k, int rc, struct err *e)
+static void
+print_answer(struct call *k)
 {
 	if (k->answered && !k->o.s.lc.on_text) {
 		if (k->o.json) {
@@ -428,13 +414,10 @@ print_answer(struct call *k, int rc, struct err *e)
 				putchar('\n');
 		}
 	}
-	if (fflush(stdout) != 0 && !rc)
-		return err_set(e, ST_ERR, "cannot write the answer: %s", strerror(errno));
-	return rc;
 }
 
-int
-main(int argc, char **argv)
+static int
+llm_call(int argc, char **argv)
 {
 	struct call k = {.o = {.s = {.retries = -1}, .stream = -1, .max_rounds = DEFAULT_ROUNDS}};
 	struct err e = {""};
@@ -450,7 +433,7 @@ main(int argc, char **argv)
 			rc = ask(&k, &e);
 		rc = record(&k, rc, &e);
 		/* Printed even when recording failed: the answer is not lost. */
-		rc = print_answer(&k, rc, &e);
+		print_answer(&k);
 		if (rc)
 			fail(rc, e.msg);
 	}
@@ -458,9 +441,15 @@ main(int argc, char **argv)
 	buf_free(&k.o.mcp);
 	buf_free(&k.o.allow);
 	llm_free(k.l);
-	llm_setup_free(&k.o.s);     /* the tools before the store they use */
+	llm_session_free(&k.o.s);     /* the tools before the store they use */
 	store_close(k.st);
 	config_free(k.cf);
 	buf_free(&k.prompt);
 	return rc < 0 ? 0 : rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	return prog_end(prog, llm_call(argc, argv));
 }

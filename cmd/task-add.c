@@ -12,6 +12,8 @@
 #include <cjson/cJSON.h>
 
 #include "config.h"
+#include "opt.h"
+#include "prog.h"
 #include "store.h"
 #include "task_json.h"
 #include "taskargs.h"
@@ -208,26 +210,62 @@ import(struct store *st, int force, int64_t now, unsigned when_flags, struct zon
 	return rc;
 }
 
-static char *
-read_prompt(int argc, char **argv, struct err *e)
+/* The prompt from the arguments, else standard input, into *prompt. */
+static int
+read_prompt(int argc, char **argv, char **prompt, struct err *e)
 {
+	struct buf b = {0};
 	if (argc > 0) {
-		struct buf b = {0};
 		for (int i = 0; i < argc; i++)
 			buf_printf(&b, "%s%s", i ? " " : "", argv[i]);
-		return b.data;
-	}
-	if (isatty(0)) {
-		err_set(e, ST_INVALID, "no prompt: give it as an argument or on standard input");
-		return NULL;
-	}
-	struct buf b = {0};
-	if (buf_read_fd(&b, 0, 1 << 24) != 0) {
+	} else if (isatty(0)) {
+		return err_set(e, ST_INVALID, "no prompt: give it as an argument or on standard input");
+	} else if (buf_read_fd(&b, 0, 1 << 24) != 0) {
 		buf_free(&b);
-		err_set(e, ST_ERR, "cannot read the prompt from standard input");
-		return NULL;
+		return err_set(e, ST_ERR, "cannot read the prompt from standard input");
 	}
-	return b.data;
+	*prompt = b.data ? b.data : xstrdup("");
+	return ST_OK;
+}
+
+/* The task the flags describe, added to the store it opens into *st. */
+static int
+add_flags(struct task_args *a, int argc, char **argv, int force, int json, int64_t now,
+    struct zones *zs, struct store **st, struct err *e)
+{
+	int rc = ST_OK;
+	struct task t;
+	int changed;
+	char *prompt = NULL;
+	task_init(&t);
+	if (!a->prompt)
+		rc = read_prompt(argc, argv, &prompt, e);
+	if (!rc && prompt) {
+		a->prompt = prompt;
+		str_trim(prompt);
+	}
+	/* Validate fully before touching the store. */
+	if (!rc)
+		rc = taskargs_apply(a, &t, now, zs, &changed, e);
+	if (!rc)
+		rc = task_finalize(&t, 1, 1, now, zs, e);
+	if (!rc)
+		rc = store_open(NULL, 0, st, e);
+	struct sink out = {.json = json};
+	if (!rc && !(rc = store_begin(*st, e))) {
+		rc = add_one(*st, &t, force, &out, NULL, zs, e);
+		rc = rc ? rc : store_commit(*st, e);
+		if (rc) {
+			store_rollback(*st);
+		} else {
+			store_wake(*st);
+			rc = print_added(&out, e);
+		}
+	}
+	buf_free(&out.text);
+	task_free(&t);
+	free(prompt);
+	return rc;
 }
 
 static void
@@ -270,8 +308,8 @@ usage(FILE *f)
 	    TASK_DEFAULT_RETRIES);
 }
 
-int
-main(int argc, char **argv)
+static int
+task_add(int argc, char **argv)
 {
 	static const struct option extra[] = {
 		{"force", no_argument, NULL, 'f'},
@@ -286,9 +324,8 @@ main(int argc, char **argv)
 	taskargs_init(&a);
 	a.creating = 1;
 	int force = 0, json = 0, fields = 0, c, rc = ST_OK;
-	char ebuf[128];
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+	char msg[128];
+	while ((c = opt_next(argc, argv, shortopts, opts, msg, sizeof msg)) != -1) {
 		if (taskargs_take(&a, c, optarg, argv, argc, &optind)) {
 			fields++;
 			continue;
@@ -299,8 +336,7 @@ main(int argc, char **argv)
 		case 'h': usage(stdout); rc = -1; goto done;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); rc = -1; goto done;
 		default:
-			fprintf(stderr, "%s: %s (try 'task-add --help')\n", prog, opt_error(ebuf, sizeof ebuf, c, argv));
-			rc = ST_INVALID;
+			rc = usage_error(prog, "%s", msg);
 			goto done;
 		}
 	}
@@ -328,37 +364,7 @@ main(int argc, char **argv)
 		if (!(rc = store_open(NULL, 0, &st, &e)))
 			rc = import(st, force, now, a.when_flags, zs, &e);
 	} else if (!rc) {
-		struct task t;
-		int changed;
-		char *prompt = a.prompt ? NULL : read_prompt(argc, argv, &e);
-		task_init(&t);
-		if (!a.prompt && !prompt)
-			rc = e.msg[0] ? (strstr(e.msg, "cannot read") ? ST_ERR : ST_INVALID) : ST_INVALID;
-		if (!rc && prompt) {
-			a.prompt = prompt;
-			str_trim(prompt);
-		}
-		/* Validate fully before touching the store. */
-		if (!rc)
-			rc = taskargs_apply(&a, &t, now, zs, &changed, &e);
-		if (!rc)
-			rc = task_finalize(&t, 1, 1, now, zs, &e);
-		if (!rc)
-			rc = store_open(NULL, 0, &st, &e);
-		struct sink out = {.json = json};
-		if (!rc && !(rc = store_begin(st, &e))) {
-			rc = add_one(st, &t, force, &out, NULL, zs, &e);
-			rc = rc ? rc : store_commit(st, &e);
-			if (rc) {
-				store_rollback(st);
-			} else {
-				store_wake(st);
-				rc = print_added(&out, &e);
-			}
-		}
-		buf_free(&out.text);
-		task_free(&t);
-		free(prompt);
+		rc = add_flags(&a, argc, argv, force, json, now, zs, &st, &e);
 	}
 	if (rc)
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
@@ -368,4 +374,10 @@ done:
 	taskargs_free(&a);
 	free(opts);
 	return rc < 0 ? 0 : rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	return prog_end(prog, task_add(argc, argv));
 }

@@ -11,6 +11,8 @@
 #include <cjson/cJSON.h>
 
 #include "config.h"
+#include "opt.h"
+#include "prog.h"
 #include "store.h"
 #include "task_json.h"
 #include "taskargs.h"
@@ -103,8 +105,8 @@ usage(FILE *f)
 	    "See task-add(1) for each option.\n");
 }
 
-int
-main(int argc, char **argv)
+static int
+task_edit(int argc, char **argv)
 {
 	static const struct option extra[] = {
 		{"json", no_argument, NULL, 'j'},
@@ -118,9 +120,8 @@ main(int argc, char **argv)
 	taskargs_init(&a);
 	int json = 0, fields = 0, c, rc = ST_OK;
 	struct err e = {{0}};
-	char ebuf[128];
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+	char msg[128];
+	while ((c = opt_next(argc, argv, shortopts, opts, msg, sizeof msg)) != -1) {
 		if (taskargs_take(&a, c, optarg, argv, argc, &optind)) {
 			fields++;
 			continue;
@@ -130,8 +131,7 @@ main(int argc, char **argv)
 		case 'h': usage(stdout); rc = -1; goto done;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); rc = -1; goto done;
 		default:
-			fprintf(stderr, "%s: %s (try 'task-edit --help')\n", prog, opt_error(ebuf, sizeof ebuf, c, argv));
-			rc = ST_INVALID;
+			rc = usage_error(prog, "%s", msg);
 			goto done;
 		}
 	}
@@ -159,4 +159,10 @@ done:
 	taskargs_free(&a);
 	free(opts);
 	return rc < 0 ? 0 : rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	return prog_end(prog, task_edit(argc, argv));
 }

@@ -3,6 +3,7 @@
  * Given run ids, each run in full: its whole kept output and error text
  * and the model calls recorded for it. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,8 @@
 #include <cjson/cJSON.h>
 
 #include "config.h"
+#include "opt.h"
+#include "prog.h"
 #include "store.h"
 #include "table.h"
 #include "task_json.h"
@@ -321,8 +324,15 @@ usage(FILE *f)
 	    "  -h, --help, -V, --version\n");
 }
 
-int
-main(int argc, char **argv)
+struct args {
+	const char *task, *status, *since, *run;
+	long limit;
+	int json;
+};
+
+/* Options into a; 0 to go on, else the exit status (-1: done, 0). */
+static int
+parse_args(int argc, char **argv, struct args *a)
 {
 	static const struct option opts[] = {
 		{"task", required_argument, NULL, 't'}, {"status", required_argument, NULL, 's'},
@@ -330,87 +340,97 @@ main(int argc, char **argv)
 		{"json", no_argument, NULL, 'j'}, {"run", required_argument, NULL, 'r'},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
-	const char *task = NULL, *status = NULL, *since = NULL, *run = NULL;
-	long limit = 20;
-	int json = 0, c;
-	char *end;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:s:S:l:jr:hV", opts, NULL)) != -1) {
+	struct err e;
+	char msg[128];
+	int c;
+	while ((c = opt_next(argc, argv, ":t:s:S:l:jr:hV", opts, msg, sizeof msg)) != -1) {
 		switch (c) {
-		case 't': task = optarg; break;
-		case 's': status = optarg; break;
-		case 'S': since = optarg; break;
-		case 'r': run = optarg; break;
-		case 'j': json = 1; break;
+		case 't': a->task = optarg; break;
+		case 's': a->status = optarg; break;
+		case 'S': a->since = optarg; break;
+		case 'r': a->run = optarg; break;
+		case 'j': a->json = 1; break;
 		case 'l':
-			limit = strtol(optarg, &end, 10);
-			if (end == optarg || *end || limit < 0) {
-				fprintf(stderr, "%s: bad --limit '%s': expected a number, 0 for all\n", prog, optarg);
+			if (opt_number("--limit", optarg, NULL, 0, LONG_MAX, &a->limit, &e)) {
+				fprintf(stderr, "%s: %s (0: all)\n", prog, e.msg);
 				return ST_INVALID;
 			}
 			break;
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
-		case ':':
-			fprintf(stderr, "%s: option '%s' needs a value (try 'task-log --help')\n", prog,
-			    argv[optind - 1]);
-			return ST_INVALID;
-		default:
-			fprintf(stderr, "%s: unknown option '%s' (try 'task-log --help')\n", prog,
-			    argv[optind - 1]);
-			return ST_INVALID;
+		case 'h': usage(stdout); return -1;
+		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return -1;
+		default: return usage_error(prog, "%s", msg);
 		}
 	}
-	if (status && run_status_parse(status) < 0) {
-		fprintf(stderr, "%s: bad --status '%s': expected running, success, failed, timeout,"
-		    " interrupted, skipped or unstarted\n", prog, status);
+	if (a->status && run_status_parse(a->status) < 0) {
+		opt_bad(&e, "--status", a->status, "running, success, failed, timeout, interrupted,"
+		    " skipped or unstarted");
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
 		return ST_INVALID;
 	}
-	int nruns = argc - optind + (run != NULL);
-	if (nruns && (task || status || since)) {
+	if ((argc > optind || a->run) && (a->task || a->status || a->since)) {
 		fprintf(stderr, "%s: a run id shows that run; --task, --status and --since list runs\n", prog);
 		return ST_INVALID;
 	}
+	return 0;
+}
+
+/* The runs of the filter, as a table or lines. */
+static int
+list_runs(struct logger *lg, struct run_filter *f, const struct args *a, struct err *e)
+{
+	static const char *const heads[] = {"RUN", "STARTED", "TASK", "NAME", "TRIGGER",
+		"STATUS", "EXIT", "TIME"};
+	if (!a->json && isatty(1))
+		lg->tb = table_new(8, heads);
+	int rc = store_run_list(lg->st, f, list_one, lg, e);
+	if (rc)
+		fprintf(stderr, "%s: %s\n", prog, e->msg);
+	if (lg->tb && lg->n)
+		table_print(lg->tb, stdout, want_color(1));
+	else if (lg->tb)
+		fprintf(stderr, "%s: no runs%s\n", prog, a->task || a->status || a->since ? " match"
+		    : " yet");
+	return rc;
+}
+
+static int
+task_log(int argc, char **argv)
+{
+	struct args a = {.limit = 20};
+	int rc = parse_args(argc, argv, &a), c;
+	if (rc)
+		return rc < 0 ? 0 : rc;
 	struct err e = {{0}};
-	struct logger lg = {.json = json, .zs = zones_new()};
+	struct logger lg = {.json = a.json, .zs = zones_new()};
 	struct run_filter f;
 	run_filter_init(&f);
-	f.limit = limit;
-	f.status = status ? run_status_parse(status) : -1;
-	f.with_output = json;
+	f.limit = a.limit;
+	f.status = a.status ? run_status_parse(a.status) : -1;
+	f.with_output = a.json;
 	int64_t now;
 	char id[37];
-	int rc = now_get(&now, &e);
-	if (!rc && since)
-		rc = parse_since(since, now, &f.since, &e);
+	rc = now_get(&now, &e);
+	if (!rc && a.since)
+		rc = parse_since(a.since, now, &f.since, &e);
 	if (!rc)
 		rc = store_open(NULL, STORE_READ, &lg.st, &e);
-	if (!rc && task && !(rc = store_task_resolve(lg.st, task, 0, id, &e)))
+	if (!rc && a.task && !(rc = store_task_resolve(lg.st, a.task, 0, id, &e)))
 		f.task_id = id;
 	/* A task in the trash still has its runs. */
-	if (rc == ST_NOTFOUND && task && !store_task_resolve(lg.st, task, 1, id, &e)) {
+	if (rc == ST_NOTFOUND && a.task && !store_task_resolve(lg.st, a.task, 1, id, &e)) {
 		f.task_id = id;
 		rc = ST_OK;
 	}
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
-	} else if (nruns) {
-		if (run && (c = show_run(&lg, run)) > rc)
+	} else if (argc > optind || a.run) {
+		if (a.run && (c = show_run(&lg, a.run)) > rc)
 			rc = c;
 		for (int i = optind; i < argc; i++)
 			if ((c = show_run(&lg, argv[i])) > rc)
 				rc = c;
 	} else {
-		static const char *const heads[] = {"RUN", "STARTED", "TASK", "NAME", "TRIGGER",
-			"STATUS", "EXIT", "TIME"};
-		if (!json && isatty(1))
-			lg.tb = table_new(8, heads);
-		if ((rc = store_run_list(lg.st, &f, list_one, &lg, &e)))
-			fprintf(stderr, "%s: %s\n", prog, e.msg);
-		if (lg.tb && lg.n)
-			table_print(lg.tb, stdout, want_color(1));
-		else if (lg.tb)
-			fprintf(stderr, "%s: no runs%s\n", prog, task || status || since ? " match" : " yet");
+		rc = list_runs(&lg, &f, &a, &e);
 	}
 	table_free(lg.tb);
 	if (lg.have_task)
@@ -418,4 +438,10 @@ main(int argc, char **argv)
 	zones_free(lg.zs);
 	store_close(lg.st);
 	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	return prog_end(prog, task_log(argc, argv));
 }

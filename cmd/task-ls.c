@@ -3,6 +3,7 @@
  * status), or JSON lines.  The order and the filters ride on the store's
  * indexes, so the first page of a huge store costs no scan. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "opt.h"
+#include "prog.h"
 #include "store.h"
 #include "table.h"
 #include "task_json.h"
@@ -94,17 +97,6 @@ parse_set(const char *list, int (*parse)(const char *), unsigned *bits)
 	return ok && *bits ? 0 : -1;
 }
 
-static int
-parse_minutes(const char *s, int64_t *secs)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-	if (end == s || *end || v < 0 || v > 100000000)
-		return -1;
-	*secs = (int64_t)v * 60;
-	return 0;
-}
-
 static void
 usage(FILE *f)
 {
@@ -124,8 +116,9 @@ usage(FILE *f)
 	    "  -h, --help, -V, --version\n");
 }
 
-int
-main(int argc, char **argv)
+/* Options into f; 0 to go on, else the exit status (-1: done, 0). */
+static int
+parse_args(int argc, char **argv, struct task_filter *f, int *json)
 {
 	enum { OPT_ENABLED = 256, OPT_DISABLED, OPT_WITHIN, OPT_AFTER, OPT_TRASH };
 	static const struct option opts[] = {
@@ -143,57 +136,58 @@ main(int argc, char **argv)
 		{"version", no_argument, NULL, 'V'},
 		{0, 0, 0, 0},
 	};
-	struct task_filter f;
-	task_filter_init(&f);
-	struct err e = {{0}};
-	int json = 0, c, rc = ST_OK;
-	char *end;
-	char ebuf[128];
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":js:k:c:n:hV", opts, NULL)) != -1) {
+	struct err e;
+	char msg[128];
+	long v;
+	int c, rc = ST_OK;
+	while (!rc && (c = opt_next(argc, argv, ":js:k:c:n:hV", opts, msg, sizeof msg)) != -1) {
 		switch (c) {
-		case 'j': json = 1; break;
+		case 'j': *json = 1; break;
 		case 's':
-			if (parse_set(optarg, task_status_parse, &f.statuses))
-				rc = err_set(&e, ST_INVALID, "bad --status '%s': use pending, running, completed, failed or cancelled", optarg);
+			if (parse_set(optarg, task_status_parse, &f->statuses))
+				rc = opt_bad(&e, "--status", optarg, "pending, running, completed, failed"
+				    " or cancelled");
 			break;
 		case 'k':
-			if (parse_set(optarg, task_kind_parse, &f.kinds))
-				rc = err_set(&e, ST_INVALID, "bad --kind '%s': use cron, at, plan, manual or heartbeat", optarg);
+			if (parse_set(optarg, task_kind_parse, &f->kinds))
+				rc = opt_bad(&e, "--kind", optarg, "cron, at, plan, manual or heartbeat");
 			break;
-		case 'c': f.channel = optarg; break;
-		case OPT_ENABLED: f.enabled = 1; break;
-		case OPT_DISABLED: f.enabled = 0; break;
+		case 'c': f->channel = optarg; break;
+		case OPT_ENABLED: f->enabled = 1; break;
+		case OPT_DISABLED: f->enabled = 0; break;
 		case OPT_WITHIN:
-			if (parse_minutes(optarg, &f.due_within))
-				rc = err_set(&e, ST_INVALID, "bad --due-within '%s': expected minutes", optarg);
-			break;
 		case OPT_AFTER:
-			if (parse_minutes(optarg, &f.due_after))
-				rc = err_set(&e, ST_INVALID, "bad --due-after '%s': expected minutes", optarg);
+			if (!(rc = opt_number(c == OPT_WITHIN ? "--due-within" : "--due-after", optarg,
+			    "minutes", 0, 100000000, &v, &e)))
+				*(c == OPT_WITHIN ? &f->due_within : &f->due_after) = (int64_t)v * 60;
 			break;
-		case 'n':
-			f.limit = strtol(optarg, &end, 10);
-			if (end == optarg || *end || f.limit <= 0)
-				rc = err_set(&e, ST_INVALID, "bad --limit '%s': expected a positive number", optarg);
-			break;
-		case OPT_TRASH: f.trashed = 1; break;
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
-		default:
-			fprintf(stderr, "%s: %s (try 'task-ls --help')\n", prog, opt_error(ebuf, sizeof ebuf, c, argv));
-			return ST_INVALID;
+		case 'n': rc = opt_number("--limit", optarg, NULL, 1, LONG_MAX, &f->limit, &e); break;
+		case OPT_TRASH: f->trashed = 1; break;
+		case 'h': usage(stdout); return -1;
+		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return -1;
+		default: return usage_error(prog, "%s", msg);
 		}
-		if (rc)
-			break;
 	}
-	if (!rc && optind < argc)
-		rc = err_set(&e, ST_INVALID, "unexpected argument '%s'", argv[optind]);
+	if (rc)
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+	else if (optind < argc)
+		rc = usage_error(prog, "unexpected argument '%s'", argv[optind]);
+	return rc;
+}
+
+static int
+task_ls(int argc, char **argv)
+{
+	struct task_filter f;
+	task_filter_init(&f);
+	int json = 0, rc = parse_args(argc, argv, &f, &json);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	struct err e = {{0}};
 	struct store *st = NULL;
 	struct lister l = {.mode = json ? OUT_JSON : isatty(1) ? OUT_TABLE : OUT_TSV};
 	l.zs = zones_new();
-	if (!rc)
-		rc = now_get(&f.now, &e);
+	rc = now_get(&f.now, &e);
 	if (!rc)
 		rc = store_open(NULL, STORE_READ, &st, &e);
 	if (!rc) {
@@ -218,12 +212,14 @@ main(int argc, char **argv)
 	}
 	if (rc)
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
-	if (fflush(stdout) != 0 && !rc) {
-		fprintf(stderr, "%s: cannot write the listing\n", prog);
-		rc = ST_ERR;
-	}
 	table_free(l.tb);
 	zones_free(l.zs);
 	store_close(st);
 	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	return prog_end(prog, task_ls(argc, argv));
 }

@@ -1,11 +1,12 @@
 /* task-mcp: the scheduler as tools for agents.  By default a Model Context
  * Protocol server on standard input and output: JSON-RPC 2.0, one message a
  * line, nothing but protocol on stdout and diagnostics on stderr, until end
- * of input (common/mcp.c holds the protocol).  With --call it runs tool
+ * of input (common/mcp_server.c holds the protocol).  With --call it runs tool
  * calls written the way agents emit them without MCP (agent-zero's
  * {"tool_name", "tool_args"}, function-call {"name", "arguments"},
  * LangChain's {"action", "action_input"}; common/toolcall.c reads them
  * leniently) and prints each result. */
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,7 +15,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "mcp.h"
+#include "mcp_server.h"
+#include "opt.h"
+#include "prog.h"
 #include "store.h"
 #include "task_json.h"
 #include "toolcall.h"
@@ -25,8 +28,10 @@ static const char prog[] = "task-mcp";
 static int
 write_line(const char *s)
 {
+	errno = 0;
 	if (fputs(s, stdout) == EOF || putchar('\n') == EOF || fflush(stdout) == EOF) {
-		fprintf(stderr, "%s: cannot write the reply: the client went away\n", prog);
+		fprintf(stderr, "%s: cannot write the reply: %s\n", prog,
+		    errno ? strerror(errno) : "the client went away");
 		return ST_ERR;
 	}
 	return ST_OK;
@@ -35,16 +40,16 @@ write_line(const char *s)
 static int
 serve(struct tools *tl)
 {
-	struct mcp *m = mcp_new(tl);
+	struct mcp_server *m = mcp_server_new(tl);
 	struct buf line = {0};
 	int too_long, got, rc = ST_OK;
-	while (rc == ST_OK && (got = mcp_read_line(stdin, &line, MCP_LINE_MAX, &too_long)) == 1) {
+	while (rc == ST_OK && (got = mcp_server_read_line(stdin, &line, MCP_LINE_MAX, &too_long)) == 1) {
 		char *reply = NULL;
 		struct err e;
 		if (too_long) {
-			reply = mcp_too_large(line.data);
+			reply = mcp_server_too_large(line.data);
 			fprintf(stderr, "%s: refused a message longer than %u bytes\n", prog, MCP_LINE_MAX);
-		} else if (mcp_handle(m, line.data, line.len, &reply, &e) != ST_OK) {
+		} else if (mcp_server_handle(m, line.data, line.len, &reply, &e) != ST_OK) {
 			fprintf(stderr, "%s: %s\n", prog, e.msg);
 		}
 		if (reply)
@@ -56,7 +61,7 @@ serve(struct tools *tl)
 		rc = ST_ERR;
 	}
 	buf_free(&line);
-	mcp_free(m);
+	mcp_server_free(m);
 	return rc;
 }
 
@@ -155,8 +160,8 @@ usage(FILE *f)
 	    "  -h, --help, -V, --version\n");
 }
 
-int
-main(int argc, char **argv)
+static int
+task_mcp(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"profile", required_argument, NULL, 'p'},
@@ -171,9 +176,8 @@ main(int argc, char **argv)
 	struct buf profiles = {0};
 	int call = 0, json = 0, list = 0, c, rc = ST_OK;
 	unsigned bits = TOOLS_NATIVE;
-	char ebuf[128];
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:cjlhV", opts, NULL)) != -1) {
+	char msg[128];
+	while ((c = opt_next(argc, argv, ":p:cjlhV", opts, msg, sizeof msg)) != -1) {
 		switch (c) {
 		case 'p': buf_printf(&profiles, "%s%s", profiles.len ? "," : "", optarg); break;
 		case 'c': call = 1; break;
@@ -182,16 +186,15 @@ main(int argc, char **argv)
 		case 'h': usage(stdout); buf_free(&profiles); return 0;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); buf_free(&profiles); return 0;
 		default:
-			fprintf(stderr, "%s: %s (try 'task-mcp --help')\n", prog,
-			    opt_error(ebuf, sizeof ebuf, c, argv));
 			buf_free(&profiles);
-			return ST_INVALID;
+			return usage_error(prog, "%s", msg);
 		}
 	}
-	if (optind < argc)
-		rc = err_set(&e, ST_INVALID, "unexpected argument '%s' (try 'task-mcp --help')",
-		    argv[optind]);
-	else if (call && list)
+	if (optind < argc) {
+		buf_free(&profiles);
+		return usage_error(prog, "unexpected argument '%s'", argv[optind]);
+	}
+	if (call && list)
 		rc = err_set(&e, ST_INVALID, "give --call or --list-tools, not both");
 	else if (json && !call)
 		rc = err_set(&e, ST_INVALID, "--json goes with --call");
@@ -219,4 +222,10 @@ main(int argc, char **argv)
 	tools_close(tl);
 	store_close(st);
 	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	return prog_end(prog, task_mcp(argc, argv));
 }

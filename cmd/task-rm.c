@@ -11,6 +11,8 @@
 #include <cjson/cJSON.h>
 
 #include "ids.h"
+#include "opt.h"
+#include "prog.h"
 #include "store.h"
 #include "task_json.h"
 
@@ -100,8 +102,8 @@ usage(FILE *f)
 	    "  -h, --help, -V, --version\n");
 }
 
-int
-main(int argc, char **argv)
+static int
+task_rm(int argc, char **argv)
 {
 	enum { OPT_PURGE = 256 };
 	static const struct option opts[] = {
@@ -115,9 +117,8 @@ main(int argc, char **argv)
 	};
 	struct remover r = {.tty = isatty(1)};
 	int undo = 0, purge = 0, c;
-	char ebuf[128];
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":cujhV", opts, NULL)) != -1) {
+	char msg[128];
+	while ((c = opt_next(argc, argv, ":cujhV", opts, msg, sizeof msg)) != -1) {
 		switch (c) {
 		case 'c': r.cancel = 1; break;
 		case 'u': undo = 1; break;
@@ -125,9 +126,7 @@ main(int argc, char **argv)
 		case OPT_PURGE: purge = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
-		default:
-			fprintf(stderr, "%s: %s (try 'task-rm --help')\n", prog, opt_error(ebuf, sizeof ebuf, c, argv));
-			return ST_INVALID;
+		default: return usage_error(prog, "%s", msg);
 		}
 	}
 	argc -= optind;
@@ -166,4 +165,10 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
 	store_close(r.st);
 	return rc ? rc : r.status;
+}
+
+int
+main(int argc, char **argv)
+{
+	return prog_end(prog, task_rm(argc, argv));
 }

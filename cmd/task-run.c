@@ -20,7 +20,10 @@
 #include "config.h"
 #include "exec.h"
 #include "fire.h"
+#include "fire_env.h"
 #include "ids.h"
+#include "opt.h"
+#include "prog.h"
 #include "stopsig.h"
 #include "store.h"
 #include "task_json.h"
@@ -175,26 +178,23 @@ usage(FILE *f)
 	    "  -h, --help, -V, --version\n");
 }
 
-int
-main(int argc, char **argv)
+static int
+task_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"queue", no_argument, NULL, 'q'}, {"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
 	struct runner rn = {.sfd = -1, .tty = isatty(1)};
+	char msg[128];
 	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":qjhV", opts, NULL)) != -1) {
+	while ((c = opt_next(argc, argv, ":qjhV", opts, msg, sizeof msg)) != -1) {
 		switch (c) {
 		case 'q': rn.queue = 1; break;
 		case 'j': rn.json = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
-		default:
-			fprintf(stderr, "%s: unknown option '%s' (try 'task-run --help')\n", prog,
-			    argv[optind - 1]);
-			return ST_INVALID;
+		default: return usage_error(prog, "%s", msg);
 		}
 	}
 	struct err e = {{0}};
@@ -238,4 +238,10 @@ main(int argc, char **argv)
 	store_close(rn.st);
 	config_free(cf);
 	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	return prog_end(prog, task_run(argc, argv));
 }

@@ -2,6 +2,7 @@
  * status, last run, every field that is set, the prompt) and its recent
  * runs, for people or as one JSON object. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,8 @@
 #include <cjson/cJSON.h>
 
 #include "ids.h"
+#include "opt.h"
+#include "prog.h"
 #include "store.h"
 #include "task_json.h"
 #include "utf8.h"
@@ -242,8 +245,8 @@ usage(FILE *f)
 	    "  -h, --help, -V, --version\n");
 }
 
-int
-main(int argc, char **argv)
+static int
+task_show(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"json", no_argument, NULL, 'j'},
@@ -253,28 +256,23 @@ main(int argc, char **argv)
 		{0, 0, 0, 0},
 	};
 	struct shower sh = {.runs = 10};
+	struct err e;
 	int c;
-	char *end;
-	char ebuf[128];
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jr:hV", opts, NULL)) != -1) {
+	char msg[128];
+	while ((c = opt_next(argc, argv, ":jr:hV", opts, msg, sizeof msg)) != -1) {
 		switch (c) {
 		case 'j': sh.json = 1; break;
 		case 'r':
-			sh.runs = strtol(optarg, &end, 10);
-			if (end == optarg || *end || sh.runs <= 0) {
-				fprintf(stderr, "%s: bad --runs '%s': expected a positive number\n", prog, optarg);
+			if (opt_number("--runs", optarg, NULL, 1, LONG_MAX, &sh.runs, &e)) {
+				fprintf(stderr, "%s: %s\n", prog, e.msg);
 				return ST_INVALID;
 			}
 			break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
-		default:
-			fprintf(stderr, "%s: %s (try 'task-show --help')\n", prog, opt_error(ebuf, sizeof ebuf, c, argv));
-			return ST_INVALID;
+		default: return usage_error(prog, "%s", msg);
 		}
 	}
-	struct err e;
 	int rc = store_open(NULL, STORE_READ, &sh.st, &e);
 	if (!rc) {
 		sh.zs = zones_new();
@@ -285,4 +283,10 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
 	store_close(sh.st);
 	return rc ? rc : sh.status;
+}
+
+int
+main(int argc, char **argv)
+{
+	return prog_end(prog, task_show(argc, argv));
 }

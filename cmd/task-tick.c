@@ -8,8 +8,8 @@
  * within a grace and records the rest as interrupted.  A store that goes
  * away (a file replaced, a server restarted) is reopened; runs finished
  * meanwhile are recorded when it is back.  The claiming and the rules live
- * in common/fire.c; this file also writes the crontab line and the systemd
- * units that install it. */
+ * in common/fire.c; the crontab line and the systemd units that install
+ * it in common/install.c. */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <limits.h>
@@ -24,7 +24,11 @@
 
 #include "config.h"
 #include "fire.h"
+#include "fire_env.h"
 #include "heartbeat.h"
+#include "install.h"
+#include "opt.h"
+#include "prog.h"
 #include "sdnotify.h"
 #include "stopsig.h"
 #include "store.h"
@@ -282,147 +286,6 @@ run_loop(struct tick *tk, int watch)
 	return status;
 }
 
-/* ---- installing ---- */
-
-/* s for a shell (crontab: '%' escaped, which cron turns into newlines);
- * quoted when it needs it, or always. */
-static void
-put_sh(struct buf *b, const char *s, int always)
-{
-	if (!always && *s && !s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	    "0123456789/._+-,:@=")]) {
-		buf_puts(b, s);
-		return;
-	}
-	buf_puts(b, "'");
-	for (; *s; s++)
-		buf_puts(b, *s == '\'' ? "'\\''" : *s == '%' ? "\\%" : (char[2]){*s, 0});
-	buf_puts(b, "'");
-}
-
-/* s in a systemd unit: specifiers escaped; for ExecStart= also variables,
- * and quoted when it needs it; else it goes inside Environment="...". */
-static void
-put_unit(struct buf *b, const char *s, int exec)
-{
-	int quote = !exec || s[strcspn(s, " \t\"'\\%$;")];
-	if (exec && quote)
-		buf_puts(b, "\"");
-	for (; *s; s++)
-		buf_puts(b, *s == '%' ? "%%" : *s == '$' && exec ? "$$" : *s == '"' && quote ? "\\\""
-		    : *s == '\\' && quote ? "\\\\" : (char[2]){*s, 0});
-	if (exec && quote)
-		buf_puts(b, "\"");
-}
-
-/* What a job started by cron or systemd needs to reach the same store and
- * configuration as this shell: both are named explicitly when this shell
- * names them (a relative TASK_DB made absolute, a URI without password). */
-struct install_env {
-	const char *name[2];
-	char value[2][PATH_MAX + 64];
-	int n;
-};
-
-static void
-install_env(struct install_env *ie)
-{
-	char cwd[PATH_MAX];
-	const char *db = getenv("TASK_DB"), *xdg = getenv("XDG_DATA_HOME");
-	ie->n = 0;
-	if ((db && *db) || (xdg && *xdg)) {
-		char path[PATH_MAX];
-		store_default_path(path, sizeof path);
-		store_locator_of(path, ie->value[ie->n], sizeof ie->value[ie->n]);
-		ie->name[ie->n++] = "TASK_DB";
-	}
-	const char *cfg = getenv("XDG_CONFIG_HOME");
-	if (cfg && *cfg) {
-		if (cfg[0] != '/' && getcwd(cwd, sizeof cwd))
-			snprintf(ie->value[ie->n], sizeof ie->value[ie->n], "%s/%s", cwd, cfg);
-		else
-			snprintf(ie->value[ie->n], sizeof ie->value[ie->n], "%s", cfg);
-		ie->name[ie->n++] = "XDG_CONFIG_HOME";
-	}
-}
-
-static void
-install_cron(struct buf *b, const char *self, const struct install_env *ie)
-{
-	buf_puts(b, "# agentcron: fire due tasks every minute.  Install with\n"
-	    "#   (crontab -l 2>/dev/null; task-tick --print-cron) | crontab -\n"
-	    "# Runs (JSON lines) go to the log; failures go to stderr, which cron mails.\n"
-	    "# Cron gives jobs an almost empty environment: put API keys in\n"
-	    "# ~/.config/agentcron/config (chmod 600), not in your shell profile.\n"
-	    "* * * * * mkdir -p \"$HOME/.local/state/agentcron\" && ");
-	for (int i = 0; i < ie->n; i++) {
-		buf_printf(b, "%s=", ie->name[i]);
-		put_sh(b, ie->value[i], 1);
-		buf_puts(b, " ");
-	}
-	put_sh(b, self, 0);
-	buf_puts(b, " >>\"$HOME/.local/state/agentcron/tick.log\"\n");
-}
-
-static void
-install_systemd(struct buf *b, const char *self, const struct install_env *ie, int watch)
-{
-	buf_printf(b, "# agentcron: a systemd user %s for task-tick.  Install with\n"
-	    "#   task-tick --print-systemd%s | sh\n"
-	    "# (runs while you are logged out after: loginctl enable-linger \"$USER\").\n"
-	    "# API keys belong in ~/.config/agentcron/config (chmod 600): units do not\n"
-	    "# read your shell profile.\n"
-	    "set -e\n"
-	    "dir=\"${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user\"\n"
-	    "mkdir -p \"$dir\"\n"
-	    "cat >\"$dir/agentcron-tick.service\" <<'EOF'\n"
-	    "[Unit]\n"
-	    "Description=agentcron: fire due tasks\n\n"
-	    "[Service]\n",
-	    watch ? "service" : "service and timer", watch ? " --watch" : "");
-	for (int i = 0; i < ie->n; i++) {
-		buf_printf(b, "Environment=\"%s=", ie->name[i]);
-		put_unit(b, ie->value[i], 0);
-		buf_puts(b, "\"\n");
-	}
-	buf_printf(b, "Type=%s\nExecStart=", watch ? "notify" : "oneshot");
-	put_unit(b, self, 1);
-	if (watch)
-		buf_puts(b, " --watch\nRestart=on-failure\nRestartSec=5\n"
-		    "TimeoutStopSec=60\n\n[Install]\nWantedBy=default.target\nEOF\n"
-		    "systemctl --user daemon-reload\n"
-		    "systemctl --user enable --now agentcron-tick.service\n");
-	else
-		buf_puts(b, "\nEOF\n"
-		    "cat >\"$dir/agentcron-tick.timer\" <<'EOF'\n"
-		    "[Unit]\n"
-		    "Description=agentcron: fire due tasks every minute\n\n"
-		    "[Timer]\n"
-		    "OnCalendar=minutely\n"
-		    "Persistent=true\n"
-		    "AccuracySec=1s\n\n"
-		    "[Install]\n"
-		    "WantedBy=timers.target\n"
-		    "EOF\n"
-		    "systemctl --user daemon-reload\n"
-		    "systemctl --user enable --now agentcron-tick.timer\n");
-}
-
-static int
-print_install(const char *self, int systemd, int watch)
-{
-	struct install_env ie;
-	struct buf b = {0};
-	install_env(&ie);
-	if (systemd)
-		install_systemd(&b, self, &ie, watch);
-	else
-		install_cron(&b, self, &ie);
-	fputs(b.data, stdout);
-	buf_free(&b);
-	return 0;
-}
-
 /* ---- the one-off commands ---- */
 
 static int
@@ -529,22 +392,21 @@ parse_args(int argc, char **argv, struct args *a)
 		{"print-cron", no_argument, NULL, O_CRON}, {"print-systemd", no_argument, NULL, O_SYSTEMD},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
+	struct err e;
+	char msg[128];
+	long v;
 	int c;
-	char *end, ebuf[256];
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":j:nwg:hV", opts, NULL)) != -1) {
+	while ((c = opt_next(argc, argv, ":j:nwg:hV", opts, msg, sizeof msg)) != -1) {
 		switch (c) {
 		case 'j':
-		case 'g': {
-			long v = strtol(optarg, &end, 10);
-			if (end == optarg || *end || v < (c == 'j') || v > 100000) {
-				fprintf(stderr, "%s: bad --%s '%s': expected a %s number\n", prog,
-				    c == 'j' ? "jobs" : "grace", optarg, c == 'j' ? "positive" : "whole");
+		case 'g':
+			if (opt_number(c == 'j' ? "--jobs" : "--grace", optarg, NULL, c == 'j', 100000, &v,
+			    &e)) {
+				fprintf(stderr, "%s: %s\n", prog, e.msg);
 				return ST_INVALID;
 			}
 			*(c == 'j' ? &a->jobs : &a->grace) = (int)v;
 			break;
-		}
 		case 'n': a->dry = 1; break;
 		case 'w': a->watch = 1; break;
 		case O_PAUSE: a->pause = 1; break;
@@ -555,16 +417,11 @@ parse_args(int argc, char **argv, struct args *a)
 		case O_SYSTEMD: a->print_systemd = 1; break;
 		case 'h': usage(stdout); return -1;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return -1;
-		default:
-			fprintf(stderr, "%s: %s (try 'task-tick --help')\n", prog,
-			    opt_error(ebuf, sizeof ebuf, c, argv));
-			return ST_INVALID;
+		default: return usage_error(prog, "%s", msg);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "%s: unexpected argument '%s' (try 'task-tick --help')\n", prog, argv[optind]);
-		return ST_INVALID;
-	}
+	if (optind < argc)
+		return usage_error(prog, "unexpected argument '%s'", argv[optind]);
 	if (a->hbp && !a->hb) {
 		fprintf(stderr, "%s: --heartbeat-prompt goes with --heartbeat CRON\n", prog);
 		return ST_INVALID;
@@ -572,8 +429,8 @@ parse_args(int argc, char **argv, struct args *a)
 	return 0;
 }
 
-int
-main(int argc, char **argv)
+static int
+task_tick(int argc, char **argv)
 {
 	struct args a = {.jobs = 4, .grace = 30, .pause = -1};
 	int rc = parse_args(argc, argv, &a);
@@ -587,8 +444,12 @@ main(int argc, char **argv)
 		snprintf(self, sizeof self, "%s", prog);
 	snprintf(dir, sizeof dir, "%s", self);
 	*(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = 0;
-	if (a.print_cron || a.print_systemd)
-		return print_install(self, a.print_systemd, a.watch);
+	if (a.print_cron || a.print_systemd) {
+		char *text = install_text(self, a.print_systemd, a.watch);
+		fputs(text, stdout);
+		free(text);
+		return 0;
+	}
 
 	struct err e = {{0}};
 	struct tick tk = {.sfd = -1, .grace_ms = (int64_t)a.grace * 1000};
@@ -641,4 +502,10 @@ done:
 	store_close(tk.st);
 	config_free(cf);
 	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	return prog_end(prog, task_tick(argc, argv));
 }

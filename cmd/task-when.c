@@ -14,10 +14,12 @@
 
 #include "config.h"
 #include "cron.h"
+#include "opt.h"
+#include "prog.h"
 #include "task.h"
 #include "tz.h"
-#include "when.h"
 #include "utf8.h"
+#include "when.h"
 
 static const char prog[] = "task-when";
 
@@ -152,42 +154,29 @@ parse_options(int argc, char **argv, struct request *r)
 		{0},
 	};
 	*r = (struct request){.count = 1};
+	struct err e;
+	char msg[128];
 	int c;
-	char *end;
-	while ((c = getopt_long(argc, argv, ":z:f:n:udjhV", opts, NULL)) != -1) {
+	while ((c = opt_next(argc, argv, ":z:f:n:udjhV", opts, msg, sizeof msg)) != -1) {
 		switch (c) {
 		case 'z': r->zone = optarg; break;
 		case 'f': r->from = optarg; break;
 		case 'n':
-			r->count = strtol(optarg, &end, 10);
-			if (*optarg == 0 || *end || r->count < 1 || r->count > 100000) {
-				fprintf(stderr, "%s: -n wants a count from 1 to 100000, not '%s'\n", prog,
-				    optarg);
-				return ST_INVALID;
-			}
+			if (opt_number("-n", optarg, NULL, 1, 100000, &r->count, &e))
+				goto bad;
 			r->count_given = 1;
 			break;
 		case 'U': r->until = optarg; break;
 		case 'C':
-			r->runs = strtol(optarg, &end, 10);
-			if (*optarg == 0 || *end || r->runs < 1 || r->runs > TASK_COUNT_MAX) {
-				fprintf(stderr, "%s: bad --count '%s': expected a number of occurrences from 1 "
-				    "to %d\n", prog, optarg, TASK_COUNT_MAX);
-				return ST_INVALID;
-			}
+			if (opt_number("--count", optarg, "occurrences", 1, TASK_COUNT_MAX, &r->runs, &e))
+				goto bad;
 			break;
 		case 'u': r->utc = 1; break;
 		case 'd': r->describe = 1; break;
 		case 'j': r->json = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
-		case ':':
-			fprintf(stderr, "%s: option '%s' needs a value\n", prog, argv[optind - 1]);
-			return ST_INVALID;
-		default:
-			fprintf(stderr, "%s: unknown option '%s'; see task-when --help\n", prog,
-			    argv[optind - 1]);
-			return ST_INVALID;
+		default: return usage_error(prog, "%s", msg);
 		}
 	}
 	if (optind >= argc) {
@@ -195,6 +184,9 @@ parse_options(int argc, char **argv, struct request *r)
 		return ST_INVALID;
 	}
 	return -1;
+bad:
+	fprintf(stderr, "%s: %s\n", prog, e.msg);
+	return ST_INVALID;
 }
 
 /* The instants of a cron schedule after now, up to -n or its end. */
@@ -271,8 +263,8 @@ print_once(const struct request *r, const char *sched, const struct err *ce, str
 	return ST_OK;
 }
 
-int
-main(int argc, char **argv)
+static int
+task_when(int argc, char **argv)
 {
 	struct request r;
 	int rc = parse_options(argc, argv, &r);
@@ -307,7 +299,7 @@ main(int argc, char **argv)
 		goto fail;
 	buf_free(&sched);
 	tz_free(z);
-	return fflush(stdout) == 0 ? 0 : ST_ERR;
+	return ST_OK;
 fail:
 	for (char *q = e.msg; *q; q++) /* one line, whatever the schedule held */
 		if ((unsigned char)*q < 0x20 || *q == 0x7f)
@@ -316,4 +308,10 @@ fail:
 	buf_free(&sched);
 	tz_free(z);
 	return rc ? rc : ST_INVALID;
+}
+
+int
+main(int argc, char **argv)
+{
+	return prog_end(prog, task_when(argc, argv));
 }

@@ -11,29 +11,22 @@
 #define _GNU_SOURCE
 #include <limits.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
-
-#include "config.h"
 #include "exec.h"
 #include "fire.h"
+#include "fire_env.h"
 #include "fire_rules.h"
 #include "heartbeat.h"
 #include "proc.h"
-#include "task_json.h"
-
-extern char **environ;
 
 #define CLAIM_BATCH 64      /* due tasks looked at per claim */
 #define CLAIM_BUDGET 256    /* due tasks looked at per fire_claim */
 #define WAIT_BATCH 16       /* ended runs recorded per transaction */
-#define NOTIFY_OUTPUT 4096  /* bytes of output a notify hook gets */
 #define RECORD_RETRY_MIN 250   /* ms before recording again, doubling */
 #define RECORD_RETRY_MAX 30000
 #define FDS_PER_RUN 5       /* three pipes, a pidfd, and one to spare */
@@ -110,38 +103,6 @@ job_free(struct job *j)
 }
 
 /* ---- setup ---- */
-
-static int
-config_seconds(const struct config *cf, const char *key, long max, int *out, struct err *e)
-{
-	const char *v = cf ? config_get(cf, key) : NULL;
-	if (!v)
-		return ST_OK;
-	char *end;
-	long t = strtol(v, &end, 10);
-	if (end == v || *end || t <= 0 || t > max)
-		return err_set(e, ST_INVALID, "config: %s '%s' is not a number of seconds", key, v);
-	*out = (int)t;
-	return ST_OK;
-}
-
-int
-fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e)
-{
-	const char *v = getenv("TASK_EXEC");
-	if (v && *v)
-		o->exec = v;
-	else if (cf && (v = config_get(cf, "exec")) && *v)
-		o->exec = v;
-	else
-		o->exec = "llm-call";
-	v = getenv("TASK_NOTIFY");
-	if (!(v && *v) && cf)
-		v = config_get(cf, "notify");
-	o->notify = v && *v ? v : NULL;
-	int rc = config_seconds(cf, "run_timeout", 86400 * 7, &o->timeout, e);
-	return rc ? rc : config_seconds(cf, "owner_timeout", 3600, &o->owner_timeout, e);
-}
 
 /* How many executors the open-file limit leaves room for. */
 static int
@@ -280,55 +241,10 @@ fired_add(struct fire *f, const char *id)
 
 /* ---- starting a claimed run ---- */
 
-static char **
-make_env(const char *const *names, const char *const *values, size_t n)
-{
-	size_t ne = 0;
-	for (char **p = environ; *p; p++)
-		ne++;
-	char **env = xcalloc(ne + n + 1, sizeof *env);
-	size_t k = 0;
-	for (char **p = environ; *p; p++) {
-		int ours = 0;
-		for (size_t i = 0; i < n && !ours; i++) {
-			size_t l = strlen(names[i]);
-			ours = strncmp(*p, names[i], l) == 0 && (*p)[l] == '=';
-		}
-		if (!ours)
-			env[k++] = xstrdup(*p);
-	}
-	for (size_t i = 0; i < n; i++)
-		env[k++] = xasprintf("%s=%s", names[i], values[i] ? values[i] : "");
-	env[k] = NULL;
-	return env;
-}
-
-/* A JSON array of strings as "a,b,c" (the executor contract's lists). */
-static char *
-json_list_csv(const char *json)
-{
-	cJSON *a = json ? cJSON_Parse(json) : NULL;
-	struct buf b = {0};
-	buf_puts(&b, "");
-	const cJSON *it;
-	cJSON_ArrayForEach(it, a)
-		if (cJSON_IsString(it))
-			buf_printf(&b, "%s%s", b.len ? "," : "", it->valuestring);
-	cJSON_Delete(a);
-	return b.data;
-}
-
 /* Executor, environment and input of a claimed run; start it. */
 static void
 start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 {
-	static const char *const names[] = {"TASK_ID", "TASK_NAME", "TASK_RUN_ID", "TASK_TRIGGER",
-		"TASK_SYSTEM_PROMPT", "TASK_CONTEXT", "TASK_MODEL", "TASK_ATTACHMENTS", "TASK_INTENT",
-		"TASK_CHANNEL", "TASK_PAYLOAD", "TASK_DB", "TASK_MCP", "TASK_MCP_ALLOW"};
-	char *mcp = json_list_csv(t->mcp), *allow = json_list_csv(t->mcp_allow);
-	const char *values[] = {t->id, t->name, j->run.id, j->run.trigger, t->system_prompt,
-		t->context, t->model, t->attachments ? t->attachments : "[]", t->intent, t->channel,
-		t->payload ? t->payload : "{}", store_locator(f->st), mcp, allow};
 	j->input = prompt ? prompt : xstrdup(t->prompt ? t->prompt : "");
 	const char *cmdline = !str_empty(t->exec) ? t->exec : f->o.exec;
 	struct err e;
@@ -337,13 +253,9 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 		char why[ERR_MAX + 64];
 		snprintf(why, sizeof why, "bad executor command line: %s", e.msg);
 		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, why);
-		free(mcp);
-		free(allow);
 		return;
 	}
-	j->envp = make_env(names, values, sizeof names / sizeof names[0]);
-	free(mcp);
-	free(allow);
+	j->envp = fire_exec_env(t, &j->run, store_locator(f->st));
 	int timeout = t->timeout > 0 ? t->timeout : f->o.timeout;
 	struct exec_cmd c = {
 		.argv = j->argv,
@@ -696,53 +608,6 @@ fire_manual(struct fire *f, const char *id, char run_id[37], struct err *e)
 
 /* ---- after a run ---- */
 
-static int
-outside_kill(int sig)
-{
-	return sig == SIGKILL || sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
-}
-
-/* Fill j->run from how its executor ended. */
-static void
-run_from_result(struct job *j, struct exec_result *x, int64_t now)
-{
-	int status;
-	int clean = x->how == EXEC_EXITED && x->code == 0;
-	if (x->how == EXEC_STARTFAIL && x->no_resources) {
-		status = RUN_UNSTARTED;
-		j->no_resources = 1;
-	} else if (x->how == EXEC_TIMEOUT) {
-		status = RUN_TIMEOUT;
-	} else if (x->stopped && !clean) {
-		status = RUN_INTERRUPTED;
-	} else if (clean) {
-		status = RUN_SUCCESS;
-	} else if (x->how == EXEC_SIGNALED && outside_kill(x->code)) {
-		status = RUN_INTERRUPTED;
-	} else {
-		status = RUN_FAILED;
-	}
-	struct buf err = {0};
-	buf_puts(&err, x->why);
-	if (j->no_resources)
-		buf_puts(&err, "; not the task's fault: it stays due for the next pass");
-	if (x->stopped && !clean)
-		buf_printf(&err, "%sstopped before the run finished", err.len ? "; " : "");
-	if (x->nerr)
-		buf_printf(&err, "%s%s", err.len ? "\n" : "", x->err);
-	j->run.status = status;
-	free(j->run.output);
-	j->run.output = x->out;
-	x->out = NULL;
-	free(j->run.error);
-	j->run.error = err.len ? err.data : NULL;
-	if (!err.len)
-		buf_free(&err);
-	j->run.exit_code = x->how == EXEC_EXITED ? x->code : -1;
-	j->run.ended_at = now;
-	j->run.duration_ms = x->duration_ms;
-}
-
 struct end_ctx {
 	struct fire *f;
 	int64_t now;
@@ -772,53 +637,22 @@ task_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 	return ST_OK;
 }
 
-static char **
-hook_env(struct fire *f, const struct run *r, const char *name)
-{
-	static const char *const names[] = {"TASK_ID", "TASK_NAME", "TASK_RUN_ID", "TASK_STATUS",
-		"TASK_DB"};
-	const char *values[] = {r->task_id, name, r->id, run_status_name(r->status),
-		store_locator(f->st)};
-	return make_env(names, values, sizeof names / sizeof names[0]);
-}
-
 /* Hand a finished run to the notify hook (in the background, like a run). */
 static void
 notify(struct fire *f, const struct run *r, const char *name, const char *hook)
 {
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "task_id", r->task_id);
-	cJSON_AddStringToObject(o, "name", name ? name : "");
-	cJSON_AddStringToObject(o, "run_id", r->id);
-	cJSON_AddStringToObject(o, "trigger", r->trigger ? r->trigger : "");
-	cJSON_AddStringToObject(o, "status", run_status_name(r->status));
-	cJSON_AddItemToObject(o, "exit_code", r->exit_code < 0 ? cJSON_CreateNull()
-	    : cJSON_CreateNumber(r->exit_code));
-	cJSON_AddItemToObject(o, "slot", json_time(r->slot));
-	cJSON_AddItemToObject(o, "started_at", json_time(r->started_at));
-	cJSON_AddItemToObject(o, "ended_at", json_time(r->ended_at));
-	cJSON_AddNumberToObject(o, "duration_ms", (double)(r->duration_ms > 0 ? r->duration_ms : 0));
-	size_t nout = r->output ? strlen(r->output) : 0;
-	char *out = xstrndup(r->output ? r->output : "", NOTIFY_OUTPUT);
-	cJSON_AddStringToObject(o, "output", out);
-	cJSON_AddBoolToObject(o, "output_truncated", nout > NOTIFY_OUTPUT);
-	free(out);
-	cJSON_AddItemToObject(o, "error", r->error ? cJSON_CreateString(r->error) : cJSON_CreateNull());
-	char *text = json_print_line(o);
-	cJSON_Delete(o);
 	struct job *j = xcalloc(1, sizeof *j);
 	j->is_hook = 1;
 	j->hook = xstrdup(hook);
 	snprintf(j->run.id, sizeof j->run.id, "%s", r->id);
-	j->input = xasprintf("%s\n", text);
-	free(text);
+	j->input = fire_hook_event(r, name);
 	f->nhooks++;
 	struct err e;
 	if (exec_split(hook, &j->argv, &e)) {
 		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, e.msg);
 		return;
 	}
-	j->envp = hook_env(f, r, name);
+	j->envp = fire_hook_env(r, name, store_locator(f->st));
 	struct exec_cmd c = {
 		.argv = j->argv,
 		.envp = j->envp,
@@ -961,7 +795,7 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 		if (j->is_hook) {
 			hook_done(f, j, &x);
 		} else {
-			run_from_result(j, &x, now);
+			j->no_resources = rules_run_ended(&j->run, &x, now);
 			f->nruns--;
 			keep_pending(f, j);
 		}

@@ -48,14 +48,8 @@ struct fire_cb {
 };
 
 struct fire;
-struct config;
 
 /* fire.c */
-/* The defaults of o from the environment and the configuration file (cf
- * may be NULL): exec from TASK_EXEC, else `exec`, else llm-call; notify
- * from TASK_NOTIFY, else `notify`; timeout from `run_timeout`;
- * owner_timeout from `owner_timeout` (seconds). */
-int fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e);
 /* Registers this process as an owner of runs in st.  -j beyond what the
  * open-file limit allows is lowered, with a warning. */
 int fire_new(struct store *st, const struct fire_opts *o, const struct fire_cb *cb,

@@ -1,6 +1,7 @@
 /* The pure rules of firing (fire_rules.h): no store, no clock, no
  * processes; every instant is a parameter, so tests/unit/t-fire-rules.c
  * checks them as a table. */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,4 +258,52 @@ rules_unstarted(struct task *t, const struct run *r, int64_t now)
 	t->status = STATUS_PENDING;
 	t->arming++;
 	rules_set_next(t, r->slot);
+}
+
+/* A signal someone outside sends to end a process: not the task's failure. */
+static int
+outside_kill(int sig)
+{
+	return sig == SIGKILL || sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
+}
+
+int
+rules_run_ended(struct run *r, struct exec_result *x, int64_t now)
+{
+	int status, no_resources = 0;
+	int clean = x->how == EXEC_EXITED && x->code == 0;
+	if (x->how == EXEC_STARTFAIL && x->no_resources) {
+		status = RUN_UNSTARTED;
+		no_resources = 1;
+	} else if (x->how == EXEC_TIMEOUT) {
+		status = RUN_TIMEOUT;
+	} else if (x->stopped && !clean) {
+		status = RUN_INTERRUPTED;
+	} else if (clean) {
+		status = RUN_SUCCESS;
+	} else if (x->how == EXEC_SIGNALED && outside_kill(x->code)) {
+		status = RUN_INTERRUPTED;
+	} else {
+		status = RUN_FAILED;
+	}
+	struct buf err = {0};
+	buf_puts(&err, x->why);
+	if (no_resources)
+		buf_puts(&err, "; not the task's fault: it stays due for the next pass");
+	if (x->stopped && !clean)
+		buf_printf(&err, "%sstopped before the run finished", err.len ? "; " : "");
+	if (x->nerr)
+		buf_printf(&err, "%s%s", err.len ? "\n" : "", x->err);
+	r->status = status;
+	free(r->output);
+	r->output = x->out;
+	x->out = NULL;
+	free(r->error);
+	r->error = err.len ? err.data : NULL;
+	if (!err.len)
+		buf_free(&err);
+	r->exit_code = x->how == EXEC_EXITED ? x->code : -1;
+	r->ended_at = now;
+	r->duration_ms = x->duration_ms;
+	return no_resources;
 }

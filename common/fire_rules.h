@@ -39,5 +39,8 @@ int rules_run_ok(const struct run *r);          /* status success */
 /* The run could not start for lack of resources (no fault of the task):
  * the same occurrence is armed again, nothing counted. */
 void rules_unstarted(struct task *t, const struct run *r, int64_t now);
+/* Fill r from how its executor ended at now (x's output moves to r).
+ * Returns 1 if it never started for lack of resources. */
+int rules_run_ended(struct run *r, struct exec_result *x, int64_t now);
 
 #endif

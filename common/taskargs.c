@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "exec.h"
+#include "opt.h"
 #include "taskargs.h"
 #include "tz.h"
 #include "utf8.h"
@@ -239,19 +240,18 @@ apply_number(const char *flag, const char *v, int is_duration, long min, int def
     struct err *e)
 {
 	long n;
-	char *end;
 	if (!v)
 		return ST_OK;
 	if (!*v) {
 		*dst = def;
 		return ST_OK;
 	}
-	if (is_duration ? parse_duration(v, &n) != 0
-			: (errno = 0, n = strtol(v, &end, 10), end == v || *end || errno))
-		return err_set(e, ST_INVALID, "bad %s '%s': expected %s", flag, v,
-		    is_duration ? "seconds or a duration like 90s, 5m, 2h" : "a whole number");
-	if (n < min || n > INT_MAX)
-		return err_set(e, ST_INVALID, "bad %s '%s': out of range", flag, v);
+	if (!is_duration) {
+		if (opt_number(flag, v, NULL, min, INT_MAX, &n, e))
+			return ST_INVALID;
+	} else if (parse_duration(v, &n) != 0 || n < min || n > INT_MAX) {
+		return opt_bad(e, flag, v, "seconds or a duration like 90s, 5m, 2h");
+	}
 	*dst = (int)n;
 	return ST_OK;
 }
@@ -354,13 +354,10 @@ apply_end(const struct task_args *a, struct task *t, int64_t now, const struct t
 			return rc;
 	}
 	if (a->count) {
-		long n;
-		char *end;
-		errno = 0;
-		n = *a->count ? strtol(a->count, &end, 10) : 0;
-		if (*a->count && (end == a->count || *end || errno || n < 0 || n > TASK_COUNT_MAX))
-			return err_set(e, ST_INVALID, "bad --count '%s': expected a number of occurrences from 1 "
-			    "to %d%s", a->count, TASK_COUNT_MAX, a->creating ? "" : " (0 removes the end)");
+		long n = 0;
+		if (*a->count && opt_number("--count", a->count, NULL, 0, TASK_COUNT_MAX, &n, e))
+			return opt_bad(e, "--count", a->count, "a number of occurrences from 1 to %d%s",
+			    TASK_COUNT_MAX, a->creating ? "" : " (0 removes the end)");
 		if (n == 0 && a->creating)
 			return err_set(e, ST_INVALID, "--count 0 would never run: give a number of occurrences "
 			    "from 1 to %d", TASK_COUNT_MAX);

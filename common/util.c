@@ -1,5 +1,5 @@
 /* util.c: errors, allocation, strings, growable buffers, civil dates,
- * RFC 3339 times, the clock (TASK_NOW) and small command-line helpers
+ * RFC 3339 times, the clock (TASK_NOW) and the terminal (want_color)
  * (util.h). */
 #include <ctype.h>
 #include <errno.h>
@@ -404,29 +404,6 @@ id_prefix_ok(const char *s)
 			return 0;
 	}
 	return hexdigits >= 4;
-}
-
-const char *
-opt_error(char *buf, size_t n, int c, char **argv)
-{
-	/* For long options the word is at optind - 1; for short ones, optopt. */
-	const char *arg = argv[optind - 1];
-	char word[64];
-	int has_value = 0;
-	if (arg && strncmp(arg, "--", 2) == 0) {
-		size_t len = strcspn(arg, "=");
-		has_value = arg[len] == '=';
-		snprintf(word, sizeof word, "%.*s", (int)len, arg);
-	} else {
-		snprintf(word, sizeof word, "-%c", optopt ? optopt : '?');
-	}
-	if (c == ':')
-		snprintf(buf, n, "option '%s' needs a value", word);
-	else if (has_value && optopt)
-		snprintf(buf, n, "option '%s' takes no value", word);
-	else
-		snprintf(buf, n, "unknown option '%s'", word);
-	return buf;
 }
 
 int

@@ -71,10 +71,6 @@ int64_t year_of(int64_t t);                     /* the year of an instant (or a 
 int uuid4(char out[37]);                        /* random v4 UUID; -1 if no randomness */
 int id_prefix_ok(const char *s);                /* 4+ hex digits and dashes */
 
-/* getopt_long's complaint as one line, for optstrings that start with ':'
- * and opterr = 0: c is the '?' or ':' it returned. */
-const char *opt_error(char *buf, size_t n, int c, char **argv);
-
 /* Terminal output conventions. */
 int want_color(int fd);                         /* a tty and NO_COLOR unset */
 

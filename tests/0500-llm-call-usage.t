@@ -57,7 +57,7 @@ test_expect_success 'a missing key names the variable and the config key' '
 
 test_expect_success 'an unknown provider is a usage error' '
 	test_expect_code 2 llm-call --provider gemini hi 2>err &&
-	echo "llm-call: unknown provider '\''gemini'\'' (openai or anthropic)" >expect &&
+	echo "llm-call: bad --provider '\''gemini'\'': expected openai or anthropic" >expect &&
 	test_cmp expect err
 '
 
@@ -74,17 +74,19 @@ test_expect_success 'bad -o options' '
 
 test_expect_success 'bad numbers' '
 	test_expect_code 2 llm-call --timeout 0 hi 2>err &&
-	echo "llm-call: --timeout wants a number of seconds" >expect &&
+	echo "llm-call: bad --timeout '\''0'\'': expected a number of seconds above 0, at most 86400" >expect &&
 	test_cmp expect err &&
 	test_expect_code 2 llm-call --retries -1 hi 2>err &&
-	test_one_line err &&
+	echo "llm-call: bad --retries '\''-1'\'': expected a number from 0 to 20" >expect &&
+	test_cmp expect err &&
 	test_expect_code 2 llm-call --max-rounds 0 hi 2>err &&
-	test_one_line err
+	echo "llm-call: bad --max-rounds '\''0'\'': expected a number from 1 to 100" >expect &&
+	test_cmp expect err
 '
 
 test_expect_success 'a base URL must be http or https' '
 	OPENAI_API_KEY=sk-test test_expect_code 2 llm-call --base-url ftp://example.invalid hi 2>err &&
-	echo "llm-call: base URL '\''ftp://example.invalid'\'' is not an http or https URL" >expect &&
+	echo "llm-call: bad --base-url '\''ftp://example.invalid'\'': expected an http or https URL" >expect &&
 	test_cmp expect err
 '
 

@@ -95,7 +95,7 @@ test_expect_success 'timeout and retries from the config file' '
 	test_cmp expect err &&
 	printf "timeout = soon\n" >>"$CONF" &&
 	test_expect_code 78 llm-call hi 2>err &&
-	echo "llm-call: $CONF: timeout '\''soon'\'' is not a number of seconds" >expect &&
+	echo "llm-call: $CONF: bad timeout '\''soon'\'': expected a number of seconds above 0, at most 86400" >expect &&
 	test_cmp expect err &&
 	rm "$CONF"
 '

@@ -185,6 +185,17 @@ test_start_ready() {
 	return 1
 }
 
+# provider_start DIR KEY [IDLE [MAX]]: the stand-in model provider
+# (tests/tools/fake-provider) in the background, its logs in DIR; prints
+# the port it listens on.  Requests must carry KEY ("": none).  It ends
+# with the test file, or after IDLE seconds without a request (default
+# 20), or MAX in all (default 120).
+provider_start() {
+	FAKE_PROVIDER_KEY=$2 "$AC_BUILD/tools/fake-provider" -d "$TEST_TMP/$1" -i "${3:-20}" \
+		-t "${4:-120}" || return 1
+	cat "$TEST_TMP/$1/pid" >>"$TEST_TMP/.pids"
+}
+
 test_done() {
 	echo "1..$test_count"
 	[ "$test_failed" -eq 0 ]

@@ -15,7 +15,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "mcp.h"
+#include "mcp_server.h"
 #include "toolcall.h"
 #include "utf8.h"
 
@@ -73,12 +73,12 @@ fuzz_lines(const char *s, size_t n)
 		return;
 	struct buf line = {0};
 	int too_long;
-	while (mcp_read_line(f, &line, 32, &too_long) == 1) {
+	while (mcp_server_read_line(f, &line, 32, &too_long) == 1) {
 		if (!too_long) {
 			assert(line.len <= 32);
 			continue;
 		}
-		char *reply = mcp_too_large(line.data);
+		char *reply = mcp_server_too_large(line.data);
 		assert(utf8_valid(reply, strlen(reply)));
 		cJSON *r = cJSON_Parse(reply);
 		const cJSON *id = cJSON_GetObjectItemCaseSensitive(r, "id");

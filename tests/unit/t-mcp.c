@@ -1,10 +1,10 @@
-/* Unit tests for mcp.c's reading side: lines kept whole up to the limit,
+/* Unit tests for mcp_server.c's reading side: lines kept whole up to the limit,
  * and the id of a longer one found wherever it stands, as the reply to it
  * must carry it. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "mcp.h"
+#include "mcp_server.h"
 #include "tap.h"
 
 static void
@@ -33,7 +33,7 @@ test_read_line(void)
 		FILE *f = fmemopen((void *)cases[i].in, strlen(cases[i].in), "r");
 		struct buf b = {0};
 		int too_long = -1;
-		int got = f ? mcp_read_line(f, &b, 16, &too_long) : -2;
+		int got = f ? mcp_server_read_line(f, &b, 16, &too_long) : -2;
 		check(got == 1 && too_long == cases[i].too_long && strcmp(b.data, cases[i].want) == 0,
 		    "line %zu: %s '%s'", i, too_long ? "too long, id" : "kept", cases[i].want);
 		if (got != 1 || strcmp(b.data, cases[i].want) != 0)
@@ -52,7 +52,7 @@ test_too_large(void)
 		{"\"\\ud800\"", "null"}, {"\"a\xff\"", "\"a\xef\xbf\xbd\""},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		char *r = mcp_too_large(cases[i].id);
+		char *r = mcp_server_too_large(cases[i].id);
 		char want[256];
 		snprintf(want, sizeof want, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":-32600,"
 		    "\"message\":\"Invalid Request: message longer than 4194304 bytes\"}}", cases[i].want);

@@ -1,4 +1,4 @@
-/* llm_setup.h: everything around one model call as llm-call makes it.
+/* llm_session.h: everything around one model call as llm-call makes it.
  * Settings come from flags, then the environment (TASK_* from task-tick,
  * the providers' own *_API_KEY and *_BASE_URL), then the config file; the
  * user's message is the text attachments, then the prompt, with images
@@ -6,8 +6,8 @@
  * model is answered through the scheduler's tools, in rounds, until it
  * stops calling them.  Nothing here prints; the messages name llm-call's
  * flags (-o, --max-rounds), as its users see them. */
-#ifndef AC_LLM_SETUP_H
-#define AC_LLM_SETUP_H
+#ifndef AC_LLM_SESSION_H
+#define AC_LLM_SESSION_H
 
 #include <limits.h>
 #include <stddef.h>
@@ -23,20 +23,20 @@ struct mcpc_config;
 struct store;
 struct tools;
 
-#define LLM_SETUP_RETRIES 3         /* further attempts unless told otherwise */
-#define LLM_SETUP_HISTORY 100       /* messages of a context sent along */
-#define LLM_SETUP_RESULT_MAX 100000 /* bytes of an MCP tool's result given to the model */
-#define LLM_SETUP_EXCERPT 500       /* bytes of a result or error in the record */
+#define LLM_SESSION_RETRIES 3         /* further attempts unless told otherwise */
+#define LLM_SESSION_HISTORY 100       /* messages of a context sent along */
+#define LLM_SESSION_RESULT_MAX 100000 /* bytes of an MCP tool's result given to the model */
+#define LLM_SESSION_EXCERPT 500       /* bytes of a result or error in the record */
 
 /* One call being set up.  The caller fills the flags' fields (NULL, 0 or
  * -1 when not given; attach and options allocated, then owned here), the
- * functions below the rest, in their order; llm_setup_free releases all of
+ * functions below the rest, in their order; llm_session_free releases all of
  * it, also when a step failed. */
-struct llm_setup {
+struct llm_session {
 	const char *system, *model, *provider, *context, *base_url, *key_file;
 	const char **attach;        /* nattach of them */
 	size_t nattach;
-	cJSON *options;             /* an object of request fields (llm_setup_option) */
+	cJSON *options;             /* an object of request fields (llm_session_option) */
 	double timeout, connect_timeout; /* seconds; 0: not given */
 	int retries;                /* -1: not given */
 
@@ -63,39 +63,37 @@ struct llm_setup {
 	cJSON *env_attach;          /* TASK_ATTACHMENTS, which attach points into */
 };
 
-/* llm_setup.c */
-int llm_setup_seconds(const char *s, double *out);      /* 0 < s <= 86400; 0, or -1 if not */
-int llm_setup_count(const char *s, int max, int *out);  /* 0 <= s <= max; 0, or -1 if not */
+/* llm_session.c */
 /* -o KEY=VALUE into options: VALUE is JSON when it reads as JSON (numbers,
  * true, an object ...), else a string. */
-int llm_setup_option(cJSON *options, const char *kv, struct err *e);
+int llm_session_option(cJSON *options, const char *kv, struct err *e);
 /* TASK_SYSTEM_PROMPT, TASK_CONTEXT and TASK_ATTACHMENTS (a JSON array of
  * strings) where the flags gave none. */
-int llm_setup_env(struct llm_setup *s, struct err *e);
+int llm_session_env(struct llm_session *s, struct err *e);
 /* Provider, model, URL, key, timeouts and retries into s->lc; the key from
  * --key-file, else the environment, else cf; s->http, the call's one HTTP
  * handle. */
-int llm_setup_resolve(struct llm_setup *s, const struct config *cf, struct err *e);
+int llm_session_resolve(struct llm_session *s, const struct config *cf, struct err *e);
 /* s->text and s->imgs: the attachments, loaded within lc.timeout_ms, and
  * the prompt. */
-int llm_setup_message(struct llm_setup *s, const char *prompt, struct err *e);
-/* s->messages: the context's last LLM_SETUP_HISTORY messages (from st,
+int llm_session_message(struct llm_session *s, const char *prompt, struct err *e);
+/* s->messages: the context's last LLM_SESSION_HISTORY messages (from st,
  * when s->context is set), then the user's message. */
-int llm_setup_conversation(struct llm_setup *s, struct store *st, struct err *e);
+int llm_session_conversation(struct llm_session *s, struct store *st, struct err *e);
 /* s->tl, s->tools and s->names: the profiles' tools ("native,kai", "all"). */
-int llm_setup_tools(struct llm_setup *s, struct store *st, const char *profiles, struct err *e);
+int llm_session_tools(struct llm_session *s, struct store *st, const char *profiles, struct err *e);
 /* The MCP servers of mcp.json named in servers (comma-separated, or
  * "all") started, their tools offered as mcp__SERVER__TOOL: those whose
  * full name matches a glob of allow (comma-separated; NULL or empty: all). */
-int llm_setup_mcp(struct llm_setup *s, const char *servers, const char *allow, struct err *e);
+int llm_session_mcp(struct llm_session *s, const char *servers, const char *allow, struct err *e);
 /* The tool calls answered so far as a JSON array (malloc'd), or NULL. */
-char *llm_setup_call_log(const struct llm_setup *s);
+char *llm_session_call_log(const struct llm_session *s);
 /* Requests until the model answers without calling tools; with tools its
  * calls are answered, at most max_rounds rounds of them.  r is the last
  * reply with the tokens of all of them; ST_OK or the status of the failure
  * (then r may still hold a reply). */
-int llm_setup_run(struct llm_setup *s, struct llm *l, int max_rounds, struct llm_result *r,
+int llm_session_run(struct llm_session *s, struct llm *l, int max_rounds, struct llm_result *r,
     struct err *e);
-void llm_setup_free(struct llm_setup *s);               /* the key is scrubbed */
+void llm_session_free(struct llm_session *s);               /* the key is scrubbed */
 
 #endif

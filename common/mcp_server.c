@@ -12,7 +12,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "mcp.h"
+#include "mcp_server.h"
 #include "task_json.h"
 #include "tz.h"
 #include "utf8.h"
@@ -23,29 +23,29 @@
 static const char *const legacy_versions[] = {MCP_LEGACY_LATEST, "2025-06-18", "2025-03-26",
 	"2024-11-05", NULL};
 
-struct mcp {
+struct mcp_server {
 	struct tools *tl;
 	char version[16]; /* settled by initialize, "" before */
 	int store_failed;
 	struct err err;
 };
 
-struct mcp *
-mcp_new(struct tools *tl)
+struct mcp_server *
+mcp_server_new(struct tools *tl)
 {
-	struct mcp *m = xcalloc(1, sizeof *m);
+	struct mcp_server *m = xcalloc(1, sizeof *m);
 	m->tl = tl;
 	return m;
 }
 
 void
-mcp_free(struct mcp *m)
+mcp_server_free(struct mcp_server *m)
 {
 	free(m);
 }
 
 const char *
-mcp_version(const struct mcp *m)
+mcp_server_version(const struct mcp_server *m)
 {
 	return m->version[0] ? m->version : NULL;
 }
@@ -121,7 +121,7 @@ result_reply(const cJSON *id, cJSON *result)
 }
 
 static cJSON *
-do_initialize(struct mcp *m, const cJSON *params, const cJSON *id)
+do_initialize(struct mcp_server *m, const cJSON *params, const cJSON *id)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(params, "protocolVersion");
 	if (!cJSON_IsString(v))
@@ -161,7 +161,7 @@ do_discover(const cJSON *id)
 }
 
 static cJSON *
-do_tools_list(struct mcp *m, const cJSON *params, const cJSON *id)
+do_tools_list(struct mcp_server *m, const cJSON *params, const cJSON *id)
 {
 	const cJSON *cursor = cJSON_GetObjectItemCaseSensitive(params, "cursor");
 	if (cursor && !cJSON_IsString(cursor) && !cJSON_IsNull(cursor))
@@ -173,7 +173,7 @@ do_tools_list(struct mcp *m, const cJSON *params, const cJSON *id)
 }
 
 static cJSON *
-do_tools_call(struct mcp *m, const cJSON *params, const cJSON *id)
+do_tools_call(struct mcp_server *m, const cJSON *params, const cJSON *id)
 {
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(params, "name");
 	const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
@@ -230,7 +230,7 @@ modern_result(cJSON *reply, const char *method)
 }
 
 static cJSON *
-handle_one(struct mcp *m, const cJSON *msg, int in_batch)
+handle_one(struct mcp_server *m, const cJSON *msg, int in_batch)
 {
 	if (!cJSON_IsObject(msg))
 		return error_reply(NULL, MCP_INVALID_REQUEST, "Invalid Request: expected a JSON-RPC "
@@ -318,7 +318,8 @@ print(cJSON *reply)
 }
 
 int
-mcp_handle(struct mcp *m, const char *msg, size_t len, char **reply, struct err *e)
+mcp_server_handle(struct mcp_server *m, const char *msg, size_t len, char **reply,
+    struct err *e)
 {
 	*reply = NULL;
 	m->store_failed = 0;
@@ -385,7 +386,7 @@ mcp_handle(struct mcp *m, const char *msg, size_t len, char **reply, struct err 
 }
 
 char *
-mcp_too_large(const char *id)
+mcp_server_too_large(const char *id)
 {
 	char text[96];
 	cJSON *j = id && *id ? cJSON_Parse(id) : NULL;
@@ -399,7 +400,7 @@ mcp_too_large(const char *id)
 /* The id of a request too long to keep, read as its bytes go by: the
  * value of the key "id" at the top level of an object, wherever it comes,
  * as JSON text.  A tokenizer that knows strings and nesting is enough; the
- * text found is parsed for real by mcp_too_large. */
+ * text found is parsed for real by mcp_server_too_large. */
 enum { CAP_NONE, CAP_KEY, CAP_ID };
 struct idscan {
 	int depth, in_str, esc, failed, found;
@@ -491,7 +492,7 @@ id_feed(struct idscan *sc, char c)
 }
 
 int
-mcp_read_line(FILE *f, struct buf *b, size_t max, int *too_long)
+mcp_server_read_line(FILE *f, struct buf *b, size_t max, int *too_long)
 {
 	/* Byte by byte, not fgets: a NUL inside a line must not hide its
 	 * newline and swallow the next message. */

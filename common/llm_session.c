@@ -1,5 +1,5 @@
-/* llm_setup.c: settings, the user's message, the conversation and the
- * rounds of tool calls of llm-call's model call (llm_setup.h). */
+/* llm_session.c: settings, the user's message, the conversation and the
+ * rounds of tool calls of llm-call's model call (llm_session.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,8 +11,9 @@
 
 #include "config.h"
 #include "http.h"
-#include "llm_setup.h"
+#include "llm_session.h"
 #include "mcp_client.h"
+#include "opt.h"
 #include "store.h"
 #include "task_json.h"
 #include "tools.h"
@@ -26,31 +27,7 @@ env(const char *name)
 }
 
 int
-llm_setup_seconds(const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0) || v > 86400)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-int
-llm_setup_count(const char *s, int max, int *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0 || v > max)
-		return -1;
-	*out = (int)v;
-	return 0;
-}
-
-int
-llm_setup_option(cJSON *options, const char *kv, struct err *e)
+llm_session_option(cJSON *options, const char *kv, struct err *e)
 {
 	static const char *const reserved[] = {"model", "messages", "system", "stream",
 		"stream_options", "tools"};
@@ -82,7 +59,7 @@ llm_setup_option(cJSON *options, const char *kv, struct err *e)
 }
 
 int
-llm_setup_env(struct llm_setup *s, struct err *e)
+llm_session_env(struct llm_session *s, struct err *e)
 {
 	if (!s->system)
 		s->system = env("TASK_SYSTEM_PROMPT");
@@ -156,7 +133,7 @@ key_clean(const char *k)
 
 /* Provider, model, URL and key: flags, then environment, then config. */
 static int
-resolve(struct llm_setup *s, const struct config *cf, struct err *e)
+resolve(struct llm_session *s, const struct config *cf, struct err *e)
 {
 	struct llm_config *lc = &s->lc;
 	char ck[64];
@@ -236,31 +213,29 @@ resolve(struct llm_setup *s, const struct config *cf, struct err *e)
 
 /* Settings of the call itself: timeouts and retries. */
 static int
-resolve_limits(struct llm_setup *s, const struct config *cf, struct err *e)
+resolve_limits(struct llm_session *s, const struct config *cf, struct err *e)
 {
 	struct llm_config *lc = &s->lc;
 	double t = s->timeout, ct = s->connect_timeout;
-	int retries = s->retries;
+	long retries = s->retries;
 	const char *v;
-	if (t <= 0 && (v = config_get(cf, "timeout")) && llm_setup_seconds(v, &t))
-		return err_set(e, ST_INVALID, "%s: timeout '%s' is not a number of seconds",
-		    config_path(cf), v);
-	if (ct <= 0 && (v = config_get(cf, "connect_timeout")) && llm_setup_seconds(v, &ct))
-		return err_set(e, ST_INVALID, "%s: connect_timeout '%s' is not a number of seconds",
-		    config_path(cf), v);
-	if (retries < 0 && (v = config_get(cf, "retries")) && llm_setup_count(v, 20, &retries))
-		return err_set(e, ST_INVALID, "%s: retries '%s' is not a number from 0 to 20",
-		    config_path(cf), v);
+	struct err sub;
+	if ((t <= 0 && (v = config_get(cf, "timeout")) && opt_seconds("timeout", v, 86400, &t, &sub)) ||
+	    (ct <= 0 && (v = config_get(cf, "connect_timeout")) &&
+	    opt_seconds("connect_timeout", v, 86400, &ct, &sub)) ||
+	    (retries < 0 && (v = config_get(cf, "retries")) &&
+	    opt_number("retries", v, NULL, 0, 20, &retries, &sub)))
+		return err_set(e, ST_INVALID, "%s: %s", config_path(cf), sub.msg);
 	lc->timeout_ms = t > 0 ? (long)(t * 1000) : 300000;
 	lc->connect_timeout_ms = ct > 0 ? (long)(ct * 1000) : 10000;
 	if (lc->connect_timeout_ms > lc->timeout_ms)
 		lc->connect_timeout_ms = lc->timeout_ms;
-	lc->retries = retries >= 0 ? retries : LLM_SETUP_RETRIES;
+	lc->retries = retries >= 0 ? (int)retries : LLM_SESSION_RETRIES;
 	return ST_OK;
 }
 
 int
-llm_setup_resolve(struct llm_setup *s, const struct config *cf, struct err *e)
+llm_session_resolve(struct llm_session *s, const struct config *cf, struct err *e)
 {
 	int rc;
 	if ((rc = resolve(s, cf, e)) || (rc = resolve_limits(s, cf, e)))
@@ -276,7 +251,7 @@ llm_setup_resolve(struct llm_setup *s, const struct config *cf, struct err *e)
 /* Text attachments inlined with their names, then the prompt; images go
  * alongside as image parts. */
 int
-llm_setup_message(struct llm_setup *s, const char *prompt, struct err *e)
+llm_session_message(struct llm_session *s, const char *prompt, struct err *e)
 {
 	s->natts = s->nattach;
 	s->atts = xcalloc(s->nattach ? s->nattach : 1, sizeof *s->atts);
@@ -302,7 +277,7 @@ llm_setup_message(struct llm_setup *s, const char *prompt, struct err *e)
 }
 
 int
-llm_setup_conversation(struct llm_setup *s, struct store *st, struct err *e)
+llm_session_conversation(struct llm_session *s, struct store *st, struct err *e)
 {
 	int p = s->lc.provider;
 	if (!s->messages)
@@ -310,7 +285,7 @@ llm_setup_conversation(struct llm_setup *s, struct store *st, struct err *e)
 	if (s->context) {
 		struct history_msg *h;
 		size_t nh;
-		int rc = store_history_load(st, s->context, LLM_SETUP_HISTORY, &h, &nh, e);
+		int rc = store_history_load(st, s->context, LLM_SESSION_HISTORY, &h, &nh, e);
 		if (rc)
 			return rc;
 		for (size_t i = 0; i < nh; i++) {
@@ -327,7 +302,7 @@ llm_setup_conversation(struct llm_setup *s, struct store *st, struct err *e)
 
 /* s->tools and s->names again from everything offered so far. */
 static void
-offer(struct llm_setup *s)
+offer(struct llm_session *s)
 {
 	cJSON_Delete(s->tools);
 	cJSON_Delete(s->names);
@@ -335,7 +310,7 @@ offer(struct llm_setup *s)
 }
 
 static void
-add_offered(struct llm_setup *s, cJSON *tool)
+add_offered(struct llm_session *s, cJSON *tool)
 {
 	if (!s->offered)
 		s->offered = cJSON_CreateArray();
@@ -343,7 +318,7 @@ add_offered(struct llm_setup *s, cJSON *tool)
 }
 
 int
-llm_setup_tools(struct llm_setup *s, struct store *st, const char *profiles, struct err *e)
+llm_session_tools(struct llm_session *s, struct store *st, const char *profiles, struct err *e)
 {
 	unsigned set;
 	int rc = tools_profiles_parse(profiles, &set, e);
@@ -382,8 +357,8 @@ words_free(char **v, size_t n)
 }
 
 static int
-mcp_start(struct llm_setup *s, const struct mcpc_server *sv, const char *const *allow, size_t nallow,
-    struct err *e)
+mcp_start(struct llm_session *s, const struct mcpc_server *sv, const char *const *allow,
+    size_t nallow, struct err *e)
 {
 	struct mcpc *c;
 	cJSON *list;
@@ -418,7 +393,7 @@ mcp_start(struct llm_setup *s, const struct mcpc_server *sv, const char *const *
 }
 
 int
-llm_setup_mcp(struct llm_setup *s, const char *servers, const char *allow, struct err *e)
+llm_session_mcp(struct llm_session *s, const char *servers, const char *allow, struct err *e)
 {
 	size_t nsv, nallow;
 	char **sv = words(servers, &nsv), **al = words(allow, &nallow);
@@ -465,7 +440,7 @@ excerpt(const char *s, size_t n)
 
 /* One entry of the record of tool calls. */
 static void
-log_call(struct llm_setup *s, const char *server, const char *tool, const char *args,
+log_call(struct llm_session *s, const char *server, const char *tool, const char *args,
     const char *text, int is_error, double ms, const char *failure)
 {
 	if (!s->call_log)
@@ -475,18 +450,18 @@ log_call(struct llm_setup *s, const char *server, const char *tool, const char *
 	cJSON_AddStringToObject(o, "tool", tool);
 	cJSON *a = cJSON_Parse(args);
 	cJSON_AddItemToObject(o, "arguments", a ? a : cJSON_CreateString(args));
-	cJSON_AddItemToObject(o, "result", text && !is_error ? excerpt(text, LLM_SETUP_EXCERPT)
+	cJSON_AddItemToObject(o, "result", text && !is_error ? excerpt(text, LLM_SESSION_EXCERPT)
 	    : cJSON_CreateNull());
 	cJSON_AddNumberToObject(o, "duration_ms", (double)(long)(ms * 1000 + 0.5) / 1000);
-	cJSON_AddItemToObject(o, "error", failure ? excerpt(failure, LLM_SETUP_EXCERPT)
-	    : is_error && text ? excerpt(text, LLM_SETUP_EXCERPT) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "error", failure ? excerpt(failure, LLM_SESSION_EXCERPT)
+	    : is_error && text ? excerpt(text, LLM_SESSION_EXCERPT) : cJSON_CreateNull());
 	cJSON_AddItemToArray(s->call_log, o);
 }
 
 /* One MCP tool call: ST_OK with the result for the model, else the server
  * failed. */
 static int
-call_mcp(struct llm_setup *s, const cJSON *where, const char *full, const cJSON *args,
+call_mcp(struct llm_session *s, const cJSON *where, const char *full, const cJSON *args,
     struct llm_tool_result *out, struct llm_image **imgs, char **text, struct err *e)
 {
 	size_t idx = (size_t)cJSON_GetArrayItem(where, 0)->valuedouble;
@@ -507,7 +482,7 @@ call_mcp(struct llm_setup *s, const cJSON *where, const char *full, const cJSON 
 		out->is_error = 1;
 		return ST_OK;
 	}
-	mcpc_result(result, LLM_SETUP_RESULT_MAX, text, &out->is_error, imgs, &out->nimg);
+	mcpc_result(result, LLM_SESSION_RESULT_MAX, text, &out->is_error, imgs, &out->nimg);
 	out->img = *imgs;
 	cJSON_Delete(result);
 	return ST_OK;
@@ -516,7 +491,7 @@ call_mcp(struct llm_setup *s, const cJSON *where, const char *full, const cJSON 
 /* The model's tool calls of one round, answered through the scheduler's
  * tools and the MCP servers; ST_OK unless the store or a server fails. */
 static int
-run_tools(struct llm_setup *s, const struct llm_result *r, struct err *e)
+run_tools(struct llm_session *s, const struct llm_result *r, struct err *e)
 {
 	struct llm_tool_result *res = xcalloc(r->ncalls, sizeof *res);
 	char **texts = xcalloc(r->ncalls, sizeof *texts);
@@ -567,13 +542,13 @@ run_tools(struct llm_setup *s, const struct llm_result *r, struct err *e)
 }
 
 char *
-llm_setup_call_log(const struct llm_setup *s)
+llm_session_call_log(const struct llm_session *s)
 {
 	return s->call_log ? cJSON_PrintUnformatted(s->call_log) : NULL;
 }
 
 int
-llm_setup_run(struct llm_setup *s, struct llm *l, int max_rounds, struct llm_result *r,
+llm_session_run(struct llm_session *s, struct llm *l, int max_rounds, struct llm_result *r,
     struct err *e)
 {
 	long in_total = -1, out_total = -1;
@@ -604,7 +579,7 @@ llm_setup_run(struct llm_setup *s, struct llm *l, int max_rounds, struct llm_res
 }
 
 void
-llm_setup_free(struct llm_setup *s)
+llm_session_free(struct llm_session *s)
 {
 	for (size_t i = 0; s->atts && i < s->natts; i++)
 		llm_attach_free(&s->atts[i]);

@@ -1,0 +1,47 @@
+/* prog.h: the edges every program shares, written once.  A usage error is
+ * one line that points at --help; main's one way out makes sure the output
+ * was written: data that never reached its reader (a full disk, a closed
+ * descriptor) is a failure, not a success.  Here rather than in common/,
+ * which never prints. */
+#ifndef AC_PROG_H
+#define AC_PROG_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util.h"
+
+/* "PROG: MESSAGE (try 'PROG --help')" on stderr; returns ST_INVALID. */
+static inline int __attribute__((format(printf, 2, 3)))
+usage_error(const char *prog, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (try '%s --help')\n", prog);
+	return ST_INVALID;
+}
+
+/* main's return: rc, unless the program succeeded but its standard output
+ * was lost, which is one line and ST_ERR.  A program that failed has said
+ * why already, and its status says it failed. */
+static inline int
+prog_end(const char *prog, int rc)
+{
+	errno = 0;
+	int flushed = fflush(stdout) == 0;
+	if ((flushed && !ferror(stdout)) || rc)
+		return rc;
+	/* The reason is gone when an earlier flush met it. */
+	if (!flushed && errno)
+		fprintf(stderr, "%s: cannot write standard output: %s\n", prog, strerror(errno));
+	else
+		fprintf(stderr, "%s: cannot write standard output\n", prog);
+	return ST_ERR;
+}
+
+#endif

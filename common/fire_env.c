@@ -1,0 +1,137 @@
+/* What firing hands its children, and its defaults (fire_env.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "config.h"
+#include "fire.h"
+#include "fire_env.h"
+#include "opt.h"
+#include "task_json.h"
+
+extern char **environ;
+
+#define NOTIFY_OUTPUT 4096  /* bytes of output a notify hook gets */
+
+static int
+config_seconds(const struct config *cf, const char *key, long max, int *out, struct err *e)
+{
+	const char *v = cf ? config_get(cf, key) : NULL;
+	long t;
+	if (!v)
+		return ST_OK;
+	if (opt_number(key, v, "seconds", 1, max, &t, e))
+		return err_set(e, ST_INVALID, "config: %s", e->msg);
+	*out = (int)t;
+	return ST_OK;
+}
+
+int
+fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e)
+{
+	const char *v = getenv("TASK_EXEC");
+	if (v && *v)
+		o->exec = v;
+	else if (cf && (v = config_get(cf, "exec")) && *v)
+		o->exec = v;
+	else
+		o->exec = "llm-call";
+	v = getenv("TASK_NOTIFY");
+	if (!(v && *v) && cf)
+		v = config_get(cf, "notify");
+	o->notify = v && *v ? v : NULL;
+	int rc = config_seconds(cf, "run_timeout", 86400 * 7, &o->timeout, e);
+	return rc ? rc : config_seconds(cf, "owner_timeout", 3600, &o->owner_timeout, e);
+}
+
+static char **
+make_env(const char *const *names, const char *const *values, size_t n)
+{
+	size_t ne = 0;
+	for (char **p = environ; *p; p++)
+		ne++;
+	char **env = xcalloc(ne + n + 1, sizeof *env);
+	size_t k = 0;
+	for (char **p = environ; *p; p++) {
+		int ours = 0;
+		for (size_t i = 0; i < n && !ours; i++) {
+			size_t l = strlen(names[i]);
+			ours = strncmp(*p, names[i], l) == 0 && (*p)[l] == '=';
+		}
+		if (!ours)
+			env[k++] = xstrdup(*p);
+	}
+	for (size_t i = 0; i < n; i++)
+		env[k++] = xasprintf("%s=%s", names[i], values[i] ? values[i] : "");
+	env[k] = NULL;
+	return env;
+}
+
+/* A JSON array of strings as "a,b,c" (the executor contract's lists). */
+static char *
+json_list_csv(const char *json)
+{
+	cJSON *a = json ? cJSON_Parse(json) : NULL;
+	struct buf b = {0};
+	buf_puts(&b, "");
+	const cJSON *it;
+	cJSON_ArrayForEach(it, a)
+		if (cJSON_IsString(it))
+			buf_printf(&b, "%s%s", b.len ? "," : "", it->valuestring);
+	cJSON_Delete(a);
+	return b.data;
+}
+
+char **
+fire_exec_env(const struct task *t, const struct run *r, const char *db)
+{
+	static const char *const names[] = {"TASK_ID", "TASK_NAME", "TASK_RUN_ID", "TASK_TRIGGER",
+		"TASK_SYSTEM_PROMPT", "TASK_CONTEXT", "TASK_MODEL", "TASK_ATTACHMENTS", "TASK_INTENT",
+		"TASK_CHANNEL", "TASK_PAYLOAD", "TASK_DB", "TASK_MCP", "TASK_MCP_ALLOW"};
+	char *mcp = json_list_csv(t->mcp), *allow = json_list_csv(t->mcp_allow);
+	const char *values[] = {t->id, t->name, r->id, r->trigger, t->system_prompt,
+		t->context, t->model, t->attachments ? t->attachments : "[]", t->intent, t->channel,
+		t->payload ? t->payload : "{}", db, mcp, allow};
+	char **env = make_env(names, values, sizeof names / sizeof names[0]);
+	free(mcp);
+	free(allow);
+	return env;
+}
+
+char **
+fire_hook_env(const struct run *r, const char *name, const char *db)
+{
+	static const char *const names[] = {"TASK_ID", "TASK_NAME", "TASK_RUN_ID", "TASK_STATUS",
+		"TASK_DB"};
+	const char *values[] = {r->task_id, name, r->id, run_status_name(r->status), db};
+	return make_env(names, values, sizeof names / sizeof names[0]);
+}
+
+char *
+fire_hook_event(const struct run *r, const char *name)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "task_id", r->task_id);
+	cJSON_AddStringToObject(o, "name", name ? name : "");
+	cJSON_AddStringToObject(o, "run_id", r->id);
+	cJSON_AddStringToObject(o, "trigger", r->trigger ? r->trigger : "");
+	cJSON_AddStringToObject(o, "status", run_status_name(r->status));
+	cJSON_AddItemToObject(o, "exit_code", r->exit_code < 0 ? cJSON_CreateNull()
+	    : cJSON_CreateNumber(r->exit_code));
+	cJSON_AddItemToObject(o, "slot", json_time(r->slot));
+	cJSON_AddItemToObject(o, "started_at", json_time(r->started_at));
+	cJSON_AddItemToObject(o, "ended_at", json_time(r->ended_at));
+	cJSON_AddNumberToObject(o, "duration_ms", (double)(r->duration_ms > 0 ? r->duration_ms : 0));
+	size_t nout = r->output ? strlen(r->output) : 0;
+	char *out = xstrndup(r->output ? r->output : "", NOTIFY_OUTPUT);
+	cJSON_AddStringToObject(o, "output", out);
+	cJSON_AddBoolToObject(o, "output_truncated", nout > NOTIFY_OUTPUT);
+	free(out);
+	cJSON_AddItemToObject(o, "error", r->error ? cJSON_CreateString(r->error) : cJSON_CreateNull());
+	char *text = json_print_line(o);
+	cJSON_Delete(o);
+	char *line = xasprintf("%s\n", text);
+	free(text);
+	return line;
+}

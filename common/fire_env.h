@@ -1,0 +1,31 @@
+/* fire_env.h: what firing hands its children and reads from its own
+ * environment: the executor's environment (DESIGN.md's executor contract),
+ * the notify hook's environment and the event it reads on stdin, and the
+ * defaults of task-tick and task-run from TASK_EXEC, TASK_NOTIFY and the
+ * configuration file. */
+#ifndef AC_FIRE_ENV_H
+#define AC_FIRE_ENV_H
+
+#include "store.h"
+#include "task.h"
+#include "util.h"
+
+struct config;
+struct fire_opts;
+
+/* fire_env.c */
+/* The defaults of o from the environment and the configuration file (cf
+ * may be NULL): exec from TASK_EXEC, else `exec`, else llm-call; notify
+ * from TASK_NOTIFY, else `notify`; timeout from `run_timeout`;
+ * owner_timeout from `owner_timeout` (seconds). */
+int fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e);
+/* The executor's environment for run r of t: this process's, with the
+ * TASK_* variables of the contract in place of any it had; db is
+ * TASK_DB.  Free with exec_argv_free. */
+char **fire_exec_env(const struct task *t, const struct run *r, const char *db);
+/* A notify hook's environment for run r of the task named name. */
+char **fire_hook_env(const struct run *r, const char *name, const char *db);
+/* The event a notify hook reads: one JSON line, newline included. */
+char *fire_hook_event(const struct run *r, const char *name);
+
+#endif
