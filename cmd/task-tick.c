@@ -97,7 +97,7 @@ on_report(const struct fire_report *r, void *arg)
 	cJSON_AddStringToObject(o, "run_id", run->id);
 	cJSON_AddStringToObject(o, "task_id", run->task_id);
 	cJSON_AddStringToObject(o, "name", r->name);
-	cJSON_AddStringToObject(o, "trigger", run->trigger ? run->trigger : "");
+	cJSON_AddStringToObject(o, "trigger", run_trigger_name(run->trigger));
 	cJSON_AddItemToObject(o, "slot", json_time(run->slot));
 	cJSON_AddStringToObject(o, "status", run_status_name(run->status));
 	if (run->exit_code >= 0)

@@ -454,6 +454,7 @@ run_init(struct run *r)
 {
 	memset(r, 0, sizeof *r);
 	r->slot = r->started_at = r->ended_at = r->lease_until = TIME_NONE;
+	r->trigger = -1;
 	r->exit_code = -1;
 	r->duration_ms = -1;
 }
@@ -461,11 +462,10 @@ run_init(struct run *r)
 void
 run_free(struct run *r)
 {
-	free(r->trigger);
 	free(r->output);
 	free(r->error);
 	free(r->note);
-	r->trigger = r->output = r->error = r->note = NULL;
+	r->output = r->error = r->note = NULL;
 }
 
 void

@@ -158,7 +158,7 @@ pg_run_claims(struct store *st, struct run_claim **out, size_t *n, struct err *e
 		c->slot = pq_get_time(pq, r, row, 2);
 		c->started_at = pq_get_time(pq, r, row, 3);
 		c->lease_until = pq_get_time(pq, r, row, 4);
-		pq_get_copy(pq, r, row, 5, c->trigger, sizeof c->trigger);
+		c->trigger = run_trigger_parse(pq->getvalue(r, row, 5));
 		pq_get_copy(pq, r, row, 6, c->prev_status, sizeof c->prev_status);
 		pq_get_copy(pq, r, row, 7, c->owner.id, sizeof c->owner.id);
 		pq_get_copy(pq, r, row, 8, c->owner.host, sizeof c->owner.host);

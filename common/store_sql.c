@@ -117,8 +117,9 @@ claim(const struct sql_dialect *d, int what)
 	struct buf b = {0};
 	select_list(&b, &task_fields, 0);
 	buf_printf(&b, ", (SELECT attempt FROM runs WHERE runs.task_id = tasks.id"
-	    " AND trigger <> 'manual' AND status <> 'unstarted' ORDER BY started_at DESC, %s DESC"
-	    " LIMIT 1) FROM tasks WHERE ", d->seq);
+	    " AND trigger <> '%s' AND status <> '%s' ORDER BY started_at DESC, %s DESC"
+	    " LIMIT 1) FROM tasks WHERE ", run_trigger_name(TRIGGER_MANUAL),
+	    run_status_name(RUN_UNSTARTED), d->seq);
 	if (what == CLAIM_DUE) {
 		buf_puts(&b, DUE_WHERE " AND due_at <= ");
 		param(&b, d, 1);

@@ -165,7 +165,7 @@ sq_run_claims(struct store *st, struct run_claim **out, size_t *n, struct err *e
 		c->slot = sq_col_time(s, 2);
 		c->started_at = sq_col_time(s, 3);
 		c->lease_until = sq_col_time(s, 4);
-		sq_col_copy(s, 5, c->trigger, sizeof c->trigger);
+		c->trigger = run_trigger_parse((const char *)sqlite3_column_text(s, 5));
 		sq_col_copy(s, 6, c->prev_status, sizeof c->prev_status);
 		sq_col_copy(s, 7, c->owner.id, sizeof c->owner.id);
 		sq_col_copy(s, 8, c->owner.host, sizeof c->owner.host);

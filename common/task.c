@@ -18,6 +18,8 @@ static const char *const status_names[STATUS_COUNT] = {"pending", "running", "co
 static const char *const run_status_names[RUN_STATUS_COUNT] = {"running", "success", "failed",
 	"timeout", "interrupted", "skipped", "unstarted"};
 static const char *const missed_names[MISSED_COUNT] = {"once", "skip", "all"};
+static const char *const trigger_names[TRIGGER_COUNT] = {"schedule", "manual", "retry", "catchup",
+	"heartbeat"};
 
 #define ZONES_MAX 32
 
@@ -99,6 +101,8 @@ const char *task_status_name(int s) { return name_of(status_names, STATUS_COUNT,
 int task_status_parse(const char *s) { return parse_name(status_names, STATUS_COUNT, s); }
 const char *run_status_name(int s) { return name_of(run_status_names, RUN_STATUS_COUNT, s); }
 int run_status_parse(const char *s) { return parse_name(run_status_names, RUN_STATUS_COUNT, s); }
+const char *run_trigger_name(int t) { return name_of(trigger_names, TRIGGER_COUNT, t); }
+int run_trigger_parse(const char *s) { return parse_name(trigger_names, TRIGGER_COUNT, s); }
 const char *task_missed_name(int m) { return name_of(missed_names, MISSED_COUNT, m); }
 int task_missed_parse(const char *s) { return parse_name(missed_names, MISSED_COUNT, s); }
 

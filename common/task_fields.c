@@ -14,6 +14,7 @@ static const struct field_enum kinds = {task_kind_name, task_kind_parse, -1};
 static const struct field_enum statuses = {task_status_name, task_status_parse, -1};
 static const struct field_enum misseds = {task_missed_name, task_missed_parse, MISSED_ONCE};
 static const struct field_enum run_statuses = {run_status_name, run_status_parse, -1};
+static const struct field_enum triggers = {run_trigger_name, run_trigger_parse, -1};
 
 /* In the order of their JSON objects; the columns follow it too. */
 static const struct field task_table[] = {
@@ -67,7 +68,7 @@ static const struct field run_table[] = {
 	{"id",                  "id",                  FT_ID,         R(id),                    F_IN, NULL},
 	{"task_id",             "task_id",             FT_ID,         R(task_id),               F_IN, NULL},
 	{"slot",                "slot",                FT_TIME,       R(slot),                  F_IN, NULL},
-	{"trigger",             "trigger",             FT_STR,        R(trigger),               F_IN, NULL},
+	{"trigger",             "trigger",             FT_ENUM,       R(trigger),               F_IN, &triggers},
 	{"status",              "status",              FT_ENUM,       R(status),                F_IN | F_END, &run_statuses},
 	{"started_at",          "started_at",          FT_TIME,       R(started_at),            F_IN, NULL},
 	{"ended_at",            "ended_at",            FT_TIME,       R(ended_at),              F_IN | F_END, NULL},
