@@ -15,6 +15,7 @@
 #include "config.h"
 #include "proc.h"
 #include "store_backend.h"
+#include "task_fields.h"
 
 const char *
 store_default_path(char *buf, size_t n)
@@ -418,7 +419,8 @@ store_trash_restore(struct store *st, const char *id, char restored[37], struct 
 		return err_set(e, rc, "cannot restore '%s': a live task has the same key",
 		    id ? id : "the latest deletion");
 	if (rc == ST_NOTFOUND)
-		return id ? err_set(e, rc, "no task '%s' in the trash", id) : err_set(e, rc, "the trash is empty");
+		return id ? err_set(e, rc, "no task '%s' in the trash", id)
+			  : err_set(e, rc, "the trash is empty");
 	return rc;
 }
 
@@ -462,10 +464,13 @@ run_init(struct run *r)
 void
 run_free(struct run *r)
 {
-	free(r->output);
-	free(r->error);
-	free(r->note);
-	r->output = r->error = r->note = NULL;
+	for (size_t i = 0; i < run_fields.n; i++) {
+		if (field_is_text(&run_fields.f[i])) {
+			char **s = FIELD_OF(r, &run_fields.f[i], char *);
+			free(*s);
+			*s = NULL;
+		}
+	}
 }
 
 void

@@ -39,7 +39,8 @@ pg_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, 
 }
 
 int
-pg_run_prefix(struct store *st, const struct id_range *ids, struct run *r, int *n, struct err *e)
+pg_run_prefix(struct store *st, const struct id_range *ids, struct run *r, int *n,
+    struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
 	struct pq_params p = {.n = 0};

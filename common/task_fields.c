@@ -112,6 +112,12 @@ field_is_int(const struct field *f)
 }
 
 int
+field_is_text(const struct field *f)
+{
+	return f->type == FT_STR || f->type == FT_ARRAY || f->type == FT_OBJECT;
+}
+
+int
 field_keeps(const struct field *f)
 {
 	return f->column && (f->type == FT_ENUM || f->type == FT_PLAN);

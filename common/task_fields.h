@@ -79,6 +79,7 @@ enum {
 };
 int field_in(const struct field *f, int cols);
 int field_is_int(const struct field *f);   /* stored as an integer (else text) */
+int field_is_text(const struct field *f);  /* a malloc'd char * member (FT_STR, FT_ARRAY, FT_OBJECT) */
 /* Written back as stored when its value is not known (an update's
  * keep flags, one for each such column). */
 int field_keeps(const struct field *f);

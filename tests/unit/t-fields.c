@@ -419,7 +419,7 @@ fire_one(struct task *t, int last_attempt, struct run *r, int *decision, void *a
 	(void)t, (void)last_attempt, (void)e;
 	*r = *want;
 	for (size_t i = 0; i < run_fields.n; i++)
-		if (run_fields.f[i].type == FT_STR)
+		if (field_is_text(&run_fields.f[i]))
 			*FIELD_OF(r, &run_fields.f[i], char *) = xstrdup(*CFIELD_OF(want, &run_fields.f[i], char *));
 	*decision = CLAIM_FIRE;
 	return ST_OK;
@@ -440,7 +440,7 @@ keep_run(const struct run *r, void *arg)
 	run_free(out);
 	*out = *r;
 	for (size_t i = 0; i < run_fields.n; i++)
-		if (run_fields.f[i].type == FT_STR)
+		if (field_is_text(&run_fields.f[i]))
 			*FIELD_OF(out, &run_fields.f[i], char *) = xstrdup(*CFIELD_OF(r, &run_fields.f[i], char *));
 	return 1;
 }
