@@ -724,13 +724,18 @@ sq_cell(void *stmt, int col, int is_int)
 }
 
 sqlite3_stmt *
-sq_prepare_once(struct store *st, const char *sql, const char *what, struct err *e)
+sq_prepare_once(struct store *st, char *sql, const struct row *p, const char *what,
+    struct err *e)
 {
 	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(sq(st)->db, sql, -1, &s, NULL) == SQLITE_OK)
-		return s;
-	sq_err(st, e, what);
-	return NULL;
+	int rc = sqlite3_prepare_v2(sq(st)->db, sql, -1, &s, NULL);
+	free(sql);
+	if (rc != SQLITE_OK) {
+		sq_err(st, e, what);
+		return NULL;
+	}
+	sq_bind(s, p);
+	return s;
 }
 
 static int
@@ -841,12 +846,10 @@ static int
 sq_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *arg, struct err *e)
 {
 	struct row p;
-	char *q = store_sql_task_list(&dialect, f, 0, &p);
-	sqlite3_stmt *s = sq_prepare_once(st, q, "listing tasks", e);
-	free(q);
+	sqlite3_stmt *s = sq_prepare_once(st, store_sql_task_list(&dialect, f, 0, &p), &p,
+	    "listing tasks", e);
 	if (!s)
 		return ST_ERR;
-	sq_bind(s, &p);
 	int rc, status = ST_OK;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct task t;
@@ -866,12 +869,10 @@ static int
 sq_task_count(struct store *st, const struct task_filter *f, long *n, struct err *e)
 {
 	struct row p;
-	char *q = store_sql_task_list(&dialect, f, 1, &p);
-	sqlite3_stmt *s = sq_prepare_once(st, q, "counting tasks", e);
-	free(q);
+	sqlite3_stmt *s = sq_prepare_once(st, store_sql_task_list(&dialect, f, 1, &p), &p,
+	    "counting tasks", e);
 	if (!s)
 		return ST_ERR;
-	sq_bind(s, &p);
 	int rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
 		*n = (long)sqlite3_column_int64(s, 0);

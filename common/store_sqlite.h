@@ -25,8 +25,10 @@ void sq_col_copy(sqlite3_stmt *s, int i, char *dst, size_t n);
 const struct store_sql *sq_sql(struct store *st);
 void sq_bind(sqlite3_stmt *s, const struct row *p);
 struct cell sq_cell(void *stmt, int col, int is_int);   /* a cell_fn */
-/* Prepare a statement built for one use (finalize it after). */
-sqlite3_stmt *sq_prepare_once(struct store *st, const char *sql, const char *what, struct err *e);
+/* A statement built for one use (sql, malloc'd, is freed) with p bound;
+ * finalize it after. */
+sqlite3_stmt *sq_prepare_once(struct store *st, char *sql, const struct row *p, const char *what,
+    struct err *e);
 
 /* store_sqlite_runs.c */
 int sq_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, struct err *e);

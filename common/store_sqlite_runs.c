@@ -11,12 +11,10 @@ int
 sq_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, struct err *e)
 {
 	struct row p;
-	char *q = store_sql_run_list(sq_sql(st)->d, f, &p);
-	sqlite3_stmt *s = sq_prepare_once(st, q, "listing runs", e);
-	free(q);
+	sqlite3_stmt *s = sq_prepare_once(st, store_sql_run_list(sq_sql(st)->d, f, &p), &p,
+	    "listing runs", e);
 	if (!s)
 		return ST_ERR;
-	sq_bind(s, &p);
 	int rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct run r;
