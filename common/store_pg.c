@@ -80,16 +80,6 @@ pq_text(struct pq_params *p, const char *s)
 }
 
 void
-pq_text_owned(struct pq_params *p, char *s)
-{
-	pq_text(p, s);
-	if (p->owned[p->n - 1])
-		free(s);
-	else
-		p->owned[p->n - 1] = s;
-}
-
-void
 pq_int(struct pq_params *p, long long v)
 {
 	if (p->n >= PQ_MAXPARAMS)

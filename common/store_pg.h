@@ -18,7 +18,6 @@ struct pq_params {
 	int n;
 };
 void pq_text(struct pq_params *p, const char *s);
-void pq_text_owned(struct pq_params *p, char *s);      /* s malloc'd; freed with p */
 void pq_int(struct pq_params *p, long long v);
 void pq_time(struct pq_params *p, int64_t t);          /* TIME_NONE: NULL */
 void pq_params_free(struct pq_params *p);
@@ -26,8 +25,8 @@ void pq_params_free(struct pq_params *p);
 /* The libpq of st, loaded when it was opened. */
 const struct pq_lib *pq_of(struct store *st);
 
-/* Run sql (a string literal: prepared once per connection, keyed by
- * pointer) with p; *res is the result to PQclear.  ST_ERR says what failed
+/* Run sql (a string literal or a statement of pq_sql: prepared once per
+ * connection, keyed by pointer) with p; *res is the result to PQclear.  ST_ERR says what failed
  * and where, never with a password; a unique violation is ST_REFUSED. */
 int pq_exec(struct store *st, const char *sql, struct pq_params *p, PGresult **res,
     const char *what, struct err *e);

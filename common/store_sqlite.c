@@ -327,15 +327,6 @@ sq_text(sqlite3_stmt *s, int i, const char *v)
 		sqlite3_bind_null(s, i);
 }
 
-void
-sq_time(sqlite3_stmt *s, int i, int64_t v)
-{
-	if (v == TIME_NONE)
-		sqlite3_bind_null(s, i);
-	else
-		sqlite3_bind_int64(s, i, v);
-}
-
 char *
 sq_col_text(sqlite3_stmt *s, int i)
 {

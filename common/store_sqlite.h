@@ -11,12 +11,12 @@
 
 sqlite3 *sq_db(struct store *st);
 int sq_err(struct store *st, struct err *e, const char *what); /* ST_ERR with SQLite's reason */
-/* A cached prepared statement for sql (a string literal: keyed by pointer),
- * reset and with bindings cleared.  NULL on error, message in e. */
+/* A cached prepared statement for sql (a string literal or a statement of
+ * sq_sql: keyed by pointer), reset and with bindings cleared.  NULL on
+ * error, message in e. */
 sqlite3_stmt *sq_stmt(struct store *st, const char *sql, struct err *e);
 int sq_done(struct store *st, sqlite3_stmt *s, struct err *e, const char *what); /* step to the end */
 void sq_text(sqlite3_stmt *s, int i, const char *v);   /* NULL binds NULL */
-void sq_time(sqlite3_stmt *s, int i, int64_t v);       /* TIME_NONE binds NULL */
 char *sq_col_text(sqlite3_stmt *s, int i);             /* malloc'd copy or NULL */
 int64_t sq_col_time(sqlite3_stmt *s, int i);           /* NULL reads TIME_NONE */
 void sq_col_copy(sqlite3_stmt *s, int i, char *dst, size_t n);
