@@ -79,6 +79,18 @@ on_text(const char *text, size_t n, void *arg)
 	s->any = 1;
 }
 
+/* For tests (LLM_CALL_TEST_WAITS=FILE): each wait between attempts is
+ * added to FILE as a line, in ms, instead of waited. */
+static void
+wait_logged(long ms, void *arg)
+{
+	FILE *f = fopen(arg, "a");
+	if (f) {
+		fprintf(f, "%ld\n", ms);
+		fclose(f);
+	}
+}
+
 static long
 elapsed_ms(const struct timespec *t0)
 {
@@ -321,6 +333,10 @@ prepare(struct call *k, int argc, char **argv, struct err *e)
 		return rc;
 	if ((rc = config_load(&k->cf, e)) || (rc = llm_session_resolve(&o->s, k->cf, e)))
 		return rc == ST_INVALID ? EXEC_EXIT_PERMANENT : rc;
+	if (env("LLM_CALL_TEST_WAITS")) {
+		lc->wait = wait_logged;
+		lc->wait_arg = (void *)env("LLM_CALL_TEST_WAITS");
+	}
 	lc->stream = o->stream >= 0 ? o->stream : !o->json && isatty(1);
 	if (lc->stream && !o->json) {
 		lc->on_text = on_text;

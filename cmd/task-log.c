@@ -1,7 +1,9 @@
 /* task-log: the run history, newest first: a table on a terminal (times in
- * each task's zone), tab-separated lines in a pipe, JSON lines with --json.
- * Given run ids, each run in full: its whole kept output and error text
- * and the model calls recorded for it. */
+ * the local zone, or UTC), tab-separated lines in a pipe, JSON lines with
+ * --json.  Given run ids, each run in full (times in its task's zone): its
+ * whole kept output and error text and the model calls recorded for it.
+ * --calls lists the model calls themselves, those made outside any task
+ * and in llm-call's own conversations (-c) included, as `llm logs` does. */
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -28,7 +30,7 @@ struct logger {
 	struct store *st;
 	struct zones *zs;
 	struct table *tb;
-	int json;
+	int json, utc;
 	struct task task;        /* the last task looked up, a one-entry cache */
 	int have_task;
 	long n;
@@ -45,19 +47,6 @@ task_of(struct logger *lg, const char *id)
 		task_free(&lg->task);
 	lg->have_task = store_task_get(lg->st, id, &lg->task, &e) == ST_OK;
 	return lg->have_task ? &lg->task : NULL;
-}
-
-static void
-fmt_duration(int64_t ms, char *buf, size_t n)
-{
-	if (ms < 0)
-		snprintf(buf, n, "-");
-	else if (ms < 1000)
-		snprintf(buf, n, "%lldms", (long long)ms);
-	else if (ms < 60000)
-		snprintf(buf, n, "%.1fs", (double)ms / 1000);
-	else
-		snprintf(buf, n, "%lldm%02llds", (long long)(ms / 60000), (long long)(ms / 1000 % 60));
 }
 
 static void
@@ -125,8 +114,9 @@ list_one(const struct run *r, void *arg)
 	char rid[9], tid[9];
 	snprintf(rid, sizeof rid, "%.8s", r->id);
 	snprintf(tid, sizeof tid, "%.8s", r->task_id);
-	fmt_when(lg, t, r->started_at, when, sizeof when);
-	fmt_duration(r->duration_ms, dur, sizeof dur);
+	/* One zone for the column, so the rows read in order. */
+	zone_fmt_time(lg->zs, lg->utc ? "UTC" : NULL, r->started_at, TIME_WALL_ZONE, when, sizeof when);
+	duration_fmt(r->duration_ms, dur, sizeof dur);
 	const char *cells[] = {rid, when, tid, name, run_trigger_name(r->trigger),
 		run_status_name(r->status), code, dur};
 	table_add(lg->tb, cells);
@@ -146,18 +136,29 @@ indented(const char *label, const char *s)
 	free(all);
 }
 
-/* One line of at most n bytes of s: line breaks as spaces, no cut
- * character. */
-static void
-print_short(const char *s, size_t n)
+/* One line of at most n bytes of s, malloc'd: line breaks as spaces, no
+ * cut character, "..." where it was cut. */
+static char *
+short_line(const char *s, size_t n)
 {
 	char *all = text(s);
 	size_t len = strlen(all), k = len > n ? (size_t)utf8_cut(all, n) : len;
 	for (size_t i = 0; i < k; i++)
-		putchar(all[i] == '\n' || all[i] == '\r' || all[i] == '\t' ? ' ' : all[i]);
-	if (k < len)
-		fputs("...", stdout);
-	free(all);
+		if (all[i] == '\n' || all[i] == '\r' || all[i] == '\t')
+			all[i] = ' ';
+	if (k < len) {
+		all = xrealloc(all, k + 4);
+		memcpy(all + k, "...", 4);
+	}
+	return all;
+}
+
+static void
+print_short(const char *s, size_t n)
+{
+	char *line = short_line(s, n);
+	fputs(line, stdout);
+	free(line);
 }
 
 /* The tool calls of a model call, two lines each: the call, its outcome. */
@@ -174,7 +175,7 @@ show_tool_calls(const char *json)
 		const cJSON *ms = cJSON_GetObjectItemCaseSensitive(t, "duration_ms");
 		char *args = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(t, "arguments"));
 		char dur[32];
-		fmt_duration(cJSON_IsNumber(ms) ? (int64_t)ms->valuedouble : 0, dur, sizeof dur);
+		duration_fmt(cJSON_IsNumber(ms) ? (int64_t)ms->valuedouble : 0, dur, sizeof dur);
 		printf("    tool %s%s%s ", server ? server : "", server ? "/" : "", tool ? tool : "?");
 		print_short(args ? args : "{}", 200);
 		printf("  %s\n      %s", dur, err ? "error: " : "-> ");
@@ -183,6 +184,24 @@ show_tool_calls(const char *json)
 		free(args);
 	}
 	cJSON_Delete(a);
+}
+
+/* "12 in, 40 out"; nothing when the provider said nothing (a failed call). */
+static void
+fmt_tokens(const struct llm_call *c, char *buf, size_t n)
+{
+	buf[0] = 0;
+	if (c->input_tokens >= 0 && c->output_tokens >= 0)
+		snprintf(buf, n, "%ld in, %ld out", c->input_tokens, c->output_tokens);
+	else if (c->input_tokens >= 0 || c->output_tokens >= 0)
+		snprintf(buf, n, c->input_tokens >= 0 ? "%ld in" : "%ld out", c->input_tokens >= 0 ?
+		    c->input_tokens : c->output_tokens);
+}
+
+static cJSON *
+json_tokens(long n)
+{
+	return n >= 0 ? cJSON_CreateNumber((double)n) : cJSON_CreateNull();
 }
 
 struct calls {
@@ -203,8 +222,8 @@ show_call(const struct llm_call *c, void *arg)
 		cJSON_AddStringToObject(o, "at", when);
 		cJSON_AddStringToObject(o, "provider", c->provider ? c->provider : "");
 		cJSON_AddStringToObject(o, "model", c->model ? c->model : "");
-		cJSON_AddNumberToObject(o, "input_tokens", (double)c->input_tokens);
-		cJSON_AddNumberToObject(o, "output_tokens", (double)c->output_tokens);
+		cJSON_AddItemToObject(o, "input_tokens", json_tokens(c->input_tokens));
+		cJSON_AddItemToObject(o, "output_tokens", json_tokens(c->output_tokens));
 		cJSON_AddStringToObject(o, "finish_reason", c->finish_reason ? c->finish_reason : "");
 		cJSON_AddNumberToObject(o, "duration_ms", (double)c->duration_ms);
 		cJSON_AddItemToObject(o, "error", c->error ? cJSON_CreateString(c->error) : cJSON_CreateNull());
@@ -219,11 +238,13 @@ show_call(const struct llm_call *c, void *arg)
 	if (!cs->n++)
 		printf("model calls:\n");
 	fmt_when(cs->lg, cs->t, c->created_at, when, sizeof when);
-	fmt_duration(c->duration_ms, dur, sizeof dur);
+	duration_fmt(c->duration_ms, dur, sizeof dur);
 	char *model = text(c->model ? c->model : "?"), *end = text(c->error ? c->error
 	    : c->finish_reason ? c->finish_reason : "");
-	printf("  %s  %s/%s  %ld in, %ld out  %s  %s%s\n", when, c->provider ? c->provider : "?",
-	    model, c->input_tokens, c->output_tokens, dur, c->error ? "error: " : "", end);
+	char tokens[64];
+	fmt_tokens(c, tokens, sizeof tokens);
+	printf("  %s  %s/%s  %s%s%s  %s%s\n", when, c->provider ? c->provider : "?", model, tokens,
+	    tokens[0] ? "  " : "", dur, c->error ? "error: " : "", end);
 	free(model);
 	free(end);
 	show_tool_calls(c->tool_calls);
@@ -269,7 +290,7 @@ show_run(struct logger *lg, const char *arg)
 		printf("started:   %s\n", when);
 		fmt_when(lg, t, r.ended_at, when, sizeof when);
 		printf("ended:     %s\n", when);
-		fmt_duration(r.duration_ms, dur, sizeof dur);
+		duration_fmt(r.duration_ms, dur, sizeof dur);
 		printf("duration:  %s\n", dur);
 		printf("attempt:   %d\n", r.attempt);
 		indented("output:", r.output && *r.output ? r.output : "(none)");
@@ -312,8 +333,9 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: task-log [--task ID] [--status STATUS] [--since TIME] [--limit N] [--json]\n"
+	    "usage: task-log [--task ID] [--status STATUS] [--since TIME] [--limit N] [--utc] [--json]\n"
 	    "       task-log [--json] RUN_ID...\n"
+	    "       task-log --calls [--context NAME] [--task ID] [--since TIME] [--limit N] [--json]\n"
 	    "  -t, --task ID       runs of one task (any unique prefix)\n"
 	    "  -s, --status S      running, success, failed, timeout, interrupted,\n"
 	    "                      skipped or unstarted\n"
@@ -321,23 +343,29 @@ usage(FILE *f)
 	    "  -l, --limit N       at most N runs (default 20; 0: all)\n"
 	    "  -j, --json          one JSON object per run\n"
 	    "  -r, --run RUN_ID    one run in full (also: RUN_ID as an argument)\n"
+	    "      --calls         the model calls instead, those outside any task included\n"
+	    "      --context NAME  with --calls: those of one named conversation\n"
+	    "      --utc           times in UTC (default: the local zone)\n"
 	    "  -h, --help, -V, --version\n");
 }
 
 struct args {
-	const char *task, *status, *since, *run;
+	const char *task, *status, *since, *run, *context;
 	long limit;
-	int json;
+	int json, utc, calls;
 };
 
 /* Options into a; 0 to go on, else the exit status (-1: done, 0). */
 static int
 parse_args(int argc, char **argv, struct args *a)
 {
+	enum { OPT_UTC = 256, OPT_CALLS, OPT_CONTEXT };
 	static const struct option opts[] = {
 		{"task", required_argument, NULL, 't'}, {"status", required_argument, NULL, 's'},
 		{"since", required_argument, NULL, 'S'}, {"limit", required_argument, NULL, 'l'},
 		{"json", no_argument, NULL, 'j'}, {"run", required_argument, NULL, 'r'},
+		{"utc", no_argument, NULL, OPT_UTC}, {"calls", no_argument, NULL, OPT_CALLS},
+		{"context", required_argument, NULL, OPT_CONTEXT},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
 	struct err e;
@@ -350,6 +378,9 @@ parse_args(int argc, char **argv, struct args *a)
 		case 'S': a->since = optarg; break;
 		case 'r': a->run = optarg; break;
 		case 'j': a->json = 1; break;
+		case OPT_UTC: a->utc = 1; break;
+		case OPT_CALLS: a->calls = 1; break;
+		case OPT_CONTEXT: a->context = optarg; break;
 		case 'l':
 			if (opt_number("--limit", optarg, NULL, 0, LONG_MAX, &a->limit, &e)) {
 				fprintf(stderr, "%s: %s (0: all)\n", prog, e.msg);
@@ -367,11 +398,118 @@ parse_args(int argc, char **argv, struct args *a)
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
 		return ST_INVALID;
 	}
+	if (a->context && !a->calls)
+		return usage_error(prog, "--context goes with --calls");
+	if (a->calls && (a->status || a->run || argc > optind))
+		return usage_error(prog, "--calls lists model calls: --status and run ids are for runs");
 	if ((argc > optind || a->run) && (a->task || a->status || a->since)) {
 		fprintf(stderr, "%s: a run id shows that run; --task, --status and --since list runs\n", prog);
 		return ST_INVALID;
 	}
 	return 0;
+}
+
+/* --calls: the model calls, newest first, of a context, a task or all. */
+struct call_list {
+	struct logger *lg;
+	const char *context;
+	int64_t since;
+	long limit, n;
+};
+
+static cJSON *
+call_to_json(const struct llm_call *c)
+{
+	char when[40];
+	cJSON *o = cJSON_CreateObject();
+	time_fmt_utc(c->created_at, when, sizeof when);
+	cJSON_AddNumberToObject(o, "id", (double)c->id);
+	cJSON_AddStringToObject(o, "at", when);
+	const char *const strs[][2] = {{"provider", c->provider}, {"model", c->model},
+		{"context", c->context}, {"run_id", c->run_id}, {"task_id", c->task_id},
+		{"system_prompt", c->system_prompt}, {"prompt", c->prompt}, {"answer", c->answer},
+		{"finish_reason", c->finish_reason}, {"error", c->error}};
+	for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+		cJSON_AddItemToObject(o, strs[i][0], strs[i][1] ? cJSON_CreateString(strs[i][1]) :
+		    cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "input_tokens", json_tokens(c->input_tokens));
+	cJSON_AddItemToObject(o, "output_tokens", json_tokens(c->output_tokens));
+	cJSON_AddNumberToObject(o, "duration_ms", (double)c->duration_ms);
+	return o;
+}
+
+static int
+list_call(const struct llm_call *c, void *arg)
+{
+	struct call_list *cl = arg;
+	struct logger *lg = cl->lg;
+	if (cl->since != TIME_NONE && c->created_at < cl->since)
+		return 1; /* newest first: the rest are older still */
+	if (cl->context && (!c->context || strcmp(c->context, cl->context) != 0))
+		return 0;
+	if (cl->limit && cl->n >= cl->limit)
+		return 1;
+	cl->n++;
+	if (lg->json) {
+		cJSON *o = call_to_json(c);
+		char *line = json_print_line(o);
+		puts(line);
+		free(line);
+		cJSON_Delete(o);
+		return 0;
+	}
+	char when[64], dur[32], tokens[64];
+	fmt_tokens(c, tokens, sizeof tokens);
+	duration_fmt(c->duration_ms, dur, sizeof dur);
+	char *prompt = short_line(c->prompt ? c->prompt : "", lg->tb ? 40 : 200);
+	char *answer = short_line(c->error ? c->error : c->answer ? c->answer : "", lg->tb ? 60 : 200);
+	if (lg->tb) {
+		char *model = text(c->model ? c->model : "?"), *context = text(c->context ? c->context : "-");
+		char *shown = c->error ? xasprintf("error: %s", answer) : xstrdup(answer);
+		zone_fmt_time(lg->zs, lg->utc ? "UTC" : NULL, c->created_at, TIME_WALL_ZONE, when,
+		    sizeof when);
+		const char *cells[] = {when, model, tokens[0] ? tokens : "-", dur, context, prompt, shown};
+		table_add(lg->tb, cells);
+		free(model);
+		free(context);
+		free(shown);
+	} else {
+		char in[24] = "", out[24] = "";
+		time_fmt_utc(c->created_at, when, sizeof when);
+		if (c->input_tokens >= 0)
+			snprintf(in, sizeof in, "%ld", c->input_tokens);
+		if (c->output_tokens >= 0)
+			snprintf(out, sizeof out, "%ld", c->output_tokens);
+		printf("%lld\t%s\t", (long long)c->id, when);
+		tsv_field(c->model ? c->model : "", 0);
+		tsv_field(c->context ? c->context : "", 0);
+		printf("%s\t%s\t%lld\t%s\t", in, out, (long long)c->duration_ms, c->error ? "error" :
+		    "ok");
+		tsv_field(prompt, 0);
+		tsv_field(answer, 1);
+	}
+	free(prompt);
+	free(answer);
+	return 0;
+}
+
+static int
+list_calls(struct logger *lg, const struct run_filter *f, const struct args *a, struct err *e)
+{
+	static const char *const heads[] = {"AT", "MODEL", "TOKENS", "TIME", "CONTEXT", "PROMPT",
+		"ANSWER"};
+	struct call_list cl = {lg, a->context, f->since, a->limit, 0};
+	if (!a->json && isatty(1))
+		lg->tb = table_new(7, heads);
+	int rc = store_call_list(lg->st, NULL, f->task_id, 0, list_call, &cl, e);
+	if (rc)
+		fprintf(stderr, "%s: %s\n", prog, e->msg);
+	if (lg->tb && cl.n)
+		table_print(lg->tb, stdout, want_color(1));
+	else if (lg->tb && !rc)
+		fprintf(stderr, "%s: no model calls%s\n", prog, a->task || a->context || a->since ?
+		    " match" : " yet");
+	return rc;
 }
 
 /* The runs of the filter, as a table or lines. */
@@ -401,7 +539,7 @@ task_log(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	struct err e = {{0}};
-	struct logger lg = {.json = a.json, .zs = zones_new()};
+	struct logger lg = {.json = a.json, .utc = a.utc, .zs = zones_new()};
 	struct run_filter f;
 	run_filter_init(&f);
 	f.limit = a.limit;
@@ -429,6 +567,8 @@ task_log(int argc, char **argv)
 		for (int i = optind; i < argc; i++)
 			if ((c = show_run(&lg, argv[i])) > rc)
 				rc = c;
+	} else if (a.calls) {
+		rc = list_calls(&lg, &f, &a, &e);
 	} else {
 		rc = list_runs(&lg, &f, &a, &e);
 	}

@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "fire_rules.h"
 #include "opt.h"
 #include "prog.h"
 #include "store.h"
@@ -23,10 +24,11 @@ static const char prog[] = "task-ls";
 enum { OUT_TABLE, OUT_TSV, OUT_JSON };
 
 struct lister {
-	int mode;
+	int mode, utc;
 	struct zones *zs;
 	struct table *tb;
-	long n;
+	int64_t now;
+	long n, overdue;
 };
 
 /* A field of a tab-separated line: tabs and line ends become spaces,
@@ -72,7 +74,12 @@ print_task(const struct task *t, void *arg)
 	}
 	char id[9], status[40];
 	snprintf(id, sizeof id, "%.8s", t->id);
-	task_fmt_time(t, l->zs, t->next_run_at, TIME_WALL_ZONE, next, sizeof next);
+	/* One zone for the column, so the rows read in order. */
+	zone_fmt_time(l->zs, l->utc ? "UTC" : NULL, t->next_run_at, TIME_WALL_ZONE, next, sizeof next);
+	if (rules_overdue(t, l->now)) {
+		snprintf(next + strlen(next), sizeof next - strlen(next), " (overdue)");
+		l->overdue++;
+	}
 	snprintf(status, sizeof status, "%s%s", task_status_name(t->status),
 	    t->enabled ? "" : " (disabled)");
 	const char *row[] = {id, t->name, desc, next, status, t->last_status ? t->last_status : "-"};
@@ -103,7 +110,7 @@ usage(FILE *f)
 	fprintf(f,
 	    "usage: task-ls [--json] [--status LIST] [--kind LIST] [--channel NAME]\n"
 	    "               [--enabled | --disabled] [--due-within MIN] [--due-after MIN]\n"
-	    "               [--limit N] [--trash]\n"
+	    "               [--limit N] [--trash] [--utc]\n"
 	    "  -s, --status LIST    pending, running, completed, failed, cancelled (comma-separated)\n"
 	    "  -k, --kind LIST      cron, at, plan, manual, heartbeat\n"
 	    "  -c, --channel NAME   only tasks routed to this channel\n"
@@ -113,16 +120,18 @@ usage(FILE *f)
 	    "  -n, --limit N        at most N tasks\n"
 	    "      --trash          list deleted tasks (task-rm --undo restores them)\n"
 	    "  -j, --json           one JSON object per task (task-add --json - reads them back)\n"
+	    "      --utc            times in UTC (default: the local zone; task-show uses the task's)\n"
 	    "  -h, --help, -V, --version\n");
 }
 
 /* Options into f; 0 to go on, else the exit status (-1: done, 0). */
 static int
-parse_args(int argc, char **argv, struct task_filter *f, int *json)
+parse_args(int argc, char **argv, struct task_filter *f, int *json, int *utc)
 {
-	enum { OPT_ENABLED = 256, OPT_DISABLED, OPT_WITHIN, OPT_AFTER, OPT_TRASH };
+	enum { OPT_ENABLED = 256, OPT_DISABLED, OPT_WITHIN, OPT_AFTER, OPT_TRASH, OPT_UTC };
 	static const struct option opts[] = {
 		{"json", no_argument, NULL, 'j'},
+		{"utc", no_argument, NULL, OPT_UTC},
 		{"status", required_argument, NULL, 's'},
 		{"kind", required_argument, NULL, 'k'},
 		{"channel", required_argument, NULL, 'c'},
@@ -163,6 +172,7 @@ parse_args(int argc, char **argv, struct task_filter *f, int *json)
 			break;
 		case 'n': rc = opt_number("--limit", optarg, NULL, 1, LONG_MAX, &f->limit, &e); break;
 		case OPT_TRASH: f->trashed = 1; break;
+		case OPT_UTC: *utc = 1; break;
 		case 'h': usage(stdout); return -1;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return -1;
 		default: return usage_error(prog, "%s", msg);
@@ -180,14 +190,15 @@ task_ls(int argc, char **argv)
 {
 	struct task_filter f;
 	task_filter_init(&f);
-	int json = 0, rc = parse_args(argc, argv, &f, &json);
+	int json = 0, utc = 0, rc = parse_args(argc, argv, &f, &json, &utc);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	struct err e = {{0}};
 	struct store *st = NULL;
-	struct lister l = {.mode = json ? OUT_JSON : isatty(1) ? OUT_TABLE : OUT_TSV};
+	struct lister l = {.mode = json ? OUT_JSON : isatty(1) ? OUT_TABLE : OUT_TSV, .utc = utc};
 	l.zs = zones_new();
 	rc = now_get(&f.now, &e);
+	l.now = f.now;
 	if (!rc)
 		rc = store_open(NULL, STORE_READ, &st, &e);
 	if (!rc) {
@@ -204,6 +215,9 @@ task_ls(int argc, char **argv)
 	}
 	if (!rc && l.mode == OUT_TABLE && l.n)
 		table_print(l.tb, stdout, want_color(1));
+	if (!rc && l.overdue)
+		printf("%ld overdue: due more than a minute ago and not fired; is task-tick running?"
+		    " (see task-tick(1))\n", l.overdue);
 	if (!rc && l.n == 0 && !json) {
 		int filtered = f.statuses || f.kinds || f.channel || f.enabled >= 0 ||
 		    f.due_within >= 0 || f.due_after >= 0;

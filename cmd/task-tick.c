@@ -20,7 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
 
 #include "config.h"
 #include "fire.h"
@@ -32,12 +31,13 @@
 #include "sdnotify.h"
 #include "stopsig.h"
 #include "store.h"
-#include "task_json.h"
+#include "tick_report.h"
 
 static const char prog[] = "task-tick";
 
 #define FLUSH_MS 60000       /* a pass's last tries to record what it ran */
 #define RECHECK_MS 60000     /* a watcher looks again at least this often */
+#define DOWN_RETRY_MS 1000   /* ... and this often while its store cannot be reached */
 
 /* "Now": TASK_NOW fixed for a pass; in --watch it moves on with the
  * monotonic clock from TASK_NOW, so tests can start anywhere in time.
@@ -65,60 +65,34 @@ clock_now(void *arg)
 	return ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000);
 }
 
-static void
-print_json(cJSON *o)
-{
-	char *s = json_print_line(o);
-	printf("%s\n", s);
-	fflush(stdout);
-	free(s);
-	cJSON_Delete(o);
-}
+/* How runs are printed: JSON lines, or one line for people on a terminal. */
+struct out {
+	int human;
+	struct zones *zs;
+};
 
-/* Why a run failed, in one line: how it ended, then the first line the
- * executor wrote to standard error (the reason, for cron's mail). */
 static void
-first_reason(const char *error, char *buf, size_t n)
+print_line(char *line)
 {
-	const char *err = error ? error : "";
-	size_t first = strcspn(err, "\n");
-	const char *rest = err + first + (err[first] != 0);
-	rest += strspn(rest, " \t\n");
-	snprintf(buf, n, "%.*s%s%.*s", (int)first, err, first && *rest ? ": " : "",
-	    (int)strcspn(rest, "\n"), rest);
+	printf("%s\n", line);
+	fflush(stdout);
+	free(line);
 }
 
 static void
 on_report(const struct fire_report *r, void *arg)
 {
-	(void)arg;
+	struct out *out = arg;
 	const struct run *run = r->run;
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "run_id", run->id);
-	cJSON_AddStringToObject(o, "task_id", run->task_id);
-	cJSON_AddStringToObject(o, "name", r->name);
-	cJSON_AddStringToObject(o, "trigger", run_trigger_name(run->trigger));
-	cJSON_AddItemToObject(o, "slot", json_time(run->slot));
-	cJSON_AddStringToObject(o, "status", run_status_name(run->status));
-	if (run->exit_code >= 0)
-		cJSON_AddNumberToObject(o, "exit_code", run->exit_code);
-	else
-		cJSON_AddNullToObject(o, "exit_code");
-	cJSON_AddItemToObject(o, "started_at", json_time(run->started_at));
-	cJSON_AddItemToObject(o, "ended_at", json_time(run->ended_at));
-	cJSON_AddNumberToObject(o, "duration_ms", (double)(run->duration_ms > 0 ? run->duration_ms : 0));
-	char first[1024] = "";
-	if (run->status != RUN_SUCCESS)
-		first_reason(run->error, first, sizeof first);
-	if (first[0])
-		cJSON_AddStringToObject(o, "error", first);
-	else
-		cJSON_AddNullToObject(o, "error");
-	print_json(o);
-	/* Without a hook, a failure must still reach someone: cron mails stderr. */
-	if (!r->hook && run->status != RUN_SUCCESS)
+	print_line(out->human ? report_line(r, out->zs) : report_json(r));
+	/* Without a hook, a failure must still reach someone: cron mails
+	 * stderr.  On a terminal the line above said it. */
+	if (!r->hook && run->status != RUN_SUCCESS && !(out->human && isatty(2))) {
+		char reason[1024];
+		report_reason(run, reason, sizeof reason);
 		fprintf(stderr, "%s: task '%s' (%.8s) %s: %s\n", prog, r->name, run->task_id,
-		    run_status_name(run->status), first[0] ? first : "no error text");
+		    run_status_name(run->status), reason[0] ? reason : "no error text");
+	}
 }
 
 static void
@@ -131,14 +105,8 @@ on_warn(const char *msg, void *arg)
 static void
 on_preview(const struct fire_preview *p, void *arg)
 {
-	(void)arg;
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "task_id", p->task->id);
-	cJSON_AddStringToObject(o, "name", p->task->name ? p->task->name : "");
-	cJSON_AddStringToObject(o, "trigger", p->trigger);
-	cJSON_AddItemToObject(o, "slot", json_time(p->slot));
-	cJSON_AddItemToObject(o, "due_at", json_time(p->task->due_at));
-	print_json(o);
+	struct out *out = arg;
+	print_line(out->human ? preview_line(p, out->zs) : preview_json(p));
 }
 
 struct tick {
@@ -174,7 +142,9 @@ watch_timeout(struct tick *tk)
 {
 	struct err e;
 	int64_t due = TIME_NONE, ms = RECHECK_MS;
-	if (fire_next_due(tk->f, &due, &e) == ST_OK && due != TIME_NONE) {
+	if (fire_next_due(tk->f, &due, &e) != ST_OK)
+		return DOWN_RETRY_MS;
+	if (due != TIME_NONE) {
 		int64_t until = due * 1000 - clock_ms(&tk->clk);
 		/* Due but not ours to claim now (all slots busy, or it fired in
 		 * this pass): look again in a while. */
@@ -208,6 +178,21 @@ refresh(struct tick *tk, int *wake_fd)
 	}
 }
 
+/* A watcher says where it watches and how it is woken when it starts. */
+static void
+say_watching(struct tick *tk)
+{
+	char host[256] = "";
+	const char *forced = getenv("TASK_HOST_ID");
+	if (forced && *forced)
+		snprintf(host, sizeof host, "%s", forced);
+	else if (gethostname(host, sizeof host - 1) != 0)
+		snprintf(host, sizeof host, "localhost");
+	fprintf(stderr, "%s: watching store '%s' on host %s with -j %d, woken %s\n", prog,
+	    store_name(tk->st), host, fire_jobs(tk->f), store_is_uri(store_locator(tk->st)) ?
+	    "by LISTEN/NOTIFY from any host" : "through inotify by any program using the store");
+}
+
 static int
 run_loop(struct tick *tk, int watch)
 {
@@ -215,8 +200,10 @@ run_loop(struct tick *tk, int watch)
 	int status = 0, wake_fd = -1, ready = !watch;
 	int64_t recover_every = watch ? 5000 : 0, last_recover = mono_ms(), flush_by = 0;
 	fire_pass_begin(tk->f);
-	if (watch)
+	if (watch) {
+		say_watching(tk);
 		refresh(tk, &wake_fd);
+	}
 	for (;;) {
 		int started = 0, more = 0;
 		/* A pass whose store fails while runs are in flight goes on
@@ -246,7 +233,7 @@ run_loop(struct tick *tk, int watch)
 		if (tk->stop_at && !tk->stopped)
 			timeout = tk->stop_at - mono_ms();
 		else if (watch && !tk->stop_at)
-			planned = mono_ms() + (timeout = watch_timeout(tk));
+			planned = mono_ms() + (timeout = wake_fd < 0 ? DOWN_RETRY_MS : watch_timeout(tk));
 		/* Armed: the first pass is made and wake-ups are watched. */
 		if (!ready) {
 			ready = 1;
@@ -283,6 +270,8 @@ run_loop(struct tick *tk, int watch)
 		    e.msg);
 		status = 1;
 	}
+	if (watch)
+		fprintf(stderr, "%s: stopped watching store '%s'\n", prog, store_name(tk->st));
 	return status;
 }
 
@@ -329,14 +318,14 @@ set_heartbeat(struct store *st, const char *cron, const char *prompt, int64_t no
 }
 
 static int
-dry_run(struct fire *f, struct err *e)
+dry_run(struct fire *f, struct out *out, struct err *e)
 {
 	char *since = NULL;
 	int rc = ST_OK;
 	if (fire_paused(f, &since, e) > 0)
 		fprintf(stderr, "%s: scheduler paused since %s; nothing would fire\n", prog, since);
 	else
-		rc = fire_preview(f, on_preview, NULL, e);
+		rc = fire_preview(f, on_preview, out, e);
 	free(since);
 	return rc;
 }
@@ -356,13 +345,14 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: task-tick [-j N] [--dry-run]\n"
-	    "       task-tick --watch [-j N] [--grace SECONDS]\n"
+	    "usage: task-tick [-j N] [--dry-run] [--json]\n"
+	    "       task-tick --watch [-j N] [--grace SECONDS] [--json]\n"
 	    "       task-tick --pause | --resume\n"
 	    "       task-tick --heartbeat CRON|off [--heartbeat-prompt TEXT]\n"
 	    "       task-tick --print-cron | --print-systemd [--watch]\n"
 	    "  -j, --jobs N        run at most N tasks at once (default 4)\n"
 	    "  -n, --dry-run       list what would fire; change nothing\n"
+	    "      --json          a JSON line per run even on a terminal (in a pipe, always)\n"
 	    "  -w, --watch         keep running, firing each task at its instant\n"
 	    "  -g, --grace SECONDS on SIGTERM, how long runs may finish (default 30)\n"
 	    "      --pause, --resume   stop or restart all firing\n"
@@ -374,7 +364,7 @@ usage(FILE *f)
 }
 
 struct args {
-	int jobs, dry, watch, grace, pause, print_cron, print_systemd;
+	int jobs, dry, watch, grace, pause, print_cron, print_systemd, json;
 	const char *hb, *hbp;
 };
 
@@ -382,7 +372,7 @@ struct args {
 static int
 parse_args(int argc, char **argv, struct args *a)
 {
-	enum { O_PAUSE = 256, O_RESUME, O_HB, O_HBP, O_CRON, O_SYSTEMD };
+	enum { O_PAUSE = 256, O_RESUME, O_HB, O_HBP, O_CRON, O_SYSTEMD, O_JSON };
 	static const struct option opts[] = {
 		{"jobs", required_argument, NULL, 'j'}, {"dry-run", no_argument, NULL, 'n'},
 		{"watch", no_argument, NULL, 'w'}, {"grace", required_argument, NULL, 'g'},
@@ -390,6 +380,7 @@ parse_args(int argc, char **argv, struct args *a)
 		{"heartbeat", required_argument, NULL, O_HB},
 		{"heartbeat-prompt", required_argument, NULL, O_HBP},
 		{"print-cron", no_argument, NULL, O_CRON}, {"print-systemd", no_argument, NULL, O_SYSTEMD},
+		{"json", no_argument, NULL, O_JSON},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
 	struct err e;
@@ -415,6 +406,7 @@ parse_args(int argc, char **argv, struct args *a)
 		case O_HBP: a->hbp = optarg; break;
 		case O_CRON: a->print_cron = 1; break;
 		case O_SYSTEMD: a->print_systemd = 1; break;
+		case O_JSON: a->json = 1; break;
 		case 'h': usage(stdout); return -1;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return -1;
 		default: return usage_error(prog, "%s", msg);
@@ -453,6 +445,7 @@ task_tick(int argc, char **argv)
 
 	struct err e = {{0}};
 	struct tick tk = {.sfd = -1, .grace_ms = (int64_t)a.grace * 1000};
+	struct out out = {0};
 	struct config *cf = NULL;
 	int64_t now;
 	if ((rc = now_get(&now, &e)) || (rc = config_load(&cf, &e) ? ST_ERR : ST_OK) ||
@@ -472,11 +465,13 @@ task_tick(int argc, char **argv)
 		check_skew(tk.st);
 	struct fire_opts fo = {.jobs = a.jobs, .search_dir = dir, .watch = a.watch, .clock = clock_now,
 		.clock_arg = &tk.clk};
-	struct fire_cb cb = {.report = on_report, .warn = on_warn};
+	out.human = !a.json && isatty(1);
+	out.zs = zones_new();
+	struct fire_cb cb = {.report = on_report, .warn = on_warn, .arg = &out};
 	if ((rc = fire_opts_config(&fo, cf, &e)) || (rc = fire_new(tk.st, &fo, &cb, &tk.f, &e)))
 		goto done;
 	if (a.dry) {
-		rc = dry_run(tk.f, &e);
+		rc = dry_run(tk.f, &out, &e);
 		goto done;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -501,6 +496,7 @@ done:
 	fire_free(tk.f);
 	store_close(tk.st);
 	config_free(cf);
+	zones_free(out.zs);
 	return rc;
 }
 

@@ -1,6 +1,9 @@
 /* task-when: show when a schedule fires, without a store.  SCHEDULE (the
  * remaining arguments joined by spaces) is tried as a cron expression or
- * @nickname first, then as a time expression; the next N firing instants
+ * @nickname first, then as a time expression; or the schedule is given with
+ * task-add's own flags (--cron, --at, --plan, --daily, --weekly), read by
+ * the same code, so a preview is exactly what task-add would add.  The
+ * next N firing instants
  * strictly after --from (default now, TASK_NOW honoured) are printed one
  * RFC 3339 timestamp per line, in ZONE's offset or with --utc as Z.  Like
  * `systemd-analyze calendar --iterations`.  A cron schedule may end
@@ -17,6 +20,7 @@
 #include "opt.h"
 #include "prog.h"
 #include "task.h"
+#include "taskargs.h"
 #include "tz.h"
 #include "utf8.h"
 #include "when.h"
@@ -28,9 +32,11 @@ usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: task-when [--tz ZONE] [--from TIME] [-n N] [--until TIME] [--count N] [--utc]\n"
-	    "                 [--describe] [--json] SCHEDULE\n"
+	    "                 [--describe] [--json] SCHEDULE | task-add's schedule flags\n"
 	    "  SCHEDULE     a cron expression ('0 7 * * 1-5'), a nickname (@daily) or a\n"
 	    "               time expression ('tomorrow at 10am', 2026-11-23T07:00:00Z)\n"
+	    "  -c, --cron EXPR, -a, --at WHEN, -P, --plan WHEN (repeatable), --daily TIME,\n"
+	    "  --weekly 'DAY TIME'  the schedule as task-add takes it\n"
 	    "  -z, --tz ZONE    read the schedule in this IANA zone (default: the local zone)\n"
 	    "  -f, --from TIME  count from this instant instead of now (any time expression)\n"
 	    "  -n N             print the next N instants of a cron schedule (default 1, or\n"
@@ -134,6 +140,7 @@ struct request {
 	const char *zone, *from, *until;
 	long count, runs; /* -n; --count (0: none) */
 	int count_given, utc, describe, json;
+	struct task_args sched; /* task-add's schedule flags, when given */
 };
 
 /* Reads the options into r; returns -1 to go on with the schedule at
@@ -154,10 +161,13 @@ parse_options(int argc, char **argv, struct request *r)
 		{0},
 	};
 	*r = (struct request){.count = 1};
+	taskargs_init(&r->sched);
 	struct err e;
-	char msg[128];
-	int c;
-	while ((c = opt_next(argc, argv, ":z:f:n:udjhV", opts, msg, sizeof msg)) != -1) {
+	char msg[128], shortopts[64];
+	int c, rc = -1;
+	struct option *all = taskargs_options_of(TASKARGS_SCHEDULE, opts, "z:f:n:udjhV", shortopts,
+	    sizeof shortopts);
+	while (rc < 0 && (c = opt_next(argc, argv, shortopts, all, msg, sizeof msg)) != -1) {
 		switch (c) {
 		case 'z': r->zone = optarg; break;
 		case 'f': r->from = optarg; break;
@@ -174,17 +184,30 @@ parse_options(int argc, char **argv, struct request *r)
 		case 'u': r->utc = 1; break;
 		case 'd': r->describe = 1; break;
 		case 'j': r->json = 1; break;
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
-		default: return usage_error(prog, "%s", msg);
+		case 'h': usage(stdout); rc = 0; break;
+		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); rc = 0; break;
+		default:
+			/* The schedule flags; opt_next returns no other option. */
+			if (c == '?' || !taskargs_take(&r->sched, c, optarg, argv, argc, &optind))
+				rc = usage_error(prog, "%s", msg);
+			break;
 		}
 	}
-	if (optind >= argc) {
+	free(all);
+	if (rc >= 0)
+		return rc;
+	if (r->sched.nkinds && optind < argc) {
+		fprintf(stderr, "%s: give the schedule once: %s, or '%s'\n", prog, r->sched.kinds[0],
+		    argv[optind]);
+		return ST_INVALID;
+	}
+	if (!r->sched.nkinds && optind >= argc) {
 		fprintf(stderr, "%s: no schedule given; e.g. task-when '0 7 * * *'\n", prog);
 		return ST_INVALID;
 	}
 	return -1;
 bad:
+	free(all);
 	fprintf(stderr, "%s: %s\n", prog, e.msg);
 	return ST_INVALID;
 }
@@ -263,13 +286,68 @@ print_once(const struct request *r, const char *sched, const struct err *ce, str
 	return ST_OK;
 }
 
+/* The instants of a schedule given with task-add's flags, read and
+ * checked as task-add reads them, up to -n or its end. */
+static int
+print_flags(struct request *r, struct tz *z, int64_t now, unsigned flags, struct err *e)
+{
+	struct task t;
+	struct zones *zs = zones_new();
+	int changed, rc;
+	char desc[256];
+	task_init(&t);
+	/* What a task needs besides its schedule, to be checked as one. */
+	t.name = xstrdup("preview");
+	t.prompt = xstrdup("preview");
+	r->sched.tz = r->zone;
+	r->sched.when_flags = flags;
+	r->sched.creating = 1;
+	if (!(rc = taskargs_apply(&r->sched, &t, now, zs, &changed, e)))
+		rc = task_validate(&t, zs, e);
+	int once = t.kind == KIND_AT || t.kind == KIND_PLAN;
+	if (!rc && once && (r->until || r->runs))
+		rc = err_set(e, ST_INVALID, "--until and --count end a recurring schedule; %s is not one",
+		    r->sched.kinds[0]);
+	if (!rc && !once) {
+		t.count = (int)r->runs;
+		rc = ends(&t, r->until, now, flags, e);
+	}
+	if (rc)
+		goto out;
+	task_describe(&t, zs, desc, sizeof desc);
+	if (r->describe && !r->json)
+		puts(desc);
+	long count = r->count_given || (!once && t.ends_at == TIME_NONE) ? r->count : TASK_COUNT_MAX;
+	/* A one-shot within the last minute still fires, as task-add takes it. */
+	int64_t s = once ? now - 61 : now;
+	long i;
+	for (i = 0; i < count; i++) {
+		if ((rc = task_next_slot(&t, zs, s, &s, e)))
+			goto out;
+		if (s == TIME_NONE || past_9999(z, s))
+			break;
+		print_instant(z, s, r->utc, r->json, r->describe ? desc : NULL);
+	}
+	if (i == 0) {
+		char f[64];
+		tz_fmt_rfc3339(z, now, f, sizeof f);
+		rc = err_set(e, ST_INVALID, "%s never fires after %s", r->sched.kinds[0], f);
+	}
+out:
+	task_free(&t);
+	zones_free(zs);
+	return rc;
+}
+
 static int
 task_when(int argc, char **argv)
 {
 	struct request r;
 	int rc = parse_options(argc, argv, &r);
-	if (rc >= 0)
+	if (rc >= 0) {
+		taskargs_free(&r.sched);
 		return rc;
+	}
 	struct buf sched = {0};
 	for (int i = optind; i < argc; i++) {
 		if (i > optind)
@@ -287,11 +365,14 @@ task_when(int argc, char **argv)
 		fprintf(stderr, "%s: --from: %s\n", prog, e.msg);
 		buf_free(&sched);
 		tz_free(z);
+		taskargs_free(&r.sched);
 		return rc;
 	}
 	struct cron cr;
 	struct err ce = {{0}};
-	if (cron_parse(sched.data, &cr, &ce) == ST_OK)
+	if (r.sched.nkinds)
+		rc = print_flags(&r, z, now, flags, &e);
+	else if (cron_parse(sched.data, &cr, &ce) == ST_OK)
 		rc = print_cron(&r, &cr, sched.data, z, now, flags, &e);
 	else
 		rc = print_once(&r, sched.data, &ce, z, now, flags, &e);
@@ -299,6 +380,7 @@ task_when(int argc, char **argv)
 		goto fail;
 	buf_free(&sched);
 	tz_free(z);
+	taskargs_free(&r.sched);
 	return ST_OK;
 fail:
 	for (char *q = e.msg; *q; q++) /* one line, whatever the schedule held */
@@ -307,6 +389,7 @@ fail:
 	fprintf(stderr, "%s: %s\n", prog, e.msg);
 	buf_free(&sched);
 	tz_free(z);
+	taskargs_free(&r.sched);
 	return rc ? rc : ST_INVALID;
 }
 

@@ -1,5 +1,6 @@
 /* The configuration file: read once, kept as key/value pairs in file order
  * (a key given twice: the last one wins, as in a shell rc file). */
+#define _DEFAULT_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -106,62 +107,90 @@ parse_line(struct config *c, char *line, int lineno, int *secret, struct err *e)
 	return ST_OK;
 }
 
+/* "config 'PATH'", or "'PATH'" for a file without a name. */
+static void
+subject(char *buf, size_t n, const char *what, const char *path)
+{
+	snprintf(buf, n, "%s%s'%s'", what, *what ? " " : "", path);
+}
+
+int
+config_read_private(const char *what, const char *path, size_t max, struct buf *b,
+    unsigned *mode, struct err *e)
+{
+	char it[PATH_MAX + 64];
+	subject(it, sizeof it, what, path);
+	/* O_NONBLOCK: a FIFO put there opens at once, to be refused below. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return err_set(e, errno == ENOENT || errno == ENOTDIR ? ST_NOTFOUND : ST_ERR,
+		    "cannot read %s: %s", it, strerror(errno));
+	struct stat sb;
+	int rc = ST_OK;
+	if (fstat(fd, &sb) != 0) {
+		rc = err_set(e, ST_ERR, "cannot read %s: %s", it, strerror(errno));
+	} else if (!S_ISREG(sb.st_mode)) {
+		rc = err_set(e, ST_INVALID, "%s is not a regular file", it);
+	} else if (sb.st_uid != geteuid() && sb.st_uid != 0) {
+		rc = err_set(e, ST_INVALID, "%s belongs to another user; refusing to use it", it);
+	} else if (sb.st_mode & 022) {
+		rc = err_set(e, ST_INVALID, "%s can be changed by group or others; run: chmod 600 '%s'",
+		    it, path);
+	} else if (fcntl(fd, F_SETFL, 0) != 0 || (errno = 0, buf_read_fd(b, fd, max)) != 0) {
+		rc = errno ? err_set(e, ST_ERR, "cannot read %s: %s", it, strerror(errno))
+			   : err_set(e, ST_INVALID, "%s is larger than %zu bytes", it, max);
+	}
+	close(fd);
+	if (rc) {
+		buf_wipe(b);
+		return rc;
+	}
+	if (!b->data)
+		buf_puts(b, "");
+	*mode = (unsigned)sb.st_mode & 07777;
+	return ST_OK;
+}
+
+int
+config_private_secret(const char *what, const char *path, unsigned mode, const char *holds,
+    struct err *e)
+{
+	char it[PATH_MAX + 64];
+	subject(it, sizeof it, what, path);
+	if (!(mode & 044))
+		return ST_OK;
+	return err_set(e, ST_INVALID, "%s holds %s and group or others can read it; run: chmod 600"
+	    " '%s'", it, holds, path);
+}
+
 int
 config_load_file(const char *path, struct config **out, struct err *e)
 {
 	struct config *c = xcalloc(1, sizeof *c);
 	c->path = xstrdup(path);
-	/* O_NONBLOCK: a FIFO put there opens at once and is refused below. */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		if (errno == ENOENT || errno == ENOTDIR) {
-			*out = c;
-			return ST_OK;
-		}
-		int rc = err_set(e, ST_ERR, "cannot read config '%s': %s", path, strerror(errno));
-		config_free(c);
-		return rc;
-	}
-	struct stat sb;
 	struct buf b = {0};
-	int rc = ST_OK;
-	if (fstat(fd, &sb) != 0) {
-		rc = err_set(e, ST_ERR, "cannot read config '%s': %s", path, strerror(errno));
-	} else if (!S_ISREG(sb.st_mode)) {
-		rc = err_set(e, ST_INVALID, "config '%s' is not a regular file", path);
-	} else if (sb.st_uid != geteuid() && sb.st_uid != 0) {
-		rc = err_set(e, ST_INVALID, "config '%s' belongs to another user; refusing to use it",
-		    path);
-	} else if (sb.st_mode & 022) {
-		rc = err_set(e, ST_INVALID,
-		    "config '%s' can be changed by group or others; run: chmod 600 '%s'", path, path);
-	} else if (fcntl(fd, F_SETFL, 0) != 0 || (errno = 0, buf_read_fd(&b, fd, CONFIG_MAX)) != 0) {
-		rc = errno ? err_set(e, ST_ERR, "cannot read config '%s': %s", path, strerror(errno))
-			   : err_set(e, ST_INVALID, "config '%s' is larger than %d bytes", path,
-			       CONFIG_MAX);
+	unsigned mode = 0;
+	int rc = config_read_private("config", path, CONFIG_MAX, &b, &mode, e), secret = 0;
+	if (rc == ST_NOTFOUND) {
+		*out = c;
+		return ST_OK;
 	}
-	close(fd);
-	int secret = 0;
-	if (!rc) {
-		if (memchr(b.data, 0, b.len))
-			rc = err_set(e, ST_INVALID, "config '%s' is not a text file", path);
-		char *save = NULL;
-		int lineno = 0;
-		/* strtok_r would merge empty lines and break the numbering. */
-		for (char *p = b.data; !rc && p && *p; p = save) {
-			char *nl = strchr(p, '\n');
-			save = nl ? nl + 1 : NULL;
-			if (nl)
-				*nl = 0;
-			lineno++;
-			rc = parse_line(c, p, lineno, &secret, e);
-		}
+	if (!rc && memchr(b.data, 0, b.len))
+		rc = err_set(e, ST_INVALID, "config '%s' is not a text file", path);
+	/* strtok_r would merge empty lines and break the numbering. */
+	char *save = NULL;
+	int lineno = 0;
+	for (char *p = b.data; !rc && p && *p; p = save) {
+		char *nl = strchr(p, '\n');
+		save = nl ? nl + 1 : NULL;
+		if (nl)
+			*nl = 0;
+		lineno++;
+		rc = parse_line(c, p, lineno, &secret, e);
 	}
-	buf_free(&b);
-	if (!rc && secret && (sb.st_mode & 044))
-		rc = err_set(e, ST_INVALID,
-		    "config '%s' holds an API key and group or others can read it; run: chmod 600 '%s'",
-		    path, path);
+	buf_wipe(&b);
+	if (!rc && secret)
+		rc = config_private_secret("config", path, mode, "an API key", e);
 	if (rc) {
 		config_free(c);
 		return rc;
@@ -199,7 +228,9 @@ config_free(struct config *c)
 {
 	if (!c)
 		return;
+	/* Values may be keys. */
 	for (size_t i = 0; i < c->n; i++) {
+		explicit_bzero(c->values[i], strlen(c->values[i]));
 		free(c->keys[i]);
 		free(c->values[i]);
 	}

@@ -27,6 +27,18 @@ const char *config_path(const struct config *c);
  * WHEN_* flags: date_order = dmy sets WHEN_DMY.  Loads the default file;
  * a bad file or value is ST_INVALID or ST_ERR with the file named. */
 int config_when_flags(unsigned *flags, struct err *e);
-void config_free(struct config *c);
+void config_free(struct config *c);                 /* values wiped: some are keys */
+/* The one rule for a private file (this config, mcp.json, a key file): a
+ * regular file (a FIFO or a device is refused, never waited on), owned by
+ * this user or root, that group and others cannot change, of at most max
+ * bytes, read into b (wipe it with buf_wipe) and *mode set to its
+ * permissions; ST_NOTFOUND when it does not exist.  Messages name it as
+ * what and path: "config '/home/a/.config/agentcron/config'". */
+int config_read_private(const char *what, const char *path, size_t max, struct buf *b,
+    unsigned *mode, struct err *e);
+/* A private file found to hold holds ("an API key") must not be readable
+ * by group or others either. */
+int config_private_secret(const char *what, const char *path, unsigned mode, const char *holds,
+    struct err *e);
 
 #endif

@@ -133,16 +133,17 @@ is_exec_file(const char *path)
 }
 
 int
-exec_find(const char *name, const char *dir, char **path, struct err *e)
+exec_find(const char *what, const char *name, const char *dir, char **path, struct err *e)
 {
 	if (!*name)
-		return err_set(e, ST_NOTFOUND, "empty executor name");
+		return err_set(e, ST_NOTFOUND, "empty %s name", what);
 	if (strchr(name, '/')) {
 		struct stat sb;
 		if (stat(name, &sb) != 0)
-			return err_set(e, ST_NOTFOUND, "executor '%s' not found", name);
+			return err_set(e, ST_NOTFOUND, "%s '%s' not found", what, name);
 		if (!is_exec_file(name))
-			return err_set(e, ST_NOTFOUND, "executor '%s' is not an executable file", name);
+			return err_set(e, ST_NOTFOUND, "%s '%s' is not an executable file", what,
+			    name);
 		*path = xstrdup(name);
 		return ST_OK;
 	}
@@ -169,7 +170,7 @@ exec_find(const char *name, const char *dir, char **path, struct err *e)
 			free(full);
 		}
 	}
-	return rc ? err_set(e, ST_NOTFOUND, "executor '%s' not found in PATH", name) : ST_OK;
+	return rc ? err_set(e, ST_NOTFOUND, "%s '%s' not found in PATH", what, name) : ST_OK;
 }
 
 /* ---- starting ---- */
@@ -228,79 +229,84 @@ nonblock(int fd)
 	return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 }
 
-static void
-start_child(struct child *c, const struct exec_cmd *cmd)
+int
+exec_spawn(const char *what, char *const *argv, char *const *envp, const char *dir, int die,
+    struct exec_proc *p, int *no_resources, struct err *e)
 {
 	char *path = NULL;
-	struct err e;
-	if (exec_find(cmd->argv[0], cmd->search_dir, &path, &e)) {
-		c->done_how = EXEC_NOTFOUND;
-		snprintf(c->why, sizeof c->why, "%s", e.msg);
-		return;
-	}
+	*no_resources = 0;
+	int rc = exec_find(what, argv[0], dir, &path, e);
+	if (rc)
+		return rc;
 	int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1}, rep[2] = {-1, -1};
+	pid_t pid = -1, parent = getpid();
 	if (pipe2(pin, O_CLOEXEC) || pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC) ||
 	    pipe2(rep, O_CLOEXEC)) {
-		c->no_resources = errno == EMFILE || errno == ENFILE;
-		snprintf(c->why, sizeof c->why, "cannot start '%s': %s", cmd->argv[0], strerror(errno));
-		goto fail;
+		*no_resources = errno == EMFILE || errno == ENFILE;
+		rc = err_set(e, ST_ERR, "cannot start '%s': %s", argv[0], strerror(errno));
+	} else if ((pid = fork()) < 0) {
+		*no_resources = errno == EAGAIN || errno == ENOMEM;
+		rc = err_set(e, ST_ERR, "cannot start '%s': %s", argv[0], strerror(errno));
+	} else if (pid == 0) {
+		child_exec(path, argv, envp ? envp : environ, parent, die, pin[0], pout[1], perr[1],
+		    rep[1]);
 	}
-	pid_t parent = getpid();
-	c->start = mono_ms();
-	pid_t pid = fork();
-	if (pid < 0) {
-		c->no_resources = errno == EAGAIN || errno == ENOMEM;
-		snprintf(c->why, sizeof c->why, "cannot start '%s': %s", cmd->argv[0], strerror(errno));
-		goto fail;
-	}
-	if (pid == 0)
-		child_exec(path, cmd->argv, cmd->envp ? cmd->envp : environ, parent,
-		    cmd->die_with_parent, pin[0], pout[1], perr[1], rep[1]);
-	/* Both sides set the group, so a kill right after fork reaches it. */
-	setpgid(pid, pid);
+	free(path);
 	close_fd(&pin[0]);
 	close_fd(&pout[1]);
 	close_fd(&perr[1]);
 	close_fd(&rep[1]);
-	int err = 0;
-	ssize_t r;
-	while ((r = read(rep[0], &err, sizeof err)) < 0 && errno == EINTR)
-		;
-	close_fd(&rep[0]);
-	if (r == (ssize_t)sizeof err) {
-		int st;
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+	if (pid > 0) {
+		/* Both sides set the group, so a kill right after fork reaches it. */
+		setpgid(pid, pid);
+		int err = 0;
+		ssize_t r;
+		while ((r = read(rep[0], &err, sizeof err)) < 0 && errno == EINTR)
 			;
-		c->no_resources = err == ENOMEM || err == EAGAIN || err == EMFILE || err == ENFILE;
-		snprintf(c->why, sizeof c->why, "cannot run executor '%s': %s", cmd->argv[0],
-		    strerror(err));
-		goto fail;
+		if (r == (ssize_t)sizeof err) {
+			int st;
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+			*no_resources = err == ENOMEM || err == EAGAIN || err == EMFILE || err == ENFILE;
+			rc = err_set(e, ST_ERR, "cannot run %s '%s': %s", what, argv[0], strerror(err));
+		}
 	}
-	free(path);
-	c->pid = pid;
-	c->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	c->fd_in = pin[1];
-	c->fd_out = pout[0];
-	c->fd_err = perr[0];
-	nonblock(c->fd_in);
-	nonblock(c->fd_out);
-	nonblock(c->fd_err);
+	close_fd(&rep[0]);
+	if (rc) {
+		close_fd(&pin[1]);
+		close_fd(&pout[0]);
+		close_fd(&perr[0]);
+		return rc;
+	}
+	*p = (struct exec_proc){.pid = pid, .in = pin[1], .out = pout[0], .err = perr[0]};
+	nonblock(p->in);
+	nonblock(p->out);
+	nonblock(p->err);
+	return ST_OK;
+}
+
+static void
+start_child(struct child *c, const struct exec_cmd *cmd)
+{
+	struct exec_proc p;
+	struct err e;
+	c->start = mono_ms();
+	int rc = exec_spawn("executor", cmd->argv, cmd->envp, cmd->search_dir, cmd->die_with_parent,
+	    &p, &c->no_resources, &e);
+	if (rc) {
+		c->done_how = rc == ST_NOTFOUND ? EXEC_NOTFOUND : EXEC_STARTFAIL;
+		snprintf(c->why, sizeof c->why, "%s", e.msg);
+		return;
+	}
+	c->pid = p.pid;
+	c->pidfd = (int)syscall(SYS_pidfd_open, p.pid, 0);
+	c->fd_in = p.in;
+	c->fd_out = p.out;
+	c->fd_err = p.err;
 	if (!c->input || !c->ninput)
 		close_fd(&c->fd_in);
 	if (cmd->timeout_ms > 0)
 		c->deadline = c->start + cmd->timeout_ms;
-	return;
-fail:
-	free(path);
-	close_fd(&pin[0]);
-	close_fd(&pin[1]);
-	close_fd(&pout[0]);
-	close_fd(&pout[1]);
-	close_fd(&perr[0]);
-	close_fd(&perr[1]);
-	close_fd(&rep[0]);
-	close_fd(&rep[1]);
-	c->done_how = EXEC_STARTFAIL;
 }
 
 struct exec_pool *

@@ -62,8 +62,24 @@ int exec_split(const char *line, char ***argv, struct err *e);
 void exec_argv_free(char **argv);
 int exec_check(const char *line, struct err *e); /* exec_split's verdict alone */
 /* Find an executable: a name with a slash as is, else each PATH directory
- * then dir (may be NULL).  ST_NOTFOUND: "executor 'x' not found in PATH". */
-int exec_find(const char *name, const char *dir, char **path, struct err *e);
+ * then dir (may be NULL).  ST_NOTFOUND, naming it as what:
+ * "executor 'x' not found in PATH". */
+int exec_find(const char *what, const char *name, const char *dir, char **path, struct err *e);
+/* Start a child the one way agentcron starts any (executors, notify hooks,
+ * MCP servers): argv[0] found by exec_find (what names it in errors), no
+ * shell, its own process group, every signal at its default and none
+ * blocked, envp (NULL: the caller's), standard input, output and error on
+ * pipes whose other ends come back in p, non-blocking and close-on-exec;
+ * die: SIGKILLed if the caller dies first.  ST_NOTFOUND as exec_find;
+ * ST_ERR when it cannot start ("cannot run executor 'x': Permission
+ * denied"), *no_resources set when for lack of descriptors, processes or
+ * memory. */
+struct exec_proc {
+	pid_t pid;
+	int in, out, err;
+};
+int exec_spawn(const char *what, char *const *argv, char *const *envp, const char *dir, int die,
+    struct exec_proc *p, int *no_resources, struct err *e);
 
 struct exec_pool *exec_pool_new(void);
 void exec_pool_free(struct exec_pool *p);       /* SIGKILLs and reaps what still runs */

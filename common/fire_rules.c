@@ -148,6 +148,13 @@ rules_due(const struct task *t, struct zones *zs, int64_t now, struct decision *
 	return ST_OK;
 }
 
+int
+rules_overdue(const struct task *t, int64_t now)
+{
+	return t->enabled && t->status == STATUS_PENDING && t->due_at != TIME_NONE &&
+	    now - t->due_at > FIRE_GRACE;
+}
+
 int64_t
 rules_backoff(int attempt)
 {

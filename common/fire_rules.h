@@ -30,6 +30,8 @@ struct decision {
 int rules_due(const struct task *t, struct zones *zs, int64_t now, struct decision *d,
     struct err *e);
 void rules_set_next(struct task *t, int64_t next); /* next_run_at and due_at (with jitter) */
+/* Due and not fired past its grace: no pass has run for it (listings mark it). */
+int rules_overdue(const struct task *t, int64_t now);
 int64_t rules_backoff(int attempt);              /* 60 s * 2^(attempt-1), capped at an hour */
 /* The task's new state after run r ended at now (r->status, r->exit_code,
  * r->attempt; manual: r->prev_status).  A task changed meanwhile (no longer

@@ -2,9 +2,11 @@
  * forgets the options but keeps the live connections, the TLS session
  * cache and the DNS cache, which is what makes the second request to a
  * server cost no connect and no handshake. */
+#define _DEFAULT_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <curl/curl.h>
 
@@ -116,7 +118,7 @@ static void
 free_headers(struct curl_slist *hl)
 {
 	for (struct curl_slist *q = hl; q; q = q->next)
-		memset(q->data, 0, strlen(q->data));
+		explicit_bzero(q->data, strlen(q->data));
 	curl_slist_free_all(hl);
 }
 
@@ -188,16 +190,55 @@ http_perform(struct http *x, const struct http_request *rq, struct http_result *
 	return rc;
 }
 
-int
-http_header_line(const char *p, size_t n, char *line, size_t size, long *status,
-    const char **reason)
+/* p[0..n) without the blanks at either end. */
+static const char *
+trim_slice(const char *p, size_t *n)
 {
-	snprintf(line, size, "%.*s", (int)(n < size ? n : size - 1), p);
-	str_trim(line);
-	if (strncmp(line, "HTTP/", 5) != 0)
-		return 0;
-	char *sp = strchr(line, ' '), *rp = NULL;
-	*status = sp ? strtol(sp + 1, &rp, 10) : 0;
-	*reason = rp ? str_trim(rp) : "";
-	return 1;
+	while (*n && strchr(" \t\r\n", *p)) {
+		p++;
+		(*n)--;
+	}
+	while (*n && strchr(" \t\r\n", p[*n - 1]))
+		(*n)--;
+	return p;
+}
+
+int
+http_line_read(const char *p, size_t n, struct http_line *l)
+{
+	memset(l, 0, sizeof *l);
+	p = trim_slice(p, &n);
+	if (n >= 5 && memcmp(p, "HTTP/", 5) == 0) {
+		const char *sp = memchr(p, ' ', n), *end = p + n;
+		for (const char *q = sp ? sp + 1 : end; q < end && *q >= '0' && *q <= '9'; q++) {
+			l->status = l->status * 10 + (*q - '0');
+			if (l->status > 999)
+				break;
+			l->value = q + 1;
+		}
+		l->nvalue = l->value ? (size_t)(end - l->value) : 0;
+		l->value = l->value ? trim_slice(l->value, &l->nvalue) : "";
+		return HTTP_LINE_STATUS;
+	}
+	const char *colon = memchr(p, ':', n);
+	if (!colon)
+		return HTTP_LINE_OTHER;
+	l->name = p;
+	l->nname = (size_t)(colon - p);
+	l->name = trim_slice(l->name, &l->nname);
+	l->nvalue = n - (size_t)(colon + 1 - p);
+	l->value = trim_slice(colon + 1, &l->nvalue);
+	return HTTP_LINE_FIELD;
+}
+
+int
+http_line_is(const struct http_line *l, const char *name)
+{
+	return l->name && strlen(name) == l->nname && strncasecmp(l->name, name, l->nname) == 0;
+}
+
+char *
+http_line_value(const struct http_line *l)
+{
+	return xstrndup(l->value ? l->value : "", l->nvalue);
 }

@@ -46,10 +46,19 @@ int http_new(struct http **out, struct err *e);
 void http_free(struct http *h);
 int http_perform(struct http *h, const struct http_request *rq, struct http_result *res); /* HTTP_* */
 long http_connections(const struct http *h);           /* connections opened so far */
-/* A header line as on_header gets it, copied into line (size bytes) and
- * trimmed.  A status line ("HTTP/1.1 200 OK") returns 1 with *status set
- * and *reason pointing at its reason phrase inside line; else 0. */
-int http_header_line(const char *p, size_t n, char *line, size_t size, long *status,
-    const char **reason);
+/* A header line as on_header gets it, read where it is, whatever its
+ * length: a status line ("HTTP/1.1 200 OK") is HTTP_LINE_STATUS with
+ * status and its reason phrase as value; "Name: value" is HTTP_LINE_FIELD;
+ * anything else (the blank line that ends the headers) HTTP_LINE_OTHER.
+ * name and value are slices of the line, trimmed, not NUL-terminated. */
+enum { HTTP_LINE_OTHER, HTTP_LINE_STATUS, HTTP_LINE_FIELD };
+struct http_line {
+	long status;
+	const char *name, *value;
+	size_t nname, nvalue;
+};
+int http_line_read(const char *p, size_t n, struct http_line *l);
+int http_line_is(const struct http_line *l, const char *name); /* the name, in any case */
+char *http_line_value(const struct http_line *l);             /* the value, malloc'd */
 
 #endif

@@ -1,5 +1,6 @@
 /* ids.c: the task ids a command is given: its arguments, and standard
  * input read with "-" (ids.h). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,6 +10,84 @@
 #include "ids.h"
 #include "task_json.h"
 
+/* The task id of a tab-separated line: the first field, so listings pipe
+ * straight in; but a line of task-log's (run id, start, task id, ...) names
+ * its task in the third. */
+static const char *
+line_task_id(char *s)
+{
+	char *f2 = strchr(s, '\t'), *f3 = f2 ? strchr(f2 + 1, '\t') : NULL;
+	int64_t t;
+	if (f3) {
+		size_t n2 = (size_t)(f3 - f2 - 1), n3 = strcspn(f3 + 1, " \t");
+		char when[48];
+		if (n2 < sizeof when && n3 == 36) {
+			memcpy(when, f2 + 1, n2);
+			when[n2] = 0;
+			if (time_parse_rfc3339(when, &t) == 0) {
+				f3[1 + n3] = 0;
+				return f3 + 1;
+			}
+		}
+	}
+	s[strcspn(s, " \t")] = 0;
+	return s;
+}
+
+/* The ids already taken from a stream, a hash set: a task named on several
+ * lines (a task-log listing of its failed runs) is acted on once, and a
+ * listing of a million tasks costs no more than reading it. */
+struct seen {
+	char **slot;
+	size_t cap, n;
+	int (*fn)(const char *id, void *arg);
+	void *arg;
+};
+
+static size_t
+hash_of(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ULL;
+	}
+	return (size_t)h;
+}
+
+/* Add id; 0 when it was there already. */
+static int
+seen_add(struct seen *sn, char *id)
+{
+	if (2 * (sn->n + 1) > sn->cap) {
+		struct seen big = {xcalloc(sn->cap ? 2 * sn->cap : 64, sizeof *big.slot),
+			sn->cap ? 2 * sn->cap : 64, 0, NULL, NULL};
+		for (size_t i = 0; i < sn->cap; i++)
+			if (sn->slot[i])
+				seen_add(&big, sn->slot[i]);
+		free(sn->slot);
+		sn->slot = big.slot;
+		sn->cap = big.cap;
+	}
+	size_t i = hash_of(id) & (sn->cap - 1);
+	for (; sn->slot[i]; i = (i + 1) & (sn->cap - 1))
+		if (strcmp(sn->slot[i], id) == 0)
+			return 0;
+	sn->slot[i] = id;
+	sn->n++;
+	return 1;
+}
+
+static void
+take_once(struct seen *sn, const char *id)
+{
+	char *copy = xstrdup(id);
+	if (seen_add(sn, copy))
+		sn->fn(id, sn->arg);
+	else
+		free(copy);
+}
+
 int
 ids_from_stream(FILE *f, int (*fn)(const char *id, void *arg), void *arg, struct err *e)
 {
@@ -16,6 +95,7 @@ ids_from_stream(FILE *f, int (*fn)(const char *id, void *arg), void *arg, struct
 	size_t cap = 0;
 	long lineno = 0, bad = 0;
 	int rc = ST_OK;
+	struct seen sn = {NULL, 0, 0, fn, arg};
 	/* A bad line is reported (the first, with a count of the others) and
 	 * the ids after it are still taken, as for bad ids in arguments. */
 	while (getline(&line, &cap, f) >= 0) {
@@ -32,7 +112,10 @@ ids_from_stream(FILE *f, int (*fn)(const char *id, void *arg), void *arg, struct
 				continue;
 			}
 			cJSON *j = cJSON_Parse(s);
-			const cJSON *id = cJSON_GetObjectItemCaseSensitive(j, "id");
+			/* A run's object (task-log --json) names its task in task_id. */
+			const cJSON *id = cJSON_GetObjectItemCaseSensitive(j, "task_id");
+			if (!cJSON_IsString(id))
+				id = cJSON_GetObjectItemCaseSensitive(j, "id");
 			if (!cJSON_IsString(id)) {
 				if (!bad++)
 					rc = err_set(e, ST_INVALID, "stdin:%ld: %s", lineno,
@@ -40,15 +123,16 @@ ids_from_stream(FILE *f, int (*fn)(const char *id, void *arg), void *arg, struct
 				cJSON_Delete(j);
 				continue;
 			}
-			fn(id->valuestring, arg);
+			take_once(&sn, id->valuestring);
 			cJSON_Delete(j);
 		} else {
-			/* The first field, so tab-separated listings pipe straight in. */
-			s[strcspn(s, " \t")] = 0;
-			fn(s, arg);
+			take_once(&sn, line_task_id(s));
 		}
 	}
 	free(line);
+	for (size_t i = 0; i < sn.cap; i++)
+		free(sn.slot[i]);
+	free(sn.slot);
 	if (ferror(f))
 		return err_set(e, ST_ERR, "cannot read standard input");
 	if (bad > 1 && e) {

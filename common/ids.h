@@ -8,8 +8,10 @@
 #include "util.h"
 
 /* ids.c */
-/* Read ids from f, one per line: a bare id, the first field of a
- * tab-separated line, or a JSON object with "id".  Calls fn for each, also
+/* Read task ids from f, one per line: a bare id, the first field of a
+ * tab-separated line (task-log's lines: their task id, the third), or a
+ * JSON object with "task_id" (a run's) or "id".  Calls fn once for each
+ * id however many lines name it, also
  * for those after a bad line; returns ST_INVALID with "stdin:N: ..." for
  * the first bad line. */
 int ids_from_stream(FILE *f, int (*fn)(const char *id, void *arg), void *arg, struct err *e);

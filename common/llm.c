@@ -427,11 +427,10 @@ llm_new(const struct llm_config *c, struct llm **out, struct err *e)
 	l->headers[i++] = xstrdup("User-Agent: " USER_AGENT);
 	/* No "Expect: 100-continue" round trip before a large body. */
 	l->headers[i++] = xstrdup("Expect:");
-	if (c->provider == LLM_ANTHROPIC)
-		l->headers[i++] = xstrdup("anthropic-version: " LLM_ANTHROPIC_VERSION);
+	if (l->ops->header)
+		l->headers[i++] = xstrdup(l->ops->header);
 	if (c->api_key && *c->api_key)
-		l->headers[i++] = c->provider == LLM_ANTHROPIC ? xasprintf("x-api-key: %s", c->api_key)
-		    : xasprintf("Authorization: Bearer %s", c->api_key);
+		l->headers[i++] = xasprintf("%s%s", l->ops->auth, c->api_key);
 	*out = l;
 	return ST_OK;
 }
@@ -443,7 +442,7 @@ llm_free(struct llm *l)
 		return;
 	/* One of the headers holds the key: clear them before freeing. */
 	for (int i = 0; l->headers[i]; i++) {
-		memset(l->headers[i], 0, strlen(l->headers[i]));
+		explicit_bzero(l->headers[i], strlen(l->headers[i]));
 		free(l->headers[i]);
 	}
 	free(l->url);
@@ -585,38 +584,37 @@ static void
 on_header(const char *p, size_t n, void *arg)
 {
 	struct attempt *a = arg;
-	char line[512];
-	const char *reason;
-	if (http_header_line(p, n, line, sizeof line, &a->status, &reason)) {
+	struct http_line l;
+	int kind = http_line_read(p, n, &l);
+	if (kind == HTTP_LINE_STATUS) {
 		/* A new response (after 100 Continue): forget the last one's. */
-		snprintf(a->reason, sizeof a->reason, "%s", reason);
+		a->status = l.status;
+		snprintf(a->reason, sizeof a->reason, "%.*s", (int)l.nvalue, l.value);
 		a->sse = 0;
 		a->retry_after_ms = -1;
 		return;
 	}
-	char *colon = strchr(line, ':');
-	if (!colon)
+	if (http_line_is(&l, "content-type")) {
+		a->sse = l.nvalue >= 17 && strncasecmp(l.value, "text/event-stream", 17) == 0;
 		return;
-	*colon = 0;
-	char *v = str_trim(colon + 1);
-	if (strcasecmp(line, "content-type") == 0) {
-		a->sse = str_casecmp_prefix(v, "text/event-stream") == 0;
-	} else if (strcasecmp(line, "retry-after-ms") == 0) {
-		char *end;
-		double ms = strtod(v, &end);
-		if (end != v && ms >= 0)
-			set_wait(a, ms);
-	} else if (strcasecmp(line, "retry-after") == 0 && a->retry_after_ms < 0) {
-		char *end;
-		long secs = strtol(v, &end, 10);
-		if (end != v && !*end && secs >= 0) {
-			set_wait(a, (double)secs * 1000);
-		} else {
-			int64_t when;
-			if (http_date(v, &when) == 0)
-				set_wait(a, ((double)when - (double)time(NULL)) * 1000);
-		}
 	}
+	int ms = http_line_is(&l, "retry-after-ms");
+	if (!ms && !(http_line_is(&l, "retry-after") && a->retry_after_ms < 0))
+		return;
+	char *v = http_line_value(&l), *end;
+	if (ms) {
+		double w = strtod(v, &end);
+		if (end != v && w >= 0)
+			set_wait(a, w);
+	} else {
+		long secs = strtol(v, &end, 10);
+		int64_t when;
+		if (end != v && !*end && secs >= 0)
+			set_wait(a, (double)secs * 1000);
+		else if (http_date(v, &when) == 0)
+			set_wait(a, ((double)when - (double)time(NULL)) * 1000);
+	}
+	free(v);
 }
 
 /* A one-line excerpt of a body that is not what it should be. */
@@ -696,6 +694,70 @@ http_error(struct llm *l, struct attempt *a, struct err *e)
 	cJSON_Delete(root);
 }
 
+/* An exchange that failed below HTTP: e says how; 1 when trying again
+ * may help. */
+static int
+transport_error(struct llm *l, const struct attempt *a, int hc, const char *detail,
+    struct err *e)
+{
+	const char *name = l->ops->name;
+	long timeout_ms = l->c->timeout_ms > 0 ? l->c->timeout_ms : 300000L;
+	switch (hc) {
+	case HTTP_TIMEOUT:
+		err_set(e, ST_ERR, "%s: no complete reply within %.3g s (--timeout)", name,
+		    timeout_ms / 1000.0);
+		return 0;
+	case HTTP_CONNECT:
+		err_set(e, ST_ERR, "%s: cannot connect to %s: %s", name, l->url, detail);
+		return 1;
+	case HTTP_NOTHING:
+		err_set(e, ST_ERR, "%s: the server closed the connection without a reply", name);
+		return 1;
+	case HTTP_CUT:
+		err_set(e, ST_ERR, "%s: the reply was cut off (HTTP %ld, %zu bytes): %s", name,
+		    a->status, a->received, detail);
+		return 1;
+	case HTTP_CERT:
+		err_set(e, ST_ERR, "%s: cannot trust %s: %s (CURL_CA_BUNDLE names the CA "
+		    "certificates to use)", name, l->url, detail);
+		return 0;
+	default:
+		err_set(e, ST_ERR, "%s: %s: %s", name, l->url, detail);
+		return 0;
+	}
+}
+
+/* A 2xx reply that is one JSON body, into the stream's reply. */
+static int
+json_reply(struct llm *l, struct attempt *a, int *retry, struct err *e)
+{
+	const struct llm_config *c = l->c;
+	struct llm_stream *s = a->s;
+	const char *name = l->ops->name;
+	if (a->body.len == 0 || is_space_only(a->body.data, a->body.len)) {
+		*retry = 1;
+		return err_set(e, ST_ERR, "%s: empty reply (HTTP %ld, no body)", name, a->status);
+	}
+	json_mask_nul(a->body.data, a->body.len);
+	cJSON *root = cJSON_ParseWithLength(a->body.data, a->body.len);
+	if (!root) {
+		char ex[100];
+		excerpt(a->body.data, a->body.len, ex, sizeof ex);
+		return err_set(e, ST_ERR, "%s: the reply is not JSON (HTTP %ld): '%s'", name, a->status,
+		    ex);
+	}
+	int rc = l->ops->reply(s, root, e);
+	cJSON_Delete(root);
+	if (rc)
+		return rc;
+	/* Asked for a stream, given one JSON body: show it all now. */
+	if (c->on_text && !s->delivered && s->text.len) {
+		c->on_text(s->text.data, s->text.len, c->arg);
+		s->delivered = 1;
+	}
+	return ST_OK;
+}
+
 /* Runs one attempt.  Returns 0 on success; else fills e and sets *retry
  * when another attempt may succeed. */
 static int
@@ -717,8 +779,6 @@ attempt_once(struct llm *l, const char *body, struct llm_stream *s, long *wait_m
 	int hc = http_perform(l->http, &rq, &hr);
 	const char *name = l->ops->name;
 	int rc = ST_ERR;
-	double secs = timeout_ms / 1000.0;
-
 	if (hc == HTTP_OK && a.sse && a.status >= 200 && a.status < 300 && a.line.len) {
 		/* A last line without its newline. */
 		if (sse_line(&a, a.line.data, a.line.len))
@@ -736,35 +796,8 @@ attempt_once(struct llm *l, const char *body, struct llm_stream *s, long *wait_m
 		goto out;
 	}
 	if (hc != HTTP_OK) {
-		const char *detail = hr.error;
-		switch (hc) {
-		case HTTP_TIMEOUT:
-			err_set(e, ST_ERR, "%s: no complete reply within %.3g s (--timeout)", name, secs);
-			break;
-		case HTTP_CONNECT:
-			*retry = 1;
-			err_set(e, ST_ERR, "%s: cannot connect to %s: %s", name, l->url, detail);
-			break;
-		case HTTP_NOTHING:
-			*retry = 1;
-			err_set(e, ST_ERR, "%s: the server closed the connection without a reply", name);
-			break;
-		case HTTP_CUT:
-			*retry = 1;
-			err_set(e, ST_ERR, "%s: the reply was cut off (HTTP %ld, %zu bytes): %s", name,
-			    a.status, a.received, detail);
-			break;
-		case HTTP_CERT:
-			err_set(e, ST_ERR, "%s: cannot trust %s: %s (CURL_CA_BUNDLE names the CA "
-			    "certificates to use)", name, l->url, detail);
-			break;
-		default:
-			err_set(e, ST_ERR, "%s: %s: %s", name, l->url, detail);
-			break;
-		}
 		/* Text already shown cannot be taken back by trying again. */
-		if (s->delivered)
-			*retry = 0;
+		*retry = transport_error(l, &a, hc, hr.error, e) && !s->delivered;
 		goto out;
 	}
 	a.status = hr.status;
@@ -781,29 +814,8 @@ attempt_once(struct llm *l, const char *body, struct llm_stream *s, long *wait_m
 			*retry = !s->delivered;
 			goto out;
 		}
-	} else {
-		if (a.body.len == 0 || is_space_only(a.body.data, a.body.len)) {
-			err_set(e, ST_ERR, "%s: empty reply (HTTP %ld, no body)", name, a.status);
-			*retry = 1;
-			goto out;
-		}
-		json_mask_nul(a.body.data, a.body.len);
-		cJSON *root = cJSON_ParseWithLength(a.body.data, a.body.len);
-		if (!root) {
-			char ex[100];
-			excerpt(a.body.data, a.body.len, ex, sizeof ex);
-			err_set(e, ST_ERR, "%s: the reply is not JSON (HTTP %ld): '%s'", name, a.status, ex);
-			goto out;
-		}
-		int prc = l->ops->reply(s, root, e);
-		cJSON_Delete(root);
-		if (prc)
-			goto out;
-		/* Asked for a stream, given one JSON body: show it all now. */
-		if (c->on_text && !s->delivered && s->text.len) {
-			c->on_text(s->text.data, s->text.len, c->arg);
-			s->delivered = 1;
-		}
+	} else if (json_reply(l, &a, retry, e)) {
+		goto out;
 	}
 	rc = ST_OK;
 out:
@@ -889,7 +901,10 @@ llm_send(struct llm *l, const cJSON *messages, const cJSON *tools, struct llm_re
 			/* Jitter: somewhere in [d/2, d]. */
 			wait_ms = d / 2 + (long)(random_u32() % (unsigned long)(d / 2 + 1));
 		}
-		sleep_ms(wait_ms);
+		if (c->wait)
+			c->wait(wait_ms, c->wait_arg);
+		else
+			sleep_ms(wait_ms);
 	}
 	free(text);
 	llm_redact(e->msg, sizeof e->msg, c->api_key);

@@ -41,6 +41,8 @@ struct llm_config {
 	int retries;                /* further attempts after the first */
 	long retry_base_ms;         /* first backoff; 0: 500 ms, doubling, with jitter */
 	long retry_max_wait_ms;     /* longest wait asked by Retry-After; 0: 60 s */
+	void (*wait)(long ms, void *arg); /* the wait between attempts; NULL: sleep */
+	void *wait_arg;
 	int stream;                 /* ask for server-sent events */
 	llm_text_fn on_text;        /* streamed text as it arrives, or NULL */
 	void *arg;

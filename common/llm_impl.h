@@ -20,6 +20,8 @@ struct llm_stream {
 
 struct llm_ops {
 	const char *name, *path, *key_env, *model, *url;
+	const char *auth;           /* the key's header, the key after it: "x-api-key: " */
+	const char *header;         /* one more header every request carries, or NULL */
 	/* The request body for messages (+ system prompt, options, tools). */
 	cJSON *(*body)(const struct llm_config *c, const cJSON *messages, const cJSON *tools);
 	int (*reply)(struct llm_stream *s, const cJSON *root, struct err *e);  /* a whole JSON reply */

@@ -240,6 +240,7 @@ const struct llm_ops llm_openai_ops = {
 	.key_env = "OPENAI_API_KEY",
 	.model = LLM_OPENAI_MODEL,
 	.url = LLM_OPENAI_URL,
+	.auth = "Authorization: Bearer ",
 	.body = body,
 	.reply = reply,
 	.event = event,

@@ -1,5 +1,6 @@
 /* llm_session.c: settings, the user's message, the conversation and the
  * rounds of tool calls of llm-call's model call (llm_session.h). */
+#define _DEFAULT_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -86,39 +87,28 @@ llm_session_env(struct llm_session *s, struct err *e)
 	return ST_OK;
 }
 
-/* The key from a file of its own, refused when others can read it. */
+/* The key from a file of its own: a private file that holds a key. */
 static int
 read_key_file(const char *path, char **key, struct err *e)
 {
-	/* O_NONBLOCK: a FIFO opens at once, to be refused rather than waited on. */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return err_set(e, ST_INVALID, "cannot read key file '%s': %s", path, strerror(errno));
-	struct stat sb;
 	struct buf b = {0};
-	int rc = ST_OK;
-	if (fstat(fd, &sb) != 0 || fcntl(fd, F_SETFL, 0) != 0)
-		rc = err_set(e, ST_INVALID, "cannot read key file '%s': %s", path, strerror(errno));
-	else if (!S_ISREG(sb.st_mode))
-		rc = err_set(e, ST_INVALID, "key file '%s' is not a regular file", path);
-	else if (sb.st_mode & 077)
-		rc = err_set(e, ST_INVALID,
-		    "key file '%s' can be read by group or others; run: chmod 600 '%s'", path, path);
-	else if (buf_read_fd(&b, fd, 16384) != 0)
-		rc = err_set(e, ST_INVALID, "cannot read key file '%s'", path);
-	close(fd);
-	if (!rc) {
-		char *nl = strchr(b.data, '\n');
-		if (nl)
-			*nl = 0;
-		str_trim(b.data);
-		if (!*b.data)
-			rc = err_set(e, ST_INVALID, "key file '%s' is empty", path);
-		*key = xstrdup(b.data);
+	unsigned mode;
+	int rc = config_read_private("key file", path, 16384, &b, &mode, e);
+	/* A key file that cannot be used fails every run the same way. */
+	if (rc)
+		return ST_INVALID;
+	if ((rc = config_private_secret("key file", path, mode, "a key", e))) {
+		buf_wipe(&b);
+		return rc;
 	}
-	if (b.data)
-		memset(b.data, 0, b.cap);
-	buf_free(&b);
+	char *nl = strchr(b.data, '\n');
+	if (nl)
+		*nl = 0;
+	str_trim(b.data);
+	if (!*b.data)
+		rc = err_set(e, ST_INVALID, "key file '%s' is empty", path);
+	*key = xstrdup(b.data);
+	buf_wipe(&b);
 	return rc;
 }
 
@@ -602,7 +592,7 @@ llm_session_free(struct llm_session *s)
 	http_free(s->http);
 	free(s->attach);
 	if (s->key) {
-		memset(s->key, 0, strlen(s->key));
+		explicit_bzero(s->key, strlen(s->key));
 		free(s->key);
 	}
 	memset(s, 0, sizeof *s);

@@ -19,7 +19,6 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -28,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "exec.h"
 #include "http.h"
 #include "llm.h"
@@ -188,33 +188,13 @@ mcpc_config_load(const char *path, struct mcpc_config **out, struct err *e)
 		path = mcpc_config_path(def, sizeof def);
 	struct mcpc_config *c = xcalloc(1, sizeof *c);
 	c->path = xstrdup(path);
-	/* O_NONBLOCK: a FIFO put there opens at once and is refused below. */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		if (errno == ENOENT || errno == ENOTDIR) {
-			*out = c;
-			return ST_OK;
-		}
-		int rc = err_set(e, ST_ERR, "cannot read '%s': %s", path, strerror(errno));
-		mcpc_config_free(c);
-		return rc;
-	}
-	struct stat sb;
 	struct buf b = {0};
-	int rc = ST_OK;
-	if (fstat(fd, &sb) != 0)
-		rc = err_set(e, ST_ERR, "cannot read '%s': %s", path, strerror(errno));
-	else if (!S_ISREG(sb.st_mode))
-		rc = err_set(e, ST_INVALID, "'%s' is not a regular file", path);
-	else if (sb.st_uid != geteuid() && sb.st_uid != 0)
-		rc = err_set(e, ST_INVALID, "'%s' belongs to another user; refusing to use it", path);
-	else if (sb.st_mode & 022)
-		rc = err_set(e, ST_INVALID, "'%s' can be changed by group or others; run: chmod 600 '%s'",
-		    path, path);
-	else if (fcntl(fd, F_SETFL, 0) != 0 || (errno = 0, buf_read_fd(&b, fd, CONFIG_MAX)) != 0)
-		rc = errno ? err_set(e, ST_ERR, "cannot read '%s': %s", path, strerror(errno))
-			   : err_set(e, ST_INVALID, "'%s' is larger than %ld bytes", path, CONFIG_MAX);
-	close(fd);
+	unsigned mode = 0;
+	int rc = config_read_private("", path, CONFIG_MAX, &b, &mode, e);
+	if (rc == ST_NOTFOUND) {
+		*out = c;
+		return ST_OK;
+	}
 	cJSON *root = NULL;
 	ssize_t nul = rc ? -1 : json_find_nul(b.data, b.len);
 	if (nul >= 0)
@@ -222,7 +202,7 @@ mcpc_config_load(const char *path, struct mcpc_config **out, struct err *e)
 	if (!rc && !(root = cJSON_ParseWithLength(b.data ? b.data : "", b.len)))
 		rc = err_set(e, ST_INVALID, "%s: not JSON (near byte %ld)", path,
 		    cJSON_GetErrorPtr() && b.data ? (long)(cJSON_GetErrorPtr() - b.data) : 0L);
-	buf_free(&b);
+	buf_wipe(&b);
 	const cJSON *servers = root ? cJSON_GetObjectItemCaseSensitive(root, "mcpServers") : NULL;
 	if (!rc && (!cJSON_IsObject(root) || (servers && !cJSON_IsObject(servers))))
 		rc = err_set(e, ST_INVALID, "%s: expected {\"mcpServers\": {\"NAME\": {...}}}", path);
@@ -236,9 +216,8 @@ mcpc_config_load(const char *path, struct mcpc_config **out, struct err *e)
 		}
 	}
 	cJSON_Delete(root);
-	if (!rc && secret && (sb.st_mode & 044))
-		rc = err_set(e, ST_INVALID, "'%s' holds env or headers values and group or others can "
-		    "read it; run: chmod 600 '%s'", path, path);
+	if (!rc && secret)
+		rc = config_private_secret("", path, mode, "env or headers values", e);
 	if (rc) {
 		mcpc_config_free(c);
 		return rc;
@@ -497,30 +476,36 @@ struct reply {
 	struct buf body;            /* a JSON reply, or the SSE line being read */
 	struct buf data;            /* the SSE event's data */
 	cJSON *found;
-	int too_big, bad;
-	char session[256];
+	int too_big, bad, bad_session;
+	char *session;             /* the Mcp-Session-Id it gave */
 	long status;
 };
+
+/* RFC 9110's visible ASCII, all an Mcp-Session-Id may hold. */
+static int
+session_id_ok(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < 0x21 || s[i] > 0x7e)
+			return 0;
+	return n > 0;
+}
 
 static void
 reply_header(const char *p, size_t n, void *arg)
 {
 	struct reply *r = arg;
-	char line[512];
-	const char *reason;
-	if (http_header_line(p, n, line, sizeof line, &r->status, &reason)) {
+	struct http_line l;
+	if (http_line_read(p, n, &l) == HTTP_LINE_STATUS) {
+		r->status = l.status;
 		r->sse = 0;
-		return;
+	} else if (http_line_is(&l, "content-type")) {
+		r->sse = l.nvalue >= 17 && strncasecmp(l.value, "text/event-stream", 17) == 0;
+	} else if (http_line_is(&l, "mcp-session-id")) {
+		free(r->session);
+		r->session = http_line_value(&l);
+		r->bad_session = !session_id_ok(l.value, l.nvalue);
 	}
-	char *colon = strchr(line, ':');
-	if (!colon)
-		return;
-	*colon = 0;
-	char *v = str_trim(colon + 1);
-	if (strcasecmp(line, "content-type") == 0)
-		r->sse = str_casecmp_prefix(v, "text/event-stream") == 0;
-	else if (strcasecmp(line, "mcp-session-id") == 0)
-		snprintf(r->session, sizeof r->session, "%s", v);
 }
 
 static long
@@ -628,6 +613,9 @@ post_http(struct mcpc *c, const char *text, const char *method, long id, cJSON *
 	if (r.too_big) {
 		rc = err_set(e, ST_ERR, "MCP server '%s' sent a message larger than %ld MiB", c->name,
 		    MCPC_MSG_MAX >> 20);
+	} else if (r.bad_session && hc == HTTP_OK) {
+		rc = err_set(e, ST_ERR, "MCP server '%s' sent a session id that is not visible ASCII",
+		    c->name);
 	} else if (hc == HTTP_TIMEOUT) {
 		rc = err_set(e, ST_ERR, "MCP server '%s' did not answer %s within %.3g s (--mcp-timeout)",
 		    c->name, method, c->timeout_ms / 1000.0);
@@ -649,8 +637,11 @@ post_http(struct mcpc *c, const char *text, const char *method, long id, cJSON *
 		else
 			rc = err_set(e, ST_ERR, "MCP server '%s' sent no response to %s", c->name, method);
 	}
-	if (!rc && r.session[0] && !c->session)
-		c->session = xstrdup(r.session);
+	if (!rc && r.session && !c->session) {
+		c->session = r.session;
+		r.session = NULL;
+	}
+	free(r.session);
 	if (rc)
 		cJSON_Delete(r.found);
 	buf_free(&r.body);
@@ -805,59 +796,19 @@ start_stdio(struct mcpc *c, const struct mcpc_server *sv, struct err *e)
 		rc = expand(sv->name, sv->args[i], &argv[i + 1], e);
 	for (size_t i = 0; !rc && i < nv; i++)
 		rc = expand(sv->name, sv->env[2 * i + 1], &vals[i], e);
-	int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1};
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	int fa_ok = 0, at_ok = 0;
-	if (rc)
-		goto out;
-	env = server_env(sv, vals);
-	if (pipe2(pin, O_CLOEXEC) || pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC)) {
-		rc = err_set(e, ST_ERR, "MCP server '%s': %s", sv->name, strerror(errno));
-		goto out;
-	}
-	sigset_t def, none;
-	sigemptyset(&def);
-	sigaddset(&def, SIGPIPE);
-	sigemptyset(&none);
-	fa_ok = posix_spawn_file_actions_init(&fa) == 0;
-	at_ok = posix_spawnattr_init(&at) == 0;
-	if (!fa_ok || !at_ok || posix_spawn_file_actions_adddup2(&fa, pin[0], 0) ||
-	    posix_spawn_file_actions_adddup2(&fa, pout[1], 1) ||
-	    posix_spawn_file_actions_adddup2(&fa, perr[1], 2) ||
-	    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF |
-		POSIX_SPAWN_SETSIGMASK) ||
-	    posix_spawnattr_setpgroup(&at, 0) || posix_spawnattr_setsigdefault(&at, &def) ||
-	    posix_spawnattr_setsigmask(&at, &none)) {
-		rc = err_set(e, ST_ERR, "MCP server '%s': cannot set up its start", sv->name);
-		goto out;
-	}
-	int sr = posix_spawnp(&c->pid, argv[0], &fa, &at, argv, env);
-	if (sr) {
-		c->pid = 0;
-		rc = err_set(e, ST_ERR, "MCP server '%s': cannot start '%s': %s", sv->name, argv[0],
-		    strerror(sr));
-		goto out;
-	}
-	c->in = pin[1];
-	c->out = pout[0];
-	c->errfd = perr[0];
-	pin[1] = pout[0] = perr[0] = -1;
-	fcntl(c->in, F_SETFL, O_NONBLOCK);
-	fcntl(c->out, F_SETFL, O_NONBLOCK);
-	fcntl(c->errfd, F_SETFL, O_NONBLOCK);
-out:
-	if (fa_ok)
-		posix_spawn_file_actions_destroy(&fa);
-	if (at_ok)
-		posix_spawnattr_destroy(&at);
-	for (int i = 0; i < 2; i++) {
-		if (pin[i] >= 0)
-			close(pin[i]);
-		if (pout[i] >= 0)
-			close(pout[i]);
-		if (perr[i] >= 0)
-			close(perr[i]);
+	if (!rc) {
+		struct exec_proc p;
+		struct err se;
+		int no_resources;
+		env = server_env(sv, vals);
+		if (exec_spawn("command", argv, env, NULL, 0, &p, &no_resources, &se)) {
+			rc = err_set(e, ST_ERR, "MCP server '%s': %s", sv->name, se.msg);
+		} else {
+			c->pid = p.pid;
+			c->in = p.in;
+			c->out = p.out;
+			c->errfd = p.err;
+		}
 	}
 	strv_free(argv);
 	strv_free(vals);

@@ -15,27 +15,9 @@ pq_lib_open(struct pq_lib *lib, struct err *e)
 		const char *name;
 		size_t off;
 	} syms[] = {
-		{"PQconnectdbParams", offsetof(struct pq_lib, connectdbParams)},
-		{"PQfinish", offsetof(struct pq_lib, finish)},
-		{"PQreset", offsetof(struct pq_lib, reset)},
-		{"PQstatus", offsetof(struct pq_lib, status)},
-		{"PQerrorMessage", offsetof(struct pq_lib, errorMessage)},
-		{"PQsocket", offsetof(struct pq_lib, socket)},
-		{"PQsetNoticeProcessor", offsetof(struct pq_lib, setNoticeProcessor)},
-		{"PQconsumeInput", offsetof(struct pq_lib, consumeInput)},
-		{"PQnotifies", offsetof(struct pq_lib, notifies)},
-		{"PQfreemem", offsetof(struct pq_lib, freemem)},
-		{"PQexec", offsetof(struct pq_lib, exec)},
-		{"PQexecParams", offsetof(struct pq_lib, execParams)},
-		{"PQprepare", offsetof(struct pq_lib, prepare)},
-		{"PQexecPrepared", offsetof(struct pq_lib, execPrepared)},
-		{"PQresultStatus", offsetof(struct pq_lib, resultStatus)},
-		{"PQresultErrorField", offsetof(struct pq_lib, resultErrorField)},
-		{"PQntuples", offsetof(struct pq_lib, ntuples)},
-		{"PQgetvalue", offsetof(struct pq_lib, getvalue)},
-		{"PQgetisnull", offsetof(struct pq_lib, getisnull)},
-		{"PQcmdTuples", offsetof(struct pq_lib, cmdTuples)},
-		{"PQclear", offsetof(struct pq_lib, clear)},
+#define PQ_LIB_SYM(f) {"PQ" #f, offsetof(struct pq_lib, f)},
+		PQ_LIB_FUNCS(PQ_LIB_SYM)
+#undef PQ_LIB_SYM
 	};
 	memset(lib, 0, sizeof *lib);
 	lib->handle = dlopen(PQ_LIB_SONAME, RTLD_NOW | RTLD_LOCAL);

@@ -2,8 +2,7 @@
  * dlopen(3) when such a store is opened.  Linked into every program,
  * libpq and the twenty libraries it needs (TLS, Kerberos, LDAP) made each
  * start of a program on the default SQLite store several times slower, the
- * dynamic loader's work; now only a PostgreSQL store pays for them.  The
- * types come from libpq-fe.h as usual. */
+ * dynamic loader's work; now only a PostgreSQL store pays for them. */
 #ifndef AC_PQ_LIB_H
 #define AC_PQ_LIB_H
 
@@ -13,35 +12,20 @@
 
 #define PQ_LIB_SONAME "libpq.so.5"
 
+/* The functions, each named without its PQ: the slot for PQexec is exec,
+ * declared with the type of PQexec itself (__typeof__), so the compiler
+ * holds every slot to libpq-fe.h. */
+#define PQ_LIB_FUNCS(X) \
+	X(connectdbParams) X(finish) X(reset) X(status) X(errorMessage) X(socket) \
+	X(setNoticeProcessor) X(consumeInput) X(notifies) X(freemem) X(exec) X(execParams) \
+	X(prepare) X(execPrepared) X(resultStatus) X(resultErrorField) X(ntuples) X(getvalue) \
+	X(getisnull) X(cmdTuples) X(clear)
+
 struct pq_lib {
 	void *handle;
-	PGconn *(*connectdbParams)(const char *const *keywords, const char *const *values,
-	    int expand_dbname);
-	void (*finish)(PGconn *conn);
-	void (*reset)(PGconn *conn);
-	ConnStatusType (*status)(const PGconn *conn);
-	char *(*errorMessage)(const PGconn *conn);
-	int (*socket)(const PGconn *conn);
-	PQnoticeProcessor (*setNoticeProcessor)(PGconn *conn, PQnoticeProcessor proc, void *arg);
-	int (*consumeInput)(PGconn *conn);
-	PGnotify *(*notifies)(PGconn *conn);
-	void (*freemem)(void *ptr);
-	PGresult *(*exec)(PGconn *conn, const char *query);
-	PGresult *(*execParams)(PGconn *conn, const char *command, int nParams,
-	    const Oid *paramTypes, const char *const *paramValues, const int *paramLengths,
-	    const int *paramFormats, int resultFormat);
-	PGresult *(*prepare)(PGconn *conn, const char *stmtName, const char *query, int nParams,
-	    const Oid *paramTypes);
-	PGresult *(*execPrepared)(PGconn *conn, const char *stmtName, int nParams,
-	    const char *const *paramValues, const int *paramLengths, const int *paramFormats,
-	    int resultFormat);
-	ExecStatusType (*resultStatus)(const PGresult *res);
-	char *(*resultErrorField)(const PGresult *res, int fieldcode);
-	int (*ntuples)(const PGresult *res);
-	char *(*getvalue)(const PGresult *res, int tup_num, int field_num);
-	int (*getisnull)(const PGresult *res, int tup_num, int field_num);
-	char *(*cmdTuples)(PGresult *res);
-	void (*clear)(PGresult *res);
+#define PQ_LIB_SLOT(f) __typeof__(PQ##f) *f;
+	PQ_LIB_FUNCS(PQ_LIB_SLOT)
+#undef PQ_LIB_SLOT
 };
 
 /* Load libpq and fill lib; ST_ERR says why it cannot be used. */

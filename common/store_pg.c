@@ -582,7 +582,6 @@ pg_connect(struct store *st, struct err *e)
 	const struct pq_lib *pq = pq_of(st);
 	struct pg *q = pg(st);
 	const char *keys[10], *vals[10];
-	char options[512];
 	int k = 0;
 	/* Defaults first: the URI and libpq's variables may say otherwise. */
 	if (!getenv("PGCONNECT_TIMEOUT")) {
@@ -596,7 +595,7 @@ pg_connect(struct store *st, struct err *e)
 	 * program that only appends records (llm-call) does not wait for the
 	 * server's disk (a crash of the server may lose the last few). */
 	const char *env = getenv("PGOPTIONS");
-	snprintf(options, sizeof options, "%s%s-c lock_timeout=%d%s", env ? env : "", env ? " " : "",
+	char *options = xasprintf("%s%s-c lock_timeout=%d%s", env ? env : "", env ? " " : "",
 	    STORE_LOCK_WAIT_MS, st->flags & STORE_LOG ? " -c synchronous_commit=off" : "");
 	keys[k] = "options";
 	vals[k++] = options;
@@ -611,6 +610,7 @@ pg_connect(struct store *st, struct err *e)
 	keys[k] = NULL;
 	vals[k] = NULL;
 	q->conn = pq->connectdbParams(keys, vals, 1);
+	free(options);
 	if (!q->conn)
 		return err_set(e, ST_ERR, "store '%s': cannot connect: out of memory", st->name);
 	pq->setNoticeProcessor(q->conn, no_notices, NULL);

@@ -355,6 +355,12 @@ task_schedule_from(struct task *t, struct zones *zs, int64_t now, struct err *e)
 void
 task_fmt_time(const struct task *t, struct zones *zs, int64_t when, int style, char *buf, size_t n)
 {
+	zone_fmt_time(zs, t->tz, when, style, buf, n);
+}
+
+void
+zone_fmt_time(struct zones *zs, const char *zone, int64_t when, int style, char *buf, size_t n)
+{
 	if (when == TIME_NONE) {
 		snprintf(buf, n, "none");
 		return;
@@ -362,7 +368,7 @@ task_fmt_time(const struct task *t, struct zones *zs, int64_t when, int style, c
 	const struct tz *z;
 	struct err e;
 	WITH_ZONES(zs, tmp);
-	if (zones_get(zs, t->tz, &z, &e) != ST_OK) {
+	if (zones_get(zs, zone ? zone : zones_local(zs), &z, &e) != ST_OK) {
 		time_fmt_utc(when, buf, n);
 	} else if (style == TIME_RFC3339) {
 		tz_fmt_rfc3339(z, when, buf, n);

@@ -109,6 +109,10 @@ enum time_style {
 };
 void task_fmt_time(const struct task *t, struct zones *zs, int64_t when, int style, char *buf,
     size_t n);
+/* The same in a zone given by name (NULL: the local zone), for listings
+ * that show every row in one zone. */
+void zone_fmt_time(struct zones *zs, const char *zone, int64_t when, int style, char *buf,
+    size_t n);
 void task_default_name(const char *prompt, char *buf, size_t n); /* the prompt's first words */
 /* Two pending tasks with the same key are twins (DESIGN.md, deduplication):
  * intent (else prompt), schedule with its ends, zone and channel; 16 hex

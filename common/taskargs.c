@@ -79,17 +79,41 @@ taskargs_free(struct task_args *a)
 	a->weekly_joined = NULL;
 }
 
-struct option *
-taskargs_options(const struct option *extra, const char *extra_short, char *shortopts, size_t n)
+/* The options that give a schedule when it fires, as task-when previews
+ * them: a subset of task_options, with their short letters. */
+static const char *const schedule_names[] = {"cron", "at", "plan", "daily", "weekly", NULL};
+static const char schedule_shortopts[] = "c:a:P:";
+
+static int
+is_schedule_option(const char *name)
 {
-	snprintf(shortopts, n, ":%s%s", task_shortopts, extra_short);
-	size_t own = sizeof task_options / sizeof task_options[0] - 1, m = 0;
+	for (const char *const *p = schedule_names; *p; p++)
+		if (strcmp(*p, name) == 0)
+			return 1;
+	return 0;
+}
+
+struct option *
+taskargs_options_of(int which, const struct option *extra, const char *extra_short,
+    char *shortopts, size_t n)
+{
+	snprintf(shortopts, n, ":%s%s", which == TASKARGS_SCHEDULE ? schedule_shortopts :
+	    task_shortopts, extra_short);
+	size_t own = sizeof task_options / sizeof task_options[0] - 1, m = 0, k = 0;
 	while (extra[m].name)
 		m++;
 	struct option *all = xcalloc(own + m + 1, sizeof *all);
-	memcpy(all, task_options, own * sizeof *all);
-	memcpy(all + own, extra, m * sizeof *all);
+	for (size_t i = 0; i < own; i++)
+		if (which == TASKARGS_ALL || is_schedule_option(task_options[i].name))
+			all[k++] = task_options[i];
+	memcpy(all + k, extra, m * sizeof *all);
 	return all;
+}
+
+struct option *
+taskargs_options(const struct option *extra, const char *extra_short, char *shortopts, size_t n)
+{
+	return taskargs_options_of(TASKARGS_ALL, extra, extra_short, shortopts, n);
 }
 
 static void

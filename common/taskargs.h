@@ -35,6 +35,12 @@ void taskargs_free(struct task_args *a);
  * Free the result. */
 struct option *taskargs_options(const struct option *extra, const char *extra_short,
     char *shortopts, size_t n);
+/* The same for a subset: TASKARGS_ALL, or TASKARGS_SCHEDULE, the options
+ * that say when a task fires (--cron, --at, --plan, --daily, --weekly), for
+ * task-when to preview exactly what task-add would add. */
+enum { TASKARGS_ALL, TASKARGS_SCHEDULE };
+struct option *taskargs_options_of(int which, const struct option *extra,
+    const char *extra_short, char *shortopts, size_t n);
 /* Take one option getopt_long returned; 1 if it was a task field, 0 if not
  * ours.  argv/optind let --weekly take "mon" "09:00" as two words. */
 int taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int argc, int *optind);

@@ -1,6 +1,7 @@
 /* util.c: errors, allocation, strings, growable buffers, civil dates,
  * RFC 3339 times, the clock (TASK_NOW) and the terminal (want_color)
  * (util.h). */
+#define _DEFAULT_SOURCE
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -198,6 +199,14 @@ buf_free(struct buf *b)
 	b->len = b->cap = 0;
 }
 
+void
+buf_wipe(struct buf *b)
+{
+	if (b->data)
+		explicit_bzero(b->data, b->cap);
+	buf_free(b);
+}
+
 int
 buf_read_fd(struct buf *b, int fd, size_t max)
 {
@@ -283,6 +292,19 @@ time_fmt_utc(int64_t t, char *buf, size_t n)
 	civil_from_days(days, &y, &m, &d);
 	snprintf(buf, n, "%04lld-%02u-%02uT%02d:%02d:%02dZ", (long long)y, m, d,
 	    (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60));
+}
+
+void
+duration_fmt(int64_t ms, char *buf, size_t n)
+{
+	if (ms < 0)
+		snprintf(buf, n, "-");
+	else if (ms < 1000)
+		snprintf(buf, n, "%lldms", (long long)ms);
+	else if (ms < 60000)
+		snprintf(buf, n, "%.1fs", (double)ms / 1000);
+	else
+		snprintf(buf, n, "%lldm%02llds", (long long)(ms / 60000), (long long)(ms / 1000 % 60));
 }
 
 static int

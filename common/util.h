@@ -54,11 +54,13 @@ void buf_add(struct buf *b, const char *s, size_t n);
 void buf_puts(struct buf *b, const char *s);
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_free(struct buf *b);
+void buf_wipe(struct buf *b);                   /* buf_free, its bytes cleared first: keys */
 int buf_read_fd(struct buf *b, int fd, size_t max); /* read to EOF; -1 on error or past max */
 
 /* Time: instants are int64_t seconds since the epoch, UTC. */
 int now_get(int64_t *now, struct err *e);       /* TASK_NOW (RFC 3339) or the clock */
 void time_fmt_utc(int64_t t, char *buf, size_t n); /* 2026-11-23T06:00:00Z */
+void duration_fmt(int64_t ms, char *buf, size_t n); /* for people: 3ms, 1.2s, 2m05s; "-" if < 0 */
 int time_parse_rfc3339(const char *s, int64_t *t); /* offset or Z required; 0 ok, -1 not one */
 int64_t mono_ms(void);                          /* a monotonic clock (counting suspends), ms */
 int64_t days_from_civil(int64_t y, unsigned m, unsigned d);

@@ -107,4 +107,54 @@ test_expect_success 'bad filter values' '
 	test_expect_code 2 task-ls extra 2>err && test_one_line err
 '
 
+# One zone per column: the same instant in London and Paris is one time,
+# in the local zone (TZ) or with --utc, so a sorted listing reads sorted.
+test_expect_success 'NEXT RUN in one zone for every row; --utc; task-show keeps the task zone' '
+	reset_store &&
+	task-add --at "2026-11-23T10:00:00Z" --tz Europe/Paris --name paris p >/dev/null &&
+	task-add --at "2026-11-23T10:00:00Z" --tz America/New_York --name ny p >/dev/null &&
+	task-add --at "2026-11-23T11:00:00Z" --tz Asia/Tokyo --name tokyo p >/dev/null &&
+	NO_COLOR=1 TZ=Europe/London script -qec "task-ls" /dev/null | tr -d "\r" | cut -c11- >actual &&
+	cat >expect <<-\EOF &&
+	NAME   SCHEDULE                     NEXT RUN              STATUS   LAST
+	paris  Once on 2026-11-23 at 11:00  2026-11-23 10:00 GMT  pending  -
+	ny     Once on 2026-11-23 at 05:00  2026-11-23 10:00 GMT  pending  -
+	tokyo  Once on 2026-11-23 at 20:00  2026-11-23 11:00 GMT  pending  -
+	EOF
+	test_cmp expect actual &&
+	NO_COLOR=1 TZ=America/Chicago script -qec "task-ls --utc" /dev/null | tr -d "\r" |
+		grep -o "2026-11-23 [0-9:]* [A-Z]*" >actual &&
+	printf "%s\n" "2026-11-23 10:00 UTC" "2026-11-23 10:00 UTC" "2026-11-23 11:00 UTC" >expect &&
+	test_cmp expect actual &&
+	task-show "$(task-ls | grep tokyo | cut -f1)" | grep "^next run:" >actual &&
+	echo "next run:     2026-11-23 20:00 JST (2026-11-23T11:00:00Z)" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a task due past its grace and not fired is marked overdue, with a hint' '
+	reset_store &&
+	task-add --at "2026-11-22T11:00:00Z" --name later p >/dev/null &&
+	task-add --at "2026-11-22T10:30:00Z" --name soon p >/dev/null &&
+	NO_COLOR=1 TASK_NOW=2026-11-22T10:31:00Z script -qec "task-ls" /dev/null | tr -d "\r" |
+		cut -c11- >actual &&
+	cat >expect <<-\EOF &&
+	NAME   SCHEDULE                     NEXT RUN              STATUS   LAST
+	soon   Once on 2026-11-22 at 10:30  2026-11-22 10:30 UTC  pending  -
+	later  Once on 2026-11-22 at 11:00  2026-11-22 11:00 UTC  pending  -
+	EOF
+	test_cmp expect actual &&
+	NO_COLOR=1 TASK_NOW=2026-11-22T10:31:01Z script -qec "task-ls" /dev/null | tr -d "\r" |
+		sed "s/^[0-9a-f]\{8\}  //; s/^ID        //" >actual &&
+	cat >expect <<-\EOF &&
+	NAME   SCHEDULE                     NEXT RUN                        STATUS   LAST
+	soon   Once on 2026-11-22 at 10:30  2026-11-22 10:30 UTC (overdue)  pending  -
+	later  Once on 2026-11-22 at 11:00  2026-11-22 11:00 UTC            pending  -
+	1 overdue: due more than a minute ago and not fired; is task-tick running? (see task-tick(1))
+	EOF
+	test_cmp expect actual &&
+	TASK_NOW=2026-11-22T10:31:01Z task-ls | cut -f2,4 >actual &&
+	printf "soon\t2026-11-22T10:30:00Z\nlater\t2026-11-22T11:00:00Z\n" >expect &&
+	test_cmp expect actual
+'
+
 test_done

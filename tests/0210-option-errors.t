@@ -71,11 +71,11 @@ task-show: bad --runs '0': expected a number, 1 or more|task-show --runs 0 abcd
 task-tick: bad --jobs '0': expected a number from 1 to 100000|task-tick -j 0
 task-tick: bad --grace 'soon': expected a number from 0 to 100000|task-tick --watch --grace soon
 task-when: bad -n '0': expected a number from 1 to 100000|task-when -n 0 @daily
-task-when: bad --count '0': expected a number of runs from 1 to 100000|task-when --count 0 @daily
-task-add: bad --count 'x': expected a number of runs from 1 to 100000|task-add --daily 07:00 --count x p
+task-when: bad --count '0': expected a number of occurrences from 1 to 100000|task-when --count 0 @daily
+task-add: bad --count 'x': expected a number of occurrences from 1 to 100000|task-add --daily 07:00 --count x p
 task-add: bad --retries '-1': expected a number from 0 to 2147483647|task-add --manual --retries -1 p
 task-add: bad --timeout '5parsecs': expected seconds or a duration like 90s, 5m, 2h|task-add --manual --timeout 5parsecs p
-task-edit: bad --count 'x': expected a number of runs from 1 to 100000 (0 removes the end)|task-edit ID --count x
+task-edit: bad --count 'x': expected a number of occurrences from 1 to 100000 (0 removes the end)|task-edit ID --count x
 llm-call: bad --retries '21': expected a number from 0 to 20|llm-call --retries 21 hi
 llm-call: bad --max-rounds '0': expected a number from 1 to 100|llm-call --max-rounds 0 hi
 llm-call: bad --timeout '-1': expected a number of seconds above 0, at most 86400|llm-call --timeout -1 hi

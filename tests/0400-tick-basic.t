@@ -202,4 +202,35 @@ test_expect_success 'usage errors exit 2; --help and --version' '
 	task-tick --version >out && echo "task-tick (agentcron) 0.1.0" >expect && test_cmp expect out
 '
 
+# On a terminal a line per run for people; JSON lines in a pipe or with
+# --json, as every program does.
+test_expect_success 'on a terminal: one readable line per run; --json there; --dry-run too' '
+	reset_store &&
+	printf "#!/bin/sh\necho \"disk full\" >&2\nexit 3\n" >fails && chmod +x fails &&
+	task-add --at 07:00 --tz Europe/London --exec true --name "Morning briefing" p >/dev/null &&
+	task-add --at 07:00 --exec "$PWD/fails" --retries 0 --name Backup p >/dev/null &&
+	TZ=Europe/London TASK_NOW=2026-11-23T07:00:30Z script -qec "task-tick --dry-run" /dev/null |
+		tr -d "\r" | sed "s/  [0-9a-f]\{8\}  /  <id>  /" | sort >actual &&
+	cat >expect <<-\EOF &&
+	would fire  Backup  <id>  schedule  2026-11-23 07:00 GMT
+	would fire  Morning briefing  <id>  schedule  2026-11-23 07:00 GMT
+	EOF
+	test_cmp expect actual &&
+	TZ=Europe/London TASK_NOW=2026-11-23T07:00:30Z script -qec "task-tick -j 1" /dev/null |
+		tr -d "\r" | sed "s/  [0-9a-f]\{8\}  /  <id>  /; s/  [0-9.]*m\{0,1\}s\(  \|$\)/  <time>\1/" |
+		sort >actual &&
+	cat >expect <<-\EOF &&
+	2026-11-23 07:00:30 GMT  Backup  <id>  schedule  failed  <time>  exited with status 3: disk full
+	2026-11-23 07:00:30 GMT  Morning briefing  <id>  schedule  success  <time>
+	EOF
+	test_cmp expect actual &&
+	task-add --at 07:05 --exec true --name again p >/dev/null &&
+	TASK_NOW=2026-11-23T07:05:00Z script -qec "task-tick --json" /dev/null | tr -d "\r" |
+		test_json_norm -t >actual &&
+	cat >expect <<-\EOF &&
+	{"run_id":"<id1>","task_id":"<id2>","name":"again","trigger":"schedule","slot":"<time>","status":"success","exit_code":0,"started_at":"<time>","ended_at":"<time>","duration_ms":<ms>,"error":null}
+	EOF
+	test_cmp expect actual
+'
+
 test_done

@@ -66,7 +66,7 @@ test_expect_success '4 task-tick --watch processes over a stream of tasks coming
 	test_until 30 recorded 150 &&
 	kill -TERM $(cat wpids) &&
 	for p in $(cat wpids); do wait $p || return 1; done &&
-	cat werr.* >errs && test ! -s errs &&
+	for f in werr.*; do watcher_said "$f"; done >errs && test ! -s errs &&
 	sort ids >fired && test_cmp all.sorted fired &&
 	test "$(cat wout.* | wc -l)" -eq 150 &&
 	test "$(task-log --limit 0 --status success | wc -l)" -eq 150 &&

@@ -71,6 +71,25 @@ test_expect_success 'ids on stdin with -' '
 	echo "answer to: fine (manual)" >expect && test_cmp expect out
 '
 
+# Rerun what failed: task-log's lines, tab-separated or JSON, name runs;
+# their task is the one to run, once however many of its runs failed.
+test_expect_success 'task-log --status failed | task-run -: each task whose runs failed, once' '
+	reset_store &&
+	printf "#!/bin/sh\ntest -e fixed || exit 1\necho fixed now\n" >flaky && chmod +x flaky &&
+	a=$(task-add --manual --name flaky --exec "$PWD/flaky" p) &&
+	b=$(task-add --manual --name good --exec "$PWD/answer" q) &&
+	test_expect_code 1 task-run $a >/dev/null 2>&1 &&
+	test_expect_code 1 task-run $a >/dev/null 2>&1 &&
+	task-run $b >/dev/null &&
+	: >fixed &&
+	task-log --status failed | task-run - >out &&
+	echo "fixed now" >expect && test_cmp expect out &&
+	rm fixed &&
+	task-log --json --status failed | test_expect_code 1 task-run - >out 2>err &&
+	test "$(task-log --task $a | wc -l)" -eq 4 &&
+	test "$(task-log --task $b | wc -l)" -eq 1
+'
+
 test_expect_success 'a task already running is refused with exit 4' '
 	reset_store && rm -f slow.started &&
 	id=$(task-add --manual --exec "$PWD/slow" x) &&

@@ -53,6 +53,23 @@ test_expect_success '--json: one object per run with the task name and the error
 	grep -q "^{\"id\":\"[0-9a-f-]*\",\"task_id\":\"$(cat b)\",\"slot\":\"2026-11-23T08:30:00Z\",\"trigger\":\"schedule\",\"status\":\"failed\",\"started_at\":\"2026-11-23T08:30:00Z\",\"ended_at\":\"2026-11-23T08:30:00Z\",\"exit_code\":2,\"duration_ms\":[0-9]*,\"attempt\":1,\"error\":\"exited with status 2\\\\nbad news\\\\n\",\"name\":\"halves\"}$" out
 '
 
+# The Paris task's runs and the UTC task's in one column, one zone.
+test_expect_success 'on a terminal STARTED is in the local zone for every row, or UTC' '
+	NO_COLOR=1 TZ=Europe/London script -qec "task-log --limit 0" /dev/null |
+		tr -d "\r" | grep -o "2026-11-23 0[0-9:]* [A-Z]*  [0-9a-f]*  [a-z]*" |
+		sed "s/  [0-9a-f]*  / /" | head -n 3 >actual &&
+	cat >expect <<-\EOF &&
+	2026-11-23 09:00 GMT hourly
+	2026-11-23 08:30 GMT halves
+	2026-11-23 08:00 GMT hourly
+	EOF
+	test_cmp expect actual &&
+	NO_COLOR=1 TZ=Asia/Tokyo script -qec "task-log --limit 0 --utc" /dev/null | tr -d "\r" |
+		grep -o "2026-11-23 0[0-9:]* [A-Z]*" | head -n 2 >actual &&
+	printf "%s\n" "2026-11-23 09:00 UTC" "2026-11-23 08:30 UTC" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'one run in full, times in the task zone' '
 	run=$(task-log --task $(cat a) --since 2026-11-23T08:00:00Z --status success --limit 0 | tail -n 1 | cut -f1) &&
 	task-log $run >actual &&

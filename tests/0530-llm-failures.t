@@ -2,41 +2,58 @@
 # llm-call survives its providers: retries with backoff on 408, 429, 5xx
 # and network errors, honouring Retry-After; none on other 4xx; the
 # provider's own message in one line; broken replies are clear errors.
+# The waits between attempts are not waited but written to the file
+# LLM_CALL_TEST_WAITS names, and compared.
 . "$AC_TOP/tests/lib.sh"
 KEY=sk-fake-0123456789abcdef
-port=$(FAKE_PROVIDER_KEY=$KEY "$AC_BUILD/tools/fake-provider" -d "$TEST_TMP/fp" -i 20 -t 120) || exit 1
+port=$(provider_start fp "$KEY") || exit 1
 OPENAI_BASE_URL=http://127.0.0.1:$port/v1 OPENAI_API_KEY=$KEY
 ANTHROPIC_BASE_URL=http://127.0.0.1:$port ANTHROPIC_API_KEY=$KEY
-export OPENAI_BASE_URL OPENAI_API_KEY ANTHROPIC_BASE_URL ANTHROPIC_API_KEY
+LLM_CALL_TEST_WAITS=$TEST_TMP/waits
+export OPENAI_BASE_URL OPENAI_API_KEY ANTHROPIC_BASE_URL ANTHROPIC_API_KEY LLM_CALL_TEST_WAITS
 
-ms() { echo $(($(date +%s%N) / 1000000)); }
 requests() { if [ -e fp/requests.log ]; then wc -l <fp/requests.log; else echo 0; fi; }
 
+# waits_are MS...: the waits since the last look were MS, in that order.
+waits_are() {
+	printf "%s\n" "$@" >waits.expect &&
+	touch waits && test_cmp waits.expect waits && rm waits
+}
+
+# a_first_backoff: the one wait since the last look was the first backoff,
+# somewhere in [250, 500] ms (500 ms, jittered down by up to half).
+a_first_backoff() {
+	w=$(cat waits) && rm waits &&
+	test "$w" -ge 250 && test "$w" -le 500
+}
+
 test_expect_success '429 with Retry-After: 1 waits a second, then succeeds' '
-	t0=$(ms) && n=$(requests) &&
+	n=$(requests) &&
 	llm-call --json "[[429x1 ra=1]] busy" >out 2>err &&
-	t1=$(ms) &&
 	test ! -s err &&
-	test $((t1 - t0)) -ge 1000 &&
-	test $((t1 - t0)) -lt 3000 &&
+	waits_are 1000 &&
 	test $(requests) -eq $((n + 2)) &&
 	grep -q "\"answer\":\"echo: \[\[429x1 ra=1\]\] busy\".*\"attempts\":2" out
 '
 
 test_expect_success 'retry-after-ms is honoured' '
-	t0=$(ms) &&
 	llm-call "[[429x1 ram=300]] busy" >out 2>err &&
-	t1=$(ms) &&
-	test $((t1 - t0)) -ge 300 &&
+	waits_are 300 &&
 	echo "echo: [[429x1 ram=300]] busy" >expect &&
 	test_cmp expect out
 '
 
+test_expect_success 'a 2 KB retry-after-ms header is read whole' '
+	llm-call "[[429x1 ram=300 pad=2048]] busy" >out 2>err &&
+	waits_are 300 &&
+	echo "echo: [[429x1 ram=300 pad=2048]] busy" >expect &&
+	test_cmp expect out
+'
+
 test_expect_success 'Retry-After as an HTTP date is honoured' '
-	t0=$(ms) &&
 	llm-call "[[503x1 rad=2]] busy" >out 2>err &&
-	t1=$(ms) &&
-	test $((t1 - t0)) -ge 900 &&
+	w=$(cat waits) && rm waits &&
+	test "$w" -ge 1000 && test "$w" -le 2000 &&
 	echo "echo: [[503x1 rad=2]] busy" >expect &&
 	test_cmp expect out
 '
@@ -47,13 +64,21 @@ test_expect_success '500 then success: backoff, one retry' '
 	echo "echo: [[500x1]] flaky" >expect &&
 	test_cmp expect out &&
 	test ! -s err &&
-	test $(requests) -eq $((n + 2))
+	test $(requests) -eq $((n + 2)) &&
+	a_first_backoff
+'
+
+test_expect_success 'backoff doubles, each wait somewhere in its upper half' '
+	test_expect_code 1 llm-call --retries 4 "[[500]] down" >out 2>err &&
+	awk "{ d = 500 * 2 ^ (NR - 1); if (\$1 < d / 2 || \$1 > d) bad = 1 } END { exit bad || NR != 4 }" waits &&
+	rm waits
 '
 
 test_expect_success 'Anthropic 529 overloaded then success' '
 	llm-call -m claude-3-5-haiku-latest "[[529x1]] overloaded" >out 2>err &&
 	echo "echo: [[529x1]] overloaded" >expect &&
-	test_cmp expect out
+	test_cmp expect out &&
+	a_first_backoff
 '
 
 test_expect_success 'every retryable status is retried' '
@@ -61,7 +86,8 @@ test_expect_success 'every retryable status is retried' '
 		n=$(requests) &&
 		llm-call "[[${code}x1 ram=10]] code $code" >out 2>err &&
 		test $(requests) -eq $((n + 2)) || return 1
-	done
+	done &&
+	waits_are 10 10 10 10 10 10 10
 '
 
 test_expect_success 'retries give up after --retries, saying so' '
@@ -70,13 +96,14 @@ test_expect_success 'retries give up after --retries, saying so' '
 	echo "llm-call: openai: 503 The server had an error while processing your request. Sorry about that! (after 3 attempts)" >expect &&
 	test_cmp expect err &&
 	test ! -s out &&
-	test $(requests) -eq $((n + 3))
+	test $(requests) -eq $((n + 3)) &&
+	waits_are 10 10
 '
 
 test_expect_success 'a Retry-After past the limit fails at once' '
-	n=$(requests) && t0=$(ms) &&
+	n=$(requests) &&
 	test_expect_code 1 llm-call "[[429 ra=3600]] later" >out 2>err &&
-	test $(($(ms) - t0)) -lt 1000 &&
+	test ! -e waits &&
 	echo "llm-call: openai: 429 Rate limit reached for requests (the provider asks to wait 3600 s)" >expect &&
 	test_cmp expect err &&
 	test $(requests) -eq $((n + 1))
@@ -85,6 +112,7 @@ test_expect_success 'a Retry-After past the limit fails at once' '
 test_expect_success 'a Retry-After too large for a number still fails at once' '
 	n=$(requests) &&
 	test_expect_code 1 llm-call "[[429 ra=99999999999999999999]] much later" >out 2>err &&
+	test ! -e waits &&
 	echo "llm-call: openai: 429 Rate limit reached for requests (the provider asks to wait 1000000000000 s)" >expect &&
 	test_cmp expect err &&
 	test $(requests) -eq $((n + 1))
@@ -144,11 +172,10 @@ test_expect_success 'a body that is not JSON is an error' '
 test_expect_success 'a slow reply hits --timeout and is not retried' '
 	n=$(requests) && t0=$(ms) &&
 	test_expect_code 1 llm-call --timeout 0.5 "[[slow=3000]]" >out 2>err &&
-	t1=$(ms) &&
+	test $(($(ms) - t0)) -ge 500 &&
 	echo "llm-call: openai: no complete reply within 0.5 s (--timeout)" >expect &&
 	test_cmp expect err &&
-	test $((t1 - t0)) -ge 500 &&
-	test $((t1 - t0)) -lt 2000 &&
+	test ! -e waits &&
 	test $(requests) -eq $((n + 1))
 '
 
@@ -161,6 +188,7 @@ test_expect_success 'a slow reply within the timeout is fine' '
 test_expect_success 'connection refused: retried, then one line' '
 	test_expect_code 1 llm-call --retries 1 --base-url http://127.0.0.1:1/v1 hi >out 2>err &&
 	test_one_line err &&
+	a_first_backoff &&
 	grep -q "^llm-call: openai: cannot connect to http://127.0.0.1:1/v1/chat/completions: .*(after 2 attempts)$" err
 '
 
@@ -192,5 +220,4 @@ test_expect_success 'no request was malformed' '
 	test ! -e fp/errors.log
 '
 
-kill "$(cat fp/pid)"
 test_done

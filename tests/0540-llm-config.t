@@ -109,7 +109,7 @@ test_expect_success '--key-file: mode 600, first line, over the environment' '
 	test_cmp expect actual &&
 	chmod 644 keyfile &&
 	test_expect_code 78 llm-call --key-file keyfile --base-url "$URL" hi 2>err &&
-	echo "llm-call: key file '\''keyfile'\'' can be read by group or others; run: chmod 600 '\''keyfile'\''" >expect &&
+	echo "llm-call: key file '\''keyfile'\'' holds a key and group or others can read it; run: chmod 600 '\''keyfile'\''" >expect &&
 	test_cmp expect err
 '
 

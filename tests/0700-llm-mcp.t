@@ -9,6 +9,7 @@ TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
 port=$("$AC_BUILD/tools/fake-provider" -d "$TEST_TMP/fp" -i 30 -t 200) || exit 1
 hport=$("$AC_BUILD/tools/mcp-http" -d "$TEST_TMP/mh" -i 30 -t 200) || exit 1
+jport=$("$AC_BUILD/tools/mcp-http" -d "$TEST_TMP/jwt" -s 1024 -i 30 -t 200) || exit 1
 OPENAI_BASE_URL=http://127.0.0.1:$port/v1 ANTHROPIC_BASE_URL=http://127.0.0.1:$port
 export OPENAI_BASE_URL ANTHROPIC_BASE_URL
 unset TASK_MCP TASK_MCP_ALLOW
@@ -21,6 +22,7 @@ cat >"$cfg" <<EOF
     "agentcron": { "command": "task-mcp", "args": ["--profile", "native"] },
     "other": { "command": "task-mcp", "env": { "TASK_DB": "\${OTHER_DB:-$TEST_TMP/other.db}" } },
     "web": { "url": "http://127.0.0.1:$hport/mcp", "headers": { "X-Who": "\${USER:-me}" } },
+    "jwt": { "url": "http://127.0.0.1:$jport/mcp" },
     "dead": { "command": "sh", "args": ["-c", "echo cannot start: no config >&2; exit 3"] },
     "missing": { "command": "no-such-mcp-server" },
     "hang": { "command": "sh", "args": ["-c", "echo \$\$ >hang.pid; sleep 30 & echo \$! >hang.child; exec sleep 30"] },
@@ -118,6 +120,21 @@ test_expect_success 'Streamable HTTP: session id, version header, SSE and JSON r
 	test ! -e mh/errors.log
 '
 
+test_expect_success 'a 1 KB session id (a JWT) goes back whole with every request' '
+	llm-call --mcp jwt "[[call mcp__jwt__echo {\"message\":\"long session\"}]] go" >out &&
+	echo "tool results: Echo: long session" >expect &&
+	test_cmp expect out &&
+	cat >expect <<-\EOF &&
+	POST initialize session=- version=-
+	POST notifications/initialized session=<1024 bytes> version=2025-11-25
+	POST tools/list session=<1024 bytes> version=2025-11-25
+	POST tools/call session=<1024 bytes> version=2025-11-25
+	DELETE - session=<1024 bytes> version=2025-11-25
+	EOF
+	test_cmp expect jwt/requests.log &&
+	test ! -e jwt/errors.log
+'
+
 test_expect_success 'an isError result goes back to the model, flagged for Anthropic; version 2025-06-18 spoken' '
 	llm-call --json --mcp error "[[call mcp__error__probe {\"what\":\"disk\"}]] go" >out &&
 	grep -q "\"answer\":\"tool results: disk full\"" out &&
@@ -151,7 +168,7 @@ test_expect_success 'a server that exits at once: one line naming it and what it
 	echo "llm-call: MCP server '\''dead'\'' exited with status 3: cannot start: no config" >expect &&
 	test_cmp expect err &&
 	test_expect_code 1 llm-call --mcp missing hi 2>err &&
-	echo "llm-call: MCP server '\''missing'\'': cannot start '\''no-such-mcp-server'\'': No such file or directory" >expect &&
+	echo "llm-call: MCP server '\''missing'\'': command '\''no-such-mcp-server'\'' not found in PATH" >expect &&
 	test_cmp expect err
 '
 
@@ -217,5 +234,5 @@ test_expect_success 'mcp.json: unknown names, unset variables, bad JSON, unsafe 
 	rm "$cfg" && cp good.json "$cfg" && chmod 600 "$cfg"
 '
 
-kill "$(cat fp/pid)" "$(cat mh/pid)"
+kill "$(cat fp/pid)" "$(cat mh/pid)" "$(cat jwt/pid)"
 test_done

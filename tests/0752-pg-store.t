@@ -36,6 +36,30 @@ test_expect_success 'a schema newer than this agentcron is refused, the database
 	echo 1 >expect && test_cmp expect n
 '
 
+# while_locked CMD...: CMD while another session holds the tasks table
+# locked; CMD's status.
+while_locked() {
+	{ pg_sql "BEGIN; LOCK TABLE tasks IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60)" >/dev/null 2>&1 & }
+	while_locked_pid_=$!
+	test_until 20 sh -c "test \"\$(store-sql \"SELECT count(*) FROM pg_locks WHERE
+		mode = 'AccessExclusiveLock' AND relation = 'tasks'::regclass\")\" = 1" || return 1
+	"$@"
+	while_locked_rc_=$?
+	pg_sql "SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+		WHERE query LIKE '%pg_sleep(60)%' AND pid <> pg_backend_pid()" >/dev/null
+	wait "$while_locked_pid_"
+	return "$while_locked_rc_"
+}
+
+test_expect_success 'a long PGOPTIONS is passed whole: the lock wait still applies after it' '
+	task-add --manual --name locked x >/dev/null &&
+	opts=$(for i in $(seq 64); do printf -- "-c work_mem=4MB "; done) &&
+	test ${#opts} -gt 1000 &&
+	while_locked test_expect_code 1 env PGOPTIONS="$opts" timeout 50 \
+		task-add --manual --name waits y 2>err &&
+	test_one_line err
+'
+
 pw_uri() {
 	echo "postgresql://pwuser:$1@/$(pg_db_of "$TASK_DB")?host=$AC_PG_DIR"
 }

@@ -143,6 +143,9 @@ before() {
 		# "Failed runs of this pass": one that fails in it.
 		echo '{"name":"doomed","prompt":"x","at":"2026-11-23T06:29:00Z","next_run_at":"2026-11-23T06:29:00Z","exec":"false","retries":0}' |
 			task-add --json - >/dev/null ;;
+	"task-log --status failed --since 1d | task-run -")
+		# "Once what made them fail is fixed": the flaky check, mended.
+		task-edit 9e4b --exec true >/dev/null ;;
 	"cat ~/.config/agentcron/mcp.json")
 		# The file the example shows, pasted.
 		mkdir -p ~/.config/agentcron && cp "$2" ~/.config/agentcron/mcp.json ;;

@@ -34,7 +34,7 @@ export PATH HOME XDG_CONFIG_HOME XDG_DATA_HOME TASK_DB TZ LC_ALL AC_STORE
 unset TASK_NOW TASK_EXEC TASK_NOTIFY TASK_ID TASK_RUN_ID TASK_CONTEXT TASK_MODEL \
   TASK_SYSTEM_PROMPT TASK_ATTACHMENTS TASK_MCP TASK_MCP_ALLOW TASK_HOST_ID OPENAI_API_KEY \
   OPENAI_BASE_URL ANTHROPIC_API_KEY ANTHROPIC_BASE_URL NO_COLOR NOTIFY_SOCKET \
-  PGHOST PGPORT PGDATABASE PGUSER PGPASSWORD PGSERVICE PGAPPNAME
+  PGHOST PGPORT PGDATABASE PGUSER PGPASSWORD PGSERVICE PGAPPNAME PGOPTIONS LLM_CALL_TEST_WAITS
 
 # reset_store: the store as if nothing had ever used it.
 reset_store() {
@@ -185,6 +185,13 @@ test_start_ready() {
 	return 1
 }
 
+# ms: the time in milliseconds, to measure that something took at least
+# so long (an upper bound on wall time belongs in make bench: a busy
+# machine or the sanitizers make any of them flaky).
+ms() {
+	echo $(($(date +%s%N) / 1000000))
+}
+
 # provider_start DIR KEY [IDLE [MAX]]: the stand-in model provider
 # (tests/tools/fake-provider) in the background, its logs in DIR; prints
 # the port it listens on.  Requests must carry KEY ("": none).  It ends
@@ -194,6 +201,13 @@ provider_start() {
 	FAKE_PROVIDER_KEY=$2 "$AC_BUILD/tools/fake-provider" -d "$TEST_TMP/$1" -i "${3:-20}" \
 		-t "${4:-120}" || return 1
 	cat "$TEST_TMP/$1/pid" >>"$TEST_TMP/.pids"
+}
+
+# watcher_said FILE: what a task-tick --watch wrote to standard error
+# (FILE), but the line it always writes when it starts and the one when it
+# stops (0409 checks those).
+watcher_said() {
+	sed '/^task-tick: watching store /d; /^task-tick: stopped watching store /d' "$1"
 }
 
 test_done() {

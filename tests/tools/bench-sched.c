@@ -32,26 +32,12 @@ now_s(void)
 
 static volatile int64_t sink;
 
-int
-main(int argc, char **argv)
-{
-	double secs = argc > 1 ? atof(argv[1]) : 1.0;
-	struct cron c[20];
-	struct tz *z[4];
-	struct err e;
-	for (int i = 0; i < 20; i++)
-		if (cron_parse(exprs[i], &c[i], &e)) {
-			fprintf(stderr, "bench-sched: %s\n", e.msg);
-			return 1;
-		}
-	for (int k = 0; k < 4; k++)
-		if (tz_load(zones[k], &z[k], &e)) {
-			fprintf(stderr, "bench-sched: %s\n", e.msg);
-			return 1;
-		}
-	const int64_t start = 1795357800; /* 2026-11-22T14:30:00Z */
+static const int64_t start = 1795357800; /* 2026-11-22T14:30:00Z */
 
-	/* next occurrence */
+/* next occurrence */
+static void
+bench_next(double secs, const struct cron *c, struct tz *const *z)
+{
 	long n = 0;
 	double t0 = now_s(), t1;
 	int64_t t[80];
@@ -69,10 +55,15 @@ main(int argc, char **argv)
 	} while (t1 - t0 < secs);
 	printf("next-occurrence: %.0f computations/s (20 expressions x 4 zones, one core; target >= 5000000)\n",
 	    n / (t1 - t0));
+}
 
-	/* parsing */
-	n = 0;
-	t0 = now_s();
+/* parsing */
+static void
+bench_parse(double secs)
+{
+	struct err e;
+	long n = 0;
+	double t0 = now_s(), t1;
 	do {
 		for (int r = 0; r < 100; r++)
 			for (int i = 0; i < 20; i++) {
@@ -83,9 +74,13 @@ main(int argc, char **argv)
 		t1 = now_s();
 	} while (t1 - t0 < secs);
 	printf("cron-parse: %.0f expressions/s (target >= 1000000)\n", n / (t1 - t0));
+}
 
-	/* time expressions: what people and agents write, old forms and new,
-	 * named zones (a zone file read per call) at about 1 in 25 */
+/* time expressions: what people and agents write, old forms and new,
+ * named zones (a zone file read per call) at about 1 in 25 */
+static void
+bench_when(double secs, struct tz *z)
+{
 	static const char *const whens[] = {"in 2 hours", "tomorrow at 10am",
 		"next Friday at noon", "August 15th at 3 PM", "2026-12-01T07:00:00Z",
 		"2026-12-01 07:00", "tonight at 8", "monday 9:30", "tomorrow at 14:00 UTC",
@@ -100,15 +95,16 @@ main(int argc, char **argv)
 		"in an hour and a half", "next quarter", "2026-11-23T07:00:00+01:00",
 		"in 1.5 hours"};
 	const int nw = (int)(sizeof whens / sizeof *whens);
-	double rate = 0;
+	struct err e;
+	double rate = 0, t0, t1;
 	for (int k = 0; k < 5; k++) { /* the best of five: other work on the machine only slows */
-		n = 0;
+		long n = 0;
 		t0 = now_s();
 		do {
 			for (int r = 0; r < 20; r++)
 				for (int i = 0; i < nw; i++) {
 					int64_t x;
-					sink += when_parse(whens[i], start, z[2], &x, &e) + x;
+					sink += when_parse(whens[i], start, z, &x, &e) + x;
 				}
 			n += 20 * nw;
 			t1 = now_s();
@@ -118,9 +114,13 @@ main(int argc, char **argv)
 	}
 	printf("when-parse: %.0f expressions/s (%d expressions, one naming an IANA zone, best of 5; "
 	    "target >= 1000000)\n", rate, nw);
+}
 
-	/* the slowest time expression found: each of the table's rows (argv[2])
-	 * and some crafted ones, its best of 5 timings of 20 calls */
+/* the slowest time expression found: each of the table's rows (table)
+ * and some crafted ones, its best of 5 timings of 20 calls */
+static void
+bench_when_worst(const char *table, struct tz *z)
+{
 	static const char *const crafted[] = {"9am america/new_york", "9am europe/pariss",
 		"tomorrow at 9am Australia/Sydney", "9am America/Argentina/Buenos_Aires",
 		"wensdayyy at 5", "thurzday", "feb 29 at 23:59:59", "the 31st at 23:59",
@@ -128,9 +128,10 @@ main(int argc, char **argv)
 		"in 1 hour 1 minute 1 second 1 hour 1 minute 1 second 1 hour 1 minute 1 second 1 "
 		"hour 1 minute 1 second 1 hour 1 minute 1 second 1 hour 1 minute 1 second",
 		"2027-03-28 01:30", "9999-12-31T23:59:59Z", "in 7973 years"};
+	struct err e;
 	char worst_text[256] = "";
 	double worst_ns = 0;
-	FILE *tf = argc > 2 ? fopen(argv[2], "r") : NULL;
+	FILE *tf = table ? fopen(table, "r") : NULL;
 	char line[1024];
 	size_t ci = 0;
 	for (;;) {
@@ -151,7 +152,7 @@ main(int argc, char **argv)
 			double a = now_s();
 			for (int r = 0; r < 20; r++) {
 				int64_t x;
-				sink += when_parse(w, start, z[2], &x, &e);
+				sink += when_parse(w, start, z, &x, &e);
 			}
 			double ns = (now_s() - a) / 20 * 1e9;
 			if (ns < best)
@@ -166,20 +167,25 @@ main(int argc, char **argv)
 		fclose(tf);
 	printf("when-worst: '%s' %.1f us/call (the slowest expression found; target < 50)\n",
 	    worst_text, worst_ns / 1e3);
+}
 
-	/* worst cases: rare expressions searched from many starts */
+/* worst cases: rare expressions searched from many starts */
+static void
+bench_worst(double secs, struct tz *z)
+{
 	static const char *const worst[] = {"0 0 29 2 */7", "0 0 29 2 1", "59 23 31 12 */7",
 		"0 0 31 */2 *", "0 0 13 * */5", "30 2 * 3 0", "0 0 29 2 *",
 		"* 2 8 3 */7" /* never fires in New York: a 400-year search to say so */};
+	struct err e;
 	for (size_t w = 0; w < sizeof worst / sizeof *worst; w++) {
 		struct cron x;
 		cron_parse(worst[w], &x, &e);
 		int64_t gap = 0, tt = start;
-		n = 0;
-		t0 = now_s();
+		long n = 0;
+		double t0 = now_s(), t1;
 		do {
 			for (int r = 0; r < 1000; r++) {
-				int64_t nx = cron_next(&x, z[1], tt);
+				int64_t nx = cron_next(&x, z, tt);
 				if (nx < 0) {
 					gap = -1;
 					continue;
@@ -198,6 +204,30 @@ main(int argc, char **argv)
 			printf("worst-case '%s' in America/New_York: %.0f ns/call, longest gap %.1f years\n",
 			    worst[w], (t1 - t0) / n * 1e9, gap / 31556952.0);
 	}
+}
+
+int
+main(int argc, char **argv)
+{
+	double secs = argc > 1 ? atof(argv[1]) : 1.0;
+	struct cron c[20];
+	struct tz *z[4];
+	struct err e;
+	for (int i = 0; i < 20; i++)
+		if (cron_parse(exprs[i], &c[i], &e)) {
+			fprintf(stderr, "bench-sched: %s\n", e.msg);
+			return 1;
+		}
+	for (int k = 0; k < 4; k++)
+		if (tz_load(zones[k], &z[k], &e)) {
+			fprintf(stderr, "bench-sched: %s\n", e.msg);
+			return 1;
+		}
+	bench_next(secs, c, z);
+	bench_parse(secs);
+	bench_when(secs, z[2]);
+	bench_when_worst(argc > 2 ? argv[2] : NULL, z[2]);
+	bench_worst(secs, z[1]);
 	for (int k = 0; k < 4; k++)
 		tz_free(z[k]);
 	return 0;

@@ -23,6 +23,7 @@
  *                         with this text) with the provider's error JSON;
  *                         add " ra=S", " rad=S" (as a date) or " ram=MS"
  *                         for Retry-After, Retry-After as a date, retry-after-ms
+ *                         (" pad=N": N zeros before MS, a long header line)
  *   [[html502]]           502 with an HTML body, as a proxy sends
  *   [[truncated]] [[empty]] [[nonjson]]  broken 200 replies
  *   [[slow=MS]]           wait before answering
@@ -278,6 +279,34 @@ has_id(const cJSON *ids, const char *id)
 	return 0;
 }
 
+/* The content of OpenAI user message i: text, or text and image parts. */
+static int
+check_openai_user(struct req *r, const cJSON *content, int i)
+{
+	if (cJSON_IsString(content))
+		return *content->valuestring ? 0 : invalid(r, "messages[%d]: empty content", i);
+	if (!cJSON_IsArray(content) || !cJSON_GetArraySize(content))
+		return invalid(r, "messages[%d]: content must be text or parts", i);
+	const cJSON *p;
+	cJSON_ArrayForEach(p, content) {
+		const char *type = str(p, "type");
+		if (type && strcmp(type, "text") == 0 && str(p, "text"))
+			continue;
+		const char *url = str(cJSON_GetObjectItemCaseSensitive(p, "image_url"), "url");
+		if (!type || strcmp(type, "image_url") || !url)
+			return invalid(r, "messages[%d]: a part is neither text nor image_url", i);
+		char mime[64];
+		const char *semi = strchr(url, ';');
+		if (strncmp(url, "data:", 5) || !semi || (size_t)(semi - url - 5) >= sizeof mime ||
+		    strncmp(semi, ";base64,", 8))
+			return invalid(r, "messages[%d]: image_url is not a base64 data URL", i);
+		snprintf(mime, sizeof mime, "%.*s", (int)(semi - url - 5), url + 5);
+		if (!image_type_ok(mime) || !base64_ok(semi + 8))
+			return invalid(r, "messages[%d]: bad image data URL (%s)", i, mime);
+	}
+	return 0;
+}
+
 static int
 check_openai(struct req *r, const cJSON *b)
 {
@@ -320,36 +349,7 @@ check_openai(struct req *r, const cJSON *b)
 			if (i != 0 || !cJSON_IsString(content) || !*content->valuestring)
 				rc = invalid(r, "messages[%d]: a system message comes first, with text", i);
 		} else if (strcmp(role, "user") == 0) {
-			if (cJSON_IsString(content)) {
-				if (!*content->valuestring)
-					rc = invalid(r, "messages[%d]: empty content", i);
-			} else if (cJSON_IsArray(content) && cJSON_GetArraySize(content)) {
-				const cJSON *p;
-				cJSON_ArrayForEach(p, content) {
-					const char *type = str(p, "type");
-					if (type && strcmp(type, "text") == 0 && str(p, "text"))
-						continue;
-					const char *url = str(cJSON_GetObjectItemCaseSensitive(p, "image_url"), "url");
-					if (!type || strcmp(type, "image_url") || !url) {
-						rc = invalid(r, "messages[%d]: a part is neither text nor image_url", i);
-						break;
-					}
-					char mime[64];
-					const char *semi = strchr(url, ';');
-					if (strncmp(url, "data:", 5) || !semi || (size_t)(semi - url - 5) >= sizeof mime ||
-					    strncmp(semi, ";base64,", 8)) {
-						rc = invalid(r, "messages[%d]: image_url is not a base64 data URL", i);
-						break;
-					}
-					snprintf(mime, sizeof mime, "%.*s", (int)(semi - url - 5), url + 5);
-					if (!image_type_ok(mime) || !base64_ok(semi + 8)) {
-						rc = invalid(r, "messages[%d]: bad image data URL (%s)", i, mime);
-						break;
-					}
-				}
-			} else {
-				rc = invalid(r, "messages[%d]: content must be text or parts", i);
-			}
+			rc = check_openai_user(r, content, i);
 		} else if (strcmp(role, "assistant") == 0) {
 			const cJSON *calls = cJSON_GetObjectItemCaseSensitive(m, "tool_calls"), *tc;
 			if (!(cJSON_IsString(content) || (cJSON_IsNull(content) && calls)))
@@ -1033,8 +1033,10 @@ parse_calls(const char *text, struct answer *a)
 	return a->ncalls;
 }
 
-static void
-handle_model(struct server *sv, struct req *r, int provider)
+/* The request's key, headers and body checked; NULL when it was answered
+ * already (a wrong key, a malformed request). */
+static cJSON *
+checked_body(struct server *sv, struct req *r, int provider)
 {
 	const char *auth = header(r, "authorization"), *xkey = header(r, "x-api-key");
 	const char *ver = header(r, "anthropic-version"), *ctype = header(r, "content-type");
@@ -1086,7 +1088,7 @@ handle_model(struct server *sv, struct req *r, int provider)
 			    k, kl > 4 ? k + kl - 4 : "");
 		reply_error(r, provider, 401, provider == OPENAI ? msg : "invalid x-api-key", NULL);
 		cJSON_Delete(b);
-		return;
+		return NULL;
 	}
 	if (r->invalid[0]) {
 		char line[400];
@@ -1094,18 +1096,17 @@ handle_model(struct server *sv, struct req *r, int provider)
 		append_file(sv->dir, "errors.log", line);
 		reply_error(r, provider, 400, r->invalid, NULL);
 		cJSON_Delete(b);
-		return;
+		return NULL;
 	}
-	struct talk t = {0};
-	read_talk(b, provider, &t);
-	const char *text = t.text.data;
-	char d[256];
-	int stream = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(b, "stream"));
-	const cJSON *tools = cJSON_GetObjectItemCaseSensitive(b, "tools");
-	int count = seen_count(sv, text);
-	struct answer a = {.model = str(b, "model"), .serial = sv->nreq};
+	return b;
+}
 
-	/* Scripted failures first. */
+/* [[CODE]] and [[CODExN]] with their Retry-After: answered, 1; else 0.
+ * " pad=N" writes N zeros before a retry-after-ms value: a long header
+ * line that must be read whole. */
+static int
+scripted_error(struct req *r, int provider, const char *text, int count, const char *model)
+{
 	for (const char *p = strstr(text, "[["); p; p = strstr(p + 2, "[[")) {
 		if (!isdigit((unsigned char)p[2]))
 			continue;
@@ -1115,22 +1116,38 @@ handle_model(struct server *sv, struct req *r, int provider)
 			times = strtol(end + 1, &end, 10);
 		if (times >= 0 && count > times)
 			continue;
-		char extra[128] = "";
+		struct buf extra = {0};
 		const char *close = strstr(end, "]]");
 		const char *ra = strstr(end, " ra="), *rad = strstr(end, " rad="), *ram = strstr(end, " ram=");
-		if (ra && ra < close)
-			snprintf(extra, sizeof extra, "Retry-After: %ld\r\n", strtol(ra + 4, NULL, 10));
-		else if (ram && ram < close)
-			snprintf(extra, sizeof extra, "retry-after-ms: %ld\r\n", strtol(ram + 5, NULL, 10));
-		else if (rad && rad < close) {
+		const char *pad = strstr(end, " pad=");
+		if (ra && ra < close) {
+			buf_printf(&extra, "Retry-After: %ld\r\n", strtol(ra + 4, NULL, 10));
+		} else if (ram && ram < close) {
+			buf_puts(&extra, "retry-after-ms: ");
+			for (long i = pad && pad < close ? strtol(pad + 5, NULL, 10) : 0; i > 0; i--)
+				buf_puts(&extra, "0");
+			buf_printf(&extra, "%ld\r\n", strtol(ram + 5, NULL, 10));
+		} else if (rad && rad < close) {
 			time_t when = time(NULL) + strtol(rad + 5, NULL, 10);
 			struct tm tm;
+			char date[64];
 			gmtime_r(&when, &tm);
-			strftime(extra, sizeof extra, "Retry-After: %a, %d %b %Y %H:%M:%S GMT\r\n", &tm);
+			strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+			buf_printf(&extra, "Retry-After: %s\r\n", date);
 		}
-		reply_error(r, provider, (int)code, error_message(provider, (int)code, a.model), extra);
-		goto out;
+		reply_error(r, provider, (int)code, error_message(provider, (int)code, model), extra.data);
+		buf_free(&extra);
+		return 1;
 	}
+	return 0;
+}
+
+/* [[slow=MS]], [[html502]], [[empty]], [[nonjson]]: answered (or left to
+ * a child that waits), 1; else 0 (also in the child once it waited). */
+static int
+scripted_reply(struct req *r, const char *text)
+{
+	char d[256];
 	if (directive(text, "slow", d, sizeof d)) {
 		/* The wait happens in a child, so other clients are not held up;
 		 * the child's reply ends the connection. */
@@ -1139,7 +1156,7 @@ handle_model(struct server *sv, struct req *r, int provider)
 		if (pid > 0) {
 			r->forked = 1;
 			buf_printf(&r->log, "-> (answered after %ld ms)\n", strtol(d + 5, NULL, 10));
-			goto out;
+			return 1;
 		}
 		if (pid == 0) {
 			r->child = 1;
@@ -1149,58 +1166,76 @@ handle_model(struct server *sv, struct req *r, int provider)
 	if (directive(text, "html502", d, sizeof d)) {
 		reply(r, 502, "Bad Gateway", "text/html", NULL,
 		    "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>nginx</body>\r\n</html>\r\n");
-		goto out;
+		return 1;
 	}
 	if (directive(text, "empty", d, sizeof d)) {
 		reply(r, 200, "OK", "application/json", NULL, "");
-		goto out;
+		return 1;
 	}
 	if (directive(text, "nonjson", d, sizeof d)) {
 		reply(r, 200, "OK", "text/html", NULL, "<html><body>Welcome to the proxy</body></html>");
-		goto out;
+		return 1;
 	}
+	return 0;
+}
 
-	struct buf answer = {0};
-	int calls_wanted = parse_calls(text, &a), calling = 0;
+/* What the model says: tool calls ([[call]], [[parallel]], [[loop]]) while
+ * results are due, else "echo: " and the text (answer holds it). */
+static void
+compose(struct answer *a, const struct talk *t, const cJSON *tools, int provider,
+    struct buf *answer)
+{
+	const char *text = t->text.data;
+	char d[256];
+	int calls_wanted = parse_calls(text, a), calling = 0;
 	int parallel = directive(text, "parallel", d, sizeof d) != NULL;
 	if (tools && directive(text, "loop", d, sizeof d)) {
 		const cJSON *t0 = cJSON_GetArrayItem(tools, 0);
 		const char *name = provider == OPENAI ? str(cJSON_GetObjectItem(t0, "function"), "name") : str(t0, "name");
-		for (int i = 0; i < a.ncalls; i++)
-			free(a.calls[i].args);
-		a.ncalls = 1;
-		snprintf(a.calls[0].name, sizeof a.calls[0].name, "%s", name ? name : "tool");
-		a.calls[0].args = xstrdup("{}");
+		for (int i = 0; i < a->ncalls; i++)
+			free(a->calls[i].args);
+		a->ncalls = 1;
+		snprintf(a->calls[0].name, sizeof a->calls[0].name, "%s", name ? name : "tool");
+		a->calls[0].args = xstrdup("{}");
 		calling = 1;
-	} else if (tools && calls_wanted && t.tool_results < calls_wanted && !(parallel && t.tool_results)) {
+	} else if (tools && calls_wanted && t->tool_results < calls_wanted &&
+	    !(parallel && t->tool_results)) {
 		if (!parallel) {
 			/* One call per round: keep call number tool_results. */
-			int k = t.tool_results;
-			for (int i = 0; i < a.ncalls; i++)
+			int k = t->tool_results;
+			for (int i = 0; i < a->ncalls; i++)
 				if (i != k)
-					free(a.calls[i].args);
-			a.calls[0] = a.calls[k];
-			a.ncalls = 1;
+					free(a->calls[i].args);
+			a->calls[0] = a->calls[k];
+			a->ncalls = 1;
 		}
 		calling = 1;
 	}
 	if (!calling) {
-		for (int i = 0; i < a.ncalls; i++)
-			free(a.calls[i].args);
-		a.ncalls = 0;
-		if (t.tool_results)
-			buf_printf(&answer, "tool results: %s", t.results.data);
+		for (int i = 0; i < a->ncalls; i++)
+			free(a->calls[i].args);
+		a->ncalls = 0;
+		if (t->tool_results)
+			buf_printf(answer, "tool results: %s", t->results.data);
 		else
-			buf_printf(&answer, "echo: %s", text);
-		if (t.images)
-			buf_printf(&answer, " [%d image%s]", t.images, t.images == 1 ? "" : "s");
-		a.text = answer.data;
+			buf_printf(answer, "echo: %s", text);
+		if (t->images)
+			buf_printf(answer, " [%d image%s]", t->images, t->images == 1 ? "" : "s");
+		a->text = answer->data;
 	}
-	a.in = t.words;
-	a.out = a.text ? count_words(a.text) : 1;
+	a->in = t->words;
+	a->out = a->text ? count_words(a->text) : 1;
+}
 
+/* The answer on the wire: plain JSON, a stream, or broken as asked. */
+static void
+send_answer(struct req *r, const struct answer *a, int provider, const cJSON *b,
+    const char *text)
+{
+	char d[256];
+	int stream = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(b, "stream"));
 	if (directive(text, "truncated", d, sizeof d)) {
-		char *s = plain_reply(&a, provider);
+		char *s = plain_reply(a, provider);
 		char head[256];
 		size_t n = strlen(s);
 		r->keep = 0;
@@ -1226,15 +1261,15 @@ handle_model(struct server *sv, struct req *r, int provider)
 		write_all(r->fd, head, strlen(head));
 		if (provider == OPENAI) {
 			const cJSON *so = cJSON_GetObjectItemCaseSensitive(b, "stream_options");
-			stream_openai(r, &a, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(so, "include_usage")),
+			stream_openai(r, a, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(so, "include_usage")),
 			    split, cut, errev);
 		} else {
-			stream_anthropic(r, &a, split, cut, errev);
+			stream_anthropic(r, a, split, cut, errev);
 		}
 		if (!cut)
 			write_all(r->fd, "0\r\n\r\n", 5);
 	} else {
-		char *s = plain_reply(&a, provider);
+		char *s = plain_reply(a, provider);
 		if (directive(text, "errornull", d, sizeof d)) {
 			/* Some OpenAI-compatible servers send "error": null on success. */
 			char *with = xasprintf("{\"error\":null,%s", s + 1);
@@ -1244,10 +1279,28 @@ handle_model(struct server *sv, struct req *r, int provider)
 		reply(r, 200, "OK", "application/json", NULL, s);
 		free(s);
 	}
-	for (int i = 0; i < a.ncalls; i++)
-		free(a.calls[i].args);
-	buf_free(&answer);
-out:
+}
+
+static void
+handle_model(struct server *sv, struct req *r, int provider)
+{
+	cJSON *b = checked_body(sv, r, provider);
+	if (!b)
+		return;
+	struct talk t = {0};
+	read_talk(b, provider, &t);
+	const char *text = t.text.data;
+	struct answer a = {.model = str(b, "model"), .serial = sv->nreq};
+	/* Scripted failures first. */
+	if (!scripted_error(r, provider, text, seen_count(sv, text), a.model) &&
+	    !scripted_reply(r, text)) {
+		struct buf answer = {0};
+		compose(&a, &t, cJSON_GetObjectItemCaseSensitive(b, "tools"), provider, &answer);
+		send_answer(r, &a, provider, b, text);
+		for (int i = 0; i < a.ncalls; i++)
+			free(a.calls[i].args);
+		buf_free(&answer);
+	}
 	buf_free(&t.text);
 	buf_free(&t.results);
 	cJSON_Delete(b);
@@ -1440,6 +1493,51 @@ hang_up(int fd, int how)
 	close(fd);
 }
 
+/* One request at a time; open connections wait their turn in poll.  Until
+ * idle seconds pass without one, or max in all. */
+static void
+serve_all(struct server *sv, int ls, long idle, long max)
+{
+	struct pollfd p[MAX_CONNS + 1];
+	int nc = 0, one = 1;
+	time_t start = time(NULL);
+	for (;;) {
+		p[0] = (struct pollfd){.fd = ls, .events = POLLIN};
+		for (int i = 0; i < nc; i++)
+			p[i + 1].events = POLLIN;
+		int n = poll(p, (nfds_t)nc + 1, (int)(idle * 1000));
+		if (n == 0 || time(NULL) - start > max)
+			break;
+		if (n < 0)
+			continue;
+		for (int i = nc; i >= 1; i--) {
+			if (!p[i].revents)
+				continue;
+			int k = p[i].revents & POLLIN ? serve(sv, p[i].fd) : 0;
+			if (k != 1) {
+				hang_up(p[i].fd, k);
+				p[i] = p[nc--];
+			}
+		}
+		if (!(p[0].revents & POLLIN))
+			continue;
+		int fd = accept4(ls, NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0)
+			continue;
+		count_connection(sv);
+		struct timeval tv = {5, 0};
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+		int k = serve(sv, fd);
+		if (k == 1 && nc < MAX_CONNS)
+			p[++nc] = (struct pollfd){.fd = fd, .events = POLLIN};
+		else
+			hang_up(fd, k);
+	}
+	for (int i = 1; i <= nc; i++)
+		close(p[i].fd);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1511,45 +1609,7 @@ main(int argc, char **argv)
 		printf("%d\n", port);
 		fflush(stdout);
 	}
-	/* One request at a time; open connections wait their turn in poll. */
-	struct pollfd p[MAX_CONNS + 1];
-	int nc = 0;
-	time_t start = time(NULL);
-	for (;;) {
-		p[0] = (struct pollfd){.fd = ls, .events = POLLIN};
-		for (int i = 0; i < nc; i++)
-			p[i + 1].events = POLLIN;
-		int n = poll(p, (nfds_t)nc + 1, (int)(idle * 1000));
-		if (n == 0 || time(NULL) - start > max)
-			break;
-		if (n < 0)
-			continue;
-		for (int i = nc; i >= 1; i--) {
-			if (!p[i].revents)
-				continue;
-			int k = p[i].revents & POLLIN ? serve(&sv, p[i].fd) : 0;
-			if (k != 1) {
-				hang_up(p[i].fd, k);
-				p[i] = p[nc--];
-			}
-		}
-		if (!(p[0].revents & POLLIN))
-			continue;
-		int fd = accept4(ls, NULL, NULL, SOCK_CLOEXEC);
-		if (fd < 0)
-			continue;
-		count_connection(&sv);
-		struct timeval tv = {5, 0};
-		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-		int k = serve(&sv, fd);
-		if (k == 1 && nc < MAX_CONNS)
-			p[++nc] = (struct pollfd){.fd = fd, .events = POLLIN};
-		else
-			hang_up(fd, k);
-	}
-	for (int i = 1; i <= nc; i++)
-		close(p[i].fd);
+	serve_all(&sv, ls, idle, max);
 	close(ls);
 	return 0;
 }

@@ -6,10 +6,12 @@
  * notification first, then the response), tools/call of "add" as JSON with
  * structured content; DELETE /mcp ends the session.
  *
- *   mcp-http [-d DIR] [-v VERSION] [-i IDLE] [-t MAX]
+ *   mcp-http [-d DIR] [-v VERSION] [-s LENGTH] [-i IDLE] [-t MAX]
  *
  * Starts in the background, prints its port and writes DIR/pid; -v answers
- * initialize with VERSION whatever was asked.  DIR/requests.log: one line
+ * initialize with VERSION whatever was asked; -s gives a session id of
+ * LENGTH bytes, as a JWT is (logged as <LENGTH bytes>, or <other N bytes>
+ * when a request carries another one).  DIR/requests.log: one line
  * per request (HTTP method, JSON-RPC method, session, version header);
  * DIR/errors.log: what was refused.  Exits after IDLE seconds without a
  * request (default 30) or MAX in all (default 300). */
@@ -37,6 +39,7 @@
 
 struct server {
 	const char *dir, *force_version;
+	char *session;
 	char version[32];           /* agreed at initialize */
 	int deleted;
 };
@@ -121,15 +124,20 @@ static void
 handle(struct server *sv, int fd, const char *method, const char *sess, const char *ver,
     const char *body)
 {
-	char line[512];
+	char line[512], shown[64];
 	cJSON *m = cJSON_Parse(body);
 	const char *rpc = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "method"));
 	const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
+	int ours = sess && strcmp(sess, sv->session) == 0;
+	if (sess && strlen(sv->session) > 32)
+		snprintf(shown, sizeof shown, "<%s%zu bytes>", ours ? "" : "other ", strlen(sess));
+	else
+		snprintf(shown, sizeof shown, "%.40s", sess ? sess : "-");
 	snprintf(line, sizeof line, "%s %s session=%s version=%s\n", method, rpc ? rpc : "-",
-	    sess ? sess : "-", ver ? ver : "-");
+	    shown, ver ? ver : "-");
 	append(sv->dir, "requests.log", line);
 	if (strcmp(method, "DELETE") == 0) {
-		sv->deleted = sess && strcmp(sess, SESSION) == 0;
+		sv->deleted = ours;
 		respond(fd, sv->deleted ? 200 : 404, NULL, NULL, NULL);
 		goto out;
 	}
@@ -150,12 +158,13 @@ handle(struct server *sv, int fd, const char *method, const char *sess, const ch
 		cJSON *info = cJSON_AddObjectToObject(r, "serverInfo");
 		cJSON_AddStringToObject(info, "name", "mcp-http");
 		cJSON_AddStringToObject(info, "version", "1");
-		char *s = result_msg(id, r);
-		respond(fd, 200, "application/json", "Mcp-Session-Id: " SESSION "\r\n", s);
+		char *s = result_msg(id, r), *h = xasprintf("Mcp-Session-Id: %s\r\n", sv->session);
+		respond(fd, 200, "application/json", h, s);
+		free(h);
 		free(s);
 		goto out;
 	}
-	if (!sess || strcmp(sess, SESSION) || sv->deleted) {
+	if (!ours || sv->deleted) {
 		append(sv->dir, "errors.log", "a request without the session id\n");
 		respond(fd, sess ? 404 : 400, "application/json", NULL, "{\"error\":\"no session\"}");
 		goto out;
@@ -220,16 +229,19 @@ serve(struct server *sv, int fd)
 		buf_add(&in, tmp, (size_t)n);
 	}
 	*end = 0;
-	char method[16] = "", sess[128] = "", ver[64] = "";
+	char method[16] = "", *sess = NULL, ver[64] = "";
 	long len = 0;
 	sscanf(in.data, "%15s", method);
 	for (char *h = strstr(in.data, "\r\n"); h; h = strstr(h + 2, "\r\n")) {
-		if (strncasecmp(h + 2, "content-length:", 15) == 0)
+		if (strncasecmp(h + 2, "content-length:", 15) == 0) {
 			len = strtol(h + 17, NULL, 10);
-		else if (strncasecmp(h + 2, "mcp-session-id:", 15) == 0)
-			sscanf(h + 17, " %127[^\r\n]", sess);
-		else if (strncasecmp(h + 2, "mcp-protocol-version:", 21) == 0)
+		} else if (strncasecmp(h + 2, "mcp-session-id:", 15) == 0) {
+			const char *v = h + 17 + strspn(h + 17, " ");
+			free(sess);
+			sess = xstrndup(v, strcspn(v, "\r\n"));
+		} else if (strncasecmp(h + 2, "mcp-protocol-version:", 21) == 0) {
 			sscanf(h + 23, " %63[^\r\n]", ver);
+		}
 	}
 	size_t head = (size_t)(end - in.data) + 4;
 	struct buf body = {0};
@@ -241,8 +253,9 @@ serve(struct server *sv, int fd)
 		buf_add(&body, tmp, (size_t)n);
 	}
 	buf_add(&body, "", 0);
-	handle(sv, fd, method, *sess ? sess : NULL, *ver ? ver : NULL, body.data);
+	handle(sv, fd, method, sess && *sess ? sess : NULL, *ver ? ver : NULL, body.data);
 	buf_free(&body);
+	free(sess);
 out:
 	buf_free(&in);
 }
@@ -251,18 +264,28 @@ int
 main(int argc, char **argv)
 {
 	struct server sv = {.dir = "."};
-	long idle = 30, max = 300;
+	long idle = 30, max = 300, slen = 0;
 	int c;
-	while ((c = getopt(argc, argv, "d:v:i:t:")) != -1) {
+	while ((c = getopt(argc, argv, "d:v:s:i:t:")) != -1) {
 		switch (c) {
 		case 'd': sv.dir = optarg; break;
 		case 'v': sv.force_version = optarg; break;
+		case 's': slen = strtol(optarg, NULL, 10); break;
 		case 'i': idle = strtol(optarg, NULL, 10); break;
 		case 't': max = strtol(optarg, NULL, 10); break;
 		default:
-			fprintf(stderr, "usage: mcp-http [-d DIR] [-v VERSION] [-i IDLE] [-t MAX]\n");
+			fprintf(stderr, "usage: mcp-http [-d DIR] [-v VERSION] [-s LENGTH] [-i IDLE] [-t MAX]\n");
 			return 2;
 		}
+	}
+	sv.session = xstrdup(SESSION);
+	if (slen > 0) {
+		/* A JWT's alphabet: base64url and the dots between its parts. */
+		static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+		free(sv.session);
+		sv.session = xcalloc((size_t)slen + 1, 1);
+		for (long i = 0; i < slen; i++)
+			sv.session[i] = i % 100 == 99 ? '.' : abc[(i * 7 + 3) % 64];
 	}
 	signal(SIGPIPE, SIG_IGN);
 	mkdir(sv.dir, 0700);

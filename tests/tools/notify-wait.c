@@ -106,6 +106,52 @@ take_messages(int fd, pid_t child, FILE *log)
 	}
 }
 
+/* Pass signals on to the child and its states to the log, and READY=1 to
+ * rfd (else say why not within timeout seconds), until it ends: 1 with its
+ * wait status, or 0 when poll failed. */
+static int
+supervise(int sock, int sfd, pid_t child, int rfd, long timeout, FILE *log, const char *cmd,
+    int *status)
+{
+	long long deadline = mono_ms() + timeout * 1000;
+	int exited = 0;
+	while (!exited) {
+		struct pollfd p[2] = {{sock, POLLIN, 0}, {sfd, POLLIN, 0}};
+		long long left = rfd >= 0 ? deadline - mono_ms() : -1;
+		if (rfd >= 0 && left <= 0) {
+			fprintf(stderr, "%s: no READY=1 from '%s' within %ld s\n", prog, cmd, timeout);
+			close(rfd);
+			rfd = -1;
+			continue;
+		}
+		if (poll(p, 2, left < 0 ? -1 : (int)left) < 0 && errno != EINTR) {
+			fprintf(stderr, "%s: poll: %s\n", prog, strerror(errno));
+			break;
+		}
+		if (p[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+			while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
+				if (si.ssi_signo != SIGCHLD)
+					kill(child, (int)si.ssi_signo);
+			}
+			if (waitpid(child, status, WNOHANG) == child)
+				exited = 1;
+		}
+		/* After the child ended too: what it sent last is still queued. */
+		if (take_messages(sock, child, log) && rfd >= 0) {
+			if (write(rfd, "READY=1\n", 8) != 8)
+				fprintf(stderr, "%s: cannot report ready: %s\n", prog, strerror(errno));
+			close(rfd);
+			rfd = -1;
+		}
+	}
+	if (rfd >= 0) {
+		fprintf(stderr, "%s: '%s' ended before it sent READY=1\n", prog, cmd);
+		close(rfd);
+	}
+	return exited;
+}
+
 static void
 usage(void)
 {
@@ -172,40 +218,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot run '%s': %s\n", prog, argv[optind], strerror(errno));
 		_exit(127);
 	}
-	long long deadline = mono_ms() + timeout * 1000;
-	int status = 0, exited = 0;
-	while (!exited) {
-		struct pollfd p[2] = {{sock, POLLIN, 0}, {sfd, POLLIN, 0}};
-		long long left = rfd >= 0 ? deadline - mono_ms() : -1;
-		if (rfd >= 0 && left <= 0) {
-			fprintf(stderr, "%s: no READY=1 from '%s' within %ld s\n", prog, argv[optind], timeout);
-			close(rfd);
-			rfd = -1;
-			continue;
-		}
-		if (poll(p, 2, left < 0 ? -1 : (int)left) < 0 && errno != EINTR) {
-			fprintf(stderr, "%s: poll: %s\n", prog, strerror(errno));
-			break;
-		}
-		if (p[1].revents & POLLIN) {
-			struct signalfd_siginfo si;
-			while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
-				if (si.ssi_signo != SIGCHLD)
-					kill(child, (int)si.ssi_signo);
-			}
-			if (waitpid(child, &status, WNOHANG) == child)
-				exited = 1;
-		}
-		/* After the child ended too: what it sent last is still queued. */
-		if (take_messages(sock, child, log) && rfd >= 0) {
-			if (write(rfd, "READY=1\n", 8) != 8)
-				fprintf(stderr, "%s: cannot report ready: %s\n", prog, strerror(errno));
-			close(rfd);
-			rfd = -1;
-		}
-	}
-	if (rfd >= 0)
-		fprintf(stderr, "%s: '%s' ended before it sent READY=1\n", prog, argv[optind]);
+	int status = 0, exited = supervise(sock, sfd, child, rfd, timeout, log, argv[optind], &status);
 	if (name[0] == '/')
 		unlink(name);
 	if (log)

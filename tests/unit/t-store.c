@@ -41,18 +41,11 @@ plan_of(sqlite3 *db, const char *sql, struct buf *out)
 	free(q);
 }
 
-int
-main(void)
+/* 2,000 tasks, one in 50 a heartbeat, one in 7 completed. */
+static void
+fill(struct store *st, struct zones *zs, int64_t now)
 {
-	char dir[] = "/tmp/t-store.XXXXXX", path[64];
-	struct store *st;
 	struct err e;
-	if (!mkdtemp(dir))
-		return 1;
-	snprintf(path, sizeof path, "%s/tasks.db", dir);
-	check_int(store_open(path, 0, &st, &e), ST_OK, "open a new store");
-	struct zones *zs = zones_new();
-	int64_t now = 1795341600;
 	check_int(store_begin(st, &e), ST_OK, "begin");
 	for (int i = 0; i < 2000; i++) {
 		struct task t;
@@ -76,8 +69,13 @@ main(void)
 		task_free(&t);
 	}
 	check_int(store_commit(st, &e), ST_OK, "commit 2,000 tasks");
+}
 
-	/* The work of a pass and of an add. */
+/* The work of a pass and of an add. */
+static void
+work(struct store *st, int64_t now)
+{
+	struct err e;
 	int64_t due;
 	int queued, n, seen_due = 0;
 	check_int(store_due_next(st, &due, &queued, &e), ST_OK, "next due instant");
@@ -98,14 +96,19 @@ main(void)
 	hb.enabled = 1;
 	check_int(store_task_list(st, &hb, count_task, &beats, &e), ST_OK, "heartbeat tasks");
 	check_int(beats, 34, "every pending, not completed, heartbeat task");
+}
 
+/* The plan of every statement the work prepared, and of those it does not
+ * keep prepared. */
+static void
+check_plans(sqlite3 *db)
+{
 	static const struct { const char *needle, *index; } want[] = {
 		{"dedup = ", "tasks_dedup"},
 		{"min(due_at)", "tasks_due"},
 		{"due_at <= ", "tasks_due"},
 		{"idem_key = ", "tasks_key"},
 	};
-	sqlite3 *db = sq_db(st);
 	int seen[sizeof want / sizeof want[0]] = {0};
 	for (sqlite3_stmt *s = sqlite3_next_stmt(db, NULL); s; s = sqlite3_next_stmt(db, s)) {
 		const char *sql = sqlite3_sql(s);
@@ -138,6 +141,23 @@ main(void)
 	seen[3] = 1;
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
 		check(seen[i], "a statement with '%s' was prepared", want[i].needle);
+}
+
+int
+main(void)
+{
+	char dir[] = "/tmp/t-store.XXXXXX", path[64];
+	struct store *st;
+	struct err e;
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(path, sizeof path, "%s/tasks.db", dir);
+	check_int(store_open(path, 0, &st, &e), ST_OK, "open a new store");
+	struct zones *zs = zones_new();
+	int64_t now = 1795341600;
+	fill(st, zs, now);
+	work(st, now);
+	check_plans(sq_db(st));
 
 	/* Filtered listings: few matches are found through an index, not a walk. */
 	struct task_filter f;
