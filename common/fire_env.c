@@ -115,9 +115,9 @@ fire_exec_env(const struct task *t, const struct run *r, const char *db)
 		"TASK_SYSTEM_PROMPT", "TASK_CONTEXT", "TASK_MODEL", "TASK_ATTACHMENTS", "TASK_INTENT",
 		"TASK_CHANNEL", "TASK_PAYLOAD", "TASK_DB", "TASK_MCP", "TASK_MCP_ALLOW"};
 	char *mcp = json_list_csv(t->mcp), *allow = json_list_csv(t->mcp_allow);
-	const char *values[] = {t->id, t->name, r->id, r->trigger, t->system_prompt,
-		t->context, t->model, t->attachments ? t->attachments : "[]", t->intent, t->channel,
-		t->payload ? t->payload : "{}", db, mcp, allow};
+	const char *values[] = {t->id, t->name, r->id, run_trigger_name(r->trigger),
+		t->system_prompt, t->context, t->model, t->attachments ? t->attachments : "[]", t->intent,
+		t->channel, t->payload ? t->payload : "{}", db, mcp, allow};
 	char **env = make_env(names, values, sizeof names / sizeof names[0]);
 	free(mcp);
 	free(allow);
@@ -140,7 +140,7 @@ fire_hook_event(const struct run *r, const char *name)
 	cJSON_AddStringToObject(o, "task_id", r->task_id);
 	cJSON_AddStringToObject(o, "name", name ? name : "");
 	cJSON_AddStringToObject(o, "run_id", r->id);
-	cJSON_AddStringToObject(o, "trigger", r->trigger ? r->trigger : "");
+	cJSON_AddStringToObject(o, "trigger", run_trigger_name(r->trigger));
 	cJSON_AddStringToObject(o, "status", run_status_name(r->status));
 	cJSON_AddItemToObject(o, "exit_code", r->exit_code < 0 ? cJSON_CreateNull()
 	    : cJSON_CreateNumber(r->exit_code));
