@@ -38,7 +38,7 @@
 #define DEFAULT_ROUNDS 8
 
 struct opts {
-	struct llm_session s;         /* the call's own settings */
+	struct llm_session s;       /* the call's own settings */
 	const char *tools;
 	struct buf mcp, allow;      /* --mcp and --mcp-allow, comma-joined */
 	int json, stream, no_log, max_rounds, list_tools;
@@ -497,7 +497,7 @@ done:
 	buf_free(&k.o.mcp);
 	buf_free(&k.o.allow);
 	llm_free(k.l);
-	llm_session_free(&k.o.s);     /* the tools before the store they use */
+	llm_session_free(&k.o.s);   /* the tools before the store they use */
 	store_close(k.st);
 	config_free(k.cf);
 	buf_free(&k.prompt);

@@ -107,7 +107,7 @@ list_one(const struct run *r, void *arg)
 			time_fmt_utc(r->slot, slot, sizeof slot);
 		printf("%s\t%s\t%s\t", r->id, when, r->task_id);
 		tsv_field(name, 0);
-		printf("%s\t%s\t%s\t%s\t%lld\n", r->trigger ? r->trigger : "", slot,
+		printf("%s\t%s\t%s\t%s\t%lld\n", run_trigger_name(r->trigger), slot,
 		    run_status_name(r->status), code, (long long)(r->duration_ms > 0 ? r->duration_ms : 0));
 		return 0;
 	}
@@ -117,7 +117,7 @@ list_one(const struct run *r, void *arg)
 	/* One zone for the column, so the rows read in order. */
 	zone_fmt_time(lg->zs, lg->utc ? "UTC" : NULL, r->started_at, TIME_WALL_ZONE, when, sizeof when);
 	duration_fmt(r->duration_ms, dur, sizeof dur);
-	const char *cells[] = {rid, when, tid, name, r->trigger ? r->trigger : "",
+	const char *cells[] = {rid, when, tid, name, run_trigger_name(r->trigger),
 		run_status_name(r->status), code, dur};
 	table_add(lg->tb, cells);
 	return 0;
@@ -279,7 +279,7 @@ show_run(struct logger *lg, const char *arg)
 		printf("run:       %s\n", r.id);
 		printf("task:      %s \"%s\"\n", r.task_id, shown);
 		free(shown);
-		printf("trigger:   %s\n", r.trigger ? r.trigger : "");
+		printf("trigger:   %s\n", run_trigger_name(r.trigger));
 		fmt_when(lg, t, r.slot, when, sizeof when);
 		printf("slot:      %s\n", r.slot == TIME_NONE ? "none (manual)" : when);
 		if (r.exit_code >= 0)

@@ -90,7 +90,7 @@ print_run(const struct run *r, void *arg)
 	if (r->duration_ms >= 0)
 		snprintf(dur, sizeof dur, "%.1fs", (double)r->duration_ms / 1000);
 	printf("  %s  %-11s %-8s %-8s %.8s", when, run_status_name(r->status), dur,
-	    r->trigger ? r->trigger : "", r->id);
+	    run_trigger_name(r->trigger), r->id);
 	if (r->error && *r->error) {
 		char *err = utf8_clean(r->error, strcspn(r->error, "\n"));
 		printf("  %s", err);

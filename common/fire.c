@@ -301,14 +301,14 @@ struct claim_ctx {
 
 /* The run a claim fires: owned by us, leased for its timeout and more. */
 static int
-run_fill(struct fire *f, const struct task *t, int64_t slot, const char *trigger, int attempt,
+run_fill(struct fire *f, const struct task *t, int64_t slot, int trigger, int attempt,
     int64_t now, struct run *r, struct err *e)
 {
 	if (uuid4(r->id) != 0)
 		return err_set(e, ST_ERR, "cannot make a run id: no randomness");
 	memcpy(r->task_id, t->id, sizeof r->task_id);
 	r->slot = slot;
-	r->trigger = xstrdup(trigger);
+	r->trigger = trigger;
 	r->status = RUN_RUNNING;
 	r->started_at = now;
 	r->attempt = attempt;
@@ -363,16 +363,16 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		return ST_OK;
 	}
 	if (x->preview) {
-		struct fire_preview p = {t, d.slot, !d.fire ? "skip" : heartbeat_is(t) ? "heartbeat"
-			: d.trigger};
+		struct fire_preview p = {t, d.slot, !d.fire ? "skip"
+			: run_trigger_name(heartbeat_is(t) ? TRIGGER_HEARTBEAT : d.trigger)};
 		x->preview(&p, x->preview_arg);
 		return ST_OK;
 	}
 	int firing_kind = t->kind == KIND_CRON || t->kind == KIND_AT || t->kind == KIND_PLAN;
 	if (d.fire) {
 		/* A retry is the next attempt at the same occurrence. */
-		int attempt = strcmp(d.trigger, "retry") == 0 ? last_attempt + 1 : 1;
-		int rc = run_fill(f, t, d.slot, heartbeat_is(t) ? "heartbeat" : d.trigger, attempt,
+		int attempt = d.trigger == TRIGGER_RETRY ? last_attempt + 1 : 1;
+		int rc = run_fill(f, t, d.slot, heartbeat_is(t) ? TRIGGER_HEARTBEAT : d.trigger, attempt,
 		    x->now, r, e);
 		if (rc)
 			return rc;
@@ -389,7 +389,7 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 			memcpy(r->task_id, t->id, sizeof r->task_id);
 			r->slot = d.slot;
 			r->arming = t->arming;
-			r->trigger = xstrdup("catchup");
+			r->trigger = TRIGGER_CATCHUP;
 			r->status = RUN_SKIPPED;
 			r->started_at = r->ended_at = x->now;
 			r->duration_ms = 0;
@@ -421,13 +421,13 @@ claim_manual(struct task *t, int last_attempt, struct run *r, int *decision, voi
 	if (x->from_queue && (!t->queued || t->deleted_at != TIME_NONE || t->status == STATUS_RUNNING))
 		return ST_OK;
 	if (x->preview) {
-		struct fire_preview p = {t, TIME_NONE, "manual"};
+		struct fire_preview p = {t, TIME_NONE, run_trigger_name(TRIGGER_MANUAL)};
 		x->preview(&p, x->preview_arg);
 		return ST_OK;
 	}
 	if (t->status == STATUS_RUNNING)
 		return err_set(e, ST_REFUSED, "task '%.8s' is already running", t->id);
-	int rc = run_fill(x->f, t, TIME_NONE, "manual", 1, x->now, r, e);
+	int rc = run_fill(x->f, t, TIME_NONE, TRIGGER_MANUAL, 1, x->now, r, e);
 	if (rc)
 		return rc;
 	snprintf(r->prev_status, sizeof r->prev_status, "%s", task_status_name(t->status));
@@ -898,7 +898,7 @@ recover_one(const struct run_claim *c, void *arg)
 	memcpy(r->id, c->id, sizeof r->id);
 	memcpy(r->task_id, c->task_id, sizeof r->task_id);
 	memcpy(r->prev_status, c->prev_status, sizeof r->prev_status);
-	r->trigger = xstrdup(c->trigger);
+	r->trigger = c->trigger;
 	r->status = RUN_INTERRUPTED;
 	r->error = xstrdup(why);
 	r->duration_ms = c->started_at != TIME_NONE && rv->now >= c->started_at

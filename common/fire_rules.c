@@ -99,7 +99,7 @@ due_after_gap(const struct task *t, struct zones *zs, int64_t now, struct decisi
 		if ((rc = oldest_kept(t, zs, now, d, e)))
 			return rc;
 		d->fire = 1;
-		d->trigger = "catchup";
+		d->trigger = TRIGGER_CATCHUP;
 		return task_next_slot(t, zs, d->slot, &d->next, e);
 	}
 	if ((rc = newest_slot(t, zs, d->slot, now, &d->slot, e)) ||
@@ -107,10 +107,10 @@ due_after_gap(const struct task *t, struct zones *zs, int64_t now, struct decisi
 		return rc;
 	if (t->missed == MISSED_SKIP) {
 		d->fire = now - due_of(t, d->slot) <= FIRE_GRACE;
-		d->trigger = d->fire ? "schedule" : "catchup";
+		d->trigger = d->fire ? TRIGGER_SCHEDULE : TRIGGER_CATCHUP;
 	} else {
 		d->fire = 1;
-		d->trigger = "catchup";
+		d->trigger = TRIGGER_CATCHUP;
 	}
 	return ST_OK;
 }
@@ -123,13 +123,13 @@ rules_due(const struct task *t, struct zones *zs, int64_t now, struct decision *
 	d->fire = 0;
 	d->slot = t->next_run_at != TIME_NONE ? t->next_run_at : t->due_at;
 	d->next = TIME_NONE;
-	d->trigger = "schedule";
+	d->trigger = TRIGGER_SCHEDULE;
 	if (t->kind != KIND_CRON && t->kind != KIND_AT && t->kind != KIND_PLAN)
 		return ST_OK;
 	/* A one-shot's (or a plan's last) retry: its own instant, never skipped. */
 	if (t->kind != KIND_CRON && !plan_has(t, d->slot)) {
 		d->fire = 1;
-		d->trigger = "retry";
+		d->trigger = TRIGGER_RETRY;
 		return task_next_slot(t, zs, d->slot, &d->next, e);
 	}
 	if ((rc = task_next_slot(t, zs, d->slot, &n1, e)))
@@ -140,7 +140,7 @@ rules_due(const struct task *t, struct zones *zs, int64_t now, struct decision *
 	/* One occurrence due, on time or late. */
 	d->next = n1;
 	if (now - due_of(t, d->slot) > FIRE_GRACE) {
-		d->trigger = "catchup";
+		d->trigger = TRIGGER_CATCHUP;
 		d->fire = t->missed != MISSED_SKIP;
 	} else {
 		d->fire = 1;

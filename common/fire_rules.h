@@ -23,7 +23,7 @@ struct decision {
 	int fire;                /* 0: nothing runs (skipped, or not a firing kind) */
 	int64_t slot;            /* the occurrence: fired, or skipped */
 	int64_t next;            /* next_run_at after it, TIME_NONE: no more */
-	const char *trigger;     /* schedule, catchup, retry */
+	int trigger;             /* TRIGGER_SCHEDULE, _CATCHUP or _RETRY */
 };
 
 /* fire_rules.c */

@@ -15,6 +15,7 @@
 #include "config.h"
 #include "proc.h"
 #include "store_backend.h"
+#include "task_fields.h"
 
 const char *
 store_default_path(char *buf, size_t n)
@@ -235,6 +236,13 @@ store_refresh(struct store *st, char *what, size_t n, struct err *e)
 	return st->ops->refresh(st, what, n, e);
 }
 
+int
+store_schema_newer(const struct store *st, int version, int ours, struct err *e)
+{
+	return err_set(e, ST_ERR, "store '%s' has schema version %d, newer than this agentcron's %d;"
+	    " upgrade agentcron", st->name, version, ours);
+}
+
 /* ---- units of work ---- */
 
 int
@@ -317,31 +325,35 @@ store_task_add(struct store *st, struct task *t, int dedup, int *is_dup, char du
 	}
 	if (!rc && !t->id[0] && uuid4(t->id) != 0)
 		rc = err_set(e, ST_ERR, "cannot generate a task id: %s", strerror(errno));
-	if (!rc)
-		rc = st->ops->task_insert(st, t, e);
+	if (!rc && (rc = st->ops->task_insert(st, t, e)) == ST_REFUSED)
+		err_set(e, rc, "a task with id '%s' or key '%s' already exists", t->id, t->key ? t->key : "");
 	return own_end(st, own, rc, e);
 }
 
-/* An id prefix as stored (lower case), or ST_NOTFOUND with what to give. */
+/* The ids a prefix stands for (matched in lower case), or ST_NOTFOUND with
+ * what to give. */
 static int
-id_prefix(const char *prefix, char lower[37], const char *what, struct err *e)
+id_prefix(const char *prefix, struct id_range *ids, const char *what, struct err *e)
 {
 	size_t n = strlen(prefix);
 	if (n < 4 || n > 36 || !id_prefix_ok(prefix))
 		return err_set(e, ST_NOTFOUND, "no %s '%.40s' (an id or a prefix of 4+ of its characters)",
 		    what, prefix);
 	for (size_t i = 0; i <= n; i++)
-		lower[i] = (char)(prefix[i] >= 'A' && prefix[i] <= 'F' ? prefix[i] + 32 : prefix[i]);
+		ids->from[i] = (char)(prefix[i] >= 'A' && prefix[i] <= 'F' ? prefix[i] + 32 : prefix[i]);
+	/* '~' sorts after every character of an id. */
+	snprintf(ids->to, sizeof ids->to, "%s~", ids->from);
 	return ST_OK;
 }
 
 int
 store_task_resolve(struct store *st, const char *prefix, int trashed, char id[37], struct err *e)
 {
-	char lower[37], found[6][37];
+	char found[6][37];
+	struct id_range ids;
 	int n = 0, rc;
-	if ((rc = id_prefix(prefix, lower, "task", e)) ||
-	    (rc = st->ops->task_prefix(st, lower, trashed, found, 6, &n, e)))
+	if ((rc = id_prefix(prefix, &ids, "task", e)) ||
+	    (rc = st->ops->task_prefix(st, &ids, trashed, found, 6, &n, e)))
 		return rc;
 	if (n == 0)
 		return err_set(e, ST_NOTFOUND, trashed ? "no task '%s' in the trash" : "no task '%s'",
@@ -359,16 +371,26 @@ store_task_resolve(struct store *st, const char *prefix, int trashed, char id[37
 	return ST_OK;
 }
 
+/* What a backend's bare ST_NOTFOUND means for task id. */
+static int
+no_task(int rc, const char *id, struct err *e)
+{
+	return rc == ST_NOTFOUND ? err_set(e, rc, "no task '%s'", id) : rc;
+}
+
 int
 store_task_get(struct store *st, const char *id, struct task *t, struct err *e)
 {
-	return st->ops->task_get(st, id, t, e);
+	return no_task(st->ops->task_get(st, id, t, e), id, e);
 }
 
 int
 store_task_put(struct store *st, const struct task *t, struct err *e)
 {
-	return st->ops->task_put(st, t, e);
+	int rc = st->ops->task_put(st, t, e);
+	if (rc == ST_REFUSED)
+		return err_set(e, rc, "another task already has key '%s'", t->key ? t->key : "");
+	return no_task(rc, t->id, e);
 }
 
 int
@@ -386,13 +408,20 @@ store_task_count(struct store *st, const struct task_filter *f, long *n, struct 
 int
 store_task_trash(struct store *st, const char *id, int64_t now, struct err *e)
 {
-	return st->ops->task_trash(st, id, now, e);
+	return no_task(st->ops->task_trash(st, id, now, e), id, e);
 }
 
 int
 store_trash_restore(struct store *st, const char *id, char restored[37], struct err *e)
 {
-	return st->ops->trash_restore(st, id, restored, e);
+	int rc = st->ops->trash_restore(st, id, restored, e);
+	if (rc == ST_REFUSED)
+		return err_set(e, rc, "cannot restore '%s': a live task has the same key",
+		    id ? id : "the latest deletion");
+	if (rc == ST_NOTFOUND)
+		return id ? err_set(e, rc, "no task '%s' in the trash", id)
+			  : err_set(e, rc, "the trash is empty");
+	return rc;
 }
 
 int
@@ -404,7 +433,7 @@ store_trash_purge(struct store *st, long *n, struct err *e)
 int
 store_task_queue(struct store *st, const char *id, int64_t now, struct err *e)
 {
-	return st->ops->task_queue(st, id, now, e);
+	return no_task(st->ops->task_queue(st, id, now, e), id, e);
 }
 
 int
@@ -423,13 +452,25 @@ store_setting_set(struct store *st, const char *key, const char *value, struct e
 /* ---- runs ---- */
 
 void
+run_init(struct run *r)
+{
+	memset(r, 0, sizeof *r);
+	r->slot = r->started_at = r->ended_at = r->lease_until = TIME_NONE;
+	r->trigger = -1;
+	r->exit_code = -1;
+	r->duration_ms = -1;
+}
+
+void
 run_free(struct run *r)
 {
-	free(r->trigger);
-	free(r->output);
-	free(r->error);
-	free(r->note);
-	r->trigger = r->output = r->error = r->note = NULL;
+	for (size_t i = 0; i < run_fields.n; i++) {
+		if (field_is_text(&run_fields.f[i])) {
+			char **s = FIELD_OF(r, &run_fields.f[i], char *);
+			free(*s);
+			*s = NULL;
+		}
+	}
 }
 
 void
@@ -449,10 +490,10 @@ store_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *ar
 int
 store_run_get(struct store *st, const char *prefix, struct run *r, struct err *e)
 {
-	char lower[37];
+	struct id_range ids;
 	struct run two[2];
 	int n = 0, rc;
-	if ((rc = id_prefix(prefix, lower, "run", e)) || (rc = st->ops->run_prefix(st, lower, two, &n, e)))
+	if ((rc = id_prefix(prefix, &ids, "run", e)) || (rc = st->ops->run_prefix(st, &ids, two, &n, e)))
 		return rc;
 	if (n == 0)
 		return err_set(e, ST_NOTFOUND, "no run '%s'", prefix);
@@ -526,15 +567,6 @@ claimed_free(struct claimed *c, size_t n)
 	}
 }
 
-static void
-run_blank(struct run *r)
-{
-	memset(r, 0, sizeof *r);
-	r->slot = r->started_at = r->ended_at = r->lease_until = TIME_NONE;
-	r->exit_code = -1;
-	r->duration_ms = -1;
-}
-
 int
 store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *arg,
     struct claimed *out, int *n, struct err *e)
@@ -554,21 +586,28 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 		    " dead; it claims nothing under that identity", st->name);
 	if (!rc)
 		rc = st->ops->claim_scan(st, req, tasks, last, &got, e);
+	/* The cursor moves past every task looked at, as it was read. */
+	if (!rc && req->what == CLAIM_DUE && got) {
+		req->cur->due = tasks[got - 1].due_at;
+		memcpy(req->cur->id, tasks[got - 1].id, sizeof req->cur->id);
+	}
 	for (i = 0; !rc && i < got; i++) {
 		struct run r;
 		int decision = CLAIM_SKIP, dup = 0;
-		run_blank(&r);
+		run_init(&r);
 		rc = fn(&tasks[i], last[i], &r, &decision, arg, e);
 		if (!rc && decision == CLAIM_FIRE && !st->has_owner)
 			rc = err_set(e, ST_ERR, "store '%s': starting a run needs a registered owner",
 			    st->name);
-		if (!rc && decision == CLAIM_WRITE && r.id[0])
+		if (!rc && decision == CLAIM_WRITE && r.id[0]) {
+			r.lease_until = TIME_NONE; /* a record: nothing runs */
 			rc = st->ops->run_insert(st, &r, 0, &dup, e);
+		}
 		else if (!rc && decision == CLAIM_FIRE)
 			rc = st->ops->run_insert(st, &r, 1, &dup, e);
 		/* A fired occurrence that already has its run changes nothing. */
 		if (!rc && decision != CLAIM_SKIP && !(decision == CLAIM_FIRE && dup))
-			rc = st->ops->task_put(st, &tasks[i], e);
+			rc = store_task_put(st, &tasks[i], e);
 		if (!rc && decision == CLAIM_FIRE && !dup) {
 			out[*n].task = tasks[i];
 			out[*n].run = r;
@@ -624,7 +663,7 @@ task_after(struct store *st, const struct run *r, end_fn fn, void *arg, struct e
 		return rc == ST_NOTFOUND ? ST_OK : rc;
 	rc = fn(&t, r, &write, arg, e);
 	if (!rc && write)
-		rc = st->ops->task_put(st, &t, e);
+		rc = store_task_put(st, &t, e);
 	task_free(&t);
 	return rc;
 }

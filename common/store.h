@@ -124,7 +124,7 @@ struct run {
 	char id[37];
 	char task_id[37];
 	int64_t slot;          /* the scheduled instant, TIME_NONE for manual runs */
-	char *trigger;         /* schedule, manual, retry, catchup, heartbeat */
+	int trigger;           /* TRIGGER_*, -1 when not known */
 	int status;            /* RUN_* */
 	int64_t started_at, ended_at;
 	int exit_code;         /* -1 when none (signal, never started) */
@@ -136,6 +136,7 @@ struct run {
 	char prev_status[16];  /* a manual run: the status its task gets back, else "" */
 	char *note;            /* a late result, kept after recovery had ended the run */
 };
+void run_init(struct run *r);           /* empty: no instants, no exit code */
 void run_free(struct run *r);
 
 struct run_filter {
@@ -244,7 +245,7 @@ struct run_claim {
 	char id[37], task_id[37];
 	struct owner owner;
 	int64_t slot, started_at, lease_until;
-	char trigger[16];
+	int trigger;           /* TRIGGER_*, -1 when not known */
 	char prev_status[16];
 	int attempt, arming;
 	int64_t silent;        /* seconds since its owner's last sign of life on the store's

@@ -3,13 +3,22 @@
  * the atomic operations of store.h (claims, ends of runs, recovery) from
  * these primitives inside one unit of work; a backend's part of the
  * contract is that a row it reads for writing inside a unit (task_get,
- * claim_scan) stays as read until the unit ends.  Not for cmd/. */
+ * claim_scan) stays as read until the unit ends.  A backend speaks of
+ * storage only: it returns rows, counts and flags, and ST_NOTFOUND (no
+ * such row) and ST_REFUSED (a unique key refused it) bare, without a
+ * message; store.c says what they mean.  Not for cmd/. */
 #ifndef AC_STORE_BACKEND_H
 #define AC_STORE_BACKEND_H
 
 #include "store.h"
 
 struct store_ops;
+
+/* The ids a prefix stands for: every id from `from` (the prefix, lower
+ * case) up to `to`, not included. */
+struct id_range {
+	char from[37], to[38];
+};
 
 struct store {
 	const struct store_ops *ops;
@@ -35,8 +44,8 @@ struct store_ops {
 	int (*task_find_twin)(struct store *st, const struct task *t, int *found, char id[37],
 	    struct err *e);
 	int (*task_insert)(struct store *st, const struct task *t, struct err *e);
-	int (*task_prefix)(struct store *st, const char *lower, int trashed, char (*found)[37],
-	    int max, int *n, struct err *e);
+	int (*task_prefix)(struct store *st, const struct id_range *ids, int trashed,
+	    char (*found)[37], int max, int *n, struct err *e);
 	int (*task_get)(struct store *st, const char *id, struct task *t, struct err *e);
 	int (*task_put)(struct store *st, const struct task *t, struct err *e);
 	int (*task_list)(struct store *st, const struct task_filter *f, task_fn fn, void *arg,
@@ -52,8 +61,9 @@ struct store_ops {
 
 	int (*run_list)(struct store *st, const struct run_filter *f, run_fn fn, void *arg,
 	    struct err *e);
-	/* Up to 2 runs whose id starts with lower. */
-	int (*run_prefix)(struct store *st, const char *lower, struct run *r, int *n, struct err *e);
+	/* Up to 2 runs whose id is in ids. */
+	int (*run_prefix)(struct store *st, const struct id_range *ids, struct run *r, int *n,
+	    struct err *e);
 
 	int (*owner_start)(struct store *st, struct err *e);
 	int (*owner_beat)(struct store *st, int *alive, struct err *e);
@@ -65,7 +75,7 @@ struct store_ops {
 
 	/* The candidates of a claim, read and held (up to req->max; 1 for
 	 * CLAIM_ONE), with the attempt of each one's latest non-manual run;
-	 * a DUE scan moves req->cur past them. */
+	 * a DUE scan starts past req->cur. */
 	int (*claim_scan)(struct store *st, const struct claim_req *req, struct task *tasks,
 	    int *last_attempt, int *n, struct err *e);
 	/* Insert r, running under the registered owner when running is set;
@@ -97,6 +107,8 @@ struct store_ops {
 /* The backends' openers: fill st->ops, st->be, st->name, st->locator. */
 int store_sqlite_open(struct store *st, const char *path, struct err *e);
 int store_pg_open(struct store *st, const char *uri, struct err *e);
+/* A store whose schema is newer than ours: ST_ERR, saying so. */
+int store_schema_newer(const struct store *st, int version, int ours, struct err *e);
 
 #define STORE_LOCK_WAIT_MS 15000 /* how long a writer waits for another's lock */
 

@@ -36,6 +36,15 @@ struct pg {
 	int nprep;
 	int listening;
 	unsigned cursors;
+	struct store_sql sql;
+};
+
+static const struct sql_dialect dialect = {
+	.param = '$',
+	.order_key = "coalesce(next_run_at, 9223372036854775807)",
+	.seq = "seq",
+	.lock = " FOR UPDATE",
+	.lock_skip = " FOR UPDATE SKIP LOCKED",
 };
 
 static struct pg *
@@ -50,6 +59,12 @@ pq_of(struct store *st)
 	return &pg(st)->pq;
 }
 
+const struct store_sql *
+pq_sql(struct store *st)
+{
+	return &pg(st)->sql;
+}
+
 /* ---- statements ---- */
 
 void
@@ -62,16 +77,6 @@ pq_text(struct pq_params *p, const char *s)
 	char *fixed = s ? utf8_fix(s) : NULL;
 	p->owned[p->n] = fixed;
 	p->v[p->n++] = fixed ? fixed : s;
-}
-
-void
-pq_text_owned(struct pq_params *p, char *s)
-{
-	pq_text(p, s);
-	if (p->owned[p->n - 1])
-		free(s);
-	else
-		p->owned[p->n - 1] = s;
 }
 
 void
@@ -92,6 +97,29 @@ pq_time(struct pq_params *p, int64_t t)
 		pq_text(p, NULL);
 	else
 		pq_int(p, t);
+}
+
+void
+pq_bind(struct pq_params *p, const struct row *r)
+{
+	for (int i = 0; i < r->n; i++) {
+		if (r->c[i].kind == CELL_INT)
+			pq_int(p, r->c[i].i);
+		else
+			pq_text(p, r->c[i].kind == CELL_TEXT ? r->c[i].s : NULL);
+	}
+}
+
+struct cell
+pq_cell(void *row, int col, int is_int)
+{
+	const struct pq_row *x = row;
+	if (x->pq->getisnull(x->res, x->row, col))
+		return (struct cell){CELL_NULL, 0, NULL};
+	const char *v = x->pq->getvalue(x->res, x->row, col);
+	if (is_int)
+		return (struct cell){CELL_INT, strtoll(v, NULL, 10), NULL};
+	return (struct cell){CELL_TEXT, 0, v};
 }
 
 void
@@ -501,8 +529,7 @@ migrate(struct store *st, struct err *e)
 	if (version == SCHEMA_VERSION)
 		return ST_OK;
 	if (version > SCHEMA_VERSION)
-		return err_set(e, ST_ERR, "store '%s' has schema version %d, newer than this agentcron's"
-		    " %d; upgrade agentcron", st->name, version, SCHEMA_VERSION);
+		return store_schema_newer(st, version, SCHEMA_VERSION, e);
 	if (st->flags & STORE_READ && version == 0)
 		return ST_NOTFOUND;
 	char lock[96];
@@ -620,6 +647,7 @@ pg_close(struct store *st)
 	if (q->conn)
 		q->pq.finish(q->conn);
 	pq_lib_close(&q->pq);
+	store_sql_free(&q->sql);
 	free(q->uri);
 	free(q);
 	st->be = NULL;
@@ -705,102 +733,6 @@ pg_wake_take(struct store *st)
 
 /* ---- tasks ---- */
 
-static void
-params_task(struct pq_params *p, const struct task *t)
-{
-	char dedup[17];
-	task_dedup_key(t, dedup);
-	pq_text(p, t->id);
-	pq_text(p, t->name);
-	pq_text(p, t->prompt);
-	pq_text(p, t->system_prompt);
-	pq_text(p, t->kind >= 0 ? task_kind_name(t->kind) : NULL);
-	pq_text(p, t->cron);
-	pq_text_owned(p, task_plan_text(t));
-	pq_text(p, t->tz);
-	pq_int(p, t->enabled);
-	pq_text(p, task_status_name(t->status));
-	pq_time(p, t->next_run_at);
-	pq_time(p, t->due_at);
-	pq_time(p, t->last_run_at);
-	pq_text(p, t->last_status);
-	pq_text(p, t->last_error);
-	pq_text(p, t->last_result);
-	pq_int(p, t->consecutive_failures);
-	pq_text(p, t->context);
-	pq_text(p, t->attachments);
-	pq_text(p, t->model);
-	pq_text(p, t->exec);
-	pq_text(p, t->notify);
-	pq_int(p, t->timeout);
-	pq_int(p, t->retries);
-	pq_text(p, t->intent);
-	pq_text(p, t->channel);
-	pq_text(p, t->payload);
-	pq_text(p, t->key);
-	pq_text(p, task_missed_name(t->missed));
-	pq_int(p, t->jitter);
-	pq_int(p, t->queued);
-	pq_time(p, t->created_at);
-	pq_time(p, t->updated_at);
-	pq_time(p, t->deleted_at);
-	pq_time(p, t->until_at);
-	pq_int(p, t->count);
-	pq_time(p, t->ends_at);
-	pq_text(p, t->mcp);
-	pq_text(p, t->mcp_allow);
-	pq_int(p, t->arming);
-	pq_text_owned(p, xstrdup(dedup));
-}
-
-void
-pq_read_task(const struct pq_lib *pq, const PGresult *r, int row, struct task *t)
-{
-	task_init(t);
-	pq_get_copy(pq, r, row, 0, t->id, sizeof t->id);
-	t->name = pq_get_text(pq, r, row, 1);
-	t->prompt = pq_get_text(pq, r, row, 2);
-	t->system_prompt = pq_get_text(pq, r, row, 3);
-	t->kind = task_kind_parse(pq->getvalue(r, row, 4));
-	t->cron = pq_get_text(pq, r, row, 5);
-	task_plan_parse(t, pq->getisnull(r, row, 6) ? NULL : pq->getvalue(r, row, 6));
-	t->tz = pq_get_text(pq, r, row, 7);
-	t->enabled = (int)pq_get_int(pq, r, row, 8);
-	t->status = task_status_parse(pq->getvalue(r, row, 9));
-	t->next_run_at = pq_get_time(pq, r, row, 10);
-	t->due_at = pq_get_time(pq, r, row, 11);
-	t->last_run_at = pq_get_time(pq, r, row, 12);
-	t->last_status = pq_get_text(pq, r, row, 13);
-	t->last_error = pq_get_text(pq, r, row, 14);
-	t->last_result = pq_get_text(pq, r, row, 15);
-	t->consecutive_failures = (int)pq_get_int(pq, r, row, 16);
-	t->context = pq_get_text(pq, r, row, 17);
-	t->attachments = pq_get_text(pq, r, row, 18);
-	t->model = pq_get_text(pq, r, row, 19);
-	t->exec = pq_get_text(pq, r, row, 20);
-	t->notify = pq_get_text(pq, r, row, 21);
-	t->timeout = (int)pq_get_int(pq, r, row, 22);
-	t->retries = (int)pq_get_int(pq, r, row, 23);
-	t->intent = pq_get_text(pq, r, row, 24);
-	t->channel = pq_get_text(pq, r, row, 25);
-	t->payload = pq_get_text(pq, r, row, 26);
-	t->key = pq_get_text(pq, r, row, 27);
-	t->missed = task_missed_parse(pq->getvalue(r, row, 28));
-	if (t->missed < 0)
-		t->missed = MISSED_ONCE;
-	t->jitter = (int)pq_get_int(pq, r, row, 29);
-	t->queued = (int)pq_get_int(pq, r, row, 30);
-	t->created_at = pq_get_time(pq, r, row, 31);
-	t->updated_at = pq_get_time(pq, r, row, 32);
-	t->deleted_at = pq_get_time(pq, r, row, 33);
-	t->until_at = pq_get_time(pq, r, row, 34);
-	t->count = (int)pq_get_int(pq, r, row, 35);
-	t->ends_at = pq_get_time(pq, r, row, 36);
-	t->mcp = pq_get_text(pq, r, row, 37);
-	t->mcp_allow = pq_get_text(pq, r, row, 38);
-	t->arming = (int)pq_get_int(pq, r, row, 39);
-}
-
 static int
 pg_task_find_twin(struct store *st, const struct task *t, int *found, char id[37], struct err *e)
 {
@@ -832,62 +764,48 @@ pg_task_find_twin(struct store *st, const struct task *t, int *found, char id[37
 	return ST_OK;
 }
 
-#define TASK_PARAMS "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17," \
-	" $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35," \
-	" $36, $37, $38, $39, $40, $41"
+/* A task written by one of the statements of row_task; *rows written. */
+static int
+task_write(struct store *st, const char *sql, const struct task *t, int update, long *rows,
+    const char *what, struct err *e)
+{
+	struct pq_params p = {.n = 0};
+	struct row r;
+	row_task(&r, t, update);
+	pq_bind(&p, &r);
+	int rc = pq_do(st, sql, &p, rows, what, e);
+	row_free(&r);
+	return rc;
+}
 
 static int
 pg_task_insert(struct store *st, const struct task *t, struct err *e)
 {
-	static const char q[] = "INSERT INTO tasks (" PQ_TASK_COLS ", dedup) VALUES (" TASK_PARAMS ")";
-	struct pq_params p = {.n = 0};
-	params_task(&p, t);
-	int rc = pq_do(st, q, &p, NULL, "adding a task", e);
-	if (rc == ST_REFUSED)
-		return err_set(e, ST_REFUSED, "a task with id '%s' or key '%s' already exists", t->id,
-		    t->key ? t->key : "");
-	return rc;
+	return task_write(st, pg(st)->sql.task_insert, t, 0, NULL, "adding a task", e);
 }
 
 static int
 pg_task_put(struct store *st, const struct task *t, struct err *e)
 {
-	/* A kind this agentcron does not know, or instants it cannot read,
-	 * stay as stored. */
-	static const char q[] = "UPDATE tasks SET (" PQ_TASK_COLS ", dedup) = ($1, $2, $3, $4,"
-	    " coalesce($5, kind), $6, CASE WHEN $7::text IS NULL AND coalesce($5, kind) IN ('at', 'plan')"
-	    " THEN plan ELSE $7 END, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,"
-	    " $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, $39,"
-	    " $40, $41) WHERE id = $1";
-	struct pq_params p = {.n = 0};
-	params_task(&p, t);
 	long rows = 0;
-	int rc = pq_do(st, q, &p, &rows, "updating a task", e);
-	if (rc == ST_REFUSED)
-		return err_set(e, ST_REFUSED, "another task already has key '%s'", t->key ? t->key : "");
-	if (!rc && rows == 0)
-		return err_set(e, ST_NOTFOUND, "no task '%s'", t->id);
-	return rc;
+	int rc = task_write(st, pg(st)->sql.task_update, t, 1, &rows, "updating a task", e);
+	return !rc && rows == 0 ? ST_NOTFOUND : rc;
 }
 
 static int
-pg_task_prefix(struct store *st, const char *lower, int trashed, char (*found)[37], int max,
-    int *n, struct err *e)
+pg_task_prefix(struct store *st, const struct id_range *ids, int trashed, char (*found)[37],
+    int max, int *n, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
 	/* The ids are C-collated: a prefix is a range whatever the database's
 	 * collation. */
-	static const char q[] = "SELECT id FROM tasks WHERE id >= $1 AND id < $2"
-	    " AND (deleted_at IS NULL) = ($3 = 0) ORDER BY id LIMIT $4";
-	char upper[41];
-	snprintf(upper, sizeof upper, "%s~", lower);
 	struct pq_params p = {.n = 0};
-	pq_text(&p, lower);
-	pq_text(&p, upper);
+	pq_text(&p, ids->from);
+	pq_text(&p, ids->to);
 	pq_int(&p, trashed);
 	pq_int(&p, max);
 	PGresult *r;
-	int rc = pq_exec(st, q, &p, &r, "looking up a task", e);
+	int rc = pq_exec(st, pg(st)->sql.task_prefix, &p, &r, "looking up a task", e);
 	if (rc)
 		return rc;
 	*n = pq->ntuples(r) < max ? pq->ntuples(r) : max;
@@ -901,65 +819,20 @@ static int
 pg_task_get(struct store *st, const char *id, struct task *t, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = "SELECT " PQ_TASK_COLS " FROM tasks WHERE id = $1";
-	static const char qlock[] = "SELECT " PQ_TASK_COLS " FROM tasks WHERE id = $1 FOR UPDATE";
 	struct pq_params p = {.n = 0};
 	pq_text(&p, id);
 	PGresult *r;
-	int rc = pq_exec(st, st->depth ? qlock : q, &p, &r, "reading a task", e);
+	int rc = pq_exec(st, st->depth ? pg(st)->sql.task_get_lock : pg(st)->sql.task_get, &p, &r,
+	    "reading a task", e);
 	if (rc)
 		return rc;
 	if (!pq->ntuples(r)) {
 		pq->clear(r);
-		return err_set(e, ST_NOTFOUND, "no task '%s'", id);
+		return ST_NOTFOUND;
 	}
-	pq_read_task(pq, r, 0, t);
+	task_read(t, pq_cell, &(struct pq_row){pq, r, 0});
 	pq->clear(r);
 	return ST_OK;
-}
-
-/* " AND col IN ('a', 'b')" for the bits set (names from our tables). */
-static void
-names_in(struct buf *b, const char *col, unsigned bits, int count, const char *(*name)(int))
-{
-	buf_printf(b, " AND %s IN (", col);
-	for (int i = 0, k = 0; i < count; i++)
-		if (bits & (1u << i))
-			buf_printf(b, "%s'%s'", k++ ? ", " : "", name(i));
-	buf_puts(b, ")");
-}
-
-#define ORDER_KEY "coalesce(next_run_at, 9223372036854775807)"
-
-static void
-filter_sql(const struct task_filter *f, struct buf *b, struct pq_params *p)
-{
-	buf_puts(b, f->trashed ? " WHERE deleted_at IS NOT NULL" : " WHERE deleted_at IS NULL");
-	if (f->statuses) {
-		if (!(f->statuses & (1u << STATUS_PENDING)))
-			buf_puts(b, " AND status <> 'pending'");
-		names_in(b, "status", f->statuses, STATUS_COUNT, task_status_name);
-	}
-	if (f->kinds)
-		names_in(b, "kind", f->kinds, KIND_COUNT, task_kind_name);
-	if (f->channel) {
-		pq_text(p, f->channel);
-		buf_printf(b, " AND channel = $%d", p->n);
-	}
-	if (f->intent) {
-		pq_text(p, f->intent);
-		buf_printf(b, " AND intent = $%d", p->n);
-	}
-	if (f->enabled >= 0)
-		buf_puts(b, f->enabled ? " AND enabled = 1" : " AND enabled = 0");
-	if (f->due_within >= 0) {
-		pq_int(p, f->now + f->due_within);
-		buf_printf(b, " AND " ORDER_KEY " <= $%d", p->n);
-	}
-	if (f->due_after >= 0) {
-		pq_int(p, f->now + f->due_after);
-		buf_printf(b, " AND " ORDER_KEY " >= $%d AND next_run_at IS NOT NULL", p->n);
-	}
 }
 
 struct list_ctx {
@@ -972,7 +845,7 @@ list_row(const struct pq_lib *pq, const PGresult *r, int row, void *arg)
 {
 	struct list_ctx *c = arg;
 	struct task t;
-	pq_read_task(pq, r, row, &t);
+	task_read(&t, pq_cell, &(struct pq_row){pq, r, row});
 	int stop = c->fn(&t, c->arg);
 	task_free(&t);
 	return stop;
@@ -981,16 +854,13 @@ list_row(const struct pq_lib *pq, const PGresult *r, int row, void *arg)
 static int
 pg_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *arg, struct err *e)
 {
-	struct buf q = {0};
 	struct pq_params p = {.n = 0};
-	buf_puts(&q, "SELECT " PQ_TASK_COLS " FROM tasks");
-	filter_sql(f, &q, &p);
-	buf_puts(&q, f->trashed ? " ORDER BY deleted_at DESC, id" : " ORDER BY " ORDER_KEY ", seq");
-	if (f->limit > 0)
-		buf_printf(&q, " LIMIT %ld", f->limit);
+	struct row r;
+	char *q = store_sql_task_list(&dialect, f, 0, &r);
+	pq_bind(&p, &r);
 	struct list_ctx c = {fn, arg};
-	int rc = pq_each_row(st, q.data, &p, f->limit, list_row, &c, "listing tasks", e);
-	buf_free(&q);
+	int rc = pq_each_row(st, q, &p, f->limit, list_row, &c, "listing tasks", e);
+	free(q);
 	return rc;
 }
 
@@ -998,13 +868,13 @@ static int
 pg_task_count(struct store *st, const struct task_filter *f, long *n, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	struct buf q = {0};
 	struct pq_params p = {.n = 0};
-	buf_puts(&q, "SELECT count(*) FROM tasks");
-	filter_sql(f, &q, &p);
+	struct row row;
+	char *q = store_sql_task_list(&dialect, f, 1, &row);
+	pq_bind(&p, &row);
 	PGresult *r;
-	int rc = pq_exec_dynamic(st, q.data, &p, &r, "counting tasks", e);
-	buf_free(&q);
+	int rc = pq_exec_dynamic(st, q, &p, &r, "counting tasks", e);
+	free(q);
 	if (!rc) {
 		*n = (long)pq_get_int(pq, r, 0, 0);
 		pq->clear(r);
@@ -1012,8 +882,7 @@ pg_task_count(struct store *st, const struct task_filter *f, long *n, struct err
 	return rc;
 }
 
-/* An update of task id by one of its instants (now); ST_NOTFOUND when no
- * live task has that id. */
+/* An update of task id by one of its instants (now). */
 static int
 task_stamp(struct store *st, const char *sql, const char *id, int64_t now, const char *what,
     struct err *e)
@@ -1023,9 +892,7 @@ task_stamp(struct store *st, const char *sql, const char *id, int64_t now, const
 	pq_int(&p, now);
 	long rows = 0;
 	int rc = pq_do(st, sql, &p, &rows, what, e);
-	if (!rc && rows == 0)
-		return err_set(e, ST_NOTFOUND, "no task '%s'", id);
-	return rc;
+	return !rc && rows == 0 ? ST_NOTFOUND : rc;
 }
 
 static int
@@ -1050,19 +917,13 @@ pg_trash_restore(struct store *st, const char *id, char restored[37], struct err
 		pq_text(&p, id);
 	PGresult *r;
 	int rc = pq_exec(st, id ? qid : qlast, &p, &r, "restoring a task", e);
-	if (rc == ST_REFUSED)
-		return err_set(e, ST_REFUSED, "cannot restore '%s': a live task has the same key",
-		    id ? id : "the latest deletion");
 	if (rc)
 		return rc;
 	int found = pq->ntuples(r) > 0;
 	if (found)
 		pq_get_copy(pq, r, 0, 0, restored, 37);
 	pq->clear(r);
-	if (!found)
-		return id ? err_set(e, ST_NOTFOUND, "no task '%s' in the trash", id)
-			  : err_set(e, ST_NOTFOUND, "the trash is empty");
-	return ST_OK;
+	return found ? ST_OK : ST_NOTFOUND;
 }
 
 static int
@@ -1229,6 +1090,7 @@ store_pg_open(struct store *st, const char *uri, struct err *e)
 	set_str(&st->locator, locator);
 	struct pg *q = xcalloc(1, sizeof *q);
 	q->uri = xstrdup(uri);
+	store_sql_init(&q->sql, &dialect);
 	st->be = q;
 	st->ops = &pg_ops;
 	int rc = pq_lib_open(&q->pq, e);

@@ -6,8 +6,9 @@
 
 #include "pq_lib.h"
 #include "store_backend.h"
+#include "store_sql.h"
 
-#define PQ_MAXPARAMS 48
+#define PQ_MAXPARAMS ROW_MAX
 
 /* The parameters of one statement, as text (NULL for SQL NULL). */
 struct pq_params {
@@ -17,7 +18,6 @@ struct pq_params {
 	int n;
 };
 void pq_text(struct pq_params *p, const char *s);
-void pq_text_owned(struct pq_params *p, char *s);      /* s malloc'd; freed with p */
 void pq_int(struct pq_params *p, long long v);
 void pq_time(struct pq_params *p, int64_t t);          /* TIME_NONE: NULL */
 void pq_params_free(struct pq_params *p);
@@ -25,8 +25,8 @@ void pq_params_free(struct pq_params *p);
 /* The libpq of st, loaded when it was opened. */
 const struct pq_lib *pq_of(struct store *st);
 
-/* Run sql (a string literal: prepared once per connection, keyed by
- * pointer) with p; *res is the result to PQclear.  ST_ERR says what failed
+/* Run sql (a string literal or a statement of pq_sql: prepared once per
+ * connection, keyed by pointer) with p; *res is the result to PQclear.  ST_ERR says what failed
  * and where, never with a password; a unique violation is ST_REFUSED. */
 int pq_exec(struct store *st, const char *sql, struct pq_params *p, PGresult **res,
     const char *what, struct err *e);
@@ -40,15 +40,16 @@ int64_t pq_get_time(const struct pq_lib *pq, const PGresult *r, int row, int col
 long long pq_get_int(const struct pq_lib *pq, const PGresult *r, int row, int col); /* 0 for NULL */
 void pq_get_copy(const struct pq_lib *pq, const PGresult *r, int row, int col, char *dst, size_t n);
 
-/* store_pg.c: the task columns, for the claim scan */
-#define PQ_TASK_COLS \
-	"id, name, prompt, system_prompt, kind, cron, plan, tz, enabled, status," \
-	" next_run_at, due_at, last_run_at, last_status, last_error, last_result," \
-	" consecutive_failures, context, attachments, model, exec, notify, timeout," \
-	" retries, intent, channel, payload, idem_key, missed, jitter, queued," \
-	" created_at, updated_at, deleted_at, until_at, count, ends_at, mcp, mcp_allow, arming"
-#define PQ_TASK_NCOLS 40
-void pq_read_task(const struct pq_lib *pq, const PGresult *r, int row, struct task *t);
+/* store_pg.c: the statements of store_sql.h, and rows in and out */
+const struct store_sql *pq_sql(struct store *st);
+void pq_bind(struct pq_params *p, const struct row *r);  /* r's texts must outlive p */
+/* A row of a result, for pq_cell. */
+struct pq_row {
+	const struct pq_lib *pq;
+	const PGresult *res;
+	int row;
+};
+struct cell pq_cell(void *row, int col, int is_int);     /* a cell_fn of a struct pq_row */
 /* Rows of a query, a batch at a time through a cursor, so fn may use the
  * store between rows and a big listing is never all in memory; a query of
  * at most FETCH_ROWS rows (limit) in one trip.  fn's non-zero stops. */
@@ -58,7 +59,8 @@ int pq_each_row(struct store *st, const char *sql, struct pq_params *p, long lim
 
 /* store_pg_runs.c */
 int pg_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, struct err *e);
-int pg_run_prefix(struct store *st, const char *lower, struct run *r, int *n, struct err *e);
+int pg_run_prefix(struct store *st, const struct id_range *ids, struct run *r, int *n,
+    struct err *e);
 int pg_claim_scan(struct store *st, const struct claim_req *req, struct task *tasks,
     int *last_attempt, int *n, struct err *e);
 int pg_run_insert(struct store *st, const struct run *r, int running, int *dup, struct err *e);

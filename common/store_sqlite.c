@@ -33,6 +33,15 @@ struct sq {
 	} cache[STMT_CACHE];
 	int ncache;
 	int log_pages;            /* STORE_LOG: pages in the log after the last commit, else -1 */
+	struct store_sql sql;
+};
+
+static const struct sql_dialect dialect = {
+	.param = '?',
+	.order_key = "ifnull(next_run_at, 9223372036854775807)",
+	.seq = "rowid",
+	.lock = "",               /* a unit of work holds the whole file */
+	.lock_skip = "",
 };
 
 static struct sq *
@@ -226,6 +235,12 @@ sq_db(struct store *st)
 	return sq(st)->db;
 }
 
+const struct store_sql *
+sq_sql(struct store *st)
+{
+	return &sq(st)->sql;
+}
+
 /* Which of the file and its directory SQLite could not write. */
 static const char *
 readonly_part(const char *path, char *dir, size_t n)
@@ -310,15 +325,6 @@ sq_text(sqlite3_stmt *s, int i, const char *v)
 		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
 	else
 		sqlite3_bind_null(s, i);
-}
-
-void
-sq_time(sqlite3_stmt *s, int i, int64_t v)
-{
-	if (v == TIME_NONE)
-		sqlite3_bind_null(s, i);
-	else
-		sqlite3_bind_int64(s, i, v);
 }
 
 char *
@@ -433,9 +439,7 @@ migrate(struct store *st, struct err *e)
 	if (version == SCHEMA_VERSION)
 		return ST_OK;
 	if (version > SCHEMA_VERSION)
-		return err_set(e, ST_ERR,
-		    "store '%s' has schema version %d, newer than this agentcron's %d; upgrade agentcron",
-		    st->name, version, SCHEMA_VERSION);
+		return store_schema_newer(st, version, SCHEMA_VERSION, e);
 	if ((rc = exec_sql(st, "BEGIN IMMEDIATE", e)))
 		return rc;
 	/* Another process may have migrated while we waited for the lock. */
@@ -478,6 +482,7 @@ sq_free(struct sq *q)
 		return;
 	for (int i = 0; i < q->ncache; i++)
 		sqlite3_finalize(q->cache[i].stmt);
+	store_sql_free(&q->sql);
 	if (q->log_pages > LOG_PAGES_MAX) {
 		/* Not worth waiting for: the next call tries again. */
 		sqlite3_busy_timeout(q->db, 50);
@@ -523,6 +528,7 @@ sq_connect(struct store *st, const char *path, struct err *e)
 	q->wake = memory ? NULL : xasprintf("%s-wake", path);
 	q->dev = sb.st_dev;
 	q->ino = sb.st_ino;
+	store_sql_init(&q->sql, &dialect);
 	void *old = st->be;
 	st->be = q;
 	if (sqlite3_open_v2(path, &q->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
@@ -683,105 +689,44 @@ sq_wake_take(struct store *st)
 
 /* ---- tasks ---- */
 
-static void
-bind_task(sqlite3_stmt *s, const struct task *t)
+void
+sq_bind(sqlite3_stmt *s, const struct row *p)
 {
-	char dedup[17];
-	char *plan = task_plan_text(t);
-	task_dedup_key(t, dedup);
-	sq_text(s, 1, t->id);
-	sq_text(s, 2, t->name);
-	sq_text(s, 3, t->prompt);
-	sq_text(s, 4, t->system_prompt);
-	sq_text(s, 5, task_kind_name(t->kind));
-	sq_text(s, 6, t->cron);
-	sq_text(s, 7, plan);
-	sq_text(s, 8, t->tz);
-	sqlite3_bind_int(s, 9, t->enabled);
-	sq_text(s, 10, task_status_name(t->status));
-	sq_time(s, 11, t->next_run_at);
-	sq_time(s, 12, t->due_at);
-	sq_time(s, 13, t->last_run_at);
-	sq_text(s, 14, t->last_status);
-	sq_text(s, 15, t->last_error);
-	sq_text(s, 16, t->last_result);
-	sqlite3_bind_int(s, 17, t->consecutive_failures);
-	sq_text(s, 18, t->context);
-	sq_text(s, 19, t->attachments);
-	sq_text(s, 20, t->model);
-	sq_text(s, 21, t->exec);
-	sq_text(s, 22, t->notify);
-	sqlite3_bind_int(s, 23, t->timeout);
-	sqlite3_bind_int(s, 24, t->retries);
-	sq_text(s, 25, t->intent);
-	sq_text(s, 26, t->channel);
-	sq_text(s, 27, t->payload);
-	sq_text(s, 28, t->key);
-	sq_text(s, 29, task_missed_name(t->missed));
-	sqlite3_bind_int(s, 30, t->jitter);
-	sqlite3_bind_int(s, 31, t->queued);
-	sq_time(s, 32, t->created_at);
-	sq_time(s, 33, t->updated_at);
-	sq_time(s, 34, t->deleted_at);
-	sq_time(s, 35, t->until_at);
-	sqlite3_bind_int(s, 36, t->count);
-	sq_time(s, 37, t->ends_at);
-	sq_text(s, 38, t->mcp);
-	sq_text(s, 39, t->mcp_allow);
-	sqlite3_bind_int(s, 40, t->arming);
-	sq_text(s, 41, dedup);
-	free(plan);
+	for (int i = 0; i < p->n; i++) {
+		const struct cell *c = &p->c[i];
+		if (c->kind == CELL_INT)
+			sqlite3_bind_int64(s, i + 1, c->i);
+		else if (c->kind == CELL_TEXT)
+			sqlite3_bind_text(s, i + 1, c->s, -1, SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_null(s, i + 1);
+	}
 }
 
-void
-sq_read_task(sqlite3_stmt *s, struct task *t)
+struct cell
+sq_cell(void *stmt, int col, int is_int)
 {
-	task_init(t);
-	sq_col_copy(s, 0, t->id, sizeof t->id);
-	t->name = sq_col_text(s, 1);
-	t->prompt = sq_col_text(s, 2);
-	t->system_prompt = sq_col_text(s, 3);
-	const unsigned char *kind = sqlite3_column_text(s, 4);
-	t->kind = task_kind_parse(kind ? (const char *)kind : "");
-	t->cron = sq_col_text(s, 5);
-	task_plan_parse(t, (const char *)sqlite3_column_text(s, 6));
-	t->tz = sq_col_text(s, 7);
-	t->enabled = sqlite3_column_int(s, 8);
-	const unsigned char *status = sqlite3_column_text(s, 9);
-	t->status = task_status_parse(status ? (const char *)status : "");
-	t->next_run_at = sq_col_time(s, 10);
-	t->due_at = sq_col_time(s, 11);
-	t->last_run_at = sq_col_time(s, 12);
-	t->last_status = sq_col_text(s, 13);
-	t->last_error = sq_col_text(s, 14);
-	t->last_result = sq_col_text(s, 15);
-	t->consecutive_failures = sqlite3_column_int(s, 16);
-	t->context = sq_col_text(s, 17);
-	t->attachments = sq_col_text(s, 18);
-	t->model = sq_col_text(s, 19);
-	t->exec = sq_col_text(s, 20);
-	t->notify = sq_col_text(s, 21);
-	t->timeout = sqlite3_column_int(s, 22);
-	t->retries = sqlite3_column_int(s, 23);
-	t->intent = sq_col_text(s, 24);
-	t->channel = sq_col_text(s, 25);
-	t->payload = sq_col_text(s, 26);
-	t->key = sq_col_text(s, 27);
-	const unsigned char *missed = sqlite3_column_text(s, 28);
-	t->missed = task_missed_parse(missed ? (const char *)missed : "once");
-	if (t->missed < 0)
-		t->missed = MISSED_ONCE;
-	t->jitter = sqlite3_column_int(s, 29);
-	t->queued = sqlite3_column_int(s, 30);
-	t->created_at = sq_col_time(s, 31);
-	t->updated_at = sq_col_time(s, 32);
-	t->deleted_at = sq_col_time(s, 33);
-	t->until_at = sq_col_time(s, 34);
-	t->count = sqlite3_column_int(s, 35);
-	t->ends_at = sq_col_time(s, 36);
-	t->mcp = sq_col_text(s, 37);
-	t->mcp_allow = sq_col_text(s, 38);
-	t->arming = sqlite3_column_int(s, 39);
+	sqlite3_stmt *s = stmt;
+	if (sqlite3_column_type(s, col) == SQLITE_NULL)
+		return (struct cell){CELL_NULL, 0, NULL};
+	if (is_int)
+		return (struct cell){CELL_INT, sqlite3_column_int64(s, col), NULL};
+	return (struct cell){CELL_TEXT, 0, (const char *)sqlite3_column_text(s, col)};
+}
+
+sqlite3_stmt *
+sq_prepare_once(struct store *st, char *sql, const struct row *p, const char *what,
+    struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(sq(st)->db, sql, -1, &s, NULL);
+	free(sql);
+	if (rc != SQLITE_OK) {
+		sq_err(st, e, what);
+		return NULL;
+	}
+	sq_bind(s, p);
+	return s;
 }
 
 static int
@@ -812,59 +757,56 @@ sq_task_find_twin(struct store *st, const struct task *t, int *found, char id[37
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "looking for a twin");
 }
 
-#define TASK_VALUES "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17," \
-	" ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35," \
-	" ?36, ?37, ?38, ?39, ?40, ?41)"
+/* SQLite's result of writing a task with a statement of row_task; -1 when
+ * it could not be prepared (e says why). */
+static int
+task_write(struct store *st, const char *sql, const struct task *t, int update, struct err *e)
+{
+	sqlite3_stmt *s = sq_stmt(st, sql, e);
+	if (!s)
+		return -1;
+	struct row p;
+	row_task(&p, t, update);
+	sq_bind(s, &p);
+	int rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	row_free(&p);
+	return rc;
+}
 
 static int
 sq_task_insert(struct store *st, const struct task *t, struct err *e)
 {
-	static const char q[] = "INSERT INTO tasks (" SQ_TASK_COLS ") VALUES " TASK_VALUES;
-	sqlite3_stmt *s = sq_stmt(st, q, e);
-	if (!s)
+	int rc = task_write(st, sq(st)->sql.task_insert, t, 0, e);
+	if (rc < 0)
 		return ST_ERR;
-	bind_task(s, t);
-	int rc = sqlite3_step(s);
-	sqlite3_reset(s);
 	if (rc == SQLITE_CONSTRAINT)
-		return err_set(e, ST_REFUSED, "a task with id '%s' or key '%s' already exists", t->id,
-		    t->key ? t->key : "");
+		return ST_REFUSED;
 	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "adding a task");
 }
 
 static int
 sq_task_put(struct store *st, const struct task *t, struct err *e)
 {
-	static const char q[] = "UPDATE tasks SET (" SQ_TASK_COLS ") = " TASK_VALUES " WHERE id = ?1";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
-	if (!s)
+	int rc = task_write(st, sq(st)->sql.task_update, t, 1, e);
+	if (rc < 0)
 		return ST_ERR;
-	bind_task(s, t);
-	int rc = sqlite3_step(s);
-	sqlite3_reset(s);
 	if (rc == SQLITE_CONSTRAINT)
-		return err_set(e, ST_REFUSED, "another task already has key '%s'", t->key ? t->key : "");
+		return ST_REFUSED;
 	if (rc != SQLITE_DONE)
 		return sq_err(st, e, "updating a task");
-	if (sqlite3_changes(sq(st)->db) == 0)
-		return err_set(e, ST_NOTFOUND, "no task '%s'", t->id);
-	return ST_OK;
+	return sqlite3_changes(sq(st)->db) ? ST_OK : ST_NOTFOUND;
 }
 
 static int
-sq_task_prefix(struct store *st, const char *lower, int trashed, char (*found)[37], int max,
-    int *n, struct err *e)
+sq_task_prefix(struct store *st, const struct id_range *ids, int trashed, char (*found)[37],
+    int max, int *n, struct err *e)
 {
-	/* Every id starting with lower sorts in [lower, lower + "~"). */
-	char upper[41];
-	snprintf(upper, sizeof upper, "%s~", lower);
-	static const char q[] = "SELECT id FROM tasks WHERE id >= ?1 AND id < ?2"
-	    " AND (deleted_at IS NULL) = (?3 = 0) ORDER BY id LIMIT ?4";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, sq(st)->sql.task_prefix, e);
 	if (!s)
 		return ST_ERR;
-	sq_text(s, 1, lower);
-	sq_text(s, 2, upper);
+	sq_text(s, 1, ids->from);
+	sq_text(s, 2, ids->to);
 	sqlite3_bind_int(s, 3, trashed);
 	sqlite3_bind_int(s, 4, max);
 	int rc;
@@ -878,103 +820,31 @@ sq_task_prefix(struct store *st, const char *lower, int trashed, char (*found)[3
 static int
 sq_task_get(struct store *st, const char *id, struct task *t, struct err *e)
 {
-	static const char q[] = "SELECT " SQ_TASK_COLS " FROM tasks WHERE id = ?1";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, sq(st)->sql.task_get, e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, id);
 	int rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
-		sq_read_task(s, t);
+		task_read(t, sq_cell, s);
 	sqlite3_reset(s);
 	if (rc == SQLITE_DONE)
-		return err_set(e, ST_NOTFOUND, "no task '%s'", id);
+		return ST_NOTFOUND;
 	return rc == SQLITE_ROW ? ST_OK : sq_err(st, e, "reading a task");
-}
-
-/* " AND col IN ('a', 'b')" for the bits set; one is written "col = 'a'",
- * which a partial index's condition can match. */
-static void
-names_in(struct buf *b, const char *col, unsigned bits, int count, const char *(*name)(int))
-{
-	int n = 0;
-	for (int i = 0; i < count; i++)
-		n += (bits >> i) & 1;
-	buf_printf(b, n == 1 ? " AND %s = " : " AND %s IN (", col);
-	for (int i = 0, k = 0; i < count; i++)
-		if (bits & (1u << i))
-			buf_printf(b, "%s'%s'", k++ ? ", " : "", name(i));
-	if (n != 1)
-		buf_puts(b, ")");
-}
-
-/* Builds the WHERE clause for a filter; the SQL is dynamic in shape only,
- * every value is bound. */
-static void
-filter_sql(const struct task_filter *f, struct buf *b)
-{
-	buf_puts(b, f->trashed ? " WHERE deleted_at IS NOT NULL" : " WHERE deleted_at IS NULL");
-	if (f->statuses) {
-		/* Most tasks are pending: with it in the set, walk the next-run
-		 * order; without it, the status index (which leaves pending out,
-		 * hence the extra term that lets the planner use it). */
-		buf_puts(b, f->statuses & (1u << STATUS_PENDING) ? "" : " AND status != 'pending'");
-		names_in(b, "status", f->statuses, STATUS_COUNT, task_status_name);
-	}
-	if (f->kinds)
-		names_in(b, "kind", f->kinds, KIND_COUNT, task_kind_name);
-	if (f->channel)
-		buf_puts(b, " AND channel = :channel");
-	if (f->intent)
-		buf_puts(b, " AND intent = :intent");
-	/* A literal, so the partial indexes that say "enabled = 1" apply. */
-	if (f->enabled >= 0)
-		buf_puts(b, f->enabled ? " AND enabled = 1" : " AND enabled = 0");
-	/* Written on the ordering index's expression so a window is a range
-	 * scan of it; a task without a next run sorts last and never matches. */
-	if (f->due_within >= 0)
-		buf_puts(b, " AND ifnull(next_run_at, 9223372036854775807) <= :within");
-	if (f->due_after >= 0)
-		buf_puts(b, " AND ifnull(next_run_at, 9223372036854775807) >= :after"
-		    " AND next_run_at IS NOT NULL");
-}
-
-static void
-filter_bind(sqlite3_stmt *s, const struct task_filter *f)
-{
-	int i;
-	if ((i = sqlite3_bind_parameter_index(s, ":channel")))
-		sq_text(s, i, f->channel);
-	if ((i = sqlite3_bind_parameter_index(s, ":intent")))
-		sq_text(s, i, f->intent);
-	if ((i = sqlite3_bind_parameter_index(s, ":within")))
-		sqlite3_bind_int64(s, i, f->now + f->due_within);
-	if ((i = sqlite3_bind_parameter_index(s, ":after")))
-		sqlite3_bind_int64(s, i, f->now + f->due_after);
-	if ((i = sqlite3_bind_parameter_index(s, ":limit")))
-		sqlite3_bind_int64(s, i, f->limit > 0 ? f->limit : -1);
 }
 
 static int
 sq_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *arg, struct err *e)
 {
-	struct buf q = {0};
-	buf_puts(&q, "SELECT " SQ_TASK_COLS " FROM tasks");
-	filter_sql(f, &q);
-	if (f->trashed)
-		buf_puts(&q, " ORDER BY deleted_at DESC, id LIMIT :limit");
-	else
-		buf_puts(&q, " ORDER BY ifnull(next_run_at, 9223372036854775807), rowid LIMIT :limit");
-	sqlite3_stmt *s;
-	int rc = sqlite3_prepare_v2(sq(st)->db, q.data, -1, &s, NULL);
-	buf_free(&q);
-	if (rc != SQLITE_OK)
-		return sq_err(st, e, "listing tasks");
-	filter_bind(s, f);
-	int status = ST_OK;
+	struct row p;
+	sqlite3_stmt *s = sq_prepare_once(st, store_sql_task_list(&dialect, f, 0, &p), &p,
+	    "listing tasks", e);
+	if (!s)
+		return ST_ERR;
+	int rc, status = ST_OK;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct task t;
-		sq_read_task(s, &t);
+		task_read(&t, sq_cell, s);
 		int stop = fn(&t, arg);
 		task_free(&t);
 		if (stop)
@@ -989,24 +859,19 @@ sq_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *ar
 static int
 sq_task_count(struct store *st, const struct task_filter *f, long *n, struct err *e)
 {
-	struct buf q = {0};
-	buf_puts(&q, "SELECT count(*) FROM tasks");
-	filter_sql(f, &q);
-	sqlite3_stmt *s;
-	int rc = sqlite3_prepare_v2(sq(st)->db, q.data, -1, &s, NULL);
-	buf_free(&q);
-	if (rc != SQLITE_OK)
-		return sq_err(st, e, "counting tasks");
-	filter_bind(s, f);
-	rc = sqlite3_step(s);
+	struct row p;
+	sqlite3_stmt *s = sq_prepare_once(st, store_sql_task_list(&dialect, f, 1, &p), &p,
+	    "counting tasks", e);
+	if (!s)
+		return ST_ERR;
+	int rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
 		*n = (long)sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
 	return rc == SQLITE_ROW ? ST_OK : sq_err(st, e, "counting tasks");
 }
 
-/* An update of task id by one of its instants (now); ST_NOTFOUND when no
- * live task has that id. */
+/* An update of task id by one of its instants (now). */
 static int
 task_stamp(struct store *st, const char *sql, const char *id, int64_t now, const char *what,
     struct err *e)
@@ -1017,9 +882,7 @@ task_stamp(struct store *st, const char *sql, const char *id, int64_t now, const
 	sq_text(s, 1, id);
 	sqlite3_bind_int64(s, 2, now);
 	int rc = sq_done(st, s, e, what);
-	if (!rc && sqlite3_changes(sq(st)->db) == 0)
-		return err_set(e, ST_NOTFOUND, "no task '%s'", id);
-	return rc;
+	return !rc && sqlite3_changes(sq(st)->db) == 0 ? ST_NOTFOUND : rc;
 }
 
 static int
@@ -1054,14 +917,10 @@ sq_trash_restore(struct store *st, const char *id, char restored[37], struct err
 		rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc == SQLITE_CONSTRAINT)
-		return err_set(e, ST_REFUSED, "cannot restore '%s': a live task has the same key",
-		    id ? id : "the latest deletion");
+		return ST_REFUSED;
 	if (rc != SQLITE_DONE)
 		return sq_err(st, e, "restoring a task");
-	if (sqlite3_changes(sq(st)->db) == 0)
-		return id ? err_set(e, ST_NOTFOUND, "no task '%s' in the trash", id)
-			  : err_set(e, ST_NOTFOUND, "the trash is empty");
-	return ST_OK;
+	return sqlite3_changes(sq(st)->db) ? ST_OK : ST_NOTFOUND;
 }
 
 static int

@@ -7,31 +7,33 @@
 #include <sqlite3.h>
 
 #include "store_backend.h"
+#include "store_sql.h"
 
 sqlite3 *sq_db(struct store *st);
 int sq_err(struct store *st, struct err *e, const char *what); /* ST_ERR with SQLite's reason */
-/* A cached prepared statement for sql (a string literal: keyed by pointer),
- * reset and with bindings cleared.  NULL on error, message in e. */
+/* A cached prepared statement for sql (a string literal or a statement of
+ * sq_sql: keyed by pointer), reset and with bindings cleared.  NULL on
+ * error, message in e. */
 sqlite3_stmt *sq_stmt(struct store *st, const char *sql, struct err *e);
 int sq_done(struct store *st, sqlite3_stmt *s, struct err *e, const char *what); /* step to the end */
 void sq_text(sqlite3_stmt *s, int i, const char *v);   /* NULL binds NULL */
-void sq_time(sqlite3_stmt *s, int i, int64_t v);       /* TIME_NONE binds NULL */
 char *sq_col_text(sqlite3_stmt *s, int i);             /* malloc'd copy or NULL */
 int64_t sq_col_time(sqlite3_stmt *s, int i);           /* NULL reads TIME_NONE */
 void sq_col_copy(sqlite3_stmt *s, int i, char *dst, size_t n);
 
-/* store_sqlite.c: the task columns, for the claim scan */
-#define SQ_TASK_COLS \
-	"id, name, prompt, system_prompt, kind, cron, plan, tz, enabled, status," \
-	" next_run_at, due_at, last_run_at, last_status, last_error, last_result," \
-	" consecutive_failures, context, attachments, model, exec, notify, timeout," \
-	" retries, intent, channel, payload, idem_key, missed, jitter, queued," \
-	" created_at, updated_at, deleted_at, until_at, count, ends_at, mcp, mcp_allow, arming, dedup"
-void sq_read_task(sqlite3_stmt *s, struct task *t);
+/* store_sqlite.c: the statements of store_sql.h, and rows in and out */
+const struct store_sql *sq_sql(struct store *st);
+void sq_bind(sqlite3_stmt *s, const struct row *p);
+struct cell sq_cell(void *stmt, int col, int is_int);   /* a cell_fn */
+/* A statement built for one use (sql, malloc'd, is freed) with p bound;
+ * finalize it after. */
+sqlite3_stmt *sq_prepare_once(struct store *st, char *sql, const struct row *p, const char *what,
+    struct err *e);
 
 /* store_sqlite_runs.c */
 int sq_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, struct err *e);
-int sq_run_prefix(struct store *st, const char *lower, struct run *r, int *n, struct err *e);
+int sq_run_prefix(struct store *st, const struct id_range *ids, struct run *r, int *n,
+    struct err *e);
 int sq_claim_scan(struct store *st, const struct claim_req *req, struct task *tasks,
     int *last_attempt, int *n, struct err *e);
 int sq_run_insert(struct store *st, const struct run *r, int running, int *dup, struct err *e);

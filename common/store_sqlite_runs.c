@@ -7,55 +7,18 @@
 
 #include "store_sqlite.h"
 
-#define RUN_COLS "id, task_id, slot, trigger, status, started_at, ended_at, exit_code," \
-	" duration_ms, attempt, arming, lease_until, prev_status"
-
-static void
-read_run(sqlite3_stmt *s, struct run *r, int with_output)
-{
-	memset(r, 0, sizeof *r);
-	sq_col_copy(s, 0, r->id, sizeof r->id);
-	sq_col_copy(s, 1, r->task_id, sizeof r->task_id);
-	r->slot = sq_col_time(s, 2);
-	r->trigger = sq_col_text(s, 3);
-	r->status = run_status_parse((const char *)sqlite3_column_text(s, 4));
-	r->started_at = sq_col_time(s, 5);
-	r->ended_at = sq_col_time(s, 6);
-	r->exit_code = sqlite3_column_type(s, 7) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 7);
-	r->duration_ms = sqlite3_column_type(s, 8) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 8);
-	r->attempt = sqlite3_column_int(s, 9);
-	r->arming = sqlite3_column_int(s, 10);
-	r->lease_until = sq_col_time(s, 11);
-	sq_col_copy(s, 12, r->prev_status, sizeof r->prev_status);
-	if (with_output) {
-		r->output = sq_col_text(s, 13);
-		r->error = sq_col_text(s, 14);
-		r->note = sq_col_text(s, 15);
-	}
-}
-
 int
 sq_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, struct err *e)
 {
-	static const char q[] = "SELECT " RUN_COLS ", output, error, note FROM runs"
-	    " WHERE (?1 IS NULL OR task_id = ?1) AND (?2 IS NULL OR status = ?2)"
-	    " AND (?3 IS NULL OR started_at >= ?3)"
-	    " ORDER BY started_at DESC, rowid DESC LIMIT ?4";
-	static const char qtask[] = "SELECT " RUN_COLS ", output, error, note FROM runs"
-	    " WHERE task_id = ?1 AND (?2 IS NULL OR status = ?2)"
-	    " AND (?3 IS NULL OR started_at >= ?3)"
-	    " ORDER BY started_at DESC, rowid DESC LIMIT ?4";
-	sqlite3_stmt *s = sq_stmt(st, f->task_id ? qtask : q, e);
+	struct row p;
+	sqlite3_stmt *s = sq_prepare_once(st, store_sql_run_list(sq_sql(st)->d, f, &p), &p,
+	    "listing runs", e);
 	if (!s)
 		return ST_ERR;
-	sq_text(s, 1, f->task_id);
-	sq_text(s, 2, f->status >= 0 ? run_status_name(f->status) : NULL);
-	sq_time(s, 3, f->since);
-	sqlite3_bind_int64(s, 4, f->limit > 0 ? f->limit : -1);
 	int rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct run r;
-		read_run(s, &r, f->with_output);
+		run_read(&r, sq_cell, s, f->with_output);
 		int stop = fn(&r, arg);
 		run_free(&r);
 		if (stop) {
@@ -63,26 +26,22 @@ sq_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, 
 			break;
 		}
 	}
-	sqlite3_reset(s);
+	sqlite3_finalize(s);
 	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "listing runs");
 }
 
 int
-sq_run_prefix(struct store *st, const char *lower, struct run *r, int *n, struct err *e)
+sq_run_prefix(struct store *st, const struct id_range *ids, struct run *r, int *n, struct err *e)
 {
-	char upper[41];
-	snprintf(upper, sizeof upper, "%s~", lower);
-	static const char q[] = "SELECT " RUN_COLS ", output, error, note FROM runs"
-	    " WHERE id >= ?1 AND id < ?2 ORDER BY id LIMIT 2";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, sq_sql(st)->run_prefix, e);
 	if (!s)
 		return ST_ERR;
-	sq_text(s, 1, lower);
-	sq_text(s, 2, upper);
+	sq_text(s, 1, ids->from);
+	sq_text(s, 2, ids->to);
 	int rc;
 	*n = 0;
 	while (*n < 2 && (rc = sqlite3_step(s)) == SQLITE_ROW)
-		read_run(s, &r[(*n)++], 1);
+		run_read(&r[(*n)++], sq_cell, s, 1);
 	if (*n < 2 && rc != SQLITE_DONE) {
 		for (int i = 0; i < *n; i++)
 			run_free(&r[i]);
@@ -96,39 +55,21 @@ sq_run_prefix(struct store *st, const char *lower, struct run *r, int *n, struct
 
 /* ---- claims ---- */
 
-/* The condition of the tasks_due partial index, spelled the same so the
- * planner uses it. */
-#define DUE_WHERE "status = 'pending' AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL"
-#define LAST_ATTEMPT "(SELECT attempt FROM runs WHERE runs.task_id = tasks.id" \
-	" AND trigger != 'manual' AND status != 'unstarted' ORDER BY started_at DESC, rowid DESC LIMIT 1)"
-
 int
 sq_claim_scan(struct store *st, const struct claim_req *req, struct task *tasks,
     int *last_attempt, int *n, struct err *e)
 {
-	static const char qdue[] = "SELECT " SQ_TASK_COLS ", " LAST_ATTEMPT " FROM tasks WHERE "
-	    DUE_WHERE " AND due_at <= ?1 AND (due_at, id) > (?2, ?3) ORDER BY due_at, id LIMIT ?4";
-	static const char qqueued[] = "SELECT " SQ_TASK_COLS ", " LAST_ATTEMPT " FROM tasks"
-	    " WHERE queued != 0 AND deleted_at IS NULL AND status != 'running' LIMIT ?4";
-	static const char qone[] = "SELECT " SQ_TASK_COLS ", " LAST_ATTEMPT " FROM tasks WHERE id = ?3";
-	int max = req->what == CLAIM_ONE ? 1 : req->max;
-	sqlite3_stmt *s = sq_stmt(st, req->what == CLAIM_DUE ? qdue : req->what == CLAIM_QUEUED ? qqueued
-	    : qone, e);
+	int max = req->what == CLAIM_ONE ? 1 : req->max, last = task_read_ncols();
+	struct row p;
+	sqlite3_stmt *s = sq_stmt(st, store_sql_claim(sq_sql(st), req, &p), e);
 	if (!s)
 		return ST_ERR;
-	if (req->what == CLAIM_DUE) {
-		sqlite3_bind_int64(s, 1, req->now);
-		sqlite3_bind_int64(s, 2, req->cur->due);
-		sq_text(s, 3, req->cur->id);
-	} else if (req->what == CLAIM_ONE) {
-		sq_text(s, 3, req->id);
-	}
-	sqlite3_bind_int(s, 4, max);
+	sq_bind(s, &p);
 	int rc = SQLITE_DONE;
 	*n = 0;
 	while (*n < max && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		sq_read_task(s, &tasks[*n]);
-		last_attempt[*n] = sqlite3_column_int(s, 41);
+		task_read(&tasks[*n], sq_cell, s);
+		last_attempt[*n] = sqlite3_column_int(s, last);
 		(*n)++;
 	}
 	sqlite3_reset(s);
@@ -138,46 +79,19 @@ sq_claim_scan(struct store *st, const struct claim_req *req, struct task *tasks,
 		*n = 0;
 		return sq_err(st, e, "looking for due tasks");
 	}
-	if (req->what == CLAIM_DUE && *n) {
-		req->cur->due = tasks[*n - 1].due_at;
-		memcpy(req->cur->id, tasks[*n - 1].id, sizeof req->cur->id);
-	}
 	return ST_OK;
 }
 
 int
 sq_run_insert(struct store *st, const struct run *r, int running, int *dup, struct err *e)
 {
-	static const char q[] = "INSERT INTO runs (id, task_id, slot, trigger, status, started_at,"
-	    " attempt, arming, lease_until, prev_status, ended_at, error, duration_ms, owner_id,"
-	    " owner_host, owner_node, owner_pid, owner_start)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
-	    " ON CONFLICT DO NOTHING";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, sq_sql(st)->run_insert, e);
 	if (!s)
 		return ST_ERR;
-	sq_text(s, 1, r->id);
-	sq_text(s, 2, r->task_id);
-	sq_time(s, 3, r->slot);
-	sq_text(s, 4, r->trigger);
-	sq_text(s, 5, run_status_name(r->status));
-	sqlite3_bind_int64(s, 6, r->started_at);
-	sqlite3_bind_int(s, 7, r->attempt);
-	sqlite3_bind_int(s, 8, r->arming);
-	sq_time(s, 9, running ? r->lease_until : TIME_NONE);
-	sq_text(s, 10, r->prev_status[0] ? r->prev_status : NULL);
-	sq_time(s, 11, r->ended_at);
-	sq_text(s, 12, r->error);
-	if (r->duration_ms >= 0)
-		sqlite3_bind_int64(s, 13, r->duration_ms);
-	if (running) {
-		const struct owner *o = &st->self;
-		sq_text(s, 14, o->id);
-		sq_text(s, 15, o->host);
-		sq_text(s, 16, o->node);
-		sqlite3_bind_int64(s, 17, o->pid);
-		sqlite3_bind_int64(s, 18, o->start);
-	}
+	struct row p;
+	store_sql_run_insert(&p, r, running ? &st->self : NULL);
+	sq_bind(s, &p);
+	row_free(&p);
 	int rc = sq_done(st, s, e, "recording a run");
 	if (!rc)
 		*dup = sqlite3_changes(sq_db(st)) == 0;
@@ -187,22 +101,13 @@ sq_run_insert(struct store *st, const struct run *r, int running, int *dup, stru
 int
 sq_run_finish(struct store *st, const struct run *r, const char *owner_id, int *ended, struct err *e)
 {
-	static const char q[] = "UPDATE runs SET status = ?2, ended_at = ?3, exit_code = ?4,"
-	    " output = ?5, error = ?6, duration_ms = ?7 WHERE id = ?1 AND status = 'running'"
-	    " AND ifnull(owner_id, '') = ?8";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, sq_sql(st)->run_finish, e);
 	if (!s)
 		return ST_ERR;
-	sq_text(s, 1, r->id);
-	sq_text(s, 2, run_status_name(r->status));
-	sq_time(s, 3, r->ended_at);
-	if (r->exit_code >= 0)
-		sqlite3_bind_int(s, 4, r->exit_code);
-	sq_text(s, 5, r->output);
-	sq_text(s, 6, r->error);
-	if (r->duration_ms >= 0)
-		sqlite3_bind_int64(s, 7, r->duration_ms);
-	sq_text(s, 8, owner_id);
+	struct row p;
+	store_sql_run_finish(&p, r, owner_id);
+	sq_bind(s, &p);
+	row_free(&p);
 	int rc = sq_done(st, s, e, "recording the end of a run");
 	if (!rc)
 		*ended = sqlite3_changes(sq_db(st)) != 0;
@@ -224,10 +129,7 @@ sq_run_note(struct store *st, const char *run_id, const char *note, struct err *
 int
 sq_due_next(struct store *st, int64_t *due, int *queued, struct err *e)
 {
-	static const char q[] = "SELECT (SELECT min(due_at) FROM tasks WHERE " DUE_WHERE "),"
-	    " EXISTS (SELECT 1 FROM tasks WHERE queued != 0 AND deleted_at IS NULL"
-	    " AND status != 'running')";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, sq_sql(st)->due_next, e);
 	if (!s)
 		return ST_ERR;
 	int rc = sqlite3_step(s);
@@ -261,7 +163,7 @@ sq_run_claims(struct store *st, struct run_claim **out, size_t *n, struct err *e
 		c->slot = sq_col_time(s, 2);
 		c->started_at = sq_col_time(s, 3);
 		c->lease_until = sq_col_time(s, 4);
-		sq_col_copy(s, 5, c->trigger, sizeof c->trigger);
+		c->trigger = run_trigger_parse((const char *)sqlite3_column_text(s, 5));
 		sq_col_copy(s, 6, c->prev_status, sizeof c->prev_status);
 		sq_col_copy(s, 7, c->owner.id, sizeof c->owner.id);
 		sq_col_copy(s, 8, c->owner.host, sizeof c->owner.host);

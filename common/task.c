@@ -8,6 +8,7 @@
 
 #include "cron.h"
 #include "task.h"
+#include "task_fields.h"
 #include "tz.h"
 #include "utf8.h"
 #include "when.h"
@@ -18,6 +19,8 @@ static const char *const status_names[STATUS_COUNT] = {"pending", "running", "co
 static const char *const run_status_names[RUN_STATUS_COUNT] = {"running", "success", "failed",
 	"timeout", "interrupted", "skipped", "unstarted"};
 static const char *const missed_names[MISSED_COUNT] = {"once", "skip", "all"};
+static const char *const trigger_names[TRIGGER_COUNT] = {"schedule", "manual", "retry", "catchup",
+	"heartbeat"};
 
 #define ZONES_MAX 32
 
@@ -99,6 +102,8 @@ const char *task_status_name(int s) { return name_of(status_names, STATUS_COUNT,
 int task_status_parse(const char *s) { return parse_name(status_names, STATUS_COUNT, s); }
 const char *run_status_name(int s) { return name_of(run_status_names, RUN_STATUS_COUNT, s); }
 int run_status_parse(const char *s) { return parse_name(run_status_names, RUN_STATUS_COUNT, s); }
+const char *run_trigger_name(int t) { return name_of(trigger_names, TRIGGER_COUNT, t); }
+int run_trigger_parse(const char *s) { return parse_name(trigger_names, TRIGGER_COUNT, s); }
 const char *task_missed_name(int m) { return name_of(missed_names, MISSED_COUNT, m); }
 int task_missed_parse(const char *s) { return parse_name(missed_names, MISSED_COUNT, s); }
 
@@ -116,27 +121,17 @@ task_init(struct task *t)
 	t->until_at = t->ends_at = TIME_NONE;
 }
 
-/* The string members of t, in one list so that freeing and copying a task
- * cannot miss one. */
-#define TASK_NSTRS 21
-static void
-task_strs(struct task *t, char **strs[TASK_NSTRS])
-{
-	char **all[TASK_NSTRS] = {&t->name, &t->prompt, &t->system_prompt, &t->cron, &t->tz,
-		&t->last_status, &t->last_error, &t->last_result, &t->context, &t->attachments,
-		&t->model, &t->exec, &t->notify, &t->intent, &t->channel, &t->payload, &t->key, &t->mcp,
-		&t->mcp_allow, &t->origin, &t->scope};
-	memcpy(strs, all, sizeof all);
-}
-
+/* The string members of t are those its table (task_fields.c) lists:
+ * freeing and copying a task cannot miss one. */
 void
 task_free(struct task *t)
 {
-	char **strs[TASK_NSTRS];
-	task_strs(t, strs);
-	for (size_t i = 0; i < TASK_NSTRS; i++) {
-		free(*strs[i]);
-		*strs[i] = NULL;
+	for (size_t i = 0; i < task_fields.n; i++) {
+		if (field_is_text(&task_fields.f[i])) {
+			char **s = FIELD_OF(t, &task_fields.f[i], char *);
+			free(*s);
+			*s = NULL;
+		}
 	}
 	free(t->plan);
 	t->plan = NULL;
@@ -147,10 +142,12 @@ void
 task_copy(struct task *dst, const struct task *src)
 {
 	*dst = *src;
-	char **strs[TASK_NSTRS];
-	task_strs(dst, strs);
-	for (size_t i = 0; i < TASK_NSTRS; i++)
-		*strs[i] = xstrdup(*strs[i]);
+	for (size_t i = 0; i < task_fields.n; i++) {
+		if (field_is_text(&task_fields.f[i])) {
+			char **s = FIELD_OF(dst, &task_fields.f[i], char *);
+			*s = xstrdup(*s);
+		}
+	}
 	if (src->nplan) {
 		dst->plan = xcalloc(src->nplan, sizeof *dst->plan);
 		memcpy(dst->plan, src->plan, src->nplan * sizeof *dst->plan);

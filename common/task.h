@@ -16,6 +16,10 @@ enum task_status { STATUS_PENDING, STATUS_RUNNING, STATUS_COMPLETED, STATUS_FAIL
  * start for lack of resources and leaves its task due. */
 enum run_status { RUN_RUNNING, RUN_SUCCESS, RUN_FAILED, RUN_TIMEOUT, RUN_INTERRUPTED,
 	RUN_SKIPPED, RUN_UNSTARTED, RUN_STATUS_COUNT };
+/* What started a run: its slot on time, a person, a retry of a failed
+ * slot, a slot caught up late, a heartbeat pass. */
+enum run_trigger { TRIGGER_SCHEDULE, TRIGGER_MANUAL, TRIGGER_RETRY, TRIGGER_CATCHUP,
+	TRIGGER_HEARTBEAT, TRIGGER_COUNT };
 enum missed_policy { MISSED_ONCE, MISSED_SKIP, MISSED_ALL, MISSED_COUNT };
 
 #define TIME_NONE INT64_MIN /* an instant that is not set */
@@ -87,6 +91,8 @@ const char *task_status_name(int status);
 int task_status_parse(const char *s);
 const char *run_status_name(int status);        /* "running", "success", ... */
 int run_status_parse(const char *s);            /* -1 if unknown */
+const char *run_trigger_name(int trigger);      /* "schedule", "manual", ... */
+int run_trigger_parse(const char *s);           /* -1 if unknown */
 const char *task_missed_name(int missed);
 int task_missed_parse(const char *s);
 int task_is_recurring(const struct task *t);    /* cron or heartbeat */

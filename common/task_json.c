@@ -1,5 +1,5 @@
-/* task_json.c: a task and a run as JSON objects (task_json.h), one table of
- * fields for both directions, and the printer every JSON line goes
+/* task_json.c: a task and a run as JSON objects (task_json.h), both ways
+ * from the tables of task_fields.c, and the printer every JSON line goes
  * through. */
 #include <ctype.h>
 #include <limits.h>
@@ -8,66 +8,11 @@
 
 #include "exec.h"
 #include "store.h"
+#include "task_fields.h"
 #include "task_json.h"
 #include "tz.h"
 #include "utf8.h"
 #include "when.h"
-
-enum ftype { F_STR, F_KIND, F_STATUS, F_MISSED, F_BOOL, F_INT, F_TIME, F_ARRAY, F_OBJECT };
-
-/* The JSON fields of a task in output order; offsets into struct task keep
- * reading and writing in one table. */
-static const struct field {
-	const char *name;
-	enum ftype type;
-	size_t off;
-	int input; /* accepted by task_from_json */
-} fields[] = {
-	{"id", F_STR, 0, 1},
-	{"name", F_STR, offsetof(struct task, name), 1},
-	{"prompt", F_STR, offsetof(struct task, prompt), 1},
-	{"system_prompt", F_STR, offsetof(struct task, system_prompt), 1},
-	{"kind", F_KIND, offsetof(struct task, kind), 1},
-	{"cron", F_STR, offsetof(struct task, cron), 1},
-	{"at", F_TIME, 0, 1},
-	{"plan", F_ARRAY, 0, 1},
-	{"tz", F_STR, offsetof(struct task, tz), 1},
-	{"description", F_STR, 0, 0},
-	{"enabled", F_BOOL, offsetof(struct task, enabled), 1},
-	{"status", F_STATUS, offsetof(struct task, status), 1},
-	{"next_run_at", F_TIME, offsetof(struct task, next_run_at), 1},
-	{"due_at", F_TIME, offsetof(struct task, due_at), 0},
-	{"last_run_at", F_TIME, offsetof(struct task, last_run_at), 1},
-	{"last_status", F_STR, offsetof(struct task, last_status), 1},
-	{"last_error", F_STR, offsetof(struct task, last_error), 1},
-	{"last_result", F_STR, offsetof(struct task, last_result), 1},
-	{"consecutive_failures", F_INT, offsetof(struct task, consecutive_failures), 1},
-	{"context", F_STR, offsetof(struct task, context), 1},
-	{"attachments", F_ARRAY, offsetof(struct task, attachments), 1},
-	{"model", F_STR, offsetof(struct task, model), 1},
-	{"exec", F_STR, offsetof(struct task, exec), 1},
-	{"timeout", F_INT, offsetof(struct task, timeout), 1},
-	{"retries", F_INT, offsetof(struct task, retries), 1},
-	{"intent", F_STR, offsetof(struct task, intent), 1},
-	{"channel", F_STR, offsetof(struct task, channel), 1},
-	{"payload", F_OBJECT, offsetof(struct task, payload), 1},
-	{"key", F_STR, offsetof(struct task, key), 1},
-	{"missed", F_MISSED, offsetof(struct task, missed), 1},
-	{"jitter", F_INT, offsetof(struct task, jitter), 1},
-	{"notify", F_STR, offsetof(struct task, notify), 1},
-	{"queued", F_BOOL, offsetof(struct task, queued), 1},
-	{"until", F_TIME, offsetof(struct task, until_at), 1},       /* a recurrence's end */
-	{"count", F_INT, offsetof(struct task, count), 1},          /* ... or its number of runs */
-	{"ends_at", F_TIME, offsetof(struct task, ends_at), 1},     /* the two, as armed */
-	{"mcp", F_ARRAY, offsetof(struct task, mcp), 1},            /* MCP servers its runs use */
-	{"mcp_allow", F_ARRAY, offsetof(struct task, mcp_allow), 1}, /* tools they may call */
-	{"created_at", F_TIME, offsetof(struct task, created_at), 1},
-	{"updated_at", F_TIME, offsetof(struct task, updated_at), 1},
-	{"deleted_at", F_TIME, offsetof(struct task, deleted_at), 1}, /* in the trash since */
-};
-#define NFIELDS (sizeof fields / sizeof fields[0])
-
-#define FIELD(t, f, type) ((type *)((char *)(t) + (f)->off))
 
 cJSON *
 json_time(int64_t t)
@@ -138,97 +83,107 @@ json_mask_nul(char *s, size_t n)
 	return count;
 }
 
-cJSON *
-task_to_json(const struct task *t, struct zones *zs)
+static cJSON *
+text_or_null(const char *s)
+{
+	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+static cJSON *
+number_or_null(int64_t v)
+{
+	return v < 0 ? cJSON_CreateNull() : cJSON_CreateNumber((double)v);
+}
+
+/* f of obj (a struct task for a task's own types) as JSON. */
+static cJSON *
+field_json(const struct field *f, const void *obj, struct zones *zs)
+{
+	const struct task *t = obj;
+	switch (f->type) {
+	case FT_ID:
+	case FT_CHARS: return cJSON_CreateString(CFIELD_OF(obj, f, char));
+	case FT_STR: return text_or_null(*CFIELD_OF(obj, f, char *));
+	case FT_INT: return cJSON_CreateNumber(*CFIELD_OF(obj, f, int));
+	case FT_BOOL: return cJSON_CreateBool(*CFIELD_OF(obj, f, int));
+	case FT_OPT_INT: return number_or_null(*CFIELD_OF(obj, f, int));
+	case FT_OPT_I64: return number_or_null(*CFIELD_OF(obj, f, int64_t));
+	case FT_TIME: return json_time(*CFIELD_OF(obj, f, int64_t));
+	case FT_ENUM: return cJSON_CreateString(f->names->name(*CFIELD_OF(obj, f, int)));
+	case FT_ARRAY:
+	case FT_OBJECT: {
+		const char *s = *CFIELD_OF(obj, f, char *);
+		cJSON *v = s ? cJSON_Parse(s) : NULL;
+		return v ? v : cJSON_CreateNull();
+	}
+	case FT_AT: return json_time(t->kind == KIND_AT && t->nplan ? t->plan[0] : TIME_NONE);
+	case FT_PLAN: {
+		if (t->kind != KIND_PLAN)
+			return cJSON_CreateNull();
+		cJSON *v = cJSON_CreateArray();
+		for (size_t j = 0; j < t->nplan; j++)
+			cJSON_AddItemToArray(v, json_time(t->plan[j]));
+		return v;
+	}
+	case FT_DESCRIPTION: {
+		char d[256];
+		task_describe(t, zs, d, sizeof d);
+		return cJSON_CreateString(d);
+	}
+	case FT_DEDUP:
+		break;
+	}
+	return cJSON_CreateNull();
+}
+
+static cJSON *
+fields_json(const struct fields *fs, const void *obj, struct zones *zs)
 {
 	cJSON *o = cJSON_CreateObject();
-	for (size_t i = 0; i < NFIELDS; i++) {
-		const struct field *f = &fields[i];
-		cJSON *v = NULL;
-		if (strcmp(f->name, "id") == 0) {
-			v = cJSON_CreateString(t->id);
-		} else if (strcmp(f->name, "at") == 0) {
-			v = json_time(t->kind == KIND_AT && t->nplan ? t->plan[0] : TIME_NONE);
-		} else if (strcmp(f->name, "plan") == 0) {
-			if (t->kind == KIND_PLAN) {
-				v = cJSON_CreateArray();
-				for (size_t j = 0; j < t->nplan; j++)
-					cJSON_AddItemToArray(v, json_time(t->plan[j]));
-			} else {
-				v = cJSON_CreateNull();
-			}
-		} else if (strcmp(f->name, "description") == 0) {
-			char d[256];
-			task_describe(t, zs, d, sizeof d);
-			v = cJSON_CreateString(d);
-		} else {
-			switch (f->type) {
-			case F_STR: {
-				const char *s = *FIELD(t, f, char *);
-				v = s ? cJSON_CreateString(s) : cJSON_CreateNull();
-				break;
-			}
-			case F_KIND: v = cJSON_CreateString(task_kind_name(*FIELD(t, f, int))); break;
-			case F_STATUS: v = cJSON_CreateString(task_status_name(*FIELD(t, f, int))); break;
-			case F_MISSED: v = cJSON_CreateString(task_missed_name(*FIELD(t, f, int))); break;
-			case F_BOOL: v = cJSON_CreateBool(*FIELD(t, f, int)); break;
-			case F_INT: v = cJSON_CreateNumber(*FIELD(t, f, int)); break;
-			case F_TIME: v = json_time(*FIELD(t, f, int64_t)); break;
-			case F_ARRAY:
-			case F_OBJECT: {
-				const char *s = *FIELD(t, f, char *);
-				v = s ? cJSON_Parse(s) : NULL;
-				if (!v)
-					v = cJSON_CreateNull();
-				break;
-			}
-			}
-		}
-		cJSON_AddItemToObject(o, f->name, v);
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct field *f = &fs->f[i];
+		if (!f->json)
+			continue;
+		cJSON *v = field_json(f, obj, zs);
+		if ((f->flags & F_OMIT) && cJSON_IsNull(v))
+			cJSON_Delete(v);
+		else
+			cJSON_AddItemToObject(o, f->json, v);
 	}
 	return o;
 }
 
 cJSON *
+task_to_json(const struct task *t, struct zones *zs)
+{
+	return fields_json(&task_fields, t, zs);
+}
+
+cJSON *
 run_to_json(const struct run *r)
 {
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "id", r->id);
-	cJSON_AddStringToObject(o, "task_id", r->task_id);
-	cJSON_AddItemToObject(o, "slot", json_time(r->slot));
-	cJSON_AddItemToObject(o, "trigger", r->trigger ? cJSON_CreateString(r->trigger) : cJSON_CreateNull());
-	cJSON_AddStringToObject(o, "status", run_status_name(r->status));
-	cJSON_AddItemToObject(o, "started_at", json_time(r->started_at));
-	cJSON_AddItemToObject(o, "ended_at", json_time(r->ended_at));
-	cJSON_AddItemToObject(o, "exit_code", r->exit_code < 0 ? cJSON_CreateNull() : cJSON_CreateNumber(r->exit_code));
-	cJSON_AddItemToObject(o, "duration_ms", r->duration_ms < 0 ? cJSON_CreateNull()
-	    : cJSON_CreateNumber((double)r->duration_ms));
-	cJSON_AddNumberToObject(o, "attempt", r->attempt);
-	if (r->note)
-		cJSON_AddStringToObject(o, "note", r->note);
-	if (r->output)
-		cJSON_AddStringToObject(o, "output", r->output);
-	if (r->error)
-		cJSON_AddStringToObject(o, "error", r->error);
-	return o;
+	return fields_json(&run_fields, r, NULL);
 }
 
 static const struct field *
-field_named(const char *name)
+field_named(const struct fields *fs, const char *name)
 {
-	for (size_t i = 0; i < NFIELDS; i++)
-		if (strcmp(fields[i].name, name) == 0)
-			return &fields[i];
+	for (size_t i = 0; i < fs->n; i++)
+		if (fs->f[i].json && strcmp(fs->f[i].json, name) == 0)
+			return &fs->f[i];
 	return NULL;
 }
 
-/* A schedule time from JSON: RFC 3339 or any time expression. */
-static int
-read_when(const char *s, int64_t now, int allow_past, unsigned flags, const struct tz *z,
-    int64_t *out, struct err *e)
+/* The last value of name in obj that is not null (what a loop over its
+ * members that skips nulls ends with). */
+static const cJSON *
+last_named(const cJSON *obj, const char *name)
 {
-	flags = allow_past ? flags | WHEN_PAST_OK : flags & ~(unsigned)WHEN_PAST_OK;
-	return when_read(s, now, z, flags, out, e);
+	const cJSON *it, *last = NULL;
+	cJSON_ArrayForEach(it, obj)
+		if (strcmp(it->string, name) == 0 && !cJSON_IsNull(it))
+			last = it;
+	return last;
 }
 
 /* A UUID in its canonical 8-4-4-4-12 form, in any case; copied lower-cased
@@ -248,91 +203,149 @@ uuid_canonical(const char *s, char out[37])
 	return 0;
 }
 
-int
-task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs,
-    unsigned when_flags, struct err *e)
+/* it as the member of obj that f describes (not a task's own types). */
+static int
+field_from_json(const struct field *f, const cJSON *it, void *obj, struct err *e)
+{
+	double d = cJSON_IsNumber(it) ? it->valuedouble : 0.5;
+	switch (f->type) {
+	case FT_ID:
+	case FT_CHARS:
+	case FT_STR:
+		if (!cJSON_IsString(it))
+			return err_set(e, ST_INVALID, "field '%s' must be a string", f->json);
+		if (f->type == FT_ID && uuid_canonical(it->valuestring, FIELD_OF(obj, f, char)))
+			return err_set(e, ST_INVALID, "field '%s' must be a UUID", f->json);
+		if (f->type == FT_CHARS && (size_t)snprintf(FIELD_OF(obj, f, char), f->size, "%s",
+		    it->valuestring) >= f->size)
+			return err_set(e, ST_INVALID, "field '%s' is too long", f->json);
+		if (f->type == FT_STR)
+			set_str(FIELD_OF(obj, f, char *), it->valuestring);
+		return ST_OK;
+	case FT_ENUM: {
+		int v = cJSON_IsString(it) ? f->names->parse(it->valuestring) : -1;
+		if (v < 0)
+			return err_set(e, ST_INVALID, "field '%s' has an unknown value", f->json);
+		*FIELD_OF(obj, f, int) = v;
+		return ST_OK;
+	}
+	case FT_BOOL:
+		if (!cJSON_IsBool(it))
+			return err_set(e, ST_INVALID, "field '%s' must be true or false", f->json);
+		*FIELD_OF(obj, f, int) = cJSON_IsTrue(it);
+		return ST_OK;
+	case FT_INT:
+	case FT_OPT_INT:
+		/* Range first: converting an out-of-range double is undefined. */
+		if (!(d >= INT_MIN && d <= INT_MAX) || d != (double)(int)d)
+			return err_set(e, ST_INVALID, "field '%s' must be an integer", f->json);
+		*FIELD_OF(obj, f, int) = (int)d;
+		return ST_OK;
+	case FT_OPT_I64:
+		if (!(d >= -9007199254740992.0 && d <= 9007199254740992.0) || d != (double)(int64_t)d)
+			return err_set(e, ST_INVALID, "field '%s' must be an integer", f->json);
+		*FIELD_OF(obj, f, int64_t) = (int64_t)d;
+		return ST_OK;
+	case FT_TIME:
+		if (!cJSON_IsString(it) || time_parse_rfc3339(it->valuestring, FIELD_OF(obj, f, int64_t)))
+			return err_set(e, ST_INVALID, "field '%s' must be an RFC 3339 time", f->json);
+		return ST_OK;
+	case FT_ARRAY:
+	case FT_OBJECT:
+		if (f->type == FT_ARRAY ? !cJSON_IsArray(it) : !cJSON_IsObject(it))
+			return err_set(e, ST_INVALID, "field '%s' must be a JSON %s", f->json,
+			    f->type == FT_ARRAY ? "array" : "object");
+		free(*FIELD_OF(obj, f, char *));
+		*FIELD_OF(obj, f, char *) = cJSON_PrintUnformatted(it);
+		return ST_OK;
+	default:
+		return err_set(e, ST_INVALID, "field '%s' cannot be read here", f->json);
+	}
+}
+
+/* The members of obj that fs reads (F_IN), but the task's own types and
+ * F_WHEN fields, which need the task's zone: those are left to the caller. */
+static int
+fields_from_json(const struct fields *fs, const cJSON *obj, void *dst, struct err *e)
 {
 	if (!cJSON_IsObject(obj))
 		return err_set(e, ST_INVALID, "expected a JSON object");
 	const cJSON *it;
-	const cJSON *at = NULL, *plan = NULL, *until = NULL;
-	int kind_given = 0, next_given = 0;
 	cJSON_ArrayForEach(it, obj) {
-		const struct field *f = field_named(it->string);
+		const struct field *f = field_named(fs, it->string);
 		if (!f)
 			return err_set(e, ST_INVALID, "unknown field '%s'", it->string);
-		if (!f->input || cJSON_IsNull(it))
+		if (!(f->flags & F_IN) || cJSON_IsNull(it) || f->type == FT_AT || f->type == FT_PLAN ||
+		    (f->flags & F_WHEN))
 			continue;
-		if (strcmp(f->name, "at") == 0) {
-			at = it;
+		int rc = field_from_json(f, it, dst, e);
+		if (rc)
+			return rc;
+	}
+	return ST_OK;
+}
+
+/* The instants of t's schedule: at, plan, and the fields read in its zone. */
+static int
+schedule_from_json(const cJSON *obj, struct task *t, int64_t now, const struct tz *z,
+    unsigned flags, struct err *e)
+{
+	int rc;
+	for (size_t i = 0; i < task_fields.n; i++) {
+		const struct field *f = &task_fields.f[i];
+		const cJSON *v = f->json ? last_named(obj, f->json) : NULL, *it;
+		if (!v || !(f->flags & F_IN))
 			continue;
-		}
-		if (strcmp(f->name, "plan") == 0) {
-			plan = it;
-			continue;
-		}
-		if (strcmp(f->name, "until") == 0) {
-			until = it;
-			continue;
-		}
-		switch (f->type) {
-		case F_STR:
-			if (!cJSON_IsString(it))
-				return err_set(e, ST_INVALID, "field '%s' must be a string", f->name);
-			if (strcmp(f->name, "id") == 0) {
-				if (uuid_canonical(it->valuestring, t->id))
-					return err_set(e, ST_INVALID, "field 'id' must be a UUID");
-			} else {
-				set_str(FIELD(t, f, char *), it->valuestring);
+		if (f->type == FT_AT) {
+			if (!cJSON_IsString(v))
+				return err_set(e, ST_INVALID, "field '%s' must be a time string", f->json);
+			t->plan = xcalloc(1, sizeof *t->plan);
+			t->nplan = 1;
+			if ((rc = when_read(v->valuestring, now, z, flags, &t->plan[0], e)))
+				return rc;
+		} else if (f->type == FT_PLAN) {
+			if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) == 0)
+				return err_set(e, ST_INVALID, "field '%s' must be a non-empty array of times",
+				    f->json);
+			t->nplan = (size_t)cJSON_GetArraySize(v);
+			t->plan = xcalloc(t->nplan, sizeof *t->plan);
+			size_t k = 0;
+			cJSON_ArrayForEach(it, v) {
+				if (!cJSON_IsString(it))
+					return err_set(e, ST_INVALID, "field '%s' must hold time strings", f->json);
+				if ((rc = when_read(it->valuestring, now, z, flags, &t->plan[k++], e)))
+					return rc;
 			}
-			break;
-		case F_KIND:
-		case F_STATUS:
-		case F_MISSED: {
-			int v = !cJSON_IsString(it) ? -1
-			    : f->type == F_KIND ? task_kind_parse(it->valuestring)
-			    : f->type == F_STATUS ? task_status_parse(it->valuestring)
-			    : task_missed_parse(it->valuestring);
-			if (v < 0)
-				return err_set(e, ST_INVALID, "field '%s' has an unknown value", f->name);
-			*FIELD(t, f, int) = v;
-			kind_given |= f->type == F_KIND;
-			break;
-		}
-		case F_BOOL:
-			if (!cJSON_IsBool(it))
-				return err_set(e, ST_INVALID, "field '%s' must be true or false", f->name);
-			*FIELD(t, f, int) = cJSON_IsTrue(it);
-			break;
-		case F_INT:
-			/* Range first: converting an out-of-range double is undefined. */
-			if (!cJSON_IsNumber(it) || !(it->valuedouble >= INT_MIN && it->valuedouble <= INT_MAX) ||
-			    it->valuedouble != (double)(int)it->valuedouble)
-				return err_set(e, ST_INVALID, "field '%s' must be an integer", f->name);
-			*FIELD(t, f, int) = (int)it->valuedouble;
-			break;
-		case F_TIME:
-			if (!cJSON_IsString(it) || time_parse_rfc3339(it->valuestring, FIELD(t, f, int64_t)))
-				return err_set(e, ST_INVALID, "field '%s' must be an RFC 3339 time", f->name);
-			next_given |= strcmp(f->name, "next_run_at") == 0;
-			break;
-		case F_ARRAY:
-		case F_OBJECT:
-			if (f->type == F_ARRAY ? !cJSON_IsArray(it) : !cJSON_IsObject(it))
-				return err_set(e, ST_INVALID, "field '%s' must be a JSON %s", f->name,
-				    f->type == F_ARRAY ? "array" : "object");
-			free(*FIELD(t, f, char *));
-			*FIELD(t, f, char *) = cJSON_PrintUnformatted(it);
-			break;
+			qsort(t->plan, t->nplan, sizeof *t->plan, cmp_int64);
+		} else if (f->flags & F_WHEN) {
+			struct err sub;
+			if (!cJSON_IsString(v))
+				return err_set(e, ST_INVALID, "field '%s' must be a time string", f->json);
+			if (when_read(v->valuestring, now, z, flags, FIELD_OF(t, f, int64_t), &sub))
+				return err_set(e, ST_INVALID, "field '%s': %s", f->json, sub.msg);
 		}
 	}
+	return ST_OK;
+}
+
+int
+task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs,
+    unsigned when_flags, struct err *e)
+{
+	int rc = fields_from_json(&task_fields, obj, t, e);
+	if (rc)
+		return rc;
 	/* A command line that cannot be split would fail every run. */
-	struct err sub;
-	if (t->exec && *t->exec && exec_check(t->exec, &sub))
-		return err_set(e, ST_INVALID, "field 'exec': %s", sub.msg);
-	if (t->notify && *t->notify && exec_check(t->notify, &sub))
-		return err_set(e, ST_INVALID, "field 'notify': %s", sub.msg);
-	if (!kind_given)
+	for (size_t i = 0; i < task_fields.n; i++) {
+		const struct field *f = &task_fields.f[i];
+		const char *cmd = f->flags & F_COMMAND ? *FIELD_OF(t, f, char *) : NULL;
+		struct err sub;
+		if (cmd && *cmd && exec_check(cmd, &sub))
+			return err_set(e, ST_INVALID, "field '%s': %s", f->json, sub.msg);
+	}
+	const cJSON *at = last_named(obj, "at"), *plan = last_named(obj, "plan"), *kind;
+	kind = last_named(obj, "kind");
+	if (!kind)
 		t->kind = t->cron ? KIND_CRON : at ? KIND_AT : plan ? KIND_PLAN : -1;
 	if (t->kind < 0)
 		return err_set(e, ST_INVALID, "no schedule: give \"cron\", \"at\", \"plan\" or \"kind\"");
@@ -344,42 +357,23 @@ task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs,
 	if (!t->tz)
 		t->tz = xstrdup(zones_local(zs));
 	const struct tz *z;
-	int rc = zones_get(zs, t->tz, &z, e);
-	if (rc)
+	if ((rc = zones_get(zs, t->tz, &z, e)))
 		return rc;
 	/* Times of a task being carried over (it has a next run, or is done)
 	 * are history, not new requests, so the past is fine there. */
-	int allow_past = next_given || t->status != STATUS_PENDING;
-	if (at) {
-		if (!cJSON_IsString(at))
-			return err_set(e, ST_INVALID, "field 'at' must be a time string");
-		t->plan = xcalloc(1, sizeof *t->plan);
-		t->nplan = 1;
-		if ((rc = read_when(at->valuestring, now, allow_past, when_flags, z, &t->plan[0], e)))
-			return rc;
-	}
-	if (plan) {
-		if (!cJSON_IsArray(plan) || cJSON_GetArraySize(plan) == 0)
-			return err_set(e, ST_INVALID, "field 'plan' must be a non-empty array of times");
-		t->nplan = (size_t)cJSON_GetArraySize(plan);
-		t->plan = xcalloc(t->nplan, sizeof *t->plan);
-		size_t i = 0;
-		cJSON_ArrayForEach(it, plan) {
-			if (!cJSON_IsString(it))
-				return err_set(e, ST_INVALID, "field 'plan' must hold time strings");
-			if ((rc = read_when(it->valuestring, now, allow_past, when_flags, z, &t->plan[i++], e)))
-				return rc;
-		}
-		qsort(t->plan, t->nplan, sizeof *t->plan, cmp_int64);
-	}
-	if (until) {
-		struct err sub;
-		if (!cJSON_IsString(until))
-			return err_set(e, ST_INVALID, "field 'until' must be a time string");
-		if (read_when(until->valuestring, now, allow_past, when_flags, z, &t->until_at, &sub))
-			return err_set(e, ST_INVALID, "field 'until': %s", sub.msg);
-	}
-	return ST_OK;
+	int allow_past = last_named(obj, "next_run_at") || t->status != STATUS_PENDING;
+	unsigned flags = allow_past ? when_flags | WHEN_PAST_OK : when_flags & ~(unsigned)WHEN_PAST_OK;
+	return schedule_from_json(obj, t, now, z, flags, e);
+}
+
+int
+run_from_json(const cJSON *obj, struct run *r, struct err *e)
+{
+	run_init(r);
+	int rc = fields_from_json(&run_fields, obj, r, e);
+	if (rc)
+		run_free(r);
+	return rc;
 }
 
 static void

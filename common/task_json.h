@@ -26,6 +26,7 @@ ssize_t json_find_nul(const char *s, size_t n);
  * how many there were. */
 size_t json_mask_nul(char *s, size_t n);
 cJSON *run_to_json(const struct run *r);                        /* output and error when read */
+int run_from_json(const cJSON *obj, struct run *r, struct err *e); /* the inverse; r uninitialised */
 cJSON *task_to_json(const struct task *t, struct zones *zs);   /* every field; instants RFC 3339 UTC */
 /* Fill an initialised t from obj.  Schedule times may be RFC 3339 or any
  * time expression read at now in the task's zone (past ones rejected unless

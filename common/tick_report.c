@@ -40,7 +40,7 @@ report_json(const struct fire_report *r)
 	cJSON_AddStringToObject(o, "run_id", run->id);
 	cJSON_AddStringToObject(o, "task_id", run->task_id);
 	cJSON_AddStringToObject(o, "name", r->name);
-	cJSON_AddStringToObject(o, "trigger", run->trigger ? run->trigger : "");
+	cJSON_AddStringToObject(o, "trigger", run_trigger_name(run->trigger));
 	cJSON_AddItemToObject(o, "slot", json_time(run->slot));
 	cJSON_AddStringToObject(o, "status", run_status_name(run->status));
 	if (run->exit_code >= 0)
@@ -75,7 +75,7 @@ report_line(const struct fire_report *r, struct zones *zs)
 	duration_fmt(run->duration_ms, dur, sizeof dur);
 	char *name = one_line(r->name), *why = one_line(reason);
 	char *line = xasprintf("%s  %s  %.8s  %s  %s  %s%s%s", when, name, run->task_id,
-	    run->trigger ? run->trigger : "", run_status_name(run->status), dur, why[0] ? "  " : "",
+	    run_trigger_name(run->trigger), run_status_name(run->status), dur, why[0] ? "  " : "",
 	    why);
 	free(name);
 	free(why);

@@ -344,7 +344,7 @@ show_run(const struct run *r, void *arg)
 	struct list_ctx *c = arg;
 	char when[64];
 	time_fmt_utc(r->started_at, when, sizeof when);
-	buf_printf(c->out, "  %s  %s  %s", when, r->trigger ? r->trigger : "?",
+	buf_printf(c->out, "  %s  %s  %s", when, run_trigger_name(r->trigger),
 	    run_status_name(r->status));
 	if (r->duration_ms >= 0)
 		buf_printf(c->out, "  %.1f s", (double)r->duration_ms / 1000);

@@ -6,7 +6,6 @@
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
-client() { "$AC_BUILD/tools/mcp-client" -t 60 "$@"; }
 q() { store_sql "$1"; }
 # Agents attach files only from where the user says.
 mkdir -p config/agentcron && echo "agent_attach_dirs = $TEST_TMP" >config/agentcron/config || exit 1

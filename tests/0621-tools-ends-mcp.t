@@ -6,7 +6,6 @@
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-11-23T09:30:00Z
 export TASK_NOW
-client() { "$AC_BUILD/tools/mcp-client" -t 60 "$@"; }
 mkdir -p config/agentcron
 # The MCP servers an agent may give tasks outside a run.
 echo "agent_mcp = notes, files" >config/agentcron/config || exit 1

@@ -9,7 +9,7 @@
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-11-23T06:30:00Z
 export TASK_NOW
-port=$("$AC_BUILD/tools/fake-provider" -d "$TEST_TMP/fp" -i 30 -t 200) || exit 1
+port=$(provider_start fp "" 30 200) || exit 1
 OPENAI_BASE_URL=http://127.0.0.1:$port/v1
 export OPENAI_BASE_URL
 unset TASK_MCP TASK_MCP_ALLOW
@@ -99,5 +99,4 @@ test_expect_success 'a task whose MCP server is no longer configured: failed at 
 	printf "failed\t-\n" >expect && test_cmp expect actual
 '
 
-kill "$(cat fp/pid)"
 test_done

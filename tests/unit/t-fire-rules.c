@@ -113,7 +113,7 @@ due_cases(struct zones *zs)
 		check_int(d.fire, cases[i].fire, "%s: fires", cases[i].desc);
 		check_int(d.slot, cases[i].slot ? utc(cases[i].slot) : NONE, "%s: the occurrence", cases[i].desc);
 		check_int(d.next, cases[i].after ? utc(cases[i].after) : NONE, "%s: the next run", cases[i].desc);
-		check_str(d.trigger, cases[i].trigger, "%s: trigger", cases[i].desc);
+		check_str(run_trigger_name(d.trigger), cases[i].trigger, "%s: trigger", cases[i].desc);
 		task_free(&t);
 	}
 }

@@ -1,0 +1,303 @@
+/* store_sql.c: the SQL backends' statements about tasks and runs, from the
+ * tables of task_fields.c (store_sql.h).  They are written here with ?N
+ * placeholders and given each backend's own.  Every value is a parameter;
+ * only names from our own tables (columns, statuses, kinds) and numbers we
+ * format go into the text. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_sql.h"
+
+/* The condition of the due tasks' partial index, spelled as the index
+ * spells it, so the planner uses it. */
+#define DUE_WHERE "status = 'pending' AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL"
+#define QUEUED_WHERE "queued <> 0 AND deleted_at IS NULL AND status <> 'running'"
+
+/* The statement b holds, in d's placeholders (none of our statements has
+ * a '?' of its own). */
+static char *
+in_dialect(struct buf *b, const struct sql_dialect *d)
+{
+	for (char *p = b->data; (p = strchr(p, '?')); p++)
+		*p = d->param;
+	return b->data;
+}
+
+/* The columns of fs that cols selects, comma-separated, after sep. */
+static void
+columns(struct buf *b, const struct fields *fs, int cols, const char *sep)
+{
+	for (size_t i = 0; i < fs->n; i++) {
+		if (field_in(&fs->f[i], cols)) {
+			buf_printf(b, "%s%s", sep, fs->f[i].column);
+			sep = ", ";
+		}
+	}
+}
+
+/* What task_read or run_read reads, as a SELECT list. */
+static void
+select_list(struct buf *b, const struct fields *fs, int large)
+{
+	buf_puts(b, "SELECT ");
+	columns(b, fs, COLS_READ, "");
+	if (large)
+		columns(b, fs, COLS_LARGE, ", ");
+}
+
+/* INSERT INTO table (its columns, then more) VALUES (?1, ..., ?n), with
+ * nmore parameters for more, then tail. */
+static char *
+insert(const struct sql_dialect *d, const char *table, const struct fields *fs, const char *more,
+    int nmore, const char *tail)
+{
+	struct buf b = {0};
+	int n = 0;
+	buf_printf(&b, "INSERT INTO %s (", table);
+	columns(&b, fs, COLS_WRITE, "");
+	buf_printf(&b, "%s) VALUES (", more);
+	for (size_t i = 0; i < fs->n; i++)
+		n += field_in(&fs->f[i], COLS_WRITE);
+	for (int i = 1; i <= n + nmore; i++)
+		buf_printf(&b, i > 1 ? ", ?%d" : "?%d", i);
+	buf_printf(&b, ")%s", tail);
+	return in_dialect(&b, d);
+}
+
+/* A task's columns set by its id (?1), in the order of row_task; a column
+ * that keeps what is stored when its value is not known takes a flag, the
+ * flags after the columns. */
+static char *
+task_update(const struct sql_dialect *d)
+{
+	struct buf b = {0};
+	int n = 0, keep = 0, ncols = 0;
+	for (size_t i = 0; i < task_fields.n; i++)
+		ncols += field_in(&task_fields.f[i], COLS_WRITE);
+	buf_puts(&b, "UPDATE tasks SET ");
+	for (size_t i = 0; i < task_fields.n; i++) {
+		const struct field *f = &task_fields.f[i];
+		if (!field_in(f, COLS_WRITE) || ++n == 1)
+			continue; /* not written; the id */
+		buf_printf(&b, "%s%s = ", n > 2 ? ", " : "", f->column);
+		if (field_keeps(f))
+			buf_printf(&b, "CASE WHEN ?%d = 1 THEN %s ELSE ?%d END", ncols + ++keep, f->column, n);
+		else
+			buf_printf(&b, "?%d", n);
+	}
+	buf_puts(&b, " WHERE id = ?1");
+	return in_dialect(&b, d);
+}
+
+/* A run's end (its F_END columns) by its id (?1), if it is still running
+ * under the owner given last. */
+static char *
+run_finish(const struct sql_dialect *d)
+{
+	struct buf b = {0};
+	int n = 1;
+	buf_puts(&b, "UPDATE runs SET ");
+	for (size_t i = 0; i < run_fields.n; i++) {
+		if (field_in(&run_fields.f[i], COLS_END)) {
+			n++;
+			buf_printf(&b, "%s%s = ?%d", n > 2 ? ", " : "", run_fields.f[i].column, n);
+		}
+	}
+	buf_printf(&b, " WHERE id = ?1 AND status = 'running' AND coalesce(owner_id, '') = ?%d", n + 1);
+	return in_dialect(&b, d);
+}
+
+/* The tasks a claim looks at (where), each with the attempt of its latest
+ * run that counts: not manual, not unstarted. */
+static char *
+claim(const struct sql_dialect *d, const char *where, const char *lock)
+{
+	struct buf b = {0};
+	select_list(&b, &task_fields, 0);
+	buf_printf(&b, ", (SELECT attempt FROM runs WHERE runs.task_id = tasks.id"
+	    " AND trigger <> '%s' AND status <> '%s' ORDER BY started_at DESC, %s DESC LIMIT 1)"
+	    " FROM tasks WHERE %s%s", run_trigger_name(TRIGGER_MANUAL), run_status_name(RUN_UNSTARTED),
+	    d->seq, where, lock);
+	return in_dialect(&b, d);
+}
+
+static char *
+select_by(const struct sql_dialect *d, const struct fields *fs, int large, const char *rest,
+    const char *lock)
+{
+	struct buf b = {0};
+	select_list(&b, fs, large);
+	buf_printf(&b, " %s%s", rest, lock);
+	return in_dialect(&b, d);
+}
+
+void
+store_sql_init(struct store_sql *q, const struct sql_dialect *d)
+{
+	q->d = d;
+	q->task_insert = insert(d, "tasks", &task_fields, "", 0, "");
+	q->task_update = task_update(d);
+	q->task_get = select_by(d, &task_fields, 0, "FROM tasks WHERE id = ?1", "");
+	q->task_get_lock = select_by(d, &task_fields, 0, "FROM tasks WHERE id = ?1", d->lock);
+	struct buf b = {0};
+	buf_puts(&b, "SELECT id FROM tasks WHERE id >= ?1 AND id < ?2"
+	    " AND (deleted_at IS NULL) = (?3 = 0) ORDER BY id LIMIT ?4");
+	q->task_prefix = in_dialect(&b, d);
+	q->claim[CLAIM_DUE] = claim(d, DUE_WHERE " AND due_at <= ?1 AND (due_at, id) > (?2, ?3)"
+	    " ORDER BY due_at, id LIMIT ?4", d->lock_skip);
+	q->claim[CLAIM_QUEUED] = claim(d, QUEUED_WHERE " LIMIT ?1", d->lock_skip);
+	q->claim[CLAIM_ONE] = claim(d, "id = ?1", d->lock);
+	q->due_next = xstrdup("SELECT (SELECT min(due_at) FROM tasks WHERE " DUE_WHERE "),"
+	    " EXISTS (SELECT 1 FROM tasks WHERE " QUEUED_WHERE ")");
+	/* Its owner's columns after a run's, for store_sql_run_insert. */
+	q->run_insert = insert(d, "runs", &run_fields, ", owner_id, owner_host, owner_node,"
+	    " owner_pid, owner_start", 5, " ON CONFLICT DO NOTHING");
+	q->run_finish = run_finish(d);
+	q->run_prefix = select_by(d, &run_fields, 1, "FROM runs WHERE id >= ?1 AND id < ?2"
+	    " ORDER BY id LIMIT 2", "");
+}
+
+void
+store_sql_free(struct store_sql *q)
+{
+	char **all[] = {&q->task_insert, &q->task_update, &q->task_get, &q->task_get_lock,
+		&q->task_prefix, &q->claim[CLAIM_DUE], &q->claim[CLAIM_QUEUED], &q->claim[CLAIM_ONE],
+		&q->due_next, &q->run_insert, &q->run_finish, &q->run_prefix};
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+		free(*all[i]);
+		*all[i] = NULL;
+	}
+}
+
+const char *
+store_sql_claim(const struct store_sql *q, const struct claim_req *req, struct row *p)
+{
+	p->n = p->nowned = 0;
+	if (req->what == CLAIM_DUE) {
+		row_int(p, req->now);
+		row_int(p, req->cur->due);
+		row_text(p, req->cur->id);
+		row_int(p, req->max);
+	} else if (req->what == CLAIM_QUEUED) {
+		row_int(p, req->max);
+	} else {
+		row_text(p, req->id);
+	}
+	return q->claim[req->what];
+}
+
+void
+store_sql_run_insert(struct row *p, const struct run *r, const struct owner *o)
+{
+	row_run(p, r, COLS_WRITE);
+	row_text(p, o ? o->id : NULL);
+	row_text(p, o ? o->host : NULL);
+	row_text(p, o ? o->node : NULL);
+	row_time(p, o ? o->pid : TIME_NONE);
+	row_time(p, o ? o->start : TIME_NONE);
+}
+
+void
+store_sql_run_finish(struct row *p, const struct run *r, const char *owner_id)
+{
+	row_run(p, r, COLS_END);
+	row_text(p, owner_id);
+}
+
+/* " AND col IN ('a', 'b')" for the bits set (names from our tables); one is
+ * written "col = 'a'", which a partial index's condition can match. */
+static void
+names_in(struct buf *b, const char *col, unsigned bits, int count, const char *(*name)(int))
+{
+	int n = 0;
+	for (int i = 0; i < count; i++)
+		n += (bits >> i) & 1;
+	buf_printf(b, n == 1 ? " AND %s = " : " AND %s IN (", col);
+	for (int i = 0, k = 0; i < count; i++)
+		if (bits & (1u << i))
+			buf_printf(b, "%s'%s'", k++ ? ", " : "", name(i));
+	if (n != 1)
+		buf_puts(b, ")");
+}
+
+/* " AND lhs ?n" for a value, the next parameter of p. */
+static void
+and_int(struct buf *b, struct row *p, const char *lhs, int64_t v)
+{
+	row_int(p, v);
+	buf_printf(b, " AND %s ?%d", lhs, p->n);
+}
+
+static void
+and_text(struct buf *b, struct row *p, const char *lhs, const char *v)
+{
+	row_text(p, v);
+	buf_printf(b, " AND %s ?%d", lhs, p->n);
+}
+
+char *
+store_sql_task_list(const struct sql_dialect *d, const struct task_filter *f, int count,
+    struct row *p)
+{
+	struct buf b = {0};
+	p->n = p->nowned = 0;
+	if (count)
+		buf_puts(&b, "SELECT count(*)");
+	else
+		select_list(&b, &task_fields, 0);
+	buf_printf(&b, " FROM tasks WHERE deleted_at IS %sNULL", f->trashed ? "NOT " : "");
+	if (f->statuses) {
+		/* Most tasks are pending: with it in the set, walk the next-run
+		 * order; without it, the status index (which leaves pending out,
+		 * hence the term that lets the planner use it). */
+		buf_puts(&b, f->statuses & (1u << STATUS_PENDING) ? "" : " AND status <> 'pending'");
+		names_in(&b, "status", f->statuses, STATUS_COUNT, task_status_name);
+	}
+	if (f->kinds)
+		names_in(&b, "kind", f->kinds, KIND_COUNT, task_kind_name);
+	if (f->channel)
+		and_text(&b, p, "channel =", f->channel);
+	if (f->intent)
+		and_text(&b, p, "intent =", f->intent);
+	/* A literal, so the partial indexes that say "enabled = 1" apply. */
+	if (f->enabled >= 0)
+		buf_puts(&b, f->enabled ? " AND enabled = 1" : " AND enabled = 0");
+	/* On the ordering index's expression, so a window is a range scan of
+	 * it; a task without a next run sorts last and never matches. */
+	char lhs[96];
+	if (f->due_within >= 0) {
+		snprintf(lhs, sizeof lhs, "%s <=", d->order_key);
+		and_int(&b, p, lhs, f->now + f->due_within);
+	}
+	if (f->due_after >= 0) {
+		snprintf(lhs, sizeof lhs, "%s >=", d->order_key);
+		and_int(&b, p, lhs, f->now + f->due_after);
+		buf_puts(&b, " AND next_run_at IS NOT NULL");
+	}
+	if (!count && f->trashed)
+		buf_puts(&b, " ORDER BY deleted_at DESC, id");
+	else if (!count)
+		buf_printf(&b, " ORDER BY %s, %s", d->order_key, d->seq);
+	if (!count && f->limit > 0)
+		buf_printf(&b, " LIMIT %ld", f->limit);
+	return in_dialect(&b, d);
+}
+
+char *
+store_sql_run_list(const struct sql_dialect *d, const struct run_filter *f, struct row *p)
+{
+	struct buf b = {0};
+	p->n = p->nowned = 0;
+	select_list(&b, &run_fields, f->with_output);
+	buf_puts(&b, " FROM runs WHERE true");
+	if (f->task_id)
+		and_text(&b, p, "task_id =", f->task_id);
+	if (f->status >= 0)
+		and_text(&b, p, "status =", run_status_name(f->status));
+	if (f->since != TIME_NONE)
+		and_int(&b, p, "started_at >=", f->since);
+	buf_printf(&b, " ORDER BY started_at DESC, %s DESC", d->seq);
+	if (f->limit > 0)
+		buf_printf(&b, " LIMIT %ld", f->limit);
+	return in_dialect(&b, d);
+}

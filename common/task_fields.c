@@ -1,0 +1,314 @@
+/* task_fields.c: the tables of a task's and a run's fields (task_fields.h)
+ * and the rows a store reads and writes through them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store.h"
+#include "task_fields.h"
+
+#define T(m) offsetof(struct task, m), sizeof(((struct task *)0)->m)
+#define R(m) offsetof(struct run, m), sizeof(((struct run *)0)->m)
+#define NONE 0, 0
+
+static const struct field_enum kinds = {task_kind_name, task_kind_parse, -1};
+static const struct field_enum statuses = {task_status_name, task_status_parse, -1};
+static const struct field_enum misseds = {task_missed_name, task_missed_parse, MISSED_ONCE};
+static const struct field_enum run_statuses = {run_status_name, run_status_parse, -1};
+static const struct field_enum triggers = {run_trigger_name, run_trigger_parse, -1};
+
+/* In the order of their JSON objects; the columns follow it too. */
+static const struct field task_table[] = {
+	/* JSON name           column                 type           member                    flags, names */
+	{"id",                  "id",                  FT_ID,         T(id),                    F_IN, NULL},
+	{"name",                "name",                FT_STR,        T(name),                  F_IN, NULL},
+	{"prompt",              "prompt",              FT_STR,        T(prompt),                F_IN, NULL},
+	{"system_prompt",       "system_prompt",       FT_STR,        T(system_prompt),         F_IN, NULL},
+	{"kind",                "kind",                FT_ENUM,       T(kind),                  F_IN, &kinds},
+	{"cron",                "cron",                FT_STR,        T(cron),                  F_IN, NULL},
+	{"at",                  NULL,                  FT_AT,         NONE,                     F_IN, NULL},
+	{"plan",                "plan",                FT_PLAN,       NONE,                     F_IN, NULL},
+	{"tz",                  "tz",                  FT_STR,        T(tz),                    F_IN, NULL},
+	{"description",         NULL,                  FT_DESCRIPTION,NONE,                     0, NULL},
+	{"enabled",             "enabled",             FT_BOOL,       T(enabled),               F_IN, NULL},
+	{"status",              "status",              FT_ENUM,       T(status),                F_IN, &statuses},
+	{"next_run_at",         "next_run_at",         FT_TIME,       T(next_run_at),           F_IN, NULL},
+	{"due_at",              "due_at",              FT_TIME,       T(due_at),                0, NULL},
+	{"last_run_at",         "last_run_at",         FT_TIME,       T(last_run_at),           F_IN, NULL},
+	{"last_status",         "last_status",         FT_STR,        T(last_status),           F_IN, NULL},
+	{"last_error",          "last_error",          FT_STR,        T(last_error),            F_IN, NULL},
+	{"last_result",         "last_result",         FT_STR,        T(last_result),           F_IN, NULL},
+	{"consecutive_failures","consecutive_failures",FT_INT,        T(consecutive_failures),  F_IN, NULL},
+	{"context",             "context",             FT_STR,        T(context),               F_IN, NULL},
+	{"attachments",         "attachments",         FT_ARRAY,      T(attachments),           F_IN, NULL},
+	{"model",               "model",               FT_STR,        T(model),                 F_IN, NULL},
+	{"exec",                "exec",                FT_STR,        T(exec),                  F_IN | F_COMMAND, NULL},
+	{"timeout",             "timeout",             FT_INT,        T(timeout),               F_IN, NULL},
+	{"retries",             "retries",             FT_INT,        T(retries),               F_IN, NULL},
+	{"intent",              "intent",              FT_STR,        T(intent),                F_IN, NULL},
+	{"channel",             "channel",             FT_STR,        T(channel),               F_IN, NULL},
+	{"payload",             "payload",             FT_OBJECT,     T(payload),               F_IN, NULL},
+	{"key",                 "idem_key",            FT_STR,        T(key),                   F_IN, NULL},
+	{"missed",              "missed",              FT_ENUM,       T(missed),                F_IN, &misseds},
+	{"jitter",              "jitter",              FT_INT,        T(jitter),                F_IN, NULL},
+	{"notify",              "notify",              FT_STR,        T(notify),                F_IN | F_COMMAND, NULL},
+	{"queued",              "queued",              FT_BOOL,       T(queued),                F_IN, NULL},
+	{"until",               "until_at",            FT_TIME,       T(until_at),              F_IN | F_WHEN, NULL},
+	{"count",               "count",               FT_INT,        T(count),                 F_IN, NULL},
+	{"ends_at",             "ends_at",             FT_TIME,       T(ends_at),               F_IN, NULL},
+	{"mcp",                 "mcp",                 FT_ARRAY,      T(mcp),                   F_IN, NULL},
+	{"mcp_allow",           "mcp_allow",           FT_ARRAY,      T(mcp_allow),             F_IN, NULL},
+	{"created_at",          "created_at",          FT_TIME,       T(created_at),            F_IN, NULL},
+	{"updated_at",          "updated_at",          FT_TIME,       T(updated_at),            F_IN, NULL},
+	{"deleted_at",          "deleted_at",          FT_TIME,       T(deleted_at),            F_IN, NULL},
+	{NULL,                  "arming",              FT_INT,        T(arming),                0, NULL},
+	{NULL,                  "dedup",               FT_DEDUP,      NONE,                     0, NULL},
+};
+
+static const struct field run_table[] = {
+	{"id",                  "id",                  FT_ID,         R(id),                    F_IN, NULL},
+	{"task_id",             "task_id",             FT_ID,         R(task_id),               F_IN, NULL},
+	{"slot",                "slot",                FT_TIME,       R(slot),                  F_IN, NULL},
+	{"trigger",             "trigger",             FT_ENUM,       R(trigger),               F_IN, &triggers},
+	{"status",              "status",              FT_ENUM,       R(status),                F_IN | F_END, &run_statuses},
+	{"started_at",          "started_at",          FT_TIME,       R(started_at),            F_IN, NULL},
+	{"ended_at",            "ended_at",            FT_TIME,       R(ended_at),              F_IN | F_END, NULL},
+	{"exit_code",           "exit_code",           FT_OPT_INT,    R(exit_code),             F_IN | F_END, NULL},
+	{"duration_ms",         "duration_ms",         FT_OPT_I64,    R(duration_ms),           F_IN | F_END, NULL},
+	{"attempt",             "attempt",             FT_INT,        R(attempt),               F_IN, NULL},
+	{NULL,                  "arming",              FT_INT,        R(arming),                0, NULL},
+	{NULL,                  "lease_until",         FT_TIME,       R(lease_until),           0, NULL},
+	{NULL,                  "prev_status",         FT_CHARS,      R(prev_status),           0, NULL},
+	{"note",                "note",                FT_STR,        R(note),                  F_IN | F_OMIT | F_LARGE, NULL},
+	{"output",              "output",              FT_STR,        R(output),                F_IN | F_OMIT | F_LARGE | F_END, NULL},
+	{"error",               "error",               FT_STR,        R(error),                 F_IN | F_OMIT | F_LARGE | F_END, NULL},
+};
+
+const struct fields task_fields = {task_table, sizeof task_table / sizeof task_table[0]};
+const struct fields run_fields = {run_table, sizeof run_table / sizeof run_table[0]};
+
+/* Every column and, for an update, a keep flag each fit in a row. */
+_Static_assert(2 * sizeof task_table / sizeof task_table[0] + 8 <= ROW_MAX, "ROW_MAX too small");
+
+int
+field_in(const struct field *f, int cols)
+{
+	if (!f->column)
+		return 0;
+	switch (cols) {
+	case COLS_READ: return f->type != FT_DEDUP && !(f->flags & F_LARGE);
+	case COLS_LARGE: return f->type != FT_DEDUP && (f->flags & F_LARGE);
+	case COLS_END: return (f->flags & F_END) != 0;
+	default: return 1;
+	}
+}
+
+int
+field_is_int(const struct field *f)
+{
+	switch (f->type) {
+	case FT_INT: case FT_BOOL: case FT_OPT_INT: case FT_OPT_I64: case FT_TIME: return 1;
+	default: return 0;
+	}
+}
+
+int
+field_is_text(const struct field *f)
+{
+	return f->type == FT_STR || f->type == FT_ARRAY || f->type == FT_OBJECT;
+}
+
+int
+field_keeps(const struct field *f)
+{
+	return f->column && (f->type == FT_ENUM || f->type == FT_PLAN);
+}
+
+/* ---- rows ---- */
+
+static struct cell *
+row_next(struct row *r)
+{
+	if (r->n >= ROW_MAX)
+		abort(); /* the tables are bounded by ROW_MAX at compile time */
+	return &r->c[r->n++];
+}
+
+void
+row_int(struct row *r, int64_t v)
+{
+	*row_next(r) = (struct cell){CELL_INT, v, NULL};
+}
+
+void
+row_text(struct row *r, const char *s)
+{
+	*row_next(r) = s ? (struct cell){CELL_TEXT, 0, s} : (struct cell){CELL_NULL, 0, NULL};
+}
+
+void
+row_time(struct row *r, int64_t t)
+{
+	if (t == TIME_NONE)
+		row_text(r, NULL);
+	else
+		row_int(r, t);
+}
+
+void
+row_free(struct row *r)
+{
+	for (int i = 0; i < r->nowned; i++)
+		free(r->owned[i]);
+	r->nowned = 0;
+	r->n = 0;
+}
+
+/* A value this agentcron cannot write as it is: kept as stored. */
+static int
+unknown_value(const struct field *f, const void *obj)
+{
+	const struct task *t = obj;
+	if (f->type == FT_ENUM)
+		return *CFIELD_OF(obj, f, int) < 0;
+	return f->type == FT_PLAN && !t->nplan && (t->kind == KIND_AT || t->kind == KIND_PLAN);
+}
+
+static void
+row_cell(struct row *r, const struct field *f, const void *obj)
+{
+	switch (f->type) {
+	case FT_ID:
+	case FT_CHARS: {
+		const char *s = CFIELD_OF(obj, f, char);
+		row_text(r, f->type == FT_CHARS && !*s ? NULL : s);
+		break;
+	}
+	case FT_STR:
+	case FT_ARRAY:
+	case FT_OBJECT: row_text(r, *CFIELD_OF(obj, f, char *)); break;
+	case FT_INT:
+	case FT_BOOL: row_int(r, *CFIELD_OF(obj, f, int)); break;
+	case FT_OPT_INT: {
+		int v = *CFIELD_OF(obj, f, int);
+		row_time(r, v < 0 ? TIME_NONE : v);
+		break;
+	}
+	case FT_OPT_I64: {
+		int64_t v = *CFIELD_OF(obj, f, int64_t);
+		row_time(r, v < 0 ? TIME_NONE : v);
+		break;
+	}
+	case FT_TIME: row_time(r, *CFIELD_OF(obj, f, int64_t)); break;
+	case FT_ENUM: {
+		int v = *CFIELD_OF(obj, f, int);
+		row_text(r, v < 0 ? NULL : f->names->name(v));
+		break;
+	}
+	case FT_PLAN: {
+		char *plan = task_plan_text(obj);
+		row_text(r, plan);
+		if (plan)
+			r->owned[r->nowned++] = plan;
+		break;
+	}
+	case FT_DEDUP:
+		task_dedup_key(obj, r->dedup);
+		row_text(r, r->dedup);
+		break;
+	case FT_AT:
+	case FT_DESCRIPTION:
+		break;
+	}
+}
+
+static void
+row_fields(struct row *r, const struct fields *fs, const void *obj, int cols)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		if (field_in(&fs->f[i], cols))
+			row_cell(r, &fs->f[i], obj);
+}
+
+void
+row_task(struct row *r, const struct task *t, int update)
+{
+	r->n = r->nowned = 0;
+	row_fields(r, &task_fields, t, COLS_WRITE);
+	for (size_t i = 0; update && i < task_fields.n; i++)
+		if (field_keeps(&task_fields.f[i]))
+			row_int(r, unknown_value(&task_fields.f[i], t));
+}
+
+void
+row_run(struct row *r, const struct run *run, int cols)
+{
+	r->n = r->nowned = 0;
+	if (cols == COLS_END)
+		row_text(r, run->id);
+	row_fields(r, &run_fields, run, cols);
+}
+
+/* ---- reading ---- */
+
+static void
+read_cell(const struct field *f, void *obj, struct cell c)
+{
+	const char *s = c.kind == CELL_TEXT ? c.s : NULL;
+	int null = c.kind == CELL_NULL;
+	switch (f->type) {
+	case FT_ID:
+	case FT_CHARS: snprintf(FIELD_OF(obj, f, char), f->size, "%s", s ? s : ""); break;
+	case FT_STR:
+	case FT_ARRAY:
+	case FT_OBJECT: *FIELD_OF(obj, f, char *) = s ? xstrdup(s) : NULL; break;
+	case FT_INT:
+	case FT_BOOL: *FIELD_OF(obj, f, int) = null ? 0 : (int)c.i; break;
+	case FT_OPT_INT: *FIELD_OF(obj, f, int) = null ? -1 : (int)c.i; break;
+	case FT_OPT_I64: *FIELD_OF(obj, f, int64_t) = null ? -1 : c.i; break;
+	case FT_TIME: *FIELD_OF(obj, f, int64_t) = null ? TIME_NONE : c.i; break;
+	case FT_ENUM: {
+		int v = s ? f->names->parse(s) : -1;
+		*FIELD_OF(obj, f, int) = v < 0 ? f->names->unknown : v;
+		break;
+	}
+	case FT_PLAN: task_plan_parse(obj, s); break;
+	case FT_AT:
+	case FT_DESCRIPTION:
+	case FT_DEDUP:
+		break;
+	}
+}
+
+static int
+read_fields(const struct fields *fs, void *obj, cell_fn get, void *src, int col, int cols)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		if (field_in(&fs->f[i], cols))
+			read_cell(&fs->f[i], obj, get(src, col++, field_is_int(&fs->f[i])));
+	return col;
+}
+
+void
+task_read(struct task *t, cell_fn get, void *src)
+{
+	task_init(t);
+	read_fields(&task_fields, t, get, src, 0, COLS_READ);
+}
+
+int
+task_read_ncols(void)
+{
+	int n = 0;
+	for (size_t i = 0; i < task_fields.n; i++)
+		n += field_in(&task_fields.f[i], COLS_READ);
+	return n;
+}
+
+void
+run_read(struct run *r, cell_fn get, void *src, int large)
+{
+	memset(r, 0, sizeof *r);
+	int col = read_fields(&run_fields, r, get, src, 0, COLS_READ);
+	if (large)
+		read_fields(&run_fields, r, get, src, col, COLS_LARGE);
+}

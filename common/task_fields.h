@@ -1,0 +1,121 @@
+/* task_fields.h: the one description of the fields of a task and of a run:
+ * for each its member, type, JSON name and column.  The JSON codec
+ * (task_json.c) and the stores (store_sql.c and the backends) read and write
+ * through these tables, so a new field is a member of its struct, a line in
+ * its table (task_fields.c) and a migration in each backend.
+ *
+ * A store's row is cells: NULL, an integer or text.  A field that this
+ * agentcron cannot read as stored (a kind or status of a newer one,
+ * instants it cannot parse) is written back as it is stored, never lost. */
+#ifndef AC_TASK_FIELDS_H
+#define AC_TASK_FIELDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct task;
+struct run;
+
+enum field_type {
+	FT_ID,          /* char[37]: text */
+	FT_STR,         /* char *, NULL for none: text */
+	FT_CHARS,       /* a short char array, "" for none: text, not in JSON */
+	FT_INT,         /* int: integer */
+	FT_BOOL,        /* int, 0 or 1: integer; JSON true or false */
+	FT_OPT_INT,     /* int, -1 for none: integer or NULL; JSON number or null */
+	FT_OPT_I64,     /* int64_t, -1 for none: likewise */
+	FT_TIME,        /* int64_t seconds, TIME_NONE for none: integer; JSON RFC 3339 */
+	FT_ENUM,        /* int, an index into the field's names: its name as text */
+	FT_ARRAY,       /* char *, a JSON array's text */
+	FT_OBJECT,      /* char *, a JSON object's text */
+	/* A task's own: */
+	FT_PLAN,        /* plan[nplan]: stored "i1,i2,..."; JSON "plan" of a planned task */
+	FT_AT,          /* JSON only: the one instant of a one-shot (plan[0]) */
+	FT_DESCRIPTION, /* JSON only, output: task_describe */
+	FT_DEDUP,       /* stored only, written: task_dedup_key, which finds twins */
+};
+
+enum {
+	F_IN = 1 << 0,    /* JSON: read by task_from_json/run_from_json (else ignored there) */
+	F_WHEN = 1 << 1,  /* JSON input: any time expression, read in the task's zone */
+	F_COMMAND = 1 << 2, /* JSON input: a command line, which must split into words */
+	F_OMIT = 1 << 3,  /* JSON output: left out when none */
+	F_LARGE = 1 << 4, /* store: read only when asked for (a run's output) */
+	F_END = 1 << 5,   /* store: written when a run ends (else only when it is recorded) */
+};
+
+/* The names of an FT_ENUM's values. */
+struct field_enum {
+	const char *(*name)(int);
+	int (*parse)(const char *);   /* -1 for a name not known */
+	int unknown;                  /* a stored name not known reads as this; -1 keeps it */
+};
+
+struct field {
+	const char *json;             /* its name in JSON; NULL: not in JSON */
+	const char *column;           /* its column in the store; NULL: not stored */
+	enum field_type type;
+	size_t off, size;             /* the member in struct task or struct run */
+	unsigned flags;               /* F_* */
+	const struct field_enum *names; /* FT_ENUM */
+};
+
+struct fields {
+	const struct field *f;
+	size_t n;
+};
+extern const struct fields task_fields, run_fields;
+
+/* The member of obj that f describes, as a type *. */
+#define FIELD_OF(obj, f, type) ((type *)((char *)(obj) + (f)->off))
+#define CFIELD_OF(obj, f, type) ((type const *)((const char *)(obj) + (f)->off))
+
+/* Which columns (COLS_*) a row holds, in table order. */
+enum {
+	COLS_READ,       /* read back: not derived, not large */
+	COLS_LARGE,      /* read back when asked for: large */
+	COLS_WRITE,      /* every column */
+	COLS_END,        /* F_END columns: what ending a run writes */
+};
+int field_in(const struct field *f, int cols);
+int field_is_int(const struct field *f);   /* stored as an integer (else text) */
+int field_is_text(const struct field *f);  /* a malloc'd char * member (FT_STR, FT_ARRAY, FT_OBJECT) */
+/* Written back as stored when its value is not known (an update's
+ * keep flags, one for each such column). */
+int field_keeps(const struct field *f);
+
+/* A value as a store holds it. */
+enum cell_kind { CELL_NULL, CELL_INT, CELL_TEXT };
+struct cell {
+	enum cell_kind kind;
+	int64_t i;
+	const char *s;            /* valid as long as the row or result it came from */
+};
+
+/* The cells of one statement's parameters, in order. */
+#define ROW_MAX 160
+struct row {
+	struct cell c[ROW_MAX];
+	int n;
+	char *owned[4];           /* texts the row made, freed with it */
+	int nowned;
+	char dedup[17];
+};
+void row_int(struct row *r, int64_t v);
+void row_text(struct row *r, const char *s);    /* NULL: a NULL cell */
+void row_time(struct row *r, int64_t t);        /* TIME_NONE: a NULL cell */
+void row_free(struct row *r);
+/* The cells of a task's columns (COLS_WRITE); an update's keep flags follow. */
+void row_task(struct row *r, const struct task *t, int update);
+/* A run's columns: COLS_WRITE, or its id and then COLS_END. */
+void row_run(struct row *r, const struct run *run, int cols);
+
+/* Read a stored row: get(src, col, is_int) is the cell of column col
+ * (from 0) of the backend's result.  Columns in the order the SELECT lists
+ * of store_sql.c name them. */
+typedef struct cell (*cell_fn)(void *src, int col, int is_int);
+void task_read(struct task *t, cell_fn get, void *src);      /* t uninitialised */
+void run_read(struct run *r, cell_fn get, void *src, int large); /* r uninitialised */
+int task_read_ncols(void);                  /* how many columns task_read reads */
+
+#endif
