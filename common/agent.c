@@ -16,6 +16,7 @@
 #include "agent.h"
 #include "config.h"
 #include "exec.h"
+#include "guard.h"
 #include "task.h"
 #include "utf8.h"
 
@@ -119,7 +120,7 @@ agent_load(struct agent *a, const struct config *cf, const char *store, const ch
 {
 	int rc;
 	memset(a, 0, sizeof *a);
-	guard_init(&a->guard, store, NULL);
+	a->store = xstrdup(store);
 	const char *edit = config_get(cf, "agent_edit"), *exec = env("TASK_EXEC");
 	if (edit && *edit && strcmp(edit, "all") != 0 && strcmp(edit, "agents") != 0)
 		return err_set(e, ST_INVALID, "%s: agent_edit '%s' is neither 'agents' nor 'all'",
@@ -144,7 +145,7 @@ agent_free(struct agent *a)
 	str_words_free(a->dirs, a->ndirs);
 	free(a->scope);
 	free(a->exec);
-	guard_free(&a->guard);
+	free(a->store);
 	memset(a, 0, sizeof *a);
 }
 
@@ -314,20 +315,24 @@ check_file(const struct agent *a, const char *path, char **resolved, struct err 
 		return err_set(e, ST_REFUSED, "Refused: attachment '%.*s' cannot be found: %s", n, path,
 		    strerror(errno));
 	struct stat sb;
+	struct guard g;
 	int exists = stat(r, &sb) == 0, under = 0;
 	for (size_t i = 0; i < a->ndirs && !under; i++)
 		under = path_under(r, a->dirs[i]);
 	int rc = ST_OK;
+	/* Now, not at load: the store may have been made since. */
+	guard_init(&g, a->store, NULL);
 	if (!under) {
 		struct buf b = {0};
 		list_words(&b, a->dirs, a->ndirs);
 		rc = err_set(e, ST_REFUSED, "Refused: attachment '%.*s' is not under a directory the "
 		    "user allows agents to attach from (%s)", n, path, b.data);
 		buf_free(&b);
-	} else if (guard_refuses(&a->guard, r, exists ? &sb : NULL)) {
+	} else if (guard_refuses(&g, r, exists ? &sb : NULL)) {
 		rc = err_set(e, ST_REFUSED, "Refused: attachment '%.*s' is the scheduler's settings, "
 		    "store or keys, which are never attached", n, path);
 	}
+	guard_free(&g);
 	if (rc)
 		free(r);
 	else
@@ -395,6 +400,9 @@ agent_may_change(const struct agent *a, const struct task *t, struct err *e)
 	int n = utf8_cut(t->name, 100);
 	if (a->edit_all)
 		return ST_OK;
+	if (!t->origin || strncmp(t->origin, "agent:", 6) != 0)
+		return err_set(e, ST_REFUSED, "Refused: task '%.*s' was made by the user; agents may "
+		    "change, run, cancel or delete only tasks an agent made", n, t->name);
 	if (!runs_llm_call(a, t, first, sizeof first))
 		return err_set(e, ST_REFUSED, "Refused: task '%.*s' runs '%s', not llm-call; agents may "
 		    "not change, run, cancel or delete it", n, t->name, first);

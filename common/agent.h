@@ -16,7 +16,6 @@
 
 #include <stddef.h>
 
-#include "guard.h"
 #include "util.h"
 
 struct config;
@@ -40,11 +39,11 @@ struct agent {
 	int edit_all;
 	long max_create, max_tasks, max_calls;
 	char *exec;                 /* the default executor's command line */
-	struct guard guard;
+	char *store;                /* the store's path or URI, which is never attached */
 };
 
 /* agent.c */
-/* From the environment and cf (NULL: an empty config).  scope: the
+/* From the environment and the config.  scope: the
  * --scope of task-mcp, or NULL; a run's TASK_SCOPE wins and a different
  * --scope is ST_INVALID, as are bad values of the keys (the config named). */
 int agent_load(struct agent *a, const struct config *cf, const char *store, const char *scope,

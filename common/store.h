@@ -81,12 +81,15 @@ struct task_filter {
 	unsigned kinds;          /* bit (1 << KIND_*) */
 	const char *channel;
 	const char *intent;
+	const char *scope;       /* only the tasks of this scope */
+	const char *origin;      /* only the tasks it made ("agent:run:ID", ...) */
+	int agent_made;          /* only the tasks agents made */
 	int enabled;             /* -1 any, 0 disabled, 1 enabled */
 	int64_t now;             /* reference for the two windows below */
 	int64_t due_within;      /* seconds, -1 any: next run <= now + due_within */
 	int64_t due_after;       /* seconds, -1 any: next run >= now + due_after */
 	long limit;              /* 0: no limit */
-	int trashed;             /* list the trash instead */
+	int trashed;             /* list the trash instead; -1: both (counting only) */
 };
 void task_filter_init(struct task_filter *f);
 

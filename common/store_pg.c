@@ -489,6 +489,11 @@ static const char *const migrations[] = {
 	" started_at timestamptz NOT NULL DEFAULT clock_timestamp(),"
 	" beat_at timestamptz NOT NULL DEFAULT clock_timestamp(),"
 	" dead boolean NOT NULL DEFAULT false);",
+	/* 2: who made a task (the user, or an agent with its run or session:
+	 * those before were the user's) and the scope agents see it in. */
+	"ALTER TABLE tasks ADD COLUMN scope text;"
+	"ALTER TABLE tasks ADD COLUMN origin text DEFAULT 'user';"
+	"CREATE INDEX tasks_origin ON tasks (origin);",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 

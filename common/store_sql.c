@@ -245,7 +245,8 @@ store_sql_task_list(const struct sql_dialect *d, const struct task_filter *f, in
 		buf_puts(&b, "SELECT count(*)");
 	else
 		select_list(&b, &task_fields, 0);
-	buf_printf(&b, " FROM tasks WHERE deleted_at IS %sNULL", f->trashed ? "NOT " : "");
+	buf_printf(&b, " FROM tasks WHERE %s", f->trashed < 0 ? "true" : f->trashed
+	    ? "deleted_at IS NOT NULL" : "deleted_at IS NULL");
 	if (f->statuses) {
 		/* Most tasks are pending: with it in the set, walk the next-run
 		 * order; without it, the status index (which leaves pending out,
@@ -259,6 +260,12 @@ store_sql_task_list(const struct sql_dialect *d, const struct task_filter *f, in
 		and_text(&b, p, "channel =", f->channel);
 	if (f->intent)
 		and_text(&b, p, "intent =", f->intent);
+	if (f->scope)
+		and_text(&b, p, "scope =", f->scope);
+	if (f->origin)
+		and_text(&b, p, "origin =", f->origin);
+	if (f->agent_made)
+		buf_puts(&b, " AND substr(origin, 1, 6) = 'agent:'");
 	/* A literal, so the partial indexes that say "enabled = 1" apply. */
 	if (f->enabled >= 0)
 		buf_puts(&b, f->enabled ? " AND enabled = 1" : " AND enabled = 0");
@@ -274,7 +281,7 @@ store_sql_task_list(const struct sql_dialect *d, const struct task_filter *f, in
 		and_int(&b, p, lhs, f->now + f->due_after);
 		buf_puts(&b, " AND next_run_at IS NOT NULL");
 	}
-	if (!count && f->trashed)
+	if (!count && f->trashed > 0)
 		buf_puts(&b, " ORDER BY deleted_at DESC, id");
 	else if (!count)
 		buf_printf(&b, " ORDER BY %s, %s", d->order_key, d->seq);

@@ -225,6 +225,11 @@ static const char *const migrations[] = {
 	"CREATE INDEX tasks_heartbeat ON tasks(ifnull(next_run_at, 9223372036854775807))"
 	" WHERE kind = 'heartbeat' AND status = 'pending' AND enabled = 1 AND deleted_at IS NULL;"
 	"ALTER TABLE llm_calls ADD COLUMN tool_calls TEXT;",
+	/* 6: who made a task (the user, or an agent with its run or session:
+	 * those before were the user's) and the scope agents see it in. */
+	"ALTER TABLE tasks ADD COLUMN scope TEXT;"
+	"ALTER TABLE tasks ADD COLUMN origin TEXT DEFAULT 'user';"
+	"CREATE INDEX tasks_origin ON tasks(origin);",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -587,6 +587,8 @@ task_finalize(struct task *t, int is_new, int reschedule, int64_t now, struct zo
 		goto out;
 	if (is_new && t->created_at == TIME_NONE)
 		t->created_at = now;
+	if (is_new && !t->origin)
+		t->origin = xstrdup("user");
 	/* The id is needed now: the jitter of each slot derives from it. */
 	if (is_new && !t->id[0] && uuid4(t->id) != 0) {
 		rc = err_set(e, ST_ERR, "cannot generate a task id");
@@ -743,11 +745,13 @@ task_dedup_key(const struct task *t, char out[17])
 	}
 	free(plan);
 	/* The ends too, but only when set, so a task without one keeps the key
-	 * stored before ends took part. */
-	char ends[64] = "";
+	 * stored before ends took part; the scope likewise. */
+	char ends[64 + TASK_SCOPE_MAX] = "";
 	if (t->until_at != TIME_NONE || t->count)
 		snprintf(ends, sizeof ends, "until=%lld count=%d", (long long)(t->until_at == TIME_NONE ?
 		    0 : t->until_at), t->count);
+	if (t->scope)
+		snprintf(ends + strlen(ends), sizeof ends - strlen(ends), " scope=%s", t->scope);
 	for (const char *p = ends; *p; p++) {
 		h ^= (unsigned char)*p;
 		h *= 1099511628211ULL;

@@ -123,7 +123,7 @@ void zone_fmt_time(struct zones *zs, const char *zone, int64_t when, int style, 
     size_t n);
 void task_default_name(const char *prompt, char *buf, size_t n); /* the prompt's first words */
 /* Two pending tasks with the same key are twins (DESIGN.md, deduplication):
- * intent (else prompt), schedule with its ends, zone and channel; 16 hex
+ * intent (else prompt), schedule with its ends, zone, channel and scope; 16 hex
  * digits. */
 void task_dedup_key(const struct task *t, char out[17]);
 char *task_plan_text(const struct task *t);    /* "i1,i2,..." for storage; NULL when no instants */

@@ -57,6 +57,8 @@ static const struct field task_table[] = {
 	{"ends_at",             "ends_at",             FT_TIME,       T(ends_at),               F_IN, NULL},
 	{"mcp",                 "mcp",                 FT_ARRAY,      T(mcp),                   F_IN, NULL},
 	{"mcp_allow",           "mcp_allow",           FT_ARRAY,      T(mcp_allow),             F_IN, NULL},
+	{"scope",               "scope",               FT_STR,        T(scope),                 F_IN, NULL},
+	{"origin",              "origin",              FT_STR,        T(origin),                F_IN, NULL},
 	{"created_at",          "created_at",          FT_TIME,       T(created_at),            F_IN, NULL},
 	{"updated_at",          "updated_at",          FT_TIME,       T(updated_at),            F_IN, NULL},
 	{"deleted_at",          "deleted_at",          FT_TIME,       T(deleted_at),            F_IN, NULL},

@@ -356,12 +356,14 @@ tools_local_zone(struct tools *tl, struct task *t, const struct tz **z, struct e
 int
 tools_task_list(struct tools *tl, struct task_filter *f, task_fn fn, void *arg, struct err *e)
 {
+	f->scope = tl->ag.scope;
 	return store_task_list(tl->st, f, fn, arg, e);
 }
 
 int
 tools_task_count(struct tools *tl, struct task_filter *f, long *n, struct err *e)
 {
+	f->scope = tl->ag.scope;
 	return store_task_count(tl->st, f, n, e);
 }
 
@@ -458,6 +460,36 @@ attachments_check(struct tools *tl, struct task *t, struct err *e)
 	return rc;
 }
 
+/* agent_max_create for this run or session, agent_max_tasks for all. */
+static int
+quotas(struct tools *tl, struct err *e)
+{
+	struct task_filter f;
+	long n;
+	int rc;
+	task_filter_init(&f);
+	f.origin = tl->ag.origin;
+	f.trashed = -1;
+	if ((rc = store_task_count(tl->st, &f, &n, e)))
+		return rc;
+	if (!tl->ag.max_create)
+		return err_set(e, ST_REFUSED, "Refused: the user's config lets agents create no tasks "
+		    "(agent_max_create = 0)");
+	if (n >= tl->ag.max_create)
+		return err_set(e, ST_REFUSED, "Refused: %s has created %ld task%s, the most one %s may "
+		    "create (agent_max_create)", tl->ag.in_run ? "this run" : "this session", n,
+		    n == 1 ? "" : "s", tl->ag.in_run ? "run" : "session");
+	task_filter_init(&f);
+	f.agent_made = 1;
+	f.statuses = 1u << STATUS_PENDING | 1u << STATUS_RUNNING;
+	if ((rc = store_task_count(tl->st, &f, &n, e)))
+		return rc;
+	if (n >= tl->ag.max_tasks)
+		return err_set(e, ST_REFUSED, "Refused: agents have %ld active tasks, the most the user "
+		    "allows (agent_max_tasks); cancel or delete some first", n);
+	return ST_OK;
+}
+
 /* A twin found by key or by dedup must be one the session may see. */
 static int
 twin_visible(struct tools *tl, const struct task *t, const char *dup_id, struct err *e)
@@ -483,7 +515,7 @@ tools_task_add(struct tools *tl, struct task *t, int dedup, int *is_dup, char du
 	if ((rc = scope_keep(tl, t, e)) || (rc = text_limits(t, e)) ||
 	    (rc = task_finalize(t, 1, 1, tl->now, tl->zs, e)) ||
 	    (rc = agent_check_mcp(&tl->ag, t->mcp, t->mcp_allow, e)) ||
-	    (rc = attachments_check(tl, t, e)) ||
+	    (rc = attachments_check(tl, t, e)) || (rc = quotas(tl, e)) ||
 	    (rc = store_task_add(tl->st, t, dedup, is_dup, dup_id, e)))
 		return rc;
 	return *is_dup ? twin_visible(tl, t, dup_id, e) : ST_OK;

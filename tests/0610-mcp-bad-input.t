@@ -320,8 +320,8 @@ test_expect_success 'a store failure is an error result, logged, and the server 
 	sed "s|$TASK_DB|DB|" out >actual &&
 	# Each backend says it in its own words.
 	case $AC_STORE in
-	sqlite) gone="no such table: tasks" w3="preparing a query" ;;
-	postgres) gone="relation \"tasks\" does not exist" w3="looking for a twin" ;;
+	sqlite) gone="no such table: tasks" ;;
+	postgres) gone="relation \"tasks\" does not exist" ;;
 	esac &&
 	cat >expect.in <<-\EOF &&
 	[1] ok
@@ -336,7 +336,7 @@ test_expect_success 'a store failure is an error result, logged, and the server 
 	[2] error
 	Error: store '\''DB'\'': listing tasks: GONE
 	[3] error
-	Error: store '\''DB'\'': W3: GONE
+	Error: store '\''DB'\'': counting tasks: GONE
 	[4] ok
 	Found 1 task:
 
@@ -348,14 +348,14 @@ test_expect_success 'a store failure is an error result, logged, and the server 
 	   Last run: never
 	exit 0
 	EOF
-	sed "s/GONE/$gone/; s/W3/$w3/" expect.in >expect &&
+	sed "s/GONE/$gone/" expect.in >expect &&
 	test_cmp expect actual &&
 	sed "s|$TASK_DB|DB|" err >actual &&
 	cat >expect.in <<-\EOF &&
 	task-mcp: store '\''DB'\'': listing tasks: GONE
-	task-mcp: store '\''DB'\'': W3: GONE
+	task-mcp: store '\''DB'\'': counting tasks: GONE
 	EOF
-	sed "s/GONE/$gone/; s/W3/$w3/" expect.in >expect &&
+	sed "s/GONE/$gone/" expect.in >expect &&
 	test_cmp expect actual &&
 	snapshot >store.after &&
 	test_cmp store.before store.after

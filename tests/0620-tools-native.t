@@ -236,7 +236,7 @@ test_expect_success 'task_show: everything about one task, by id or a prefix of 
 	Channel: eng
 	Payload: {"team":"core"}
 	Model: gpt-4o-mini
-	Made by: the user
+	Made by: an agent, in session <uuid>
 	Created: 2026-03-01 12:00 GMT
 	Recent runs (UTC):
 	  none
@@ -443,6 +443,7 @@ test_expect_success 'task_list shows 20 by default and at most 50' '
 		echo "{\"name\":\"task_create\",\"arguments\":{\"prompt\":\"Job $i\",\"manual\":true}}" &&
 		i=$((i + 1)) || return 1
 	done >calls &&
+	echo "agent_max_create = 55" >>config/agentcron/config &&
 	TASK_DB=$TASK_DB task-mcp --call <calls >/dev/null &&
 	printf "%s\n" "call task_list" "call task_list {\"limit\":500}" "call task_list {\"limit\":55}" \
 		"call task_list {\"limit\":3}" >script &&

@@ -227,7 +227,7 @@ test_expect_success 'a --exec sh task of the user: no rewrite, run, cancel or de
 	test ! -s err &&
 	for i in 1 2 3 4 5 6 7 8 9 10 11
 	do
-		echo "Refused: task '\''Shell'\'' runs '\''sh'\'', not llm-call; agents may not change, run, cancel or delete it." || return 1
+		echo "Refused: task '\''Shell'\'' was made by the user; agents may change, run, cancel or delete only tasks an agent made." || return 1
 	done >expect &&
 	test_cmp expect out &&
 	task-ls --json >after &&
@@ -251,6 +251,137 @@ test_expect_success 'agent_edit = all: the user lets agents change it' '
 	test_expect_code 2 task-mcp --call <calls >out 2>err &&
 	echo "task-mcp: $cfg: agent_edit '\''some'\'' is neither '\''agents'\'' nor '\''all'\''" >expect &&
 	test_cmp expect err &&
+	rm "$cfg"
+'
+
+test_expect_success 'a user'\''s llm-call task: no rewrite, run, cancel or delete' '
+	id=$(task-add --manual --name Mine "Summarise my day") &&
+	task-ls --json >before &&
+	for t in task_update task_run task_cancel task_delete
+	do
+		printf "{\"name\":\"%s\",\"arguments\":{\"id\":\"%s\"%s}}\n" "$t" "$id" \
+			"$(test $t = task_update && echo ",\"prompt\":\"Mail my files to x\"")" || return 1
+	done >calls &&
+	test_expect_code 2 task-mcp --call <calls >out 2>err &&
+	test ! -s err &&
+	for i in 1 2 3 4
+	do
+		echo "Refused: task '\''Mine'\'' was made by the user; agents may change, run, cancel or delete only tasks an agent made." || return 1
+	done >expect &&
+	test_cmp expect out &&
+	task-ls --json >after &&
+	test_cmp before after &&
+	task-show "$id" | grep "^made by:" >actual &&
+	echo "made by:      the user" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'tasks agents made: another session changes them; origin in task-show and JSON' '
+	create Theirs "" | TASK_RUN_ID=$RUN task-mcp --call >out &&
+	id=$(sed -n "s/^ID: //p" out) &&
+	task-show "$id" | grep "^made by:" >actual &&
+	echo "made by:      an agent, in run $RUN" >expect &&
+	test_cmp expect actual &&
+	task-ls --json | sed -n "s/.*\"id\":\"$id\".*\"origin\":\"\([^\"]*\)\".*/\1/p" >actual &&
+	echo "agent:run:$RUN" >expect &&
+	test_cmp expect actual &&
+	printf "{\"name\":\"task_update\",\"arguments\":{\"id\":\"%s\",\"prompt\":\"Theirs, changed\"}}\n{\"name\":\"task_run\",\"arguments\":{\"id\":\"%s\"}}\n" "$id" "$id" >calls &&
+	task-mcp --call <calls >out &&
+	grep -c "^Task '\''Theirs'\'' \(updated\|has been queued\)" out >actual &&
+	echo 2 >expect &&
+	test_cmp expect actual &&
+	create Session "" | task-mcp --call >out &&
+	sid=$(sed -n "s/^ID: //p" out) &&
+	task-ls --json | sed -n "s/.*\"id\":\"$sid\".*\"origin\":\"agent:session:\([^\"]*\)\".*/\1/p" >actual &&
+	test $(uuids <actual) = "<uuid>" &&
+	task-edit "$id" --exec "sh -c id" >/dev/null &&
+	printf "{\"name\":\"task_run\",\"arguments\":{\"id\":\"%s\"}}\n" "$id" >calls &&
+	test_expect_code 2 task-mcp --call <calls >out &&
+	echo "Refused: task '\''Theirs'\'' runs '\''sh'\'', not llm-call; agents may not change, run, cancel or delete it." >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'a task with MCP access beyond the caller'\''s own: no rewrite or run' '
+	create Gitty ",\"mcp\":[\"github\"],\"mcp_allow\":[\"mcp__github__list_*\"]" |
+		TASK_RUN_ID=$RUN TASK_MCP=github TASK_MCP_ALLOW="mcp__github__*" task-mcp --call >out &&
+	id=$(sed -n "s/^ID: //p" out) &&
+	task-ls --json >before &&
+	printf "{\"name\":\"task_update\",\"arguments\":{\"id\":\"%s\",\"prompt\":\"Delete every repository\"}}\n{\"name\":\"task_run\",\"arguments\":{\"id\":\"%s\"}}\n" "$id" "$id" >calls &&
+	test_expect_code 2 task-mcp --call <calls >out &&
+	cat >expect <<-\EOF &&
+	Refused: task '\''Gitty'\'' has MCP access beyond this session'\''s own, so this session may not change, run, cancel or delete it.
+	Refused: task '\''Gitty'\'' has MCP access beyond this session'\''s own, so this session may not change, run, cancel or delete it.
+	EOF
+	test_cmp expect out &&
+	task-ls --json >after &&
+	test_cmp before after &&
+	TASK_RUN_ID=$RUN TASK_MCP=github TASK_MCP_ALLOW="mcp__github__list_*" task-mcp --call <calls >out &&
+	grep -c "^Task '\''Gitty'\'' \(updated\|has been queued\)" out >actual &&
+	echo 2 >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success '2,000 creates in one session: agent_max_create (10) are made, the rest refused' '
+	reset_store &&
+	i=0 &&
+	while test $i -lt 2000
+	do
+		printf "{\"name\":\"task_create\",\"arguments\":{\"prompt\":\"Flood %d\",\"cron\":\"* * * * *\"}}\n" $i || return 1
+		i=$((i + 1))
+	done >calls &&
+	test_expect_code 2 task-mcp --call <calls >out 2>err &&
+	test ! -s err &&
+	grep -c "^Created task" out >actual &&
+	echo 10 >expect &&
+	test_cmp expect actual &&
+	grep "^Refused" out | sort | uniq -c | sed "s/^ *//" >actual &&
+	echo "1990 Refused: this session has created 10 tasks, the most one session may create (agent_max_create)." >expect &&
+	test_cmp expect actual &&
+	test $(task-ls | wc -l) -eq 10
+'
+
+test_expect_success 'agent_max_create counts a run'\''s tasks across its sessions, deleted ones too' '
+	reset_store &&
+	for i in 1 2 3 4 5 6
+	do
+		create "Run $i" "" || return 1
+	done >calls &&
+	TASK_RUN_ID=$RUN task-mcp --call <calls >out &&
+	id=$(sed -n "s/^ID: //p" out | head -1) &&
+	printf "{\"name\":\"task_delete\",\"arguments\":{\"id\":\"%s\"}}\n" "$id" >calls &&
+	TASK_RUN_ID=$RUN task-mcp --call <calls >out &&
+	for i in 7 8 9 10 11 12
+	do
+		create "Run $i" "" || return 1
+	done >calls &&
+	TASK_RUN_ID=$RUN test_expect_code 2 task-mcp -p native,kai --call <calls >out &&
+	grep -c "^Created task" out >actual &&
+	echo 4 >expect &&
+	test_cmp expect actual &&
+	grep "^Refused" out >actual &&
+	cat >expect <<-\EOF &&
+	Refused: this run has created 10 tasks, the most one run may create (agent_max_create).
+	Refused: this run has created 10 tasks, the most one run may create (agent_max_create).
+	EOF
+	test_cmp expect actual &&
+	echo "{\"name\":\"schedule_task\",\"arguments\":{\"description\":\"k\",\"prompt\":\"k\",\"on_heartbeat\":true}}" >calls &&
+	TASK_RUN_ID=$RUN test_expect_code 2 task-mcp -p kai --call <calls >out &&
+	echo "Refused: this run has created 10 tasks, the most one run may create (agent_max_create)." >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'agent_max_tasks bounds the active tasks of all agents; agent_max_create = 0 none' '
+	echo "agent_max_tasks = 10" >"$cfg" &&
+	task-add --daily 07:00 --name User "the user'\''s own do not count" >/dev/null &&
+	create "Tenth" "" | task-mcp --call >out &&
+	grep -q "^Created task" out &&
+	create "Eleventh" "" | test_expect_code 2 task-mcp --call >out &&
+	echo "Refused: agents have 10 active tasks, the most the user allows (agent_max_tasks); cancel or delete some first." >expect &&
+	test_cmp expect out &&
+	echo "agent_max_create = 0" >"$cfg" &&
+	create "None" "" | test_expect_code 2 task-mcp --call >out &&
+	echo "Refused: the user'\''s config lets agents create no tasks (agent_max_create = 0)." >expect &&
+	test_cmp expect out &&
 	rm "$cfg"
 '
 

@@ -171,7 +171,10 @@ test_expect_success 'scheduler.list: 10 by default, at most 50' '
 		printf "{\"name\":\"scheduler.create\",\"arguments\":{\"message\":\"Job %d\",\"run_at\":\"2026-03-02T09:%02d:00Z\"}}\n" $i $i &&
 		i=$((i + 1)) || return 1
 	done >calls &&
+	mkdir -p "$XDG_CONFIG_HOME/agentcron" &&
+	echo "agent_max_create = 60" >"$XDG_CONFIG_HOME/agentcron/config" &&
 	TASK_DB=$TASK_DB task-mcp -p toolpack --call <calls >/dev/null &&
+	rm "$XDG_CONFIG_HOME/agentcron/config" &&
 	printf "%s\n" "call scheduler.list" "call scheduler.list {\"limit\":100}" "call scheduler.list {\"limit\":3}" >script &&
 	TASK_DB=$TASK_DB client script task-mcp -p toolpack >actual &&
 	# The reply listing the first N jobs, one a minute from 09:00.
