@@ -70,7 +70,7 @@ $(B)/common/%.o: common/%.c common/*.h | deps
 $(B)/libagentcron.a: $(LIBOBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(BIN)/%: cmd/%.c $(B)/libagentcron.a common/*.h | deps
+$(BIN)/%: cmd/%.c cmd/*.h $(B)/libagentcron.a common/*.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(DEP_CFLAGS) -Icommon -o $@ $< $(B)/libagentcron.a $(LDLIBS_$*) $(LDLIBS)
 
