@@ -1,8 +1,10 @@
 # agentcron: cron for AI agents.  `make` builds bin/, `make check` runs every
 # test, `make check-asan` runs them again built with AddressSanitizer and
 # UBSan, `make demo` shows the whole path, `make bench` prints the
-# performance figures.  Building first runs ./deps.sh, which checks (and as
-# root installs) what the build and the tests need.
+# performance figures.  Building first runs ./deps.sh: `make` and `make
+# install` check what the build needs and say what is missing; check,
+# check-asan, demo, bench and fuzz also need the test list, which deps.sh
+# installs when run as root.
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
@@ -57,8 +59,9 @@ ASAN = -O1 -g -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-p
 
 all: $(PROGS) $(UNITS) $(TOOLS) $(PRELOAD)
 
+DEPS = $(if $(filter check check-asan demo bench fuzz,$(MAKECMDGOALS)),test,build)
 deps:
-	@./deps.sh
+	@./deps.sh $(DEPS)
 
 $(B)/common/%.o: common/%.c common/*.h | deps
 	@mkdir -p $(@D)
@@ -88,7 +91,7 @@ $(B)/tools/%.so: tests/tools/preload/%.c
 check: all
 	@tests/run $(CURDIR)/$(BIN) $(CURDIR)/$(B) $(STORES)
 
-check-asan:
+check-asan: | deps
 	@$(MAKE) --no-print-directory B=build/asan BIN=build/asan/bin CFLAGS="$(ASAN)" all
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run $(CURDIR)/build/asan/bin $(CURDIR)/build/asan $(STORES)

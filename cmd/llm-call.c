@@ -23,6 +23,7 @@
 
 #include "config.h"
 #include "exec.h"
+#include "http.h"
 #include "llm.h"
 #include "llm_session.h"
 #include "mcp_client.h"
@@ -37,10 +38,10 @@
 #define DEFAULT_ROUNDS 8
 
 struct opts {
-	struct llm_session s;         /* the call's own settings */
+	struct llm_session s;       /* the call's own settings */
 	const char *tools;
 	struct buf mcp, allow;      /* --mcp and --mcp-allow, comma-joined */
-	int json, stream, no_log, max_rounds;
+	int json, stream, no_log, max_rounds, list_tools;
 };
 
 /* What streaming output needs to end on a newline. */
@@ -184,6 +185,7 @@ usage(FILE *f)
 	    "                [--mcp-timeout SECONDS] [--max-rounds N] [--json]\n"
 	    "                [--stream | --no-stream] [--timeout SECONDS] [--connect-timeout SECONDS]\n"
 	    "                [--retries N] [-n] [PROMPT ...]\n"
+	    "       llm-call --mcp NAME... [--mcp-allow GLOB]... --list-tools\n"
 	    "Send PROMPT (else standard input) to a model and print the answer.\n"
 	    "  -s, --system TEXT        system prompt (default $TASK_SYSTEM_PROMPT)\n"
 	    "  -m, --model NAME         model (default $TASK_MODEL, config, %s or %s)\n"
@@ -199,6 +201,8 @@ usage(FILE *f)
 	    "      --mcp-allow GLOB     only the MCP tools whose mcp__SERVER__TOOL name matches;\n"
 	    "                           repeatable (default $TASK_MCP_ALLOW)\n"
 	    "      --mcp-timeout SECONDS  for each MCP request (default 60)\n"
+	    "      --list-tools         print the tools of the --mcp servers (names that\n"
+	    "                           --mcp-allow matches) and their descriptions; no call\n"
 	    "      --max-rounds N       tool-call rounds before giving up (default %d)\n"
 	    "      --json               print one JSON object with answer, model, usage, latency\n"
 	    "      --stream, --no-stream  print the answer as it arrives (default on a terminal)\n"
@@ -218,7 +222,7 @@ parse_options(int argc, char **argv, struct opts *o)
 {
 	enum { O_PROVIDER = 256, O_BASE_URL, O_KEY_FILE, O_TOOLS, O_MAX_ROUNDS, O_JSON, O_STREAM,
 		O_NO_STREAM, O_TIMEOUT, O_CONNECT_TIMEOUT, O_RETRIES, O_MCP, O_MCP_ALLOW, O_MCP_TIMEOUT,
-		O_HELP, O_VERSION };
+		O_LIST_TOOLS, O_HELP, O_VERSION };
 	static const struct option longopts[] = {
 		{"system", required_argument, NULL, 's'},
 		{"model", required_argument, NULL, 'm'},
@@ -233,6 +237,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		{"mcp", required_argument, NULL, O_MCP},
 		{"mcp-allow", required_argument, NULL, O_MCP_ALLOW},
 		{"mcp-timeout", required_argument, NULL, O_MCP_TIMEOUT},
+		{"list-tools", no_argument, NULL, O_LIST_TOOLS},
 		{"json", no_argument, NULL, O_JSON},
 		{"stream", no_argument, NULL, O_STREAM},
 		{"no-stream", no_argument, NULL, O_NO_STREAM},
@@ -282,6 +287,7 @@ parse_options(int argc, char **argv, struct opts *o)
 			if (!(rc = opt_number("--max-rounds", optarg, NULL, 1, 100, &n, &e)))
 				o->max_rounds = (int)n;
 			break;
+		case O_LIST_TOOLS: o->list_tools = 1; break;
 		case O_JSON: o->json = 1; break;
 		case O_STREAM: o->stream = 1; break;
 		case O_NO_STREAM: o->stream = 0; break;
@@ -349,9 +355,12 @@ prepare(struct call *k, int argc, char **argv, struct err *e)
 	const char *mcp = o->mcp.len ? o->mcp.data : env("TASK_MCP");
 	const char *allow = o->allow.len ? o->allow.data : env("TASK_MCP_ALLOW");
 	if ((rc = llm_session_conversation(&o->s, k->st, e)) ||
-	    (o->tools && (rc = llm_session_tools(&o->s, k->st, o->tools, e))) ||
-	    (mcp && (rc = llm_session_mcp(&o->s, mcp, allow, e))))
+	    (o->tools && (rc = llm_session_tools(&o->s, k->st, o->tools, e))))
 		return rc;
+	/* A task's server that mcp.json does not name (TASK_MCP, no flag)
+	 * fails every run alike: not worth a retry. */
+	if (mcp && (rc = llm_session_mcp(&o->s, mcp, allow, e)))
+		return rc == ST_INVALID && !o->mcp.len ? EXEC_EXIT_PERMANENT : rc;
 	return llm_new(lc, &k->l, e);
 }
 
@@ -416,6 +425,31 @@ record(struct call *k, int rc, struct err *e)
 	return rc;
 }
 
+/* --list-tools: the tools the MCP servers offer, as the model would get
+ * them (--mcp-allow applied), a line each: the name --mcp-allow patterns
+ * match, then the description's first line.  No key, prompt or store. */
+static int
+list_mcp_tools(struct call *k, struct err *e)
+{
+	struct opts *o = &k->o;
+	const char *mcp = o->mcp.len ? o->mcp.data : env("TASK_MCP");
+	const char *allow = o->allow.len ? o->allow.data : env("TASK_MCP_ALLOW");
+	int rc;
+	if (!mcp || !*mcp)
+		return err_set(e, ST_INVALID, "--list-tools lists the tools of MCP servers: give --mcp NAME");
+	if ((rc = http_new(&o->s.http, e)) || (rc = llm_session_mcp(&o->s, mcp, allow, e)))
+		return rc;
+	const cJSON *t;
+	cJSON_ArrayForEach(t, o->s.offered) {
+		const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
+		const char *desc = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "description"));
+		char *line = utf8_clean(desc ? desc : "", desc ? strcspn(desc, "\n") : 0);
+		printf("%s\t%s\n", name ? name : "?", line);
+		free(line);
+	}
+	return ST_OK;
+}
+
 /* The answer, unless it was streamed as it came. */
 static void
 print_answer(struct call *k)
@@ -444,6 +478,11 @@ llm_call(int argc, char **argv)
 		/* A server that dies while it is written to is an error to
 		 * report, not a reason to die. */
 		signal(SIGPIPE, SIG_IGN);
+		if (k.o.list_tools) {
+			if ((rc = list_mcp_tools(&k, &e)))
+				fail(rc, e.msg);
+			goto done;
+		}
 		rc = prepare(&k, argc - optind, argv + optind, &e);
 		if (!rc)
 			rc = ask(&k, &e);
@@ -453,11 +492,12 @@ llm_call(int argc, char **argv)
 		if (rc)
 			fail(rc, e.msg);
 	}
+done:
 	llm_result_free(&k.r);
 	buf_free(&k.o.mcp);
 	buf_free(&k.o.allow);
 	llm_free(k.l);
-	llm_session_free(&k.o.s);     /* the tools before the store they use */
+	llm_session_free(&k.o.s);   /* the tools before the store they use */
 	store_close(k.st);
 	config_free(k.cf);
 	buf_free(&k.prompt);
@@ -467,5 +507,6 @@ llm_call(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	return prog_end(prog, llm_call(argc, argv));
+	int rc = prog_start(prog);
+	return prog_end(prog, rc ? rc : llm_call(argc, argv));
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "config.h"
 #include "util.h"
 
 /* "PROG: MESSAGE (try 'PROG --help')" on stderr; returns ST_INVALID. */
@@ -24,6 +25,29 @@ usage_error(const char *prog, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, " (try '%s --help')\n", prog);
 	return ST_INVALID;
+}
+
+/* What every program does first with the configuration file: a key that
+ * nothing reads is said once (a misspelt `modle` would otherwise be
+ * ignored without a word), and its `tz` becomes the local zone.  A file
+ * that cannot be used is left to the parts that read it to report. */
+static inline int
+prog_start(const char *prog)
+{
+	struct config *cf;
+	struct err e;
+	size_t pos = 0;
+	const char *k;
+	if (config_load(&cf, &e) != ST_OK)
+		return ST_OK;
+	while ((k = config_unknown(cf, &pos)))
+		fprintf(stderr, "%s: warning: unknown key '%s' in %s (ignored; see agentcron-config(5))\n",
+		    prog, k, config_path(cf));
+	int rc = config_tz(cf, &e);
+	if (rc)
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+	config_free(cf);
+	return rc;
 }
 
 /* main's return: rc, unless the program succeeded but its standard output

@@ -164,5 +164,6 @@ done:
 int
 main(int argc, char **argv)
 {
-	return prog_end(prog, task_edit(argc, argv));
+	int rc = prog_start(prog);
+	return prog_end(prog, rc ? rc : task_edit(argc, argv));
 }

@@ -583,5 +583,6 @@ task_log(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	return prog_end(prog, task_log(argc, argv));
+	int rc = prog_start(prog);
+	return prog_end(prog, rc ? rc : task_log(argc, argv));
 }

@@ -235,5 +235,6 @@ task_ls(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	return prog_end(prog, task_ls(argc, argv));
+	int rc = prog_start(prog);
+	return prog_end(prog, rc ? rc : task_ls(argc, argv));
 }

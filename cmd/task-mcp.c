@@ -227,5 +227,6 @@ task_mcp(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	return prog_end(prog, task_mcp(argc, argv));
+	int rc = prog_start(prog);
+	return prog_end(prog, rc ? rc : task_mcp(argc, argv));
 }

@@ -170,5 +170,6 @@ task_rm(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	return prog_end(prog, task_rm(argc, argv));
+	int rc = prog_start(prog);
+	return prog_end(prog, rc ? rc : task_rm(argc, argv));
 }

@@ -23,6 +23,7 @@
 #include "fire_env.h"
 #include "ids.h"
 #include "opt.h"
+#include "proc.h"
 #include "prog.h"
 #include "stopsig.h"
 #include "store.h"
@@ -199,11 +200,8 @@ task_run(int argc, char **argv)
 	}
 	struct err e = {{0}};
 	struct config *cf = NULL;
-	char dir[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
-	dir[n > 0 ? n : 0] = 0;
-	if (strrchr(dir, '/'))
-		*strrchr(dir, '/') = 0;
+	char self[PATH_MAX], dir[PATH_MAX];
+	proc_self("", self, dir, sizeof self);
 	struct fire_opts fo = {.jobs = 1, .search_dir = dir[0] ? dir : NULL, .clock = clock_now};
 	struct fire_cb cb = {.report = on_report, .warn = on_warn, .arg = &rn};
 	signal(SIGPIPE, SIG_IGN);
@@ -243,5 +241,6 @@ task_run(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	return prog_end(prog, task_run(argc, argv));
+	int rc = prog_start(prog);
+	return prog_end(prog, rc ? rc : task_run(argc, argv));
 }

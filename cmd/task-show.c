@@ -288,5 +288,6 @@ task_show(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	return prog_end(prog, task_show(argc, argv));
+	int rc = prog_start(prog);
+	return prog_end(prog, rc ? rc : task_show(argc, argv));
 }

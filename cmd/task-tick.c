@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 
@@ -27,6 +26,7 @@
 #include "heartbeat.h"
 #include "install.h"
 #include "opt.h"
+#include "proc.h"
 #include "prog.h"
 #include "sdnotify.h"
 #include "stopsig.h"
@@ -37,33 +37,7 @@ static const char prog[] = "task-tick";
 
 #define FLUSH_MS 60000       /* a pass's last tries to record what it ran */
 #define RECHECK_MS 60000     /* a watcher looks again at least this often */
-#define DOWN_RETRY_MS 1000   /* ... and this often while its store cannot be reached */
-
-/* "Now": TASK_NOW fixed for a pass; in --watch it moves on with the
- * monotonic clock from TASK_NOW, so tests can start anywhere in time.
- * Without it, the store's clock (a database's, shared by every host). */
-struct clock {
-	int fixed, set;
-	int64_t base, mono0;
-	const struct store *st;
-};
-
-static int64_t
-clock_ms(const struct clock *c)
-{
-	if (c->set)
-		return c->base * 1000 + (c->fixed ? 0 : mono_ms() - c->mono0);
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + store_clock_skew_ms(c->st);
-}
-
-static int64_t
-clock_now(void *arg)
-{
-	int64_t ms = clock_ms(arg);
-	return ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000);
-}
+#define RETRY_MS 1000        /* and this often while its store cannot be reached */
 
 /* How runs are printed: JSON lines, or one line for people on a terminal. */
 struct out {
@@ -112,7 +86,7 @@ on_preview(const struct fire_preview *p, void *arg)
 struct tick {
 	struct store *st;
 	struct fire *f;
-	struct clock clk;
+	struct fire_clock clk;
 	int sfd;
 	int64_t grace_ms;
 	int64_t stop_at;
@@ -136,16 +110,18 @@ begin_stop(struct tick *tk, int sig)
 		    (long long)(tk->grace_ms / 1000));
 }
 
-/* How long a watcher may sleep: until the next due instant, or a while. */
+/* How long a watcher may sleep: until the next due instant, or a while;
+ * a second while its store cannot be reached (down: it lost its wake-up
+ * descriptor), since nothing else would wake it when the store is back. */
 static int64_t
-watch_timeout(struct tick *tk)
+watch_timeout(struct tick *tk, int down)
 {
 	struct err e;
-	int64_t due = TIME_NONE, ms = RECHECK_MS;
+	int64_t due = TIME_NONE, ms = down ? RETRY_MS : RECHECK_MS;
 	if (fire_next_due(tk->f, &due, &e) != ST_OK)
-		return DOWN_RETRY_MS;
+		return RETRY_MS;
 	if (due != TIME_NONE) {
-		int64_t until = due * 1000 - clock_ms(&tk->clk);
+		int64_t until = due * 1000 - fire_clock_ms(&tk->clk);
 		/* Due but not ours to claim now (all slots busy, or it fired in
 		 * this pass): look again in a while. */
 		if (until <= 0)
@@ -233,7 +209,11 @@ run_loop(struct tick *tk, int watch)
 		if (tk->stop_at && !tk->stopped)
 			timeout = tk->stop_at - mono_ms();
 		else if (watch && !tk->stop_at)
-			planned = mono_ms() + (timeout = wake_fd < 0 ? DOWN_RETRY_MS : watch_timeout(tk));
+			planned = mono_ms() + (timeout = watch_timeout(tk, wake_fd < 0));
+		/* A watcher also wakes to look for runs whose owner died. */
+		int64_t recover_in = last_recover + recover_every - mono_ms();
+		if (planned && timeout > recover_in)
+			timeout = recover_in > 0 ? recover_in : 0;
 		/* Armed: the first pass is made and wake-ups are watched. */
 		if (!ready) {
 			ready = 1;
@@ -429,13 +409,7 @@ task_tick(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	char self[PATH_MAX], dir[PATH_MAX];
-	ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (sl > 0)
-		self[sl] = 0;
-	else
-		snprintf(self, sizeof self, "%s", prog);
-	snprintf(dir, sizeof dir, "%s", self);
-	*(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = 0;
+	proc_self(prog, self, dir, sizeof self);
 	if (a.print_cron || a.print_systemd) {
 		char *text = install_text(self, a.print_systemd, a.watch);
 		fputs(text, stdout);
@@ -451,8 +425,7 @@ task_tick(int argc, char **argv)
 	if ((rc = now_get(&now, &e)) || (rc = config_load(&cf, &e) ? ST_ERR : ST_OK) ||
 	    (rc = store_open(NULL, 0, &tk.st, &e)))
 		goto done;
-	tk.clk = (struct clock){.set = getenv("TASK_NOW") && *getenv("TASK_NOW"), .fixed = !a.watch,
-		.base = now, .mono0 = mono_ms(), .st = tk.st};
+	fire_clock_init(&tk.clk, tk.st, now, a.watch);
 	if (a.pause >= 0) {
 		rc = set_pause(tk.st, a.pause, now, &e);
 		goto done;
@@ -463,8 +436,8 @@ task_tick(int argc, char **argv)
 	}
 	if (!tk.clk.set)
 		check_skew(tk.st);
-	struct fire_opts fo = {.jobs = a.jobs, .search_dir = dir, .watch = a.watch, .clock = clock_now,
-		.clock_arg = &tk.clk};
+	struct fire_opts fo = {.jobs = a.jobs, .search_dir = dir, .watch = a.watch,
+		.clock = fire_clock_now, .clock_arg = &tk.clk};
 	out.human = !a.json && isatty(1);
 	out.zs = zones_new();
 	struct fire_cb cb = {.report = on_report, .warn = on_warn, .arg = &out};
@@ -503,5 +476,6 @@ done:
 int
 main(int argc, char **argv)
 {
-	return prog_end(prog, task_tick(argc, argv));
+	int rc = prog_start(prog);
+	return prog_end(prog, rc ? rc : task_tick(argc, argv));
 }

@@ -396,5 +396,6 @@ fail:
 int
 main(int argc, char **argv)
 {
-	return prog_end(prog, task_when(argc, argv));
+	int rc = prog_start(prog);
+	return prog_end(prog, rc ? rc : task_when(argc, argv));
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "tz.h"
 #include "when.h"
 
 #define CONFIG_MAX (256 * 1024)
@@ -31,6 +32,54 @@ config_default_path(char *buf, size_t n)
 	const char *home = getenv("HOME");
 	snprintf(buf, n, "%s/.config/agentcron/config", home && *home ? home : ".");
 	return buf;
+}
+
+/* Every key some part of agentcron reads (agentcron-config(5) has them
+ * all): another is most likely a misspelling, which programs warn about.
+ * A new key goes here and in the page. */
+static const char *const known_keys[] = {
+	"agent_attach_dirs", "agent_edit", "agent_max_calls", "agent_max_create",
+	"agent_max_tasks", "agent_mcp", "anthropic_api_key", "anthropic_base_url",
+	"anthropic_model", "connect_timeout", "date_order", "db", "exec", "model", "notify",
+	"openai_api_key", "openai_base_url", "openai_model", "owner_timeout", "provider", "retries",
+	"run_timeout", "timeout", "tz", NULL,
+};
+/* Keys of the form PREFIX.NAME (per model, per server). */
+static const char *const known_prefixes[] = {NULL};
+
+static int
+key_known(const char *k)
+{
+	for (const char *const *p = known_keys; *p; p++)
+		if (strcmp(*p, k) == 0)
+			return 1;
+	for (const char *const *p = known_prefixes; *p; p++)
+		if (strncmp(*p, k, strlen(*p)) == 0 && k[strlen(*p)])
+			return 1;
+	return 0;
+}
+
+const char *
+config_unknown(const struct config *c, size_t *pos)
+{
+	for (; c && *pos < c->n; (*pos)++)
+		if (!key_known(c->keys[*pos]))
+			return c->keys[(*pos)++];
+	return NULL;
+}
+
+int
+config_tz(const struct config *c, struct err *e)
+{
+	const char *tz = config_get(c, "tz");
+	if (!tz || getenv("TZ"))
+		return ST_OK;
+	if (!tz_valid_name(tz))
+		return err_set(e, ST_INVALID, "config '%s': tz '%s' is not a zone the system knows"
+		    " (see /usr/share/zoneinfo)", c->path, tz);
+	if (setenv("TZ", tz, 1) != 0)
+		return err_set(e, ST_ERR, "cannot set TZ: %s", strerror(errno));
+	return ST_OK;
 }
 
 static int

@@ -23,6 +23,12 @@ int config_load(struct config **out, struct err *e);
 int config_load_file(const char *path, struct config **out, struct err *e); /* the same, one file */
 const char *config_get(const struct config *c, const char *key); /* NULL if unset */
 const char *config_path(const struct config *c);
+/* The keys of c that nothing reads (misspelt, most likely), one a call
+ * from *pos (start at 0); NULL after the last. */
+const char *config_unknown(const struct config *c, size_t *pos);
+/* The `tz` key as the local zone (TZ) when the environment sets none, so
+ * every reading and listing uses it; ST_INVALID when it names no zone. */
+int config_tz(const struct config *c, struct err *e);
 /* How the user's config says time expressions are read, as when.h's
  * WHEN_* flags: date_order = dmy sets WHEN_DMY.  Loads the default file;
  * a bad file or value is ST_INVALID or ST_ERR with the file named. */

@@ -1,6 +1,7 @@
 /* What firing hands its children, and its defaults (fire_env.h). */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cjson/cJSON.h>
 
@@ -43,6 +44,30 @@ fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e)
 	o->notify = v && *v ? v : NULL;
 	int rc = config_seconds(cf, "run_timeout", 86400 * 7, &o->timeout, e);
 	return rc ? rc : config_seconds(cf, "owner_timeout", 3600, &o->owner_timeout, e);
+}
+
+void
+fire_clock_init(struct fire_clock *c, const struct store *st, int64_t now, int moving)
+{
+	const char *fixed = getenv("TASK_NOW");
+	*c = (struct fire_clock){.set = fixed && *fixed, .fixed = !moving, .base = now,
+		.mono0 = mono_ms(), .st = st};
+}
+
+int64_t
+fire_clock_ms(const struct fire_clock *c)
+{
+	if (c->set)
+		return c->base * 1000 + (c->fixed ? 0 : mono_ms() - c->mono0);
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + store_clock_skew_ms(c->st);
+}
+
+int64_t
+fire_clock_now(void *clock)
+{
+	return floor_div(fire_clock_ms(clock), 1000);
 }
 
 static char **

@@ -1,10 +1,12 @@
 /* fire_env.h: what firing hands its children and reads from its own
  * environment: the executor's environment (DESIGN.md's executor contract),
- * the notify hook's environment and the event it reads on stdin, and the
+ * the notify hook's environment and the event it reads on stdin, the
  * defaults of task-tick and task-run from TASK_EXEC, TASK_NOTIFY and the
- * configuration file. */
+ * configuration file, and task-tick's clock (TASK_NOW or the store's). */
 #ifndef AC_FIRE_ENV_H
 #define AC_FIRE_ENV_H
+
+#include <stdint.h>
 
 #include "store.h"
 #include "task.h"
@@ -13,7 +15,20 @@
 struct config;
 struct fire_opts;
 
+/* "Now" for task-tick: TASK_NOW (now, as now_get read it) fixed for a
+ * pass, or moving on from it with the monotonic clock in a watcher, so
+ * tests can start anywhere in time; without it, the store's clock (a
+ * database's, shared by every host). */
+struct fire_clock {
+	int fixed, set;
+	int64_t base, mono0;
+	const struct store *st;
+};
+
 /* fire_env.c */
+void fire_clock_init(struct fire_clock *c, const struct store *st, int64_t now, int moving);
+int64_t fire_clock_ms(const struct fire_clock *c);
+int64_t fire_clock_now(void *clock);       /* in seconds, a fire_clock_fn */
 /* The defaults of o from the environment and the configuration file (cf
  * may be NULL): exec from TASK_EXEC, else `exec`, else llm-call; notify
  * from TASK_NOTIFY, else `notify`; timeout from `run_timeout`;

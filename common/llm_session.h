@@ -92,8 +92,8 @@ char *llm_session_call_log(const struct llm_session *s);
  * calls are answered, at most max_rounds rounds of them.  r is the last
  * reply with the tokens of all of them; ST_OK or the status of the failure
  * (then r may still hold a reply). */
-int llm_session_run(struct llm_session *s, struct llm *l, int max_rounds, struct llm_result *r,
-    struct err *e);
-void llm_session_free(struct llm_session *s);               /* the key is scrubbed */
+int llm_session_run(struct llm_session *s, struct llm *l, int max_rounds,
+    struct llm_result *r, struct err *e);
+void llm_session_free(struct llm_session *s);             /* the key is scrubbed */
 
 #endif

@@ -42,7 +42,7 @@ struct mcpc_config {
 
 struct mcpc;
 
-/* mcp_client.c */
+/* mcp_config.c */
 const char *mcpc_config_path(char *buf, size_t n);
 /* The file at path (NULL: the default).  A missing file has no servers.
  * ST_INVALID for a file that is not JSON of the right shape, not a regular
@@ -52,6 +52,9 @@ const char *mcpc_config_path(char *buf, size_t n);
 int mcpc_config_load(const char *path, struct mcpc_config **out, struct err *e);
 void mcpc_config_free(struct mcpc_config *c);
 const struct mcpc_server *mcpc_config_find(const struct mcpc_config *c, const char *name);
+void mcpc_strv_free(char **v);                  /* a NULL-terminated list of strings */
+
+/* mcp_client.c */
 
 /* Start or reach sv and shake hands; h carries the HTTP requests. */
 int mcpc_open(const struct mcpc_server *sv, struct http *h, long timeout_ms, struct mcpc **out,

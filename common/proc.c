@@ -158,3 +158,16 @@ proc_node_id(char *out, size_t n)
 	snprintf(out, n, "%s/%s", boot, ns);
 	return 0;
 }
+
+void
+proc_self(const char *fallback, char *path, char *dir, size_t n)
+{
+	ssize_t l = readlink("/proc/self/exe", path, n - 1);
+	if (l > 0)
+		path[l] = 0;
+	else
+		snprintf(path, n, "%s", fallback);
+	snprintf(dir, n, "%s", path);
+	char *slash = strrchr(dir, '/');
+	*(slash ? slash : dir) = 0;
+}

@@ -19,5 +19,8 @@ int proc_group_alive(pid_t pgid);               /* a member of the group that is
 /* SIGKILL every process of this user whose environment holds name=value
  * (a run's TASK_RUN_ID): what a dead task-tick left behind.  Returns how many. */
 int proc_kill_tagged(const char *name, const char *value);
+/* This program's file (/proc/self/exe, else fallback) into path, and the
+ * directory it is in into dir ("" when unknown); each n bytes. */
+void proc_self(const char *fallback, char *path, char *dir, size_t n);
 
 #endif

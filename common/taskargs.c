@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 
 #include "exec.h"
+#include "mcp_client.h"
 #include "opt.h"
 #include "taskargs.h"
 #include "tz.h"
@@ -363,6 +365,38 @@ apply_words(const char *const *vals, size_t n, char **dst)
 	cJSON_Delete(arr);
 }
 
+/* --mcp names servers of mcp.json: one it does not name would fail every
+ * run, so it is refused now.  A file that does not exist yet is no list to
+ * check against (the servers may be written after the task). */
+static int
+check_servers(const char *json, struct err *e)
+{
+	char path[PATH_MAX];
+	struct mcpc_config *cf;
+	struct stat sb;
+	cJSON *arr = json ? cJSON_Parse(json) : NULL;
+	const cJSON *it;
+	int rc = ST_OK;
+	if (!cJSON_GetArraySize(arr) || stat(mcpc_config_path(path, sizeof path), &sb) != 0) {
+		cJSON_Delete(arr);
+		return ST_OK;
+	}
+	if ((rc = mcpc_config_load(path, &cf, e))) {
+		cJSON_Delete(arr);
+		return rc;
+	}
+	cJSON_ArrayForEach(it, arr) {
+		const char *name = it->valuestring;
+		if (strcmp(name, "all") != 0 && !mcpc_config_find(cf, name)) {
+			rc = err_set(e, ST_INVALID, "--mcp: no server '%s' in %s", name, cf->path);
+			break;
+		}
+	}
+	mcpc_config_free(cf);
+	cJSON_Delete(arr);
+	return rc;
+}
+
 /* --until and --count.  Either one re-arms the end from now; "none" (or
  * '') and 0 remove it.  A new task has no end to remove: its --count 0
  * would be a task that never runs. */
@@ -484,6 +518,8 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 		return rc;
 	apply_words(a->mcp, a->nmcp, &t->mcp);
 	apply_words(a->mcp_allow, a->nmcp_allow, &t->mcp_allow);
+	if (a->nmcp && (rc = check_servers(t->mcp, e)))
+		return rc;
 	int rearm = 0;
 	if (a->tz) {
 		const struct tz *z;

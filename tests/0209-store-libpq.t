@@ -26,7 +26,7 @@ test_expect_success 'a store program maps libpq only for a PostgreSQL store' '
 # file and open a PostgreSQL store.
 if unshare --mount true 2>/dev/null; then
 	test_expect_success 'no loadable libpq: one line, exit 1, nothing else tried' '
-		path=$(ldconfig -p | grep -F "libpq.so.5 " | sed "s/.* => //" | head -n 1) &&
+		path=$("$(sbin ldconfig)" -p | grep -F "libpq.so.5 " | sed "s/.* => //" | head -n 1) &&
 		test -n "$path" &&
 		for cmd in "task-ls" "task-add --manual x" "task-tick"; do
 			TASK_DB="postgresql:///nowhere?host=/nonexistent" unshare --mount sh -c \

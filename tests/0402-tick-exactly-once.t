@@ -14,11 +14,6 @@ tasks() {
 	done | task-add --json -
 }
 
-# lines FILE N: FILE has at least N lines.
-lines() {
-	[ "$(cat "$1" 2>/dev/null | wc -l)" -ge "$2" ]
-}
-
 test_expect_success '8 task-tick processes started together on 500 due tasks: each fires once' '
 	export TASK_NOW=2026-11-23T06:00:00Z &&
 	tasks 500 2026-11-23T07:00:00Z | sort >all &&

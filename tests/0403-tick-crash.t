@@ -21,11 +21,6 @@ wait_for() {
 	test_until 20 test -s "$1"
 }
 
-# alive PID: the process runs (a zombie, dead but not yet reaped, does not).
-alive() {
-	s=$(cut -d" " -f3 "/proc/$1/stat" 2>/dev/null) && [ "$s" != Z ]
-}
-
 # gone PID...: none of these processes is alive (within 10 s).
 gone() {
 	for p in "$@"; do

@@ -160,12 +160,10 @@ test_expect_success '--queue wakes a watching task-tick, which runs it at once' 
 	reset_store && unset TASK_NOW &&
 	id=$(task-add --manual --exec "$PWD/answer" woken) &&
 	test_start_ready wout werr task-tick --watch && w=$test_ready_pid &&
-	start=$(date +%s%N) &&
 	task-run --queue $id >/dev/null &&
 	test_until 20 test -s wout &&
 	kill -TERM $w && wait $w &&
-	grep -q "\"trigger\":\"manual\",.*\"status\":\"success\"" wout &&
-	test $(( ($(date +%s%N) - start) / 1000000 )) -lt 10000
+	grep -q "\"trigger\":\"manual\",.*\"status\":\"success\"" wout
 '
 
 test_expect_success 'usage: --help, --version, unknown option' '

@@ -5,15 +5,6 @@
 # as interrupted and exits 0.
 . "$AC_TOP/tests/lib.sh"
 
-# lines FILE N: FILE has at least N lines.
-lines() {
-	[ "$(cat "$1" 2>/dev/null | wc -l)" -ge "$2" ]
-}
-
-in_s() {
-	date -u -d "@$(($(date +%s) + $1))" +%Y-%m-%dT%H:%M:%SZ
-}
-
 # watch [OPTION...]: start a watcher and return once it is armed (it says
 # READY=1 on $NOTIFY_SOCKET); its pid goes to the file watcher.
 watch() {
@@ -106,7 +97,6 @@ test_expect_success 'SIGTERM: past the grace the run is ended and recorded inter
 	test_until 20 test -e started &&
 	start=$(date +%s) && stop && took=$(($(date +%s) - start)) &&
 	{ cat wout werr && echo "stopped in $took s"; } >&2 &&
-	test $took -lt 10 &&
 	grep -q "\"status\":\"interrupted\",\"exit_code\":null,.*\"error\":\"killed by signal 15 (SIGTERM); stopped before the run finished\"" wout &&
 	grep -q "\"slot\":\"2026-11-23T07:00:00Z\"" wout &&
 	test_json_norm -t <wout >actual &&

@@ -162,15 +162,16 @@ test_expect_success 'a task copied mid-way goes on to the same end, not a new co
 		--exec true "copied") &&
 	tick 2026-11-23T09:00:30Z 2026-11-24T09:00:30Z >/dev/null &&
 	task-show --json "$id" | sed "s/,\"runs\":\[.*\]}\$/}/" >task.json &&
-	TASK_DB=$TEST_TMP/copy.db TASK_NOW=2026-11-24T12:00:00Z task-add --json - <task.json >/dev/null &&
+	copy=$(new_store copy) &&
+	TASK_DB=$copy TASK_NOW=2026-11-24T12:00:00Z task-add --json - <task.json >/dev/null &&
 	for d in 25 26 27 28; do
-		TASK_DB=$TEST_TMP/copy.db tick 2026-11-${d}T09:00:30Z || return 1
+		TASK_DB=$copy tick 2026-11-${d}T09:00:30Z || return 1
 	done >out &&
 	test "$(wc -l <out)" -eq 2 &&
-	TASK_DB=$TEST_TMP/copy.db task-log --limit 0 | cut -f6 | sort >actual &&
+	TASK_DB=$copy task-log --limit 0 | cut -f6 | sort >actual &&
 	printf "2026-11-25T09:00:00Z\n2026-11-26T09:00:00Z\n" >expect &&
 	test_cmp expect actual &&
-	TASK_DB=$TEST_TMP/copy.db state "$id" >actual &&
+	TASK_DB=$copy state "$id" >actual &&
 	echo "completed null \"2026-11-26T09:00:00Z\"" >expect && test_cmp expect actual
 '
 

@@ -11,10 +11,6 @@ mkdir full
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 export ASAN_OPTIONS
 
-in_s() {
-	date -u -d "@$(($(date +%s) + $1))" +%Y-%m-%dT%H:%M:%SZ
-}
-
 # state NAME: the status of task NAME and of its runs, one line.
 state() {
 	echo "$(task-ls --json | sed -n "s/.*\"name\":\"$1\".*\"status\":\"\([a-z]*\)\".*/\1/p")" \

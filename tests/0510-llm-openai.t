@@ -3,7 +3,7 @@
 # every request: the requests exactly, plain and streamed replies.
 . "$AC_TOP/tests/lib.sh"
 KEY=sk-fake-0123456789abcdef
-port=$(FAKE_PROVIDER_KEY=$KEY "$AC_BUILD/tools/fake-provider" -d "$TEST_TMP/fp" -i 20 -t 120) || exit 1
+port=$(provider_start fp "$KEY") || exit 1
 OPENAI_BASE_URL=http://127.0.0.1:$port/v1 OPENAI_API_KEY=$KEY
 export OPENAI_BASE_URL OPENAI_API_KEY
 
@@ -136,7 +136,7 @@ test_expect_success 'TASK_SYSTEM_PROMPT and TASK_MODEL are the defaults; flags w
 '
 
 test_expect_success 'a local server without a key gets no Authorization header' '
-	port2=$(env -u FAKE_PROVIDER_KEY "$AC_BUILD/tools/fake-provider" -d fp2 -i 10) &&
+	port2=$(provider_start fp2 "" 10) &&
 	{ OPENAI_API_KEY= llm-call --base-url "http://127.0.0.1:$port2/v1/" "no key" >out 2>err; status=$?; } &&
 	kill "$(cat fp2/pid)" &&
 	test $status = 0 &&
@@ -160,5 +160,4 @@ test_expect_success 'the server refused only the request meant to be refused' '
 	test_cmp expect actual
 '
 
-kill "$(cat fp/pid)"
 test_done

@@ -4,7 +4,7 @@
 # and picks the provider by flag, model name or key.
 . "$AC_TOP/tests/lib.sh"
 KEY=sk-ant-fake-0123456789
-port=$(FAKE_PROVIDER_KEY=$KEY "$AC_BUILD/tools/fake-provider" -d "$TEST_TMP/fp" -i 20 -t 120) || exit 1
+port=$(provider_start fp "$KEY") || exit 1
 ANTHROPIC_BASE_URL=http://127.0.0.1:$port ANTHROPIC_API_KEY=$KEY
 export ANTHROPIC_BASE_URL ANTHROPIC_API_KEY
 
@@ -98,5 +98,4 @@ test_expect_success 'no request was malformed' '
 	test ! -e fp/errors.log
 '
 
-kill "$(cat fp/pid)"
 test_done

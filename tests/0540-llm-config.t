@@ -4,7 +4,7 @@
 # request headers: never in ps, the store, logs or messages.
 . "$AC_TOP/tests/lib.sh"
 KEY=sk-fake-config-0123456789abcdef
-port=$(FAKE_PROVIDER_KEY=$KEY "$AC_BUILD/tools/fake-provider" -d "$TEST_TMP/fp" -i 20 -t 120) || exit 1
+port=$(provider_start fp "$KEY") || exit 1
 URL=http://127.0.0.1:$port/v1
 CONF=$XDG_CONFIG_HOME/agentcron/config
 mkdir -p "$XDG_CONFIG_HOME/agentcron"
@@ -147,5 +147,4 @@ test_expect_success 'the key is not in the store, the server logs or --json' '
 	fi
 '
 
-kill "$(cat fp/pid)"
 test_done

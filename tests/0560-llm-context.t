@@ -3,7 +3,7 @@
 # exchange is added; every call is recorded in the store.
 . "$AC_TOP/tests/lib.sh"
 KEY=sk-fake-0123456789abcdef
-port=$(FAKE_PROVIDER_KEY=$KEY "$AC_BUILD/tools/fake-provider" -d "$TEST_TMP/fp" -i 20 -t 120) || exit 1
+port=$(provider_start fp "$KEY") || exit 1
 OPENAI_BASE_URL=http://127.0.0.1:$port/v1 OPENAI_API_KEY=$KEY
 ANTHROPIC_BASE_URL=http://127.0.0.1:$port ANTHROPIC_API_KEY=$KEY
 export OPENAI_BASE_URL OPENAI_API_KEY ANTHROPIC_BASE_URL ANTHROPIC_API_KEY
@@ -130,5 +130,4 @@ test_expect_success 'no request was malformed' '
 	test ! -e fp/errors.log
 '
 
-kill "$(cat fp/pid)"
 test_done

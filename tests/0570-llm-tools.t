@@ -3,7 +3,7 @@
 # formats, in rounds up to --max-rounds, so an agent schedules follow-ups.
 . "$AC_TOP/tests/lib.sh"
 KEY=sk-fake-0123456789abcdef
-port=$(FAKE_PROVIDER_KEY=$KEY "$AC_BUILD/tools/fake-provider" -d "$TEST_TMP/fp" -i 20 -t 120) || exit 1
+port=$(provider_start fp "$KEY") || exit 1
 OPENAI_BASE_URL=http://127.0.0.1:$port/v1 OPENAI_API_KEY=$KEY
 ANTHROPIC_BASE_URL=http://127.0.0.1:$port ANTHROPIC_API_KEY=$KEY
 TASK_NOW=2026-11-22T08:00:00Z
@@ -141,5 +141,4 @@ test_expect_success 'no request was malformed' '
 	test ! -e fp/errors.log
 '
 
-kill "$(cat fp/pid)"
 test_done

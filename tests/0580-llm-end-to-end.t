@@ -3,7 +3,7 @@
 # and the answer in task-show and the store.
 . "$AC_TOP/tests/lib.sh"
 KEY=sk-fake-e2e-0123456789abcdef
-port=$(FAKE_PROVIDER_KEY=$KEY "$AC_BUILD/tools/fake-provider" -d "$TEST_TMP/fp" -i 20 -t 120) || exit 1
+port=$(provider_start fp "$KEY") || exit 1
 # As under cron: no provider variables, everything from the config file.
 mkdir -p "$XDG_CONFIG_HOME/agentcron"
 cat >"$XDG_CONFIG_HOME/agentcron/config" <<EOT
@@ -108,5 +108,4 @@ test_expect_success 'no request was malformed' '
 	test ! -e fp/errors.log
 '
 
-kill "$(cat fp/pid)"
 test_done

@@ -6,7 +6,6 @@
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
-client() { "$AC_BUILD/tools/mcp-client" -t 60 "$@"; }
 # The protocolVersion of each initialize reply in a transcript.
 versions() { sed -n 's/.*"result":{"protocolVersion":"\([^"]*\)".*/\1/p' "$1"; }
 # JSON on stdin, indented one space a level, for comparisons a reader can follow.

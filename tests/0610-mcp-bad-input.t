@@ -7,7 +7,6 @@
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
-client() { "$AC_BUILD/tools/mcp-client" -t 60 "$@"; }
 snapshot() {
 	store_sql "SELECT id, name, prompt, kind, cron, plan, tz, enabled,
 		status, next_run_at, queued, updated_at, deleted_at FROM tasks ORDER BY id"

@@ -6,7 +6,6 @@
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-11-23T09:30:00Z
 export TASK_NOW
-client() { "$AC_BUILD/tools/mcp-client" -t 60 "$@"; }
 mkdir -p config/agentcron
 
 test_expect_success 'task_create with until, count, mcp and mcp_allow: the reply says the end' '

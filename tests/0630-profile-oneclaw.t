@@ -5,7 +5,6 @@
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
-client() { "$AC_BUILD/tools/mcp-client" -t 60 "$@"; }
 q() { store_sql "$1"; }
 
 test_expect_success 'no tasks: "No scheduled tasks configured."' '

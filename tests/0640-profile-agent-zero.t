@@ -7,9 +7,7 @@
 # "Today is 2025-04-29 according to system prompt", as the document says.
 TASK_NOW=2025-04-29T12:00:00Z
 export TASK_NOW
-client() { "$AC_BUILD/tools/mcp-client" -t 60 "$@"; }
 q() { store_sql "$1"; }
-uuids() { sed "s/[0-9a-f]\{8\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}/<uuid>/g"; }
 
 test_expect_success 'the three create examples, as the document writes them' '
 	cat >calls <<-\EOF &&

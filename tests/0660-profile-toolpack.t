@@ -9,9 +9,7 @@
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
-client() { "$AC_BUILD/tools/mcp-client" -t 60 "$@"; }
 q() { store_sql "$1"; }
-uuids() { sed "s/[0-9a-f]\{8\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}/<uuid>/g"; }
 
 test_expect_success 'a whole conversation: create, dedup, list, update, cancel' '
 	cat >script <<-\EOF &&

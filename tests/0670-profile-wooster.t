@@ -6,7 +6,6 @@
 # A Monday, 13:00 in the zone of the document's example.
 TASK_NOW=2024-07-22T20:00:00Z TZ=America/Los_Angeles
 export TASK_NOW TZ
-client() { "$AC_BUILD/tools/mcp-client" -t 60 "$@"; }
 q() { store_sql "$1"; }
 
 test_expect_success 'over MCP: the examples, the document'\''s time expressions, the errors' '

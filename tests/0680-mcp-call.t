@@ -5,7 +5,6 @@
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
-uuids() { sed "s/[0-9a-f]\{8\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}/<uuid>/g"; }
 
 test_expect_success 'the call shapes agents emit' '
 	cat >calls <<-\EOF &&

@@ -7,7 +7,7 @@
 # speak stdio only as started here and touch no network.
 . "$AC_TOP/tests/lib.sh"
 srv=$AC_TOP/build/mcp-servers
-port=$("$AC_BUILD/tools/fake-provider" -d "$TEST_TMP/fp" -i 60 -t 300) || exit 1
+port=$(provider_start fp "" 60 300) || exit 1
 OPENAI_BASE_URL=http://127.0.0.1:$port/v1 ANTHROPIC_BASE_URL=http://127.0.0.1:$port
 export OPENAI_BASE_URL ANTHROPIC_BASE_URL
 unset TASK_MCP TASK_MCP_ALLOW
@@ -64,5 +64,4 @@ test_expect_success 'server-everything: an image reaches the model in either for
 	test ! -e fp/errors.log
 '
 
-kill "$(cat fp/pid)"
 test_done

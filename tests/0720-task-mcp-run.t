@@ -3,12 +3,13 @@
 # task-tick, the default executor llm-call (TASK_MCP, TASK_MCP_ALLOW),
 # agentcron's own task-mcp as the configured stdio server, the local fake
 # provider driving the tool calls, and task-log and task-show showing what
-# the scheduled agent did; a task naming a server that is not configured
-# fails with the one reason in task-tick's line.
+# the scheduled agent did; a server mcp.json does not name is refused at
+# add and edit time, and one taken out of it later fails the run for good
+# with the one reason in task-tick's line.
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-11-23T06:30:00Z
 export TASK_NOW
-port=$("$AC_BUILD/tools/fake-provider" -d "$TEST_TMP/fp" -i 30 -t 200) || exit 1
+port=$(provider_start fp "" 30 200) || exit 1
 OPENAI_BASE_URL=http://127.0.0.1:$port/v1
 export OPENAI_BASE_URL
 unset TASK_MCP TASK_MCP_ALLOW
@@ -65,20 +66,37 @@ test_expect_success 'task-add --mcp, task-tick: the model acts through the MCP s
 	test_cmp expect actual
 '
 
-test_expect_success 'a task naming an MCP server that is not configured: a failed run, one reason' '
-	id=$(task-add --cron "0 8 * * *" --name Lost --mcp agentcron,nosuch "[[call mcp__nosuch__x {}]] go") &&
+test_expect_success 'task-add and task-edit refuse a server mcp.json does not name, naming the file' '
+	test_expect_code 2 task-add --daily 08:00 --mcp agentcron,nosuch p >out 2>err &&
+	test ! -s out &&
+	echo "task-add: --mcp: no server '\''nosuch'\'' in $cfg" >expect && test_cmp expect err &&
+	id=$(task-add --daily 08:00 --name Fine --mcp agentcron p) &&
+	test_expect_code 2 task-edit "$id" --mcp nosuch >out 2>err &&
+	echo "task-edit: --mcp: no server '\''nosuch'\'' in $cfg" >expect && test_cmp expect err &&
+	task-show --json "$id" | grep -q "\"mcp\":\[\"agentcron\"\]" &&
+	task-rm "$id" >/dev/null
+'
+
+# A server taken out of mcp.json after the task was added: every run would
+# fail alike, so the run fails as permanently (78) and a one-shot is not
+# retried.
+test_expect_success 'a task whose MCP server is no longer configured: failed at once, one reason' '
+	cp "$cfg" cfg.saved &&
+	cat >"$cfg" <<-\EOF &&
+	{ "mcpServers": { "agentcron": { "command": "task-mcp" }, "nosuch": { "command": "true" } } }
+	EOF
+	id=$(task-add --at 08:00 --name Lost --mcp agentcron,nosuch "[[call mcp__nosuch__x {}]] go") &&
+	cp cfg.saved "$cfg" &&
 	TASK_NOW=2026-11-23T08:00:10Z task-tick >out 2>err &&
-	echo "task-tick: task '\''Lost'\'' ($(echo "$id" | cut -c1-8)) failed: exited with status 2: llm-call: no MCP server '\''nosuch'\'' in $cfg" >expect &&
+	echo "task-tick: task '\''Lost'\'' ($(echo "$id" | cut -c1-8)) failed: exited with status 78: llm-call: no MCP server '\''nosuch'\'' in $cfg" >expect &&
 	test_cmp expect err &&
 	test_json_norm <out >actual &&
 	cat >expect <<-EOF &&
-	{"run_id":"<id1>","task_id":"<id2>","name":"Lost","trigger":"schedule","slot":"2026-11-23T08:00:00Z","status":"failed","exit_code":2,"started_at":"2026-11-23T08:00:10Z","ended_at":"2026-11-23T08:00:10Z","duration_ms":<ms>,"error":"exited with status 2: llm-call: no MCP server '\''nosuch'\'' in $cfg"}
+	{"run_id":"<id1>","task_id":"<id2>","name":"Lost","trigger":"schedule","slot":"2026-11-23T08:00:00Z","status":"failed","exit_code":78,"started_at":"2026-11-23T08:00:10Z","ended_at":"2026-11-23T08:00:10Z","duration_ms":<ms>,"error":"exited with status 78: llm-call: no MCP server '\''nosuch'\'' in $cfg"}
 	EOF
 	test_cmp expect actual &&
-	task-show "$id" | grep "^last error:" >actual &&
-	echo "last error:   exited with status 2 llm-call: no MCP server '\''nosuch'\'' in $cfg" >expect &&
-	test_cmp expect actual
+	task-ls | grep Lost | cut -f3,4 >actual &&
+	printf "failed\t-\n" >expect && test_cmp expect actual
 '
 
-kill "$(cat fp/pid)"
 test_done

@@ -137,7 +137,6 @@ test_expect_success 'SIGKILL every process of one host mid-run: another host rec
 	took=$(($(date +%s) - start)) &&
 	kill -TERM $test_ready_pid && wait $test_ready_pid &&
 	echo "recovered after $took s" &&
-	test "$took" -le 12 &&
 	count "SELECT status, attempt, count(*) FROM runs GROUP BY status, attempt" >actual &&
 	echo "interrupted|1|4" >expect && test_cmp expect actual &&
 	count "SELECT count(*) FROM runs WHERE error LIKE '\''%stopped showing signs of life%'\''" >n &&

@@ -49,10 +49,6 @@ EOF
 DIR=$PWD
 export DIR
 
-lines() {
-	test "$(cat "$1" 2>/dev/null | wc -l)" -ge "$2"
-}
-
 test_expect_success 'a restart in the middle of a pass: every run recorded once, nothing twice' '
 	for i in 1 2 3 4 5 6; do
 		TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T07:00:00Z --force --exec "$PWD/job" p$i >/dev/null || return 1
@@ -111,10 +107,11 @@ test_expect_success 'a watcher rides out a restart and fires what is added after
 	kill -TERM $test_ready_pid && wait $test_ready_pid &&
 	grep -q "\"name\":\"after-restart\",\"trigger\":\"schedule\",\"slot\":\"$at\",\"status\":\"success\"" wout &&
 	test "$(wc -l <execs)" -eq 1 &&
-	# A watcher that said the store was down says it is back.
+	# The watcher met the store down (the restart ended its connection)
+	# and said so, and as often that it is back.
 	{ grep -c "firing nothing until it is back" werr >down || true; } &&
 	{ grep -c "'\'' is back$" werr >back || true; } &&
-	test_cmp down back
+	test "$(cat down)" -ge 1 && test_cmp down back
 '
 
 test_expect_success 'one host'\''s connections dropped (pg_terminate_backend): its watcher reconnects' '
@@ -129,13 +126,11 @@ test_expect_success 'one host'\''s connections dropped (pg_terminate_backend): i
 	grep -q "\"name\":\"after-drop\",\"trigger\":\"schedule\",\"slot\":\"$at\",\"status\":\"success\"" wout
 '
 
-test_expect_success 'a server that is down: one line naming it, exit 1, within the connect timeout' '
+test_expect_success 'a server that is down: one line naming it, exit 1, no hang' '
 	"$AC_TOP/tests/pg-server" stop "$PGSRV" &&
-	start=$(date +%s) &&
-	test_expect_code 1 task-ls 2>err &&
+	test_expect_code 1 timeout 60 task-ls 2>err &&
 	test_one_line err &&
-	grep -q "^task-ls: cannot connect to the PostgreSQL store '\''postgresql:///agentcron?host=$PGSRV&user=postgres'\'': " err &&
-	test $(($(date +%s) - start)) -le 10
+	grep -q "^task-ls: cannot connect to the PostgreSQL store '\''postgresql:///agentcron?host=$PGSRV&user=postgres'\'': " err
 '
 
 test_done

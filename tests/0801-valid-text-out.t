@@ -2,7 +2,7 @@
 # Every byte printed is valid UTF-8, and nothing is cut without a word:
 # an executor's NUL bytes and bytes that are not UTF-8 are kept as U+FFFD
 # with a note of how many, and messages quote input in whole characters.
-# (Text a file store holds from another writer: 0806.)
+# (Text a file store holds from another writer: 0806-sqlite-stored-bytes.t.)
 . "$AC_TOP/tests/lib.sh"
 export TASK_NOW=2026-11-23T06:00:00Z
 R=$(printf '\357\277\275') # U+FFFD as UTF-8

@@ -6,7 +6,7 @@
 # moves with TASK_NOW; the provider is the local fake one.
 . "$AC_TOP/tests/lib.sh"
 KEY=sk-fake-permanent-0123456789
-port=$(FAKE_PROVIDER_KEY=$KEY "$AC_BUILD/tools/fake-provider" -d "$TEST_TMP/fp" -i 60 -t 300) || exit 1
+port=$(provider_start fp "$KEY" 60 300) || exit 1
 OPENAI_BASE_URL=http://127.0.0.1:$port/v1
 export OPENAI_BASE_URL
 
@@ -93,5 +93,4 @@ test_expect_success 'usage errors stay 2; failures worth retrying stay 1' '
 	test_one_line err
 '
 
-kill "$(cat fp/pid)"
 test_done

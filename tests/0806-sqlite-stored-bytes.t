@@ -7,8 +7,6 @@
 . "$AC_TOP/tests/lib.sh"
 export TASK_NOW=2026-11-23T06:00:00Z
 R=$(printf '\357\277\275') # U+FFFD as UTF-8
-client() { "$AC_BUILD/tools/mcp-client" -t 60 "$@"; }
-uuids() { sed "s/[0-9a-f]\{8\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}/<uuid>/g"; }
 
 # A store written before text was checked at the door (or by another
 # program) may hold anything: put bytes that are not UTF-8 straight into it.

@@ -30,7 +30,7 @@
 . "$AC_TOP/tests/lib.sh"
 DOC=$AC_TOP/tests/tools/doc-examples.pl
 KEY=sk-fake-docs-0123456789abcdef
-port=$(FAKE_PROVIDER_KEY=$KEY "$AC_BUILD/tools/fake-provider" -d "$TEST_TMP/fp" -i 300 -t 900) || exit 1
+port=$(provider_start fp "$KEY" 300 900) || exit 1
 unset TASK_DB XDG_CONFIG_HOME XDG_DATA_HOME
 OPENAI_API_KEY=$KEY ANTHROPIC_API_KEY=$KEY
 OPENAI_BASE_URL=http://127.0.0.1:$port/v1 ANTHROPIC_BASE_URL=http://127.0.0.1:$port
@@ -239,5 +239,4 @@ test_expect_success 'the provider found every request well formed' '
 	if test -e "$TEST_TMP/fp/errors.log"; then cat "$TEST_TMP/fp/errors.log"; false; fi
 '
 
-kill "$(cat "$TEST_TMP/fp/pid")"
 test_done

@@ -70,10 +70,26 @@ test_expect_success 'deps.sh checks what the tests run with on a fresh machine, 
 '
 
 test_expect_success 'make runs deps.sh before it builds, and the README names it' '
-	make -s -n -B -C "$AC_TOP" bin/task-ls >recipe &&
+	make -s --no-print-directory -n -B -C "$AC_TOP" bin/task-ls >recipe &&
 	head -1 recipe >first &&
-	echo "./deps.sh" >expect && test_cmp expect first &&
+	echo "./deps.sh build" >expect && test_cmp expect first &&
+	for goal in check check-asan demo bench fuzz; do
+		make -s --no-print-directory -n -B -C "$AC_TOP" $goal >recipe 2>&1
+		head -1 recipe >first &&
+		echo "./deps.sh test" >expect && test_cmp expect first || return 1
+	done &&
 	grep -q "deps\.sh" "$AC_TOP/README.md"
+'
+
+test_expect_success 'the build list is only checked, even as root: what is missing is named' '
+	sed "s/^\(\t\t.pkg-config --exists libcjson\)|libcjson-dev/\1-none|no-such-dev/" \
+		"$AC_TOP/deps.sh" >deps.sh && chmod +x deps.sh &&
+	grep -q "no-such-dev" deps.sh &&
+	if [ "$(id -u)" = 0 ]; then sudo=; else sudo="sudo "; fi &&
+	test_expect_code 1 ./deps.sh build >out 2>err &&
+	test ! -s out &&
+	echo "missing build dependencies; run: ${sudo}apt-get install no-such-dev" >expect &&
+	test_cmp expect err
 '
 
 test_expect_success 'without root, a missing dependency is named with the command to run' '
@@ -87,8 +103,19 @@ test_expect_success 'without root, a missing dependency is named with the comman
 	test ! -s out && test ! -s err
 '
 
+test_expect_success 'tests/run refuses two test files with the same number' '
+	mkdir -p suite/tests && cp "$AC_TOP/tests/run" suite/tests/ &&
+	printf "#!/bin/sh\necho 1..0\n" >suite/tests/0001-one.t &&
+	cp suite/tests/0001-one.t suite/tests/0001-other.t &&
+	cp suite/tests/0001-one.t suite/tests/0002-two.t &&
+	test_expect_code 2 suite/tests/run "$AC_BIN" "$TEST_TMP/suite/build" >out 2>err &&
+	test ! -s out &&
+	echo "tests/run: two test files numbered 0001: tests/0001-one.t tests/0001-other.t (renumber one)" >expect &&
+	test_cmp expect err
+'
+
 test_expect_success 'make install puts programs and pages under DESTDIR and PREFIX' '
-	make -s -C "$AC_TOP" install DESTDIR="$TEST_TMP/root" PREFIX=/opt/ac >/dev/null &&
+	make -s --no-print-directory -C "$AC_TOP" install DESTDIR="$TEST_TMP/root" PREFIX=/opt/ac >/dev/null &&
 	for p in $progs; do
 		test -x "root/opt/ac/bin/$p" && test -f "root/opt/ac/share/man/man1/$p.1" || { echo "$p not installed"; exit 1; }
 	done &&

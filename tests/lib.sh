@@ -185,11 +185,50 @@ test_start_ready() {
 	return 1
 }
 
+# sbin NAME: the path of a system program Debian keeps in /usr/sbin or
+# /sbin (ldconfig, runuser), which a minimal PATH without sbin directories
+# (env -i, some CI runners) does not search.
+sbin() {
+	command -v "$1" && return 0
+	for sbin_dir_ in /usr/sbin /sbin; do
+		[ -x "$sbin_dir_/$1" ] && echo "$sbin_dir_/$1" && return 0
+	done
+	echo "no $1 in PATH, /usr/sbin or /sbin" >&2
+	return 1
+}
+
 # ms: the time in milliseconds, to measure that something took at least
 # so long (an upper bound on wall time belongs in make bench: a busy
 # machine or the sanitizers make any of them flaky).
 ms() {
 	echo $(($(date +%s%N) / 1000000))
+}
+
+# lines FILE N: FILE has at least N lines (a missing file has none), for
+# test_until.
+lines() {
+	[ "$(cat "$1" 2>/dev/null | wc -l)" -ge "$2" ]
+}
+
+# in_s N: the instant N seconds from now, RFC 3339 UTC.
+in_s() {
+	date -u -d "@$(($(date +%s) + $1))" +%Y-%m-%dT%H:%M:%SZ
+}
+
+# alive PID: a live process (a zombie is not).
+alive() {
+	alive_state_=$(cut -d" " -f3 "/proc/$1/stat" 2>/dev/null) && [ "$alive_state_" != Z ]
+}
+
+# uuids: stdin to stdout with every UUID written <uuid>.
+uuids() {
+	sed "s/[0-9a-f]\{8\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}/<uuid>/g"
+}
+
+# client ARG...: tests/tools/mcp-client, an MCP client driven by a script,
+# bounded to a minute.
+client() {
+	"$AC_BUILD/tools/mcp-client" -t 60 "$@"
 }
 
 # provider_start DIR KEY [IDLE [MAX]]: the stand-in model provider

@@ -3,6 +3,7 @@
 #   idle:  one pass over a store of 1,000,000 tasks with nothing due (time, peak memory);
 #   fire:  one pass over 1,000 due tasks whose executor is /bin/true, -j 8 (runs per second);
 #   watch: how late task-tick --watch starts executors after their due instant;
+#   queue: from task-run --queue to its executor's start in a watcher;
 #   idle watcher: the CPU a watcher uses with nothing due for an hour.
 set -eu
 : "${AC_BIN:?run through make bench}" "${AC_BUILD:?}"
@@ -63,6 +64,34 @@ sqlite3 "$TASK_DB" "SELECT slot, replace(output, char(10), '') FROM runs WHERE s
 		if (NR == 0) { print "watch: no runs"; exit 1 }
 		printf "watch: %d runs, lateness after the due instant: min %.1f ms, median %.1f ms, p90 %.1f ms, max %.1f ms\n",
 		    NR, v[1], v[int((NR + 1) / 2)], v[int(NR * 0.9 + 0.5)], v[NR] }'
+
+# queue: a watcher woken by task-run --queue, 10 times; the executor
+# prints the clock as it starts.
+rm -f "$TASK_DB"
+id=$("$AC_BIN/task-add" --manual --exec "date +%s%N" queued)
+: >"$tmp/queue.out"
+"$tick" --watch >>"$tmp/queue.out" &
+watcher=$!
+sleep 1
+i=0
+while [ $i -lt 10 ]; do
+	date +%s%N >>"$tmp/queue.asked"
+	"$AC_BIN/task-run" --queue "$id" >/dev/null
+	t=0
+	while [ "$(wc -l <"$tmp/queue.out")" -le $i ] && [ $t -lt 100 ]; do
+		sleep 0.05
+		t=$((t + 1))
+	done
+	i=$((i + 1))
+done
+kill -TERM "$watcher" && wait "$watcher" || true
+watcher=
+sqlite3 "$TASK_DB" "SELECT replace(output, char(10), '') FROM runs WHERE status = 'success' ORDER BY started_at, rowid" |
+	paste "$tmp/queue.asked" - | awk '$2 { print ($2 - $1) / 1e6 }' | sort -n |
+	awk '{ v[NR] = $1 } END {
+		if (NR == 0) { print "queue: no runs"; exit 1 }
+		printf "queue: %d runs, task-run --queue to the executor in a watcher: median %.1f ms, max %.1f ms\n",
+		    NR, v[int((NR + 1) / 2)], v[NR] }'
 
 # idle watcher: one task due in an hour, measured over 20 s.
 rm -f "$TASK_DB"

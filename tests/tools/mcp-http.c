@@ -309,6 +309,7 @@ main(int argc, char **argv)
 			fclose(f);
 		}
 		printf("%d\n", ntohs(sa.sin_port));
+		free(sv.session);
 		return 0;
 	}
 	setsid();
@@ -333,5 +334,6 @@ main(int argc, char **argv)
 		shutdown(fd, SHUT_WR);
 		close(fd);
 	}
+	free(sv.session);
 	return 0;
 }
