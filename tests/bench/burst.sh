@@ -10,14 +10,15 @@
 # job runs tests/tools/burst-job, which appends its name and the clock to
 # one log and becomes /bin/true: what ran, how often and when is read from
 # that log, never from a scheduler's own tables.  Each row gets its own
-# database, filled before the instant and checkpointed; the clocks start
-# at the instant.
+# database; its workers start and wait, the jobs are added due a few
+# seconds on, the server checkpoints, and the clocks start at the instant.
 #   drain:      the instant to the moment the scheduler has every job done
 #               (polled every 20 ms once the log is complete);
 #   late:       a job's start minus the instant, p50 and p99;
 #   server CPU: user+system time of every server process (the postmaster,
 #               its children, and the children that ended: /proc's cutime),
 #               from the instant to the drain, per job;
+#   WAL, syncs: bytes of WAL, and WAL syncs to disk, per job (server-wide);
 #   client CPU: the workers' own user+system time per job (not their jobs');
 #   twice:      jobs the log has more than once (must be 0).
 # Then on SQLite: BURST_JOBS due at once run by one `task-tick -j 8` pass
@@ -360,7 +361,7 @@ awk -v a=$((t2 - t1)) -v x1=$((t1 - t0)) -v x2=$((t3 - t2)) -v n="$njobs" -v ran
 	printf "  task-tick against xargs: %.2fx; target <= 1.2x: %s\n", r,
 	    (r <= 1.2 && ran == n && once == n ? "met" : "NOT MET") }'
 
-# Import: 100,000 JSON lines (a mix of kinds, store.sh's), task-add --json -,
+# Import: 100,000 JSON lines (tests/tools/gen-tasks), task-add --json -,
 # against sqlite3's own .import of the same rows into the same table.  The
 # rows are the ones task-add stored, exported as CSV; the table is the
 # store's tasks table with its indexes, in a store of its own with the same
@@ -370,16 +371,7 @@ awk -v a=$((t2 - t1)) -v x1=$((t1 - t0)) -v x2=$((t3 - t2)) -v n="$njobs" -v ran
 # NULL: every index gets the rows it gets in the store.  What is left to
 # compare is agentcron's work per line: JSON, validation, the schedule, the
 # twin check.
-awk 'BEGIN {
-	for (i = 0; i < 100000; i++) {
-		k = i % 4
-		if (k == 0) s = sprintf("\"cron\":\"%d %d * * *\",\"tz\":\"Europe/London\"", i % 60, i % 24)
-		else if (k == 1) s = sprintf("\"cron\":\"*/%d * * * 1-5\"", i % 30 + 1)
-		else if (k == 2) s = sprintf("\"at\":\"2027-%02d-%02dT%02d:%02d:00Z\"", i % 12 + 1, i % 28 + 1, i % 24, i % 60)
-		else s = "\"kind\":\"manual\""
-		printf("{\"name\":\"bench task %d\",\"prompt\":\"Summarise item %d of the daily report for the team.\",%s}\n", i, i, s)
-	}
-}' >"$tmp/100k.jsonl"
+"$AC_TOP/tests/tools/gen-tasks" 100000 >"$tmp/100k.jsonl"
 # Three rounds, taking turns; the median of each.
 for round in 1 2 3; do
 	rm -f "$tmp"/imp.db*
