@@ -99,10 +99,12 @@ server_ticks() {
 	} END { print t + 0 }'
 }
 
-# The server's WAL so far: bytes written, and syncs to disk (a group
-# commit is one sync for several commits).
+# The server's WAL so far: bytes (its position), and syncs to disk (a
+# group commit is one sync for several commits; a server process adds its
+# count when it is idle or ends).
 wal_stats() {
-	sql postgres "SELECT wal_bytes::bigint || ' ' || wal_sync FROM pg_stat_wal"
+	sql postgres "SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::bigint || ' ' || wal_sync
+	    FROM pg_stat_wal"
 }
 
 # Own user+system ticks of the processes given.
@@ -229,9 +231,9 @@ row() {
 	done
 	done_ns=$(ns)
 	ticks1=$(server_ticks)
-	wal1=$(wal_stats)
 	client=$(own_ticks $workers)
 	stop_workers
+	wal1=$(wal_stats)
 	left=$("left_$tool" "$db")
 	set -- $(log_figures "$log" "$at") $wal0 $wal1
 	awk -v tool="$tool" -v label="$label" -v k="$n" -v jobs="$njobs" -v drain_ns=$((done_ns - at * 1000000000)) \
