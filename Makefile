@@ -96,8 +96,9 @@ check-asan: | deps
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run $(CURDIR)/build/asan/bin $(CURDIR)/build/asan $(STORES)
 
+# BENCH=burst (or any names of tests/bench/*.sh) runs those alone.
 bench: all
-	@tests/bench/run $(CURDIR)/$(BIN) $(CURDIR)/$(B)
+	@tests/bench/run $(CURDIR)/$(BIN) $(CURDIR)/$(B) $(BENCH)
 
 demo: all
 	@tests/demo $(CURDIR)/$(BIN) $(CURDIR)/$(B)
