@@ -15,7 +15,6 @@
 #include "config.h"
 #include "proc.h"
 #include "store_backend.h"
-#include "task_fields.h"
 
 const char *
 store_default_path(char *buf, size_t n)
@@ -450,28 +449,6 @@ store_setting_set(struct store *st, const char *key, const char *value, struct e
 }
 
 /* ---- runs ---- */
-
-void
-run_init(struct run *r)
-{
-	memset(r, 0, sizeof *r);
-	r->slot = r->started_at = r->ended_at = r->lease_until = TIME_NONE;
-	r->trigger = -1;
-	r->exit_code = -1;
-	r->duration_ms = -1;
-}
-
-void
-run_free(struct run *r)
-{
-	for (size_t i = 0; i < run_fields.n; i++) {
-		if (field_is_text(&run_fields.f[i])) {
-			char **s = FIELD_OF(r, &run_fields.f[i], char *);
-			free(*s);
-			*s = NULL;
-		}
-	}
-}
 
 void
 run_filter_init(struct run_filter *f)

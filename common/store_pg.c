@@ -59,7 +59,7 @@ pq_of(struct store *st)
 	return &pg(st)->pq;
 }
 
-const struct store_sql *
+struct store_sql *
 pq_sql(struct store *st)
 {
 	return &pg(st)->sql;
@@ -769,16 +769,17 @@ pg_task_find_twin(struct store *st, const struct task *t, int *found, char id[37
 	return ST_OK;
 }
 
-/* A task written by one of the statements of row_task; *rows written. */
+/* A task inserted or updated (row_task); *rows written. */
 static int
-task_write(struct store *st, const char *sql, const struct task *t, int update, long *rows,
-    const char *what, struct err *e)
+task_write(struct store *st, const struct task *t, int update, long *rows, const char *what,
+    struct err *e)
 {
 	struct pq_params p = {.n = 0};
 	struct row r;
 	row_task(&r, t, update);
 	pq_bind(&p, &r);
-	int rc = pq_do(st, sql, &p, rows, what, e);
+	int rc = pq_do(st, store_sql(&pg(st)->sql, update ? SQL_TASK_UPDATE : SQL_TASK_INSERT), &p,
+	    rows, what, e);
 	row_free(&r);
 	return rc;
 }
@@ -786,14 +787,14 @@ task_write(struct store *st, const char *sql, const struct task *t, int update, 
 static int
 pg_task_insert(struct store *st, const struct task *t, struct err *e)
 {
-	return task_write(st, pg(st)->sql.task_insert, t, 0, NULL, "adding a task", e);
+	return task_write(st, t, 0, NULL, "adding a task", e);
 }
 
 static int
 pg_task_put(struct store *st, const struct task *t, struct err *e)
 {
 	long rows = 0;
-	int rc = task_write(st, pg(st)->sql.task_update, t, 1, &rows, "updating a task", e);
+	int rc = task_write(st, t, 1, &rows, "updating a task", e);
 	return !rc && rows == 0 ? ST_NOTFOUND : rc;
 }
 
@@ -810,7 +811,8 @@ pg_task_prefix(struct store *st, const struct id_range *ids, int trashed, char (
 	pq_int(&p, trashed);
 	pq_int(&p, max);
 	PGresult *r;
-	int rc = pq_exec(st, pg(st)->sql.task_prefix, &p, &r, "looking up a task", e);
+	int rc = pq_exec(st, store_sql(&pg(st)->sql, SQL_TASK_PREFIX), &p, &r, "looking up a task",
+	    e);
 	if (rc)
 		return rc;
 	*n = pq->ntuples(r) < max ? pq->ntuples(r) : max;
@@ -827,8 +829,8 @@ pg_task_get(struct store *st, const char *id, struct task *t, struct err *e)
 	struct pq_params p = {.n = 0};
 	pq_text(&p, id);
 	PGresult *r;
-	int rc = pq_exec(st, st->depth ? pg(st)->sql.task_get_lock : pg(st)->sql.task_get, &p, &r,
-	    "reading a task", e);
+	const char *q = store_sql(&pg(st)->sql, st->depth ? SQL_TASK_GET_LOCK : SQL_TASK_GET);
+	int rc = pq_exec(st, q, &p, &r, "reading a task", e);
 	if (rc)
 		return rc;
 	if (!pq->ntuples(r)) {

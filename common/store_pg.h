@@ -41,7 +41,7 @@ long long pq_get_int(const struct pq_lib *pq, const PGresult *r, int row, int co
 void pq_get_copy(const struct pq_lib *pq, const PGresult *r, int row, int col, char *dst, size_t n);
 
 /* store_pg.c: the statements of store_sql.h, and rows in and out */
-const struct store_sql *pq_sql(struct store *st);
+struct store_sql *pq_sql(struct store *st);
 void pq_bind(struct pq_params *p, const struct row *r);  /* r's texts must outlive p */
 /* A row of a result, for pq_cell. */
 struct pq_row {

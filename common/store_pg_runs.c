@@ -47,7 +47,7 @@ pg_run_prefix(struct store *st, const struct id_range *ids, struct run *r, int *
 	pq_text(&p, ids->from);
 	pq_text(&p, ids->to);
 	PGresult *res;
-	int rc = pq_exec(st, pq_sql(st)->run_prefix, &p, &res, "reading a run", e);
+	int rc = pq_exec(st, store_sql(pq_sql(st), SQL_RUN_PREFIX), &p, &res, "reading a run", e);
 	if (rc)
 		return rc;
 	*n = pq->ntuples(res) < 2 ? pq->ntuples(res) : 2;
@@ -90,7 +90,7 @@ pg_run_insert(struct store *st, const struct run *r, int running, int *dup, stru
 	store_sql_run_insert(&row, r, running ? &st->self : NULL);
 	pq_bind(&p, &row);
 	long rows = 0;
-	int rc = pq_do(st, pq_sql(st)->run_insert, &p, &rows, "recording a run", e);
+	int rc = pq_do(st, store_sql(pq_sql(st), SQL_RUN_INSERT), &p, &rows, "recording a run", e);
 	if (!rc)
 		*dup = rows == 0;
 	return rc;
@@ -104,7 +104,8 @@ pg_run_finish(struct store *st, const struct run *r, const char *owner_id, int *
 	store_sql_run_finish(&row, r, owner_id);
 	pq_bind(&p, &row);
 	long rows = 0;
-	int rc = pq_do(st, pq_sql(st)->run_finish, &p, &rows, "recording the end of a run", e);
+	int rc = pq_do(st, store_sql(pq_sql(st), SQL_RUN_FINISH), &p, &rows,
+	    "recording the end of a run", e);
 	if (!rc)
 		*ended = rows > 0;
 	return rc;
@@ -125,7 +126,7 @@ pg_due_next(struct store *st, int64_t *due, int *queued, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
 	PGresult *r;
-	int rc = pq_exec(st, pq_sql(st)->due_next, NULL, &r, "looking for due tasks", e);
+	int rc = pq_exec(st, store_sql(pq_sql(st), SQL_DUE_NEXT), NULL, &r, "looking for due tasks", e);
 	if (rc)
 		return rc;
 	*due = pq_get_time(pq, r, 0, 0);

@@ -29,7 +29,8 @@ columns(struct buf *b, const struct fields *fs, int cols, const char *sep)
 {
 	for (size_t i = 0; i < fs->n; i++) {
 		if (field_in(&fs->f[i], cols)) {
-			buf_printf(b, "%s%s", sep, fs->f[i].column);
+			buf_puts(b, sep);
+			buf_puts(b, fs->f[i].column);
 			sep = ", ";
 		}
 	}
@@ -131,46 +132,63 @@ select_by(const struct sql_dialect *d, const struct fields *fs, int large, const
 	return in_dialect(&b, d);
 }
 
+static char *
+write_sql(const struct sql_dialect *d, int which)
+{
+	struct buf b = {0};
+	switch (which) {
+	case SQL_TASK_INSERT: return insert(d, "tasks", &task_fields, "", 0, "");
+	case SQL_TASK_UPDATE: return task_update(d);
+	case SQL_TASK_GET: return select_by(d, &task_fields, 0, "FROM tasks WHERE id = ?1", "");
+	case SQL_TASK_GET_LOCK: return select_by(d, &task_fields, 0, "FROM tasks WHERE id = ?1", d->lock);
+	case SQL_TASK_PREFIX:
+		buf_puts(&b, "SELECT id FROM tasks WHERE id >= ?1 AND id < ?2"
+		    " AND (deleted_at IS NULL) = (?3 = 0) ORDER BY id LIMIT ?4");
+		return in_dialect(&b, d);
+	case SQL_CLAIM_DUE:
+		return claim(d, DUE_WHERE " AND due_at <= ?1 AND (due_at, id) > (?2, ?3)"
+		    " ORDER BY due_at, id LIMIT ?4", d->lock_skip);
+	case SQL_CLAIM_QUEUED: return claim(d, QUEUED_WHERE " LIMIT ?1", d->lock_skip);
+	case SQL_CLAIM_ONE: return claim(d, "id = ?1", d->lock);
+	case SQL_DUE_NEXT:
+		return xstrdup("SELECT (SELECT min(due_at) FROM tasks WHERE " DUE_WHERE "),"
+		    " EXISTS (SELECT 1 FROM tasks WHERE " QUEUED_WHERE ")");
+	case SQL_RUN_INSERT:
+		/* Its owner's columns after a run's, for store_sql_run_insert. */
+		return insert(d, "runs", &run_fields, ", owner_id, owner_host, owner_node, owner_pid,"
+		    " owner_start", 5, " ON CONFLICT DO NOTHING");
+	case SQL_RUN_FINISH: return run_finish(d);
+	default:
+		return select_by(d, &run_fields, 1, "FROM runs WHERE id >= ?1 AND id < ?2"
+		    " ORDER BY id LIMIT 2", "");
+	}
+}
+
 void
 store_sql_init(struct store_sql *q, const struct sql_dialect *d)
 {
+	memset(q, 0, sizeof *q);
 	q->d = d;
-	q->task_insert = insert(d, "tasks", &task_fields, "", 0, "");
-	q->task_update = task_update(d);
-	q->task_get = select_by(d, &task_fields, 0, "FROM tasks WHERE id = ?1", "");
-	q->task_get_lock = select_by(d, &task_fields, 0, "FROM tasks WHERE id = ?1", d->lock);
-	struct buf b = {0};
-	buf_puts(&b, "SELECT id FROM tasks WHERE id >= ?1 AND id < ?2"
-	    " AND (deleted_at IS NULL) = (?3 = 0) ORDER BY id LIMIT ?4");
-	q->task_prefix = in_dialect(&b, d);
-	q->claim[CLAIM_DUE] = claim(d, DUE_WHERE " AND due_at <= ?1 AND (due_at, id) > (?2, ?3)"
-	    " ORDER BY due_at, id LIMIT ?4", d->lock_skip);
-	q->claim[CLAIM_QUEUED] = claim(d, QUEUED_WHERE " LIMIT ?1", d->lock_skip);
-	q->claim[CLAIM_ONE] = claim(d, "id = ?1", d->lock);
-	q->due_next = xstrdup("SELECT (SELECT min(due_at) FROM tasks WHERE " DUE_WHERE "),"
-	    " EXISTS (SELECT 1 FROM tasks WHERE " QUEUED_WHERE ")");
-	/* Its owner's columns after a run's, for store_sql_run_insert. */
-	q->run_insert = insert(d, "runs", &run_fields, ", owner_id, owner_host, owner_node,"
-	    " owner_pid, owner_start", 5, " ON CONFLICT DO NOTHING");
-	q->run_finish = run_finish(d);
-	q->run_prefix = select_by(d, &run_fields, 1, "FROM runs WHERE id >= ?1 AND id < ?2"
-	    " ORDER BY id LIMIT 2", "");
 }
 
 void
 store_sql_free(struct store_sql *q)
 {
-	char **all[] = {&q->task_insert, &q->task_update, &q->task_get, &q->task_get_lock,
-		&q->task_prefix, &q->claim[CLAIM_DUE], &q->claim[CLAIM_QUEUED], &q->claim[CLAIM_ONE],
-		&q->due_next, &q->run_insert, &q->run_finish, &q->run_prefix};
-	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-		free(*all[i]);
-		*all[i] = NULL;
-	}
+	for (int i = 0; i < SQL_COUNT; i++)
+		free(q->text[i]);
+	memset(q->text, 0, sizeof q->text);
 }
 
 const char *
-store_sql_claim(const struct store_sql *q, const struct claim_req *req, struct row *p)
+store_sql(struct store_sql *q, int which)
+{
+	if (!q->text[which])
+		q->text[which] = write_sql(q->d, which);
+	return q->text[which];
+}
+
+const char *
+store_sql_claim(struct store_sql *q, const struct claim_req *req, struct row *p)
 {
 	p->n = p->nowned = 0;
 	if (req->what == CLAIM_DUE) {
@@ -183,7 +201,8 @@ store_sql_claim(const struct store_sql *q, const struct claim_req *req, struct r
 	} else {
 		row_text(p, req->id);
 	}
-	return q->claim[req->what];
+	return store_sql(q, req->what == CLAIM_DUE ? SQL_CLAIM_DUE : req->what == CLAIM_QUEUED
+	    ? SQL_CLAIM_QUEUED : SQL_CLAIM_ONE);
 }
 
 void

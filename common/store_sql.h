@@ -18,27 +18,35 @@ struct sql_dialect {
 	const char *lock_skip;  /* the same, passing over rows another holds */
 };
 
-/* Statements a backend prepares once and keeps (each a stable pointer for
- * as long as the backend keeps them).  Their parameters, in order: */
+/* Statements a backend prepares once and keeps, with their parameters in
+ * order and what they return: */
+enum {
+	SQL_TASK_INSERT,        /* row_task(t, 0) */
+	SQL_TASK_UPDATE,        /* row_task(t, 1) */
+	SQL_TASK_GET,           /* id; the columns of task_read */
+	SQL_TASK_GET_LOCK,      /* the same, held (the dialect's lock) */
+	SQL_TASK_PREFIX,        /* from, to (a struct id_range), trashed, max; ids */
+	SQL_CLAIM_DUE,          /* store_sql_claim; the columns of task_read, then the last attempt */
+	SQL_CLAIM_QUEUED,
+	SQL_CLAIM_ONE,
+	SQL_DUE_NEXT,           /* none; the earliest due_at, whether a run is queued */
+	SQL_RUN_INSERT,         /* store_sql_run_insert */
+	SQL_RUN_FINISH,         /* store_sql_run_finish */
+	SQL_RUN_PREFIX,         /* from, to; the columns of run_read with the large ones */
+	SQL_COUNT
+};
 struct store_sql {
 	const struct sql_dialect *d;
-	char *task_insert;      /* row_task(t, 0) */
-	char *task_update;      /* row_task(t, 1) */
-	char *task_get;         /* id; columns of task_read */
-	char *task_get_lock;    /* the same, held (store_sql_dialect lock) */
-	char *task_prefix;      /* from, to (store_id_range), trashed, max; the ids */
-	char *claim[3];         /* by CLAIM_*: store_sql_claim; columns of task_read, then last attempt */
-	char *due_next;         /* none: the earliest due_at, whether a run is queued */
-	char *run_insert;       /* store_sql_run_insert */
-	char *run_finish;       /* store_sql_run_finish */
-	char *run_prefix;       /* from, to; columns of run_read with the large ones */
+	char *text[SQL_COUNT];  /* written at first use: a program uses a few */
 };
 void store_sql_init(struct store_sql *q, const struct sql_dialect *d);
 void store_sql_free(struct store_sql *q);
+/* Statement which (SQL_*): the same pointer every time, for as long as q,
+ * so a backend can key its prepared statements by it. */
+const char *store_sql(struct store_sql *q, int which);
 
-/* The statement of a claim (one of q->claim) and its parameters. */
-const char *store_sql_claim(const struct store_sql *q, const struct claim_req *req,
-    struct row *p);
+/* The statement of a claim (an SQL_CLAIM_*) and its parameters. */
+const char *store_sql_claim(struct store_sql *q, const struct claim_req *req, struct row *p);
 /* Parameters of run_insert: the run's columns, then its owner's (NULL: none). */
 void store_sql_run_insert(struct row *p, const struct run *r, const struct owner *o);
 /* Parameters of run_finish: the run's id and end, then the owner it must have. */

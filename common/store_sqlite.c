@@ -240,7 +240,7 @@ sq_db(struct store *st)
 	return sq(st)->db;
 }
 
-const struct store_sql *
+struct store_sql *
 sq_sql(struct store *st)
 {
 	return &sq(st)->sql;
@@ -762,12 +762,13 @@ sq_task_find_twin(struct store *st, const struct task *t, int *found, char id[37
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "looking for a twin");
 }
 
-/* SQLite's result of writing a task with a statement of row_task; -1 when
- * it could not be prepared (e says why). */
+/* SQLite's result of inserting or updating a task (row_task); -1 when the
+ * statement could not be prepared (e says why). */
 static int
-task_write(struct store *st, const char *sql, const struct task *t, int update, struct err *e)
+task_write(struct store *st, const struct task *t, int update, struct err *e)
 {
-	sqlite3_stmt *s = sq_stmt(st, sql, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(&sq(st)->sql, update ? SQL_TASK_UPDATE
+	    : SQL_TASK_INSERT), e);
 	if (!s)
 		return -1;
 	struct row p;
@@ -782,7 +783,7 @@ task_write(struct store *st, const char *sql, const struct task *t, int update, 
 static int
 sq_task_insert(struct store *st, const struct task *t, struct err *e)
 {
-	int rc = task_write(st, sq(st)->sql.task_insert, t, 0, e);
+	int rc = task_write(st, t, 0, e);
 	if (rc < 0)
 		return ST_ERR;
 	if (rc == SQLITE_CONSTRAINT)
@@ -793,7 +794,7 @@ sq_task_insert(struct store *st, const struct task *t, struct err *e)
 static int
 sq_task_put(struct store *st, const struct task *t, struct err *e)
 {
-	int rc = task_write(st, sq(st)->sql.task_update, t, 1, e);
+	int rc = task_write(st, t, 1, e);
 	if (rc < 0)
 		return ST_ERR;
 	if (rc == SQLITE_CONSTRAINT)
@@ -807,7 +808,7 @@ static int
 sq_task_prefix(struct store *st, const struct id_range *ids, int trashed, char (*found)[37],
     int max, int *n, struct err *e)
 {
-	sqlite3_stmt *s = sq_stmt(st, sq(st)->sql.task_prefix, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(&sq(st)->sql, SQL_TASK_PREFIX), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, ids->from);
@@ -825,7 +826,7 @@ sq_task_prefix(struct store *st, const struct id_range *ids, int trashed, char (
 static int
 sq_task_get(struct store *st, const char *id, struct task *t, struct err *e)
 {
-	sqlite3_stmt *s = sq_stmt(st, sq(st)->sql.task_get, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(&sq(st)->sql, SQL_TASK_GET), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, id);

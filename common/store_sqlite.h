@@ -22,7 +22,7 @@ int64_t sq_col_time(sqlite3_stmt *s, int i);           /* NULL reads TIME_NONE *
 void sq_col_copy(sqlite3_stmt *s, int i, char *dst, size_t n);
 
 /* store_sqlite.c: the statements of store_sql.h, and rows in and out */
-const struct store_sql *sq_sql(struct store *st);
+struct store_sql *sq_sql(struct store *st);
 void sq_bind(sqlite3_stmt *s, const struct row *p);
 struct cell sq_cell(void *stmt, int col, int is_int);   /* a cell_fn */
 /* A statement built for one use (sql, malloc'd, is freed) with p bound;

@@ -33,7 +33,7 @@ sq_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, 
 int
 sq_run_prefix(struct store *st, const struct id_range *ids, struct run *r, int *n, struct err *e)
 {
-	sqlite3_stmt *s = sq_stmt(st, sq_sql(st)->run_prefix, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_RUN_PREFIX), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, ids->from);
@@ -85,7 +85,7 @@ sq_claim_scan(struct store *st, const struct claim_req *req, struct task *tasks,
 int
 sq_run_insert(struct store *st, const struct run *r, int running, int *dup, struct err *e)
 {
-	sqlite3_stmt *s = sq_stmt(st, sq_sql(st)->run_insert, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_RUN_INSERT), e);
 	if (!s)
 		return ST_ERR;
 	struct row p;
@@ -101,7 +101,7 @@ sq_run_insert(struct store *st, const struct run *r, int running, int *dup, stru
 int
 sq_run_finish(struct store *st, const struct run *r, const char *owner_id, int *ended, struct err *e)
 {
-	sqlite3_stmt *s = sq_stmt(st, sq_sql(st)->run_finish, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_RUN_FINISH), e);
 	if (!s)
 		return ST_ERR;
 	struct row p;
@@ -129,7 +129,7 @@ sq_run_note(struct store *st, const char *run_id, const char *note, struct err *
 int
 sq_due_next(struct store *st, int64_t *due, int *queued, struct err *e)
 {
-	sqlite3_stmt *s = sq_stmt(st, sq_sql(st)->due_next, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_DUE_NEXT), e);
 	if (!s)
 		return ST_ERR;
 	int rc = sqlite3_step(s);

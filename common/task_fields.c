@@ -125,6 +125,30 @@ field_keeps(const struct field *f)
 	return f->column && (f->type == FT_ENUM || f->type == FT_PLAN);
 }
 
+/* ---- runs (store.h), freed by their table ---- */
+
+void
+run_init(struct run *r)
+{
+	memset(r, 0, sizeof *r);
+	r->slot = r->started_at = r->ended_at = r->lease_until = TIME_NONE;
+	r->trigger = -1;
+	r->exit_code = -1;
+	r->duration_ms = -1;
+}
+
+void
+run_free(struct run *r)
+{
+	for (size_t i = 0; i < run_fields.n; i++) {
+		if (field_is_text(&run_fields.f[i])) {
+			char **s = FIELD_OF(r, &run_fields.f[i], char *);
+			free(*s);
+			*s = NULL;
+		}
+	}
+}
+
 /* ---- rows ---- */
 
 static struct cell *
