@@ -70,7 +70,7 @@ $(B)/common/%.o: common/%.c common/*.h | deps
 $(B)/libagentcron.a: $(LIBOBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(BIN)/%: cmd/%.c $(B)/libagentcron.a common/*.h | deps
+$(BIN)/%: cmd/%.c cmd/*.h $(B)/libagentcron.a common/*.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(DEP_CFLAGS) -Icommon -o $@ $< $(B)/libagentcron.a $(LDLIBS_$*) $(LDLIBS)
 
@@ -96,8 +96,9 @@ check-asan: | deps
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run $(CURDIR)/build/asan/bin $(CURDIR)/build/asan $(STORES)
 
+# BENCH=burst (or any names of tests/bench/*.sh) runs those alone.
 bench: all
-	@tests/bench/run $(CURDIR)/$(BIN) $(CURDIR)/$(B)
+	@tests/bench/run $(CURDIR)/$(BIN) $(CURDIR)/$(B) $(BENCH)
 
 demo: all
 	@tests/demo $(CURDIR)/$(BIN) $(CURDIR)/$(B)

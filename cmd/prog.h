@@ -14,16 +14,19 @@
 #include "config.h"
 #include "util.h"
 
-/* "PROG: MESSAGE (try 'PROG --help')" on stderr; returns ST_INVALID. */
+/* "PROG: MESSAGE (try 'PROG --help')" on stderr, one line of valid UTF-8
+ * whatever the words it quotes hold; returns ST_INVALID. */
 static inline int __attribute__((format(printf, 2, 3)))
 usage_error(const char *prog, const char *fmt, ...)
 {
+	char raw[ERR_MAX];
+	struct err e;
 	va_list ap;
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(raw, sizeof raw, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (try '%s --help')\n", prog);
+	err_set(&e, ST_INVALID, "%s", raw);
+	fprintf(stderr, "%s: %s (try '%s --help')\n", prog, e.msg, prog);
 	return ST_INVALID;
 }
 

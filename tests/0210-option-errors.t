@@ -81,6 +81,13 @@ llm-call: bad --max-rounds '0': expected a number from 1 to 100|llm-call --max-r
 llm-call: bad --timeout '-1': expected a number of seconds above 0, at most 86400|llm-call --timeout -1 hi
 llm-call: bad --mcp-timeout 'x': expected a number of seconds above 0, at most 86400|llm-call --mcp-timeout x hi
 EOT
+test_expect_success 'what the line quotes is one line of valid UTF-8, whatever was given' '
+	says 2 "task-ls: unexpected argument '\''a b'\'' (try '\''task-ls --help'\'')" \
+		task-ls "$(printf "a\nb")" &&
+	says 2 "task-log: unknown option '\''--x$(printf "\357\277\275")'\'' (try '\''task-log --help'\'')" \
+		task-log "--x$(printf "\377")"
+'
+
 test_expect_success 'every numeric option: one wording for a bad value' '
 	id=$(task-add --manual --name edited p) &&
 	sed "s/ ID / $id /" numbers >numbers.id &&

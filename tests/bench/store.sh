@@ -7,18 +7,7 @@ trap 'rm -rf "$dir"' EXIT
 export TASK_NOW=2026-11-22T10:00:00Z TZ=UTC
 
 # gen N: N tasks as JSON lines, a mix of cron, one-shot and manual.
-gen() {
-	awk -v n="$1" 'BEGIN {
-		for (i = 0; i < n; i++) {
-			k = i % 4
-			if (k == 0) s = sprintf("\"cron\":\"%d %d * * *\",\"tz\":\"Europe/London\"", i % 60, i % 24)
-			else if (k == 1) s = sprintf("\"cron\":\"*/%d * * * 1-5\"", i % 30 + 1)
-			else if (k == 2) s = sprintf("\"at\":\"2027-%02d-%02dT%02d:%02d:00Z\"", i % 12 + 1, i % 28 + 1, i % 24, i % 60)
-			else s = "\"kind\":\"manual\""
-			printf("{\"name\":\"bench task %d\",\"prompt\":\"Summarise item %d of the daily report for the team.\",%s}\n", i, i, s)
-		}
-	}'
-}
+gen() { "$AC_TOP/tests/tools/gen-tasks" "$1"; }
 
 ms() { date +%s%N; }
 

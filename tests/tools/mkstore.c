@@ -1,9 +1,10 @@
 /* mkstore: fill a store quickly through the store API, for benchmarks.
- *   mkstore PATH COUNT [NDUE]
+ *   mkstore PATH COUNT [NDUE [EXEC]]
  * COUNT tasks, a mix of kinds (cron in several zones, one-shots, plans,
  * manual, heartbeat additions), all scheduled after now (TASK_NOW or the
  * clock) except NDUE one-shots (default 5) due 30 s ago; every executor
- * is `true`.  One transaction per 10,000 tasks. */
+ * is EXEC (default `true`), taken as it is.  One transaction per 10,000
+ * tasks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,14 +16,14 @@ static const char *const crons[] = {"0 7 * * *", "*/15 9-17 * * 1-5", "30 8 * * 
 static const char *const zones[] = {"UTC", "Europe/London", "America/New_York", "Asia/Tokyo"};
 
 static int
-fill(struct task *t, long i, long ndue, int64_t now)
+fill(struct task *t, long i, long ndue, int64_t now, const char *exec)
 {
 	char name[64], prompt[96];
 	snprintf(name, sizeof name, "task %ld", i);
 	snprintf(prompt, sizeof prompt, "Prompt number %ld: summarise what happened.", i);
 	set_str(&t->name, name);
 	set_str(&t->prompt, prompt);
-	set_str(&t->exec, "true");
+	set_str(&t->exec, exec);
 	set_str(&t->tz, zones[i % 4]);
 	if (i < ndue) {
 		t->kind = KIND_AT;
@@ -62,11 +63,12 @@ fill(struct task *t, long i, long ndue, int64_t now)
 int
 main(int argc, char **argv)
 {
-	if (argc < 3 || argc > 4) {
-		fprintf(stderr, "usage: mkstore PATH COUNT [NDUE]\n");
+	if (argc < 3 || argc > 5) {
+		fprintf(stderr, "usage: mkstore PATH COUNT [NDUE [EXEC]]\n");
 		return 2;
 	}
-	long count = atol(argv[2]), ndue = argc == 4 ? atol(argv[3]) : 5;
+	long count = atol(argv[2]), ndue = argc >= 4 ? atol(argv[3]) : 5;
+	const char *exec = argc == 5 ? argv[4] : "true";
 	struct err e;
 	struct store *st;
 	int64_t now;
@@ -83,7 +85,7 @@ main(int argc, char **argv)
 		task_init(&t);
 		int dup;
 		char dupid[37];
-		fill(&t, i, ndue, now);
+		fill(&t, i, ndue, now, exec);
 		/* A due one-shot is scheduled as if added a minute before it. */
 		rc = task_finalize(&t, 1, 1, i < ndue ? now - 60 : now, zs, &e);
 		if (!rc)
