@@ -380,11 +380,10 @@ store_task_resolve(struct store *st, const char *prefix, int trashed, char id[37
 	char found[6][37];
 	struct id_range ids;
 	struct err sub;
-	int n = 0, rc, named = 0;
+	int n = 0, rc, named = 0, idlike = id_prefix(prefix, &ids, "task", &sub) == ST_OK;
 	size_t len = strlen(prefix);
 	/* An id or a prefix of one first; else the task of that exact name. */
-	if (id_prefix(prefix, &ids, "task", &sub) == ST_OK &&
-	    (rc = st->ops->task_prefix(st, &ids, trashed, found, 6, &n, e)))
+	if (idlike && (rc = st->ops->task_prefix(st, &ids, trashed, found, 6, &n, e)))
 		return rc;
 	if (n == 0) {
 		named = 1;
@@ -394,6 +393,9 @@ store_task_resolve(struct store *st, const char *prefix, int trashed, char id[37
 	if (n == 0 && len && len < 4 && strspn(prefix, "0123456789abcdefABCDEF-") == len)
 		return err_set(e, ST_NOTFOUND, "no task '%s': an id prefix needs 4 or more characters,"
 		    " and no task has that name", prefix);
+	if (n == 0 && !idlike)
+		return err_set(e, ST_NOTFOUND, "no task '%.40s'%s (an id, a prefix of 4+ of its"
+		    " characters, or its name)", prefix, trashed ? " in the trash" : "");
 	if (n == 0)
 		return err_set(e, ST_NOTFOUND, trashed ? "no task '%s' in the trash" : "no task '%s'",
 		    prefix);

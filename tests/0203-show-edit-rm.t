@@ -209,7 +209,8 @@ test_expect_success 'names where ids are: show, edit, run, rm; ambiguous and sho
 	echo "task-rm: no task '\''1'\'': an id prefix needs 4 or more characters, and no task has that name" >expect &&
 	test_cmp expect err &&
 	test_expect_code 3 task-show "Evening briefing" 2>err &&
-	echo "task-show: no task '\''Evening briefing'\''" >expect && test_cmp expect err &&
+	echo "task-show: no task '\''Evening briefing'\'' (an id, a prefix of 4+ of its characters, or its name)" >expect &&
+	test_cmp expect err &&
 	task-rm "Morning briefing" >/dev/null &&
 	task-rm --undo "Morning briefing" >/dev/null &&
 	test "$(task-ls | grep -c "Morning briefing")" -eq 1
