@@ -336,7 +336,7 @@ usage(FILE *f)
 	    "usage: task-log [--task ID] [--status STATUS] [--since TIME] [--limit N] [--utc] [--json]\n"
 	    "       task-log [--json] RUN_ID...\n"
 	    "       task-log --calls [--context NAME] [--task ID] [--since TIME] [--limit N] [--json]\n"
-	    "  -t, --task ID       runs of one task (any unique prefix)\n"
+	    "  -t, --task ID       runs of one task (any unique prefix, or its name)\n"
 	    "  -s, --status S      running, success, failed, timeout, interrupted,\n"
 	    "                      skipped or unstarted\n"
 	    "  -S, --since TIME    started at or after TIME (RFC 3339, 'yesterday', or 2h, 3d)\n"

@@ -108,14 +108,15 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: task-ls [--json] [--status LIST] [--kind LIST] [--channel NAME]\n"
+	    "usage: task-ls [--json] [--status LIST] [--last LIST] [--kind LIST] [--channel NAME]\n"
 	    "               [--enabled | --disabled] [--due-within MIN] [--due-after MIN]\n"
 	    "               [--limit N] [--trash] [--utc]\n"
 	    "  -s, --status LIST    pending, running, completed, failed, cancelled (comma-separated)\n"
+	    "      --last LIST      how the last run ended: success, failed, timeout, interrupted, ...\n"
 	    "  -k, --kind LIST      cron, at, plan, manual, heartbeat\n"
 	    "  -c, --channel NAME   only tasks routed to this channel\n"
 	    "      --enabled, --disabled\n"
-	    "      --due-within MIN next run within MIN minutes from now\n"
+	    "      --due-within MIN next run within MIN minutes from now, or queued\n"
 	    "      --due-after MIN  next run at least MIN minutes from now\n"
 	    "  -n, --limit N        at most N tasks\n"
 	    "      --trash          list deleted tasks (task-rm --undo restores them)\n"
@@ -128,10 +129,11 @@ usage(FILE *f)
 static int
 parse_args(int argc, char **argv, struct task_filter *f, int *json, int *utc)
 {
-	enum { OPT_ENABLED = 256, OPT_DISABLED, OPT_WITHIN, OPT_AFTER, OPT_TRASH, OPT_UTC };
+	enum { OPT_ENABLED = 256, OPT_DISABLED, OPT_WITHIN, OPT_AFTER, OPT_TRASH, OPT_UTC, OPT_LAST };
 	static const struct option opts[] = {
 		{"json", no_argument, NULL, 'j'},
 		{"utc", no_argument, NULL, OPT_UTC},
+		{"last", required_argument, NULL, OPT_LAST},
 		{"status", required_argument, NULL, 's'},
 		{"kind", required_argument, NULL, 'k'},
 		{"channel", required_argument, NULL, 'c'},
@@ -162,6 +164,11 @@ parse_args(int argc, char **argv, struct task_filter *f, int *json, int *utc)
 				rc = opt_bad(&e, "--kind", optarg, "cron, at, plan, manual or heartbeat");
 			break;
 		case 'c': f->channel = optarg; break;
+		case OPT_LAST:
+			if (parse_set(optarg, run_status_parse, &f->last))
+				rc = opt_bad(&e, "--last", optarg, "success, failed, timeout, interrupted,"
+				    " skipped or unstarted");
+			break;
 		case OPT_ENABLED: f->enabled = 1; break;
 		case OPT_DISABLED: f->enabled = 0; break;
 		case OPT_WITHIN:
@@ -219,7 +226,7 @@ task_ls(int argc, char **argv)
 		printf("%ld overdue: due more than a minute ago and not fired; is task-tick running?"
 		    " (see task-tick(1))\n", l.overdue);
 	if (!rc && l.n == 0 && !json) {
-		int filtered = f.statuses || f.kinds || f.channel || f.enabled >= 0 ||
+		int filtered = f.statuses || f.kinds || f.channel || f.last || f.enabled >= 0 ||
 		    f.due_within >= 0 || f.due_after >= 0;
 		fprintf(l.mode == OUT_TABLE ? stdout : stderr, "%s\n",
 		    f.trashed ? "The trash is empty." : filtered ? "No tasks match." : "No scheduled tasks configured.");

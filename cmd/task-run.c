@@ -173,7 +173,8 @@ usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: task-run [--queue] [--json] ID...\n"
-	    "  ID may be any unique prefix of 4+ characters; '-' reads ids from standard input\n"
+	    "  ID may be any unique prefix of 4+ characters or the task's exact name; '-' reads ids\n"
+	    "  from standard input\n"
 	    "  -q, --queue   leave the run to task-tick's next pass (a watching one starts it now)\n"
 	    "  -j, --json    print each run as a JSON object instead of its output\n"
 	    "  -h, --help, -V, --version\n");

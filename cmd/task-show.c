@@ -242,7 +242,8 @@ usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: task-show [--json] [--runs N] ID...\n"
-	    "  ID may be any unique prefix of 4+ characters; '-' reads ids from standard input\n"
+	    "  ID may be any unique prefix of 4+ characters or the task's exact name; '-' reads ids\n"
+	    "  from standard input\n"
 	    "  -j, --json     one JSON object per task, with its recent runs\n"
 	    "  -r, --runs N   show the N most recent runs (default 10)\n"
 	    "  -h, --help, -V, --version\n");

@@ -345,15 +345,57 @@ id_prefix(const char *prefix, struct id_range *ids, const char *what, struct err
 	return ST_OK;
 }
 
+struct named {
+	char (*found)[37];
+	int n, max;
+};
+
+static int
+take_named(const struct task *t, void *arg)
+{
+	struct named *nm = arg;
+	memcpy(nm->found[nm->n++], t->id, 37);
+	return nm->n == nm->max;
+}
+
+/* The tasks named exactly name, up to max. */
+static int
+by_name(struct store *st, const char *name, int trashed, char (*found)[37], int max, int *n,
+    struct err *e)
+{
+	struct task_filter f;
+	struct named nm = {found, 0, max};
+	task_filter_init(&f);
+	f.name = name;
+	f.trashed = trashed;
+	f.limit = max;
+	int rc = st->ops->task_list(st, &f, take_named, &nm, e);
+	*n = nm.n;
+	return rc;
+}
+
 int
 store_task_resolve(struct store *st, const char *prefix, int trashed, char id[37], struct err *e)
 {
 	char found[6][37];
 	struct id_range ids;
-	int n = 0, rc;
-	if ((rc = id_prefix(prefix, &ids, "task", e)) ||
-	    (rc = st->ops->task_prefix(st, &ids, trashed, found, 6, &n, e)))
+	struct err sub;
+	int n = 0, rc, named = 0, idlike = id_prefix(prefix, &ids, "task", &sub) == ST_OK;
+	size_t len = strlen(prefix);
+	/* An id or a prefix of one first; else the task of that exact name. */
+	if (idlike && (rc = st->ops->task_prefix(st, &ids, trashed, found, 6, &n, e)))
 		return rc;
+	if (n == 0) {
+		named = 1;
+		if (*prefix && (rc = by_name(st, prefix, trashed, found, 6, &n, e)))
+			return rc;
+	}
+	if (n == 0 && len && len < 4 && strspn(prefix, "0123456789abcdefABCDEF-") == len)
+		return err_set(e, ST_NOTFOUND, "no task '%s': an id prefix needs 4 or more characters,"
+		    " and no task has that name", prefix);
+	if (n == 0 && !idlike)
+		return err_set(e, ST_NOTFOUND, "no task '%.40s'%s (an id, a prefix of 4+ of its"
+		    " characters, or its name)", prefix, trashed ? " in the trash" : "");
 	if (n == 0)
 		return err_set(e, ST_NOTFOUND, trashed ? "no task '%s' in the trash" : "no task '%s'",
 		    prefix);
@@ -361,8 +403,9 @@ store_task_resolve(struct store *st, const char *prefix, int trashed, char id[37
 		struct buf b = {0};
 		for (int i = 0; i < n && i < 5; i++)
 			buf_printf(&b, "%s%.13s", i ? ", " : "", found[i]);
-		err_set(e, ST_REFUSED, "id prefix '%s' is ambiguous: %s%s; give more characters",
-		    prefix, b.data, n > 5 ? ", ..." : "");
+		err_set(e, ST_REFUSED, named ? "name '%s' is ambiguous: tasks %s%s; give an id" :
+		    "id prefix '%s' is ambiguous: %s%s; give more characters", prefix, b.data,
+		    n > 5 ? ", ..." : "");
 		buf_free(&b);
 		return ST_REFUSED;
 	}

@@ -84,9 +84,11 @@ struct task_filter {
 	const char *scope;       /* only the tasks of this scope */
 	const char *origin;      /* only the tasks it made ("agent:run:ID", ...) */
 	int agent_made;          /* only the tasks agents made */
+	const char *name;        /* exactly this name */
+	unsigned last;           /* bit (1 << RUN_*): how the last run ended */
 	int enabled;             /* -1 any, 0 disabled, 1 enabled */
 	int64_t now;             /* reference for the two windows below */
-	int64_t due_within;      /* seconds, -1 any: next run <= now + due_within */
+	int64_t due_within;      /* seconds, -1 any: next run <= now + due_within, or queued */
 	int64_t due_after;       /* seconds, -1 any: next run >= now + due_after */
 	long limit;              /* 0: no limit */
 	int trashed;             /* list the trash instead; -1: both (counting only) */
@@ -101,8 +103,9 @@ typedef int (*task_fn)(const struct task *t, void *arg); /* non-zero stops */
  * trash, nobody's twin.  ST_REFUSED: the id or key is taken. */
 int store_task_add(struct store *st, struct task *t, int dedup, int *is_dup, char dup_id[37],
     struct err *e);
-/* An id or unique prefix (4+ characters, any case) to a full id.
- * ST_NOTFOUND: "no task 'x'"; ST_REFUSED: ambiguous, the candidates listed. */
+/* An id, a unique prefix (4+ characters, any case) or an exact unique name
+ * to a full id.  ST_NOTFOUND: "no task 'x'"; ST_REFUSED: ambiguous, the
+ * candidates listed. */
 int store_task_resolve(struct store *st, const char *prefix, int trashed, char id[37], struct err *e);
 int store_task_get(struct store *st, const char *id, struct task *t, struct err *e); /* t uninitialised on entry */
 int store_task_put(struct store *st, const struct task *t, struct err *e);  /* every field, by id */

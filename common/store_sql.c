@@ -285,6 +285,10 @@ store_sql_task_list(const struct sql_dialect *d, const struct task_filter *f, in
 		and_text(&b, p, "origin =", f->origin);
 	if (f->agent_made)
 		buf_puts(&b, " AND substr(origin, 1, 6) = 'agent:'");
+	if (f->name)
+		and_text(&b, p, "name =", f->name);
+	if (f->last)
+		names_in(&b, "last_status", f->last, RUN_STATUS_COUNT, run_status_name);
 	/* A literal, so the partial indexes that say "enabled = 1" apply. */
 	if (f->enabled >= 0)
 		buf_puts(&b, f->enabled ? " AND enabled = 1" : " AND enabled = 0");
@@ -292,8 +296,12 @@ store_sql_task_list(const struct sql_dialect *d, const struct task_filter *f, in
 	 * it; a task without a next run sorts last and never matches. */
 	char lhs[96];
 	if (f->due_within >= 0) {
-		snprintf(lhs, sizeof lhs, "%s <=", d->order_key);
-		and_int(&b, p, lhs, f->now + f->due_within);
+		/* A run asked for (task-run --queue) is due at the next pass.  Two
+		 * index scans joined, as an OR in one scan would read every task. */
+		row_int(p, f->now + f->due_within);
+		buf_printf(&b, " AND id IN (SELECT id FROM tasks WHERE %s <= ?%d AND deleted_at IS NULL"
+		    " UNION ALL SELECT id FROM tasks WHERE queued != 0 AND deleted_at IS NULL)",
+		    d->order_key, p->n);
 	}
 	if (f->due_after >= 0) {
 		snprintf(lhs, sizeof lhs, "%s >=", d->order_key);

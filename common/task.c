@@ -126,13 +126,7 @@ task_init(struct task *t)
 void
 task_free(struct task *t)
 {
-	for (size_t i = 0; i < task_fields.n; i++) {
-		if (field_is_text(&task_fields.f[i])) {
-			char **s = FIELD_OF(t, &task_fields.f[i], char *);
-			free(*s);
-			*s = NULL;
-		}
-	}
+	fields_free_text(&task_fields, t);
 	free(t->plan);
 	t->plan = NULL;
 	t->nplan = 0;
@@ -142,12 +136,7 @@ void
 task_copy(struct task *dst, const struct task *src)
 {
 	*dst = *src;
-	for (size_t i = 0; i < task_fields.n; i++) {
-		if (field_is_text(&task_fields.f[i])) {
-			char **s = FIELD_OF(dst, &task_fields.f[i], char *);
-			*s = xstrdup(*s);
-		}
-	}
+	fields_copy_text(&task_fields, dst);
 	if (src->nplan) {
 		dst->plan = xcalloc(src->nplan, sizeof *dst->plan);
 		memcpy(dst->plan, src->plan, src->nplan * sizeof *dst->plan);

@@ -125,6 +125,29 @@ field_keeps(const struct field *f)
 	return f->column && (f->type == FT_ENUM || f->type == FT_PLAN);
 }
 
+void
+fields_free_text(const struct fields *fs, void *obj)
+{
+	for (size_t i = 0; i < fs->n; i++) {
+		if (field_is_text(&fs->f[i])) {
+			char **s = FIELD_OF(obj, &fs->f[i], char *);
+			free(*s);
+			*s = NULL;
+		}
+	}
+}
+
+void
+fields_copy_text(const struct fields *fs, void *obj)
+{
+	for (size_t i = 0; i < fs->n; i++) {
+		if (field_is_text(&fs->f[i])) {
+			char **s = FIELD_OF(obj, &fs->f[i], char *);
+			*s = xstrdup(*s);
+		}
+	}
+}
+
 /* ---- runs (store.h), freed by their table ---- */
 
 void
@@ -140,13 +163,7 @@ run_init(struct run *r)
 void
 run_free(struct run *r)
 {
-	for (size_t i = 0; i < run_fields.n; i++) {
-		if (field_is_text(&run_fields.f[i])) {
-			char **s = FIELD_OF(r, &run_fields.f[i], char *);
-			free(*s);
-			*s = NULL;
-		}
-	}
+	fields_free_text(&run_fields, r);
 }
 
 /* ---- rows ---- */

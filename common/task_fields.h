@@ -83,6 +83,10 @@ int field_is_text(const struct field *f);  /* a malloc'd char * member (FT_STR, 
 /* Written back as stored when its value is not known (an update's
  * keep flags, one for each such column). */
 int field_keeps(const struct field *f);
+/* The strings of obj that fs lists (field_is_text): freed (and NULL), or
+ * each replaced by a copy of its own. */
+void fields_free_text(const struct fields *fs, void *obj);
+void fields_copy_text(const struct fields *fs, void *obj);
 
 /* A value as a store holds it. */
 enum cell_kind { CELL_NULL, CELL_INT, CELL_TEXT };

@@ -157,4 +157,38 @@ test_expect_success 'a task due past its grace and not fired is marked overdue, 
 	test_cmp expect actual
 '
 
+# Rerun what failed: a recurring task whose run failed stays pending,
+# so --status cannot find it; --last can.
+test_expect_success '--last: tasks by how their last run ended; --last failed | task-run -' '
+	reset_store &&
+	printf "#!/bin/sh\ntest -e fixed || exit 1\necho fixed\n" >flaky && chmod +x flaky &&
+	task-add --cron "*/5 * * * *" --name flaky --exec "$PWD/flaky" p1 >/dev/null &&
+	task-add --cron "*/5 * * * *" --name fine --exec true p2 >/dev/null &&
+	task-add --cron "*/5 * * * *" --name never --exec true p3 >/dev/null &&
+	task-edit never --disable >/dev/null &&
+	TASK_NOW=2026-11-22T10:05:00Z task-tick >/dev/null 2>&1 &&
+	task-ls --status failed >out 2>/dev/null && test ! -s out &&
+	task-ls --last failed | cut -f2,3,6 >actual &&
+	printf "flaky\tpending\tfailed\n" >expect && test_cmp expect actual &&
+	task-ls --last success,failed | cut -f2 | sort >actual &&
+	printf "fine\nflaky\n" >expect && test_cmp expect actual &&
+	: >fixed &&
+	task-ls --last failed | task-run - >out &&
+	echo fixed >expect && test_cmp expect out &&
+	task-ls --last failed >out 2>/dev/null && test ! -s out &&
+	test_expect_code 2 task-ls --last broken 2>err && test_one_line err
+'
+
+test_expect_success '--due-within counts a queued run as due now' '
+	reset_store &&
+	a=$(task-add --manual --name asked p) &&
+	task-add --at "2026-11-22T10:30:00Z" --name soon p >/dev/null &&
+	task-add --at "2026-11-23T10:30:00Z" --name tomorrow p >/dev/null &&
+	task-ls --due-within 60 | cut -f2 >actual &&
+	echo soon >expect && test_cmp expect actual &&
+	task-run --queue "$a" >/dev/null &&
+	task-ls --due-within 60 | cut -f2 | sort >actual &&
+	printf "asked\nsoon\n" >expect && test_cmp expect actual
+'
+
 test_done

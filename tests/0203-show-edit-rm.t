@@ -191,4 +191,30 @@ test_expect_success 'task-edit cuts a long old or new value between characters, 
 	test_cmp expect actual
 '
 
+# A task's exact name stands for its id wherever one is read; an id
+# prefix wins, a name two tasks share is ambiguous, and a too short prefix
+# says so.
+test_expect_success 'names where ids are: show, edit, run, rm; ambiguous and short ones refused' '
+	reset_store &&
+	a=$(task-add --manual --exec "echo ran" --name "Morning briefing" p1) &&
+	b=$(task-add --manual --exec true --name twin p2) &&
+	c=$(task-add --manual --exec true --name twin p3) &&
+	task-show --json "Morning briefing" | grep -q "^{\"id\":\"$a\"" &&
+	task-edit "Morning briefing" --timeout 60 >/dev/null &&
+	task-run "Morning briefing" >out && echo ran >expect && test_cmp expect out &&
+	test_expect_code 4 task-show twin >out 2>err &&
+	test ! -s out && test_one_line err &&
+	grep -q "^task-show: name '\''twin'\'' is ambiguous: tasks .*; give an id$" err &&
+	grep -q "$(echo "$b" | cut -c1-13)" err && grep -q "$(echo "$c" | cut -c1-13)" err &&
+	test_expect_code 3 task-rm 1 2>err &&
+	echo "task-rm: no task '\''1'\'': an id prefix needs 4 or more characters, and no task has that name" >expect &&
+	test_cmp expect err &&
+	test_expect_code 3 task-show "Evening briefing" 2>err &&
+	echo "task-show: no task '\''Evening briefing'\'' (an id, a prefix of 4+ of its characters, or its name)" >expect &&
+	test_cmp expect err &&
+	task-rm "Morning briefing" >/dev/null &&
+	task-rm --undo "Morning briefing" >/dev/null &&
+	test "$(task-ls | grep -c "Morning briefing")" -eq 1
+'
+
 test_done

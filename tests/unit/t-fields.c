@@ -418,9 +418,7 @@ fire_one(struct task *t, int last_attempt, struct run *r, int *decision, void *a
 	const struct run *want = ((struct fire_one *)arg)->run;
 	(void)t, (void)last_attempt, (void)e;
 	*r = *want;
-	for (size_t i = 0; i < run_fields.n; i++)
-		if (field_is_text(&run_fields.f[i]))
-			*FIELD_OF(r, &run_fields.f[i], char *) = xstrdup(*CFIELD_OF(want, &run_fields.f[i], char *));
+	fields_copy_text(&run_fields, r);
 	*decision = CLAIM_FIRE;
 	return ST_OK;
 }
@@ -439,9 +437,7 @@ keep_run(const struct run *r, void *arg)
 	struct run *out = arg;
 	run_free(out);
 	*out = *r;
-	for (size_t i = 0; i < run_fields.n; i++)
-		if (field_is_text(&run_fields.f[i]))
-			*FIELD_OF(out, &run_fields.f[i], char *) = xstrdup(*CFIELD_OF(r, &run_fields.f[i], char *));
+	fields_copy_text(&run_fields, out);
 	return 1;
 }
 
