@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "history.h"
 #include "ids.h"
 #include "opt.h"
 #include "prog.h"
@@ -168,6 +169,12 @@ show_text(const struct task *t, struct zones *zs)
 	field("key:", t->key);
 	field("notify:", t->notify);
 	field("scope:", t->scope);
+	if (t->keep) {
+		/* A task's own keep says all it keeps; the defaults are not read. */
+		struct history_opts ho = {0};
+		history_describe(t->keep, &ho, buf, sizeof buf);
+		field("keeps:", buf);
+	}
 	task_origin_describe(t, buf, sizeof buf);
 	field("made by:", buf);
 	if (t->queued)

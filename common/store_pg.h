@@ -77,5 +77,6 @@ int pg_history_clear(struct store *st, const char *context, long *n, struct err 
 int pg_call_add(struct store *st, struct llm_call *c, struct err *e);
 int pg_call_list(struct store *st, const char *run_id, const char *task_id, long limit,
     llm_call_fn fn, void *arg, struct err *e);
+extern const struct history_ops pg_history_ops;   /* store_pg_history.c */
 
 #endif

@@ -230,6 +230,16 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN scope TEXT;"
 	"ALTER TABLE tasks ADD COLUMN origin TEXT DEFAULT 'user';"
 	"CREATE INDEX tasks_origin ON tasks(origin);",
+	/* 7: history bounded: each host's last pass, how much of its history a
+	 * task keeps, what pruning removed (so totals only grow), and indexes
+	 * that let pruning and task-status read indexes, not rows. */
+	"CREATE TABLE passes (host TEXT PRIMARY KEY, at INTEGER NOT NULL, mode TEXT NOT NULL,"
+	" pid INTEGER, version TEXT);"
+	"ALTER TABLE tasks ADD COLUMN keep TEXT;"
+	"CREATE TABLE pruned (key TEXT PRIMARY KEY, n INTEGER NOT NULL);"
+	"CREATE INDEX runs_status ON runs(status, task_id, ended_at);"
+	"CREATE INDEX llm_calls_created ON llm_calls(created_at, input_tokens, output_tokens);"
+	"CREATE INDEX llm_calls_loose ON llm_calls(created_at) WHERE run_id IS NULL;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
@@ -541,7 +551,12 @@ sq_connect(struct store *st, const char *path, struct err *e)
 		goto fail;
 	}
 	sqlite3_busy_timeout(q->db, STORE_LOCK_WAIT_MS);
-	rc = memory ? ST_OK : set_wal(st, e);
+	/* A new store gives the space pruning frees back to the file system
+	 * bit by bit (store_vacuum).  SQLite switches only an empty file, and
+	 * before WAL mode: an older store reuses the space instead. */
+	rc = memory || sb.st_size ? ST_OK : exec_sql(st, "PRAGMA auto_vacuum = INCREMENTAL", e);
+	if (!rc && !memory)
+		rc = set_wal(st, e);
 	if (!rc)
 		rc = exec_sql(st, "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;"
 		    " PRAGMA cache_size = -32768", e); /* 32 MiB, taken only as used */
@@ -1055,6 +1070,7 @@ static const struct store_ops sqlite_ops = {
 	.history_clear = sq_history_clear,
 	.call_add = sq_call_add,
 	.call_list = sq_call_list,
+	.history = &sq_history_ops,
 };
 
 int

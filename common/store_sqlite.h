@@ -50,5 +50,6 @@ int sq_history_clear(struct store *st, const char *context, long *n, struct err 
 int sq_call_add(struct store *st, struct llm_call *c, struct err *e);
 int sq_call_list(struct store *st, const char *run_id, const char *task_id, long limit,
     llm_call_fn fn, void *arg, struct err *e);
+extern const struct history_ops sq_history_ops;   /* store_sqlite_history.c */
 
 #endif

@@ -67,6 +67,8 @@ struct task {
 	char *origin;              /* who made it: "user", "agent:run:ID", "agent:session:ID";
 	                              NULL reads as the user */
 	char *scope;               /* the scope agents see it in, or NULL */
+	char *keep;                /* how much history it keeps (history.h: "30d", "500",
+	                              "forever"), or NULL: the configured default */
 	int arming;                /* bumped each time the schedule is set again: an instant
 	                              that already ran is a new occurrence in a new arming */
 	int64_t created_at, updated_at, deleted_at;

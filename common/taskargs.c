@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "exec.h"
+#include "history.h"
 #include "mcp_client.h"
 #include "opt.h"
 #include "taskargs.h"
@@ -22,7 +23,7 @@
 enum {
 	OPT_DAILY = 256, OPT_WEEKLY, OPT_MANUAL, OPT_HEARTBEAT, OPT_ENABLED, OPT_DISABLED,
 	OPT_INTENT, OPT_CHANNEL, OPT_PAYLOAD, OPT_MISSED, OPT_JITTER, OPT_NOTIFY, OPT_UNTIL,
-	OPT_COUNT, OPT_MCP, OPT_MCP_ALLOW, OPT_SCOPE,
+	OPT_COUNT, OPT_MCP, OPT_MCP_ALLOW, OPT_SCOPE, OPT_KEEP,
 };
 
 static const char task_shortopts[] = "n:p:s:c:a:P:z:m:e:t:r:k:A:C:";
@@ -60,6 +61,7 @@ static const struct option task_options[] = {
 	{"mcp", required_argument, NULL, OPT_MCP},
 	{"mcp-allow", required_argument, NULL, OPT_MCP_ALLOW},
 	{"scope", required_argument, NULL, OPT_SCOPE},
+	{"keep", required_argument, NULL, OPT_KEEP},
 	{0, 0, 0, 0},
 };
 
@@ -187,6 +189,7 @@ taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int ar
 	case OPT_MCP: push(&a->mcp, &a->nmcp, arg); break;
 	case OPT_MCP_ALLOW: push(&a->mcp_allow, &a->nmcp_allow, arg); break;
 	case OPT_SCOPE: a->scope = arg; break;
+	case OPT_KEEP: a->keep = arg; break;
 	default: return 0;
 	}
 	return 1;
@@ -216,6 +219,24 @@ parse_duration(const char *s, long *secs)
 		return -1;
 	*secs = v * mult;
 	return 0;
+}
+
+/* --keep: stored as keep_fmt writes it; "default" or "" removes it. */
+static int
+apply_keep(const char *v, struct task *t, struct err *e)
+{
+	struct keep k;
+	struct err sub;
+	char canon[32];
+	if (!*v || strcmp(v, "default") == 0) {
+		set_str(&t->keep, NULL);
+		return ST_OK;
+	}
+	if (keep_parse(v, &k, &sub))
+		return opt_bad(e, "--keep", v, "%s, or default", sub.msg);
+	keep_fmt(&k, canon, sizeof canon);
+	set_str(&t->keep, canon);
+	return ST_OK;
 }
 
 /* Optional text fields: an empty value clears the field. */
@@ -438,7 +459,7 @@ check_text(const struct task_args *a, struct err *e)
 		{"--notify", a->notify}, {"--intent", a->intent}, {"--channel", a->channel},
 		{"--payload", a->payload}, {"--key", a->key}, {"--cron", a->cron}, {"--at", a->at},
 		{"--daily", a->daily}, {"--weekly", a->weekly}, {"--until", a->until},
-		{"--count", a->count}, {"--scope", a->scope}};
+		{"--count", a->count}, {"--scope", a->scope}, {"--keep", a->keep}};
 	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
 		if (one[i].v && !utf8_valid(one[i].v, strlen(one[i].v)))
 			return err_set(e, ST_INVALID, "%s is not UTF-8 text", one[i].flag);
@@ -490,6 +511,8 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 	set_opt(&t->channel, a->channel, NULL);
 	set_opt(&t->key, a->key, NULL);
 	set_opt(&t->scope, a->scope, NULL);
+	if (a->keep && (rc = apply_keep(a->keep, t, e)))
+		return rc;
 	if (a->payload && *a->payload) {
 		cJSON *p = cJSON_Parse(a->payload);
 		int ok = cJSON_IsObject(p);

@@ -160,6 +160,7 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
 	a->key = tools_arg_str(args, "key");
 	a->until = tools_arg_str(args, "until");
 	a->scope = tools_arg_str(args, "scope");
+	a->keep = tools_arg_str(args, "keep");
 	a->when_flags = tl->when_flags;
 	long n_runs;
 	if (tools_arg_int(args, "count", &n_runs)) {
@@ -562,7 +563,10 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	    "run's own when it has some.", NULL, 0, NULL, NULL}, \
 	{"scope", "string", "Scope of the task (letters, digits, '.', '_', '-'): only agents of " \
 	    "that scope see it, its runs see only that scope's tasks and share conversations only " \
-	    "within it. A session that has a scope makes every task in it.", NULL, 0, NULL, NULL}
+	    "within it. A session that has a scope makes every task in it.", NULL, 0, NULL, NULL}, \
+	{"keep", "string", "How much run history to keep: a duration ('30d', '12h', '2w'), a number " \
+	    "of runs (20 or more), 'forever', or 'default' for the configured one (90 days).", NULL, \
+	    0, NULL, NULL}
 
 static const struct tool_param create_params[] = {
 	TASK_FIELDS(1),

@@ -47,6 +47,9 @@ test_expect_success 'every key agentcron reads is known: no warning' '
 	agent_max_create = 10
 	agent_max_tasks = 100
 	agent_max_calls = 16
+	keep = 90d
+	keep_runs = 25000
+	context_messages = 100
 	EOF
 	task-ls >/dev/null 2>err && test_cmp /dev/null err &&
 	grep "^\.It Li " "$AC_TOP/man/man5/agentcron-config.5" | sed "s/^\.It //; s/ , / /g; s/Li //g" |
