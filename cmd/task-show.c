@@ -12,6 +12,7 @@
 #include "ids.h"
 #include "opt.h"
 #include "prog.h"
+#include "spend.h"
 #include "store.h"
 #include "task_json.h"
 #include "utf8.h"
@@ -21,6 +22,7 @@ static const char prog[] = "task-show";
 struct shower {
 	struct store *st;
 	struct zones *zs;
+	int64_t now;
 	int json;
 	long runs;
 	int status;
@@ -100,8 +102,33 @@ print_run(const struct run *r, void *arg)
 	return 0;
 }
 
+/* "$2/day, $0.41 spent this day": the budget and its window's spend. */
 static void
-show_text(const struct task *t, struct zones *zs)
+budget_text(struct shower *sh, const struct task *t, char *buf, size_t n)
+{
+	struct budget b;
+	const struct tz *z;
+	struct spend s = {0};
+	struct err e;
+	buf[0] = 0;
+	if (budget_parse(t->budget, &b, &e) || !b.set)
+		return;
+	budget_fmt(&b, buf, n);
+	if (zones_get(sh->zs, t->tz, &z, &e) || store_call_spend(sh->st, t->id,
+	    budget_window(b.period, z, sh->now), &s.dollars, &s.tokens, &e))
+		return;
+	char spent[64];
+	if (b.dollars)
+		money_fmt(s.dollars, spent, sizeof spent);
+	else
+		snprintf(spent, sizeof spent, "%lld tokens", s.tokens);
+	snprintf(buf + strlen(buf), n - strlen(buf), ", %s spent this %s%s", spent,
+	    b.period == PERIOD_DAY ? "day" : b.period == PERIOD_WEEK ? "week" : "month",
+	    budget_over(&b, &s) ? " (over: its runs are skipped until the next)" : "");
+}
+
+static void
+show_text(const struct task *t, struct zones *zs, const char *budget)
 {
 	char buf[512], desc[256], when[64], utc[40];
 	field("id:", t->id);
@@ -167,6 +194,8 @@ show_text(const struct task *t, struct zones *zs)
 	field("payload:", t->payload);
 	field("key:", t->key);
 	field("notify:", t->notify);
+	field("notify on:", t->notify_on);
+	field("budget:", budget[0] ? budget : NULL);
 	field("scope:", t->scope);
 	task_origin_describe(t, buf, sizeof buf);
 	field("made by:", buf);
@@ -224,7 +253,9 @@ show_one(const char *arg, void *ctx)
 		free(s);
 		cJSON_Delete(j);
 	} else {
-		show_text(&t, sh->zs);
+		char budget[256];
+		budget_text(sh, &t, budget, sizeof budget);
+		show_text(&t, sh->zs, budget);
 		rc = store_run_list(sh->st, &f, print_run, &rp, &e);
 		if (!rc && rp.n == 0)
 			printf("recent runs:  none\n");
@@ -277,7 +308,9 @@ task_show(int argc, char **argv)
 		default: return usage_error(prog, "%s", msg);
 		}
 	}
-	int rc = store_open(NULL, STORE_READ, &sh.st, &e);
+	int rc = now_get(&sh.now, &e);
+	if (!rc)
+		rc = store_open(NULL, STORE_READ, &sh.st, &e);
 	if (!rc) {
 		sh.zs = zones_new();
 		rc = ids_each(argc - optind, argv + optind, show_one, &sh, &e);

@@ -494,6 +494,16 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN scope text;"
 	"ALTER TABLE tasks ADD COLUMN origin text DEFAULT 'user';"
 	"CREATE INDEX tasks_origin ON tasks (origin);",
+	/* 3: what each model call cost, budgets and notify policies of tasks,
+	 * with what they need to notify once per window and on change; spend
+	 * summed per window of a task or of all. */
+	"ALTER TABLE llm_calls ADD COLUMN cost double precision;"
+	"ALTER TABLE tasks ADD COLUMN budget text;"
+	"ALTER TABLE tasks ADD COLUMN notify_on text;"
+	"ALTER TABLE tasks ADD COLUMN budget_noticed bigint;"
+	"ALTER TABLE tasks ADD COLUMN output_hash text;"
+	"CREATE INDEX llm_calls_task_time ON llm_calls (task_id, created_at);"
+	"CREATE INDEX llm_calls_time ON llm_calls (created_at);",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -1086,6 +1096,8 @@ static const struct store_ops pg_ops = {
 	.history_clear = pg_history_clear,
 	.call_add = pg_call_add,
 	.call_list = pg_call_list,
+	.call_spend = pg_call_spend,
+	.call_usage = pg_call_usage,
 };
 
 int

@@ -230,6 +230,16 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN scope TEXT;"
 	"ALTER TABLE tasks ADD COLUMN origin TEXT DEFAULT 'user';"
 	"CREATE INDEX tasks_origin ON tasks(origin);",
+	/* 7: what each model call cost, budgets and notify policies of tasks,
+	 * with what they need to notify once per window and on change; spend
+	 * summed per window of a task or of all. */
+	"ALTER TABLE llm_calls ADD COLUMN cost REAL;"
+	"ALTER TABLE tasks ADD COLUMN budget TEXT;"
+	"ALTER TABLE tasks ADD COLUMN notify_on TEXT;"
+	"ALTER TABLE tasks ADD COLUMN budget_noticed INTEGER;"
+	"ALTER TABLE tasks ADD COLUMN output_hash TEXT;"
+	"CREATE INDEX llm_calls_task_time ON llm_calls(task_id, created_at);"
+	"CREATE INDEX llm_calls_time ON llm_calls(created_at);",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
@@ -1055,6 +1065,8 @@ static const struct store_ops sqlite_ops = {
 	.history_clear = sq_history_clear,
 	.call_add = sq_call_add,
 	.call_list = sq_call_list,
+	.call_spend = sq_call_spend,
+	.call_usage = sq_call_usage,
 };
 
 int

@@ -16,6 +16,8 @@ struct task_args {
 	const char *cron, *at, *daily, *weekly;
 	const char *until, *count;   /* a recurrence's end; "none" and "0" remove it */
 	const char *scope;           /* "" removes it */
+	const char *budget;          /* "none" removes it */
+	const char *notify_on;       /* "" goes back to the default */
 	const char **plan, **attach, **mcp, **mcp_allow;
 	size_t nplan, nattach, nmcp, nmcp_allow;
 	int manual, heartbeat;

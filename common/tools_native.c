@@ -160,6 +160,8 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
 	a->key = tools_arg_str(args, "key");
 	a->until = tools_arg_str(args, "until");
 	a->scope = tools_arg_str(args, "scope");
+	a->budget = tools_arg_str(args, "budget");
+	a->notify_on = tools_arg_str(args, "notify_on");
 	a->when_flags = tl->when_flags;
 	long n_runs;
 	if (tools_arg_int(args, "count", &n_runs)) {
@@ -389,6 +391,8 @@ native_show(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	field(out, "Channel", t.channel);
 	field(out, "Payload", t.payload);
 	field(out, "Model", t.model);
+	field(out, "Budget", t.budget);
+	field(out, "Notify on", t.notify_on);
 	list_field(out, "MCP servers: ", t.mcp);
 	list_field(out, "MCP tools allowed: ", t.mcp_allow);
 	field(out, "Key", t.key);
@@ -562,7 +566,13 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	    "run's own when it has some.", NULL, 0, NULL, NULL}, \
 	{"scope", "string", "Scope of the task (letters, digits, '.', '_', '-'): only agents of " \
 	    "that scope see it, its runs see only that scope's tasks and share conversations only " \
-	    "within it. A session that has a scope makes every task in it.", NULL, 0, NULL, NULL}
+	    "within it. A session that has a scope makes every task in it.", NULL, 0, NULL, NULL}, \
+	{"budget", "string", "Most the task may spend per day, week or month: dollars ('$2/day', " \
+	    "'2usd/week') or tokens ('200k/month', '1.5M/day'). Over it, its runs are skipped until " \
+	    "the next period. 'none' removes it.", NULL, 0, NULL, NULL}, \
+	{"notify_on", "string", "Which runs the notify hook hears of, comma-separated: failure, " \
+	    "recovery, change (output differs from the last success's), success, always, never. " \
+	    "Default: 'failure,recovery'; an empty string goes back to it.", NULL, 0, NULL, NULL}
 
 static const struct tool_param create_params[] = {
 	TASK_FIELDS(1),
