@@ -159,6 +159,7 @@ fire_new(struct store *st, const struct fire_opts *o, const struct fire_cb *cb, 
 	struct budget *g = &f->spend.global;
 	if (o->budget && budget_parse(o->budget, g, &pe))
 		g->set = 0;
+	f->spend.tz = o->budget_tz;
 	f->retry_ms = RECORD_RETRY_MIN;
 	int rc = owner_self(&f->self, e);
 	if (rc) {
@@ -276,7 +277,8 @@ budget_env(struct fire *f, struct job *j, const struct task *t)
 		    " by it", t->id, e.msg);
 		return;
 	}
-	if (left[0])
+	/* Over it, the run was let through on purpose (task-run --force). */
+	if (left[0] && !over)
 		j->envp = fire_env_set(j->envp, SPEND_LEFT_ENV, left);
 }
 

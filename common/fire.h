@@ -27,6 +27,7 @@ struct fire_opts {
 	const char *notify;      /* the default notify hook, or NULL */
 	const char *notify_on;   /* the default notify policy (notify.h), NULL: NOTIFY_DEFAULT */
 	const char *budget;      /* the budget of all tasks together (spend.h), or NULL */
+	const char *budget_tz;   /* the zone of its windows, NULL: the local zone */
 	int timeout;             /* default seconds per run */
 	int64_t kill_grace_ms;   /* SIGTERM to SIGKILL; 0: the exec default */
 	const char *search_dir;  /* where executors are looked for after PATH */

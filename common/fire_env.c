@@ -54,6 +54,8 @@ fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e)
 		return err_set(e, rc, "config: notify_on: %s", e->msg);
 	if (!rc && cf && (o->budget = config_get(cf, "budget")) && (rc = budget_parse(o->budget, &b, e)))
 		return err_set(e, rc, "config: %s", e->msg);
+	if (cf)
+		o->budget_tz = config_get(cf, "tz");
 	return rc;
 }
 

@@ -15,6 +15,7 @@ spend_check_init(struct spend_check *c, const struct config *cf, struct err *e)
 	const char *v = cf ? config_get(cf, "budget") : NULL;
 	if (v && budget_parse(v, &c->global, e))
 		return err_set(e, ST_INVALID, "config: %s", e->msg);
+	c->tz = cf ? config_get(cf, "tz") : NULL;
 	return ST_OK;
 }
 
@@ -45,7 +46,7 @@ spend_check_task(const struct spend_check *c, struct store *st, const struct tas
 		if (!bs[i]->set)
 			continue;
 		const struct tz *z;
-		int rc = zones_get(zs, i == 0 ? t->tz : zones_local(zs), &z, e);
+		int rc = zones_get(zs, i == 0 ? t->tz : c->tz ? c->tz : zones_local(zs), &z, e);
 		struct spend s = {0};
 		int64_t w;
 		if (!rc)

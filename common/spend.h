@@ -62,7 +62,7 @@ int spend_left_parse(const char *s, double *dollars, double *tokens);
  * config's or local zone), checked against the store. */
 struct spend_check {
 	struct budget global;
-	int checked;           /* a budget of some kind applies */
+	const char *tz;        /* the global budget's zone: the config's, else NULL (local) */
 };
 int spend_check_init(struct spend_check *c, const struct config *cf, struct err *e);
 /* Is t over its budget or the global one?  *over = 1 with why (the
