@@ -256,6 +256,7 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 		return;
 	}
 	j->envp = fire_exec_env(t, &j->run, store_locator(f->st));
+	fire_env_password(&j->envp, f->st);
 	int timeout = t->timeout > 0 ? t->timeout : f->o.timeout;
 	struct exec_cmd c = {
 		.argv = j->argv,
@@ -653,6 +654,7 @@ notify(struct fire *f, const struct run *r, const char *name, const char *hook)
 		return;
 	}
 	j->envp = fire_hook_env(r, name, store_locator(f->st));
+	fire_env_password(&j->envp, f->st);
 	struct exec_cmd c = {
 		.argv = j->argv,
 		.envp = j->envp,

@@ -38,6 +38,9 @@ int fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e
  * TASK_* variables of the contract in place of any it had; db is
  * TASK_DB.  Free with exec_argv_free. */
 char **fire_exec_env(const struct task *t, const struct run *r, const char *db);
+/* *envp with PGPASSWORD set to the store's password, if its URI holds
+ * one: TASK_DB goes without it, as executors may print it. */
+void fire_env_password(char ***envp, const struct store *st);
 /* A notify hook's environment for run r of the task named name. */
 char **fire_hook_env(const struct run *r, const char *name, const char *db);
 /* The event a notify hook reads: one JSON line, newline included. */
