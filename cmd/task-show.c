@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "fire_rules.h"
 #include "ids.h"
 #include "opt.h"
 #include "prog.h"
@@ -101,7 +102,7 @@ print_run(const struct run *r, void *arg)
 }
 
 static void
-show_text(const struct task *t, struct zones *zs)
+show_text(const struct task *t, struct zones *zs, int overdue)
 {
 	char buf[512], desc[256], when[64], utc[40];
 	field("id:", t->id);
@@ -121,6 +122,9 @@ show_text(const struct task *t, struct zones *zs)
 		if (t->due_at != t->next_run_at)
 			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ", jittered to +%llds",
 			    (long long)(t->due_at - t->next_run_at));
+		if (overdue)
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+			    " (overdue: not fired; is task-tick running?)");
 	} else {
 		snprintf(buf, sizeof buf, "none");
 	}
@@ -224,7 +228,9 @@ show_one(const char *arg, void *ctx)
 		free(s);
 		cJSON_Delete(j);
 	} else {
-		show_text(&t, sh->zs);
+		int64_t now;
+		struct err ne;
+		show_text(&t, sh->zs, now_get(&now, &ne) == ST_OK && rules_overdue(&t, now));
 		rc = store_run_list(sh->st, &f, print_run, &rp, &e);
 		if (!rc && rp.n == 0)
 			printf("recent runs:  none\n");
