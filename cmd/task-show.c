@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "fire_rules.h"
 #include "ids.h"
 #include "opt.h"
 #include "prog.h"
@@ -128,7 +129,7 @@ budget_text(struct shower *sh, const struct task *t, char *buf, size_t n)
 }
 
 static void
-show_text(const struct task *t, struct zones *zs, const char *budget)
+show_text(const struct task *t, struct zones *zs, int overdue, const char *budget)
 {
 	char buf[512], desc[256], when[64], utc[40];
 	field("id:", t->id);
@@ -148,6 +149,9 @@ show_text(const struct task *t, struct zones *zs, const char *budget)
 		if (t->due_at != t->next_run_at)
 			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ", jittered to +%llds",
 			    (long long)(t->due_at - t->next_run_at));
+		if (overdue)
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+			    " (overdue: not fired; is task-tick running?)");
 	} else {
 		snprintf(buf, sizeof buf, "none");
 	}
@@ -255,7 +259,7 @@ show_one(const char *arg, void *ctx)
 	} else {
 		char budget[256];
 		budget_text(sh, &t, budget, sizeof budget);
-		show_text(&t, sh->zs, budget);
+		show_text(&t, sh->zs, rules_overdue(&t, sh->now), budget);
 		rc = store_run_list(sh->st, &f, print_run, &rp, &e);
 		if (!rc && rp.n == 0)
 			printf("recent runs:  none\n");

@@ -52,6 +52,12 @@ struct hook_event {
 /* A notify hook's environment: TASK_ID, TASK_NAME, TASK_EVENT and, with a
  * run, TASK_RUN_ID and TASK_STATUS. */
 char **fire_hook_env(const struct hook_event *ev, const char *db);
+/* *envp with PGPASSWORD set to the store's password, if its URI holds
+ * one: TASK_DB goes without it, as executors may print it. */
+void fire_env_password(char ***envp, const struct store *st);
+/* TASK_SLOT of run r of t: the scheduled instant it is for (a one-shot's
+ * retry: the planned instant it retries; a manual run: when it started). */
+int64_t fire_slot_of(const struct task *t, const struct run *r);
 /* The event a notify hook reads: one JSON line, newline included. */
 char *fire_hook_event(const struct hook_event *ev);
 

@@ -157,6 +157,15 @@ test_expect_success 'a task due past its grace and not fired is marked overdue, 
 	test_cmp expect actual
 '
 
+test_expect_success 'task-show marks an overdue next run too, and only once past the grace' '
+	TASK_NOW=2026-11-22T10:31:00Z task-show soon | grep "^next run:" >actual &&
+	echo "next run:     2026-11-22 10:30 UTC (2026-11-22T10:30:00Z)" >expect &&
+	test_cmp expect actual &&
+	TASK_NOW=2026-11-22T10:31:01Z task-show soon | grep "^next run:" >actual &&
+	echo "next run:     2026-11-22 10:30 UTC (2026-11-22T10:30:00Z) (overdue: not fired; is task-tick running?)" >expect &&
+	test_cmp expect actual
+'
+
 # Rerun what failed: a recurring task whose run failed stays pending,
 # so --status cannot find it; --last can.
 test_expect_success '--last: tasks by how their last run ended; --last failed | task-run -' '
