@@ -249,7 +249,7 @@ budget_env(struct fire *f, struct job *j, const struct task *t)
 	}
 	/* Over it, the run was let through on purpose (task-run --force). */
 	if (left[0] && !over)
-		j->envp = fire_env_set(j->envp, SPEND_LEFT_ENV, left);
+		fire_env_set(&j->envp, SPEND_LEFT_ENV, left);
 }
 
 /* Executor, environment and input of a claimed run; start it. */

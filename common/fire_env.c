@@ -183,23 +183,6 @@ fire_env_password(char ***envp, const struct store *st)
 }
 
 char **
-fire_env_set(char **env, const char *name, const char *value)
-{
-	size_t l = strlen(name), n = 0;
-	for (; env[n]; n++) {
-		if (strncmp(env[n], name, l) == 0 && env[n][l] == '=') {
-			free(env[n]);
-			env[n] = xasprintf("%s=%s", name, value);
-			return env;
-		}
-	}
-	env = xrealloc(env, (n + 2) * sizeof *env);
-	env[n] = xasprintf("%s=%s", name, value);
-	env[n + 1] = NULL;
-	return env;
-}
-
-char **
 fire_hook_env(const struct hook_event *ev, const char *db)
 {
 	static const char *const names[] = {"TASK_ID", "TASK_NAME", "TASK_EVENT", "TASK_DB",

@@ -39,8 +39,6 @@ int fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e
  * TASK_* variables of the contract in place of any it had; db is
  * TASK_DB.  Free with exec_argv_free. */
 char **fire_exec_env(const struct task *t, const struct run *r, const char *db);
-/* env with name=value in place of any name it had (env is consumed). */
-char **fire_env_set(char **env, const char *name, const char *value);
 /* What a notify hook is told: an event (notify.h's EV_*) of a task, with
  * the run it is about (NULL: none) and a reason (NULL: none). */
 struct hook_event {
