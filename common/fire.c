@@ -24,6 +24,7 @@
 #include "fire_env.h"
 #include "fire_rules.h"
 #include "heartbeat.h"
+#include "idset.h"
 #include "proc.h"
 
 #define CLAIM_BATCH 64      /* due tasks looked at per claim */
@@ -60,8 +61,7 @@ struct fire {
 	int down;                /* the store failed: said once, quiet until it is back */
 	size_t nruns, nhooks;
 	struct due_cursor cur;
-	char (*fired)[37];       /* tasks claimed in this pass, sorted */
-	size_t nfired, capfired;
+	struct idset fired;      /* tasks claimed in this pass */
 	struct job **pending;    /* finished, not recorded yet */
 	size_t npending, cappending;
 	int64_t retry_at;        /* mono_ms of the next try to record them */
@@ -165,7 +165,7 @@ fire_free(struct fire *f)
 		job_free(f->pending[i]);
 	free(f->pending);
 	zones_free(f->zs);
-	free(f->fired);
+	idset_free(&f->fired);
 	free(f);
 }
 
@@ -210,37 +210,7 @@ void
 fire_pass_begin(struct fire *f)
 {
 	due_cursor_init(&f->cur);
-	f->nfired = 0;
-}
-
-static int
-cmp_id(const void *a, const void *b)
-{
-	return strcmp(a, b);
-}
-
-static int
-fired_has(const struct fire *f, const char *id)
-{
-	return f->nfired && bsearch(id, f->fired, f->nfired, sizeof *f->fired, cmp_id) != NULL;
-}
-
-static void
-fired_add(struct fire *f, const char *id)
-{
-	if (f->nfired == f->capfired) {
-		f->capfired = f->capfired ? f->capfired * 2 : 64;
-		f->fired = xrealloc(f->fired, f->capfired * sizeof *f->fired);
-	}
-	size_t i = f->nfired;
-	while (i > 0 && strcmp(f->fired[i - 1], id) > 0) {
-		memcpy(f->fired[i], f->fired[i - 1], 37);
-		i--;
-	}
-	size_t l = strnlen(id, 36);
-	memcpy(f->fired[i], id, l);
-	f->fired[i][l] = 0;
-	f->nfired++;
+	idset_clear(&f->fired);
 }
 
 /* ---- starting a claimed run ---- */
@@ -260,6 +230,7 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 		return;
 	}
 	j->envp = fire_exec_env(t, &j->run, store_locator(f->st));
+	fire_env_password(&j->envp, f->st);
 	int timeout = t->timeout > 0 ? t->timeout : f->o.timeout;
 	struct exec_cmd c = {
 		.argv = j->argv,
@@ -391,7 +362,7 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 	struct claim_ctx *x = arg;
 	struct fire *f = x->f;
 	*decision = CLAIM_SKIP;
-	if (fired_has(f, t->id))
+	if (idset_has(&f->fired, t->id))
 		return ST_OK;
 	struct decision d;
 	struct err de;
@@ -424,7 +395,7 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		if (rc)
 			return rc;
 		t->status = STATUS_RUNNING;
-		fired_add(f, t->id);
+		idset_add(&f->fired, t->id);
 		*decision = CLAIM_FIRE;
 	} else if (firing_kind) {
 		record_unfired(f, t, &d, x->now, r);
@@ -570,7 +541,7 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 	struct claim_ctx x = {.f = f, .now = now, .from_queue = 1};
 	struct claim_req q = {.what = CLAIM_QUEUED, .now = now, .max = room};
 	int n = 0, looked = 0;
-	size_t fired0 = f->nfired;
+	size_t fired0 = f->fired.n;
 	rc = queued ? store_claim(f->st, &q, claim_manual, &x, c, &n, e) : ST_OK;
 	if (!rc) {
 		start_claimed(f, c, n);
@@ -595,16 +566,16 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 		start_claimed(f, c, n);
 		*started += n;
 		room -= n;
-		fired0 = f->nfired;
+		fired0 = f->fired.n;
 	}
 	if (rc == ST_REFUSED) {
 		/* Declared dead: a new identity at the next sign of life. */
-		f->nfired = fired0;
+		idset_truncate(&f->fired, fired0);
 		f->alive = 0;
 		rc = ST_OK;
 	} else if (rc) {
 		/* Forget what the failed claim meant to fire; rescan next time. */
-		f->nfired = fired0;
+		idset_truncate(&f->fired, fired0);
 		due_cursor_init(&f->cur);
 		store_down(f, e);
 	} else {
@@ -704,6 +675,7 @@ notify(struct fire *f, const struct run *r, const char *name, const char *hook, 
 		return;
 	}
 	j->envp = fire_hook_env(r, name, store_locator(f->st));
+	fire_env_password(&j->envp, f->st);
 	struct exec_cmd c = {
 		.argv = j->argv,
 		.envp = j->envp,

@@ -157,6 +157,23 @@ fire_exec_env(const struct task *t, const struct run *r, const char *db)
 	return env;
 }
 
+void
+fire_env_password(char ***envp, const struct store *st)
+{
+	const char *pw = store_password(st);
+	if (!pw)
+		return;
+	size_t n = 0;
+	for (char **p = *envp; *p; p++)
+		if (strncmp(*p, "PGPASSWORD=", 11) != 0)
+			(*envp)[n++] = *p;
+		else
+			free(*p);
+	*envp = xrealloc(*envp, (n + 2) * sizeof **envp);
+	(*envp)[n++] = xasprintf("PGPASSWORD=%s", pw);
+	(*envp)[n] = NULL;
+}
+
 char **
 fire_hook_env(const struct run *r, const char *name, const char *db)
 {

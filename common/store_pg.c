@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "pg_uri.h"
 #include "store_pg.h"
 #include "utf8.h"
 
@@ -154,13 +155,21 @@ pq_get_copy(const struct pq_lib *pq, const PGresult *r, int row, int col, char *
 	snprintf(dst, n, "%s", pq->getisnull(r, row, col) ? "" : pq->getvalue(r, row, col));
 }
 
-/* libpq's message, first line only: the rest is hints for psql users. */
+/* libpq's message, first line only (the rest is hints for psql users),
+ * without the URI's secrets: libpq quotes a malformed URI whole. */
 static const char *
-first_line(const char *msg, char *buf, size_t n)
+first_line(const struct store *st, const char *msg, char *buf, size_t n)
 {
 	msg = msg ? msg : "";
 	msg += strspn(msg, " \t\n");
-	snprintf(buf, n, "%.*s", (int)strcspn(msg, "\n"), msg);
+	/* Scrubbed whole, then cut: a cut would leave part of a secret. */
+	size_t len = strcspn(msg, "\n");
+	char *line = xstrndup(msg, len);
+	size_t cap = 2 * len + 2048;
+	line = xrealloc(line, cap);
+	pg_uri_scrub(line, cap, ((const struct pg *)st->be)->uri);
+	snprintf(buf, n, "%s", line);
+	free(line);
 	return buf;
 }
 
@@ -173,7 +182,7 @@ conn_err(struct store *st, const char *what, const PGresult *res, struct err *e)
 	const char *msg = res ? pq->resultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
 	if (!msg || !*msg)
 		msg = pq->errorMessage(pg(st)->conn);
-	first_line(msg, line, sizeof line);
+	first_line(st, msg, line, sizeof line);
 	if (pq->status(pg(st)->conn) != CONNECTION_OK)
 		return err_set(e, ST_ERR, "store '%s': lost the connection to the server while %s: %s",
 		    st->name, what, line);
@@ -627,7 +636,7 @@ pg_connect(struct store *st, struct err *e)
 	pq->setNoticeProcessor(q->conn, no_notices, NULL);
 	if (pq->status(q->conn) != CONNECTION_OK) {
 		char line[400];
-		first_line(pq->errorMessage(q->conn), line, sizeof line);
+		first_line(st, pq->errorMessage(q->conn), line, sizeof line);
 		return err_set(e, ST_ERR, "cannot connect to the PostgreSQL store '%s': %s", st->name, line);
 	}
 	q->nprep = 0;
@@ -643,7 +652,7 @@ pg_reconnect(struct store *st, struct err *e)
 	q->nprep = 0;
 	if (pq->status(q->conn) != CONNECTION_OK) {
 		char line[400];
-		first_line(pq->errorMessage(q->conn), line, sizeof line);
+		first_line(st, pq->errorMessage(q->conn), line, sizeof line);
 		return err_set(e, ST_ERR, "cannot reach the PostgreSQL store '%s': %s", st->name, line);
 	}
 	return session(st, e);
@@ -1095,12 +1104,30 @@ static const struct store_ops pg_ops = {
 };
 
 int
+store_pg_durability(struct store *st, char *off, size_t n, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	PGresult *r;
+	int rc = pq_exec(st, "SELECT string_agg(name, ' and ' ORDER BY name) FROM pg_settings"
+	    " WHERE name IN ('fsync', 'synchronous_commit') AND setting = 'off'"
+	    " AND coalesce(current_setting('agentcron.allow_nondurable', true), '') <> 'on'",
+	    NULL, &r, "reading the server's durability settings", e);
+	if (rc)
+		return rc;
+	pq_get_copy(pq, r, 0, 0, off, n);
+	pq->clear(r);
+	return ST_OK;
+}
+
+int
 store_pg_open(struct store *st, const char *uri, struct err *e)
 {
 	char locator[2048];
 	store_locator_of(uri, locator, sizeof locator);
 	set_str(&st->name, locator);
 	set_str(&st->locator, locator);
+	if (!st->password)
+		st->password = pg_uri_password(uri);
 	struct pg *q = xcalloc(1, sizeof *q);
 	q->uri = xstrdup(uri);
 	store_sql_init(&q->sql, &dialect);

@@ -101,7 +101,7 @@ test_expect_success '--print-cron: the crontab line with the real path' '
 	self=$(readlink -f "$(command -v task-tick)") &&
 	task-tick --print-cron >out &&
 	grep -v "^#" out >actual &&
-	echo "* * * * * mkdir -p \"\$HOME/.local/state/agentcron\" && TASK_DB='\''$TASK_DB'\'' XDG_CONFIG_HOME='\''$XDG_CONFIG_HOME'\'' $self >>\"\$HOME/.local/state/agentcron/tick.log\"" >expect &&
+	echo "* * * * * (umask 077 && mkdir -p \"\$HOME/.local/state/agentcron\" && touch \"\$HOME/.local/state/agentcron/tick.log\") && TASK_DB='\''$TASK_DB'\'' XDG_CONFIG_HOME='\''$XDG_CONFIG_HOME'\'' $self >>\"\$HOME/.local/state/agentcron/tick.log\"" >expect &&
 	test_cmp expect actual &&
 	grep -q "^# .*config" out
 '
@@ -129,7 +129,7 @@ test_expect_success '--print-cron and --print-systemd: odd paths quoted, a relat
 	odd="$PWD/odd dir%1" && mkdir -p "$odd" && cp "$(command -v task-tick)" "$odd/" &&
 	(TASK_DB=rel.db "$odd/task-tick" --print-cron) >out &&
 	grep -v "^#" out >line &&
-	printf "%s\n" "* * * * * mkdir -p \"\$HOME/.local/state/agentcron\" && TASK_DB='\''$PWD/rel.db'\'' XDG_CONFIG_HOME='\''$XDG_CONFIG_HOME'\'' '\''$PWD/odd dir\\%1/task-tick'\'' >>\"\$HOME/.local/state/agentcron/tick.log\"" >expect &&
+	printf "%s\n" "* * * * * (umask 077 && mkdir -p \"\$HOME/.local/state/agentcron\" && touch \"\$HOME/.local/state/agentcron/tick.log\") && TASK_DB='\''$PWD/rel.db'\'' XDG_CONFIG_HOME='\''$XDG_CONFIG_HOME'\'' '\''$PWD/odd dir\\%1/task-tick'\'' >>\"\$HOME/.local/state/agentcron/tick.log\"" >expect &&
 	test_cmp expect line &&
 	cmd=$(cut -d" " -f6- line | sed "s/\\\\%/%/g") &&
 	(cd / && sh -c "$cmd") &&
