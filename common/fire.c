@@ -232,6 +232,9 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 	j->envp = fire_exec_env(t, &j->run, store_locator(f->st));
 	fire_env_password(&j->envp, f->st);
 	int timeout = t->timeout > 0 ? t->timeout : f->o.timeout;
+	char secs[24];
+	snprintf(secs, sizeof secs, "%d", timeout);
+	fire_env_set(&j->envp, "TASK_TIMEOUT", secs);
 	struct exec_cmd c = {
 		.argv = j->argv,
 		.envp = j->envp,

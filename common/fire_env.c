@@ -158,20 +158,25 @@ fire_exec_env(const struct task *t, const struct run *r, const char *db)
 }
 
 void
-fire_env_password(char ***envp, const struct store *st)
+fire_env_set(char ***envp, const char *name, const char *value)
 {
-	const char *pw = store_password(st);
-	if (!pw)
-		return;
-	size_t n = 0;
+	size_t n = 0, len = strlen(name);
 	for (char **p = *envp; *p; p++)
-		if (strncmp(*p, "PGPASSWORD=", 11) != 0)
+		if (strncmp(*p, name, len) != 0 || (*p)[len] != '=')
 			(*envp)[n++] = *p;
 		else
 			free(*p);
 	*envp = xrealloc(*envp, (n + 2) * sizeof **envp);
-	(*envp)[n++] = xasprintf("PGPASSWORD=%s", pw);
+	(*envp)[n++] = xasprintf("%s=%s", name, value);
 	(*envp)[n] = NULL;
+}
+
+void
+fire_env_password(char ***envp, const struct store *st)
+{
+	const char *pw = store_password(st);
+	if (pw)
+		fire_env_set(envp, "PGPASSWORD", pw);
 }
 
 char **

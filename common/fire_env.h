@@ -41,6 +41,7 @@ char **fire_exec_env(const struct task *t, const struct run *r, const char *db);
 /* *envp with PGPASSWORD set to the store's password, if its URI holds
  * one: TASK_DB goes without it, as executors may print it. */
 void fire_env_password(char ***envp, const struct store *st);
+void fire_env_set(char ***envp, const char *name, const char *value); /* NAME=value in *envp */
 /* TASK_SLOT of run r of t: the scheduled instant it is for (a one-shot's
  * retry: the planned instant it retries; a manual run: when it started). */
 int64_t fire_slot_of(const struct task *t, const struct run *r);

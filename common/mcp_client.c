@@ -699,6 +699,12 @@ handshake(struct mcpc *c, struct err *e)
 	return rc ? rc : notify(c, "notifications/initialized", e);
 }
 
+void
+mcpc_set_timeout(struct mcpc *c, long timeout_ms)
+{
+	c->timeout_ms = timeout_ms > 0 ? timeout_ms : 1;
+}
+
 int
 mcpc_open(const struct mcpc_server *sv, struct http *h, long timeout_ms, struct mcpc **out,
     struct err *e)

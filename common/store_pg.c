@@ -37,6 +37,9 @@ struct pg {
 	int nprep;
 	int listening;
 	unsigned cursors;
+	/* The transaction's first error: a later statement would only say
+	 * "current transaction is aborted" (25P02). */
+	char first_err[ERR_MAX];
 	struct store_sql sql;
 };
 
@@ -187,9 +190,14 @@ conn_err(struct store *st, const char *what, const PGresult *res, struct err *e)
 		return err_set(e, ST_ERR, "store '%s': lost the connection to the server while %s: %s",
 		    st->name, what, line);
 	const char *state = res ? pq->resultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
-	if (state && strcmp(state, "23505") == 0)
-		return err_set(e, ST_REFUSED, "store '%s': %s: %s", st->name, what, line);
-	return err_set(e, ST_ERR, "store '%s': %s: %s", st->name, what, line);
+	struct pg *q = pg(st);
+	if (state && strcmp(state, "25P02") == 0 && q->first_err[0])
+		return err_set(e, ST_ERR, "%s", q->first_err);
+	int rc = err_set(e, state && strcmp(state, "23505") == 0 ? ST_REFUSED : ST_ERR,
+	    "store '%s': %s: %s", st->name, what, line);
+	if (!q->first_err[0])
+		snprintf(q->first_err, sizeof q->first_err, "%s", e->msg);
+	return rc;
 }
 
 static int pg_reconnect(struct store *st, struct err *e);
@@ -308,6 +316,8 @@ simple(struct store *st, const char *sql, const char *what, struct err *e)
 	int rc = ready(st, e);
 	if (rc)
 		return rc;
+	if (strcmp(sql, "BEGIN") == 0)
+		pg(st)->first_err[0] = 0;
 	PGresult *r = pq->exec(pg(st)->conn, sql);
 	ExecStatusType s = pq->resultStatus(r);
 	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK)
