@@ -72,6 +72,7 @@ line two") &&
 	TASK_SCOPE=
 	TASK_SLOT=2026-11-23T07:00:00Z
 	TASK_SYSTEM_PROMPT=be brief
+	TASK_TIMEOUT=600
 	TASK_TRIGGER=schedule
 	EOF
 	test_cmp expect actual
