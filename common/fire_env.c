@@ -11,6 +11,7 @@
 #include "notify.h"
 #include "opt.h"
 #include "spend.h"
+#include "taskargs.h"
 #include "task_json.h"
 
 extern char **environ;
@@ -56,6 +57,13 @@ fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e)
 		return err_set(e, rc, "config: %s", e->msg);
 	if (cf)
 		o->budget_tz = config_get(cf, "tz");
+	const char *dl = cf ? config_get(cf, "deadline") : NULL;
+	long secs;
+	if (!rc && dl && (parse_duration(dl, &secs) != 0 || secs > TASK_DEADLINE_MAX))
+		return err_set(e, ST_INVALID, "config: bad deadline '%s': expected a duration like 90s,"
+		    " 10m, 2h (at most 366d); 0 for none", dl);
+	if (!rc && dl)
+		o->deadline = (int)secs;
 	return rc;
 }
 
