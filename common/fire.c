@@ -17,6 +17,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "exec.h"
 #include "fire.h"
 #include "fire_env.h"
@@ -41,6 +43,7 @@ struct job {
 	int no_resources;        /* never started: the occurrence stays due */
 	char *hook;              /* a hook job: its command line, for warnings */
 	char *notify;            /* after recording: the hook it goes to */
+	char *paused;            /* after recording: why its end paused the task, or NULL */
 	char **argv, **envp;
 	char *input;
 };
@@ -96,6 +99,7 @@ job_free(struct job *j)
 	free(j->name);
 	free(j->hook);
 	free(j->notify);
+	free(j->paused);
 	exec_argv_free(j->argv);
 	exec_argv_free(j->envp);
 	free(j->input);
@@ -318,6 +322,42 @@ unfit(struct fire *f, const struct task *t, struct err *e)
 	return task_validate(t, f->zs, e);
 }
 
+/* An occurrence that does not run, on record so the log says why:
+ * skipped (--missed skip) or missed (past its deadline). */
+static void
+record_unfired(struct fire *f, struct task *t, const struct decision *d, int64_t now,
+    struct run *r)
+{
+	char when[40], late[32], dl[32];
+	time_fmt_utc(d->slot, when, sizeof when);
+	duration_fmt((now - d->slot) * 1000, late, sizeof late);
+	char *msg;
+	if (d->missed) {
+		int own = t->deadline > 0;
+		duration_fmt((int64_t)(own ? t->deadline : f->o.deadline) * 1000, dl, sizeof dl);
+		msg = xasprintf("could not start within its deadline (%s%s) of %s: %s late; not run",
+		    dl, own ? "" : ", from the configuration", when, late);
+	} else {
+		msg = xasprintf("missed its time (%s) by %lld s; skipped (--missed skip)", when,
+		    (long long)(now - d->slot));
+	}
+	if (uuid4(r->id) == 0) {
+		memcpy(r->task_id, t->id, sizeof r->task_id);
+		r->slot = d->slot;
+		r->arming = t->arming;
+		r->trigger = d->trigger;
+		r->status = d->missed ? RUN_MISSED : RUN_SKIPPED;
+		r->started_at = r->ended_at = now;
+		r->duration_ms = 0;
+		r->error = xstrdup(msg);
+	}
+	set_str(&t->last_status, run_status_name(d->missed ? RUN_MISSED : RUN_SKIPPED));
+	set_str(&t->last_error, msg);
+	free(msg);
+	if (d->next == TIME_NONE)
+		t->status = STATUS_COMPLETED;
+}
+
 static int
 claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
     struct err *e)
@@ -329,7 +369,11 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		return ST_OK;
 	struct decision d;
 	struct err de;
-	if (unfit(f, t, &de) || rules_due(t, f->zs, x->now, &d, &de)) {
+	/* The rules see the deadline that applies: the task's, else the config's. */
+	struct task view = *t;
+	if (!view.deadline)
+		view.deadline = f->o.deadline;
+	if (unfit(f, t, &de) || rules_due(&view, f->zs, x->now, &d, &de)) {
 		if (x->preview)
 			return ST_OK;
 		park(f, t, x->now, de.msg);
@@ -344,8 +388,11 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 	}
 	int firing_kind = t->kind == KIND_CRON || t->kind == KIND_AT || t->kind == KIND_PLAN;
 	if (d.fire) {
-		/* A retry is the next attempt at the same occurrence. */
+		/* A retry is the next attempt at the same occurrence; a recurring
+		 * task's, at the same instant, is a new arming of it. */
 		int attempt = d.trigger == TRIGGER_RETRY ? last_attempt + 1 : 1;
+		if (d.trigger == TRIGGER_RETRY && t->kind == KIND_CRON)
+			t->arming++;
 		int rc = run_fill(f, t, d.slot, heartbeat_is(t) ? TRIGGER_HEARTBEAT : d.trigger, attempt,
 		    x->now, r, e);
 		if (rc)
@@ -354,26 +401,7 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		idset_add(&f->fired, t->id);
 		*decision = CLAIM_FIRE;
 	} else if (firing_kind) {
-		/* --missed skip: on record, so the log says why nothing ran. */
-		char when[40];
-		time_fmt_utc(d.slot, when, sizeof when);
-		char *msg = xasprintf("missed its time (%s) by %lld s; skipped (--missed skip)", when,
-		    (long long)(x->now - d.slot));
-		if (uuid4(r->id) == 0) {
-			memcpy(r->task_id, t->id, sizeof r->task_id);
-			r->slot = d.slot;
-			r->arming = t->arming;
-			r->trigger = TRIGGER_CATCHUP;
-			r->status = RUN_SKIPPED;
-			r->started_at = r->ended_at = x->now;
-			r->duration_ms = 0;
-			r->error = xstrdup(msg);
-		}
-		set_str(&t->last_status, "skipped");
-		set_str(&t->last_error, msg);
-		free(msg);
-		if (d.next == TIME_NONE)
-			t->status = STATUS_COMPLETED;
+		record_unfired(f, t, &d, x->now, r);
 		*decision = CLAIM_WRITE;
 	} else {
 		*decision = CLAIM_WRITE;
@@ -599,10 +627,13 @@ task_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 	for (size_t i = 0; i < x->n && !j; i++)
 		if (&x->jobs[i]->run == r)
 			j = x->jobs[i];
+	int was_paused = t->paused != NULL;
 	if (j && j->no_resources)
 		rules_unstarted(t, r, x->now);
 	else
 		rules_after_run(t, r, x->now);
+	if (j && !was_paused && t->paused)
+		set_str(&j->paused, t->paused);
 	if (j) {
 		set_str(&j->name, t->name);
 		set_str(&j->notify, !str_empty(t->notify) ? t->notify : x->f->o.notify);
@@ -611,15 +642,35 @@ task_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 	return ST_OK;
 }
 
+/* The event with "paused": why this run's end paused its task, said once. */
+static char *
+event_paused(char *event, const char *paused)
+{
+	cJSON *o = cJSON_Parse(event);
+	if (!o)
+		return event;
+	cJSON_AddStringToObject(o, "paused", paused);
+	char *s = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (!s)
+		return event;
+	free(event);
+	event = xasprintf("%s\n", s);
+	free(s);
+	return event;
+}
+
 /* Hand a finished run to the notify hook (in the background, like a run). */
 static void
-notify(struct fire *f, const struct run *r, const char *name, const char *hook)
+notify(struct fire *f, const struct run *r, const char *name, const char *hook, const char *paused)
 {
 	struct job *j = xcalloc(1, sizeof *j);
 	j->is_hook = 1;
 	j->hook = xstrdup(hook);
 	snprintf(j->run.id, sizeof j->run.id, "%s", r->id);
 	j->input = fire_hook_event(r, name);
+	if (paused)
+		j->input = event_paused(j->input, paused);
 	f->nhooks++;
 	struct err e;
 	if (exec_split(hook, &j->argv, &e)) {
@@ -662,8 +713,11 @@ announce(struct fire *f, struct job *j)
 	struct fire_report rep = {.run = &j->run, .name = j->name ? j->name : "", .hook = hook};
 	if (f->cb.report)
 		f->cb.report(&rep, f->cb.arg);
+	if (j->paused)
+		warnf(f, "task '%.8s' (%s) is %s; task-edit --enable %.8s resumes it", j->run.task_id,
+		    j->name ? j->name : "", j->paused, j->run.task_id);
 	if (hook)
-		notify(f, &j->run, j->name, hook);
+		notify(f, &j->run, j->name, hook, j->paused);
 }
 
 /* Record jobs[0..n) as their owner, in one transaction. */

@@ -9,6 +9,7 @@
 #include "fire.h"
 #include "fire_env.h"
 #include "opt.h"
+#include "taskargs.h"
 #include "task_json.h"
 
 extern char **environ;
@@ -43,7 +44,16 @@ fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e)
 		v = config_get(cf, "notify");
 	o->notify = v && *v ? v : NULL;
 	int rc = config_seconds(cf, "run_timeout", 86400 * 7, &o->timeout, e);
-	return rc ? rc : config_seconds(cf, "owner_timeout", 3600, &o->owner_timeout, e);
+	if (!rc)
+		rc = config_seconds(cf, "owner_timeout", 3600, &o->owner_timeout, e);
+	const char *dl = cf ? config_get(cf, "deadline") : NULL;
+	long secs;
+	if (!rc && dl && (parse_duration(dl, &secs) != 0 || secs > TASK_DEADLINE_MAX))
+		return err_set(e, ST_INVALID, "config: bad deadline '%s': expected a duration like 90s,"
+		    " 10m, 2h (at most 366d); 0 for none", dl);
+	if (!rc && dl)
+		o->deadline = (int)secs;
+	return rc;
 }
 
 void

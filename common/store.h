@@ -93,6 +93,7 @@ struct task_filter {
 	int agent_made;          /* only the tasks agents made */
 	const char *name;        /* exactly this name */
 	unsigned last;           /* bit (1 << RUN_*): how the last run ended */
+	int paused;              /* also (with statuses: or) the tasks paused by failures */
 	int enabled;             /* -1 any, 0 disabled, 1 enabled */
 	int64_t now;             /* reference for the two windows below */
 	int64_t due_within;      /* seconds, -1 any: next run <= now + due_within, or queued */

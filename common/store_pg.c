@@ -513,6 +513,12 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN scope text;"
 	"ALTER TABLE tasks ADD COLUMN origin text DEFAULT 'user';"
 	"CREATE INDEX tasks_origin ON tasks (origin);",
+	/* 3: what an occurrence due during a run does, how late it may start,
+	 * the failures in a row that pause a task and why one was paused. */
+	"ALTER TABLE tasks ADD COLUMN overlap text NOT NULL DEFAULT 'queue';"
+	"ALTER TABLE tasks ADD COLUMN deadline integer NOT NULL DEFAULT 0;"
+	"ALTER TABLE tasks ADD COLUMN pause_after integer NOT NULL DEFAULT -1;"
+	"ALTER TABLE tasks ADD COLUMN paused text;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 

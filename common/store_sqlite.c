@@ -230,6 +230,12 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN scope TEXT;"
 	"ALTER TABLE tasks ADD COLUMN origin TEXT DEFAULT 'user';"
 	"CREATE INDEX tasks_origin ON tasks(origin);",
+	/* 7: what an occurrence due during a run does, how late it may start,
+	 * the failures in a row that pause a task and why one was paused. */
+	"ALTER TABLE tasks ADD COLUMN overlap TEXT NOT NULL DEFAULT 'queue';"
+	"ALTER TABLE tasks ADD COLUMN deadline INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE tasks ADD COLUMN pause_after INTEGER NOT NULL DEFAULT -1;"
+	"ALTER TABLE tasks ADD COLUMN paused TEXT;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -109,6 +109,18 @@ result_msg(const cJSON *id, cJSON *result)
 	return s;
 }
 
+/* A tools/call response whose content is one text block. */
+static char *
+text_result(const cJSON *id, const char *text)
+{
+	cJSON *r = cJSON_CreateObject(), *c = cJSON_AddArrayToObject(r, "content");
+	cJSON *t = cJSON_CreateObject();
+	cJSON_AddStringToObject(t, "type", "text");
+	cJSON_AddStringToObject(t, "text", text);
+	cJSON_AddItemToArray(c, t);
+	return result_msg(id, r);
+}
+
 static void
 sse(int fd, const char *msg)
 {
@@ -146,12 +158,7 @@ ask(struct server *sv, int fd, const cJSON *id)
 		close(afd);
 	}
 	char *text = xasprintf("answered: %d", sv->answers - before);
-	cJSON *r = cJSON_CreateObject(), *c = cJSON_AddArrayToObject(r, "content");
-	cJSON *t = cJSON_CreateObject();
-	cJSON_AddStringToObject(t, "type", "text");
-	cJSON_AddStringToObject(t, "text", text);
-	cJSON_AddItemToArray(c, t);
-	char *s = result_msg(id, r);
+	char *s = text_result(id, text);
 	struct buf b = {0};
 	buf_printf(&b, "event: message\ndata: %s\n\n", s);
 	write_all(fd, b.data, b.len);
@@ -259,12 +266,7 @@ handle(struct server *sv, int fd, const char *method, const char *sess, const ch
 	} else if (strcmp(rpc, "tools/call") == 0 && tool && strcmp(tool, "echo") == 0) {
 		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "message"));
 		char *text = xasprintf("Echo: %s", msg ? msg : "");
-		cJSON *r = cJSON_CreateObject(), *c = cJSON_AddArrayToObject(r, "content");
-		cJSON *t = cJSON_CreateObject();
-		cJSON_AddStringToObject(t, "type", "text");
-		cJSON_AddStringToObject(t, "text", text);
-		cJSON_AddItemToArray(c, t);
-		char *s = result_msg(id, r);
+		char *s = text_result(id, text);
 		sse(fd, s);
 		free(s);
 		free(text);
