@@ -31,6 +31,7 @@
 #include "llm_session.h"
 #include "mcp_client.h"
 #include "opt.h"
+#include "proc.h"
 #include "prog.h"
 #include "spend.h"
 #include "store.h"
@@ -524,6 +525,9 @@ llm_call(int argc, char **argv)
 	k.o.s.options = cJSON_CreateObject();
 	k.o.s.attach = xcalloc((size_t)argc + 1, sizeof *k.o.s.attach);
 	int rc = parse_options(argc, argv, &k.o);
+	/* What a stdio MCP server starts, even in a session of its own, is
+	 * ours to end: it is reparented here when the server goes. */
+	int reaper = rc == ST_OK && (k.o.mcp.len || env("TASK_MCP")) && proc_subreaper() == 0;
 	if (rc == ST_OK) {
 		/* A server that dies while it is written to is an error to
 		 * report, not a reason to die. */
@@ -548,6 +552,8 @@ done:
 	buf_free(&k.o.allow);
 	llm_free(k.l);
 	llm_session_free(&k.o.s);   /* the tools before the store they use */
+	if (reaper)
+		proc_end_children(MCPC_GRACE_MS);
 	store_close(k.st);
 	config_free(k.cf);
 	buf_free(&k.prompt);
