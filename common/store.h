@@ -58,6 +58,13 @@ const char *store_name(const struct store *st);     /* for messages; never holds
  * absolute path, or the URI without its password. */
 const char *store_locator(const struct store *st);
 void store_locator_of(const char *where, char *buf, size_t n); /* the same, unopened */
+/* The password the store's URI holds, which store_locator leaves out,
+ * for an executor's PGPASSWORD; NULL if none. */
+const char *store_password(const struct store *st);
+/* In off, the server's settings that let a crash lose commits it has
+ * acknowledged ("fsync and synchronous_commit"), "" when none does (a
+ * file store; a server whose agentcron.allow_nondurable is on). */
+int store_durability(struct store *st, char *off, size_t n, struct err *e);
 /* The store's clock minus ours in ms, measured at open (0 for a file).
  * "Now" for firing is the store's: the clock plus this, unless TASK_NOW. */
 int64_t store_clock_skew_ms(const struct store *st);
@@ -86,6 +93,7 @@ struct task_filter {
 	int agent_made;          /* only the tasks agents made */
 	const char *name;        /* exactly this name */
 	unsigned last;           /* bit (1 << RUN_*): how the last run ended */
+	int paused;              /* also (with statuses: or) the tasks paused by failures */
 	int enabled;             /* -1 any, 0 disabled, 1 enabled */
 	int64_t now;             /* reference for the two windows below */
 	int64_t due_within;      /* seconds, -1 any: next run <= now + due_within, or queued */
@@ -290,6 +298,7 @@ struct llm_call {
 	char *provider, *model;
 	char *system_prompt, *prompt, *answer;
 	long input_tokens, output_tokens; /* -1 unknown */
+	double cost;           /* dollars; -1 when the model has no price */
 	char *finish_reason;
 	long duration_ms;
 	char *error;           /* NULL on success */
@@ -312,5 +321,20 @@ int store_call_add(struct store *st, struct llm_call *c, struct err *e); /* sets
  * limit 0: no limit. */
 int store_call_list(struct store *st, const char *run_id, const char *task_id, long limit,
     llm_call_fn fn, void *arg, struct err *e);
+/* What the calls of task_id (NULL: of every task, and of none) recorded at
+ * or after since cost: dollars (a call without a price: 0) and tokens, in
+ * and out. */
+int store_call_spend(struct store *st, const char *task_id, int64_t since, double *dollars,
+    long long *tokens, struct err *e);
+/* A call as spending sees it; name is its task's, NULL when it has none. */
+struct call_usage {
+	char *task_id, *name, *model;
+	int64_t created_at;
+	long input_tokens, output_tokens; /* -1 unknown */
+	double cost;           /* -1: no price */
+};
+typedef int (*call_usage_fn)(const struct call_usage *u, void *arg); /* non-zero stops */
+/* Every call recorded at or after since (TIME_NONE: all), oldest first. */
+int store_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, struct err *e);
 
 #endif

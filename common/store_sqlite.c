@@ -230,7 +230,23 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN scope TEXT;"
 	"ALTER TABLE tasks ADD COLUMN origin TEXT DEFAULT 'user';"
 	"CREATE INDEX tasks_origin ON tasks(origin);",
-	/* 7: history bounded: each host's last pass, how much of its history a
+	/* 7: what an occurrence due during a run does, how late it may start,
+	 * the failures in a row that pause a task and why one was paused. */
+	"ALTER TABLE tasks ADD COLUMN overlap TEXT NOT NULL DEFAULT 'queue';"
+	"ALTER TABLE tasks ADD COLUMN deadline INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE tasks ADD COLUMN pause_after INTEGER NOT NULL DEFAULT -1;"
+	"ALTER TABLE tasks ADD COLUMN paused TEXT;",
+	/* 8: what each model call cost, budgets and notify policies of tasks,
+	 * with what they need to notify once per window and on change; spend
+	 * summed per window of a task or of all. */
+	"ALTER TABLE llm_calls ADD COLUMN cost REAL;"
+	"ALTER TABLE tasks ADD COLUMN budget TEXT;"
+	"ALTER TABLE tasks ADD COLUMN notify_on TEXT;"
+	"ALTER TABLE tasks ADD COLUMN budget_noticed INTEGER;"
+	"ALTER TABLE tasks ADD COLUMN output_hash TEXT;"
+	"CREATE INDEX llm_calls_task_time ON llm_calls(task_id, created_at);"
+	"CREATE INDEX llm_calls_time ON llm_calls(created_at);",
+	/* 9: history bounded: each host's last pass, how much of its history a
 	 * task keeps, what pruning removed (so totals only grow), and indexes
 	 * that let pruning and task-status read indexes, not rows. */
 	"CREATE TABLE passes (host TEXT PRIMARY KEY, at INTEGER NOT NULL, mode TEXT NOT NULL,"
@@ -1070,6 +1086,8 @@ static const struct store_ops sqlite_ops = {
 	.history_clear = sq_history_clear,
 	.call_add = sq_call_add,
 	.call_list = sq_call_list,
+	.call_spend = sq_call_spend,
+	.call_usage = sq_call_usage,
 	.history = &sq_history_ops,
 };
 

@@ -14,7 +14,9 @@
 #include "exec.h"
 #include "history.h"
 #include "mcp_client.h"
+#include "notify.h"
 #include "opt.h"
+#include "spend.h"
 #include "taskargs.h"
 #include "tz.h"
 #include "utf8.h"
@@ -23,7 +25,8 @@
 enum {
 	OPT_DAILY = 256, OPT_WEEKLY, OPT_MANUAL, OPT_HEARTBEAT, OPT_ENABLED, OPT_DISABLED,
 	OPT_INTENT, OPT_CHANNEL, OPT_PAYLOAD, OPT_MISSED, OPT_JITTER, OPT_NOTIFY, OPT_UNTIL,
-	OPT_COUNT, OPT_MCP, OPT_MCP_ALLOW, OPT_SCOPE, OPT_KEEP,
+	OPT_COUNT, OPT_MCP, OPT_MCP_ALLOW, OPT_SCOPE, OPT_BUDGET, OPT_NOTIFY_ON,
+	OPT_OVERLAP, OPT_DEADLINE, OPT_PAUSE_AFTER, OPT_KEEP,
 };
 
 static const char task_shortopts[] = "n:p:s:c:a:P:z:m:e:t:r:k:A:C:";
@@ -56,11 +59,15 @@ static const struct option task_options[] = {
 	{"missed", required_argument, NULL, OPT_MISSED},
 	{"jitter", required_argument, NULL, OPT_JITTER},
 	{"notify", required_argument, NULL, OPT_NOTIFY},
+	{"notify-on", required_argument, NULL, OPT_NOTIFY_ON},
+	{"budget", required_argument, NULL, OPT_BUDGET},
 	{"until", required_argument, NULL, OPT_UNTIL},
 	{"count", required_argument, NULL, OPT_COUNT},
 	{"mcp", required_argument, NULL, OPT_MCP},
 	{"mcp-allow", required_argument, NULL, OPT_MCP_ALLOW},
 	{"scope", required_argument, NULL, OPT_SCOPE},
+	{"deadline", required_argument, NULL, OPT_DEADLINE},
+	{"pause-after", required_argument, NULL, OPT_PAUSE_AFTER},
 	{"keep", required_argument, NULL, OPT_KEEP},
 	{0, 0, 0, 0},
 };
@@ -184,11 +191,16 @@ taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int ar
 	case OPT_MISSED: a->missed = arg; break;
 	case OPT_JITTER: a->jitter = arg; break;
 	case OPT_NOTIFY: a->notify = arg; break;
+	case OPT_NOTIFY_ON: a->notify_on = arg; break;
+	case OPT_BUDGET: a->budget = arg; break;
 	case OPT_UNTIL: a->until = arg; break;
 	case OPT_COUNT: a->count = arg; break;
 	case OPT_MCP: push(&a->mcp, &a->nmcp, arg); break;
 	case OPT_MCP_ALLOW: push(&a->mcp_allow, &a->nmcp_allow, arg); break;
 	case OPT_SCOPE: a->scope = arg; break;
+	case OPT_OVERLAP: a->overlap = arg; break;
+	case OPT_DEADLINE: a->deadline = arg; break;
+	case OPT_PAUSE_AFTER: a->pause_after = arg; break;
 	case OPT_KEEP: a->keep = arg; break;
 	default: return 0;
 	}
@@ -459,7 +471,8 @@ check_text(const struct task_args *a, struct err *e)
 		{"--notify", a->notify}, {"--intent", a->intent}, {"--channel", a->channel},
 		{"--payload", a->payload}, {"--key", a->key}, {"--cron", a->cron}, {"--at", a->at},
 		{"--daily", a->daily}, {"--weekly", a->weekly}, {"--until", a->until},
-		{"--count", a->count}, {"--scope", a->scope}, {"--keep", a->keep}};
+		{"--count", a->count}, {"--scope", a->scope}, {"--budget", a->budget},
+		{"--notify-on", a->notify_on}, {"--keep", a->keep}};
 	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
 		if (one[i].v && !utf8_valid(one[i].v, strlen(one[i].v)))
 			return err_set(e, ST_INVALID, "%s is not UTF-8 text", one[i].flag);
@@ -475,6 +488,52 @@ check_text(const struct task_args *a, struct err *e)
 	for (size_t i = 0; i < a->nmcp_allow; i++)
 		if (!utf8_valid(a->mcp_allow[i], strlen(a->mcp_allow[i])))
 			return err_set(e, ST_INVALID, "--mcp-allow is not UTF-8 text");
+	return ST_OK;
+}
+
+/* --budget and --notify-on, stored in their plain form ("$2/day"). */
+static int
+apply_spending(const struct task_args *a, struct task *t, struct err *e)
+{
+	char buf[96];
+	int rc;
+	if (a->budget) {
+		struct budget b;
+		if ((rc = budget_parse(a->budget, &b, e)))
+			return err_set(e, rc, "bad --budget '%.80s': expected AMOUNT/PERIOD (like $2/day,"
+			    " 2usd/week, 200k/month, 1.5M/day) or none", a->budget);
+		budget_fmt(&b, buf, sizeof buf);
+		set_str(&t->budget, b.set ? buf : NULL);
+	}
+	if (a->notify_on) {
+		unsigned mask;
+		if (*a->notify_on && (rc = notify_on_parse(a->notify_on, &mask, e)))
+			return err_set(e, rc, "bad --notify-on: %s", e->msg);
+		if (*a->notify_on)
+			notify_on_fmt(mask, buf, sizeof buf);
+		set_str(&t->notify_on, *a->notify_on ? buf : NULL);
+	}
+	return ST_OK;
+}
+
+/* --overlap, --deadline, --pause-after. */
+static int
+apply_policies(const struct task_args *a, struct task *t, struct err *e)
+{
+	int rc;
+	if (a->overlap && (t->overlap = task_overlap_parse(a->overlap)) < 0)
+		return err_set(e, ST_INVALID, "bad --overlap '%s': use queue, skip or replace", a->overlap);
+	if (a->deadline && (!strcmp(a->deadline, "none") || !strcmp(a->deadline, "0"))) {
+		t->deadline = 0;
+	} else if (a->deadline) {
+		long n;
+		if (parse_duration(a->deadline, &n) != 0 || n < 1 || n > TASK_DEADLINE_MAX)
+			return opt_bad(e, "--deadline", a->deadline,
+			    "a duration like 90s, 10m, 2h (at most 366d), or none");
+		t->deadline = (int)n;
+	}
+	if ((rc = apply_number("--pause-after", a->pause_after, 0, 0, -1, &t->pause_after, e)))
+		return rc;
 	return ST_OK;
 }
 
@@ -526,18 +585,26 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 	if (a->notify && *a->notify && exec_check(a->notify, &sub))
 		return err_set(e, ST_INVALID, "bad --notify: %s", sub.msg);
 	set_opt(&t->payload, a->payload, NULL);
+	if ((rc = apply_spending(a, t, e)))
+		return rc;
 	if (a->missed && (t->missed = task_missed_parse(a->missed)) < 0)
 		return err_set(e, ST_INVALID, "bad --missed '%s': use once, skip or all", a->missed);
 	if ((rc = apply_number("--timeout", a->timeout, 1, 0, 0, &t->timeout, e)) ||
 	    (rc = apply_number("--retries", a->retries, 0, 0, -1, &t->retries, e)))
 		return rc;
 	int old_jitter = t->jitter;
-	if ((rc = apply_number("--jitter", a->jitter, 1, 0, 0, &t->jitter, e)))
+	if ((rc = apply_number("--jitter", a->jitter, 1, 0, 0, &t->jitter, e)) ||
+	    (rc = apply_policies(a, t, e)))
 		return rc;
 	/* Enabling again computes the next run from now: an occurrence that
-	 * went by while disabled is not a missed run to catch up on. */
+	 * went by while disabled is not a missed run to catch up on.  It also
+	 * ends a pause for failures, and starts their count again. */
 	if (a->enabled == 1 && !t->enabled)
 		*schedule_changed = 1;
+	if (a->enabled == 1 && t->paused) {
+		set_str(&t->paused, NULL);
+		t->consecutive_failures = 0;
+	}
 	if (a->enabled >= 0)
 		t->enabled = a->enabled;
 	if ((rc = apply_attachments(a, t, e)))
