@@ -368,7 +368,7 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		x->preview(&p, x->preview_arg);
 		return ST_OK;
 	}
-	int firing_kind = t->kind == KIND_CRON || t->kind == KIND_AT || t->kind == KIND_PLAN;
+	int firing_kind = task_repeats(t) || t->kind == KIND_AT || t->kind == KIND_PLAN;
 	if (d.fire) {
 		/* A retry is the next attempt at the same occurrence. */
 		int attempt = d.trigger == TRIGGER_RETRY ? last_attempt + 1 : 1;

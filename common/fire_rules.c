@@ -124,10 +124,10 @@ rules_due(const struct task *t, struct zones *zs, int64_t now, struct decision *
 	d->slot = t->next_run_at != TIME_NONE ? t->next_run_at : t->due_at;
 	d->next = TIME_NONE;
 	d->trigger = TRIGGER_SCHEDULE;
-	if (t->kind != KIND_CRON && t->kind != KIND_AT && t->kind != KIND_PLAN)
+	if (!task_repeats(t) && t->kind != KIND_AT && t->kind != KIND_PLAN)
 		return ST_OK;
 	/* A one-shot's (or a plan's last) retry: its own instant, never skipped. */
-	if (t->kind != KIND_CRON && !plan_has(t, d->slot)) {
+	if (!task_repeats(t) && !plan_has(t, d->slot)) {
 		d->fire = 1;
 		d->trigger = TRIGGER_RETRY;
 		return task_next_slot(t, zs, d->slot, &d->next, e);
@@ -233,7 +233,7 @@ rules_after_run(struct task *t, const struct run *r, int64_t now)
 	t->consecutive_failures++;
 	t->status = STATUS_PENDING;
 	/* A recurring task moves on; its last occurrence failed ends it. */
-	if (t->kind == KIND_CRON) {
+	if (task_repeats(t)) {
 		if (last)
 			t->status = STATUS_COMPLETED;
 		return;

@@ -494,6 +494,14 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN scope text;"
 	"ALTER TABLE tasks ADD COLUMN origin text DEFAULT 'user';"
 	"CREATE INDEX tasks_origin ON tasks (origin);",
+	/* 3: intervals (--every) from an anchor, --not-before, the opt-out of
+	 * the config's stagger (--jitter 0), and the slot a run holds under
+	 * max_concurrent (the model it counts for). */
+	"ALTER TABLE tasks ADD COLUMN every integer;"
+	"ALTER TABLE tasks ADD COLUMN anchor bigint;"
+	"ALTER TABLE tasks ADD COLUMN not_before bigint;"
+	"ALTER TABLE tasks ADD COLUMN stagger integer;"
+	"ALTER TABLE runs ADD COLUMN gate text;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 

@@ -230,6 +230,14 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN scope TEXT;"
 	"ALTER TABLE tasks ADD COLUMN origin TEXT DEFAULT 'user';"
 	"CREATE INDEX tasks_origin ON tasks(origin);",
+	/* 7: intervals (--every) from an anchor, --not-before, the opt-out of
+	 * the config's stagger (--jitter 0), and the slot a run holds under
+	 * max_concurrent (the model it counts for). */
+	"ALTER TABLE tasks ADD COLUMN every INTEGER;"
+	"ALTER TABLE tasks ADD COLUMN anchor INTEGER;"
+	"ALTER TABLE tasks ADD COLUMN not_before INTEGER;"
+	"ALTER TABLE tasks ADD COLUMN stagger INTEGER;"
+	"ALTER TABLE runs ADD COLUMN gate TEXT;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

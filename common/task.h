@@ -9,7 +9,9 @@
 
 #include "util.h"
 
-enum task_kind { KIND_CRON, KIND_AT, KIND_PLAN, KIND_MANUAL, KIND_HEARTBEAT, KIND_COUNT };
+/* KIND_EVERY: a fixed interval in real time (--every) from an anchor. */
+enum task_kind { KIND_CRON, KIND_AT, KIND_PLAN, KIND_MANUAL, KIND_HEARTBEAT, KIND_EVERY,
+	KIND_COUNT };
 enum task_status { STATUS_PENDING, STATUS_RUNNING, STATUS_COMPLETED, STATUS_FAILED,
 	STATUS_CANCELLED, STATUS_COUNT };
 /* How a run ended, or that it has not: unstarted is a run that could not
@@ -25,6 +27,8 @@ enum missed_policy { MISSED_ONCE, MISSED_SKIP, MISSED_ALL, MISSED_COUNT };
 #define TIME_NONE INT64_MIN /* an instant that is not set */
 #define TASK_DEFAULT_RETRIES 3
 #define TASK_COUNT_MAX 100000 /* --count at most */
+#define TASK_EVERY_MIN 60        /* --every at least a minute, */
+#define TASK_EVERY_MAX (366 * 86400) /* at most a year */
 #define TASK_SCOPE_MAX 64
 /* Retries past any count of failures: a one-shot that backs off until it
  * succeeds, as Kai's do.  A plain number, so the firing rule "attempt <=
@@ -35,7 +39,10 @@ struct task {
 	char id[37];
 	char *name, *prompt, *system_prompt;
 	int kind;                  /* KIND_* */
-	char *cron;                /* KIND_CRON: the expression as given */
+	char *cron;                /* KIND_CRON: the expression as given; several "E1; E2" (cron.h) */
+	int every;                 /* KIND_EVERY: seconds between occurrences, else -1 */
+	int64_t anchor;            /* KIND_EVERY: the instant the occurrences count from */
+	int64_t not_before;        /* cron, every: no occurrence before this, or TIME_NONE */
 	int64_t *plan;             /* KIND_AT: one instant; KIND_PLAN: ascending */
 	size_t nplan;
 	char *tz;                  /* IANA zone the schedule is read in */
@@ -95,7 +102,8 @@ const char *run_trigger_name(int trigger);      /* "schedule", "manual", ... */
 int run_trigger_parse(const char *s);           /* -1 if unknown */
 const char *task_missed_name(int missed);
 int task_missed_parse(const char *s);
-int task_is_recurring(const struct task *t);    /* cron or heartbeat */
+int task_is_recurring(const struct task *t);    /* cron, every or heartbeat */
+int task_repeats(const struct task *t);         /* a schedule of its own that recurs: cron, every */
 /* Who made it, for people: "the user", "an agent, in run ID", "an agent, in session ID". */
 void task_origin_describe(const struct task *t, char *buf, size_t n);
 /* A scope's name: 1 to TASK_SCOPE_MAX letters, digits, '.', '_', '-'. */
