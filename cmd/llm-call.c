@@ -28,6 +28,7 @@
 #include "llm_session.h"
 #include "mcp_client.h"
 #include "opt.h"
+#include "proc.h"
 #include "prog.h"
 #include "store.h"
 #include "task_json.h"
@@ -184,7 +185,7 @@ usage(FILE *f)
 	    "                [--context NAME] [--tools[=PROFILES]] [--mcp NAME]... [--mcp-allow GLOB]...\n"
 	    "                [--mcp-timeout SECONDS] [--max-rounds N] [--json]\n"
 	    "                [--stream | --no-stream] [--timeout SECONDS] [--connect-timeout SECONDS]\n"
-	    "                [--retries N] [-n] [PROMPT ...]\n"
+	    "                [--deadline SECONDS] [--retries N] [-n] [PROMPT ...]\n"
 	    "       llm-call --mcp NAME... [--mcp-allow GLOB]... --list-tools\n"
 	    "Send PROMPT (else standard input) to a model and print the answer.\n"
 	    "  -s, --system TEXT        system prompt (default $TASK_SYSTEM_PROMPT)\n"
@@ -207,11 +208,13 @@ usage(FILE *f)
 	    "      --json               print one JSON object with answer, model, usage, latency\n"
 	    "      --stream, --no-stream  print the answer as it arrives (default on a terminal)\n"
 	    "      --timeout SECONDS    for each attempt (default 300)\n"
+	    "      --deadline SECONDS   for the whole call, every attempt, wait and tool round\n"
+	    "                           (default: in a run, its timeout less a margin; else %d)\n"
 	    "      --connect-timeout SECONDS  (default 10)\n"
 	    "      --retries N          further attempts on 429, 5xx and network errors (default %d)\n"
 	    "  -n, --no-log             do not record the call in the store\n"
 	    "Keys: OPENAI_API_KEY, ANTHROPIC_API_KEY or the config file %s.\n",
-	    LLM_OPENAI_MODEL, LLM_ANTHROPIC_MODEL, DEFAULT_ROUNDS, LLM_SESSION_RETRIES,
+	    LLM_OPENAI_MODEL, LLM_ANTHROPIC_MODEL, DEFAULT_ROUNDS, LLM_SESSION_DEADLINE, LLM_SESSION_RETRIES,
 	    "$XDG_CONFIG_HOME/agentcron/config");
 }
 
@@ -222,7 +225,7 @@ parse_options(int argc, char **argv, struct opts *o)
 {
 	enum { O_PROVIDER = 256, O_BASE_URL, O_KEY_FILE, O_TOOLS, O_MAX_ROUNDS, O_JSON, O_STREAM,
 		O_NO_STREAM, O_TIMEOUT, O_CONNECT_TIMEOUT, O_RETRIES, O_MCP, O_MCP_ALLOW, O_MCP_TIMEOUT,
-		O_LIST_TOOLS, O_HELP, O_VERSION };
+		O_LIST_TOOLS, O_HELP, O_VERSION, O_DEADLINE };
 	static const struct option longopts[] = {
 		{"system", required_argument, NULL, 's'},
 		{"model", required_argument, NULL, 'm'},
@@ -242,6 +245,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		{"stream", no_argument, NULL, O_STREAM},
 		{"no-stream", no_argument, NULL, O_NO_STREAM},
 		{"timeout", required_argument, NULL, O_TIMEOUT},
+		{"deadline", required_argument, NULL, O_DEADLINE},
 		{"connect-timeout", required_argument, NULL, O_CONNECT_TIMEOUT},
 		{"retries", required_argument, NULL, O_RETRIES},
 		{"no-log", no_argument, NULL, 'n'},
@@ -292,6 +296,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		case O_STREAM: o->stream = 1; break;
 		case O_NO_STREAM: o->stream = 0; break;
 		case O_TIMEOUT: rc = opt_seconds("--timeout", optarg, 86400, &o->s.timeout, &e); break;
+		case O_DEADLINE: rc = opt_seconds("--deadline", optarg, 86400 * 7, &o->s.deadline, &e); break;
 		case O_CONNECT_TIMEOUT:
 			rc = opt_seconds("--connect-timeout", optarg, 86400, &o->s.connect_timeout, &e);
 			break;
@@ -474,6 +479,9 @@ llm_call(int argc, char **argv)
 	k.o.s.options = cJSON_CreateObject();
 	k.o.s.attach = xcalloc((size_t)argc + 1, sizeof *k.o.s.attach);
 	int rc = parse_options(argc, argv, &k.o);
+	/* What a stdio MCP server starts, even in a session of its own, is
+	 * ours to end: it is reparented here when the server goes. */
+	int reaper = rc == ST_OK && (k.o.mcp.len || env("TASK_MCP")) && proc_subreaper() == 0;
 	if (rc == ST_OK) {
 		/* A server that dies while it is written to is an error to
 		 * report, not a reason to die. */
@@ -498,6 +506,8 @@ done:
 	buf_free(&k.o.allow);
 	llm_free(k.l);
 	llm_session_free(&k.o.s);   /* the tools before the store they use */
+	if (reaper)
+		proc_end_children(MCPC_GRACE_MS);
 	store_close(k.st);
 	config_free(k.cf);
 	buf_free(&k.prompt);

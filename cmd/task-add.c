@@ -296,7 +296,11 @@ usage(FILE *f)
 	    "  -C, --context NAME     share a conversation across runs\n"
 	    "  -A, --attach PATH|URL  hand a file or URL to the model (repeatable)\n"
 	    "  -m, --model MODEL      -e, --exec COMMAND    -t, --timeout DURATION\n"
-	    "  -r, --retries N        retries of a failing one-shot (default %d)\n"
+	    "  -r, --retries N        retries of a failed run: a one-shot's (default %d), a\n"
+	    "                         recurring occurrence's (default %d, never past the next)\n"
+	    "      --pause-after N    pause a recurring task after N failed occurrences in a\n"
+	    "                         row (default %d; 0 never); task-edit --enable resumes it\n"
+	    "      --deadline DURATION   an occurrence not started this late is missed\n"
 	    "      --intent, --channel TEXT, --payload JSON   routing data\n"
 	    "  -k, --key KEY          idempotency key: the same key never adds twice\n"
 	    "      --missed once|skip|all   what to do with runs missed while down\n"
@@ -310,7 +314,7 @@ usage(FILE *f)
 	    "  -f, --force            add even if a pending twin exists\n"
 	    "  -j, --json             print the created task as JSON; with '-', read tasks as JSON\n"
 	    "  -h, --help, -V, --version\n",
-	    TASK_DEFAULT_RETRIES);
+	    TASK_DEFAULT_RETRIES, TASK_DEFAULT_RECURRING_RETRIES, TASK_DEFAULT_PAUSE_AFTER);
 }
 
 static int

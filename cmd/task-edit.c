@@ -98,9 +98,9 @@ usage(FILE *f)
 	    "  -n, --name, -p, --prompt, -s, --system, -z, --tz, -C, --context,\n"
 	    "  -A, --attach, -m, --model, -e, --exec, -t, --timeout, -r, --retries,\n"
 	    "  --intent, --channel, --payload, -k, --key, --missed, --jitter, --notify,\n"
-	    "  --mcp, --mcp-allow, --scope\n"
+	    "  --mcp, --mcp-allow, --scope, --deadline, --pause-after\n"
 	    "                         change that field; an empty value clears an optional one\n"
-	    "      --enable, --disable\n"
+	    "      --enable, --disable   --enable also ends a pause for failures\n"
 	    "  -j, --json             print the changed task as JSON\n"
 	    "  -h, --help, -V, --version\n"
 	    "See task-add(1) for each option.\n");

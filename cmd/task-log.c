@@ -338,7 +338,7 @@ usage(FILE *f)
 	    "       task-log --calls [--context NAME] [--task ID] [--since TIME] [--limit N] [--json]\n"
 	    "  -t, --task ID       runs of one task (any unique prefix, or its name)\n"
 	    "  -s, --status S      running, success, failed, timeout, interrupted,\n"
-	    "                      skipped or unstarted\n"
+	    "                      skipped, unstarted, missed or cancelled\n"
 	    "  -S, --since TIME    started at or after TIME (RFC 3339, 'yesterday', or 2h, 3d)\n"
 	    "  -l, --limit N       at most N runs (default 20; 0: all)\n"
 	    "  -j, --json          one JSON object per run\n"
@@ -394,7 +394,7 @@ parse_args(int argc, char **argv, struct args *a)
 	}
 	if (a->status && run_status_parse(a->status) < 0) {
 		opt_bad(&e, "--status", a->status, "running, success, failed, timeout, interrupted,"
-		    " skipped or unstarted");
+		    " skipped, unstarted, missed or cancelled");
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
 		return ST_INVALID;
 	}

@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "fire_rules.h"
 #include "ids.h"
 #include "opt.h"
 #include "prog.h"
@@ -100,14 +101,43 @@ print_run(const struct run *r, void *arg)
 	return 0;
 }
 
+/* Failures, lateness and overlap: what is not the default. */
 static void
-show_text(const struct task *t, struct zones *zs)
+show_policies(const struct task *t)
+{
+	char buf[128], d[32];
+	if (t->retries >= 0) {
+		snprintf(buf, sizeof buf, "%d", t->retries);
+		field("retries:", t->retries == TASK_RETRIES_FOREVER ? "until it succeeds" : buf);
+	}
+	if (t->pause_after >= 0) {
+		snprintf(buf, sizeof buf, "%d failed occurrences in a row", t->pause_after);
+		field("pause after:", t->pause_after ? buf : "never");
+	}
+	field("missed:", task_missed_name(t->missed));
+	if (t->deadline) {
+		duration_fmt((int64_t)t->deadline * 1000, d, sizeof d);
+		snprintf(buf, sizeof buf, "start within %s of each instant, else missed", d);
+		field("deadline:", buf);
+	}
+	if (t->overlap != OVERLAP_QUEUE)
+		field("overlap:", task_overlap_name(t->overlap));
+	if (t->jitter) {
+		snprintf(buf, sizeof buf, "up to %ds", t->jitter);
+		field("jitter:", buf);
+	}
+}
+
+static void
+show_text(const struct task *t, struct zones *zs, int overdue)
 {
 	char buf[512], desc[256], when[64], utc[40];
 	field("id:", t->id);
 	field("name:", t->name);
-	snprintf(buf, sizeof buf, "%s%s", task_status_name(t->status), t->enabled ? "" : " (disabled)");
+	snprintf(buf, sizeof buf, "%s%s", task_status_name(t->status), t->paused ? " (paused)"
+	    : t->enabled ? "" : " (disabled)");
 	field("status:", buf);
+	field("paused:", t->paused);
 	task_describe(t, zs, desc, sizeof desc);
 	if (t->kind == KIND_CRON)
 		snprintf(buf, sizeof buf, "%s (cron '%s', %s)", desc, t->cron, t->tz);
@@ -118,9 +148,16 @@ show_text(const struct task *t, struct zones *zs)
 		task_fmt_time(t, zs, t->next_run_at, TIME_WALL_ZONE, when, sizeof when);
 		time_fmt_utc(t->next_run_at, utc, sizeof utc);
 		snprintf(buf, sizeof buf, "%s (%s)", when, utc);
-		if (t->due_at != t->next_run_at)
+		if (rules_is_retry(t)) {
+			task_fmt_time(t, zs, t->due_at, TIME_WALL_ZONE, when, sizeof when);
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ", failed; retried at %s", when);
+		} else if (t->due_at != t->next_run_at) {
 			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ", jittered to +%llds",
 			    (long long)(t->due_at - t->next_run_at));
+		}
+		if (overdue)
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+			    " (overdue: not fired; is task-tick running?)");
 	} else {
 		snprintf(buf, sizeof buf, "none");
 	}
@@ -153,15 +190,7 @@ show_text(const struct task *t, struct zones *zs)
 		snprintf(buf, sizeof buf, "%ds", t->timeout);
 		field("timeout:", buf);
 	}
-	if (t->retries >= 0) {
-		snprintf(buf, sizeof buf, "%d", t->retries);
-		field("retries:", t->retries == TASK_RETRIES_FOREVER ? "until it succeeds" : buf);
-	}
-	field("missed:", task_missed_name(t->missed));
-	if (t->jitter) {
-		snprintf(buf, sizeof buf, "up to %ds", t->jitter);
-		field("jitter:", buf);
-	}
+	show_policies(t);
 	field("intent:", t->intent);
 	field("channel:", t->channel);
 	field("payload:", t->payload);
@@ -224,7 +253,9 @@ show_one(const char *arg, void *ctx)
 		free(s);
 		cJSON_Delete(j);
 	} else {
-		show_text(&t, sh->zs);
+		int64_t now;
+		struct err ne;
+		show_text(&t, sh->zs, now_get(&now, &ne) == ST_OK && rules_overdue(&t, now));
 		rc = store_run_list(sh->st, &f, print_run, &rp, &e);
 		if (!rc && rp.n == 0)
 			printf("recent runs:  none\n");

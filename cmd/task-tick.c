@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 
@@ -29,6 +30,7 @@
 #include "proc.h"
 #include "prog.h"
 #include "sdnotify.h"
+#include "stamp.h"
 #include "stopsig.h"
 #include "store.h"
 #include "tick_report.h"
@@ -310,15 +312,27 @@ dry_run(struct fire *f, struct out *out, struct err *e)
 	return rc;
 }
 
-/* The store's clock is the one that counts; say once when ours is off. */
+/* The store's clock is the one that counts; say when ours is off, and
+ * when the server may lose what it acknowledged (exactly once rests on
+ * it), once a day on this host: under cron every pass would mail it. */
 static void
-check_skew(const struct store *st)
+check_store(struct store *st, int fixed_clock, int64_t today)
 {
+	struct err e;
+	char off[64];
 	int64_t skew = store_clock_skew_ms(st);
-	if (skew > 2000 || skew < -2000)
+	if (!fixed_clock && (skew > 2000 || skew < -2000) && !stamp_today("clock-skew", today)) {
 		fprintf(stderr, "%s: this machine's clock is %.1f s %s the store's (%s); firing follows"
 		    " the store's\n", prog, (double)(skew < 0 ? -skew : skew) / 1000.0,
 		    skew > 0 ? "behind" : "ahead of", store_name(st));
+		stamp_set("clock-skew", today);
+	}
+	if (stamp_today("durability", today) || store_durability(st, off, sizeof off, &e) || !off[0])
+		return;
+	fprintf(stderr, "%s: the PostgreSQL server of store '%s' runs with %s off: a crash of it"
+	    " may lose what it acknowledged, and runs may repeat (see agentcron(7))\n", prog,
+	    store_name(st), off);
+	stamp_set("durability", today);
 }
 
 static void
@@ -434,8 +448,7 @@ task_tick(int argc, char **argv)
 		rc = set_heartbeat(tk.st, a.hb, a.hbp, now, &e);
 		goto done;
 	}
-	if (!tk.clk.set)
-		check_skew(tk.st);
+	check_store(tk.st, tk.clk.set, time(NULL));
 	struct fire_opts fo = {.jobs = a.jobs, .search_dir = dir, .watch = a.watch,
 		.clock = fire_clock_now, .clock_arg = &tk.clk};
 	out.human = !a.json && isatty(1);

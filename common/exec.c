@@ -1,4 +1,4 @@
-/* Executors: fork and exec without a shell, one process group per child,
+/* Executors: vfork and exec without a shell, one process group per child,
  * and a poll loop over every child's pipes and pidfd.  The child's exit is
  * seen through a pidfd (or, without one, by polling waitpid), so a
  * grandchild that keeps the pipes open cannot hold a run past its drain
@@ -196,10 +196,14 @@ child_free(struct child *c)
 	free(c);
 }
 
-/* In the child between fork and exec: async-signal-safe calls only. */
+/* In the child between vfork and exec, sharing the caller's memory until
+ * execve: raw system calls only, nothing that allocates or takes a lock.
+ * It starts with every signal blocked; the handlers are reset before they
+ * are unblocked, so none of the caller's runs in the child.  Why it could
+ * not exec is left in *err, which the caller reads once it resumes. */
 static void
 child_exec(const char *path, char *const *argv, char *const *envp, pid_t parent, int die,
-    int in, int out, int errfd, int report)
+    int in, int out, int errfd, volatile int *err)
 {
 	setpgid(0, 0);
 	if (die && (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent))
@@ -215,10 +219,8 @@ child_exec(const char *path, char *const *argv, char *const *envp, pid_t parent,
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	execve(path, argv, envp);
-fail:;
-	int err = errno;
-	ssize_t w = write(report, &err, sizeof err);
-	(void)w;
+fail:
+	*err = errno ? errno : ENOEXEC;
 	_exit(127);
 }
 
@@ -238,40 +240,41 @@ exec_spawn(const char *what, char *const *argv, char *const *envp, const char *d
 	int rc = exec_find(what, argv[0], dir, &path, e);
 	if (rc)
 		return rc;
-	int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1}, rep[2] = {-1, -1};
+	int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1};
 	pid_t pid = -1, parent = getpid();
-	if (pipe2(pin, O_CLOEXEC) || pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC) ||
-	    pipe2(rep, O_CLOEXEC)) {
+	volatile int child_err = 0;
+	if (pipe2(pin, O_CLOEXEC) || pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC)) {
 		*no_resources = errno == EMFILE || errno == ENFILE;
 		rc = err_set(e, ST_ERR, "cannot start '%s': %s", argv[0], strerror(errno));
-	} else if ((pid = fork()) < 0) {
-		*no_resources = errno == EAGAIN || errno == ENOMEM;
-		rc = err_set(e, ST_ERR, "cannot start '%s': %s", argv[0], strerror(errno));
-	} else if (pid == 0) {
-		child_exec(path, argv, envp ? envp : environ, parent, die, pin[0], pout[1], perr[1],
-		    rep[1]);
+	} else {
+		/* vfork: no copy of the caller's memory (a store's cache can be
+		 * large), and the child is set up and exec'd (or failed) when it
+		 * returns.  Signals stay blocked until the child reset them. */
+		sigset_t all, old;
+		sigfillset(&all);
+		sigprocmask(SIG_SETMASK, &all, &old);
+		pid = vfork();
+		if (pid == 0)
+			child_exec(path, argv, envp ? envp : environ, parent, die, pin[0], pout[1],
+			    perr[1], &child_err);
+		int fork_err = errno;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		if (pid < 0) {
+			*no_resources = fork_err == EAGAIN || fork_err == ENOMEM;
+			rc = err_set(e, ST_ERR, "cannot start '%s': %s", argv[0], strerror(fork_err));
+		}
 	}
 	free(path);
 	close_fd(&pin[0]);
 	close_fd(&pout[1]);
 	close_fd(&perr[1]);
-	close_fd(&rep[1]);
-	if (pid > 0) {
-		/* Both sides set the group, so a kill right after fork reaches it. */
-		setpgid(pid, pid);
-		int err = 0;
-		ssize_t r;
-		while ((r = read(rep[0], &err, sizeof err)) < 0 && errno == EINTR)
+	if (pid > 0 && child_err) {
+		int st, err = child_err;
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
-		if (r == (ssize_t)sizeof err) {
-			int st;
-			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-				;
-			*no_resources = err == ENOMEM || err == EAGAIN || err == EMFILE || err == ENFILE;
-			rc = err_set(e, ST_ERR, "cannot run %s '%s': %s", what, argv[0], strerror(err));
-		}
+		*no_resources = err == ENOMEM || err == EAGAIN || err == EMFILE || err == ENFILE;
+		rc = err_set(e, ST_ERR, "cannot run %s '%s': %s", what, argv[0], strerror(err));
 	}
-	close_fd(&rep[0]);
 	if (rc) {
 		close_fd(&pin[1]);
 		close_fd(&pout[0]);

@@ -17,11 +17,14 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "exec.h"
 #include "fire.h"
 #include "fire_env.h"
 #include "fire_rules.h"
 #include "heartbeat.h"
+#include "idset.h"
 #include "proc.h"
 
 #define CLAIM_BATCH 64      /* due tasks looked at per claim */
@@ -40,6 +43,7 @@ struct job {
 	int no_resources;        /* never started: the occurrence stays due */
 	char *hook;              /* a hook job: its command line, for warnings */
 	char *notify;            /* after recording: the hook it goes to */
+	char *paused;            /* after recording: why its end paused the task, or NULL */
 	char **argv, **envp;
 	char *input;
 };
@@ -57,8 +61,7 @@ struct fire {
 	int down;                /* the store failed: said once, quiet until it is back */
 	size_t nruns, nhooks;
 	struct due_cursor cur;
-	char (*fired)[37];       /* tasks claimed in this pass, sorted */
-	size_t nfired, capfired;
+	struct idset fired;      /* tasks claimed in this pass */
 	struct job **pending;    /* finished, not recorded yet */
 	size_t npending, cappending;
 	int64_t retry_at;        /* mono_ms of the next try to record them */
@@ -96,6 +99,7 @@ job_free(struct job *j)
 	free(j->name);
 	free(j->hook);
 	free(j->notify);
+	free(j->paused);
 	exec_argv_free(j->argv);
 	exec_argv_free(j->envp);
 	free(j->input);
@@ -161,7 +165,7 @@ fire_free(struct fire *f)
 		job_free(f->pending[i]);
 	free(f->pending);
 	zones_free(f->zs);
-	free(f->fired);
+	idset_free(&f->fired);
 	free(f);
 }
 
@@ -206,37 +210,7 @@ void
 fire_pass_begin(struct fire *f)
 {
 	due_cursor_init(&f->cur);
-	f->nfired = 0;
-}
-
-static int
-cmp_id(const void *a, const void *b)
-{
-	return strcmp(a, b);
-}
-
-static int
-fired_has(const struct fire *f, const char *id)
-{
-	return f->nfired && bsearch(id, f->fired, f->nfired, sizeof *f->fired, cmp_id) != NULL;
-}
-
-static void
-fired_add(struct fire *f, const char *id)
-{
-	if (f->nfired == f->capfired) {
-		f->capfired = f->capfired ? f->capfired * 2 : 64;
-		f->fired = xrealloc(f->fired, f->capfired * sizeof *f->fired);
-	}
-	size_t i = f->nfired;
-	while (i > 0 && strcmp(f->fired[i - 1], id) > 0) {
-		memcpy(f->fired[i], f->fired[i - 1], 37);
-		i--;
-	}
-	size_t l = strnlen(id, 36);
-	memcpy(f->fired[i], id, l);
-	f->fired[i][l] = 0;
-	f->nfired++;
+	idset_clear(&f->fired);
 }
 
 /* ---- starting a claimed run ---- */
@@ -256,7 +230,11 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 		return;
 	}
 	j->envp = fire_exec_env(t, &j->run, store_locator(f->st));
+	fire_env_password(&j->envp, f->st);
 	int timeout = t->timeout > 0 ? t->timeout : f->o.timeout;
+	char secs[24];
+	snprintf(secs, sizeof secs, "%d", timeout);
+	fire_env_set(&j->envp, "TASK_TIMEOUT", secs);
 	struct exec_cmd c = {
 		.argv = j->argv,
 		.envp = j->envp,
@@ -344,6 +322,42 @@ unfit(struct fire *f, const struct task *t, struct err *e)
 	return task_validate(t, f->zs, e);
 }
 
+/* An occurrence that does not run, on record so the log says why:
+ * skipped (--missed skip) or missed (past its deadline). */
+static void
+record_unfired(struct fire *f, struct task *t, const struct decision *d, int64_t now,
+    struct run *r)
+{
+	char when[40], late[32], dl[32];
+	time_fmt_utc(d->slot, when, sizeof when);
+	duration_fmt((now - d->slot) * 1000, late, sizeof late);
+	char *msg;
+	if (d->missed) {
+		int own = t->deadline > 0;
+		duration_fmt((int64_t)(own ? t->deadline : f->o.deadline) * 1000, dl, sizeof dl);
+		msg = xasprintf("could not start within its deadline (%s%s) of %s: %s late; not run",
+		    dl, own ? "" : ", from the configuration", when, late);
+	} else {
+		msg = xasprintf("missed its time (%s) by %lld s; skipped (--missed skip)", when,
+		    (long long)(now - d->slot));
+	}
+	if (uuid4(r->id) == 0) {
+		memcpy(r->task_id, t->id, sizeof r->task_id);
+		r->slot = d->slot;
+		r->arming = t->arming;
+		r->trigger = d->trigger;
+		r->status = d->missed ? RUN_MISSED : RUN_SKIPPED;
+		r->started_at = r->ended_at = now;
+		r->duration_ms = 0;
+		r->error = xstrdup(msg);
+	}
+	set_str(&t->last_status, run_status_name(d->missed ? RUN_MISSED : RUN_SKIPPED));
+	set_str(&t->last_error, msg);
+	free(msg);
+	if (d->next == TIME_NONE)
+		t->status = STATUS_COMPLETED;
+}
+
 static int
 claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
     struct err *e)
@@ -351,11 +365,15 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 	struct claim_ctx *x = arg;
 	struct fire *f = x->f;
 	*decision = CLAIM_SKIP;
-	if (fired_has(f, t->id))
+	if (idset_has(&f->fired, t->id))
 		return ST_OK;
 	struct decision d;
 	struct err de;
-	if (unfit(f, t, &de) || rules_due(t, f->zs, x->now, &d, &de)) {
+	/* The rules see the deadline that applies: the task's, else the config's. */
+	struct task view = *t;
+	if (!view.deadline)
+		view.deadline = f->o.deadline;
+	if (unfit(f, t, &de) || rules_due(&view, f->zs, x->now, &d, &de)) {
 		if (x->preview)
 			return ST_OK;
 		park(f, t, x->now, de.msg);
@@ -370,36 +388,20 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 	}
 	int firing_kind = task_repeats(t) || t->kind == KIND_AT || t->kind == KIND_PLAN;
 	if (d.fire) {
-		/* A retry is the next attempt at the same occurrence. */
+		/* A retry is the next attempt at the same occurrence; a recurring
+		 * task's, at the same instant, is a new arming of it. */
 		int attempt = d.trigger == TRIGGER_RETRY ? last_attempt + 1 : 1;
+		if (d.trigger == TRIGGER_RETRY && task_repeats(t))
+			t->arming++;
 		int rc = run_fill(f, t, d.slot, heartbeat_is(t) ? TRIGGER_HEARTBEAT : d.trigger, attempt,
 		    x->now, r, e);
 		if (rc)
 			return rc;
 		t->status = STATUS_RUNNING;
-		fired_add(f, t->id);
+		idset_add(&f->fired, t->id);
 		*decision = CLAIM_FIRE;
 	} else if (firing_kind) {
-		/* --missed skip: on record, so the log says why nothing ran. */
-		char when[40];
-		time_fmt_utc(d.slot, when, sizeof when);
-		char *msg = xasprintf("missed its time (%s) by %lld s; skipped (--missed skip)", when,
-		    (long long)(x->now - d.slot));
-		if (uuid4(r->id) == 0) {
-			memcpy(r->task_id, t->id, sizeof r->task_id);
-			r->slot = d.slot;
-			r->arming = t->arming;
-			r->trigger = TRIGGER_CATCHUP;
-			r->status = RUN_SKIPPED;
-			r->started_at = r->ended_at = x->now;
-			r->duration_ms = 0;
-			r->error = xstrdup(msg);
-		}
-		set_str(&t->last_status, "skipped");
-		set_str(&t->last_error, msg);
-		free(msg);
-		if (d.next == TIME_NONE)
-			t->status = STATUS_COMPLETED;
+		record_unfired(f, t, &d, x->now, r);
 		*decision = CLAIM_WRITE;
 	} else {
 		*decision = CLAIM_WRITE;
@@ -542,7 +544,7 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 	struct claim_ctx x = {.f = f, .now = now, .from_queue = 1};
 	struct claim_req q = {.what = CLAIM_QUEUED, .now = now, .max = room};
 	int n = 0, looked = 0;
-	size_t fired0 = f->nfired;
+	size_t fired0 = f->fired.n;
 	rc = queued ? store_claim(f->st, &q, claim_manual, &x, c, &n, e) : ST_OK;
 	if (!rc) {
 		start_claimed(f, c, n);
@@ -567,16 +569,16 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 		start_claimed(f, c, n);
 		*started += n;
 		room -= n;
-		fired0 = f->nfired;
+		fired0 = f->fired.n;
 	}
 	if (rc == ST_REFUSED) {
 		/* Declared dead: a new identity at the next sign of life. */
-		f->nfired = fired0;
+		idset_truncate(&f->fired, fired0);
 		f->alive = 0;
 		rc = ST_OK;
 	} else if (rc) {
 		/* Forget what the failed claim meant to fire; rescan next time. */
-		f->nfired = fired0;
+		idset_truncate(&f->fired, fired0);
 		due_cursor_init(&f->cur);
 		store_down(f, e);
 	} else {
@@ -625,10 +627,13 @@ task_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 	for (size_t i = 0; i < x->n && !j; i++)
 		if (&x->jobs[i]->run == r)
 			j = x->jobs[i];
+	int was_paused = t->paused != NULL;
 	if (j && j->no_resources)
 		rules_unstarted(t, r, x->now);
 	else
 		rules_after_run(t, r, x->now);
+	if (j && !was_paused && t->paused)
+		set_str(&j->paused, t->paused);
 	if (j) {
 		set_str(&j->name, t->name);
 		set_str(&j->notify, !str_empty(t->notify) ? t->notify : x->f->o.notify);
@@ -637,15 +642,35 @@ task_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 	return ST_OK;
 }
 
+/* The event with "paused": why this run's end paused its task, said once. */
+static char *
+event_paused(char *event, const char *paused)
+{
+	cJSON *o = cJSON_Parse(event);
+	if (!o)
+		return event;
+	cJSON_AddStringToObject(o, "paused", paused);
+	char *s = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (!s)
+		return event;
+	free(event);
+	event = xasprintf("%s\n", s);
+	free(s);
+	return event;
+}
+
 /* Hand a finished run to the notify hook (in the background, like a run). */
 static void
-notify(struct fire *f, const struct run *r, const char *name, const char *hook)
+notify(struct fire *f, const struct run *r, const char *name, const char *hook, const char *paused)
 {
 	struct job *j = xcalloc(1, sizeof *j);
 	j->is_hook = 1;
 	j->hook = xstrdup(hook);
 	snprintf(j->run.id, sizeof j->run.id, "%s", r->id);
 	j->input = fire_hook_event(r, name);
+	if (paused)
+		j->input = event_paused(j->input, paused);
 	f->nhooks++;
 	struct err e;
 	if (exec_split(hook, &j->argv, &e)) {
@@ -653,6 +678,7 @@ notify(struct fire *f, const struct run *r, const char *name, const char *hook)
 		return;
 	}
 	j->envp = fire_hook_env(r, name, store_locator(f->st));
+	fire_env_password(&j->envp, f->st);
 	struct exec_cmd c = {
 		.argv = j->argv,
 		.envp = j->envp,
@@ -687,8 +713,11 @@ announce(struct fire *f, struct job *j)
 	struct fire_report rep = {.run = &j->run, .name = j->name ? j->name : "", .hook = hook};
 	if (f->cb.report)
 		f->cb.report(&rep, f->cb.arg);
+	if (j->paused)
+		warnf(f, "task '%.8s' (%s) is %s; task-edit --enable %.8s resumes it", j->run.task_id,
+		    j->name ? j->name : "", j->paused, j->run.task_id);
 	if (hook)
-		notify(f, &j->run, j->name, hook);
+		notify(f, &j->run, j->name, hook, j->paused);
 }
 
 /* Record jobs[0..n) as their owner, in one transaction. */

@@ -29,6 +29,7 @@ struct fire_opts {
 	int64_t kill_grace_ms;   /* SIGTERM to SIGKILL; 0: the exec default */
 	const char *search_dir;  /* where executors are looked for after PATH */
 	int owner_timeout;       /* seconds; 0: FIRE_OWNER_TIMEOUT */
+	int deadline;            /* seconds, for tasks without their own; 0: none */
 	int watch;               /* a watcher: a store gone is said once (warn) and waited out */
 	fire_clock_fn clock;
 	void *clock_arg;

@@ -9,6 +9,7 @@
 #include "fire.h"
 #include "fire_env.h"
 #include "opt.h"
+#include "taskargs.h"
 #include "task_json.h"
 
 extern char **environ;
@@ -43,7 +44,16 @@ fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e)
 		v = config_get(cf, "notify");
 	o->notify = v && *v ? v : NULL;
 	int rc = config_seconds(cf, "run_timeout", 86400 * 7, &o->timeout, e);
-	return rc ? rc : config_seconds(cf, "owner_timeout", 3600, &o->owner_timeout, e);
+	if (!rc)
+		rc = config_seconds(cf, "owner_timeout", 3600, &o->owner_timeout, e);
+	const char *dl = cf ? config_get(cf, "deadline") : NULL;
+	long secs;
+	if (!rc && dl && (parse_duration(dl, &secs) != 0 || secs > TASK_DEADLINE_MAX))
+		return err_set(e, ST_INVALID, "config: bad deadline '%s': expected a duration like 90s,"
+		    " 10m, 2h (at most 366d); 0 for none", dl);
+	if (!rc && dl)
+		o->deadline = (int)secs;
+	return rc;
 }
 
 void
@@ -108,20 +118,65 @@ json_list_csv(const char *json)
 	return b.data;
 }
 
+int64_t
+fire_slot_of(const struct task *t, const struct run *r)
+{
+	if (r->slot == TIME_NONE)
+		return r->started_at;
+	/* A one-shot's retry fires at its backoff instant: the occurrence it
+	 * retries is the planned instant before it. */
+	if (r->trigger == TRIGGER_RETRY && (t->kind == KIND_AT || t->kind == KIND_PLAN)) {
+		int64_t s = TIME_NONE;
+		for (size_t i = 0; i < t->nplan && t->plan[i] <= r->slot; i++)
+			s = t->plan[i];
+		if (s != TIME_NONE)
+			return s;
+	}
+	return r->slot;
+}
+
 char **
 fire_exec_env(const struct task *t, const struct run *r, const char *db)
 {
 	static const char *const names[] = {"TASK_ID", "TASK_NAME", "TASK_RUN_ID", "TASK_TRIGGER",
 		"TASK_SYSTEM_PROMPT", "TASK_CONTEXT", "TASK_MODEL", "TASK_ATTACHMENTS", "TASK_INTENT",
-		"TASK_CHANNEL", "TASK_PAYLOAD", "TASK_DB", "TASK_MCP", "TASK_MCP_ALLOW", "TASK_SCOPE"};
+		"TASK_CHANNEL", "TASK_PAYLOAD", "TASK_DB", "TASK_MCP", "TASK_MCP_ALLOW", "TASK_SCOPE",
+		"TASK_SLOT", "TASK_ATTEMPT"};
 	char *mcp = json_list_csv(t->mcp), *allow = json_list_csv(t->mcp_allow);
+	char slot[40] = "", attempt[16];
+	int64_t s = fire_slot_of(t, r);
+	if (s != TIME_NONE)
+		time_fmt_utc(s, slot, sizeof slot);
+	snprintf(attempt, sizeof attempt, "%d", r->attempt > 0 ? r->attempt : 1);
 	const char *values[] = {t->id, t->name, r->id, run_trigger_name(r->trigger),
 		t->system_prompt, t->context, t->model, t->attachments ? t->attachments : "[]", t->intent,
-		t->channel, t->payload ? t->payload : "{}", db, mcp, allow, t->scope};
+		t->channel, t->payload ? t->payload : "{}", db, mcp, allow, t->scope, slot, attempt};
 	char **env = make_env(names, values, sizeof names / sizeof names[0]);
 	free(mcp);
 	free(allow);
 	return env;
+}
+
+void
+fire_env_set(char ***envp, const char *name, const char *value)
+{
+	size_t n = 0, len = strlen(name);
+	for (char **p = *envp; *p; p++)
+		if (strncmp(*p, name, len) != 0 || (*p)[len] != '=')
+			(*envp)[n++] = *p;
+		else
+			free(*p);
+	*envp = xrealloc(*envp, (n + 2) * sizeof **envp);
+	(*envp)[n++] = xasprintf("%s=%s", name, value);
+	(*envp)[n] = NULL;
+}
+
+void
+fire_env_password(char ***envp, const struct store *st)
+{
+	const char *pw = store_password(st);
+	if (pw)
+		fire_env_set(envp, "PGPASSWORD", pw);
 }
 
 char **

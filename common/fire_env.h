@@ -38,6 +38,13 @@ int fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e
  * TASK_* variables of the contract in place of any it had; db is
  * TASK_DB.  Free with exec_argv_free. */
 char **fire_exec_env(const struct task *t, const struct run *r, const char *db);
+/* *envp with PGPASSWORD set to the store's password, if its URI holds
+ * one: TASK_DB goes without it, as executors may print it. */
+void fire_env_password(char ***envp, const struct store *st);
+void fire_env_set(char ***envp, const char *name, const char *value); /* NAME=value in *envp */
+/* TASK_SLOT of run r of t: the scheduled instant it is for (a one-shot's
+ * retry: the planned instant it retries; a manual run: when it started). */
+int64_t fire_slot_of(const struct task *t, const struct run *r);
 /* A notify hook's environment for run r of the task named name. */
 char **fire_hook_env(const struct run *r, const char *name, const char *db);
 /* The event a notify hook reads: one JSON line, newline included. */

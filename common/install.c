@@ -80,7 +80,9 @@ install_cron(struct buf *b, const char *self, const struct install_env *ie)
 	    "# Runs (JSON lines) go to the log; failures go to stderr, which cron mails.\n"
 	    "# Cron gives jobs an almost empty environment: put API keys in\n"
 	    "# ~/.config/agentcron/config (chmod 600), not in your shell profile.\n"
-	    "* * * * * mkdir -p \"$HOME/.local/state/agentcron\" && ");
+	    "# The log and its directory are made private whatever cron's umask.\n"
+	    "* * * * * (umask 077 && mkdir -p \"$HOME/.local/state/agentcron\" &&"
+	    " touch \"$HOME/.local/state/agentcron/tick.log\") && ");
 	for (int i = 0; i < ie->n; i++) {
 		buf_printf(b, "%s=", ie->name[i]);
 		put_sh(b, ie->value[i], 1);

@@ -27,6 +27,7 @@ struct tools;
 #define LLM_SESSION_HISTORY 100       /* messages of a context sent along */
 #define LLM_SESSION_RESULT_MAX 100000 /* bytes of an MCP tool's result given to the model */
 #define LLM_SESSION_EXCERPT 500       /* bytes of a result or error in the record */
+#define LLM_SESSION_DEADLINE 1800     /* seconds for a whole call outside a run */
 
 /* One call being set up.  The caller fills the flags' fields (NULL, 0 or
  * -1 when not given; attach and options allocated, then owned here), the
@@ -38,6 +39,7 @@ struct llm_session {
 	size_t nattach;
 	cJSON *options;             /* an object of request fields (llm_session_option) */
 	double timeout, connect_timeout; /* seconds; 0: not given */
+	double deadline;            /* seconds for the whole call; 0: not given */
 	int retries;                /* -1: not given */
 
 	struct llm_config lc;       /* points into this and the config, which must outlive it */
@@ -73,7 +75,9 @@ int llm_session_option(cJSON *options, const char *kv, struct err *e);
  * strings) where the flags gave none; in a scoped run (TASK_SCOPE) the
  * context is the scope's own, "SCOPE/NAME". */
 int llm_session_env(struct llm_session *s, struct err *e);
-/* Provider, model, URL, key, timeouts and retries into s->lc; the key from
+/* Provider, model, URL, key, timeouts, the deadline (--deadline, else
+ * in a run TASK_TIMEOUT less a margin, else LLM_SESSION_DEADLINE, from
+ * now) and retries into s->lc; the key from
  * --key-file, else the environment, else cf; s->http, the call's one HTTP
  * handle. */
 int llm_session_resolve(struct llm_session *s, const struct config *cf, struct err *e);

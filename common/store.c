@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "pg_uri.h"
 #include "proc.h"
 #include "store_backend.h"
 
@@ -123,6 +124,10 @@ store_close(struct store *st)
 	free(st->name);
 	free(st->locator);
 	free(st->standin);
+	if (st->password) {
+		explicit_bzero(st->password, strlen(st->password));
+		free(st->password);
+	}
 	free(st);
 }
 
@@ -141,8 +146,10 @@ store_writable(struct store *st, struct err *e)
 	if (rc) {
 		st->standin = where;
 		store_sqlite_open(st, ":memory:", NULL);
-		set_str(&st->name, where);
-		set_str(&st->locator, where);
+		char name[PATH_MAX + 64];
+		store_locator_of(where, name, sizeof name);
+		set_str(&st->name, name);
+		set_str(&st->locator, name);
 		return rc;
 	}
 	free(where);
@@ -161,39 +168,10 @@ store_locator(const struct store *st)
 	return st->locator;
 }
 
-/* A URI's password (user:PASSWORD@, or password=... in its query) left out. */
-static void
-uri_without_password(const char *uri, char *buf, size_t n)
+const char *
+store_password(const struct store *st)
 {
-	struct buf b = {0};
-	const char *rest = strstr(uri, "://") + 3;
-	buf_add(&b, uri, (size_t)(rest - uri));
-	size_t auth = strcspn(rest, "/?");
-	const char *at = NULL;
-	for (const char *p = rest; p < rest + auth; p++)
-		if (*p == '@')
-			at = p;
-	if (at) {
-		size_t user = strcspn(rest, ":@");
-		buf_add(&b, rest, user < (size_t)(at - rest) ? user : (size_t)(at - rest));
-		buf_puts(&b, "@");
-		rest = at + 1;
-	}
-	const char *q = strchr(rest, '?');
-	buf_add(&b, rest, q ? (size_t)(q - rest) : strlen(rest));
-	int first = 1;
-	for (const char *p = q ? q + 1 : ""; *p;) {
-		size_t len = strcspn(p, "&");
-		if (len && strncmp(p, "password=", 9) != 0) {
-			buf_puts(&b, first ? "?" : "&");
-			buf_add(&b, p, len);
-			first = 0;
-		}
-		p += len;
-		p += *p == '&';
-	}
-	snprintf(buf, n, "%s", b.data ? b.data : "");
-	buf_free(&b);
+	return st->password;
 }
 
 void
@@ -201,11 +179,19 @@ store_locator_of(const char *where, char *buf, size_t n)
 {
 	char cwd[PATH_MAX];
 	if (store_is_uri(where))
-		uri_without_password(where, buf, n);
+		pg_uri_mask(where, buf, n);
 	else if (where[0] != '/' && strcmp(where, ":memory:") != 0 && getcwd(cwd, sizeof cwd))
 		snprintf(buf, n, "%s/%s", cwd, where);
 	else
 		snprintf(buf, n, "%s", where);
+}
+
+int
+store_durability(struct store *st, char *off, size_t n, struct err *e)
+{
+	if (n)
+		off[0] = 0;
+	return store_is_uri(st->locator) && !st->standin ? store_pg_durability(st, off, n, e) : ST_OK;
 }
 
 int64_t

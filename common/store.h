@@ -58,6 +58,13 @@ const char *store_name(const struct store *st);     /* for messages; never holds
  * absolute path, or the URI without its password. */
 const char *store_locator(const struct store *st);
 void store_locator_of(const char *where, char *buf, size_t n); /* the same, unopened */
+/* The password the store's URI holds, which store_locator leaves out,
+ * for an executor's PGPASSWORD; NULL if none. */
+const char *store_password(const struct store *st);
+/* In off, the server's settings that let a crash lose commits it has
+ * acknowledged ("fsync and synchronous_commit"), "" when none does (a
+ * file store; a server whose agentcron.allow_nondurable is on). */
+int store_durability(struct store *st, char *off, size_t n, struct err *e);
 /* The store's clock minus ours in ms, measured at open (0 for a file).
  * "Now" for firing is the store's: the clock plus this, unless TASK_NOW. */
 int64_t store_clock_skew_ms(const struct store *st);
@@ -86,6 +93,7 @@ struct task_filter {
 	int agent_made;          /* only the tasks agents made */
 	const char *name;        /* exactly this name */
 	unsigned last;           /* bit (1 << RUN_*): how the last run ended */
+	int paused;              /* also (with statuses: or) the tasks paused by failures */
 	int enabled;             /* -1 any, 0 disabled, 1 enabled */
 	int64_t now;             /* reference for the two windows below */
 	int64_t due_within;      /* seconds, -1 any: next run <= now + due_within, or queued */

@@ -25,6 +25,7 @@ struct store {
 	void *be;                 /* the backend's own state */
 	char *name;               /* for messages */
 	char *locator;            /* for TASK_DB */
+	char *password;           /* the URI's, for executors' PGPASSWORD; NULL if none */
 	int flags;                /* STORE_* */
 	char *standin;            /* read in an empty stand-in: where the real store would be */
 	int depth;                /* units of work open (0 or 1) */
@@ -107,6 +108,7 @@ struct store_ops {
 /* The backends' openers: fill st->ops, st->be, st->name, st->locator. */
 int store_sqlite_open(struct store *st, const char *path, struct err *e);
 int store_pg_open(struct store *st, const char *uri, struct err *e);
+int store_pg_durability(struct store *st, char *off, size_t n, struct err *e);
 /* A store whose schema is newer than ours: ST_ERR, saying so. */
 int store_schema_newer(const struct store *st, int version, int ours, struct err *e);
 

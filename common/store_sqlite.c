@@ -230,7 +230,13 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN scope TEXT;"
 	"ALTER TABLE tasks ADD COLUMN origin TEXT DEFAULT 'user';"
 	"CREATE INDEX tasks_origin ON tasks(origin);",
-	/* 7: intervals (--every) from an anchor, --not-before, the opt-out of
+	/* 7: what an occurrence due during a run does, how late it may start,
+	 * the failures in a row that pause a task and why one was paused. */
+	"ALTER TABLE tasks ADD COLUMN overlap TEXT NOT NULL DEFAULT 'queue';"
+	"ALTER TABLE tasks ADD COLUMN deadline INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE tasks ADD COLUMN pause_after INTEGER NOT NULL DEFAULT -1;"
+	"ALTER TABLE tasks ADD COLUMN paused TEXT;",
+	/* 8: intervals (--every) from an anchor, --not-before, the opt-out of
 	 * the config's stagger (--jitter 0), and the slot a run holds under
 	 * max_concurrent (the model it counts for). */
 	"ALTER TABLE tasks ADD COLUMN every INTEGER;"

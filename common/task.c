@@ -18,10 +18,11 @@ static const char *const kind_names[KIND_COUNT] = {"cron", "at", "plan", "manual
 static const char *const status_names[STATUS_COUNT] = {"pending", "running", "completed",
 	"failed", "cancelled"};
 static const char *const run_status_names[RUN_STATUS_COUNT] = {"running", "success", "failed",
-	"timeout", "interrupted", "skipped", "unstarted"};
+	"timeout", "interrupted", "skipped", "unstarted", "missed", "cancelled"};
 static const char *const missed_names[MISSED_COUNT] = {"once", "skip", "all"};
 static const char *const trigger_names[TRIGGER_COUNT] = {"schedule", "manual", "retry", "catchup",
-	"heartbeat"};
+	"heartbeat", "backfill"};
+static const char *const overlap_names[OVERLAP_COUNT] = {"queue", "skip", "replace"};
 
 #define ZONES_MAX 32
 
@@ -107,6 +108,24 @@ const char *run_trigger_name(int t) { return name_of(trigger_names, TRIGGER_COUN
 int run_trigger_parse(const char *s) { return parse_name(trigger_names, TRIGGER_COUNT, s); }
 const char *task_missed_name(int m) { return name_of(missed_names, MISSED_COUNT, m); }
 int task_missed_parse(const char *s) { return parse_name(missed_names, MISSED_COUNT, s); }
+const char *task_overlap_name(int o) { return name_of(overlap_names, OVERLAP_COUNT, o); }
+int task_overlap_parse(const char *s) { return parse_name(overlap_names, OVERLAP_COUNT, s); }
+
+int
+task_retries(const struct task *t)
+{
+	if (t->retries == TASK_RETRIES_FOREVER)
+		return -1;
+	if (t->retries >= 0)
+		return t->retries;
+	return task_repeats(t) ? TASK_DEFAULT_RECURRING_RETRIES : TASK_DEFAULT_RETRIES;
+}
+
+int
+task_pause_after(const struct task *t)
+{
+	return t->pause_after >= 0 ? t->pause_after : TASK_DEFAULT_PAUSE_AFTER;
+}
 
 void
 task_init(struct task *t)
@@ -118,6 +137,8 @@ task_init(struct task *t)
 	t->next_run_at = t->due_at = t->last_run_at = TIME_NONE;
 	t->retries = -1;
 	t->missed = MISSED_ONCE;
+	t->overlap = OVERLAP_QUEUE;
+	t->pause_after = -1;
 	t->created_at = t->updated_at = t->deleted_at = TIME_NONE;
 	t->until_at = t->ends_at = TIME_NONE;
 	t->every = -1;
@@ -262,6 +283,12 @@ task_validate(const struct task *t, struct zones *zs, struct err *e)
 		return err_set(e, ST_INVALID, "missed must be one of once, skip, all");
 	if (t->timeout < 0 || t->jitter < 0 || t->retries < -1 || t->consecutive_failures < 0)
 		return err_set(e, ST_INVALID, "timeout, jitter, retries and failures cannot be negative");
+	if (t->overlap < 0 || t->overlap >= OVERLAP_COUNT)
+		return err_set(e, ST_INVALID, "overlap must be one of queue, skip, replace");
+	if (t->deadline < 0 || t->deadline > TASK_DEADLINE_MAX)
+		return err_set(e, ST_INVALID, "deadline must be 0 (none) to 366 days, in seconds");
+	if (t->pause_after < -1)
+		return err_set(e, ST_INVALID, "pause_after cannot be negative");
 	if (t->attachments && !json_kind_ok(t->attachments, 1, 1))
 		return err_set(e, ST_INVALID, "attachments must be a JSON array of strings");
 	if (t->payload && !json_kind_ok(t->payload, 0, 0))

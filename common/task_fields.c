@@ -13,6 +13,7 @@
 static const struct field_enum kinds = {task_kind_name, task_kind_parse, -1};
 static const struct field_enum statuses = {task_status_name, task_status_parse, -1};
 static const struct field_enum misseds = {task_missed_name, task_missed_parse, MISSED_ONCE};
+static const struct field_enum overlaps = {task_overlap_name, task_overlap_parse, OVERLAP_QUEUE};
 static const struct field_enum run_statuses = {run_status_name, run_status_parse, -1};
 static const struct field_enum triggers = {run_trigger_name, run_trigger_parse, -1};
 
@@ -53,6 +54,10 @@ static const struct field task_table[] = {
 	{"key",                 "idem_key",            FT_STR,        T(key),                   F_IN, NULL},
 	{"missed",              "missed",              FT_ENUM,       T(missed),                F_IN, &misseds},
 	{"jitter",              "jitter",              FT_INT,        T(jitter),                F_IN, NULL},
+	{"overlap",             "overlap",             FT_ENUM,       T(overlap),               F_IN, &overlaps},
+	{"deadline",            "deadline",            FT_INT,        T(deadline),              F_IN, NULL},
+	{"pause_after",         "pause_after",         FT_INT,        T(pause_after),           F_IN, NULL},
+	{"paused",              "paused",              FT_STR,        T(paused),                F_IN, NULL},
 	{"notify",              "notify",              FT_STR,        T(notify),                F_IN | F_COMMAND, NULL},
 	{"queued",              "queued",              FT_BOOL,       T(queued),                F_IN, NULL},
 	{"not_before",          "not_before",          FT_TIME,       T(not_before),            F_IN | F_WHEN | F_OMIT, NULL},

@@ -24,6 +24,7 @@ enum {
 	OPT_DAILY = 256, OPT_WEEKLY, OPT_MANUAL, OPT_HEARTBEAT, OPT_ENABLED, OPT_DISABLED,
 	OPT_INTENT, OPT_CHANNEL, OPT_PAYLOAD, OPT_MISSED, OPT_JITTER, OPT_NOTIFY, OPT_UNTIL,
 	OPT_COUNT, OPT_MCP, OPT_MCP_ALLOW, OPT_SCOPE, OPT_EVERY, OPT_FROM, OPT_NOT_BEFORE,
+	OPT_OVERLAP, OPT_DEADLINE, OPT_PAUSE_AFTER,
 };
 
 static const char task_shortopts[] = "n:p:s:c:a:P:z:m:e:t:r:k:A:C:";
@@ -64,6 +65,8 @@ static const struct option task_options[] = {
 	{"every", required_argument, NULL, OPT_EVERY},
 	{"from", required_argument, NULL, OPT_FROM},
 	{"not-before", required_argument, NULL, OPT_NOT_BEFORE},
+	{"deadline", required_argument, NULL, OPT_DEADLINE},
+	{"pause-after", required_argument, NULL, OPT_PAUSE_AFTER},
 	{0, 0, 0, 0},
 };
 
@@ -208,6 +211,9 @@ taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int ar
 	case OPT_EVERY: a->every = arg; kind_given(a, "--every"); break;
 	case OPT_FROM: a->from = arg; break;
 	case OPT_NOT_BEFORE: a->not_before = arg; break;
+	case OPT_OVERLAP: a->overlap = arg; break;
+	case OPT_DEADLINE: a->deadline = arg; break;
+	case OPT_PAUSE_AFTER: a->pause_after = arg; break;
 	default: return 0;
 	}
 	return 1;
@@ -541,6 +547,27 @@ check_text(const struct task_args *a, struct err *e)
 	return ST_OK;
 }
 
+/* --overlap, --deadline, --pause-after. */
+static int
+apply_policies(const struct task_args *a, struct task *t, struct err *e)
+{
+	int rc;
+	if (a->overlap && (t->overlap = task_overlap_parse(a->overlap)) < 0)
+		return err_set(e, ST_INVALID, "bad --overlap '%s': use queue, skip or replace", a->overlap);
+	if (a->deadline && (!strcmp(a->deadline, "none") || !strcmp(a->deadline, "0"))) {
+		t->deadline = 0;
+	} else if (a->deadline) {
+		long n;
+		if (parse_duration(a->deadline, &n) != 0 || n < 1 || n > TASK_DEADLINE_MAX)
+			return opt_bad(e, "--deadline", a->deadline,
+			    "a duration like 90s, 10m, 2h (at most 366d), or none");
+		t->deadline = (int)n;
+	}
+	if ((rc = apply_number("--pause-after", a->pause_after, 0, 0, -1, &t->pause_after, e)))
+		return rc;
+	return ST_OK;
+}
+
 int
 taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zones *zs,
     int *schedule_changed, struct err *e)
@@ -593,12 +620,18 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 	    (rc = apply_number("--retries", a->retries, 0, 0, -1, &t->retries, e)))
 		return rc;
 	int old_jitter = t->jitter;
-	if ((rc = apply_number("--jitter", a->jitter, 1, 0, 0, &t->jitter, e)))
+	if ((rc = apply_number("--jitter", a->jitter, 1, 0, 0, &t->jitter, e)) ||
+	    (rc = apply_policies(a, t, e)))
 		return rc;
 	/* Enabling again computes the next run from now: an occurrence that
-	 * went by while disabled is not a missed run to catch up on. */
+	 * went by while disabled is not a missed run to catch up on.  It also
+	 * ends a pause for failures, and starts their count again. */
 	if (a->enabled == 1 && !t->enabled)
 		*schedule_changed = 1;
+	if (a->enabled == 1 && t->paused) {
+		set_str(&t->paused, NULL);
+		t->consecutive_failures = 0;
+	}
 	if (a->enabled >= 0)
 		t->enabled = a->enabled;
 	if ((rc = apply_attachments(a, t, e)))

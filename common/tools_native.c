@@ -121,11 +121,11 @@ summary(struct tools *tl, const struct task *t, struct buf *out)
 }
 
 /* JSON arguments to the fields task-add and task-edit take; *payload is
- * the payload's text and count[] the count's, which a borrows (the caller
- * frees the payload). */
+ * the payload's text and count[] the text of the count, retries and
+ * pause_after, which a borrows (the caller frees the payload). */
 static int
 native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char **payload,
-    char count[24], struct buf *out)
+    char count[3][24], struct buf *out)
 {
 	static const char *const arrays[] = {"plan", "attachments", "mcp", "mcp_allow"};
 	int n = 0, b;
@@ -165,10 +165,15 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
 	a->not_before = tools_arg_str(args, "not_before");
 	a->scope = tools_arg_str(args, "scope");
 	a->when_flags = tl->when_flags;
-	long n_runs;
-	if (tools_arg_int(args, "count", &n_runs)) {
-		snprintf(count, 24, "%ld", n_runs);
-		a->count = count;
+	a->deadline = tools_arg_str(args, "deadline");
+	static const char *const ints[] = {"count", "retries", "pause_after"};
+	const char **dst[] = {&a->count, &a->retries, &a->pause_after};
+	for (int i = 0; i < 3; i++) {
+		long v;
+		if (tools_arg_int(args, ints[i], &v)) {
+			snprintf(count[i], 24, "%ld", v);
+			*dst[i] = count[i];
+		}
 	}
 	a->manual = tools_arg_bool(args, "manual", &b) && b;
 	a->heartbeat = tools_arg_bool(args, "heartbeat", &b) && b;
@@ -217,7 +222,7 @@ native_create(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	struct task_args a;
 	struct task t;
 	int rc, changed, force = 0, is_dup;
-	char dup[37], *payload = NULL, count[24];
+	char dup[37], *payload = NULL, count[3][24];
 	taskargs_init(&a);
 	a.creating = 1;
 	task_init(&t);
@@ -441,7 +446,7 @@ native_update(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	const char *id = tools_arg_str(args, "id");
 	struct task_args a;
 	struct task old, t;
-	char *payload = NULL, count[24];
+	char *payload = NULL, count[3][24];
 	int rc, changed;
 	if ((rc = tools_task_get(tl, id, &old, e)))
 		return not_found(id, rc, out, e);
@@ -582,7 +587,16 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	    "run's own when it has some.", NULL, 0, NULL, NULL}, \
 	{"scope", "string", "Scope of the task (letters, digits, '.', '_', '-'): only agents of " \
 	    "that scope see it, its runs see only that scope's tasks and share conversations only " \
-	    "within it. A session that has a scope makes every task in it.", NULL, 0, NULL, NULL}
+	    "within it. A session that has a scope makes every task in it.", NULL, 0, NULL, NULL}, \
+	{"deadline", "string", "How late an occurrence may still start, e.g. '10m', '2h': past it " \
+	    "it is recorded missed and not run, and missed runs are never caught up past it. " \
+	    "'none' removes it.", NULL, 0, NULL, NULL}, \
+	{"retries", "integer", "Retries of a failed run: a one-shot's (default 3, backing off from " \
+	    "60 s), or a recurring task's failed occurrence (default 2: after 30 s, 2 min, 10 min, " \
+	    "30 min, 1 h, never past its next occurrence).", NULL, 0, NULL, NULL}, \
+	{"pause_after", "integer", "Failed occurrences in a row after which a recurring task is " \
+	    "paused (disabled, with the reason; enabling it again resumes it). Default 5; 0 never.", \
+	    NULL, 0, NULL, NULL}
 
 static const struct tool_param create_params[] = {
 	TASK_FIELDS(1),

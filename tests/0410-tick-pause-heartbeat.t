@@ -45,7 +45,7 @@ test_expect_success '--heartbeat CRON creates the heartbeat task; run again it c
 	task-ls | cut -f4 >actual && echo 2026-11-23T08:00:00Z >expect && test_cmp expect actual &&
 	task-show --json $id | test_json_norm >actual &&
 	cat >expect <<-\EOF &&
-	{"id":"<id1>","name":"Heartbeat","prompt":"Check in.","system_prompt":null,"kind":"cron","cron":"0 * * * *","at":null,"plan":null,"tz":"UTC","description":"Hourly at :00","enabled":true,"status":"pending","next_run_at":"2026-11-23T08:00:00Z","due_at":"2026-11-23T08:00:00Z","last_run_at":null,"last_status":null,"last_error":null,"last_result":null,"consecutive_failures":0,"context":null,"attachments":null,"model":null,"exec":null,"timeout":0,"retries":-1,"intent":"agentcron.heartbeat","channel":null,"payload":null,"key":null,"missed":"once","jitter":0,"notify":null,"queued":false,"until":null,"count":0,"ends_at":null,"mcp":null,"mcp_allow":null,"scope":null,"origin":"user","created_at":"2026-11-23T07:00:00Z","updated_at":"2026-11-23T07:00:00Z","deleted_at":null,"runs":[]}
+	{"id":"<id1>","name":"Heartbeat","prompt":"Check in.","system_prompt":null,"kind":"cron","cron":"0 * * * *","at":null,"plan":null,"tz":"UTC","description":"Hourly at :00","enabled":true,"status":"pending","next_run_at":"2026-11-23T08:00:00Z","due_at":"2026-11-23T08:00:00Z","last_run_at":null,"last_status":null,"last_error":null,"last_result":null,"consecutive_failures":0,"context":null,"attachments":null,"model":null,"exec":null,"timeout":0,"retries":-1,"intent":"agentcron.heartbeat","channel":null,"payload":null,"key":null,"missed":"once","jitter":0,"overlap":"queue","deadline":0,"pause_after":-1,"paused":null,"notify":null,"queued":false,"until":null,"count":0,"ends_at":null,"mcp":null,"mcp_allow":null,"scope":null,"origin":"user","created_at":"2026-11-23T07:00:00Z","updated_at":"2026-11-23T07:00:00Z","deleted_at":null,"runs":[]}
 	EOF
 	test_cmp expect actual
 '
@@ -101,7 +101,7 @@ test_expect_success '--print-cron: the crontab line with the real path' '
 	self=$(readlink -f "$(command -v task-tick)") &&
 	task-tick --print-cron >out &&
 	grep -v "^#" out >actual &&
-	echo "* * * * * mkdir -p \"\$HOME/.local/state/agentcron\" && TASK_DB='\''$TASK_DB'\'' XDG_CONFIG_HOME='\''$XDG_CONFIG_HOME'\'' $self >>\"\$HOME/.local/state/agentcron/tick.log\"" >expect &&
+	echo "* * * * * (umask 077 && mkdir -p \"\$HOME/.local/state/agentcron\" && touch \"\$HOME/.local/state/agentcron/tick.log\") && TASK_DB='\''$TASK_DB'\'' XDG_CONFIG_HOME='\''$XDG_CONFIG_HOME'\'' $self >>\"\$HOME/.local/state/agentcron/tick.log\"" >expect &&
 	test_cmp expect actual &&
 	grep -q "^# .*config" out
 '
@@ -129,7 +129,7 @@ test_expect_success '--print-cron and --print-systemd: odd paths quoted, a relat
 	odd="$PWD/odd dir%1" && mkdir -p "$odd" && cp "$(command -v task-tick)" "$odd/" &&
 	(TASK_DB=rel.db "$odd/task-tick" --print-cron) >out &&
 	grep -v "^#" out >line &&
-	printf "%s\n" "* * * * * mkdir -p \"\$HOME/.local/state/agentcron\" && TASK_DB='\''$PWD/rel.db'\'' XDG_CONFIG_HOME='\''$XDG_CONFIG_HOME'\'' '\''$PWD/odd dir\\%1/task-tick'\'' >>\"\$HOME/.local/state/agentcron/tick.log\"" >expect &&
+	printf "%s\n" "* * * * * (umask 077 && mkdir -p \"\$HOME/.local/state/agentcron\" && touch \"\$HOME/.local/state/agentcron/tick.log\") && TASK_DB='\''$PWD/rel.db'\'' XDG_CONFIG_HOME='\''$XDG_CONFIG_HOME'\'' '\''$PWD/odd dir\\%1/task-tick'\'' >>\"\$HOME/.local/state/agentcron/tick.log\"" >expect &&
 	test_cmp expect line &&
 	cmd=$(cut -d" " -f6- line | sed "s/\\\\%/%/g") &&
 	(cd / && sh -c "$cmd") &&

@@ -30,6 +30,7 @@ test_expect_success 'every key agentcron reads is known: no warning' '
 	notify = true
 	run_timeout = 600
 	owner_timeout = 30
+	deadline = 10m
 	provider = openai
 	model = gpt-4o-mini
 	openai_model = gpt-4o-mini
