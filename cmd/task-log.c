@@ -224,6 +224,8 @@ show_call(const struct llm_call *c, void *arg)
 		cJSON_AddStringToObject(o, "model", c->model ? c->model : "");
 		cJSON_AddItemToObject(o, "input_tokens", json_tokens(c->input_tokens));
 		cJSON_AddItemToObject(o, "output_tokens", json_tokens(c->output_tokens));
+		cJSON_AddItemToObject(o, "cost", c->cost >= 0 ? cJSON_CreateNumber(c->cost)
+		    : cJSON_CreateNull());
 		cJSON_AddStringToObject(o, "finish_reason", c->finish_reason ? c->finish_reason : "");
 		cJSON_AddNumberToObject(o, "duration_ms", (double)c->duration_ms);
 		cJSON_AddItemToObject(o, "error", c->error ? cJSON_CreateString(c->error) : cJSON_CreateNull());
@@ -434,6 +436,7 @@ call_to_json(const struct llm_call *c)
 		    cJSON_CreateNull());
 	cJSON_AddItemToObject(o, "input_tokens", json_tokens(c->input_tokens));
 	cJSON_AddItemToObject(o, "output_tokens", json_tokens(c->output_tokens));
+	cJSON_AddItemToObject(o, "cost", c->cost >= 0 ? cJSON_CreateNumber(c->cost) : cJSON_CreateNull());
 	cJSON_AddNumberToObject(o, "duration_ms", (double)c->duration_ms);
 	return o;
 }

@@ -7,6 +7,8 @@
 #include <cjson/cJSON.h>
 
 #include "cron.h"
+#include "notify.h"
+#include "spend.h"
 #include "task.h"
 #include "task_fields.h"
 #include "tz.h"
@@ -143,6 +145,7 @@ task_init(struct task *t)
 	t->until_at = t->ends_at = TIME_NONE;
 	t->every = -1;
 	t->anchor = t->not_before = TIME_NONE;
+	t->budget_noticed = TIME_NONE;
 }
 
 /* The string members of t are those its table (task_fields.c) lists:
@@ -310,6 +313,12 @@ task_validate(const struct task *t, struct zones *zs, struct err *e)
 	    (rc = mcp_words_ok(t->mcp_allow, "mcp_allow", "pattern", e)))
 		return rc;
 	if (t->scope && (rc = task_scope_check(t->scope, e)))
+		return rc;
+	struct budget b;
+	unsigned mask;
+	if (t->budget && (rc = budget_parse(t->budget, &b, e)))
+		return rc;
+	if (t->notify_on && (rc = notify_on_parse(t->notify_on, &mask, e)))
 		return rc;
 	WITH_ZONES(zs, tmp);
 	const struct tz *z;

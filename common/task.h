@@ -86,6 +86,10 @@ struct task {
 	char *origin;              /* who made it: "user", "agent:run:ID", "agent:session:ID";
 	                              NULL reads as the user */
 	char *scope;               /* the scope agents see it in, or NULL */
+	char *notify_on;           /* the events its hook hears of (notify.h), NULL: the default */
+	char *budget;              /* AMOUNT/PERIOD (spend.h), NULL: none */
+	int64_t budget_noticed;    /* the budget window its hook last heard of, or TIME_NONE */
+	char *output_hash;         /* of its last successful run's output, for `change` */
 	int arming;                /* bumped each time the schedule is set again: an instant
 	                              that already ran is a new occurrence in a new arming */
 	int64_t created_at, updated_at, deleted_at;

@@ -59,6 +59,8 @@ static const struct field task_table[] = {
 	{"pause_after",         "pause_after",         FT_INT,        T(pause_after),           F_IN, NULL},
 	{"paused",              "paused",              FT_STR,        T(paused),                F_IN, NULL},
 	{"notify",              "notify",              FT_STR,        T(notify),                F_IN | F_COMMAND, NULL},
+	{"notify_on",           "notify_on",           FT_STR,        T(notify_on),             F_IN, NULL},
+	{"budget",              "budget",              FT_STR,        T(budget),                F_IN, NULL},
 	{"queued",              "queued",              FT_BOOL,       T(queued),                F_IN, NULL},
 	{"not_before",          "not_before",          FT_TIME,       T(not_before),            F_IN | F_WHEN | F_OMIT, NULL},
 	{"until",               "until_at",            FT_TIME,       T(until_at),              F_IN | F_WHEN, NULL},
@@ -72,6 +74,8 @@ static const struct field task_table[] = {
 	{"updated_at",          "updated_at",          FT_TIME,       T(updated_at),            F_IN, NULL},
 	{"deleted_at",          "deleted_at",          FT_TIME,       T(deleted_at),            F_IN, NULL},
 	{NULL,                  "arming",              FT_INT,        T(arming),                0, NULL},
+	{NULL,                  "budget_noticed",      FT_TIME,       T(budget_noticed),        0, NULL},
+	{NULL,                  "output_hash",         FT_STR,        T(output_hash),           0, NULL},
 	{NULL,                  "dedup",               FT_DEDUP,      NONE,                     0, NULL},
 };
 

@@ -14,7 +14,9 @@
 #include "cron.h"
 #include "exec.h"
 #include "mcp_client.h"
+#include "notify.h"
 #include "opt.h"
+#include "spend.h"
 #include "taskargs.h"
 #include "tz.h"
 #include "utf8.h"
@@ -24,6 +26,7 @@ enum {
 	OPT_DAILY = 256, OPT_WEEKLY, OPT_MANUAL, OPT_HEARTBEAT, OPT_ENABLED, OPT_DISABLED,
 	OPT_INTENT, OPT_CHANNEL, OPT_PAYLOAD, OPT_MISSED, OPT_JITTER, OPT_NOTIFY, OPT_UNTIL,
 	OPT_COUNT, OPT_MCP, OPT_MCP_ALLOW, OPT_SCOPE, OPT_EVERY, OPT_FROM, OPT_NOT_BEFORE,
+	OPT_BUDGET, OPT_NOTIFY_ON,
 	OPT_OVERLAP, OPT_DEADLINE, OPT_PAUSE_AFTER,
 };
 
@@ -57,6 +60,8 @@ static const struct option task_options[] = {
 	{"missed", required_argument, NULL, OPT_MISSED},
 	{"jitter", required_argument, NULL, OPT_JITTER},
 	{"notify", required_argument, NULL, OPT_NOTIFY},
+	{"notify-on", required_argument, NULL, OPT_NOTIFY_ON},
+	{"budget", required_argument, NULL, OPT_BUDGET},
 	{"until", required_argument, NULL, OPT_UNTIL},
 	{"count", required_argument, NULL, OPT_COUNT},
 	{"mcp", required_argument, NULL, OPT_MCP},
@@ -203,6 +208,8 @@ taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int ar
 	case OPT_MISSED: a->missed = arg; break;
 	case OPT_JITTER: a->jitter = arg; break;
 	case OPT_NOTIFY: a->notify = arg; break;
+	case OPT_NOTIFY_ON: a->notify_on = arg; break;
+	case OPT_BUDGET: a->budget = arg; break;
 	case OPT_UNTIL: a->until = arg; break;
 	case OPT_COUNT: a->count = arg; break;
 	case OPT_MCP: push(&a->mcp, &a->nmcp, arg); break;
@@ -525,7 +532,8 @@ check_text(const struct task_args *a, struct err *e)
 		{"--payload", a->payload}, {"--key", a->key}, {"--cron", a->cron}, {"--at", a->at},
 		{"--daily", a->daily}, {"--weekly", a->weekly}, {"--until", a->until},
 		{"--count", a->count}, {"--scope", a->scope}, {"--every", a->every},
-		{"--from", a->from}, {"--not-before", a->not_before}};
+		{"--from", a->from}, {"--not-before", a->not_before}, {"--budget", a->budget},
+		{"--notify-on", a->notify_on}};
 	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
 		if (one[i].v && !utf8_valid(one[i].v, strlen(one[i].v)))
 			return err_set(e, ST_INVALID, "%s is not UTF-8 text", one[i].flag);
@@ -544,6 +552,31 @@ check_text(const struct task_args *a, struct err *e)
 	for (size_t i = 0; i < a->nmcp_allow; i++)
 		if (!utf8_valid(a->mcp_allow[i], strlen(a->mcp_allow[i])))
 			return err_set(e, ST_INVALID, "--mcp-allow is not UTF-8 text");
+	return ST_OK;
+}
+
+/* --budget and --notify-on, stored in their plain form ("$2/day"). */
+static int
+apply_spending(const struct task_args *a, struct task *t, struct err *e)
+{
+	char buf[96];
+	int rc;
+	if (a->budget) {
+		struct budget b;
+		if ((rc = budget_parse(a->budget, &b, e)))
+			return err_set(e, rc, "bad --budget '%.80s': expected AMOUNT/PERIOD (like $2/day,"
+			    " 2usd/week, 200k/month, 1.5M/day) or none", a->budget);
+		budget_fmt(&b, buf, sizeof buf);
+		set_str(&t->budget, b.set ? buf : NULL);
+	}
+	if (a->notify_on) {
+		unsigned mask;
+		if (*a->notify_on && (rc = notify_on_parse(a->notify_on, &mask, e)))
+			return err_set(e, rc, "bad --notify-on: %s", e->msg);
+		if (*a->notify_on)
+			notify_on_fmt(mask, buf, sizeof buf);
+		set_str(&t->notify_on, *a->notify_on ? buf : NULL);
+	}
 	return ST_OK;
 }
 
@@ -614,6 +647,8 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 	if (a->notify && *a->notify && exec_check(a->notify, &sub))
 		return err_set(e, ST_INVALID, "bad --notify: %s", sub.msg);
 	set_opt(&t->payload, a->payload, NULL);
+	if ((rc = apply_spending(a, t, e)))
+		return rc;
 	if (a->missed && (t->missed = task_missed_parse(a->missed)) < 0)
 		return err_set(e, ST_INVALID, "bad --missed '%s': use once, skip or all", a->missed);
 	if ((rc = apply_number("--timeout", a->timeout, 1, 0, 0, &t->timeout, e)) ||

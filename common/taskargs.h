@@ -20,6 +20,8 @@ struct task_args {
 	const char *not_before;      /* "" or "none" removes it */
 	const char *until, *count;   /* a recurrence's end; "none" and "0" remove it */
 	const char *scope;           /* "" removes it */
+	const char *budget;          /* "none" removes it */
+	const char *notify_on;       /* "" goes back to the default */
 	const char *overlap, *deadline, *pause_after; /* --deadline none (or 0) removes it */
 	const char **plan, **attach, **mcp, **mcp_allow;
 	size_t nplan, nattach, nmcp, nmcp_allow;

@@ -164,6 +164,8 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
 	a->from = tools_arg_str(args, "from");
 	a->not_before = tools_arg_str(args, "not_before");
 	a->scope = tools_arg_str(args, "scope");
+	a->budget = tools_arg_str(args, "budget");
+	a->notify_on = tools_arg_str(args, "notify_on");
 	a->when_flags = tl->when_flags;
 	a->deadline = tools_arg_str(args, "deadline");
 	static const char *const ints[] = {"count", "retries", "pause_after"};
@@ -405,6 +407,8 @@ native_show(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	field(out, "Channel", t.channel);
 	field(out, "Payload", t.payload);
 	field(out, "Model", t.model);
+	field(out, "Budget", t.budget);
+	field(out, "Notify on", t.notify_on);
 	list_field(out, "MCP servers: ", t.mcp);
 	list_field(out, "MCP tools allowed: ", t.mcp_allow);
 	field(out, "Key", t.key);
@@ -588,6 +592,12 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	{"scope", "string", "Scope of the task (letters, digits, '.', '_', '-'): only agents of " \
 	    "that scope see it, its runs see only that scope's tasks and share conversations only " \
 	    "within it. A session that has a scope makes every task in it.", NULL, 0, NULL, NULL}, \
+	{"budget", "string", "Most the task may spend per day, week or month: dollars ('$2/day', " \
+	    "'2usd/week') or tokens ('200k/month', '1.5M/day'). Over it, its runs are skipped until " \
+	    "the next period. 'none' removes it.", NULL, 0, NULL, NULL}, \
+	{"notify_on", "string", "Which runs the notify hook hears of, comma-separated: failure, " \
+	    "recovery, change (output differs from the last success's), success, always, never. " \
+	    "Default: 'failure,recovery'; an empty string goes back to it.", NULL, 0, NULL, NULL}, \
 	{"deadline", "string", "How late an occurrence may still start, e.g. '10m', '2h': past it " \
 	    "it is recorded missed and not run, and missed runs are never caught up past it. " \
 	    "'none' removes it.", NULL, 0, NULL, NULL}, \
