@@ -529,7 +529,15 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN output_hash text;"
 	"CREATE INDEX llm_calls_task_time ON llm_calls (task_id, created_at);"
 	"CREATE INDEX llm_calls_time ON llm_calls (created_at);",
-	/* 5: history bounded: each host's last pass, how much of its history a
+	/* 5: intervals (--every) from an anchor, --not-before, the opt-out of
+	 * the config's stagger (--jitter 0), and the slot a run holds under
+	 * max_concurrent (the model it counts for). */
+	"ALTER TABLE tasks ADD COLUMN every integer;"
+	"ALTER TABLE tasks ADD COLUMN anchor bigint;"
+	"ALTER TABLE tasks ADD COLUMN not_before bigint;"
+	"ALTER TABLE tasks ADD COLUMN stagger integer;"
+	"ALTER TABLE runs ADD COLUMN gate text;",
+	/* 6: history bounded: each host's last pass, how much of its history a
 	 * task keeps, what pruning removed (so totals only grow), and indexes
 	 * that let pruning and task-status read indexes, not rows. */
 	"CREATE TABLE passes (host text PRIMARY KEY, at bigint NOT NULL, mode text NOT NULL,"

@@ -246,7 +246,15 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN output_hash TEXT;"
 	"CREATE INDEX llm_calls_task_time ON llm_calls(task_id, created_at);"
 	"CREATE INDEX llm_calls_time ON llm_calls(created_at);",
-	/* 9: history bounded: each host's last pass, how much of its history a
+	/* 9: intervals (--every) from an anchor, --not-before, the opt-out of
+	 * the config's stagger (--jitter 0), and the slot a run holds under
+	 * max_concurrent (the model it counts for). */
+	"ALTER TABLE tasks ADD COLUMN every INTEGER;"
+	"ALTER TABLE tasks ADD COLUMN anchor INTEGER;"
+	"ALTER TABLE tasks ADD COLUMN not_before INTEGER;"
+	"ALTER TABLE tasks ADD COLUMN stagger INTEGER;"
+	"ALTER TABLE runs ADD COLUMN gate TEXT;",
+	/* 10: history bounded: each host's last pass, how much of its history a
 	 * task keeps, what pruning removed (so totals only grow), and indexes
 	 * that let pruning and task-status read indexes, not rows. */
 	"CREATE TABLE passes (host TEXT PRIMARY KEY, at INTEGER NOT NULL, mode TEXT NOT NULL,"
