@@ -473,12 +473,12 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		*decision = CLAIM_WRITE;
 		return ST_OK;
 	}
-	int firing_kind = t->kind == KIND_CRON || t->kind == KIND_AT || t->kind == KIND_PLAN;
+	int firing_kind = task_repeats(t) || t->kind == KIND_AT || t->kind == KIND_PLAN;
 	if (d.fire) {
 		/* A retry is the next attempt at the same occurrence; a recurring
 		 * task's, at the same instant, is a new arming of it. */
 		int attempt = d.trigger == TRIGGER_RETRY ? last_attempt + 1 : 1;
-		if (d.trigger == TRIGGER_RETRY && t->kind == KIND_CRON)
+		if (d.trigger == TRIGGER_RETRY && task_repeats(t))
 			t->arming++;
 		rc = run_fill(f, t, d.slot, heartbeat_is(t) ? TRIGGER_HEARTBEAT : d.trigger, attempt,
 		    x->now, r, e);

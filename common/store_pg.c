@@ -529,6 +529,14 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN output_hash text;"
 	"CREATE INDEX llm_calls_task_time ON llm_calls (task_id, created_at);"
 	"CREATE INDEX llm_calls_time ON llm_calls (created_at);",
+	/* 5: intervals (--every) from an anchor, --not-before, the opt-out of
+	 * the config's stagger (--jitter 0), and the slot a run holds under
+	 * max_concurrent (the model it counts for). */
+	"ALTER TABLE tasks ADD COLUMN every integer;"
+	"ALTER TABLE tasks ADD COLUMN anchor bigint;"
+	"ALTER TABLE tasks ADD COLUMN not_before bigint;"
+	"ALTER TABLE tasks ADD COLUMN stagger integer;"
+	"ALTER TABLE runs ADD COLUMN gate text;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 

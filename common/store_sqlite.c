@@ -246,6 +246,14 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN output_hash TEXT;"
 	"CREATE INDEX llm_calls_task_time ON llm_calls(task_id, created_at);"
 	"CREATE INDEX llm_calls_time ON llm_calls(created_at);",
+	/* 9: intervals (--every) from an anchor, --not-before, the opt-out of
+	 * the config's stagger (--jitter 0), and the slot a run holds under
+	 * max_concurrent (the model it counts for). */
+	"ALTER TABLE tasks ADD COLUMN every INTEGER;"
+	"ALTER TABLE tasks ADD COLUMN anchor INTEGER;"
+	"ALTER TABLE tasks ADD COLUMN not_before INTEGER;"
+	"ALTER TABLE tasks ADD COLUMN stagger INTEGER;"
+	"ALTER TABLE runs ADD COLUMN gate TEXT;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

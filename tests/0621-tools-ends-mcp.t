@@ -108,7 +108,7 @@ test_expect_success 'the tools refuse what task-add refuses, in sentences' '
 	client script task-mcp >actual &&
 	cat >expect <<-\EOF &&
 	[1] error
-	Until and count end recurring tasks (cron, daily, weekly); a one-shot task (at) has no recurrence to end.
+	Until and count end recurring tasks (cron, daily, weekly, every); a one-shot task (at) has no recurrence to end.
 	[2] error
 	Count 0 would never run: give a number of occurrences from 1 to 100000.
 	[3] error
