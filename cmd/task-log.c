@@ -224,6 +224,8 @@ show_call(const struct llm_call *c, void *arg)
 		cJSON_AddStringToObject(o, "model", c->model ? c->model : "");
 		cJSON_AddItemToObject(o, "input_tokens", json_tokens(c->input_tokens));
 		cJSON_AddItemToObject(o, "output_tokens", json_tokens(c->output_tokens));
+		cJSON_AddItemToObject(o, "cost", c->cost >= 0 ? cJSON_CreateNumber(c->cost)
+		    : cJSON_CreateNull());
 		cJSON_AddStringToObject(o, "finish_reason", c->finish_reason ? c->finish_reason : "");
 		cJSON_AddNumberToObject(o, "duration_ms", (double)c->duration_ms);
 		cJSON_AddItemToObject(o, "error", c->error ? cJSON_CreateString(c->error) : cJSON_CreateNull());
@@ -338,7 +340,7 @@ usage(FILE *f)
 	    "       task-log --calls [--context NAME] [--task ID] [--since TIME] [--limit N] [--json]\n"
 	    "  -t, --task ID       runs of one task (any unique prefix, or its name)\n"
 	    "  -s, --status S      running, success, failed, timeout, interrupted,\n"
-	    "                      skipped or unstarted\n"
+	    "                      skipped, unstarted, missed or cancelled\n"
 	    "  -S, --since TIME    started at or after TIME (RFC 3339, 'yesterday', or 2h, 3d)\n"
 	    "  -l, --limit N       at most N runs (default 20; 0: all)\n"
 	    "  -j, --json          one JSON object per run\n"
@@ -394,7 +396,7 @@ parse_args(int argc, char **argv, struct args *a)
 	}
 	if (a->status && run_status_parse(a->status) < 0) {
 		opt_bad(&e, "--status", a->status, "running, success, failed, timeout, interrupted,"
-		    " skipped or unstarted");
+		    " skipped, unstarted, missed or cancelled");
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
 		return ST_INVALID;
 	}
@@ -434,6 +436,7 @@ call_to_json(const struct llm_call *c)
 		    cJSON_CreateNull());
 	cJSON_AddItemToObject(o, "input_tokens", json_tokens(c->input_tokens));
 	cJSON_AddItemToObject(o, "output_tokens", json_tokens(c->output_tokens));
+	cJSON_AddItemToObject(o, "cost", c->cost >= 0 ? cJSON_CreateNumber(c->cost) : cJSON_CreateNull());
 	cJSON_AddNumberToObject(o, "duration_ms", (double)c->duration_ms);
 	return o;
 }

@@ -66,7 +66,7 @@ print_task(const struct task *t, void *arg)
 			time_fmt_utc(t->next_run_at, next, sizeof next);
 		tsv_field(t->id, 0);
 		tsv_field(t->name, 0);
-		tsv_field(task_status_name(t->status), 0);
+		tsv_field(t->paused ? "paused" : task_status_name(t->status), 0);
 		tsv_field(next, 0);
 		tsv_field(desc, 0);
 		tsv_field(t->last_status, 1);
@@ -81,7 +81,7 @@ print_task(const struct task *t, void *arg)
 		l->overdue++;
 	}
 	snprintf(status, sizeof status, "%s%s", task_status_name(t->status),
-	    t->enabled ? "" : " (disabled)");
+	    t->paused ? " (paused)" : t->enabled ? "" : " (disabled)");
 	const char *row[] = {id, t->name, desc, next, status, t->last_status ? t->last_status : "-"};
 	table_add(l->tb, row);
 	return 0;
@@ -104,6 +104,25 @@ parse_set(const char *list, int (*parse)(const char *), unsigned *bits)
 	return ok && *bits ? 0 : -1;
 }
 
+/* --status: task statuses, and "paused" (paused by failures). */
+static int
+parse_statuses(const char *list, struct task_filter *f)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	struct buf rest = {0};
+	buf_puts(&rest, "");
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		if (strcmp(str_trim(w), "paused") == 0)
+			f->paused = 1;
+		else
+			buf_printf(&rest, "%s%s", rest.len ? "," : "", w);
+	}
+	int rc = rest.len ? parse_set(rest.data, task_status_parse, &f->statuses) : f->paused ? 0 : -1;
+	free(copy);
+	buf_free(&rest);
+	return rc;
+}
+
 static void
 usage(FILE *f)
 {
@@ -111,9 +130,10 @@ usage(FILE *f)
 	    "usage: task-ls [--json] [--status LIST] [--last LIST] [--kind LIST] [--channel NAME]\n"
 	    "               [--enabled | --disabled] [--due-within MIN] [--due-after MIN]\n"
 	    "               [--limit N] [--trash] [--utc]\n"
-	    "  -s, --status LIST    pending, running, completed, failed, cancelled (comma-separated)\n"
+	    "  -s, --status LIST    pending, running, completed, failed, cancelled, paused\n"
+	    "                       (comma-separated; paused: paused by failures in a row)\n"
 	    "      --last LIST      how the last run ended: success, failed, timeout, interrupted, ...\n"
-	    "  -k, --kind LIST      cron, at, plan, manual, heartbeat\n"
+	    "  -k, --kind LIST      cron, every, at, plan, manual, heartbeat\n"
 	    "  -c, --channel NAME   only tasks routed to this channel\n"
 	    "      --enabled, --disabled\n"
 	    "      --due-within MIN next run within MIN minutes from now, or queued\n"
@@ -155,19 +175,19 @@ parse_args(int argc, char **argv, struct task_filter *f, int *json, int *utc)
 		switch (c) {
 		case 'j': *json = 1; break;
 		case 's':
-			if (parse_set(optarg, task_status_parse, &f->statuses))
-				rc = opt_bad(&e, "--status", optarg, "pending, running, completed, failed"
-				    " or cancelled");
+			if (parse_statuses(optarg, f))
+				rc = opt_bad(&e, "--status", optarg, "pending, running, completed, failed,"
+				    " cancelled or paused");
 			break;
 		case 'k':
 			if (parse_set(optarg, task_kind_parse, &f->kinds))
-				rc = opt_bad(&e, "--kind", optarg, "cron, at, plan, manual or heartbeat");
+				rc = opt_bad(&e, "--kind", optarg, "cron, every, at, plan, manual or heartbeat");
 			break;
 		case 'c': f->channel = optarg; break;
 		case OPT_LAST:
 			if (parse_set(optarg, run_status_parse, &f->last))
 				rc = opt_bad(&e, "--last", optarg, "success, failed, timeout, interrupted,"
-				    " skipped or unstarted");
+				    " skipped, unstarted, missed or cancelled");
 			break;
 		case OPT_ENABLED: f->enabled = 1; break;
 		case OPT_DISABLED: f->enabled = 0; break;
@@ -226,7 +246,7 @@ task_ls(int argc, char **argv)
 		printf("%ld overdue: due more than a minute ago and not fired; is task-tick running?"
 		    " (see task-tick(1))\n", l.overdue);
 	if (!rc && l.n == 0 && !json) {
-		int filtered = f.statuses || f.kinds || f.channel || f.last || f.enabled >= 0 ||
+		int filtered = f.statuses || f.paused || f.kinds || f.channel || f.last || f.enabled >= 0 ||
 		    f.due_within >= 0 || f.due_after >= 0;
 		fprintf(l.mode == OUT_TABLE ? stdout : stderr, "%s\n",
 		    f.trashed ? "The trash is empty." : filtered ? "No tasks match." : "No scheduled tasks configured.");

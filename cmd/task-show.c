@@ -13,6 +13,7 @@
 #include "ids.h"
 #include "opt.h"
 #include "prog.h"
+#include "spend.h"
 #include "store.h"
 #include "task_json.h"
 #include "utf8.h"
@@ -22,6 +23,7 @@ static const char prog[] = "task-show";
 struct shower {
 	struct store *st;
 	struct zones *zs;
+	int64_t now;
 	int json;
 	long runs;
 	int status;
@@ -101,14 +103,68 @@ print_run(const struct run *r, void *arg)
 	return 0;
 }
 
+/* Failures, lateness and overlap: what is not the default. */
 static void
-show_text(const struct task *t, struct zones *zs, int overdue)
+show_policies(const struct task *t)
+{
+	char buf[128], d[32];
+	if (t->retries >= 0) {
+		snprintf(buf, sizeof buf, "%d", t->retries);
+		field("retries:", t->retries == TASK_RETRIES_FOREVER ? "until it succeeds" : buf);
+	}
+	if (t->pause_after >= 0) {
+		snprintf(buf, sizeof buf, "%d failed occurrences in a row", t->pause_after);
+		field("pause after:", t->pause_after ? buf : "never");
+	}
+	field("missed:", task_missed_name(t->missed));
+	if (t->deadline) {
+		duration_fmt((int64_t)t->deadline * 1000, d, sizeof d);
+		snprintf(buf, sizeof buf, "start within %s of each instant, else missed", d);
+		field("deadline:", buf);
+	}
+	if (t->overlap != OVERLAP_QUEUE)
+		field("overlap:", task_overlap_name(t->overlap));
+	if (t->jitter) {
+		snprintf(buf, sizeof buf, "up to %ds", t->jitter);
+		field("jitter:", buf);
+	}
+}
+
+/* "$2/day, $0.41 spent this day": the budget and its window's spend. */
+static void
+budget_text(struct shower *sh, const struct task *t, char *buf, size_t n)
+{
+	struct budget b;
+	const struct tz *z;
+	struct spend s = {0};
+	struct err e;
+	buf[0] = 0;
+	if (budget_parse(t->budget, &b, &e) || !b.set)
+		return;
+	budget_fmt(&b, buf, n);
+	if (zones_get(sh->zs, t->tz, &z, &e) || store_call_spend(sh->st, t->id,
+	    budget_window(b.period, z, sh->now), &s.dollars, &s.tokens, &e))
+		return;
+	char spent[64];
+	if (b.dollars)
+		money_fmt(s.dollars, spent, sizeof spent);
+	else
+		snprintf(spent, sizeof spent, "%lld tokens", s.tokens);
+	snprintf(buf + strlen(buf), n - strlen(buf), ", %s spent this %s%s", spent,
+	    b.period == PERIOD_DAY ? "day" : b.period == PERIOD_WEEK ? "week" : "month",
+	    budget_over(&b, &s) ? " (over: its runs are skipped until the next)" : "");
+}
+
+static void
+show_text(const struct task *t, struct zones *zs, int overdue, const char *budget)
 {
 	char buf[512], desc[256], when[64], utc[40];
 	field("id:", t->id);
 	field("name:", t->name);
-	snprintf(buf, sizeof buf, "%s%s", task_status_name(t->status), t->enabled ? "" : " (disabled)");
+	snprintf(buf, sizeof buf, "%s%s", task_status_name(t->status), t->paused ? " (paused)"
+	    : t->enabled ? "" : " (disabled)");
 	field("status:", buf);
+	field("paused:", t->paused);
 	task_describe(t, zs, desc, sizeof desc);
 	if (t->kind == KIND_CRON)
 		snprintf(buf, sizeof buf, "%s (cron '%s', %s)", desc, t->cron, t->tz);
@@ -119,9 +175,13 @@ show_text(const struct task *t, struct zones *zs, int overdue)
 		task_fmt_time(t, zs, t->next_run_at, TIME_WALL_ZONE, when, sizeof when);
 		time_fmt_utc(t->next_run_at, utc, sizeof utc);
 		snprintf(buf, sizeof buf, "%s (%s)", when, utc);
-		if (t->due_at != t->next_run_at)
+		if (rules_is_retry(t)) {
+			task_fmt_time(t, zs, t->due_at, TIME_WALL_ZONE, when, sizeof when);
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ", failed; retried at %s", when);
+		} else if (t->due_at != t->next_run_at) {
 			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ", jittered to +%llds",
 			    (long long)(t->due_at - t->next_run_at));
+		}
 		if (overdue)
 			snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
 			    " (overdue: not fired; is task-tick running?)");
@@ -157,20 +217,14 @@ show_text(const struct task *t, struct zones *zs, int overdue)
 		snprintf(buf, sizeof buf, "%ds", t->timeout);
 		field("timeout:", buf);
 	}
-	if (t->retries >= 0) {
-		snprintf(buf, sizeof buf, "%d", t->retries);
-		field("retries:", t->retries == TASK_RETRIES_FOREVER ? "until it succeeds" : buf);
-	}
-	field("missed:", task_missed_name(t->missed));
-	if (t->jitter) {
-		snprintf(buf, sizeof buf, "up to %ds", t->jitter);
-		field("jitter:", buf);
-	}
+	show_policies(t);
 	field("intent:", t->intent);
 	field("channel:", t->channel);
 	field("payload:", t->payload);
 	field("key:", t->key);
 	field("notify:", t->notify);
+	field("notify on:", t->notify_on);
+	field("budget:", budget[0] ? budget : NULL);
 	field("scope:", t->scope);
 	task_origin_describe(t, buf, sizeof buf);
 	field("made by:", buf);
@@ -228,9 +282,9 @@ show_one(const char *arg, void *ctx)
 		free(s);
 		cJSON_Delete(j);
 	} else {
-		int64_t now;
-		struct err ne;
-		show_text(&t, sh->zs, now_get(&now, &ne) == ST_OK && rules_overdue(&t, now));
+		char budget[256];
+		budget_text(sh, &t, budget, sizeof budget);
+		show_text(&t, sh->zs, rules_overdue(&t, sh->now), budget);
 		rc = store_run_list(sh->st, &f, print_run, &rp, &e);
 		if (!rc && rp.n == 0)
 			printf("recent runs:  none\n");
@@ -283,7 +337,9 @@ task_show(int argc, char **argv)
 		default: return usage_error(prog, "%s", msg);
 		}
 	}
-	int rc = store_open(NULL, STORE_READ, &sh.st, &e);
+	int rc = now_get(&sh.now, &e);
+	if (!rc)
+		rc = store_open(NULL, STORE_READ, &sh.st, &e);
 	if (!rc) {
 		sh.zs = zones_new();
 		rc = ids_each(argc - optind, argv + optind, show_one, &sh, &e);

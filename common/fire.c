@@ -17,13 +17,18 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "exec.h"
 #include "fire.h"
 #include "fire_env.h"
 #include "fire_rules.h"
 #include "heartbeat.h"
 #include "idset.h"
+#include "notify.h"
 #include "proc.h"
+#include "spend.h"
+#include "task_fields.h"
 
 #define CLAIM_BATCH 64      /* due tasks looked at per claim */
 #define CLAIM_BUDGET 256    /* due tasks looked at per fire_claim */
@@ -41,6 +46,8 @@ struct job {
 	int no_resources;        /* never started: the occurrence stays due */
 	char *hook;              /* a hook job: its command line, for warnings */
 	char *notify;            /* after recording: the hook it goes to */
+	int event;               /* after recording: what the hook is told (EV_*), -1: nothing */
+	char *paused;            /* after recording: why its end paused the task, or NULL */
 	char **argv, **envp;
 	char *input;
 };
@@ -65,6 +72,15 @@ struct fire {
 	                            is recorded by the claim after it, in its commit */
 	int64_t retry_at;        /* mono_ms of the next try to record them */
 	int64_t retry_ms;
+	struct spend_check spend; /* the global budget */
+	unsigned notify_on;      /* the default notify policy */
+};
+
+/* A budget skip to tell once its claim is committed. */
+struct notice {
+	struct task task;
+	struct run run;
+	struct notice *next;
 };
 
 static int64_t
@@ -98,6 +114,7 @@ job_free(struct job *j)
 	free(j->name);
 	free(j->hook);
 	free(j->notify);
+	free(j->paused);
 	exec_argv_free(j->argv);
 	exec_argv_free(j->envp);
 	free(j->input);
@@ -142,6 +159,13 @@ fire_new(struct store *st, const struct fire_opts *o, const struct fire_cb *cb, 
 		f->o.owner_timeout = FIRE_OWNER_TIMEOUT;
 	f->zs = zones_new();
 	f->pool = exec_pool_new();
+	struct err pe;
+	if (notify_on_parse(o->notify_on ? o->notify_on : NOTIFY_DEFAULT, &f->notify_on, &pe))
+		notify_on_parse(NOTIFY_DEFAULT, &f->notify_on, &pe);
+	struct budget *g = &f->spend.global;
+	if (o->budget && budget_parse(o->budget, g, &pe))
+		g->set = 0;
+	f->spend.tz = o->budget_tz;
 	f->retry_ms = RECORD_RETRY_MIN;
 	int rc = owner_self(&f->self, e);
 	if (rc) {
@@ -213,6 +237,27 @@ fire_pass_begin(struct fire *f)
 
 /* ---- starting a claimed run ---- */
 
+/* What the run may still spend, for its executor (SPEND_LEFT_ENV). */
+static void
+budget_env(struct fire *f, struct job *j, const struct task *t)
+{
+	char why[256], left[96];
+	int over;
+	int64_t window;
+	struct err e;
+	if (str_empty(t->budget) && !f->spend.global.set)
+		return;
+	if (spend_check_task(&f->spend, f->st, t, f->zs, now_of(f), &over, why, sizeof why, &window,
+	    NULL, left, sizeof left, &e)) {
+		warnf(f, "task '%.8s': what its budget leaves is not known (%s); its run is not bounded"
+		    " by it", t->id, e.msg);
+		return;
+	}
+	/* Over it, the run was let through on purpose (task-run --force). */
+	if (left[0] && !over)
+		fire_env_set(&j->envp, SPEND_LEFT_ENV, left);
+}
+
 /* Executor, environment and input of a claimed run; start it. */
 static void
 start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
@@ -228,8 +273,12 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 		return;
 	}
 	j->envp = fire_exec_env(t, &j->run, store_locator(f->st));
+	budget_env(f, j, t);
 	fire_env_password(&j->envp, f->st);
 	int timeout = t->timeout > 0 ? t->timeout : f->o.timeout;
+	char secs[24];
+	snprintf(secs, sizeof secs, "%d", timeout);
+	fire_env_set(&j->envp, "TASK_TIMEOUT", secs);
 	struct exec_cmd c = {
 		.argv = j->argv,
 		.envp = j->envp,
@@ -284,6 +333,7 @@ struct claim_ctx {
 	struct fire *f;
 	int64_t now;
 	int manual, from_queue;
+	struct notice *notices;  /* budget skips to tell once committed */
 	void (*preview)(const struct fire_preview *p, void *arg);
 	void *preview_arg;
 };
@@ -333,6 +383,74 @@ unfit(struct fire *f, const struct task *t, struct err *e)
 	return task_validate(t, f->zs, e);
 }
 
+/* An occurrence that does not run, on record so the log says why:
+ * skipped (--missed skip) or missed (past its deadline). */
+static void
+record_unfired(struct fire *f, struct task *t, const struct decision *d, int64_t now,
+    struct run *r)
+{
+	char when[40], late[32], dl[32];
+	time_fmt_utc(d->slot, when, sizeof when);
+	duration_fmt((now - d->slot) * 1000, late, sizeof late);
+	char *msg;
+	if (d->missed) {
+		int own = t->deadline > 0;
+		duration_fmt((int64_t)(own ? t->deadline : f->o.deadline) * 1000, dl, sizeof dl);
+		msg = xasprintf("could not start within its deadline (%s%s) of %s: %s late; not run",
+		    dl, own ? "" : ", from the configuration", when, late);
+	} else {
+		msg = xasprintf("missed its time (%s) by %lld s; skipped (--missed skip)", when,
+		    (long long)(now - d->slot));
+	}
+	if (uuid4(r->id) == 0) {
+		memcpy(r->task_id, t->id, sizeof r->task_id);
+		r->slot = d->slot;
+		r->arming = t->arming;
+		r->trigger = d->trigger;
+		r->status = d->missed ? RUN_MISSED : RUN_SKIPPED;
+		r->started_at = r->ended_at = now;
+		r->duration_ms = 0;
+		r->error = xstrdup(msg);
+	}
+	set_str(&t->last_status, run_status_name(d->missed ? RUN_MISSED : RUN_SKIPPED));
+	set_str(&t->last_error, msg);
+	free(msg);
+	if (d->next == TIME_NONE)
+		t->status = STATUS_COMPLETED;
+}
+
+/* An occurrence over budget: skipped, on record with the reason, told
+ * once per window; the task goes on at its next occurrence, a last one
+ * waits for the next window. */
+static void
+skip_over_budget(struct claim_ctx *x, struct task *t, const struct decision *d, struct run *r,
+    const char *why, int64_t window, int64_t until)
+{
+	if (uuid4(r->id) == 0) {
+		memcpy(r->task_id, t->id, sizeof r->task_id);
+		r->slot = d->slot;
+		r->arming = t->arming;
+		r->trigger = d->trigger;
+		r->status = RUN_SKIPPED;
+		r->started_at = r->ended_at = x->now;
+		r->duration_ms = 0;
+		r->error = xstrdup(why);
+	}
+	set_str(&t->last_status, "skipped");
+	set_str(&t->last_error, why);
+	rules_set_next(t, d->next != TIME_NONE ? d->next : until);
+	t->updated_at = x->now;
+	if (t->budget_noticed == window)
+		return;
+	t->budget_noticed = window;
+	struct notice *n = xcalloc(1, sizeof *n);
+	task_copy(&n->task, t);
+	n->run = *r;
+	fields_copy_text(&run_fields, &n->run);
+	n->next = x->notices;
+	x->notices = n;
+}
+
 static int
 claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
     struct err *e)
@@ -344,24 +462,43 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		return ST_OK;
 	struct decision d;
 	struct err de;
-	if (unfit(f, t, &de) || rules_due(t, f->zs, x->now, &d, &de)) {
+	/* The rules see the deadline that applies: the task's, else the config's. */
+	struct task view = *t;
+	if (!view.deadline)
+		view.deadline = f->o.deadline;
+	if (unfit(f, t, &de) || rules_due(&view, f->zs, x->now, &d, &de)) {
 		if (x->preview)
 			return ST_OK;
 		park(f, t, x->now, de.msg);
 		*decision = CLAIM_WRITE;
 		return ST_OK;
 	}
+	char why[256];
+	int over = 0, rc;
+	int64_t window, until;
+	if (d.fire && (!str_empty(t->budget) || f->spend.global.set) &&
+	    (rc = spend_check_task(&f->spend, f->st, t, f->zs, x->now, &over, why, sizeof why, &window,
+	    &until, NULL, 0, e)))
+		return rc;
 	if (x->preview) {
-		struct fire_preview p = {t, d.slot, !d.fire ? "skip"
+		struct fire_preview p = {t, d.slot, !d.fire ? "skip" : over ? "budget"
 			: run_trigger_name(heartbeat_is(t) ? TRIGGER_HEARTBEAT : d.trigger)};
 		x->preview(&p, x->preview_arg);
 		return ST_OK;
 	}
-	int firing_kind = t->kind == KIND_CRON || t->kind == KIND_AT || t->kind == KIND_PLAN;
+	if (over) {
+		skip_over_budget(x, t, &d, r, why, window, until);
+		*decision = CLAIM_WRITE;
+		return ST_OK;
+	}
+	int firing_kind = task_repeats(t) || t->kind == KIND_AT || t->kind == KIND_PLAN;
 	if (d.fire) {
-		/* A retry is the next attempt at the same occurrence. */
+		/* A retry is the next attempt at the same occurrence; a recurring
+		 * task's, at the same instant, is a new arming of it. */
 		int attempt = d.trigger == TRIGGER_RETRY ? last_attempt + 1 : 1;
-		int rc = run_fill(f, t, d.slot, heartbeat_is(t) ? TRIGGER_HEARTBEAT : d.trigger, attempt,
+		if (d.trigger == TRIGGER_RETRY && task_repeats(t))
+			t->arming++;
+		rc = run_fill(f, t, d.slot, heartbeat_is(t) ? TRIGGER_HEARTBEAT : d.trigger, attempt,
 		    x->now, r, e);
 		if (rc)
 			return rc;
@@ -369,26 +506,7 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		idset_add(&f->fired, t->id);
 		*decision = CLAIM_FIRE;
 	} else if (firing_kind) {
-		/* --missed skip: on record, so the log says why nothing ran. */
-		char when[40];
-		time_fmt_utc(d.slot, when, sizeof when);
-		char *msg = xasprintf("missed its time (%s) by %lld s; skipped (--missed skip)", when,
-		    (long long)(x->now - d.slot));
-		if (uuid4(r->id) == 0) {
-			memcpy(r->task_id, t->id, sizeof r->task_id);
-			r->slot = d.slot;
-			r->arming = t->arming;
-			r->trigger = TRIGGER_CATCHUP;
-			r->status = RUN_SKIPPED;
-			r->started_at = r->ended_at = x->now;
-			r->duration_ms = 0;
-			r->error = xstrdup(msg);
-		}
-		set_str(&t->last_status, "skipped");
-		set_str(&t->last_error, msg);
-		free(msg);
-		if (d.next == TIME_NONE)
-			t->status = STATUS_COMPLETED;
+		record_unfired(f, t, &d, x->now, r);
 		*decision = CLAIM_WRITE;
 	} else {
 		*decision = CLAIM_WRITE;
@@ -489,6 +607,8 @@ beat(struct fire *f, int force)
 	store_up(f);
 }
 
+static void notices_flush(struct fire *f, struct claim_ctx *x, int committed);
+
 static int
 claim_now(struct fire *f, int *started, int *more, struct err *e)
 {
@@ -554,6 +674,7 @@ claim_now(struct fire *f, int *started, int *more, struct err *e)
 		struct due_cursor before = f->cur;
 		rc = store_claim(f->st, &q, claim_due, &x, c, &n, e);
 		ride_settle(f, &q, &rd, !rc);
+		notices_flush(f, &x, rc == ST_OK);
 		if (rc)
 			break;
 		if (!memcmp(&before, &f->cur, sizeof before))
@@ -626,34 +747,49 @@ task_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 	for (size_t i = 0; i < x->n && !j; i++)
 		if (&x->jobs[i]->run == r)
 			j = x->jobs[i];
+	/* What the hook hears of is decided on the task as the run found it. */
+	unsigned mask = x->f->notify_on;
+	struct err pe;
+	char hash[17];
+	if (t->notify_on && notify_on_parse(t->notify_on, &mask, &pe))
+		mask = x->f->notify_on;
+	int event = j && j->no_resources ? -1 : notify_run_event(t, r, mask, hash);
+	if (hash[0] && !(j && j->no_resources))
+		set_str(&t->output_hash, hash);
+	int was_paused = t->paused != NULL;
 	if (j && j->no_resources)
 		rules_unstarted(t, r, x->now);
 	else
 		rules_after_run(t, r, x->now);
+	if (j && !was_paused && t->paused)
+		set_str(&j->paused, t->paused);
 	if (j) {
 		set_str(&j->name, t->name);
 		set_str(&j->notify, !str_empty(t->notify) ? t->notify : x->f->o.notify);
+		/* A pause is told whatever the policy, as its own event. */
+		j->event = j->paused ? EV_PAUSED : event;
 	}
 	*write = 1;
 	return ST_OK;
 }
 
-/* Hand a finished run to the notify hook (in the background, like a run). */
+/* Hand an event to a notify hook (in the background, like a run). */
 static void
-notify(struct fire *f, const struct run *r, const char *name, const char *hook)
+notify(struct fire *f, const struct hook_event *ev, const char *hook)
 {
 	struct job *j = xcalloc(1, sizeof *j);
 	j->is_hook = 1;
 	j->hook = xstrdup(hook);
-	snprintf(j->run.id, sizeof j->run.id, "%s", r->id);
-	j->input = fire_hook_event(r, name);
+	snprintf(j->run.id, sizeof j->run.id, "%s", ev->run ? ev->run->id : "");
+	snprintf(j->run.task_id, sizeof j->run.task_id, "%s", ev->task_id);
+	j->input = fire_hook_event(ev);
 	f->nhooks++;
 	struct err e;
 	if (exec_split(hook, &j->argv, &e)) {
 		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, e.msg);
 		return;
 	}
-	j->envp = fire_hook_env(r, name, store_locator(f->st));
+	j->envp = fire_hook_env(ev, store_locator(f->st));
 	fire_env_password(&j->envp, f->st);
 	struct exec_cmd c = {
 		.argv = j->argv,
@@ -675,22 +811,56 @@ hook_done(struct fire *f, struct job *j, const struct exec_result *x)
 	if (x->how != EXEC_EXITED || x->code != 0) {
 		const char *err = x->err ? x->err + strspn(x->err, " \t\n") : "";
 		int n = (int)strcspn(err, "\n");
-		warnf(f, "notify hook '%s' failed for run %.8s: %s%s%.*s", j->hook, j->run.id,
+		char about[64];
+		snprintf(about, sizeof about, j->run.id[0] ? "run %.8s" : "task '%.8s'",
+		    j->run.id[0] ? j->run.id : j->run.task_id);
+		warnf(f, "notify hook '%s' failed for %s: %s%s%.*s", j->hook, about,
 		    x->why[0] ? x->why : "failed", n ? ": " : "", n < 200 ? n : 200, err);
 	}
 	job_free(j);
 }
 
-/* Report a recorded run and pass it to its hook. */
+void
+fire_notify(struct fire *f, const struct task *t, int event, const struct run *r,
+    const char *reason)
+{
+	const char *hook = !str_empty(t->notify) ? t->notify : f->o.notify;
+	struct hook_event ev = {event, t->id, t->name, r, reason};
+	if (hook)
+		notify(f, &ev, hook);
+}
+
+/* Report a recorded run and pass it to its hook, as its policy says.
+ * Events beside the run's own (an auto-pause) go through fire_notify. */
 static void
 announce(struct fire *f, struct job *j)
 {
-	const char *hook = j->no_resources ? NULL : j->notify;
+	const char *hook = j->no_resources || j->event < 0 ? NULL : j->notify;
 	struct fire_report rep = {.run = &j->run, .name = j->name ? j->name : "", .hook = hook};
 	if (f->cb.report)
 		f->cb.report(&rep, f->cb.arg);
+	struct hook_event ev = {j->event, j->run.task_id, j->name, &j->run,
+		j->event == EV_PAUSED ? j->paused : NULL};
+	if (j->paused)
+		warnf(f, "task '%.8s' (%s) is %s; task-edit --enable %.8s resumes it", j->run.task_id,
+		    j->name ? j->name : "", j->paused, j->run.task_id);
 	if (hook)
-		notify(f, &j->run, j->name, hook);
+		notify(f, &ev, hook);
+}
+
+/* Tell the budget skips of a committed claim; forget those of one that failed. */
+static void
+notices_flush(struct fire *f, struct claim_ctx *x, int committed)
+{
+	while (x->notices) {
+		struct notice *n = x->notices;
+		x->notices = n->next;
+		if (committed)
+			fire_notify(f, &n->task, EV_BUDGET, &n->run, n->run.error);
+		task_free(&n->task);
+		run_free(&n->run);
+		free(n);
+	}
 }
 
 /* jobs[0..n) were recorded (ends says how): announce them, and let go. */

@@ -89,6 +89,36 @@ oldest_kept(const struct task *t, struct zones *zs, int64_t now, struct decision
 	return task_next_slot(t, zs, lo, &d->slot, e);
 }
 
+/* Past the deadline: an occurrence that could not start in time. */
+static int
+past_deadline(const struct task *t, int64_t slot, int64_t now)
+{
+	return t->deadline > 0 && now - due_of(t, slot) > t->deadline;
+}
+
+/* --missed all under a deadline: the oldest slot still within it (no
+ * older than d->slot); none: the newest is recorded missed. */
+static int
+oldest_in_time(const struct task *t, struct zones *zs, int64_t now, struct decision *d,
+    struct err *e)
+{
+	int64_t s;
+	int rc;
+	if (!past_deadline(t, d->slot, now))
+		return ST_OK;
+	if ((rc = task_next_slot(t, zs, now - t->deadline - 1, &s, e)))
+		return rc;
+	if (s != TIME_NONE && s > d->slot && due_of(t, s) <= now) {
+		d->slot = s;
+		return ST_OK;
+	}
+	d->fire = 0;
+	d->missed = 1;
+	if ((rc = newest_slot(t, zs, d->slot, now, &d->slot, e)))
+		return rc;
+	return ST_OK;
+}
+
 /* Several occurrences went by since d->slot: which one fires. */
 static int
 due_after_gap(const struct task *t, struct zones *zs, int64_t now, struct decision *d,
@@ -100,11 +130,20 @@ due_after_gap(const struct task *t, struct zones *zs, int64_t now, struct decisi
 			return rc;
 		d->fire = 1;
 		d->trigger = TRIGGER_CATCHUP;
-		return task_next_slot(t, zs, d->slot, &d->next, e);
+		if ((rc = oldest_in_time(t, zs, now, d, e)))
+			return rc;
+		return task_next_slot(t, zs, d->missed ? now : d->slot, &d->next, e);
 	}
 	if ((rc = newest_slot(t, zs, d->slot, now, &d->slot, e)) ||
 	    (rc = task_next_slot(t, zs, now, &d->next, e)))
 		return rc;
+	/* A deadline replaces the grace, under every policy. */
+	if (t->deadline > 0) {
+		d->missed = past_deadline(t, d->slot, now);
+		d->fire = !d->missed;
+		d->trigger = t->missed == MISSED_SKIP ? TRIGGER_SCHEDULE : TRIGGER_CATCHUP;
+		return ST_OK;
+	}
 	if (t->missed == MISSED_SKIP) {
 		d->fire = now - due_of(t, d->slot) <= FIRE_GRACE;
 		d->trigger = d->fire ? TRIGGER_SCHEDULE : TRIGGER_CATCHUP;
@@ -120,14 +159,14 @@ rules_due(const struct task *t, struct zones *zs, int64_t now, struct decision *
 {
 	int rc;
 	int64_t n1;
-	d->fire = 0;
+	d->fire = d->missed = 0;
 	d->slot = t->next_run_at != TIME_NONE ? t->next_run_at : t->due_at;
 	d->next = TIME_NONE;
 	d->trigger = TRIGGER_SCHEDULE;
-	if (t->kind != KIND_CRON && t->kind != KIND_AT && t->kind != KIND_PLAN)
+	if (!task_repeats(t) && t->kind != KIND_AT && t->kind != KIND_PLAN)
 		return ST_OK;
 	/* A one-shot's (or a plan's last) retry: its own instant, never skipped. */
-	if (t->kind != KIND_CRON && !plan_has(t, d->slot)) {
+	if (!task_repeats(t) && !plan_has(t, d->slot)) {
 		d->fire = 1;
 		d->trigger = TRIGGER_RETRY;
 		return task_next_slot(t, zs, d->slot, &d->next, e);
@@ -137,9 +176,25 @@ rules_due(const struct task *t, struct zones *zs, int64_t now, struct decision *
 	/* Lateness counts from the due instant: jitter is not lateness. */
 	if (n1 != TIME_NONE && due_of(t, n1) <= now)
 		return due_after_gap(t, zs, now, d, e);
-	/* One occurrence due, on time or late. */
+	/* One occurrence due, on time or late: late from when it could start
+	 * (a slot that waited for a run, from the run's end); a deadline from
+	 * its instant. */
 	d->next = n1;
-	if (now - due_of(t, d->slot) > FIRE_GRACE) {
+	int64_t from = due_of(t, d->slot);
+	int held = d->slot == t->next_run_at && t->due_at != TIME_NONE && t->due_at > from;
+	if (held && rules_is_retry(t)) {
+		/* A recurring task's failed occurrence, tried again: it started. */
+		d->fire = 1;
+		d->trigger = TRIGGER_RETRY;
+		return ST_OK;
+	}
+	if (held)
+		from = t->due_at;
+	if (t->deadline > 0) {
+		d->missed = past_deadline(t, d->slot, now);
+		d->fire = !d->missed;
+		d->trigger = d->missed ? TRIGGER_CATCHUP : TRIGGER_SCHEDULE;
+	} else if (now - from > FIRE_GRACE) {
 		d->trigger = TRIGGER_CATCHUP;
 		d->fire = t->missed != MISSED_SKIP;
 	} else {
@@ -153,6 +208,57 @@ rules_overdue(const struct task *t, int64_t now)
 {
 	return t->enabled && t->status == STATUS_PENDING && t->due_at != TIME_NONE &&
 	    now - t->due_at > FIRE_GRACE;
+}
+
+int
+rules_is_retry(const struct task *t)
+{
+	/* Its last run started at or after the pending instant: that run was
+	 * this occurrence's, and the task waits to try it again. */
+	return task_repeats(t) && t->next_run_at != TIME_NONE && t->last_run_at != TIME_NONE &&
+	    t->last_run_at >= t->next_run_at && t->due_at > due_of(t, t->next_run_at);
+}
+
+int64_t
+rules_recurring_backoff(int attempt)
+{
+	static const int64_t steps[] = {30, 120, 600, 1800, 3600};
+	int n = (int)(sizeof steps / sizeof steps[0]);
+	return steps[attempt < 1 ? 0 : attempt > n ? n - 1 : attempt - 1];
+}
+
+/* A recurring task's failed occurrence: armed again after its backoff if
+ * retries are left and that is before the next occurrence.  1 if so. */
+static int
+retry_occurrence(struct task *t, const struct run *r, int64_t now)
+{
+	int retries = task_retries(t);
+	int attempt = r->attempt > 0 ? r->attempt : 1;
+	if (r->slot == TIME_NONE || r->exit_code == EXEC_EXIT_PERMANENT ||
+	    (retries >= 0 && attempt > retries))
+		return 0;
+	int64_t at = now + rules_recurring_backoff(attempt);
+	if (t->next_run_at != TIME_NONE && at >= t->due_at)
+		return 0;
+	t->next_run_at = r->slot;
+	t->due_at = at;
+	return 1;
+}
+
+/* One more failed occurrence: past pause_after in a row, the task is
+ * disabled with the reason on record. */
+static void
+count_failure(struct task *t)
+{
+	t->consecutive_failures++;
+	int n = task_pause_after(t);
+	if (!n || t->consecutive_failures < n || t->paused)
+		return;
+	t->enabled = 0;
+	char *p = xasprintf("paused after %d failures in a row: %s", t->consecutive_failures,
+	    t->last_error ? t->last_error : t->last_status ? t->last_status : "failed");
+	set_str(&t->paused, p);
+	free(p);
 }
 
 int64_t
@@ -230,14 +336,25 @@ rules_after_run(struct task *t, const struct run *r, int64_t now)
 		    ? STATUS_COMPLETED : STATUS_PENDING;
 		return;
 	}
-	t->consecutive_failures++;
 	t->status = STATUS_PENDING;
-	/* A recurring task moves on; its last occurrence failed ends it. */
-	if (t->kind == KIND_CRON) {
+	/* Ended to make way for the next occurrence (--overlap replace): not
+	 * the task's failure. */
+	if (r->status == RUN_CANCELLED) {
+		if (last && task_repeats(t))
+			t->status = STATUS_COMPLETED;
+		return;
+	}
+	/* A recurring task retries the occurrence, or counts it failed and
+	 * moves on; its last occurrence failed ends it. */
+	if (task_repeats(t)) {
+		if (retry_occurrence(t, r, now))
+			return;
+		count_failure(t);
 		if (last)
 			t->status = STATUS_COMPLETED;
 		return;
 	}
+	t->consecutive_failures++;
 	if (t->kind != KIND_AT && !(t->kind == KIND_PLAN && last))
 		return;
 	int retries = t->retries == TASK_RETRIES_FOREVER ? -1

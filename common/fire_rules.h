@@ -24,15 +24,23 @@ struct decision {
 	int64_t slot;            /* the occurrence: fired, or skipped */
 	int64_t next;            /* next_run_at after it, TIME_NONE: no more */
 	int trigger;             /* TRIGGER_SCHEDULE, _CATCHUP or _RETRY */
+	int missed;              /* not fired: past the task's deadline (recorded missed) */
 };
 
 /* fire_rules.c */
+/* What a due task fires at now.  t->deadline is the one that applies
+ * (the task's, else the configuration's; 0: on time within FIRE_GRACE).
+ * A slot that waited for a run to end (queue) counts as due from then. */
 int rules_due(const struct task *t, struct zones *zs, int64_t now, struct decision *d,
     struct err *e);
 void rules_set_next(struct task *t, int64_t next); /* next_run_at and due_at (with jitter) */
 /* Due and not fired past its grace: no pass has run for it (listings mark it). */
 int rules_overdue(const struct task *t, int64_t now);
 int64_t rules_backoff(int attempt);              /* 60 s * 2^(attempt-1), capped at an hour */
+/* A recurring task's failed try: 30 s, 2 min, 10 min, 30 min, then 1 h. */
+int64_t rules_recurring_backoff(int attempt);
+/* The occurrence t waits for is a retry of one that ran and failed. */
+int rules_is_retry(const struct task *t);
 /* The task's new state after run r ended at now (r->status, r->exit_code,
  * r->attempt; manual: r->prev_status).  A task changed meanwhile (no longer
  * running: cancelled) keeps its new state; last_* are set either way. */

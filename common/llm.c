@@ -704,8 +704,11 @@ transport_error(struct llm *l, const struct attempt *a, int hc, const char *deta
 	long timeout_ms = l->c->timeout_ms > 0 ? l->c->timeout_ms : 300000L;
 	switch (hc) {
 	case HTTP_TIMEOUT:
-		err_set(e, ST_ERR, "%s: no complete reply within %.3g s (--timeout)", name,
-		    timeout_ms / 1000.0);
+		if (l->c->deadline_ms && l->c->deadline_ms - mono_ms() < 100)
+			err_set(e, ST_ERR, "%s: no complete reply", name);   /* cut by the deadline */
+		else
+			err_set(e, ST_ERR, "%s: no complete reply within %.3g s (--timeout)", name,
+			    timeout_ms / 1000.0);
 		return 0;
 	case HTTP_CONNECT:
 		err_set(e, ST_ERR, "%s: cannot connect to %s: %s", name, l->url, detail);
@@ -769,6 +772,8 @@ attempt_once(struct llm *l, const char *body, struct llm_stream *s, long *wait_m
 	*retry = 0;
 	*wait_ms = -1;
 	long timeout_ms = c->timeout_ms > 0 ? c->timeout_ms : 300000L;
+	if (c->deadline_ms && c->deadline_ms - mono_ms() < timeout_ms)
+		timeout_ms = c->deadline_ms - mono_ms() > 1 ? (long)(c->deadline_ms - mono_ms()) : 1;
 	struct http_request rq = {
 		.url = l->url, .headers = (const char *const *)l->headers, .body = body,
 		.len = strlen(body), .timeout_ms = timeout_ms,
@@ -900,6 +905,11 @@ llm_send(struct llm *l, const cJSON *messages, const cJSON *tools, struct llm_re
 				d = 30000;
 			/* Jitter: somewhere in [d/2, d]. */
 			wait_ms = d / 2 + (long)(random_u32() % (unsigned long)(d / 2 + 1));
+		}
+		if (c->deadline_ms && mono_ms() + wait_ms >= c->deadline_ms) {
+			size_t n = strlen(e->msg);
+			snprintf(e->msg + n, sizeof e->msg - n, " (no time for another attempt)");
+			break;
 		}
 		if (c->wait)
 			c->wait(wait_ms, c->wait_arg);

@@ -39,6 +39,7 @@ struct llm_config {
 	const cJSON *options;       /* object merged into the request body, or NULL */
 	long connect_timeout_ms;    /* 0: 10 s */
 	long timeout_ms;            /* whole attempt; 0: 300 s */
+	int64_t deadline_ms;        /* mono_ms() past which no attempt goes on; 0: none */
 	int retries;                /* further attempts after the first */
 	long retry_base_ms;         /* first backoff; 0: 500 ms, doubling, with jitter */
 	long retry_max_wait_ms;     /* longest wait asked by Retry-After; 0: 60 s */

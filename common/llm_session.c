@@ -17,6 +17,7 @@
 #include "llm_session.h"
 #include "mcp_client.h"
 #include "opt.h"
+#include "spend.h"
 #include "store.h"
 #include "task.h"
 #include "task_json.h"
@@ -211,6 +212,16 @@ resolve(struct llm_session *s, const struct config *cf, struct err *e)
 	return ST_OK;
 }
 
+/* What is left of the call's deadline, in ms (never below 1). */
+static long
+left_ms(const struct llm_session *s)
+{
+	if (!s->lc.deadline_ms)
+		return 86400000;
+	int64_t left = s->lc.deadline_ms - mono_ms();
+	return left > 1 ? (long)(left < 86400000 ? left : 86400000) : 1;
+}
+
 /* Settings of the call itself: timeouts and retries. */
 static int
 resolve_limits(struct llm_session *s, const struct config *cf, struct err *e)
@@ -231,6 +242,17 @@ resolve_limits(struct llm_session *s, const struct config *cf, struct err *e)
 	if (lc->connect_timeout_ms > lc->timeout_ms)
 		lc->connect_timeout_ms = lc->timeout_ms;
 	lc->retries = retries >= 0 ? (int)retries : LLM_SESSION_RETRIES;
+	double d = s->deadline;
+	if (d <= 0) {
+		/* In a run, end in time to say why and be recorded before
+		 * task-tick ends the run at its timeout. */
+		const char *tt = getenv("TASK_TIMEOUT");
+		long run = tt ? strtol(tt, NULL, 10) : 0;
+		long margin = run / 20 < 1 ? 1 : run / 20 > 30 ? 30 : run / 20;
+		d = run > 0 ? (double)(run > margin ? run - margin : run) : LLM_SESSION_DEADLINE;
+	}
+	s->deadline = d;
+	lc->deadline_ms = mono_ms() + (int64_t)(d * 1000);
 	return agent_max_calls(cf, &s->max_calls, e);
 }
 
@@ -268,7 +290,8 @@ llm_session_message(struct llm_session *s, const char *prompt, struct err *e)
 	}
 	for (size_t i = 0; i < s->nattach && !rc; i++) {
 		struct llm_attachment *a = &s->atts[i];
-		if ((rc = llm_attach_load(s->http, s->attach[i], s->lc.timeout_ms, &g, a, e)))
+		if ((rc = llm_attach_load(s->http, s->attach[i], left_ms(s) < s->lc.timeout_ms ? left_ms(s)
+		    : s->lc.timeout_ms, &g, a, e)))
 			break;
 		if (a->mime) {
 			s->imgs[s->nimg++] = (struct llm_image){a->mime, a->data, a->len};
@@ -351,7 +374,9 @@ mcp_start(struct llm_session *s, const struct mcpc_server *sv, const char *const
 {
 	struct mcpc *c;
 	cJSON *list;
-	int rc = mcpc_open(sv, s->http, s->mcp_timeout_ms, &c, e);
+	long each = s->mcp_timeout_ms > 0 ? s->mcp_timeout_ms : MCPC_TIMEOUT_MS;
+	int rc = mcpc_open(sv, s->http, left_ms(s) < each ? left_ms(s) : each, &c, e);
+
 	if (rc)
 		return rc;
 	s->mcp = xrealloc(s->mcp, (s->nmcp + 1) * sizeof *s->mcp);
@@ -427,6 +452,20 @@ excerpt(const char *s, size_t n)
 	return v;
 }
 
+/* A failure at the deadline says so first: the step that failed only
+ * ran out of the time the deadline left it. */
+static int
+past_deadline(const struct llm_session *s, int rc, struct err *e)
+{
+	if (s->lc.deadline_ms && s->lc.deadline_ms - mono_ms() < 100) {
+		char was[ERR_MAX];
+		snprintf(was, sizeof was, "%s", e->msg);
+		return err_set(e, rc ? rc : ST_ERR, "no answer within the deadline of %.3g s (--deadline)%s%s",
+		    s->deadline, was[0] ? ": " : "", was);
+	}
+	return rc;
+}
+
 /* One entry of the record of tool calls. */
 static void
 log_call(struct llm_session *s, const char *server, const char *tool, const char *args,
@@ -463,6 +502,8 @@ call_mcp(struct llm_session *s, const cJSON *where, const char *full, const cJSO
 	}
 	cJSON *result;
 	char *rpc_error;
+	long each = s->mcp_timeout_ms > 0 ? s->mcp_timeout_ms : MCPC_TIMEOUT_MS;
+	mcpc_set_timeout(s->mcp[idx], left_ms(s) < each ? left_ms(s) : each);
 	int rc = mcpc_call(s->mcp[idx], tool, args, &result, &rpc_error, e);
 	if (rc)
 		return rc;
@@ -541,16 +582,44 @@ llm_session_call_log(const struct llm_session *s)
 	return s->call_log ? cJSON_PrintUnformatted(s->call_log) : NULL;
 }
 
+/* Is a further request past one of lim's bounds?  The message says so. */
+static int
+past_limit(const struct llm_limits *lim, int request, long in, long out, struct err *e)
+{
+	long used = (in > 0 ? in : 0) + (out > 0 ? out : 0);
+	if (lim->max_tokens > 0 && used >= lim->max_tokens)
+		return err_set(e, ST_ERR, "stopped before model request %d: the conversation used %ld"
+		    " tokens, its bound is %ld (--max-run-tokens)", request, used, lim->max_tokens);
+	if (lim->left_tokens >= 0 && (double)used >= lim->left_tokens)
+		return err_set(e, ST_ERR, "stopped before model request %d: the run's budget is spent"
+		    " (%ld tokens used, %.0f were left)", request, used, lim->left_tokens);
+	double cost = lim->priced ? price_cost(lim->price_in, lim->price_out, in, out) : 0;
+	if (lim->left_dollars >= 0 && lim->priced && cost >= lim->left_dollars) {
+		char used_s[32], left_s[32];
+		money_fmt(cost, used_s, sizeof used_s);
+		money_fmt(lim->left_dollars, left_s, sizeof left_s);
+		return err_set(e, ST_ERR, "stopped before model request %d: the run's budget is spent"
+		    " (%s used, %s was left)", request, used_s, left_s);
+	}
+	return ST_OK;
+}
+
 int
-llm_session_run(struct llm_session *s, struct llm *l, int max_rounds, struct llm_result *r,
-    struct err *e)
+llm_session_run(struct llm_session *s, struct llm *l, const struct llm_limits *lim,
+    struct llm_result *r, struct err *e)
 {
 	long in_total = -1, out_total = -1;
-	int rc;
+	int rc, max_rounds = lim->max_rounds;
 	for (int round = 0;; round++) {
 		llm_result_free(r);
-		if ((rc = llm_send(l, s->messages, s->tools, r, e)))
+		e->msg[0] = 0;
+		if ((rc = past_deadline(s, ST_OK, e)) ||
+		    (rc = past_limit(lim, round + 1, in_total, out_total, e)))
 			break;
+		if ((rc = llm_send(l, s->messages, s->tools, r, e))) {
+			rc = past_deadline(s, rc, e);
+			break;
+		}
 		if (r->input_tokens >= 0)
 			in_total = (in_total > 0 ? in_total : 0) + r->input_tokens;
 		if (r->output_tokens >= 0)
@@ -564,8 +633,10 @@ llm_session_run(struct llm_session *s, struct llm *l, int max_rounds, struct llm
 		}
 		s->tool_calls += (int)r->ncalls;
 		llm_msg_assistant(s->lc.provider, s->messages, r);
-		if ((rc = run_tools(s, r, e)))
+		if ((rc = run_tools(s, r, e))) {
+			rc = past_deadline(s, rc, e);
 			break;
+		}
 	}
 	r->input_tokens = in_total;
 	r->output_tokens = out_total;

@@ -27,6 +27,7 @@ struct tools;
 #define LLM_SESSION_HISTORY 100       /* messages of a context sent along */
 #define LLM_SESSION_RESULT_MAX 100000 /* bytes of an MCP tool's result given to the model */
 #define LLM_SESSION_EXCERPT 500       /* bytes of a result or error in the record */
+#define LLM_SESSION_DEADLINE 1800     /* seconds for a whole call outside a run */
 
 /* One call being set up.  The caller fills the flags' fields (NULL, 0 or
  * -1 when not given; attach and options allocated, then owned here), the
@@ -38,6 +39,7 @@ struct llm_session {
 	size_t nattach;
 	cJSON *options;             /* an object of request fields (llm_session_option) */
 	double timeout, connect_timeout; /* seconds; 0: not given */
+	double deadline;            /* seconds for the whole call; 0: not given */
 	int retries;                /* -1: not given */
 
 	struct llm_config lc;       /* points into this and the config, which must outlive it */
@@ -73,7 +75,9 @@ int llm_session_option(cJSON *options, const char *kv, struct err *e);
  * strings) where the flags gave none; in a scoped run (TASK_SCOPE) the
  * context is the scope's own, "SCOPE/NAME". */
 int llm_session_env(struct llm_session *s, struct err *e);
-/* Provider, model, URL, key, timeouts and retries into s->lc; the key from
+/* Provider, model, URL, key, timeouts, the deadline (--deadline, else
+ * in a run TASK_TIMEOUT less a margin, else LLM_SESSION_DEADLINE, from
+ * now) and retries into s->lc; the key from
  * --key-file, else the environment, else cf; s->http, the call's one HTTP
  * handle. */
 int llm_session_resolve(struct llm_session *s, const struct config *cf, struct err *e);
@@ -91,11 +95,22 @@ int llm_session_tools(struct llm_session *s, struct store *st, const char *profi
 int llm_session_mcp(struct llm_session *s, const char *servers, const char *allow, struct err *e);
 /* The tool calls answered so far as a JSON array (malloc'd), or NULL. */
 char *llm_session_call_log(const struct llm_session *s);
+/* What one conversation may use.  Each bound is checked before each
+ * request, so a conversation goes past one by at most one request. */
+struct llm_limits {
+	int max_rounds;             /* rounds of tool calls (--max-rounds) */
+	long max_tokens;            /* tokens in and out of all requests; 0: no bound */
+	double left_dollars;        /* what the run's budget leaves; < 0: no bound */
+	double left_tokens;         /* the same in tokens; < 0: no bound */
+	int priced;                 /* dollars are counted at these prices (per million) */
+	double price_in, price_out;
+};
 /* Requests until the model answers without calling tools; with tools its
- * calls are answered, at most max_rounds rounds of them.  r is the last
- * reply with the tokens of all of them; ST_OK or the status of the failure
- * (then r may still hold a reply). */
-int llm_session_run(struct llm_session *s, struct llm *l, int max_rounds,
+ * calls are answered, at most lim->max_rounds rounds of them.  r is the
+ * last reply with the tokens of all of them; ST_OK or the status of the
+ * failure (then r may still hold a reply); a request that a bound of lim
+ * stops is not made, and the message says which bound and by how much. */
+int llm_session_run(struct llm_session *s, struct llm *l, const struct llm_limits *lim,
     struct llm_result *r, struct err *e);
 void llm_session_free(struct llm_session *s);             /* the key is scrubbed */
 

@@ -37,6 +37,9 @@ struct pg {
 	int nprep;
 	int listening;
 	unsigned cursors;
+	/* The transaction's first error: a later statement would only say
+	 * "current transaction is aborted" (25P02). */
+	char first_err[ERR_MAX];
 	struct store_sql sql;
 };
 
@@ -187,9 +190,14 @@ conn_err(struct store *st, const char *what, const PGresult *res, struct err *e)
 		return err_set(e, ST_ERR, "store '%s': lost the connection to the server while %s: %s",
 		    st->name, what, line);
 	const char *state = res ? pq->resultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
-	if (state && strcmp(state, "23505") == 0)
-		return err_set(e, ST_REFUSED, "store '%s': %s: %s", st->name, what, line);
-	return err_set(e, ST_ERR, "store '%s': %s: %s", st->name, what, line);
+	struct pg *q = pg(st);
+	if (state && strcmp(state, "25P02") == 0 && q->first_err[0])
+		return err_set(e, ST_ERR, "%s", q->first_err);
+	int rc = err_set(e, state && strcmp(state, "23505") == 0 ? ST_REFUSED : ST_ERR,
+	    "store '%s': %s: %s", st->name, what, line);
+	if (!q->first_err[0])
+		snprintf(q->first_err, sizeof q->first_err, "%s", e->msg);
+	return rc;
 }
 
 static int pg_reconnect(struct store *st, struct err *e);
@@ -308,6 +316,8 @@ simple(struct store *st, const char *sql, const char *what, struct err *e)
 	int rc = ready(st, e);
 	if (rc)
 		return rc;
+	if (strcmp(sql, "BEGIN") == 0)
+		pg(st)->first_err[0] = 0;
 	PGresult *r = pq->exec(pg(st)->conn, sql);
 	ExecStatusType s = pq->resultStatus(r);
 	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK)
@@ -503,6 +513,30 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN scope text;"
 	"ALTER TABLE tasks ADD COLUMN origin text DEFAULT 'user';"
 	"CREATE INDEX tasks_origin ON tasks (origin);",
+	/* 3: what an occurrence due during a run does, how late it may start,
+	 * the failures in a row that pause a task and why one was paused. */
+	"ALTER TABLE tasks ADD COLUMN overlap text NOT NULL DEFAULT 'queue';"
+	"ALTER TABLE tasks ADD COLUMN deadline integer NOT NULL DEFAULT 0;"
+	"ALTER TABLE tasks ADD COLUMN pause_after integer NOT NULL DEFAULT -1;"
+	"ALTER TABLE tasks ADD COLUMN paused text;",
+	/* 4: what each model call cost, budgets and notify policies of tasks,
+	 * with what they need to notify once per window and on change; spend
+	 * summed per window of a task or of all. */
+	"ALTER TABLE llm_calls ADD COLUMN cost double precision;"
+	"ALTER TABLE tasks ADD COLUMN budget text;"
+	"ALTER TABLE tasks ADD COLUMN notify_on text;"
+	"ALTER TABLE tasks ADD COLUMN budget_noticed bigint;"
+	"ALTER TABLE tasks ADD COLUMN output_hash text;"
+	"CREATE INDEX llm_calls_task_time ON llm_calls (task_id, created_at);"
+	"CREATE INDEX llm_calls_time ON llm_calls (created_at);",
+	/* 5: intervals (--every) from an anchor, --not-before, the opt-out of
+	 * the config's stagger (--jitter 0), and the slot a run holds under
+	 * max_concurrent (the model it counts for). */
+	"ALTER TABLE tasks ADD COLUMN every integer;"
+	"ALTER TABLE tasks ADD COLUMN anchor bigint;"
+	"ALTER TABLE tasks ADD COLUMN not_before bigint;"
+	"ALTER TABLE tasks ADD COLUMN stagger integer;"
+	"ALTER TABLE runs ADD COLUMN gate text;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -1095,6 +1129,8 @@ static const struct store_ops pg_ops = {
 	.history_clear = pg_history_clear,
 	.call_add = pg_call_add,
 	.call_list = pg_call_list,
+	.call_spend = pg_call_spend,
+	.call_usage = pg_call_usage,
 };
 
 int

@@ -266,7 +266,15 @@ store_sql_task_list(const struct sql_dialect *d, const struct task_filter *f, in
 		select_list(&b, &task_fields, 0);
 	buf_printf(&b, " FROM tasks WHERE %s", f->trashed < 0 ? "true" : f->trashed
 	    ? "deleted_at IS NOT NULL" : "deleted_at IS NULL");
-	if (f->statuses) {
+	if (f->paused) {
+		/* Paused is a state people ask for beside the statuses: either. */
+		struct buf in = {0};
+		if (f->statuses)
+			names_in(&in, "status", f->statuses, STATUS_COUNT, task_status_name);
+		buf_printf(&b, " AND (paused IS NOT NULL%s%s)", in.len ? " OR " : "",
+		    in.len ? in.data + strlen(" AND ") : "");
+		buf_free(&in);
+	} else if (f->statuses) {
 		/* Most tasks are pending: with it in the set, walk the next-run
 		 * order; without it, the status index (which leaves pending out,
 		 * hence the term that lets the planner use it). */

@@ -9,22 +9,32 @@
 
 #include "util.h"
 
-enum task_kind { KIND_CRON, KIND_AT, KIND_PLAN, KIND_MANUAL, KIND_HEARTBEAT, KIND_COUNT };
+/* KIND_EVERY: a fixed interval in real time (--every) from an anchor. */
+enum task_kind { KIND_CRON, KIND_AT, KIND_PLAN, KIND_MANUAL, KIND_HEARTBEAT, KIND_EVERY,
+	KIND_COUNT };
 enum task_status { STATUS_PENDING, STATUS_RUNNING, STATUS_COMPLETED, STATUS_FAILED,
 	STATUS_CANCELLED, STATUS_COUNT };
 /* How a run ended, or that it has not: unstarted is a run that could not
  * start for lack of resources and leaves its task due. */
 enum run_status { RUN_RUNNING, RUN_SUCCESS, RUN_FAILED, RUN_TIMEOUT, RUN_INTERRUPTED,
-	RUN_SKIPPED, RUN_UNSTARTED, RUN_STATUS_COUNT };
+	RUN_SKIPPED, RUN_UNSTARTED, RUN_MISSED, RUN_CANCELLED, RUN_STATUS_COUNT };
 /* What started a run: its slot on time, a person, a retry of a failed
- * slot, a slot caught up late, a heartbeat pass. */
+ * slot, a slot caught up late, a heartbeat pass, a past slot replayed. */
 enum run_trigger { TRIGGER_SCHEDULE, TRIGGER_MANUAL, TRIGGER_RETRY, TRIGGER_CATCHUP,
-	TRIGGER_HEARTBEAT, TRIGGER_COUNT };
+	TRIGGER_HEARTBEAT, TRIGGER_BACKFILL, TRIGGER_COUNT };
 enum missed_policy { MISSED_ONCE, MISSED_SKIP, MISSED_ALL, MISSED_COUNT };
+/* An occurrence due while its task still runs: waits for it, is skipped,
+ * or ends it. */
+enum overlap_policy { OVERLAP_QUEUE, OVERLAP_SKIP, OVERLAP_REPLACE, OVERLAP_COUNT };
 
 #define TIME_NONE INT64_MIN /* an instant that is not set */
 #define TASK_DEFAULT_RETRIES 3
+#define TASK_DEFAULT_RECURRING_RETRIES 2 /* retries of a recurring task's failed occurrence */
+#define TASK_DEFAULT_PAUSE_AFTER 5 /* failed occurrences in a row that pause a task */
+#define TASK_DEADLINE_MAX (366 * 86400)
 #define TASK_COUNT_MAX 100000 /* --count at most */
+#define TASK_EVERY_MIN 60        /* --every at least a minute, */
+#define TASK_EVERY_MAX (366 * 86400) /* at most a year */
 #define TASK_SCOPE_MAX 64
 /* Retries past any count of failures: a one-shot that backs off until it
  * succeeds, as Kai's do.  A plain number, so the firing rule "attempt <=
@@ -35,7 +45,10 @@ struct task {
 	char id[37];
 	char *name, *prompt, *system_prompt;
 	int kind;                  /* KIND_* */
-	char *cron;                /* KIND_CRON: the expression as given */
+	char *cron;                /* KIND_CRON: the expression as given; several "E1; E2" (cron.h) */
+	int every;                 /* KIND_EVERY: seconds between occurrences, else -1 */
+	int64_t anchor;            /* KIND_EVERY: the instant the occurrences count from */
+	int64_t not_before;        /* cron, every: no occurrence before this, or TIME_NONE */
 	int64_t *plan;             /* KIND_AT: one instant; KIND_PLAN: ascending */
 	size_t nplan;
 	char *tz;                  /* IANA zone the schedule is read in */
@@ -57,6 +70,12 @@ struct task {
 	char *key;                 /* idempotency key, or NULL */
 	int missed;                /* MISSED_* */
 	int jitter;                /* seconds of randomized delay, 0 none */
+	int overlap;               /* OVERLAP_* */
+	int deadline;              /* seconds after its instant an occurrence may still start;
+	                              0: the configuration's, else on time within FIRE_GRACE */
+	int pause_after;           /* failed occurrences in a row that pause it; -1 the
+	                              default, 0 never */
+	char *paused;              /* why it was paused (disabled) by failures, or NULL */
 	int queued;                /* a run was asked for (task-run --queue) */
 	int64_t until_at;          /* recurring: no occurrence after this, or TIME_NONE */
 	int count;                 /* recurring: this many occurrences in all, 0 no limit */
@@ -67,6 +86,10 @@ struct task {
 	char *origin;              /* who made it: "user", "agent:run:ID", "agent:session:ID";
 	                              NULL reads as the user */
 	char *scope;               /* the scope agents see it in, or NULL */
+	char *notify_on;           /* the events its hook hears of (notify.h), NULL: the default */
+	char *budget;              /* AMOUNT/PERIOD (spend.h), NULL: none */
+	int64_t budget_noticed;    /* the budget window its hook last heard of, or TIME_NONE */
+	char *output_hash;         /* of its last successful run's output, for `change` */
 	int arming;                /* bumped each time the schedule is set again: an instant
 	                              that already ran is a new occurrence in a new arming */
 	int64_t created_at, updated_at, deleted_at;
@@ -95,7 +118,14 @@ const char *run_trigger_name(int trigger);      /* "schedule", "manual", ... */
 int run_trigger_parse(const char *s);           /* -1 if unknown */
 const char *task_missed_name(int missed);
 int task_missed_parse(const char *s);
-int task_is_recurring(const struct task *t);    /* cron or heartbeat */
+const char *task_overlap_name(int overlap);    /* "queue", "skip", "replace" */
+int task_overlap_parse(const char *s);
+/* The retries of a failed occurrence and the failures in a row that pause
+ * the task, defaults applied (TASK_RETRIES_FOREVER: -1). */
+int task_retries(const struct task *t);
+int task_pause_after(const struct task *t);
+int task_is_recurring(const struct task *t);    /* cron, every or heartbeat */
+int task_repeats(const struct task *t);         /* a schedule of its own that recurs: cron, every */
 /* Who made it, for people: "the user", "an agent, in run ID", "an agent, in session ID". */
 void task_origin_describe(const struct task *t, char *buf, size_t n);
 /* A scope's name: 1 to TASK_SCOPE_MAX letters, digits, '.', '_', '-'. */

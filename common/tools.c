@@ -505,6 +505,15 @@ twin_visible(struct tools *tl, const struct task *t, const char *dup_id, struct 
 	return rc;
 }
 
+void
+tools_seed_rules(struct task *t)
+{
+	if (t->kind != KIND_CRON)
+		return;
+	t->retries = 0;
+	t->pause_after = 0;
+}
+
 int
 tools_task_add(struct tools *tl, struct task *t, int dedup, int *is_dup, char dup_id[37],
     struct err *e)

@@ -278,6 +278,7 @@ az_add(struct tools *tl, struct task *t, const char *label, struct buf *out, str
 {
 	int dup, rc;
 	char dup_id[37];
+	tools_seed_rules(t);
 	if ((rc = tools_task_add(tl, t, 0, &dup, dup_id, e)) == ST_OK)
 		buf_printf(out, "%s task '%s' created: %s", label, t->name, t->id);
 	return rc;

@@ -79,6 +79,7 @@ kai_schedule(struct tools *tl, const cJSON *args, struct buf *out, struct err *e
 	} else {
 		t.kind = KIND_HEARTBEAT;
 	}
+	tools_seed_rules(&t);
 	if ((rc = tools_task_add(tl, &t, 0, &dup, dup_id, e)))
 		goto out;
 	buf_printf(out, "Task scheduled.\nid: %s\ndescription: %s\ntrigger: %s\nscheduled_at: ",

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cron.h"
 #include "store.h"
 #include "task_json.h"
 #include "taskargs.h"
@@ -13,9 +14,9 @@
 
 static const char *const statuses_all[] = {"pending", "running", "completed", "failed",
 	"cancelled", "all", NULL};
-static const char *const kinds_all[] = {"cron", "at", "plan", "manual", "heartbeat", NULL};
-static const char *const schedule_args[] = {"cron", "at", "plan", "daily", "weekly", "manual",
-	"heartbeat", NULL};
+static const char *const kinds_all[] = {"cron", "at", "plan", "manual", "heartbeat", "every", NULL};
+static const char *const schedule_args[] = {"cron", "at", "plan", "daily", "weekly", "every",
+	"manual", "heartbeat", NULL};
 
 /* Not found: the seeds' wording, with the id the agent gave. */
 static int
@@ -120,11 +121,11 @@ summary(struct tools *tl, const struct task *t, struct buf *out)
 }
 
 /* JSON arguments to the fields task-add and task-edit take; *payload is
- * the payload's text and count[] the count's, which a borrows (the caller
- * frees the payload). */
+ * the payload's text and count[] the text of the count, retries and
+ * pause_after, which a borrows (the caller frees the payload). */
 static int
 native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char **payload,
-    char count[24], struct buf *out)
+    char count[3][24], struct buf *out)
 {
 	static const char *const arrays[] = {"plan", "attachments", "mcp", "mcp_allow"};
 	int n = 0, b;
@@ -159,12 +160,22 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
 	a->model = tools_arg_str(args, "model");
 	a->key = tools_arg_str(args, "key");
 	a->until = tools_arg_str(args, "until");
+	a->every = tools_arg_str(args, "every");
+	a->from = tools_arg_str(args, "from");
+	a->not_before = tools_arg_str(args, "not_before");
 	a->scope = tools_arg_str(args, "scope");
+	a->budget = tools_arg_str(args, "budget");
+	a->notify_on = tools_arg_str(args, "notify_on");
 	a->when_flags = tl->when_flags;
-	long n_runs;
-	if (tools_arg_int(args, "count", &n_runs)) {
-		snprintf(count, 24, "%ld", n_runs);
-		a->count = count;
+	a->deadline = tools_arg_str(args, "deadline");
+	static const char *const ints[] = {"count", "retries", "pause_after"};
+	const char **dst[] = {&a->count, &a->retries, &a->pause_after};
+	for (int i = 0; i < 3; i++) {
+		long v;
+		if (tools_arg_int(args, ints[i], &v)) {
+			snprintf(count[i], 24, "%ld", v);
+			*dst[i] = count[i];
+		}
 	}
 	a->manual = tools_arg_bool(args, "manual", &b) && b;
 	a->heartbeat = tools_arg_bool(args, "heartbeat", &b) && b;
@@ -191,8 +202,15 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
 	const cJSON *p = tools_arg(args, "payload");
 	if (p)
 		a->payload = *payload = cJSON_PrintUnformatted(p);
-	if (a->cron && tools_cron_check(a->cron, out))
+	struct cron_list cl;
+	struct err ce;
+	if (a->cron && cron_list_count(a->cron) < 2 && tools_cron_check(a->cron, out))
 		return ST_INVALID;
+	if (a->cron && cron_list_parse(a->cron, &cl, &ce)) {
+		buf_puts(out, "Invalid cron expressions: ");
+		tools_sentence(out, ce.msg);
+		return ST_INVALID;
+	}
 	if (a->nplan == 0 && n == 1 && strcmp(given[0], "plan") == 0) {
 		buf_puts(out, "Argument 'plan' needs at least one time.");
 		return ST_INVALID;
@@ -206,7 +224,7 @@ native_create(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	struct task_args a;
 	struct task t;
 	int rc, changed, force = 0, is_dup;
-	char dup[37], *payload = NULL, count[24];
+	char dup[37], *payload = NULL, count[3][24];
 	taskargs_init(&a);
 	a.creating = 1;
 	task_init(&t);
@@ -389,6 +407,8 @@ native_show(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	field(out, "Channel", t.channel);
 	field(out, "Payload", t.payload);
 	field(out, "Model", t.model);
+	field(out, "Budget", t.budget);
+	field(out, "Notify on", t.notify_on);
 	list_field(out, "MCP servers: ", t.mcp);
 	list_field(out, "MCP tools allowed: ", t.mcp_allow);
 	field(out, "Key", t.key);
@@ -430,7 +450,7 @@ native_update(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	const char *id = tools_arg_str(args, "id");
 	struct task_args a;
 	struct task old, t;
-	char *payload = NULL, count[24];
+	char *payload = NULL, count[3][24];
 	int rc, changed;
 	if ((rc = tools_task_get(tl, id, &old, e)))
 		return not_found(id, rc, out, e);
@@ -517,7 +537,16 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	{"system_prompt", "string", "Optional system prompt for the run.", NULL, 0, NULL, NULL}, \
 	{"cron", "string", "Schedule: a 5-field cron expression (minute hour day-of-month month " \
 	    "day-of-week) or @daily, @hourly...; e.g. '0 7 * * 1-5' is 07:00 on weekdays. Read " \
-	    "in tz.", NULL, 0, NULL, NULL}, \
+	    "in tz. Several separated by ';' fire at each one's times: '0 7 * * 1-5; 0 10 * * 6'.", \
+	    NULL, 0, NULL, NULL}, \
+	{"every", "string", "Schedule: a fixed interval in real time, e.g. '90m', '2h30m', '1d' " \
+	    "(at least 1 minute), from the time in from (default: now, to the minute); DST does " \
+	    "not shift it.", NULL, 0, NULL, NULL}, \
+	{"from", "string", "With every: the first run, which the interval counts from (same " \
+	    "forms as at; the past is fine).", NULL, 0, NULL, NULL}, \
+	{"not_before", "string", "Optional start of a recurring schedule (cron, daily, weekly, " \
+	    "every): no run before this time (same forms as at). In task_update, 'none' removes " \
+	    "it.", NULL, 0, NULL, NULL}, \
 	{"at", "string", "Schedule: run once at this time, ISO 8601 ('2026-03-02T07:00:00Z', or " \
 	    "naive '2026-03-02T07:00' read in tz) or plain English ('in 2 hours', 'tomorrow at " \
 	    "10am', 'next Friday at noon').", NULL, 0, NULL, NULL}, \
@@ -547,7 +576,7 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	{"payload", "object", "Extra JSON data handed to the run.", NULL, 0, NULL, NULL}, \
 	{"model", "string", "Model for this task's runs. Default: the configured one.", NULL, 0, \
 	    NULL, NULL}, \
-	{"until", "string", "Optional end of a recurring schedule (cron, daily, weekly): no run " \
+	{"until", "string", "Optional end of a recurring schedule (cron, daily, weekly, every): no run " \
 	    "after this time, then the task is completed. Same forms as at ('2026-12-31T17:00:00Z', " \
 	    "'friday at 5pm', 'in 2 weeks'). In task_update, 'none' removes an end.", NULL, 0, NULL, NULL}, \
 	{"count", "integer", "Optional end of a recurring schedule: this many occurrences in all, " \
@@ -562,7 +591,22 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	    "run's own when it has some.", NULL, 0, NULL, NULL}, \
 	{"scope", "string", "Scope of the task (letters, digits, '.', '_', '-'): only agents of " \
 	    "that scope see it, its runs see only that scope's tasks and share conversations only " \
-	    "within it. A session that has a scope makes every task in it.", NULL, 0, NULL, NULL}
+	    "within it. A session that has a scope makes every task in it.", NULL, 0, NULL, NULL}, \
+	{"budget", "string", "Most the task may spend per day, week or month: dollars ('$2/day', " \
+	    "'2usd/week') or tokens ('200k/month', '1.5M/day'). Over it, its runs are skipped until " \
+	    "the next period. 'none' removes it.", NULL, 0, NULL, NULL}, \
+	{"notify_on", "string", "Which runs the notify hook hears of, comma-separated: failure, " \
+	    "recovery, change (output differs from the last success's), success, always, never. " \
+	    "Default: 'failure,recovery'; an empty string goes back to it.", NULL, 0, NULL, NULL}, \
+	{"deadline", "string", "How late an occurrence may still start, e.g. '10m', '2h': past it " \
+	    "it is recorded missed and not run, and missed runs are never caught up past it. " \
+	    "'none' removes it.", NULL, 0, NULL, NULL}, \
+	{"retries", "integer", "Retries of a failed run: a one-shot's (default 3, backing off from " \
+	    "60 s), or a recurring task's failed occurrence (default 2: after 30 s, 2 min, 10 min, " \
+	    "30 min, 1 h, never past its next occurrence).", NULL, 0, NULL, NULL}, \
+	{"pause_after", "integer", "Failed occurrences in a row after which a recurring task is " \
+	    "paused (disabled, with the reason; enabling it again resumes it). Default 5; 0 never.", \
+	    NULL, 0, NULL, NULL}
 
 static const struct tool_param create_params[] = {
 	TASK_FIELDS(1),
@@ -592,7 +636,7 @@ static const struct tool_param update_params[] = {ID_PARAM, TASK_FIELDS(0), {0}}
 
 const struct tool_def tools_native_defs[] = {
 	{"task_create", TOOLS_NATIVE, "Schedule a prompt to be run by the model later: once (at), at "
-	    "several times (plan), on a recurring schedule (cron, daily, weekly), only when asked "
+	    "several times (plan), on a recurring schedule (cron, daily, weekly, every), only when asked "
 	    "(manual) or with every heartbeat. Give exactly one schedule. Returns the task's ID and "
 	    "its next run.", create_params, native_create, 0},
 	{"task_list", TOOLS_NATIVE, "List scheduled tasks, soonest next run first, with ID, "

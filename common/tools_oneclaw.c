@@ -175,8 +175,10 @@ oc_create(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	if (tools_arg_bool(args, "enabled", &enabled))
 		t.enabled = enabled;
 	if ((rc = tools_local_zone(tl, &t, &z, e)) || (rc = oc_args(args, &v, &given, e)) ||
-	    (rc = oc_apply(tl, &t, &v, e)) ||
-	    (rc = tools_task_add(tl, &t, 0, &dup, dup_id, e)))
+	    (rc = oc_apply(tl, &t, &v, e)))
+		goto out;
+	tools_seed_rules(&t);
+	if ((rc = tools_task_add(tl, &t, 0, &dup, dup_id, e)))
 		goto out;
 	oc_next(tl, &t, next, sizeof next);
 	buf_printf(out, "Task '%s' created successfully (ID: %s). Schedule: ", t.name, t.id);

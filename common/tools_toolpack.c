@@ -85,6 +85,7 @@ tp_create(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 		if ((rc = tp_run_at(run_at, z, &t.plan[0], out)))
 			goto out;
 	}
+	tools_seed_rules(&t);
 	if ((rc = tools_task_add(tl, &t, 1, &dup, dup_id, e)))
 		goto out;
 	if (dup) {

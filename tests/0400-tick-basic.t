@@ -57,6 +57,7 @@ line two") &&
 	arg: \$HOME
 	arg: a b
 	TASK_ATTACHMENTS=[]
+	TASK_ATTEMPT=1
 	TASK_CHANNEL=ch1
 	TASK_CONTEXT=ctx1
 	TASK_DB=$TASK_DB
@@ -69,7 +70,9 @@ line two") &&
 	TASK_PAYLOAD={"k":1}
 	TASK_RUN_ID=$run
 	TASK_SCOPE=
+	TASK_SLOT=2026-11-23T07:00:00Z
 	TASK_SYSTEM_PROMPT=be brief
+	TASK_TIMEOUT=600
 	TASK_TRIGGER=schedule
 	EOF
 	test_cmp expect actual

@@ -53,7 +53,7 @@ test_expect_success 'task-tick killed mid-run: the next pass records interrupted
 	test_cmp expect actual &&
 	task-show --json $id | sed "s/(pid $tick)/(pid P)/g; s|$PWD|DIR|g" | test_json_norm >actual &&
 	cat >expect <<-\EOF &&
-	{"id":"<id1>","name":"oneshot","prompt":"x","system_prompt":null,"kind":"at","cron":null,"at":"2026-11-23T07:00:00Z","plan":null,"tz":"UTC","description":"Once on 2026-11-23 at 07:00","enabled":true,"status":"pending","next_run_at":"2026-11-23T07:01:30Z","due_at":"2026-11-23T07:01:30Z","last_run_at":"2026-11-23T07:00:00Z","last_status":"interrupted","last_error":"the process running it (pid P) ended before the run finished; 1 process it left behind was killed","last_result":null,"consecutive_failures":1,"context":null,"attachments":null,"model":null,"exec":"DIR/slow","timeout":0,"retries":-1,"intent":null,"channel":null,"payload":null,"key":null,"missed":"once","jitter":0,"notify":null,"queued":false,"until":null,"count":0,"ends_at":null,"mcp":null,"mcp_allow":null,"scope":null,"origin":"user","created_at":"2026-11-23T07:00:00Z","updated_at":"2026-11-23T07:00:30Z","deleted_at":null,"runs":[{"id":"<id2>","task_id":"<id1>","slot":"2026-11-23T07:00:00Z","trigger":"schedule","status":"interrupted","started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:30Z","exit_code":null,"duration_ms":<ms>,"attempt":1,"error":"the process running it (pid P) ended before the run finished; 1 process it left behind was killed"}]}
+	{"id":"<id1>","name":"oneshot","prompt":"x","system_prompt":null,"kind":"at","cron":null,"at":"2026-11-23T07:00:00Z","plan":null,"tz":"UTC","description":"Once on 2026-11-23 at 07:00","enabled":true,"status":"pending","next_run_at":"2026-11-23T07:01:30Z","due_at":"2026-11-23T07:01:30Z","last_run_at":"2026-11-23T07:00:00Z","last_status":"interrupted","last_error":"the process running it (pid P) ended before the run finished; 1 process it left behind was killed","last_result":null,"consecutive_failures":1,"context":null,"attachments":null,"model":null,"exec":"DIR/slow","timeout":0,"retries":-1,"intent":null,"channel":null,"payload":null,"key":null,"missed":"once","jitter":0,"overlap":"queue","deadline":0,"pause_after":-1,"paused":null,"notify":null,"notify_on":null,"budget":null,"queued":false,"until":null,"count":0,"ends_at":null,"mcp":null,"mcp_allow":null,"scope":null,"origin":"user","created_at":"2026-11-23T07:00:00Z","updated_at":"2026-11-23T07:00:30Z","deleted_at":null,"runs":[{"id":"<id2>","task_id":"<id1>","slot":"2026-11-23T07:00:00Z","trigger":"schedule","status":"interrupted","started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:30Z","exit_code":null,"duration_ms":<ms>,"attempt":1,"error":"the process running it (pid P) ended before the run finished; 1 process it left behind was killed"}]}
 	EOF
 	test_cmp expect actual
 '
@@ -70,9 +70,9 @@ test_expect_success 'the retry fires at its instant with trigger retry' '
 	test "$(task-ls | cut -f3)" = completed
 '
 
-test_expect_success 'a recurring task interrupted by a crash moves to its next occurrence' '
+test_expect_success 'a recurring task without retries interrupted by a crash moves to its next occurrence' '
 	reset_store &&
-	id=$(task-add --cron "*/10 * * * *" --name recurring --exec "$PWD/slow" x) &&
+	id=$(task-add --cron "*/10 * * * *" --retries 0 --name recurring --exec "$PWD/slow" x) &&
 	{ TASK_NOW=2026-11-23T07:10:00Z task-tick >out 2>err & } && tick=$! &&
 	wait_for recurring.pid && kill -9 $tick && test_expect_code 137 wait $tick &&
 	gone $(cat recurring.pid) &&

@@ -25,11 +25,11 @@ test_expect_success 'out of open files: unstarted, then the same instant runs' '
 '
 
 test_expect_success 'task-log --status takes every run status, and only those' '
-	for s in running success failed timeout interrupted skipped unstarted; do
+	for s in running success failed timeout interrupted skipped unstarted missed cancelled; do
 		task-log --status $s >/dev/null || return 1
 	done &&
 	test_expect_code 2 task-log --status Unstarted 2>err && test_one_line err &&
-	grep -q "skipped or unstarted" err
+	grep -q "skipped, unstarted, missed or cancelled" err
 '
 
 test_done

@@ -183,8 +183,18 @@ after_cases(void)
 		    STATUS_RUNNING, NULL, "failed", EXEC_EXIT_PERMANENT, 1, NULL, STATUS_FAILED, 1, NONE},
 		{"exit 78 even with retries forever", "at 2026-11-23T07:00:00Z", TASK_RETRIES_FOREVER,
 		    STATUS_RUNNING, NULL, "failed", EXEC_EXIT_PERMANENT, 1, NULL, STATUS_FAILED, 1, NONE},
-		{"a cron failure moves on, counted", "0 7 * * *", -1, STATUS_RUNNING,
+		{"a cron failure without retries moves on, counted", "0 7 * * *", 0, STATUS_RUNNING,
 		    "2026-11-24T07:00:00Z", "failed", 2, 1, NULL, STATUS_PENDING, 1, -1},
+		{"a cron failure retries its instant after 30 s", "0 7 * * *", -1, STATUS_RUNNING,
+		    "2026-11-24T07:00:00Z", "failed", 2, 1, NULL, STATUS_PENDING, 0, -5},
+		{"its third try failed (2 retries): on to the next, counted", "0 7 * * *", -1,
+		    STATUS_RUNNING, "2026-11-24T07:00:00Z", "timeout", -1, 3, NULL, STATUS_PENDING, 1, -1},
+		{"a retry never goes past the next occurrence", "* * * * *", -1, STATUS_RUNNING,
+		    "2026-11-23T07:01:00Z", "failed", 1, 2, NULL, STATUS_PENDING, 1, -1},
+		{"exit 78 is not retried on a recurring task either", "0 7 * * *", 5, STATUS_RUNNING,
+		    "2026-11-24T07:00:00Z", "failed", EXEC_EXIT_PERMANENT, 1, NULL, STATUS_PENDING, 1, -1},
+		{"replaced (cancelled): no retry, not counted", "0 7 * * *", -1, STATUS_RUNNING,
+		    "2026-11-24T07:00:00Z", "cancelled", -1, 1, NULL, STATUS_PENDING, 0, -1},
 		{"a cron success resets the count", "0 7 * * *", -1, STATUS_RUNNING, "2026-11-24T07:00:00Z",
 		    "success", 0, 1, NULL, STATUS_PENDING, 0, -1},
 		{"a recurrence's last occurrence ends it", "0 7 * * *", -1, STATUS_RUNNING, NULL,
@@ -218,6 +228,34 @@ after_cases(void)
 		check_int(t.last_run_at, T0, "%s: last run", cases[i].desc);
 		task_free(&t);
 	}
+}
+
+/* Failed occurrences in a row pause a task: disabled, the reason on record. */
+static void
+pause_cases(void)
+{
+	struct task t;
+	make(&t, "0 7 * * *", MISSED_ONCE, NONE, 0);
+	t.retries = 0;
+	t.pause_after = 2;
+	rules_set_next(&t, utc("2026-11-24T07:00:00Z"));
+	struct run r = ended("failed", 1, 1, NULL);
+	r.error = "exited with status 1: no key";
+	for (int i = 1; i <= 3; i++) {
+		t.status = STATUS_RUNNING;
+		rules_after_run(&t, &r, T0 + 5);
+		check_int(t.enabled, i < 2, "failure %d: enabled", i);
+	}
+	check_str(t.paused, "paused after 2 failures in a row: exited with status 1: no key",
+	    "the reason, once");
+	check_int(t.consecutive_failures, 3, "still counted");
+	t.pause_after = 0;
+	set_str(&t.paused, NULL);
+	t.enabled = 1;
+	t.status = STATUS_RUNNING;
+	rules_after_run(&t, &r, T0 + 5);
+	check_int(t.enabled, 1, "pause_after 0: never paused");
+	task_free(&t);
 }
 
 static void
@@ -272,6 +310,7 @@ main(void)
 	due_cases(zs);
 	jitter_cases(zs);
 	after_cases();
+	pause_cases();
 	excerpt_cases();
 	unstarted_cases();
 	static const struct { int attempt; int64_t delay; } backoff[] = {
