@@ -68,6 +68,8 @@ struct fire {
 	struct idset fired;      /* tasks claimed in this pass */
 	struct job **pending;    /* finished, not recorded yet */
 	size_t npending, cappending;
+	int claimed;             /* fire_claim ran since the last fire_wait: what ends next
+	                            is recorded by the claim after it, in its commit */
 	int64_t retry_at;        /* mono_ms of the next try to record them */
 	int64_t retry_ms;
 	struct spend_check spend; /* the global budget */
@@ -156,6 +158,7 @@ fire_new(struct store *st, const struct fire_opts *o, const struct fire_cb *cb, 
 	if (f->o.owner_timeout <= 0)
 		f->o.owner_timeout = FIRE_OWNER_TIMEOUT;
 	f->zs = zones_new();
+	zones_set_stagger(f->zs, f->o.stagger);
 	f->pool = exec_pool_new();
 	struct err pe;
 	if (notify_on_parse(o->notify_on ? o->notify_on : NOTIFY_DEFAULT, &f->notify_on, &pe))
@@ -311,6 +314,22 @@ start_claimed(struct fire *f, struct claimed *c, int n)
 
 /* ---- claiming ---- */
 
+/* Ended runs carried by a claim (ride_attach, ride_settle). */
+struct end_ctx {
+	struct fire *f;
+	int64_t now;
+	struct job **jobs;
+	size_t n;
+};
+struct ride {
+	struct run_end *ends;
+	size_t n;
+	struct end_ctx x;
+};
+static void ride_attach(struct fire *f, struct claim_req *q, struct ride *rd, int64_t now);
+static void ride_settle(struct fire *f, struct claim_req *q, struct ride *rd, int committed);
+static int record_pending(struct fire *f, struct err *e);
+
 struct claim_ctx {
 	struct fire *f;
 	int64_t now;
@@ -346,7 +365,7 @@ park(struct fire *f, struct task *t, int64_t now, const char *why)
 {
 	warnf(f, "task '%.8s' cannot be scheduled: %s", t->id, why);
 	t->status = STATUS_FAILED;
-	rules_set_next(t, TIME_NONE);
+	rules_set_next(t, NULL, TIME_NONE);
 	char *msg = xasprintf("cannot compute the next run: %s", why);
 	set_str(&t->last_error, msg);
 	free(msg);
@@ -401,12 +420,11 @@ record_unfired(struct fire *f, struct task *t, const struct decision *d, int64_t
 		t->status = STATUS_COMPLETED;
 }
 
-/* An occurrence over budget: skipped, on record with the reason, told
- * once per window; the task goes on at its next occurrence, a last one
- * waits for the next window. */
+/* An occurrence (or a queued run) over budget: skipped, on record with
+ * the reason, told once per window; the task goes on at next. */
 static void
 skip_over_budget(struct claim_ctx *x, struct task *t, const struct decision *d, struct run *r,
-    const char *why, int64_t window, int64_t until)
+    const char *why, int64_t window, int64_t next)
 {
 	if (uuid4(r->id) == 0) {
 		memcpy(r->task_id, t->id, sizeof r->task_id);
@@ -420,7 +438,8 @@ skip_over_budget(struct claim_ctx *x, struct task *t, const struct decision *d, 
 	}
 	set_str(&t->last_status, "skipped");
 	set_str(&t->last_error, why);
-	rules_set_next(t, d->next != TIME_NONE ? d->next : until);
+	rules_set_next(t, x->f->zs, next);
+	t->queued = 0;
 	t->updated_at = x->now;
 	if (t->budget_noticed == window)
 		return;
@@ -469,7 +488,8 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		return ST_OK;
 	}
 	if (over) {
-		skip_over_budget(x, t, &d, r, why, window, until);
+		/* A last occurrence waits for the next window. */
+		skip_over_budget(x, t, &d, r, why, window, d.next != TIME_NONE ? d.next : until);
 		*decision = CLAIM_WRITE;
 		return ST_OK;
 	}
@@ -493,7 +513,7 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 	} else {
 		*decision = CLAIM_WRITE;
 	}
-	rules_set_next(t, d.next);
+	rules_set_next(t, f->zs, d.next);
 	t->updated_at = x->now;
 	return ST_OK;
 }
@@ -516,7 +536,22 @@ claim_manual(struct task *t, int last_attempt, struct run *r, int *decision, voi
 	}
 	if (t->status == STATUS_RUNNING)
 		return err_set(e, ST_REFUSED, "task '%.8s' is already running", t->id);
-	int rc = run_fill(x->f, t, TIME_NONE, TRIGGER_MANUAL, 1, x->now, r, e);
+	/* Queued (by task-run --queue or an agent's task_run): its budget holds
+	 * as for a scheduled occurrence. */
+	char why[256];
+	int over = 0, rc;
+	int64_t window;
+	if (x->from_queue && (!str_empty(t->budget) || x->f->spend.global.set) &&
+	    (rc = spend_check_task(&x->f->spend, x->f->st, t, x->f->zs, x->now, &over, why, sizeof why,
+	    &window, NULL, NULL, 0, e)))
+		return rc;
+	if (over) {
+		struct decision d = {.slot = TIME_NONE, .next = t->next_run_at, .trigger = TRIGGER_MANUAL};
+		skip_over_budget(x, t, &d, r, why, window, t->next_run_at);
+		*decision = CLAIM_WRITE;
+		return ST_OK;
+	}
+	rc = run_fill(x->f, t, TIME_NONE, TRIGGER_MANUAL, 1, x->now, r, e);
 	if (rc)
 		return rc;
 	snprintf(r->prev_status, sizeof r->prev_status, "%s", task_status_name(t->status));
@@ -591,8 +626,8 @@ beat(struct fire *f, int force)
 
 static void notices_flush(struct fire *f, struct claim_ctx *x, int committed);
 
-int
-fire_claim(struct fire *f, int *started, int *more, struct err *e)
+static int
+claim_now(struct fire *f, int *started, int *more, struct err *e)
 {
 	*started = 0;
 	*more = 0;
@@ -634,7 +669,12 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 	struct claim_req q = {.what = CLAIM_QUEUED, .now = now, .max = room};
 	int n = 0, looked = 0;
 	size_t fired0 = f->fired.n;
+	struct ride rd;
+	ride_attach(f, &q, &rd, now);
 	rc = queued ? store_claim(f->st, &q, claim_manual, &x, c, &n, e) : ST_OK;
+	if (queued)
+		ride_settle(f, &q, &rd, !rc);
+	notices_flush(f, &x, rc == ST_OK);
 	if (!rc) {
 		start_claimed(f, c, n);
 		*started += n;
@@ -651,6 +691,7 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 		q.max = room < CLAIM_BATCH ? room : CLAIM_BATCH;
 		struct due_cursor before = f->cur;
 		rc = store_claim(f->st, &q, claim_due, &x, c, &n, e);
+		ride_settle(f, &q, &rd, !rc);
 		notices_flush(f, &x, rc == ST_OK);
 		if (rc)
 			break;
@@ -677,7 +718,20 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 		if (room <= 0)
 			*more = 1;
 	}
+	ride_settle(f, &q, &rd, 0);
 	free(c);
+	return rc;
+}
+
+int
+fire_claim(struct fire *f, int *started, int *more, struct err *e)
+{
+	int rc = claim_now(f, started, more, e);
+	/* What no claim took along is recorded on its own. */
+	struct err e1;
+	if (f->npending && mono_ms() >= f->retry_at && record_pending(f, &e1) && !rc)
+		*e = e1;
+	f->claimed = !rc && !f->npending;
 	return rc;
 }
 
@@ -701,13 +755,6 @@ fire_manual(struct fire *f, const char *id, char run_id[37], struct err *e)
 
 /* ---- after a run ---- */
 
-struct end_ctx {
-	struct fire *f;
-	int64_t now;
-	struct job **jobs;
-	size_t n;
-};
-
 /* The task after one of ctx's jobs ended: the rules, and what to announce. */
 static int
 task_after_end(struct task *t, const struct run *r, int *write, void *arg, struct err *e)
@@ -729,7 +776,7 @@ task_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 		set_str(&t->output_hash, hash);
 	int was_paused = t->paused != NULL;
 	if (j && j->no_resources)
-		rules_unstarted(t, r, x->now);
+		rules_unstarted(t, x->f->zs, r, x->now);
 	else
 		rules_after_run(t, r, x->now);
 	if (j && !was_paused && t->paused)
@@ -834,17 +881,10 @@ notices_flush(struct fire *f, struct claim_ctx *x, int committed)
 	}
 }
 
-/* Record jobs[0..n) as their owner, in one transaction. */
-static int
-record(struct fire *f, struct job **jobs, size_t n, struct err *e)
+/* jobs[0..n) were recorded (ends says how): announce them, and let go. */
+static void
+recorded(struct fire *f, struct job **jobs, const struct run_end *ends, size_t n)
 {
-	struct run_end ends[WAIT_BATCH];
-	struct end_ctx x = {.f = f, .now = now_of(f), .jobs = jobs, .n = n};
-	for (size_t i = 0; i < n; i++)
-		ends[i] = (struct run_end){.run = &jobs[i]->run, .owner = jobs[i]->owner};
-	int rc = store_runs_end(f->st, ends, n, task_after_end, &x, e);
-	if (rc)
-		return rc;
 	for (size_t i = 0; i < n; i++) {
 		if (ends[i].ours)
 			announce(f, jobs[i]);
@@ -854,7 +894,57 @@ record(struct fire *f, struct job **jobs, size_t n, struct err *e)
 			    jobs[i]->run.task_id, run_status_name(jobs[i]->run.status));
 		job_free(jobs[i]);
 	}
-	return ST_OK;
+}
+
+/* Record jobs[0..n) as their owner, in one transaction. */
+static int
+record(struct fire *f, struct job **jobs, size_t n, struct err *e)
+{
+	struct run_end ends[WAIT_BATCH];
+	struct end_ctx x = {.f = f, .now = now_of(f), .jobs = jobs, .n = n};
+	for (size_t i = 0; i < n; i++)
+		ends[i] = (struct run_end){.run = &jobs[i]->run, .owner = jobs[i]->owner};
+	int rc = store_runs_end(f->st, ends, n, task_after_end, &x, e);
+	if (!rc)
+		recorded(f, jobs, ends, n);
+	return rc;
+}
+
+/* The pending runs ride along with a claim (req): one commit records them
+ * and claims more.  Not while recording waits out a failure. */
+static void
+ride_attach(struct fire *f, struct claim_req *q, struct ride *rd, int64_t now)
+{
+	rd->n = 0;
+	if (!f->npending || mono_ms() < f->retry_at)
+		return;
+	rd->n = f->npending;
+	rd->ends = xcalloc(rd->n, sizeof *rd->ends);
+	rd->x = (struct end_ctx){.f = f, .now = now, .jobs = f->pending, .n = rd->n};
+	for (size_t i = 0; i < rd->n; i++)
+		rd->ends[i] = (struct run_end){.run = &f->pending[i]->run, .owner = f->pending[i]->owner};
+	q->ends = rd->ends;
+	q->nends = rd->n;
+	q->end = task_after_end;
+	q->end_arg = &rd->x;
+}
+
+/* After the claim that carried them: done if it committed, else they wait. */
+static void
+ride_settle(struct fire *f, struct claim_req *q, struct ride *rd, int committed)
+{
+	if (!rd->n)
+		return;
+	q->ends = NULL;
+	q->nends = 0;
+	if (committed) {
+		recorded(f, f->pending, rd->ends, rd->n);
+		memmove(f->pending, f->pending + rd->n, (f->npending - rd->n) * sizeof *f->pending);
+		f->npending -= rd->n;
+		f->retry_ms = RECORD_RETRY_MIN;
+	}
+	free(rd->ends);
+	rd->n = 0;
 }
 
 static void
@@ -912,7 +1002,8 @@ record_pending(struct fire *f, struct err *e)
 int
 fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct err *e)
 {
-	int status = ST_OK;
+	int status = ST_OK, defer = f->claimed;
+	f->claimed = 0;
 	beat(f, 0);
 	if (f->npending && mono_ms() >= f->retry_at && record_pending(f, e))
 		status = ST_ERR;
@@ -944,8 +1035,10 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 		}
 		exec_result_free(&x);
 	} while (f->npending - before < WAIT_BATCH && exec_pool_wait(f->pool, 0, NULL, 0, &x));
-	/* Recorded now unless earlier ones still wait for the store. */
-	if (f->npending > before && (before == 0 || mono_ms() >= f->retry_at) && record_pending(f, e))
+	/* Recorded now unless earlier ones still wait for the store, or the
+	 * claim that follows takes them along. */
+	if (!defer && f->npending > before && (before == 0 || mono_ms() >= f->retry_at) &&
+	    record_pending(f, e))
 		status = ST_ERR;
 	return status;
 }
