@@ -158,6 +158,7 @@ fire_new(struct store *st, const struct fire_opts *o, const struct fire_cb *cb, 
 	if (f->o.owner_timeout <= 0)
 		f->o.owner_timeout = FIRE_OWNER_TIMEOUT;
 	f->zs = zones_new();
+	zones_set_stagger(f->zs, f->o.stagger);
 	f->pool = exec_pool_new();
 	struct err pe;
 	if (notify_on_parse(o->notify_on ? o->notify_on : NOTIFY_DEFAULT, &f->notify_on, &pe))
@@ -365,7 +366,7 @@ park(struct fire *f, struct task *t, int64_t now, const char *why)
 {
 	warnf(f, "task '%.8s' cannot be scheduled: %s", t->id, why);
 	t->status = STATUS_FAILED;
-	rules_set_next(t, TIME_NONE);
+	rules_set_next(t, NULL, TIME_NONE);
 	char *msg = xasprintf("cannot compute the next run: %s", why);
 	set_str(&t->last_error, msg);
 	free(msg);
@@ -438,7 +439,7 @@ skip_over_budget(struct claim_ctx *x, struct task *t, const struct decision *d, 
 	}
 	set_str(&t->last_status, "skipped");
 	set_str(&t->last_error, why);
-	rules_set_next(t, next);
+	rules_set_next(t, x->f->zs, next);
 	t->queued = 0;
 	t->updated_at = x->now;
 	if (t->budget_noticed == window)
@@ -513,7 +514,7 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 	} else {
 		*decision = CLAIM_WRITE;
 	}
-	rules_set_next(t, d.next);
+	rules_set_next(t, f->zs, d.next);
 	t->updated_at = x->now;
 	return ST_OK;
 }
@@ -778,7 +779,7 @@ task_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 		set_str(&t->output_hash, hash);
 	int was_paused = t->paused != NULL;
 	if (j && j->no_resources)
-		rules_unstarted(t, r, x->now);
+		rules_unstarted(t, x->f->zs, r, x->now);
 	else
 		rules_after_run(t, r, x->now);
 	if (j && !was_paused && t->paused)
