@@ -97,7 +97,7 @@ usage(FILE *f)
 	    "  -n, --name, -p, --prompt, -s, --system, -z, --tz, -C, --context,\n"
 	    "  -A, --attach, -m, --model, -e, --exec, -t, --timeout, -r, --retries,\n"
 	    "  --intent, --channel, --payload, -k, --key, --missed, --jitter, --notify,\n"
-	    "  --mcp, --mcp-allow, --scope, --deadline, --pause-after\n"
+	    "  --mcp, --mcp-allow, --scope, --overlap, --deadline, --pause-after\n"
 	    "                         change that field; an empty value clears an optional one\n"
 	    "      --enable, --disable   --enable also ends a pause for failures\n"
 	    "  -j, --json             print the changed task as JSON\n"

@@ -61,6 +61,7 @@ static const struct option task_options[] = {
 	{"mcp", required_argument, NULL, OPT_MCP},
 	{"mcp-allow", required_argument, NULL, OPT_MCP_ALLOW},
 	{"scope", required_argument, NULL, OPT_SCOPE},
+	{"overlap", required_argument, NULL, OPT_OVERLAP},
 	{"deadline", required_argument, NULL, OPT_DEADLINE},
 	{"pause-after", required_argument, NULL, OPT_PAUSE_AFTER},
 	{0, 0, 0, 0},

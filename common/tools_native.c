@@ -13,6 +13,7 @@
 
 static const char *const statuses_all[] = {"pending", "running", "completed", "failed",
 	"cancelled", "all", NULL};
+static const char *const overlaps_all[] = {"queue", "skip", "replace", NULL};
 static const char *const kinds_all[] = {"cron", "at", "plan", "manual", "heartbeat", NULL};
 static const char *const schedule_args[] = {"cron", "at", "plan", "daily", "weekly", "manual",
 	"heartbeat", NULL};
@@ -161,6 +162,7 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
 	a->until = tools_arg_str(args, "until");
 	a->scope = tools_arg_str(args, "scope");
 	a->when_flags = tl->when_flags;
+	a->overlap = tools_arg_str(args, "overlap");
 	a->deadline = tools_arg_str(args, "deadline");
 	static const char *const ints[] = {"count", "retries", "pause_after"};
 	const char **dst[] = {&a->count, &a->retries, &a->pause_after};
@@ -568,6 +570,10 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	{"scope", "string", "Scope of the task (letters, digits, '.', '_', '-'): only agents of " \
 	    "that scope see it, its runs see only that scope's tasks and share conversations only " \
 	    "within it. A session that has a scope makes every task in it.", NULL, 0, NULL, NULL}, \
+	{"overlap", "string", "What an occurrence due while the task still runs does: queue (the " \
+	    "default: the latest one runs as soon as the run ends), skip (recorded as skipped) or " \
+	    "replace (the running run is ended and recorded cancelled).", overlaps_all, 0, NULL, \
+	    NULL}, \
 	{"deadline", "string", "How late an occurrence may still start, e.g. '10m', '2h': past it " \
 	    "it is recorded missed and not run, and missed runs are never caught up past it. " \
 	    "'none' removes it.", NULL, 0, NULL, NULL}, \

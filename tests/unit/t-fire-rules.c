@@ -230,6 +230,35 @@ after_cases(void)
 	}
 }
 
+/* Occurrences due while the run went on, none handled by a pass: queue and
+ * replace keep the newest, due at the run's end; skip moves past them. */
+static void
+overlap_cases(void)
+{
+	static const struct {
+		int overlap;
+		const char *next, *due;
+	} cases[] = {
+		{OVERLAP_QUEUE, "2026-11-23T07:03:00Z", "2026-11-23T07:03:30Z"},
+		{OVERLAP_REPLACE, "2026-11-23T07:03:00Z", "2026-11-23T07:03:30Z"},
+		{OVERLAP_SKIP, "2026-11-23T07:04:00Z", "2026-11-23T07:04:00Z"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct task t;
+		make(&t, "* * * * *", MISSED_ALL, NONE, 0);
+		t.overlap = cases[i].overlap;
+		t.status = STATUS_RUNNING;
+		rules_set_next(&t, utc("2026-11-23T07:01:00Z"));
+		struct run r = ended("success", 0, 1, NULL);
+		rules_after_run(&t, &r, utc("2026-11-23T07:03:30Z"));
+		check_int(t.next_run_at, utc(cases[i].next), "overlap %s: next run",
+		    task_overlap_name(cases[i].overlap));
+		check_int(t.due_at, utc(cases[i].due), "overlap %s: due",
+		    task_overlap_name(cases[i].overlap));
+		task_free(&t);
+	}
+}
+
 /* Failed occurrences in a row pause a task: disabled, the reason on record. */
 static void
 pause_cases(void)
@@ -311,6 +340,7 @@ main(void)
 	jitter_cases(zs);
 	after_cases();
 	pause_cases();
+	overlap_cases();
 	excerpt_cases();
 	unstarted_cases();
 	static const struct { int attempt; int64_t delay; } backoff[] = {
