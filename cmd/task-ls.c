@@ -133,7 +133,7 @@ usage(FILE *f)
 	    "  -s, --status LIST    pending, running, completed, failed, cancelled, paused\n"
 	    "                       (comma-separated; paused: paused by failures in a row)\n"
 	    "      --last LIST      how the last run ended: success, failed, timeout, interrupted, ...\n"
-	    "  -k, --kind LIST      cron, at, plan, manual, heartbeat\n"
+	    "  -k, --kind LIST      cron, every, at, plan, manual, heartbeat\n"
 	    "  -c, --channel NAME   only tasks routed to this channel\n"
 	    "      --enabled, --disabled\n"
 	    "      --due-within MIN next run within MIN minutes from now, or queued\n"
@@ -181,7 +181,7 @@ parse_args(int argc, char **argv, struct task_filter *f, int *json, int *utc)
 			break;
 		case 'k':
 			if (parse_set(optarg, task_kind_parse, &f->kinds))
-				rc = opt_bad(&e, "--kind", optarg, "cron, at, plan, manual or heartbeat");
+				rc = opt_bad(&e, "--kind", optarg, "cron, every, at, plan, manual or heartbeat");
 			break;
 		case 'c': f->channel = optarg; break;
 		case OPT_LAST:

@@ -5,7 +5,8 @@
  * --queue instead marks the task for the next pass of task-tick and touches
  * the wake file, so a `task-tick --watch` starts it at once.  Ctrl-C ends
  * the executor's process group, records the run as interrupted and runs
- * nothing more. */
+ * nothing more.  A task over its budget (or all over the global one) is
+ * refused unless --force. */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <limits.h>
@@ -25,6 +26,7 @@
 #include "opt.h"
 #include "proc.h"
 #include "prog.h"
+#include "spend.h"
 #include "stopsig.h"
 #include "store.h"
 #include "task_json.h"
@@ -34,7 +36,9 @@ static const char prog[] = "task-run";
 struct runner {
 	struct store *st;
 	struct fire *f;
-	int queue, json, tty, sfd;
+	int queue, json, tty, sfd, force;
+	struct spend_check spend;
+	struct zones *zs;
 	int64_t now;
 	int status;
 	int done;        /* the run we wait for was reported */
@@ -145,6 +149,26 @@ queue(struct runner *rn, const char *id, struct err *e)
 	return ST_OK;
 }
 
+/* ST_REFUSED when the task is over its budget or the global one. */
+static int
+within_budget(struct runner *rn, const char *id, struct err *e)
+{
+	struct task t;
+	int rc = store_task_get(rn->st, id, &t, e), over = 0;
+	char why[256];
+	int64_t window;
+	if (rc)
+		return rc;
+	if ((!str_empty(t.budget) || rn->spend.global.set))
+		rc = spend_check_task(&rn->spend, rn->st, &t, rn->zs, rn->now, &over, why, sizeof why,
+		    &window, NULL, NULL, 0, e);
+	if (!rc && over)
+		rc = err_set(e, ST_REFUSED, "task '%s' (%.8s) is over budget: %s; --force runs it anyway",
+		    t.name, t.id, why);
+	task_free(&t);
+	return rc;
+}
+
 static int
 run_one(const char *arg, void *ctx)
 {
@@ -158,6 +182,8 @@ run_one(const char *arg, void *ctx)
 		return 0;
 	}
 	int rc = store_task_resolve(rn->st, arg, 0, id, &e);
+	if (!rc && !rn->force)
+		rc = within_budget(rn, id, &e);
 	if (!rc)
 		rc = rn->queue ? queue(rn, id, &e) : run_now(rn, id, &e);
 	/* A run that failed has said so through on_report. */
@@ -172,10 +198,11 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: task-run [--queue] [--json] ID...\n"
+	    "usage: task-run [--queue] [--force] [--json] ID...\n"
 	    "  ID may be any unique prefix of 4+ characters or the task's exact name; '-' reads ids\n"
 	    "  from standard input\n"
 	    "  -q, --queue   leave the run to task-tick's next pass (a watching one starts it now)\n"
+	    "  -f, --force   run a task over its budget too\n"
 	    "  -j, --json    print each run as a JSON object instead of its output\n"
 	    "  -h, --help, -V, --version\n");
 }
@@ -185,14 +212,16 @@ task_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"queue", no_argument, NULL, 'q'}, {"json", no_argument, NULL, 'j'},
+		{"force", no_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
 	struct runner rn = {.sfd = -1, .tty = isatty(1)};
 	char msg[128];
 	int c;
-	while ((c = opt_next(argc, argv, ":qjhV", opts, msg, sizeof msg)) != -1) {
+	while ((c = opt_next(argc, argv, ":qjfhV", opts, msg, sizeof msg)) != -1) {
 		switch (c) {
 		case 'q': rn.queue = 1; break;
+		case 'f': rn.force = 1; break;
 		case 'j': rn.json = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
@@ -211,6 +240,9 @@ task_run(int argc, char **argv)
 		rc = ST_ERR;
 	if (!rc)
 		rc = fire_opts_config(&fo, cf, &e);
+	if (!rc)
+		rc = spend_check_init(&rn.spend, cf, &e);
+	rn.zs = zones_new();
 	if (!rc)
 		rc = store_open(NULL, 0, &rn.st, &e);
 	if (!rc && !rn.queue) {
@@ -234,6 +266,7 @@ task_run(int argc, char **argv)
 	if (rn.sfd >= 0)
 		close(rn.sfd);
 	fire_free(rn.f);
+	zones_free(rn.zs);
 	store_close(rn.st);
 	config_free(cf);
 	return rc;

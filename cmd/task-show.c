@@ -13,6 +13,7 @@
 #include "ids.h"
 #include "opt.h"
 #include "prog.h"
+#include "spend.h"
 #include "store.h"
 #include "task_json.h"
 #include "utf8.h"
@@ -22,6 +23,7 @@ static const char prog[] = "task-show";
 struct shower {
 	struct store *st;
 	struct zones *zs;
+	int64_t now;
 	int json;
 	long runs;
 	int status;
@@ -128,8 +130,33 @@ show_policies(const struct task *t)
 	}
 }
 
+/* "$2/day, $0.41 spent this day": the budget and its window's spend. */
 static void
-show_text(const struct task *t, struct zones *zs, int overdue)
+budget_text(struct shower *sh, const struct task *t, char *buf, size_t n)
+{
+	struct budget b;
+	const struct tz *z;
+	struct spend s = {0};
+	struct err e;
+	buf[0] = 0;
+	if (budget_parse(t->budget, &b, &e) || !b.set)
+		return;
+	budget_fmt(&b, buf, n);
+	if (zones_get(sh->zs, t->tz, &z, &e) || store_call_spend(sh->st, t->id,
+	    budget_window(b.period, z, sh->now), &s.dollars, &s.tokens, &e))
+		return;
+	char spent[64];
+	if (b.dollars)
+		money_fmt(s.dollars, spent, sizeof spent);
+	else
+		snprintf(spent, sizeof spent, "%lld tokens", s.tokens);
+	snprintf(buf + strlen(buf), n - strlen(buf), ", %s spent this %s%s", spent,
+	    b.period == PERIOD_DAY ? "day" : b.period == PERIOD_WEEK ? "week" : "month",
+	    budget_over(&b, &s) ? " (over: its runs are skipped until the next)" : "");
+}
+
+static void
+show_text(const struct task *t, struct zones *zs, int overdue, const char *budget)
 {
 	char buf[512], desc[256], when[64], utc[40];
 	field("id:", t->id);
@@ -196,6 +223,8 @@ show_text(const struct task *t, struct zones *zs, int overdue)
 	field("payload:", t->payload);
 	field("key:", t->key);
 	field("notify:", t->notify);
+	field("notify on:", t->notify_on);
+	field("budget:", budget[0] ? budget : NULL);
 	field("scope:", t->scope);
 	task_origin_describe(t, buf, sizeof buf);
 	field("made by:", buf);
@@ -253,9 +282,9 @@ show_one(const char *arg, void *ctx)
 		free(s);
 		cJSON_Delete(j);
 	} else {
-		int64_t now;
-		struct err ne;
-		show_text(&t, sh->zs, now_get(&now, &ne) == ST_OK && rules_overdue(&t, now));
+		char budget[256];
+		budget_text(sh, &t, budget, sizeof budget);
+		show_text(&t, sh->zs, rules_overdue(&t, sh->now), budget);
 		rc = store_run_list(sh->st, &f, print_run, &rp, &e);
 		if (!rc && rp.n == 0)
 			printf("recent runs:  none\n");
@@ -308,7 +337,9 @@ task_show(int argc, char **argv)
 		default: return usage_error(prog, "%s", msg);
 		}
 	}
-	int rc = store_open(NULL, STORE_READ, &sh.st, &e);
+	int rc = now_get(&sh.now, &e);
+	if (!rc)
+		rc = store_open(NULL, STORE_READ, &sh.st, &e);
 	if (!rc) {
 		sh.zs = zones_new();
 		rc = ids_each(argc - optind, argv + optind, show_one, &sh, &e);

@@ -33,12 +33,15 @@ usage(FILE *f)
 	fprintf(f,
 	    "usage: task-when [--tz ZONE] [--from TIME] [-n N] [--until TIME] [--count N] [--utc]\n"
 	    "                 [--describe] [--json] SCHEDULE | task-add's schedule flags\n"
-	    "  SCHEDULE     a cron expression ('0 7 * * 1-5'), a nickname (@daily) or a\n"
+	    "  SCHEDULE     a cron expression ('0 7 * * 1-5'), a nickname (@daily), an\n"
+	    "               interval ('every 90 minutes', 'every 2 hours from 9am') or a\n"
 	    "               time expression ('tomorrow at 10am', 2026-11-23T07:00:00Z)\n"
-	    "  -c, --cron EXPR, -a, --at WHEN, -P, --plan WHEN (repeatable), --daily TIME,\n"
-	    "  --weekly 'DAY TIME'  the schedule as task-add takes it\n"
+	    "  -c, --cron EXPR (repeatable), -a, --at WHEN, -P, --plan WHEN (repeatable),\n"
+	    "  --daily TIME, --weekly 'DAY TIME', --every DURATION, --not-before WHEN\n"
+	    "                   the schedule as task-add takes it\n"
 	    "  -z, --tz ZONE    read the schedule in this IANA zone (default: the local zone)\n"
-	    "  -f, --from TIME  count from this instant instead of now (any time expression)\n"
+	    "  -f, --from TIME  count from this instant instead of now (any time expression);\n"
+	    "                   with --every, its first instant, as task-add's --from\n"
 	    "  -n N             print the next N instants of a cron schedule (default 1, or\n"
 	    "                   every one up to its end with --until or --count)\n"
 	    "      --until TIME a cron schedule that ends: no instant after TIME\n"
@@ -119,9 +122,10 @@ print_instant(const struct tz *z, int64_t t, int utc, int json, const char *desc
 }
 
 /* The end of a recurrence read as task-add reads it: --until in the zone
- * at --from, armed from --from.  Errors carry the flag. */
+ * at --from, armed from arm (--from, or just before an interval's anchor
+ * that task-when lists from).  Errors carry the flag. */
 static int
-ends(struct task *t, const char *until, int64_t now, unsigned flags, struct err *e)
+ends(struct task *t, const char *until, int64_t now, int64_t arm, unsigned flags, struct err *e)
 {
 	const struct tz *z;
 	struct err sub;
@@ -130,7 +134,7 @@ ends(struct task *t, const char *until, int64_t now, unsigned flags, struct err 
 	if (!rc && until && (rc = when_read(until, now, z, flags, &t->until_at, &sub)))
 		err_set(e, rc, "--until: %s", sub.msg);
 	if (!rc)
-		rc = task_arm_end(t, zs, now, e);
+		rc = task_arm_end(t, zs, arm, e);
 	zones_free(zs);
 	return rc;
 }
@@ -223,7 +227,7 @@ print_cron(const struct request *r, const struct cron *cr, const char *sched, st
 	task.cron = xstrdup(sched);
 	task.tz = xstrdup(tz_name(z));
 	task.count = (int)r->runs;
-	int rc = ends(&task, r->until, now, flags, e);
+	int rc = ends(&task, r->until, now, now, flags, e);
 	char desc[256];
 	task_describe(&task, NULL, desc, sizeof desc);
 	int64_t end_at = task.ends_at;
@@ -286,44 +290,34 @@ print_once(const struct request *r, const char *sched, const struct err *ce, str
 	return ST_OK;
 }
 
-/* The instants of a schedule given with task-add's flags, read and
- * checked as task-add reads them, up to -n or its end. */
+/* The instants of task t (its schedule read, not yet checked), strictly
+ * after `after`, up to -n or its end. */
 static int
-print_flags(struct request *r, struct tz *z, int64_t now, unsigned flags, struct err *e)
+print_task(struct request *r, struct task *t, struct zones *zs, struct tz *z, int64_t now,
+    int64_t after, unsigned flags, struct err *e)
 {
-	struct task t;
-	struct zones *zs = zones_new();
-	int changed, rc;
 	char desc[256];
-	task_init(&t);
-	/* What a task needs besides its schedule, to be checked as one. */
-	t.name = xstrdup("preview");
-	t.prompt = xstrdup("preview");
-	r->sched.tz = r->zone;
-	r->sched.when_flags = flags;
-	r->sched.creating = 1;
-	if (!(rc = taskargs_apply(&r->sched, &t, now, zs, &changed, e)))
-		rc = task_validate(&t, zs, e);
-	int once = t.kind == KIND_AT || t.kind == KIND_PLAN;
+	int rc = task_validate(t, zs, e);
+	int once = t->kind == KIND_AT || t->kind == KIND_PLAN;
+	const char *what = r->sched.nkinds ? r->sched.kinds[0] : "the schedule";
 	if (!rc && once && (r->until || r->runs))
 		rc = err_set(e, ST_INVALID, "--until and --count end a recurring schedule; %s is not one",
-		    r->sched.kinds[0]);
+		    what);
 	if (!rc && !once) {
-		t.count = (int)r->runs;
-		rc = ends(&t, r->until, now, flags, e);
+		t->count = (int)r->runs;
+		rc = ends(t, r->until, now, after, flags, e);
 	}
 	if (rc)
-		goto out;
-	task_describe(&t, zs, desc, sizeof desc);
+		return rc;
+	task_describe(t, zs, desc, sizeof desc);
 	if (r->describe && !r->json)
 		puts(desc);
-	long count = r->count_given || (!once && t.ends_at == TIME_NONE) ? r->count : TASK_COUNT_MAX;
-	/* A one-shot within the last minute still fires, as task-add takes it. */
-	int64_t s = once ? now - 61 : now;
+	long count = r->count_given || (!once && t->ends_at == TIME_NONE) ? r->count : TASK_COUNT_MAX;
+	int64_t s = after;
 	long i;
 	for (i = 0; i < count; i++) {
-		if ((rc = task_next_slot(&t, zs, s, &s, e)))
-			goto out;
+		if ((rc = task_next_slot(t, zs, s, &s, e)))
+			return rc;
 		if (s == TIME_NONE || past_9999(z, s))
 			break;
 		print_instant(z, s, r->utc, r->json, r->describe ? desc : NULL);
@@ -331,9 +325,72 @@ print_flags(struct request *r, struct tz *z, int64_t now, unsigned flags, struct
 	if (i == 0) {
 		char f[64];
 		tz_fmt_rfc3339(z, now, f, sizeof f);
-		rc = err_set(e, ST_INVALID, "%s never fires after %s", r->sched.kinds[0], f);
+		rc = err_set(e, ST_INVALID, "%s never fires after %s", what, f);
 	}
-out:
+	return rc;
+}
+
+/* A task to preview: what a task needs besides its schedule. */
+static void
+preview_init(struct task *t, struct tz *z)
+{
+	task_init(t);
+	t->name = xstrdup("preview");
+	t->prompt = xstrdup("preview");
+	t->tz = xstrdup(tz_name(z));
+}
+
+/* The instants of a schedule given with task-add's flags, read and
+ * checked as task-add reads them, up to -n or its end.  With --every,
+ * --from is its anchor, the first instant listed. */
+static int
+print_flags(struct request *r, struct tz *z, int64_t now, unsigned flags, struct err *e)
+{
+	struct task t;
+	struct zones *zs = zones_new();
+	int changed, rc;
+	preview_init(&t, z);
+	r->sched.tz = r->zone;
+	r->sched.when_flags = flags;
+	r->sched.creating = 1;
+	if (r->sched.every && r->from)
+		r->sched.from = r->from;
+	rc = taskargs_apply(&r->sched, &t, now, zs, &changed, e);
+	if (!rc && t.kind == KIND_EVERY && t.anchor == TIME_NONE)
+		t.anchor = now - (now % 60 + 60) % 60; /* as task-add: the minute it is made */
+	/* A one-shot within the last minute still fires, as task-add takes it. */
+	int64_t after = t.kind == KIND_AT || t.kind == KIND_PLAN ? now - 61
+	    : t.kind == KIND_EVERY && r->from ? t.anchor - 1 : now;
+	if (!rc)
+		rc = print_task(r, &t, zs, z, now, after, flags, e);
+	task_free(&t);
+	zones_free(zs);
+	return rc;
+}
+
+/* "every 90 minutes [from TIME]": 1 and the instants listed, 0 when the
+ * schedule is no interval, or an error. */
+static int
+print_every(struct request *r, const char *sched, struct tz *z, int64_t now, unsigned flags,
+    int *done, struct err *e)
+{
+	int64_t secs, anchor;
+	int rc = when_every(sched, now, z, flags, &secs, &anchor, e);
+	*done = rc != ST_NOTFOUND;
+	if (rc)
+		return rc == ST_NOTFOUND ? ST_OK : rc;
+	struct task t;
+	struct zones *zs = zones_new();
+	preview_init(&t, z);
+	t.kind = KIND_EVERY;
+	t.every = secs > INT32_MAX ? INT32_MAX : (int)secs;
+	t.anchor = anchor != TIME_NONE ? anchor : now - (now % 60 + 60) % 60;
+	struct err sub;
+	if (r->sched.not_before && (rc = when_read(r->sched.not_before, now, z, flags,
+	    &t.not_before, &sub)))
+		err_set(e, rc, "--not-before: %s", sub.msg);
+	if (!rc)
+		rc = print_task(r, &t, zs, z, now, now, flags, e);
 	task_free(&t);
 	zones_free(zs);
 	return rc;
@@ -370,8 +427,14 @@ task_when(int argc, char **argv)
 	}
 	struct cron cr;
 	struct err ce = {{0}};
+	int done = 0;
+	/* --not-before with a cron expression: the flags' reading has it. */
+	if (!r.sched.nkinds && r.sched.not_before && cron_parse(sched.data, &cr, &ce) == ST_OK)
+		taskargs_take(&r.sched, 'c', sched.data, argv, argc, &optind);
 	if (r.sched.nkinds)
 		rc = print_flags(&r, z, now, flags, &e);
+	else if ((rc = print_every(&r, sched.data, z, now, flags, &done, &e)) || done)
+		;
 	else if (cron_parse(sched.data, &cr, &ce) == ST_OK)
 		rc = print_cron(&r, &cr, sched.data, z, now, flags, &e);
 	else

@@ -40,12 +40,13 @@ config_default_path(char *buf, size_t n)
 static const char *const known_keys[] = {
 	"agent_attach_dirs", "agent_edit", "agent_max_calls", "agent_max_create",
 	"agent_max_tasks", "agent_mcp", "anthropic_api_key", "anthropic_base_url",
-	"anthropic_model", "connect_timeout", "date_order", "db", "deadline", "exec", "model", "notify",
+	"anthropic_model", "budget", "connect_timeout", "date_order", "db", "deadline", "exec",
+	"model", "notify", "notify_on",
 	"openai_api_key", "openai_base_url", "openai_model", "owner_timeout", "provider", "retries",
 	"run_timeout", "timeout", "tz", NULL,
 };
 /* Keys of the form PREFIX.NAME (per model, per server). */
-static const char *const known_prefixes[] = {NULL};
+static const char *const known_prefixes[] = {"price.", NULL};
 
 static int
 key_known(const char *k)

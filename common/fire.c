@@ -25,7 +25,9 @@
 #include "fire_rules.h"
 #include "heartbeat.h"
 #include "idset.h"
+#include "notify.h"
 #include "proc.h"
+#include "spend.h"
 #include "task_fields.h"
 
 #define CLAIM_BATCH 64      /* due tasks looked at per claim */
@@ -47,6 +49,7 @@ struct job {
 	int no_resources;        /* never started: the occurrence stays due */
 	char *hook;              /* a hook job: its command line, for warnings */
 	char *notify;            /* after recording: the hook it goes to */
+	int event;               /* after recording: what the hook is told (EV_*), -1: nothing */
 	char *paused;            /* after recording: why its end paused the task, or NULL */
 	int replaceable;         /* its task's --overlap is replace: it may be asked to end */
 	char *cancel;            /* why it was asked to end, once it was */
@@ -75,6 +78,15 @@ struct fire {
 	size_t nreplace;         /* runs in flight that may be asked to end */
 	int64_t overlap_at;      /* mono_ms of the next look at running tasks' due occurrences */
 	int64_t cancel_at;       /* mono_ms of the next look for such requests */
+	struct spend_check spend; /* the global budget */
+	unsigned notify_on;      /* the default notify policy */
+};
+
+/* A budget skip to tell once its claim is committed. */
+struct notice {
+	struct task task;
+	struct run run;
+	struct notice *next;
 };
 
 static int64_t
@@ -154,6 +166,13 @@ fire_new(struct store *st, const struct fire_opts *o, const struct fire_cb *cb, 
 		f->o.owner_timeout = FIRE_OWNER_TIMEOUT;
 	f->zs = zones_new();
 	f->pool = exec_pool_new();
+	struct err pe;
+	if (notify_on_parse(o->notify_on ? o->notify_on : NOTIFY_DEFAULT, &f->notify_on, &pe))
+		notify_on_parse(NOTIFY_DEFAULT, &f->notify_on, &pe);
+	struct budget *g = &f->spend.global;
+	if (o->budget && budget_parse(o->budget, g, &pe))
+		g->set = 0;
+	f->spend.tz = o->budget_tz;
 	f->retry_ms = RECORD_RETRY_MIN;
 	int rc = owner_self(&f->self, e);
 	if (rc) {
@@ -226,6 +245,27 @@ fire_pass_begin(struct fire *f)
 
 /* ---- starting a claimed run ---- */
 
+/* What the run may still spend, for its executor (SPEND_LEFT_ENV). */
+static void
+budget_env(struct fire *f, struct job *j, const struct task *t)
+{
+	char why[256], left[96];
+	int over;
+	int64_t window;
+	struct err e;
+	if (str_empty(t->budget) && !f->spend.global.set)
+		return;
+	if (spend_check_task(&f->spend, f->st, t, f->zs, now_of(f), &over, why, sizeof why, &window,
+	    NULL, left, sizeof left, &e)) {
+		warnf(f, "task '%.8s': what its budget leaves is not known (%s); its run is not bounded"
+		    " by it", t->id, e.msg);
+		return;
+	}
+	/* Over it, the run was let through on purpose (task-run --force). */
+	if (left[0] && !over)
+		fire_env_set(&j->envp, SPEND_LEFT_ENV, left);
+}
+
 /* Executor, environment and input of a claimed run; start it. */
 static void
 start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
@@ -241,6 +281,7 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 		return;
 	}
 	j->envp = fire_exec_env(t, &j->run, store_locator(f->st));
+	budget_env(f, j, t);
 	fire_env_password(&j->envp, f->st);
 	int timeout = t->timeout > 0 ? t->timeout : f->o.timeout;
 	char secs[24];
@@ -286,6 +327,7 @@ struct claim_ctx {
 	struct fire *f;
 	int64_t now;
 	int manual, from_queue;
+	struct notice *notices;  /* budget skips to tell once committed */
 	void (*preview)(const struct fire_preview *p, void *arg);
 	void *preview_arg;
 };
@@ -371,6 +413,38 @@ record_unfired(struct fire *f, struct task *t, const struct decision *d, int64_t
 		t->status = STATUS_COMPLETED;
 }
 
+/* An occurrence over budget: skipped, on record with the reason, told
+ * once per window; the task goes on at its next occurrence, a last one
+ * waits for the next window. */
+static void
+skip_over_budget(struct claim_ctx *x, struct task *t, const struct decision *d, struct run *r,
+    const char *why, int64_t window, int64_t until)
+{
+	if (uuid4(r->id) == 0) {
+		memcpy(r->task_id, t->id, sizeof r->task_id);
+		r->slot = d->slot;
+		r->arming = t->arming;
+		r->trigger = d->trigger;
+		r->status = RUN_SKIPPED;
+		r->started_at = r->ended_at = x->now;
+		r->duration_ms = 0;
+		r->error = xstrdup(why);
+	}
+	set_str(&t->last_status, "skipped");
+	set_str(&t->last_error, why);
+	rules_set_next(t, d->next != TIME_NONE ? d->next : until);
+	t->updated_at = x->now;
+	if (t->budget_noticed == window)
+		return;
+	t->budget_noticed = window;
+	struct notice *n = xcalloc(1, sizeof *n);
+	task_copy(&n->task, t);
+	n->run = *r;
+	fields_copy_text(&run_fields, &n->run);
+	n->next = x->notices;
+	x->notices = n;
+}
+
 static int
 first_run(const struct run *r, void *arg)
 {
@@ -397,7 +471,7 @@ claim_overlap(struct fire *f, struct task *t, const struct decision *d, int64_t 
 	rf.limit = 1;
 	rf.with_output = 1;
 	int rc = store_run_list(f->st, &rf, first_run, &cur, e);
-	if (rc || !cur.id[0] || t->kind != KIND_CRON) {
+	if (rc || !cur.id[0] || !task_repeats(t)) {
 		run_free(&cur);
 		return rc;
 	}
@@ -458,22 +532,34 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		*decision = CLAIM_WRITE;
 		return ST_OK;
 	}
+	if (t->status == STATUS_RUNNING)
+		return x->preview ? ST_OK : claim_overlap(f, t, &d, x->now, r, decision, e);
+	char why[256];
+	int over = 0, rc;
+	int64_t window, until;
+	if (d.fire && (!str_empty(t->budget) || f->spend.global.set) &&
+	    (rc = spend_check_task(&f->spend, f->st, t, f->zs, x->now, &over, why, sizeof why, &window,
+	    &until, NULL, 0, e)))
+		return rc;
 	if (x->preview) {
-		struct fire_preview p = {t, d.slot, !d.fire ? "skip"
+		struct fire_preview p = {t, d.slot, !d.fire ? "skip" : over ? "budget"
 			: run_trigger_name(heartbeat_is(t) ? TRIGGER_HEARTBEAT : d.trigger)};
 		x->preview(&p, x->preview_arg);
 		return ST_OK;
 	}
-	int firing_kind = t->kind == KIND_CRON || t->kind == KIND_AT || t->kind == KIND_PLAN;
-	if (t->status == STATUS_RUNNING)
-		return claim_overlap(f, t, &d, x->now, r, decision, e);
+	if (over) {
+		skip_over_budget(x, t, &d, r, why, window, until);
+		*decision = CLAIM_WRITE;
+		return ST_OK;
+	}
+	int firing_kind = task_repeats(t) || t->kind == KIND_AT || t->kind == KIND_PLAN;
 	if (d.fire) {
 		/* A retry is the next attempt at the same occurrence; a recurring
 		 * task's, at the same instant, is a new arming of it. */
 		int attempt = d.trigger == TRIGGER_RETRY ? last_attempt + 1 : 1;
-		if (d.trigger == TRIGGER_RETRY && t->kind == KIND_CRON)
+		if (d.trigger == TRIGGER_RETRY && task_repeats(t))
 			t->arming++;
-		int rc = run_fill(f, t, d.slot, heartbeat_is(t) ? TRIGGER_HEARTBEAT : d.trigger, attempt,
+		rc = run_fill(f, t, d.slot, heartbeat_is(t) ? TRIGGER_HEARTBEAT : d.trigger, attempt,
 		    x->now, r, e);
 		if (rc)
 			return rc;
@@ -634,6 +720,8 @@ claim_overlaps(struct fire *f, int64_t now, struct err *e)
 	return rc;
 }
 
+static void notices_flush(struct fire *f, struct claim_ctx *x, int committed);
+
 int
 fire_claim(struct fire *f, int *started, int *more, struct err *e)
 {
@@ -676,7 +764,9 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 		}
 		q.max = room < CLAIM_BATCH ? room : CLAIM_BATCH;
 		struct due_cursor before = f->cur;
-		if ((rc = store_claim(f->st, &q, claim_due, &x, c, &n, e)))
+		rc = store_claim(f->st, &q, claim_due, &x, c, &n, e);
+		notices_flush(f, &x, rc == ST_OK);
+		if (rc)
 			break;
 		if (!memcmp(&before, &f->cur, sizeof before))
 			break; /* nothing left past the cursor */
@@ -742,6 +832,15 @@ task_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 	for (size_t i = 0; i < x->n && !j; i++)
 		if (&x->jobs[i]->run == r)
 			j = x->jobs[i];
+	/* What the hook hears of is decided on the task as the run found it. */
+	unsigned mask = x->f->notify_on;
+	struct err pe;
+	char hash[17];
+	if (t->notify_on && notify_on_parse(t->notify_on, &mask, &pe))
+		mask = x->f->notify_on;
+	int event = j && j->no_resources ? -1 : notify_run_event(t, r, mask, hash);
+	if (hash[0] && !(j && j->no_resources))
+		set_str(&t->output_hash, hash);
 	int was_paused = t->paused != NULL;
 	if (j && j->no_resources)
 		rules_unstarted(t, r, x->now);
@@ -752,47 +851,30 @@ task_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 	if (j) {
 		set_str(&j->name, t->name);
 		set_str(&j->notify, !str_empty(t->notify) ? t->notify : x->f->o.notify);
+		/* A pause is told whatever the policy, as its own event. */
+		j->event = j->paused ? EV_PAUSED : event;
 	}
 	*write = 1;
 	return ST_OK;
 }
 
-/* The event with "paused": why this run's end paused its task, said once. */
-static char *
-event_paused(char *event, const char *paused)
-{
-	cJSON *o = cJSON_Parse(event);
-	if (!o)
-		return event;
-	cJSON_AddStringToObject(o, "paused", paused);
-	char *s = cJSON_PrintUnformatted(o);
-	cJSON_Delete(o);
-	if (!s)
-		return event;
-	free(event);
-	event = xasprintf("%s\n", s);
-	free(s);
-	return event;
-}
-
-/* Hand a finished run to the notify hook (in the background, like a run). */
+/* Hand an event to a notify hook (in the background, like a run). */
 static void
-notify(struct fire *f, const struct run *r, const char *name, const char *hook, const char *paused)
+notify(struct fire *f, const struct hook_event *ev, const char *hook)
 {
 	struct job *j = xcalloc(1, sizeof *j);
 	j->is_hook = 1;
 	j->hook = xstrdup(hook);
-	snprintf(j->run.id, sizeof j->run.id, "%s", r->id);
-	j->input = fire_hook_event(r, name);
-	if (paused)
-		j->input = event_paused(j->input, paused);
+	snprintf(j->run.id, sizeof j->run.id, "%s", ev->run ? ev->run->id : "");
+	snprintf(j->run.task_id, sizeof j->run.task_id, "%s", ev->task_id);
+	j->input = fire_hook_event(ev);
 	f->nhooks++;
 	struct err e;
 	if (exec_split(hook, &j->argv, &e)) {
 		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, e.msg);
 		return;
 	}
-	j->envp = fire_hook_env(r, name, store_locator(f->st));
+	j->envp = fire_hook_env(ev, store_locator(f->st));
 	fire_env_password(&j->envp, f->st);
 	struct exec_cmd c = {
 		.argv = j->argv,
@@ -814,25 +896,56 @@ hook_done(struct fire *f, struct job *j, const struct exec_result *x)
 	if (x->how != EXEC_EXITED || x->code != 0) {
 		const char *err = x->err ? x->err + strspn(x->err, " \t\n") : "";
 		int n = (int)strcspn(err, "\n");
-		warnf(f, "notify hook '%s' failed for run %.8s: %s%s%.*s", j->hook, j->run.id,
+		char about[64];
+		snprintf(about, sizeof about, j->run.id[0] ? "run %.8s" : "task '%.8s'",
+		    j->run.id[0] ? j->run.id : j->run.task_id);
+		warnf(f, "notify hook '%s' failed for %s: %s%s%.*s", j->hook, about,
 		    x->why[0] ? x->why : "failed", n ? ": " : "", n < 200 ? n : 200, err);
 	}
 	job_free(j);
 }
 
-/* Report a recorded run and pass it to its hook. */
+void
+fire_notify(struct fire *f, const struct task *t, int event, const struct run *r,
+    const char *reason)
+{
+	const char *hook = !str_empty(t->notify) ? t->notify : f->o.notify;
+	struct hook_event ev = {event, t->id, t->name, r, reason};
+	if (hook)
+		notify(f, &ev, hook);
+}
+
+/* Report a recorded run and pass it to its hook, as its policy says.
+ * Events beside the run's own (an auto-pause) go through fire_notify. */
 static void
 announce(struct fire *f, struct job *j)
 {
-	const char *hook = j->no_resources ? NULL : j->notify;
+	const char *hook = j->no_resources || j->event < 0 ? NULL : j->notify;
 	struct fire_report rep = {.run = &j->run, .name = j->name ? j->name : "", .hook = hook};
 	if (f->cb.report)
 		f->cb.report(&rep, f->cb.arg);
+	struct hook_event ev = {j->event, j->run.task_id, j->name, &j->run,
+		j->event == EV_PAUSED ? j->paused : NULL};
 	if (j->paused)
 		warnf(f, "task '%.8s' (%s) is %s; task-edit --enable %.8s resumes it", j->run.task_id,
 		    j->name ? j->name : "", j->paused, j->run.task_id);
 	if (hook)
-		notify(f, &j->run, j->name, hook, j->paused);
+		notify(f, &ev, hook);
+}
+
+/* Tell the budget skips of a committed claim; forget those of one that failed. */
+static void
+notices_flush(struct fire *f, struct claim_ctx *x, int committed)
+{
+	while (x->notices) {
+		struct notice *n = x->notices;
+		x->notices = n->next;
+		if (committed)
+			fire_notify(f, &n->task, EV_BUDGET, &n->run, n->run.error);
+		task_free(&n->task);
+		run_free(&n->run);
+		free(n);
+	}
 }
 
 /* Record jobs[0..n) as their owner, in one transaction. */

@@ -25,6 +25,9 @@ struct fire_opts {
 	int jobs;                /* executors at once (task-tick -j) */
 	const char *exec;        /* the default executor command line */
 	const char *notify;      /* the default notify hook, or NULL */
+	const char *notify_on;   /* the default notify policy (notify.h), NULL: NOTIFY_DEFAULT */
+	const char *budget;      /* the budget of all tasks together (spend.h), or NULL */
+	const char *budget_tz;   /* the zone of its windows, NULL: the local zone */
 	int timeout;             /* default seconds per run */
 	int64_t kill_grace_ms;   /* SIGTERM to SIGKILL; 0: the exec default */
 	const char *search_dir;  /* where executors are looked for after PATH */
@@ -82,6 +85,13 @@ int fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, stru
  * ST_ERR when some run could not be. */
 int fire_flush(struct fire *f, int64_t deadline_ms, struct err *e);
 void fire_stop(struct fire *f);            /* end the runs in flight (shutdown) */
+/* Tell t's notify hook (its own, else the default) of an event of notify.h
+ * that is not a finished run's own: EV_BUDGET, EV_PAUSED (an auto-pause),
+ * with the run it is about (NULL: none) and the reason (one line, NULL:
+ * none).  Always told, whatever the task's policy; call it once the change
+ * is committed.  The hook runs in the background, as a run's does. */
+void fire_notify(struct fire *f, const struct task *t, int event, const struct run *r,
+    const char *reason);
 /* The instant the next task is due (TIME_NONE: none), for --watch. */
 int fire_next_due(struct fire *f, int64_t *due, struct err *e);
 /* What a pass would fire at now, without changing anything. */

@@ -163,10 +163,10 @@ rules_due(const struct task *t, struct zones *zs, int64_t now, struct decision *
 	d->slot = t->next_run_at != TIME_NONE ? t->next_run_at : t->due_at;
 	d->next = TIME_NONE;
 	d->trigger = TRIGGER_SCHEDULE;
-	if (t->kind != KIND_CRON && t->kind != KIND_AT && t->kind != KIND_PLAN)
+	if (!task_repeats(t) && t->kind != KIND_AT && t->kind != KIND_PLAN)
 		return ST_OK;
 	/* A one-shot's (or a plan's last) retry: its own instant, never skipped. */
-	if (t->kind != KIND_CRON && !plan_has(t, d->slot)) {
+	if (!task_repeats(t) && !plan_has(t, d->slot)) {
 		d->fire = 1;
 		d->trigger = TRIGGER_RETRY;
 		return task_next_slot(t, zs, d->slot, &d->next, e);
@@ -215,7 +215,7 @@ rules_is_retry(const struct task *t)
 {
 	/* Its last run started at or after the pending instant: that run was
 	 * this occurrence's, and the task waits to try it again. */
-	return t->kind == KIND_CRON && t->next_run_at != TIME_NONE && t->last_run_at != TIME_NONE &&
+	return task_repeats(t) && t->next_run_at != TIME_NONE && t->last_run_at != TIME_NONE &&
 	    t->last_run_at >= t->next_run_at && t->due_at > due_of(t, t->next_run_at);
 }
 
@@ -254,7 +254,7 @@ overlap_after(struct task *t, const struct run *r, int64_t now)
 {
 	int64_t s;
 	struct err e;
-	if (t->kind != KIND_CRON || t->next_run_at == TIME_NONE || t->due_at > now ||
+	if (!task_repeats(t) || t->next_run_at == TIME_NONE || t->due_at > now ||
 	    r->started_at == TIME_NONE || t->next_run_at <= r->started_at)
 		return;
 	if (t->overlap == OVERLAP_SKIP) {
@@ -365,7 +365,7 @@ rules_after_run(struct task *t, const struct run *r, int64_t now)
 	/* Ended to make way for the next occurrence (--overlap replace): not
 	 * the task's failure; the occurrence that replaces it is due now. */
 	if (r->status == RUN_CANCELLED) {
-		if (last && t->kind == KIND_CRON)
+		if (last && task_repeats(t))
 			t->status = STATUS_COMPLETED;
 		if (!last)
 			rules_set_next(t, t->next_run_at);
@@ -374,7 +374,7 @@ rules_after_run(struct task *t, const struct run *r, int64_t now)
 	}
 	/* A recurring task retries the occurrence, or counts it failed and
 	 * moves on; its last occurrence failed ends it. */
-	if (t->kind == KIND_CRON) {
+	if (task_repeats(t)) {
 		if (retry_occurrence(t, r, now))
 			return;
 		count_failure(t);

@@ -17,6 +17,7 @@
 #include "llm_session.h"
 #include "mcp_client.h"
 #include "opt.h"
+#include "spend.h"
 #include "store.h"
 #include "task.h"
 #include "task_json.h"
@@ -581,16 +582,39 @@ llm_session_call_log(const struct llm_session *s)
 	return s->call_log ? cJSON_PrintUnformatted(s->call_log) : NULL;
 }
 
+/* Is a further request past one of lim's bounds?  The message says so. */
+static int
+past_limit(const struct llm_limits *lim, int request, long in, long out, struct err *e)
+{
+	long used = (in > 0 ? in : 0) + (out > 0 ? out : 0);
+	if (lim->max_tokens > 0 && used >= lim->max_tokens)
+		return err_set(e, ST_ERR, "stopped before model request %d: the conversation used %ld"
+		    " tokens, its bound is %ld (--max-run-tokens)", request, used, lim->max_tokens);
+	if (lim->left_tokens >= 0 && (double)used >= lim->left_tokens)
+		return err_set(e, ST_ERR, "stopped before model request %d: the run's budget is spent"
+		    " (%ld tokens used, %.0f were left)", request, used, lim->left_tokens);
+	double cost = lim->priced ? price_cost(lim->price_in, lim->price_out, in, out) : 0;
+	if (lim->left_dollars >= 0 && lim->priced && cost >= lim->left_dollars) {
+		char used_s[32], left_s[32];
+		money_fmt(cost, used_s, sizeof used_s);
+		money_fmt(lim->left_dollars, left_s, sizeof left_s);
+		return err_set(e, ST_ERR, "stopped before model request %d: the run's budget is spent"
+		    " (%s used, %s was left)", request, used_s, left_s);
+	}
+	return ST_OK;
+}
+
 int
-llm_session_run(struct llm_session *s, struct llm *l, int max_rounds, struct llm_result *r,
-    struct err *e)
+llm_session_run(struct llm_session *s, struct llm *l, const struct llm_limits *lim,
+    struct llm_result *r, struct err *e)
 {
 	long in_total = -1, out_total = -1;
-	int rc;
+	int rc, max_rounds = lim->max_rounds;
 	for (int round = 0;; round++) {
 		llm_result_free(r);
 		e->msg[0] = 0;
-		if ((rc = past_deadline(s, ST_OK, e)))
+		if ((rc = past_deadline(s, ST_OK, e)) ||
+		    (rc = past_limit(lim, round + 1, in_total, out_total, e)))
 			break;
 		if ((rc = llm_send(l, s->messages, s->tools, r, e))) {
 			rc = past_deadline(s, rc, e);

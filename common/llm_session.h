@@ -95,11 +95,22 @@ int llm_session_tools(struct llm_session *s, struct store *st, const char *profi
 int llm_session_mcp(struct llm_session *s, const char *servers, const char *allow, struct err *e);
 /* The tool calls answered so far as a JSON array (malloc'd), or NULL. */
 char *llm_session_call_log(const struct llm_session *s);
+/* What one conversation may use.  Each bound is checked before each
+ * request, so a conversation goes past one by at most one request. */
+struct llm_limits {
+	int max_rounds;             /* rounds of tool calls (--max-rounds) */
+	long max_tokens;            /* tokens in and out of all requests; 0: no bound */
+	double left_dollars;        /* what the run's budget leaves; < 0: no bound */
+	double left_tokens;         /* the same in tokens; < 0: no bound */
+	int priced;                 /* dollars are counted at these prices (per million) */
+	double price_in, price_out;
+};
 /* Requests until the model answers without calling tools; with tools its
- * calls are answered, at most max_rounds rounds of them.  r is the last
- * reply with the tokens of all of them; ST_OK or the status of the failure
- * (then r may still hold a reply). */
-int llm_session_run(struct llm_session *s, struct llm *l, int max_rounds,
+ * calls are answered, at most lim->max_rounds rounds of them.  r is the
+ * last reply with the tokens of all of them; ST_OK or the status of the
+ * failure (then r may still hold a reply); a request that a bound of lim
+ * stops is not made, and the message says which bound and by how much. */
+int llm_session_run(struct llm_session *s, struct llm *l, const struct llm_limits *lim,
     struct llm_result *r, struct err *e);
 void llm_session_free(struct llm_session *s);             /* the key is scrubbed */
 

@@ -71,6 +71,7 @@ struct mcpc {
 	int reaped;
 	/* Streamable HTTP */
 	struct http *http;
+	struct http *answers;       /* its own handle: answers go out while a reply streams in */
 	char *url;
 	char **headers;             /* "Name: value", NULL-terminated */
 	char *session;
@@ -362,7 +363,65 @@ is_response(const cJSON *m)
 	    cJSON_GetObjectItemCaseSensitive(m, "error");
 }
 
-/* One message of a reply: kept when it is the response wanted. */
+/* The answer to a request of the server's (a method and an id): pings
+ * answered, the rest refused (no roots, sampling or elicitation), as
+ * JSON text. */
+static char *
+server_answer(const cJSON *m)
+{
+	const char *method = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "method"));
+	cJSON *r = cJSON_CreateObject();
+	cJSON_AddStringToObject(r, "jsonrpc", "2.0");
+	cJSON_AddItemToObject(r, "id", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(m, "id"), 1));
+	if (method && strcmp(method, "ping") == 0) {
+		cJSON_AddObjectToObject(r, "result");
+	} else {
+		cJSON *err = cJSON_AddObjectToObject(r, "error");
+		cJSON_AddNumberToObject(err, "code", -32601);
+		cJSON_AddStringToObject(err, "message", "llm-call does not offer this");
+	}
+	char *s = cJSON_PrintUnformatted(r);
+	cJSON_Delete(r);
+	if (!s)
+		abort();
+	return s;
+}
+
+static int
+is_request(const cJSON *m)
+{
+	return cJSON_GetObjectItemCaseSensitive(m, "method") && cJSON_GetObjectItemCaseSensitive(m, "id");
+}
+
+static const char **http_headers(const struct mcpc *c, struct buf *vh, struct buf *sh);
+
+/* A request of the server's inside an event stream, answered at once by
+ * a POST of its own (the server may wait for it before it responds);
+ * its fate is the server's: the reply being read says what follows. */
+static void
+answer_http(struct mcpc *c, const cJSON *m)
+{
+	struct err e;
+	if (!c->answers && http_new(&c->answers, &e))
+		return;
+	struct buf vh = {0}, sh = {0};
+	const char **hl = http_headers(c, &vh, &sh);
+	char *s = server_answer(m);
+	struct http_request rq = {
+		.url = c->url, .headers = hl, .body = s, .len = strlen(s),
+		.connect_timeout_ms = c->timeout_ms < 10000 ? c->timeout_ms : 10000,
+		.timeout_ms = c->timeout_ms < 10000 ? c->timeout_ms : 10000,
+	};
+	struct http_result hr;
+	http_perform(c->answers, &rq, &hr);
+	free(s);
+	free(hl);
+	buf_free(&vh);
+	buf_free(&sh);
+}
+
+/* One message of a reply: kept when it is the response wanted; a request
+ * of the server's is answered. */
 static void
 reply_msg(struct reply *r, const char *s, size_t n)
 {
@@ -375,6 +434,8 @@ reply_msg(struct reply *r, const char *s, size_t n)
 	for (; it && !r->found; it = cJSON_IsArray(m) ? it->next : NULL) {
 		if (cJSON_IsObject(it) && is_response(it) && msg_id(it) == r->id)
 			r->found = cJSON_Duplicate(it, 1);
+		else if (cJSON_IsObject(it) && is_request(it))
+			answer_http(r->c, it);
 		if (!cJSON_IsArray(m))
 			break;
 	}
@@ -418,10 +479,10 @@ reply_data(const char *p, size_t n, void *arg)
 	return r->found ? 0 : n;
 }
 
-static int
-post_http(struct mcpc *c, const char *text, const char *method, long id, cJSON **resp, struct err *e)
+/* The headers of a POST to c (free the list; vh and sh hold two). */
+static const char **
+http_headers(const struct mcpc *c, struct buf *vh, struct buf *sh)
 {
-	struct buf vh = {0}, sh = {0};
 	size_t nh = 0;
 	while (c->headers && c->headers[nh])
 		nh++;
@@ -430,15 +491,23 @@ post_http(struct mcpc *c, const char *text, const char *method, long id, cJSON *
 	hl[k++] = "Content-Type: application/json";
 	hl[k++] = "Accept: application/json, text/event-stream";
 	if (c->version[0]) {
-		buf_printf(&vh, "MCP-Protocol-Version: %s", c->version);
-		hl[k++] = vh.data;
+		buf_printf(vh, "MCP-Protocol-Version: %s", c->version);
+		hl[k++] = vh->data;
 	}
 	if (c->session) {
-		buf_printf(&sh, "Mcp-Session-Id: %s", c->session);
-		hl[k++] = sh.data;
+		buf_printf(sh, "Mcp-Session-Id: %s", c->session);
+		hl[k++] = sh->data;
 	}
 	for (size_t i = 0; i < nh; i++)
 		hl[k++] = c->headers[i];
+	return hl;
+}
+
+static int
+post_http(struct mcpc *c, const char *text, const char *method, long id, cJSON **resp, struct err *e)
+{
+	struct buf vh = {0}, sh = {0};
+	const char **hl = http_headers(c, &vh, &sh);
 	struct reply r = {.c = c, .id = id};
 	struct http_request rq = {
 		.url = c->url, .headers = hl, .body = text, .len = strlen(text),
@@ -463,6 +532,11 @@ post_http(struct mcpc *c, const char *text, const char *method, long id, cJSON *
 		rc = err_set(e, ST_ERR, "MCP server '%s': %s: %s", c->name, c->url, hr.error);
 	} else if (hr.status == 404 && c->session) {
 		rc = err_set(e, ST_ERR, "MCP server '%s' ended the session", c->name);
+	} else if (hr.status == 401) {
+		/* Not worth a retry: the same request gets the same answer. */
+		rc = err_set(e, ST_INVALID, "MCP server '%s' asks for authorization (HTTP 401), which"
+		    " llm-call does not support; a static token can go in its \"headers\" in mcp.json",
+		    c->name);
 	} else if (hr.status < 200 || hr.status >= 300) {
 		rc = err_set(e, ST_ERR, "MCP server '%s' answered %s with HTTP %ld", c->name, method,
 		    hr.status);
@@ -525,19 +599,7 @@ notify(struct mcpc *c, const char *method, struct err *e)
 static int
 answer_server(struct mcpc *c, const cJSON *m, long deadline, struct err *e)
 {
-	const char *method = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "method"));
-	cJSON *r = cJSON_CreateObject();
-	cJSON_AddStringToObject(r, "jsonrpc", "2.0");
-	cJSON_AddItemToObject(r, "id", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(m, "id"), 1));
-	if (method && strcmp(method, "ping") == 0) {
-		cJSON_AddObjectToObject(r, "result");
-	} else {
-		cJSON *err = cJSON_AddObjectToObject(r, "error");
-		cJSON_AddNumberToObject(err, "code", -32601);
-		cJSON_AddStringToObject(err, "message", "llm-call does not offer this");
-	}
-	char *s = cJSON_PrintUnformatted(r);
-	cJSON_Delete(r);
+	char *s = server_answer(m);
 	int rc = send_stdio(c, s, deadline, e);
 	free(s);
 	return rc;
@@ -789,6 +851,7 @@ mcpc_close(struct mcpc *c)
 	free(c->url);
 	mcpc_strv_free(c->headers);
 	free(c->session);
+	http_free(c->answers);
 	free(c);
 }
 

@@ -7,7 +7,10 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "proc.h"
@@ -140,6 +143,79 @@ proc_group_alive(pid_t pgid)
 	}
 	closedir(d);
 	return alive;
+}
+
+int
+proc_subreaper(void)
+{
+	return prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L) == 0 ? 0 : -1;
+}
+
+/* Up to max live children of this process into pids; how many. */
+static int
+children(pid_t *pids, int max)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return 0;
+	struct dirent *de;
+	int n = 0;
+	pid_t self = getpid();
+	while (n < max && (de = readdir(d))) {
+		char *end, buf[1024], *p;
+		long pid = strtol(de->d_name, &end, 10);
+		long ppid;
+		if (*end || pid <= 0 || proc_stat_fields((pid_t)pid, buf, sizeof buf, &p))
+			continue;
+		if (sscanf(p + 1, " %ld", &ppid) == 1 && ppid == self && *p != 'Z' && *p != 'X')
+			pids[n++] = (pid_t)pid;
+	}
+	closedir(d);
+	return n;
+}
+
+static void
+reap_all(void)
+{
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+}
+
+int
+proc_end_children(long grace_ms)
+{
+	pid_t pids[256];
+	int ended = 0;
+	/* Bounded: a descendant that forks as fast as it is killed does not
+	 * keep this going for ever. */
+	for (int round = 0; round < 50; round++) {
+		reap_all();
+		int n = children(pids, 256);
+		if (!n)
+			break;
+		for (int i = 0; i < n; i++)
+			kill(pids[i], SIGTERM);
+		ended += n;
+		for (int64_t until = mono_ms() + grace_ms; mono_ms() < until;) {
+			reap_all();
+			if (!children(pids, 1))
+				break;
+			struct timespec ts = {0, 10 * 1000000L};
+			nanosleep(&ts, NULL);
+		}
+		n = children(pids, 256);
+		for (int i = 0; i < n; i++)
+			kill(pids[i], SIGKILL);
+		for (int64_t until = mono_ms() + 5000; n && mono_ms() < until;) {
+			reap_all();
+			if (!children(pids, 1))
+				break;
+			struct timespec ts = {0, 10 * 1000000L};
+			nanosleep(&ts, NULL);
+		}
+	}
+	reap_all();
+	return ended;
 }
 
 int

@@ -16,6 +16,13 @@ int proc_boot_id(char out[40]);                 /* this boot's id; -1 unknown */
  * when set.  -1 unknown. */
 int proc_node_id(char *out, size_t n);
 int proc_group_alive(pid_t pgid);               /* a member of the group that is not a zombie */
+/* Become a subreaper (PR_SET_CHILD_SUBREAPER): what a child leaves behind,
+ * even in a session of its own, is reparented here, not to init.  -1: not. */
+int proc_subreaper(void);
+/* Every child of this process, and each descendant as it is reparented
+ * here, gets SIGTERM, then SIGKILL after grace_ms; all are reaped.
+ * Returns how many were ended. */
+int proc_end_children(long grace_ms);
 /* SIGKILL every process of this user whose environment holds name=value
  * (a run's TASK_RUN_ID): what a dead task-tick left behind.  Returns how many. */
 int proc_kill_tagged(const char *name, const char *value);

@@ -847,6 +847,21 @@ store_call_list(struct store *st, const char *run_id, const char *task_id, long 
 	return st->ops->call_list(st, run_id, task_id, limit, fn, arg, e);
 }
 
+int
+store_call_spend(struct store *st, const char *task_id, int64_t since, double *dollars,
+    long long *tokens, struct err *e)
+{
+	*dollars = 0;
+	*tokens = 0;
+	return st->ops->call_spend(st, task_id, since, dollars, tokens, e);
+}
+
+int
+store_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, struct err *e)
+{
+	return st->ops->call_usage(st, since, fn, arg, e);
+}
+
 void
 llm_call_free(struct llm_call *c)
 {

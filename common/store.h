@@ -304,6 +304,7 @@ struct llm_call {
 	char *provider, *model;
 	char *system_prompt, *prompt, *answer;
 	long input_tokens, output_tokens; /* -1 unknown */
+	double cost;           /* dollars; -1 when the model has no price */
 	char *finish_reason;
 	long duration_ms;
 	char *error;           /* NULL on success */
@@ -326,5 +327,20 @@ int store_call_add(struct store *st, struct llm_call *c, struct err *e); /* sets
  * limit 0: no limit. */
 int store_call_list(struct store *st, const char *run_id, const char *task_id, long limit,
     llm_call_fn fn, void *arg, struct err *e);
+/* What the calls of task_id (NULL: of every task, and of none) recorded at
+ * or after since cost: dollars (a call without a price: 0) and tokens, in
+ * and out. */
+int store_call_spend(struct store *st, const char *task_id, int64_t since, double *dollars,
+    long long *tokens, struct err *e);
+/* A call as spending sees it; name is its task's, NULL when it has none. */
+struct call_usage {
+	char *task_id, *name, *model;
+	int64_t created_at;
+	long input_tokens, output_tokens; /* -1 unknown */
+	double cost;           /* -1: no price */
+};
+typedef int (*call_usage_fn)(const struct call_usage *u, void *arg); /* non-zero stops */
+/* Every call recorded at or after since (TIME_NONE: all), oldest first. */
+int store_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, struct err *e);
 
 #endif

@@ -103,6 +103,10 @@ struct store_ops {
 	int (*call_add)(struct store *st, struct llm_call *c, struct err *e);
 	int (*call_list)(struct store *st, const char *run_id, const char *task_id, long limit,
 	    llm_call_fn fn, void *arg, struct err *e);
+	int (*call_spend)(struct store *st, const char *task_id, int64_t since, double *dollars,
+	    long long *tokens, struct err *e);
+	int (*call_usage)(struct store *st, int64_t since, call_usage_fn fn, void *arg,
+	    struct err *e);
 };
 
 /* The backends' openers: fill st->ops, st->be, st->name, st->locator. */

@@ -519,6 +519,24 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN deadline integer NOT NULL DEFAULT 0;"
 	"ALTER TABLE tasks ADD COLUMN pause_after integer NOT NULL DEFAULT -1;"
 	"ALTER TABLE tasks ADD COLUMN paused text;",
+	/* 4: what each model call cost, budgets and notify policies of tasks,
+	 * with what they need to notify once per window and on change; spend
+	 * summed per window of a task or of all. */
+	"ALTER TABLE llm_calls ADD COLUMN cost double precision;"
+	"ALTER TABLE tasks ADD COLUMN budget text;"
+	"ALTER TABLE tasks ADD COLUMN notify_on text;"
+	"ALTER TABLE tasks ADD COLUMN budget_noticed bigint;"
+	"ALTER TABLE tasks ADD COLUMN output_hash text;"
+	"CREATE INDEX llm_calls_task_time ON llm_calls (task_id, created_at);"
+	"CREATE INDEX llm_calls_time ON llm_calls (created_at);",
+	/* 5: intervals (--every) from an anchor, --not-before, the opt-out of
+	 * the config's stagger (--jitter 0), and the slot a run holds under
+	 * max_concurrent (the model it counts for). */
+	"ALTER TABLE tasks ADD COLUMN every integer;"
+	"ALTER TABLE tasks ADD COLUMN anchor bigint;"
+	"ALTER TABLE tasks ADD COLUMN not_before bigint;"
+	"ALTER TABLE tasks ADD COLUMN stagger integer;"
+	"ALTER TABLE runs ADD COLUMN gate text;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -1111,6 +1129,8 @@ static const struct store_ops pg_ops = {
 	.history_clear = pg_history_clear,
 	.call_add = pg_call_add,
 	.call_list = pg_call_list,
+	.call_spend = pg_call_spend,
+	.call_usage = pg_call_usage,
 };
 
 int

@@ -236,6 +236,24 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN deadline INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE tasks ADD COLUMN pause_after INTEGER NOT NULL DEFAULT -1;"
 	"ALTER TABLE tasks ADD COLUMN paused TEXT;",
+	/* 8: what each model call cost, budgets and notify policies of tasks,
+	 * with what they need to notify once per window and on change; spend
+	 * summed per window of a task or of all. */
+	"ALTER TABLE llm_calls ADD COLUMN cost REAL;"
+	"ALTER TABLE tasks ADD COLUMN budget TEXT;"
+	"ALTER TABLE tasks ADD COLUMN notify_on TEXT;"
+	"ALTER TABLE tasks ADD COLUMN budget_noticed INTEGER;"
+	"ALTER TABLE tasks ADD COLUMN output_hash TEXT;"
+	"CREATE INDEX llm_calls_task_time ON llm_calls(task_id, created_at);"
+	"CREATE INDEX llm_calls_time ON llm_calls(created_at);",
+	/* 9: intervals (--every) from an anchor, --not-before, the opt-out of
+	 * the config's stagger (--jitter 0), and the slot a run holds under
+	 * max_concurrent (the model it counts for). */
+	"ALTER TABLE tasks ADD COLUMN every INTEGER;"
+	"ALTER TABLE tasks ADD COLUMN anchor INTEGER;"
+	"ALTER TABLE tasks ADD COLUMN not_before INTEGER;"
+	"ALTER TABLE tasks ADD COLUMN stagger INTEGER;"
+	"ALTER TABLE runs ADD COLUMN gate TEXT;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
@@ -1061,6 +1079,8 @@ static const struct store_ops sqlite_ops = {
 	.history_clear = sq_history_clear,
 	.call_add = sq_call_add,
 	.call_list = sq_call_list,
+	.call_spend = sq_call_spend,
+	.call_usage = sq_call_usage,
 };
 
 int

@@ -41,7 +41,7 @@ _agentcron_complete()
 		task-log) words='running success failed timeout interrupted skipped unstarted' ;;
 		*) words='pending running completed failed cancelled' ;;
 		esac ;;
-	-k | --kind) [[ $cmd == task-ls ]] && words='cron at plan manual heartbeat' ;;
+	-k | --kind) [[ $cmd == task-ls ]] && words='cron every at plan manual heartbeat' ;;
 	--missed) words='once skip all' ;;
 	--provider) words='openai anthropic' ;;
 	-p | --profile) [[ $cmd == task-mcp ]] && words='native oneclaw agent-zero kai toolpack wooster all' ;;

@@ -48,11 +48,14 @@ test_expect_success 'every key agentcron reads is known: no warning' '
 	agent_max_create = 10
 	agent_max_tasks = 100
 	agent_max_calls = 16
+	notify_on = failure,recovery
+	budget = $5/day
+	price.gpt-4o-mini = 0.15 0.60
 	EOF
 	task-ls >/dev/null 2>err && test_cmp /dev/null err &&
-	grep "^\.It Li " "$AC_TOP/man/man5/agentcron-config.5" | sed "s/^\.It //; s/ , / /g; s/Li //g" |
-		tr " " "\n" | sort -u >documented &&
-	sed "s/ = .*//" "$cfg" | sort -u >used &&
+	grep "^\.It Li " "$AC_TOP/man/man5/agentcron-config.5" |
+		sed "s/^\.It //; s/ , / /g; s/Li //g; s/\. Ns Ar /./g" | tr " " "\n" | sort -u >documented &&
+	sed "s/ = .*//; s/^\([a-z_]*\)\.[^ ]*/\1.MODEL/" "$cfg" | sort -u >used &&
 	test_cmp used documented
 '
 

@@ -4,14 +4,20 @@
  * MCP-Protocol-Version agreed, else HTTP 400; notifications get 202;
  * tools/list and tools/call of "echo" answer as server-sent events (a
  * notification first, then the response), tools/call of "add" as JSON with
- * structured content; DELETE /mcp ends the session.
+ * structured content; with -r a third tool, "ask": its tools/call opens an event stream that
+ * first asks the client (sampling/createMessage, then ping) and waits up
+ * to 5 s for both answers, each POSTed on a connection of its own while
+ * the stream stays open (logged in DIR/answers.log), before it responds;
+ * DELETE /mcp ends the session.
  *
- *   mcp-http [-d DIR] [-v VERSION] [-s LENGTH] [-i IDLE] [-t MAX]
+ *   mcp-http [-ar] [-d DIR] [-v VERSION] [-s LENGTH] [-i IDLE] [-t MAX]
  *
  * Starts in the background, prints its port and writes DIR/pid; -v answers
  * initialize with VERSION whatever was asked; -s gives a session id of
  * LENGTH bytes, as a JWT is (logged as <LENGTH bytes>, or <other N bytes>
- * when a request carries another one).  DIR/requests.log: one line
+ * when a request carries another one); -a answers every request HTTP
+ * 401 with a WWW-Authenticate challenge, as a server wanting OAuth does.
+ * DIR/requests.log: one line
  * per request (HTTP method, JSON-RPC method, session, version header);
  * DIR/errors.log: what was refused.  Exits after IDLE seconds without a
  * request (default 30) or MAX in all (default 300). */
@@ -42,7 +48,13 @@ struct server {
 	char *session;
 	char version[32];           /* agreed at initialize */
 	int deleted;
+	int auth;                   /* -a */
+	int asks;                   /* -r */
+	int ls;                     /* the listening socket */
+	int answers;                /* answers to our requests received */
 };
+
+static void serve(struct server *sv, int fd);
 
 static void
 append(const char *dir, const char *name, const char *text)
@@ -97,6 +109,18 @@ result_msg(const cJSON *id, cJSON *result)
 	return s;
 }
 
+/* A tools/call response whose content is one text block. */
+static char *
+text_result(const cJSON *id, const char *text)
+{
+	cJSON *r = cJSON_CreateObject(), *c = cJSON_AddArrayToObject(r, "content");
+	cJSON *t = cJSON_CreateObject();
+	cJSON_AddStringToObject(t, "type", "text");
+	cJSON_AddStringToObject(t, "text", text);
+	cJSON_AddItemToArray(c, t);
+	return result_msg(id, r);
+}
+
 static void
 sse(int fd, const char *msg)
 {
@@ -109,15 +133,53 @@ sse(int fd, const char *msg)
 	buf_free(&b);
 }
 
-static cJSON *
-tools(void)
+/* tools/call of "ask": requests of ours in the stream, the response
+ * once the client has answered them (or 5 s have passed). */
+static void
+ask(struct server *sv, int fd, const cJSON *id)
 {
-	return cJSON_Parse("{\"tools\":["
+	static const char head[] = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+	    "Cache-Control: no-cache\r\nConnection: close\r\n\r\n"
+	    "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":"
+	    "\"sampling/createMessage\",\"params\":{\"messages\":[],\"maxTokens\":10}}\n\n"
+	    "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"p1\",\"method\":\"ping\"}\n\n";
+	write_all(fd, head, sizeof head - 1);
+	int before = sv->answers;
+	time_t until = time(NULL) + 5;
+	while (sv->answers < before + 2 && time(NULL) < until) {
+		struct pollfd p = {.fd = sv->ls, .events = POLLIN};
+		if (poll(&p, 1, 1000) <= 0)
+			continue;
+		int afd = accept4(sv->ls, NULL, NULL, SOCK_CLOEXEC);
+		if (afd < 0)
+			continue;
+		serve(sv, afd);
+		shutdown(afd, SHUT_WR);
+		close(afd);
+	}
+	char *text = xasprintf("answered: %d", sv->answers - before);
+	char *s = text_result(id, text);
+	struct buf b = {0};
+	buf_printf(&b, "event: message\ndata: %s\n\n", s);
+	write_all(fd, b.data, b.len);
+	buf_free(&b);
+	free(s);
+	free(text);
+}
+
+static cJSON *
+tools(const struct server *sv)
+{
+	cJSON *t = cJSON_Parse("{\"tools\":["
 	    "{\"name\":\"echo\",\"description\":\"Echoes a message back.\",\"inputSchema\":{\"type\":"
 	    "\"object\",\"properties\":{\"message\":{\"type\":\"string\"}},\"required\":[\"message\"]}},"
 	    "{\"name\":\"add\",\"description\":\"Adds two numbers.\",\"inputSchema\":{\"type\":\"object\","
 	    "\"properties\":{\"a\":{\"type\":\"number\"},\"b\":{\"type\":\"number\"}},\"required\":[\"a\","
 	    "\"b\"]},\"outputSchema\":{\"type\":\"object\",\"properties\":{\"sum\":{\"type\":\"number\"}}}}]}");
+	if (sv->asks)
+		cJSON_AddItemToArray(cJSON_GetObjectItem(t, "tools"), cJSON_Parse("{\"name\":\"ask\","
+		    "\"description\":\"Asks the client first.\",\"inputSchema\":{\"type\":\"object\"}}"));
+	return t;
 }
 
 static void
@@ -139,6 +201,22 @@ handle(struct server *sv, int fd, const char *method, const char *sess, const ch
 	if (strcmp(method, "DELETE") == 0) {
 		sv->deleted = ours;
 		respond(fd, sv->deleted ? 200 : 404, NULL, NULL, NULL);
+		goto out;
+	}
+	if (sv->auth) {
+		respond(fd, 401, "application/json", "WWW-Authenticate: Bearer resource_metadata="
+		    "\"http://127.0.0.1/.well-known/oauth-protected-resource\"\r\n",
+		    "{\"error\":\"unauthorized\"}");
+		goto out;
+	}
+	if (m && !rpc && id && (cJSON_GetObjectItemCaseSensitive(m, "result") ||
+	    cJSON_GetObjectItemCaseSensitive(m, "error"))) {
+		char *s = cJSON_PrintUnformatted(m);
+		append(sv->dir, "answers.log", s);
+		append(sv->dir, "answers.log", "\n");
+		free(s);
+		sv->answers++;
+		respond(fd, 202, NULL, NULL, NULL);
 		goto out;
 	}
 	if (!m || !rpc) {
@@ -182,21 +260,18 @@ handle(struct server *sv, int fd, const char *method, const char *sess, const ch
 	const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
 	const char *tool = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
 	if (strcmp(rpc, "tools/list") == 0) {
-		char *s = result_msg(id, tools());
+		char *s = result_msg(id, tools(sv));
 		sse(fd, s);
 		free(s);
 	} else if (strcmp(rpc, "tools/call") == 0 && tool && strcmp(tool, "echo") == 0) {
 		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "message"));
 		char *text = xasprintf("Echo: %s", msg ? msg : "");
-		cJSON *r = cJSON_CreateObject(), *c = cJSON_AddArrayToObject(r, "content");
-		cJSON *t = cJSON_CreateObject();
-		cJSON_AddStringToObject(t, "type", "text");
-		cJSON_AddStringToObject(t, "text", text);
-		cJSON_AddItemToArray(c, t);
-		char *s = result_msg(id, r);
+		char *s = text_result(id, text);
 		sse(fd, s);
 		free(s);
 		free(text);
+	} else if (strcmp(rpc, "tools/call") == 0 && tool && strcmp(tool, "ask") == 0) {
+		ask(sv, fd, id);
 	} else if (strcmp(rpc, "tools/call") == 0 && tool && strcmp(tool, "add") == 0) {
 		const cJSON *a = cJSON_GetObjectItemCaseSensitive(args, "a");
 		const cJSON *b = cJSON_GetObjectItemCaseSensitive(args, "b");
@@ -266,15 +341,17 @@ main(int argc, char **argv)
 	struct server sv = {.dir = "."};
 	long idle = 30, max = 300, slen = 0;
 	int c;
-	while ((c = getopt(argc, argv, "d:v:s:i:t:")) != -1) {
+	while ((c = getopt(argc, argv, "ard:v:s:i:t:")) != -1) {
 		switch (c) {
+		case 'a': sv.auth = 1; break;
+		case 'r': sv.asks = 1; break;
 		case 'd': sv.dir = optarg; break;
 		case 'v': sv.force_version = optarg; break;
 		case 's': slen = strtol(optarg, NULL, 10); break;
 		case 'i': idle = strtol(optarg, NULL, 10); break;
 		case 't': max = strtol(optarg, NULL, 10); break;
 		default:
-			fprintf(stderr, "usage: mcp-http [-d DIR] [-v VERSION] [-s LENGTH] [-i IDLE] [-t MAX]\n");
+			fprintf(stderr, "usage: mcp-http [-ar] [-d DIR] [-v VERSION] [-s LENGTH] [-i IDLE] [-t MAX]\n");
 			return 2;
 		}
 	}
@@ -290,6 +367,7 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	mkdir(sv.dir, 0700);
 	int ls = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	sv.ls = ls;
 	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	socklen_t sl = sizeof sa;
 	if (ls < 0 || bind(ls, (struct sockaddr *)&sa, sizeof sa) || listen(ls, 16) ||
