@@ -16,10 +16,12 @@
 #include <cjson/cJSON.h>
 
 #include "config.h"
+#include "history.h"
 #include "opt.h"
 #include "prog.h"
 #include "spend.h"
 #include "store.h"
+#include "store_history.h"
 #include "table.h"
 #include "task_json.h"
 #include "taskargs.h"
@@ -343,6 +345,7 @@ usage(FILE *f)
 	    "       task-log [--json] RUN_ID...\n"
 	    "       task-log --calls [--context NAME] [--task ID] [--since TIME] [--limit N] [--json]\n"
 	    "       task-log --usage [--by task|model|day] [--task ID] [--since TIME] [--utc] [--json]\n"
+	    "       task-log --prune [--dry-run] [--vacuum] [--json]\n"
 	    "  -t, --task ID       runs of one task (any unique prefix, or its name)\n"
 	    "  -s, --status S      running, success, failed, timeout, interrupted,\n"
 	    "                      skipped, unstarted, missed or cancelled\n"
@@ -355,20 +358,24 @@ usage(FILE *f)
 	    "      --usage         tokens and dollars of the model calls, with a total\n"
 	    "      --by KEY        with --usage: per task (default), model or day\n"
 	    "      --utc           times in UTC (default: the local zone)\n"
+	    "      --prune         remove the history past what is kept (config keep,\n"
+	    "                      keep_runs, context_messages; task-add --keep) and say what\n"
+	    "  -n, --dry-run       with --prune: only say what would go\n"
+	    "      --vacuum        with --prune: give the freed space back to the file system\n"
 	    "  -h, --help, -V, --version\n");
 }
 
 struct args {
 	const char *task, *status, *since, *run, *context, *by;
 	long limit;
-	int json, utc, calls, usage;
+	int json, utc, calls, usage, prune, dry, vacuum;
 };
 
 /* Options into a; 0 to go on, else the exit status (-1: done, 0). */
 static int
 parse_args(int argc, char **argv, struct args *a)
 {
-	enum { OPT_UTC = 256, OPT_CALLS, OPT_CONTEXT, OPT_USAGE, OPT_BY };
+	enum { OPT_UTC = 256, OPT_CALLS, OPT_CONTEXT, OPT_USAGE, OPT_BY, OPT_PRUNE, OPT_VACUUM };
 	static const struct option opts[] = {
 		{"task", required_argument, NULL, 't'}, {"status", required_argument, NULL, 's'},
 		{"since", required_argument, NULL, 'S'}, {"limit", required_argument, NULL, 'l'},
@@ -376,12 +383,14 @@ parse_args(int argc, char **argv, struct args *a)
 		{"utc", no_argument, NULL, OPT_UTC}, {"calls", no_argument, NULL, OPT_CALLS},
 		{"context", required_argument, NULL, OPT_CONTEXT},
 		{"usage", no_argument, NULL, OPT_USAGE}, {"by", required_argument, NULL, OPT_BY},
+		{"prune", no_argument, NULL, OPT_PRUNE}, {"dry-run", no_argument, NULL, 'n'},
+		{"vacuum", no_argument, NULL, OPT_VACUUM},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
 	struct err e;
 	char msg[128];
 	int c;
-	while ((c = opt_next(argc, argv, ":t:s:S:l:jr:hV", opts, msg, sizeof msg)) != -1) {
+	while ((c = opt_next(argc, argv, ":t:s:S:l:jr:nhV", opts, msg, sizeof msg)) != -1) {
 		switch (c) {
 		case 't': a->task = optarg; break;
 		case 's': a->status = optarg; break;
@@ -393,6 +402,9 @@ parse_args(int argc, char **argv, struct args *a)
 		case OPT_CONTEXT: a->context = optarg; break;
 		case OPT_USAGE: a->usage = 1; break;
 		case OPT_BY: a->by = optarg; break;
+		case OPT_PRUNE: a->prune = 1; break;
+		case 'n': a->dry = 1; break;
+		case OPT_VACUUM: a->vacuum = 1; break;
 		case 'l':
 			if (opt_number("--limit", optarg, NULL, 0, LONG_MAX, &a->limit, &e)) {
 				fprintf(stderr, "%s: %s (0: all)\n", prog, e.msg);
@@ -422,6 +434,13 @@ parse_args(int argc, char **argv, struct args *a)
 	if (a->usage && (a->calls || a->status || a->run || argc > optind))
 		return usage_error(prog, "--usage sums model calls: --calls, --status and run ids"
 		    " do not go with it");
+	if ((a->dry || a->vacuum) && !a->prune)
+		return usage_error(prog, "--dry-run and --vacuum go with --prune");
+	if (a->prune && (a->calls || a->usage || a->by || a->task || a->status || a->since ||
+	    a->run || a->utc || argc > optind))
+		return usage_error(prog, "--prune takes only --dry-run, --vacuum and --json");
+	if (a->dry && a->vacuum)
+		return usage_error(prog, "--vacuum changes the store; --dry-run changes nothing");
 	if (a->calls && (a->status || a->run || argc > optind))
 		return usage_error(prog, "--calls lists model calls: --status and run ids are for runs");
 	if ((argc > optind || a->run) && (a->task || a->status || a->since)) {
@@ -632,6 +651,38 @@ list_runs(struct logger *lg, struct run_filter *f, const struct args *a, struct 
 	return rc;
 }
 
+/* --prune: every batch at once, then what went (and the space, --vacuum). */
+static int
+prune(struct store *st, const struct args *a, int64_t now, struct err *e)
+{
+	struct config *cf = NULL;
+	struct history_opts ho;
+	struct prune_stats s;
+	char what[256] = "";
+	int done, rc = config_load(&cf, e) ? ST_ERR : history_opts_config(&ho, cf, e);
+	config_free(cf);
+	if (!rc)
+		rc = history_prune(st, &ho, now, a->dry, 0, &s, &done, e);
+	if (!rc && !a->dry)
+		rc = store_vacuum(st, a->vacuum, 0, what, sizeof what, e);
+	if (rc)
+		return rc;
+	if (a->json) {
+		printf("{\"dry_run\":%s,\"runs\":%ld,\"calls\":%ld,\"messages\":%ld,"
+		    "\"loose_calls\":%ld}\n", a->dry ? "true" : "false", s.runs, s.calls, s.messages,
+		    s.loose_calls);
+	} else {
+		printf("%s %ld run%s (with %ld model call%s), %ld conversation message%s and %ld model"
+		    " call%s made outside runs%s\n", a->dry ? "would remove" : "removed", s.runs,
+		    s.runs == 1 ? "" : "s", s.calls, s.calls == 1 ? "" : "s", s.messages,
+		    s.messages == 1 ? "" : "s", s.loose_calls, s.loose_calls == 1 ? "" : "s",
+		    a->dry ? " (--dry-run: nothing changed)" : "");
+	}
+	if (what[0])
+		fprintf(stderr, "%s: %s\n", prog, what);
+	return ST_OK;
+}
+
 static int
 task_log(int argc, char **argv)
 {
@@ -653,6 +704,11 @@ task_log(int argc, char **argv)
 		rc = parse_since(a.since, now, &f.since, &e);
 	if (!rc)
 		rc = store_open(NULL, STORE_READ, &lg.st, &e);
+	if (!rc && a.prune) {
+		if ((rc = prune(lg.st, &a, now, &e)))
+			fprintf(stderr, "%s: %s\n", prog, e.msg);
+		goto done;
+	}
 	if (!rc && a.task && !(rc = store_task_resolve(lg.st, a.task, 0, id, &e)))
 		f.task_id = id;
 	/* A task in the trash still has its runs. */
@@ -675,6 +731,7 @@ task_log(int argc, char **argv)
 	} else {
 		rc = list_runs(&lg, &f, &a, &e);
 	}
+done:
 	table_free(lg.tb);
 	if (lg.have_task)
 		task_free(&lg.task);

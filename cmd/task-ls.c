@@ -15,11 +15,13 @@
 #include "opt.h"
 #include "prog.h"
 #include "store.h"
+#include "store_history.h"
 #include "table.h"
 #include "task_json.h"
 #include "utf8.h"
 
 static const char prog[] = "task-ls";
+#define TASK_LS_SILENCE 180  /* seconds without a pass that task-status --check calls silence */
 
 enum { OUT_TABLE, OUT_TSV, OUT_JSON };
 
@@ -213,6 +215,27 @@ parse_args(int argc, char **argv, struct task_filter *f, int *json, int *utc)
 }
 
 static int
+latest_pass(const struct pass *p, void *arg)
+{
+	*(struct pass *)arg = *p;
+	return 1;
+}
+
+/* For people: the scheduler has not run for a while (its passes say so). */
+static void
+say_silence(struct store *st, int64_t now)
+{
+	struct pass p = {.at = TIME_NONE};
+	struct err e;
+	if (store_pass_list(st, latest_pass, &p, &e) || p.at == TIME_NONE ||
+	    now - p.at <= TASK_LS_SILENCE)
+		return;
+	int64_t m = (now - p.at) / 60;
+	printf("No scheduler pass for %lld %s (the last on %.100s): is task-tick still running?"
+	    " (see task-status)\n", (long long)(m < 120 ? m : m / 60), m < 120 ? "min" : "h", p.host);
+}
+
+static int
 task_ls(int argc, char **argv)
 {
 	struct task_filter f;
@@ -234,6 +257,8 @@ task_ls(int argc, char **argv)
 			fprintf(l.mode == OUT_TABLE ? stdout : stderr,
 			    "Scheduler paused since %s: nothing fires (task-tick --resume)\n", paused);
 		free(paused);
+		if (l.mode == OUT_TABLE)
+			say_silence(st, f.now);
 		if (l.mode == OUT_TABLE) {
 			static const char *const head[] = {"ID", "NAME", "SCHEDULE", "NEXT RUN", "STATUS", "LAST"};
 			l.tb = table_new(6, head);

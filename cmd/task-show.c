@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "fire_rules.h"
+#include "history.h"
 #include "ids.h"
 #include "opt.h"
 #include "prog.h"
@@ -226,6 +227,12 @@ show_text(const struct task *t, struct zones *zs, int overdue, const char *budge
 	field("notify on:", t->notify_on);
 	field("budget:", budget[0] ? budget : NULL);
 	field("scope:", t->scope);
+	if (t->keep) {
+		/* A task's own keep says all it keeps; the defaults are not read. */
+		struct history_opts ho = {0};
+		history_describe(t->keep, &ho, buf, sizeof buf);
+		field("keeps:", buf);
+	}
 	task_origin_describe(t, buf, sizeof buf);
 	field("made by:", buf);
 	if (t->queued)

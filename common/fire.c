@@ -73,6 +73,8 @@ struct fire {
 	struct idset fired;      /* tasks claimed in this pass */
 	struct job **pending;    /* finished, not recorded yet */
 	size_t npending, cappending;
+	int claimed;             /* fire_claim ran since the last fire_wait: what ends next
+	                            is recorded by the claim after it, in its commit */
 	int64_t retry_at;        /* mono_ms of the next try to record them */
 	int64_t retry_ms;
 	size_t nreplace;         /* runs in flight that may be asked to end */
@@ -322,6 +324,22 @@ start_claimed(struct fire *f, struct claimed *c, int n)
 }
 
 /* ---- claiming ---- */
+
+/* Ended runs carried by a claim (ride_attach, ride_settle). */
+struct end_ctx {
+	struct fire *f;
+	int64_t now;
+	struct job **jobs;
+	size_t n;
+};
+struct ride {
+	struct run_end *ends;
+	size_t n;
+	struct end_ctx x;
+};
+static void ride_attach(struct fire *f, struct claim_req *q, struct ride *rd, int64_t now);
+static void ride_settle(struct fire *f, struct claim_req *q, struct ride *rd, int committed);
+static int record_pending(struct fire *f, struct err *e);
 
 struct claim_ctx {
 	struct fire *f;
@@ -722,8 +740,8 @@ claim_overlaps(struct fire *f, int64_t now, struct err *e)
 
 static void notices_flush(struct fire *f, struct claim_ctx *x, int committed);
 
-int
-fire_claim(struct fire *f, int *started, int *more, struct err *e)
+static int
+claim_now(struct fire *f, int *started, int *more, struct err *e)
 {
 	*started = 0;
 	*more = 0;
@@ -748,7 +766,11 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 	struct claim_req q = {.what = CLAIM_QUEUED, .now = now, .max = room};
 	int n = 0, looked = 0;
 	size_t fired0 = f->fired.n;
+	struct ride rd;
+	ride_attach(f, &q, &rd, now);
 	rc = queued ? store_claim(f->st, &q, claim_manual, &x, c, &n, e) : ST_OK;
+	if (queued)
+		ride_settle(f, &q, &rd, !rc);
 	if (!rc) {
 		start_claimed(f, c, n);
 		*started += n;
@@ -765,6 +787,7 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 		q.max = room < CLAIM_BATCH ? room : CLAIM_BATCH;
 		struct due_cursor before = f->cur;
 		rc = store_claim(f->st, &q, claim_due, &x, c, &n, e);
+		ride_settle(f, &q, &rd, !rc);
 		notices_flush(f, &x, rc == ST_OK);
 		if (rc)
 			break;
@@ -791,7 +814,20 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 		if (room <= 0)
 			*more = 1;
 	}
+	ride_settle(f, &q, &rd, 0);
 	free(c);
+	return rc;
+}
+
+int
+fire_claim(struct fire *f, int *started, int *more, struct err *e)
+{
+	int rc = claim_now(f, started, more, e);
+	/* What no claim took along is recorded on its own. */
+	struct err e1;
+	if (f->npending && mono_ms() >= f->retry_at && record_pending(f, &e1) && !rc)
+		*e = e1;
+	f->claimed = !rc && !f->npending;
 	return rc;
 }
 
@@ -814,13 +850,6 @@ fire_manual(struct fire *f, const char *id, char run_id[37], struct err *e)
 }
 
 /* ---- after a run ---- */
-
-struct end_ctx {
-	struct fire *f;
-	int64_t now;
-	struct job **jobs;
-	size_t n;
-};
 
 /* The task after one of ctx's jobs ended: the rules, and what to announce. */
 static int
@@ -948,17 +977,10 @@ notices_flush(struct fire *f, struct claim_ctx *x, int committed)
 	}
 }
 
-/* Record jobs[0..n) as their owner, in one transaction. */
-static int
-record(struct fire *f, struct job **jobs, size_t n, struct err *e)
+/* jobs[0..n) were recorded (ends says how): announce them, and let go. */
+static void
+recorded(struct fire *f, struct job **jobs, const struct run_end *ends, size_t n)
 {
-	struct run_end ends[WAIT_BATCH];
-	struct end_ctx x = {.f = f, .now = now_of(f), .jobs = jobs, .n = n};
-	for (size_t i = 0; i < n; i++)
-		ends[i] = (struct run_end){.run = &jobs[i]->run, .owner = jobs[i]->owner};
-	int rc = store_runs_end(f->st, ends, n, task_after_end, &x, e);
-	if (rc)
-		return rc;
 	for (size_t i = 0; i < n; i++) {
 		if (ends[i].ours)
 			announce(f, jobs[i]);
@@ -968,7 +990,57 @@ record(struct fire *f, struct job **jobs, size_t n, struct err *e)
 			    jobs[i]->run.task_id, run_status_name(jobs[i]->run.status));
 		job_free(jobs[i]);
 	}
-	return ST_OK;
+}
+
+/* Record jobs[0..n) as their owner, in one transaction. */
+static int
+record(struct fire *f, struct job **jobs, size_t n, struct err *e)
+{
+	struct run_end ends[WAIT_BATCH];
+	struct end_ctx x = {.f = f, .now = now_of(f), .jobs = jobs, .n = n};
+	for (size_t i = 0; i < n; i++)
+		ends[i] = (struct run_end){.run = &jobs[i]->run, .owner = jobs[i]->owner};
+	int rc = store_runs_end(f->st, ends, n, task_after_end, &x, e);
+	if (!rc)
+		recorded(f, jobs, ends, n);
+	return rc;
+}
+
+/* The pending runs ride along with a claim (req): one commit records them
+ * and claims more.  Not while recording waits out a failure. */
+static void
+ride_attach(struct fire *f, struct claim_req *q, struct ride *rd, int64_t now)
+{
+	rd->n = 0;
+	if (!f->npending || mono_ms() < f->retry_at)
+		return;
+	rd->n = f->npending;
+	rd->ends = xcalloc(rd->n, sizeof *rd->ends);
+	rd->x = (struct end_ctx){.f = f, .now = now, .jobs = f->pending, .n = rd->n};
+	for (size_t i = 0; i < rd->n; i++)
+		rd->ends[i] = (struct run_end){.run = &f->pending[i]->run, .owner = f->pending[i]->owner};
+	q->ends = rd->ends;
+	q->nends = rd->n;
+	q->end = task_after_end;
+	q->end_arg = &rd->x;
+}
+
+/* After the claim that carried them: done if it committed, else they wait. */
+static void
+ride_settle(struct fire *f, struct claim_req *q, struct ride *rd, int committed)
+{
+	if (!rd->n)
+		return;
+	q->ends = NULL;
+	q->nends = 0;
+	if (committed) {
+		recorded(f, f->pending, rd->ends, rd->n);
+		memmove(f->pending, f->pending + rd->n, (f->npending - rd->n) * sizeof *f->pending);
+		f->npending -= rd->n;
+		f->retry_ms = RECORD_RETRY_MIN;
+	}
+	free(rd->ends);
+	rd->n = 0;
 }
 
 static void
@@ -1058,7 +1130,8 @@ job_cancelled(struct job *j)
 int
 fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct err *e)
 {
-	int status = ST_OK;
+	int status = ST_OK, defer = f->claimed;
+	f->claimed = 0;
 	beat(f, 0);
 	if (f->npending && mono_ms() >= f->retry_at && record_pending(f, e))
 		status = ST_ERR;
@@ -1103,8 +1176,10 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 		}
 		exec_result_free(&x);
 	} while (f->npending - before < WAIT_BATCH && exec_pool_wait(f->pool, 0, NULL, 0, &x));
-	/* Recorded now unless earlier ones still wait for the store. */
-	if (f->npending > before && (before == 0 || mono_ms() >= f->retry_at) && record_pending(f, e))
+	/* Recorded now unless earlier ones still wait for the store, or the
+	 * claim that follows takes them along. */
+	if (!defer && f->npending > before && (before == 0 || mono_ms() >= f->retry_at) &&
+	    record_pending(f, e))
 		status = ST_ERR;
 	return status;
 }

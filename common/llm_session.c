@@ -228,15 +228,18 @@ resolve_limits(struct llm_session *s, const struct config *cf, struct err *e)
 {
 	struct llm_config *lc = &s->lc;
 	double t = s->timeout, ct = s->connect_timeout;
-	long retries = s->retries;
+	long retries = s->retries, history = LLM_SESSION_HISTORY;
 	const char *v;
 	struct err sub;
 	if ((t <= 0 && (v = config_get(cf, "timeout")) && opt_seconds("timeout", v, 86400, &t, &sub)) ||
 	    (ct <= 0 && (v = config_get(cf, "connect_timeout")) &&
 	    opt_seconds("connect_timeout", v, 86400, &ct, &sub)) ||
 	    (retries < 0 && (v = config_get(cf, "retries")) &&
-	    opt_number("retries", v, NULL, 0, 20, &retries, &sub)))
+	    opt_number("retries", v, NULL, 0, 20, &retries, &sub)) ||
+	    ((v = config_get(cf, "context_messages")) &&
+	    opt_number("context_messages", v, NULL, 1, LONG_MAX, &history, &sub)))
 		return err_set(e, ST_INVALID, "%s: %s", config_path(cf), sub.msg);
+	s->history_max = history;
 	lc->timeout_ms = t > 0 ? (long)(t * 1000) : 300000;
 	lc->connect_timeout_ms = ct > 0 ? (long)(ct * 1000) : 10000;
 	if (lc->connect_timeout_ms > lc->timeout_ms)
@@ -319,7 +322,8 @@ llm_session_conversation(struct llm_session *s, struct store *st, struct err *e)
 	if (s->context) {
 		struct history_msg *h;
 		size_t nh;
-		int rc = store_history_load(st, s->context, LLM_SESSION_HISTORY, &h, &nh, e);
+		size_t max = s->history_max > 0 ? (size_t)s->history_max : LLM_SESSION_HISTORY;
+		int rc = store_history_load(st, s->context, max, &h, &nh, e);
 		if (rc)
 			return rc;
 		for (size_t i = 0; i < nh; i++) {

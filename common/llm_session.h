@@ -24,7 +24,7 @@ struct store;
 struct tools;
 
 #define LLM_SESSION_RETRIES 3         /* further attempts unless told otherwise */
-#define LLM_SESSION_HISTORY 100       /* messages of a context sent along */
+#define LLM_SESSION_HISTORY 100       /* messages of a context sent along (context_messages) */
 #define LLM_SESSION_RESULT_MAX 100000 /* bytes of an MCP tool's result given to the model */
 #define LLM_SESSION_EXCERPT 500       /* bytes of a result or error in the record */
 #define LLM_SESSION_DEADLINE 1800     /* seconds for a whole call outside a run */
@@ -59,6 +59,7 @@ struct llm_session {
 	cJSON *call_log;            /* every tool call answered, for the record */
 	int tool_calls;             /* calls answered */
 	long max_calls;             /* calls answered in one round (agent_max_calls) */
+	long history_max;           /* messages of a context sent along (context_messages) */
 	char *key;
 	char hint[PATH_MAX + 64];   /* where the key comes from */
 	struct llm_attachment *atts;

@@ -44,24 +44,13 @@ notify_on_parse(const char *list, unsigned *mask, struct err *e)
 	return rc;
 }
 
-static void
-hash_output(const char *s, char out[17])
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (const char *p = s ? s : ""; *p; p++) {
-		h ^= (unsigned char)*p;
-		h *= 1099511628211ULL;
-	}
-	snprintf(out, 17, "%016llx", (unsigned long long)h);
-}
-
 int
 notify_run_event(const struct task *t, const struct run *r, unsigned mask, char hash[17])
 {
 	hash[0] = 0;
 	unsigned happened = 0;
 	if (r->status == RUN_SUCCESS) {
-		hash_output(r->output, hash);
+		snprintf(hash, 17, "%016llx", (unsigned long long)str_hash(r->output ? r->output : ""));
 		happened |= 1u << EV_SUCCESS;
 		/* A first success is news too: nothing was heard before it. */
 		if (!t->output_hash || strcmp(t->output_hash, hash) != 0)

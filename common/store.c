@@ -579,6 +579,9 @@ claimed_free(struct claimed *c, size_t n)
 	}
 }
 
+static int ends_write(struct store *st, struct run_end *ends, size_t n, end_fn fn, void *arg,
+    struct err *e);
+
 int
 store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *arg,
     struct claimed *out, int *n, struct err *e)
@@ -596,6 +599,9 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 	if (!rc && st->has_owner && !(rc = st->ops->owner_beat(st, &alive, e)) && !alive)
 		rc = err_set(e, ST_REFUSED, "store '%s': this process was silent too long and declared"
 		    " dead; it claims nothing under that identity", st->name);
+	/* Ends first: a task whose run ended is claimable again at once. */
+	if (!rc && req->nends)
+		rc = ends_write(st, req->ends, req->nends, req->end, req->end_arg, e);
 	if (!rc)
 		rc = st->ops->claim_scan(st, req, tasks, last, &got, e);
 	/* The cursor moves past every task looked at, as it was read. */
@@ -680,13 +686,13 @@ task_after(struct store *st, const struct run *r, end_fn fn, void *arg, struct e
 	return rc;
 }
 
-int
-store_runs_end(struct store *st, struct run_end *ends, size_t n, end_fn fn, void *arg,
-    struct err *e)
+/* The ends of runs, inside the caller's unit of work. */
+static int
+ends_write(struct store *st, struct run_end *ends, size_t n, end_fn fn, void *arg, struct err *e)
 {
 	if (!st->has_owner)
 		return err_set(e, ST_ERR, "store '%s': ending runs needs a registered owner", st->name);
-	int rc = store_begin(st, e);
+	int rc = ST_OK;
 	for (size_t i = 0; !rc && i < n; i++) {
 		ends[i].ours = 0;
 		const char *owner = ends[i].owner ? ends[i].owner : st->self.id;
@@ -700,6 +706,16 @@ store_runs_end(struct store *st, struct run_end *ends, size_t n, end_fn fn, void
 			free(note);
 		}
 	}
+	return rc;
+}
+
+int
+store_runs_end(struct store *st, struct run_end *ends, size_t n, end_fn fn, void *arg,
+    struct err *e)
+{
+	int rc = store_begin(st, e);
+	if (!rc)
+		rc = ends_write(st, ends, n, fn, arg, e);
 	if (!rc)
 		rc = store_commit(st, e);
 	if (rc)

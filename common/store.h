@@ -205,12 +205,20 @@ void due_cursor_init(struct due_cursor *c);
 /* OVERLAP: the running tasks whose next occurrence is due at now and whose
  * --overlap is skip or replace (what is due while they run). */
 enum { CLAIM_DUE, CLAIM_QUEUED, CLAIM_ONE, CLAIM_OVERLAP };
+struct run_end;
+typedef int (*end_fn)(struct task *t, const struct run *r, int *write, void *arg, struct err *e);
 struct claim_req {
 	int what;              /* CLAIM_* */
 	int64_t now;           /* DUE: due at or before now */
 	struct due_cursor *cur; /* DUE: moves past every task looked at */
 	const char *id;        /* ONE: the task, waited for if another holds it */
 	int max;               /* DUE, QUEUED: tasks looked at, at most */
+	/* Runs that ended, recorded first in the claim's own transaction (as
+	 * store_runs_end would, with end and end_arg): one commit for both. */
+	struct run_end *ends;
+	size_t nends;
+	end_fn end;
+	void *end_arg;
 };
 
 /* What a claim decides for one task, handed the task as stored and held
@@ -234,7 +242,8 @@ void claimed_free(struct claimed *c, size_t n);
 
 /* Claim: DUE, the enabled pending tasks due at req->now past the cursor,
  * skipping those another claimer holds; QUEUED, the tasks asked to run that
- * are not running; ONE, req->id.  fn decides each; a fired run whose
+ * are not running; ONE, req->id.  req->ends are recorded first; then fn
+ * decides each task; a fired run whose
  * occurrence already has a run, or whose task has one in flight, is not
  * inserted and its task not written.  Everything is one transaction: on
  * success the runs started are out[0..*n) (out has room for max, or 1),
@@ -247,8 +256,8 @@ int store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void
  * queued: what a watcher sleeps until.  TIME_NONE when nothing is. */
 int store_due_next(struct store *st, int64_t *due, int *queued, struct err *e);
 
-/* The task's new state after run r ended: edit *t (held) and set *write. */
-typedef int (*end_fn)(struct task *t, const struct run *r, int *write, void *arg, struct err *e);
+/* end_fn (above): the task's new state after run r ended: edit *t (held)
+ * and set *write. */
 
 struct run_end {
 	struct run *run;       /* status, ended_at, exit_code, output, error, duration_ms */

@@ -537,6 +537,16 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN not_before bigint;"
 	"ALTER TABLE tasks ADD COLUMN stagger integer;"
 	"ALTER TABLE runs ADD COLUMN gate text;",
+	/* 6: history bounded: each host's last pass, how much of its history a
+	 * task keeps, what pruning removed (so totals only grow), and indexes
+	 * that let pruning and task-status read indexes, not rows. */
+	"CREATE TABLE passes (host text PRIMARY KEY, at bigint NOT NULL, mode text NOT NULL,"
+	" pid bigint, version text);"
+	"ALTER TABLE tasks ADD COLUMN keep text;"
+	"CREATE TABLE pruned (key text PRIMARY KEY, n bigint NOT NULL);"
+	"CREATE INDEX runs_status ON runs (status, task_id, ended_at);"
+	"CREATE INDEX llm_calls_created ON llm_calls (created_at, input_tokens, output_tokens);"
+	"CREATE INDEX llm_calls_loose ON llm_calls (created_at) WHERE run_id IS NULL;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -1131,6 +1141,7 @@ static const struct store_ops pg_ops = {
 	.call_list = pg_call_list,
 	.call_spend = pg_call_spend,
 	.call_usage = pg_call_usage,
+	.history = &pg_history_ops,
 };
 
 int

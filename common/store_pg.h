@@ -80,5 +80,6 @@ int pg_call_spend(struct store *st, const char *task_id, int64_t since, double *
 int pg_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, struct err *e);
 int pg_call_list(struct store *st, const char *run_id, const char *task_id, long limit,
     llm_call_fn fn, void *arg, struct err *e);
+extern const struct history_ops pg_history_ops;   /* store_pg_history.c */
 
 #endif

@@ -254,6 +254,16 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN not_before INTEGER;"
 	"ALTER TABLE tasks ADD COLUMN stagger INTEGER;"
 	"ALTER TABLE runs ADD COLUMN gate TEXT;",
+	/* 10: history bounded: each host's last pass, how much of its history a
+	 * task keeps, what pruning removed (so totals only grow), and indexes
+	 * that let pruning and task-status read indexes, not rows. */
+	"CREATE TABLE passes (host TEXT PRIMARY KEY, at INTEGER NOT NULL, mode TEXT NOT NULL,"
+	" pid INTEGER, version TEXT);"
+	"ALTER TABLE tasks ADD COLUMN keep TEXT;"
+	"CREATE TABLE pruned (key TEXT PRIMARY KEY, n INTEGER NOT NULL);"
+	"CREATE INDEX runs_status ON runs(status, task_id, ended_at);"
+	"CREATE INDEX llm_calls_created ON llm_calls(created_at, input_tokens, output_tokens);"
+	"CREATE INDEX llm_calls_loose ON llm_calls(created_at) WHERE run_id IS NULL;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
@@ -565,7 +575,12 @@ sq_connect(struct store *st, const char *path, struct err *e)
 		goto fail;
 	}
 	sqlite3_busy_timeout(q->db, STORE_LOCK_WAIT_MS);
-	rc = memory ? ST_OK : set_wal(st, e);
+	/* A new store gives the space pruning frees back to the file system
+	 * bit by bit (store_vacuum).  SQLite switches only an empty file, and
+	 * before WAL mode: an older store reuses the space instead. */
+	rc = memory || sb.st_size ? ST_OK : exec_sql(st, "PRAGMA auto_vacuum = INCREMENTAL", e);
+	if (!rc && !memory)
+		rc = set_wal(st, e);
 	if (!rc)
 		rc = exec_sql(st, "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;"
 		    " PRAGMA cache_size = -32768", e); /* 32 MiB, taken only as used */
@@ -1081,6 +1096,7 @@ static const struct store_ops sqlite_ops = {
 	.call_list = sq_call_list,
 	.call_spend = sq_call_spend,
 	.call_usage = sq_call_usage,
+	.history = &sq_history_ops,
 };
 
 int

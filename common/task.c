@@ -9,6 +9,7 @@
 #include "cron.h"
 #include "notify.h"
 #include "spend.h"
+#include "history.h"
 #include "task.h"
 #include "task_fields.h"
 #include "tz.h"
@@ -320,6 +321,10 @@ task_validate(const struct task *t, struct zones *zs, struct err *e)
 		return rc;
 	if (t->notify_on && (rc = notify_on_parse(t->notify_on, &mask, e)))
 		return rc;
+	struct keep k;
+	struct err sub;
+	if (t->keep && keep_parse(t->keep, &k, &sub))
+		return err_set(e, ST_INVALID, "keep '%.40s': expected %s", t->keep, sub.msg);
 	WITH_ZONES(zs, tmp);
 	const struct tz *z;
 	if ((rc = zones_get(zs, t->tz, &z, e)))

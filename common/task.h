@@ -90,6 +90,8 @@ struct task {
 	char *budget;              /* AMOUNT/PERIOD (spend.h), NULL: none */
 	int64_t budget_noticed;    /* the budget window its hook last heard of, or TIME_NONE */
 	char *output_hash;         /* of its last successful run's output, for `change` */
+	char *keep;                /* how much history it keeps (history.h: "30d", "500",
+	                              "forever"), or NULL: the configured default */
 	int arming;                /* bumped each time the schedule is set again: an instant
 	                              that already ran is a new occurrence in a new arming */
 	int64_t created_at, updated_at, deleted_at;

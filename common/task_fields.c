@@ -70,6 +70,7 @@ static const struct field task_table[] = {
 	{"mcp_allow",           "mcp_allow",           FT_ARRAY,      T(mcp_allow),             F_IN, NULL},
 	{"scope",               "scope",               FT_STR,        T(scope),                 F_IN, NULL},
 	{"origin",              "origin",              FT_STR,        T(origin),                F_IN, NULL},
+	{"keep",                "keep",                FT_STR,        T(keep),                  F_IN | F_OMIT, NULL},
 	{"created_at",          "created_at",          FT_TIME,       T(created_at),            F_IN, NULL},
 	{"updated_at",          "updated_at",          FT_TIME,       T(updated_at),            F_IN, NULL},
 	{"deleted_at",          "deleted_at",          FT_TIME,       T(deleted_at),            F_IN, NULL},

@@ -471,6 +471,16 @@ value_text(const cJSON *v, struct buf *out)
 	}
 }
 
+static void
+diff_line(const char *name, const cJSON *va, const cJSON *vb, struct buf *out)
+{
+	buf_printf(out, "%s: ", name);
+	value_text(va, out);
+	buf_puts(out, " -> ");
+	value_text(vb, out);
+	buf_puts(out, "\n");
+}
+
 int
 task_diff(const struct task *a, const struct task *b, struct zones *zs, struct buf *out)
 {
@@ -491,13 +501,19 @@ task_diff(const struct task *a, const struct task *b, struct zones *zs, struct b
 		const cJSON *va = cJSON_GetObjectItemCaseSensitive(ja, vb->string);
 		if (skipped || cJSON_Compare(va, vb, 1))
 			continue;
-		buf_printf(out, "%s: ", vb->string);
-		value_text(va, out);
-		buf_puts(out, " -> ");
-		value_text(vb, out);
-		buf_puts(out, "\n");
+		diff_line(vb->string, va, vb, out);
 		n++;
 	}
+	/* A field left out when none (F_OMIT) that was set. */
+	const cJSON *va;
+	cJSON *none = cJSON_CreateNull();
+	cJSON_ArrayForEach(va, ja) {
+		if (cJSON_GetObjectItemCaseSensitive(jb, va->string))
+			continue;
+		diff_line(va->string, va, none, out);
+		n++;
+	}
+	cJSON_Delete(none);
 	cJSON_Delete(ja);
 	cJSON_Delete(jb);
 	return n;

@@ -13,6 +13,7 @@
 
 #include "cron.h"
 #include "exec.h"
+#include "history.h"
 #include "mcp_client.h"
 #include "notify.h"
 #include "opt.h"
@@ -27,7 +28,7 @@ enum {
 	OPT_INTENT, OPT_CHANNEL, OPT_PAYLOAD, OPT_MISSED, OPT_JITTER, OPT_NOTIFY, OPT_UNTIL,
 	OPT_COUNT, OPT_MCP, OPT_MCP_ALLOW, OPT_SCOPE, OPT_EVERY, OPT_FROM, OPT_NOT_BEFORE,
 	OPT_BUDGET, OPT_NOTIFY_ON,
-	OPT_OVERLAP, OPT_DEADLINE, OPT_PAUSE_AFTER,
+	OPT_OVERLAP, OPT_DEADLINE, OPT_PAUSE_AFTER, OPT_KEEP,
 };
 
 static const char task_shortopts[] = "n:p:s:c:a:P:z:m:e:t:r:k:A:C:";
@@ -73,6 +74,7 @@ static const struct option task_options[] = {
 	{"not-before", required_argument, NULL, OPT_NOT_BEFORE},
 	{"deadline", required_argument, NULL, OPT_DEADLINE},
 	{"pause-after", required_argument, NULL, OPT_PAUSE_AFTER},
+	{"keep", required_argument, NULL, OPT_KEEP},
 	{0, 0, 0, 0},
 };
 
@@ -222,6 +224,7 @@ taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int ar
 	case OPT_OVERLAP: a->overlap = arg; break;
 	case OPT_DEADLINE: a->deadline = arg; break;
 	case OPT_PAUSE_AFTER: a->pause_after = arg; break;
+	case OPT_KEEP: a->keep = arg; break;
 	default: return 0;
 	}
 	return 1;
@@ -251,6 +254,24 @@ parse_duration(const char *s, long *secs)
 		return -1;
 	*secs = v * mult;
 	return 0;
+}
+
+/* --keep: stored as keep_fmt writes it; "default" or "" removes it. */
+static int
+apply_keep(const char *v, struct task *t, struct err *e)
+{
+	struct keep k;
+	struct err sub;
+	char canon[32];
+	if (!*v || strcmp(v, "default") == 0) {
+		set_str(&t->keep, NULL);
+		return ST_OK;
+	}
+	if (keep_parse(v, &k, &sub))
+		return opt_bad(e, "--keep", v, "%s, or default", sub.msg);
+	keep_fmt(&k, canon, sizeof canon);
+	set_str(&t->keep, canon);
+	return ST_OK;
 }
 
 /* Optional text fields: an empty value clears the field. */
@@ -534,7 +555,7 @@ check_text(const struct task_args *a, struct err *e)
 		{"--daily", a->daily}, {"--weekly", a->weekly}, {"--until", a->until},
 		{"--count", a->count}, {"--scope", a->scope}, {"--every", a->every},
 		{"--from", a->from}, {"--not-before", a->not_before}, {"--budget", a->budget},
-		{"--notify-on", a->notify_on}};
+		{"--notify-on", a->notify_on}, {"--keep", a->keep}};
 	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
 		if (one[i].v && !utf8_valid(one[i].v, strlen(one[i].v)))
 			return err_set(e, ST_INVALID, "%s is not UTF-8 text", one[i].flag);
@@ -635,6 +656,8 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 	set_opt(&t->channel, a->channel, NULL);
 	set_opt(&t->key, a->key, NULL);
 	set_opt(&t->scope, a->scope, NULL);
+	if (a->keep && (rc = apply_keep(a->keep, t, e)))
+		return rc;
 	if (a->payload && *a->payload) {
 		cJSON *p = cJSON_Parse(a->payload);
 		int ok = cJSON_IsObject(p);

@@ -23,6 +23,7 @@ struct task_args {
 	const char *budget;          /* "none" removes it */
 	const char *notify_on;       /* "" goes back to the default */
 	const char *overlap, *deadline, *pause_after; /* --deadline none (or 0) removes it */
+	const char *keep;            /* history.h; "default" (or "") removes it */
 	const char **plan, **attach, **mcp, **mcp_allow;
 	size_t nplan, nattach, nmcp, nmcp_allow;
 	int manual, heartbeat;

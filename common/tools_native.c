@@ -167,6 +167,7 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
 	a->scope = tools_arg_str(args, "scope");
 	a->budget = tools_arg_str(args, "budget");
 	a->notify_on = tools_arg_str(args, "notify_on");
+	a->keep = tools_arg_str(args, "keep");
 	a->when_flags = tl->when_flags;
 	a->overlap = tools_arg_str(args, "overlap");
 	a->deadline = tools_arg_str(args, "deadline");
@@ -612,7 +613,10 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	    "30 min, 1 h, never past its next occurrence).", NULL, 0, NULL, NULL}, \
 	{"pause_after", "integer", "Failed occurrences in a row after which a recurring task is " \
 	    "paused (disabled, with the reason; enabling it again resumes it). Default 5; 0 never.", \
-	    NULL, 0, NULL, NULL}
+	    NULL, 0, NULL, NULL}, \
+	{"keep", "string", "How much run history to keep: a duration ('30d', '12h', '2w'), a number " \
+	    "of runs (20 or more), 'forever', or 'default' for the configured one (90 days).", NULL, \
+	    0, NULL, NULL}
 
 static const struct tool_param create_params[] = {
 	TASK_FIELDS(1),

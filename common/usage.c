@@ -24,17 +24,6 @@ struct collect {
 	const struct tz *z;
 };
 
-static uint64_t
-hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
 /* Rows by key, in a table at most half full. */
 static void
 rehash(struct usage *u)
@@ -43,7 +32,7 @@ rehash(struct usage *u)
 	u->nslots = u->nslots ? u->nslots * 2 : 64;
 	u->slots = xcalloc(u->nslots, sizeof *u->slots); /* 0: empty, else row index + 1 */
 	for (size_t i = 0; i < u->n; i++) {
-		size_t k = hash(u->rows[i].key) & (u->nslots - 1);
+		size_t k = str_hash(u->rows[i].key) & (u->nslots - 1);
 		while (u->slots[k])
 			k = (k + 1) & (u->nslots - 1);
 		u->slots[k] = i + 1;
@@ -55,7 +44,7 @@ row_of(struct usage *u, const char *key, const char *name)
 {
 	if (2 * (u->n + 1) > u->nslots)
 		rehash(u);
-	size_t k = hash(key) & (u->nslots - 1);
+	size_t k = str_hash(key) & (u->nslots - 1);
 	for (; u->slots[k]; k = (k + 1) & (u->nslots - 1))
 		if (strcmp(u->rows[u->slots[k] - 1].key, key) == 0)
 			return &u->rows[u->slots[k] - 1];

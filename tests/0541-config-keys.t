@@ -51,6 +51,9 @@ test_expect_success 'every key agentcron reads is known: no warning' '
 	notify_on = failure,recovery
 	budget = $5/day
 	price.gpt-4o-mini = 0.15 0.60
+	keep = 90d
+	keep_runs = 25000
+	context_messages = 100
 	EOF
 	task-ls >/dev/null 2>err && test_cmp /dev/null err &&
 	grep "^\.It Li " "$AC_TOP/man/man5/agentcron-config.5" |
