@@ -367,7 +367,8 @@ task_add(int argc, char **argv)
 		rc = err_set(&e, ST_INVALID, "with --json -, the fields come from the JSON objects; drop the task flags");
 	} else if (!importing && a.nkinds == 0) {
 		rc = err_set(&e, ST_INVALID,
-		    "no schedule: give --cron, --at, --plan, --daily, --weekly, --manual or --heartbeat");
+		    "no schedule: give --cron, --at, --plan, --daily, --weekly, --every, --manual or"
+		    " --heartbeat");
 	} else if (!importing && a.prompt && argc) {
 		rc = err_set(&e, ST_INVALID, "give the prompt once: --prompt or arguments, not both");
 	}
@@ -375,6 +376,9 @@ task_add(int argc, char **argv)
 		rc = now_get(&now, &e);
 	if (!rc)
 		rc = config_when_flags(&a.when_flags, &e);
+	int stagger;
+	if (!rc && !(rc = config_stagger_load(&stagger, &e)))
+		zones_set_stagger(zs, stagger);
 	if (!rc && importing) {
 		if (!(rc = store_open(NULL, 0, &st, &e)))
 			rc = import(st, force, now, a.when_flags, zs, &e);

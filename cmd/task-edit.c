@@ -148,6 +148,9 @@ task_edit(int argc, char **argv)
 		rc = now_get(&now, &e);
 	if (!rc)
 		rc = config_when_flags(&a.when_flags, &e);
+	int stagger;
+	if (!rc && !(rc = config_stagger_load(&stagger, &e)))
+		zones_set_stagger(zs, stagger);
 	if (!rc)
 		rc = store_open(NULL, 0, &st, &e);
 	if (!rc)

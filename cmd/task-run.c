@@ -202,7 +202,7 @@ usage(FILE *f)
 	    "  ID may be any unique prefix of 4+ characters or the task's exact name; '-' reads ids\n"
 	    "  from standard input\n"
 	    "  -q, --queue   leave the run to task-tick's next pass (a watching one starts it now)\n"
-	    "  -f, --force   run a task over its budget too\n"
+	    "  -f, --force   run a task over its budget too (not with --queue)\n"
 	    "  -j, --json    print each run as a JSON object instead of its output\n"
 	    "  -h, --help, -V, --version\n");
 }
@@ -228,6 +228,9 @@ task_run(int argc, char **argv)
 		default: return usage_error(prog, "%s", msg);
 		}
 	}
+	if (rn.queue && rn.force)
+		return usage_error(prog, "--force runs a task here and now; a queued run is held to its"
+		    " budget when it starts");
 	struct err e = {{0}};
 	struct config *cf = NULL;
 	char self[PATH_MAX], dir[PATH_MAX];

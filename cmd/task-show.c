@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "config.h"
 #include "fire_rules.h"
 #include "history.h"
 #include "ids.h"
@@ -128,6 +129,8 @@ show_policies(const struct task *t)
 	if (t->jitter) {
 		snprintf(buf, sizeof buf, "up to %ds", t->jitter);
 		field("jitter:", buf);
+	} else if (t->stagger == 0) {
+		field("jitter:", "none, not staggered (--jitter 0)");
 	}
 }
 
@@ -176,12 +179,12 @@ show_text(const struct task *t, struct zones *zs, int overdue, const char *budge
 		task_fmt_time(t, zs, t->next_run_at, TIME_WALL_ZONE, when, sizeof when);
 		time_fmt_utc(t->next_run_at, utc, sizeof utc);
 		snprintf(buf, sizeof buf, "%s (%s)", when, utc);
-		if (rules_is_retry(t)) {
+		if (rules_is_retry(t, zs)) {
 			task_fmt_time(t, zs, t->due_at, TIME_WALL_ZONE, when, sizeof when);
 			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ", failed; retried at %s", when);
 		} else if (t->due_at != t->next_run_at) {
-			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ", jittered to +%llds",
-			    (long long)(t->due_at - t->next_run_at));
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ", %s to +%llds",
+			    t->jitter > 0 ? "jittered" : "staggered", (long long)(t->due_at - t->next_run_at));
 		}
 		if (overdue)
 			snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
@@ -344,11 +347,15 @@ task_show(int argc, char **argv)
 		default: return usage_error(prog, "%s", msg);
 		}
 	}
+	int stagger;
 	int rc = now_get(&sh.now, &e);
+	if (!rc)
+		rc = config_stagger_load(&stagger, &e);
 	if (!rc)
 		rc = store_open(NULL, STORE_READ, &sh.st, &e);
 	if (!rc) {
 		sh.zs = zones_new();
+		zones_set_stagger(sh.zs, stagger);
 		rc = ids_each(argc - optind, argv + optind, show_one, &sh, &e);
 		zones_free(sh.zs);
 	}

@@ -32,13 +32,15 @@ usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: task-when [--tz ZONE] [--from TIME] [-n N] [--until TIME] [--count N] [--utc]\n"
-	    "                 [--describe] [--json] SCHEDULE | task-add's schedule flags\n"
+	    "                 [--id ID] [--describe] [--json] SCHEDULE | task-add's schedule flags\n"
 	    "  SCHEDULE     a cron expression ('0 7 * * 1-5'), a nickname (@daily), an\n"
 	    "               interval ('every 90 minutes', 'every 2 hours from 9am') or a\n"
 	    "               time expression ('tomorrow at 10am', 2026-11-23T07:00:00Z)\n"
 	    "  -c, --cron EXPR (repeatable), -a, --at WHEN, -P, --plan WHEN (repeatable),\n"
-	    "  --daily TIME, --weekly 'DAY TIME', --every DURATION, --not-before WHEN\n"
-	    "                   the schedule as task-add takes it\n"
+	    "  --daily TIME, --weekly 'DAY TIME', --every DURATION, --not-before WHEN,\n"
+	    "  --jitter DURATION  the schedule as task-add takes it\n"
+	    "      --id ID      the instants the task with this id fires at: the config's\n"
+	    "                   stagger (and --jitter) applied as task-tick applies them\n"
 	    "  -z, --tz ZONE    read the schedule in this IANA zone (default: the local zone)\n"
 	    "  -f, --from TIME  count from this instant instead of now (any time expression);\n"
 	    "                   with --every, its first instant, as task-add's --from\n"
@@ -102,10 +104,11 @@ json_str(const char *k, const char *v, int comma)
 	putchar('"');
 }
 
+/* Instant t; slot, when t is later, is the instant it was put off from. */
 static void
-print_instant(const struct tz *z, int64_t t, int utc, int json, const char *desc)
+print_instant(const struct tz *z, int64_t t, int64_t slot, int utc, int json, const char *desc)
 {
-	char at[64], local[64];
+	char at[64], local[64], nominal[64];
 	time_fmt_utc(t, at, sizeof at);
 	tz_fmt_rfc3339(z, t, local, sizeof local);
 	if (!json) {
@@ -116,6 +119,10 @@ print_instant(const struct tz *z, int64_t t, int utc, int json, const char *desc
 	json_str("at", at, 0);
 	json_str("local", local, 1);
 	json_str("tz", tz_name(z), 1);
+	if (slot != t) {
+		time_fmt_utc(slot, nominal, sizeof nominal);
+		json_str("slot", nominal, 1);
+	}
 	if (desc)
 		json_str("description", desc, 1);
 	puts("}");
@@ -142,6 +149,8 @@ ends(struct task *t, const char *until, int64_t now, int64_t arm, unsigned flags
 /* What the command line asks for. */
 struct request {
 	const char *zone, *from, *until;
+	const char *id;           /* --id: the task whose stagger and jitter apply */
+	int stagger;              /* the config's */
 	long count, runs; /* -n; --count (0: none) */
 	int count_given, utc, describe, json;
 	struct task_args sched; /* task-add's schedule flags, when given */
@@ -157,6 +166,7 @@ parse_options(int argc, char **argv, struct request *r)
 		{"from", required_argument, NULL, 'f'},
 		{"until", required_argument, NULL, 'U'},
 		{"count", required_argument, NULL, 'C'},
+		{"id", required_argument, NULL, 'I'},
 		{"utc", no_argument, NULL, 'u'},
 		{"describe", no_argument, NULL, 'd'},
 		{"json", no_argument, NULL, 'j'},
@@ -181,6 +191,7 @@ parse_options(int argc, char **argv, struct request *r)
 			r->count_given = 1;
 			break;
 		case 'U': r->until = optarg; break;
+		case 'I': r->id = optarg; break;
 		case 'C':
 			if (opt_number("--count", optarg, "occurrences", 1, TASK_COUNT_MAX, &r->runs, &e))
 				goto bad;
@@ -253,7 +264,7 @@ print_cron(const struct request *r, const struct cron *cr, const char *sched, st
 			    utf8_quote(q, 104, sched, strlen(sched)), f,
 			    t < 0 ? "" : " before the year 10000");
 		}
-		print_instant(z, t, r->utc, r->json, r->describe ? desc : NULL);
+		print_instant(z, t, t, r->utc, r->json, r->describe ? desc : NULL);
 	}
 	return ST_OK;
 }
@@ -286,12 +297,35 @@ print_once(const struct request *r, const char *sched, const struct err *ce, str
 	snprintf(desc, sizeof desc, "Once on %s at %s", local, sp ? sp + 1 : "");
 	if (r->describe && !r->json)
 		puts(desc);
-	print_instant(z, t, r->utc, r->json, r->describe ? desc : NULL);
+	print_instant(z, t, t, r->utc, r->json, r->describe ? desc : NULL);
 	return ST_OK;
 }
 
 /* The instants of task t (its schedule read, not yet checked), strictly
  * after `after`, up to -n or its end. */
+/* The delays task-tick would add, as task-add arms them: the config's
+ * stagger for the task --id names (without it, the description says what
+ * it may be), and --jitter.  desc gets the description. */
+static int
+preview_delays(const struct request *r, struct task *t, struct zones *zs, int64_t after,
+    char *desc, size_t n, struct err *e)
+{
+	int64_t first;
+	task_describe(t, zs, desc, n);
+	if (r->id && (size_t)snprintf(t->id, sizeof t->id, "%s", r->id) >= sizeof t->id)
+		return err_set(e, ST_INVALID, "--id '%.40s...' is no task id", r->id);
+	zones_set_stagger(zs, r->id ? r->stagger : 0);
+	if (r->id || r->stagger <= 0 || t->jitter > 0 || t->stagger == 0 ||
+	    task_next_slot(t, zs, after, &first, e) || first == TIME_NONE || !task_staggered(t, zs, first))
+		return ST_OK;
+	size_t l = strlen(desc);
+	if (r->stagger % 60)
+		snprintf(desc + l, n - l, ", staggered under %ds per task", r->stagger);
+	else
+		snprintf(desc + l, n - l, ", staggered under %dm per task", r->stagger / 60);
+	return ST_OK;
+}
+
 static int
 print_task(struct request *r, struct task *t, struct zones *zs, struct tz *z, int64_t now,
     int64_t after, unsigned flags, struct err *e)
@@ -309,7 +343,8 @@ print_task(struct request *r, struct task *t, struct zones *zs, struct tz *z, in
 	}
 	if (rc)
 		return rc;
-	task_describe(t, zs, desc, sizeof desc);
+	if ((rc = preview_delays(r, t, zs, after, desc, sizeof desc, e)))
+		return rc;
 	if (r->describe && !r->json)
 		puts(desc);
 	long count = r->count_given || (!once && t->ends_at == TIME_NONE) ? r->count : TASK_COUNT_MAX;
@@ -320,7 +355,7 @@ print_task(struct request *r, struct task *t, struct zones *zs, struct tz *z, in
 			return rc;
 		if (s == TIME_NONE || past_9999(z, s))
 			break;
-		print_instant(z, s, r->utc, r->json, r->describe ? desc : NULL);
+		print_instant(z, s + task_delay(t, zs, s), s, r->utc, r->json, r->describe ? desc : NULL);
 	}
 	if (i == 0) {
 		char f[64];
@@ -428,8 +463,12 @@ task_when(int argc, char **argv)
 	struct cron cr;
 	struct err ce = {{0}};
 	int done = 0;
-	/* --not-before with a cron expression: the flags' reading has it. */
-	if (!r.sched.nkinds && r.sched.not_before && cron_parse(sched.data, &cr, &ce) == ST_OK)
+	if ((rc = config_stagger_load(&r.stagger, &e)))
+		goto fail;
+	/* --not-before, --jitter, --id or a stagger with a cron expression: the
+	 * flags' reading has them. */
+	if (!r.sched.nkinds && (r.sched.not_before || r.sched.jitter || r.id || r.stagger) &&
+	    cron_parse(sched.data, &cr, &ce) == ST_OK)
 		taskargs_take(&r.sched, 'c', sched.data, argv, argc, &optind);
 	if (r.sched.nkinds)
 		rc = print_flags(&r, z, now, flags, &e);

@@ -43,7 +43,7 @@ static const char *const known_keys[] = {
 	"anthropic_model", "budget", "connect_timeout", "context_messages", "date_order", "db",
 	"deadline", "exec", "keep", "keep_runs", "model", "notify", "notify_on",
 	"openai_api_key", "openai_base_url", "openai_model", "owner_timeout", "provider", "retries",
-	"run_timeout", "timeout", "tz", NULL,
+	"run_timeout", "stagger", "timeout", "tz", NULL,
 };
 /* Keys of the form PREFIX.NAME (per model, per server). */
 static const char *const known_prefixes[] = {"price.", NULL};
@@ -300,6 +300,34 @@ config_when_flags(unsigned *flags, struct err *e)
 		return rc;
 	if ((rc = when_date_order(config_get(c, "date_order"), flags, &sub)))
 		err_set(e, rc, "%s: %s", config_path(c), sub.msg);
+	config_free(c);
+	return rc;
+}
+
+int
+config_stagger(const struct config *c, int *secs, struct err *e)
+{
+	const char *v = c ? config_get(c, "stagger") : NULL;
+	int64_t n = 0;
+	struct err sub;
+	*secs = 0;
+	if (!v || !*v || strcmp(v, "0") == 0 || strcmp(v, "off") == 0 || strcmp(v, "none") == 0)
+		return ST_OK;
+	if (when_span(v, &n, &sub) || n > CONFIG_STAGGER_MAX)
+		return err_set(e, ST_INVALID, "%s: bad stagger '%.40s': a duration up to a day, such as "
+		    "5m or 90s, or off", config_path(c), v);
+	*secs = (int)n;
+	return ST_OK;
+}
+
+int
+config_stagger_load(int *secs, struct err *e)
+{
+	struct config *c;
+	int rc = config_load(&c, e);
+	if (rc)
+		return rc;
+	rc = config_stagger(c, secs, e);
 	config_free(c);
 	return rc;
 }

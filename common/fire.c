@@ -167,6 +167,7 @@ fire_new(struct store *st, const struct fire_opts *o, const struct fire_cb *cb, 
 	if (f->o.owner_timeout <= 0)
 		f->o.owner_timeout = FIRE_OWNER_TIMEOUT;
 	f->zs = zones_new();
+	zones_set_stagger(f->zs, f->o.stagger);
 	f->pool = exec_pool_new();
 	struct err pe;
 	if (notify_on_parse(o->notify_on ? o->notify_on : NOTIFY_DEFAULT, &f->notify_on, &pe))
@@ -376,7 +377,7 @@ park(struct fire *f, struct task *t, int64_t now, const char *why)
 {
 	warnf(f, "task '%.8s' cannot be scheduled: %s", t->id, why);
 	t->status = STATUS_FAILED;
-	rules_set_next(t, TIME_NONE);
+	rules_set_next(t, NULL, TIME_NONE);
 	char *msg = xasprintf("cannot compute the next run: %s", why);
 	set_str(&t->last_error, msg);
 	free(msg);
@@ -431,12 +432,11 @@ record_unfired(struct fire *f, struct task *t, const struct decision *d, int64_t
 		t->status = STATUS_COMPLETED;
 }
 
-/* An occurrence over budget: skipped, on record with the reason, told
- * once per window; the task goes on at its next occurrence, a last one
- * waits for the next window. */
+/* An occurrence (or a queued run) over budget: skipped, on record with
+ * the reason, told once per window; the task goes on at next. */
 static void
 skip_over_budget(struct claim_ctx *x, struct task *t, const struct decision *d, struct run *r,
-    const char *why, int64_t window, int64_t until)
+    const char *why, int64_t window, int64_t next)
 {
 	if (uuid4(r->id) == 0) {
 		memcpy(r->task_id, t->id, sizeof r->task_id);
@@ -450,7 +450,8 @@ skip_over_budget(struct claim_ctx *x, struct task *t, const struct decision *d, 
 	}
 	set_str(&t->last_status, "skipped");
 	set_str(&t->last_error, why);
-	rules_set_next(t, d->next != TIME_NONE ? d->next : until);
+	rules_set_next(t, x->f->zs, next);
+	t->queued = 0;
 	t->updated_at = x->now;
 	if (t->budget_noticed == window)
 		return;
@@ -566,7 +567,8 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		return ST_OK;
 	}
 	if (over) {
-		skip_over_budget(x, t, &d, r, why, window, until);
+		/* A last occurrence waits for the next window. */
+		skip_over_budget(x, t, &d, r, why, window, d.next != TIME_NONE ? d.next : until);
 		*decision = CLAIM_WRITE;
 		return ST_OK;
 	}
@@ -590,7 +592,7 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 	} else {
 		*decision = CLAIM_WRITE;
 	}
-	rules_set_next(t, d.next);
+	rules_set_next(t, f->zs, d.next);
 	t->updated_at = x->now;
 	return ST_OK;
 }
@@ -613,7 +615,22 @@ claim_manual(struct task *t, int last_attempt, struct run *r, int *decision, voi
 	}
 	if (t->status == STATUS_RUNNING)
 		return err_set(e, ST_REFUSED, "task '%.8s' is already running", t->id);
-	int rc = run_fill(x->f, t, TIME_NONE, TRIGGER_MANUAL, 1, x->now, r, e);
+	/* Queued (by task-run --queue or an agent's task_run): its budget holds
+	 * as for a scheduled occurrence. */
+	char why[256];
+	int over = 0, rc;
+	int64_t window;
+	if (x->from_queue && (!str_empty(t->budget) || x->f->spend.global.set) &&
+	    (rc = spend_check_task(&x->f->spend, x->f->st, t, x->f->zs, x->now, &over, why, sizeof why,
+	    &window, NULL, NULL, 0, e)))
+		return rc;
+	if (over) {
+		struct decision d = {.slot = TIME_NONE, .next = t->next_run_at, .trigger = TRIGGER_MANUAL};
+		skip_over_budget(x, t, &d, r, why, window, t->next_run_at);
+		*decision = CLAIM_WRITE;
+		return ST_OK;
+	}
+	rc = run_fill(x->f, t, TIME_NONE, TRIGGER_MANUAL, 1, x->now, r, e);
 	if (rc)
 		return rc;
 	snprintf(r->prev_status, sizeof r->prev_status, "%s", task_status_name(t->status));
@@ -771,6 +788,7 @@ claim_now(struct fire *f, int *started, int *more, struct err *e)
 	rc = queued ? store_claim(f->st, &q, claim_manual, &x, c, &n, e) : ST_OK;
 	if (queued)
 		ride_settle(f, &q, &rd, !rc);
+	notices_flush(f, &x, rc == ST_OK);
 	if (!rc) {
 		start_claimed(f, c, n);
 		*started += n;
@@ -872,7 +890,7 @@ task_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 		set_str(&t->output_hash, hash);
 	int was_paused = t->paused != NULL;
 	if (j && j->no_resources)
-		rules_unstarted(t, r, x->now);
+		rules_unstarted(t, x->f->zs, r, x->now);
 	else
 		rules_after_run(t, r, x->now);
 	if (j && !was_paused && t->paused)

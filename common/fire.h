@@ -34,6 +34,7 @@ struct fire_opts {
 	int owner_timeout;       /* seconds; 0: FIRE_OWNER_TIMEOUT */
 	int deadline;            /* seconds, for tasks without their own; 0: none */
 	int watch;               /* a watcher: a store gone is said once (warn) and waited out */
+	int stagger;             /* the config's stagger, seconds (task.h: task_delay) */
 	fire_clock_fn clock;
 	void *clock_arg;
 };

@@ -64,6 +64,8 @@ fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e)
 		    " 10m, 2h (at most 366d); 0 for none", dl);
 	if (!rc && dl)
 		o->deadline = (int)secs;
+	if (!rc)
+		rc = config_stagger(cf, &o->stagger, e);
 	return rc;
 }
 

@@ -33,7 +33,14 @@ struct zones {
 	struct tz *z[ZONES_MAX];
 	int n;
 	char local[128];
+	int stagger;               /* the config's stagger, seconds (0: off) */
 };
+
+void
+zones_set_stagger(struct zones *zs, int secs)
+{
+	zs->stagger = secs > 0 ? secs : 0;
+}
 
 const char *
 zones_local(struct zones *zs)
@@ -145,6 +152,7 @@ task_init(struct task *t)
 	t->created_at = t->updated_at = t->deleted_at = TIME_NONE;
 	t->until_at = t->ends_at = TIME_NONE;
 	t->every = -1;
+	t->stagger = -1;
 	t->anchor = t->not_before = TIME_NONE;
 	t->budget_noticed = TIME_NONE;
 }
@@ -285,6 +293,8 @@ task_validate(const struct task *t, struct zones *zs, struct err *e)
 		return err_set(e, ST_INVALID, "unknown status");
 	if (t->missed < 0 || t->missed >= MISSED_COUNT)
 		return err_set(e, ST_INVALID, "missed must be one of once, skip, all");
+	if (t->stagger < -1 || t->stagger > 0)
+		return err_set(e, ST_INVALID, "stagger is 0 (the task is not staggered) or none");
 	if (t->timeout < 0 || t->jitter < 0 || t->retries < -1 || t->consecutive_failures < 0)
 		return err_set(e, ST_INVALID, "timeout, jitter, retries and failures cannot be negative");
 	if (t->overlap < 0 || t->overlap >= OVERLAP_COUNT)
@@ -429,6 +439,47 @@ task_jitter_delay(const char *id, int64_t slot, int jitter)
 	return (int64_t)(h % ((uint64_t)jitter + 1));
 }
 
+/* A slot one of the task's fixed-time expressions names (cron(8): neither
+ * minute nor hour starts with '*'): an instant many tasks share. */
+int
+task_staggered(const struct task *t, struct zones *zs, int64_t slot)
+{
+	struct cron_list l;
+	const struct tz *z;
+	struct err e;
+	if (t->kind != KIND_CRON || !t->cron || cron_list_parse(t->cron, &l, &e) ||
+	    zones_get(zs, t->tz, &z, &e))
+		return 0;
+	for (int i = 0; i < l.n; i++)
+		if (!(l.c[i].flags & (CRON_MIN_STAR | CRON_HOUR_STAR)) && cron_next(&l.c[i], z, slot - 1) == slot)
+			return 1;
+	return 0;
+}
+
+int64_t
+task_stagger_offset(const char *id, int window)
+{
+	if (window <= 0)
+		return 0;
+	/* FNV-1a of the id alone: the same offset at every occurrence. */
+	uint64_t h = 1469598103934665603ULL;
+	for (const char *p = id; *p; p++) {
+		h ^= (unsigned char)*p;
+		h *= 1099511628211ULL;
+	}
+	return (int64_t)(h % (uint64_t)window);
+}
+
+int64_t
+task_delay(const struct task *t, struct zones *zs, int64_t slot)
+{
+	if (t->jitter > 0)
+		return task_jitter_delay(t->id, slot, t->jitter);
+	if (!zs || zs->stagger <= 0 || t->stagger == 0 || !task_staggered(t, zs, slot))
+		return 0;
+	return task_stagger_offset(t->id, zs->stagger);
+}
+
 int
 task_schedule_from(struct task *t, struct zones *zs, int64_t now, struct err *e)
 {
@@ -440,7 +491,7 @@ task_schedule_from(struct task *t, struct zones *zs, int64_t now, struct err *e)
 		rc = task_next_slot(t, zs, after, &slot, e);
 	}
 	t->next_run_at = slot;
-	t->due_at = slot == TIME_NONE ? TIME_NONE : slot + task_jitter_delay(t->id, slot, t->jitter);
+	t->due_at = slot == TIME_NONE ? TIME_NONE : slot + task_delay(t, zs, slot);
 	return rc;
 }
 
@@ -691,7 +742,7 @@ task_finalize(struct task *t, int is_new, int reschedule, int64_t now, struct zo
 		goto out;
 	if (!reschedule)
 		t->due_at = t->next_run_at == TIME_NONE ? TIME_NONE
-		    : t->next_run_at + task_jitter_delay(t->id, t->next_run_at, t->jitter);
+		    : t->next_run_at + task_delay(t, zs, t->next_run_at);
 	if (reschedule && t->status == STATUS_PENDING && t->next_run_at == TIME_NONE &&
 	    (t->kind == KIND_AT || t->kind == KIND_PLAN)) {
 		char when[64];

@@ -49,6 +49,7 @@ struct task {
 	int every;                 /* KIND_EVERY: seconds between occurrences, else -1 */
 	int64_t anchor;            /* KIND_EVERY: the instant the occurrences count from */
 	int64_t not_before;        /* cron, every: no occurrence before this, or TIME_NONE */
+	int stagger;               /* -1: the config's stagger applies; 0: not (--jitter 0) */
 	int64_t *plan;             /* KIND_AT: one instant; KIND_PLAN: ascending */
 	size_t nplan;
 	char *tz;                  /* IANA zone the schedule is read in */
@@ -139,6 +140,15 @@ int task_next_slot(const struct task *t, struct zones *zs, int64_t after, int64_
 /* Recompute next_run_at and due_at from `now` for a pending task. */
 int task_schedule_from(struct task *t, struct zones *zs, int64_t now, struct err *e);
 int64_t task_jitter_delay(const char *id, int64_t slot, int jitter); /* fixed per (task, slot) */
+/* The config's stagger, for the schedules computed through zs: each
+ * occurrence of a fixed-time cron expression waits a fixed offset per task
+ * within secs (0: off). */
+void zones_set_stagger(struct zones *zs, int secs);
+int64_t task_stagger_offset(const char *id, int window); /* 0 .. window-1, fixed per task */
+int task_staggered(const struct task *t, struct zones *zs, int64_t slot); /* of a fixed-time expression */
+/* How long after slot the task is due: its jitter when it has one (> 0),
+ * else the stagger zs has, unless the task opted out (stagger 0). */
+int64_t task_delay(const struct task *t, struct zones *zs, int64_t slot);
 void task_describe(const struct task *t, struct zones *zs, char *buf, size_t n); /* "Daily at 07:00", ... */
 /* An instant in the task's zone, the one formatter of times for people and
  * models: "none" when unset; UTC RFC 3339 when the zone cannot be read. */

@@ -54,6 +54,7 @@ static const struct field task_table[] = {
 	{"key",                 "idem_key",            FT_STR,        T(key),                   F_IN, NULL},
 	{"missed",              "missed",              FT_ENUM,       T(missed),                F_IN, &misseds},
 	{"jitter",              "jitter",              FT_INT,        T(jitter),                F_IN, NULL},
+	{"stagger",             "stagger",             FT_OPT_INT,    T(stagger),               F_IN | F_OMIT, NULL},
 	{"overlap",             "overlap",             FT_ENUM,       T(overlap),               F_IN, &overlaps},
 	{"deadline",            "deadline",            FT_INT,        T(deadline),              F_IN, NULL},
 	{"pause_after",         "pause_after",         FT_INT,        T(pause_after),           F_IN, NULL},

@@ -102,7 +102,7 @@ taskargs_free(struct task_args *a)
 /* The options that give a schedule when it fires, as task-when previews
  * them: a subset of task_options, with their short letters. */
 static const char *const schedule_names[] = {"cron", "at", "plan", "daily", "weekly", "every",
-	"not-before", NULL};
+	"not-before", "jitter", NULL};
 static const char schedule_shortopts[] = "c:a:P:";
 
 static int
@@ -678,10 +678,13 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 	if ((rc = apply_number("--timeout", a->timeout, 1, 0, 0, &t->timeout, e)) ||
 	    (rc = apply_number("--retries", a->retries, 0, 0, -1, &t->retries, e)))
 		return rc;
-	int old_jitter = t->jitter;
+	int old_jitter = t->jitter, old_stagger = t->stagger;
 	if ((rc = apply_number("--jitter", a->jitter, 1, 0, 0, &t->jitter, e)) ||
 	    (rc = apply_policies(a, t, e)))
 		return rc;
+	/* --jitter 0: no delay at all, not even the config's stagger. */
+	if (a->jitter)
+		t->stagger = *a->jitter && t->jitter == 0 ? 0 : -1;
 	/* Enabling again computes the next run from now: an occurrence that
 	 * went by while disabled is not a missed run to catch up on.  It also
 	 * ends a pause for failures, and starts their count again. */
@@ -739,6 +742,6 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 	}
 	if (rearm)
 		t->ends_at = TIME_NONE;
-	*schedule_changed |= rearm || t->jitter != old_jitter;
+	*schedule_changed |= rearm || t->jitter != old_jitter || t->stagger != old_stagger;
 	return ST_OK;
 }

@@ -64,8 +64,13 @@ tools_open(struct store *st, unsigned profiles, const char *scope, struct tools 
 	int rc;
 	if (!st)
 		return err_set(e, ST_ERR, "tools need an open store");
+	int stagger = 0;
 	if ((rc = config_when_flags(&flags, e)) || (rc = config_load(&cf, e)))
 		return rc;
+	if ((rc = config_stagger(cf, &stagger, e))) {
+		config_free(cf);
+		return rc;
+	}
 	struct tools *tl = xcalloc(1, sizeof *tl);
 	rc = agent_load(&tl->ag, cf, store_locator(st), scope, e);
 	config_free(cf);
@@ -78,6 +83,7 @@ tools_open(struct store *st, unsigned profiles, const char *scope, struct tools 
 	tl->st = st;
 	tl->profiles = profiles ? profiles : TOOLS_NATIVE;
 	tl->zs = zones_new();
+	zones_set_stagger(tl->zs, stagger);
 	*out = tl;
 	return ST_OK;
 }

@@ -98,6 +98,7 @@ test_expect_success 'task-run refuses a task over budget (exit 4) unless --force
 	test_cmp expect err && test ! -s out &&
 	TASK_NOW=2026-11-23T11:30:00Z test_expect_code 4 task-run --queue hourly 2>err &&
 	test_cmp expect err &&
+	test_expect_code 2 task-run --queue --force hourly 2>err && test_one_line err &&
 	TASK_NOW=2026-11-23T11:30:00Z task-run --force hourly >out &&
 	echo "echo: hello" >expect && test_cmp expect out
 '
@@ -177,6 +178,38 @@ test_expect_success 'a tool loop is stopped by what its budget leaves, one reque
 	EOT
 	test_cmp expect actual &&
 	test "$(wc -l <fp/requests.log)" -eq 4
+'
+
+test_expect_success 'a one-shot over budget waits for the next window, then fires' '
+	reset_store &&
+	TASK_NOW=2026-11-23T06:00:00Z task-add --cron "0 7 * * *" --budget 3/day --name first hello >/dev/null &&
+	TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T08:00:00Z --budget 3/day --name once hello >/dev/null &&
+	store_sql "UPDATE llm_calls SET task_id = (SELECT id FROM tasks WHERE name = '\''once'\'')" &&
+	tick 2026-11-23T07:00:00Z &&
+	store_sql "UPDATE llm_calls SET task_id = (SELECT id FROM tasks WHERE name = '\''once'\'')" &&
+	tick 2026-11-23T08:00:00Z &&
+	task-ls | cut -f2,3,4 | sort >actual &&
+	printf "first\tpending\t2026-11-24T07:00:00Z\nonce\tpending\t2026-11-24T00:00:00Z\n" >expect &&
+	test_cmp expect actual &&
+	tick 2026-11-24T00:00:00Z &&
+	task-log --task once --limit 0 | cut -f5-7 >actual &&
+	printf "retry\t2026-11-24T00:00:00Z\tsuccess\nschedule\t2026-11-23T08:00:00Z\tskipped\n" >expect &&
+	test_cmp expect actual && test "$(task-ls | grep once | cut -f3)" = completed
+'
+
+test_expect_success 'a run an agent queued is held to the budget when a pass would start it' '
+	reset_store && rm -f hook.log &&
+	echo "{\"name\":\"task_create\",\"arguments\":{\"name\":\"agentic\",\"prompt\":\"hello\",\"manual\":true,\"budget\":\"3/day\"}}" |
+		TASK_NOW=2026-11-23T06:00:00Z task-mcp --call >out &&
+	TASK_NOW=2026-11-23T07:00:00Z task-run agentic >out &&
+	echo "{\"name\":\"task_run\",\"arguments\":{\"id\":\"agentic\"}}" |
+		TASK_NOW=2026-11-23T07:10:00Z task-mcp --call >out &&
+	tick 2026-11-23T07:20:00Z &&
+	task-log --limit 0 | cut -f5,7 >actual &&
+	printf "manual\tskipped\nmanual\tsuccess\n" >expect && test_cmp expect actual &&
+	task-log --limit 1 --json | grep -q "\"error\":\"budget: 3 of 3 tokens this day\"" &&
+	grep -q "^{\"event\":\"budget\",.*\"trigger\":\"manual\",\"status\":\"skipped\"" hook.log &&
+	task-ls --json | grep -q "\"queued\":false"
 '
 
 test_expect_success 'a bad budget in the config is said, and nothing fires' '

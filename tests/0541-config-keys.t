@@ -31,6 +31,7 @@ test_expect_success 'every key agentcron reads is known: no warning' '
 	run_timeout = 600
 	owner_timeout = 30
 	deadline = 10m
+	stagger = 5m
 	provider = openai
 	model = gpt-4o-mini
 	openai_model = gpt-4o-mini

@@ -133,7 +133,7 @@ jitter_cases(struct zones *zs)
 	check_int(rules_due(&t, zs, t.due_at + 30, &d, &e), ST_OK, "decided");
 	check_int(d.fire, 1, "30 s after its due instant is on time, even with --missed skip");
 	check_int(d.slot, T0, "the nominal slot is reported, not the delayed one");
-	rules_set_next(&t, d.next);
+	rules_set_next(&t, NULL, d.next);
 	check_int(t.due_at, d.next + task_jitter_delay(t.id, d.next, 600), "the next delay is its own");
 	task_free(&t);
 }
@@ -215,7 +215,7 @@ after_cases(void)
 		t.retries = cases[i].retries;
 		t.status = cases[i].status_before;
 		int64_t before = cases[i].next_before ? utc(cases[i].next_before) : NONE;
-		rules_set_next(&t, before);
+		rules_set_next(&t, NULL, before);
 		struct run r = ended(cases[i].run_status, cases[i].exit_code, cases[i].attempt,
 		    cases[i].prev);
 		rules_after_run(&t, &r, now);
@@ -267,7 +267,7 @@ pause_cases(void)
 	make(&t, "0 7 * * *", MISSED_ONCE, NONE, 0);
 	t.retries = 0;
 	t.pause_after = 2;
-	rules_set_next(&t, utc("2026-11-24T07:00:00Z"));
+	rules_set_next(&t, NULL, utc("2026-11-24T07:00:00Z"));
 	struct run r = ended("failed", 1, 1, NULL);
 	r.error = "exited with status 1: no key";
 	for (int i = 1; i <= 3; i++) {
@@ -320,14 +320,14 @@ unstarted_cases(void)
 	t.status = STATUS_RUNNING;
 	t.consecutive_failures = 1;
 	struct run r = ended("unstarted", -1, 2, NULL);
-	rules_unstarted(&t, &r, T0 + 10);
+	rules_unstarted(&t, NULL, &r, T0 + 10);
 	check_str(task_status_name(t.status), "pending", "could not start: pending again");
 	check_int(t.next_run_at, T0, "due at the same occurrence");
 	check_int(t.arming, 1, "armed again, so the instant is a new occurrence");
 	check_int(t.consecutive_failures, 1, "not counted as a failure");
 	struct run m = ended("unstarted", -1, 1, "failed");
 	t.status = STATUS_RUNNING;
-	rules_unstarted(&t, &m, T0 + 20);
+	rules_unstarted(&t, NULL, &m, T0 + 20);
 	check_str(task_status_name(t.status), "failed", "a manual run gives the status back");
 	task_free(&t);
 }
