@@ -505,7 +505,7 @@ claim_overlap(struct fire *f, struct task *t, const struct decision *d, int64_t 
 			rc = store_run_note(f->st, cur.id, note, e);
 			free(note);
 		}
-		rules_set_next(t, d->slot);
+		rules_set_next(t, f->zs, d->slot);
 		t->due_at = now + REPLACE_RECHECK;
 	} else {
 		struct decision u = *d;
@@ -521,7 +521,7 @@ claim_overlap(struct fire *f, struct task *t, const struct decision *d, int64_t 
 			set_str(&t->last_status, run_status_name(RUN_SKIPPED));
 			set_str(&t->last_error, r->error);
 		}
-		rules_set_next(t, d->next);
+		rules_set_next(t, f->zs, d->next);
 	}
 	t->updated_at = now;
 	run_free(&cur);
@@ -892,7 +892,7 @@ task_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 	if (j && j->no_resources)
 		rules_unstarted(t, x->f->zs, r, x->now);
 	else
-		rules_after_run(t, r, x->now);
+		rules_after_run(t, x->f->zs, r, x->now);
 	if (j && !was_paused && t->paused)
 		set_str(&j->paused, t->paused);
 	if (j) {

@@ -251,7 +251,7 @@ retry_occurrence(struct task *t, const struct run *r, int64_t now)
  * moves past them.  Those due before it started are missed runs, left to
  * --missed. */
 static void
-overlap_after(struct task *t, const struct run *r, int64_t now)
+overlap_after(struct task *t, struct zones *zs, const struct run *r, int64_t now)
 {
 	int64_t s;
 	struct err e;
@@ -259,13 +259,13 @@ overlap_after(struct task *t, const struct run *r, int64_t now)
 	    r->started_at == TIME_NONE || t->next_run_at <= r->started_at)
 		return;
 	if (t->overlap == OVERLAP_SKIP) {
-		if (task_next_slot(t, NULL, now, &s, &e) == ST_OK)
-			rules_set_next(t, s);
+		if (task_next_slot(t, zs, now, &s, &e) == ST_OK)
+			rules_set_next(t, zs, s);
 		return;
 	}
-	if (newest_slot(t, NULL, t->next_run_at - 1, now, &s, &e) != ST_OK || s == TIME_NONE)
+	if (newest_slot(t, zs, t->next_run_at - 1, now, &s, &e) != ST_OK || s == TIME_NONE)
 		return;
-	rules_set_next(t, s);
+	rules_set_next(t, zs, s);
 	if (t->due_at < now)
 		t->due_at = now;
 }
@@ -336,7 +336,7 @@ excerpt(const char *s, size_t max)
 #define EXCERPT 200 /* bytes of last_result and last_error */
 
 void
-rules_after_run(struct task *t, const struct run *r, int64_t now)
+rules_after_run(struct task *t, struct zones *zs, const struct run *r, int64_t now)
 {
 	int ok = rules_run_ok(r);
 	t->last_run_at = r->started_at;
@@ -359,7 +359,7 @@ rules_after_run(struct task *t, const struct run *r, int64_t now)
 		t->consecutive_failures = 0;
 		t->status = last && t->kind != KIND_MANUAL && t->kind != KIND_HEARTBEAT
 		    ? STATUS_COMPLETED : STATUS_PENDING;
-		overlap_after(t, r, now);
+		overlap_after(t, zs, r, now);
 		return;
 	}
 	t->status = STATUS_PENDING;
@@ -369,8 +369,8 @@ rules_after_run(struct task *t, const struct run *r, int64_t now)
 		if (last && task_repeats(t))
 			t->status = STATUS_COMPLETED;
 		if (!last)
-			rules_set_next(t, t->next_run_at);
-		overlap_after(t, r, now);
+			rules_set_next(t, zs, t->next_run_at);
+		overlap_after(t, zs, r, now);
 		return;
 	}
 	/* A recurring task retries the occurrence, or counts it failed and
@@ -381,7 +381,7 @@ rules_after_run(struct task *t, const struct run *r, int64_t now)
 		count_failure(t);
 		if (last)
 			t->status = STATUS_COMPLETED;
-		overlap_after(t, r, now);
+		overlap_after(t, zs, r, now);
 		return;
 	}
 	t->consecutive_failures++;
@@ -392,7 +392,7 @@ rules_after_run(struct task *t, const struct run *r, int64_t now)
 	int attempt = r->attempt > 0 ? r->attempt : 1;
 	if (r->exit_code == EXEC_EXIT_PERMANENT || (retries >= 0 && attempt > retries)) {
 		t->status = STATUS_FAILED;
-		rules_set_next(t, NULL, TIME_NONE);
+		rules_set_next(t, zs, TIME_NONE);
 	} else {
 		t->next_run_at = t->due_at = now + rules_backoff(attempt);
 	}
