@@ -159,6 +159,7 @@ within_budget(struct runner *rn, const char *id, struct err *e)
 	int64_t window;
 	if (rc)
 		return rc;
+	spend_check_fresh(&rn->spend);
 	if ((!str_empty(t.budget) || rn->spend.global.set))
 		rc = spend_check_task(&rn->spend, rn->st, &t, rn->zs, rn->now, &over, why, sizeof why,
 		    &window, NULL, NULL, 0, e);

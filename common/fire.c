@@ -176,6 +176,7 @@ fire_new(struct store *st, const struct fire_opts *o, const struct fire_cb *cb, 
 	if (o->budget && budget_parse(o->budget, g, &pe))
 		g->set = 0;
 	f->spend.tz = o->budget_tz;
+	spend_check_fresh(&f->spend);
 	f->retry_ms = RECORD_RETRY_MIN;
 	int rc = owner_self(&f->self, e);
 	if (rc) {
@@ -785,6 +786,7 @@ claim_now(struct fire *f, int *started, int *more, struct err *e)
 	size_t fired0 = f->fired.n;
 	struct ride rd;
 	ride_attach(f, &q, &rd, now);
+	spend_check_fresh(&f->spend);
 	rc = queued ? store_claim(f->st, &q, claim_manual, &x, c, &n, e) : ST_OK;
 	if (queued)
 		ride_settle(f, &q, &rd, !rc);
@@ -804,6 +806,7 @@ claim_now(struct fire *f, int *started, int *more, struct err *e)
 		}
 		q.max = room < CLAIM_BATCH ? room : CLAIM_BATCH;
 		struct due_cursor before = f->cur;
+		spend_check_fresh(&f->spend);
 		rc = store_claim(f->st, &q, claim_due, &x, c, &n, e);
 		ride_settle(f, &q, &rd, !rc);
 		notices_flush(f, &x, rc == ST_OK);
