@@ -122,6 +122,8 @@ struct history_ops {
 	    void (*fn)(const char *status, long long n, void *arg), void *arg, struct err *e);
 	int (*last_success)(struct store *st, void (*fn)(const char *task_id, int64_t at, void *arg),
 	    void *arg, struct err *e);
+	int (*budget_tasks)(struct store *st, void (*fn)(const char *task_id, void *arg), void *arg,
+	    struct err *e);
 	int (*call_tokens)(struct store *st, int64_t since, long long *in, long long *out,
 	    struct err *e);
 	int (*pruned_totals)(struct store *st, void (*fn)(const char *key, long long n, void *arg),

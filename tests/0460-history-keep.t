@@ -89,8 +89,8 @@ test_expect_success '--prune --dry-run says what would go and changes nothing' '
 
 test_expect_success '--prune removes runs past keep, with their model calls' '
 	end=$(end) &&
-	store_sql "INSERT INTO llm_calls (run_id, task_id, input_tokens, output_tokens, created_at)
-		SELECT id, task_id, 10, 5, started_at FROM runs" &&
+	store_sql "INSERT INTO llm_calls (run_id, task_id, input_tokens, output_tokens, cost, created_at)
+		SELECT id, task_id, 10, 5, 0.001, started_at FROM runs" &&
 	TASK_NOW=$end task-log --prune >out 2>err &&
 	echo "removed 2880 runs (with 2880 model calls), 0 conversation messages and 0 model calls made outside runs" >expect &&
 	test_cmp expect out &&
@@ -104,7 +104,8 @@ test_expect_success 'totals count what pruning removed' '
 	TASK_NOW=$(end) task-status --prometheus >metrics &&
 	grep -q "^agentcron_runs_total{status=\"success\"} 4320$" metrics &&
 	grep -q "^agentcron_tokens_total{direction=\"input\"} 43200$" metrics &&
-	grep -q "^agentcron_tokens_total{direction=\"output\"} 21600$" metrics
+	grep -q "^agentcron_tokens_total{direction=\"output\"} 21600$" metrics &&
+	grep -q "^agentcron_cost_dollars_total 4.320000$" metrics
 '
 
 test_expect_success 'keep_runs, a task keeping N runs, forever, and the newest 20 always' '
