@@ -313,6 +313,8 @@ usage(FILE *f)
 	    "      --mcp NAME[,NAME]  MCP servers of mcp.json its runs may use (repeatable)\n"
 	    "      --mcp-allow GLOB   only the MCP tools matching (repeatable)\n"
 	    "      --scope NAME       agents of this scope alone see it; its runs see only it\n"
+	    "      --keep DURATION|N|forever  history kept: runs younger than 30d, 12h..., or\n"
+	    "                         the newest N (20 or more); default: the config's keep\n"
 	    "      --disabled         add it disabled\n"
 	    "output:\n"
 	    "  -f, --force            add even if a pending twin exists\n"

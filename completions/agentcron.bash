@@ -46,6 +46,7 @@ _agentcron_complete()
 	--notify-on) words='failure recovery change success always never' ;;
 	--by) [[ $cmd == task-log ]] && words='task model day' ;;
 	--budget) words='none' ;;
+	--keep) words='forever default 30d 90d 1000' ;;
 	--provider) words='openai anthropic' ;;
 	-p | --profile) [[ $cmd == task-mcp ]] && words='native oneclaw agent-zero kai toolpack wooster all' ;;
 	-z | --tz)
