@@ -212,6 +212,19 @@ test_expect_success 'a run an agent queued is held to the budget when a pass wou
 	task-ls --json | grep -q "\"queued\":false"
 '
 
+test_expect_success 'an agent may give its task a budget, not lift or change one' '
+	echo "{\"name\":\"task_update\",\"arguments\":{\"id\":\"agentic\",\"budget\":\"none\"}}" |
+		test_expect_code 2 task-mcp --call >out 2>err &&
+	echo "Refused: task '\''agentic'\'' has a budget (3/day); only the user may change or remove it." >expect &&
+	test_cmp expect out &&
+	echo "{\"name\":\"task_create\",\"arguments\":{\"name\":\"free\",\"prompt\":\"x\",\"manual\":true}}" |
+		task-mcp --call >out &&
+	echo "{\"name\":\"task_update\",\"arguments\":{\"id\":\"free\",\"budget\":\"\$1/day\"}}" |
+		task-mcp --call >out &&
+	task-ls --json | grep -c "\"budget\":\"\$1/day\"" >actual && echo 1 >expect && test_cmp expect actual &&
+	task-edit --budget none agentic >/dev/null
+'
+
 test_expect_success 'a bad budget in the config is said, and nothing fires' '
 	printf "budget = lots\n" >"$CONF" &&
 	TASK_NOW=2026-11-23T16:00:00Z test_expect_code 2 task-tick >out 2>err &&
