@@ -301,6 +301,8 @@ usage(FILE *f)
 	    "      --pause-after N    pause a recurring task after N failed occurrences in a\n"
 	    "                         row (default %d; 0 never); task-edit --enable resumes it\n"
 	    "      --deadline DURATION   an occurrence not started this late is missed\n"
+	    "      --overlap queue|skip|replace   an occurrence due while the last run goes on:\n"
+	    "                         waits for it (default), is skipped, or ends it\n"
 	    "      --intent, --channel TEXT, --payload JSON   routing data\n"
 	    "  -k, --key KEY          idempotency key: the same key never adds twice\n"
 	    "      --missed once|skip|all   what to do with runs missed while down\n"

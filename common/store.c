@@ -494,6 +494,12 @@ store_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *ar
 }
 
 int
+store_run_note(struct store *st, const char *id, const char *note, struct err *e)
+{
+	return st->ops->run_note(st, id, note, e);
+}
+
+int
 store_run_get(struct store *st, const char *prefix, struct run *r, struct err *e)
 {
 	struct id_range ids;

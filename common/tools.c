@@ -514,7 +514,7 @@ twin_visible(struct tools *tl, const struct task *t, const char *dup_id, struct 
 void
 tools_seed_rules(struct task *t)
 {
-	if (t->kind != KIND_CRON)
+	if (!task_repeats(t))
 		return;
 	t->retries = 0;
 	t->pause_after = 0;
