@@ -338,10 +338,11 @@ rules_after_run(struct task *t, const struct run *r, int64_t now)
 		return;
 	}
 	t->status = STATUS_PENDING;
-	/* Ended to make way for the next occurrence (--overlap replace): not
-	 * the task's failure. */
-	if (r->status == RUN_CANCELLED) {
-		if (last && task_repeats(t))
+	/* Ended to make way for the next occurrence (--overlap replace), or
+	 * missed its deadline waiting for a concurrency slot: not the task's
+	 * failure. */
+	if (r->status == RUN_CANCELLED || r->status == RUN_MISSED) {
+		if (last && (task_repeats(t) || r->status == RUN_MISSED))
 			t->status = STATUS_COMPLETED;
 		return;
 	}

@@ -88,6 +88,9 @@ struct store_ops {
 	int (*run_finish)(struct store *st, const struct run *r, const char *owner_id, int *ended,
 	    struct err *e);
 	int (*run_note)(struct store *st, const char *run_id, const char *note, struct err *e);
+	/* store_run_gate's counts and claim, inside the caller's unit. */
+	int (*run_gate)(struct store *st, const char *run_id, const char *model, int max_all,
+	    int max_model, int *got, struct err *e);
 	int (*due_next)(struct store *st, int64_t *due, int *queued, struct err *e);
 	int (*run_claims)(struct store *st, struct run_claim **out, size_t *n, struct err *e);
 

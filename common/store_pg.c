@@ -1129,6 +1129,7 @@ static const struct store_ops pg_ops = {
 	.run_insert = pg_run_insert,
 	.run_finish = pg_run_finish,
 	.run_note = pg_run_note,
+	.run_gate = pg_run_gate,
 	.due_next = pg_due_next,
 	.run_claims = pg_run_claims,
 	.wake = pg_wake,
