@@ -143,6 +143,9 @@ struct history_ops {
 	    struct err *e);
 	int (*vacuum)(struct store *st, int full, long max_pages, char *what, size_t n,
 	    struct err *e);
+	/* Before the trash is emptied: the model calls of its tasks removed,
+	 * what they and the tasks' runs were added to the totals. */
+	int (*forget_trash)(struct store *st, struct err *e);
 };
 
 /* The backends' openers: fill st->ops, st->be, st->name, st->locator. */

@@ -324,6 +324,21 @@ pgh_vacuum(struct store *st, int full, long max_pages, char *what, size_t n, str
 	return ST_OK;
 }
 
+static int
+pgh_forget_trash(struct store *st, struct err *e)
+{
+	static const char q[] = "WITH t AS (SELECT id FROM tasks WHERE deleted_at IS NOT NULL),"
+	    " c AS (DELETE FROM llm_calls WHERE task_id IN (SELECT id FROM t)"
+	    " RETURNING input_tokens, output_tokens, cost)"
+	    ADD_TOTALS("SELECT 'runs.' || status AS key, count(*) AS v FROM runs"
+	    " WHERE task_id IN (SELECT id FROM t) AND status <> 'running' GROUP BY status"
+	    " UNION ALL SELECT 'input_tokens', coalesce(sum(input_tokens), 0) FROM c"
+	    " UNION ALL SELECT 'output_tokens', coalesce(sum(output_tokens), 0) FROM c"
+	    " UNION ALL SELECT 'cost_micro', round(coalesce(sum(cost), 0) * 1000000)::bigint FROM c")
+	    "SELECT 1";
+	return pq_do(st, q, NULL, NULL, "emptying the trash", e);
+}
+
 const struct history_ops pg_history_ops = {
 	.pass_put = pgh_pass_put,
 	.pass_list = pgh_pass_list,
@@ -340,4 +355,5 @@ const struct history_ops pg_history_ops = {
 	.prune_messages = pgh_prune_messages,
 	.prune_loose_calls = pgh_prune_loose_calls,
 	.vacuum = pgh_vacuum,
+	.forget_trash = pgh_forget_trash,
 };

@@ -404,6 +404,33 @@ sqh_vacuum(struct store *st, int full, long max_pages, char *what, size_t n, str
 	return ST_OK;
 }
 
+static int
+sqh_forget_trash(struct store *st, struct err *e)
+{
+#define TRASH "(SELECT id FROM tasks WHERE deleted_at IS NOT NULL)"
+	static const char *const steps[] = {
+		"INSERT INTO pruned (key, n) SELECT 'runs.' || status, count(*) FROM runs"
+		" WHERE task_id IN " TRASH " AND status <> 'running' GROUP BY status"
+		" ON CONFLICT(key) DO UPDATE SET n = n + excluded.n",
+		"INSERT INTO pruned (key, n) SELECT key, v FROM (SELECT 'input_tokens' AS key,"
+		" ifnull(sum(input_tokens), 0) AS v FROM llm_calls WHERE task_id IN " TRASH
+		" UNION ALL SELECT 'output_tokens', ifnull(sum(output_tokens), 0) FROM llm_calls"
+		" WHERE task_id IN " TRASH " UNION ALL SELECT 'cost_micro', CAST(round(total(cost)"
+		" * 1000000) AS INTEGER) FROM llm_calls WHERE task_id IN " TRASH ") WHERE v <> 0"
+		" ON CONFLICT(key) DO UPDATE SET n = n + excluded.n",
+		"DELETE FROM llm_calls WHERE task_id IN " TRASH,
+	};
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+		sqlite3_stmt *s = sq_stmt(st, steps[i], e);
+		if (!s)
+			return ST_ERR;
+		int rc = sq_done(st, s, e, "emptying the trash");
+		if (rc)
+			return rc;
+	}
+	return ST_OK;
+}
+
 const struct history_ops sq_history_ops = {
 	.pass_put = sqh_pass_put,
 	.pass_list = sqh_pass_list,
@@ -420,4 +447,5 @@ const struct history_ops sq_history_ops = {
 	.prune_messages = sqh_prune_messages,
 	.prune_loose_calls = sqh_prune_loose_calls,
 	.vacuum = sqh_vacuum,
+	.forget_trash = sqh_forget_trash,
 };

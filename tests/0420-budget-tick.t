@@ -75,6 +75,8 @@ test_expect_success 'within budget the run gets what is left; over it, occurrenc
 	2026-11-23T11:00:00Z	skipped	"budget: $15.00 of $12.00 this day"
 	EOT
 	test_cmp expect actual &&
+	TASK_NOW=2026-11-23T12:00:00Z task-tick --dry-run | sed "s/.*\"trigger\":\"\([a-z]*\)\".*/\1/" >actual &&
+	echo budget >expect && test_cmp expect actual &&
 	printf "\$12.000000\n\$7.000000\n\$2.000000\n" >expect && test_cmp expect left &&
 	task-ls | cut -f3,4,6 >actual &&
 	printf "pending\t2026-11-23T12:00:00Z\tskipped\n" >expect && test_cmp expect actual &&
