@@ -870,6 +870,100 @@ fire_manual(struct fire *f, const char *id, char run_id[37], struct err *e)
 	return ST_OK;
 }
 
+/* ---- backfill ---- */
+
+struct slot_look {
+	int64_t slot;
+	int ran;
+};
+
+static int
+slot_look(const struct run *r, void *arg)
+{
+	struct slot_look *l = arg;
+	if (r->slot == l->slot && r->status != RUN_SKIPPED && r->status != RUN_MISSED &&
+	    r->status != RUN_UNSTARTED)
+		l->ran = 1;
+	return l->ran;
+}
+
+int
+fire_slot_ran(struct fire *f, const char *id, int64_t slot, int *ran, struct err *e)
+{
+	/* A run of an occurrence starts at or after it. */
+	struct slot_look l = {slot, 0};
+	struct run_filter rf;
+	run_filter_init(&rf);
+	rf.task_id = id;
+	rf.since = slot;
+	int rc = store_run_list(f->st, &rf, slot_look, &l, e);
+	*ran = l.ran;
+	return rc;
+}
+
+struct backfill_ctx {
+	struct fire *f;
+	int64_t slot, now;
+	int ran, busy;
+};
+
+static int
+claim_backfill(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
+    struct err *e)
+{
+	struct backfill_ctx *x = arg;
+	struct fire *f = x->f;
+	(void)last_attempt;
+	*decision = CLAIM_SKIP;
+	if ((x->busy = t->status == STATUS_RUNNING))
+		return ST_OK;
+	int rc = fire_slot_ran(f, t->id, x->slot, &x->ran, e);
+	if (rc || x->ran)
+		return rc;
+	/* A new arming: a record of a skip or a miss may hold the slot's. */
+	t->arming++;
+	if ((rc = run_fill(f, t, x->slot, TRIGGER_BACKFILL, 1, x->now, r, e)))
+		return rc;
+	snprintf(r->prev_status, sizeof r->prev_status, "%s", task_status_name(t->status));
+	/* An overdue occurrence taken here is not the pass's to fire. */
+	if (t->next_run_at != TIME_NONE && t->next_run_at <= x->slot) {
+		int64_t next;
+		struct err ne;
+		if (task_next_slot(t, f->zs, x->slot, &next, &ne) == ST_OK)
+			rules_set_next(t, f->zs, next);
+	}
+	t->status = STATUS_RUNNING;
+	t->updated_at = x->now;
+	*decision = CLAIM_FIRE;
+	return ST_OK;
+}
+
+int
+fire_backfill(struct fire *f, const char *id, int64_t slot, char run_id[37], int *ran,
+    struct err *e)
+{
+	struct claimed c;
+	struct backfill_ctx x = {.f = f, .slot = slot, .now = now_of(f)};
+	struct claim_req q = {.what = CLAIM_ONE, .id = id};
+	int n = 0, rc = enlist(f, e);
+	*ran = 0;
+	if (!rc)
+		rc = store_claim(f->st, &q, claim_backfill, &x, &c, &n, e);
+	if (rc)
+		return rc;
+	*ran = x.ran;
+	if (x.busy)
+		return err_set(e, ST_REFUSED, "task '%.8s' is running", id);
+	if (!n) {
+		/* Its occurrence had a run after all (the insert found it). */
+		*ran = 1;
+		return ST_OK;
+	}
+	memcpy(run_id, c.run.id, 37);
+	start_claimed(f, &c, 1);
+	return ST_OK;
+}
+
 /* ---- after a run ---- */
 
 /* The task after one of ctx's jobs ended: the rules, and what to announce. */
