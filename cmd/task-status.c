@@ -18,6 +18,7 @@
 #include "fire_rules.h"
 #include "opt.h"
 #include "prog.h"
+#include "spend.h"
 #include "store.h"
 #include "store_history.h"
 #include "task_json.h"
@@ -52,8 +53,10 @@ struct status {
 	struct pass *passes;
 	size_t npasses;
 	long tasks, enabled, due, by_status[STATUS_COUNT];
-	struct item overdue[SHOWN_MAX], failing[SHOWN_MAX];
-	long noverdue, nfailing;
+	struct item overdue[SHOWN_MAX], failing[SHOWN_MAX], paused_by[SHOWN_MAX], over[SHOWN_MAX];
+	long noverdue, nfailing, npaused, nover;
+	char global_over[256];     /* why all tasks are over the global budget, or "" */
+	double dollars_today;
 	struct count runs[16];
 	size_t nruns;
 	long long tok_in, tok_out;
@@ -104,6 +107,82 @@ take_overdue(const struct task *t, void *arg)
 	return 0;
 }
 
+/* The first SHOWN_MAX in list, all counted. */
+static void
+item_add(struct item *list, long *n, const struct task *t, const char *why)
+{
+	if (*n < SHOWN_MAX) {
+		item_of(&list[*n], t);
+		if (why)
+			set_str(&list[*n].error, why);
+	}
+	(*n)++;
+}
+
+static int
+take_paused(const struct task *t, void *arg)
+{
+	struct status *s = arg;
+	item_add(s->paused_by, &s->npaused, t, t->paused);
+	return 0;
+}
+
+struct budgets {
+	struct status *s;
+	struct spend_check sc;
+	struct zones *zs;
+	int rc;
+	struct err *e;
+};
+
+static void
+take_budget(const char *id, void *arg)
+{
+	struct budgets *b = arg;
+	struct task t;
+	char why[256];
+	int over = 0;
+	int64_t window;
+	if (b->rc || store_task_get(b->s->st, id, &t, b->e))
+		return;
+	b->rc = spend_check_task(&b->sc, b->s->st, &t, b->zs, b->s->now, &over, why, sizeof why,
+	    &window, NULL, NULL, 0, b->e);
+	if (!b->rc && over)
+		item_add(b->s->over, &b->s->nover, &t, why);
+	task_free(&t);
+}
+
+/* Tasks over their own budget, and all over the global one. */
+static int
+check_budgets(struct status *s, struct err *e)
+{
+	struct config *cf = NULL;
+	struct budgets b = {.s = s, .e = e, .zs = zones_new()};
+	struct budget global;
+	int rc = config_load(&cf, e) ? ST_ERR : spend_check_init(&b.sc, cf, e);
+	if (!rc) {
+		global = b.sc.global;
+		b.sc.global.set = 0;
+		rc = store_budget_tasks(s->st, take_budget, &b, e);
+	}
+	if (!rc)
+		rc = b.rc;
+	if (!rc && global.set) {
+		struct task none;
+		int over = 0;
+		int64_t window;
+		task_init(&none);
+		b.sc.global = global;
+		rc = spend_check_task(&b.sc, s->st, &none, b.zs, s->now, &over, s->global_over,
+		    sizeof s->global_over, &window, NULL, NULL, 0, e);
+		if (!over)
+			s->global_over[0] = 0;
+	}
+	config_free(cf);
+	zones_free(b.zs);
+	return rc;
+}
+
 static int
 take_failing(const struct task *t, void *arg)
 {
@@ -141,6 +220,10 @@ count_tasks(struct status *s, struct err *e)
 	f.now = s->now;
 	f.due_within = 0;
 	if ((rc = store_task_list(s->st, &f, take_overdue, s, e)))
+		return rc;
+	task_filter_init(&f);
+	f.paused = 1;
+	if ((rc = store_task_list(s->st, &f, take_paused, s, e)))
 		return rc;
 	task_filter_init(&f);
 	f.last = 1u << RUN_FAILED | 1u << RUN_TIMEOUT | 1u << RUN_INTERRUPTED;
@@ -209,6 +292,10 @@ judge(struct status *s)
 		s->verdict = CRITICAL;
 		snprintf(s->summary, sizeof s->summary, "%ld task%s overdue ('%.60s' first); %s",
 		    s->noverdue, s->noverdue == 1 ? "" : "s", s->overdue[0].name, what);
+	} else if (s->npaused) {
+		s->verdict = WARNING;
+		snprintf(s->summary, sizeof s->summary, "%ld task%s paused by failures ('%.60s'); %s",
+		    s->npaused, s->npaused == 1 ? "" : "s", s->paused_by[0].name, what);
 	} else if (s->nfailing) {
 		s->verdict = WARNING;
 		snprintf(s->summary, sizeof s->summary, "%ld task%s failing ('%.60s': %d in a row); %s",
@@ -223,12 +310,15 @@ judge(struct status *s)
 static int
 gather(struct status *s, struct err *e)
 {
+	long long tokens;
 	int rc;
 	if ((rc = store_now(s->st, &s->now, e)) ||
 	    (rc = store_setting_get(s->st, STORE_SETTING_PAUSED, &s->paused, e)) ||
 	    (rc = store_pass_list(s->st, take_pass, s, e)) || (rc = count_tasks(s, e)) ||
 	    (rc = store_run_counts(s->st, s->now - 86400, take_count, s, e)) ||
 	    (rc = store_call_tokens(s->st, today_start(s->now), &s->tok_in, &s->tok_out, e)) ||
+	    (rc = store_call_spend(s->st, NULL, today_start(s->now), &s->dollars_today, &tokens, e)) ||
+	    (rc = check_budgets(s, e)) ||
 	    (rc = store_size(s->st, &s->bytes, &s->free_bytes, e)))
 		return rc;
 	judge(s);
@@ -236,16 +326,21 @@ gather(struct status *s, struct err *e)
 }
 
 static void
+items_free(struct item *it, long n)
+{
+	for (long i = 0; i < n && i < SHOWN_MAX; i++) {
+		free(it[i].name);
+		free(it[i].error);
+	}
+}
+
+static void
 status_free(struct status *s)
 {
-	for (long i = 0; i < s->noverdue && i < SHOWN_MAX; i++) {
-		free(s->overdue[i].name);
-		free(s->overdue[i].error);
-	}
-	for (long i = 0; i < s->nfailing && i < SHOWN_MAX; i++) {
-		free(s->failing[i].name);
-		free(s->failing[i].error);
-	}
+	items_free(s->overdue, s->noverdue);
+	items_free(s->failing, s->nfailing);
+	items_free(s->paused_by, s->npaused);
+	items_free(s->over, s->nover);
 	free(s->passes);
 	free(s->paused);
 }
@@ -261,18 +356,23 @@ bytes_fmt(int64_t b, char *buf, size_t n)
 		snprintf(buf, n, "%.1f MB", (double)b / (1024 * 1024));
 }
 
+enum { ITEM_OVERDUE, ITEM_FAILING, ITEM_WHY };
+
 static void
-print_items(const char *title, const struct item *it, long n, int64_t now, int overdue)
+print_items(const char *title, const struct item *it, long n, int64_t now, int kind)
 {
 	char when[40], ago[48];
 	if (!n)
 		return;
 	printf("%s:\n", title);
 	for (long i = 0; i < n && i < SHOWN_MAX; i++) {
-		if (overdue) {
+		if (kind == ITEM_OVERDUE) {
 			time_fmt_utc(it[i].due, when, sizeof when);
 			ago_fmt(now - it[i].due, ago, sizeof ago);
 			printf("  %.8s  %s: due %s, %s ago\n", it[i].id, it[i].name, when, ago);
+		} else if (kind == ITEM_WHY) {
+			printf("  %.8s  %s: %.*s\n", it[i].id, it[i].name,
+			    it[i].error ? (int)strcspn(it[i].error, "\n") : 0, it[i].error ? it[i].error : "");
 		} else {
 			printf("  %.8s  %s: %d %s in a row%s%.*s\n", it[i].id, it[i].name, it[i].failures,
 			    it[i].failures == 1 ? "failure" : "failures", it[i].error ? ": " : "",
@@ -297,34 +397,43 @@ print_text(const struct status *s)
 		printf("  %s %s: %s ago (%s, %s)\n", i ? "          " : "Passes:   ", s->passes[i].host, ago,
 		    s->passes[i].mode, when);
 	}
-	printf("  Tasks:     %ld (%ld enabled, %ld disabled); %ld due, %ld overdue, %ld failing\n",
-	    s->tasks, s->enabled, s->tasks - s->enabled, s->due, s->noverdue, s->nfailing);
+	printf("  Tasks:     %ld (%ld enabled, %ld disabled); %ld due, %ld overdue, %ld failing, %ld"
+	    " paused by failures, %ld over budget\n", s->tasks, s->enabled, s->tasks - s->enabled,
+	    s->due, s->noverdue, s->nfailing, s->npaused, s->nover);
 	printf("  Runs 24 h: ");
 	for (size_t i = 0; i < s->nruns; i++)
 		printf("%s%lld %s", i ? ", " : "", s->runs[i].n, s->runs[i].name);
 	printf("%s\n", s->nruns ? "" : "none");
-	printf("  Today:     %lld tokens (%lld in, %lld out)\n", s->tok_in + s->tok_out, s->tok_in,
-	    s->tok_out);
+	char money[32];
+	money_fmt(s->dollars_today, money, sizeof money);
+	printf("  Today:     %lld tokens (%lld in, %lld out), %s\n", s->tok_in + s->tok_out, s->tok_in,
+	    s->tok_out, money);
+	if (s->global_over[0])
+		printf("  Budget:    every task is held: %s\n", s->global_over);
 	bytes_fmt(s->bytes, size, sizeof size);
 	bytes_fmt(s->free_bytes, fr, sizeof fr);
 	printf("  Store:     %s, %s%s%s%s\n", store_name(s->st), size, s->free_bytes >= 0 ? " (" : "",
 	    s->free_bytes >= 0 ? fr : "", s->free_bytes >= 0 ? " free for reuse)" : "");
-	print_items("Overdue", s->overdue, s->noverdue, s->now, 1);
-	print_items("Failing", s->failing, s->nfailing, s->now, 0);
+	print_items("Overdue", s->overdue, s->noverdue, s->now, ITEM_OVERDUE);
+	print_items("Failing", s->failing, s->nfailing, s->now, ITEM_FAILING);
+	print_items("Paused by failures", s->paused_by, s->npaused, s->now, ITEM_WHY);
+	print_items("Over budget", s->over, s->nover, s->now, ITEM_WHY);
 }
 
 /* ---- JSON ---- */
 
 static cJSON *
-items_json(const struct item *it, long n, int overdue)
+items_json(const struct item *it, long n, int kind)
 {
 	cJSON *a = cJSON_CreateArray();
 	for (long i = 0; i < n && i < SHOWN_MAX; i++) {
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "id", it[i].id);
 		cJSON_AddStringToObject(o, "name", it[i].name);
-		if (overdue) {
+		if (kind == ITEM_OVERDUE) {
 			cJSON_AddItemToObject(o, "due_at", json_time(it[i].due));
+		} else if (kind == ITEM_WHY) {
+			cJSON_AddStringToObject(o, "reason", it[i].error ? it[i].error : "");
 		} else {
 			cJSON_AddNumberToObject(o, "failures", it[i].failures);
 			cJSON_AddStringToObject(o, "last_status", it[i].last);
@@ -364,14 +473,21 @@ print_json(const struct status *s)
 	cJSON_AddNumberToObject(o, "due", s->due);
 	cJSON_AddNumberToObject(o, "overdue", s->noverdue);
 	cJSON_AddNumberToObject(o, "failing", s->nfailing);
-	cJSON_AddItemToObject(j, "overdue", items_json(s->overdue, s->noverdue, 1));
-	cJSON_AddItemToObject(j, "failing", items_json(s->failing, s->nfailing, 0));
+	cJSON_AddNumberToObject(o, "paused_by_failures", s->npaused);
+	cJSON_AddNumberToObject(o, "over_budget", s->nover);
+	cJSON_AddItemToObject(j, "overdue", items_json(s->overdue, s->noverdue, ITEM_OVERDUE));
+	cJSON_AddItemToObject(j, "failing", items_json(s->failing, s->nfailing, ITEM_FAILING));
+	cJSON_AddItemToObject(j, "paused_by_failures", items_json(s->paused_by, s->npaused, ITEM_WHY));
+	cJSON_AddItemToObject(j, "over_budget", items_json(s->over, s->nover, ITEM_WHY));
+	cJSON_AddItemToObject(j, "global_budget_over", s->global_over[0] ?
+	    cJSON_CreateString(s->global_over) : cJSON_CreateNull());
 	o = cJSON_AddObjectToObject(j, "runs_24h");
 	for (size_t i = 0; i < s->nruns; i++)
 		cJSON_AddNumberToObject(o, s->runs[i].name, (double)s->runs[i].n);
 	o = cJSON_AddObjectToObject(j, "tokens_today");
 	cJSON_AddNumberToObject(o, "input", (double)s->tok_in);
 	cJSON_AddNumberToObject(o, "output", (double)s->tok_out);
+	cJSON_AddNumberToObject(j, "dollars_today", s->dollars_today);
 	o = cJSON_AddObjectToObject(j, "store");
 	cJSON_AddStringToObject(o, "name", store_name(s->st));
 	cJSON_AddNumberToObject(o, "bytes", (double)s->bytes);
@@ -394,7 +510,8 @@ print_check(const struct status *s)
 		printf("last_pass_age=U;;%lld", (long long)s->max_silence);
 	else
 		printf("last_pass_age=%llds;;%lld", (long long)(s->now - at), (long long)s->max_silence);
-	printf(" due=%ld overdue=%ld;;0 failing=%ld;0\n", s->due, s->noverdue, s->nfailing);
+	printf(" due=%ld overdue=%ld;;0 failing=%ld;0 paused=%ld;0 over_budget=%ld\n", s->due,
+	    s->noverdue, s->nfailing, s->npaused, s->nover);
 }
 
 /* ---- --prometheus ---- */
@@ -465,12 +582,17 @@ static int
 print_prometheus(struct status *s, struct err *e)
 {
 	struct totals t = {.n = 0};
-	long long in, out;
+	long long in, out, tokens;
+	double dollars;
 	int rc;
 	if ((rc = store_run_counts(s->st, TIME_NONE, take_total, &t, e)) ||
 	    (rc = store_pruned_totals(s->st, take_pruned, &t, e)) ||
-	    (rc = store_call_tokens(s->st, TIME_NONE, &in, &out, e)))
+	    (rc = store_call_tokens(s->st, TIME_NONE, &in, &out, e)) ||
+	    (rc = store_call_spend(s->st, NULL, INT64_MIN, &dollars, &tokens, e)))
 		return rc;
+	for (size_t i = 0; i < t.n; i++)
+		if (strcmp(t.c[i].name, "cost_micro") == 0)
+			dollars += (double)t.c[i].n / 1e6;
 	add_total(&t, "input_tokens", in);
 	add_total(&t, "output_tokens", out);
 	metric_head("agentcron_runs_total", "counter", "Runs recorded, by how they ended (pruned ones"
@@ -484,6 +606,9 @@ print_prometheus(struct status *s, struct err *e)
 		if (strcmp(t.c[i].name, "input_tokens") == 0 || strcmp(t.c[i].name, "output_tokens") == 0)
 			printf("agentcron_tokens_total{direction=\"%.*s\"} %lld\n",
 			    (int)strcspn(t.c[i].name, "_"), t.c[i].name, t.c[i].n);
+	metric_head("agentcron_cost_dollars_total", "counter", "What model calls cost, in US dollars"
+	    " (calls of a model without a price count 0; pruned calls included).");
+	printf("agentcron_cost_dollars_total %.6f\n", dollars);
 	metric_head("agentcron_last_pass_timestamp_seconds", "gauge", "When each host's last"
 	    " scheduler pass ran.");
 	for (size_t i = 0; i < s->npasses; i++) {
@@ -502,6 +627,8 @@ print_prometheus(struct status *s, struct err *e)
 	printf("agentcron_tasks{state=\"due\"} %ld\n", s->due);
 	printf("agentcron_tasks{state=\"overdue\"} %ld\n", s->noverdue);
 	printf("agentcron_tasks{state=\"failing\"} %ld\n", s->nfailing);
+	printf("agentcron_tasks{state=\"paused_by_failures\"} %ld\n", s->npaused);
+	printf("agentcron_tasks{state=\"over_budget\"} %ld\n", s->nover);
 	metric_head("agentcron_paused", "gauge", "1 while firing is paused (task-tick --pause).");
 	printf("agentcron_paused %d\n", s->paused != NULL);
 	metric_head("agentcron_store_size_bytes", "gauge", "Bytes the store takes.");

@@ -37,6 +37,9 @@
 #define RECORD_RETRY_MAX 30000
 #define FDS_PER_RUN 5       /* three pipes, a pidfd, and one to spare */
 #define FDS_RESERVED 64     /* the store, inotify, signalfd, the hooks' */
+#define CANCEL_POLL_MS 2000 /* how often runs that may be replaced look for a request */
+#define REPLACE_RECHECK 5   /* seconds before asking a run to end again */
+#define OVERLAP_EVERY_MS 1000
 
 struct job {
 	struct run run;
@@ -48,6 +51,8 @@ struct job {
 	char *notify;            /* after recording: the hook it goes to */
 	int event;               /* after recording: what the hook is told (EV_*), -1: nothing */
 	char *paused;            /* after recording: why its end paused the task, or NULL */
+	int replaceable;         /* its task's --overlap is replace: it may be asked to end */
+	char *cancel;            /* why it was asked to end, once it was */
 	char **argv, **envp;
 	char *input;
 };
@@ -72,6 +77,9 @@ struct fire {
 	                            is recorded by the claim after it, in its commit */
 	int64_t retry_at;        /* mono_ms of the next try to record them */
 	int64_t retry_ms;
+	size_t nreplace;         /* runs in flight that may be asked to end */
+	int64_t overlap_at;      /* mono_ms of the next look at running tasks' due occurrences */
+	int64_t cancel_at;       /* mono_ms of the next look for such requests */
 	struct spend_check spend; /* the global budget */
 	unsigned notify_on;      /* the default notify policy */
 };
@@ -115,6 +123,7 @@ job_free(struct job *j)
 	free(j->hook);
 	free(j->notify);
 	free(j->paused);
+	free(j->cancel);
 	exec_argv_free(j->argv);
 	exec_argv_free(j->envp);
 	free(j->input);
@@ -167,6 +176,7 @@ fire_new(struct store *st, const struct fire_opts *o, const struct fire_cb *cb, 
 	if (o->budget && budget_parse(o->budget, g, &pe))
 		g->set = 0;
 	f->spend.tz = o->budget_tz;
+	spend_check_fresh(&f->spend);
 	f->retry_ms = RECORD_RETRY_MIN;
 	int rc = owner_self(&f->self, e);
 	if (rc) {
@@ -234,6 +244,7 @@ fire_pass_begin(struct fire *f)
 {
 	due_cursor_init(&f->cur);
 	idset_clear(&f->fired);
+	f->overlap_at = 0;
 }
 
 /* ---- starting a claimed run ---- */
@@ -303,6 +314,8 @@ start_claimed(struct fire *f, struct claimed *c, int n)
 		memset(&c[i].run, 0, sizeof c[i].run);
 		memcpy(j->owner, f->self.id, sizeof j->owner);
 		j->name = xstrdup(c[i].task.name);
+		if ((j->replaceable = c[i].task.overlap == OVERLAP_REPLACE))
+			f->nreplace++;
 		char *prompt = NULL;
 		struct err e;
 		if (heartbeat_is(&c[i].task) && heartbeat_prompt(f->st, c[i].task.prompt, &prompt, &e))
@@ -453,13 +466,78 @@ skip_over_budget(struct claim_ctx *x, struct task *t, const struct decision *d, 
 }
 
 static int
+first_run(const struct run *r, void *arg)
+{
+	struct run *out = arg;
+	*out = *r;
+	fields_copy_text(&run_fields, out);
+	return 1;
+}
+
+/* An occurrence due while its task runs: skip records it skipped; replace
+ * asks the run in flight to end (its owner, on any host, ends it within
+ * CANCEL_POLL_MS and the grace) and looks again in a few seconds, the
+ * occurrence kept due to start once the run is recorded cancelled. */
+static int
+claim_overlap(struct fire *f, struct task *t, const struct decision *d, int64_t now,
+    struct run *r, int *decision, struct err *e)
+{
+	struct run cur;
+	struct run_filter rf;
+	run_init(&cur);
+	run_filter_init(&rf);
+	rf.task_id = t->id;
+	rf.status = RUN_RUNNING;
+	rf.limit = 1;
+	rf.with_output = 1;
+	int rc = store_run_list(f->st, &rf, first_run, &cur, e);
+	if (rc || !cur.id[0] || !task_repeats(t)) {
+		run_free(&cur);
+		return rc;
+	}
+	char since[40], when[40];
+	time_fmt_utc(cur.started_at, since, sizeof since);
+	time_fmt_utc(d->slot, when, sizeof when);
+	*decision = CLAIM_WRITE;
+	if (t->overlap == OVERLAP_REPLACE && d->fire) {
+		if (!cur.note || strncmp(cur.note, STORE_CANCEL_NOTE, strlen(STORE_CANCEL_NOTE))) {
+			char *note = xasprintf(STORE_CANCEL_NOTE "replaced by its occurrence of %s"
+			    " (--overlap replace)", when);
+			rc = store_run_note(f->st, cur.id, note, e);
+			free(note);
+		}
+		rules_set_next(t, f->zs, d->slot);
+		t->due_at = now + REPLACE_RECHECK;
+	} else {
+		struct decision u = *d;
+		int status = t->status;
+		record_unfired(f, t, &u, now, r);
+		t->status = status;
+		if (d->fire) {
+			/* --overlap skip: on record with the run it gave way to. */
+			r->status = RUN_SKIPPED;
+			free(r->error);
+			r->error = xasprintf("still running since %s (run %.8s); skipped (--overlap skip)",
+			    since, cur.id);
+			set_str(&t->last_status, run_status_name(RUN_SKIPPED));
+			set_str(&t->last_error, r->error);
+		}
+		rules_set_next(t, f->zs, d->next);
+	}
+	t->updated_at = now;
+	run_free(&cur);
+	return rc;
+}
+
+static int
 claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
     struct err *e)
 {
 	struct claim_ctx *x = arg;
 	struct fire *f = x->f;
 	*decision = CLAIM_SKIP;
-	if (idset_has(&f->fired, t->id))
+	/* A running task is looked at for its overlap: nothing fires. */
+	if (t->status != STATUS_RUNNING && idset_has(&f->fired, t->id))
 		return ST_OK;
 	struct decision d;
 	struct err de;
@@ -474,6 +552,8 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		*decision = CLAIM_WRITE;
 		return ST_OK;
 	}
+	if (t->status == STATUS_RUNNING)
+		return x->preview ? ST_OK : claim_overlap(f, t, &d, x->now, r, decision, e);
 	char why[256];
 	int over = 0, rc;
 	int64_t window, until;
@@ -624,6 +704,58 @@ beat(struct fire *f, int force)
 	store_up(f);
 }
 
+/* Is anything due or queued, and this process fit to claim it?  1 yes, 0
+ * no, else the error. */
+static int
+claim_ready(struct fire *f, int64_t now, int64_t *next, int *queued, struct err *e)
+{
+	int paused = fire_paused(f, NULL, e), rc;
+	if (paused < 0) {
+		store_down(f, e);
+		return -ST_ERR;
+	}
+	if (paused)
+		return 0;
+	/* Nothing due costs one read and no lock. */
+	if ((rc = store_due_next(f->st, next, queued, e))) {
+		store_down(f, e);
+		return -rc;
+	}
+	/* An unregistered process only reads: a read that works is the store back. */
+	if (!f->registered)
+		store_up(f);
+	if ((*next == TIME_NONE || *next > now) && !*queued)
+		return 0;
+	if (!f->registered) {
+		if ((rc = enlist(f, e))) {
+			store_down(f, e);
+			return -rc;
+		}
+	} else if (!f->alive) {
+		beat(f, 1);
+		if (!f->alive)
+			return 0;
+	}
+	return 1;
+}
+
+/* Running tasks with an occurrence due (--overlap skip and replace): they
+ * are looked at whether executor slots are free or not. */
+static int
+claim_overlaps(struct fire *f, int64_t now, struct err *e)
+{
+	struct claim_ctx x = {.f = f, .now = now};
+	struct claim_req q = {.what = CLAIM_OVERLAP, .now = now, .max = CLAIM_BATCH};
+	int n = 0, rc = store_claim(f->st, &q, claim_due, &x, NULL, &n, e);
+	if (rc == ST_REFUSED) {
+		f->alive = 0;
+		return ST_OK;
+	}
+	if (rc)
+		store_down(f, e);
+	return rc;
+}
+
 static void notices_flush(struct fire *f, struct claim_ctx *x, int committed);
 
 static int
@@ -632,37 +764,20 @@ claim_now(struct fire *f, int *started, int *more, struct err *e)
 	*started = 0;
 	*more = 0;
 	int room = f->o.jobs - (int)f->nruns;
+	int64_t now = now_of(f), next;
+	int rc, queued;
+	if ((rc = claim_ready(f, now, &next, &queued, e)) <= 0)
+		return -rc;
+	/* A transaction of its own: at the start of a pass, then once a
+	 * second at most, so a drain of many runs does not pay it per run. */
+	if (mono_ms() >= f->overlap_at) {
+		f->overlap_at = mono_ms() + OVERLAP_EVERY_MS;
+		if ((rc = claim_overlaps(f, now, e)))
+			return rc;
+	}
 	if (room <= 0) {
 		*more = 1;
 		return ST_OK;
-	}
-	int64_t now = now_of(f), next;
-	int paused = fire_paused(f, NULL, e), rc, queued;
-	if (paused < 0) {
-		store_down(f, e);
-		return ST_ERR;
-	}
-	if (paused)
-		return ST_OK;
-	/* Nothing due costs one read and no lock. */
-	if ((rc = store_due_next(f->st, &next, &queued, e))) {
-		store_down(f, e);
-		return rc;
-	}
-	/* An unregistered process only reads: a read that works is the store back. */
-	if (!f->registered)
-		store_up(f);
-	if ((next == TIME_NONE || next > now) && !queued)
-		return ST_OK;
-	if (!f->registered) {
-		if ((rc = enlist(f, e))) {
-			store_down(f, e);
-			return rc;
-		}
-	} else if (!f->alive) {
-		beat(f, 1);
-		if (!f->alive)
-			return ST_OK;
 	}
 	struct claimed *c = xcalloc((size_t)(room < CLAIM_BATCH ? CLAIM_BATCH : room), sizeof *c);
 	struct claim_ctx x = {.f = f, .now = now, .from_queue = 1};
@@ -671,6 +786,7 @@ claim_now(struct fire *f, int *started, int *more, struct err *e)
 	size_t fired0 = f->fired.n;
 	struct ride rd;
 	ride_attach(f, &q, &rd, now);
+	spend_check_fresh(&f->spend);
 	rc = queued ? store_claim(f->st, &q, claim_manual, &x, c, &n, e) : ST_OK;
 	if (queued)
 		ride_settle(f, &q, &rd, !rc);
@@ -690,6 +806,7 @@ claim_now(struct fire *f, int *started, int *more, struct err *e)
 		}
 		q.max = room < CLAIM_BATCH ? room : CLAIM_BATCH;
 		struct due_cursor before = f->cur;
+		spend_check_fresh(&f->spend);
 		rc = store_claim(f->st, &q, claim_due, &x, c, &n, e);
 		ride_settle(f, &q, &rd, !rc);
 		notices_flush(f, &x, rc == ST_OK);
@@ -753,6 +870,100 @@ fire_manual(struct fire *f, const char *id, char run_id[37], struct err *e)
 	return ST_OK;
 }
 
+/* ---- backfill ---- */
+
+struct slot_look {
+	int64_t slot;
+	int ran;
+};
+
+static int
+slot_look(const struct run *r, void *arg)
+{
+	struct slot_look *l = arg;
+	if (r->slot == l->slot && r->status != RUN_SKIPPED && r->status != RUN_MISSED &&
+	    r->status != RUN_UNSTARTED)
+		l->ran = 1;
+	return l->ran;
+}
+
+int
+fire_slot_ran(struct fire *f, const char *id, int64_t slot, int *ran, struct err *e)
+{
+	/* A run of an occurrence starts at or after it. */
+	struct slot_look l = {slot, 0};
+	struct run_filter rf;
+	run_filter_init(&rf);
+	rf.task_id = id;
+	rf.since = slot;
+	int rc = store_run_list(f->st, &rf, slot_look, &l, e);
+	*ran = l.ran;
+	return rc;
+}
+
+struct backfill_ctx {
+	struct fire *f;
+	int64_t slot, now;
+	int ran, busy;
+};
+
+static int
+claim_backfill(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
+    struct err *e)
+{
+	struct backfill_ctx *x = arg;
+	struct fire *f = x->f;
+	(void)last_attempt;
+	*decision = CLAIM_SKIP;
+	if ((x->busy = t->status == STATUS_RUNNING))
+		return ST_OK;
+	int rc = fire_slot_ran(f, t->id, x->slot, &x->ran, e);
+	if (rc || x->ran)
+		return rc;
+	/* A new arming: a record of a skip or a miss may hold the slot's. */
+	t->arming++;
+	if ((rc = run_fill(f, t, x->slot, TRIGGER_BACKFILL, 1, x->now, r, e)))
+		return rc;
+	snprintf(r->prev_status, sizeof r->prev_status, "%s", task_status_name(t->status));
+	/* An overdue occurrence taken here is not the pass's to fire. */
+	if (t->next_run_at != TIME_NONE && t->next_run_at <= x->slot) {
+		int64_t next;
+		struct err ne;
+		if (task_next_slot(t, f->zs, x->slot, &next, &ne) == ST_OK)
+			rules_set_next(t, f->zs, next);
+	}
+	t->status = STATUS_RUNNING;
+	t->updated_at = x->now;
+	*decision = CLAIM_FIRE;
+	return ST_OK;
+}
+
+int
+fire_backfill(struct fire *f, const char *id, int64_t slot, char run_id[37], int *ran,
+    struct err *e)
+{
+	struct claimed c;
+	struct backfill_ctx x = {.f = f, .slot = slot, .now = now_of(f)};
+	struct claim_req q = {.what = CLAIM_ONE, .id = id};
+	int n = 0, rc = enlist(f, e);
+	*ran = 0;
+	if (!rc)
+		rc = store_claim(f->st, &q, claim_backfill, &x, &c, &n, e);
+	if (rc)
+		return rc;
+	*ran = x.ran;
+	if (x.busy)
+		return err_set(e, ST_REFUSED, "task '%.8s' is running", id);
+	if (!n) {
+		/* Its occurrence had a run after all (the insert found it). */
+		*ran = 1;
+		return ST_OK;
+	}
+	memcpy(run_id, c.run.id, 37);
+	start_claimed(f, &c, 1);
+	return ST_OK;
+}
+
 /* ---- after a run ---- */
 
 /* The task after one of ctx's jobs ended: the rules, and what to announce. */
@@ -778,7 +989,7 @@ task_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 	if (j && j->no_resources)
 		rules_unstarted(t, x->f->zs, r, x->now);
 	else
-		rules_after_run(t, r, x->now);
+		rules_after_run(t, x->f->zs, r, x->now);
 	if (j && !was_paused && t->paused)
 		set_str(&j->paused, t->paused);
 	if (j) {
@@ -999,6 +1210,38 @@ record_pending(struct fire *f, struct err *e)
 	return status;
 }
 
+/* A run in flight that may be replaced: asked to end (its note), it is. */
+static int
+cancel_if_asked(void *tag, void *arg)
+{
+	struct fire *f = arg;
+	struct job *j = tag;
+	struct run r;
+	struct err e;
+	if (j->is_hook || !j->replaceable || j->cancel || store_run_get(f->st, j->run.id, &r, &e))
+		return 0;
+	size_t l = strlen(STORE_CANCEL_NOTE);
+	if (r.status == RUN_RUNNING && r.note && strncmp(r.note, STORE_CANCEL_NOTE, l) == 0) {
+		j->cancel = xstrdup(r.note + l);
+		exec_pool_stop_tag(f->pool, j);
+	}
+	run_free(&r);
+	return 0;
+}
+
+/* How a run asked to end ended: cancelled, with why. */
+static void
+job_cancelled(struct job *j)
+{
+	if (!j->cancel || j->no_resources || j->run.status == RUN_SUCCESS)
+		return;
+	char *why = xasprintf("%s; ended by SIGTERM%s%s", j->cancel, j->run.error ? ": " : "",
+	    j->run.error ? j->run.error : "");
+	free(j->run.error);
+	j->run.error = why;
+	j->run.status = RUN_CANCELLED;
+}
+
 int
 fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct err *e)
 {
@@ -1007,6 +1250,17 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 	beat(f, 0);
 	if (f->npending && mono_ms() >= f->retry_at && record_pending(f, e))
 		status = ST_ERR;
+	if (f->nreplace && mono_ms() >= f->cancel_at) {
+		f->cancel_at = mono_ms() + CANCEL_POLL_MS;
+		exec_pool_find(f->pool, cancel_if_asked, f);
+	}
+	if (f->nreplace) {
+		int64_t until = f->cancel_at - mono_ms();
+		if (until < 0)
+			until = 0;
+		if (timeout_ms < 0 || until < timeout_ms)
+			timeout_ms = until;
+	}
 	/* Wake for the next sign of life and the next try to record.  Before
 	 * its first claim a process gives no sign of life and has nothing to
 	 * record: it sleeps as long as its caller says. */
@@ -1030,7 +1284,9 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 			hook_done(f, j, &x);
 		} else {
 			j->no_resources = rules_run_ended(&j->run, &x, now);
+			job_cancelled(j);
 			f->nruns--;
+			f->nreplace -= j->replaceable != 0;
 			keep_pending(f, j);
 		}
 		exec_result_free(&x);

@@ -246,6 +246,30 @@ retry_occurrence(struct task *t, const struct run *r, int64_t now)
 	return 1;
 }
 
+/* Occurrences came due while run r went on (no pass handled them): queue
+ * and replace keep the newest, due from now, so it starts at once; skip
+ * moves past them.  Those due before it started are missed runs, left to
+ * --missed. */
+static void
+overlap_after(struct task *t, struct zones *zs, const struct run *r, int64_t now)
+{
+	int64_t s;
+	struct err e;
+	if (!task_repeats(t) || t->next_run_at == TIME_NONE || t->due_at > now ||
+	    r->started_at == TIME_NONE || t->next_run_at <= r->started_at)
+		return;
+	if (t->overlap == OVERLAP_SKIP) {
+		if (task_next_slot(t, zs, now, &s, &e) == ST_OK)
+			rules_set_next(t, zs, s);
+		return;
+	}
+	if (newest_slot(t, zs, t->next_run_at - 1, now, &s, &e) != ST_OK || s == TIME_NONE)
+		return;
+	rules_set_next(t, zs, s);
+	if (t->due_at < now)
+		t->due_at = now;
+}
+
 /* One more failed occurrence: past pause_after in a row, the task is
  * disabled with the reason on record. */
 static void
@@ -312,7 +336,7 @@ excerpt(const char *s, size_t max)
 #define EXCERPT 200 /* bytes of last_result and last_error */
 
 void
-rules_after_run(struct task *t, const struct run *r, int64_t now)
+rules_after_run(struct task *t, struct zones *zs, const struct run *r, int64_t now)
 {
 	int ok = rules_run_ok(r);
 	t->last_run_at = r->started_at;
@@ -335,14 +359,18 @@ rules_after_run(struct task *t, const struct run *r, int64_t now)
 		t->consecutive_failures = 0;
 		t->status = last && t->kind != KIND_MANUAL && t->kind != KIND_HEARTBEAT
 		    ? STATUS_COMPLETED : STATUS_PENDING;
+		overlap_after(t, zs, r, now);
 		return;
 	}
 	t->status = STATUS_PENDING;
 	/* Ended to make way for the next occurrence (--overlap replace): not
-	 * the task's failure. */
+	 * the task's failure; the occurrence that replaces it is due now. */
 	if (r->status == RUN_CANCELLED) {
 		if (last && task_repeats(t))
 			t->status = STATUS_COMPLETED;
+		if (!last)
+			rules_set_next(t, zs, t->next_run_at);
+		overlap_after(t, zs, r, now);
 		return;
 	}
 	/* A recurring task retries the occurrence, or counts it failed and
@@ -353,6 +381,7 @@ rules_after_run(struct task *t, const struct run *r, int64_t now)
 		count_failure(t);
 		if (last)
 			t->status = STATUS_COMPLETED;
+		overlap_after(t, zs, r, now);
 		return;
 	}
 	t->consecutive_failures++;
@@ -363,7 +392,7 @@ rules_after_run(struct task *t, const struct run *r, int64_t now)
 	int attempt = r->attempt > 0 ? r->attempt : 1;
 	if (r->exit_code == EXEC_EXIT_PERMANENT || (retries >= 0 && attempt > retries)) {
 		t->status = STATUS_FAILED;
-		rules_set_next(t, NULL, TIME_NONE);
+		rules_set_next(t, zs, TIME_NONE);
 	} else {
 		t->next_run_at = t->due_at = now + rules_backoff(attempt);
 	}

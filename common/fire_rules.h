@@ -45,7 +45,7 @@ int rules_is_retry(const struct task *t, struct zones *zs);
 /* The task's new state after run r ended at now (r->status, r->exit_code,
  * r->attempt; manual: r->prev_status).  A task changed meanwhile (no longer
  * running: cancelled) keeps its new state; last_* are set either way. */
-void rules_after_run(struct task *t, const struct run *r, int64_t now);
+void rules_after_run(struct task *t, struct zones *zs, const struct run *r, int64_t now);
 int rules_run_ok(const struct run *r);          /* status success */
 /* The run could not start for lack of resources (no fault of the task):
  * the same occurrence is armed again, nothing counted. */

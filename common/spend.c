@@ -11,7 +11,7 @@
 int
 spend_check_init(struct spend_check *c, const struct config *cf, struct err *e)
 {
-	*c = (struct spend_check){0};
+	*c = (struct spend_check){.gwindow = TIME_NONE};
 	const char *v = cf ? config_get(cf, "budget") : NULL;
 	if (v && budget_parse(v, &c->global, e))
 		return err_set(e, ST_INVALID, "config: %s", e->msg);
@@ -19,17 +19,14 @@ spend_check_init(struct spend_check *c, const struct config *cf, struct err *e)
 	return ST_OK;
 }
 
-/* One budget against the store: spent in its window; over or not. */
-static int
-check_one(const struct budget *b, struct store *st, const char *task_id, const struct tz *z,
-    int64_t now, struct spend *s, int64_t *window, struct err *e)
+void
+spend_check_fresh(struct spend_check *c)
 {
-	*window = budget_window(b->period, z, now);
-	return store_call_spend(st, task_id, *window, &s->dollars, &s->tokens, e);
+	c->gwindow = TIME_NONE;
 }
 
 int
-spend_check_task(const struct spend_check *c, struct store *st, const struct task *t,
+spend_check_task(struct spend_check *c, struct store *st, const struct task *t,
     struct zones *zs, int64_t now, int *over, char *why, size_t nwhy, int64_t *window,
     int64_t *until, char *left, size_t nleft, struct err *e)
 {
@@ -48,11 +45,17 @@ spend_check_task(const struct spend_check *c, struct store *st, const struct tas
 		const struct tz *z;
 		int rc = zones_get(zs, i == 0 ? t->tz : c->tz ? c->tz : zones_local(zs), &z, e);
 		struct spend s = {0};
-		int64_t w;
-		if (!rc)
-			rc = check_one(bs[i], st, i == 0 ? t->id : NULL, z, now, &s, &w, e);
+		int64_t w = budget_window(bs[i]->period, z, now);
+		if (!rc && i == 1 && c->gwindow == w)
+			s = c->gspent;
+		else if (!rc)
+			rc = store_call_spend(st, i == 0 ? t->id : NULL, w, &s.dollars, &s.tokens, e);
 		if (rc)
 			return rc;
+		if (i == 1) {
+			c->gwindow = w;
+			c->gspent = s;
+		}
 		if (!*over && budget_over(bs[i], &s)) {
 			static const int64_t into_next[] = {26 * 3600, 7 * 86400 + 7200, 32 * 86400};
 			*over = 1;

@@ -63,14 +63,20 @@ int spend_left_parse(const char *s, double *dollars, double *tokens);
 struct spend_check {
 	struct budget global;
 	const char *tz;        /* the global budget's zone: the config's, else NULL (local) */
+	/* What all tasks spent, read once per claim (nothing is recorded
+	 * inside one): valid while gwindow is the window; spend_check_fresh
+	 * forgets it. */
+	int64_t gwindow;
+	struct spend gspent;
 };
+void spend_check_fresh(struct spend_check *c);
 int spend_check_init(struct spend_check *c, const struct config *cf, struct err *e);
 /* Is t over its budget or the global one?  *over = 1 with why (the
  * reason on record), *window and *until (may be NULL) the start and the
  * end of the window that is over;
  * left (nleft bytes): what a run may still spend, for SPEND_LEFT_ENV: ""
  * when no budget applies, else "$0.37", "12000" or both, comma-separated. */
-int spend_check_task(const struct spend_check *c, struct store *st, const struct task *t,
+int spend_check_task(struct spend_check *c, struct store *st, const struct task *t,
     struct zones *zs, int64_t now, int *over, char *why, size_t nwhy, int64_t *window,
     int64_t *until, char *left, size_t nleft, struct err *e);
 

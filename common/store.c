@@ -455,7 +455,14 @@ store_trash_restore(struct store *st, const char *id, char restored[37], struct 
 int
 store_trash_purge(struct store *st, long *n, struct err *e)
 {
-	return st->ops->trash_purge(st, n, e);
+	/* Their runs go with them; their model calls and the totals of both
+	 * are the history's (store_history.h). */
+	int own, rc = own_begin(st, &own, e);
+	if (!rc)
+		rc = st->ops->history->forget_trash(st, e);
+	if (!rc)
+		rc = st->ops->trash_purge(st, n, e);
+	return own_end(st, own, rc, e);
 }
 
 int
@@ -491,6 +498,12 @@ int
 store_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, struct err *e)
 {
 	return st->ops->run_list(st, f, fn, arg, e);
+}
+
+int
+store_run_note(struct store *st, const char *id, const char *note, struct err *e)
+{
+	return st->ops->run_note(st, id, note, e);
 }
 
 int

@@ -165,6 +165,10 @@ typedef int (*run_fn)(const struct run *r, void *arg); /* non-zero stops */
 
 int store_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, struct err *e); /* newest first */
 int store_run_get(struct store *st, const char *id_or_prefix, struct run *r, struct err *e); /* any case */
+/* Set a run's note: a run in flight asked to end (--overlap replace)
+ * carries "cancel: WHY" until its owner ends it. */
+int store_run_note(struct store *st, const char *id, const char *note, struct err *e);
+#define STORE_CANCEL_NOTE "cancel: "
 
 /* ---- owners: who runs what ---- */
 
@@ -198,7 +202,9 @@ struct due_cursor {
 };
 void due_cursor_init(struct due_cursor *c);
 
-enum { CLAIM_DUE, CLAIM_QUEUED, CLAIM_ONE };
+/* OVERLAP: the running tasks whose next occurrence is due at now and whose
+ * --overlap is skip or replace (what is due while they run). */
+enum { CLAIM_DUE, CLAIM_QUEUED, CLAIM_ONE, CLAIM_OVERLAP };
 struct run_end;
 typedef int (*end_fn)(struct task *t, const struct run *r, int *write, void *arg, struct err *e);
 struct claim_req {

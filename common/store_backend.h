@@ -131,6 +131,8 @@ struct history_ops {
 	    void (*fn)(const char *status, long long n, void *arg), void *arg, struct err *e);
 	int (*last_success)(struct store *st, void (*fn)(const char *task_id, int64_t at, void *arg),
 	    void *arg, struct err *e);
+	int (*budget_tasks)(struct store *st, void (*fn)(const char *task_id, void *arg), void *arg,
+	    struct err *e);
 	int (*call_tokens)(struct store *st, int64_t since, long long *in, long long *out,
 	    struct err *e);
 	int (*pruned_totals)(struct store *st, void (*fn)(const char *key, long long n, void *arg),
@@ -150,6 +152,9 @@ struct history_ops {
 	    struct err *e);
 	int (*vacuum)(struct store *st, int full, long max_pages, char *what, size_t n,
 	    struct err *e);
+	/* Before the trash is emptied: the model calls of its tasks removed,
+	 * what they and the tasks' runs were added to the totals. */
+	int (*forget_trash)(struct store *st, struct err *e);
 };
 
 /* The backends' openers: fill st->ops, st->be, st->name, st->locator. */

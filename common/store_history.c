@@ -32,6 +32,13 @@ store_last_success(struct store *st, void (*fn)(const char *task_id, int64_t at,
 }
 
 int
+store_budget_tasks(struct store *st, void (*fn)(const char *task_id, void *arg), void *arg,
+    struct err *e)
+{
+	return st->ops->history->budget_tasks(st, fn, arg, e);
+}
+
+int
 store_call_tokens(struct store *st, int64_t since, long long *in, long long *out, struct err *e)
 {
 	*in = *out = 0;

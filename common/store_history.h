@@ -35,11 +35,14 @@ int store_run_counts(struct store *st, int64_t since,
 /* Each task's last successful run's end: fn(task id, instant). */
 int store_last_success(struct store *st, void (*fn)(const char *task_id, int64_t at, void *arg),
     void *arg, struct err *e);
+/* The ids of the tasks that have a budget of their own (not in the trash). */
+int store_budget_tasks(struct store *st, void (*fn)(const char *task_id, void *arg), void *arg,
+    struct err *e);
 /* Tokens of the model calls recorded at or after since (TIME_NONE: all kept). */
 int store_call_tokens(struct store *st, int64_t since, long long *in, long long *out,
     struct err *e);
-/* What pruning removed, ever: "runs.STATUS", "input_tokens", "output_tokens";
- * fn(key, n). */
+/* What pruning removed, ever: "runs.STATUS", "input_tokens", "output_tokens",
+ * "cost_micro" (millionths of a dollar); fn(key, n). */
 int store_pruned_totals(struct store *st, void (*fn)(const char *key, long long n, void *arg),
     void *arg, struct err *e);
 /* Bytes the store takes (file and log; or the tables with their indexes

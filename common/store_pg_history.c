@@ -92,6 +92,23 @@ pgh_last_success(struct store *st, void (*fn)(const char *task_id, int64_t at, v
 }
 
 static int
+pgh_budget_tasks(struct store *st, void (*fn)(const char *task_id, void *arg), void *arg,
+    struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	static const char q[] = "SELECT id FROM tasks WHERE budget IS NOT NULL AND deleted_at IS NULL"
+	    " ORDER BY id";
+	PGresult *r;
+	int rc = pq_exec(st, q, NULL, &r, "reading the budgets", e);
+	if (rc)
+		return rc;
+	for (int i = 0, n = pq->ntuples(r); i < n; i++)
+		fn(pq->getvalue(r, i, 0), arg);
+	pq->clear(r);
+	return ST_OK;
+}
+
+static int
 pgh_call_tokens(struct store *st, int64_t since, long long *in, long long *out, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
@@ -220,10 +237,11 @@ pgh_prune_runs(struct store *st, const char *id, int64_t before, long limit, int
 	    " (SELECT count(*) FROM llm_calls WHERE run_id IN " BATCH ")";
 	static const char qdel[] = "WITH d AS (DELETE FROM runs WHERE id IN " BATCH
 	    " RETURNING id, status), c AS (DELETE FROM llm_calls WHERE run_id IN (SELECT id FROM d)"
-	    " RETURNING input_tokens, output_tokens)"
+	    " RETURNING input_tokens, output_tokens, cost)"
 	    ADD_TOTALS("SELECT 'runs.' || status AS key, count(*) AS v FROM d GROUP BY status"
 	    " UNION ALL SELECT 'input_tokens', coalesce(sum(input_tokens), 0) FROM c"
-	    " UNION ALL SELECT 'output_tokens', coalesce(sum(output_tokens), 0) FROM c")
+	    " UNION ALL SELECT 'output_tokens', coalesce(sum(output_tokens), 0) FROM c"
+	    " UNION ALL SELECT 'cost_micro', round(coalesce(sum(cost), 0) * 1000000)::bigint FROM c")
 	    "SELECT (SELECT count(*) FROM d), (SELECT count(*) FROM c)";
 	struct pq_params p = {.n = 0};
 	pq_text(&p, id);
@@ -277,9 +295,10 @@ pgh_prune_loose_calls(struct store *st, int64_t before, long limit, int dry, lon
 	" ORDER BY created_at LIMIT $2)"
 	static const char qcount[] = "SELECT count(*) FROM " LOOSE " l";
 	static const char qdel[] = "WITH c AS (DELETE FROM llm_calls WHERE id IN " LOOSE
-	    " RETURNING input_tokens, output_tokens)"
+	    " RETURNING input_tokens, output_tokens, cost)"
 	    ADD_TOTALS("SELECT 'input_tokens' AS key, coalesce(sum(input_tokens), 0) AS v FROM c"
-	    " UNION ALL SELECT 'output_tokens', coalesce(sum(output_tokens), 0) FROM c")
+	    " UNION ALL SELECT 'output_tokens', coalesce(sum(output_tokens), 0) FROM c"
+	    " UNION ALL SELECT 'cost_micro', round(coalesce(sum(cost), 0) * 1000000)::bigint FROM c")
 	    "SELECT count(*) FROM c";
 	struct pq_params p = {.n = 0};
 	pq_int(&p, before);
@@ -305,11 +324,27 @@ pgh_vacuum(struct store *st, int full, long max_pages, char *what, size_t n, str
 	return ST_OK;
 }
 
+static int
+pgh_forget_trash(struct store *st, struct err *e)
+{
+	static const char q[] = "WITH t AS (SELECT id FROM tasks WHERE deleted_at IS NOT NULL),"
+	    " c AS (DELETE FROM llm_calls WHERE task_id IN (SELECT id FROM t)"
+	    " RETURNING input_tokens, output_tokens, cost)"
+	    ADD_TOTALS("SELECT 'runs.' || status AS key, count(*) AS v FROM runs"
+	    " WHERE task_id IN (SELECT id FROM t) AND status <> 'running' GROUP BY status"
+	    " UNION ALL SELECT 'input_tokens', coalesce(sum(input_tokens), 0) FROM c"
+	    " UNION ALL SELECT 'output_tokens', coalesce(sum(output_tokens), 0) FROM c"
+	    " UNION ALL SELECT 'cost_micro', round(coalesce(sum(cost), 0) * 1000000)::bigint FROM c")
+	    "SELECT 1";
+	return pq_do(st, q, NULL, NULL, "emptying the trash", e);
+}
+
 const struct history_ops pg_history_ops = {
 	.pass_put = pgh_pass_put,
 	.pass_list = pgh_pass_list,
 	.run_counts = pgh_run_counts,
 	.last_success = pgh_last_success,
+	.budget_tasks = pgh_budget_tasks,
 	.call_tokens = pgh_call_tokens,
 	.pruned_totals = pgh_pruned_totals,
 	.size = pgh_size,
@@ -320,4 +355,5 @@ const struct history_ops pg_history_ops = {
 	.prune_messages = pgh_prune_messages,
 	.prune_loose_calls = pgh_prune_loose_calls,
 	.vacuum = pgh_vacuum,
+	.forget_trash = pgh_forget_trash,
 };

@@ -95,6 +95,22 @@ sqh_last_success(struct store *st, void (*fn)(const char *task_id, int64_t at, v
 }
 
 static int
+sqh_budget_tasks(struct store *st, void (*fn)(const char *task_id, void *arg), void *arg,
+    struct err *e)
+{
+	static const char q[] = "SELECT id FROM tasks WHERE budget IS NOT NULL AND deleted_at IS NULL"
+	    " ORDER BY id";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		fn((const char *)sqlite3_column_text(s, 0), arg);
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reading the budgets");
+}
+
+static int
 sqh_call_tokens(struct store *st, int64_t since, long long *in, long long *out, struct err *e)
 {
 	static const char q[] = "SELECT ifnull(sum(input_tokens), 0), ifnull(sum(output_tokens), 0)"
@@ -251,8 +267,9 @@ sqh_prune_runs(struct store *st, const char *id, int64_t before, long limit, int
 	static const char add_tokens[] = "INSERT INTO pruned (key, n) SELECT key, v FROM"
 	    " (SELECT 'input_tokens' AS key, ifnull(sum(input_tokens), 0) AS v FROM llm_calls"
 	    " WHERE run_id IN " BATCH " UNION ALL SELECT 'output_tokens', ifnull(sum(output_tokens), 0)"
-	    " FROM llm_calls WHERE run_id IN " BATCH ") WHERE v <> 0 ON CONFLICT(key) DO UPDATE SET"
-	    " n = n + excluded.n";
+	    " FROM llm_calls WHERE run_id IN " BATCH " UNION ALL SELECT 'cost_micro',"
+	    " CAST(round(total(cost) * 1000000) AS INTEGER) FROM llm_calls WHERE run_id IN " BATCH ")"
+	    " WHERE v <> 0 ON CONFLICT(key) DO UPDATE SET n = n + excluded.n";
 	static const char del_calls[] = "DELETE FROM llm_calls WHERE run_id IN " BATCH;
 	static const char del_runs[] = "DELETE FROM runs WHERE id IN " BATCH;
 	int rc;
@@ -326,8 +343,9 @@ sqh_prune_loose_calls(struct store *st, int64_t before, long limit, int dry, lon
 	static const char qadd[] = "INSERT INTO pruned (key, n) SELECT key, v FROM"
 	    " (SELECT 'input_tokens' AS key, ifnull(sum(input_tokens), 0) AS v FROM llm_calls"
 	    " WHERE id IN " LOOSE " UNION ALL SELECT 'output_tokens', ifnull(sum(output_tokens), 0)"
-	    " FROM llm_calls WHERE id IN " LOOSE ") WHERE v <> 0 ON CONFLICT(key) DO UPDATE SET"
-	    " n = n + excluded.n";
+	    " FROM llm_calls WHERE id IN " LOOSE " UNION ALL SELECT 'cost_micro',"
+	    " CAST(round(total(cost) * 1000000) AS INTEGER) FROM llm_calls WHERE id IN " LOOSE ")"
+	    " WHERE v <> 0 ON CONFLICT(key) DO UPDATE SET n = n + excluded.n";
 	static const char qdel[] = "DELETE FROM llm_calls WHERE id IN " LOOSE;
 	const char *steps[] = {qcount, qadd, qdel};
 	*n = 0;
@@ -386,11 +404,39 @@ sqh_vacuum(struct store *st, int full, long max_pages, char *what, size_t n, str
 	return ST_OK;
 }
 
+static int
+sqh_forget_trash(struct store *st, struct err *e)
+{
+#define TRASH "(SELECT id FROM tasks WHERE deleted_at IS NOT NULL)"
+	static const char *const steps[] = {
+		"INSERT INTO pruned (key, n) SELECT 'runs.' || status, count(*) FROM runs"
+		" WHERE task_id IN " TRASH " AND status <> 'running' GROUP BY status"
+		" ON CONFLICT(key) DO UPDATE SET n = n + excluded.n",
+		"INSERT INTO pruned (key, n) SELECT key, v FROM (SELECT 'input_tokens' AS key,"
+		" ifnull(sum(input_tokens), 0) AS v FROM llm_calls WHERE task_id IN " TRASH
+		" UNION ALL SELECT 'output_tokens', ifnull(sum(output_tokens), 0) FROM llm_calls"
+		" WHERE task_id IN " TRASH " UNION ALL SELECT 'cost_micro', CAST(round(total(cost)"
+		" * 1000000) AS INTEGER) FROM llm_calls WHERE task_id IN " TRASH ") WHERE v <> 0"
+		" ON CONFLICT(key) DO UPDATE SET n = n + excluded.n",
+		"DELETE FROM llm_calls WHERE task_id IN " TRASH,
+	};
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+		sqlite3_stmt *s = sq_stmt(st, steps[i], e);
+		if (!s)
+			return ST_ERR;
+		int rc = sq_done(st, s, e, "emptying the trash");
+		if (rc)
+			return rc;
+	}
+	return ST_OK;
+}
+
 const struct history_ops sq_history_ops = {
 	.pass_put = sqh_pass_put,
 	.pass_list = sqh_pass_list,
 	.run_counts = sqh_run_counts,
 	.last_success = sqh_last_success,
+	.budget_tasks = sqh_budget_tasks,
 	.call_tokens = sqh_call_tokens,
 	.pruned_totals = sqh_pruned_totals,
 	.size = sqh_size,
@@ -401,4 +447,5 @@ const struct history_ops sq_history_ops = {
 	.prune_messages = sqh_prune_messages,
 	.prune_loose_calls = sqh_prune_loose_calls,
 	.vacuum = sqh_vacuum,
+	.forget_trash = sqh_forget_trash,
 };

@@ -68,6 +68,7 @@ static const struct option task_options[] = {
 	{"mcp", required_argument, NULL, OPT_MCP},
 	{"mcp-allow", required_argument, NULL, OPT_MCP_ALLOW},
 	{"scope", required_argument, NULL, OPT_SCOPE},
+	{"overlap", required_argument, NULL, OPT_OVERLAP},
 	{"every", required_argument, NULL, OPT_EVERY},
 	{"from", required_argument, NULL, OPT_FROM},
 	{"not-before", required_argument, NULL, OPT_NOT_BEFORE},

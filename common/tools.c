@@ -514,7 +514,7 @@ twin_visible(struct tools *tl, const struct task *t, const char *dup_id, struct 
 void
 tools_seed_rules(struct task *t)
 {
-	if (t->kind != KIND_CRON)
+	if (!task_repeats(t))
 		return;
 	t->retries = 0;
 	t->pause_after = 0;
@@ -559,6 +559,12 @@ tools_task_save(struct tools *tl, struct task *t, int reschedule, struct err *e)
 		goto out;
 	if (!same(old.attachments, t->attachments) && (rc = attachments_check(tl, t, e)))
 		goto out;
+	/* A cap on spending holds the agent too: it may give one, not lift it. */
+	if (old.budget && !same(old.budget, t->budget)) {
+		rc = err_set(e, ST_REFUSED, "Refused: task '%.80s' has a budget (%s); only the user may"
+		    " change or remove it", old.name, old.budget);
+		goto out;
+	}
 	rc = store_task_put(tl->st, t, e);
 out:
 	task_free(&old);

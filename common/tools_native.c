@@ -14,6 +14,7 @@
 
 static const char *const statuses_all[] = {"pending", "running", "completed", "failed",
 	"cancelled", "all", NULL};
+static const char *const overlaps_all[] = {"queue", "skip", "replace", NULL};
 static const char *const kinds_all[] = {"cron", "at", "plan", "manual", "heartbeat", "every", NULL};
 static const char *const schedule_args[] = {"cron", "at", "plan", "daily", "weekly", "every",
 	"manual", "heartbeat", NULL};
@@ -168,6 +169,7 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
 	a->notify_on = tools_arg_str(args, "notify_on");
 	a->keep = tools_arg_str(args, "keep");
 	a->when_flags = tl->when_flags;
+	a->overlap = tools_arg_str(args, "overlap");
 	a->deadline = tools_arg_str(args, "deadline");
 	static const char *const ints[] = {"count", "retries", "pause_after"};
 	const char **dst[] = {&a->count, &a->retries, &a->pause_after};
@@ -593,6 +595,10 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	{"scope", "string", "Scope of the task (letters, digits, '.', '_', '-'): only agents of " \
 	    "that scope see it, its runs see only that scope's tasks and share conversations only " \
 	    "within it. A session that has a scope makes every task in it.", NULL, 0, NULL, NULL}, \
+	{"overlap", "string", "What an occurrence due while the task still runs does: queue (the " \
+	    "default: the latest one runs as soon as the run ends), skip (recorded as skipped) or " \
+	    "replace (the running run is ended and recorded cancelled).", overlaps_all, 0, NULL, \
+	    NULL}, \
 	{"budget", "string", "Most the task may spend per day, week or month: dollars ('$2/day', " \
 	    "'2usd/week') or tokens ('200k/month', '1.5M/day'). Over it, its runs are skipped until " \
 	    "the next period. 'none' removes it.", NULL, 0, NULL, NULL}, \

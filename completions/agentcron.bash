@@ -43,6 +43,10 @@ _agentcron_complete()
 		esac ;;
 	-k | --kind) [[ $cmd == task-ls ]] && words='cron every at plan manual heartbeat' ;;
 	--missed) words='once skip all' ;;
+	--notify-on) words='failure recovery change success always never' ;;
+	--by) [[ $cmd == task-log ]] && words='task model day' ;;
+	--budget) words='none' ;;
+	--keep) words='forever default 30d 90d 1000' ;;
 	--provider) words='openai anthropic' ;;
 	-p | --profile) [[ $cmd == task-mcp ]] && words='native oneclaw agent-zero kai toolpack wooster all' ;;
 	-z | --tz)

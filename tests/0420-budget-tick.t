@@ -75,6 +75,8 @@ test_expect_success 'within budget the run gets what is left; over it, occurrenc
 	2026-11-23T11:00:00Z	skipped	"budget: $15.00 of $12.00 this day"
 	EOT
 	test_cmp expect actual &&
+	TASK_NOW=2026-11-23T12:00:00Z task-tick --dry-run | sed "s/.*\"trigger\":\"\([a-z]*\)\".*/\1/" >actual &&
+	echo budget >expect && test_cmp expect actual &&
 	printf "\$12.000000\n\$7.000000\n\$2.000000\n" >expect && test_cmp expect left &&
 	task-ls | cut -f3,4,6 >actual &&
 	printf "pending\t2026-11-23T12:00:00Z\tskipped\n" >expect && test_cmp expect actual &&
@@ -210,6 +212,19 @@ test_expect_success 'a run an agent queued is held to the budget when a pass wou
 	task-log --limit 1 --json | grep -q "\"error\":\"budget: 3 of 3 tokens this day\"" &&
 	grep -q "^{\"event\":\"budget\",.*\"trigger\":\"manual\",\"status\":\"skipped\"" hook.log &&
 	task-ls --json | grep -q "\"queued\":false"
+'
+
+test_expect_success 'an agent may give its task a budget, not lift or change one' '
+	echo "{\"name\":\"task_update\",\"arguments\":{\"id\":\"agentic\",\"budget\":\"none\"}}" |
+		test_expect_code 2 task-mcp --call >out 2>err &&
+	echo "Refused: task '\''agentic'\'' has a budget (3/day); only the user may change or remove it." >expect &&
+	test_cmp expect out &&
+	echo "{\"name\":\"task_create\",\"arguments\":{\"name\":\"free\",\"prompt\":\"x\",\"manual\":true}}" |
+		task-mcp --call >out &&
+	echo "{\"name\":\"task_update\",\"arguments\":{\"id\":\"free\",\"budget\":\"\$1/day\"}}" |
+		task-mcp --call >out &&
+	task-ls --json | grep -c "\"budget\":\"\$1/day\"" >actual && echo 1 >expect && test_cmp expect actual &&
+	task-edit --budget none agentic >/dev/null
 '
 
 test_expect_success 'a bad budget in the config is said, and nothing fires' '

@@ -3,7 +3,8 @@
 # else failure,recovery) says which finished runs its hook is told of, and
 # the JSON it reads names the event: failure, recovery (the first success
 # after failures), change (output unlike the last success's), success.
-# Budget skips are told whatever the policy.  Each through task-tick.
+# Budget skips and automatic pauses are told whatever the policy.  Each
+# through task-tick.
 . "$AC_TOP/tests/lib.sh"
 printf "#!/bin/sh\n{ cat; echo \"env=\$TASK_EVENT\"; } >>\"\$0.log\"\n" >hook && chmod +x hook || exit 1
 # The executor does what the file `do` says: "ok TEXT" or "fail".
@@ -93,6 +94,18 @@ test_expect_success 'never: no run is told, but a budget skip still is' '
 	pass "ok A" fail &&
 	echo "budget skipped " >expect &&
 	test_cmp expect events
+'
+
+test_expect_success 'an automatic pause is told whatever the policy, with its reason' '
+	task never &&
+	task-edit --pause-after 2 job >/dev/null &&
+	echo fail >do &&
+	TASK_NOW=2026-11-23T07:00:00Z task-tick >/dev/null 2>&1 &&
+	TASK_NOW=2026-11-23T08:00:00Z task-tick >/dev/null 2>&1 &&
+	grep "^{" hook.log | sed "s/,\"run_id\".*\"status\":\"\([a-z]*\)\".*/ \1/" >actual &&
+	echo "{\"event\":\"paused\",\"task_id\":\"$(task-ls --json | sed "s/^{\"id\":\"\([^\"]*\)\".*/\1/")\",\"name\":\"job\",\"reason\":\"paused after 2 failures in a row: exited with status 1 it broke\" failed" >expect &&
+	test_cmp expect actual &&
+	grep "^env=" hook.log >actual && echo env=paused >expect && test_cmp expect actual
 '
 
 test_expect_success 'the config'\''s notify_on is the default; a task'\''s own wins; "" goes back' '

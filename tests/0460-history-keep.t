@@ -89,8 +89,8 @@ test_expect_success '--prune --dry-run says what would go and changes nothing' '
 
 test_expect_success '--prune removes runs past keep, with their model calls' '
 	end=$(end) &&
-	store_sql "INSERT INTO llm_calls (run_id, task_id, input_tokens, output_tokens, created_at)
-		SELECT id, task_id, 10, 5, started_at FROM runs" &&
+	store_sql "INSERT INTO llm_calls (run_id, task_id, input_tokens, output_tokens, cost, created_at)
+		SELECT id, task_id, 10, 5, 0.001, started_at FROM runs" &&
 	TASK_NOW=$end task-log --prune >out 2>err &&
 	echo "removed 2880 runs (with 2880 model calls), 0 conversation messages and 0 model calls made outside runs" >expect &&
 	test_cmp expect out &&
@@ -104,7 +104,8 @@ test_expect_success 'totals count what pruning removed' '
 	TASK_NOW=$(end) task-status --prometheus >metrics &&
 	grep -q "^agentcron_runs_total{status=\"success\"} 4320$" metrics &&
 	grep -q "^agentcron_tokens_total{direction=\"input\"} 43200$" metrics &&
-	grep -q "^agentcron_tokens_total{direction=\"output\"} 21600$" metrics
+	grep -q "^agentcron_tokens_total{direction=\"output\"} 21600$" metrics &&
+	grep -q "^agentcron_cost_dollars_total 4.320000$" metrics
 '
 
 test_expect_success 'keep_runs, a task keeping N runs, forever, and the newest 20 always' '
@@ -171,6 +172,29 @@ test_expect_success 'a round done, passes within the next 10 minutes only read' 
 	want=$(store_sql "SELECT count(*) FROM runs WHERE started_at >= $((t + 601 - 7200))") &&
 	TASK_NOW=$(date -u -d "@$((t + 601))" +%Y-%m-%dT%H:%M:%SZ) task-tick &&
 	test "$(runs)" = "$want" && test "$want" -lt 120
+'
+
+test_expect_success 'a watcher prunes too, when nothing is due' '
+	days 3 && config "keep = 1d" "keep_runs = 0" &&
+	now=$(date -u -d "@$(($(date -u -d $(end) +%s) + 600))" +%Y-%m-%dT%H:%M:%SZ) &&
+	TASK_NOW=$now test_start_ready out err task-tick --watch &&
+	test_until 150 test "$(runs)" = 1430 &&
+	kill -TERM $test_ready_pid && wait $test_ready_pid
+'
+
+test_expect_success 'emptying the trash takes the model calls along; totals keep counting them' '
+	reset_store && config "keep = forever" &&
+	id=$(task-add --manual --exec true --name gone x) &&
+	task-run $id >/dev/null && task-run $id >/dev/null &&
+	store_sql "INSERT INTO llm_calls (run_id, task_id, input_tokens, output_tokens, cost, created_at)
+		SELECT id, task_id, 7, 3, 0.25, started_at FROM runs" &&
+	task-rm $id 2>/dev/null && task-rm --purge >/dev/null 2>&1 &&
+	test "$(store_sql "SELECT count(*) FROM llm_calls")" = 0 &&
+	test "$(runs)" = 0 &&
+	task-status --prometheus >metrics &&
+	grep -q "^agentcron_runs_total{status=\"success\"} 2$" metrics &&
+	grep -q "^agentcron_tokens_total{direction=\"input\"} 14$" metrics &&
+	grep -q "^agentcron_cost_dollars_total 0.500000$" metrics
 '
 
 test_expect_success 'SQLite: a new store gives freed space back; an older one after --vacuum' '

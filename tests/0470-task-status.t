@@ -13,7 +13,7 @@ store_name() {
 
 test_expect_success 'an empty store: OK, no pass recorded yet' '
 	test_expect_code 0 task-status --check >out &&
-	echo "AGENTCRON OK - no pass recorded; 0 tasks, none overdue or failing | last_pass_age=U;;180 due=0 overdue=0;;0 failing=0;0" >expect &&
+	echo "AGENTCRON OK - no pass recorded; 0 tasks, none overdue or failing | last_pass_age=U;;180 due=0 overdue=0;;0 failing=0;0 paused=0;0 over_budget=0" >expect &&
 	test_cmp expect out
 '
 
@@ -36,9 +36,9 @@ test_expect_success 'the scheduler at a glance, as text' '
 	  Firing:    on
 	  Passes:    alpha: 30 s ago (cron, 2026-11-23T07:01:00Z)
 	             beta: 3 min ago (cron, 2026-11-23T06:58:00Z)
-	  Tasks:     1 (1 enabled, 0 disabled); 0 due, 0 overdue, 0 failing
+	  Tasks:     1 (1 enabled, 0 disabled); 0 due, 0 overdue, 0 failing, 0 paused by failures, 0 over budget
 	  Runs 24 h: 1 success
-	  Today:     0 tokens (0 in, 0 out)
+	  Today:     0 tokens (0 in, 0 out), $0.00
 	  Store:     STORE, SIZE
 	EOF
 	test_cmp expect actual
@@ -48,7 +48,7 @@ test_expect_success 'and as JSON' '
 	TASK_NOW=2026-11-23T07:01:30Z task-status --json >out &&
 	sed "s|\"store\":{.*|\"store\":{}}|" out | test_json_norm >actual &&
 	cat >expect <<-\EOF &&
-	{"now":"2026-11-23T07:01:30Z","check":"OK","summary":"last pass 30 s ago on alpha; 1 task, none overdue or failing","paused_since":null,"passes":[{"host":"alpha","at":"2026-11-23T07:01:00Z","age_seconds":30,"mode":"cron","pid":<n>,"version":"0.1.0"},{"host":"beta","at":"2026-11-23T06:58:00Z","age_seconds":210,"mode":"cron","pid":<n>,"version":"0.1.0"}],"tasks":{"total":1,"enabled":1,"disabled":0,"pending":1,"running":0,"completed":0,"failed":0,"cancelled":0,"due":0,"overdue":0,"failing":0},"overdue":[],"failing":[],"runs_24h":{"success":1},"tokens_today":{"input":0,"output":0},"store":{}}
+	{"now":"2026-11-23T07:01:30Z","check":"OK","summary":"last pass 30 s ago on alpha; 1 task, none overdue or failing","paused_since":null,"passes":[{"host":"alpha","at":"2026-11-23T07:01:00Z","age_seconds":30,"mode":"cron","pid":<n>,"version":"0.1.0"},{"host":"beta","at":"2026-11-23T06:58:00Z","age_seconds":210,"mode":"cron","pid":<n>,"version":"0.1.0"}],"tasks":{"total":1,"enabled":1,"disabled":0,"pending":1,"running":0,"completed":0,"failed":0,"cancelled":0,"due":0,"overdue":0,"failing":0,"paused_by_failures":0,"over_budget":0},"overdue":[],"failing":[],"paused_by_failures":[],"over_budget":[],"global_budget_over":null,"runs_24h":{"success":1},"tokens_today":{"input":0,"output":0},"dollars_today":0,"store":{}}
 	EOF
 	sed "s/\"pid\":[0-9]*/\"pid\":<n>/g" actual >a2 && test_cmp expect a2 &&
 	grep -q "\"store\":{\"name\":\"[^\"]*\",\"bytes\":[1-9][0-9]*," out
@@ -61,7 +61,7 @@ test_expect_success '--check: silence while nothing is due is OK' '
 
 test_expect_success '--check with a stopped scheduler: CRITICAL once a task is due' '
 	test_expect_code 2 env TASK_NOW=2026-11-24T07:00:30Z task-status --check >out &&
-	echo "AGENTCRON CRITICAL - last pass 23 h 59 min ago on alpha, 1 task due: is task-tick running? | last_pass_age=86370s;;180 due=1 overdue=0;;0 failing=0;0" >expect &&
+	echo "AGENTCRON CRITICAL - last pass 23 h 59 min ago on alpha, 1 task due: is task-tick running? | last_pass_age=86370s;;180 due=1 overdue=0;;0 failing=0;0 paused=0;0 over_budget=0" >expect &&
 	test_cmp expect out
 '
 
@@ -116,6 +116,8 @@ test_expect_success '--prometheus: the exposition format, as promtool reads it' 
 	agentcron_tasks{state="due"} 0
 	agentcron_tasks{state="overdue"} 0
 	agentcron_tasks{state="failing"} 1
+	agentcron_tasks{state="paused_by_failures"} 0
+	agentcron_tasks{state="over_budget"} 0
 	agentcron_paused 0
 	EOF
 	test_cmp expect actual &&
@@ -127,6 +129,41 @@ test_expect_success 'task-ls says when no pass ran for a while (on a terminal)' 
 	TASK_NOW=2026-11-24T09:00:00Z script -qec "task-ls" /dev/null | tr -d "\r" | sed -n 1p >actual &&
 	echo "No scheduler pass for 117 min (the last on alpha): is task-tick still running? (see task-status)" >expect &&
 	test_cmp expect actual
+'
+
+test_expect_success 'paused by failures: WARNING, with the reason' '
+	TASK_NOW=2026-11-24T08:00:00Z task-add --cron "5 8 * * *" --exec false --retries 0 \
+		--pause-after 1 --name flaky x >/dev/null &&
+	TASK_NOW=2026-11-24T08:05:00Z task-tick >/dev/null 2>&1 &&
+	test_expect_code 1 env TASK_NOW=2026-11-24T08:05:30Z task-status --check >out &&
+	grep -q "^AGENTCRON WARNING - 1 task paused by failures (.flaky.); last pass 30 s ago on alpha |.* paused=1;0 " out &&
+	TASK_NOW=2026-11-24T08:05:30Z task-status >out &&
+	sed -n "/^Paused by failures:/,\$p" out | sed "s/^  [0-9a-f]\{8\}  /  ID  /" >actual &&
+	printf "Paused by failures:\n  ID  flaky: %s\n" "$(store_sql "SELECT paused FROM tasks WHERE name = '\''flaky'\''")" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'dollars today, over budget, the global budget and the cost counter' '
+	mkdir -p "$XDG_CONFIG_HOME/agentcron" &&
+	echo "budget = \$1/day" >"$XDG_CONFIG_HOME/agentcron/config" &&
+	TASK_NOW=2026-11-24T08:00:00Z task-add --daily 23:00 --budget "\$0.50/day" --name spender y >/dev/null &&
+	id=$(store_sql "SELECT id FROM tasks WHERE name = '\''spender'\''") &&
+	at=$(date -u -d 2026-11-24T08:01:00Z +%s) &&
+	store_sql "INSERT INTO llm_calls (task_id, model, input_tokens, output_tokens, cost, created_at)
+		VALUES ('\''$id'\'', '\''m'\'', 1000, 500, 0.75, $at), (NULL, '\''m'\'', 10, 5, 0.5, $at)" &&
+	TASK_NOW=2026-11-24T08:06:00Z task-status >out &&
+	grep -q "^  Today:     1515 tokens (1010 in, 505 out), \$1.25$" out &&
+	grep -q "^  Budget:    every task is held: budget: \$1.25 of \$1.00 this day (all tasks)$" out &&
+	sed -n "/^Over budget:/,\$p" out | sed "s/^  [0-9a-f]\{8\}  /  ID  /" >actual &&
+	printf "Over budget:\n  ID  spender: budget: \$0.75 of \$0.50 this day\n" >expect &&
+	test_cmp expect actual &&
+	TASK_NOW=2026-11-24T08:06:00Z task-status --prometheus >metrics &&
+	promtool check metrics <metrics &&
+	grep -q "^agentcron_cost_dollars_total 1.250000$" metrics &&
+	grep -q "^agentcron_tasks{state=\"over_budget\"} 1$" metrics &&
+	TASK_NOW=2026-11-24T08:06:00Z task-status --json >out &&
+	grep -q "\"dollars_today\":1.25," out &&
+	grep -q "\"global_budget_over\":\"budget: \$1.25 of \$1.00 this day (all tasks)\"" out
 '
 
 test_expect_success 'a watcher records its passes as watch' '
