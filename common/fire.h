@@ -14,6 +14,8 @@
 #include "store.h"
 #include "util.h"
 
+struct config;
+
 #define FIRE_DEFAULT_TIMEOUT 600 /* seconds, when neither task nor config says */
 #define FIRE_LEASE_MARGIN 60     /* a claim's lease: timeout + kill grace + this */
 #define FIRE_HOOK_TIMEOUT 30     /* seconds a notify hook may take */
@@ -35,6 +37,8 @@ struct fire_opts {
 	int deadline;            /* seconds, for tasks without their own; 0: none */
 	int watch;               /* a watcher: a store gone is said once (warn) and waited out */
 	int stagger;             /* the config's stagger, seconds (task.h: task_delay) */
+	int max_concurrent;      /* llm-call runs in flight in all (0: no limit) */
+	const struct config *cf; /* for concurrency.MODEL and the default model; may be NULL */
 	fire_clock_fn clock;
 	void *clock_arg;
 };
@@ -75,6 +79,16 @@ void fire_pass_begin(struct fire *f);      /* a new pass: scan due tasks from th
 int fire_claim(struct fire *f, int *started, int *more, struct err *e);
 /* Claim one task for a manual run now.  ST_REFUSED: already running. */
 int fire_manual(struct fire *f, const char *id, char run_id[37], struct err *e);
+/* Whether occurrence slot of task id ran: a run of it that was not only a
+ * record of a skip or a miss (as of now; a claim checks again, held). */
+int fire_slot_ran(struct fire *f, const char *id, int64_t slot, int *ran, struct err *e);
+/* Claim the past occurrence slot of task id and start it (trigger
+ * backfill), unless it ran (*ran = 1, nothing started): checked with the
+ * task held, so a pass and other backfills never run it twice.  The task
+ * keeps its status, and its next run moves past slot if it was not.
+ * ST_REFUSED: the task is running (try again after). */
+int fire_backfill(struct fire *f, const char *id, int64_t slot, char run_id[37], int *ran,
+    struct err *e);
 size_t fire_running(const struct fire *f); /* executors in flight */
 size_t fire_busy(const struct fire *f);    /* executors and notify hooks in flight */
 size_t fire_unrecorded(const struct fire *f); /* finished runs not recorded yet */
