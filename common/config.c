@@ -83,15 +83,20 @@ config_tz(const struct config *c, struct err *e)
 	return ST_OK;
 }
 
+/* After a '.', a model's name as providers spell it (llama3.2:3b,
+ * openai/gpt-4o): price.MODEL and the like. */
 static int
 key_ok(const char *k)
 {
 	if (!*k)
 		return 0;
-	for (; *k; k++)
+	int model = 0;
+	for (; *k; k++) {
+		model |= *k == '.';
 		if (!((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') || (*k >= '0' && *k <= '9') ||
-		    *k == '_' || *k == '-' || *k == '.'))
+		    *k == '_' || *k == '-' || *k == '.' || (model && strchr(":/@+", *k))))
 			return 0;
+	}
 	return 1;
 }
 
@@ -132,7 +137,8 @@ parse_line(struct config *c, char *line, int lineno, int *secret, struct err *e)
 	*eq = 0;
 	char *k = str_trim(p), *v = str_trim(eq + 1);
 	if (!key_ok(k))
-		return err_set(e, ST_INVALID, "%s:%d: bad key '%.64s' (letters, digits, '_', '-', '.')",
+		return err_set(e, ST_INVALID, "%s:%d: bad key '%.64s' (letters, digits, '_', '-', '.';"
+		    " after a '.', a model's ':', '/', '@', '+' too)",
 		    c->path, lineno, k);
 	size_t n = strlen(v);
 	if (n && (v[0] == '"' || v[0] == '\'')) {

@@ -34,6 +34,15 @@ test_expect_success 'a model without a price costs nothing on record, its tokens
 	test_cmp expect actual
 '
 
+test_expect_success 'a model named as providers spell it (a tag, a vendor) has its price' '
+	printf "price.gpt-4o-mini = 1000000 2000000\nprice.llama3.2:3b = 0 1000000\nprice.openai/gpt-4o = 2000000 0\n" >"$CONF" &&
+	llm-call -m llama3.2:3b --json hello there >out &&
+	grep -q "\"cost\":3," out &&
+	llm-call -m openai/gpt-4o --json hello there >out &&
+	grep -q "\"cost\":4," out &&
+	printf "price.gpt-4o-mini = 1000000 2000000\n" >"$CONF"
+'
+
 test_expect_success 'a price that does not read fails every run alike: exit 78' '
 	printf "price.gpt-4o-mini = 0.15\n" >"$CONF" &&
 	test_expect_code 78 llm-call hi >out 2>err &&
