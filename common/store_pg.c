@@ -1138,6 +1138,7 @@ static const struct store_ops pg_ops = {
 	.tasks_get_many = pg_tasks_get_many,
 	.runs_finish_many = pg_runs_finish_many,
 	.run_note = pg_run_note,
+	.run_gate = pg_run_gate,
 	.due_next = pg_due_next,
 	.run_claims = pg_run_claims,
 	.wake = pg_wake,
