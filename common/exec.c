@@ -762,18 +762,29 @@ out_check:
 }
 
 void
-exec_pool_stop(struct exec_pool *p)
+exec_pool_stop_within(struct exec_pool *p, int64_t grace_ms)
 {
 	int64_t now = mono_ms();
 	for (size_t i = 0; i < p->n; i++) {
 		struct child *c = p->c[i];
 		c->stopped = 1;
-		if (c->exited || c->pid <= 0 || c->term_at)
+		if (c->exited || c->pid <= 0)
 			continue;
-		c->term_at = now;
-		c->kill_at = now + c->grace;
-		signal_group(c, SIGTERM);
+		int64_t kill_at = now + (c->grace < grace_ms ? c->grace : grace_ms);
+		if (c->term_at && c->kill_at <= kill_at)
+			continue;
+		if (!c->term_at) {
+			c->term_at = now;
+			signal_group(c, SIGTERM);
+		}
+		c->kill_at = kill_at;
 	}
+}
+
+void
+exec_pool_stop(struct exec_pool *p)
+{
+	exec_pool_stop_within(p, INT64_MAX);
 }
 
 void
