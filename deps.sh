@@ -31,7 +31,8 @@ test_list() {
 		'ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a|libclang-rt-14-dev' \
 		'command -v node|nodejs' \
 		'command -v npm|npm' \
-		'command -v openssl|openssl'
+		'command -v openssl|openssl' \
+		'command -v promtool|prometheus'
 }
 install=yes what=
 case ${1:-test} in

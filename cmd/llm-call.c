@@ -9,7 +9,10 @@
  * are sent along and this exchange is added to them.  With --tools the
  * model may call the scheduler's own tools, with --mcp (else TASK_MCP) the
  * tools of MCP servers, in rounds, until it answers; every tool call goes
- * into the record. */
+ * into the record.  A conversation is bounded by --max-rounds,
+ * --max-run-tokens and what the run's budget leaves (TASK_BUDGET_LEFT,
+ * from task-tick): each is checked before each request.  The record has
+ * the call's cost at the model's configured price. */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -30,19 +33,22 @@
 #include "opt.h"
 #include "proc.h"
 #include "prog.h"
+#include "spend.h"
 #include "store.h"
 #include "task_json.h"
 #include "utf8.h"
 #include "util.h"
 
 #define PROMPT_MAX (16L * 1024 * 1024)
-#define DEFAULT_ROUNDS 8
+#define DEFAULT_ROUNDS 20
+#define MAX_RUN_TOKENS 1000000000L
 
 struct opts {
 	struct llm_session s;       /* the call's own settings */
 	const char *tools;
 	struct buf mcp, allow;      /* --mcp and --mcp-allow, comma-joined */
-	int json, stream, no_log, max_rounds, list_tools;
+	int json, stream, no_log, list_tools;
+	struct llm_limits lim;
 };
 
 /* What streaming output needs to end on a newline. */
@@ -129,7 +135,8 @@ read_prompt(int argc, char **argv, struct buf *prompt, struct err *e)
 }
 
 static void
-print_json(const struct llm_session *s, const struct llm_result *r, long latency, long long id)
+print_json(const struct llm_session *s, const struct llm_result *r, long latency, long long id,
+    double cost)
 {
 	const struct llm_config *lc = &s->lc;
 	const char *context = s->context;
@@ -147,6 +154,7 @@ print_json(const struct llm_session *s, const struct llm_result *r, long latency
 		cJSON_AddNumberToObject(u, "output_tokens", (double)r->output_tokens);
 	else
 		cJSON_AddNullToObject(u, "output_tokens");
+	cJSON_AddItemToObject(j, "cost", cost >= 0 ? cJSON_CreateNumber(cost) : cJSON_CreateNull());
 	if (r->finish_reason)
 		cJSON_AddStringToObject(j, "finish_reason", r->finish_reason);
 	else
@@ -183,7 +191,7 @@ usage(FILE *f)
 	    "usage: llm-call [-s SYSTEM] [-m MODEL] [-a FILE|URL]... [-o KEY=VALUE]...\n"
 	    "                [--provider openai|anthropic] [--base-url URL] [--key-file FILE]\n"
 	    "                [--context NAME] [--tools[=PROFILES]] [--mcp NAME]... [--mcp-allow GLOB]...\n"
-	    "                [--mcp-timeout SECONDS] [--max-rounds N] [--json]\n"
+	    "                [--mcp-timeout SECONDS] [--max-rounds N] [--max-run-tokens N] [--json]\n"
 	    "                [--stream | --no-stream] [--timeout SECONDS] [--connect-timeout SECONDS]\n"
 	    "                [--deadline SECONDS] [--retries N] [-n] [PROMPT ...]\n"
 	    "       llm-call --mcp NAME... [--mcp-allow GLOB]... --list-tools\n"
@@ -205,6 +213,7 @@ usage(FILE *f)
 	    "      --list-tools         print the tools of the --mcp servers (names that\n"
 	    "                           --mcp-allow matches) and their descriptions; no call\n"
 	    "      --max-rounds N       tool-call rounds before giving up (default %d)\n"
+	    "      --max-run-tokens N   stop before a request once the conversation used N tokens\n"
 	    "      --json               print one JSON object with answer, model, usage, latency\n"
 	    "      --stream, --no-stream  print the answer as it arrives (default on a terminal)\n"
 	    "      --timeout SECONDS    for each attempt (default 300)\n"
@@ -213,6 +222,7 @@ usage(FILE *f)
 	    "      --connect-timeout SECONDS  (default 10)\n"
 	    "      --retries N          further attempts on 429, 5xx and network errors (default %d)\n"
 	    "  -n, --no-log             do not record the call in the store\n"
+	    "A run's budget: what is left in $TASK_BUDGET_LEFT (task-tick sets it).\n"
 	    "Keys: OPENAI_API_KEY, ANTHROPIC_API_KEY or the config file %s.\n",
 	    LLM_OPENAI_MODEL, LLM_ANTHROPIC_MODEL, DEFAULT_ROUNDS, LLM_SESSION_DEADLINE, LLM_SESSION_RETRIES,
 	    "$XDG_CONFIG_HOME/agentcron/config");
@@ -223,7 +233,8 @@ usage(FILE *f)
 static int
 parse_options(int argc, char **argv, struct opts *o)
 {
-	enum { O_PROVIDER = 256, O_BASE_URL, O_KEY_FILE, O_TOOLS, O_MAX_ROUNDS, O_JSON, O_STREAM,
+	enum { O_PROVIDER = 256, O_BASE_URL, O_KEY_FILE, O_TOOLS, O_MAX_ROUNDS, O_MAX_TOKENS, O_JSON,
+		O_STREAM,
 		O_NO_STREAM, O_TIMEOUT, O_CONNECT_TIMEOUT, O_RETRIES, O_MCP, O_MCP_ALLOW, O_MCP_TIMEOUT,
 		O_LIST_TOOLS, O_HELP, O_VERSION, O_DEADLINE };
 	static const struct option longopts[] = {
@@ -237,6 +248,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		{"context", required_argument, NULL, 'c'},
 		{"tools", optional_argument, NULL, O_TOOLS},
 		{"max-rounds", required_argument, NULL, O_MAX_ROUNDS},
+		{"max-run-tokens", required_argument, NULL, O_MAX_TOKENS},
 		{"mcp", required_argument, NULL, O_MCP},
 		{"mcp-allow", required_argument, NULL, O_MCP_ALLOW},
 		{"mcp-timeout", required_argument, NULL, O_MCP_TIMEOUT},
@@ -288,8 +300,13 @@ parse_options(int argc, char **argv, struct opts *o)
 				o->s.mcp_timeout_ms = (long)(t * 1000);
 			break;
 		case O_MAX_ROUNDS:
-			if (!(rc = opt_number("--max-rounds", optarg, NULL, 1, 100, &n, &e)))
-				o->max_rounds = (int)n;
+			if (!(rc = opt_number("--max-rounds", optarg, NULL, 1, 1000, &n, &e)))
+				o->lim.max_rounds = (int)n;
+			break;
+		case O_MAX_TOKENS:
+			if (!(rc = opt_number("--max-run-tokens", optarg, "tokens", 1, MAX_RUN_TOKENS, &n,
+			    &e)))
+				o->lim.max_tokens = n;
 			break;
 		case O_LIST_TOOLS: o->list_tools = 1; break;
 		case O_JSON: o->json = 1; break;
@@ -327,7 +344,25 @@ struct call {
 	int called, answered;
 	long latency;
 	long long id;               /* the record's */
+	double cost;                /* dollars, -1: no price */
 };
+
+/* The model's price and what the run's budget leaves.  A price line that
+ * does not read fails every run alike: EXEC_EXIT_PERMANENT. */
+static int
+limits_set(struct call *k, struct err *e)
+{
+	struct llm_limits *lim = &k->o.lim;
+	const char *left = env(SPEND_LEFT_ENV);
+	if (left && spend_left_parse(left, &lim->left_dollars, &lim->left_tokens))
+		return err_set(e, ST_INVALID, "bad %s '%.40s': expected what the run may still spend in"
+		    " dollars ($0.37), tokens (12000) or both ($0.37,12000)", SPEND_LEFT_ENV, left);
+	int priced = price_of(k->cf, k->o.s.lc.model, &lim->price_in, &lim->price_out, e);
+	if (priced < 0)
+		return EXEC_EXIT_PERMANENT;
+	lim->priced = priced;
+	return ST_OK;
+}
 
 /* Everything before the first request: settings, the prompt, the store,
  * the conversation, tools and MCP servers.  A setting that cannot work
@@ -344,6 +379,8 @@ prepare(struct call *k, int argc, char **argv, struct err *e)
 		return rc;
 	if ((rc = config_load(&k->cf, e)) || (rc = llm_session_resolve(&o->s, k->cf, e)))
 		return rc == ST_INVALID ? EXEC_EXIT_PERMANENT : rc;
+	if ((rc = limits_set(k, e)))
+		return rc;
 	if (env("LLM_CALL_TEST_WAITS")) {
 		lc->wait = wait_logged;
 		lc->wait_arg = (void *)env("LLM_CALL_TEST_WAITS");
@@ -377,7 +414,7 @@ ask(struct call *k, struct err *e)
 	/* Latency is the model's part: from the first request to the answer. */
 	clock_gettime(CLOCK_MONOTONIC, &k->t0);
 	k->called = 1;
-	int rc = llm_session_run(&k->o.s, k->l, k->o.max_rounds, &k->r, e);
+	int rc = llm_session_run(&k->o.s, k->l, &k->o.lim, &k->r, e);
 	k->latency = elapsed_ms(&k->t0);
 	if (k->sink.any && k->sink.last != '\n')
 		putchar('\n');
@@ -398,17 +435,25 @@ record(struct call *k, int rc, struct err *e)
 {
 	struct opts *o = &k->o;
 	const struct llm_config *lc = &o->s.lc;
+	/* The price of the model asked for, else of the one that answered. */
+	const struct llm_limits *lim = &o->lim;
+	double pin = lim->price_in, pout = lim->price_out;
+	struct err pe;
+	if (k->called && (lim->priced || price_of(k->cf, k->r.model, &pin, &pout, &pe) > 0))
+		k->cost = price_cost(pin, pout, k->r.input_tokens, k->r.output_tokens);
 	if (!k->called || !k->st)
 		return rc;
 	struct err re = {""};
 	char *tool_log = llm_session_call_log(&o->s);
 	const char *model = k->r.model ? k->r.model : lc->model;
+	/* Tokens count also when the call failed: they were spent. */
 	struct llm_call rec = {
 		.run_id = (char *)env("TASK_RUN_ID"), .task_id = (char *)env("TASK_ID"),
 		.context = (char *)o->s.context, .provider = (char *)llm_provider_name(lc->provider),
 		.model = (char *)model, .system_prompt = (char *)o->s.system, .prompt = k->prompt.data,
-		.answer = rc ? NULL : k->r.text, .input_tokens = rc ? -1 : k->r.input_tokens,
-		.output_tokens = rc ? -1 : k->r.output_tokens,
+		.answer = rc ? NULL : k->r.text, .input_tokens = k->r.input_tokens,
+		.output_tokens = k->r.output_tokens,
+		.cost = k->cost,
 		.finish_reason = rc ? NULL : k->r.finish_reason,
 		.duration_ms = k->answered ? k->latency : elapsed_ms(&k->t0), .error = rc ? e->msg : NULL,
 		.created_at = k->now, .tool_calls = tool_log,
@@ -461,7 +506,7 @@ print_answer(struct call *k)
 {
 	if (k->answered && !k->o.s.lc.on_text) {
 		if (k->o.json) {
-			print_json(&k->o.s, &k->r, k->latency, k->id);
+			print_json(&k->o.s, &k->r, k->latency, k->id, k->cost);
 		} else {
 			size_t n = strlen(k->r.text);
 			fwrite(k->r.text, 1, n, stdout);
@@ -474,7 +519,8 @@ print_answer(struct call *k)
 static int
 llm_call(int argc, char **argv)
 {
-	struct call k = {.o = {.s = {.retries = -1}, .stream = -1, .max_rounds = DEFAULT_ROUNDS}};
+	struct call k = {.cost = -1, .o = {.s = {.retries = -1}, .stream = -1,
+		.lim = {.max_rounds = DEFAULT_ROUNDS, .left_dollars = -1, .left_tokens = -1}}};
 	struct err e = {""};
 	k.o.s.options = cJSON_CreateObject();
 	k.o.s.attach = xcalloc((size_t)argc + 1, sizeof *k.o.s.attach);

@@ -274,8 +274,11 @@ usage(FILE *f)
 	fprintf(f,
 	    "usage: task-add [options] SCHEDULE [PROMPT...]\n"
 	    "       task-add --json - < tasks.jsonl\n"
-	    "schedule (exactly one):\n"
-	    "  -c, --cron EXPR        5-field cron expression or @daily, @hourly, ...\n"
+	    "schedule (exactly one; --cron, --daily and --weekly combine):\n"
+	    "  -c, --cron EXPR        5-field cron expression or @daily, @hourly, ...; repeat it\n"
+	    "                         (or 'EXPR; EXPR') to fire at each one's instants\n"
+	    "      --every DURATION   a fixed interval in real time (90m, 2h30m, 1d)\n"
+	    "      --from WHEN        with --every: its first instant (default: now, to the minute)\n"
 	    "  -a, --at WHEN          once: RFC 3339, '2026-12-01 09:00', 'tomorrow at 10am', 'in 2 hours'\n"
 	    "  -P, --plan WHEN        a list of instants (repeat the flag)\n"
 	    "      --daily TIME       every day at TIME (09:00, 9am, 6:30pm, noon)\n"
@@ -284,6 +287,7 @@ usage(FILE *f)
 	    "      --heartbeat        a standing addition to every heartbeat\n"
 	    "      --until WHEN       end a recurring schedule: no run after WHEN\n"
 	    "      --count N          end a recurring schedule after N occurrences\n"
+	    "      --not-before WHEN  start a recurring schedule: no run before WHEN\n"
 	    "task:\n"
 	    "  -n, --name NAME        short description (default: the prompt's first words)\n"
 	    "  -p, --prompt TEXT      the prompt (else the arguments, else standard input)\n"
@@ -297,14 +301,22 @@ usage(FILE *f)
 	    "      --pause-after N    pause a recurring task after N failed occurrences in a\n"
 	    "                         row (default %d; 0 never); task-edit --enable resumes it\n"
 	    "      --deadline DURATION   an occurrence not started this late is missed\n"
+	    "      --overlap queue|skip|replace   an occurrence due while the last run goes on:\n"
+	    "                         waits for it (default), is skipped, or ends it\n"
 	    "      --intent, --channel TEXT, --payload JSON   routing data\n"
 	    "  -k, --key KEY          idempotency key: the same key never adds twice\n"
 	    "      --missed once|skip|all   what to do with runs missed while down\n"
 	    "      --jitter DURATION  fire up to this long after each instant\n"
-	    "      --notify COMMAND   gets each finished run as JSON\n"
+	    "      --notify COMMAND   is told of runs (and budget skips) as JSON\n"
+	    "      --notify-on LIST   which runs: failure,recovery,change,success,always,never\n"
+	    "                         (default: the config's notify_on, else failure,recovery)\n"
+	    "      --budget AMOUNT/PERIOD  most its runs may spend a day, week or month:\n"
+	    "                         $2/day, 2usd/week, 200k/month (tokens), none\n"
 	    "      --mcp NAME[,NAME]  MCP servers of mcp.json its runs may use (repeatable)\n"
 	    "      --mcp-allow GLOB   only the MCP tools matching (repeatable)\n"
 	    "      --scope NAME       agents of this scope alone see it; its runs see only it\n"
+	    "      --keep DURATION|N|forever  history kept: runs younger than 30d, 12h..., or\n"
+	    "                         the newest N (20 or more); default: the config's keep\n"
 	    "      --disabled         add it disabled\n"
 	    "output:\n"
 	    "  -f, --force            add even if a pending twin exists\n"
@@ -357,7 +369,8 @@ task_add(int argc, char **argv)
 		rc = err_set(&e, ST_INVALID, "with --json -, the fields come from the JSON objects; drop the task flags");
 	} else if (!importing && a.nkinds == 0) {
 		rc = err_set(&e, ST_INVALID,
-		    "no schedule: give --cron, --at, --plan, --daily, --weekly, --manual or --heartbeat");
+		    "no schedule: give --cron, --at, --plan, --daily, --weekly, --every, --manual or"
+		    " --heartbeat");
 	} else if (!importing && a.prompt && argc) {
 		rc = err_set(&e, ST_INVALID, "give the prompt once: --prompt or arguments, not both");
 	}
@@ -365,6 +378,9 @@ task_add(int argc, char **argv)
 		rc = now_get(&now, &e);
 	if (!rc)
 		rc = config_when_flags(&a.when_flags, &e);
+	int stagger;
+	if (!rc && !(rc = config_stagger_load(&stagger, &e)))
+		zones_set_stagger(zs, stagger);
 	if (!rc && importing) {
 		if (!(rc = store_open(NULL, 0, &st, &e)))
 			rc = import(st, force, now, a.when_flags, zs, &e);

@@ -90,14 +90,16 @@ usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: task-edit [--json] [task-add's options] ID\n"
-	    "  -c, --cron, -a, --at, -P, --plan, --daily, --weekly, --manual, --heartbeat\n"
-	    "                         a new schedule (re-arms a completed or failed task)\n"
-	    "      --until WHEN, --count N   a new end, counted from now (re-arms too);\n"
-	    "                         --until none and --count 0 remove it\n"
+	    "  -c, --cron, -a, --at, -P, --plan, --daily, --weekly, --every, --manual,\n"
+	    "  --heartbeat            a new schedule (re-arms a completed or failed task)\n"
+	    "      --from WHEN        a new first instant of an interval (--every)\n"
+	    "      --until WHEN, --count N, --not-before WHEN   a new end or start, counted\n"
+	    "                         from now (re-arms too); none and 0 remove them\n"
 	    "  -n, --name, -p, --prompt, -s, --system, -z, --tz, -C, --context,\n"
 	    "  -A, --attach, -m, --model, -e, --exec, -t, --timeout, -r, --retries,\n"
 	    "  --intent, --channel, --payload, -k, --key, --missed, --jitter, --notify,\n"
-	    "  --mcp, --mcp-allow, --scope, --deadline, --pause-after\n"
+	    "  --notify-on, --budget, --mcp, --mcp-allow, --scope, --overlap, --deadline,\n"
+	    "  --pause-after, --keep\n"
 	    "                         change that field; an empty value clears an optional one\n"
 	    "      --enable, --disable   --enable also ends a pause for failures\n"
 	    "  -j, --json             print the changed task as JSON\n"
@@ -147,6 +149,9 @@ task_edit(int argc, char **argv)
 		rc = now_get(&now, &e);
 	if (!rc)
 		rc = config_when_flags(&a.when_flags, &e);
+	int stagger;
+	if (!rc && !(rc = config_stagger_load(&stagger, &e)))
+		zones_set_stagger(zs, stagger);
 	if (!rc)
 		rc = store_open(NULL, 0, &st, &e);
 	if (!rc)

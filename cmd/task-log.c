@@ -3,7 +3,9 @@
  * --json.  Given run ids, each run in full (times in its task's zone): its
  * whole kept output and error text and the model calls recorded for it.
  * --calls lists the model calls themselves, those made outside any task
- * and in llm-call's own conversations (-c) included, as `llm logs` does. */
+ * and in llm-call's own conversations (-c) included, as `llm logs` does.
+ * --usage sums them per task, model or day: calls, tokens and dollars,
+ * with a total. */
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -14,13 +16,17 @@
 #include <cjson/cJSON.h>
 
 #include "config.h"
+#include "history.h"
 #include "opt.h"
 #include "prog.h"
+#include "spend.h"
 #include "store.h"
+#include "store_history.h"
 #include "table.h"
 #include "task_json.h"
 #include "taskargs.h"
 #include "tz.h"
+#include "usage.h"
 #include "utf8.h"
 #include "when.h"
 
@@ -224,6 +230,8 @@ show_call(const struct llm_call *c, void *arg)
 		cJSON_AddStringToObject(o, "model", c->model ? c->model : "");
 		cJSON_AddItemToObject(o, "input_tokens", json_tokens(c->input_tokens));
 		cJSON_AddItemToObject(o, "output_tokens", json_tokens(c->output_tokens));
+		cJSON_AddItemToObject(o, "cost", c->cost >= 0 ? cJSON_CreateNumber(c->cost)
+		    : cJSON_CreateNull());
 		cJSON_AddStringToObject(o, "finish_reason", c->finish_reason ? c->finish_reason : "");
 		cJSON_AddNumberToObject(o, "duration_ms", (double)c->duration_ms);
 		cJSON_AddItemToObject(o, "error", c->error ? cJSON_CreateString(c->error) : cJSON_CreateNull());
@@ -336,6 +344,8 @@ usage(FILE *f)
 	    "usage: task-log [--task ID] [--status STATUS] [--since TIME] [--limit N] [--utc] [--json]\n"
 	    "       task-log [--json] RUN_ID...\n"
 	    "       task-log --calls [--context NAME] [--task ID] [--since TIME] [--limit N] [--json]\n"
+	    "       task-log --usage [--by task|model|day] [--task ID] [--since TIME] [--utc] [--json]\n"
+	    "       task-log --prune [--dry-run] [--vacuum] [--json]\n"
 	    "  -t, --task ID       runs of one task (any unique prefix, or its name)\n"
 	    "  -s, --status S      running, success, failed, timeout, interrupted,\n"
 	    "                      skipped, unstarted, missed or cancelled\n"
@@ -345,33 +355,42 @@ usage(FILE *f)
 	    "  -r, --run RUN_ID    one run in full (also: RUN_ID as an argument)\n"
 	    "      --calls         the model calls instead, those outside any task included\n"
 	    "      --context NAME  with --calls: those of one named conversation\n"
+	    "      --usage         tokens and dollars of the model calls, with a total\n"
+	    "      --by KEY        with --usage: per task (default), model or day\n"
 	    "      --utc           times in UTC (default: the local zone)\n"
+	    "      --prune         remove the history past what is kept (config keep,\n"
+	    "                      keep_runs, context_messages; task-add --keep) and say what\n"
+	    "  -n, --dry-run       with --prune: only say what would go\n"
+	    "      --vacuum        with --prune: give the freed space back to the file system\n"
 	    "  -h, --help, -V, --version\n");
 }
 
 struct args {
-	const char *task, *status, *since, *run, *context;
+	const char *task, *status, *since, *run, *context, *by;
 	long limit;
-	int json, utc, calls;
+	int json, utc, calls, usage, prune, dry, vacuum;
 };
 
 /* Options into a; 0 to go on, else the exit status (-1: done, 0). */
 static int
 parse_args(int argc, char **argv, struct args *a)
 {
-	enum { OPT_UTC = 256, OPT_CALLS, OPT_CONTEXT };
+	enum { OPT_UTC = 256, OPT_CALLS, OPT_CONTEXT, OPT_USAGE, OPT_BY, OPT_PRUNE, OPT_VACUUM };
 	static const struct option opts[] = {
 		{"task", required_argument, NULL, 't'}, {"status", required_argument, NULL, 's'},
 		{"since", required_argument, NULL, 'S'}, {"limit", required_argument, NULL, 'l'},
 		{"json", no_argument, NULL, 'j'}, {"run", required_argument, NULL, 'r'},
 		{"utc", no_argument, NULL, OPT_UTC}, {"calls", no_argument, NULL, OPT_CALLS},
 		{"context", required_argument, NULL, OPT_CONTEXT},
+		{"usage", no_argument, NULL, OPT_USAGE}, {"by", required_argument, NULL, OPT_BY},
+		{"prune", no_argument, NULL, OPT_PRUNE}, {"dry-run", no_argument, NULL, 'n'},
+		{"vacuum", no_argument, NULL, OPT_VACUUM},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
 	struct err e;
 	char msg[128];
 	int c;
-	while ((c = opt_next(argc, argv, ":t:s:S:l:jr:hV", opts, msg, sizeof msg)) != -1) {
+	while ((c = opt_next(argc, argv, ":t:s:S:l:jr:nhV", opts, msg, sizeof msg)) != -1) {
 		switch (c) {
 		case 't': a->task = optarg; break;
 		case 's': a->status = optarg; break;
@@ -381,6 +400,11 @@ parse_args(int argc, char **argv, struct args *a)
 		case OPT_UTC: a->utc = 1; break;
 		case OPT_CALLS: a->calls = 1; break;
 		case OPT_CONTEXT: a->context = optarg; break;
+		case OPT_USAGE: a->usage = 1; break;
+		case OPT_BY: a->by = optarg; break;
+		case OPT_PRUNE: a->prune = 1; break;
+		case 'n': a->dry = 1; break;
+		case OPT_VACUUM: a->vacuum = 1; break;
 		case 'l':
 			if (opt_number("--limit", optarg, NULL, 0, LONG_MAX, &a->limit, &e)) {
 				fprintf(stderr, "%s: %s (0: all)\n", prog, e.msg);
@@ -400,6 +424,23 @@ parse_args(int argc, char **argv, struct args *a)
 	}
 	if (a->context && !a->calls)
 		return usage_error(prog, "--context goes with --calls");
+	if (a->by && !a->usage)
+		return usage_error(prog, "--by goes with --usage");
+	if (a->by && usage_parse_by(a->by) < 0) {
+		opt_bad(&e, "--by", a->by, "task, model or day");
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+		return ST_INVALID;
+	}
+	if (a->usage && (a->calls || a->status || a->run || argc > optind))
+		return usage_error(prog, "--usage sums model calls: --calls, --status and run ids"
+		    " do not go with it");
+	if ((a->dry || a->vacuum) && !a->prune)
+		return usage_error(prog, "--dry-run and --vacuum go with --prune");
+	if (a->prune && (a->calls || a->usage || a->by || a->task || a->status || a->since ||
+	    a->run || a->utc || argc > optind))
+		return usage_error(prog, "--prune takes only --dry-run, --vacuum and --json");
+	if (a->dry && a->vacuum)
+		return usage_error(prog, "--vacuum changes the store; --dry-run changes nothing");
 	if (a->calls && (a->status || a->run || argc > optind))
 		return usage_error(prog, "--calls lists model calls: --status and run ids are for runs");
 	if ((argc > optind || a->run) && (a->task || a->status || a->since)) {
@@ -434,6 +475,7 @@ call_to_json(const struct llm_call *c)
 		    cJSON_CreateNull());
 	cJSON_AddItemToObject(o, "input_tokens", json_tokens(c->input_tokens));
 	cJSON_AddItemToObject(o, "output_tokens", json_tokens(c->output_tokens));
+	cJSON_AddItemToObject(o, "cost", c->cost >= 0 ? cJSON_CreateNumber(c->cost) : cJSON_CreateNull());
 	cJSON_AddNumberToObject(o, "duration_ms", (double)c->duration_ms);
 	return o;
 }
@@ -512,6 +554,84 @@ list_calls(struct logger *lg, const struct run_filter *f, const struct args *a, 
 	return rc;
 }
 
+/* One row of --usage: JSON, a table row or a line. */
+static void
+usage_line(struct logger *lg, int by, const struct usage_row *r, int total)
+{
+	static const char *const keys[] = {"task_id", "model", "day"};
+	if (lg->json) {
+		cJSON *o = cJSON_CreateObject();
+		if (total) {
+			cJSON_AddBoolToObject(o, "total", 1);
+		} else {
+			cJSON_AddItemToObject(o, keys[by], *r->key ? cJSON_CreateString(r->key)
+			    : cJSON_CreateNull());
+			if (by == USAGE_BY_TASK)
+				cJSON_AddItemToObject(o, "name", r->name ? cJSON_CreateString(r->name)
+				    : cJSON_CreateNull());
+		}
+		cJSON_AddNumberToObject(o, "calls", (double)r->calls);
+		cJSON_AddNumberToObject(o, "input_tokens", (double)r->in);
+		cJSON_AddNumberToObject(o, "output_tokens", (double)r->out);
+		cJSON_AddNumberToObject(o, "cost", r->cost);
+		cJSON_AddNumberToObject(o, "unpriced_calls", (double)r->unpriced);
+		char *s = json_print_line(o);
+		puts(s);
+		free(s);
+		cJSON_Delete(o);
+		return;
+	}
+	char key[160], calls[24], in[24], out[24], cost[32];
+	const char *none = by == USAGE_BY_TASK ? "(no task)" : "(unknown)";
+	if (total)
+		snprintf(key, sizeof key, "total");
+	else if (by == USAGE_BY_TASK && lg->tb && *r->key)
+		snprintf(key, sizeof key, "%.100s %.8s", r->name ? r->name : "(deleted)", r->key);
+	else
+		snprintf(key, sizeof key, "%s", *r->key ? r->key : lg->tb ? none : "-");
+	snprintf(calls, sizeof calls, "%ld", r->calls);
+	snprintf(in, sizeof in, "%lld", r->in);
+	snprintf(out, sizeof out, "%lld", r->out);
+	if (lg->tb) {
+		money_fmt(r->cost, cost, sizeof cost);
+		const char *cells[] = {key, calls, in, out, cost};
+		table_add(lg->tb, cells);
+		return;
+	}
+	tsv_field(key, 0);
+	if (by == USAGE_BY_TASK)
+		tsv_field(total || !r->name ? "" : r->name, 0);
+	printf("%s\t%s\t%s\t%.6f\n", calls, in, out, r->cost);
+}
+
+/* --usage: the calls summed per task, model or day, then the total. */
+static int
+show_usage(struct logger *lg, const struct run_filter *f, const struct args *a, struct err *e)
+{
+	static const char *const firsts[] = {"TASK", "MODEL", "DAY"};
+	int by = a->by ? usage_parse_by(a->by) : USAGE_BY_TASK;
+	const char *heads[] = {firsts[by], "CALLS", "INPUT", "OUTPUT", "DOLLARS"};
+	struct tz *z = NULL;
+	struct usage u;
+	int rc = tz_load(lg->utc ? "UTC" : NULL, &z, e);
+	if (!rc)
+		rc = usage_collect(lg->st, by, f->since, f->task_id, z, &u, e);
+	tz_free(z);
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", prog, e->msg);
+		return rc;
+	}
+	if (!a->json && isatty(1))
+		lg->tb = table_new(5, heads);
+	for (size_t i = 0; i < u.n; i++)
+		usage_line(lg, by, &u.rows[i], 0);
+	usage_line(lg, by, &u.total, 1);
+	if (lg->tb)
+		table_print(lg->tb, stdout, want_color(1));
+	usage_free(&u);
+	return ST_OK;
+}
+
 /* The runs of the filter, as a table or lines. */
 static int
 list_runs(struct logger *lg, struct run_filter *f, const struct args *a, struct err *e)
@@ -529,6 +649,38 @@ list_runs(struct logger *lg, struct run_filter *f, const struct args *a, struct 
 		fprintf(stderr, "%s: no runs%s\n", prog, a->task || a->status || a->since ? " match"
 		    : " yet");
 	return rc;
+}
+
+/* --prune: every batch at once, then what went (and the space, --vacuum). */
+static int
+prune(struct store *st, const struct args *a, int64_t now, struct err *e)
+{
+	struct config *cf = NULL;
+	struct history_opts ho;
+	struct prune_stats s;
+	char what[256] = "";
+	int done, rc = config_load(&cf, e) ? ST_ERR : history_opts_config(&ho, cf, e);
+	config_free(cf);
+	if (!rc)
+		rc = history_prune(st, &ho, now, a->dry, 0, &s, &done, e);
+	if (!rc && !a->dry)
+		rc = store_vacuum(st, a->vacuum, 0, what, sizeof what, e);
+	if (rc)
+		return rc;
+	if (a->json) {
+		printf("{\"dry_run\":%s,\"runs\":%ld,\"calls\":%ld,\"messages\":%ld,"
+		    "\"loose_calls\":%ld}\n", a->dry ? "true" : "false", s.runs, s.calls, s.messages,
+		    s.loose_calls);
+	} else {
+		printf("%s %ld run%s (with %ld model call%s), %ld conversation message%s and %ld model"
+		    " call%s made outside runs%s\n", a->dry ? "would remove" : "removed", s.runs,
+		    s.runs == 1 ? "" : "s", s.calls, s.calls == 1 ? "" : "s", s.messages,
+		    s.messages == 1 ? "" : "s", s.loose_calls, s.loose_calls == 1 ? "" : "s",
+		    a->dry ? " (--dry-run: nothing changed)" : "");
+	}
+	if (what[0])
+		fprintf(stderr, "%s: %s\n", prog, what);
+	return ST_OK;
 }
 
 static int
@@ -552,6 +704,11 @@ task_log(int argc, char **argv)
 		rc = parse_since(a.since, now, &f.since, &e);
 	if (!rc)
 		rc = store_open(NULL, STORE_READ, &lg.st, &e);
+	if (!rc && a.prune) {
+		if ((rc = prune(lg.st, &a, now, &e)))
+			fprintf(stderr, "%s: %s\n", prog, e.msg);
+		goto done;
+	}
 	if (!rc && a.task && !(rc = store_task_resolve(lg.st, a.task, 0, id, &e)))
 		f.task_id = id;
 	/* A task in the trash still has its runs. */
@@ -569,9 +726,12 @@ task_log(int argc, char **argv)
 				rc = c;
 	} else if (a.calls) {
 		rc = list_calls(&lg, &f, &a, &e);
+	} else if (a.usage) {
+		rc = show_usage(&lg, &f, &a, &e);
 	} else {
 		rc = list_runs(&lg, &f, &a, &e);
 	}
+done:
 	table_free(lg.tb);
 	if (lg.have_task)
 		task_free(&lg.task);

@@ -15,11 +15,13 @@
 #include "opt.h"
 #include "prog.h"
 #include "store.h"
+#include "store_history.h"
 #include "table.h"
 #include "task_json.h"
 #include "utf8.h"
 
 static const char prog[] = "task-ls";
+#define TASK_LS_SILENCE 180  /* seconds without a pass that task-status --check calls silence */
 
 enum { OUT_TABLE, OUT_TSV, OUT_JSON };
 
@@ -133,7 +135,7 @@ usage(FILE *f)
 	    "  -s, --status LIST    pending, running, completed, failed, cancelled, paused\n"
 	    "                       (comma-separated; paused: paused by failures in a row)\n"
 	    "      --last LIST      how the last run ended: success, failed, timeout, interrupted, ...\n"
-	    "  -k, --kind LIST      cron, at, plan, manual, heartbeat\n"
+	    "  -k, --kind LIST      cron, every, at, plan, manual, heartbeat\n"
 	    "  -c, --channel NAME   only tasks routed to this channel\n"
 	    "      --enabled, --disabled\n"
 	    "      --due-within MIN next run within MIN minutes from now, or queued\n"
@@ -181,7 +183,7 @@ parse_args(int argc, char **argv, struct task_filter *f, int *json, int *utc)
 			break;
 		case 'k':
 			if (parse_set(optarg, task_kind_parse, &f->kinds))
-				rc = opt_bad(&e, "--kind", optarg, "cron, at, plan, manual or heartbeat");
+				rc = opt_bad(&e, "--kind", optarg, "cron, every, at, plan, manual or heartbeat");
 			break;
 		case 'c': f->channel = optarg; break;
 		case OPT_LAST:
@@ -213,6 +215,27 @@ parse_args(int argc, char **argv, struct task_filter *f, int *json, int *utc)
 }
 
 static int
+latest_pass(const struct pass *p, void *arg)
+{
+	*(struct pass *)arg = *p;
+	return 1;
+}
+
+/* For people: the scheduler has not run for a while (its passes say so). */
+static void
+say_silence(struct store *st, int64_t now)
+{
+	struct pass p = {.at = TIME_NONE};
+	struct err e;
+	if (store_pass_list(st, latest_pass, &p, &e) || p.at == TIME_NONE ||
+	    now - p.at <= TASK_LS_SILENCE)
+		return;
+	int64_t m = (now - p.at) / 60;
+	printf("No scheduler pass for %lld %s (the last on %.100s): is task-tick still running?"
+	    " (see task-status)\n", (long long)(m < 120 ? m : m / 60), m < 120 ? "min" : "h", p.host);
+}
+
+static int
 task_ls(int argc, char **argv)
 {
 	struct task_filter f;
@@ -234,6 +257,8 @@ task_ls(int argc, char **argv)
 			fprintf(l.mode == OUT_TABLE ? stdout : stderr,
 			    "Scheduler paused since %s: nothing fires (task-tick --resume)\n", paused);
 		free(paused);
+		if (l.mode == OUT_TABLE)
+			say_silence(st, f.now);
 		if (l.mode == OUT_TABLE) {
 			static const char *const head[] = {"ID", "NAME", "SCHEDULE", "NEXT RUN", "STATUS", "LAST"};
 			l.tb = table_new(6, head);

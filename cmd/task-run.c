@@ -5,10 +5,14 @@
  * --queue instead marks the task for the next pass of task-tick and touches
  * the wake file, so a `task-tick --watch` starts it at once.  Ctrl-C ends
  * the executor's process group, records the run as interrupted and runs
- * nothing more. */
+ * nothing more.  A task over its budget (or all over the global one) is
+ * refused unless --force.  --backfill FROM..TO runs, in order, each past
+ * occurrence in that range that never ran (fire_backfill checks it with
+ * the task held, so passes and other backfills never run one twice). */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +22,7 @@
 #include <cjson/cJSON.h>
 
 #include "config.h"
+#include "when.h"
 #include "exec.h"
 #include "fire.h"
 #include "fire_env.h"
@@ -25,6 +30,7 @@
 #include "opt.h"
 #include "proc.h"
 #include "prog.h"
+#include "spend.h"
 #include "stopsig.h"
 #include "store.h"
 #include "task_json.h"
@@ -34,13 +40,21 @@ static const char prog[] = "task-run";
 struct runner {
 	struct store *st;
 	struct fire *f;
-	int queue, json, tty, sfd;
+	int queue, json, tty, sfd, force;
+	struct spend_check spend;
+	struct zones *zs;
 	int64_t now;
 	int status;
 	int done;        /* the run we wait for was reported */
 	int rc_run;      /* its exit status */
 	int stopped;     /* Ctrl-C or SIGTERM: run nothing more */
+	const char *range; /* --backfill FROM..TO */
+	int dry_run;
+	unsigned when_flags;
 };
+
+#define BACKFILL_MAX 100 /* occurrences in one --backfill range, at most */
+#define BACKFILL_WAIT_MS 200 /* between looks at a task another run holds */
 
 static int64_t
 clock_now(void *arg)
@@ -107,14 +121,11 @@ stop_seen(struct runner *rn)
 	return rn->stopped;
 }
 
-/* A foreground run, to its end (and its notify hook's). */
+/* Run run_id started to its end (and its notify hook's). */
 static int
-run_now(struct runner *rn, const char *id, struct err *e)
+run_wait(struct runner *rn, const char *run_id, struct err *e)
 {
-	char run_id[37];
-	int rc = fire_manual(rn->f, id, run_id, e), stopping = 0;
-	if (rc)
-		return rc;
+	int stopping = 0;
 	rn->done = 0;
 	while (fire_busy(rn->f)) {
 		struct err we;
@@ -126,6 +137,115 @@ run_now(struct runner *rn, const char *id, struct err *e)
 		}
 	}
 	return rn->done ? rn->rc_run : err_set(e, ST_ERR, "run %.8s was not recorded", run_id);
+}
+
+/* A foreground run, to its end (and its notify hook's). */
+static int
+run_now(struct runner *rn, const char *id, struct err *e)
+{
+	char run_id[37];
+	int rc = fire_manual(rn->f, id, run_id, e);
+	return rc ? rc : run_wait(rn, run_id, e);
+}
+
+/* --backfill's range in t's zone: both ends in the past, in order. */
+static int
+backfill_range(struct runner *rn, const struct task *t, int64_t *from, int64_t *to, struct err *e)
+{
+	const char *dots = strstr(rn->range, "..");
+	const struct tz *z;
+	struct err sub;
+	int rc = zones_get(rn->zs, t->tz, &z, e);
+	if (rc)
+		return rc;
+	if (!dots || dots == rn->range || !dots[2])
+		return err_set(e, ST_INVALID, "bad --backfill '%s': expected FROM..TO, e.g."
+		    " 2026-11-20T00:00Z..2026-11-21T00:00Z", rn->range);
+	char *a = xstrndup(rn->range, (size_t)(dots - rn->range));
+	rc = when_read(a, rn->now, z, rn->when_flags | WHEN_PAST_OK, from, &sub);
+	if (!rc)
+		rc = when_read(dots + 2, rn->now, z, rn->when_flags | WHEN_PAST_OK, to, &sub);
+	free(a);
+	if (rc)
+		return err_set(e, ST_INVALID, "bad --backfill '%s': %s", rn->range, sub.msg);
+	if (*to > rn->now)
+		return err_set(e, ST_INVALID, "--backfill '%s' ends in the future: only past occurrences"
+		    " are backfilled", rn->range);
+	if (*from > *to)
+		return err_set(e, ST_INVALID, "--backfill '%s' ends before it starts", rn->range);
+	if (!task_repeats(t))
+		return err_set(e, ST_INVALID, "task '%s' (%.8s) has no recurring schedule to backfill",
+		    t->name, t->id);
+	return ST_OK;
+}
+
+/* The occurrences in [from, to], at most BACKFILL_MAX. */
+static int
+backfill_slots(struct runner *rn, const struct task *t, int64_t from, int64_t to, int64_t *slots,
+    int *n, struct err *e)
+{
+	int64_t s = from - 1;
+	*n = 0;
+	for (;;) {
+		int rc = task_next_slot(t, rn->zs, s, &s, e);
+		if (rc)
+			return rc;
+		if (s == TIME_NONE || s > to)
+			return ST_OK;
+		if (*n == BACKFILL_MAX)
+			return err_set(e, ST_INVALID, "--backfill '%s' holds more than %d occurrences of"
+			    " task '%.8s'; backfill a shorter range at a time", rn->range, BACKFILL_MAX,
+			    t->id);
+		slots[(*n)++] = s;
+	}
+}
+
+/* One occurrence: run it unless it ran, waiting while the task runs. */
+static int
+backfill_one(struct runner *rn, const char *id, int64_t slot, struct err *e)
+{
+	char run_id[37], when[40];
+	int ran = 0, rc;
+	time_fmt_utc(slot, when, sizeof when);
+	if (rn->dry_run) {
+		if ((rc = fire_slot_ran(rn->f, id, slot, &ran, e)) || ran)
+			return rc;
+		if (rn->json)
+			printf("{\"task_id\":\"%s\",\"slot\":\"%s\"}\n", id, when);
+		else
+			printf("%s\n", when);
+		return ST_OK;
+	}
+	while ((rc = fire_backfill(rn->f, id, slot, run_id, &ran, e)) == ST_REFUSED) {
+		if (stop_seen(rn))
+			return ST_ERR;
+		poll(NULL, 0, BACKFILL_WAIT_MS);
+	}
+	if (rc || ran)
+		return rc;
+	return run_wait(rn, run_id, e);
+}
+
+static int
+backfill(struct runner *rn, const char *id, struct err *e)
+{
+	struct task t;
+	int64_t from, to, slots[BACKFILL_MAX];
+	int n = 0, rc = store_task_get(rn->st, id, &t, e), worst = ST_OK;
+	if (rc)
+		return rc;
+	if (!(rc = backfill_range(rn, &t, &from, &to, e)))
+		rc = backfill_slots(rn, &t, from, to, slots, &n, e);
+	task_free(&t);
+	for (int i = 0; !rc && i < n && !stop_seen(rn); i++) {
+		int one = backfill_one(rn, id, slots[i], e);
+		/* A failed run said so; an error of the store ends it. */
+		if (one && one != ST_ERR)
+			rc = one;
+		else if (one > worst)
+			worst = one;
+	}
+	return rc ? rc : stop_seen(rn) ? ST_ERR : worst;
 }
 
 static int
@@ -145,6 +265,27 @@ queue(struct runner *rn, const char *id, struct err *e)
 	return ST_OK;
 }
 
+/* ST_REFUSED when the task is over its budget or the global one. */
+static int
+within_budget(struct runner *rn, const char *id, struct err *e)
+{
+	struct task t;
+	int rc = store_task_get(rn->st, id, &t, e), over = 0;
+	char why[256];
+	int64_t window;
+	if (rc)
+		return rc;
+	spend_check_fresh(&rn->spend);
+	if ((!str_empty(t.budget) || rn->spend.global.set))
+		rc = spend_check_task(&rn->spend, rn->st, &t, rn->zs, rn->now, &over, why, sizeof why,
+		    &window, NULL, NULL, 0, e);
+	if (!rc && over)
+		rc = err_set(e, ST_REFUSED, "task '%s' (%.8s) is over budget: %s; --force runs it anyway",
+		    t.name, t.id, why);
+	task_free(&t);
+	return rc;
+}
+
 static int
 run_one(const char *arg, void *ctx)
 {
@@ -158,8 +299,10 @@ run_one(const char *arg, void *ctx)
 		return 0;
 	}
 	int rc = store_task_resolve(rn->st, arg, 0, id, &e);
+	if (!rc && !rn->force && !rn->dry_run)
+		rc = within_budget(rn, id, &e);
 	if (!rc)
-		rc = rn->queue ? queue(rn, id, &e) : run_now(rn, id, &e);
+		rc = rn->range ? backfill(rn, id, &e) : rn->queue ? queue(rn, id, &e) : run_now(rn, id, &e);
 	/* A run that failed has said so through on_report. */
 	if (rc && e.msg[0])
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
@@ -172,10 +315,15 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: task-run [--queue] [--json] ID...\n"
+	    "usage: task-run [--queue] [--force] [--json] ID...\n"
+	    "       task-run --backfill FROM..TO [--dry-run] [--force] [--json] ID...\n"
 	    "  ID may be any unique prefix of 4+ characters or the task's exact name; '-' reads ids\n"
 	    "  from standard input\n"
 	    "  -q, --queue   leave the run to task-tick's next pass (a watching one starts it now)\n"
+	    "  -f, --force   run a task over its budget too (not with --queue)\n"
+	    "  -b, --backfill FROM..TO   run each occurrence of that past range that never ran\n"
+	    "                (no run, or only a skip or miss on record), in order; 100 at most\n"
+	    "  -n, --dry-run with --backfill: list those occurrences, run nothing\n"
 	    "  -j, --json    print each run as a JSON object instead of its output\n"
 	    "  -h, --help, -V, --version\n");
 }
@@ -185,20 +333,32 @@ task_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"queue", no_argument, NULL, 'q'}, {"json", no_argument, NULL, 'j'},
+		{"force", no_argument, NULL, 'f'}, {"backfill", required_argument, NULL, 'b'},
+		{"dry-run", no_argument, NULL, 'n'},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
 	struct runner rn = {.sfd = -1, .tty = isatty(1)};
 	char msg[128];
 	int c;
-	while ((c = opt_next(argc, argv, ":qjhV", opts, msg, sizeof msg)) != -1) {
+	while ((c = opt_next(argc, argv, ":qjfb:nhV", opts, msg, sizeof msg)) != -1) {
 		switch (c) {
 		case 'q': rn.queue = 1; break;
+		case 'b': rn.range = optarg; break;
+		case 'n': rn.dry_run = 1; break;
+		case 'f': rn.force = 1; break;
 		case 'j': rn.json = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
 		default: return usage_error(prog, "%s", msg);
 		}
 	}
+	if (rn.queue && rn.force)
+		return usage_error(prog, "--force runs a task here and now; a queued run is held to its"
+		    " budget when it starts");
+	if (rn.range && rn.queue)
+		return usage_error(prog, "--backfill runs here and now, not with --queue");
+	if (rn.dry_run && !rn.range)
+		return usage_error(prog, "--dry-run goes with --backfill");
 	struct err e = {{0}};
 	struct config *cf = NULL;
 	char self[PATH_MAX], dir[PATH_MAX];
@@ -211,6 +371,11 @@ task_run(int argc, char **argv)
 		rc = ST_ERR;
 	if (!rc)
 		rc = fire_opts_config(&fo, cf, &e);
+	if (!rc)
+		rc = spend_check_init(&rn.spend, cf, &e);
+	if (!rc)
+		rc = config_when_flags(&rn.when_flags, &e);
+	rn.zs = zones_new();
 	if (!rc)
 		rc = store_open(NULL, 0, &rn.st, &e);
 	if (!rc && !rn.queue) {
@@ -234,6 +399,7 @@ task_run(int argc, char **argv)
 	if (rn.sfd >= 0)
 		close(rn.sfd);
 	fire_free(rn.f);
+	zones_free(rn.zs);
 	store_close(rn.st);
 	config_free(cf);
 	return rc;

@@ -9,10 +9,13 @@
 
 #include <cjson/cJSON.h>
 
+#include "config.h"
 #include "fire_rules.h"
+#include "history.h"
 #include "ids.h"
 #include "opt.h"
 #include "prog.h"
+#include "spend.h"
 #include "store.h"
 #include "task_json.h"
 #include "utf8.h"
@@ -22,6 +25,7 @@ static const char prog[] = "task-show";
 struct shower {
 	struct store *st;
 	struct zones *zs;
+	int64_t now;
 	int json;
 	long runs;
 	int status;
@@ -125,11 +129,38 @@ show_policies(const struct task *t)
 	if (t->jitter) {
 		snprintf(buf, sizeof buf, "up to %ds", t->jitter);
 		field("jitter:", buf);
+	} else if (t->stagger == 0) {
+		field("jitter:", "none, not staggered (--jitter 0)");
 	}
 }
 
+/* "$2/day, $0.41 spent this day": the budget and its window's spend. */
 static void
-show_text(const struct task *t, struct zones *zs, int overdue)
+budget_text(struct shower *sh, const struct task *t, char *buf, size_t n)
+{
+	struct budget b;
+	const struct tz *z;
+	struct spend s = {0};
+	struct err e;
+	buf[0] = 0;
+	if (budget_parse(t->budget, &b, &e) || !b.set)
+		return;
+	budget_fmt(&b, buf, n);
+	if (zones_get(sh->zs, t->tz, &z, &e) || store_call_spend(sh->st, t->id,
+	    budget_window(b.period, z, sh->now), &s.dollars, &s.tokens, &e))
+		return;
+	char spent[64];
+	if (b.dollars)
+		money_fmt(s.dollars, spent, sizeof spent);
+	else
+		snprintf(spent, sizeof spent, "%lld tokens", s.tokens);
+	snprintf(buf + strlen(buf), n - strlen(buf), ", %s spent this %s%s", spent,
+	    b.period == PERIOD_DAY ? "day" : b.period == PERIOD_WEEK ? "week" : "month",
+	    budget_over(&b, &s) ? " (over: its runs are skipped until the next)" : "");
+}
+
+static void
+show_text(const struct task *t, struct zones *zs, int overdue, const char *budget)
 {
 	char buf[512], desc[256], when[64], utc[40];
 	field("id:", t->id);
@@ -148,12 +179,12 @@ show_text(const struct task *t, struct zones *zs, int overdue)
 		task_fmt_time(t, zs, t->next_run_at, TIME_WALL_ZONE, when, sizeof when);
 		time_fmt_utc(t->next_run_at, utc, sizeof utc);
 		snprintf(buf, sizeof buf, "%s (%s)", when, utc);
-		if (rules_is_retry(t)) {
+		if (rules_is_retry(t, zs)) {
 			task_fmt_time(t, zs, t->due_at, TIME_WALL_ZONE, when, sizeof when);
 			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ", failed; retried at %s", when);
 		} else if (t->due_at != t->next_run_at) {
-			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ", jittered to +%llds",
-			    (long long)(t->due_at - t->next_run_at));
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ", %s to +%llds",
+			    t->jitter > 0 ? "jittered" : "staggered", (long long)(t->due_at - t->next_run_at));
 		}
 		if (overdue)
 			snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
@@ -196,7 +227,15 @@ show_text(const struct task *t, struct zones *zs, int overdue)
 	field("payload:", t->payload);
 	field("key:", t->key);
 	field("notify:", t->notify);
+	field("notify on:", t->notify_on);
+	field("budget:", budget[0] ? budget : NULL);
 	field("scope:", t->scope);
+	if (t->keep) {
+		/* A task's own keep says all it keeps; the defaults are not read. */
+		struct history_opts ho = {0};
+		history_describe(t->keep, &ho, buf, sizeof buf);
+		field("keeps:", buf);
+	}
 	task_origin_describe(t, buf, sizeof buf);
 	field("made by:", buf);
 	if (t->queued)
@@ -253,9 +292,9 @@ show_one(const char *arg, void *ctx)
 		free(s);
 		cJSON_Delete(j);
 	} else {
-		int64_t now;
-		struct err ne;
-		show_text(&t, sh->zs, now_get(&now, &ne) == ST_OK && rules_overdue(&t, now));
+		char budget[256];
+		budget_text(sh, &t, budget, sizeof budget);
+		show_text(&t, sh->zs, rules_overdue(&t, sh->now), budget);
 		rc = store_run_list(sh->st, &f, print_run, &rp, &e);
 		if (!rc && rp.n == 0)
 			printf("recent runs:  none\n");
@@ -308,9 +347,15 @@ task_show(int argc, char **argv)
 		default: return usage_error(prog, "%s", msg);
 		}
 	}
-	int rc = store_open(NULL, STORE_READ, &sh.st, &e);
+	int stagger;
+	int rc = now_get(&sh.now, &e);
+	if (!rc)
+		rc = config_stagger_load(&stagger, &e);
+	if (!rc)
+		rc = store_open(NULL, STORE_READ, &sh.st, &e);
 	if (!rc) {
 		sh.zs = zones_new();
+		zones_set_stagger(sh.zs, stagger);
 		rc = ids_each(argc - optind, argv + optind, show_one, &sh, &e);
 		zones_free(sh.zs);
 	}

@@ -25,6 +25,7 @@
 #include "fire.h"
 #include "fire_env.h"
 #include "heartbeat.h"
+#include "history.h"
 #include "install.h"
 #include "opt.h"
 #include "proc.h"
@@ -40,6 +41,10 @@ static const char prog[] = "task-tick";
 #define FLUSH_MS 60000       /* a pass's last tries to record what it ran */
 #define RECHECK_MS 60000     /* a watcher looks again at least this often */
 #define RETRY_MS 1000        /* and this often while its store cannot be reached */
+#define PASS_EVERY_MS 30000  /* a watcher records that it runs this often */
+#define PRUNE_EVERY_MS 60000 /* and prunes this often, */
+#define PRUNE_WATCH_MS 200   /* for this long at most; */
+#define PRUNE_PASS_MS 1000   /* a pass from cron, once, after its claims */
 
 /* How runs are printed: JSON lines, or one line for people on a terminal. */
 struct out {
@@ -93,6 +98,8 @@ struct tick {
 	int64_t grace_ms;
 	int64_t stop_at;
 	int stopped;
+	struct history_opts ho;
+	int64_t pass_at, prune_at;  /* mono_ms of the last pass recorded, the last pruning */
 	char refresh_err[ERR_MAX];  /* the last failure to reopen the store, said */
 };
 
@@ -156,6 +163,29 @@ refresh(struct tick *tk, int *wake_fd)
 	}
 }
 
+/* That a pass runs, for task-status (a watcher every PASS_EVERY_MS), and
+ * pruning when nothing is left to claim: a failure of either is said and
+ * the firing goes on. */
+static void
+pass_chores(struct tick *tk, int watch, int more)
+{
+	struct err e;
+	int64_t now = fire_clock_ms(&tk->clk) / 1000, t = mono_ms();
+	if ((!tk->pass_at || (watch && t - tk->pass_at >= PASS_EVERY_MS))) {
+		tk->pass_at = t;
+		if (history_pass(tk->st, watch ? "watch" : "cron", now, &e))
+			fprintf(stderr, "%s: %s\n", prog, e.msg);
+	}
+	if (more || (tk->prune_at && (!watch || t - tk->prune_at < PRUNE_EVERY_MS)))
+		return;
+	tk->prune_at = t;
+	struct prune_stats s;
+	int done;
+	if (history_prune(tk->st, &tk->ho, now, 0, watch ? PRUNE_WATCH_MS : PRUNE_PASS_MS, &s, &done,
+	    &e) || ((s.runs || s.messages || s.loose_calls) && history_give_back(tk->st, &e)))
+		fprintf(stderr, "%s: pruning the history: %s\n", prog, e.msg);
+}
+
 /* A watcher says where it watches and how it is woken when it starts. */
 static void
 say_watching(struct tick *tk)
@@ -187,8 +217,10 @@ run_loop(struct tick *tk, int watch)
 		/* A pass whose store fails while runs are in flight goes on
 		 * supervising them (their results wait to be recorded) and tries
 		 * again when they are done; a watcher waits for the store. */
-		if (!tk->stop_at && fire_claim(tk->f, &started, &more, &e) && !watch &&
-		    fire_busy(tk->f) == 0) {
+		int claimed = !tk->stop_at ? fire_claim(tk->f, &started, &more, &e) : -1;
+		if (claimed == ST_OK)
+			pass_chores(tk, watch, more);
+		if (claimed > 0 && !watch && fire_busy(tk->f) == 0) {
 			/* Results waiting for the store: wait for it as the last
 			 * flush would, and go on with the pass once it is back. */
 			if (fire_unrecorded(tk->f)) {
@@ -454,7 +486,8 @@ task_tick(int argc, char **argv)
 	out.human = !a.json && isatty(1);
 	out.zs = zones_new();
 	struct fire_cb cb = {.report = on_report, .warn = on_warn, .arg = &out};
-	if ((rc = fire_opts_config(&fo, cf, &e)) || (rc = fire_new(tk.st, &fo, &cb, &tk.f, &e)))
+	if ((rc = fire_opts_config(&fo, cf, &e)) || (rc = history_opts_config(&tk.ho, cf, &e)) ||
+	    (rc = fire_new(tk.st, &fo, &cb, &tk.f, &e)))
 		goto done;
 	if (a.dry) {
 		rc = dry_run(tk.f, &out, &e);

@@ -32,13 +32,18 @@ usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: task-when [--tz ZONE] [--from TIME] [-n N] [--until TIME] [--count N] [--utc]\n"
-	    "                 [--describe] [--json] SCHEDULE | task-add's schedule flags\n"
-	    "  SCHEDULE     a cron expression ('0 7 * * 1-5'), a nickname (@daily) or a\n"
+	    "                 [--id ID] [--describe] [--json] SCHEDULE | task-add's schedule flags\n"
+	    "  SCHEDULE     a cron expression ('0 7 * * 1-5'), a nickname (@daily), an\n"
+	    "               interval ('every 90 minutes', 'every 2 hours from 9am') or a\n"
 	    "               time expression ('tomorrow at 10am', 2026-11-23T07:00:00Z)\n"
-	    "  -c, --cron EXPR, -a, --at WHEN, -P, --plan WHEN (repeatable), --daily TIME,\n"
-	    "  --weekly 'DAY TIME'  the schedule as task-add takes it\n"
+	    "  -c, --cron EXPR (repeatable), -a, --at WHEN, -P, --plan WHEN (repeatable),\n"
+	    "  --daily TIME, --weekly 'DAY TIME', --every DURATION, --not-before WHEN,\n"
+	    "  --jitter DURATION  the schedule as task-add takes it\n"
+	    "      --id ID      the instants the task with this id fires at: the config's\n"
+	    "                   stagger (and --jitter) applied as task-tick applies them\n"
 	    "  -z, --tz ZONE    read the schedule in this IANA zone (default: the local zone)\n"
-	    "  -f, --from TIME  count from this instant instead of now (any time expression)\n"
+	    "  -f, --from TIME  count from this instant instead of now (any time expression);\n"
+	    "                   with --every, its first instant, as task-add's --from\n"
 	    "  -n N             print the next N instants of a cron schedule (default 1, or\n"
 	    "                   every one up to its end with --until or --count)\n"
 	    "      --until TIME a cron schedule that ends: no instant after TIME\n"
@@ -99,10 +104,11 @@ json_str(const char *k, const char *v, int comma)
 	putchar('"');
 }
 
+/* Instant t; slot, when t is later, is the instant it was put off from. */
 static void
-print_instant(const struct tz *z, int64_t t, int utc, int json, const char *desc)
+print_instant(const struct tz *z, int64_t t, int64_t slot, int utc, int json, const char *desc)
 {
-	char at[64], local[64];
+	char at[64], local[64], nominal[64];
 	time_fmt_utc(t, at, sizeof at);
 	tz_fmt_rfc3339(z, t, local, sizeof local);
 	if (!json) {
@@ -113,15 +119,20 @@ print_instant(const struct tz *z, int64_t t, int utc, int json, const char *desc
 	json_str("at", at, 0);
 	json_str("local", local, 1);
 	json_str("tz", tz_name(z), 1);
+	if (slot != t) {
+		time_fmt_utc(slot, nominal, sizeof nominal);
+		json_str("slot", nominal, 1);
+	}
 	if (desc)
 		json_str("description", desc, 1);
 	puts("}");
 }
 
 /* The end of a recurrence read as task-add reads it: --until in the zone
- * at --from, armed from --from.  Errors carry the flag. */
+ * at --from, armed from arm (--from, or just before an interval's anchor
+ * that task-when lists from).  Errors carry the flag. */
 static int
-ends(struct task *t, const char *until, int64_t now, unsigned flags, struct err *e)
+ends(struct task *t, const char *until, int64_t now, int64_t arm, unsigned flags, struct err *e)
 {
 	const struct tz *z;
 	struct err sub;
@@ -130,7 +141,7 @@ ends(struct task *t, const char *until, int64_t now, unsigned flags, struct err 
 	if (!rc && until && (rc = when_read(until, now, z, flags, &t->until_at, &sub)))
 		err_set(e, rc, "--until: %s", sub.msg);
 	if (!rc)
-		rc = task_arm_end(t, zs, now, e);
+		rc = task_arm_end(t, zs, arm, e);
 	zones_free(zs);
 	return rc;
 }
@@ -138,6 +149,8 @@ ends(struct task *t, const char *until, int64_t now, unsigned flags, struct err 
 /* What the command line asks for. */
 struct request {
 	const char *zone, *from, *until;
+	const char *id;           /* --id: the task whose stagger and jitter apply */
+	int stagger;              /* the config's */
 	long count, runs; /* -n; --count (0: none) */
 	int count_given, utc, describe, json;
 	struct task_args sched; /* task-add's schedule flags, when given */
@@ -153,6 +166,7 @@ parse_options(int argc, char **argv, struct request *r)
 		{"from", required_argument, NULL, 'f'},
 		{"until", required_argument, NULL, 'U'},
 		{"count", required_argument, NULL, 'C'},
+		{"id", required_argument, NULL, 'I'},
 		{"utc", no_argument, NULL, 'u'},
 		{"describe", no_argument, NULL, 'd'},
 		{"json", no_argument, NULL, 'j'},
@@ -177,6 +191,7 @@ parse_options(int argc, char **argv, struct request *r)
 			r->count_given = 1;
 			break;
 		case 'U': r->until = optarg; break;
+		case 'I': r->id = optarg; break;
 		case 'C':
 			if (opt_number("--count", optarg, "occurrences", 1, TASK_COUNT_MAX, &r->runs, &e))
 				goto bad;
@@ -223,7 +238,7 @@ print_cron(const struct request *r, const struct cron *cr, const char *sched, st
 	task.cron = xstrdup(sched);
 	task.tz = xstrdup(tz_name(z));
 	task.count = (int)r->runs;
-	int rc = ends(&task, r->until, now, flags, e);
+	int rc = ends(&task, r->until, now, now, flags, e);
 	char desc[256];
 	task_describe(&task, NULL, desc, sizeof desc);
 	int64_t end_at = task.ends_at;
@@ -249,7 +264,7 @@ print_cron(const struct request *r, const struct cron *cr, const char *sched, st
 			    utf8_quote(q, 104, sched, strlen(sched)), f,
 			    t < 0 ? "" : " before the year 10000");
 		}
-		print_instant(z, t, r->utc, r->json, r->describe ? desc : NULL);
+		print_instant(z, t, t, r->utc, r->json, r->describe ? desc : NULL);
 	}
 	return ST_OK;
 }
@@ -282,58 +297,135 @@ print_once(const struct request *r, const char *sched, const struct err *ce, str
 	snprintf(desc, sizeof desc, "Once on %s at %s", local, sp ? sp + 1 : "");
 	if (r->describe && !r->json)
 		puts(desc);
-	print_instant(z, t, r->utc, r->json, r->describe ? desc : NULL);
+	print_instant(z, t, t, r->utc, r->json, r->describe ? desc : NULL);
 	return ST_OK;
 }
 
+/* The instants of task t (its schedule read, not yet checked), strictly
+ * after `after`, up to -n or its end. */
+/* The delays task-tick would add, as task-add arms them: the config's
+ * stagger for the task --id names (without it, the description says what
+ * it may be), and --jitter.  desc gets the description. */
+static int
+preview_delays(const struct request *r, struct task *t, struct zones *zs, int64_t after,
+    char *desc, size_t n, struct err *e)
+{
+	int64_t first;
+	task_describe(t, zs, desc, n);
+	if (r->id && (size_t)snprintf(t->id, sizeof t->id, "%s", r->id) >= sizeof t->id)
+		return err_set(e, ST_INVALID, "--id '%.40s...' is no task id", r->id);
+	zones_set_stagger(zs, r->id ? r->stagger : 0);
+	if (r->id || r->stagger <= 0 || t->jitter > 0 || t->stagger == 0 ||
+	    task_next_slot(t, zs, after, &first, e) || first == TIME_NONE || !task_staggered(t, zs, first))
+		return ST_OK;
+	size_t l = strlen(desc);
+	if (r->stagger % 60)
+		snprintf(desc + l, n - l, ", staggered under %ds per task", r->stagger);
+	else
+		snprintf(desc + l, n - l, ", staggered under %dm per task", r->stagger / 60);
+	return ST_OK;
+}
+
+static int
+print_task(struct request *r, struct task *t, struct zones *zs, struct tz *z, int64_t now,
+    int64_t after, unsigned flags, struct err *e)
+{
+	char desc[256];
+	int rc = task_validate(t, zs, e);
+	int once = t->kind == KIND_AT || t->kind == KIND_PLAN;
+	const char *what = r->sched.nkinds ? r->sched.kinds[0] : "the schedule";
+	if (!rc && once && (r->until || r->runs))
+		rc = err_set(e, ST_INVALID, "--until and --count end a recurring schedule; %s is not one",
+		    what);
+	if (!rc && !once) {
+		t->count = (int)r->runs;
+		rc = ends(t, r->until, now, after, flags, e);
+	}
+	if (rc)
+		return rc;
+	if ((rc = preview_delays(r, t, zs, after, desc, sizeof desc, e)))
+		return rc;
+	if (r->describe && !r->json)
+		puts(desc);
+	long count = r->count_given || (!once && t->ends_at == TIME_NONE) ? r->count : TASK_COUNT_MAX;
+	int64_t s = after;
+	long i;
+	for (i = 0; i < count; i++) {
+		if ((rc = task_next_slot(t, zs, s, &s, e)))
+			return rc;
+		if (s == TIME_NONE || past_9999(z, s))
+			break;
+		print_instant(z, s + task_delay(t, zs, s), s, r->utc, r->json, r->describe ? desc : NULL);
+	}
+	if (i == 0) {
+		char f[64];
+		tz_fmt_rfc3339(z, now, f, sizeof f);
+		rc = err_set(e, ST_INVALID, "%s never fires after %s", what, f);
+	}
+	return rc;
+}
+
+/* A task to preview: what a task needs besides its schedule. */
+static void
+preview_init(struct task *t, struct tz *z)
+{
+	task_init(t);
+	t->name = xstrdup("preview");
+	t->prompt = xstrdup("preview");
+	t->tz = xstrdup(tz_name(z));
+}
+
 /* The instants of a schedule given with task-add's flags, read and
- * checked as task-add reads them, up to -n or its end. */
+ * checked as task-add reads them, up to -n or its end.  With --every,
+ * --from is its anchor, the first instant listed. */
 static int
 print_flags(struct request *r, struct tz *z, int64_t now, unsigned flags, struct err *e)
 {
 	struct task t;
 	struct zones *zs = zones_new();
 	int changed, rc;
-	char desc[256];
-	task_init(&t);
-	/* What a task needs besides its schedule, to be checked as one. */
-	t.name = xstrdup("preview");
-	t.prompt = xstrdup("preview");
+	preview_init(&t, z);
 	r->sched.tz = r->zone;
 	r->sched.when_flags = flags;
 	r->sched.creating = 1;
-	if (!(rc = taskargs_apply(&r->sched, &t, now, zs, &changed, e)))
-		rc = task_validate(&t, zs, e);
-	int once = t.kind == KIND_AT || t.kind == KIND_PLAN;
-	if (!rc && once && (r->until || r->runs))
-		rc = err_set(e, ST_INVALID, "--until and --count end a recurring schedule; %s is not one",
-		    r->sched.kinds[0]);
-	if (!rc && !once) {
-		t.count = (int)r->runs;
-		rc = ends(&t, r->until, now, flags, e);
-	}
-	if (rc)
-		goto out;
-	task_describe(&t, zs, desc, sizeof desc);
-	if (r->describe && !r->json)
-		puts(desc);
-	long count = r->count_given || (!once && t.ends_at == TIME_NONE) ? r->count : TASK_COUNT_MAX;
+	if (r->sched.every && r->from)
+		r->sched.from = r->from;
+	rc = taskargs_apply(&r->sched, &t, now, zs, &changed, e);
+	if (!rc && t.kind == KIND_EVERY && t.anchor == TIME_NONE)
+		t.anchor = now - (now % 60 + 60) % 60; /* as task-add: the minute it is made */
 	/* A one-shot within the last minute still fires, as task-add takes it. */
-	int64_t s = once ? now - 61 : now;
-	long i;
-	for (i = 0; i < count; i++) {
-		if ((rc = task_next_slot(&t, zs, s, &s, e)))
-			goto out;
-		if (s == TIME_NONE || past_9999(z, s))
-			break;
-		print_instant(z, s, r->utc, r->json, r->describe ? desc : NULL);
-	}
-	if (i == 0) {
-		char f[64];
-		tz_fmt_rfc3339(z, now, f, sizeof f);
-		rc = err_set(e, ST_INVALID, "%s never fires after %s", r->sched.kinds[0], f);
-	}
-out:
+	int64_t after = t.kind == KIND_AT || t.kind == KIND_PLAN ? now - 61
+	    : t.kind == KIND_EVERY && r->from ? t.anchor - 1 : now;
+	if (!rc)
+		rc = print_task(r, &t, zs, z, now, after, flags, e);
+	task_free(&t);
+	zones_free(zs);
+	return rc;
+}
+
+/* "every 90 minutes [from TIME]": 1 and the instants listed, 0 when the
+ * schedule is no interval, or an error. */
+static int
+print_every(struct request *r, const char *sched, struct tz *z, int64_t now, unsigned flags,
+    int *done, struct err *e)
+{
+	int64_t secs, anchor;
+	int rc = when_every(sched, now, z, flags, &secs, &anchor, e);
+	*done = rc != ST_NOTFOUND;
+	if (rc)
+		return rc == ST_NOTFOUND ? ST_OK : rc;
+	struct task t;
+	struct zones *zs = zones_new();
+	preview_init(&t, z);
+	t.kind = KIND_EVERY;
+	t.every = secs > INT32_MAX ? INT32_MAX : (int)secs;
+	t.anchor = anchor != TIME_NONE ? anchor : now - (now % 60 + 60) % 60;
+	struct err sub;
+	if (r->sched.not_before && (rc = when_read(r->sched.not_before, now, z, flags,
+	    &t.not_before, &sub)))
+		err_set(e, rc, "--not-before: %s", sub.msg);
+	if (!rc)
+		rc = print_task(r, &t, zs, z, now, now, flags, e);
 	task_free(&t);
 	zones_free(zs);
 	return rc;
@@ -370,8 +462,18 @@ task_when(int argc, char **argv)
 	}
 	struct cron cr;
 	struct err ce = {{0}};
+	int done = 0;
+	if ((rc = config_stagger_load(&r.stagger, &e)))
+		goto fail;
+	/* --not-before, --jitter, --id or a stagger with a cron expression: the
+	 * flags' reading has them. */
+	if (!r.sched.nkinds && (r.sched.not_before || r.sched.jitter || r.id || r.stagger) &&
+	    cron_parse(sched.data, &cr, &ce) == ST_OK)
+		taskargs_take(&r.sched, 'c', sched.data, argv, argc, &optind);
 	if (r.sched.nkinds)
 		rc = print_flags(&r, z, now, flags, &e);
+	else if ((rc = print_every(&r, sched.data, z, now, flags, &done, &e)) || done)
+		;
 	else if (cron_parse(sched.data, &cr, &ce) == ST_OK)
 		rc = print_cron(&r, &cr, sched.data, z, now, flags, &e);
 	else

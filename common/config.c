@@ -40,12 +40,13 @@ config_default_path(char *buf, size_t n)
 static const char *const known_keys[] = {
 	"agent_attach_dirs", "agent_edit", "agent_max_calls", "agent_max_create",
 	"agent_max_tasks", "agent_mcp", "anthropic_api_key", "anthropic_base_url",
-	"anthropic_model", "connect_timeout", "date_order", "db", "deadline", "exec", "model", "notify",
+	"anthropic_model", "budget", "connect_timeout", "context_messages", "date_order", "db",
+	"deadline", "exec", "keep", "keep_runs", "model", "notify", "notify_on",
 	"openai_api_key", "openai_base_url", "openai_model", "owner_timeout", "provider", "retries",
-	"run_timeout", "timeout", "tz", NULL,
+	"run_timeout", "stagger", "timeout", "tz", NULL,
 };
 /* Keys of the form PREFIX.NAME (per model, per server). */
-static const char *const known_prefixes[] = {NULL};
+static const char *const known_prefixes[] = {"price.", NULL};
 
 static int
 key_known(const char *k)
@@ -82,15 +83,20 @@ config_tz(const struct config *c, struct err *e)
 	return ST_OK;
 }
 
+/* After a '.', a model's name as providers spell it (llama3.2:3b,
+ * openai/gpt-4o): price.MODEL and the like. */
 static int
 key_ok(const char *k)
 {
 	if (!*k)
 		return 0;
-	for (; *k; k++)
+	int model = 0;
+	for (; *k; k++) {
+		model |= *k == '.';
 		if (!((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') || (*k >= '0' && *k <= '9') ||
-		    *k == '_' || *k == '-' || *k == '.'))
+		    *k == '_' || *k == '-' || *k == '.' || (model && strchr(":/@+", *k))))
 			return 0;
+	}
 	return 1;
 }
 
@@ -131,7 +137,8 @@ parse_line(struct config *c, char *line, int lineno, int *secret, struct err *e)
 	*eq = 0;
 	char *k = str_trim(p), *v = str_trim(eq + 1);
 	if (!key_ok(k))
-		return err_set(e, ST_INVALID, "%s:%d: bad key '%.64s' (letters, digits, '_', '-', '.')",
+		return err_set(e, ST_INVALID, "%s:%d: bad key '%.64s' (letters, digits, '_', '-', '.';"
+		    " after a '.', a model's ':', '/', '@', '+' too)",
 		    c->path, lineno, k);
 	size_t n = strlen(v);
 	if (n && (v[0] == '"' || v[0] == '\'')) {
@@ -299,6 +306,34 @@ config_when_flags(unsigned *flags, struct err *e)
 		return rc;
 	if ((rc = when_date_order(config_get(c, "date_order"), flags, &sub)))
 		err_set(e, rc, "%s: %s", config_path(c), sub.msg);
+	config_free(c);
+	return rc;
+}
+
+int
+config_stagger(const struct config *c, int *secs, struct err *e)
+{
+	const char *v = c ? config_get(c, "stagger") : NULL;
+	int64_t n = 0;
+	struct err sub;
+	*secs = 0;
+	if (!v || !*v || strcmp(v, "0") == 0 || strcmp(v, "off") == 0 || strcmp(v, "none") == 0)
+		return ST_OK;
+	if (when_span(v, &n, &sub) || n > CONFIG_STAGGER_MAX)
+		return err_set(e, ST_INVALID, "%s: bad stagger '%.40s': a duration up to a day, such as "
+		    "5m or 90s, or off", config_path(c), v);
+	*secs = (int)n;
+	return ST_OK;
+}
+
+int
+config_stagger_load(int *secs, struct err *e)
+{
+	struct config *c;
+	int rc = config_load(&c, e);
+	if (rc)
+		return rc;
+	rc = config_stagger(c, secs, e);
 	config_free(c);
 	return rc;
 }

@@ -33,6 +33,12 @@ int config_tz(const struct config *c, struct err *e);
  * WHEN_* flags: date_order = dmy sets WHEN_DMY.  Loads the default file;
  * a bad file or value is ST_INVALID or ST_ERR with the file named. */
 int config_when_flags(unsigned *flags, struct err *e);
+/* `stagger`: seconds a fixed-time occurrence may be put off, per task
+ * (0: off, the default); ST_INVALID beyond CONFIG_STAGGER_MAX.  c may be
+ * NULL; _load reads the default file. */
+#define CONFIG_STAGGER_MAX 86400
+int config_stagger(const struct config *c, int *secs, struct err *e);
+int config_stagger_load(int *secs, struct err *e);
 void config_free(struct config *c);                 /* values wiped: some are keys */
 /* The one rule for a private file (this config, mcp.json, a key file): a
  * regular file (a FIFO or a device is refused, never waited on), owned by

@@ -774,3 +774,152 @@ cron_describe(const char *expr, const struct cron *c, char *buf, size_t n)
 	snprintf(buf, n, "%s", ok && b.data ? b.data : expr);
 	buf_free(&b);
 }
+
+/* ---- several expressions: the union of their instants ---- */
+
+/* The next piece of a list from *p: blanks around it dropped; 0 at the end. */
+static int
+list_piece(const char **p, const char **start, size_t *len)
+{
+	if (!**p)
+		return 0;
+	const char *s = *p, *end = strchr(s, ';');
+	if (!end)
+		end = s + strlen(s);
+	*p = *end ? end + 1 : end;
+	while (s < end && is_blank(*s))
+		s++;
+	while (end > s && is_blank(end[-1]))
+		end--;
+	*start = s;
+	*len = (size_t)(end - s);
+	return 1;
+}
+
+int
+cron_list_count(const char *text)
+{
+	const char *p = text ? text : "", *s;
+	size_t len;
+	int n = 0;
+	while (list_piece(&p, &s, &len))
+		n++;
+	return n;
+}
+
+int
+cron_list_parse(const char *text, struct cron_list *l, struct err *e)
+{
+	const char *p = text ? text : "", *s;
+	size_t len;
+	int total = cron_list_count(text);
+	l->n = 0;
+	if (total == 0)
+		return cron_parse("", &l->c[0], e);
+	if (total > CRON_LIST_MAX)
+		return err_set(e, ST_INVALID, "%d cron expressions: at most %d", total, CRON_LIST_MAX);
+	while (list_piece(&p, &s, &len)) {
+		char *one = xasprintf("%.*s", (int)len, s);
+		struct err sub;
+		int rc = cron_parse(one, &l->c[l->n], &sub);
+		if (rc && total > 1) {
+			char q[72];
+			err_set(e, rc, "cron expression %d of %d ('%s'): %s", l->n + 1, total,
+			    utf8_quote(q, 64, one, strlen(one)), sub.msg);
+		} else if (rc) {
+			*e = sub;
+		}
+		free(one);
+		if (rc)
+			return rc;
+		l->n++;
+	}
+	return ST_OK;
+}
+
+int64_t
+cron_list_next(const struct cron_list *l, const struct tz *z, int64_t after)
+{
+	int64_t best = -1;
+	for (int i = 0; i < l->n; i++) {
+		int64_t t = cron_next(&l->c[i], z, after);
+		if (t >= 0 && (best < 0 || t < best))
+			best = t;
+	}
+	return best;
+}
+
+char *
+cron_list_text(const char *const *exprs, size_t n)
+{
+	struct buf b = {0};
+	buf_puts(&b, "");
+	for (size_t i = 0; i < n; i++) {
+		const char *p = exprs[i], *s;
+		size_t len;
+		while (list_piece(&p, &s, &len)) {
+			/* The same expression twice is one: each instant fires once anyway. */
+			const char *q = b.data, *o;
+			size_t ol;
+			int seen = 0;
+			while (!seen && list_piece(&q, &o, &ol))
+				seen = ol == len && memcmp(o, s, len) == 0;
+			if (!seen)
+				buf_printf(&b, "%s%.*s", b.len ? "; " : "", (int)len, s);
+		}
+	}
+	return b.data;
+}
+
+void
+cron_list_describe(const char *text, const struct cron_list *l, char *buf, size_t n)
+{
+	const char *p = text, *s;
+	size_t len;
+	struct buf b = {0};
+	for (int i = 0; i < l->n && list_piece(&p, &s, &len); i++) {
+		char one[256], *expr = xasprintf("%.*s", (int)len, s);
+		cron_describe(expr, &l->c[i], one, sizeof one);
+		free(expr);
+		/* "Daily at 07:00 and every Sat at 10:00": one sentence. */
+		if (i && isupper((unsigned char)one[0]) && islower((unsigned char)one[1]))
+			one[0] = (char)tolower((unsigned char)one[0]);
+		buf_printf(&b, "%s%s", i == 0 ? "" : i == l->n - 1 ? " and " : ", ", one);
+	}
+	snprintf(buf, n, "%s", b.data ? b.data : text);
+	buf_free(&b);
+}
+
+void
+cron_describe_every(int64_t secs, char *buf, size_t n)
+{
+	static const struct {
+		int64_t secs;
+		const char *one, *many;
+	} units[] = {{86400, "day", "days"}, {3600, "hour", "hours"}, {60, "minute", "minutes"},
+		{1, "second", "seconds"}};
+	/* The largest unit that divides it, "Every 90 minutes" as people say
+	 * it; past 120 of it, its parts: "Every 2 hours 30 minutes". */
+	size_t i = 0, nu = sizeof units / sizeof units[0];
+	while (i < nu - 1 && (secs <= 0 || secs % units[i].secs))
+		i++;
+	int64_t k = secs / units[i].secs;
+	if (k == 1) {
+		snprintf(buf, n, "Every %s", units[i].one);
+		return;
+	}
+	if (k <= 120 || i == 0) {
+		snprintf(buf, n, "Every %lld %s", (long long)k, units[i].many);
+		return;
+	}
+	struct buf b = {0};
+	buf_puts(&b, "Every");
+	for (size_t j = 0; j < nu; j++) {
+		int64_t part = secs / units[j].secs;
+		secs %= units[j].secs;
+		if (part)
+			buf_printf(&b, " %lld %s", (long long)part, part == 1 ? units[j].one : units[j].many);
+	}
+	snprintf(buf, n, "%s", b.data);
+	buf_free(&b);
+}

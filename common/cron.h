@@ -35,4 +35,24 @@ int64_t cron_next(const struct cron *c, const struct tz *z, int64_t after);
  * the raw expression; writes at most n bytes. */
 void cron_describe(const char *expr, const struct cron *c, char *buf, size_t n);
 
+/* Several expressions, one schedule firing at the union of their instants
+ * (each instant once), written as one text "EXPR; EXPR": ';' is no cron
+ * character. */
+#define CRON_LIST_MAX 16
+struct cron_list {
+	struct cron c[CRON_LIST_MAX];
+	int n;
+};
+/* Parse each; an error names which expression of how many was bad. */
+int cron_list_parse(const char *text, struct cron_list *l, struct err *e);
+int64_t cron_list_next(const struct cron_list *l, const struct tz *z, int64_t after); /* -1: none */
+int cron_list_count(const char *text);          /* how many expressions text holds */
+/* The text of exprs[0..n) (each may hold several): blanks trimmed, repeats
+ * dropped, joined by "; ".  Free it. */
+char *cron_list_text(const char *const *exprs, size_t n);
+/* "Daily at 07:00 and every Sat at 10:00". */
+void cron_list_describe(const char *text, const struct cron_list *l, char *buf, size_t n);
+/* A fixed interval: "Every 90 minutes", "Every day", "Every 36 hours". */
+void cron_describe_every(int64_t secs, char *buf, size_t n);
+
 #endif

@@ -762,6 +762,23 @@ out_check:
 }
 
 void
+exec_pool_stop_tag(struct exec_pool *p, void *tag)
+{
+	int64_t now = mono_ms();
+	for (size_t i = 0; i < p->n; i++) {
+		struct child *c = p->c[i];
+		if (c->tag != tag)
+			continue;
+		c->stopped = 1;
+		if (c->exited || c->pid <= 0 || c->term_at)
+			continue;
+		c->term_at = now;
+		c->kill_at = now + c->grace;
+		signal_group(c, SIGTERM);
+	}
+}
+
+void
 exec_pool_stop_within(struct exec_pool *p, int64_t grace_ms)
 {
 	int64_t now = mono_ms();

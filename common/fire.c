@@ -25,7 +25,10 @@
 #include "fire_rules.h"
 #include "heartbeat.h"
 #include "idset.h"
+#include "notify.h"
 #include "proc.h"
+#include "spend.h"
+#include "task_fields.h"
 
 #define CLAIM_BATCH 64      /* due tasks looked at per claim */
 #define CLAIM_BUDGET 256    /* due tasks looked at per fire_claim */
@@ -34,6 +37,9 @@
 #define RECORD_RETRY_MAX 30000
 #define FDS_PER_RUN 5       /* three pipes, a pidfd, and one to spare */
 #define FDS_RESERVED 64     /* the store, inotify, signalfd, the hooks' */
+#define CANCEL_POLL_MS 2000 /* how often runs that may be replaced look for a request */
+#define REPLACE_RECHECK 5   /* seconds before asking a run to end again */
+#define OVERLAP_EVERY_MS 1000
 
 struct job {
 	struct run run;
@@ -43,7 +49,10 @@ struct job {
 	int no_resources;        /* never started: the occurrence stays due */
 	char *hook;              /* a hook job: its command line, for warnings */
 	char *notify;            /* after recording: the hook it goes to */
+	int event;               /* after recording: what the hook is told (EV_*), -1: nothing */
 	char *paused;            /* after recording: why its end paused the task, or NULL */
+	int replaceable;         /* its task's --overlap is replace: it may be asked to end */
+	char *cancel;            /* why it was asked to end, once it was */
 	char **argv, **envp;
 	char *input;
 };
@@ -66,8 +75,22 @@ struct fire {
 	struct idset fired;      /* tasks claimed in this pass */
 	struct job **pending;    /* finished, not recorded yet */
 	size_t npending, cappending;
+	int claimed;             /* fire_claim ran since the last fire_wait: what ends next
+	                            is recorded by the claim after it, in its commit */
 	int64_t retry_at;        /* mono_ms of the next try to record them */
 	int64_t retry_ms;
+	size_t nreplace;         /* runs in flight that may be asked to end */
+	int64_t overlap_at;      /* mono_ms of the next look at running tasks' due occurrences */
+	int64_t cancel_at;       /* mono_ms of the next look for such requests */
+	struct spend_check spend; /* the global budget */
+	unsigned notify_on;      /* the default notify policy */
+};
+
+/* A budget skip to tell once its claim is committed. */
+struct notice {
+	struct task task;
+	struct run run;
+	struct notice *next;
 };
 
 static int64_t
@@ -102,6 +125,7 @@ job_free(struct job *j)
 	free(j->hook);
 	free(j->notify);
 	free(j->paused);
+	free(j->cancel);
 	exec_argv_free(j->argv);
 	exec_argv_free(j->envp);
 	free(j->input);
@@ -145,7 +169,16 @@ fire_new(struct store *st, const struct fire_opts *o, const struct fire_cb *cb, 
 	if (f->o.owner_timeout <= 0)
 		f->o.owner_timeout = FIRE_OWNER_TIMEOUT;
 	f->zs = zones_new();
+	zones_set_stagger(f->zs, f->o.stagger);
 	f->pool = exec_pool_new();
+	struct err pe;
+	if (notify_on_parse(o->notify_on ? o->notify_on : NOTIFY_DEFAULT, &f->notify_on, &pe))
+		notify_on_parse(NOTIFY_DEFAULT, &f->notify_on, &pe);
+	struct budget *g = &f->spend.global;
+	if (o->budget && budget_parse(o->budget, g, &pe))
+		g->set = 0;
+	f->spend.tz = o->budget_tz;
+	spend_check_fresh(&f->spend);
 	f->retry_ms = RECORD_RETRY_MIN;
 	int rc = owner_self(&f->self, e);
 	if (rc) {
@@ -213,6 +246,7 @@ fire_pass_begin(struct fire *f)
 {
 	due_cursor_init(&f->cur);
 	idset_clear(&f->fired);
+	f->overlap_at = 0;
 }
 
 /* How long a statement may wait for the store: while runs are in flight,
@@ -226,6 +260,27 @@ bound_waits(struct fire *f)
 }
 
 /* ---- starting a claimed run ---- */
+
+/* What the run may still spend, for its executor (SPEND_LEFT_ENV). */
+static void
+budget_env(struct fire *f, struct job *j, const struct task *t)
+{
+	char why[256], left[96];
+	int over;
+	int64_t window;
+	struct err e;
+	if (str_empty(t->budget) && !f->spend.global.set)
+		return;
+	if (spend_check_task(&f->spend, f->st, t, f->zs, now_of(f), &over, why, sizeof why, &window,
+	    NULL, left, sizeof left, &e)) {
+		warnf(f, "task '%.8s': what its budget leaves is not known (%s); its run is not bounded"
+		    " by it", t->id, e.msg);
+		return;
+	}
+	/* Over it, the run was let through on purpose (task-run --force). */
+	if (left[0] && !over)
+		fire_env_set(&j->envp, SPEND_LEFT_ENV, left);
+}
 
 /* Executor, environment and input of a claimed run; start it. */
 static void
@@ -243,6 +298,7 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 		return;
 	}
 	j->envp = fire_exec_env(t, &j->run, store_locator(f->st));
+	budget_env(f, j, t);
 	fire_env_password(&j->envp, f->st);
 	int timeout = t->timeout > 0 ? t->timeout : f->o.timeout;
 	char secs[24];
@@ -271,6 +327,8 @@ start_claimed(struct fire *f, struct claimed *c, int n)
 		memset(&c[i].run, 0, sizeof c[i].run);
 		memcpy(j->owner, f->self.id, sizeof j->owner);
 		j->name = xstrdup(c[i].task.name);
+		if ((j->replaceable = c[i].task.overlap == OVERLAP_REPLACE))
+			f->nreplace++;
 		char *prompt = NULL;
 		struct err e;
 		if (heartbeat_is(&c[i].task) && heartbeat_prompt(f->st, c[i].task.prompt, &prompt, &e))
@@ -282,10 +340,27 @@ start_claimed(struct fire *f, struct claimed *c, int n)
 
 /* ---- claiming ---- */
 
+/* Ended runs carried by a claim (ride_attach, ride_settle). */
+struct end_ctx {
+	struct fire *f;
+	int64_t now;
+	struct job **jobs;
+	size_t n;
+};
+struct ride {
+	struct run_end *ends;
+	size_t n;
+	struct end_ctx x;
+};
+static void ride_attach(struct fire *f, struct claim_req *q, struct ride *rd, int64_t now);
+static void ride_settle(struct fire *f, struct claim_req *q, struct ride *rd, int committed);
+static int record_pending(struct fire *f, struct err *e);
+
 struct claim_ctx {
 	struct fire *f;
 	int64_t now;
 	int manual, from_queue;
+	struct notice *notices;  /* budget skips to tell once committed */
 	void (*preview)(const struct fire_preview *p, void *arg);
 	void *preview_arg;
 };
@@ -316,7 +391,7 @@ park(struct fire *f, struct task *t, int64_t now, const char *why)
 {
 	warnf(f, "task '%.8s' cannot be scheduled: %s", t->id, why);
 	t->status = STATUS_FAILED;
-	rules_set_next(t, TIME_NONE);
+	rules_set_next(t, NULL, TIME_NONE);
 	char *msg = xasprintf("cannot compute the next run: %s", why);
 	set_str(&t->last_error, msg);
 	free(msg);
@@ -371,6 +446,102 @@ record_unfired(struct fire *f, struct task *t, const struct decision *d, int64_t
 		t->status = STATUS_COMPLETED;
 }
 
+/* An occurrence (or a queued run) over budget: skipped, on record with
+ * the reason, told once per window; the task goes on at next. */
+static void
+skip_over_budget(struct claim_ctx *x, struct task *t, const struct decision *d, struct run *r,
+    const char *why, int64_t window, int64_t next)
+{
+	if (uuid4(r->id) == 0) {
+		memcpy(r->task_id, t->id, sizeof r->task_id);
+		r->slot = d->slot;
+		r->arming = t->arming;
+		r->trigger = d->trigger;
+		r->status = RUN_SKIPPED;
+		r->started_at = r->ended_at = x->now;
+		r->duration_ms = 0;
+		r->error = xstrdup(why);
+	}
+	set_str(&t->last_status, "skipped");
+	set_str(&t->last_error, why);
+	rules_set_next(t, x->f->zs, next);
+	t->queued = 0;
+	t->updated_at = x->now;
+	if (t->budget_noticed == window)
+		return;
+	t->budget_noticed = window;
+	struct notice *n = xcalloc(1, sizeof *n);
+	task_copy(&n->task, t);
+	n->run = *r;
+	fields_copy_text(&run_fields, &n->run);
+	n->next = x->notices;
+	x->notices = n;
+}
+
+static int
+first_run(const struct run *r, void *arg)
+{
+	struct run *out = arg;
+	*out = *r;
+	fields_copy_text(&run_fields, out);
+	return 1;
+}
+
+/* An occurrence due while its task runs: skip records it skipped; replace
+ * asks the run in flight to end (its owner, on any host, ends it within
+ * CANCEL_POLL_MS and the grace) and looks again in a few seconds, the
+ * occurrence kept due to start once the run is recorded cancelled. */
+static int
+claim_overlap(struct fire *f, struct task *t, const struct decision *d, int64_t now,
+    struct run *r, int *decision, struct err *e)
+{
+	struct run cur;
+	struct run_filter rf;
+	run_init(&cur);
+	run_filter_init(&rf);
+	rf.task_id = t->id;
+	rf.status = RUN_RUNNING;
+	rf.limit = 1;
+	rf.with_output = 1;
+	int rc = store_run_list(f->st, &rf, first_run, &cur, e);
+	if (rc || !cur.id[0] || !task_repeats(t)) {
+		run_free(&cur);
+		return rc;
+	}
+	char since[40], when[40];
+	time_fmt_utc(cur.started_at, since, sizeof since);
+	time_fmt_utc(d->slot, when, sizeof when);
+	*decision = CLAIM_WRITE;
+	if (t->overlap == OVERLAP_REPLACE && d->fire) {
+		if (!cur.note || strncmp(cur.note, STORE_CANCEL_NOTE, strlen(STORE_CANCEL_NOTE))) {
+			char *note = xasprintf(STORE_CANCEL_NOTE "replaced by its occurrence of %s"
+			    " (--overlap replace)", when);
+			rc = store_run_note(f->st, cur.id, note, e);
+			free(note);
+		}
+		rules_set_next(t, f->zs, d->slot);
+		t->due_at = now + REPLACE_RECHECK;
+	} else {
+		struct decision u = *d;
+		int status = t->status;
+		record_unfired(f, t, &u, now, r);
+		t->status = status;
+		if (d->fire) {
+			/* --overlap skip: on record with the run it gave way to. */
+			r->status = RUN_SKIPPED;
+			free(r->error);
+			r->error = xasprintf("still running since %s (run %.8s); skipped (--overlap skip)",
+			    since, cur.id);
+			set_str(&t->last_status, run_status_name(RUN_SKIPPED));
+			set_str(&t->last_error, r->error);
+		}
+		rules_set_next(t, f->zs, d->next);
+	}
+	t->updated_at = now;
+	run_free(&cur);
+	return rc;
+}
+
 static int
 claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
     struct err *e)
@@ -378,7 +549,8 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 	struct claim_ctx *x = arg;
 	struct fire *f = x->f;
 	*decision = CLAIM_SKIP;
-	if (idset_has(&f->fired, t->id))
+	/* A running task is looked at for its overlap: nothing fires. */
+	if (t->status != STATUS_RUNNING && idset_has(&f->fired, t->id))
 		return ST_OK;
 	struct decision d;
 	struct err de;
@@ -393,20 +565,35 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		*decision = CLAIM_WRITE;
 		return ST_OK;
 	}
+	if (t->status == STATUS_RUNNING)
+		return x->preview ? ST_OK : claim_overlap(f, t, &d, x->now, r, decision, e);
+	char why[256];
+	int over = 0, rc;
+	int64_t window, until;
+	if (d.fire && (!str_empty(t->budget) || f->spend.global.set) &&
+	    (rc = spend_check_task(&f->spend, f->st, t, f->zs, x->now, &over, why, sizeof why, &window,
+	    &until, NULL, 0, e)))
+		return rc;
 	if (x->preview) {
-		struct fire_preview p = {t, d.slot, !d.fire ? "skip"
+		struct fire_preview p = {t, d.slot, !d.fire ? "skip" : over ? "budget"
 			: run_trigger_name(heartbeat_is(t) ? TRIGGER_HEARTBEAT : d.trigger)};
 		x->preview(&p, x->preview_arg);
 		return ST_OK;
 	}
-	int firing_kind = t->kind == KIND_CRON || t->kind == KIND_AT || t->kind == KIND_PLAN;
+	if (over) {
+		/* A last occurrence waits for the next window. */
+		skip_over_budget(x, t, &d, r, why, window, d.next != TIME_NONE ? d.next : until);
+		*decision = CLAIM_WRITE;
+		return ST_OK;
+	}
+	int firing_kind = task_repeats(t) || t->kind == KIND_AT || t->kind == KIND_PLAN;
 	if (d.fire) {
 		/* A retry is the next attempt at the same occurrence; a recurring
 		 * task's, at the same instant, is a new arming of it. */
 		int attempt = d.trigger == TRIGGER_RETRY ? last_attempt + 1 : 1;
-		if (d.trigger == TRIGGER_RETRY && t->kind == KIND_CRON)
+		if (d.trigger == TRIGGER_RETRY && task_repeats(t))
 			t->arming++;
-		int rc = run_fill(f, t, d.slot, heartbeat_is(t) ? TRIGGER_HEARTBEAT : d.trigger, attempt,
+		rc = run_fill(f, t, d.slot, heartbeat_is(t) ? TRIGGER_HEARTBEAT : d.trigger, attempt,
 		    x->now, r, e);
 		if (rc)
 			return rc;
@@ -419,7 +606,7 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 	} else {
 		*decision = CLAIM_WRITE;
 	}
-	rules_set_next(t, d.next);
+	rules_set_next(t, f->zs, d.next);
 	t->updated_at = x->now;
 	return ST_OK;
 }
@@ -442,7 +629,22 @@ claim_manual(struct task *t, int last_attempt, struct run *r, int *decision, voi
 	}
 	if (t->status == STATUS_RUNNING)
 		return err_set(e, ST_REFUSED, "task '%.8s' is already running", t->id);
-	int rc = run_fill(x->f, t, TIME_NONE, TRIGGER_MANUAL, 1, x->now, r, e);
+	/* Queued (by task-run --queue or an agent's task_run): its budget holds
+	 * as for a scheduled occurrence. */
+	char why[256];
+	int over = 0, rc;
+	int64_t window;
+	if (x->from_queue && (!str_empty(t->budget) || x->f->spend.global.set) &&
+	    (rc = spend_check_task(&x->f->spend, x->f->st, t, x->f->zs, x->now, &over, why, sizeof why,
+	    &window, NULL, NULL, 0, e)))
+		return rc;
+	if (over) {
+		struct decision d = {.slot = TIME_NONE, .next = t->next_run_at, .trigger = TRIGGER_MANUAL};
+		skip_over_budget(x, t, &d, r, why, window, t->next_run_at);
+		*decision = CLAIM_WRITE;
+		return ST_OK;
+	}
+	rc = run_fill(x->f, t, TIME_NONE, TRIGGER_MANUAL, 1, x->now, r, e);
 	if (rc)
 		return rc;
 	snprintf(r->prev_status, sizeof r->prev_status, "%s", task_status_name(t->status));
@@ -529,50 +731,93 @@ beat(struct fire *f, int force)
 	store_up(f);
 }
 
-int
-fire_claim(struct fire *f, int *started, int *more, struct err *e)
+/* Is anything due or queued, and this process fit to claim it?  1 yes, 0
+ * no, else the error. */
+static int
+claim_ready(struct fire *f, int64_t now, int64_t *next, int *queued, struct err *e)
 {
-	*started = 0;
-	*more = 0;
-	int room = f->o.jobs - (int)f->nruns;
-	if (room <= 0) {
-		*more = 1;
-		return ST_OK;
-	}
-	int64_t now = now_of(f), next;
-	int paused = fire_paused(f, NULL, e), rc, queued;
+	int paused = fire_paused(f, NULL, e), rc;
 	if (paused < 0) {
 		store_down(f, e);
-		return ST_ERR;
+		return -ST_ERR;
 	}
 	if (paused)
-		return ST_OK;
+		return 0;
 	/* Nothing due costs one read and no lock. */
-	if ((rc = store_due_next(f->st, &next, &queued, e))) {
+	if ((rc = store_due_next(f->st, next, queued, e))) {
 		store_down(f, e);
-		return rc;
+		return -rc;
 	}
 	/* An unregistered process only reads: a read that works is the store back. */
 	if (!f->registered)
 		store_up(f);
-	if ((next == TIME_NONE || next > now) && !queued)
-		return ST_OK;
+	if ((*next == TIME_NONE || *next > now) && !*queued)
+		return 0;
 	if (!f->registered) {
 		if ((rc = enlist(f, e))) {
 			store_down(f, e);
-			return rc;
+			return -rc;
 		}
 	} else if (!f->alive) {
 		beat(f, 1);
 		if (!f->alive)
-			return ST_OK;
+			return 0;
+	}
+	return 1;
+}
+
+/* Running tasks with an occurrence due (--overlap skip and replace): they
+ * are looked at whether executor slots are free or not. */
+static int
+claim_overlaps(struct fire *f, int64_t now, struct err *e)
+{
+	struct claim_ctx x = {.f = f, .now = now};
+	struct claim_req q = {.what = CLAIM_OVERLAP, .now = now, .max = CLAIM_BATCH};
+	int n = 0, rc = store_claim(f->st, &q, claim_due, &x, NULL, &n, e);
+	if (rc == ST_REFUSED) {
+		f->alive = 0;
+		return ST_OK;
+	}
+	if (rc)
+		store_down(f, e);
+	return rc;
+}
+
+static void notices_flush(struct fire *f, struct claim_ctx *x, int committed);
+
+static int
+claim_now(struct fire *f, int *started, int *more, struct err *e)
+{
+	*started = 0;
+	*more = 0;
+	int room = f->o.jobs - (int)f->nruns;
+	int64_t now = now_of(f), next;
+	int rc, queued;
+	if ((rc = claim_ready(f, now, &next, &queued, e)) <= 0)
+		return -rc;
+	/* A transaction of its own: at the start of a pass, then once a
+	 * second at most, so a drain of many runs does not pay it per run. */
+	if (mono_ms() >= f->overlap_at) {
+		f->overlap_at = mono_ms() + OVERLAP_EVERY_MS;
+		if ((rc = claim_overlaps(f, now, e)))
+			return rc;
+	}
+	if (room <= 0) {
+		*more = 1;
+		return ST_OK;
 	}
 	struct claimed *c = xcalloc((size_t)(room < CLAIM_BATCH ? CLAIM_BATCH : room), sizeof *c);
 	struct claim_ctx x = {.f = f, .now = now, .from_queue = 1};
 	struct claim_req q = {.what = CLAIM_QUEUED, .now = now, .max = room};
 	int n = 0, looked = 0;
 	size_t fired0 = f->fired.n;
+	struct ride rd;
+	ride_attach(f, &q, &rd, now);
+	spend_check_fresh(&f->spend);
 	rc = queued ? store_claim(f->st, &q, claim_manual, &x, c, &n, e) : ST_OK;
+	if (queued)
+		ride_settle(f, &q, &rd, !rc);
+	notices_flush(f, &x, rc == ST_OK);
 	if (!rc) {
 		start_claimed(f, c, n);
 		*started += n;
@@ -588,7 +833,11 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 		}
 		q.max = room < CLAIM_BATCH ? room : CLAIM_BATCH;
 		struct due_cursor before = f->cur;
-		if ((rc = store_claim(f->st, &q, claim_due, &x, c, &n, e)))
+		spend_check_fresh(&f->spend);
+		rc = store_claim(f->st, &q, claim_due, &x, c, &n, e);
+		ride_settle(f, &q, &rd, !rc);
+		notices_flush(f, &x, rc == ST_OK);
+		if (rc)
 			break;
 		if (!memcmp(&before, &f->cur, sizeof before))
 			break; /* nothing left past the cursor */
@@ -613,7 +862,20 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 		if (room <= 0)
 			*more = 1;
 	}
+	ride_settle(f, &q, &rd, 0);
 	free(c);
+	return rc;
+}
+
+int
+fire_claim(struct fire *f, int *started, int *more, struct err *e)
+{
+	int rc = claim_now(f, started, more, e);
+	/* What no claim took along is recorded on its own. */
+	struct err e1;
+	if (f->npending && mono_ms() >= f->retry_at && record_pending(f, &e1) && !rc)
+		*e = e1;
+	f->claimed = !rc && !f->npending;
 	return rc;
 }
 
@@ -635,14 +897,101 @@ fire_manual(struct fire *f, const char *id, char run_id[37], struct err *e)
 	return ST_OK;
 }
 
-/* ---- after a run ---- */
+/* ---- backfill ---- */
 
-struct end_ctx {
-	struct fire *f;
-	int64_t now;
-	struct job **jobs;
-	size_t n;
+struct slot_look {
+	int64_t slot;
+	int ran;
 };
+
+static int
+slot_look(const struct run *r, void *arg)
+{
+	struct slot_look *l = arg;
+	if (r->slot == l->slot && r->status != RUN_SKIPPED && r->status != RUN_MISSED &&
+	    r->status != RUN_UNSTARTED)
+		l->ran = 1;
+	return l->ran;
+}
+
+int
+fire_slot_ran(struct fire *f, const char *id, int64_t slot, int *ran, struct err *e)
+{
+	/* A run of an occurrence starts at or after it. */
+	struct slot_look l = {slot, 0};
+	struct run_filter rf;
+	run_filter_init(&rf);
+	rf.task_id = id;
+	rf.since = slot;
+	int rc = store_run_list(f->st, &rf, slot_look, &l, e);
+	*ran = l.ran;
+	return rc;
+}
+
+struct backfill_ctx {
+	struct fire *f;
+	int64_t slot, now;
+	int ran, busy;
+};
+
+static int
+claim_backfill(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
+    struct err *e)
+{
+	struct backfill_ctx *x = arg;
+	struct fire *f = x->f;
+	(void)last_attempt;
+	*decision = CLAIM_SKIP;
+	if ((x->busy = t->status == STATUS_RUNNING))
+		return ST_OK;
+	int rc = fire_slot_ran(f, t->id, x->slot, &x->ran, e);
+	if (rc || x->ran)
+		return rc;
+	/* A new arming: a record of a skip or a miss may hold the slot's. */
+	t->arming++;
+	if ((rc = run_fill(f, t, x->slot, TRIGGER_BACKFILL, 1, x->now, r, e)))
+		return rc;
+	snprintf(r->prev_status, sizeof r->prev_status, "%s", task_status_name(t->status));
+	/* An overdue occurrence taken here is not the pass's to fire. */
+	if (t->next_run_at != TIME_NONE && t->next_run_at <= x->slot) {
+		int64_t next;
+		struct err ne;
+		if (task_next_slot(t, f->zs, x->slot, &next, &ne) == ST_OK)
+			rules_set_next(t, f->zs, next);
+	}
+	t->status = STATUS_RUNNING;
+	t->updated_at = x->now;
+	*decision = CLAIM_FIRE;
+	return ST_OK;
+}
+
+int
+fire_backfill(struct fire *f, const char *id, int64_t slot, char run_id[37], int *ran,
+    struct err *e)
+{
+	struct claimed c;
+	struct backfill_ctx x = {.f = f, .slot = slot, .now = now_of(f)};
+	struct claim_req q = {.what = CLAIM_ONE, .id = id};
+	int n = 0, rc = enlist(f, e);
+	*ran = 0;
+	if (!rc)
+		rc = store_claim(f->st, &q, claim_backfill, &x, &c, &n, e);
+	if (rc)
+		return rc;
+	*ran = x.ran;
+	if (x.busy)
+		return err_set(e, ST_REFUSED, "task '%.8s' is running", id);
+	if (!n) {
+		/* Its occurrence had a run after all (the insert found it). */
+		*ran = 1;
+		return ST_OK;
+	}
+	memcpy(run_id, c.run.id, 37);
+	start_claimed(f, &c, 1);
+	return ST_OK;
+}
+
+/* ---- after a run ---- */
 
 /* The task after one of ctx's jobs ended: the rules, and what to announce. */
 static int
@@ -654,57 +1003,49 @@ task_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 	for (size_t i = 0; i < x->n && !j; i++)
 		if (&x->jobs[i]->run == r)
 			j = x->jobs[i];
+	/* What the hook hears of is decided on the task as the run found it. */
+	unsigned mask = x->f->notify_on;
+	struct err pe;
+	char hash[17];
+	if (t->notify_on && notify_on_parse(t->notify_on, &mask, &pe))
+		mask = x->f->notify_on;
+	int event = j && j->no_resources ? -1 : notify_run_event(t, r, mask, hash);
+	if (hash[0] && !(j && j->no_resources))
+		set_str(&t->output_hash, hash);
 	int was_paused = t->paused != NULL;
 	if (j && j->no_resources)
-		rules_unstarted(t, r, x->now);
+		rules_unstarted(t, x->f->zs, r, x->now);
 	else
-		rules_after_run(t, r, x->now);
+		rules_after_run(t, x->f->zs, r, x->now);
 	if (j && !was_paused && t->paused)
 		set_str(&j->paused, t->paused);
 	if (j) {
 		set_str(&j->name, t->name);
 		set_str(&j->notify, !str_empty(t->notify) ? t->notify : x->f->o.notify);
+		/* A pause is told whatever the policy, as its own event. */
+		j->event = j->paused ? EV_PAUSED : event;
 	}
 	*write = 1;
 	return ST_OK;
 }
 
-/* The event with "paused": why this run's end paused its task, said once. */
-static char *
-event_paused(char *event, const char *paused)
-{
-	cJSON *o = cJSON_Parse(event);
-	if (!o)
-		return event;
-	cJSON_AddStringToObject(o, "paused", paused);
-	char *s = cJSON_PrintUnformatted(o);
-	cJSON_Delete(o);
-	if (!s)
-		return event;
-	free(event);
-	event = xasprintf("%s\n", s);
-	free(s);
-	return event;
-}
-
-/* Hand a finished run to the notify hook (in the background, like a run). */
+/* Hand an event to a notify hook (in the background, like a run). */
 static void
-notify(struct fire *f, const struct run *r, const char *name, const char *hook, const char *paused)
+notify(struct fire *f, const struct hook_event *ev, const char *hook)
 {
 	struct job *j = xcalloc(1, sizeof *j);
 	j->is_hook = 1;
 	j->hook = xstrdup(hook);
-	snprintf(j->run.id, sizeof j->run.id, "%s", r->id);
-	j->input = fire_hook_event(r, name);
-	if (paused)
-		j->input = event_paused(j->input, paused);
+	snprintf(j->run.id, sizeof j->run.id, "%s", ev->run ? ev->run->id : "");
+	snprintf(j->run.task_id, sizeof j->run.task_id, "%s", ev->task_id);
+	j->input = fire_hook_event(ev);
 	f->nhooks++;
 	struct err e;
 	if (exec_split(hook, &j->argv, &e)) {
 		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, e.msg);
 		return;
 	}
-	j->envp = fire_hook_env(r, name, store_locator(f->st));
+	j->envp = fire_hook_env(ev, store_locator(f->st));
 	fire_env_password(&j->envp, f->st);
 	struct exec_cmd c = {
 		.argv = j->argv,
@@ -726,25 +1067,72 @@ hook_done(struct fire *f, struct job *j, const struct exec_result *x)
 	if (x->how != EXEC_EXITED || x->code != 0) {
 		const char *err = x->err ? x->err + strspn(x->err, " \t\n") : "";
 		int n = (int)strcspn(err, "\n");
-		warnf(f, "notify hook '%s' failed for run %.8s: %s%s%.*s", j->hook, j->run.id,
+		char about[64];
+		snprintf(about, sizeof about, j->run.id[0] ? "run %.8s" : "task '%.8s'",
+		    j->run.id[0] ? j->run.id : j->run.task_id);
+		warnf(f, "notify hook '%s' failed for %s: %s%s%.*s", j->hook, about,
 		    x->why[0] ? x->why : "failed", n ? ": " : "", n < 200 ? n : 200, err);
 	}
 	job_free(j);
 }
 
-/* Report a recorded run and pass it to its hook. */
+void
+fire_notify(struct fire *f, const struct task *t, int event, const struct run *r,
+    const char *reason)
+{
+	const char *hook = !str_empty(t->notify) ? t->notify : f->o.notify;
+	struct hook_event ev = {event, t->id, t->name, r, reason};
+	if (hook)
+		notify(f, &ev, hook);
+}
+
+/* Report a recorded run and pass it to its hook, as its policy says.
+ * Events beside the run's own (an auto-pause) go through fire_notify. */
 static void
 announce(struct fire *f, struct job *j)
 {
-	const char *hook = j->no_resources ? NULL : j->notify;
+	const char *hook = j->no_resources || j->event < 0 ? NULL : j->notify;
 	struct fire_report rep = {.run = &j->run, .name = j->name ? j->name : "", .hook = hook};
 	if (f->cb.report)
 		f->cb.report(&rep, f->cb.arg);
+	struct hook_event ev = {j->event, j->run.task_id, j->name, &j->run,
+		j->event == EV_PAUSED ? j->paused : NULL};
 	if (j->paused)
 		warnf(f, "task '%.8s' (%s) is %s; task-edit --enable %.8s resumes it", j->run.task_id,
 		    j->name ? j->name : "", j->paused, j->run.task_id);
 	if (hook)
-		notify(f, &j->run, j->name, hook, j->paused);
+		notify(f, &ev, hook);
+}
+
+/* Tell the budget skips of a committed claim; forget those of one that failed. */
+static void
+notices_flush(struct fire *f, struct claim_ctx *x, int committed)
+{
+	while (x->notices) {
+		struct notice *n = x->notices;
+		x->notices = n->next;
+		if (committed)
+			fire_notify(f, &n->task, EV_BUDGET, &n->run, n->run.error);
+		task_free(&n->task);
+		run_free(&n->run);
+		free(n);
+	}
+}
+
+/* jobs[0..n) were recorded (ends says how): announce them, and let go. */
+static void
+recorded(struct fire *f, struct job **jobs, const struct run_end *ends, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (ends[i].ours)
+			announce(f, jobs[i]);
+		else
+			warnf(f, "run %.8s of task '%.8s' had been recovered as interrupted before it"
+			    " ended; its result (%s) is kept as the run's note%s", jobs[i]->run.id,
+			    jobs[i]->run.task_id, run_status_name(jobs[i]->run.status), ends[i].completed
+			    ? ", and completed the task: the retry armed at recovery is cancelled" : "");
+		job_free(jobs[i]);
+	}
 }
 
 /* Record jobs[0..n) as their owner, in one transaction. */
@@ -756,19 +1144,46 @@ record(struct fire *f, struct job **jobs, size_t n, struct err *e)
 	for (size_t i = 0; i < n; i++)
 		ends[i] = (struct run_end){.run = &jobs[i]->run, .owner = jobs[i]->owner};
 	int rc = store_runs_end(f->st, ends, n, task_after_end, &x, e);
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < n; i++) {
-		if (ends[i].ours)
-			announce(f, jobs[i]);
-		else
-			warnf(f, "run %.8s of task '%.8s' had been recovered as interrupted before it"
-			    " ended; its result (%s) is kept as the run's note%s", jobs[i]->run.id,
-			    jobs[i]->run.task_id, run_status_name(jobs[i]->run.status), ends[i].completed
-			    ? ", and completed the task: the retry armed at recovery is cancelled" : "");
-		job_free(jobs[i]);
+	if (!rc)
+		recorded(f, jobs, ends, n);
+	return rc;
+}
+
+/* The pending runs ride along with a claim (req): one commit records them
+ * and claims more.  Not while recording waits out a failure. */
+static void
+ride_attach(struct fire *f, struct claim_req *q, struct ride *rd, int64_t now)
+{
+	rd->n = 0;
+	if (!f->npending || mono_ms() < f->retry_at)
+		return;
+	rd->n = f->npending;
+	rd->ends = xcalloc(rd->n, sizeof *rd->ends);
+	rd->x = (struct end_ctx){.f = f, .now = now, .jobs = f->pending, .n = rd->n};
+	for (size_t i = 0; i < rd->n; i++)
+		rd->ends[i] = (struct run_end){.run = &f->pending[i]->run, .owner = f->pending[i]->owner};
+	q->ends = rd->ends;
+	q->nends = rd->n;
+	q->end = task_after_end;
+	q->end_arg = &rd->x;
+}
+
+/* After the claim that carried them: done if it committed, else they wait. */
+static void
+ride_settle(struct fire *f, struct claim_req *q, struct ride *rd, int committed)
+{
+	if (!rd->n)
+		return;
+	q->ends = NULL;
+	q->nends = 0;
+	if (committed) {
+		recorded(f, f->pending, rd->ends, rd->n);
+		memmove(f->pending, f->pending + rd->n, (f->npending - rd->n) * sizeof *f->pending);
+		f->npending -= rd->n;
+		f->retry_ms = RECORD_RETRY_MIN;
 	}
-	return ST_OK;
+	free(rd->ends);
+	rd->n = 0;
 }
 
 static void
@@ -823,6 +1238,38 @@ record_pending(struct fire *f, struct err *e)
 	return status;
 }
 
+/* A run in flight that may be replaced: asked to end (its note), it is. */
+static int
+cancel_if_asked(void *tag, void *arg)
+{
+	struct fire *f = arg;
+	struct job *j = tag;
+	struct run r;
+	struct err e;
+	if (j->is_hook || !j->replaceable || j->cancel || store_run_get(f->st, j->run.id, &r, &e))
+		return 0;
+	size_t l = strlen(STORE_CANCEL_NOTE);
+	if (r.status == RUN_RUNNING && r.note && strncmp(r.note, STORE_CANCEL_NOTE, l) == 0) {
+		j->cancel = xstrdup(r.note + l);
+		exec_pool_stop_tag(f->pool, j);
+	}
+	run_free(&r);
+	return 0;
+}
+
+/* How a run asked to end ended: cancelled, with why. */
+static void
+job_cancelled(struct job *j)
+{
+	if (!j->cancel || j->no_resources || j->run.status == RUN_SUCCESS)
+		return;
+	char *why = xasprintf("%s; ended by SIGTERM%s%s", j->cancel, j->run.error ? ": " : "",
+	    j->run.error ? j->run.error : "");
+	free(j->run.error);
+	j->run.error = why;
+	j->run.status = RUN_CANCELLED;
+}
+
 /* What an ended job leaves: a hook is done; a run waits to be recorded. */
 static void
 job_ended(struct fire *f, struct exec_result *x, int64_t now)
@@ -832,6 +1279,7 @@ job_ended(struct fire *f, struct exec_result *x, int64_t now)
 		hook_done(f, j, x);
 	} else {
 		j->no_resources = rules_run_ended(&j->run, x, now);
+		job_cancelled(j);
 		if (f->fencing && x->stopped && j->run.status == RUN_INTERRUPTED) {
 			char *why = xasprintf("ended on this host, whose sign of life the store had not"
 			    " taken for %d s (2/3 of owner_timeout), before others could recover it%s%s",
@@ -841,6 +1289,7 @@ job_ended(struct fire *f, struct exec_result *x, int64_t now)
 			j->run.error = why;
 		}
 		f->nruns--;
+		f->nreplace -= j->replaceable != 0;
 		bound_waits(f);
 		keep_pending(f, j);
 	}
@@ -881,12 +1330,24 @@ fence(struct fire *f)
 int
 fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct err *e)
 {
-	int status = ST_OK;
+	int status = ST_OK, defer = f->claimed;
+	f->claimed = 0;
 	fence(f);
 	beat(f, 0);
 	fence(f);
 	if (f->npending && mono_ms() >= f->retry_at && record_pending(f, e))
 		status = ST_ERR;
+	if (f->nreplace && mono_ms() >= f->cancel_at) {
+		f->cancel_at = mono_ms() + CANCEL_POLL_MS;
+		exec_pool_find(f->pool, cancel_if_asked, f);
+	}
+	if (f->nreplace) {
+		int64_t until = f->cancel_at - mono_ms();
+		if (until < 0)
+			until = 0;
+		if (timeout_ms < 0 || until < timeout_ms)
+			timeout_ms = until;
+	}
 	/* Wake for the next sign of life and the next try to record.  Before
 	 * its first claim a process gives no sign of life and has nothing to
 	 * record: it sleeps as long as its caller says. */
@@ -909,8 +1370,10 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 	do {
 		job_ended(f, &x, now);
 	} while (f->npending - before < WAIT_BATCH && exec_pool_wait(f->pool, 0, NULL, 0, &x));
-	/* Recorded now unless earlier ones still wait for the store. */
-	if (f->npending > before && (before == 0 || mono_ms() >= f->retry_at) && record_pending(f, e))
+	/* Recorded now unless earlier ones still wait for the store, or the
+	 * claim that follows takes them along. */
+	if (!defer && f->npending > before && (before == 0 || mono_ms() >= f->retry_at) &&
+	    record_pending(f, e))
 		status = ST_ERR;
 	return status;
 }

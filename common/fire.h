@@ -25,12 +25,16 @@ struct fire_opts {
 	int jobs;                /* executors at once (task-tick -j) */
 	const char *exec;        /* the default executor command line */
 	const char *notify;      /* the default notify hook, or NULL */
+	const char *notify_on;   /* the default notify policy (notify.h), NULL: NOTIFY_DEFAULT */
+	const char *budget;      /* the budget of all tasks together (spend.h), or NULL */
+	const char *budget_tz;   /* the zone of its windows, NULL: the local zone */
 	int timeout;             /* default seconds per run */
 	int64_t kill_grace_ms;   /* SIGTERM to SIGKILL; 0: the exec default */
 	const char *search_dir;  /* where executors are looked for after PATH */
 	int owner_timeout;       /* seconds; 0: FIRE_OWNER_TIMEOUT */
 	int deadline;            /* seconds, for tasks without their own; 0: none */
 	int watch;               /* a watcher: a store gone is said once (warn) and waited out */
+	int stagger;             /* the config's stagger, seconds (task.h: task_delay) */
 	fire_clock_fn clock;
 	void *clock_arg;
 };
@@ -71,6 +75,16 @@ void fire_pass_begin(struct fire *f);      /* a new pass: scan due tasks from th
 int fire_claim(struct fire *f, int *started, int *more, struct err *e);
 /* Claim one task for a manual run now.  ST_REFUSED: already running. */
 int fire_manual(struct fire *f, const char *id, char run_id[37], struct err *e);
+/* Whether occurrence slot of task id ran: a run of it that was not only a
+ * record of a skip or a miss (as of now; a claim checks again, held). */
+int fire_slot_ran(struct fire *f, const char *id, int64_t slot, int *ran, struct err *e);
+/* Claim the past occurrence slot of task id and start it (trigger
+ * backfill), unless it ran (*ran = 1, nothing started): checked with the
+ * task held, so a pass and other backfills never run it twice.  The task
+ * keeps its status, and its next run moves past slot if it was not.
+ * ST_REFUSED: the task is running (try again after). */
+int fire_backfill(struct fire *f, const char *id, int64_t slot, char run_id[37], int *ran,
+    struct err *e);
 size_t fire_running(const struct fire *f); /* executors in flight */
 size_t fire_busy(const struct fire *f);    /* executors and notify hooks in flight */
 size_t fire_unrecorded(const struct fire *f); /* finished runs not recorded yet */
@@ -82,6 +96,13 @@ int fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, stru
  * ST_ERR when some run could not be. */
 int fire_flush(struct fire *f, int64_t deadline_ms, struct err *e);
 void fire_stop(struct fire *f);            /* end the runs in flight (shutdown) */
+/* Tell t's notify hook (its own, else the default) of an event of notify.h
+ * that is not a finished run's own: EV_BUDGET, EV_PAUSED (an auto-pause),
+ * with the run it is about (NULL: none) and the reason (one line, NULL:
+ * none).  Always told, whatever the task's policy; call it once the change
+ * is committed.  The hook runs in the background, as a run's does. */
+void fire_notify(struct fire *f, const struct task *t, int event, const struct run *r,
+    const char *reason);
 /* The instant the next task is due (TIME_NONE: none), for --watch. */
 int fire_next_due(struct fire *f, int64_t *due, struct err *e);
 /* What a pass would fire at now, without changing anything. */

@@ -8,7 +8,9 @@
 #include "config.h"
 #include "fire.h"
 #include "fire_env.h"
+#include "notify.h"
 #include "opt.h"
+#include "spend.h"
 #include "taskargs.h"
 #include "task_json.h"
 
@@ -46,6 +48,15 @@ fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e)
 	int rc = config_seconds(cf, "run_timeout", 86400 * 7, &o->timeout, e);
 	if (!rc)
 		rc = config_seconds(cf, "owner_timeout", 3600, &o->owner_timeout, e);
+	unsigned mask;
+	struct budget b;
+	if (!rc && cf && (o->notify_on = config_get(cf, "notify_on")) &&
+	    (rc = notify_on_parse(o->notify_on, &mask, e)))
+		return err_set(e, rc, "config: notify_on: %s", e->msg);
+	if (!rc && cf && (o->budget = config_get(cf, "budget")) && (rc = budget_parse(o->budget, &b, e)))
+		return err_set(e, rc, "config: %s", e->msg);
+	if (cf)
+		o->budget_tz = config_get(cf, "tz");
 	const char *dl = cf ? config_get(cf, "deadline") : NULL;
 	long secs;
 	if (!rc && dl && (parse_duration(dl, &secs) != 0 || secs > TASK_DEADLINE_MAX))
@@ -53,6 +64,8 @@ fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e)
 		    " 10m, 2h (at most 366d); 0 for none", dl);
 	if (!rc && dl)
 		o->deadline = (int)secs;
+	if (!rc)
+		rc = config_stagger(cf, &o->stagger, e);
 	return rc;
 }
 
@@ -180,23 +193,38 @@ fire_env_password(char ***envp, const struct store *st)
 }
 
 char **
-fire_hook_env(const struct run *r, const char *name, const char *db)
+fire_hook_env(const struct hook_event *ev, const char *db)
 {
-	static const char *const names[] = {"TASK_ID", "TASK_NAME", "TASK_RUN_ID", "TASK_STATUS",
-		"TASK_DB"};
-	const char *values[] = {r->task_id, name, r->id, run_status_name(r->status), db};
+	static const char *const names[] = {"TASK_ID", "TASK_NAME", "TASK_EVENT", "TASK_DB",
+		"TASK_RUN_ID", "TASK_STATUS"};
+	const struct run *r = ev->run;
+	const char *values[] = {ev->task_id, ev->name, notify_event_name(ev->event), db,
+		r ? r->id : "", r ? run_status_name(r->status) : ""};
 	return make_env(names, values, sizeof names / sizeof names[0]);
 }
 
-char *
-fire_hook_event(const struct run *r, const char *name)
+static cJSON *
+json_str_or_null(const char *s)
 {
+	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+char *
+fire_hook_event(const struct hook_event *ev)
+{
+	static const struct run none = {.slot = TIME_NONE, .started_at = TIME_NONE,
+		.ended_at = TIME_NONE, .exit_code = -1, .trigger = -1, .status = -1};
+	const struct run *r = ev->run ? ev->run : &none;
 	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "task_id", r->task_id);
-	cJSON_AddStringToObject(o, "name", name ? name : "");
-	cJSON_AddStringToObject(o, "run_id", r->id);
-	cJSON_AddStringToObject(o, "trigger", run_trigger_name(r->trigger));
-	cJSON_AddStringToObject(o, "status", run_status_name(r->status));
+	cJSON_AddStringToObject(o, "event", notify_event_name(ev->event));
+	cJSON_AddStringToObject(o, "task_id", ev->task_id);
+	cJSON_AddStringToObject(o, "name", ev->name ? ev->name : "");
+	cJSON_AddItemToObject(o, "reason", json_str_or_null(ev->reason));
+	cJSON_AddItemToObject(o, "run_id", json_str_or_null(ev->run ? r->id : NULL));
+	cJSON_AddItemToObject(o, "trigger", json_str_or_null(r->trigger >= 0
+	    ? run_trigger_name(r->trigger) : NULL));
+	cJSON_AddItemToObject(o, "status", json_str_or_null(r->status >= 0
+	    ? run_status_name(r->status) : NULL));
 	cJSON_AddItemToObject(o, "exit_code", r->exit_code < 0 ? cJSON_CreateNull()
 	    : cJSON_CreateNumber(r->exit_code));
 	cJSON_AddItemToObject(o, "slot", json_time(r->slot));

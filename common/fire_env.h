@@ -32,12 +32,24 @@ int64_t fire_clock_now(void *clock);       /* in seconds, a fire_clock_fn */
 /* The defaults of o from the environment and the configuration file (cf
  * may be NULL): exec from TASK_EXEC, else `exec`, else llm-call; notify
  * from TASK_NOTIFY, else `notify`; timeout from `run_timeout`;
- * owner_timeout from `owner_timeout` (seconds). */
+ * owner_timeout from `owner_timeout` (seconds); notify_on and budget
+ * (validated) from theirs. */
 int fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e);
 /* The executor's environment for run r of t: this process's, with the
  * TASK_* variables of the contract in place of any it had; db is
  * TASK_DB.  Free with exec_argv_free. */
 char **fire_exec_env(const struct task *t, const struct run *r, const char *db);
+/* What a notify hook is told: an event (notify.h's EV_*) of a task, with
+ * the run it is about (NULL: none) and a reason (NULL: none). */
+struct hook_event {
+	int event;
+	const char *task_id, *name;
+	const struct run *run;
+	const char *reason;
+};
+/* A notify hook's environment: TASK_ID, TASK_NAME, TASK_EVENT and, with a
+ * run, TASK_RUN_ID and TASK_STATUS. */
+char **fire_hook_env(const struct hook_event *ev, const char *db);
 /* *envp with PGPASSWORD set to the store's password, if its URI holds
  * one: TASK_DB goes without it, as executors may print it. */
 void fire_env_password(char ***envp, const struct store *st);
@@ -45,9 +57,7 @@ void fire_env_set(char ***envp, const char *name, const char *value); /* NAME=va
 /* TASK_SLOT of run r of t: the scheduled instant it is for (a one-shot's
  * retry: the planned instant it retries; a manual run: when it started). */
 int64_t fire_slot_of(const struct task *t, const struct run *r);
-/* A notify hook's environment for run r of the task named name. */
-char **fire_hook_env(const struct run *r, const char *name, const char *db);
 /* The event a notify hook reads: one JSON line, newline included. */
-char *fire_hook_event(const struct run *r, const char *name);
+char *fire_hook_event(const struct hook_event *ev);
 
 #endif

@@ -17,17 +17,18 @@ plan_has(const struct task *t, int64_t s)
 	return 0;
 }
 
+/* When a slot is due: its jitter or the config's stagger (zs) after it. */
 static int64_t
-due_of(const struct task *t, int64_t slot)
+due_of(const struct task *t, struct zones *zs, int64_t slot)
 {
-	return slot + task_jitter_delay(t->id, slot, t->jitter);
+	return slot + task_delay(t, zs, slot);
 }
 
 void
-rules_set_next(struct task *t, int64_t next)
+rules_set_next(struct task *t, struct zones *zs, int64_t next)
 {
 	t->next_run_at = next;
-	t->due_at = next == TIME_NONE ? TIME_NONE : due_of(t, next);
+	t->due_at = next == TIME_NONE ? TIME_NONE : due_of(t, zs, next);
 }
 
 /* The newest slot at or before now, knowing the first after `from` is.
@@ -91,9 +92,9 @@ oldest_kept(const struct task *t, struct zones *zs, int64_t now, struct decision
 
 /* Past the deadline: an occurrence that could not start in time. */
 static int
-past_deadline(const struct task *t, int64_t slot, int64_t now)
+past_deadline(const struct task *t, struct zones *zs, int64_t slot, int64_t now)
 {
-	return t->deadline > 0 && now - due_of(t, slot) > t->deadline;
+	return t->deadline > 0 && now - due_of(t, zs, slot) > t->deadline;
 }
 
 /* --missed all under a deadline: the oldest slot still within it (no
@@ -104,11 +105,11 @@ oldest_in_time(const struct task *t, struct zones *zs, int64_t now, struct decis
 {
 	int64_t s;
 	int rc;
-	if (!past_deadline(t, d->slot, now))
+	if (!past_deadline(t, zs, d->slot, now))
 		return ST_OK;
 	if ((rc = task_next_slot(t, zs, now - t->deadline - 1, &s, e)))
 		return rc;
-	if (s != TIME_NONE && s > d->slot && due_of(t, s) <= now) {
+	if (s != TIME_NONE && s > d->slot && due_of(t, zs, s) <= now) {
 		d->slot = s;
 		return ST_OK;
 	}
@@ -139,13 +140,13 @@ due_after_gap(const struct task *t, struct zones *zs, int64_t now, struct decisi
 		return rc;
 	/* A deadline replaces the grace, under every policy. */
 	if (t->deadline > 0) {
-		d->missed = past_deadline(t, d->slot, now);
+		d->missed = past_deadline(t, zs, d->slot, now);
 		d->fire = !d->missed;
 		d->trigger = t->missed == MISSED_SKIP ? TRIGGER_SCHEDULE : TRIGGER_CATCHUP;
 		return ST_OK;
 	}
 	if (t->missed == MISSED_SKIP) {
-		d->fire = now - due_of(t, d->slot) <= FIRE_GRACE;
+		d->fire = now - due_of(t, zs, d->slot) <= FIRE_GRACE;
 		d->trigger = d->fire ? TRIGGER_SCHEDULE : TRIGGER_CATCHUP;
 	} else {
 		d->fire = 1;
@@ -163,10 +164,10 @@ rules_due(const struct task *t, struct zones *zs, int64_t now, struct decision *
 	d->slot = t->next_run_at != TIME_NONE ? t->next_run_at : t->due_at;
 	d->next = TIME_NONE;
 	d->trigger = TRIGGER_SCHEDULE;
-	if (t->kind != KIND_CRON && t->kind != KIND_AT && t->kind != KIND_PLAN)
+	if (!task_repeats(t) && t->kind != KIND_AT && t->kind != KIND_PLAN)
 		return ST_OK;
 	/* A one-shot's (or a plan's last) retry: its own instant, never skipped. */
-	if (t->kind != KIND_CRON && !plan_has(t, d->slot)) {
+	if (!task_repeats(t) && !plan_has(t, d->slot)) {
 		d->fire = 1;
 		d->trigger = TRIGGER_RETRY;
 		return task_next_slot(t, zs, d->slot, &d->next, e);
@@ -174,15 +175,15 @@ rules_due(const struct task *t, struct zones *zs, int64_t now, struct decision *
 	if ((rc = task_next_slot(t, zs, d->slot, &n1, e)))
 		return rc;
 	/* Lateness counts from the due instant: jitter is not lateness. */
-	if (n1 != TIME_NONE && due_of(t, n1) <= now)
+	if (n1 != TIME_NONE && due_of(t, zs, n1) <= now)
 		return due_after_gap(t, zs, now, d, e);
 	/* One occurrence due, on time or late: late from when it could start
 	 * (a slot that waited for a run, from the run's end); a deadline from
 	 * its instant. */
 	d->next = n1;
-	int64_t from = due_of(t, d->slot);
+	int64_t from = due_of(t, zs, d->slot);
 	int held = d->slot == t->next_run_at && t->due_at != TIME_NONE && t->due_at > from;
-	if (held && rules_is_retry(t)) {
+	if (held && rules_is_retry(t, zs)) {
 		/* A recurring task's failed occurrence, tried again: it started. */
 		d->fire = 1;
 		d->trigger = TRIGGER_RETRY;
@@ -191,7 +192,7 @@ rules_due(const struct task *t, struct zones *zs, int64_t now, struct decision *
 	if (held)
 		from = t->due_at;
 	if (t->deadline > 0) {
-		d->missed = past_deadline(t, d->slot, now);
+		d->missed = past_deadline(t, zs, d->slot, now);
 		d->fire = !d->missed;
 		d->trigger = d->missed ? TRIGGER_CATCHUP : TRIGGER_SCHEDULE;
 	} else if (now - from > FIRE_GRACE) {
@@ -211,12 +212,12 @@ rules_overdue(const struct task *t, int64_t now)
 }
 
 int
-rules_is_retry(const struct task *t)
+rules_is_retry(const struct task *t, struct zones *zs)
 {
 	/* Its last run started at or after the pending instant: that run was
 	 * this occurrence's, and the task waits to try it again. */
-	return t->kind == KIND_CRON && t->next_run_at != TIME_NONE && t->last_run_at != TIME_NONE &&
-	    t->last_run_at >= t->next_run_at && t->due_at > due_of(t, t->next_run_at);
+	return task_repeats(t) && t->next_run_at != TIME_NONE && t->last_run_at != TIME_NONE &&
+	    t->last_run_at >= t->next_run_at && t->due_at > due_of(t, zs, t->next_run_at);
 }
 
 int64_t
@@ -243,6 +244,30 @@ retry_occurrence(struct task *t, const struct run *r, int64_t now)
 	t->next_run_at = r->slot;
 	t->due_at = at;
 	return 1;
+}
+
+/* Occurrences came due while run r went on (no pass handled them): queue
+ * and replace keep the newest, due from now, so it starts at once; skip
+ * moves past them.  Those due before it started are missed runs, left to
+ * --missed. */
+static void
+overlap_after(struct task *t, struct zones *zs, const struct run *r, int64_t now)
+{
+	int64_t s;
+	struct err e;
+	if (!task_repeats(t) || t->next_run_at == TIME_NONE || t->due_at > now ||
+	    r->started_at == TIME_NONE || t->next_run_at <= r->started_at)
+		return;
+	if (t->overlap == OVERLAP_SKIP) {
+		if (task_next_slot(t, zs, now, &s, &e) == ST_OK)
+			rules_set_next(t, zs, s);
+		return;
+	}
+	if (newest_slot(t, zs, t->next_run_at - 1, now, &s, &e) != ST_OK || s == TIME_NONE)
+		return;
+	rules_set_next(t, zs, s);
+	if (t->due_at < now)
+		t->due_at = now;
 }
 
 /* One more failed occurrence: past pause_after in a row, the task is
@@ -311,7 +336,7 @@ excerpt(const char *s, size_t max)
 #define EXCERPT 200 /* bytes of last_result and last_error */
 
 void
-rules_after_run(struct task *t, const struct run *r, int64_t now)
+rules_after_run(struct task *t, struct zones *zs, const struct run *r, int64_t now)
 {
 	int ok = rules_run_ok(r);
 	t->last_run_at = r->started_at;
@@ -334,24 +359,29 @@ rules_after_run(struct task *t, const struct run *r, int64_t now)
 		t->consecutive_failures = 0;
 		t->status = last && t->kind != KIND_MANUAL && t->kind != KIND_HEARTBEAT
 		    ? STATUS_COMPLETED : STATUS_PENDING;
+		overlap_after(t, zs, r, now);
 		return;
 	}
 	t->status = STATUS_PENDING;
 	/* Ended to make way for the next occurrence (--overlap replace): not
-	 * the task's failure. */
+	 * the task's failure; the occurrence that replaces it is due now. */
 	if (r->status == RUN_CANCELLED) {
-		if (last && t->kind == KIND_CRON)
+		if (last && task_repeats(t))
 			t->status = STATUS_COMPLETED;
+		if (!last)
+			rules_set_next(t, zs, t->next_run_at);
+		overlap_after(t, zs, r, now);
 		return;
 	}
 	/* A recurring task retries the occurrence, or counts it failed and
 	 * moves on; its last occurrence failed ends it. */
-	if (t->kind == KIND_CRON) {
+	if (task_repeats(t)) {
 		if (retry_occurrence(t, r, now))
 			return;
 		count_failure(t);
 		if (last)
 			t->status = STATUS_COMPLETED;
+		overlap_after(t, zs, r, now);
 		return;
 	}
 	t->consecutive_failures++;
@@ -362,14 +392,14 @@ rules_after_run(struct task *t, const struct run *r, int64_t now)
 	int attempt = r->attempt > 0 ? r->attempt : 1;
 	if (r->exit_code == EXEC_EXIT_PERMANENT || (retries >= 0 && attempt > retries)) {
 		t->status = STATUS_FAILED;
-		rules_set_next(t, TIME_NONE);
+		rules_set_next(t, zs, TIME_NONE);
 	} else {
 		t->next_run_at = t->due_at = now + rules_backoff(attempt);
 	}
 }
 
 void
-rules_unstarted(struct task *t, const struct run *r, int64_t now)
+rules_unstarted(struct task *t, struct zones *zs, const struct run *r, int64_t now)
 {
 	t->updated_at = now;
 	if (t->status != STATUS_RUNNING)
@@ -381,7 +411,7 @@ rules_unstarted(struct task *t, const struct run *r, int64_t now)
 	}
 	t->status = STATUS_PENDING;
 	t->arming++;
-	rules_set_next(t, r->slot);
+	rules_set_next(t, zs, r->slot);
 }
 
 /* A signal someone outside sends to end a process: not the task's failure. */

@@ -33,22 +33,23 @@ struct decision {
  * A slot that waited for a run to end (queue) counts as due from then. */
 int rules_due(const struct task *t, struct zones *zs, int64_t now, struct decision *d,
     struct err *e);
-void rules_set_next(struct task *t, int64_t next); /* next_run_at and due_at (with jitter) */
+/* next_run_at and due_at (with the jitter, or the stagger zs has: zones_set_stagger) */
+void rules_set_next(struct task *t, struct zones *zs, int64_t next);
 /* Due and not fired past its grace: no pass has run for it (listings mark it). */
 int rules_overdue(const struct task *t, int64_t now);
 int64_t rules_backoff(int attempt);              /* 60 s * 2^(attempt-1), capped at an hour */
 /* A recurring task's failed try: 30 s, 2 min, 10 min, 30 min, then 1 h. */
 int64_t rules_recurring_backoff(int attempt);
 /* The occurrence t waits for is a retry of one that ran and failed. */
-int rules_is_retry(const struct task *t);
+int rules_is_retry(const struct task *t, struct zones *zs);
 /* The task's new state after run r ended at now (r->status, r->exit_code,
  * r->attempt; manual: r->prev_status).  A task changed meanwhile (no longer
  * running: cancelled) keeps its new state; last_* are set either way. */
-void rules_after_run(struct task *t, const struct run *r, int64_t now);
+void rules_after_run(struct task *t, struct zones *zs, const struct run *r, int64_t now);
 int rules_run_ok(const struct run *r);          /* status success */
 /* The run could not start for lack of resources (no fault of the task):
  * the same occurrence is armed again, nothing counted. */
-void rules_unstarted(struct task *t, const struct run *r, int64_t now);
+void rules_unstarted(struct task *t, struct zones *zs, const struct run *r, int64_t now);
 /* Fill r from how its executor ended at now (x's output moves to r).
  * Returns 1 if it never started for lack of resources. */
 int rules_run_ended(struct run *r, struct exec_result *x, int64_t now);

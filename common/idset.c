@@ -1,5 +1,5 @@
 /* A set of ids in insertion order with a hash index (idset.h).  The index
- * is linear probing over FNV-1a; dropping the newest ids (a claim that
+ * is linear probing over str_hash; dropping the newest ids (a claim that
  * failed) rebuilds it, which is rare. */
 #include <stdlib.h>
 #include <string.h>
@@ -21,20 +21,11 @@ idset_free(struct idset *s)
 	idset_init(s);
 }
 
-static uint32_t
-hash(const char *id)
-{
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < 36 && id[i]; i++)
-		h = (h ^ (unsigned char)id[i]) * 16777619u;
-	return h;
-}
-
 /* The slot that holds id, or the empty one where it would go. */
 static size_t
 find(const struct idset *s, const char *id)
 {
-	size_t mask = s->nslots - 1, i = hash(id) & mask;
+	size_t mask = s->nslots - 1, i = (size_t)str_hash(id) & mask;
 	while (s->slots[i] && strncmp(s->ids[s->slots[i] - 1], id, 36) != 0)
 		i = (i + 1) & mask;
 	return i;

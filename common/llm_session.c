@@ -17,6 +17,7 @@
 #include "llm_session.h"
 #include "mcp_client.h"
 #include "opt.h"
+#include "spend.h"
 #include "store.h"
 #include "task.h"
 #include "task_json.h"
@@ -227,15 +228,18 @@ resolve_limits(struct llm_session *s, const struct config *cf, struct err *e)
 {
 	struct llm_config *lc = &s->lc;
 	double t = s->timeout, ct = s->connect_timeout;
-	long retries = s->retries;
+	long retries = s->retries, history = LLM_SESSION_HISTORY;
 	const char *v;
 	struct err sub;
 	if ((t <= 0 && (v = config_get(cf, "timeout")) && opt_seconds("timeout", v, 86400, &t, &sub)) ||
 	    (ct <= 0 && (v = config_get(cf, "connect_timeout")) &&
 	    opt_seconds("connect_timeout", v, 86400, &ct, &sub)) ||
 	    (retries < 0 && (v = config_get(cf, "retries")) &&
-	    opt_number("retries", v, NULL, 0, 20, &retries, &sub)))
+	    opt_number("retries", v, NULL, 0, 20, &retries, &sub)) ||
+	    ((v = config_get(cf, "context_messages")) &&
+	    opt_number("context_messages", v, NULL, 1, LONG_MAX, &history, &sub)))
 		return err_set(e, ST_INVALID, "%s: %s", config_path(cf), sub.msg);
+	s->history_max = history;
 	lc->timeout_ms = t > 0 ? (long)(t * 1000) : 300000;
 	lc->connect_timeout_ms = ct > 0 ? (long)(ct * 1000) : 10000;
 	if (lc->connect_timeout_ms > lc->timeout_ms)
@@ -318,7 +322,8 @@ llm_session_conversation(struct llm_session *s, struct store *st, struct err *e)
 	if (s->context) {
 		struct history_msg *h;
 		size_t nh;
-		int rc = store_history_load(st, s->context, LLM_SESSION_HISTORY, &h, &nh, e);
+		size_t max = s->history_max > 0 ? (size_t)s->history_max : LLM_SESSION_HISTORY;
+		int rc = store_history_load(st, s->context, max, &h, &nh, e);
 		if (rc)
 			return rc;
 		for (size_t i = 0; i < nh; i++) {
@@ -581,16 +586,39 @@ llm_session_call_log(const struct llm_session *s)
 	return s->call_log ? cJSON_PrintUnformatted(s->call_log) : NULL;
 }
 
+/* Is a further request past one of lim's bounds?  The message says so. */
+static int
+past_limit(const struct llm_limits *lim, int request, long in, long out, struct err *e)
+{
+	long used = (in > 0 ? in : 0) + (out > 0 ? out : 0);
+	if (lim->max_tokens > 0 && used >= lim->max_tokens)
+		return err_set(e, ST_ERR, "stopped before model request %d: the conversation used %ld"
+		    " tokens, its bound is %ld (--max-run-tokens)", request, used, lim->max_tokens);
+	if (lim->left_tokens >= 0 && (double)used >= lim->left_tokens)
+		return err_set(e, ST_ERR, "stopped before model request %d: the run's budget is spent"
+		    " (%ld tokens used, %.0f were left)", request, used, lim->left_tokens);
+	double cost = lim->priced ? price_cost(lim->price_in, lim->price_out, in, out) : 0;
+	if (lim->left_dollars >= 0 && lim->priced && cost >= lim->left_dollars) {
+		char used_s[32], left_s[32];
+		money_fmt(cost, used_s, sizeof used_s);
+		money_fmt(lim->left_dollars, left_s, sizeof left_s);
+		return err_set(e, ST_ERR, "stopped before model request %d: the run's budget is spent"
+		    " (%s used, %s was left)", request, used_s, left_s);
+	}
+	return ST_OK;
+}
+
 int
-llm_session_run(struct llm_session *s, struct llm *l, int max_rounds, struct llm_result *r,
-    struct err *e)
+llm_session_run(struct llm_session *s, struct llm *l, const struct llm_limits *lim,
+    struct llm_result *r, struct err *e)
 {
 	long in_total = -1, out_total = -1;
-	int rc;
+	int rc, max_rounds = lim->max_rounds;
 	for (int round = 0;; round++) {
 		llm_result_free(r);
 		e->msg[0] = 0;
-		if ((rc = past_deadline(s, ST_OK, e)))
+		if ((rc = past_deadline(s, ST_OK, e)) ||
+		    (rc = past_limit(lim, round + 1, in_total, out_total, e)))
 			break;
 		if ((rc = llm_send(l, s->messages, s->tools, r, e))) {
 			rc = past_deadline(s, rc, e);

@@ -24,7 +24,7 @@ struct store;
 struct tools;
 
 #define LLM_SESSION_RETRIES 3         /* further attempts unless told otherwise */
-#define LLM_SESSION_HISTORY 100       /* messages of a context sent along */
+#define LLM_SESSION_HISTORY 100       /* messages of a context sent along (context_messages) */
 #define LLM_SESSION_RESULT_MAX 100000 /* bytes of an MCP tool's result given to the model */
 #define LLM_SESSION_EXCERPT 500       /* bytes of a result or error in the record */
 #define LLM_SESSION_DEADLINE 1800     /* seconds for a whole call outside a run */
@@ -59,6 +59,7 @@ struct llm_session {
 	cJSON *call_log;            /* every tool call answered, for the record */
 	int tool_calls;             /* calls answered */
 	long max_calls;             /* calls answered in one round (agent_max_calls) */
+	long history_max;           /* messages of a context sent along (context_messages) */
 	char *key;
 	char hint[PATH_MAX + 64];   /* where the key comes from */
 	struct llm_attachment *atts;
@@ -95,11 +96,22 @@ int llm_session_tools(struct llm_session *s, struct store *st, const char *profi
 int llm_session_mcp(struct llm_session *s, const char *servers, const char *allow, struct err *e);
 /* The tool calls answered so far as a JSON array (malloc'd), or NULL. */
 char *llm_session_call_log(const struct llm_session *s);
+/* What one conversation may use.  Each bound is checked before each
+ * request, so a conversation goes past one by at most one request. */
+struct llm_limits {
+	int max_rounds;             /* rounds of tool calls (--max-rounds) */
+	long max_tokens;            /* tokens in and out of all requests; 0: no bound */
+	double left_dollars;        /* what the run's budget leaves; < 0: no bound */
+	double left_tokens;         /* the same in tokens; < 0: no bound */
+	int priced;                 /* dollars are counted at these prices (per million) */
+	double price_in, price_out;
+};
 /* Requests until the model answers without calling tools; with tools its
- * calls are answered, at most max_rounds rounds of them.  r is the last
- * reply with the tokens of all of them; ST_OK or the status of the failure
- * (then r may still hold a reply). */
-int llm_session_run(struct llm_session *s, struct llm *l, int max_rounds,
+ * calls are answered, at most lim->max_rounds rounds of them.  r is the
+ * last reply with the tokens of all of them; ST_OK or the status of the
+ * failure (then r may still hold a reply); a request that a bound of lim
+ * stops is not made, and the message says which bound and by how much. */
+int llm_session_run(struct llm_session *s, struct llm *l, const struct llm_limits *lim,
     struct llm_result *r, struct err *e);
 void llm_session_free(struct llm_session *s);             /* the key is scrubbed */
 

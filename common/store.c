@@ -462,7 +462,14 @@ store_trash_restore(struct store *st, const char *id, char restored[37], struct 
 int
 store_trash_purge(struct store *st, long *n, struct err *e)
 {
-	return st->ops->trash_purge(st, n, e);
+	/* Their runs go with them; their model calls and the totals of both
+	 * are the history's (store_history.h). */
+	int own, rc = own_begin(st, &own, e);
+	if (!rc)
+		rc = st->ops->history->forget_trash(st, e);
+	if (!rc)
+		rc = st->ops->trash_purge(st, n, e);
+	return own_end(st, own, rc, e);
 }
 
 int
@@ -498,6 +505,12 @@ int
 store_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, struct err *e)
 {
 	return st->ops->run_list(st, f, fn, arg, e);
+}
+
+int
+store_run_note(struct store *st, const char *id, const char *note, struct err *e)
+{
+	return st->ops->run_note(st, id, note, e);
 }
 
 int
@@ -580,6 +593,9 @@ claimed_free(struct claimed *c, size_t n)
 	}
 }
 
+static int ends_write(struct store *st, struct run_end *ends, size_t n, end_fn fn, void *arg,
+    struct err *e);
+
 int
 store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *arg,
     struct claimed *out, int *n, struct err *e)
@@ -597,6 +613,9 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 	if (!rc && st->has_owner && !(rc = st->ops->owner_beat(st, &alive, e)) && !alive)
 		rc = err_set(e, ST_REFUSED, "store '%s': this process was silent too long and declared"
 		    " dead; it claims nothing under that identity", st->name);
+	/* Ends first: a task whose run ended is claimable again at once. */
+	if (!rc && req->nends)
+		rc = ends_write(st, req->ends, req->nends, req->end, req->end_arg, e);
 	if (!rc)
 		rc = st->ops->claim_scan(st, req, tasks, last, &got, e);
 	/* The cursor moves past every task looked at, as it was read. */
@@ -713,13 +732,13 @@ late_success(struct store *st, const struct run *r, end_fn fn, void *arg, int *c
 	return rc;
 }
 
-int
-store_runs_end(struct store *st, struct run_end *ends, size_t n, end_fn fn, void *arg,
-    struct err *e)
+/* The ends of runs, inside the caller's unit of work. */
+static int
+ends_write(struct store *st, struct run_end *ends, size_t n, end_fn fn, void *arg, struct err *e)
 {
 	if (!st->has_owner)
 		return err_set(e, ST_ERR, "store '%s': ending runs needs a registered owner", st->name);
-	int rc = store_begin(st, e);
+	int rc = ST_OK;
 	for (size_t i = 0; !rc && i < n; i++) {
 		ends[i].ours = 0;
 		const char *owner = ends[i].owner ? ends[i].owner : st->self.id;
@@ -735,6 +754,16 @@ store_runs_end(struct store *st, struct run_end *ends, size_t n, end_fn fn, void
 			free(note);
 		}
 	}
+	return rc;
+}
+
+int
+store_runs_end(struct store *st, struct run_end *ends, size_t n, end_fn fn, void *arg,
+    struct err *e)
+{
+	int rc = store_begin(st, e);
+	if (!rc)
+		rc = ends_write(st, ends, n, fn, arg, e);
 	if (!rc)
 		rc = store_commit(st, e);
 	if (rc)
@@ -880,6 +909,21 @@ store_call_list(struct store *st, const char *run_id, const char *task_id, long 
     llm_call_fn fn, void *arg, struct err *e)
 {
 	return st->ops->call_list(st, run_id, task_id, limit, fn, arg, e);
+}
+
+int
+store_call_spend(struct store *st, const char *task_id, int64_t since, double *dollars,
+    long long *tokens, struct err *e)
+{
+	*dollars = 0;
+	*tokens = 0;
+	return st->ops->call_spend(st, task_id, since, dollars, tokens, e);
+}
+
+int
+store_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, struct err *e)
+{
+	return st->ops->call_usage(st, since, fn, arg, e);
 }
 
 void

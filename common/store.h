@@ -171,6 +171,10 @@ typedef int (*run_fn)(const struct run *r, void *arg); /* non-zero stops */
 
 int store_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, struct err *e); /* newest first */
 int store_run_get(struct store *st, const char *id_or_prefix, struct run *r, struct err *e); /* any case */
+/* Set a run's note: a run in flight asked to end (--overlap replace)
+ * carries "cancel: WHY" until its owner ends it. */
+int store_run_note(struct store *st, const char *id, const char *note, struct err *e);
+#define STORE_CANCEL_NOTE "cancel: "
 
 /* ---- owners: who runs what ---- */
 
@@ -204,13 +208,23 @@ struct due_cursor {
 };
 void due_cursor_init(struct due_cursor *c);
 
-enum { CLAIM_DUE, CLAIM_QUEUED, CLAIM_ONE };
+/* OVERLAP: the running tasks whose next occurrence is due at now and whose
+ * --overlap is skip or replace (what is due while they run). */
+enum { CLAIM_DUE, CLAIM_QUEUED, CLAIM_ONE, CLAIM_OVERLAP };
+struct run_end;
+typedef int (*end_fn)(struct task *t, const struct run *r, int *write, void *arg, struct err *e);
 struct claim_req {
 	int what;              /* CLAIM_* */
 	int64_t now;           /* DUE: due at or before now */
 	struct due_cursor *cur; /* DUE: moves past every task looked at */
 	const char *id;        /* ONE: the task, waited for if another holds it */
 	int max;               /* DUE, QUEUED: tasks looked at, at most */
+	/* Runs that ended, recorded first in the claim's own transaction (as
+	 * store_runs_end would, with end and end_arg): one commit for both. */
+	struct run_end *ends;
+	size_t nends;
+	end_fn end;
+	void *end_arg;
 };
 
 /* What a claim decides for one task, handed the task as stored and held
@@ -234,7 +248,8 @@ void claimed_free(struct claimed *c, size_t n);
 
 /* Claim: DUE, the enabled pending tasks due at req->now past the cursor,
  * skipping those another claimer holds; QUEUED, the tasks asked to run that
- * are not running; ONE, req->id.  fn decides each; a fired run whose
+ * are not running; ONE, req->id.  req->ends are recorded first; then fn
+ * decides each task; a fired run whose
  * occurrence already has a run, or whose task has one in flight, is not
  * inserted and its task not written.  Everything is one transaction: on
  * success the runs started are out[0..*n) (out has room for max, or 1),
@@ -247,8 +262,8 @@ int store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void
  * queued: what a watcher sleeps until.  TIME_NONE when nothing is. */
 int store_due_next(struct store *st, int64_t *due, int *queued, struct err *e);
 
-/* The task's new state after run r ended: edit *t (held) and set *write. */
-typedef int (*end_fn)(struct task *t, const struct run *r, int *write, void *arg, struct err *e);
+/* end_fn (above): the task's new state after run r ended: edit *t (held)
+ * and set *write. */
 
 struct run_end {
 	struct run *run;       /* status, ended_at, exit_code, output, error, duration_ms */
@@ -305,6 +320,7 @@ struct llm_call {
 	char *provider, *model;
 	char *system_prompt, *prompt, *answer;
 	long input_tokens, output_tokens; /* -1 unknown */
+	double cost;           /* dollars; -1 when the model has no price */
 	char *finish_reason;
 	long duration_ms;
 	char *error;           /* NULL on success */
@@ -327,5 +343,20 @@ int store_call_add(struct store *st, struct llm_call *c, struct err *e); /* sets
  * limit 0: no limit. */
 int store_call_list(struct store *st, const char *run_id, const char *task_id, long limit,
     llm_call_fn fn, void *arg, struct err *e);
+/* What the calls of task_id (NULL: of every task, and of none) recorded at
+ * or after since cost: dollars (a call without a price: 0) and tokens, in
+ * and out. */
+int store_call_spend(struct store *st, const char *task_id, int64_t since, double *dollars,
+    long long *tokens, struct err *e);
+/* A call as spending sees it; name is its task's, NULL when it has none. */
+struct call_usage {
+	char *task_id, *name, *model;
+	int64_t created_at;
+	long input_tokens, output_tokens; /* -1 unknown */
+	double cost;           /* -1: no price */
+};
+typedef int (*call_usage_fn)(const struct call_usage *u, void *arg); /* non-zero stops */
+/* Every call recorded at or after since (TIME_NONE: all), oldest first. */
+int store_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, struct err *e);
 
 #endif

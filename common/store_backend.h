@@ -11,6 +11,7 @@
 #define AC_STORE_BACKEND_H
 
 #include "store.h"
+#include "store_history.h"
 
 struct store_ops;
 
@@ -105,6 +106,48 @@ struct store_ops {
 	int (*call_add)(struct store *st, struct llm_call *c, struct err *e);
 	int (*call_list)(struct store *st, const char *run_id, const char *task_id, long limit,
 	    llm_call_fn fn, void *arg, struct err *e);
+	int (*call_spend)(struct store *st, const char *task_id, int64_t since, double *dollars,
+	    long long *tokens, struct err *e);
+	int (*call_usage)(struct store *st, int64_t since, call_usage_fn fn, void *arg,
+	    struct err *e);
+
+	const struct history_ops *history;  /* store_history.h, below */
+};
+
+/* The store_history.h functions, each as its store_* says, with two
+ * counts (k of nth) in prune_bounds. */
+struct history_ops {
+	int (*pass_put)(struct store *st, const struct pass *p, struct err *e);
+	int (*pass_list)(struct store *st, int (*fn)(const struct pass *p, void *arg), void *arg,
+	    struct err *e);
+	int (*run_counts)(struct store *st, int64_t since,
+	    void (*fn)(const char *status, long long n, void *arg), void *arg, struct err *e);
+	int (*last_success)(struct store *st, void (*fn)(const char *task_id, int64_t at, void *arg),
+	    void *arg, struct err *e);
+	int (*budget_tasks)(struct store *st, void (*fn)(const char *task_id, void *arg), void *arg,
+	    struct err *e);
+	int (*call_tokens)(struct store *st, int64_t since, long long *in, long long *out,
+	    struct err *e);
+	int (*pruned_totals)(struct store *st, void (*fn)(const char *key, long long n, void *arg),
+	    void *arg, struct err *e);
+	int (*size)(struct store *st, int64_t *bytes, int64_t *free_bytes, struct err *e);
+	int (*prune_tasks)(struct store *st, const char *after, int max, struct prune_task *out,
+	    int *n, struct err *e);
+	int (*prune_bounds)(struct store *st, const char *id, long nth0, long nth1, int64_t *oldest,
+	    int64_t *at0, int64_t *at1, struct err *e);
+	int (*prune_runs)(struct store *st, const char *id, int64_t before, long limit, int dry,
+	    long *runs, long *calls, struct err *e);
+	int (*prune_contexts)(struct store *st, const char *after, int max, char **out, int *n,
+	    struct err *e);
+	int (*prune_messages)(struct store *st, const char *context, long keep, long limit, int dry,
+	    long *n, struct err *e);
+	int (*prune_loose_calls)(struct store *st, int64_t before, long limit, int dry, long *n,
+	    struct err *e);
+	int (*vacuum)(struct store *st, int full, long max_pages, char *what, size_t n,
+	    struct err *e);
+	/* Before the trash is emptied: the model calls of its tasks removed,
+	 * what they and the tasks' runs were added to the totals. */
+	int (*forget_trash)(struct store *st, struct err *e);
 };
 
 /* The backends' openers: fill st->ops, st->be, st->name, st->locator. */

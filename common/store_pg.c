@@ -615,6 +615,34 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN deadline integer NOT NULL DEFAULT 0;"
 	"ALTER TABLE tasks ADD COLUMN pause_after integer NOT NULL DEFAULT -1;"
 	"ALTER TABLE tasks ADD COLUMN paused text;",
+	/* 4: what each model call cost, budgets and notify policies of tasks,
+	 * with what they need to notify once per window and on change; spend
+	 * summed per window of a task or of all. */
+	"ALTER TABLE llm_calls ADD COLUMN cost double precision;"
+	"ALTER TABLE tasks ADD COLUMN budget text;"
+	"ALTER TABLE tasks ADD COLUMN notify_on text;"
+	"ALTER TABLE tasks ADD COLUMN budget_noticed bigint;"
+	"ALTER TABLE tasks ADD COLUMN output_hash text;"
+	"CREATE INDEX llm_calls_task_time ON llm_calls (task_id, created_at);"
+	"CREATE INDEX llm_calls_time ON llm_calls (created_at);",
+	/* 5: intervals (--every) from an anchor, --not-before, the opt-out of
+	 * the config's stagger (--jitter 0), and the slot a run holds under
+	 * max_concurrent (the model it counts for). */
+	"ALTER TABLE tasks ADD COLUMN every integer;"
+	"ALTER TABLE tasks ADD COLUMN anchor bigint;"
+	"ALTER TABLE tasks ADD COLUMN not_before bigint;"
+	"ALTER TABLE tasks ADD COLUMN stagger integer;"
+	"ALTER TABLE runs ADD COLUMN gate text;",
+	/* 6: history bounded: each host's last pass, how much of its history a
+	 * task keeps, what pruning removed (so totals only grow), and indexes
+	 * that let pruning and task-status read indexes, not rows. */
+	"CREATE TABLE passes (host text PRIMARY KEY, at bigint NOT NULL, mode text NOT NULL,"
+	" pid bigint, version text);"
+	"ALTER TABLE tasks ADD COLUMN keep text;"
+	"CREATE TABLE pruned (key text PRIMARY KEY, n bigint NOT NULL);"
+	"CREATE INDEX runs_status ON runs (status, task_id, ended_at);"
+	"CREATE INDEX llm_calls_created ON llm_calls (created_at, input_tokens, output_tokens);"
+	"CREATE INDEX llm_calls_loose ON llm_calls (created_at) WHERE run_id IS NULL;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -1207,6 +1235,9 @@ static const struct store_ops pg_ops = {
 	.history_clear = pg_history_clear,
 	.call_add = pg_call_add,
 	.call_list = pg_call_list,
+	.call_spend = pg_call_spend,
+	.call_usage = pg_call_usage,
+	.history = &pg_history_ops,
 };
 
 int

@@ -237,8 +237,8 @@ pg_call_add(struct store *st, struct llm_call *c, struct err *e)
 	const struct pq_lib *pq = pq_of(st);
 	static const char q[] = "INSERT INTO llm_calls (run_id, task_id, context, provider, model,"
 	    " system_prompt, prompt, answer, input_tokens, output_tokens, finish_reason, duration_ms,"
-	    " error, created_at, tool_calls) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,"
-	    " $12, $13, $14, $15) RETURNING id";
+	    " error, created_at, tool_calls, cost) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,"
+	    " $11, $12, $13, $14, $15, $16) RETURNING id";
 	struct pq_params p = {.n = 0};
 	pq_text(&p, c->run_id);
 	pq_text(&p, c->task_id);
@@ -255,6 +255,9 @@ pg_call_add(struct store *st, struct llm_call *c, struct err *e)
 	pq_text(&p, c->error);
 	pq_int(&p, c->created_at);
 	pq_text(&p, c->tool_calls);
+	char cost[40];
+	snprintf(cost, sizeof cost, "%.17g", c->cost);
+	pq_text(&p, c->cost >= 0 ? cost : NULL);
 	PGresult *r;
 	int rc = pq_exec(st, q, &p, &r, "recording a model call", e);
 	if (!rc) {
@@ -268,6 +271,12 @@ static long
 get_count(const struct pq_lib *pq, const PGresult *r, int row, int col)
 {
 	return pq->getisnull(r, row, col) ? -1 : (long)pq_get_int(pq, r, row, col);
+}
+
+static double
+get_cost(const struct pq_lib *pq, const PGresult *r, int row, int col)
+{
+	return pq->getisnull(r, row, col) ? -1 : strtod(pq->getvalue(r, row, col), NULL);
 }
 
 struct calls_ctx {
@@ -296,6 +305,7 @@ call_row(const struct pq_lib *pq, const PGresult *r, int row, void *arg)
 		.error = pq_get_text(pq, r, row, 13),
 		.created_at = pq_get_time(pq, r, row, 14),
 		.tool_calls = pq_get_text(pq, r, row, 15),
+		.cost = get_cost(pq, r, row, 16),
 	};
 	int stop = x->fn(&c, x->arg);
 	llm_call_free(&c);
@@ -310,7 +320,7 @@ pg_call_list(struct store *st, const char *run_id, const char *task_id, long lim
 	struct pq_params p = {.n = 0};
 	buf_puts(&q, "SELECT id, run_id, task_id, context, provider, model, system_prompt, prompt,"
 	    " answer, input_tokens, output_tokens, finish_reason, duration_ms, error, created_at,"
-	    " tool_calls FROM llm_calls WHERE true");
+	    " tool_calls, cost FROM llm_calls WHERE true");
 	if (run_id) {
 		pq_text(&p, run_id);
 		buf_printf(&q, " AND run_id = $%d", p.n);
@@ -325,4 +335,59 @@ pg_call_list(struct store *st, const char *run_id, const char *task_id, long lim
 	int rc = pq_each_row(st, q.data, &p, limit, call_row, &x, "reading model calls", e);
 	buf_free(&q);
 	return rc;
+}
+
+int
+pg_call_spend(struct store *st, const char *task_id, int64_t since, double *dollars,
+    long long *tokens, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	static const char q[] = "SELECT coalesce(sum(cost), 0)::text,"
+	    " coalesce(sum(coalesce(input_tokens, 0) + coalesce(output_tokens, 0)), 0)::bigint"
+	    " FROM llm_calls WHERE ($1::text IS NULL OR task_id = $1) AND created_at >= $2";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, task_id);
+	pq_int(&p, since);
+	PGresult *r;
+	int rc = pq_exec(st, q, &p, &r, "reading what model calls cost", e);
+	if (!rc) {
+		*dollars = strtod(pq->getvalue(r, 0, 0), NULL);
+		*tokens = pq_get_int(pq, r, 0, 1);
+		pq->clear(r);
+	}
+	return rc;
+}
+
+struct usage_ctx {
+	call_usage_fn fn;
+	void *arg;
+};
+
+static int
+usage_row(const struct pq_lib *pq, const PGresult *r, int row, void *arg)
+{
+	struct usage_ctx *x = arg;
+	struct call_usage u = {
+		.task_id = pq_get_text(pq, r, row, 0), .name = pq_get_text(pq, r, row, 1),
+		.model = pq_get_text(pq, r, row, 2), .created_at = pq_get_time(pq, r, row, 3),
+		.input_tokens = get_count(pq, r, row, 4), .output_tokens = get_count(pq, r, row, 5),
+		.cost = get_cost(pq, r, row, 6),
+	};
+	int stop = x->fn(&u, x->arg);
+	free(u.task_id);
+	free(u.name);
+	free(u.model);
+	return stop;
+}
+
+int
+pg_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, struct err *e)
+{
+	static const char q[] = "SELECT c.task_id, t.name, c.model, c.created_at, c.input_tokens,"
+	    " c.output_tokens, c.cost FROM llm_calls c LEFT JOIN tasks t ON t.id = c.task_id"
+	    " WHERE c.created_at >= $1 ORDER BY c.created_at, c.id";
+	struct pq_params p = {.n = 0};
+	pq_int(&p, since == TIME_NONE ? INT64_MIN : since);
+	struct usage_ctx x = {fn, arg};
+	return pq_each_row(st, q, &p, 0, usage_row, &x, "reading model calls", e);
 }

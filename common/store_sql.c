@@ -12,6 +12,10 @@
  * spells it, so the planner uses it. */
 #define DUE_WHERE "status = 'pending' AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL"
 #define QUEUED_WHERE "queued <> 0 AND deleted_at IS NULL AND status <> 'running'"
+/* Running tasks whose due occurrence their --overlap handles at once (the
+ * status index leaves pending out: few rows, whatever the schedule). */
+#define OVERLAP_WHERE "status = 'running' AND overlap <> 'queue' AND enabled = 1" \
+	" AND deleted_at IS NULL AND due_at IS NOT NULL"
 
 /* The statement b holds, in d's placeholders (none of our statements has
  * a '?' of its own). */
@@ -150,8 +154,12 @@ write_sql(const struct sql_dialect *d, int which)
 		    " ORDER BY due_at, id LIMIT ?4", d->lock_skip);
 	case SQL_CLAIM_QUEUED: return claim(d, QUEUED_WHERE " LIMIT ?1", d->lock_skip);
 	case SQL_CLAIM_ONE: return claim(d, "id = ?1", d->lock);
+	case SQL_CLAIM_OVERLAP:
+		return claim(d, OVERLAP_WHERE " AND due_at <= ?1 ORDER BY due_at, id LIMIT ?2",
+		    d->lock_skip);
 	case SQL_DUE_NEXT:
-		return xstrdup("SELECT (SELECT min(due_at) FROM tasks WHERE " DUE_WHERE "),"
+		return xstrdup("SELECT (SELECT min(d) FROM (SELECT min(due_at) AS d FROM tasks WHERE "
+		    DUE_WHERE " UNION ALL SELECT min(due_at) FROM tasks WHERE " OVERLAP_WHERE ") AS m),"
 		    " EXISTS (SELECT 1 FROM tasks WHERE " QUEUED_WHERE ")");
 	case SQL_RUN_INSERT:
 		/* Its owner's columns after a run's, for store_sql_run_insert. */
@@ -198,11 +206,14 @@ store_sql_claim(struct store_sql *q, const struct claim_req *req, struct row *p)
 		row_int(p, req->max);
 	} else if (req->what == CLAIM_QUEUED) {
 		row_int(p, req->max);
+	} else if (req->what == CLAIM_OVERLAP) {
+		row_int(p, req->now);
+		row_int(p, req->max);
 	} else {
 		row_text(p, req->id);
 	}
 	return store_sql(q, req->what == CLAIM_DUE ? SQL_CLAIM_DUE : req->what == CLAIM_QUEUED
-	    ? SQL_CLAIM_QUEUED : SQL_CLAIM_ONE);
+	    ? SQL_CLAIM_QUEUED : req->what == CLAIM_OVERLAP ? SQL_CLAIM_OVERLAP : SQL_CLAIM_ONE);
 }
 
 void

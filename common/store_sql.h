@@ -29,6 +29,7 @@ enum {
 	SQL_CLAIM_DUE,          /* store_sql_claim; the columns of task_read, then the last attempt */
 	SQL_CLAIM_QUEUED,
 	SQL_CLAIM_ONE,
+	SQL_CLAIM_OVERLAP,
 	SQL_DUE_NEXT,           /* none; the earliest due_at, whether a run is queued */
 	SQL_RUN_INSERT,         /* store_sql_run_insert */
 	SQL_RUN_FINISH,         /* store_sql_run_finish */

@@ -236,6 +236,34 @@ static const char *const migrations[] = {
 	"ALTER TABLE tasks ADD COLUMN deadline INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE tasks ADD COLUMN pause_after INTEGER NOT NULL DEFAULT -1;"
 	"ALTER TABLE tasks ADD COLUMN paused TEXT;",
+	/* 8: what each model call cost, budgets and notify policies of tasks,
+	 * with what they need to notify once per window and on change; spend
+	 * summed per window of a task or of all. */
+	"ALTER TABLE llm_calls ADD COLUMN cost REAL;"
+	"ALTER TABLE tasks ADD COLUMN budget TEXT;"
+	"ALTER TABLE tasks ADD COLUMN notify_on TEXT;"
+	"ALTER TABLE tasks ADD COLUMN budget_noticed INTEGER;"
+	"ALTER TABLE tasks ADD COLUMN output_hash TEXT;"
+	"CREATE INDEX llm_calls_task_time ON llm_calls(task_id, created_at);"
+	"CREATE INDEX llm_calls_time ON llm_calls(created_at);",
+	/* 9: intervals (--every) from an anchor, --not-before, the opt-out of
+	 * the config's stagger (--jitter 0), and the slot a run holds under
+	 * max_concurrent (the model it counts for). */
+	"ALTER TABLE tasks ADD COLUMN every INTEGER;"
+	"ALTER TABLE tasks ADD COLUMN anchor INTEGER;"
+	"ALTER TABLE tasks ADD COLUMN not_before INTEGER;"
+	"ALTER TABLE tasks ADD COLUMN stagger INTEGER;"
+	"ALTER TABLE runs ADD COLUMN gate TEXT;",
+	/* 10: history bounded: each host's last pass, how much of its history a
+	 * task keeps, what pruning removed (so totals only grow), and indexes
+	 * that let pruning and task-status read indexes, not rows. */
+	"CREATE TABLE passes (host TEXT PRIMARY KEY, at INTEGER NOT NULL, mode TEXT NOT NULL,"
+	" pid INTEGER, version TEXT);"
+	"ALTER TABLE tasks ADD COLUMN keep TEXT;"
+	"CREATE TABLE pruned (key TEXT PRIMARY KEY, n INTEGER NOT NULL);"
+	"CREATE INDEX runs_status ON runs(status, task_id, ended_at);"
+	"CREATE INDEX llm_calls_created ON llm_calls(created_at, input_tokens, output_tokens);"
+	"CREATE INDEX llm_calls_loose ON llm_calls(created_at) WHERE run_id IS NULL;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
@@ -547,7 +575,12 @@ sq_connect(struct store *st, const char *path, struct err *e)
 		goto fail;
 	}
 	sqlite3_busy_timeout(q->db, STORE_LOCK_WAIT_MS);
-	rc = memory ? ST_OK : set_wal(st, e);
+	/* A new store gives the space pruning frees back to the file system
+	 * bit by bit (store_vacuum).  SQLite switches only an empty file, and
+	 * before WAL mode: an older store reuses the space instead. */
+	rc = memory || sb.st_size ? ST_OK : exec_sql(st, "PRAGMA auto_vacuum = INCREMENTAL", e);
+	if (!rc && !memory)
+		rc = set_wal(st, e);
 	if (!rc)
 		rc = exec_sql(st, "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;"
 		    " PRAGMA cache_size = -32768", e); /* 32 MiB, taken only as used */
@@ -1061,6 +1094,9 @@ static const struct store_ops sqlite_ops = {
 	.history_clear = sq_history_clear,
 	.call_add = sq_call_add,
 	.call_list = sq_call_list,
+	.call_spend = sq_call_spend,
+	.call_usage = sq_call_usage,
+	.history = &sq_history_ops,
 };
 
 int

@@ -264,8 +264,8 @@ sq_call_add(struct store *st, struct llm_call *c, struct err *e)
 {
 	static const char q[] = "INSERT INTO llm_calls (run_id, task_id, context, provider, model,"
 	    " system_prompt, prompt, answer, input_tokens, output_tokens, finish_reason, duration_ms,"
-	    " error, created_at, tool_calls) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
-	    " ?12, ?13, ?14, ?15)";
+	    " error, created_at, tool_calls, cost) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+	    " ?11, ?12, ?13, ?14, ?15, ?16)";
 	sqlite3_stmt *s = sq_stmt(st, q, e);
 	if (!s)
 		return ST_ERR;
@@ -284,6 +284,8 @@ sq_call_add(struct store *st, struct llm_call *c, struct err *e)
 	sq_text(s, 13, c->error);
 	sqlite3_bind_int64(s, 14, c->created_at);
 	sq_text(s, 15, c->tool_calls);
+	if (c->cost >= 0)
+		sqlite3_bind_double(s, 16, c->cost);
 	int rc = sq_done(st, s, e, "recording a model call");
 	if (!rc)
 		c->id = sqlite3_last_insert_rowid(sq_db(st));
@@ -296,13 +298,19 @@ col_count(sqlite3_stmt *s, int i)
 	return sqlite3_column_type(s, i) == SQLITE_NULL ? -1 : (long)sqlite3_column_int64(s, i);
 }
 
+static double
+col_cost(sqlite3_stmt *s, int i)
+{
+	return sqlite3_column_type(s, i) == SQLITE_NULL ? -1 : sqlite3_column_double(s, i);
+}
+
 int
 sq_call_list(struct store *st, const char *run_id, const char *task_id, long limit,
     llm_call_fn fn, void *arg, struct err *e)
 {
 	static const char q[] = "SELECT id, run_id, task_id, context, provider, model, system_prompt,"
 	    " prompt, answer, input_tokens, output_tokens, finish_reason, duration_ms, error,"
-	    " created_at, tool_calls FROM llm_calls"
+	    " created_at, tool_calls, cost FROM llm_calls"
 	    " WHERE (?1 IS NULL OR run_id = ?1) AND (?2 IS NULL OR task_id = ?2)"
 	    " ORDER BY id DESC LIMIT ?3";
 	sqlite3_stmt *s = sq_stmt(st, q, e);
@@ -330,9 +338,62 @@ sq_call_list(struct store *st, const char *run_id, const char *task_id, long lim
 			.error = sq_col_text(s, 13),
 			.created_at = sq_col_time(s, 14),
 			.tool_calls = sq_col_text(s, 15),
+			.cost = col_cost(s, 16),
 		};
 		stop = fn(&c, arg);
 		llm_call_free(&c);
+	}
+	if (stop)
+		rc = SQLITE_DONE;
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reading model calls");
+}
+
+int
+sq_call_spend(struct store *st, const char *task_id, int64_t since, double *dollars,
+    long long *tokens, struct err *e)
+{
+	static const char q_task[] = "SELECT total(cost), total(ifnull(input_tokens, 0) +"
+	    " ifnull(output_tokens, 0)) FROM llm_calls WHERE task_id = ?1 AND created_at >= ?2";
+	static const char q_all[] = "SELECT total(cost), total(ifnull(input_tokens, 0) +"
+	    " ifnull(output_tokens, 0)) FROM llm_calls WHERE created_at >= ?2";
+	sqlite3_stmt *s = sq_stmt(st, task_id ? q_task : q_all, e);
+	if (!s)
+		return ST_ERR;
+	if (task_id)
+		sq_text(s, 1, task_id);
+	sqlite3_bind_int64(s, 2, since);
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*dollars = sqlite3_column_double(s, 0);
+		*tokens = (long long)sqlite3_column_double(s, 1);
+		rc = SQLITE_DONE;
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reading what model calls cost");
+}
+
+int
+sq_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, struct err *e)
+{
+	static const char q[] = "SELECT c.task_id, t.name, c.model, c.created_at, c.input_tokens,"
+	    " c.output_tokens, c.cost FROM llm_calls c LEFT JOIN tasks t ON t.id = c.task_id"
+	    " WHERE c.created_at >= ?1 ORDER BY c.created_at, c.id";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sqlite3_bind_int64(s, 1, since == TIME_NONE ? INT64_MIN : since);
+	int rc, stop = 0;
+	while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct call_usage u = {
+			.task_id = sq_col_text(s, 0), .name = sq_col_text(s, 1), .model = sq_col_text(s, 2),
+			.created_at = sq_col_time(s, 3), .input_tokens = col_count(s, 4),
+			.output_tokens = col_count(s, 5), .cost = col_cost(s, 6),
+		};
+		stop = fn(&u, arg);
+		free(u.task_id);
+		free(u.name);
+		free(u.model);
 	}
 	if (stop)
 		rc = SQLITE_DONE;

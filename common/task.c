@@ -7,13 +7,17 @@
 #include <cjson/cJSON.h>
 
 #include "cron.h"
+#include "notify.h"
+#include "spend.h"
+#include "history.h"
 #include "task.h"
 #include "task_fields.h"
 #include "tz.h"
 #include "utf8.h"
 #include "when.h"
 
-static const char *const kind_names[KIND_COUNT] = {"cron", "at", "plan", "manual", "heartbeat"};
+static const char *const kind_names[KIND_COUNT] = {"cron", "at", "plan", "manual", "heartbeat",
+	"every"};
 static const char *const status_names[STATUS_COUNT] = {"pending", "running", "completed",
 	"failed", "cancelled"};
 static const char *const run_status_names[RUN_STATUS_COUNT] = {"running", "success", "failed",
@@ -29,7 +33,14 @@ struct zones {
 	struct tz *z[ZONES_MAX];
 	int n;
 	char local[128];
+	int stagger;               /* the config's stagger, seconds (0: off) */
 };
+
+void
+zones_set_stagger(struct zones *zs, int secs)
+{
+	zs->stagger = secs > 0 ? secs : 0;
+}
 
 const char *
 zones_local(struct zones *zs)
@@ -117,7 +128,7 @@ task_retries(const struct task *t)
 		return -1;
 	if (t->retries >= 0)
 		return t->retries;
-	return t->kind == KIND_CRON ? TASK_DEFAULT_RECURRING_RETRIES : TASK_DEFAULT_RETRIES;
+	return task_repeats(t) ? TASK_DEFAULT_RECURRING_RETRIES : TASK_DEFAULT_RETRIES;
 }
 
 int
@@ -140,6 +151,10 @@ task_init(struct task *t)
 	t->pause_after = -1;
 	t->created_at = t->updated_at = t->deleted_at = TIME_NONE;
 	t->until_at = t->ends_at = TIME_NONE;
+	t->every = -1;
+	t->stagger = -1;
+	t->anchor = t->not_before = TIME_NONE;
+	t->budget_noticed = TIME_NONE;
 }
 
 /* The string members of t are those its table (task_fields.c) lists:
@@ -167,7 +182,13 @@ task_copy(struct task *dst, const struct task *src)
 int
 task_is_recurring(const struct task *t)
 {
-	return t->kind == KIND_CRON || t->kind == KIND_HEARTBEAT;
+	return task_repeats(t) || t->kind == KIND_HEARTBEAT;
+}
+
+int
+task_repeats(const struct task *t)
+{
+	return t->kind == KIND_CRON || t->kind == KIND_EVERY;
 }
 
 void
@@ -272,6 +293,8 @@ task_validate(const struct task *t, struct zones *zs, struct err *e)
 		return err_set(e, ST_INVALID, "unknown status");
 	if (t->missed < 0 || t->missed >= MISSED_COUNT)
 		return err_set(e, ST_INVALID, "missed must be one of once, skip, all");
+	if (t->stagger < -1 || t->stagger > 0)
+		return err_set(e, ST_INVALID, "stagger is 0 (the task is not staggered) or none");
 	if (t->timeout < 0 || t->jitter < 0 || t->retries < -1 || t->consecutive_failures < 0)
 		return err_set(e, ST_INVALID, "timeout, jitter, retries and failures cannot be negative");
 	if (t->overlap < 0 || t->overlap >= OVERLAP_COUNT)
@@ -284,9 +307,12 @@ task_validate(const struct task *t, struct zones *zs, struct err *e)
 		return err_set(e, ST_INVALID, "attachments must be a JSON array of strings");
 	if (t->payload && !json_kind_ok(t->payload, 0, 0))
 		return err_set(e, ST_INVALID, "payload must be a JSON object");
-	if ((t->until_at != TIME_NONE || t->count) && t->kind != KIND_CRON)
+	if ((t->until_at != TIME_NONE || t->count) && !task_repeats(t))
 		return err_set(e, ST_INVALID, "--until and --count end recurring tasks (--cron, --daily,"
-		    " --weekly); %s has no recurrence to end", kind_phrase(t->kind));
+		    " --weekly, --every); %s has no recurrence to end", kind_phrase(t->kind));
+	if (t->not_before != TIME_NONE && !task_repeats(t))
+		return err_set(e, ST_INVALID, "--not-before holds back recurring tasks (--cron, --daily,"
+		    " --weekly, --every); %s has its own times", kind_phrase(t->kind));
 	if (t->count < 0 || t->count > TASK_COUNT_MAX)
 		return err_set(e, ST_INVALID, "count must be from 1 to %d runs, or 0 for no end",
 		    TASK_COUNT_MAX);
@@ -299,20 +325,36 @@ task_validate(const struct task *t, struct zones *zs, struct err *e)
 		return rc;
 	if (t->scope && (rc = task_scope_check(t->scope, e)))
 		return rc;
+	struct budget b;
+	unsigned mask;
+	if (t->budget && (rc = budget_parse(t->budget, &b, e)))
+		return rc;
+	if (t->notify_on && (rc = notify_on_parse(t->notify_on, &mask, e)))
+		return rc;
+	struct keep k;
+	struct err sub;
+	if (t->keep && keep_parse(t->keep, &k, &sub))
+		return err_set(e, ST_INVALID, "keep '%.40s': expected %s", t->keep, sub.msg);
 	WITH_ZONES(zs, tmp);
 	const struct tz *z;
 	if ((rc = zones_get(zs, t->tz, &z, e)))
 		goto out;
 	switch (t->kind) {
 	case KIND_CRON: {
-		struct cron c;
+		struct cron_list l;
 		if (!t->cron) {
 			rc = err_set(e, ST_INVALID, "a cron task needs an expression (--cron)");
 			break;
 		}
-		rc = cron_parse(t->cron, &c, e);
+		rc = cron_list_parse(t->cron, &l, e);
 		break;
 	}
+	case KIND_EVERY:
+		if (t->every < TASK_EVERY_MIN || t->every > TASK_EVERY_MAX)
+			rc = err_set(e, ST_INVALID, "an interval (--every) must be from 1 minute to 366 days");
+		else if (t->anchor == TIME_NONE)
+			rc = err_set(e, ST_INVALID, "an interval (--every) needs the instant it counts from");
+		break;
 	case KIND_AT:
 		if (t->nplan != 1)
 			rc = err_set(e, ST_INVALID, "a one-shot task needs exactly one time (--at)");
@@ -337,20 +379,33 @@ task_next_slot(const struct task *t, struct zones *zs, int64_t after, int64_t *s
     struct err *e)
 {
 	*slot = TIME_NONE;
+	/* Nothing before --not-before: the first slot at or after it. */
+	if (task_repeats(t) && t->not_before != TIME_NONE && after < t->not_before - 1)
+		after = t->not_before - 1;
 	switch (t->kind) {
 	case KIND_CRON: {
-		struct cron c;
+		struct cron_list l;
 		const struct tz *z;
 		int rc;
 		WITH_ZONES(zs, tmp);
-		if (!(rc = zones_get(zs, t->tz, &z, e)) && !(rc = cron_parse(t->cron, &c, e))) {
-			int64_t next = cron_next(&c, z, after);
+		if (!(rc = zones_get(zs, t->tz, &z, e)) && !(rc = cron_list_parse(t->cron, &l, e))) {
+			int64_t next = cron_list_next(&l, z, after);
 			/* A recurrence that ends has no occurrence past its end. */
 			if (next >= 0 && (t->ends_at == TIME_NONE || next <= t->ends_at))
 				*slot = next;
 		}
 		zones_free(tmp);
 		return rc;
+	}
+	case KIND_EVERY: {
+		if (t->every <= 0 || t->anchor == TIME_NONE)
+			return err_set(e, ST_INVALID, "an interval task needs every and anchor");
+		/* Real time: anchor + k * every, k >= 0, whatever the wall clock does. */
+		int64_t next = after < t->anchor ? t->anchor
+		    : t->anchor + ((after - t->anchor) / t->every + 1) * t->every;
+		if (t->ends_at == TIME_NONE || next <= t->ends_at)
+			*slot = next;
+		return ST_OK;
 	}
 	case KIND_AT:
 	case KIND_PLAN:
@@ -384,6 +439,47 @@ task_jitter_delay(const char *id, int64_t slot, int jitter)
 	return (int64_t)(h % ((uint64_t)jitter + 1));
 }
 
+/* A slot one of the task's fixed-time expressions names (cron(8): neither
+ * minute nor hour starts with '*'): an instant many tasks share. */
+int
+task_staggered(const struct task *t, struct zones *zs, int64_t slot)
+{
+	struct cron_list l;
+	const struct tz *z;
+	struct err e;
+	if (t->kind != KIND_CRON || !t->cron || cron_list_parse(t->cron, &l, &e) ||
+	    zones_get(zs, t->tz, &z, &e))
+		return 0;
+	for (int i = 0; i < l.n; i++)
+		if (!(l.c[i].flags & (CRON_MIN_STAR | CRON_HOUR_STAR)) && cron_next(&l.c[i], z, slot - 1) == slot)
+			return 1;
+	return 0;
+}
+
+int64_t
+task_stagger_offset(const char *id, int window)
+{
+	if (window <= 0)
+		return 0;
+	/* FNV-1a of the id alone: the same offset at every occurrence. */
+	uint64_t h = 1469598103934665603ULL;
+	for (const char *p = id; *p; p++) {
+		h ^= (unsigned char)*p;
+		h *= 1099511628211ULL;
+	}
+	return (int64_t)(h % (uint64_t)window);
+}
+
+int64_t
+task_delay(const struct task *t, struct zones *zs, int64_t slot)
+{
+	if (t->jitter > 0)
+		return task_jitter_delay(t->id, slot, t->jitter);
+	if (!zs || zs->stagger <= 0 || t->stagger == 0 || !task_staggered(t, zs, slot))
+		return 0;
+	return task_stagger_offset(t->id, zs->stagger);
+}
+
 int
 task_schedule_from(struct task *t, struct zones *zs, int64_t now, struct err *e)
 {
@@ -395,7 +491,7 @@ task_schedule_from(struct task *t, struct zones *zs, int64_t now, struct err *e)
 		rc = task_next_slot(t, zs, after, &slot, e);
 	}
 	t->next_run_at = slot;
-	t->due_at = slot == TIME_NONE ? TIME_NONE : slot + task_jitter_delay(t->id, slot, t->jitter);
+	t->due_at = slot == TIME_NONE ? TIME_NONE : slot + task_delay(t, zs, slot);
 	return rc;
 }
 
@@ -435,14 +531,25 @@ task_describe(const struct task *t, struct zones *zs, char *buf, size_t n)
 {
 	char when[64];
 	switch (t->kind) {
-	case KIND_CRON: {
-		struct cron c;
+	case KIND_CRON:
+	case KIND_EVERY: {
+		struct cron_list cl;
 		struct err e;
-		if (t->cron && cron_parse(t->cron, &c, &e) == ST_OK)
-			cron_describe(t->cron, &c, buf, n);
-		else
+		if (t->kind == KIND_EVERY) {
+			cron_describe_every(t->every, buf, n);
+			task_fmt_time(t, zs, t->anchor, TIME_WALL, when, sizeof when);
+			snprintf(buf + strlen(buf), n - strlen(buf), " from %s", when);
+		} else if (t->cron && cron_list_parse(t->cron, &cl, &e) == ST_OK) {
+			cron_list_describe(t->cron, &cl, buf, n);
+		} else {
 			snprintf(buf, n, "%s", t->cron ? t->cron : "cron");
+		}
 		size_t l = strlen(buf);
+		if (t->not_before != TIME_NONE && l < n) {
+			task_fmt_time(t, zs, t->not_before, TIME_WALL, when, sizeof when);
+			snprintf(buf + l, n - l, ", not before %s", when);
+			l = strlen(buf);
+		}
 		if (t->until_at != TIME_NONE && l < n) {
 			task_fmt_time(t, zs, t->until_at, TIME_WALL, when, sizeof when);
 			snprintf(buf + l, n - l, " until %s", when);
@@ -514,6 +621,14 @@ task_default_name(const char *prompt, char *buf, size_t n)
 		snprintf(buf, n < 49 ? n : 49, "%s", p);
 }
 
+static int
+never_again(const struct task *t, struct err *e)
+{
+	if (t->kind == KIND_CRON)
+		return err_set(e, ST_INVALID, "cron expression '%s' never fires again", t->cron);
+	return err_set(e, ST_INVALID, "the schedule never fires again");
+}
+
 int
 task_arm_end(struct task *t, struct zones *zs, int64_t now, struct err *e)
 {
@@ -521,7 +636,7 @@ task_arm_end(struct task *t, struct zones *zs, int64_t now, struct err *e)
 	char when[64], at[64];
 	int rc;
 	t->ends_at = TIME_NONE;
-	if (t->kind != KIND_CRON || (t->until_at == TIME_NONE && !t->count))
+	if (!task_repeats(t) || (t->until_at == TIME_NONE && !t->count))
 		return ST_OK;
 	/* A finished task's end is history: nothing to count from now. */
 	if (t->status != STATUS_PENDING) {
@@ -531,7 +646,7 @@ task_arm_end(struct task *t, struct zones *zs, int64_t now, struct err *e)
 	if ((rc = task_next_slot(t, zs, now, &first, e)))
 		return rc;
 	if (first == TIME_NONE)
-		return err_set(e, ST_INVALID, "cron expression '%s' never fires again", t->cron);
+		return never_again(t, e);
 	if (t->until_at != TIME_NONE) {
 		task_fmt_time(t, zs, t->until_at, TIME_WALL_ZONE, when, sizeof when);
 		if (t->until_at < now)
@@ -571,7 +686,7 @@ task_describe_end(const struct task *t, struct zones *zs, char *buf, size_t n)
 	char when[64], until[64];
 	int64_t end = t->ends_at != TIME_NONE ? t->ends_at : t->until_at;
 	buf[0] = 0;
-	if (t->kind != KIND_CRON || (t->until_at == TIME_NONE && !t->count))
+	if (!task_repeats(t) || (t->until_at == TIME_NONE && !t->count))
 		return;
 	task_fmt_time(t, zs, end, TIME_WALL_ZONE, when, sizeof when);
 	task_fmt_time(t, zs, t->until_at, TIME_WALL, until, sizeof until);
@@ -599,6 +714,9 @@ task_finalize(struct task *t, int is_new, int reschedule, int64_t now, struct zo
 	WITH_ZONES(zs, tmp);
 	if (!t->tz)
 		t->tz = xstrdup(zones_local(zs));
+	/* An interval counts from the minute it was made, unless told otherwise. */
+	if (t->kind == KIND_EVERY && t->anchor == TIME_NONE)
+		t->anchor = now - (now % 60 + 60) % 60;
 	if ((rc = task_validate(t, zs, e)))
 		goto out;
 	if (is_new && t->created_at == TIME_NONE)
@@ -624,14 +742,14 @@ task_finalize(struct task *t, int is_new, int reschedule, int64_t now, struct zo
 		goto out;
 	if (!reschedule)
 		t->due_at = t->next_run_at == TIME_NONE ? TIME_NONE
-		    : t->next_run_at + task_jitter_delay(t->id, t->next_run_at, t->jitter);
+		    : t->next_run_at + task_delay(t, zs, t->next_run_at);
 	if (reschedule && t->status == STATUS_PENDING && t->next_run_at == TIME_NONE &&
 	    (t->kind == KIND_AT || t->kind == KIND_PLAN)) {
 		char when[64];
 		task_fmt_time(t, zs, t->plan[t->nplan - 1], TIME_WALL_ZONE, when, sizeof when);
 		rc = err_set(e, ST_INVALID, "%s is in the past (read in %s)", when, t->tz);
 	}
-	if (!rc && reschedule && t->kind == KIND_CRON && t->next_run_at == TIME_NONE &&
+	if (!rc && reschedule && task_repeats(t) && t->next_run_at == TIME_NONE &&
 	    t->status == STATUS_PENDING) {
 		char when[64];
 		task_fmt_time(t, zs, t->ends_at, TIME_WALL_ZONE, when, sizeof when);
@@ -639,7 +757,7 @@ task_finalize(struct task *t, int is_new, int reschedule, int64_t now, struct zo
 			rc = err_set(e, ST_INVALID, "the recurrence ended at %s (--until/--count); give a"
 			    " later --until or a new --count", when);
 		else
-			rc = err_set(e, ST_INVALID, "cron expression '%s' never fires again", t->cron);
+			rc = never_again(t, e);
 	}
 out:
 	zones_free(tmp);
@@ -762,12 +880,18 @@ task_dedup_key(const struct task *t, char out[17])
 	free(plan);
 	/* The ends too, but only when set, so a task without one keeps the key
 	 * stored before ends took part; the scope likewise. */
-	char ends[64 + TASK_SCOPE_MAX] = "";
+	char ends[160 + TASK_SCOPE_MAX] = "";
 	if (t->until_at != TIME_NONE || t->count)
 		snprintf(ends, sizeof ends, "until=%lld count=%d", (long long)(t->until_at == TIME_NONE ?
 		    0 : t->until_at), t->count);
 	if (t->scope)
 		snprintf(ends + strlen(ends), sizeof ends - strlen(ends), " scope=%s", t->scope);
+	if (t->kind == KIND_EVERY)
+		snprintf(ends + strlen(ends), sizeof ends - strlen(ends), " every=%d from=%lld", t->every,
+		    (long long)t->anchor);
+	if (t->not_before != TIME_NONE)
+		snprintf(ends + strlen(ends), sizeof ends - strlen(ends), " not_before=%lld",
+		    (long long)t->not_before);
 	for (const char *p = ends; *p; p++) {
 		h ^= (unsigned char)*p;
 		h *= 1099511628211ULL;

@@ -9,7 +9,9 @@
 
 #include "util.h"
 
-enum task_kind { KIND_CRON, KIND_AT, KIND_PLAN, KIND_MANUAL, KIND_HEARTBEAT, KIND_COUNT };
+/* KIND_EVERY: a fixed interval in real time (--every) from an anchor. */
+enum task_kind { KIND_CRON, KIND_AT, KIND_PLAN, KIND_MANUAL, KIND_HEARTBEAT, KIND_EVERY,
+	KIND_COUNT };
 enum task_status { STATUS_PENDING, STATUS_RUNNING, STATUS_COMPLETED, STATUS_FAILED,
 	STATUS_CANCELLED, STATUS_COUNT };
 /* How a run ended, or that it has not: unstarted is a run that could not
@@ -31,6 +33,8 @@ enum overlap_policy { OVERLAP_QUEUE, OVERLAP_SKIP, OVERLAP_REPLACE, OVERLAP_COUN
 #define TASK_DEFAULT_PAUSE_AFTER 5 /* failed occurrences in a row that pause a task */
 #define TASK_DEADLINE_MAX (366 * 86400)
 #define TASK_COUNT_MAX 100000 /* --count at most */
+#define TASK_EVERY_MIN 60        /* --every at least a minute, */
+#define TASK_EVERY_MAX (366 * 86400) /* at most a year */
 #define TASK_SCOPE_MAX 64
 /* Retries past any count of failures: a one-shot that backs off until it
  * succeeds, as Kai's do.  A plain number, so the firing rule "attempt <=
@@ -41,7 +45,11 @@ struct task {
 	char id[37];
 	char *name, *prompt, *system_prompt;
 	int kind;                  /* KIND_* */
-	char *cron;                /* KIND_CRON: the expression as given */
+	char *cron;                /* KIND_CRON: the expression as given; several "E1; E2" (cron.h) */
+	int every;                 /* KIND_EVERY: seconds between occurrences, else -1 */
+	int64_t anchor;            /* KIND_EVERY: the instant the occurrences count from */
+	int64_t not_before;        /* cron, every: no occurrence before this, or TIME_NONE */
+	int stagger;               /* -1: the config's stagger applies; 0: not (--jitter 0) */
 	int64_t *plan;             /* KIND_AT: one instant; KIND_PLAN: ascending */
 	size_t nplan;
 	char *tz;                  /* IANA zone the schedule is read in */
@@ -79,6 +87,12 @@ struct task {
 	char *origin;              /* who made it: "user", "agent:run:ID", "agent:session:ID";
 	                              NULL reads as the user */
 	char *scope;               /* the scope agents see it in, or NULL */
+	char *notify_on;           /* the events its hook hears of (notify.h), NULL: the default */
+	char *budget;              /* AMOUNT/PERIOD (spend.h), NULL: none */
+	int64_t budget_noticed;    /* the budget window its hook last heard of, or TIME_NONE */
+	char *output_hash;         /* of its last successful run's output, for `change` */
+	char *keep;                /* how much history it keeps (history.h: "30d", "500",
+	                              "forever"), or NULL: the configured default */
 	int arming;                /* bumped each time the schedule is set again: an instant
 	                              that already ran is a new occurrence in a new arming */
 	int64_t created_at, updated_at, deleted_at;
@@ -113,7 +127,8 @@ int task_overlap_parse(const char *s);
  * the task, defaults applied (TASK_RETRIES_FOREVER: -1). */
 int task_retries(const struct task *t);
 int task_pause_after(const struct task *t);
-int task_is_recurring(const struct task *t);    /* cron or heartbeat */
+int task_is_recurring(const struct task *t);    /* cron, every or heartbeat */
+int task_repeats(const struct task *t);         /* a schedule of its own that recurs: cron, every */
 /* Who made it, for people: "the user", "an agent, in run ID", "an agent, in session ID". */
 void task_origin_describe(const struct task *t, char *buf, size_t n);
 /* A scope's name: 1 to TASK_SCOPE_MAX letters, digits, '.', '_', '-'. */
@@ -125,6 +140,15 @@ int task_next_slot(const struct task *t, struct zones *zs, int64_t after, int64_
 /* Recompute next_run_at and due_at from `now` for a pending task. */
 int task_schedule_from(struct task *t, struct zones *zs, int64_t now, struct err *e);
 int64_t task_jitter_delay(const char *id, int64_t slot, int jitter); /* fixed per (task, slot) */
+/* The config's stagger, for the schedules computed through zs: each
+ * occurrence of a fixed-time cron expression waits a fixed offset per task
+ * within secs (0: off). */
+void zones_set_stagger(struct zones *zs, int secs);
+int64_t task_stagger_offset(const char *id, int window); /* 0 .. window-1, fixed per task */
+int task_staggered(const struct task *t, struct zones *zs, int64_t slot); /* of a fixed-time expression */
+/* How long after slot the task is due: its jitter when it has one (> 0),
+ * else the stagger zs has, unless the task opted out (stagger 0). */
+int64_t task_delay(const struct task *t, struct zones *zs, int64_t slot);
 void task_describe(const struct task *t, struct zones *zs, char *buf, size_t n); /* "Daily at 07:00", ... */
 /* An instant in the task's zone, the one formatter of times for people and
  * models: "none" when unset; UTC RFC 3339 when the zone cannot be read. */

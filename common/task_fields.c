@@ -25,7 +25,10 @@ static const struct field task_table[] = {
 	{"prompt",              "prompt",              FT_STR,        T(prompt),                F_IN, NULL},
 	{"system_prompt",       "system_prompt",       FT_STR,        T(system_prompt),         F_IN, NULL},
 	{"kind",                "kind",                FT_ENUM,       T(kind),                  F_IN, &kinds},
-	{"cron",                "cron",                FT_STR,        T(cron),                  F_IN, NULL},
+	{"cron",                "cron",                FT_STR,        T(cron),                  F_IN | F_FIRST, NULL},
+	{"crons",               NULL,                  FT_CRONS,      NONE,                     F_IN | F_OMIT, NULL},
+	{"every",               "every",               FT_OPT_INT,    T(every),                 F_IN | F_OMIT, NULL},
+	{"anchor",              "anchor",              FT_TIME,       T(anchor),                F_IN | F_WHEN | F_OMIT, NULL},
 	{"at",                  NULL,                  FT_AT,         NONE,                     F_IN, NULL},
 	{"plan",                "plan",                FT_PLAN,       NONE,                     F_IN, NULL},
 	{"tz",                  "tz",                  FT_STR,        T(tz),                    F_IN, NULL},
@@ -51,12 +54,16 @@ static const struct field task_table[] = {
 	{"key",                 "idem_key",            FT_STR,        T(key),                   F_IN, NULL},
 	{"missed",              "missed",              FT_ENUM,       T(missed),                F_IN, &misseds},
 	{"jitter",              "jitter",              FT_INT,        T(jitter),                F_IN, NULL},
+	{"stagger",             "stagger",             FT_OPT_INT,    T(stagger),               F_IN | F_OMIT, NULL},
 	{"overlap",             "overlap",             FT_ENUM,       T(overlap),               F_IN, &overlaps},
 	{"deadline",            "deadline",            FT_INT,        T(deadline),              F_IN, NULL},
 	{"pause_after",         "pause_after",         FT_INT,        T(pause_after),           F_IN, NULL},
 	{"paused",              "paused",              FT_STR,        T(paused),                F_IN, NULL},
 	{"notify",              "notify",              FT_STR,        T(notify),                F_IN | F_COMMAND, NULL},
+	{"notify_on",           "notify_on",           FT_STR,        T(notify_on),             F_IN, NULL},
+	{"budget",              "budget",              FT_STR,        T(budget),                F_IN, NULL},
 	{"queued",              "queued",              FT_BOOL,       T(queued),                F_IN, NULL},
+	{"not_before",          "not_before",          FT_TIME,       T(not_before),            F_IN | F_WHEN | F_OMIT, NULL},
 	{"until",               "until_at",            FT_TIME,       T(until_at),              F_IN | F_WHEN, NULL},
 	{"count",               "count",               FT_INT,        T(count),                 F_IN, NULL},
 	{"ends_at",             "ends_at",             FT_TIME,       T(ends_at),               F_IN, NULL},
@@ -64,10 +71,13 @@ static const struct field task_table[] = {
 	{"mcp_allow",           "mcp_allow",           FT_ARRAY,      T(mcp_allow),             F_IN, NULL},
 	{"scope",               "scope",               FT_STR,        T(scope),                 F_IN, NULL},
 	{"origin",              "origin",              FT_STR,        T(origin),                F_IN, NULL},
+	{"keep",                "keep",                FT_STR,        T(keep),                  F_IN | F_OMIT, NULL},
 	{"created_at",          "created_at",          FT_TIME,       T(created_at),            F_IN, NULL},
 	{"updated_at",          "updated_at",          FT_TIME,       T(updated_at),            F_IN, NULL},
 	{"deleted_at",          "deleted_at",          FT_TIME,       T(deleted_at),            F_IN, NULL},
 	{NULL,                  "arming",              FT_INT,        T(arming),                0, NULL},
+	{NULL,                  "budget_noticed",      FT_TIME,       T(budget_noticed),        0, NULL},
+	{NULL,                  "output_hash",         FT_STR,        T(output_hash),           0, NULL},
 	{NULL,                  "dedup",               FT_DEDUP,      NONE,                     0, NULL},
 };
 
@@ -264,6 +274,7 @@ row_cell(struct row *r, const struct field *f, const void *obj)
 		row_text(r, r->dedup);
 		break;
 	case FT_AT:
+	case FT_CRONS:
 	case FT_DESCRIPTION:
 		break;
 	}
@@ -321,6 +332,7 @@ read_cell(const struct field *f, void *obj, struct cell c)
 	}
 	case FT_PLAN: task_plan_parse(obj, s); break;
 	case FT_AT:
+	case FT_CRONS:
 	case FT_DESCRIPTION:
 	case FT_DEDUP:
 		break;

@@ -31,6 +31,7 @@ enum field_type {
 	/* A task's own: */
 	FT_PLAN,        /* plan[nplan]: stored "i1,i2,..."; JSON "plan" of a planned task */
 	FT_AT,          /* JSON only: the one instant of a one-shot (plan[0]) */
+	FT_CRONS,       /* JSON only: every expression of a cron task with several, else none */
 	FT_DESCRIPTION, /* JSON only, output: task_describe */
 	FT_DEDUP,       /* stored only, written: task_dedup_key, which finds twins */
 };
@@ -42,6 +43,7 @@ enum {
 	F_OMIT = 1 << 3,  /* JSON output: left out when none */
 	F_LARGE = 1 << 4, /* store: read only when asked for (a run's output) */
 	F_END = 1 << 5,   /* store: written when a run ends (else only when it is recorded) */
+	F_FIRST = 1 << 6, /* JSON output: the first of several cron expressions (FT_CRONS has all) */
 };
 
 /* The names of an FT_ENUM's values. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cron.h"
 #include "exec.h"
 #include "store.h"
 #include "task_fields.h"
@@ -95,6 +96,35 @@ number_or_null(int64_t v)
 	return v < 0 ? cJSON_CreateNull() : cJSON_CreateNumber((double)v);
 }
 
+/* A reader of one expression finds the first of several in "cron"; the
+ * whole list is "crons", there only when there are several. */
+static cJSON *
+first_cron(const char *text)
+{
+	if (!text || cron_list_count(text) < 2)
+		return text_or_null(text);
+	size_t n = strcspn(text, ";");
+	while (n && isspace((unsigned char)text[n - 1]))
+		n--;
+	char *one = xasprintf("%.*s", (int)n, text);
+	cJSON *v = cJSON_CreateString(one);
+	free(one);
+	return v;
+}
+
+static cJSON *
+crons_json(const struct task *t)
+{
+	if (t->kind != KIND_CRON || !t->cron || cron_list_count(t->cron) < 2)
+		return cJSON_CreateNull();
+	cJSON *v = cJSON_CreateArray();
+	char *copy = xstrdup(t->cron), *save = NULL;
+	for (char *w = strtok_r(copy, ";", &save); w; w = strtok_r(NULL, ";", &save))
+		cJSON_AddItemToArray(v, cJSON_CreateString(str_trim(w)));
+	free(copy);
+	return v;
+}
+
 /* f of obj (a struct task for a task's own types) as JSON. */
 static cJSON *
 field_json(const struct field *f, const void *obj, struct zones *zs)
@@ -103,7 +133,11 @@ field_json(const struct field *f, const void *obj, struct zones *zs)
 	switch (f->type) {
 	case FT_ID:
 	case FT_CHARS: return cJSON_CreateString(CFIELD_OF(obj, f, char));
-	case FT_STR: return text_or_null(*CFIELD_OF(obj, f, char *));
+	case FT_STR:
+		if (f->flags & F_FIRST)
+			return first_cron(*CFIELD_OF(obj, f, char *));
+		return text_or_null(*CFIELD_OF(obj, f, char *));
+	case FT_CRONS: return crons_json(t);
 	case FT_INT: return cJSON_CreateNumber(*CFIELD_OF(obj, f, int));
 	case FT_BOOL: return cJSON_CreateBool(*CFIELD_OF(obj, f, int));
 	case FT_OPT_INT: return number_or_null(*CFIELD_OF(obj, f, int));
@@ -276,7 +310,7 @@ fields_from_json(const struct fields *fs, const cJSON *obj, void *dst, struct er
 		if (!f)
 			return err_set(e, ST_INVALID, "unknown field '%s'", it->string);
 		if (!(f->flags & F_IN) || cJSON_IsNull(it) || f->type == FT_AT || f->type == FT_PLAN ||
-		    (f->flags & F_WHEN))
+		    f->type == FT_CRONS || (f->flags & F_WHEN))
 			continue;
 		int rc = field_from_json(f, it, dst, e);
 		if (rc)
@@ -328,6 +362,43 @@ schedule_from_json(const cJSON *obj, struct task *t, int64_t now, const struct t
 	return ST_OK;
 }
 
+/* "crons", the whole list, into t->cron; "cron" beside it must be its
+ * first, as task_to_json writes them. */
+static int
+crons_from_json(const cJSON *obj, struct task *t, struct err *e)
+{
+	const cJSON *v = last_named(obj, "crons"), *it;
+	if (!v)
+		return ST_OK;
+	int n = cJSON_GetArraySize(v);
+	if (!cJSON_IsArray(v) || n == 0)
+		return err_set(e, ST_INVALID, "field 'crons' must be a non-empty array of cron expressions");
+	const char **list = xcalloc((size_t)n, sizeof *list);
+	int k = 0, rc = ST_OK;
+	cJSON_ArrayForEach(it, v) {
+		if (!cJSON_IsString(it) || strchr(it->valuestring, ';')) {
+			rc = err_set(e, ST_INVALID, "field 'crons' must hold cron expressions, one a string");
+			break;
+		}
+		list[k++] = it->valuestring;
+	}
+	if (!rc && t->cron) {
+		const char *one = t->cron;
+		char *a = cron_list_text(&one, 1), *b = cron_list_text(list, 1);
+		if (strcmp(a, b) != 0)
+			rc = err_set(e, ST_INVALID, "field 'cron' must be the first of 'crons' (or give "
+			    "'crons' alone)");
+		free(a);
+		free(b);
+	}
+	if (!rc) {
+		free(t->cron);
+		t->cron = cron_list_text(list, (size_t)n);
+	}
+	free(list);
+	return rc;
+}
+
 int
 task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs,
     unsigned when_flags, struct err *e)
@@ -343,15 +414,19 @@ task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs,
 		if (cmd && *cmd && exec_check(cmd, &sub))
 			return err_set(e, ST_INVALID, "field '%s': %s", f->json, sub.msg);
 	}
+	if ((rc = crons_from_json(obj, t, e)))
+		return rc;
 	const cJSON *at = last_named(obj, "at"), *plan = last_named(obj, "plan"), *kind;
 	kind = last_named(obj, "kind");
+	int every = t->every >= 0;
 	if (!kind)
-		t->kind = t->cron ? KIND_CRON : at ? KIND_AT : plan ? KIND_PLAN : -1;
+		t->kind = t->cron ? KIND_CRON : at ? KIND_AT : plan ? KIND_PLAN : every ? KIND_EVERY : -1;
 	if (t->kind < 0)
-		return err_set(e, ST_INVALID, "no schedule: give \"cron\", \"at\", \"plan\" or \"kind\"");
-	if ((t->cron != NULL) + (at != NULL) + (plan != NULL) > 1 ||
+		return err_set(e, ST_INVALID, "no schedule: give \"cron\", \"at\", \"plan\", \"every\""
+		    " or \"kind\"");
+	if ((t->cron != NULL) + (at != NULL) + (plan != NULL) + every > 1 ||
 	    (t->cron && t->kind != KIND_CRON) || (at && t->kind != KIND_AT) ||
-	    (plan && t->kind != KIND_PLAN))
+	    (plan && t->kind != KIND_PLAN) || (every && t->kind != KIND_EVERY))
 		return err_set(e, ST_INVALID, "kind '%s' does not match the schedule fields given",
 		    task_kind_name(t->kind));
 	if (!t->tz)
@@ -396,6 +471,16 @@ value_text(const cJSON *v, struct buf *out)
 	}
 }
 
+static void
+diff_line(const char *name, const cJSON *va, const cJSON *vb, struct buf *out)
+{
+	buf_printf(out, "%s: ", name);
+	value_text(va, out);
+	buf_puts(out, " -> ");
+	value_text(vb, out);
+	buf_puts(out, "\n");
+}
+
 int
 task_diff(const struct task *a, const struct task *b, struct zones *zs, struct buf *out)
 {
@@ -404,6 +489,11 @@ task_diff(const struct task *a, const struct task *b, struct zones *zs, struct b
 	cJSON *ja = task_to_json(a, zs), *jb = task_to_json(b, zs);
 	int n = 0;
 	const cJSON *vb;
+	/* A field left out of b's JSON when none (crons, every): none there. */
+	const cJSON *va0;
+	cJSON_ArrayForEach(va0, ja)
+		if (!cJSON_GetObjectItemCaseSensitive(jb, va0->string))
+			cJSON_AddItemToObject(jb, va0->string, cJSON_CreateNull());
 	cJSON_ArrayForEach(vb, jb) {
 		int skipped = 0;
 		for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
@@ -411,13 +501,19 @@ task_diff(const struct task *a, const struct task *b, struct zones *zs, struct b
 		const cJSON *va = cJSON_GetObjectItemCaseSensitive(ja, vb->string);
 		if (skipped || cJSON_Compare(va, vb, 1))
 			continue;
-		buf_printf(out, "%s: ", vb->string);
-		value_text(va, out);
-		buf_puts(out, " -> ");
-		value_text(vb, out);
-		buf_puts(out, "\n");
+		diff_line(vb->string, va, vb, out);
 		n++;
 	}
+	/* A field left out when none (F_OMIT) that was set. */
+	const cJSON *va;
+	cJSON *none = cJSON_CreateNull();
+	cJSON_ArrayForEach(va, ja) {
+		if (cJSON_GetObjectItemCaseSensitive(jb, va->string))
+			continue;
+		diff_line(va->string, va, none, out);
+		n++;
+	}
+	cJSON_Delete(none);
 	cJSON_Delete(ja);
 	cJSON_Delete(jb);
 	return n;

@@ -11,9 +11,13 @@
 
 #include <cjson/cJSON.h>
 
+#include "cron.h"
 #include "exec.h"
+#include "history.h"
 #include "mcp_client.h"
+#include "notify.h"
 #include "opt.h"
+#include "spend.h"
 #include "taskargs.h"
 #include "tz.h"
 #include "utf8.h"
@@ -22,8 +26,9 @@
 enum {
 	OPT_DAILY = 256, OPT_WEEKLY, OPT_MANUAL, OPT_HEARTBEAT, OPT_ENABLED, OPT_DISABLED,
 	OPT_INTENT, OPT_CHANNEL, OPT_PAYLOAD, OPT_MISSED, OPT_JITTER, OPT_NOTIFY, OPT_UNTIL,
-	OPT_COUNT, OPT_MCP, OPT_MCP_ALLOW, OPT_SCOPE,
-	OPT_OVERLAP, OPT_DEADLINE, OPT_PAUSE_AFTER,
+	OPT_COUNT, OPT_MCP, OPT_MCP_ALLOW, OPT_SCOPE, OPT_EVERY, OPT_FROM, OPT_NOT_BEFORE,
+	OPT_BUDGET, OPT_NOTIFY_ON,
+	OPT_OVERLAP, OPT_DEADLINE, OPT_PAUSE_AFTER, OPT_KEEP,
 };
 
 static const char task_shortopts[] = "n:p:s:c:a:P:z:m:e:t:r:k:A:C:";
@@ -56,13 +61,20 @@ static const struct option task_options[] = {
 	{"missed", required_argument, NULL, OPT_MISSED},
 	{"jitter", required_argument, NULL, OPT_JITTER},
 	{"notify", required_argument, NULL, OPT_NOTIFY},
+	{"notify-on", required_argument, NULL, OPT_NOTIFY_ON},
+	{"budget", required_argument, NULL, OPT_BUDGET},
 	{"until", required_argument, NULL, OPT_UNTIL},
 	{"count", required_argument, NULL, OPT_COUNT},
 	{"mcp", required_argument, NULL, OPT_MCP},
 	{"mcp-allow", required_argument, NULL, OPT_MCP_ALLOW},
 	{"scope", required_argument, NULL, OPT_SCOPE},
+	{"overlap", required_argument, NULL, OPT_OVERLAP},
+	{"every", required_argument, NULL, OPT_EVERY},
+	{"from", required_argument, NULL, OPT_FROM},
+	{"not-before", required_argument, NULL, OPT_NOT_BEFORE},
 	{"deadline", required_argument, NULL, OPT_DEADLINE},
 	{"pause-after", required_argument, NULL, OPT_PAUSE_AFTER},
+	{"keep", required_argument, NULL, OPT_KEEP},
 	{0, 0, 0, 0},
 };
 
@@ -81,13 +93,16 @@ taskargs_free(struct task_args *a)
 	free(a->mcp);
 	free(a->mcp_allow);
 	free(a->weekly_joined);
+	free(a->crons);
+	a->crons = NULL;
 	a->plan = a->attach = a->mcp = a->mcp_allow = NULL;
 	a->weekly_joined = NULL;
 }
 
 /* The options that give a schedule when it fires, as task-when previews
  * them: a subset of task_options, with their short letters. */
-static const char *const schedule_names[] = {"cron", "at", "plan", "daily", "weekly", NULL};
+static const char *const schedule_names[] = {"cron", "at", "plan", "daily", "weekly", "every",
+	"not-before", "jitter", NULL};
 static const char schedule_shortopts[] = "c:a:P:";
 
 static int
@@ -129,6 +144,17 @@ push(const char ***list, size_t *n, const char *v)
 	(*list)[(*n)++] = v;
 }
 
+/* --cron, --daily and --weekly combine into one schedule: one kind. */
+static void
+cron_given(struct task_args *a, const char *flag)
+{
+	if (a->cron_given++)
+		return;
+	if (a->nkinds < (int)(sizeof a->kinds / sizeof a->kinds[0]))
+		a->kinds[a->nkinds] = flag;
+	a->nkinds++;
+}
+
 static void
 kind_given(struct task_args *a, const char *flag)
 {
@@ -144,7 +170,7 @@ taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int ar
 	case 'n': a->name = arg; break;
 	case 'p': a->prompt = arg; break;
 	case 's': a->system_prompt = arg; break;
-	case 'c': a->cron = arg; kind_given(a, "--cron"); break;
+	case 'c': push(&a->crons, &a->ncrons, arg); cron_given(a, "--cron"); break;
 	case 'a': a->at = arg; kind_given(a, "--at"); break;
 	case 'P':
 		/* Repeated --plan flags are one schedule. */
@@ -152,12 +178,12 @@ taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int ar
 			kind_given(a, "--plan");
 		push(&a->plan, &a->nplan, arg);
 		break;
-	case OPT_DAILY: a->daily = arg; kind_given(a, "--daily"); break;
+	case OPT_DAILY: a->daily = arg; cron_given(a, "--daily"); break;
 	case OPT_WEEKLY: {
 		int h, m;
 		struct err ignored;
 		a->weekly = arg;
-		kind_given(a, "--weekly");
+		cron_given(a, "--weekly");
 		/* "--weekly mon 09:00": the time is the next word. */
 		if (!strchr(arg, ' ') && *optind < argc && when_clock(argv[*optind], &h, &m, &ignored) ==
 		    ST_OK) {
@@ -185,14 +211,20 @@ taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int ar
 	case OPT_MISSED: a->missed = arg; break;
 	case OPT_JITTER: a->jitter = arg; break;
 	case OPT_NOTIFY: a->notify = arg; break;
+	case OPT_NOTIFY_ON: a->notify_on = arg; break;
+	case OPT_BUDGET: a->budget = arg; break;
 	case OPT_UNTIL: a->until = arg; break;
 	case OPT_COUNT: a->count = arg; break;
 	case OPT_MCP: push(&a->mcp, &a->nmcp, arg); break;
 	case OPT_MCP_ALLOW: push(&a->mcp_allow, &a->nmcp_allow, arg); break;
 	case OPT_SCOPE: a->scope = arg; break;
+	case OPT_EVERY: a->every = arg; kind_given(a, "--every"); break;
+	case OPT_FROM: a->from = arg; break;
+	case OPT_NOT_BEFORE: a->not_before = arg; break;
 	case OPT_OVERLAP: a->overlap = arg; break;
 	case OPT_DEADLINE: a->deadline = arg; break;
 	case OPT_PAUSE_AFTER: a->pause_after = arg; break;
+	case OPT_KEEP: a->keep = arg; break;
 	default: return 0;
 	}
 	return 1;
@@ -222,6 +254,24 @@ parse_duration(const char *s, long *secs)
 		return -1;
 	*secs = v * mult;
 	return 0;
+}
+
+/* --keep: stored as keep_fmt writes it; "default" or "" removes it. */
+static int
+apply_keep(const char *v, struct task *t, struct err *e)
+{
+	struct keep k;
+	struct err sub;
+	char canon[32];
+	if (!*v || strcmp(v, "default") == 0) {
+		set_str(&t->keep, NULL);
+		return ST_OK;
+	}
+	if (keep_parse(v, &k, &sub))
+		return opt_bad(e, "--keep", v, "%s, or default", sub.msg);
+	keep_fmt(&k, canon, sizeof canon);
+	set_str(&t->keep, canon);
+	return ST_OK;
 }
 
 /* Optional text fields: an empty value clears the field. */
@@ -301,23 +351,73 @@ read_time(const char *flag, const char *text, int64_t now, const struct tz *z, u
 	return ST_OK;
 }
 
+/* --cron (any number), --daily and --weekly: one union of expressions. */
+static int
+apply_crons(const struct task_args *a, struct task *t, struct err *e)
+{
+	char daily[128], weekly[128];
+	const char **all = xcalloc(a->ncrons + 3, sizeof *all);
+	size_t n = 0;
+	int rc = ST_OK;
+	if (a->cron)
+		all[n++] = a->cron;
+	for (size_t i = 0; i < a->ncrons; i++)
+		all[n++] = a->crons[i];
+	if (a->daily && !(rc = sched_daily_cron(a->daily, daily, sizeof daily, e)))
+		all[n++] = daily;
+	if (!rc && a->weekly && !(rc = sched_weekly_cron(a->weekly, weekly, sizeof weekly, e)))
+		all[n++] = weekly;
+	if (!rc) {
+		t->kind = KIND_CRON;
+		free(t->cron);
+		t->cron = cron_list_text(all, n);
+	}
+	free(all);
+	return rc;
+}
+
+/* --every and --from: an interval keeps its anchor when only its length
+ * changes (task-edit --every 2h). */
+static int
+apply_every(const struct task_args *a, struct task *t, int was_every, int64_t now,
+    const struct tz *z, struct err *e)
+{
+	int64_t secs, anchor = TIME_NONE;
+	struct err sub;
+	int rc;
+	if (a->every && (rc = when_span(a->every, &secs, &sub)))
+		return err_set(e, rc, "--every: %s", sub.msg);
+	if (a->every && (secs < TASK_EVERY_MIN || secs > TASK_EVERY_MAX))
+		return opt_bad(e, "--every", a->every, "an interval from 1 minute to 366 days");
+	if (a->from && (rc = when_read(a->from, now, z, a->when_flags | WHEN_PAST_OK, &anchor, &sub)))
+		return err_set(e, rc, "--from: %s", sub.msg);
+	if (a->every) {
+		t->kind = KIND_EVERY;
+		t->every = (int)secs;
+		if (!was_every)
+			t->anchor = TIME_NONE; /* task_finalize: the minute it is armed */
+	}
+	if (a->from)
+		t->anchor = anchor;
+	return ST_OK;
+}
+
 static int
 apply_schedule(const struct task_args *a, struct task *t, int64_t now, const struct tz *z,
     struct err *e)
 {
-	char cron[128];
-	int rc;
+	int rc, was_every = t->kind == KIND_EVERY;
 	free(t->plan);
 	t->plan = NULL;
 	t->nplan = 0;
 	set_str(&t->cron, NULL);
-	if (a->cron || a->daily || a->weekly) {
-		t->kind = KIND_CRON;
-		if (a->daily && (rc = sched_daily_cron(a->daily, cron, sizeof cron, e)))
+	t->every = -1;
+	if (a->cron_given || a->cron || a->daily || a->weekly) {
+		if ((rc = apply_crons(a, t, e)))
 			return rc;
-		if (a->weekly && (rc = sched_weekly_cron(a->weekly, cron, sizeof cron, e)))
+	} else if (a->every) {
+		if ((rc = apply_every(a, t, was_every, now, z, e)))
 			return rc;
-		set_str(&t->cron, a->cron ? a->cron : cron);
 	} else if (a->at) {
 		t->kind = KIND_AT;
 		t->plan = xcalloc(1, sizeof *t->plan);
@@ -343,6 +443,8 @@ apply_schedule(const struct task_args *a, struct task *t, int64_t now, const str
 	} else if (a->heartbeat) {
 		t->kind = KIND_HEARTBEAT;
 	}
+	if (t->kind != KIND_EVERY)
+		t->anchor = TIME_NONE;
 	return ST_OK;
 }
 
@@ -405,14 +507,21 @@ check_servers(const char *json, struct err *e)
 	return rc;
 }
 
-/* --until and --count.  Either one re-arms the end from now; "none" (or
- * '') and 0 remove it.  A new task has no end to remove: its --count 0
+/* --not-before, --until and --count.  Each re-arms the end from now;
+ * "none" (or '') and 0 remove them.  A new task has no end to remove: its --count 0
  * would be a task that never runs. */
 static int
 apply_end(const struct task_args *a, struct task *t, int64_t now, const struct tz *z,
     struct err *e)
 {
 	int rc;
+	if (a->not_before) {
+		t->not_before = TIME_NONE;
+		if (*a->not_before && strcasecmp(a->not_before, "none") != 0 &&
+		    (rc = read_time("--not-before", a->not_before, now, z, a->when_flags, &t->not_before,
+		    e)))
+			return rc;
+	}
 	if (a->until) {
 		t->until_at = TIME_NONE;
 		if (*a->until && strcasecmp(a->until, "none") != 0 &&
@@ -444,13 +553,18 @@ check_text(const struct task_args *a, struct err *e)
 		{"--notify", a->notify}, {"--intent", a->intent}, {"--channel", a->channel},
 		{"--payload", a->payload}, {"--key", a->key}, {"--cron", a->cron}, {"--at", a->at},
 		{"--daily", a->daily}, {"--weekly", a->weekly}, {"--until", a->until},
-		{"--count", a->count}, {"--scope", a->scope}};
+		{"--count", a->count}, {"--scope", a->scope}, {"--every", a->every},
+		{"--from", a->from}, {"--not-before", a->not_before}, {"--budget", a->budget},
+		{"--notify-on", a->notify_on}, {"--keep", a->keep}};
 	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
 		if (one[i].v && !utf8_valid(one[i].v, strlen(one[i].v)))
 			return err_set(e, ST_INVALID, "%s is not UTF-8 text", one[i].flag);
 	for (size_t i = 0; i < a->nplan; i++)
 		if (!utf8_valid(a->plan[i], strlen(a->plan[i])))
 			return err_set(e, ST_INVALID, "--plan is not UTF-8 text");
+	for (size_t i = 0; i < a->ncrons; i++)
+		if (!utf8_valid(a->crons[i], strlen(a->crons[i])))
+			return err_set(e, ST_INVALID, "--cron is not UTF-8 text");
 	for (size_t i = 0; i < a->nattach; i++)
 		if (!utf8_valid(a->attach[i], strlen(a->attach[i])))
 			return err_set(e, ST_INVALID, "--attach is not UTF-8 text");
@@ -460,6 +574,31 @@ check_text(const struct task_args *a, struct err *e)
 	for (size_t i = 0; i < a->nmcp_allow; i++)
 		if (!utf8_valid(a->mcp_allow[i], strlen(a->mcp_allow[i])))
 			return err_set(e, ST_INVALID, "--mcp-allow is not UTF-8 text");
+	return ST_OK;
+}
+
+/* --budget and --notify-on, stored in their plain form ("$2/day"). */
+static int
+apply_spending(const struct task_args *a, struct task *t, struct err *e)
+{
+	char buf[96];
+	int rc;
+	if (a->budget) {
+		struct budget b;
+		if ((rc = budget_parse(a->budget, &b, e)))
+			return err_set(e, rc, "bad --budget '%.80s': expected AMOUNT/PERIOD (like $2/day,"
+			    " 2usd/week, 200k/month, 1.5M/day) or none", a->budget);
+		budget_fmt(&b, buf, sizeof buf);
+		set_str(&t->budget, b.set ? buf : NULL);
+	}
+	if (a->notify_on) {
+		unsigned mask;
+		if (*a->notify_on && (rc = notify_on_parse(a->notify_on, &mask, e)))
+			return err_set(e, rc, "bad --notify-on: %s", e->msg);
+		if (*a->notify_on)
+			notify_on_fmt(mask, buf, sizeof buf);
+		set_str(&t->notify_on, *a->notify_on ? buf : NULL);
+	}
 	return ST_OK;
 }
 
@@ -517,6 +656,8 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 	set_opt(&t->channel, a->channel, NULL);
 	set_opt(&t->key, a->key, NULL);
 	set_opt(&t->scope, a->scope, NULL);
+	if (a->keep && (rc = apply_keep(a->keep, t, e)))
+		return rc;
 	if (a->payload && *a->payload) {
 		cJSON *p = cJSON_Parse(a->payload);
 		int ok = cJSON_IsObject(p);
@@ -530,15 +671,20 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 	if (a->notify && *a->notify && exec_check(a->notify, &sub))
 		return err_set(e, ST_INVALID, "bad --notify: %s", sub.msg);
 	set_opt(&t->payload, a->payload, NULL);
+	if ((rc = apply_spending(a, t, e)))
+		return rc;
 	if (a->missed && (t->missed = task_missed_parse(a->missed)) < 0)
 		return err_set(e, ST_INVALID, "bad --missed '%s': use once, skip or all", a->missed);
 	if ((rc = apply_number("--timeout", a->timeout, 1, 0, 0, &t->timeout, e)) ||
 	    (rc = apply_number("--retries", a->retries, 0, 0, -1, &t->retries, e)))
 		return rc;
-	int old_jitter = t->jitter;
+	int old_jitter = t->jitter, old_stagger = t->stagger;
 	if ((rc = apply_number("--jitter", a->jitter, 1, 0, 0, &t->jitter, e)) ||
 	    (rc = apply_policies(a, t, e)))
 		return rc;
+	/* --jitter 0: no delay at all, not even the config's stagger. */
+	if (a->jitter)
+		t->stagger = *a->jitter && t->jitter == 0 ? 0 : -1;
 	/* Enabling again computes the next run from now: an occurrence that
 	 * went by while disabled is not a missed run to catch up on.  It also
 	 * ends a pause for failures, and starts their count again. */
@@ -567,25 +713,35 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 		t->tz = xstrdup(zones_local(zs));
 	}
 	const struct tz *z = NULL;
-	if ((a->nkinds || a->until || a->count) && (rc = zones_get(zs, t->tz, &z, e)))
+	if ((a->nkinds || a->until || a->count || a->not_before || a->from) &&
+	    (rc = zones_get(zs, t->tz, &z, e)))
 		return rc;
 	if (a->nkinds) {
 		if ((rc = apply_schedule(a, t, now, z, e)))
 			return rc;
 		rearm = 1;
-		/* A schedule that does not recur has no end to keep. */
-		if (t->kind != KIND_CRON && !a->until && !a->count) {
+		/* A schedule that does not recur has no end to keep, nor a start. */
+		if (!task_repeats(t) && !a->until && !a->count) {
 			t->until_at = TIME_NONE;
 			t->count = 0;
 		}
+		if (!task_repeats(t) && !a->not_before)
+			t->not_before = TIME_NONE;
 	}
-	if (a->until || a->count) {
+	if (a->from && !a->every) {
+		if (t->kind != KIND_EVERY)
+			return err_set(e, ST_INVALID, "--from anchors an interval: give it with --every");
+		if ((rc = apply_every(a, t, 1, now, z, e)))
+			return rc;
+		rearm = 1;
+	}
+	if (a->until || a->count || a->not_before) {
 		if ((rc = apply_end(a, t, now, z, e)))
 			return rc;
 		rearm = 1;
 	}
 	if (rearm)
 		t->ends_at = TIME_NONE;
-	*schedule_changed |= rearm || t->jitter != old_jitter;
+	*schedule_changed |= rearm || t->jitter != old_jitter || t->stagger != old_stagger;
 	return ST_OK;
 }

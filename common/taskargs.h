@@ -13,19 +13,28 @@
 struct task_args {
 	const char *name, *prompt, *system_prompt, *tz, *context, *model, *exec, *notify;
 	const char *intent, *channel, *payload, *key, *missed, *timeout, *retries, *jitter;
-	const char *cron, *at, *daily, *weekly;
+	const char *cron, *at, *daily, *weekly;   /* cron: one more expression (the tools') */
+	const char **crons;          /* --cron, repeatable: the union (cron.h) */
+	size_t ncrons;
+	const char *every, *from;    /* --every DURATION [--from TIME] */
+	const char *not_before;      /* "" or "none" removes it */
 	const char *until, *count;   /* a recurrence's end; "none" and "0" remove it */
 	const char *scope;           /* "" removes it */
+	const char *budget;          /* "none" removes it */
+	const char *notify_on;       /* "" goes back to the default */
 	const char *overlap, *deadline, *pause_after; /* --deadline none (or 0) removes it */
+	const char *keep;            /* history.h; "default" (or "") removes it */
 	const char **plan, **attach, **mcp, **mcp_allow;
 	size_t nplan, nattach, nmcp, nmcp_allow;
 	int manual, heartbeat;
 	int enabled;            /* -1 unchanged */
 	char *weekly_joined;
-	const char *kinds[8];   /* the schedule options given, for the error */
+	const char *kinds[8];   /* the schedule options given, for the error (--cron, --daily
+	                           and --weekly, which combine, once) */
 	int nkinds;
 	unsigned when_flags;    /* how --at, --plan and --until are read: WHEN_DMY (when.h), or 0 */
 	int creating;           /* for a new task: --count 0 is refused, not "no end" */
+	int cron_given;         /* one of --cron, --daily, --weekly was given */
 };
 
 /* taskargs.c */
@@ -38,7 +47,8 @@ void taskargs_free(struct task_args *a);
 struct option *taskargs_options(const struct option *extra, const char *extra_short,
     char *shortopts, size_t n);
 /* The same for a subset: TASKARGS_ALL, or TASKARGS_SCHEDULE, the options
- * that say when a task fires (--cron, --at, --plan, --daily, --weekly), for
+ * that say when a task fires (--cron, --at, --plan, --daily, --weekly,
+ * --every, --not-before; task-when has its own --from), for
  * task-when to preview exactly what task-add would add. */
 enum { TASKARGS_ALL, TASKARGS_SCHEDULE };
 struct option *taskargs_options_of(int which, const struct option *extra,

@@ -100,8 +100,8 @@ preview_line(const struct fire_preview *p, struct zones *zs)
 	char slot[64];
 	char *name = one_line(p->task->name);
 	zone_fmt_time(zs, NULL, p->slot, TIME_WALL_ZONE, slot, sizeof slot);
-	char *line = xasprintf("would %s  %s  %.8s  %s  %s", strcmp(p->trigger, "skip") == 0 ?
-	    "skip" : "fire", name, p->task->id, p->trigger, p->slot == TIME_NONE ?
+	int skip = strcmp(p->trigger, "skip") == 0 || strcmp(p->trigger, "budget") == 0;
+	char *line = xasprintf("would %s  %s  %.8s  %s  %s", skip ? "skip" : "fire", name, p->task->id, p->trigger, p->slot == TIME_NONE ?
 	    "now (asked for)" : slot);
 	free(name);
 	return line;

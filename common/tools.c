@@ -64,8 +64,13 @@ tools_open(struct store *st, unsigned profiles, const char *scope, struct tools 
 	int rc;
 	if (!st)
 		return err_set(e, ST_ERR, "tools need an open store");
+	int stagger = 0;
 	if ((rc = config_when_flags(&flags, e)) || (rc = config_load(&cf, e)))
 		return rc;
+	if ((rc = config_stagger(cf, &stagger, e))) {
+		config_free(cf);
+		return rc;
+	}
 	struct tools *tl = xcalloc(1, sizeof *tl);
 	rc = agent_load(&tl->ag, cf, store_locator(st), scope, e);
 	config_free(cf);
@@ -78,6 +83,7 @@ tools_open(struct store *st, unsigned profiles, const char *scope, struct tools 
 	tl->st = st;
 	tl->profiles = profiles ? profiles : TOOLS_NATIVE;
 	tl->zs = zones_new();
+	zones_set_stagger(tl->zs, stagger);
 	*out = tl;
 	return ST_OK;
 }
@@ -508,7 +514,7 @@ twin_visible(struct tools *tl, const struct task *t, const char *dup_id, struct 
 void
 tools_seed_rules(struct task *t)
 {
-	if (t->kind != KIND_CRON)
+	if (!task_repeats(t))
 		return;
 	t->retries = 0;
 	t->pause_after = 0;
@@ -553,6 +559,12 @@ tools_task_save(struct tools *tl, struct task *t, int reschedule, struct err *e)
 		goto out;
 	if (!same(old.attachments, t->attachments) && (rc = attachments_check(tl, t, e)))
 		goto out;
+	/* A cap on spending holds the agent too: it may give one, not lift it. */
+	if (old.budget && !same(old.budget, t->budget)) {
+		rc = err_set(e, ST_REFUSED, "Refused: task '%.80s' has a budget (%s); only the user may"
+		    " change or remove it", old.name, old.budget);
+		goto out;
+	}
 	rc = store_task_put(tl->st, t, e);
 out:
 	task_free(&old);

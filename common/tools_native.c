@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cron.h"
 #include "store.h"
 #include "task_json.h"
 #include "taskargs.h"
@@ -13,9 +14,10 @@
 
 static const char *const statuses_all[] = {"pending", "running", "completed", "failed",
 	"cancelled", "all", NULL};
-static const char *const kinds_all[] = {"cron", "at", "plan", "manual", "heartbeat", NULL};
-static const char *const schedule_args[] = {"cron", "at", "plan", "daily", "weekly", "manual",
-	"heartbeat", NULL};
+static const char *const overlaps_all[] = {"queue", "skip", "replace", NULL};
+static const char *const kinds_all[] = {"cron", "at", "plan", "manual", "heartbeat", "every", NULL};
+static const char *const schedule_args[] = {"cron", "at", "plan", "daily", "weekly", "every",
+	"manual", "heartbeat", NULL};
 
 /* Not found: the seeds' wording, with the id the agent gave. */
 static int
@@ -159,8 +161,15 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
 	a->model = tools_arg_str(args, "model");
 	a->key = tools_arg_str(args, "key");
 	a->until = tools_arg_str(args, "until");
+	a->every = tools_arg_str(args, "every");
+	a->from = tools_arg_str(args, "from");
+	a->not_before = tools_arg_str(args, "not_before");
 	a->scope = tools_arg_str(args, "scope");
+	a->budget = tools_arg_str(args, "budget");
+	a->notify_on = tools_arg_str(args, "notify_on");
+	a->keep = tools_arg_str(args, "keep");
 	a->when_flags = tl->when_flags;
+	a->overlap = tools_arg_str(args, "overlap");
 	a->deadline = tools_arg_str(args, "deadline");
 	static const char *const ints[] = {"count", "retries", "pause_after"};
 	const char **dst[] = {&a->count, &a->retries, &a->pause_after};
@@ -196,8 +205,15 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
 	const cJSON *p = tools_arg(args, "payload");
 	if (p)
 		a->payload = *payload = cJSON_PrintUnformatted(p);
-	if (a->cron && tools_cron_check(a->cron, out))
+	struct cron_list cl;
+	struct err ce;
+	if (a->cron && cron_list_count(a->cron) < 2 && tools_cron_check(a->cron, out))
 		return ST_INVALID;
+	if (a->cron && cron_list_parse(a->cron, &cl, &ce)) {
+		buf_puts(out, "Invalid cron expressions: ");
+		tools_sentence(out, ce.msg);
+		return ST_INVALID;
+	}
 	if (a->nplan == 0 && n == 1 && strcmp(given[0], "plan") == 0) {
 		buf_puts(out, "Argument 'plan' needs at least one time.");
 		return ST_INVALID;
@@ -394,6 +410,8 @@ native_show(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	field(out, "Channel", t.channel);
 	field(out, "Payload", t.payload);
 	field(out, "Model", t.model);
+	field(out, "Budget", t.budget);
+	field(out, "Notify on", t.notify_on);
 	list_field(out, "MCP servers: ", t.mcp);
 	list_field(out, "MCP tools allowed: ", t.mcp_allow);
 	field(out, "Key", t.key);
@@ -522,7 +540,16 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	{"system_prompt", "string", "Optional system prompt for the run.", NULL, 0, NULL, NULL}, \
 	{"cron", "string", "Schedule: a 5-field cron expression (minute hour day-of-month month " \
 	    "day-of-week) or @daily, @hourly...; e.g. '0 7 * * 1-5' is 07:00 on weekdays. Read " \
-	    "in tz.", NULL, 0, NULL, NULL}, \
+	    "in tz. Several separated by ';' fire at each one's times: '0 7 * * 1-5; 0 10 * * 6'.", \
+	    NULL, 0, NULL, NULL}, \
+	{"every", "string", "Schedule: a fixed interval in real time, e.g. '90m', '2h30m', '1d' " \
+	    "(at least 1 minute), from the time in from (default: now, to the minute); DST does " \
+	    "not shift it.", NULL, 0, NULL, NULL}, \
+	{"from", "string", "With every: the first run, which the interval counts from (same " \
+	    "forms as at; the past is fine).", NULL, 0, NULL, NULL}, \
+	{"not_before", "string", "Optional start of a recurring schedule (cron, daily, weekly, " \
+	    "every): no run before this time (same forms as at). In task_update, 'none' removes " \
+	    "it.", NULL, 0, NULL, NULL}, \
 	{"at", "string", "Schedule: run once at this time, ISO 8601 ('2026-03-02T07:00:00Z', or " \
 	    "naive '2026-03-02T07:00' read in tz) or plain English ('in 2 hours', 'tomorrow at " \
 	    "10am', 'next Friday at noon').", NULL, 0, NULL, NULL}, \
@@ -552,7 +579,7 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	{"payload", "object", "Extra JSON data handed to the run.", NULL, 0, NULL, NULL}, \
 	{"model", "string", "Model for this task's runs. Default: the configured one.", NULL, 0, \
 	    NULL, NULL}, \
-	{"until", "string", "Optional end of a recurring schedule (cron, daily, weekly): no run " \
+	{"until", "string", "Optional end of a recurring schedule (cron, daily, weekly, every): no run " \
 	    "after this time, then the task is completed. Same forms as at ('2026-12-31T17:00:00Z', " \
 	    "'friday at 5pm', 'in 2 weeks'). In task_update, 'none' removes an end.", NULL, 0, NULL, NULL}, \
 	{"count", "integer", "Optional end of a recurring schedule: this many occurrences in all, " \
@@ -568,6 +595,16 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	{"scope", "string", "Scope of the task (letters, digits, '.', '_', '-'): only agents of " \
 	    "that scope see it, its runs see only that scope's tasks and share conversations only " \
 	    "within it. A session that has a scope makes every task in it.", NULL, 0, NULL, NULL}, \
+	{"overlap", "string", "What an occurrence due while the task still runs does: queue (the " \
+	    "default: the latest one runs as soon as the run ends), skip (recorded as skipped) or " \
+	    "replace (the running run is ended and recorded cancelled).", overlaps_all, 0, NULL, \
+	    NULL}, \
+	{"budget", "string", "Most the task may spend per day, week or month: dollars ('$2/day', " \
+	    "'2usd/week') or tokens ('200k/month', '1.5M/day'). Over it, its runs are skipped until " \
+	    "the next period. 'none' removes it.", NULL, 0, NULL, NULL}, \
+	{"notify_on", "string", "Which runs the notify hook hears of, comma-separated: failure, " \
+	    "recovery, change (output differs from the last success's), success, always, never. " \
+	    "Default: 'failure,recovery'; an empty string goes back to it.", NULL, 0, NULL, NULL}, \
 	{"deadline", "string", "How late an occurrence may still start, e.g. '10m', '2h': past it " \
 	    "it is recorded missed and not run, and missed runs are never caught up past it. " \
 	    "'none' removes it.", NULL, 0, NULL, NULL}, \
@@ -576,7 +613,10 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	    "30 min, 1 h, never past its next occurrence).", NULL, 0, NULL, NULL}, \
 	{"pause_after", "integer", "Failed occurrences in a row after which a recurring task is " \
 	    "paused (disabled, with the reason; enabling it again resumes it). Default 5; 0 never.", \
-	    NULL, 0, NULL, NULL}
+	    NULL, 0, NULL, NULL}, \
+	{"keep", "string", "How much run history to keep: a duration ('30d', '12h', '2w'), a number " \
+	    "of runs (20 or more), 'forever', or 'default' for the configured one (90 days).", NULL, \
+	    0, NULL, NULL}
 
 static const struct tool_param create_params[] = {
 	TASK_FIELDS(1),
@@ -606,7 +646,7 @@ static const struct tool_param update_params[] = {ID_PARAM, TASK_FIELDS(0), {0}}
 
 const struct tool_def tools_native_defs[] = {
 	{"task_create", TOOLS_NATIVE, "Schedule a prompt to be run by the model later: once (at), at "
-	    "several times (plan), on a recurring schedule (cron, daily, weekly), only when asked "
+	    "several times (plan), on a recurring schedule (cron, daily, weekly, every), only when asked "
 	    "(manual) or with every heartbeat. Give exactly one schedule. Returns the task's ID and "
 	    "its next run.", create_params, native_create, 0},
 	{"task_list", TOOLS_NATIVE, "List scheduled tasks, soonest next run first, with ID, "

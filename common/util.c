@@ -291,6 +291,17 @@ weekday_from_days(int64_t z)
 	return (int)(z >= -4 ? (z + 4) % 7 : (z + 5) % 7 + 6);
 }
 
+uint64_t
+str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
 int64_t
 floor_div(int64_t a, int64_t b)
 {

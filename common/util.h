@@ -47,6 +47,7 @@ void str_words_free(char **v, size_t n);
 
 /* Numbers. */
 int64_t floor_div(int64_t a, int64_t b);        /* a / b rounded down, for b > 0 (days of an instant) */
+uint64_t str_hash(const char *s);               /* FNV-1a of a string: hash tables, fingerprints */
 int cmp_int64(const void *a, const void *b);    /* qsort(3) order of int64_t */
 
 /* A growable byte buffer, always NUL-terminated. */

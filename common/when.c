@@ -2183,3 +2183,130 @@ when_clock(const char *text, int *hour, int *minute, struct err *e)
 	tz_free(utc);
 	return rc;
 }
+
+/* ---- intervals: "every 90 minutes", "every 2 hours from 9am" ----
+ *
+ *	every    = "every" span [ "from" when ]
+ *	span     = [ amount ] unit { [ "and" | "," ] amount unit } | compact
+ *	amount   = number | "a" | "an" | "one"
+ *	unit     = s | sec(s) | second(s) | m | min(s) | minute(s) | h | hr(s) | hour(s)
+ *	         | d | day(s) | w | wk(s) | week(s)
+ *	compact  = number unit { number unit }          ("90m", "2h30m", "1d")
+ *
+ * Real time only: a month or a year is no fixed length, and "every day at
+ * 9am" or "every monday" is a calendar recurrence, which cron says. */
+
+static const struct span_unit {
+	const char *name;
+	int64_t sec;
+} span_units[] = {
+	{"s", 1}, {"sec", 1}, {"secs", 1}, {"second", 1}, {"seconds", 1},
+	{"m", 60}, {"min", 60}, {"mins", 60}, {"minute", 60}, {"minutes", 60},
+	{"h", 3600}, {"hr", 3600}, {"hrs", 3600}, {"hour", 3600}, {"hours", 3600},
+	{"d", 86400}, {"day", 86400}, {"days", 86400},
+	{"w", 604800}, {"wk", 604800}, {"wks", 604800}, {"week", 604800}, {"weeks", 604800},
+};
+
+static int64_t
+span_unit(const char *s, size_t n)
+{
+	for (size_t i = 0; i < sizeof span_units / sizeof span_units[0]; i++)
+		if (strlen(span_units[i].name) == n && strncasecmp(span_units[i].name, s, n) == 0)
+			return span_units[i].sec;
+	return 0;
+}
+
+/* One word of a span into *total: "90m", "2h30m", "minutes" (after an
+ * amount in *amount), "90", "an"; 0 when the word is none of these. */
+static int
+span_word(const char *w, size_t n, int64_t *amount, int64_t *total)
+{
+	if (n == 1 && tolower((unsigned char)*w) == 'a')
+		return *amount = 1;
+	if ((n == 2 && strncasecmp(w, "an", 2) == 0) || (n == 3 && strncasecmp(w, "one", 3) == 0))
+		return *amount = 1;
+	int64_t u = span_unit(w, n);
+	if (u) {
+		*total += (*amount >= 0 ? *amount : 1) * u;
+		*amount = -1;
+		return *total <= INT32_MAX;
+	}
+	size_t i = 0;
+	int any = 0;
+	while (i < n && isdigit((unsigned char)w[i])) {
+		int64_t v = 0;
+		while (i < n && isdigit((unsigned char)w[i]) && v <= INT32_MAX)
+			v = v * 10 + (w[i++] - '0');
+		size_t j = i;
+		while (j < n && isalpha((unsigned char)w[j]))
+			j++;
+		if (j == i) {           /* a bare number: the unit follows as a word */
+			if (i != n || any || *amount >= 0)
+				return 0;
+			*amount = v;
+			return 1;
+		}
+		if (!(u = span_unit(w + i, j - i)) || *amount >= 0)
+			return 0;
+		*total += v * u;
+		if (*total > INT32_MAX)
+			return 0;
+		i = j;
+		any = 1;
+	}
+	return any && i == n;
+}
+
+int
+when_span(const char *text, int64_t *secs, struct err *e)
+{
+	int64_t amount = -1, total = 0;
+	const char *p = text;
+	char q[112];
+	int words = 0;
+	while (*p) {
+		p += strspn(p, " \t,");
+		size_t n = strcspn(p, " \t,");
+		if (!n)
+			break;
+		if (!(n == 3 && strncasecmp(p, "and", 3) == 0) && !span_word(p, n, &amount, &total))
+			return err_set(e, ST_INVALID, "bad interval '%s': write one such as 90m, 2h30m, 1d "
+			    "or '90 minutes'", utf8_quote(q, 104, text, strlen(text)));
+		words++;
+		p += n;
+	}
+	if (!words || amount >= 0 || total <= 0)
+		return err_set(e, ST_INVALID, "bad interval '%s': write one such as 90m, 2h30m, 1d or "
+		    "'90 minutes'", utf8_quote(q, 104, text, strlen(text)));
+	*secs = total;
+	return ST_OK;
+}
+
+int
+when_every(const char *text, int64_t now, const struct tz *z, unsigned flags, int64_t *secs,
+    int64_t *anchor, struct err *e)
+{
+	const char *p = text + strspn(text, " \t");
+	char q[112];
+	if (strncasecmp(p, "every", 5) != 0 || (p[5] && !isspace((unsigned char)p[5])))
+		return ST_NOTFOUND;
+	p += 5;
+	/* The span ends at "from", which starts the anchor. */
+	const char *from = NULL;
+	for (const char *s = p; *s && !from; s++)
+		if (isspace((unsigned char)s[-1]) && strncasecmp(s, "from", 4) == 0 &&
+		    (!s[4] || isspace((unsigned char)s[4])))
+			from = s;
+	char *span = xasprintf("%.*s", (int)(from ? from - p : (ptrdiff_t)strlen(p)), p);
+	struct err sub;
+	int rc = when_span(span, secs, &sub);
+	free(span);
+	if (rc)
+		return err_set(e, ST_INVALID, "'%s' is not an interval in real time (minutes, hours, "
+		    "days, weeks); a calendar recurrence (every monday, every day at 9am, every month) "
+		    "is --daily, --weekly or --cron", utf8_quote(q, 104, text, strlen(text)));
+	*anchor = INT64_MIN; /* TIME_NONE */
+	if (from && (rc = when_read(from + 4, now, z, flags | WHEN_PAST_OK, anchor, e)))
+		return rc;
+	return ST_OK;
+}

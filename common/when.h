@@ -35,5 +35,13 @@ int when_clock(const char *text, int *hour, int *minute, struct err *e);
 /* The config value of date_order ("mdy", the default, or "dmy"; NULL or ""
  * is mdy) as WHEN_DMY set or cleared in *flags; ST_INVALID for any other. */
 int when_date_order(const char *value, unsigned *flags, struct err *e);
+/* An interval in real time ("90m", "2h30m", "1d", "90 minutes", "an hour")
+ * into *secs; ST_INVALID when it is not one. */
+int when_span(const char *text, int64_t *secs, struct err *e);
+/* "every SPAN [from WHEN]": *secs, and *anchor the instant after "from" (read
+ * as when_read does, the past allowed) or INT64_MIN (TIME_NONE).  ST_NOTFOUND when text
+ * does not start with "every"; ST_INVALID when the rest is no interval. */
+int when_every(const char *text, int64_t now, const struct tz *z, unsigned flags, int64_t *secs,
+    int64_t *anchor, struct err *e);
 
 #endif

@@ -41,8 +41,12 @@ _agentcron_complete()
 		task-log) words='running success failed timeout interrupted skipped unstarted' ;;
 		*) words='pending running completed failed cancelled' ;;
 		esac ;;
-	-k | --kind) [[ $cmd == task-ls ]] && words='cron at plan manual heartbeat' ;;
+	-k | --kind) [[ $cmd == task-ls ]] && words='cron every at plan manual heartbeat' ;;
 	--missed) words='once skip all' ;;
+	--notify-on) words='failure recovery change success always never' ;;
+	--by) [[ $cmd == task-log ]] && words='task model day' ;;
+	--budget) words='none' ;;
+	--keep) words='forever default 30d 90d 1000' ;;
 	--provider) words='openai anthropic' ;;
 	-p | --profile) [[ $cmd == task-mcp ]] && words='native oneclaw agent-zero kai toolpack wooster all' ;;
 	-z | --tz)

@@ -94,9 +94,9 @@ test_expect_success 'refused, each in one line with exit 2, and nothing added' '
 	--cron "0 * * * *" --until 2026-11-23T09:00:00Z|--until: '"'"'2026-11-23T09:00:00Z'"'"' is 2026-11-23 09:00 GMT in Europe/London, which is in the past
 	--cron "0 * * * *" --until 2026-11-23T09:29:30Z|--until 2026-11-23 09:29:30 GMT is in the past (read in Europe/London)
 	--daily 09:00 --until 08:00|--until 2026-11-24 08:00 GMT comes before the first occurrence, 2026-11-24 09:00 GMT; it would never run
-	--at "tomorrow at 10am" --until "friday"|--until and --count end recurring tasks (--cron, --daily, --weekly); a one-shot task (--at) has no recurrence to end
-	--plan "tomorrow" --count 2|--until and --count end recurring tasks (--cron, --daily, --weekly); a planned task (--plan) has no recurrence to end
-	--manual --count 2|--until and --count end recurring tasks (--cron, --daily, --weekly); a manual task has no recurrence to end
+	--at "tomorrow at 10am" --until "friday"|--until and --count end recurring tasks (--cron, --daily, --weekly, --every); a one-shot task (--at) has no recurrence to end
+	--plan "tomorrow" --count 2|--until and --count end recurring tasks (--cron, --daily, --weekly, --every); a planned task (--plan) has no recurrence to end
+	--manual --count 2|--until and --count end recurring tasks (--cron, --daily, --weekly, --every); a manual task has no recurrence to end
 	--daily 09:00 --count 0|--count 0 would never run: give a number of occurrences from 1 to 100000
 	--daily 09:00 --count -3|bad --count '"'"'-3'"'"': expected a number of occurrences from 1 to 100000
 	--daily 09:00 --count 100001|bad --count '"'"'100001'"'"': expected a number of occurrences from 1 to 100000
@@ -158,7 +158,7 @@ test_expect_success 'task-edit: a new schedule re-arms the end; a one-shot sched
 	test_cmp expect actual &&
 	task-ls --json >before &&
 	test_expect_code 2 task-edit "$id" --count 2 2>err &&
-	echo "task-edit: --until and --count end recurring tasks (--cron, --daily, --weekly); a one-shot task (--at) has no recurrence to end" >expect &&
+	echo "task-edit: --until and --count end recurring tasks (--cron, --daily, --weekly, --every); a one-shot task (--at) has no recurrence to end" >expect &&
 	test_cmp expect err &&
 	test_expect_code 2 task-edit "$id" --daily 09:00 --until yesterday 2>err &&
 	test_one_line err &&

@@ -77,7 +77,8 @@ task-add: bad --retries '-1': expected a number from 0 to 2147483647|task-add --
 task-add: bad --timeout '5parsecs': expected seconds or a duration like 90s, 5m, 2h|task-add --manual --timeout 5parsecs p
 task-edit: bad --count 'x': expected a number of occurrences from 1 to 100000 (0 removes the end)|task-edit ID --count x
 llm-call: bad --retries '21': expected a number from 0 to 20|llm-call --retries 21 hi
-llm-call: bad --max-rounds '0': expected a number from 1 to 100|llm-call --max-rounds 0 hi
+llm-call: bad --max-rounds '0': expected a number from 1 to 1000|llm-call --max-rounds 0 hi
+llm-call: bad --max-run-tokens '0': expected a number of tokens from 1 to 1000000000|llm-call --max-run-tokens 0 hi
 llm-call: bad --timeout '-1': expected a number of seconds above 0, at most 86400|llm-call --timeout -1 hi
 llm-call: bad --mcp-timeout 'x': expected a number of seconds above 0, at most 86400|llm-call --mcp-timeout x hi
 EOT

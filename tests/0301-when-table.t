@@ -12,9 +12,9 @@ export TASK_NOW=2026-11-22T14:30:00Z
 stride=${WHEN_TABLE_STRIDE:-10} shift=${WHEN_TABLE_SHIFT:-0}
 
 # The table with \xHH made bytes; rows that need a tab or newline inside an
-# expression, and the two that task-when reads as cron first, are left to
-# t-when.
-grep -v -e '\\[tn]' -e '^!0 7 \* \* \*' -e '^!@daily' "$AC_TOP/tests/unit/when-table.txt" |
+# expression, the two that task-when reads as cron first and those it reads
+# as intervals ("every ..."), are left to t-when.
+grep -v -e '\\[tn]' -e '^!0 7 \* \* \*' -e '^!@daily' -e '^!every ' "$AC_TOP/tests/unit/when-table.txt" |
 	perl -pe 's/\\x([0-9a-fA-F]{2})/chr hex $1/ge; s/\\\\/\\/g' >table
 
 # check ROW ZONE WANT: one row in one zone.

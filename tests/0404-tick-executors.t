@@ -126,20 +126,20 @@ test_expect_success 'a bad command line (from an older store) fails the run, not
 	test_cmp expect actual
 '
 
-test_expect_success 'a notify hook gets each finished run as JSON on stdin, successes too' '
+test_expect_success 'a notify hook gets the finished runs its policy asks for as JSON on stdin' '
 	reset_store && rm -f notified &&
 	printf "#!/bin/sh\n{ cat; echo \" env=\$TASK_STATUS\"; } >>notified\n" >hook && chmod +x hook &&
-	a=$(task-add --at 2026-11-23T07:00:00Z --name ok --exec "echo hello" a) &&
+	a=$(task-add --at 2026-11-23T07:00:00Z --name ok --notify-on always --exec "echo hello" a) &&
 	b=$(task-add --at 2026-11-23T07:00:00Z --name bad --exec "$PWD/three" b) &&
 	TASK_NOTIFY=$PWD/hook task-tick >out 2>err &&
 	test ! -s err &&
-	grep -q "^{\"task_id\":\"$a\",\"name\":\"ok\",\"run_id\":\"[0-9a-f-]*\",\"trigger\":\"schedule\",\"status\":\"success\",\"exit_code\":0,\"slot\":\"2026-11-23T07:00:00Z\",\"started_at\":\"2026-11-23T07:00:00Z\",\"ended_at\":\"2026-11-23T07:00:00Z\",\"duration_ms\":[0-9]*,\"output\":\"hello\\\\n\",\"output_truncated\":false,\"error\":null}$" notified &&
-	grep -q "^{\"task_id\":\"$b\",\"name\":\"bad\",.*\"status\":\"failed\",\"exit_code\":3,.*\"error\":\"exited with status 3\\\\nmodel said no\\\\n\"}$" notified &&
+	grep -q "^{\"event\":\"change\",\"task_id\":\"$a\",\"name\":\"ok\",\"reason\":null,\"run_id\":\"[0-9a-f-]*\",\"trigger\":\"schedule\",\"status\":\"success\",\"exit_code\":0,\"slot\":\"2026-11-23T07:00:00Z\",\"started_at\":\"2026-11-23T07:00:00Z\",\"ended_at\":\"2026-11-23T07:00:00Z\",\"duration_ms\":[0-9]*,\"output\":\"hello\\\\n\",\"output_truncated\":false,\"error\":null}$" notified &&
+	grep -q "^{\"event\":\"failure\",\"task_id\":\"$b\",\"name\":\"bad\",.*\"status\":\"failed\",\"exit_code\":3,.*\"error\":\"exited with status 3\\\\nmodel said no\\\\n\"}$" notified &&
 	grep -q "^ env=success$" notified && grep -q "^ env=failed$" notified &&
 	{ grep "\"name\":\"ok\"" notified | test_json_norm && grep "\"name\":\"bad\"" notified | test_json_norm; } >actual &&
 	cat >expect <<-\EOF &&
-	{"task_id":"<id1>","name":"ok","run_id":"<id2>","trigger":"schedule","status":"success","exit_code":0,"slot":"2026-11-23T07:00:00Z","started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"output":"hello\n","output_truncated":false,"error":null}
-	{"task_id":"<id1>","name":"bad","run_id":"<id2>","trigger":"schedule","status":"failed","exit_code":3,"slot":"2026-11-23T07:00:00Z","started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"output":"partial answer\n","output_truncated":false,"error":"exited with status 3\nmodel said no\n"}
+	{"event":"change","task_id":"<id1>","name":"ok","reason":null,"run_id":"<id2>","trigger":"schedule","status":"success","exit_code":0,"slot":"2026-11-23T07:00:00Z","started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"output":"hello\n","output_truncated":false,"error":null}
+	{"event":"failure","task_id":"<id1>","name":"bad","reason":null,"run_id":"<id2>","trigger":"schedule","status":"failed","exit_code":3,"slot":"2026-11-23T07:00:00Z","started_at":"2026-11-23T07:00:00Z","ended_at":"2026-11-23T07:00:00Z","duration_ms":<ms>,"output":"partial answer\n","output_truncated":false,"error":"exited with status 3\nmodel said no\n"}
 	EOF
 	test_cmp expect actual
 '
@@ -149,7 +149,8 @@ test_expect_success 'a per-task hook wins over TASK_NOTIFY, the config file is t
 	printf "#!/bin/sh\ncat >>other\n" >hook2 && chmod +x hook2 &&
 	task-add --at 2026-11-23T07:00:00Z --name own --notify "$PWD/hook2" --exec true a >/dev/null &&
 	task-add --at 2026-11-23T07:00:00Z --name default --exec true b >/dev/null &&
-	mkdir -p config/agentcron && printf "notify = %s/hook\n" "$PWD" >config/agentcron/config &&
+	mkdir -p config/agentcron &&
+	printf "notify = %s/hook\nnotify_on = success\n" "$PWD" >config/agentcron/config &&
 	chmod 600 config/agentcron/config &&
 	task-tick >out &&
 	grep -q "\"name\":\"own\"" other && ! grep -q "\"name\":\"default\"" other &&
@@ -160,7 +161,7 @@ test_expect_success 'a per-task hook wins over TASK_NOTIFY, the config file is t
 test_expect_success 'a failing hook is reported on stderr and changes nothing on record' '
 	reset_store &&
 	printf "#!/bin/sh\ncat >/dev/null\necho hook broke >&2\nexit 5\n" >badhook && chmod +x badhook &&
-	id=$(task-add --at 2026-11-23T07:00:00Z --exec true a) &&
+	id=$(task-add --at 2026-11-23T07:00:00Z --notify-on success --exec true a) &&
 	TASK_NOTIFY=$PWD/badhook task-tick >out 2>err &&
 	grep -q "^task-tick: notify hook '\''[^'\'']*badhook'\'' failed for run [0-9a-f]\{8\}: exited with status 5: hook broke$" err &&
 	test "$(wc -l <err)" -eq 1 &&

@@ -101,9 +101,9 @@ test_expect_success 'paused after --pause-after failed occurrences in a row, sai
 	for h in 07 08 09 10; do tick 2026-11-23T$h:00:00Z || return 1; done &&
 	test "$(wc -l <seen)" -eq 3 &&
 	test "$(wc -l <events)" -eq 3 &&
-	grep -c "\"paused\":\"paused after 3 failures in a row: exited with status 1 boom\"" events >n &&
+	grep -c "^{\"event\":\"paused\",.*\"reason\":\"paused after 3 failures in a row: exited with status 1 boom\"" events >n &&
 	echo 1 >expect && test_cmp expect n &&
-	sed -n "3p" events | grep -q "\"paused\":" &&
+	sed -n "3p" events | grep -q "^{\"event\":\"paused\"," &&
 	grep "^task-tick: task .* (fragile) is paused after 3 failures in a row: exited with status 1 boom; task-edit --enable [0-9a-f]\{8\} resumes it$" tick.err &&
 	task-ls --status paused | cut -f2,3 >actual &&
 	printf "fragile\tpaused\n" >expect && test_cmp expect actual &&

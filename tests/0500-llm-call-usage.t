@@ -80,7 +80,7 @@ test_expect_success 'bad numbers' '
 	echo "llm-call: bad --retries '\''-1'\'': expected a number from 0 to 20" >expect &&
 	test_cmp expect err &&
 	test_expect_code 2 llm-call --max-rounds 0 hi 2>err &&
-	echo "llm-call: bad --max-rounds '\''0'\'': expected a number from 1 to 100" >expect &&
+	echo "llm-call: bad --max-rounds '\''0'\'': expected a number from 1 to 1000" >expect &&
 	test_cmp expect err
 '
 

@@ -75,7 +75,7 @@ test_expect_success 'an option the provider does not know is its 400, not retrie
 test_expect_success '--json: answer, provider, model, usage, finish reason, latency' '
 	llm-call --json "two words" >out &&
 	sed "s/\"latency_ms\":[0-9]*,/\"latency_ms\":L,/; s/\"id\":[0-9]*/\"id\":I/" out >actual &&
-	echo "{\"answer\":\"echo: two words\",\"provider\":\"openai\",\"model\":\"gpt-4o-mini\",\"usage\":{\"input_tokens\":2,\"output_tokens\":3},\"finish_reason\":\"stop\",\"latency_ms\":L,\"attempts\":1,\"id\":I}" >expect &&
+	echo "{\"answer\":\"echo: two words\",\"provider\":\"openai\",\"model\":\"gpt-4o-mini\",\"usage\":{\"input_tokens\":2,\"output_tokens\":3},\"cost\":null,\"finish_reason\":\"stop\",\"latency_ms\":L,\"attempts\":1,\"id\":I}" >expect &&
 	test_cmp expect actual
 '
 
@@ -100,7 +100,7 @@ test_expect_success '--stream asks for events and prints the joined text' '
 test_expect_success 'a streamed reply gives usage and finish reason too' '
 	llm-call --stream --json "a b c" >out &&
 	sed "s/\"latency_ms\":[0-9]*,/\"latency_ms\":L,/; s/\"id\":[0-9]*/\"id\":I/" out >actual &&
-	echo "{\"answer\":\"echo: a b c\",\"provider\":\"openai\",\"model\":\"gpt-4o-mini\",\"usage\":{\"input_tokens\":3,\"output_tokens\":4},\"finish_reason\":\"stop\",\"latency_ms\":L,\"attempts\":1,\"id\":I}" >expect &&
+	echo "{\"answer\":\"echo: a b c\",\"provider\":\"openai\",\"model\":\"gpt-4o-mini\",\"usage\":{\"input_tokens\":3,\"output_tokens\":4},\"cost\":null,\"finish_reason\":\"stop\",\"latency_ms\":L,\"attempts\":1,\"id\":I}" >expect &&
 	test_cmp expect actual
 '
 

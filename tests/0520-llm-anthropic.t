@@ -51,14 +51,14 @@ test_expect_success '--provider anthropic with any model name; -o max_tokens win
 test_expect_success '--json from a plain reply' '
 	llm-call -m claude-sonnet-4-0 --json "x y" >out &&
 	sed "s/\"latency_ms\":[0-9]*,/\"latency_ms\":L,/; s/\"id\":[0-9]*/\"id\":I/" out >actual &&
-	echo "{\"answer\":\"echo: x y\",\"provider\":\"anthropic\",\"model\":\"claude-sonnet-4-0\",\"usage\":{\"input_tokens\":2,\"output_tokens\":3},\"finish_reason\":\"end_turn\",\"latency_ms\":L,\"attempts\":1,\"id\":I}" >expect &&
+	echo "{\"answer\":\"echo: x y\",\"provider\":\"anthropic\",\"model\":\"claude-sonnet-4-0\",\"usage\":{\"input_tokens\":2,\"output_tokens\":3},\"cost\":null,\"finish_reason\":\"end_turn\",\"latency_ms\":L,\"attempts\":1,\"id\":I}" >expect &&
 	test_cmp expect actual
 '
 
 test_expect_success 'a streamed reply: text, usage and stop reason from the events' '
 	llm-call -m claude-sonnet-4-0 --stream --json "one two three four" >out &&
 	sed "s/\"latency_ms\":[0-9]*,/\"latency_ms\":L,/; s/\"id\":[0-9]*/\"id\":I/" out >actual &&
-	echo "{\"answer\":\"echo: one two three four\",\"provider\":\"anthropic\",\"model\":\"claude-sonnet-4-0\",\"usage\":{\"input_tokens\":4,\"output_tokens\":5},\"finish_reason\":\"end_turn\",\"latency_ms\":L,\"attempts\":1,\"id\":I}" >expect &&
+	echo "{\"answer\":\"echo: one two three four\",\"provider\":\"anthropic\",\"model\":\"claude-sonnet-4-0\",\"usage\":{\"input_tokens\":4,\"output_tokens\":5},\"cost\":null,\"finish_reason\":\"end_turn\",\"latency_ms\":L,\"attempts\":1,\"id\":I}" >expect &&
 	test_cmp expect actual &&
 	cat >expect <<-\EOT &&
 	POST /v1/messages

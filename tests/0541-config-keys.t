@@ -31,6 +31,7 @@ test_expect_success 'every key agentcron reads is known: no warning' '
 	run_timeout = 600
 	owner_timeout = 30
 	deadline = 10m
+	stagger = 5m
 	provider = openai
 	model = gpt-4o-mini
 	openai_model = gpt-4o-mini
@@ -48,11 +49,17 @@ test_expect_success 'every key agentcron reads is known: no warning' '
 	agent_max_create = 10
 	agent_max_tasks = 100
 	agent_max_calls = 16
+	notify_on = failure,recovery
+	budget = $5/day
+	price.gpt-4o-mini = 0.15 0.60
+	keep = 90d
+	keep_runs = 25000
+	context_messages = 100
 	EOF
 	task-ls >/dev/null 2>err && test_cmp /dev/null err &&
-	grep "^\.It Li " "$AC_TOP/man/man5/agentcron-config.5" | sed "s/^\.It //; s/ , / /g; s/Li //g" |
-		tr " " "\n" | sort -u >documented &&
-	sed "s/ = .*//" "$cfg" | sort -u >used &&
+	grep "^\.It Li " "$AC_TOP/man/man5/agentcron-config.5" |
+		sed "s/^\.It //; s/ , / /g; s/Li //g; s/\. Ns Ar /./g" | tr " " "\n" | sort -u >documented &&
+	sed "s/ = .*//; s/^\([a-z_]*\)\.[^ ]*/\1.MODEL/" "$cfg" | sort -u >used &&
 	test_cmp used documented
 '
 

@@ -14,15 +14,24 @@
 #include "task_fields.h"
 #include "task_json.h"
 
-#define NTASKS 3 /* one of each kind with instants or an expression */
-static const int kinds[NTASKS] = {KIND_CRON, KIND_AT, KIND_PLAN};
+#define NTASKS 4 /* one of each kind with instants, expressions or an interval */
+static const int kinds[NTASKS] = {KIND_CRON, KIND_AT, KIND_PLAN, KIND_EVERY};
 static const int64_t base = 1795000000;
+
+/* The fields of an interval, which only a task of that kind has. */
+static int
+interval_field(const struct field *f)
+{
+	return f->json && (strcmp(f->json, "every") == 0 || strcmp(f->json, "anchor") == 0);
+}
 
 /* A value of f unlike the default in dflt (variant v: another such value). */
 static int
 fill(const struct field *f, void *obj, const void *dflt, size_t i, int v)
 {
 	char s[64];
+	if (interval_field(f))
+		return 1; /* the task's schedule, set by the caller */
 	snprintf(s, sizeof s, "f%zu-v%d \xc3\xa9\t'x'", i, v);
 	switch (f->type) {
 	case FT_ID: snprintf(FIELD_OF(obj, f, char), f->size, "%08zx-0000-4000-8000-%012d", i, v); break;
@@ -49,6 +58,7 @@ fill(const struct field *f, void *obj, const void *dflt, size_t i, int v)
 		break;
 	case FT_PLAN:
 	case FT_AT:
+	case FT_CRONS:
 	case FT_DESCRIPTION:
 	case FT_DEDUP:
 		break; /* the task's schedule, set by the caller; derived */
@@ -165,6 +175,18 @@ printed(const struct field *f, const cJSON *v, void *obj)
 			*FIELD_OF(obj, f, int64_t) = TIME_NONE;
 		break;
 	case FT_ENUM: *FIELD_OF(obj, f, int) = s ? f->names->parse(s) : -2; break;
+	case FT_CRONS: {
+		/* Several expressions: cron printed the first, crons has them all. */
+		struct task *t = obj;
+		const cJSON *it;
+		struct buf b = {0};
+		cJSON_ArrayForEach(it, v) buf_printf(&b, "%s%s", b.len ? "; " : "", it->valuestring);
+		if (b.len) {
+			free(t->cron);
+			t->cron = b.data;
+		}
+		break;
+	}
 	case FT_ARRAY:
 	case FT_OBJECT:
 		free(*FIELD_OF(obj, f, char *));
@@ -175,8 +197,9 @@ printed(const struct field *f, const cJSON *v, void *obj)
 	}
 }
 
-/* j holds every JSON field of fs, in the table's order, and nothing else;
- * what it prints of each goes into out. */
+/* j holds every JSON field of fs, in the table's order, and nothing else
+ * (those it leaves out when none may be missing); what it prints of each
+ * goes into out. */
 static int
 read_printed(const struct fields *fs, const cJSON *j, void *out)
 {
@@ -184,7 +207,7 @@ read_printed(const struct fields *fs, const cJSON *j, void *out)
 	int in_order = 1;
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct field *f = &fs->f[i];
-		if (!f->json)
+		if (!f->json || ((f->flags & F_OMIT) && (!it || strcmp(it->string, f->json) != 0)))
 			continue;
 		in_order &= it && strcmp(it->string, f->json) == 0;
 		if (it)
@@ -207,7 +230,11 @@ task_make(struct task *t, int k, int v)
 	snprintf(t->id, sizeof t->id, "0000000%d-0000-4000-8000-00000000000%d", k, v);
 	t->kind = kinds[k];
 	set_str(&t->tz, v ? "Asia/Tokyo" : "Europe/Paris");
-	set_str(&t->cron, t->kind == KIND_CRON ? (v ? "30 8 * * 1" : "0 7 * * *") : NULL);
+	set_str(&t->cron, t->kind == KIND_CRON ? (v ? "30 8 * * 1; 0 9 * * 6" : "0 7 * * *") : NULL);
+	if (t->kind == KIND_EVERY) {
+		t->every = 5400 + 60 * v;
+		t->anchor = base + 60 * v;
+	}
 	t->nplan = t->kind == KIND_AT ? 1 : t->kind == KIND_PLAN ? 3 : 0;
 	t->plan = t->nplan ? xcalloc(t->nplan, sizeof *t->plan) : NULL;
 	for (size_t i = 0; i < t->nplan; i++)

@@ -133,7 +133,7 @@ jitter_cases(struct zones *zs)
 	check_int(rules_due(&t, zs, t.due_at + 30, &d, &e), ST_OK, "decided");
 	check_int(d.fire, 1, "30 s after its due instant is on time, even with --missed skip");
 	check_int(d.slot, T0, "the nominal slot is reported, not the delayed one");
-	rules_set_next(&t, d.next);
+	rules_set_next(&t, NULL, d.next);
 	check_int(t.due_at, d.next + task_jitter_delay(t.id, d.next, 600), "the next delay is its own");
 	task_free(&t);
 }
@@ -215,10 +215,10 @@ after_cases(void)
 		t.retries = cases[i].retries;
 		t.status = cases[i].status_before;
 		int64_t before = cases[i].next_before ? utc(cases[i].next_before) : NONE;
-		rules_set_next(&t, before);
+		rules_set_next(&t, NULL, before);
 		struct run r = ended(cases[i].run_status, cases[i].exit_code, cases[i].attempt,
 		    cases[i].prev);
-		rules_after_run(&t, &r, now);
+		rules_after_run(&t, NULL, &r, now);
 		check_str(task_status_name(t.status), task_status_name(cases[i].status), "%s: status",
 		    cases[i].desc);
 		check_int(t.consecutive_failures, cases[i].failures, "%s: failures", cases[i].desc);
@@ -226,6 +226,35 @@ after_cases(void)
 		    : now + cases[i].next, "%s: next run", cases[i].desc);
 		check_str(t.last_status, cases[i].run_status, "%s: last status", cases[i].desc);
 		check_int(t.last_run_at, T0, "%s: last run", cases[i].desc);
+		task_free(&t);
+	}
+}
+
+/* Occurrences due while the run went on, none handled by a pass: queue and
+ * replace keep the newest, due at the run's end; skip moves past them. */
+static void
+overlap_cases(void)
+{
+	static const struct {
+		int overlap;
+		const char *next, *due;
+	} cases[] = {
+		{OVERLAP_QUEUE, "2026-11-23T07:03:00Z", "2026-11-23T07:03:30Z"},
+		{OVERLAP_REPLACE, "2026-11-23T07:03:00Z", "2026-11-23T07:03:30Z"},
+		{OVERLAP_SKIP, "2026-11-23T07:04:00Z", "2026-11-23T07:04:00Z"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct task t;
+		make(&t, "* * * * *", MISSED_ALL, NONE, 0);
+		t.overlap = cases[i].overlap;
+		t.status = STATUS_RUNNING;
+		rules_set_next(&t, NULL, utc("2026-11-23T07:01:00Z"));
+		struct run r = ended("success", 0, 1, NULL);
+		rules_after_run(&t, NULL, &r, utc("2026-11-23T07:03:30Z"));
+		check_int(t.next_run_at, utc(cases[i].next), "overlap %s: next run",
+		    task_overlap_name(cases[i].overlap));
+		check_int(t.due_at, utc(cases[i].due), "overlap %s: due",
+		    task_overlap_name(cases[i].overlap));
 		task_free(&t);
 	}
 }
@@ -238,12 +267,12 @@ pause_cases(void)
 	make(&t, "0 7 * * *", MISSED_ONCE, NONE, 0);
 	t.retries = 0;
 	t.pause_after = 2;
-	rules_set_next(&t, utc("2026-11-24T07:00:00Z"));
+	rules_set_next(&t, NULL, utc("2026-11-24T07:00:00Z"));
 	struct run r = ended("failed", 1, 1, NULL);
 	r.error = "exited with status 1: no key";
 	for (int i = 1; i <= 3; i++) {
 		t.status = STATUS_RUNNING;
-		rules_after_run(&t, &r, T0 + 5);
+		rules_after_run(&t, NULL, &r, T0 + 5);
 		check_int(t.enabled, i < 2, "failure %d: enabled", i);
 	}
 	check_str(t.paused, "paused after 2 failures in a row: exited with status 1: no key",
@@ -253,7 +282,7 @@ pause_cases(void)
 	set_str(&t.paused, NULL);
 	t.enabled = 1;
 	t.status = STATUS_RUNNING;
-	rules_after_run(&t, &r, T0 + 5);
+	rules_after_run(&t, NULL, &r, T0 + 5);
 	check_int(t.enabled, 1, "pause_after 0: never paused");
 	task_free(&t);
 }
@@ -271,14 +300,14 @@ excerpt_cases(void)
 	strcpy(out + 198, "\xe2\x80\x94 and more");
 	r.output = out;
 	r.error = "exited with status 1\n  the\treason\n";
-	rules_after_run(&t, &r, T0);
+	rules_after_run(&t, NULL, &r, T0);
 	check_int(strlen(t.last_result), 198 + 3, "cut before the character the cut would split");
 	check(strcmp(t.last_result + 198, "...") == 0, "and marked as cut: %s", t.last_result + 190);
 	check_str(t.last_error, "exited with status 1 the reason", "blanks collapsed, one line");
 	r.status = RUN_SUCCESS;
 	r.output = "  \n ";
 	t.status = STATUS_RUNNING;
-	rules_after_run(&t, &r, T0);
+	rules_after_run(&t, NULL, &r, T0);
 	check(t.last_result == NULL && t.last_error == NULL, "nothing to show is none");
 	task_free(&t);
 }
@@ -291,14 +320,14 @@ unstarted_cases(void)
 	t.status = STATUS_RUNNING;
 	t.consecutive_failures = 1;
 	struct run r = ended("unstarted", -1, 2, NULL);
-	rules_unstarted(&t, &r, T0 + 10);
+	rules_unstarted(&t, NULL, &r, T0 + 10);
 	check_str(task_status_name(t.status), "pending", "could not start: pending again");
 	check_int(t.next_run_at, T0, "due at the same occurrence");
 	check_int(t.arming, 1, "armed again, so the instant is a new occurrence");
 	check_int(t.consecutive_failures, 1, "not counted as a failure");
 	struct run m = ended("unstarted", -1, 1, "failed");
 	t.status = STATUS_RUNNING;
-	rules_unstarted(&t, &m, T0 + 20);
+	rules_unstarted(&t, NULL, &m, T0 + 20);
 	check_str(task_status_name(t.status), "failed", "a manual run gives the status back");
 	task_free(&t);
 }
@@ -311,6 +340,7 @@ main(void)
 	jitter_cases(zs);
 	after_cases();
 	pause_cases();
+	overlap_cases();
 	excerpt_cases();
 	unstarted_cases();
 	static const struct { int attempt; int64_t delay; } backoff[] = {

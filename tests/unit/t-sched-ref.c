@@ -8,10 +8,17 @@
  * Random expressions (parsed from text, so the parser is exercised too) x 10
  * zones x windows around the DST changes of 2026-2030; cron_next must agree
  * with the walk at every fire and at random instants between them.  The
- * sanitizer build runs a quarter of the cases. */
+ * sanitizer build runs a quarter of the cases.
+ *
+ * Then the schedules built on it: several expressions (cron_list_next
+ * against the merged walks of each, every instant once) and intervals
+ * (task_next_slot against anchor + k * every counted out, with
+ * --not-before and an end). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cron.h"
+#include "task.h"
 #include "tap.h"
 #include "tz.h"
 
@@ -188,6 +195,127 @@ compare(const char *expr, const char *zone, const struct cron *c, const struct t
 	return 1;
 }
 
+static int
+cmp64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Two to four random expressions as one list, against the merged walks. */
+static int
+compare_union(const char *zone, const struct tz *z, int64_t from, int64_t to)
+{
+	static int64_t all[4 * 20000];
+	char text[4 * 330] = "";
+	struct cron c;
+	struct err e;
+	size_t n = 0;
+	int k = 2 + pick(3);
+	for (int i = 0; i < k; i++) {
+		char expr[320];
+		do
+			gen_expr(expr, sizeof expr, 0);
+		while (cron_parse(expr, &c, &e) != ST_OK);
+		/* the same expression twice now and then: its instants once */
+		if (i && pick(6) == 0)
+			snprintf(expr, sizeof expr, "%.*s", (int)strcspn(text, ";"), text);
+		cron_parse(expr, &c, &e);
+		n += reference(&c, z, from, to, all + n, 20000);
+		snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s", i ? "; " : "", expr);
+	}
+	qsort(all, n, sizeof *all, cmp64);
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!w || all[i] != all[w - 1])
+			all[w++] = all[i];
+	struct cron_list l;
+	if (cron_list_parse(text, &l, &e) != ST_OK) {
+		printf("# '%s': %s\n", text, e.msg);
+		return 0;
+	}
+	int64_t prev = from;
+	for (size_t i = 0; i <= w; i++) {
+		int64_t got = cron_list_next(&l, z, prev);
+		if (i == w ? got != -1 && got <= to : got != all[i]) {
+			printf("# '%s' in %s after %lld: cron_list_next %lld, reference %lld\n", text, zone,
+			    (long long)prev, (long long)got, i < w ? (long long)all[i] : -1LL);
+			return 0;
+		}
+		if (i < w)
+			prev = all[i];
+	}
+	return 1;
+}
+
+/* A random interval, anchor, start and end: task_next_slot at random
+ * instants against the instants counted out one by one. */
+static int
+compare_every(const char *zone)
+{
+	struct task t;
+	struct err e;
+	task_init(&t);
+	t.kind = KIND_EVERY;
+	t.tz = xstrdup(zone);
+	static const int lens[] = {60, 90 * 60, 3600, 86400, 7 * 86400, 2 * 3600 + 30 * 60};
+	t.every = pick(2) ? lens[pick(6)] : 60 + pick(3 * 86400);
+	t.anchor = 1767225600 + (int64_t)(rnd() % 157766400);
+	if (pick(3) == 0)
+		t.not_before = t.anchor + (int64_t)(rnd() % (uint64_t)(30 * (int64_t)t.every)) -
+		    10 * t.every;
+	if (pick(3) == 0)
+		t.ends_at = t.anchor + (int64_t)(rnd() % (uint64_t)(40 * (int64_t)t.every));
+	int ok = 1;
+	for (int k = 0; k < 50 && ok; k++) {
+		int64_t after = t.anchor + (int64_t)(rnd() % (uint64_t)(60 * (int64_t)t.every)) -
+		    20 * t.every, want = TIME_NONE, got;
+		if (pick(4) == 0)
+			after = t.anchor + (int64_t)pick(40) * t.every - pick(2); /* on an instant */
+		for (int64_t s = t.anchor; want == TIME_NONE; s += t.every) {
+			if (t.ends_at != TIME_NONE && s > t.ends_at)
+				break;
+			if (s > after && (t.not_before == TIME_NONE || s >= t.not_before))
+				want = s;
+		}
+		ok = task_next_slot(&t, NULL, after, &got, &e) == ST_OK && got == want;
+		if (!ok)
+			printf("# every %d from %lld (not before %lld, ends %lld) in %s after %lld: %lld, "
+			    "reference %lld\n", t.every, (long long)t.anchor, (long long)t.not_before,
+			    (long long)t.ends_at, zone, (long long)after, (long long)got, (long long)want);
+	}
+	task_free(&t);
+	return ok;
+}
+
+static void
+test_built_on(int per_zone)
+{
+	for (size_t zi = 0; zi < sizeof zones / sizeof *zones; zi++) {
+		struct tz *z;
+		struct err e;
+		if (tz_load(zones[zi], &z, &e)) {
+			check(0, "%s", e.msg);
+			continue;
+		}
+		int64_t tr[64];
+		size_t ntr = transitions(z, tr, 64);
+		int ok = 1, k;
+		for (k = 0; k < per_zone / 8 && ok; k++) {
+			int64_t mid = ntr ? tr[pick((int)ntr)] : 1767225600 + (int64_t)(rnd() % 157766400);
+			int64_t from = mid - 3 * 86400 - (int64_t)(rnd() % 86400);
+			ok = compare_union(zones[zi], z, from, from + 7 * 86400);
+		}
+		check(ok, "%s: cron_list_next is the union of the walks, each instant once, on %d lists",
+		    zones[zi], k);
+		for (k = 0, ok = 1; k < per_zone / 4 && ok; k++)
+			ok = compare_every(zones[zi]);
+		check(ok, "%s: an interval's next slot is anchor + k * every, in its start and end, on "
+		    "%d intervals", zones[zi], k);
+		tz_free(z);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -249,5 +377,6 @@ main(int argc, char **argv)
 		tz_free(z);
 	}
 	printf("# %ld expressions in %ld zones\n", total, cases);
+	test_built_on(per_zone);
 	return tap_done();
 }

@@ -257,7 +257,7 @@ test_arm_end(void)
 	    "later --until or a new --count", "and says why");
 	t.kind = KIND_AT;
 	check_int(task_validate(&t, zs, &e), ST_INVALID, "a count on a one-shot is refused");
-	check_str(e.msg, "--until and --count end recurring tasks (--cron, --daily, --weekly); a "
+	check_str(e.msg, "--until and --count end recurring tasks (--cron, --daily, --weekly, --every); a "
 	    "one-shot task (--at) has no recurrence to end", "with the reason");
 	task_free(&t);
 	zones_free(zs);

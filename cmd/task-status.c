@@ -1,0 +1,733 @@
+/* task-status: the scheduler at a glance, as `systemctl status` is for a
+ * unit: each host's last pass and how long ago, whether firing is paused,
+ * the tasks overdue and failing, the runs of the last 24 hours by status,
+ * today's tokens and the store's size.  --json for scripts; --check is a
+ * monitoring plugin (one line, exit 0 OK, 1 WARNING, 2 CRITICAL, 3
+ * UNKNOWN) and a dead-man's switch: every pass records itself (host,
+ * time) in the store, so silence is seen from any host; --prometheus
+ * writes the text exposition format for node_exporter's textfile
+ * collector.  Only reads: a store that does not exist reads as empty. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "fire_rules.h"
+#include "opt.h"
+#include "prog.h"
+#include "spend.h"
+#include "store.h"
+#include "store_history.h"
+#include "task_json.h"
+#include "taskargs.h"
+#include "tz.h"
+
+static const char prog[] = "task-status";
+
+#define SHOWN_MAX 100          /* overdue or failing tasks listed, at most */
+#define SILENCE_DEFAULT 180
+
+enum { OK, WARNING, CRITICAL, UNKNOWN };
+static const char *const verdicts[] = {"OK", "WARNING", "CRITICAL", "UNKNOWN"};
+
+struct item {
+	char id[37];
+	char *name, *error;
+	int64_t due;
+	int failures;
+	char last[16];
+};
+
+struct count {
+	char name[24];
+	long long n;
+};
+
+struct status {
+	struct store *st;
+	int64_t now, max_silence;
+	char *paused;
+	struct pass *passes;
+	size_t npasses;
+	long tasks, enabled, due, by_status[STATUS_COUNT];
+	struct item overdue[SHOWN_MAX], failing[SHOWN_MAX], paused_by[SHOWN_MAX], over[SHOWN_MAX];
+	long noverdue, nfailing, npaused, nover;
+	char global_over[256];     /* why all tasks are over the global budget, or "" */
+	double dollars_today;
+	struct count runs[16];
+	size_t nruns;
+	long long tok_in, tok_out;
+	int64_t bytes, free_bytes;
+	int verdict;
+	char summary[1024];
+};
+
+static int
+take_pass(const struct pass *p, void *arg)
+{
+	struct status *s = arg;
+	s->passes = xrealloc(s->passes, (s->npasses + 1) * sizeof *s->passes);
+	s->passes[s->npasses++] = *p;
+	return 0;
+}
+
+static void
+take_count(const char *status, long long n, void *arg)
+{
+	struct status *s = arg;
+	if (s->nruns < sizeof s->runs / sizeof s->runs[0]) {
+		snprintf(s->runs[s->nruns].name, sizeof s->runs[0].name, "%s", status);
+		s->runs[s->nruns++].n = n;
+	}
+}
+
+static void
+item_of(struct item *it, const struct task *t)
+{
+	memcpy(it->id, t->id, sizeof it->id);
+	it->name = xstrdup(t->name);
+	it->error = xstrdup(t->last_error);
+	it->due = t->due_at;
+	it->failures = t->consecutive_failures;
+	snprintf(it->last, sizeof it->last, "%s", t->last_status ? t->last_status : "");
+}
+
+static int
+take_overdue(const struct task *t, void *arg)
+{
+	struct status *s = arg;
+	s->due++;
+	if (rules_overdue(t, s->now) && s->noverdue < SHOWN_MAX)
+		item_of(&s->overdue[s->noverdue++], t);
+	else if (rules_overdue(t, s->now))
+		s->noverdue++;
+	return 0;
+}
+
+/* The first SHOWN_MAX in list, all counted. */
+static void
+item_add(struct item *list, long *n, const struct task *t, const char *why)
+{
+	if (*n < SHOWN_MAX) {
+		item_of(&list[*n], t);
+		if (why)
+			set_str(&list[*n].error, why);
+	}
+	(*n)++;
+}
+
+static int
+take_paused(const struct task *t, void *arg)
+{
+	struct status *s = arg;
+	item_add(s->paused_by, &s->npaused, t, t->paused);
+	return 0;
+}
+
+struct budgets {
+	struct status *s;
+	struct spend_check sc;
+	struct zones *zs;
+	int rc;
+	struct err *e;
+};
+
+static void
+take_budget(const char *id, void *arg)
+{
+	struct budgets *b = arg;
+	struct task t;
+	char why[256];
+	int over = 0;
+	int64_t window;
+	if (b->rc || store_task_get(b->s->st, id, &t, b->e))
+		return;
+	b->rc = spend_check_task(&b->sc, b->s->st, &t, b->zs, b->s->now, &over, why, sizeof why,
+	    &window, NULL, NULL, 0, b->e);
+	if (!b->rc && over)
+		item_add(b->s->over, &b->s->nover, &t, why);
+	task_free(&t);
+}
+
+/* Tasks over their own budget, and all over the global one. */
+static int
+check_budgets(struct status *s, struct err *e)
+{
+	struct config *cf = NULL;
+	struct budgets b = {.s = s, .e = e, .zs = zones_new()};
+	struct budget global;
+	int rc = config_load(&cf, e) ? ST_ERR : spend_check_init(&b.sc, cf, e);
+	if (!rc) {
+		global = b.sc.global;
+		b.sc.global.set = 0;
+		rc = store_budget_tasks(s->st, take_budget, &b, e);
+	}
+	if (!rc)
+		rc = b.rc;
+	if (!rc && global.set) {
+		struct task none;
+		int over = 0;
+		int64_t window;
+		task_init(&none);
+		b.sc.global = global;
+		rc = spend_check_task(&b.sc, s->st, &none, b.zs, s->now, &over, s->global_over,
+		    sizeof s->global_over, &window, NULL, NULL, 0, e);
+		if (!over)
+			s->global_over[0] = 0;
+	}
+	config_free(cf);
+	zones_free(b.zs);
+	return rc;
+}
+
+static int
+take_failing(const struct task *t, void *arg)
+{
+	struct status *s = arg;
+	if (t->consecutive_failures <= 0 || t->status == STATUS_CANCELLED)
+		return 0;
+	if (s->nfailing < SHOWN_MAX)
+		item_of(&s->failing[s->nfailing], t);
+	s->nfailing++;
+	return 0;
+}
+
+static int
+count_tasks(struct status *s, struct err *e)
+{
+	struct task_filter f;
+	int rc = ST_OK;
+	task_filter_init(&f);
+	if ((rc = store_task_count(s->st, &f, &s->tasks, e)))
+		return rc;
+	f.enabled = 1;
+	if ((rc = store_task_count(s->st, &f, &s->enabled, e)))
+		return rc;
+	f.enabled = -1;
+	for (int i = 0; !rc && i < STATUS_COUNT; i++) {
+		f.statuses = 1u << i;
+		rc = store_task_count(s->st, &f, &s->by_status[i], e);
+	}
+	if (rc)
+		return rc;
+	/* Due now (or asked for): the overdue are among them. */
+	task_filter_init(&f);
+	f.statuses = 1u << STATUS_PENDING;
+	f.enabled = 1;
+	f.now = s->now;
+	f.due_within = 0;
+	if ((rc = store_task_list(s->st, &f, take_overdue, s, e)))
+		return rc;
+	task_filter_init(&f);
+	f.paused = 1;
+	if ((rc = store_task_list(s->st, &f, take_paused, s, e)))
+		return rc;
+	task_filter_init(&f);
+	f.last = 1u << RUN_FAILED | 1u << RUN_TIMEOUT | 1u << RUN_INTERRUPTED;
+	return store_task_list(s->st, &f, take_failing, s, e);
+}
+
+/* The start of today in the local zone. */
+static int64_t
+today_start(int64_t now)
+{
+	struct tz *z;
+	struct err e;
+	if (tz_load(NULL, &z, &e))
+		return now - ((now % 86400) + 86400) % 86400;
+	int64_t local = now + tz_offset(z, now), out[2];
+	int64_t midnight = floor_div(local, 86400) * 86400;
+	int64_t start = tz_from_local(z, midnight, out) > 0 ? out[0] : midnight - tz_offset(z, now);
+	tz_free(z);
+	return start;
+}
+
+static int64_t
+last_pass(const struct status *s)
+{
+	return s->npasses ? s->passes[0].at : TIME_NONE;
+}
+
+/* "35 s", "4 min", "2 h 5 min", "3 days". */
+static void
+ago_fmt(int64_t secs, char *buf, size_t n)
+{
+	if (secs < 0)
+		secs = 0;
+	if (secs < 120)
+		snprintf(buf, n, "%lld s", (long long)secs);
+	else if (secs < 7200)
+		snprintf(buf, n, "%lld min", (long long)(secs / 60));
+	else if (secs < 3 * 86400)
+		snprintf(buf, n, "%lld h %lld min", (long long)(secs / 3600), (long long)(secs / 60 % 60));
+	else
+		snprintf(buf, n, "%lld days", (long long)(secs / 86400));
+}
+
+/* The verdict of --check and its one-line summary. */
+static void
+judge(struct status *s)
+{
+	char ago[48] = "", what[320];
+	int64_t at = last_pass(s);
+	int silent = at == TIME_NONE || s->now - at > s->max_silence;
+	if (at != TIME_NONE)
+		ago_fmt(s->now - at, ago, sizeof ago);
+	if (at == TIME_NONE)
+		snprintf(what, sizeof what, "no pass recorded");
+	else
+		snprintf(what, sizeof what, "last pass %s ago on %.200s", ago, s->passes[0].host);
+	s->verdict = OK;
+	if (s->paused) {
+		s->verdict = WARNING;
+		snprintf(s->summary, sizeof s->summary, "firing paused since %s; %s", s->paused, what);
+	} else if (silent && s->due) {
+		s->verdict = CRITICAL;
+		snprintf(s->summary, sizeof s->summary, "%s, %ld task%s due: is task-tick running?", what,
+		    s->due, s->due == 1 ? "" : "s");
+	} else if (s->noverdue) {
+		s->verdict = CRITICAL;
+		snprintf(s->summary, sizeof s->summary, "%ld task%s overdue ('%.60s' first); %s",
+		    s->noverdue, s->noverdue == 1 ? "" : "s", s->overdue[0].name, what);
+	} else if (s->npaused) {
+		s->verdict = WARNING;
+		snprintf(s->summary, sizeof s->summary, "%ld task%s paused by failures ('%.60s'); %s",
+		    s->npaused, s->npaused == 1 ? "" : "s", s->paused_by[0].name, what);
+	} else if (s->nfailing) {
+		s->verdict = WARNING;
+		snprintf(s->summary, sizeof s->summary, "%ld task%s failing ('%.60s': %d in a row); %s",
+		    s->nfailing, s->nfailing == 1 ? "" : "s", s->failing[0].name, s->failing[0].failures,
+		    what);
+	} else {
+		snprintf(s->summary, sizeof s->summary, "%s; %ld task%s, none overdue or failing", what,
+		    s->tasks, s->tasks == 1 ? "" : "s");
+	}
+}
+
+static int
+gather(struct status *s, struct err *e)
+{
+	long long tokens;
+	int rc;
+	if ((rc = store_now(s->st, &s->now, e)) ||
+	    (rc = store_setting_get(s->st, STORE_SETTING_PAUSED, &s->paused, e)) ||
+	    (rc = store_pass_list(s->st, take_pass, s, e)) || (rc = count_tasks(s, e)) ||
+	    (rc = store_run_counts(s->st, s->now - 86400, take_count, s, e)) ||
+	    (rc = store_call_tokens(s->st, today_start(s->now), &s->tok_in, &s->tok_out, e)) ||
+	    (rc = store_call_spend(s->st, NULL, today_start(s->now), &s->dollars_today, &tokens, e)) ||
+	    (rc = check_budgets(s, e)) ||
+	    (rc = store_size(s->st, &s->bytes, &s->free_bytes, e)))
+		return rc;
+	judge(s);
+	return ST_OK;
+}
+
+static void
+items_free(struct item *it, long n)
+{
+	for (long i = 0; i < n && i < SHOWN_MAX; i++) {
+		free(it[i].name);
+		free(it[i].error);
+	}
+}
+
+static void
+status_free(struct status *s)
+{
+	items_free(s->overdue, s->noverdue);
+	items_free(s->failing, s->nfailing);
+	items_free(s->paused_by, s->npaused);
+	items_free(s->over, s->nover);
+	free(s->passes);
+	free(s->paused);
+}
+
+/* ---- text ---- */
+
+static void
+bytes_fmt(int64_t b, char *buf, size_t n)
+{
+	if (b < 1024 * 1024)
+		snprintf(buf, n, "%.1f kB", (double)b / 1024);
+	else
+		snprintf(buf, n, "%.1f MB", (double)b / (1024 * 1024));
+}
+
+enum { ITEM_OVERDUE, ITEM_FAILING, ITEM_WHY };
+
+static void
+print_items(const char *title, const struct item *it, long n, int64_t now, int kind)
+{
+	char when[40], ago[48];
+	if (!n)
+		return;
+	printf("%s:\n", title);
+	for (long i = 0; i < n && i < SHOWN_MAX; i++) {
+		if (kind == ITEM_OVERDUE) {
+			time_fmt_utc(it[i].due, when, sizeof when);
+			ago_fmt(now - it[i].due, ago, sizeof ago);
+			printf("  %.8s  %s: due %s, %s ago\n", it[i].id, it[i].name, when, ago);
+		} else if (kind == ITEM_WHY) {
+			printf("  %.8s  %s: %.*s\n", it[i].id, it[i].name,
+			    it[i].error ? (int)strcspn(it[i].error, "\n") : 0, it[i].error ? it[i].error : "");
+		} else {
+			printf("  %.8s  %s: %d %s in a row%s%.*s\n", it[i].id, it[i].name, it[i].failures,
+			    it[i].failures == 1 ? "failure" : "failures", it[i].error ? ": " : "",
+			    it[i].error ? (int)strcspn(it[i].error, "\n") : 0, it[i].error ? it[i].error : "");
+		}
+	}
+	if (n > SHOWN_MAX)
+		printf("  ... and %ld more\n", n - SHOWN_MAX);
+}
+
+static void
+print_text(const struct status *s)
+{
+	char ago[48], size[32], fr[32], when[40];
+	printf("agentcron: %s: %s\n", verdicts[s->verdict], s->summary);
+	printf("  Firing:    %s%s\n", s->paused ? "paused since " : "on", s->paused ? s->paused : "");
+	if (!s->npasses)
+		printf("  Passes:    none recorded (is task-tick in a crontab or a timer?)\n");
+	for (size_t i = 0; i < s->npasses; i++) {
+		ago_fmt(s->now - s->passes[i].at, ago, sizeof ago);
+		time_fmt_utc(s->passes[i].at, when, sizeof when);
+		printf("  %s %s: %s ago (%s, %s)\n", i ? "          " : "Passes:   ", s->passes[i].host, ago,
+		    s->passes[i].mode, when);
+	}
+	printf("  Tasks:     %ld (%ld enabled, %ld disabled); %ld due, %ld overdue, %ld failing, %ld"
+	    " paused by failures, %ld over budget\n", s->tasks, s->enabled, s->tasks - s->enabled,
+	    s->due, s->noverdue, s->nfailing, s->npaused, s->nover);
+	printf("  Runs 24 h: ");
+	for (size_t i = 0; i < s->nruns; i++)
+		printf("%s%lld %s", i ? ", " : "", s->runs[i].n, s->runs[i].name);
+	printf("%s\n", s->nruns ? "" : "none");
+	char money[32];
+	money_fmt(s->dollars_today, money, sizeof money);
+	printf("  Today:     %lld tokens (%lld in, %lld out), %s\n", s->tok_in + s->tok_out, s->tok_in,
+	    s->tok_out, money);
+	if (s->global_over[0])
+		printf("  Budget:    every task is held: %s\n", s->global_over);
+	bytes_fmt(s->bytes, size, sizeof size);
+	bytes_fmt(s->free_bytes, fr, sizeof fr);
+	printf("  Store:     %s, %s%s%s%s\n", store_name(s->st), size, s->free_bytes >= 0 ? " (" : "",
+	    s->free_bytes >= 0 ? fr : "", s->free_bytes >= 0 ? " free for reuse)" : "");
+	print_items("Overdue", s->overdue, s->noverdue, s->now, ITEM_OVERDUE);
+	print_items("Failing", s->failing, s->nfailing, s->now, ITEM_FAILING);
+	print_items("Paused by failures", s->paused_by, s->npaused, s->now, ITEM_WHY);
+	print_items("Over budget", s->over, s->nover, s->now, ITEM_WHY);
+}
+
+/* ---- JSON ---- */
+
+static cJSON *
+items_json(const struct item *it, long n, int kind)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (long i = 0; i < n && i < SHOWN_MAX; i++) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "id", it[i].id);
+		cJSON_AddStringToObject(o, "name", it[i].name);
+		if (kind == ITEM_OVERDUE) {
+			cJSON_AddItemToObject(o, "due_at", json_time(it[i].due));
+		} else if (kind == ITEM_WHY) {
+			cJSON_AddStringToObject(o, "reason", it[i].error ? it[i].error : "");
+		} else {
+			cJSON_AddNumberToObject(o, "failures", it[i].failures);
+			cJSON_AddStringToObject(o, "last_status", it[i].last);
+			cJSON_AddItemToObject(o, "last_error", it[i].error ?
+			    cJSON_CreateString(it[i].error) : cJSON_CreateNull());
+		}
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+static void
+print_json(const struct status *s)
+{
+	cJSON *j = cJSON_CreateObject(), *o;
+	cJSON_AddItemToObject(j, "now", json_time(s->now));
+	cJSON_AddStringToObject(j, "check", verdicts[s->verdict]);
+	cJSON_AddStringToObject(j, "summary", s->summary);
+	cJSON_AddItemToObject(j, "paused_since", s->paused ? cJSON_CreateString(s->paused) :
+	    cJSON_CreateNull());
+	cJSON *passes = cJSON_AddArrayToObject(j, "passes");
+	for (size_t i = 0; i < s->npasses; i++) {
+		cJSON_AddItemToArray(passes, o = cJSON_CreateObject());
+		cJSON_AddStringToObject(o, "host", s->passes[i].host);
+		cJSON_AddItemToObject(o, "at", json_time(s->passes[i].at));
+		cJSON_AddNumberToObject(o, "age_seconds", (double)(s->now - s->passes[i].at));
+		cJSON_AddStringToObject(o, "mode", s->passes[i].mode);
+		cJSON_AddNumberToObject(o, "pid", (double)s->passes[i].pid);
+		cJSON_AddStringToObject(o, "version", s->passes[i].version);
+	}
+	o = cJSON_AddObjectToObject(j, "tasks");
+	cJSON_AddNumberToObject(o, "total", s->tasks);
+	cJSON_AddNumberToObject(o, "enabled", s->enabled);
+	cJSON_AddNumberToObject(o, "disabled", s->tasks - s->enabled);
+	for (int i = 0; i < STATUS_COUNT; i++)
+		cJSON_AddNumberToObject(o, task_status_name(i), s->by_status[i]);
+	cJSON_AddNumberToObject(o, "due", s->due);
+	cJSON_AddNumberToObject(o, "overdue", s->noverdue);
+	cJSON_AddNumberToObject(o, "failing", s->nfailing);
+	cJSON_AddNumberToObject(o, "paused_by_failures", s->npaused);
+	cJSON_AddNumberToObject(o, "over_budget", s->nover);
+	cJSON_AddItemToObject(j, "overdue", items_json(s->overdue, s->noverdue, ITEM_OVERDUE));
+	cJSON_AddItemToObject(j, "failing", items_json(s->failing, s->nfailing, ITEM_FAILING));
+	cJSON_AddItemToObject(j, "paused_by_failures", items_json(s->paused_by, s->npaused, ITEM_WHY));
+	cJSON_AddItemToObject(j, "over_budget", items_json(s->over, s->nover, ITEM_WHY));
+	cJSON_AddItemToObject(j, "global_budget_over", s->global_over[0] ?
+	    cJSON_CreateString(s->global_over) : cJSON_CreateNull());
+	o = cJSON_AddObjectToObject(j, "runs_24h");
+	for (size_t i = 0; i < s->nruns; i++)
+		cJSON_AddNumberToObject(o, s->runs[i].name, (double)s->runs[i].n);
+	o = cJSON_AddObjectToObject(j, "tokens_today");
+	cJSON_AddNumberToObject(o, "input", (double)s->tok_in);
+	cJSON_AddNumberToObject(o, "output", (double)s->tok_out);
+	cJSON_AddNumberToObject(j, "dollars_today", s->dollars_today);
+	o = cJSON_AddObjectToObject(j, "store");
+	cJSON_AddStringToObject(o, "name", store_name(s->st));
+	cJSON_AddNumberToObject(o, "bytes", (double)s->bytes);
+	cJSON_AddItemToObject(o, "free_bytes", s->free_bytes >= 0 ?
+	    cJSON_CreateNumber((double)s->free_bytes) : cJSON_CreateNull());
+	char *text = cJSON_PrintUnformatted(j);
+	printf("%s\n", text);
+	free(text);
+	cJSON_Delete(j);
+}
+
+/* ---- --check ---- */
+
+static void
+print_check(const struct status *s)
+{
+	int64_t at = last_pass(s);
+	printf("AGENTCRON %s - %s | ", verdicts[s->verdict], s->summary);
+	if (at == TIME_NONE)
+		printf("last_pass_age=U;;%lld", (long long)s->max_silence);
+	else
+		printf("last_pass_age=%llds;;%lld", (long long)(s->now - at), (long long)s->max_silence);
+	printf(" due=%ld overdue=%ld;;0 failing=%ld;0 paused=%ld;0 over_budget=%ld\n", s->due,
+	    s->noverdue, s->nfailing, s->npaused, s->nover);
+}
+
+/* ---- --prometheus ---- */
+
+static void
+label(const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			printf("\\%c", *v);
+		else if (*v == '\n')
+			printf("\\n");
+		else
+			putchar(*v);
+	}
+}
+
+static void
+metric_head(const char *name, const char *type, const char *help)
+{
+	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+struct totals {
+	struct count c[32];
+	size_t n;
+};
+
+static void
+add_total(struct totals *t, const char *key, long long n)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		if (strcmp(t->c[i].name, key) == 0) {
+			t->c[i].n += n;
+			return;
+		}
+	}
+	if (t->n < sizeof t->c / sizeof t->c[0]) {
+		snprintf(t->c[t->n].name, sizeof t->c[0].name, "%s", key);
+		t->c[t->n++].n = n;
+	}
+}
+
+static void
+take_total(const char *status, long long n, void *arg)
+{
+	char key[40];
+	snprintf(key, sizeof key, "runs.%s", status);
+	add_total(arg, key, n);
+}
+
+static void
+take_pruned(const char *key, long long n, void *arg)
+{
+	add_total(arg, key, n);
+}
+
+static void
+print_success(const char *task_id, int64_t at, void *arg)
+{
+	(void)arg;
+	printf("agentcron_task_last_success_timestamp_seconds{task=\"");
+	label(task_id);
+	printf("\"} %lld\n", (long long)at);
+}
+
+static int
+print_prometheus(struct status *s, struct err *e)
+{
+	struct totals t = {.n = 0};
+	long long in, out, tokens;
+	double dollars;
+	int rc;
+	if ((rc = store_run_counts(s->st, TIME_NONE, take_total, &t, e)) ||
+	    (rc = store_pruned_totals(s->st, take_pruned, &t, e)) ||
+	    (rc = store_call_tokens(s->st, TIME_NONE, &in, &out, e)) ||
+	    (rc = store_call_spend(s->st, NULL, INT64_MIN, &dollars, &tokens, e)))
+		return rc;
+	for (size_t i = 0; i < t.n; i++)
+		if (strcmp(t.c[i].name, "cost_micro") == 0)
+			dollars += (double)t.c[i].n / 1e6;
+	add_total(&t, "input_tokens", in);
+	add_total(&t, "output_tokens", out);
+	metric_head("agentcron_runs_total", "counter", "Runs recorded, by how they ended (pruned ones"
+	    " included).");
+	for (size_t i = 0; i < t.n; i++)
+		if (strncmp(t.c[i].name, "runs.", 5) == 0 && strcmp(t.c[i].name, "runs.running") != 0)
+			printf("agentcron_runs_total{status=\"%s\"} %lld\n", t.c[i].name + 5, t.c[i].n);
+	metric_head("agentcron_tokens_total", "counter", "Model tokens used, by direction (pruned"
+	    " calls included).");
+	for (size_t i = 0; i < t.n; i++)
+		if (strcmp(t.c[i].name, "input_tokens") == 0 || strcmp(t.c[i].name, "output_tokens") == 0)
+			printf("agentcron_tokens_total{direction=\"%.*s\"} %lld\n",
+			    (int)strcspn(t.c[i].name, "_"), t.c[i].name, t.c[i].n);
+	metric_head("agentcron_cost_dollars_total", "counter", "What model calls cost, in US dollars"
+	    " (calls of a model without a price count 0; pruned calls included).");
+	printf("agentcron_cost_dollars_total %.6f\n", dollars);
+	metric_head("agentcron_last_pass_timestamp_seconds", "gauge", "When each host's last"
+	    " scheduler pass ran.");
+	for (size_t i = 0; i < s->npasses; i++) {
+		printf("agentcron_last_pass_timestamp_seconds{host=\"");
+		label(s->passes[i].host);
+		printf("\"} %lld\n", (long long)s->passes[i].at);
+	}
+	metric_head("agentcron_task_last_success_timestamp_seconds", "gauge", "When each task's last"
+	    " successful run (still kept) ended.");
+	if ((rc = store_last_success(s->st, print_success, NULL, e)))
+		return rc;
+	metric_head("agentcron_tasks", "gauge", "Tasks, by state.");
+	for (int i = 0; i < STATUS_COUNT; i++)
+		printf("agentcron_tasks{state=\"%s\"} %ld\n", task_status_name(i), s->by_status[i]);
+	printf("agentcron_tasks{state=\"disabled\"} %ld\n", s->tasks - s->enabled);
+	printf("agentcron_tasks{state=\"due\"} %ld\n", s->due);
+	printf("agentcron_tasks{state=\"overdue\"} %ld\n", s->noverdue);
+	printf("agentcron_tasks{state=\"failing\"} %ld\n", s->nfailing);
+	printf("agentcron_tasks{state=\"paused_by_failures\"} %ld\n", s->npaused);
+	printf("agentcron_tasks{state=\"over_budget\"} %ld\n", s->nover);
+	metric_head("agentcron_paused", "gauge", "1 while firing is paused (task-tick --pause).");
+	printf("agentcron_paused %d\n", s->paused != NULL);
+	metric_head("agentcron_store_size_bytes", "gauge", "Bytes the store takes.");
+	printf("agentcron_store_size_bytes %lld\n", (long long)s->bytes);
+	return ST_OK;
+}
+
+/* ---- main ---- */
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: task-status [--json | --check [--max-silence DURATION] | --prometheus]\n"
+	    "  -j, --json          one JSON object\n"
+	    "  -c, --check         one status line; exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN\n"
+	    "  -s, --max-silence DURATION  with --check: how long without a pass is CRITICAL\n"
+	    "                      while tasks are due (default 3m; 90s, 5m, 1h)\n"
+	    "  -p, --prometheus    metrics in Prometheus's text format\n"
+	    "  -h, --help, -V, --version\n");
+}
+
+enum { MODE_TEXT, MODE_JSON, MODE_CHECK, MODE_PROM };
+
+/* 0 to go on, else the exit status (help and version: -1, meaning 0). */
+static int
+parse_args(int argc, char **argv, int *mode, int64_t *silence)
+{
+	static const struct option opts[] = {
+		{"json", no_argument, NULL, 'j'}, {"check", no_argument, NULL, 'c'},
+		{"prometheus", no_argument, NULL, 'p'}, {"max-silence", required_argument, NULL, 's'},
+		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
+	};
+	char msg[128];
+	const char *max = NULL;
+	int c, modes = 0;
+	while ((c = opt_next(argc, argv, ":jcps:hV", opts, msg, sizeof msg)) != -1) {
+		switch (c) {
+		case 'j': *mode = MODE_JSON; modes++; break;
+		case 'c': *mode = MODE_CHECK; modes++; break;
+		case 'p': *mode = MODE_PROM; modes++; break;
+		case 's': max = optarg; break;
+		case 'h': usage(stdout); return -1;
+		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return -1;
+		default: return usage_error(prog, "%s", msg);
+		}
+	}
+	if (optind < argc)
+		return usage_error(prog, "unexpected argument '%s'", argv[optind]);
+	if (modes > 1)
+		return usage_error(prog, "give one of --json, --check and --prometheus");
+	if (max && *mode != MODE_CHECK)
+		return usage_error(prog, "--max-silence goes with --check");
+	long secs;
+	struct err e;
+	if (max && (parse_duration(max, &secs) || secs <= 0)) {
+		opt_bad(&e, "--max-silence", max, "a duration like 90s, 3m or 1h");
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+		return ST_INVALID;
+	}
+	*silence = max ? secs : SILENCE_DEFAULT;
+	return 0;
+}
+
+static int
+task_status(int argc, char **argv)
+{
+	struct status s;
+	int mode = MODE_TEXT;
+	memset(&s, 0, sizeof s);
+	int rc = parse_args(argc, argv, &mode, &s.max_silence);
+	/* A monitoring plugin that cannot tell says UNKNOWN, whatever the reason. */
+	if (rc)
+		return rc < 0 ? 0 : mode == MODE_CHECK ? UNKNOWN : rc;
+	struct err e = {{0}};
+	if (!(rc = store_open(NULL, STORE_READ, &s.st, &e)) && !(rc = gather(&s, &e))) {
+		if (mode == MODE_JSON)
+			print_json(&s);
+		else if (mode == MODE_CHECK)
+			print_check(&s);
+		else if (mode == MODE_PROM)
+			rc = print_prometheus(&s, &e);
+		else
+			print_text(&s);
+	}
+	if (rc && mode == MODE_CHECK)
+		printf("AGENTCRON UNKNOWN - %s\n", e.msg);
+	else if (rc)
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+	status_free(&s);
+	store_close(s.st);
+	if (mode == MODE_CHECK)
+		return rc ? UNKNOWN : s.verdict;
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	int rc = prog_start(prog);
+	return prog_end(prog, rc ? rc : task_status(argc, argv));
+}

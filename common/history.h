@@ -1,0 +1,81 @@
+/* history.h: how much history the store keeps, and pruning the rest.
+ *
+ * A task's runs go, with their outputs and model calls, once they are
+ * older than the keep duration (config `keep`, default 90 days) or beyond
+ * the newest keep_runs of the task (default 25,000); a task's own keep
+ * (`--keep 30d`, `--keep 500`, `--keep forever`) replaces both.  The newest
+ * HISTORY_MIN_RUNS runs of every task and the runs in flight always stay.
+ * A named conversation keeps the context_messages newest messages (what
+ * llm-call can still send), and model calls made outside any run follow
+ * the keep duration.
+ *
+ * Pruning goes in batches, each one short transaction that removes at most
+ * HISTORY_BATCH_ROWS rows, through a cursor kept in the store so that
+ * successive passes, on any host, take up where the last one stopped. */
+#ifndef AC_HISTORY_H
+#define AC_HISTORY_H
+
+#include <stdint.h>
+
+#include "config.h"
+#include "store.h"
+
+#define HISTORY_MIN_RUNS 20
+#define HISTORY_KEEP_DEFAULT (90 * 86400)
+#define HISTORY_KEEP_RUNS_DEFAULT 25000
+#define HISTORY_CONTEXT_DEFAULT 100
+#define HISTORY_BATCH_ROWS 256    /* rows one batch removes, at most */
+#define HISTORY_BATCH_TASKS 32    /* tasks one batch looks at, at most */
+
+/* A keep: by age (secs > 0), by count (runs > 0), or forever. */
+struct keep {
+	int64_t secs;
+	long runs;
+	int forever;
+};
+/* keep.c */
+/* "90d", "12h", "30m", "2w", "45s", "500" (runs), "forever"; e says what
+ * was expected ("a duration like ..."), to follow "expected". */
+int keep_parse(const char *s, struct keep *k, struct err *e);
+void keep_fmt(const struct keep *k, char *buf, size_t n);   /* "90d", "500", "forever" */
+struct keep_unit {
+	char unit;
+	int64_t secs;
+	const char *word;
+};
+extern const struct keep_unit keep_units[];  /* largest first */
+#define KEEP_UNITS 5
+
+struct history_opts {
+	int64_t keep;            /* seconds, 0: no age limit */
+	long keep_runs;          /* 0: no count limit */
+	long context_messages;
+};
+/* The defaults, then the configuration file's keep, keep_runs and
+ * context_messages (ST_INVALID with the key and the file when bad). */
+int history_opts_config(struct history_opts *o, const struct config *cf, struct err *e);
+/* What a task whose keep is `keep` (NULL: the default) keeps, for people:
+ * "90 days or the last 25000 runs (the default)". */
+void history_describe(const char *keep, const struct history_opts *o, char *buf, size_t n);
+
+struct prune_stats {
+	long runs, calls, messages, loose_calls;
+};
+
+/* Prune for up to budget_ms (0: until a whole round is done), in batches,
+ * each its own transaction; *done = 1 when the round ended (everything
+ * looked at once).  dry: only count, in one round, changing nothing. */
+int history_prune(struct store *st, const struct history_opts *o, int64_t now, int dry,
+    int64_t budget_ms, struct prune_stats *s, int *done, struct err *e);
+
+/* Free space past HISTORY_FREE_KEPT bytes goes back to the file system,
+ * HISTORY_GIVE_PAGES pages at a time: what stays is reused by new runs. */
+#define HISTORY_FREE_KEPT (16 << 20)
+#define HISTORY_GIVE_PAGES 2048
+int history_give_back(struct store *st, struct err *e);
+
+/* Record that a pass ran now on this host ("cron" or "watch"). */
+int history_pass(struct store *st, const char *mode, int64_t now, struct err *e);
+void history_host(char *buf, size_t n);   /* TASK_HOST_ID, else the hostname */
+
+#endif

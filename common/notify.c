@@ -1,0 +1,86 @@
+/* Notify policies and the events of finished runs (notify.h). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "notify.h"
+#include "store.h"
+#include "task.h"
+
+static const char *const names[EV_COUNT] = {"failure", "recovery", "change", "success", "budget",
+	"paused"};
+
+const char *
+notify_event_name(int ev)
+{
+	return ev >= 0 && ev < EV_COUNT ? names[ev] : "?";
+}
+
+int
+notify_on_parse(const char *list, unsigned *mask, struct err *e)
+{
+	size_t n;
+	char **w = str_words(list ? list : "", &n);
+	int rc = ST_OK;
+	*mask = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		int ev = -1;
+		for (int k = 0; k <= EV_SUCCESS; k++)
+			if (strcmp(w[i], names[k]) == 0)
+				ev = k;
+		if (ev >= 0)
+			*mask |= 1u << ev;
+		else if (strcmp(w[i], "always") == 0)
+			*mask |= NOTIFY_ALWAYS;
+		else if (strcmp(w[i], "never") != 0)
+			rc = err_set(e, ST_INVALID, "bad notify event '%.40s': expected a list of failure,"
+			    " recovery, change, success, always, never", w[i]);
+	}
+	if (!rc && !n)
+		rc = err_set(e, ST_INVALID, "no notify events: give failure, recovery, change, success,"
+		    " always or never");
+	str_words_free(w, n);
+	return rc;
+}
+
+int
+notify_run_event(const struct task *t, const struct run *r, unsigned mask, char hash[17])
+{
+	hash[0] = 0;
+	unsigned happened = 0;
+	if (r->status == RUN_SUCCESS) {
+		snprintf(hash, 17, "%016llx", (unsigned long long)str_hash(r->output ? r->output : ""));
+		happened |= 1u << EV_SUCCESS;
+		/* A first success is news too: nothing was heard before it. */
+		if (!t->output_hash || strcmp(t->output_hash, hash) != 0)
+			happened |= 1u << EV_CHANGE;
+		const char *last = t->last_status;
+		if (t->consecutive_failures > 0 || (last && (strcmp(last, "failed") == 0 ||
+		    strcmp(last, "timeout") == 0 || strcmp(last, "interrupted") == 0)))
+			happened |= 1u << EV_RECOVERY;
+	} else if (r->status == RUN_FAILED || r->status == RUN_TIMEOUT ||
+	    r->status == RUN_INTERRUPTED) {
+		happened |= 1u << EV_FAILURE;
+	}
+	/* The most telling of what happened that the policy asks for. */
+	for (int ev = EV_FAILURE; ev <= EV_SUCCESS; ev++)
+		if (happened & mask & (1u << ev))
+			return ev;
+	return -1;
+}
+
+void
+notify_on_fmt(unsigned mask, char *buf, size_t n)
+{
+	if (mask == NOTIFY_ALWAYS) {
+		snprintf(buf, n, "always");
+		return;
+	}
+	buf[0] = 0;
+	for (int ev = EV_FAILURE; ev <= EV_SUCCESS; ev++)
+		if (mask & (1u << ev))
+			snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? "," : "", names[ev]);
+	if (!buf[0])
+		snprintf(buf, n, "never");
+}

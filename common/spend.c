@@ -1,0 +1,83 @@
+/* A task's budget and the global one, against the store (spend.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "spend.h"
+#include "store.h"
+#include "task.h"
+#include "tz.h"
+
+int
+spend_check_init(struct spend_check *c, const struct config *cf, struct err *e)
+{
+	*c = (struct spend_check){.gwindow = TIME_NONE};
+	const char *v = cf ? config_get(cf, "budget") : NULL;
+	if (v && budget_parse(v, &c->global, e))
+		return err_set(e, ST_INVALID, "config: %s", e->msg);
+	c->tz = cf ? config_get(cf, "tz") : NULL;
+	return ST_OK;
+}
+
+void
+spend_check_fresh(struct spend_check *c)
+{
+	c->gwindow = TIME_NONE;
+}
+
+int
+spend_check_task(struct spend_check *c, struct store *st, const struct task *t,
+    struct zones *zs, int64_t now, int *over, char *why, size_t nwhy, int64_t *window,
+    int64_t *until, char *left, size_t nleft, struct err *e)
+{
+	*over = 0;
+	if (left)
+		left[0] = 0;
+	struct budget tb;
+	struct err pe;
+	if (budget_parse(t->budget, &tb, &pe))
+		tb.set = 0; /* validated when set; an unreadable one is no limit */
+	const struct budget *bs[2] = {&tb, &c->global};
+	double dollars = -1, tokens = -1; /* left of each kind; -1: no such budget */
+	for (int i = 0; i < 2; i++) {
+		if (!bs[i]->set)
+			continue;
+		const struct tz *z;
+		int rc = zones_get(zs, i == 0 ? t->tz : c->tz ? c->tz : zones_local(zs), &z, e);
+		struct spend s = {0};
+		int64_t w = budget_window(bs[i]->period, z, now);
+		if (!rc && i == 1 && c->gwindow == w)
+			s = c->gspent;
+		else if (!rc)
+			rc = store_call_spend(st, i == 0 ? t->id : NULL, w, &s.dollars, &s.tokens, e);
+		if (rc)
+			return rc;
+		if (i == 1) {
+			c->gwindow = w;
+			c->gspent = s;
+		}
+		if (!*over && budget_over(bs[i], &s)) {
+			static const int64_t into_next[] = {26 * 3600, 7 * 86400 + 7200, 32 * 86400};
+			*over = 1;
+			*window = w;
+			if (until)
+				*until = budget_window(bs[i]->period, z, w + into_next[bs[i]->period]);
+			budget_reason(bs[i], &s, i == 1, why, nwhy);
+		}
+		double v = bs[i]->amount - (bs[i]->dollars ? s.dollars : (double)s.tokens);
+		double *kind = bs[i]->dollars ? &dollars : &tokens;
+		if (v < 0)
+			v = 0;
+		if (*kind < 0 || v < *kind)
+			*kind = v;
+	}
+	if (!left)
+		return ST_OK;
+	if (dollars >= 0 && tokens >= 0)
+		snprintf(left, nleft, "$%.6f,%.0f", dollars, tokens);
+	else if (dollars >= 0)
+		snprintf(left, nleft, "$%.6f", dollars);
+	else if (tokens >= 0)
+		snprintf(left, nleft, "%.0f", tokens);
+	return ST_OK;
+}

@@ -1,0 +1,83 @@
+/* spend.h: what model calls cost and what tasks may spend.  Prices come
+ * from the configuration file (`price.MODEL = IN OUT`, US dollars per
+ * million input and output tokens); a budget is AMOUNT/PERIOD, dollars
+ * (`$2`, `2usd`) or tokens (`200000`, `200k`, `1.5M`) per day, week
+ * (from Monday) or month, counted in a zone from the start of the period
+ * that holds "now".  What was spent is read from the model-call records,
+ * so every host sharing a store counts the same. */
+#ifndef AC_SPEND_H
+#define AC_SPEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+struct config;
+struct store;
+struct task;
+struct tz;
+struct zones;
+
+enum { PERIOD_DAY, PERIOD_WEEK, PERIOD_MONTH };
+
+struct budget {
+	int set;               /* 0: no budget */
+	int dollars;           /* 1: amount is dollars, 0: tokens */
+	double amount;
+	int period;            /* PERIOD_* */
+};
+
+/* Spent in a window: dollars of the calls that have a price, and tokens of
+ * all of them (input and output). */
+struct spend {
+	double dollars;
+	long long tokens;
+};
+
+#define SPEND_LEFT_ENV "TASK_BUDGET_LEFT" /* what a run may still spend */
+
+/* budget.c */
+/* "$2/day", "2usd/week", "200k/month", "1.5M/day"; "none" (or "") is no
+ * budget.  ST_INVALID with what was expected. */
+int budget_parse(const char *s, struct budget *b, struct err *e);
+void budget_fmt(const struct budget *b, char *buf, size_t n); /* "$2/day", "200000/month" */
+/* The price of model in cf: 1 with *in and *out set, 0 when it has none;
+ * ST_INVALID (negative) for a price line that does not read. */
+int price_of(const struct config *cf, const char *model, double *in, double *out, struct err *e);
+double price_cost(double in, double out, long in_tokens, long out_tokens);
+void money_fmt(double dollars, char *buf, size_t n);          /* "$2.03", "$0.0004" */
+/* The first instant of the period of b that holds now, in zone z. */
+int64_t budget_window(int period, const struct tz *z, int64_t now);
+/* Over its budget: what was spent reached the amount. */
+int budget_over(const struct budget *b, const struct spend *s);
+/* "budget: $2.03 of $2.00 this day", with " (all tasks)" when global. */
+void budget_reason(const struct budget *b, const struct spend *s, int global, char *buf, size_t n);
+/* SPEND_LEFT_ENV's value ("$0.37", "12000", "$0.37,12000") into what is
+ * left in dollars and in tokens (-1: no bound); -1 if it does not read. */
+int spend_left_parse(const char *s, double *dollars, double *tokens);
+
+/* spend.c */
+/* A task's budget and the global one (config `budget`, counted in the
+ * config's or local zone), checked against the store. */
+struct spend_check {
+	struct budget global;
+	const char *tz;        /* the global budget's zone: the config's, else NULL (local) */
+	/* What all tasks spent, read once per claim (nothing is recorded
+	 * inside one): valid while gwindow is the window; spend_check_fresh
+	 * forgets it. */
+	int64_t gwindow;
+	struct spend gspent;
+};
+void spend_check_fresh(struct spend_check *c);
+int spend_check_init(struct spend_check *c, const struct config *cf, struct err *e);
+/* Is t over its budget or the global one?  *over = 1 with why (the
+ * reason on record), *window and *until (may be NULL) the start and the
+ * end of the window that is over;
+ * left (nleft bytes): what a run may still spend, for SPEND_LEFT_ENV: ""
+ * when no budget applies, else "$0.37", "12000" or both, comma-separated. */
+int spend_check_task(struct spend_check *c, struct store *st, const struct task *t,
+    struct zones *zs, int64_t now, int *over, char *why, size_t nwhy, int64_t *window,
+    int64_t *until, char *left, size_t nleft, struct err *e);
+
+#endif

@@ -1,0 +1,359 @@
+/* The PostgreSQL backend's passes, figures and pruning (store_history.h;
+ * the tables are step 3 of store_pg.c's schema).  A batch of pruned runs
+ * is one statement: the runs deleted, their model calls and the totals
+ * are data-modifying parts of one WITH, so they agree whatever other hosts
+ * do meanwhile.  Space is the autovacuum's to reclaim. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_pg.h"
+
+static int
+pgh_pass_put(struct store *st, const struct pass *p, struct err *e)
+{
+	static const char q[] = "INSERT INTO passes (host, at, mode, pid, version) VALUES ($1, $2,"
+	    " $3, $4, $5) ON CONFLICT (host) DO UPDATE SET at = excluded.at, mode = excluded.mode,"
+	    " pid = excluded.pid, version = excluded.version";
+	struct pq_params pp = {.n = 0};
+	pq_text(&pp, p->host);
+	pq_int(&pp, p->at);
+	pq_text(&pp, p->mode);
+	pq_int(&pp, p->pid);
+	pq_text(&pp, p->version);
+	return pq_do(st, q, &pp, NULL, "recording a pass", e);
+}
+
+static int
+pgh_pass_list(struct store *st, int (*fn)(const struct pass *p, void *arg), void *arg,
+    struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	static const char q[] = "SELECT host, at, mode, pid, version FROM passes ORDER BY at DESC, host";
+	PGresult *r;
+	int rc = pq_exec(st, q, NULL, &r, "reading the passes", e);
+	if (rc)
+		return rc;
+	for (int i = 0, n = pq->ntuples(r); i < n; i++) {
+		struct pass p;
+		pq_get_copy(pq, r, i, 0, p.host, sizeof p.host);
+		p.at = pq_get_time(pq, r, i, 1);
+		pq_get_copy(pq, r, i, 2, p.mode, sizeof p.mode);
+		p.pid = pq_get_int(pq, r, i, 3);
+		pq_get_copy(pq, r, i, 4, p.version, sizeof p.version);
+		if (fn(&p, arg))
+			break;
+	}
+	pq->clear(r);
+	return ST_OK;
+}
+
+/* Rows of (text, bigint) to fn. */
+static int
+pairs(struct store *st, const char *q, struct pq_params *p, void (*fn)(const char *k, long long n,
+    void *arg), void *arg, const char *what, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	PGresult *r;
+	int rc = pq_exec(st, q, p, &r, what, e);
+	if (rc)
+		return rc;
+	for (int i = 0, n = pq->ntuples(r); i < n; i++)
+		fn(pq->getvalue(r, i, 0), pq_get_int(pq, r, i, 1), arg);
+	pq->clear(r);
+	return ST_OK;
+}
+
+static int
+pgh_run_counts(struct store *st, int64_t since, void (*fn)(const char *status, long long n,
+    void *arg), void *arg, struct err *e)
+{
+	static const char q[] = "SELECT status, count(*) FROM runs WHERE started_at >= $1"
+	    " GROUP BY status ORDER BY status";
+	struct pq_params p = {.n = 0};
+	pq_int(&p, since == TIME_NONE ? INT64_MIN : since);
+	return pairs(st, q, &p, fn, arg, "counting runs", e);
+}
+
+static int
+pgh_last_success(struct store *st, void (*fn)(const char *task_id, int64_t at, void *arg),
+    void *arg, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	static const char q[] = "SELECT task_id, max(ended_at) FROM runs WHERE status = 'success'"
+	    " GROUP BY task_id ORDER BY task_id";
+	PGresult *r;
+	int rc = pq_exec(st, q, NULL, &r, "reading the last successes", e);
+	if (rc)
+		return rc;
+	for (int i = 0, n = pq->ntuples(r); i < n; i++)
+		fn(pq->getvalue(r, i, 0), pq_get_time(pq, r, i, 1), arg);
+	pq->clear(r);
+	return ST_OK;
+}
+
+static int
+pgh_budget_tasks(struct store *st, void (*fn)(const char *task_id, void *arg), void *arg,
+    struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	static const char q[] = "SELECT id FROM tasks WHERE budget IS NOT NULL AND deleted_at IS NULL"
+	    " ORDER BY id";
+	PGresult *r;
+	int rc = pq_exec(st, q, NULL, &r, "reading the budgets", e);
+	if (rc)
+		return rc;
+	for (int i = 0, n = pq->ntuples(r); i < n; i++)
+		fn(pq->getvalue(r, i, 0), arg);
+	pq->clear(r);
+	return ST_OK;
+}
+
+static int
+pgh_call_tokens(struct store *st, int64_t since, long long *in, long long *out, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	static const char q[] = "SELECT coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0)"
+	    " FROM llm_calls WHERE created_at >= $1";
+	struct pq_params p = {.n = 0};
+	pq_int(&p, since == TIME_NONE ? INT64_MIN : since);
+	PGresult *r;
+	int rc = pq_exec(st, q, &p, &r, "counting tokens", e);
+	if (rc)
+		return rc;
+	*in = pq_get_int(pq, r, 0, 0);
+	*out = pq_get_int(pq, r, 0, 1);
+	pq->clear(r);
+	return ST_OK;
+}
+
+static int
+pgh_pruned_totals(struct store *st, void (*fn)(const char *key, long long n, void *arg), void *arg,
+    struct err *e)
+{
+	static const char q[] = "SELECT key, n FROM pruned ORDER BY key";
+	return pairs(st, q, NULL, fn, arg, "reading what pruning removed", e);
+}
+
+static int
+pgh_size(struct store *st, int64_t *bytes, int64_t *free_bytes, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	/* Ours only: the database may hold other things. */
+	static const char q[] = "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
+	    " WHERE c.oid IN (to_regclass('tasks'), to_regclass('runs'), to_regclass('messages'),"
+	    " to_regclass('llm_calls'), to_regclass('settings'), to_regclass('processes'),"
+	    " to_regclass('passes'), to_regclass('pruned'), to_regclass('agentcron_schema'))";
+	PGresult *r;
+	int rc = pq_exec(st, q, NULL, &r, "reading the store's size", e);
+	if (rc)
+		return rc;
+	*bytes = pq_get_int(pq, r, 0, 0);
+	*free_bytes = -1;
+	pq->clear(r);
+	return ST_OK;
+}
+
+/* Each next distinct value of a column by one index seek. */
+#define LOOSE_SCAN(col, table) \
+	"WITH RECURSIVE t(v, k) AS (SELECT (SELECT min(" col ") FROM " table " WHERE " col " > $1), 1" \
+	" UNION ALL SELECT (SELECT min(" col ") FROM " table " WHERE " col " > t.v), k + 1 FROM t" \
+	" WHERE t.v IS NOT NULL AND k < $2) "
+
+static int
+pgh_prune_tasks(struct store *st, const char *after, int max, struct prune_task *out, int *n,
+    struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	static const char q[] = LOOSE_SCAN("task_id", "runs")
+	    "SELECT t.v, tasks.keep FROM t JOIN tasks ON tasks.id = t.v ORDER BY t.v";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, after);
+	pq_int(&p, max);
+	PGresult *r;
+	int rc = pq_exec(st, q, &p, &r, "looking for history to prune", e);
+	if (rc)
+		return rc;
+	*n = 0;
+	for (int i = 0, rows = pq->ntuples(r); i < rows && *n < max; i++) {
+		pq_get_copy(pq, r, i, 0, out[*n].id, sizeof out[*n].id);
+		out[*n].keep = pq_get_text(pq, r, i, 1);
+		(*n)++;
+	}
+	pq->clear(r);
+	return ST_OK;
+}
+
+static int
+pgh_prune_bounds(struct store *st, const char *id, long nth0, long nth1, int64_t *oldest,
+    int64_t *at0, int64_t *at1, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	static const char q[] = "SELECT (SELECT min(started_at) FROM runs WHERE task_id = $1),"
+	    " (SELECT started_at FROM runs WHERE task_id = $1 ORDER BY started_at DESC LIMIT 1 OFFSET $2),"
+	    " (SELECT started_at FROM runs WHERE task_id = $1 ORDER BY started_at DESC LIMIT 1 OFFSET $3)";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, id);
+	pq_int(&p, nth0 - 1);
+	pq_int(&p, nth1 - 1);
+	PGresult *r;
+	int rc = pq_exec(st, q, &p, &r, "looking for history to prune", e);
+	if (rc)
+		return rc;
+	*oldest = pq_get_time(pq, r, 0, 0);
+	*at0 = pq_get_time(pq, r, 0, 1);
+	*at1 = pq_get_time(pq, r, 0, 2);
+	pq->clear(r);
+	return ST_OK;
+}
+
+/* Two counts from one row. */
+static int
+two_counts(struct store *st, const char *q, struct pq_params *p, long *a, long *b,
+    const char *what, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	PGresult *r;
+	int rc = pq_exec(st, q, p, &r, what, e);
+	if (rc)
+		return rc;
+	*a = (long)pq_get_int(pq, r, 0, 0);
+	if (b)
+		*b = (long)pq_get_int(pq, r, 0, 1);
+	pq->clear(r);
+	return ST_OK;
+}
+
+#define BATCH "(SELECT id FROM runs WHERE task_id = $1 AND started_at < $2 AND status <> 'running'" \
+	" ORDER BY started_at LIMIT $3)"
+/* Totals only grow: what a statement removes (rows k of v) is added. */
+#define ADD_TOTALS(rows) ", ins AS (INSERT INTO pruned (key, n) SELECT key, v FROM (" rows ") x" \
+	" WHERE v <> 0 ON CONFLICT (key) DO UPDATE SET n = pruned.n + excluded.n) "
+
+static int
+pgh_prune_runs(struct store *st, const char *id, int64_t before, long limit, int dry, long *runs,
+    long *calls, struct err *e)
+{
+	static const char qcount[] = "SELECT (SELECT count(*) FROM " BATCH " b),"
+	    " (SELECT count(*) FROM llm_calls WHERE run_id IN " BATCH ")";
+	static const char qdel[] = "WITH d AS (DELETE FROM runs WHERE id IN " BATCH
+	    " RETURNING id, status), c AS (DELETE FROM llm_calls WHERE run_id IN (SELECT id FROM d)"
+	    " RETURNING input_tokens, output_tokens, cost)"
+	    ADD_TOTALS("SELECT 'runs.' || status AS key, count(*) AS v FROM d GROUP BY status"
+	    " UNION ALL SELECT 'input_tokens', coalesce(sum(input_tokens), 0) FROM c"
+	    " UNION ALL SELECT 'output_tokens', coalesce(sum(output_tokens), 0) FROM c"
+	    " UNION ALL SELECT 'cost_micro', round(coalesce(sum(cost), 0) * 1000000)::bigint FROM c")
+	    "SELECT (SELECT count(*) FROM d), (SELECT count(*) FROM c)";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, id);
+	pq_int(&p, before);
+	pq_int(&p, limit);
+	return two_counts(st, dry ? qcount : qdel, &p, runs, calls, "pruning runs", e);
+}
+
+static int
+pgh_prune_contexts(struct store *st, const char *after, int max, char **out, int *n,
+    struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	static const char q[] = LOOSE_SCAN("context", "messages")
+	    "SELECT v FROM t WHERE v IS NOT NULL ORDER BY v";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, after);
+	pq_int(&p, max);
+	PGresult *r;
+	int rc = pq_exec(st, q, &p, &r, "looking for conversations to trim", e);
+	if (rc)
+		return rc;
+	*n = 0;
+	for (int i = 0, rows = pq->ntuples(r); i < rows && *n < max; i++)
+		out[(*n)++] = pq_get_text(pq, r, i, 0);
+	pq->clear(r);
+	return ST_OK;
+}
+
+static int
+pgh_prune_messages(struct store *st, const char *context, long keep, long limit, int dry, long *n,
+    struct err *e)
+{
+#define OLD_MESSAGES "(SELECT id FROM messages WHERE context = $1 AND id < (SELECT id FROM messages" \
+	" WHERE context = $1 ORDER BY id DESC LIMIT 1 OFFSET $2) ORDER BY id LIMIT $3)"
+	static const char qcount[] = "SELECT count(*) FROM " OLD_MESSAGES " m";
+	static const char qdel[] = "WITH d AS (DELETE FROM messages WHERE id IN " OLD_MESSAGES
+	    " RETURNING 1) SELECT count(*) FROM d";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, context);
+	pq_int(&p, keep - 1);
+	pq_int(&p, limit);
+	return two_counts(st, dry ? qcount : qdel, &p, n, NULL, "trimming a conversation", e);
+}
+
+static int
+pgh_prune_loose_calls(struct store *st, int64_t before, long limit, int dry, long *n,
+    struct err *e)
+{
+#define LOOSE "(SELECT id FROM llm_calls WHERE run_id IS NULL AND created_at < $1" \
+	" ORDER BY created_at LIMIT $2)"
+	static const char qcount[] = "SELECT count(*) FROM " LOOSE " l";
+	static const char qdel[] = "WITH c AS (DELETE FROM llm_calls WHERE id IN " LOOSE
+	    " RETURNING input_tokens, output_tokens, cost)"
+	    ADD_TOTALS("SELECT 'input_tokens' AS key, coalesce(sum(input_tokens), 0) AS v FROM c"
+	    " UNION ALL SELECT 'output_tokens', coalesce(sum(output_tokens), 0) FROM c"
+	    " UNION ALL SELECT 'cost_micro', round(coalesce(sum(cost), 0) * 1000000)::bigint FROM c")
+	    "SELECT count(*) FROM c";
+	struct pq_params p = {.n = 0};
+	pq_int(&p, before);
+	pq_int(&p, limit);
+	return two_counts(st, dry ? qcount : qdel, &p, n, NULL, "pruning model calls", e);
+}
+
+static int
+pgh_vacuum(struct store *st, int full, long max_pages, char *what, size_t n, struct err *e)
+{
+	(void)max_pages;
+	if (!full) {
+		snprintf(what, n, "PostgreSQL's autovacuum reclaims the space");
+		return ST_OK;
+	}
+	PGresult *r;
+	int rc = pq_exec_dynamic(st, "VACUUM (ANALYZE) runs, llm_calls, messages", NULL, &r,
+	    "vacuuming", e);
+	if (rc)
+		return rc;
+	pq_of(st)->clear(r);
+	snprintf(what, n, "vacuumed the runs, model calls and conversations");
+	return ST_OK;
+}
+
+static int
+pgh_forget_trash(struct store *st, struct err *e)
+{
+	static const char q[] = "WITH t AS (SELECT id FROM tasks WHERE deleted_at IS NOT NULL),"
+	    " c AS (DELETE FROM llm_calls WHERE task_id IN (SELECT id FROM t)"
+	    " RETURNING input_tokens, output_tokens, cost)"
+	    ADD_TOTALS("SELECT 'runs.' || status AS key, count(*) AS v FROM runs"
+	    " WHERE task_id IN (SELECT id FROM t) AND status <> 'running' GROUP BY status"
+	    " UNION ALL SELECT 'input_tokens', coalesce(sum(input_tokens), 0) FROM c"
+	    " UNION ALL SELECT 'output_tokens', coalesce(sum(output_tokens), 0) FROM c"
+	    " UNION ALL SELECT 'cost_micro', round(coalesce(sum(cost), 0) * 1000000)::bigint FROM c")
+	    "SELECT 1";
+	return pq_do(st, q, NULL, NULL, "emptying the trash", e);
+}
+
+const struct history_ops pg_history_ops = {
+	.pass_put = pgh_pass_put,
+	.pass_list = pgh_pass_list,
+	.run_counts = pgh_run_counts,
+	.last_success = pgh_last_success,
+	.budget_tasks = pgh_budget_tasks,
+	.call_tokens = pgh_call_tokens,
+	.pruned_totals = pgh_pruned_totals,
+	.size = pgh_size,
+	.prune_tasks = pgh_prune_tasks,
+	.prune_bounds = pgh_prune_bounds,
+	.prune_runs = pgh_prune_runs,
+	.prune_contexts = pgh_prune_contexts,
+	.prune_messages = pgh_prune_messages,
+	.prune_loose_calls = pgh_prune_loose_calls,
+	.vacuum = pgh_vacuum,
+	.forget_trash = pgh_forget_trash,
+};

@@ -1,0 +1,88 @@
+/* crash.so: task-tick killed (SIGKILL, as kill -9) at one of its commits,
+ * for LD_PRELOAD, so a test can crash it in the middle of a batch: runs
+ * claimed and not started, runs ended and not recorded.
+ *   CRASH_AT=N      the Nth commit of the process (from 1)
+ *   CRASH_WHEN=before|after  (default after)
+ * On SQLite a commit is an fdatasync of a file whose name ends in "-wal"
+ * (before: the frames are written, not synced; a crash of the process
+ * still leaves them for the next opener).  On PostgreSQL it is a COMMIT
+ * sent to the server (libpq's send): before, the server rolls the
+ * transaction back when the connection drops; after, it commits and the
+ * process never hears of it.  Only a process named task-tick is killed;
+ * its executors inherit the variables and are left alone. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+extern char *program_invocation_short_name;
+
+static int
+armed(void)
+{
+	return getenv("CRASH_AT") && strcmp(program_invocation_short_name, "task-tick") == 0;
+}
+
+static int
+before(void)
+{
+	const char *w = getenv("CRASH_WHEN");
+	return w && strcmp(w, "before") == 0;
+}
+
+/* Count one commit; 1 when it is the one to crash at. */
+static int
+this_one(void)
+{
+	static long n;
+	return ++n == strtol(getenv("CRASH_AT"), NULL, 10);
+}
+
+static int
+is_wal(int fd)
+{
+	char link[64], path[4096];
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	ssize_t k = readlink(link, path, sizeof path - 1);
+	if (k < 4)
+		return 0;
+	path[k] = 0;
+	return strcmp(path + k - 4, "-wal") == 0;
+}
+
+int
+fdatasync(int fd)
+{
+	int (*real)(int) = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
+	int hit = armed() && is_wal(fd) && this_one();
+	if (hit && before())
+		raise(SIGKILL);
+	int rc = real(fd);
+	if (hit)
+		raise(SIGKILL);
+	return rc;
+}
+
+ssize_t
+send(int fd, const void *buf, size_t len, int flags)
+{
+	ssize_t (*real)(int, const void *, size_t, int) =
+	    (ssize_t (*)(int, const void *, size_t, int))dlsym(RTLD_NEXT, "send");
+	int hit = armed() && memmem(buf, len, "COMMIT", 7) && this_one();
+	if (hit && before())
+		raise(SIGKILL);
+	ssize_t rc = real(fd, buf, len, flags);
+	if (hit) {
+		/* Once the server has it: wait for its answer, unread. */
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		poll(&p, 1, 10000);
+		raise(SIGKILL);
+	}
+	return rc;
+}
