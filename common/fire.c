@@ -19,6 +19,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "config.h"
 #include "exec.h"
 #include "fire.h"
 #include "fire_env.h"
@@ -33,6 +34,7 @@
 #define CLAIM_BATCH 64      /* due tasks looked at per claim */
 #define CLAIM_BUDGET 256    /* due tasks looked at per fire_claim */
 #define WAIT_BATCH 16       /* ended runs recorded per transaction */
+#define GATE_POLL_MS 200    /* how often a run waiting for a concurrency slot looks again */
 #define RECORD_RETRY_MIN 250   /* ms before recording again, doubling */
 #define RECORD_RETRY_MAX 30000
 #define FDS_PER_RUN 5       /* three pipes, a pidfd, and one to spare */
@@ -55,6 +57,9 @@ struct job {
 	char *cancel;            /* why it was asked to end, once it was */
 	char **argv, **envp;
 	char *input;
+	int64_t timeout_ms;
+	char *gate;              /* waiting for a concurrency slot: the model it counts for */
+	int64_t late_at;         /* past this when the slot frees, it is missed (its deadline) */
 };
 
 struct fire {
@@ -75,6 +80,8 @@ struct fire {
 	struct idset fired;      /* tasks claimed in this pass */
 	struct job **pending;    /* finished, not recorded yet */
 	size_t npending, cappending;
+	struct job **gated;      /* claimed, waiting for a concurrency slot, oldest first */
+	size_t ngated;
 	int claimed;             /* fire_claim ran since the last fire_wait: what ends next
 	                            is recorded by the claim after it, in its commit */
 	int64_t retry_at;        /* mono_ms of the next try to record them */
@@ -129,6 +136,7 @@ job_free(struct job *j)
 	exec_argv_free(j->argv);
 	exec_argv_free(j->envp);
 	free(j->input);
+	free(j->gate);
 	free(j);
 }
 
@@ -199,6 +207,9 @@ fire_free(struct fire *f)
 	for (size_t i = 0; i < f->npending; i++)
 		job_free(f->pending[i]);
 	free(f->pending);
+	for (size_t i = 0; i < f->ngated; i++)
+		job_free(f->gated[i]);
+	free(f->gated);
 	zones_free(f->zs);
 	idset_free(&f->fired);
 	free(f);
@@ -282,6 +293,47 @@ budget_env(struct fire *f, struct job *j, const struct task *t)
 		fire_env_set(&j->envp, SPEND_LEFT_ENV, left);
 }
 
+static void
+launch(struct fire *f, struct job *j)
+{
+	struct exec_cmd c = {
+		.argv = j->argv,
+		.envp = j->envp,
+		.search_dir = f->o.search_dir,
+		.input = j->input,
+		.ninput = strlen(j->input),
+		.timeout_ms = j->timeout_ms,
+		.kill_grace_ms = f->o.kill_grace_ms,
+		.die_with_parent = 1,
+	};
+	exec_pool_start(f->pool, &c, j);
+}
+
+static void gates_try(struct fire *f);
+
+/* An llm-call run under max_concurrent or concurrency.MODEL waits for a
+ * slot (f->gated) with the model it counts for: the task's, else the
+ * config's.  Its deadline, if any, is checked when the slot frees. */
+static int
+gate_needed(struct fire *f, struct job *j, const struct task *t)
+{
+	const char *base = strrchr(j->argv[0], '/');
+	base = base ? base + 1 : j->argv[0];
+	const char *model = !str_empty(t->model) ? t->model
+	    : f->o.cf && config_get(f->o.cf, "model") ? config_get(f->o.cf, "model") : "";
+	if (strcmp(base, "llm-call") != 0 ||
+	    (f->o.max_concurrent <= 0 && config_model_limit(f->o.cf, model) <= 0))
+		return 0;
+	j->gate = xstrdup(model);
+	int dl = t->deadline > 0 ? t->deadline : f->o.deadline;
+	int scheduled = j->run.trigger == TRIGGER_SCHEDULE || j->run.trigger == TRIGGER_CATCHUP;
+	j->late_at = dl > 0 && scheduled && j->run.slot != TIME_NONE
+	    ? j->run.slot + task_delay(t, f->zs, j->run.slot) + dl : TIME_NONE;
+	f->gated = xrealloc(f->gated, (f->ngated + 1) * sizeof *f->gated);
+	f->gated[f->ngated++] = j;
+	return 1;
+}
+
 /* Executor, environment and input of a claimed run; start it. */
 static void
 start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
@@ -304,17 +356,11 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 	char secs[24];
 	snprintf(secs, sizeof secs, "%d", timeout);
 	fire_env_set(&j->envp, "TASK_TIMEOUT", secs);
-	struct exec_cmd c = {
-		.argv = j->argv,
-		.envp = j->envp,
-		.search_dir = f->o.search_dir,
-		.input = j->input,
-		.ninput = strlen(j->input),
-		.timeout_ms = (int64_t)timeout * 1000,
-		.kill_grace_ms = f->o.kill_grace_ms,
-		.die_with_parent = 1,
-	};
-	exec_pool_start(f->pool, &c, j);
+	j->timeout_ms = (int64_t)timeout * 1000;
+	if (gate_needed(f, j, t))
+		gates_try(f);
+	else
+		launch(f, j);
 }
 
 /* Start what a claim returned: jobs from its runs, a heartbeat's prompt. */
@@ -1362,9 +1408,15 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 		if (timeout_ms < 0 || until < timeout_ms)
 			timeout_ms = until;
 	}
+	/* Runs waiting for a slot look again every GATE_POLL_MS. */
+	if (f->ngated && (timeout_ms < 0 || timeout_ms > GATE_POLL_MS))
+		timeout_ms = GATE_POLL_MS;
 	struct exec_result x;
-	if (!exec_pool_wait(f->pool, timeout_ms, fds, nfds, &x))
+	if (!exec_pool_wait(f->pool, timeout_ms, fds, nfds, &x)) {
+		if (f->ngated)
+			gates_try(f);
 		return status;
+	}
 	int64_t now = now_of(f);
 	size_t before = f->npending;
 	do {
@@ -1393,9 +1445,64 @@ fire_flush(struct fire *f, int64_t deadline_ms, struct err *e)
 	return ST_OK;
 }
 
+/* A run that waited for a slot and never started: ended now, to record. */
+static void
+gate_end(struct fire *f, struct job *j, int status, char *why)
+{
+	int64_t now = now_of(f);
+	j->run.status = status;
+	j->run.ended_at = now;
+	j->run.duration_ms = 0;
+	free(j->run.error);
+	j->run.error = why;
+	f->nruns--;
+	keep_pending(f, j);
+}
+
+/* Each waiting run, oldest first, takes a slot if one is free and starts;
+ * one whose deadline went by while it waited is missed. */
+static void
+gates_try(struct fire *f)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < f->ngated; i++) {
+		struct job *j = f->gated[i];
+		struct err e;
+		int got, lim = config_model_limit(f->o.cf, j->gate);
+		if (store_run_gate(f->st, j->run.id, j->gate, f->o.max_concurrent, lim, &got, &e)) {
+			store_down(f, &e);
+			got = 0;
+		}
+		if (got == 0) {
+			f->gated[kept++] = j;
+			continue;
+		}
+		if (got < 0) {
+			/* Recovered by another host meanwhile: not ours to run or end. */
+			f->nruns--;
+			job_free(j);
+			continue;
+		}
+		int64_t now = now_of(f);
+		if (j->late_at != TIME_NONE && now > j->late_at) {
+			char at[40];
+			time_fmt_utc(j->late_at, at, sizeof at);
+			gate_end(f, j, RUN_MISSED, xasprintf("waited for a concurrency slot (max_concurrent, "
+			    "concurrency.MODEL) past its deadline, %s; not run", at));
+		} else {
+			launch(f, j);
+		}
+	}
+	f->ngated = kept;
+}
+
 void
 fire_stop(struct fire *f)
 {
+	for (size_t i = 0; i < f->ngated; i++)
+		gate_end(f, f->gated[i], RUN_INTERRUPTED, xstrdup("stopped while it waited for a "
+		    "concurrency slot; not run"));
+	f->ngated = 0;
 	exec_pool_stop(f->pool);
 }
 
@@ -1415,12 +1522,16 @@ job_is_run(void *tag, void *arg)
 	return !j->is_hook && strcmp(j->run.id, arg) == 0;
 }
 
-/* Is this run one this process still has (running, or waiting to be recorded)? */
+/* Is this run one this process still has (running, waiting for a slot or
+ * to be recorded)? */
 static int
 still_ours(const struct fire *f, const char *run_id)
 {
 	for (size_t i = 0; i < f->npending; i++)
 		if (strcmp(f->pending[i]->run.id, run_id) == 0)
+			return 1;
+	for (size_t i = 0; i < f->ngated; i++)
+		if (strcmp(f->gated[i]->run.id, run_id) == 0)
 			return 1;
 	return exec_pool_find(f->pool, job_is_run, (void *)run_id);
 }

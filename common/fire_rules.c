@@ -363,6 +363,14 @@ rules_after_run(struct task *t, struct zones *zs, const struct run *r, int64_t n
 		return;
 	}
 	t->status = STATUS_PENDING;
+	/* Missed its deadline waiting for a concurrency slot: not the task's
+	 * failure, and it never started. */
+	if (r->status == RUN_MISSED) {
+		if (last)
+			t->status = STATUS_COMPLETED;
+		overlap_after(t, zs, r, now);
+		return;
+	}
 	/* Ended to make way for the next occurrence (--overlap replace): not
 	 * the task's failure; the occurrence that replaces it is due now. */
 	if (r->status == RUN_CANCELLED) {

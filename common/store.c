@@ -595,6 +595,8 @@ claimed_free(struct claimed *c, size_t n)
 
 static int ends_write(struct store *st, struct run_end *ends, size_t n, end_fn fn, void *arg,
     struct err *e);
+static int tasks_put_many(struct store *st, const struct task *const *t, size_t n,
+    struct err *e);
 
 int
 store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *arg,
@@ -623,6 +625,11 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 		req->cur->due = tasks[got - 1].due_at;
 		memcpy(req->cur->id, tasks[got - 1].id, sizeof req->cur->id);
 	}
+	/* The tasks a claim writes go together at its end where the backend
+	 * can; its runs are inserted as each is decided. */
+	int batch = got > 1 && st->ops->tasks_put_many;
+	const struct task **w = batch ? xcalloc((size_t)got, sizeof *w) : NULL;
+	size_t nw = 0;
 	for (i = 0; !rc && i < got; i++) {
 		struct run r;
 		int decision = CLAIM_SKIP, dup = 0;
@@ -638,17 +645,25 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 		else if (!rc && decision == CLAIM_FIRE)
 			rc = st->ops->run_insert(st, &r, 1, &dup, e);
 		/* A fired occurrence that already has its run changes nothing. */
-		if (!rc && decision != CLAIM_SKIP && !(decision == CLAIM_FIRE && dup))
+		int put = !rc && decision != CLAIM_SKIP && !(decision == CLAIM_FIRE && dup);
+		if (put && !batch)
 			rc = store_task_put(st, &tasks[i], e);
 		if (!rc && decision == CLAIM_FIRE && !dup) {
 			out[*n].task = tasks[i];
 			out[*n].run = r;
 			task_init(&tasks[i]);
+			if (put && batch)
+				w[nw++] = &out[*n].task;
 			(*n)++;
 		} else {
+			if (put && batch)
+				w[nw++] = &tasks[i];
 			run_free(&r);
 		}
 	}
+	if (!rc && batch)
+		rc = tasks_put_many(st, w, nw, e);
+	free(w);
 	if (!rc)
 		rc = store_commit(st, e);
 	if (rc) {
@@ -661,6 +676,17 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 	free(tasks);
 	free(last);
 	return rc;
+}
+
+int
+store_run_gate(struct store *st, const char *run_id, const char *model, int max_all,
+    int max_model, int *got, struct err *e)
+{
+	int own, rc = own_begin(st, &own, e);
+	*got = 0;
+	if (!rc)
+		rc = st->ops->run_gate(st, run_id, model, max_all, max_model, got, e);
+	return own_end(st, own, rc, e);
 }
 
 int
@@ -732,12 +758,85 @@ late_success(struct store *st, const struct run *r, end_fn fn, void *arg, int *c
 	return rc;
 }
 
+/* Tasks a claim or a group of ends wrote, together (the backend's batch). */
+static int
+tasks_put_many(struct store *st, const struct task *const *t, size_t n, struct err *e)
+{
+	if (n == 1)
+		return store_task_put(st, t[0], e);
+	int rc = n ? st->ops->tasks_put_many(st, t, n, e) : ST_OK;
+	if (rc == ST_REFUSED)
+		return err_set(e, rc, "store '%s': a task's key is already another's", st->name);
+	return rc == ST_NOTFOUND ? err_set(e, rc, "store '%s': a task is gone", st->name) : rc;
+}
+
+/* Two ends of one task: their changes to it must be made one after the other. */
+static int
+same_task(const struct run_end *ends, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (strcmp(ends[i].run->task_id, ends[j].run->task_id) == 0)
+				return 1;
+	return 0;
+}
+
+/* ends_write in a few statements for the group: every run finished at
+ * once, the tasks of those still ours read and held at once, then fn on
+ * each and the tasks written at once. */
+static int
+ends_write_many(struct store *st, struct run_end *ends, size_t n, end_fn fn, void *arg,
+    struct err *e)
+{
+	int rc = st->ops->runs_finish_many(st, ends, n, e);
+	char (*ids)[37] = xcalloc(n, sizeof *ids);
+	struct task *t = xcalloc(n, sizeof *t);
+	const struct task **w = xcalloc(n, sizeof *w);
+	int *found = xcalloc(n, sizeof *found);
+	size_t *which = xcalloc(n, sizeof *which), k = 0, nw = 0;
+	for (size_t i = 0; !rc && i < n; i++) {
+		if (ends[i].ours) {
+			memcpy(ids[k], ends[i].run->task_id, sizeof ids[k]);
+			which[k++] = i;
+		}
+	}
+	if (!rc && k)
+		rc = st->ops->tasks_get_many(st, ids, k, t, found, e);
+	for (size_t j = 0; !rc && j < k; j++) {
+		int write = 0;
+		if (found[j] && !(rc = fn(&t[j], ends[which[j]].run, &write, arg, e)) && write)
+			w[nw++] = &t[j];
+	}
+	if (!rc)
+		rc = tasks_put_many(st, w, nw, e);
+	for (size_t i = 0; !rc && i < n; i++) {
+		if (!ends[i].ours) {
+			rc = late_success(st, ends[i].run, fn, arg, &ends[i].completed, e);
+			char *note = rc ? NULL : late_note(ends[i].run, ends[i].completed);
+			if (note)
+				rc = st->ops->run_note(st, ends[i].run->id, note, e);
+			free(note);
+		}
+	}
+	for (size_t j = 0; j < k; j++)
+		if (found[j])
+			task_free(&t[j]);
+	free(ids);
+	free(t);
+	free(w);
+	free(found);
+	free(which);
+	return rc;
+}
+
 /* The ends of runs, inside the caller's unit of work. */
 static int
 ends_write(struct store *st, struct run_end *ends, size_t n, end_fn fn, void *arg, struct err *e)
 {
 	if (!st->has_owner)
 		return err_set(e, ST_ERR, "store '%s': ending runs needs a registered owner", st->name);
+	if (n > 1 && st->ops->runs_finish_many && !same_task(ends, n))
+		return ends_write_many(st, ends, n, fn, arg, e);
 	int rc = ST_OK;
 	for (size_t i = 0; !rc && i < n; i++) {
 		ends[i].ours = 0;

@@ -261,6 +261,14 @@ int store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void
 /* The earliest due_at of an enabled pending task and whether a run is
  * queued: what a watcher sleeps until.  TIME_NONE when nothing is. */
 int store_due_next(struct store *st, int64_t *due, int *queued, struct err *e);
+/* Concurrency (max_concurrent, concurrency.MODEL): run run_id, in flight,
+ * takes a slot if fewer than max_all runs in flight hold one (0: no limit)
+ * and fewer than max_model of model's do (0: none; model "" counts in all
+ * only).  One unit of work, serialized with every other host's: *got is 1
+ * when taken, 0 when full, -1 when the run is no longer in flight (its
+ * owner was declared dead and it was recovered). */
+int store_run_gate(struct store *st, const char *run_id, const char *model, int max_all,
+    int max_model, int *got, struct err *e);
 
 /* end_fn (above): the task's new state after run r ended: edit *t (held)
  * and set *write. */

@@ -90,6 +90,18 @@ struct store_ops {
 	int (*run_finish)(struct store *st, const struct run *r, const char *owner_id, int *ended,
 	    struct err *e);
 	int (*run_note)(struct store *st, const char *run_id, const char *note, struct err *e);
+	/* store_run_gate's counts and claim, inside the caller's unit. */
+	int (*run_gate)(struct store *st, const char *run_id, const char *model, int max_all,
+	    int max_model, int *got, struct err *e);
+	/* Optional (NULL: one row at a time): several rows per statement.
+	 * tasks_put_many writes every task (ST_NOTFOUND when one is not
+	 * there); tasks_get_many reads and holds those of ids there (found[i]);
+	 * runs_finish_many is run_finish for each end, ends[i].ours set. */
+	int (*tasks_put_many)(struct store *st, const struct task *const *t, size_t n,
+	    struct err *e);
+	int (*tasks_get_many)(struct store *st, const char (*ids)[37], size_t n, struct task *t,
+	    int *found, struct err *e);
+	int (*runs_finish_many)(struct store *st, struct run_end *ends, size_t n, struct err *e);
 	int (*due_next)(struct store *st, int64_t *due, int *queued, struct err *e);
 	int (*run_claims)(struct store *st, struct run_claim **out, size_t *n, struct err *e);
 

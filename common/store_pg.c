@@ -822,10 +822,16 @@ pg_refresh(struct store *st, char *what, size_t n, struct err *e)
 	return rc;
 }
 
+/* A unit of work runs the same few statements again and again (claims,
+ * ends of runs): their generic plans, made once, not a custom plan made
+ * at every execution (what the planner keeps choosing for a claim's scan
+ * and for statements over arrays).  Only within the unit; from
+ * PostgreSQL 12, which has the setting. */
 static int
 pg_begin(struct store *st, struct err *e)
 {
-	return simple(st, "BEGIN", "starting a transaction", e);
+	return simple(st, "BEGIN; SELECT set_config('plan_cache_mode', 'force_generic_plan', true)"
+	    " WHERE current_setting('server_version_num')::int >= 120000", "starting a transaction", e);
 }
 
 static int
@@ -1224,7 +1230,11 @@ static const struct store_ops pg_ops = {
 	.claim_scan = pg_claim_scan,
 	.run_insert = pg_run_insert,
 	.run_finish = pg_run_finish,
+	.tasks_put_many = pg_tasks_put_many,
+	.tasks_get_many = pg_tasks_get_many,
+	.runs_finish_many = pg_runs_finish_many,
 	.run_note = pg_run_note,
+	.run_gate = pg_run_gate,
 	.due_next = pg_due_next,
 	.run_claims = pg_run_claims,
 	.wake = pg_wake,

@@ -57,6 +57,12 @@ int pq_each_row(struct store *st, const char *sql, struct pq_params *p, long lim
     int (*fn)(const struct pq_lib *pq, const PGresult *r, int row, void *arg), void *arg,
     const char *what, struct err *e);
 
+/* store_pg_batch.c: the batch primitives of store_backend.h */
+int pg_tasks_put_many(struct store *st, const struct task *const *t, size_t n, struct err *e);
+int pg_tasks_get_many(struct store *st, const char (*ids)[37], size_t n, struct task *t, int *found,
+    struct err *e);
+int pg_runs_finish_many(struct store *st, struct run_end *ends, size_t n, struct err *e);
+
 /* store_pg_runs.c */
 int pg_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, struct err *e);
 int pg_run_prefix(struct store *st, const struct id_range *ids, struct run *r, int *n,
@@ -68,6 +74,8 @@ int pg_run_finish(struct store *st, const struct run *r, const char *owner_id, i
     struct err *e);
 int pg_run_note(struct store *st, const char *run_id, const char *note, struct err *e);
 int pg_due_next(struct store *st, int64_t *due, int *queued, struct err *e);
+int pg_run_gate(struct store *st, const char *run_id, const char *model, int max_all, int max_model,
+    int *got, struct err *e);
 int pg_run_claims(struct store *st, struct run_claim **out, size_t *n, struct err *e);
 int pg_history_load(struct store *st, const char *context, size_t max, struct history_msg **out,
     size_t *n, struct err *e);

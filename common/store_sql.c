@@ -136,6 +136,90 @@ select_by(const struct sql_dialect *d, const struct fields *fs, int large, const
 	return in_dialect(&b, d);
 }
 
+/* "unnest($1::text[], $2::bigint[], ...) AS u(c1, ..., k1, ...)": the
+ * columns cols of fs, then nkeep keep flags, one array each. */
+static void
+unnest_cols(struct buf *b, const struct fields *fs, int cols, int nkeep, const char *more)
+{
+	int n = 0;
+	buf_puts(b, "unnest(");
+	for (size_t i = 0; i < fs->n; i++) {
+		if (field_in(&fs->f[i], cols)) {
+			buf_printf(b, "%s?%d::%s[]", n ? ", " : "", n + 1,
+			    field_is_int(&fs->f[i]) ? "bigint" : "text");
+			n++;
+		}
+	}
+	for (int k = 0; k < nkeep; k++, n++)
+		buf_printf(b, ", ?%d::bigint[]", n + 1);
+	if (more)
+		buf_printf(b, ", ?%d::text[]", ++n);
+	buf_puts(b, ") AS u(");
+	n = 0;
+	for (size_t i = 0; i < fs->n; i++) {
+		if (field_in(&fs->f[i], cols)) {
+			buf_printf(b, "%sc%d", n ? ", " : "", n + 1);
+			n++;
+		}
+	}
+	for (int k = 0; k < nkeep; k++)
+		buf_printf(b, ", k%d", k + 1);
+	if (more)
+		buf_printf(b, ", %s", more);
+	buf_puts(b, ")");
+}
+
+/* SQL_TASKS_UPDATE: task_update's assignments from the arrays' rows. */
+static char *
+tasks_update(const struct sql_dialect *d)
+{
+	struct buf b = {0};
+	int n = 0, keep = 0;
+	buf_puts(&b, "UPDATE tasks SET ");
+	for (size_t i = 0; i < task_fields.n; i++) {
+		const struct field *f = &task_fields.f[i];
+		if (!field_in(f, COLS_WRITE) || ++n == 1)
+			continue;
+		buf_printf(&b, "%s%s = ", n > 2 ? ", " : "", f->column);
+		if (field_keeps(f))
+			buf_printf(&b, "CASE WHEN u.k%d = 1 THEN tasks.%s ELSE u.c%d END", ++keep, f->column,
+			    n);
+		else
+			buf_printf(&b, "u.c%d", n);
+	}
+	buf_puts(&b, " FROM ");
+	unnest_cols(&b, &task_fields, COLS_WRITE, keep, NULL);
+	buf_puts(&b, " WHERE tasks.id = u.c1");
+	return in_dialect(&b, d);
+}
+
+/* SQL_RUNS_FINISH: run_finish for the arrays' rows; the ids it ended. */
+static char *
+runs_finish(const struct sql_dialect *d)
+{
+	struct buf b = {0};
+	int n = 1;
+	buf_puts(&b, "UPDATE runs SET ");
+	for (size_t i = 0; i < run_fields.n; i++) {
+		if (field_in(&run_fields.f[i], COLS_END)) {
+			n++;
+			buf_printf(&b, "%s%s = u.c%d", n > 2 ? ", " : "", run_fields.f[i].column, n);
+		}
+	}
+	/* The id first, as row_run writes it, then the end's columns. */
+	buf_puts(&b, " FROM unnest(?1::text[]");
+	n = 1;
+	for (size_t i = 0; i < run_fields.n; i++)
+		if (field_in(&run_fields.f[i], COLS_END))
+			buf_printf(&b, ", ?%d::%s[]", ++n, field_is_int(&run_fields.f[i]) ? "bigint" : "text");
+	buf_printf(&b, ", ?%d::text[]) AS u(c1", n + 1);
+	for (int k = 2; k <= n; k++)
+		buf_printf(&b, ", c%d", k);
+	buf_puts(&b, ", owner) WHERE runs.id = u.c1 AND runs.status = 'running'"
+	    " AND coalesce(runs.owner_id, '') = u.owner RETURNING runs.id");
+	return in_dialect(&b, d);
+}
+
 static char *
 write_sql(const struct sql_dialect *d, int which)
 {
@@ -166,6 +250,11 @@ write_sql(const struct sql_dialect *d, int which)
 		return insert(d, "runs", &run_fields, ", owner_id, owner_host, owner_node, owner_pid,"
 		    " owner_start", 5, " ON CONFLICT DO NOTHING");
 	case SQL_RUN_FINISH: return run_finish(d);
+	case SQL_TASKS_UPDATE: return tasks_update(d);
+	case SQL_TASKS_GET_LOCK:
+		return select_by(d, &task_fields, 0, "FROM tasks WHERE id = ANY(?1::text[]) ORDER BY id",
+		    d->lock);
+	case SQL_RUNS_FINISH: return runs_finish(d);
 	default:
 		return select_by(d, &run_fields, 1, "FROM runs WHERE id >= ?1 AND id < ?2"
 		    " ORDER BY id LIMIT 2", "");
@@ -232,6 +321,41 @@ store_sql_run_finish(struct row *p, const struct run *r, const char *owner_id)
 {
 	row_run(p, r, COLS_END);
 	row_text(p, owner_id);
+}
+
+/* One cell as an element of an array literal. */
+static void
+array_elem(struct buf *b, const struct cell *c)
+{
+	if (c->kind == CELL_NULL) {
+		buf_puts(b, "NULL");
+	} else if (c->kind == CELL_INT) {
+		buf_printf(b, "%lld", (long long)c->i);
+	} else {
+		buf_puts(b, "\"");
+		for (const char *s = c->s; *s; s++) {
+			if (*s == '"' || *s == '\\')
+				buf_add(b, "\\", 1);
+			buf_add(b, s, 1);
+		}
+		buf_puts(b, "\"");
+	}
+}
+
+void
+store_sql_arrays(const struct row *rows, size_t n, char **out)
+{
+	for (int col = 0; col < rows[0].n; col++) {
+		struct buf b = {0};
+		buf_puts(&b, "{");
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				buf_puts(&b, ",");
+			array_elem(&b, &rows[i].c[col]);
+		}
+		buf_puts(&b, "}");
+		out[col] = b.data;
+	}
 }
 
 /* " AND col IN ('a', 'b')" for the bits set (names from our tables); one is

@@ -34,6 +34,11 @@ enum {
 	SQL_RUN_INSERT,         /* store_sql_run_insert */
 	SQL_RUN_FINISH,         /* store_sql_run_finish */
 	SQL_RUN_PREFIX,         /* from, to; the columns of run_read with the large ones */
+	/* PostgreSQL only: several rows in one statement, each parameter an
+	 * array of one column's values (store_sql_arrays), row after row. */
+	SQL_TASKS_UPDATE,       /* row_task(t, 1)'s columns as arrays */
+	SQL_TASKS_GET_LOCK,     /* an array of ids; the columns of task_read, held */
+	SQL_RUNS_FINISH,        /* store_sql_run_finish's columns as arrays; the ids ended */
 	SQL_COUNT
 };
 struct store_sql {
@@ -52,6 +57,11 @@ const char *store_sql_claim(struct store_sql *q, const struct claim_req *req, st
 void store_sql_run_insert(struct row *p, const struct run *r, const struct owner *o);
 /* Parameters of run_finish: the run's id and end, then the owner it must have. */
 void store_sql_run_finish(struct row *p, const struct run *r, const char *owner_id);
+
+/* The rows' cells (rows[0..n), of one shape) as one parameter per column:
+ * PostgreSQL array literals ("{1,NULL}", "{\"a\",NULL}"), malloc'd into
+ * out[0..rows[0].n). */
+void store_sql_arrays(const struct row *rows, size_t n, char **out);
 
 /* Built for each listing, malloc'd, with p its parameters: the tasks a
  * filter selects, in its order (count: how many), and the runs. */

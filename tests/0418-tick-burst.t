@@ -76,4 +76,32 @@ test_expect_success 'two passes at once on the next burst, 500 one-shots and the
 	test "$(store_sql "SELECT count(*) FROM runs")" -eq 1320
 '
 
+# Text that array literals must quote: quotes, backslashes, braces,
+# commas, NULL and its spelling, non-ASCII, and bytes that are not UTF-8
+# (stored with U+FFFD), through the group writes of tasks and the group
+# ends of runs.
+cat >odd <<\EOF
+#!/bin/sh
+printf '"q" \\b {x,y} NULL, caf\303\251 \377 %s\n' "$TASK_NAME"
+EOF
+chmod +x odd
+
+test_expect_success 'odd text in tasks and outputs survives the group writes' '
+	export TASK_NOW=2026-11-23T08:00:00Z &&
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		task-add --at 2026-11-23T08:00:00Z --name "odd \"$i\" \\ {a,b} NULL" --exec "$PWD/odd" \
+		    "p \"$i\" \\n {} , NULL $(printf "caf\303\251")" >/dev/null || return 1
+	done &&
+	task-ls --json --status pending | grep "odd" | sed "s/\"status\":\"pending\".*//" | sort >before &&
+	test "$(wc -l <before)" -eq 12 &&
+	TASK_NOW=2026-11-23T08:00:01Z task-tick -j 8 >out 2>err && test ! -s err &&
+	test "$(grep "\"name\":\"odd " out | grep -c "\"status\":\"success\"")" -eq 12 &&
+	task-ls --json --status completed | grep "odd" | sed "s/\"status\":\"completed\".*//" | sort >after &&
+	test_cmp before after &&
+	store_sql "SELECT output FROM runs WHERE task_id = (SELECT id FROM tasks WHERE name LIKE '"'odd _7_ %'"')" >actual &&
+	printf "\"q\" \\\\b {x,y} NULL, caf\303\251 \357\277\275 odd \"7\" \\\\ {a,b} NULL\n%s\n\n" \
+	    "[... 1 byte that is not UTF-8 shown as U+FFFD]" >expect &&
+	test_cmp expect actual
+'
+
 test_done
