@@ -1352,7 +1352,10 @@ job_ended(struct fire *f, struct exec_result *x, int64_t now)
 static void
 fence(struct fire *f)
 {
-	if (!f->registered || !f->nruns || f->fencing || mono_ms() < f->fence_at)
+	/* A file store's owners share this machine: a live one is never
+	 * taken for dead, however long the store kept it waiting. */
+	if (!f->registered || !f->nruns || f->fencing || mono_ms() < f->fence_at ||
+	    !store_is_uri(store_locator(f->st)))
 		return;
 	f->fencing = 1;
 	/* What ended meanwhile (while the store held this process) is not

@@ -298,6 +298,21 @@ conn_err(struct store *st, const char *what, const PGresult *res, struct err *e)
 
 static int pg_reconnect(struct store *st, struct err *e);
 
+/* A statement outside a transaction that met a connection the server had
+ * already ended (a restart: its last words, or nothing) is sent again once
+ * on a new one, when that cannot do it twice: the server said it ended the
+ * session before reading it (57P01-57P03), or it only reads or begins. */
+static int
+resend_ok(struct store *st, const char *sql, const PGresult *r)
+{
+	const struct pq_lib *pq = pq_of(st);
+	if (st->depth || pq->status(pg(st)->conn) == CONNECTION_OK)
+		return 0;
+	const char *state = r ? pq->resultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+	return (state && strncmp(state, "57P0", 4) == 0) || strncmp(sql, "SELECT ", 7) == 0 ||
+	    strcmp(sql, "BEGIN") == 0 || strncmp(sql, "LISTEN ", 7) == 0;
+}
+
 /* The connection, reopened if it was lost outside a transaction. */
 static int
 ready(struct store *st, struct err *e)
@@ -353,27 +368,32 @@ exec_with(struct store *st, const char *sql, int prepare, struct pq_params *p, P
 	if (!p)
 		p = &none;
 	*res = NULL;
-	int rc = ready(st, e);
-	if (rc) {
-		pq_params_free(p);
-		return rc;
-	}
-	const char *name = prepare ? prepared(st, sql, e) : NULL;
-	if (name && !*name) {
-		pq_params_free(p);
-		return ST_ERR;
-	}
-	PGresult *r = result_of(st, name ? pq->sendQueryPrepared(pg(st)->conn, name, p->n, p->v, NULL,
-	    NULL, 0) : pq->sendQueryParams(pg(st)->conn, sql, p->n, NULL, p->v, NULL, NULL, 0));
-	pq_params_free(p);
-	ExecStatusType s = pq->resultStatus(r);
-	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) {
-		rc = conn_err(st, what, r, e);
+	int rc;
+	PGresult *r = NULL;
+	for (int again = 1;; again = 0) {
+		if ((rc = ready(st, e)))
+			break;
+		const char *name = prepare ? prepared(st, sql, e) : NULL;
+		if (name && !*name) {
+			rc = ST_ERR;
+			break;
+		}
+		r = result_of(st, name ? pq->sendQueryPrepared(pg(st)->conn, name, p->n, p->v, NULL,
+		    NULL, 0) : pq->sendQueryParams(pg(st)->conn, sql, p->n, NULL, p->v, NULL, NULL, 0));
+		ExecStatusType s = pq->resultStatus(r);
+		if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK)
+			break;
+		if (!again || !resend_ok(st, sql, r)) {
+			rc = conn_err(st, what, r, e);
+			pq->clear(r);
+			r = NULL;
+			break;
+		}
 		pq->clear(r);
-		return rc;
 	}
+	pq_params_free(p);
 	*res = r;
-	return ST_OK;
+	return rc;
 }
 
 int
@@ -416,6 +436,13 @@ simple(struct store *st, const char *sql, const char *what, struct err *e)
 		pg(st)->first_err[0] = 0;
 	PGresult *r = exec_simple(st, sql);
 	ExecStatusType s = pq->resultStatus(r);
+	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK && resend_ok(st, sql, r)) {
+		pq->clear(r);
+		if ((rc = ready(st, e)))
+			return rc;
+		r = exec_simple(st, sql);
+		s = pq->resultStatus(r);
+	}
 	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK)
 		rc = conn_err(st, what, r, e);
 	pq->clear(r);
