@@ -1390,7 +1390,11 @@ gates_try(struct fire *f)
 		struct job *j = f->gated[i];
 		struct err e;
 		int got, lim = config_model_limit(f->o.cf, j->gate);
-		if (store_run_gate(f->st, j->run.id, j->gate, f->o.max_concurrent, lim, &got, &e)) {
+		/* The lease runs from the start, and a long wait renews it. */
+		int64_t now = now_of(f), span = j->timeout_ms / 1000 + (f->o.kill_grace_ms + 999) / 1000 +
+		    FIRE_LEASE_MARGIN;
+		int64_t lease = now + span;
+		if (store_run_gate(f->st, j->run.id, j->gate, f->o.max_concurrent, lim, lease, &got, &e)) {
 			store_down(f, &e);
 			got = 0;
 		}
@@ -1404,7 +1408,7 @@ gates_try(struct fire *f)
 			job_free(j);
 			continue;
 		}
-		int64_t now = now_of(f);
+		j->run.lease_until = lease;
 		if (j->late_at != TIME_NONE && now > j->late_at) {
 			char at[40];
 			time_fmt_utc(j->late_at, at, sizeof at);

@@ -673,12 +673,12 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 
 int
 store_run_gate(struct store *st, const char *run_id, const char *model, int max_all,
-    int max_model, int *got, struct err *e)
+    int max_model, int64_t lease, int *got, struct err *e)
 {
 	int own, rc = own_begin(st, &own, e);
 	*got = 0;
 	if (!rc)
-		rc = st->ops->run_gate(st, run_id, model, max_all, max_model, got, e);
+		rc = st->ops->run_gate(st, run_id, model, max_all, max_model, lease, got, e);
 	return own_end(st, own, rc, e);
 }
 

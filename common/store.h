@@ -260,9 +260,10 @@ int store_due_next(struct store *st, int64_t *due, int *queued, struct err *e);
  * and fewer than max_model of model's do (0: none; model "" counts in all
  * only).  One unit of work, serialized with every other host's: *got is 1
  * when taken, 0 when full, -1 when the run is no longer in flight (its
- * owner was declared dead and it was recovered). */
+ * owner was declared dead and it was recovered).  lease, unless TIME_NONE,
+ * is the run's new lease (a run that waits long keeps its claim). */
 int store_run_gate(struct store *st, const char *run_id, const char *model, int max_all,
-    int max_model, int *got, struct err *e);
+    int max_model, int64_t lease, int *got, struct err *e);
 
 /* end_fn (above): the task's new state after run r ended: edit *t (held)
  * and set *write. */

@@ -90,7 +90,7 @@ struct store_ops {
 	int (*run_note)(struct store *st, const char *run_id, const char *note, struct err *e);
 	/* store_run_gate's counts and claim, inside the caller's unit. */
 	int (*run_gate)(struct store *st, const char *run_id, const char *model, int max_all,
-	    int max_model, int *got, struct err *e);
+	    int max_model, int64_t lease, int *got, struct err *e);
 	/* Optional (NULL: one row at a time): several rows per statement.
 	 * tasks_put_many writes every task (ST_NOTFOUND when one is not
 	 * there); tasks_get_many reads and holds those of ids there (found[i]);
