@@ -782,11 +782,22 @@ exec_pool_stop_tag(struct exec_pool *p, void *tag)
 }
 
 void
-exec_pool_stop(struct exec_pool *p)
+exec_pool_stop_within(struct exec_pool *p, int64_t grace_ms)
 {
 	int64_t now = mono_ms();
-	for (size_t i = 0; i < p->n; i++)
-		stop_child(p->c[i], now);
+	for (size_t i = 0; i < p->n; i++) {
+		struct child *c = p->c[i];
+		stop_child(c, now);
+		/* Sooner than its grace when asked (partition fencing). */
+		if (!c->exited && c->pid > 0 && c->kill_at - now > grace_ms)
+			c->kill_at = now + grace_ms;
+	}
+}
+
+void
+exec_pool_stop(struct exec_pool *p)
+{
+	exec_pool_stop_within(p, INT64_MAX);
 }
 
 void

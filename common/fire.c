@@ -72,6 +72,8 @@ struct fire {
 	int registered;          /* the store knows this process (before its first claim) */
 	int alive;               /* this process's last sign of life was taken */
 	int64_t beat_at;         /* mono_ms of the next sign of life */
+	int64_t fence_at;        /* mono_ms: the last sign of life taken, sent at, + 2/3 owner_timeout */
+	int fencing;             /* past fence_at: runs in flight ended, results waiting */
 	int down;                /* the store failed: said once, quiet until it is back */
 	size_t nruns, nhooks;
 	struct due_cursor cur;
@@ -258,6 +260,16 @@ fire_pass_begin(struct fire *f)
 	f->overlap_at = 0;
 }
 
+/* How long a statement may wait for the store: while runs are in flight,
+ * no later than they would be fenced; never more than a third of
+ * owner_timeout (at least 20 s, beyond a lock wait). */
+static void
+bound_waits(struct fire *f)
+{
+	int64_t op = f->o.owner_timeout * 1000 / 3;
+	store_deadline(f->st, f->nruns && f->registered ? f->fence_at : 0, op > 20000 ? op : 20000);
+}
+
 /* ---- starting a claimed run ---- */
 
 /* What the run may still spend, for its executor (SPEND_LEFT_ENV). */
@@ -330,6 +342,7 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 	const char *cmdline = !str_empty(t->exec) ? t->exec : f->o.exec;
 	struct err e;
 	f->nruns++;
+	bound_waits(f);
 	if (exec_split(cmdline, &j->argv, &e)) {
 		char why[ERR_MAX + 64];
 		snprintf(why, sizeof why, "bad executor command line: %s", e.msg);
@@ -705,6 +718,16 @@ store_up(struct fire *f)
 	f->down = 0;
 }
 
+/* A sign of life sent at sent was taken: others may recover this
+ * process's runs owner_timeout after it at the earliest. */
+static void
+alive_since(struct fire *f, int64_t sent)
+{
+	f->fence_at = sent + (int64_t)f->o.owner_timeout * 2000 / 3;
+	f->fencing = 0;
+	bound_waits(f);
+}
+
 /* The process shown to the store, before its first claim: a pass with
  * nothing to run writes nothing (on PostgreSQL, no commit to wait for). */
 static int
@@ -712,11 +735,13 @@ enlist(struct fire *f, struct err *e)
 {
 	if (f->registered)
 		return ST_OK;
+	int64_t sent = mono_ms();
 	int rc = store_owner_start(f->st, &f->self, e);
 	if (rc)
 		return rc;
 	f->registered = f->alive = 1;
 	f->beat_at = mono_ms() + f->o.owner_timeout * 1000 / 3;
+	alive_since(f, sent);
 	return ST_OK;
 }
 
@@ -731,6 +756,7 @@ beat(struct fire *f, int force)
 	f->beat_at = mono_ms() + f->o.owner_timeout * 1000 / 3;
 	struct err e;
 	int alive;
+	int64_t sent = mono_ms();
 	if (store_owner_beat(f->st, &alive, &e)) {
 		f->alive = 0;
 		store_down(f, &e);
@@ -746,6 +772,7 @@ beat(struct fire *f, int force)
 		}
 	}
 	f->alive = 1;
+	alive_since(f, sent);
 	/* Back means writable: a full disk still answers reads. */
 	store_up(f);
 }
@@ -1147,8 +1174,9 @@ recorded(struct fire *f, struct job **jobs, const struct run_end *ends, size_t n
 			announce(f, jobs[i]);
 		else
 			warnf(f, "run %.8s of task '%.8s' had been recovered as interrupted before it"
-			    " ended; its result (%s) is kept as the run's note", jobs[i]->run.id,
-			    jobs[i]->run.task_id, run_status_name(jobs[i]->run.status));
+			    " ended; its result (%s) is kept as the run's note%s", jobs[i]->run.id,
+			    jobs[i]->run.task_id, run_status_name(jobs[i]->run.status), ends[i].completed
+			    ? ", and completed the task: the retry armed at recovery is cancelled" : "");
 		job_free(jobs[i]);
 	}
 }
@@ -1288,12 +1316,74 @@ job_cancelled(struct job *j)
 	j->run.status = RUN_CANCELLED;
 }
 
+/* What an ended job leaves: a hook is done; a run waits to be recorded. */
+static void
+job_ended(struct fire *f, struct exec_result *x, int64_t now)
+{
+	struct job *j = x->tag;
+	if (j->is_hook) {
+		hook_done(f, j, x);
+	} else {
+		j->no_resources = rules_run_ended(&j->run, x, now);
+		job_cancelled(j);
+		if (f->fencing && x->stopped && j->run.status == RUN_INTERRUPTED) {
+			char *why = xasprintf("ended on this host, whose sign of life the store had not"
+			    " taken for %d s (2/3 of owner_timeout), before others could recover it%s%s",
+			    f->o.owner_timeout * 2 / 3, j->run.error ? "; " : "",
+			    j->run.error ? j->run.error : "");
+			free(j->run.error);
+			j->run.error = why;
+		}
+		f->nruns--;
+		f->nreplace -= j->replaceable != 0;
+		bound_waits(f);
+		keep_pending(f, j);
+	}
+	exec_result_free(x);
+}
+
+/* Partition fencing.  Others may recover this process's runs once the
+ * store has had no sign of life from it for owner_timeout; two thirds of
+ * that after the last one taken, its executors' groups get SIGTERM, then
+ * SIGKILL within a sixth more, and are waited for here (the store cannot
+ * be: it is not answering), so none runs when another host may start its
+ * occurrence again.  Their results wait to be recorded as interrupted,
+ * or as late notes if another host recovered them first. */
+static void
+fence(struct fire *f)
+{
+	/* A file store's owners share this machine: a live one is never
+	 * taken for dead, however long the store kept it waiting. */
+	if (!f->registered || !f->nruns || f->fencing || mono_ms() < f->fence_at ||
+	    !store_is_uri(store_locator(f->st)))
+		return;
+	f->fencing = 1;
+	/* What ended meanwhile (while the store held this process) is not
+	 * ended again: its end is read first, within the drain time. */
+	struct exec_result x;
+	for (int64_t wait = EXEC_DRAIN_MS + 50; f->nruns && exec_pool_wait(f->pool, wait, NULL, 0, &x);
+	    wait = 0)
+		job_ended(f, &x, now_of(f));
+	if (!f->nruns)
+		return;
+	int64_t grace = (int64_t)f->o.owner_timeout * 1000 / 6;
+	warnf(f, "the store has not taken a sign of life from this process for %lld s; ending its"
+	    " %zu run%s before others may recover them", (long long)((mono_ms() - f->fence_at) / 1000
+	    + f->o.owner_timeout * 2 / 3), f->nruns, f->nruns == 1 ? "" : "s");
+	exec_pool_stop_within(f->pool, grace < f->o.kill_grace_ms ? grace : f->o.kill_grace_ms);
+	int64_t until = mono_ms() + grace + EXEC_DRAIN_MS + 1000;
+	while (f->nruns && mono_ms() < until && exec_pool_wait(f->pool, until - mono_ms(), NULL, 0, &x))
+		job_ended(f, &x, now_of(f));
+}
+
 int
 fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct err *e)
 {
 	int status = ST_OK, defer = f->claimed;
 	f->claimed = 0;
+	fence(f);
 	beat(f, 0);
+	fence(f);
 	if (f->npending && mono_ms() >= f->retry_at && record_pending(f, e))
 		status = ST_ERR;
 	if (f->nreplace && mono_ms() >= f->cancel_at) {
@@ -1314,6 +1404,8 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 		int64_t until = f->beat_at - mono_ms();
 		if (f->npending && f->retry_at - mono_ms() < until)
 			until = f->retry_at - mono_ms();
+		if (f->nruns && f->fence_at - mono_ms() < until)
+			until = f->fence_at - mono_ms();
 		if (until < 0)
 			until = 0;
 		if (timeout_ms < 0 || until < timeout_ms)
@@ -1331,17 +1423,7 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 	int64_t now = now_of(f);
 	size_t before = f->npending;
 	do {
-		struct job *j = x.tag;
-		if (j->is_hook) {
-			hook_done(f, j, &x);
-		} else {
-			j->no_resources = rules_run_ended(&j->run, &x, now);
-			job_cancelled(j);
-			f->nruns--;
-			f->nreplace -= j->replaceable != 0;
-			keep_pending(f, j);
-		}
-		exec_result_free(&x);
+		job_ended(f, &x, now);
 	} while (f->npending - before < WAIT_BATCH && exec_pool_wait(f->pool, 0, NULL, 0, &x));
 	/* Recorded now unless earlier ones still wait for the store, or the
 	 * claim that follows takes them along. */

@@ -33,6 +33,8 @@ struct store {
 	int has_owner;
 	struct owner self;        /* the registered owner of claims */
 	int64_t skew_ms;
+	int64_t deadline_ms;      /* store_deadline's: mono_ms, 0: none */
+	int64_t op_ms;            /* and each statement's; 0: none */
 };
 
 struct store_ops {

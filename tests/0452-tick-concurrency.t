@@ -4,26 +4,12 @@
 # runs of other executors are not counted; a run that waits for a slot
 # past its deadline is missed, not run; each occurrence runs once.
 . "$AC_TOP/tests/lib.sh"
-mkdir -p config/agentcron fake
+mkdir -p config/agentcron
 cfg=config/agentcron/config
-# llm-call as the tickers find it first in PATH: it logs when it starts and
-# ends (with its model), and takes a while.
-cat >fake/llm-call <<\EOF
-#!/bin/sh
-echo "start $TASK_ID ${TASK_MODEL:-none} $(date +%s.%N)" >>"$GATE_LOG"
-sleep "${GATE_SLEEP:-0.3}"
-echo "end $TASK_ID ${TASK_MODEL:-none} $(date +%s.%N)" >>"$GATE_LOG"
-echo ok
-EOF
-chmod +x fake/llm-call
+# llm-call as the tickers find it first in PATH, logging its runs.
+fake_llm_call fake || exit 1
 PATH=$PWD/fake:$PATH GATE_LOG=$PWD/log
 export PATH GATE_LOG
-
-# most [MODEL]: the most runs (of MODEL) in flight at once, from the log.
-most() {
-	awk -v m="${1:-}" "m == \"\" || \$3 == m { print (\$1 == \"start\" ? 1 : -1), \$4 }" log |
-		sort -k2,2n -k1,1n | awk "{ c += \$1; if (c > n) n = c } END { print n + 0 }"
-}
 
 # add N [FLAGS...]: N one-shots due at 09:00.
 add() {
@@ -43,7 +29,7 @@ test_expect_success 'max_concurrent = 2: three tickers, 12 due runs, never more 
 	test "$(cat tick.1 tick.2 tick.3 | grep -c "\"status\":\"success\"")" -eq 12 &&
 	test "$(grep -c "^start" log)" -eq 12 &&
 	cut -d" " -f2 log | sort | uniq -c | awk "\$1 != 2" >twice && test_cmp /dev/null twice &&
-	echo 2 >expect && most >actual && test_cmp expect actual
+	echo 2 >expect && in_flight_max >actual && test_cmp expect actual
 '
 
 test_expect_success 'concurrency.MODEL: that model one at a time, the others as many as max_concurrent' '
@@ -52,8 +38,8 @@ test_expect_success 'concurrency.MODEL: that model one at a time, the others as 
 	add 4 --model small && add 4 --model big &&
 	TASK_NOW=2026-11-25T09:00:05Z task-tick -j 8 >out &&
 	test "$(grep -c "\"status\":\"success\"" out)" -eq 8 &&
-	echo 1 >expect && most small >actual && test_cmp expect actual &&
-	test "$(most)" -le 4 && test "$(most big)" -ge 2
+	echo 1 >expect && in_flight_max small >actual && test_cmp expect actual &&
+	test "$(in_flight_max)" -le 4 && test "$(in_flight_max big)" -ge 2
 '
 
 test_expect_success 'an executor other than llm-call is not counted' '
@@ -63,7 +49,7 @@ test_expect_success 'an executor other than llm-call is not counted' '
 	cp fake/llm-call fake/other-agent && add 3 --exec other-agent &&
 	TASK_NOW=2026-11-25T09:00:05Z task-tick -j 6 >out &&
 	test "$(grep -c "\"status\":\"success\"" out)" -eq 6 &&
-	test "$(most)" -ge 3
+	test "$(in_flight_max)" -ge 3
 '
 
 # On the real clock: the wait is real time.  The first is due a second

@@ -6,23 +6,12 @@
 . "$AC_TOP/tests/lib.sh"
 TASK_DB=$(pg_new_db) || exit 1
 export TASK_DB
-mkdir -p config/agentcron fake
+mkdir -p config/agentcron
 cfg=config/agentcron/config
-cat >fake/llm-call <<\EOF
-#!/bin/sh
-echo "start $TASK_ID ${TASK_MODEL:-none} $(date +%s.%N) $(hostname)" >>"$GATE_LOG"
-sleep 0.3
-echo "end $TASK_ID ${TASK_MODEL:-none} $(date +%s.%N) $(hostname)" >>"$GATE_LOG"
-echo ok
-EOF
-chmod +x fake/llm-call
+# llm-call as the tickers find it first in PATH, logging its runs.
+fake_llm_call fake || exit 1
 PATH=$PWD/fake:$PATH GATE_LOG=$PWD/log
 export PATH GATE_LOG
-
-most() {
-	awk -v m="${1:-}" "m == \"\" || \$3 == m { print (\$1 == \"start\" ? 1 : -1), \$4 }" log |
-		sort -k2,2n -k1,1n | awk "{ c += \$1; if (c > n) n = c } END { print n + 0 }"
-}
 
 # import N [MODEL]: N one-shots due at 09:00.
 import() {
@@ -52,7 +41,7 @@ test_expect_success 'a limit of 2 across 3 hosts and 20 due runs: at most 2 in f
 	test "$(cat tick.* | grep -c "\"status\":\"success\"")" -eq 20 &&
 	test "$(grep -c "^start" log)" -eq 20 &&
 	cut -d" " -f2 log | sort | uniq -c | awk "\$1 != 2" >twice && test_cmp /dev/null twice &&
-	echo 2 >expect && most >actual && test_cmp expect actual &&
+	echo 2 >expect && in_flight_max >actual && test_cmp expect actual &&
 	pg_sql "SELECT status, count(*) FROM runs GROUP BY status" >actual &&
 	echo "success|20" >expect && test_cmp expect actual
 '
@@ -69,8 +58,8 @@ test_expect_success 'concurrency.MODEL across hosts: that model one at a time' '
 	hosts &&
 	cat err.* >errs && test_cmp /dev/null errs &&
 	test "$(grep -c "^start" log)" -eq 12 &&
-	echo 1 >expect && most small >actual && test_cmp expect actual &&
-	test "$(most big)" -ge 2
+	echo 1 >expect && in_flight_max small >actual && test_cmp expect actual &&
+	test "$(in_flight_max big)" -ge 2
 '
 
 test_done
