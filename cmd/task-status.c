@@ -24,6 +24,7 @@
 #include "task_json.h"
 #include "taskargs.h"
 #include "tz.h"
+#include "utf8.h"
 
 static const char prog[] = "task-status";
 
@@ -65,12 +66,28 @@ struct status {
 	char summary[1024];
 };
 
+/* Text that prints as it reads, on one line: valid UTF-8, controls as
+ * spaces; of an error, its first line. */
+static char *
+one_line(const char *s, int first)
+{
+	char buf[320];
+	if (!s)
+		return NULL;
+	utf8_quote(buf, sizeof buf, s, first ? strcspn(s, "\n") : strlen(s));
+	return xstrdup(buf);
+}
+
 static int
 take_pass(const struct pass *p, void *arg)
 {
 	struct status *s = arg;
 	s->passes = xrealloc(s->passes, (s->npasses + 1) * sizeof *s->passes);
-	s->passes[s->npasses++] = *p;
+	struct pass *q = &s->passes[s->npasses++];
+	*q = *p;
+	/* A host name is whatever TASK_HOST_ID said. */
+	utf8_quote(q->host, sizeof q->host, p->host, strlen(p->host));
+	utf8_quote(q->version, sizeof q->version, p->version, strlen(p->version));
 	return 0;
 }
 
@@ -88,8 +105,8 @@ static void
 item_of(struct item *it, const struct task *t)
 {
 	memcpy(it->id, t->id, sizeof it->id);
-	it->name = xstrdup(t->name);
-	it->error = xstrdup(t->last_error);
+	it->name = one_line(t->name, 0);
+	it->error = one_line(t->last_error, 1);
 	it->due = t->due_at;
 	it->failures = t->consecutive_failures;
 	snprintf(it->last, sizeof it->last, "%s", t->last_status ? t->last_status : "");
@@ -113,8 +130,10 @@ item_add(struct item *list, long *n, const struct task *t, const char *why)
 {
 	if (*n < SHOWN_MAX) {
 		item_of(&list[*n], t);
-		if (why)
-			set_str(&list[*n].error, why);
+		if (why) {
+			free(list[*n].error);
+			list[*n].error = one_line(why, 1);
+		}
 	}
 	(*n)++;
 }
@@ -371,12 +390,11 @@ print_items(const char *title, const struct item *it, long n, int64_t now, int k
 			ago_fmt(now - it[i].due, ago, sizeof ago);
 			printf("  %.8s  %s: due %s, %s ago\n", it[i].id, it[i].name, when, ago);
 		} else if (kind == ITEM_WHY) {
-			printf("  %.8s  %s: %.*s\n", it[i].id, it[i].name,
-			    it[i].error ? (int)strcspn(it[i].error, "\n") : 0, it[i].error ? it[i].error : "");
+			printf("  %.8s  %s: %s\n", it[i].id, it[i].name, it[i].error ? it[i].error : "");
 		} else {
-			printf("  %.8s  %s: %d %s in a row%s%.*s\n", it[i].id, it[i].name, it[i].failures,
+			printf("  %.8s  %s: %d %s in a row%s%s\n", it[i].id, it[i].name, it[i].failures,
 			    it[i].failures == 1 ? "failure" : "failures", it[i].error ? ": " : "",
-			    it[i].error ? (int)strcspn(it[i].error, "\n") : 0, it[i].error ? it[i].error : "");
+			    it[i].error ? it[i].error : "");
 		}
 	}
 	if (n > SHOWN_MAX)

@@ -43,7 +43,8 @@ static const char prog[] = "task-tick";
 #define RETRY_MS 1000        /* and this often while its store cannot be reached */
 #define PASS_EVERY_MS 30000  /* a watcher records that it runs this often */
 #define PRUNE_EVERY_MS 60000 /* and prunes this often, */
-#define PRUNE_WATCH_MS 200   /* for this long at most; */
+#define PRUNE_WATCH_MS 200   /* for this long at most, */
+#define PRUNE_AGAIN_MS 5000  /* and sooner while a round is unfinished; */
 #define PRUNE_PASS_MS 1000   /* a pass from cron, once, after its claims */
 
 /* How runs are printed: JSON lines, or one line for people on a terminal. */
@@ -100,6 +101,7 @@ struct tick {
 	int stopped;
 	struct history_opts ho;
 	int64_t pass_at, prune_at;  /* mono_ms of the last pass recorded, the last pruning */
+	int prune_more;             /* the last pruning ended before its round did */
 	char refresh_err[ERR_MAX];  /* the last failure to reopen the store, said */
 };
 
@@ -176,14 +178,16 @@ pass_chores(struct tick *tk, int watch, int more)
 		if (history_pass(tk->st, watch ? "watch" : "cron", now, &e))
 			fprintf(stderr, "%s: %s\n", prog, e.msg);
 	}
-	if (more || (tk->prune_at && (!watch || t - tk->prune_at < PRUNE_EVERY_MS)))
+	if (more || (tk->prune_at && (!watch ||
+	    t - tk->prune_at < (tk->prune_more ? PRUNE_AGAIN_MS : PRUNE_EVERY_MS))))
 		return;
 	tk->prune_at = t;
 	struct prune_stats s;
-	int done;
+	int done = 1;
 	if (history_prune(tk->st, &tk->ho, now, 0, watch ? PRUNE_WATCH_MS : PRUNE_PASS_MS, &s, &done,
 	    &e) || ((s.runs || s.messages || s.loose_calls) && history_give_back(tk->st, &e)))
 		fprintf(stderr, "%s: pruning the history: %s\n", prog, e.msg);
+	tk->prune_more = !done;
 }
 
 /* A watcher says where it watches and how it is woken when it starts. */

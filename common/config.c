@@ -43,10 +43,10 @@ static const char *const known_keys[] = {
 	"anthropic_model", "budget", "connect_timeout", "context_messages", "date_order", "db",
 	"deadline", "exec", "keep", "keep_runs", "model", "notify", "notify_on",
 	"openai_api_key", "openai_base_url", "openai_model", "owner_timeout", "provider", "retries",
-	"run_timeout", "stagger", "timeout", "tz", NULL,
+	"max_concurrent", "run_timeout", "stagger", "timeout", "tz", NULL,
 };
 /* Keys of the form PREFIX.NAME (per model, per server). */
-static const char *const known_prefixes[] = {"price.", NULL};
+static const char *const known_prefixes[] = {"concurrency.", "price.", NULL};
 
 static int
 key_known(const char *k)
@@ -336,4 +336,42 @@ config_stagger_load(int *secs, struct err *e)
 	rc = config_stagger(c, secs, e);
 	config_free(c);
 	return rc;
+}
+
+/* A limit's value: a whole number from 1 to 100000. */
+static int
+limit_of(const char *v)
+{
+	char *end;
+	long n = v ? strtol(v, &end, 10) : 0;
+	return v && *v && !*end && n >= 1 && n <= 100000 ? (int)n : -1;
+}
+
+int
+config_limits(const struct config *c, int *max_all, struct err *e)
+{
+	*max_all = 0;
+	for (size_t i = 0; c && i < c->n; i++) {
+		int model = strncmp(c->keys[i], "concurrency.", 12) == 0;
+		if (!model && strcmp(c->keys[i], "max_concurrent") != 0)
+			continue;
+		int n = limit_of(c->values[i]);
+		if (n < 0 || (model && !c->keys[i][12]))
+			return err_set(e, ST_INVALID, "%s: bad %s '%.40s': a number of runs from 1 to 100000",
+			    c->path, c->keys[i], c->values[i]);
+		if (!model)
+			*max_all = n;
+	}
+	return ST_OK;
+}
+
+int
+config_model_limit(const struct config *c, const char *model)
+{
+	if (!c || !model || !*model)
+		return 0;
+	char key[160];
+	snprintf(key, sizeof key, "concurrency.%s", model);
+	int n = limit_of(config_get(c, key));
+	return n > 0 ? n : 0;
 }

@@ -39,6 +39,11 @@ int config_when_flags(unsigned *flags, struct err *e);
 #define CONFIG_STAGGER_MAX 86400
 int config_stagger(const struct config *c, int *secs, struct err *e);
 int config_stagger_load(int *secs, struct err *e);
+/* How many llm-call runs may be in flight at once across tickers and
+ * hosts: max_concurrent (0: no limit) in *max_all, after checking it and
+ * every concurrency.MODEL (ST_INVALID naming the bad one). */
+int config_limits(const struct config *c, int *max_all, struct err *e);
+int config_model_limit(const struct config *c, const char *model); /* concurrency.MODEL; 0: none */
 void config_free(struct config *c);                 /* values wiped: some are keys */
 /* The one rule for a private file (this config, mcp.json, a key file): a
  * regular file (a FIFO or a device is refused, never waited on), owned by

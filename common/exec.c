@@ -761,36 +761,43 @@ out_check:
 	return ret;
 }
 
+/* SIGTERM to c's group now, SIGKILL after its grace. */
+static void
+stop_child(struct child *c, int64_t now)
+{
+	c->stopped = 1;
+	if (c->exited || c->pid <= 0 || c->term_at)
+		return;
+	c->term_at = now;
+	c->kill_at = now + c->grace;
+	signal_group(c, SIGTERM);
+}
+
 void
 exec_pool_stop_tag(struct exec_pool *p, void *tag)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->c[i]->tag == tag)
+			stop_child(p->c[i], mono_ms());
+}
+
+void
+exec_pool_stop_within(struct exec_pool *p, int64_t grace_ms)
 {
 	int64_t now = mono_ms();
 	for (size_t i = 0; i < p->n; i++) {
 		struct child *c = p->c[i];
-		if (c->tag != tag)
-			continue;
-		c->stopped = 1;
-		if (c->exited || c->pid <= 0 || c->term_at)
-			continue;
-		c->term_at = now;
-		c->kill_at = now + c->grace;
-		signal_group(c, SIGTERM);
+		stop_child(c, now);
+		/* Sooner than its grace when asked (partition fencing). */
+		if (!c->exited && c->pid > 0 && c->kill_at - now > grace_ms)
+			c->kill_at = now + grace_ms;
 	}
 }
 
 void
 exec_pool_stop(struct exec_pool *p)
 {
-	int64_t now = mono_ms();
-	for (size_t i = 0; i < p->n; i++) {
-		struct child *c = p->c[i];
-		c->stopped = 1;
-		if (c->exited || c->pid <= 0 || c->term_at)
-			continue;
-		c->term_at = now;
-		c->kill_at = now + c->grace;
-		signal_group(c, SIGTERM);
-	}
+	exec_pool_stop_within(p, INT64_MAX);
 }
 
 void

@@ -99,6 +99,7 @@ void exec_pool_fail(struct exec_pool *p, void *tag, int how, const char *why);
 int exec_pool_wait(struct exec_pool *p, int64_t timeout_ms, const int *fds, int nfds,
     struct exec_result *r);
 void exec_pool_stop(struct exec_pool *p);       /* SIGTERM every group; SIGKILL after the grace */
+void exec_pool_stop_within(struct exec_pool *p, int64_t grace_ms); /* the same, grace at most grace_ms */
 void exec_pool_stop_tag(struct exec_pool *p, void *tag); /* the same for the one started with tag */
 void exec_result_free(struct exec_result *r);
 void exec_run(const struct exec_cmd *c, struct exec_result *r); /* one, to the end */

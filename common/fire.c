@@ -19,6 +19,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "config.h"
 #include "exec.h"
 #include "fire.h"
 #include "fire_env.h"
@@ -33,6 +34,7 @@
 #define CLAIM_BATCH 64      /* due tasks looked at per claim */
 #define CLAIM_BUDGET 256    /* due tasks looked at per fire_claim */
 #define WAIT_BATCH 16       /* ended runs recorded per transaction */
+#define GATE_POLL_MS 200    /* how often a run waiting for a concurrency slot looks again */
 #define RECORD_RETRY_MIN 250   /* ms before recording again, doubling */
 #define RECORD_RETRY_MAX 30000
 #define FDS_PER_RUN 5       /* three pipes, a pidfd, and one to spare */
@@ -55,6 +57,9 @@ struct job {
 	char *cancel;            /* why it was asked to end, once it was */
 	char **argv, **envp;
 	char *input;
+	int64_t timeout_ms;
+	char *gate;              /* waiting for a concurrency slot: the model it counts for */
+	int64_t late_at;         /* past this when the slot frees, it is missed (its deadline) */
 };
 
 struct fire {
@@ -67,12 +72,16 @@ struct fire {
 	int registered;          /* the store knows this process (before its first claim) */
 	int alive;               /* this process's last sign of life was taken */
 	int64_t beat_at;         /* mono_ms of the next sign of life */
+	int64_t fence_at;        /* mono_ms: the last sign of life taken, sent at, + 2/3 owner_timeout */
+	int fencing;             /* past fence_at: runs in flight ended, results waiting */
 	int down;                /* the store failed: said once, quiet until it is back */
 	size_t nruns, nhooks;
 	struct due_cursor cur;
 	struct idset fired;      /* tasks claimed in this pass */
 	struct job **pending;    /* finished, not recorded yet */
 	size_t npending, cappending;
+	struct job **gated;      /* claimed, waiting for a concurrency slot, oldest first */
+	size_t ngated;
 	int claimed;             /* fire_claim ran since the last fire_wait: what ends next
 	                            is recorded by the claim after it, in its commit */
 	int64_t retry_at;        /* mono_ms of the next try to record them */
@@ -127,6 +136,7 @@ job_free(struct job *j)
 	exec_argv_free(j->argv);
 	exec_argv_free(j->envp);
 	free(j->input);
+	free(j->gate);
 	free(j);
 }
 
@@ -197,6 +207,9 @@ fire_free(struct fire *f)
 	for (size_t i = 0; i < f->npending; i++)
 		job_free(f->pending[i]);
 	free(f->pending);
+	for (size_t i = 0; i < f->ngated; i++)
+		job_free(f->gated[i]);
+	free(f->gated);
 	zones_free(f->zs);
 	idset_free(&f->fired);
 	free(f);
@@ -247,6 +260,16 @@ fire_pass_begin(struct fire *f)
 	f->overlap_at = 0;
 }
 
+/* How long a statement may wait for the store: while runs are in flight,
+ * no later than they would be fenced; never more than a third of
+ * owner_timeout (at least 20 s, beyond a lock wait). */
+static void
+bound_waits(struct fire *f)
+{
+	int64_t op = f->o.owner_timeout * 1000 / 3;
+	store_deadline(f->st, f->nruns && f->registered ? f->fence_at : 0, op > 20000 ? op : 20000);
+}
+
 /* ---- starting a claimed run ---- */
 
 /* What the run may still spend, for its executor (SPEND_LEFT_ENV). */
@@ -270,6 +293,47 @@ budget_env(struct fire *f, struct job *j, const struct task *t)
 		fire_env_set(&j->envp, SPEND_LEFT_ENV, left);
 }
 
+static void
+launch(struct fire *f, struct job *j)
+{
+	struct exec_cmd c = {
+		.argv = j->argv,
+		.envp = j->envp,
+		.search_dir = f->o.search_dir,
+		.input = j->input,
+		.ninput = strlen(j->input),
+		.timeout_ms = j->timeout_ms,
+		.kill_grace_ms = f->o.kill_grace_ms,
+		.die_with_parent = 1,
+	};
+	exec_pool_start(f->pool, &c, j);
+}
+
+static void gates_try(struct fire *f);
+
+/* An llm-call run under max_concurrent or concurrency.MODEL waits for a
+ * slot (f->gated) with the model it counts for: the task's, else the
+ * config's.  Its deadline, if any, is checked when the slot frees. */
+static int
+gate_needed(struct fire *f, struct job *j, const struct task *t)
+{
+	const char *base = strrchr(j->argv[0], '/');
+	base = base ? base + 1 : j->argv[0];
+	const char *model = !str_empty(t->model) ? t->model
+	    : f->o.cf && config_get(f->o.cf, "model") ? config_get(f->o.cf, "model") : "";
+	if (strcmp(base, "llm-call") != 0 ||
+	    (f->o.max_concurrent <= 0 && config_model_limit(f->o.cf, model) <= 0))
+		return 0;
+	j->gate = xstrdup(model);
+	int dl = t->deadline > 0 ? t->deadline : f->o.deadline;
+	int scheduled = j->run.trigger == TRIGGER_SCHEDULE || j->run.trigger == TRIGGER_CATCHUP;
+	j->late_at = dl > 0 && scheduled && j->run.slot != TIME_NONE
+	    ? j->run.slot + task_delay(t, f->zs, j->run.slot) + dl : TIME_NONE;
+	f->gated = xrealloc(f->gated, (f->ngated + 1) * sizeof *f->gated);
+	f->gated[f->ngated++] = j;
+	return 1;
+}
+
 /* Executor, environment and input of a claimed run; start it. */
 static void
 start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
@@ -278,6 +342,7 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 	const char *cmdline = !str_empty(t->exec) ? t->exec : f->o.exec;
 	struct err e;
 	f->nruns++;
+	bound_waits(f);
 	if (exec_split(cmdline, &j->argv, &e)) {
 		char why[ERR_MAX + 64];
 		snprintf(why, sizeof why, "bad executor command line: %s", e.msg);
@@ -291,17 +356,11 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 	char secs[24];
 	snprintf(secs, sizeof secs, "%d", timeout);
 	fire_env_set(&j->envp, "TASK_TIMEOUT", secs);
-	struct exec_cmd c = {
-		.argv = j->argv,
-		.envp = j->envp,
-		.search_dir = f->o.search_dir,
-		.input = j->input,
-		.ninput = strlen(j->input),
-		.timeout_ms = (int64_t)timeout * 1000,
-		.kill_grace_ms = f->o.kill_grace_ms,
-		.die_with_parent = 1,
-	};
-	exec_pool_start(f->pool, &c, j);
+	j->timeout_ms = (int64_t)timeout * 1000;
+	if (gate_needed(f, j, t))
+		gates_try(f);
+	else
+		launch(f, j);
 }
 
 /* Start what a claim returned: jobs from its runs, a heartbeat's prompt. */
@@ -659,6 +718,16 @@ store_up(struct fire *f)
 	f->down = 0;
 }
 
+/* A sign of life sent at sent was taken: others may recover this
+ * process's runs owner_timeout after it at the earliest. */
+static void
+alive_since(struct fire *f, int64_t sent)
+{
+	f->fence_at = sent + (int64_t)f->o.owner_timeout * 2000 / 3;
+	f->fencing = 0;
+	bound_waits(f);
+}
+
 /* The process shown to the store, before its first claim: a pass with
  * nothing to run writes nothing (on PostgreSQL, no commit to wait for). */
 static int
@@ -666,11 +735,13 @@ enlist(struct fire *f, struct err *e)
 {
 	if (f->registered)
 		return ST_OK;
+	int64_t sent = mono_ms();
 	int rc = store_owner_start(f->st, &f->self, e);
 	if (rc)
 		return rc;
 	f->registered = f->alive = 1;
 	f->beat_at = mono_ms() + f->o.owner_timeout * 1000 / 3;
+	alive_since(f, sent);
 	return ST_OK;
 }
 
@@ -685,6 +756,7 @@ beat(struct fire *f, int force)
 	f->beat_at = mono_ms() + f->o.owner_timeout * 1000 / 3;
 	struct err e;
 	int alive;
+	int64_t sent = mono_ms();
 	if (store_owner_beat(f->st, &alive, &e)) {
 		f->alive = 0;
 		store_down(f, &e);
@@ -700,6 +772,7 @@ beat(struct fire *f, int force)
 		}
 	}
 	f->alive = 1;
+	alive_since(f, sent);
 	/* Back means writable: a full disk still answers reads. */
 	store_up(f);
 }
@@ -1101,8 +1174,9 @@ recorded(struct fire *f, struct job **jobs, const struct run_end *ends, size_t n
 			announce(f, jobs[i]);
 		else
 			warnf(f, "run %.8s of task '%.8s' had been recovered as interrupted before it"
-			    " ended; its result (%s) is kept as the run's note", jobs[i]->run.id,
-			    jobs[i]->run.task_id, run_status_name(jobs[i]->run.status));
+			    " ended; its result (%s) is kept as the run's note%s", jobs[i]->run.id,
+			    jobs[i]->run.task_id, run_status_name(jobs[i]->run.status), ends[i].completed
+			    ? ", and completed the task: the retry armed at recovery is cancelled" : "");
 		job_free(jobs[i]);
 	}
 }
@@ -1242,12 +1316,74 @@ job_cancelled(struct job *j)
 	j->run.status = RUN_CANCELLED;
 }
 
+/* What an ended job leaves: a hook is done; a run waits to be recorded. */
+static void
+job_ended(struct fire *f, struct exec_result *x, int64_t now)
+{
+	struct job *j = x->tag;
+	if (j->is_hook) {
+		hook_done(f, j, x);
+	} else {
+		j->no_resources = rules_run_ended(&j->run, x, now);
+		job_cancelled(j);
+		if (f->fencing && x->stopped && j->run.status == RUN_INTERRUPTED) {
+			char *why = xasprintf("ended on this host, whose sign of life the store had not"
+			    " taken for %d s (2/3 of owner_timeout), before others could recover it%s%s",
+			    f->o.owner_timeout * 2 / 3, j->run.error ? "; " : "",
+			    j->run.error ? j->run.error : "");
+			free(j->run.error);
+			j->run.error = why;
+		}
+		f->nruns--;
+		f->nreplace -= j->replaceable != 0;
+		bound_waits(f);
+		keep_pending(f, j);
+	}
+	exec_result_free(x);
+}
+
+/* Partition fencing.  Others may recover this process's runs once the
+ * store has had no sign of life from it for owner_timeout; two thirds of
+ * that after the last one taken, its executors' groups get SIGTERM, then
+ * SIGKILL within a sixth more, and are waited for here (the store cannot
+ * be: it is not answering), so none runs when another host may start its
+ * occurrence again.  Their results wait to be recorded as interrupted,
+ * or as late notes if another host recovered them first. */
+static void
+fence(struct fire *f)
+{
+	/* A file store's owners share this machine: a live one is never
+	 * taken for dead, however long the store kept it waiting. */
+	if (!f->registered || !f->nruns || f->fencing || mono_ms() < f->fence_at ||
+	    !store_is_uri(store_locator(f->st)))
+		return;
+	f->fencing = 1;
+	/* What ended meanwhile (while the store held this process) is not
+	 * ended again: its end is read first, within the drain time. */
+	struct exec_result x;
+	for (int64_t wait = EXEC_DRAIN_MS + 50; f->nruns && exec_pool_wait(f->pool, wait, NULL, 0, &x);
+	    wait = 0)
+		job_ended(f, &x, now_of(f));
+	if (!f->nruns)
+		return;
+	int64_t grace = (int64_t)f->o.owner_timeout * 1000 / 6;
+	warnf(f, "the store has not taken a sign of life from this process for %lld s; ending its"
+	    " %zu run%s before others may recover them", (long long)((mono_ms() - f->fence_at) / 1000
+	    + f->o.owner_timeout * 2 / 3), f->nruns, f->nruns == 1 ? "" : "s");
+	exec_pool_stop_within(f->pool, grace < f->o.kill_grace_ms ? grace : f->o.kill_grace_ms);
+	int64_t until = mono_ms() + grace + EXEC_DRAIN_MS + 1000;
+	while (f->nruns && mono_ms() < until && exec_pool_wait(f->pool, until - mono_ms(), NULL, 0, &x))
+		job_ended(f, &x, now_of(f));
+}
+
 int
 fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct err *e)
 {
 	int status = ST_OK, defer = f->claimed;
 	f->claimed = 0;
+	fence(f);
 	beat(f, 0);
+	fence(f);
 	if (f->npending && mono_ms() >= f->retry_at && record_pending(f, e))
 		status = ST_ERR;
 	if (f->nreplace && mono_ms() >= f->cancel_at) {
@@ -1268,28 +1404,26 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 		int64_t until = f->beat_at - mono_ms();
 		if (f->npending && f->retry_at - mono_ms() < until)
 			until = f->retry_at - mono_ms();
+		if (f->nruns && f->fence_at - mono_ms() < until)
+			until = f->fence_at - mono_ms();
 		if (until < 0)
 			until = 0;
 		if (timeout_ms < 0 || until < timeout_ms)
 			timeout_ms = until;
 	}
+	/* Runs waiting for a slot look again every GATE_POLL_MS. */
+	if (f->ngated && (timeout_ms < 0 || timeout_ms > GATE_POLL_MS))
+		timeout_ms = GATE_POLL_MS;
 	struct exec_result x;
-	if (!exec_pool_wait(f->pool, timeout_ms, fds, nfds, &x))
+	if (!exec_pool_wait(f->pool, timeout_ms, fds, nfds, &x)) {
+		if (f->ngated)
+			gates_try(f);
 		return status;
+	}
 	int64_t now = now_of(f);
 	size_t before = f->npending;
 	do {
-		struct job *j = x.tag;
-		if (j->is_hook) {
-			hook_done(f, j, &x);
-		} else {
-			j->no_resources = rules_run_ended(&j->run, &x, now);
-			job_cancelled(j);
-			f->nruns--;
-			f->nreplace -= j->replaceable != 0;
-			keep_pending(f, j);
-		}
-		exec_result_free(&x);
+		job_ended(f, &x, now);
 	} while (f->npending - before < WAIT_BATCH && exec_pool_wait(f->pool, 0, NULL, 0, &x));
 	/* Recorded now unless earlier ones still wait for the store, or the
 	 * claim that follows takes them along. */
@@ -1314,9 +1448,68 @@ fire_flush(struct fire *f, int64_t deadline_ms, struct err *e)
 	return ST_OK;
 }
 
+/* A run that waited for a slot and never started: ended now, to record. */
+static void
+gate_end(struct fire *f, struct job *j, int status, char *why)
+{
+	int64_t now = now_of(f);
+	j->run.status = status;
+	j->run.ended_at = now;
+	j->run.duration_ms = 0;
+	free(j->run.error);
+	j->run.error = why;
+	f->nruns--;
+	keep_pending(f, j);
+}
+
+/* Each waiting run, oldest first, takes a slot if one is free and starts;
+ * one whose deadline went by while it waited is missed. */
+static void
+gates_try(struct fire *f)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < f->ngated; i++) {
+		struct job *j = f->gated[i];
+		struct err e;
+		int got, lim = config_model_limit(f->o.cf, j->gate);
+		/* The lease runs from the start, and a long wait renews it. */
+		int64_t now = now_of(f), span = j->timeout_ms / 1000 + (f->o.kill_grace_ms + 999) / 1000 +
+		    FIRE_LEASE_MARGIN;
+		int64_t lease = now + span;
+		if (store_run_gate(f->st, j->run.id, j->gate, f->o.max_concurrent, lim, lease, &got, &e)) {
+			store_down(f, &e);
+			got = 0;
+		}
+		if (got == 0) {
+			f->gated[kept++] = j;
+			continue;
+		}
+		if (got < 0) {
+			/* Recovered by another host meanwhile: not ours to run or end. */
+			f->nruns--;
+			job_free(j);
+			continue;
+		}
+		j->run.lease_until = lease;
+		if (j->late_at != TIME_NONE && now > j->late_at) {
+			char at[40];
+			time_fmt_utc(j->late_at, at, sizeof at);
+			gate_end(f, j, RUN_MISSED, xasprintf("waited for a concurrency slot (max_concurrent, "
+			    "concurrency.MODEL) past its deadline, %s; not run", at));
+		} else {
+			launch(f, j);
+		}
+	}
+	f->ngated = kept;
+}
+
 void
 fire_stop(struct fire *f)
 {
+	for (size_t i = 0; i < f->ngated; i++)
+		gate_end(f, f->gated[i], RUN_INTERRUPTED, xstrdup("stopped while it waited for a "
+		    "concurrency slot; not run"));
+	f->ngated = 0;
 	exec_pool_stop(f->pool);
 }
 
@@ -1336,12 +1529,16 @@ job_is_run(void *tag, void *arg)
 	return !j->is_hook && strcmp(j->run.id, arg) == 0;
 }
 
-/* Is this run one this process still has (running, or waiting to be recorded)? */
+/* Is this run one this process still has (running, waiting for a slot or
+ * to be recorded)? */
 static int
 still_ours(const struct fire *f, const char *run_id)
 {
 	for (size_t i = 0; i < f->npending; i++)
 		if (strcmp(f->pending[i]->run.id, run_id) == 0)
+			return 1;
+	for (size_t i = 0; i < f->ngated; i++)
+		if (strcmp(f->gated[i]->run.id, run_id) == 0)
 			return 1;
 	return exec_pool_find(f->pool, job_is_run, (void *)run_id);
 }

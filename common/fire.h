@@ -14,6 +14,8 @@
 #include "store.h"
 #include "util.h"
 
+struct config;
+
 #define FIRE_DEFAULT_TIMEOUT 600 /* seconds, when neither task nor config says */
 #define FIRE_LEASE_MARGIN 60     /* a claim's lease: timeout + kill grace + this */
 #define FIRE_HOOK_TIMEOUT 30     /* seconds a notify hook may take */
@@ -35,6 +37,8 @@ struct fire_opts {
 	int deadline;            /* seconds, for tasks without their own; 0: none */
 	int watch;               /* a watcher: a store gone is said once (warn) and waited out */
 	int stagger;             /* the config's stagger, seconds (task.h: task_delay) */
+	int max_concurrent;      /* llm-call runs in flight in all (0: no limit) */
+	const struct config *cf; /* for concurrency.MODEL and the default model; may be NULL */
 	fire_clock_fn clock;
 	void *clock_arg;
 };

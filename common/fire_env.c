@@ -66,6 +66,9 @@ fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e)
 		o->deadline = (int)secs;
 	if (!rc)
 		rc = config_stagger(cf, &o->stagger, e);
+	if (!rc)
+		rc = config_limits(cf, &o->max_concurrent, e);
+	o->cf = cf;
 	return rc;
 }
 

@@ -353,6 +353,9 @@ rules_after_run(struct task *t, struct zones *zs, const struct run *r, int64_t n
 	if (r->prev_status[0]) {
 		int prev = task_status_parse(r->prev_status);
 		t->status = prev >= 0 && prev != STATUS_RUNNING ? prev : STATUS_PENDING;
+		/* Replaced: the occurrence it gave way to is due now, not held. */
+		if (r->status == RUN_CANCELLED && t->next_run_at != TIME_NONE)
+			rules_set_next(t, zs, t->next_run_at);
 		return;
 	}
 	if (ok) {
@@ -363,6 +366,14 @@ rules_after_run(struct task *t, struct zones *zs, const struct run *r, int64_t n
 		return;
 	}
 	t->status = STATUS_PENDING;
+	/* Missed its deadline waiting for a concurrency slot: not the task's
+	 * failure, and it never started. */
+	if (r->status == RUN_MISSED) {
+		if (last)
+			t->status = STATUS_COMPLETED;
+		overlap_after(t, zs, r, now);
+		return;
+	}
 	/* Ended to make way for the next occurrence (--overlap replace): not
 	 * the task's failure; the occurrence that replaces it is due now. */
 	if (r->status == RUN_CANCELLED) {

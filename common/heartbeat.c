@@ -108,6 +108,7 @@ heartbeat_set(struct store *st, const char *cron, const char *prompt, int64_t no
 			set_str(&t.prompt, prompt);
 		t.kind = KIND_CRON;
 		set_str(&t.cron, cron);
+		t.stagger = 0; /* one task: nothing to spread, and its times stay as given */
 		t.enabled = 1;
 		t.status = STATUS_PENDING;
 		int is_dup;

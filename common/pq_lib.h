@@ -19,7 +19,8 @@
 	X(connectdbParams) X(finish) X(reset) X(status) X(errorMessage) X(socket) \
 	X(setNoticeProcessor) X(consumeInput) X(notifies) X(freemem) X(exec) X(execParams) \
 	X(prepare) X(execPrepared) X(resultStatus) X(resultErrorField) X(ntuples) X(getvalue) \
-	X(getisnull) X(cmdTuples) X(clear)
+	X(getisnull) X(cmdTuples) X(clear) X(sendQuery) X(sendQueryParams) X(sendPrepare) \
+	X(sendQueryPrepared) X(isBusy) X(getResult) X(resetStart) X(resetPoll)
 
 struct pq_lib {
 	void *handle;

@@ -186,6 +186,13 @@ store_locator_of(const char *where, char *buf, size_t n)
 		snprintf(buf, n, "%s", where);
 }
 
+void
+store_deadline(struct store *st, int64_t deadline_ms, int64_t op_ms)
+{
+	st->deadline_ms = deadline_ms;
+	st->op_ms = op_ms;
+}
+
 int
 store_durability(struct store *st, char *off, size_t n, struct err *e)
 {
@@ -672,6 +679,17 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 }
 
 int
+store_run_gate(struct store *st, const char *run_id, const char *model, int max_all,
+    int max_model, int64_t lease, int *got, struct err *e)
+{
+	int own, rc = own_begin(st, &own, e);
+	*got = 0;
+	if (!rc)
+		rc = st->ops->run_gate(st, run_id, model, max_all, max_model, lease, got, e);
+	return own_end(st, own, rc, e);
+}
+
+int
 store_due_next(struct store *st, int64_t *due, int *queued, struct err *e)
 {
 	*due = TIME_NONE;
@@ -681,14 +699,15 @@ store_due_next(struct store *st, int64_t *due, int *queued, struct err *e)
 
 /* What a late result looks like once recovery had ended its run. */
 static char *
-late_note(const struct run *r)
+late_note(const struct run *r, int completed)
 {
 	char when[40];
 	time_fmt_utc(r->ended_at, when, sizeof when);
 	const char *err = r->error ? r->error : "";
 	const char *out = r->output ? r->output : "";
-	return xasprintf("late result, after the run had been recovered: %s at %s, exit %d, %lld ms%s%.*s%s%.*s",
+	return xasprintf("late result, after the run had been recovered: %s at %s, exit %d, %lld ms%s%s%.*s%s%.*s",
 	    run_status_name(r->status), when, r->exit_code, (long long)r->duration_ms,
+	    completed ? "; it completed the task, and the retry armed at recovery was cancelled" : "",
 	    *err ? "; error: " : "", (int)strcspn(err, "\n"), err,
 	    *out ? "; output: " : "", (int)(strlen(out) < 1024 ? strlen(out) : 1024), out);
 }
@@ -704,6 +723,37 @@ task_after(struct store *st, const struct run *r, end_fn fn, void *arg, struct e
 	rc = fn(&t, r, &write, arg, e);
 	if (!rc && write)
 		rc = store_task_put(st, &t, e);
+	task_free(&t);
+	return rc;
+}
+
+/* A late success of a one-shot whose recovery armed a retry that has not
+ * started (the task waits, its last run this one, recorded interrupted):
+ * the occurrence did run, so it completes as fn says of a success, and
+ * the retry is cancelled.  *completed says whether it did. */
+static int
+late_success(struct store *st, const struct run *r, end_fn fn, void *arg, int *completed,
+    struct err *e)
+{
+	struct task t;
+	*completed = 0;
+	if (r->status != RUN_SUCCESS)
+		return ST_OK;
+	int rc = st->ops->task_get(st, r->task_id, &t, e);
+	if (rc)
+		return rc == ST_NOTFOUND ? ST_OK : rc;
+	if (t.kind == KIND_AT && t.status == STATUS_PENDING && t.next_run_at != TIME_NONE &&
+	    t.last_run_at == r->started_at && t.last_status && strcmp(t.last_status,
+	    run_status_name(RUN_INTERRUPTED)) == 0) {
+		/* As it stood while the run was in flight. */
+		int write = 0;
+		t.status = STATUS_RUNNING;
+		t.next_run_at = t.due_at = TIME_NONE;
+		rc = fn(&t, r, &write, arg, e);
+		if (!rc && write)
+			rc = store_task_put(st, &t, e);
+		*completed = !rc;
+	}
 	task_free(&t);
 	return rc;
 }
@@ -761,8 +811,10 @@ ends_write_many(struct store *st, struct run_end *ends, size_t n, end_fn fn, voi
 		rc = tasks_put_many(st, w, nw, e);
 	for (size_t i = 0; !rc && i < n; i++) {
 		if (!ends[i].ours) {
-			char *note = late_note(ends[i].run);
-			rc = st->ops->run_note(st, ends[i].run->id, note, e);
+			rc = late_success(st, ends[i].run, fn, arg, &ends[i].completed, e);
+			char *note = rc ? NULL : late_note(ends[i].run, ends[i].completed);
+			if (note)
+				rc = st->ops->run_note(st, ends[i].run->id, note, e);
 			free(note);
 		}
 	}
@@ -794,8 +846,10 @@ ends_write(struct store *st, struct run_end *ends, size_t n, end_fn fn, void *ar
 		if (ends[i].ours) {
 			rc = task_after(st, ends[i].run, fn, arg, e);
 		} else {
-			char *note = late_note(ends[i].run);
-			rc = st->ops->run_note(st, ends[i].run->id, note, e);
+			rc = late_success(st, ends[i].run, fn, arg, &ends[i].completed, e);
+			char *note = rc ? NULL : late_note(ends[i].run, ends[i].completed);
+			if (note)
+				rc = st->ops->run_note(st, ends[i].run->id, note, e);
 			free(note);
 		}
 	}

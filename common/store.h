@@ -61,6 +61,12 @@ void store_locator_of(const char *where, char *buf, size_t n); /* the same, unop
 /* The password the store's URI holds, which store_locator leaves out,
  * for an executor's PGPASSWORD; NULL if none. */
 const char *store_password(const struct store *st);
+/* No statement waits for the server past deadline_ms (mono_ms(); 0: no
+ * such bound) nor longer than op_ms (0: no bound); one that would has its
+ * connection cut and fails as a lost connection (a partition: a server
+ * that holds the connection open and never answers).  Reconnecting is
+ * bounded alike.  Only a server's store waits; a file store never does. */
+void store_deadline(struct store *st, int64_t deadline_ms, int64_t op_ms);
 /* In off, the server's settings that let a crash lose commits it has
  * acknowledged ("fsync and synchronous_commit"), "" when none does (a
  * file store; a server whose agentcron.allow_nondurable is on). */
@@ -255,6 +261,15 @@ int store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void
 /* The earliest due_at of an enabled pending task and whether a run is
  * queued: what a watcher sleeps until.  TIME_NONE when nothing is. */
 int store_due_next(struct store *st, int64_t *due, int *queued, struct err *e);
+/* Concurrency (max_concurrent, concurrency.MODEL): run run_id, in flight,
+ * takes a slot if fewer than max_all runs in flight hold one (0: no limit)
+ * and fewer than max_model of model's do (0: none; model "" counts in all
+ * only).  One unit of work, serialized with every other host's: *got is 1
+ * when taken, 0 when full, -1 when the run is no longer in flight (its
+ * owner was declared dead and it was recovered).  lease, unless TIME_NONE,
+ * is the run's new lease (a run that waits long keeps its claim). */
+int store_run_gate(struct store *st, const char *run_id, const char *model, int max_all,
+    int max_model, int64_t lease, int *got, struct err *e);
 
 /* end_fn (above): the task's new state after run r ended: edit *t (held)
  * and set *write. */
@@ -263,6 +278,7 @@ struct run_end {
 	struct run *run;       /* status, ended_at, exit_code, output, error, duration_ms */
 	const char *owner;     /* the owner it was claimed by; NULL: the registered one */
 	int ours;              /* out: 1 recorded; 0 it had been ended (recovered): kept as its note */
+	int completed;         /* out, when not ours: a late success that completed its one-shot */
 };
 /* End runs as their owner, each with fn's change to its task, in one
  * transaction. */

@@ -33,6 +33,8 @@ struct store {
 	int has_owner;
 	struct owner self;        /* the registered owner of claims */
 	int64_t skew_ms;
+	int64_t deadline_ms;      /* store_deadline's: mono_ms, 0: none */
+	int64_t op_ms;            /* and each statement's; 0: none */
 };
 
 struct store_ops {
@@ -88,6 +90,9 @@ struct store_ops {
 	int (*run_finish)(struct store *st, const struct run *r, const char *owner_id, int *ended,
 	    struct err *e);
 	int (*run_note)(struct store *st, const char *run_id, const char *note, struct err *e);
+	/* store_run_gate's counts and claim, inside the caller's unit. */
+	int (*run_gate)(struct store *st, const char *run_id, const char *model, int max_all,
+	    int max_model, int64_t lease, int *got, struct err *e);
 	/* Optional (NULL: one row at a time): several rows per statement.
 	 * tasks_put_many writes every task (ST_NOTFOUND when one is not
 	 * there); tasks_get_many reads and holds those of ids there (found[i]);

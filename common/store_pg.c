@@ -13,7 +13,10 @@
  * next operation outside a transaction.  Runs, claims and conversations:
  * store_pg_runs.c. */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <string.h>
 #include <time.h>
 
@@ -158,6 +161,99 @@ pq_get_copy(const struct pq_lib *pq, const PGresult *r, int row, int col, char *
 	snprintf(dst, n, "%s", pq->getisnull(r, row, col) ? "" : pq->getvalue(r, row, col));
 }
 
+/* ---- waiting for the server, within the store's deadline ---- */
+
+/* The instant (mono_ms) past which what starts now may not wait; 0: none. */
+static int64_t
+wait_until(const struct store *st)
+{
+	int64_t until = st->op_ms > 0 ? mono_ms() + st->op_ms : 0;
+	if (st->deadline_ms && (!until || st->deadline_ms < until))
+		until = st->deadline_ms;
+	return until;
+}
+
+/* Wait for fd to be ready for events until until (0: no end); 0 when it
+ * is, -1 when the time is up. */
+static int
+wait_fd(int fd, short events, int64_t until)
+{
+	for (;;) {
+		int64_t left = until ? until - mono_ms() : -1;
+		if (until && left <= 0)
+			return -1;
+		struct pollfd p = {.fd = fd, .events = events};
+		int n = poll(&p, 1, left < 0 ? -1 : left > 60000 ? 60000 : (int)left);
+		if (n > 0 || (n < 0 && errno != EINTR))
+			return 0;
+	}
+}
+
+/* The result of what was just sent (sent: its PQsend* returned 1): the
+ * first error, else the last result.  A server that does not answer by
+ * the deadline has the connection cut under libpq, which then fails the
+ * call as a lost connection.  NULL if nothing could be sent. */
+static PGresult *
+result_of(struct store *st, int sent)
+{
+	const struct pq_lib *pq = pq_of(st);
+	PGconn *c = pg(st)->conn;
+	if (!sent)
+		return NULL;
+	int64_t until = wait_until(st);
+	PGresult *keep = NULL, *r;
+	for (;;) {
+		while (pq->isBusy(c)) {
+			if (wait_fd(pq->socket(c), POLLIN, until) < 0) {
+				shutdown(pq->socket(c), SHUT_RDWR);
+				until = 0;
+			}
+			if (!pq->consumeInput(c))
+				break;
+		}
+		if (!(r = pq->getResult(c)))
+			break;
+		ExecStatusType ks = keep ? pq->resultStatus(keep) : PGRES_COMMAND_OK;
+		if (keep && ks != PGRES_COMMAND_OK && ks != PGRES_TUPLES_OK) {
+			pq->clear(r);
+		} else {
+			pq->clear(keep);
+			keep = r;
+		}
+	}
+	return keep;
+}
+
+/* PQexec, within the deadline. */
+static PGresult *
+exec_simple(struct store *st, const char *sql)
+{
+	return result_of(st, pq_of(st)->sendQuery(pg(st)->conn, sql));
+}
+
+/* PQreset, within the deadline: 0 when connected. */
+static int
+reset_conn(struct store *st)
+{
+	const struct pq_lib *pq = pq_of(st);
+	PGconn *c = pg(st)->conn;
+	int64_t until = wait_until(st);
+	if (!pq->resetStart(c))
+		return -1;
+	for (;;) {
+		PostgresPollingStatusType s = pq->resetPoll(c);
+		if (s == PGRES_POLLING_OK)
+			return 0;
+		if (s == PGRES_POLLING_FAILED)
+			return -1;
+		if (wait_fd(pq->socket(c), s == PGRES_POLLING_WRITING ? POLLOUT : POLLIN, until) < 0) {
+			shutdown(pq->socket(c), SHUT_RDWR);
+			pq->resetPoll(c);
+			return -1;
+		}
+	}
+}
+
 /* libpq's message, first line only (the rest is hints for psql users),
  * without the URI's secrets: libpq quotes a malformed URI whole. */
 static const char *
@@ -202,6 +298,21 @@ conn_err(struct store *st, const char *what, const PGresult *res, struct err *e)
 
 static int pg_reconnect(struct store *st, struct err *e);
 
+/* A statement outside a transaction that met a connection the server had
+ * already ended (a restart: its last words, or nothing) is sent again once
+ * on a new one, when that cannot do it twice: the server said it ended the
+ * session before reading it (57P01-57P03), or it only reads or begins. */
+static int
+resend_ok(struct store *st, const char *sql, const PGresult *r)
+{
+	const struct pq_lib *pq = pq_of(st);
+	if (st->depth || pq->status(pg(st)->conn) == CONNECTION_OK)
+		return 0;
+	const char *state = r ? pq->resultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+	return (state && strncmp(state, "57P0", 4) == 0) || strncmp(sql, "SELECT ", 7) == 0 ||
+	    strcmp(sql, "BEGIN") == 0 || strncmp(sql, "LISTEN ", 7) == 0;
+}
+
 /* The connection, reopened if it was lost outside a transaction. */
 static int
 ready(struct store *st, struct err *e)
@@ -237,7 +348,7 @@ prepared(struct store *st, const char *sql, struct err *e)
 		return q->prep[i].name;
 	char name[16];
 	snprintf(name, sizeof name, "ac%d", i);
-	PGresult *r = pq->prepare(q->conn, name, sql, 0, NULL);
+	PGresult *r = result_of(st, pq->sendPrepare(q->conn, name, sql, 0, NULL));
 	int ok = pq->resultStatus(r) == PGRES_COMMAND_OK;
 	if (!ok)
 		conn_err(st, "preparing a query", r, e);
@@ -257,27 +368,32 @@ exec_with(struct store *st, const char *sql, int prepare, struct pq_params *p, P
 	if (!p)
 		p = &none;
 	*res = NULL;
-	int rc = ready(st, e);
-	if (rc) {
-		pq_params_free(p);
-		return rc;
-	}
-	const char *name = prepare ? prepared(st, sql, e) : NULL;
-	if (name && !*name) {
-		pq_params_free(p);
-		return ST_ERR;
-	}
-	PGresult *r = name ? pq->execPrepared(pg(st)->conn, name, p->n, p->v, NULL, NULL, 0)
-	    : pq->execParams(pg(st)->conn, sql, p->n, NULL, p->v, NULL, NULL, 0);
-	pq_params_free(p);
-	ExecStatusType s = pq->resultStatus(r);
-	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) {
-		rc = conn_err(st, what, r, e);
+	int rc;
+	PGresult *r = NULL;
+	for (int again = 1;; again = 0) {
+		if ((rc = ready(st, e)))
+			break;
+		const char *name = prepare ? prepared(st, sql, e) : NULL;
+		if (name && !*name) {
+			rc = ST_ERR;
+			break;
+		}
+		r = result_of(st, name ? pq->sendQueryPrepared(pg(st)->conn, name, p->n, p->v, NULL,
+		    NULL, 0) : pq->sendQueryParams(pg(st)->conn, sql, p->n, NULL, p->v, NULL, NULL, 0));
+		ExecStatusType s = pq->resultStatus(r);
+		if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK)
+			break;
+		if (!again || !resend_ok(st, sql, r)) {
+			rc = conn_err(st, what, r, e);
+			pq->clear(r);
+			r = NULL;
+			break;
+		}
 		pq->clear(r);
-		return rc;
 	}
+	pq_params_free(p);
 	*res = r;
-	return ST_OK;
+	return rc;
 }
 
 int
@@ -318,8 +434,15 @@ simple(struct store *st, const char *sql, const char *what, struct err *e)
 		return rc;
 	if (strcmp(sql, "BEGIN") == 0)
 		pg(st)->first_err[0] = 0;
-	PGresult *r = pq->exec(pg(st)->conn, sql);
+	PGresult *r = exec_simple(st, sql);
 	ExecStatusType s = pq->resultStatus(r);
+	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK && resend_ok(st, sql, r)) {
+		pq->clear(r);
+		if ((rc = ready(st, e)))
+			return rc;
+		r = exec_simple(st, sql);
+		s = pq->resultStatus(r);
+	}
 	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK)
 		rc = conn_err(st, what, r, e);
 	pq->clear(r);
@@ -375,7 +498,7 @@ pq_each_row(struct store *st, const char *sql, struct pq_params *p, long limit,
 		if (!rc)
 			rc = simple(st, "COMMIT", what, e);
 		else
-			pq->clear(pq->exec(q->conn, "ROLLBACK"));
+			pq->clear(exec_simple(st, "ROLLBACK"));
 	}
 	return rc;
 }
@@ -609,7 +732,7 @@ migrate(struct store *st, struct err *e)
 	}
 	return simple(st, "COMMIT", "creating the schema", e);
 fail:
-	pq->clear(pq->exec(pg(st)->conn, "ROLLBACK"));
+	pq->clear(exec_simple(st, "ROLLBACK"));
 	return rc;
 }
 
@@ -686,9 +809,9 @@ pg_reconnect(struct store *st, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
 	struct pg *q = pg(st);
-	pq->reset(q->conn);
+	int failed = reset_conn(st);
 	q->nprep = 0;
-	if (pq->status(q->conn) != CONNECTION_OK) {
+	if (failed || pq->status(q->conn) != CONNECTION_OK) {
 		char line[400];
 		first_line(st, pq->errorMessage(q->conn), line, sizeof line);
 		return err_set(e, ST_ERR, "cannot reach the PostgreSQL store '%s': %s", st->name, line);
@@ -749,7 +872,7 @@ pg_rollback(struct store *st)
 {
 	const struct pq_lib *pq = pq_of(st);
 	if (pq->status(pg(st)->conn) == CONNECTION_OK)
-		pq->clear(pq->exec(pg(st)->conn, "ROLLBACK"));
+		pq->clear(exec_simple(st, "ROLLBACK"));
 }
 
 /* ---- wake-ups ---- */
@@ -1138,6 +1261,7 @@ static const struct store_ops pg_ops = {
 	.tasks_get_many = pg_tasks_get_many,
 	.runs_finish_many = pg_runs_finish_many,
 	.run_note = pg_run_note,
+	.run_gate = pg_run_gate,
 	.due_next = pg_due_next,
 	.run_claims = pg_run_claims,
 	.wake = pg_wake,

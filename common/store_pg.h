@@ -74,6 +74,8 @@ int pg_run_finish(struct store *st, const struct run *r, const char *owner_id, i
     struct err *e);
 int pg_run_note(struct store *st, const char *run_id, const char *note, struct err *e);
 int pg_due_next(struct store *st, int64_t *due, int *queued, struct err *e);
+int pg_run_gate(struct store *st, const char *run_id, const char *model, int max_all, int max_model,
+    int64_t lease, int *got, struct err *e);
 int pg_run_claims(struct store *st, struct run_claim **out, size_t *n, struct err *e);
 int pg_history_load(struct store *st, const char *context, size_t max, struct history_msg **out,
     size_t *n, struct err *e);

@@ -391,3 +391,46 @@ pg_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, stru
 	struct usage_ctx x = {fn, arg};
 	return pq_each_row(st, q, &p, 0, usage_row, &x, "reading model calls", e);
 }
+
+/* Every host's gate decisions take one advisory lock in turn: the counts
+ * and the claim of a slot are then one step against theirs. */
+int
+pg_run_gate(struct store *st, const char *run_id, const char *model, int max_all, int max_model,
+    int64_t lease, int *got, struct err *e)
+{
+	static const char lock[] = "SELECT pg_advisory_xact_lock(hashtext('agentcron run gate'))";
+	static const char q[] = "SELECT count(*), count(CASE WHEN gate = $1 THEN 1 END),"
+	    " (SELECT count(*) FROM runs WHERE id = $2 AND status = 'running')"
+	    " FROM runs WHERE status = 'running' AND gate IS NOT NULL";
+	static const char take[] = "UPDATE runs SET gate = $1, lease_until = coalesce($3::bigint,"
+	    " lease_until) WHERE id = $2 AND status = 'running'";
+	/* Waiting: the lease renewed once it is a minute behind. */
+	static const char renew[] = "UPDATE runs SET lease_until = $2::bigint WHERE id = $1 AND"
+	    " status = 'running' AND (lease_until IS NULL OR lease_until < $2::bigint - 60)";
+	const struct pq_lib *pq = pq_of(st);
+	struct pq_params p = {.n = 0};
+	PGresult *r;
+	int rc = pq_do(st, lock, &p, NULL, "waiting for the run gate", e);
+	if (rc)
+		return rc;
+	pq_text(&p, model);
+	pq_text(&p, run_id);
+	if ((rc = pq_exec(st, q, &p, &r, "counting the runs in flight", e)))
+		return rc;
+	long long all = pq_get_int(pq, r, 0, 0), mine = pq_get_int(pq, r, 0, 1);
+	long long alive = pq_get_int(pq, r, 0, 2);
+	pq->clear(r);
+	*got = !alive ? -1 : (max_all > 0 && all >= max_all) || (max_model > 0 && mine >= max_model)
+	    ? 0 : 1;
+	if (*got < 0 || (*got == 0 && lease == TIME_NONE))
+		return ST_OK;
+	p.n = 0;
+	if (*got)
+		pq_text(&p, model);
+	pq_text(&p, run_id);
+	if (lease != TIME_NONE)
+		pq_int(&p, lease);
+	else
+		pq_text(&p, NULL);
+	return pq_do(st, *got ? take : renew, &p, NULL, "taking a slot for a run", e);
+}

@@ -1084,6 +1084,7 @@ static const struct store_ops sqlite_ops = {
 	.run_insert = sq_run_insert,
 	.run_finish = sq_run_finish,
 	.run_note = sq_run_note,
+	.run_gate = sq_run_gate,
 	.due_next = sq_due_next,
 	.run_claims = sq_run_claims,
 	.wake = sq_wake,

@@ -602,7 +602,7 @@ apply_spending(const struct task_args *a, struct task *t, struct err *e)
 	return ST_OK;
 }
 
-/* --overlap, --deadline, --pause-after. */
+/* --overlap, --deadline, --pause-after, and --enable's end of a pause. */
 static int
 apply_policies(const struct task_args *a, struct task *t, struct err *e)
 {
@@ -620,6 +620,11 @@ apply_policies(const struct task_args *a, struct task *t, struct err *e)
 	}
 	if ((rc = apply_number("--pause-after", a->pause_after, 0, 0, -1, &t->pause_after, e)))
 		return rc;
+	/* Enabling ends a pause for failures and starts their count again. */
+	if (a->enabled == 1 && t->paused) {
+		set_str(&t->paused, NULL);
+		t->consecutive_failures = 0;
+	}
 	return ST_OK;
 }
 
@@ -686,14 +691,9 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 	if (a->jitter)
 		t->stagger = *a->jitter && t->jitter == 0 ? 0 : -1;
 	/* Enabling again computes the next run from now: an occurrence that
-	 * went by while disabled is not a missed run to catch up on.  It also
-	 * ends a pause for failures, and starts their count again. */
+	 * went by while disabled is not a missed run to catch up on. */
 	if (a->enabled == 1 && !t->enabled)
 		*schedule_changed = 1;
-	if (a->enabled == 1 && t->paused) {
-		set_str(&t->paused, NULL);
-		t->consecutive_failures = 0;
-	}
 	if (a->enabled >= 0)
 		t->enabled = a->enabled;
 	if ((rc = apply_attachments(a, t, e)))

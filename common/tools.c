@@ -518,6 +518,7 @@ tools_seed_rules(struct task *t)
 		return;
 	t->retries = 0;
 	t->pause_after = 0;
+	t->stagger = 0;
 }
 
 int

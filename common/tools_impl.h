@@ -91,8 +91,9 @@ int tools_task_get(struct tools *tl, const char *id, struct task *t, struct err 
 int tools_task_list(struct tools *tl, struct task_filter *f, task_fn fn, void *arg,
     struct err *e);
 int tools_task_count(struct tools *tl, struct task_filter *f, long *n, struct err *e);
-/* A task made through a seed's profile keeps that seed's failure rules: a
- * recurring one is neither retried nor paused (its occurrences move on). */
+/* A task made through a seed's profile keeps that seed's rules: a
+ * recurring one is neither retried nor paused (its occurrences move on),
+ * nor staggered (it fires at its instants). */
 void tools_seed_rules(struct task *t);
 /* Finalize and insert a new task, made by this agent in its scope, if its
  * MCP access and attachments are the agent's to give and the quotas allow;

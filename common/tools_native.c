@@ -13,7 +13,7 @@
 #include "tools_impl.h"
 
 static const char *const statuses_all[] = {"pending", "running", "completed", "failed",
-	"cancelled", "all", NULL};
+	"cancelled", "paused", "all", NULL};
 static const char *const overlaps_all[] = {"queue", "skip", "replace", NULL};
 static const char *const kinds_all[] = {"cron", "at", "plan", "manual", "heartbeat", "every", NULL};
 static const char *const schedule_args[] = {"cron", "at", "plan", "daily", "weekly", "every",
@@ -115,7 +115,7 @@ summary(struct tools *tl, const struct task *t, struct buf *out)
 	buf_printf(out, "ID: %s\nSchedule: ", t->id);
 	describe(tl, t, out);
 	buf_printf(out, "\nStatus: %s, %s\nNext run: ", task_status_name(t->status),
-	    t->enabled ? "enabled" : "disabled");
+	    t->paused ? t->paused : t->enabled ? "enabled" : "disabled");
 	next_run(tl, t, out);
 	buf_puts(out, "\n");
 	end_line(tl, t, out);
@@ -281,7 +281,7 @@ list_one(const struct task *t, void *arg)
 	buf_printf(c->out, "\n%ld. %s\n   ID: %s\n   Schedule: ", c->n, t->name, t->id);
 	describe(c->tl, t, c->out);
 	buf_printf(c->out, "\n   Status: %s, %s\n   Next run: ", task_status_name(t->status),
-	    t->enabled ? "enabled" : "disabled");
+	    t->paused ? t->paused : t->enabled ? "enabled" : "disabled");
 	next_run(c->tl, t, c->out);
 	buf_puts(c->out, "\n   Last run: ");
 	last_run(c->tl, t, c->out);
@@ -304,13 +304,14 @@ name_bits(const cJSON *args, const char *arg, int (*parse)(const char *))
 	return bits;
 }
 
+/* A status, or "paused" (paused by failures) as the bit past them. */
 static int
 status_parse_ci(const char *s)
 {
 	for (int i = 0; i < STATUS_COUNT; i++)
 		if (strcasecmp(s, task_status_name(i)) == 0)
 			return i;
-	return 0;
+	return strcasecmp(s, "paused") == 0 ? STATUS_COUNT : 0;
 }
 
 static int
@@ -332,6 +333,8 @@ native_list(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	task_filter_init(&f);
 	f.now = tl->now;
 	f.statuses = name_bits(args, "status", status_parse_ci);
+	f.paused = (f.statuses >> STATUS_COUNT) & 1;
+	f.statuses &= ~(1u << STATUS_COUNT);
 	f.kinds = name_bits(args, "kind", kind_parse_ci);
 	f.channel = tools_arg_str(args, "channel");
 	if (tools_arg_bool(args, "enabled", &b))
@@ -628,7 +631,8 @@ static const struct tool_param create_params[] = {
 };
 
 static const struct tool_param list_params[] = {
-	{"status", "array", "Only tasks in these states. Default: all.", statuses_all, 0, NULL, NULL},
+	{"status", "array", "Only tasks in these states (paused: paused after failures in a row). "
+	    "Default: all.", statuses_all, 0, NULL, NULL},
 	{"kind", "array", "Only these schedule kinds.", kinds_all, 0, NULL, NULL},
 	{"channel", "string", "Only tasks of this channel.", NULL, 0, NULL, NULL},
 	{"enabled", "boolean", "Only enabled (true) or disabled (false) tasks.", NULL, 0, NULL, NULL},

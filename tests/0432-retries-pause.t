@@ -118,7 +118,11 @@ test_expect_success 'task-ls --status filters paused beside the statuses' '
 	task-ls --status paused,pending | cut -f2 | sort >actual &&
 	printf "fragile\nlater\n" >expect && test_cmp expect actual &&
 	task-ls --status failed >out 2>err && test ! -s out &&
-	test_expect_code 2 task-ls --status paused,bogus 2>err && test_one_line err
+	test_expect_code 2 task-ls --status paused,bogus 2>err && test_one_line err &&
+	echo "{\"name\":\"task_list\",\"arguments\":{\"status\":[\"paused\"]}}" |
+		TASK_NOW=2026-11-23T10:30:00Z task-mcp --call >out &&
+	grep -q "^1\. fragile$" out && test_expect_code 1 grep -q later out &&
+	grep -q "^   Status: pending, paused after 3 failures in a row: exited with status 1 boom$" out
 '
 
 test_expect_success 'task-edit --enable resumes it with a fresh count' '
@@ -138,6 +142,19 @@ test_expect_success 'five in a row by default; --pause-after 0 never pauses' '
 	for h in 01 02 03 04 05 06 07; do tick 2026-11-23T$h:00:00Z || return 1; done &&
 	task-ls | cut -f2,3 | sort >actual &&
 	printf "five\tpaused\nnever\tpending\n" >expect && test_cmp expect actual
+'
+
+test_expect_success 'tasks of the seeds'\'' profiles keep their rules: no retry, no pause' '
+	reset_store && rm -f seen && echo always >failures &&
+	printf "%s\n" "{\"name\":\"schedule_task\",\"arguments\":{\"description\":\"kai\",\"prompt\":\"k\",\"cron\":\"0 * * * *\"}}" \
+		"{\"name\":\"scheduler.create\",\"arguments\":{\"intent\":\"tp\",\"cron\":\"0 * * * *\",\"message\":\"t\"}}" |
+		TASK_NOW=2026-11-23T00:30:00Z task-mcp -p kai -p toolpack --call >/dev/null &&
+	test "$(task-ls | wc -l)" -eq 2 &&
+	for t in 01:00:00 01:00:30 01:02:30 02:00:00 03:00:00 04:00:00 05:00:00 06:00:00; do
+		TASK_EXEC=$PWD/flaky tick 2026-11-23T${t}Z || return 1
+	done &&
+	test "$(grep -c "^retry" seen)" -eq 0 && test "$(wc -l <seen)" -eq 12 &&
+	task-ls | cut -f3 >actual && printf "pending\npending\n" >expect && test_cmp expect actual
 '
 
 test_done

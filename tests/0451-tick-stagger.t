@@ -87,6 +87,15 @@ test_expect_success '--jitter 0 opts out; wildcard and interval schedules are no
 	task-show --json "$a" | grep -v "\"due_at\":\"2026-11-25T09:00:00Z\"" >/dev/null
 '
 
+test_expect_success 'a task made through a seed profile keeps its seed: not staggered' '
+	reset_store &&
+	echo "{\"name\":\"schedule_task\",\"arguments\":{\"description\":\"k\",\"prompt\":\"p\",\"cron\":\"0 9 * * *\"}}" |
+		task-mcp -p kai --call >/dev/null &&
+	task-ls --json | grep -o "\"due_at\":\"[^\"]*\"" >actual &&
+	echo "\"due_at\":\"2026-11-25T09:00:00Z\"" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'a stagger that is no duration: one line, exit 2, nothing changed' '
 	echo "stagger = soon" >config/agentcron/config &&
 	test_expect_code 2 task-add --daily 10:00 --exec true z 2>err &&

@@ -166,6 +166,17 @@ test_expect_success 'dollars today, over budget, the global budget and the cost 
 	grep -q "\"global_budget_over\":\"budget: \$1.25 of \$1.00 this day (all tasks)\"" out
 '
 
+test_expect_success 'names and reasons print as one line of text' '
+	cat >odd.json <<-\EOF &&
+	{"name":"two\nlines\u001b[2J","prompt":"p","at":"2026-11-25T07:10:00Z","exec":"false","retries":0}
+	EOF
+	TASK_NOW=2026-11-25T07:05:00Z task-add --json - <odd.json >/dev/null &&
+	TASK_NOW=2026-11-25T07:10:00Z task-tick >/dev/null 2>&1 &&
+	TASK_NOW=2026-11-25T07:10:30Z task-status >out &&
+	grep -q "^  [0-9a-f]\{8\}  two lines?\[2J: 1 failure in a row: exited with status 1$" out &&
+	test_expect_code 1 grep -q "$(printf "\033")" out
+'
+
 test_expect_success 'a watcher records its passes as watch' '
 	test_start_ready out err task-tick --watch &&
 	kill -TERM $test_ready_pid && wait $test_ready_pid &&

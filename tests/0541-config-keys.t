@@ -32,6 +32,8 @@ test_expect_success 'every key agentcron reads is known: no warning' '
 	owner_timeout = 30
 	deadline = 10m
 	stagger = 5m
+	max_concurrent = 4
+	concurrency.gpt-4o-mini = 2
 	provider = openai
 	model = gpt-4o-mini
 	openai_model = gpt-4o-mini

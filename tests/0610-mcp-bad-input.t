@@ -182,7 +182,7 @@ test_expect_success 'missing, mistyped and unknown arguments are tool errors the
 	[15] error
 	Argument '\''limit'\'' must be at least 1.
 	[16] error
-	Argument '\''status'\'' must be pending, running, completed, failed, cancelled or all, not '\''sleeping'\''.
+	Argument '\''status'\'' must be pending, running, completed, failed, cancelled, paused or all, not '\''sleeping'\''.
 	[17] error
 	Argument '\''due_within'\'' must be 0 to 52560000 minutes.
 	[18] error

@@ -150,7 +150,7 @@ test_expect_success 'SIGKILL every process of one host mid-run: another host rec
 	test "$(wc -l <execs)" -eq 4 && rm fast
 '
 
-test_expect_success 'SIGSTOP a host past its silence bound, then SIGCONT: the recovery stands' '
+test_expect_success 'SIGSTOP a host past its silence bound, then SIGCONT: the recovery stands, its run is ended' '
 	TASK_DB=$(pg_new_db) && rm -f started execs &&
 	import 1 "$PWD/slow" &&
 	SLOW=6 TASK_NOW=2026-11-23T07:00:01Z start_host a task-tick &&
@@ -161,8 +161,10 @@ test_expect_success 'SIGSTOP a host past its silence bound, then SIGCONT: the re
 	test_until 30 host_gone a &&
 	count "SELECT status, attempt FROM runs" >actual &&
 	echo "interrupted|1" >expect && test_cmp expect actual &&
-	count "SELECT note LIKE '\''late result, after the run had been recovered: success %'\'' FROM runs" >actual &&
+	count "SELECT note LIKE '\''late result, after the run had been recovered: interrupted %'\''
+		AND note LIKE '\''%before others could recover it%'\'' FROM runs" >actual &&
 	echo t >expect && test_cmp expect actual &&
+	test ! -e execs &&
 	count "SELECT count(*) FROM runs GROUP BY task_id, slot, arming HAVING count(*) > 1" >twice &&
 	test ! -s twice
 '

@@ -33,7 +33,18 @@ test_expect_success 'the names a store goes by drop every secret parameter, in a
 	TASK_DB="$base&pass%77ord=s3cret&sslpassword=Ssl0Pw&%73slpassword=Ssl1Pw&connect_timeout=5" \
 		task-tick --print-cron >cron &&
 	grep -q "TASK_DB=.*connect_timeout=5" cron &&
-	! grep -q -e s3cret -e Ssl0Pw -e Ssl1Pw -e password cron
+	! grep -q -e s3cret -e Ssl0Pw -e Ssl1Pw -e password cron &&
+	for u in "postgresql://u:p?ss@h/db" "postgresql://u:p%40ss@h/db?password=x&sslmode=require" \
+		"postgres://h/db?PassWord=zz&pass%57ord=yy&application_name=a" "postgresql://u@h/db?%ZZ=q"; do
+		TASK_DB=$u task-tick --print-cron | grep -o "TASK_DB=[^ ]*" || return 1
+	done >actual &&
+	cat >expect <<-\EOF &&
+	TASK_DB='\''postgresql://u@h/db'\''
+	TASK_DB='\''postgresql://u@h/db?sslmode=require'\''
+	TASK_DB='\''postgres://h/db?application_name=a'\''
+	TASK_DB='\''postgresql://u@h/db'\''
+	EOF
+	test_cmp expect actual
 '
 
 test_expect_success 'executors get TASK_DB without the password and reach the store with it' '

@@ -249,6 +249,24 @@ watcher_said() {
 	sed '/^task-tick: watching store /d; /^task-tick: stopped watching store /d' "$1"
 }
 
+# fake_llm_call DIR: an llm-call in DIR (to put first in PATH) that logs to
+# $GATE_LOG when it starts and ends ("start|end TASK_ID MODEL SECONDS
+# HOST"), takes $GATE_SLEEP seconds (0.3) and answers ok; in_flight_max
+# [MODEL]: the most of its runs (of MODEL) in flight at once, from that log.
+fake_llm_call() {
+	mkdir -p "$1" && cat >"$1/llm-call" <<-\EOF && chmod +x "$1/llm-call"
+	#!/bin/sh
+	echo "start $TASK_ID ${TASK_MODEL:-none} $(date +%s.%N) $(hostname)" >>"$GATE_LOG"
+	sleep "${GATE_SLEEP:-0.3}"
+	echo "end $TASK_ID ${TASK_MODEL:-none} $(date +%s.%N) $(hostname)" >>"$GATE_LOG"
+	echo ok
+	EOF
+}
+in_flight_max() {
+	awk -v m="${1:-}" 'm == "" || $3 == m { print ($1 == "start" ? 1 : -1), $4 }' "$GATE_LOG" |
+		sort -k2,2n -k1,1n | awk '{ c += $1; if (c > n) n = c } END { print n + 0 }'
+}
+
 test_done() {
 	echo "1..$test_count"
 	[ "$test_failed" -eq 0 ]

@@ -13,7 +13,7 @@
  * Then the schedules built on it: several expressions (cron_list_next
  * against the merged walks of each, every instant once) and intervals
  * (task_next_slot against anchor + k * every counted out, with
- * --not-before and an end). */
+ * --not-before and an end), and the stagger of each instant (task_delay). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -288,6 +288,58 @@ compare_every(const char *zone)
 	return ok;
 }
 
+/* The stagger of a random list (fixed-time and wildcard expressions) for
+ * a random id and window: at each instant of the list the delay is one
+ * offset under the window where a fixed-time expression names the instant
+ * (by its own walk), and 0 where only wildcard ones do. */
+static int
+compare_stagger(const char *zone, const struct tz *z, int64_t from, int64_t to)
+{
+	static int64_t fixed[4 * 20000];
+	char text[4 * 330] = "";
+	struct cron c;
+	struct err e;
+	size_t nf = 0;
+	int k = 1 + pick(3);
+	for (int i = 0; i < k; i++) {
+		char expr[320];
+		do
+			gen_expr(expr, sizeof expr, 0);
+		while (cron_parse(expr, &c, &e) != ST_OK);
+		if (!(c.flags & (CRON_MIN_STAR | CRON_HOUR_STAR)))
+			nf += reference(&c, z, from, to, fixed + nf, 20000);
+		snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s", i ? "; " : "", expr);
+	}
+	qsort(fixed, nf, sizeof *fixed, cmp64);
+	struct task t;
+	task_init(&t);
+	t.kind = KIND_CRON;
+	t.cron = xstrdup(text);
+	t.tz = xstrdup(zone);
+	snprintf(t.id, sizeof t.id, "%08llx-0000-4000-8000-%012llx", (unsigned long long)(rnd() >> 32),
+	    (unsigned long long)(rnd() >> 16));
+	struct zones *zs = zones_new();
+	int window = 1 + pick(3600), ok = 1;
+	int64_t offset = -1, s = from, d;
+	zones_set_stagger(zs, window);
+	while (ok && task_next_slot(&t, zs, s, &s, &e) == ST_OK && s != TIME_NONE && s <= to) {
+		d = task_delay(&t, zs, s);
+		if (bsearch(&s, fixed, nf, sizeof *fixed, cmp64)) {
+			if (offset < 0)
+				offset = d;
+			ok = d == offset && d >= 0 && d < window;
+		} else {
+			ok = d == 0;
+		}
+		if (!ok)
+			printf("# '%s' in %s at %lld, window %d: delay %lld (offset %lld)\n", text, zone,
+			    (long long)s, window, (long long)d, (long long)offset);
+	}
+	zones_free(zs);
+	task_free(&t);
+	return ok;
+}
+
 static void
 test_built_on(int per_zone)
 {
@@ -312,6 +364,12 @@ test_built_on(int per_zone)
 			ok = compare_every(zones[zi]);
 		check(ok, "%s: an interval's next slot is anchor + k * every, in its start and end, on "
 		    "%d intervals", zones[zi], k);
+		for (k = 0, ok = 1; k < per_zone / 20 && ok; k++) {
+			int64_t mid = ntr ? tr[pick((int)ntr)] : 1767225600 + (int64_t)(rnd() % 157766400);
+			ok = compare_stagger(zones[zi], z, mid - 2 * 86400, mid + 2 * 86400);
+		}
+		check(ok, "%s: the stagger is one offset under the window at fixed-time instants, none "
+		    "at wildcard ones, on %d lists", zones[zi], k);
 		tz_free(z);
 	}
 }
