@@ -112,4 +112,22 @@ test_expect_success 'the late success completed its task; the retry armed at rec
 	echo "completed|5" >expect && test_cmp expect actual
 '
 
+test_expect_success 'with no other host to recover them, a records its ended runs itself when back' '
+	TASK_DB=$(pg_new_db) && db=$(pg_db_of "$TASK_DB") &&
+	via_proxy="postgresql:///$db?host=$PWD/px&user=postgres" && rm -f log &&
+	TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T07:00:00Z --exec "$PWD/job" --name alone 20 >/dev/null &&
+	in_host a a.out a.err env TASK_DB="$via_proxy" task-tick --watch &&
+	a=$host_pid &&
+	test_until 30 started 1 &&
+	kill -USR1 "$proxy" &&
+	test_until 30 sh -c "grep -q \"^end .* term\$\" log" &&
+	kill -USR2 "$proxy" &&
+	test_until 30 sh -c "grep -q \"\\\"status\\\":\\\"interrupted\\\"\" a.out" &&
+	kill -KILL "$a" && { wait "$a" 2>/dev/null || :; } &&
+	pg_sql "SELECT status, note IS NULL, error LIKE '\''ended on this host, whose sign of life the store had not taken for 4 s%'\'' FROM runs" >actual &&
+	echo "interrupted|t|t" >expect && test_cmp expect actual &&
+	pg_sql "SELECT status, consecutive_failures, next_run_at IS NOT NULL FROM tasks" >actual &&
+	echo "pending|1|t" >expect && test_cmp expect actual
+'
+
 test_done
