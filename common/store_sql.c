@@ -13,9 +13,11 @@
 #define DUE_WHERE "status = 'pending' AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL"
 #define QUEUED_WHERE "queued <> 0 AND deleted_at IS NULL AND status <> 'running'"
 /* Running tasks whose due occurrence their --overlap handles at once (the
- * status index leaves pending out: few rows, whatever the schedule). */
-#define OVERLAP_WHERE "status = 'running' AND overlap <> 'queue' AND enabled = 1" \
-	" AND deleted_at IS NULL AND due_at IS NOT NULL"
+ * status index leaves pending out: few rows, whatever the schedule; its
+ * condition spelled out, as SQLite does not infer it from status =
+ * 'running', else it walks every task at each look). */
+#define OVERLAP_WHERE "status = 'running' AND status <> 'pending' AND overlap <> 'queue'" \
+	" AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL"
 
 /* The statement b holds, in d's placeholders (none of our statements has
  * a '?' of its own). */

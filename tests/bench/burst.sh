@@ -29,7 +29,8 @@
 # queues run at 4 workers only, which is what the targets compare;
 # BURST_QUEUE_PROCS="1 2 4" adds their other rows (about five minutes
 # more).  BURST_PROCS (agentcron's, "1 2 4"), BURST_JOBS and BURST_TIMEOUT
-# (seconds a row may take, 120) bound the run too.  Without node and npm,
+# (seconds a row may take, 120) and BURST_BIG (the due tasks of the
+# fired-set check, 100,000) bound the run too.  Without node and npm,
 # or without the npm registry, the node queues' rows are skipped and said
 # so.
 set -eu
@@ -362,6 +363,39 @@ awk -v a=$((t2 - t1)) -v x1=$((t1 - t0)) -v x2=$((t3 - t2)) -v n="$njobs" -v ran
 	    n, a / 1e9, ran, once, x / 1e9, x1 / 1e9, x2 / 1e9
 	printf "  task-tick against xargs: %.2fx; target <= 1.2x: %s\n", r,
 	    (r <= 1.2 && ran == n && once == n ? "met" : "NOT MET") }'
+
+# The tasks a pass fired are a set: a pass over BURST_BIG (100,000) due
+# at once costs per task what one over a tenth of them does (when they
+# were kept sorted by insertion it grew quadratically).  No processes:
+# the executor is not found, so each run fails at once; the store on tmpfs
+# where there is one, so the disk's syncs do not blur the CPU time, which
+# is task-tick's own (the shell's `times`, children).
+big=${BURST_BIG:-100000}
+bigdir=$tmp
+[ -d /dev/shm ] && [ -w /dev/shm ] && bigdir=$(mktemp -d /dev/shm/agentcron-bench.XXXXXX)
+# The shell's children's CPU seconds so far (`times` in this shell, not
+# in a subshell, whose children they are not).
+child_cpu() {
+	times >"$tmp/times"
+	awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); printf "%.3f\n", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$tmp/times"
+}
+for n in $((big / 10)) $big; do
+	rm -f "$bigdir"/big.db*
+	"$AC_BUILD/tools/mkstore" "$bigdir/big.db" "$n" "$n" /nonexistent/executor
+	child_cpu >"$tmp/c0"
+	TASK_DB=$bigdir/big.db "$AC_BIN/task-tick" -j 64 >"$bigdir/big.out" 2>/dev/null || true
+	child_cpu >"$tmp/c1"
+	echo "$n $(grep -c '"status":"failed"' "$bigdir/big.out") $(cat "$tmp/c0") $(cat "$tmp/c1")" >>"$tmp/big"
+done
+[ "$bigdir" = "$tmp" ] || rm -rf "$bigdir"
+awk 'NR == 1 { n1 = $1; r1 = $2; c1 = ($4 - $3) / $1 * 1000 }
+NR == 2 { n2 = $1; r2 = $2; c2 = ($4 - $3) / $1 * 1000 }
+END {
+	r = c2 / c1
+	printf "sqlite: %d due at once, one pass at -j 64, no processes: %.2f ms of CPU per 1000 tasks (%d runs); %d due: %.2f ms per 1000 (%d runs)\n",
+	    n2, c2 * 1000, r2, n1, c1 * 1000, r1
+	printf "  per task at %d against %d: %.2fx; target <= 1.5x (not quadratic): %s\n", n2, n1, r,
+	    (r <= 1.5 && r1 == n1 && r2 == n2 ? "met" : "NOT MET") }' "$tmp/big"
 
 # Import: 100,000 JSON lines (tests/tools/gen-tasks), task-add --json -,
 # against sqlite3's own .import of the same rows into the same table.  The
