@@ -663,7 +663,8 @@ prune(struct store *st, const struct args *a, int64_t now, struct err *e)
 	config_free(cf);
 	if (!rc)
 		rc = history_prune(st, &ho, now, a->dry, 0, &s, &done, e);
-	if (!rc && !a->dry)
+	/* The space: said when some was freed, or asked for. */
+	if (!rc && !a->dry && (a->vacuum || s.runs || s.messages || s.loose_calls))
 		rc = store_vacuum(st, a->vacuum, 0, what, sizeof what, e);
 	if (rc)
 		return rc;

@@ -371,6 +371,9 @@ static int
 sqh_vacuum(struct store *st, int full, long max_pages, char *what, size_t n, struct err *e)
 {
 	int64_t mode, before, after;
+	const char *path = sqlite3_db_filename(sq_db(st), "main");
+	if (!path || !*path)
+		return ST_OK; /* in memory: no store yet */
 	int rc = pragma_i64(st, "PRAGMA auto_vacuum", &mode, e);
 	if (!rc)
 		rc = pragma_i64(st, "PRAGMA page_count", &before, e);

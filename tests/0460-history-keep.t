@@ -39,7 +39,7 @@ test_expect_success '--keep: a duration, a number of runs, forever; stored as wr
 	test_cmp expect actual &&
 	task-show $b | grep "^keeps:" >actual && echo "keeps:        the last 500 runs" >expect &&
 	test_cmp expect actual &&
-	task-edit $b --keep default >/dev/null && task-show $b >out && ! grep -q "^keeps:" out &&
+	task-edit $b --keep default >/dev/null && task-show $b >out && test_expect_code 1 grep -q "^keeps:" out &&
 	test "$(task-ls --json | grep -c "\"keep\":\"500\"")" = 0
 '
 
@@ -201,6 +201,10 @@ test_expect_success 'SQLite: a new store gives freed space back; an older one af
 	if [ "$AC_STORE" != sqlite ]; then return 0; fi &&
 	test "$(sqlite3 "$TASK_DB" "PRAGMA auto_vacuum")" = 2 &&
 	cp "$AC_TOP/tests/fixtures/store-v1.db" old.db && chmod 600 old.db &&
+	TASK_DB=$PWD/old.db task-log --prune 2>err >/dev/null && test ! -s err &&
+	sqlite3 old.db "INSERT INTO messages (context, role, content, created_at)
+		VALUES ('\''c'\'', '\''user'\'', '\''a'\'', 1), ('\''c'\'', '\''assistant'\'', '\''b'\'', 2)" &&
+	config "context_messages = 1" &&
 	TASK_DB=$PWD/old.db task-log --prune 2>err >/dev/null &&
 	grep -q "freed space is reused by new runs; the file shrinks only after task-log --prune --vacuum" err &&
 	test "$(sqlite3 old.db "PRAGMA auto_vacuum")" = 0 &&
