@@ -1075,6 +1075,14 @@ task_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 	return ST_OK;
 }
 
+/* A late success of one of ctx's jobs: does it complete its occurrence? */
+static int
+task_late(struct task *t, const struct run *r, void *arg)
+{
+	const struct end_ctx *x = arg;
+	return rules_late_success(t, x->f->zs, r);
+}
+
 /* Hand an event to a notify hook (in the background, like a run). */
 static void
 notify(struct fire *f, const struct hook_event *ev, const char *hook)
@@ -1176,7 +1184,7 @@ recorded(struct fire *f, struct job **jobs, const struct run_end *ends, size_t n
 			warnf(f, "run %.8s of task '%.8s' had been recovered as interrupted before it"
 			    " ended; its result (%s) is kept as the run's note%s", jobs[i]->run.id,
 			    jobs[i]->run.task_id, run_status_name(jobs[i]->run.status), ends[i].completed
-			    ? ", and completed the task: the retry armed at recovery is cancelled" : "");
+			    ? ", and completed its occurrence: the retry armed at recovery is cancelled" : "");
 		job_free(jobs[i]);
 	}
 }
@@ -1189,7 +1197,7 @@ record(struct fire *f, struct job **jobs, size_t n, struct err *e)
 	struct end_ctx x = {.f = f, .now = now_of(f), .jobs = jobs, .n = n};
 	for (size_t i = 0; i < n; i++)
 		ends[i] = (struct run_end){.run = &jobs[i]->run, .owner = jobs[i]->owner};
-	int rc = store_runs_end(f->st, ends, n, task_after_end, &x, e);
+	int rc = store_runs_end(f->st, ends, n, task_after_end, task_late, &x, e);
 	if (!rc)
 		recorded(f, jobs, ends, n);
 	return rc;
@@ -1211,6 +1219,7 @@ ride_attach(struct fire *f, struct claim_req *q, struct ride *rd, int64_t now)
 	q->ends = rd->ends;
 	q->nends = rd->n;
 	q->end = task_after_end;
+	q->late = task_late;
 	q->end_arg = &rd->x;
 }
 

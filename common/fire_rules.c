@@ -409,6 +409,29 @@ rules_after_run(struct task *t, struct zones *zs, const struct run *r, int64_t n
 	}
 }
 
+int
+rules_late_success(struct task *t, struct zones *zs, const struct run *r)
+{
+	int64_t next;
+	struct err e;
+	if (!rules_run_ok(r) || r->prev_status[0] || t->status != STATUS_PENDING ||
+	    t->next_run_at == TIME_NONE || t->last_run_at != r->started_at || !t->last_status ||
+	    strcmp(t->last_status, run_status_name(RUN_INTERRUPTED)) != 0 || t->arming != r->arming)
+		return 0;
+	/* A recurring task's retry is its occurrence armed again (its start
+	 * arms it anew: the arming compared above); a one-shot's, or a plan's
+	 * last, an instant of its own. */
+	if (task_repeats(t) ? t->next_run_at != r->slot || !rules_is_retry(t, zs)
+	    : (t->kind != KIND_AT && t->kind != KIND_PLAN) || plan_has(t, t->next_run_at))
+		return 0;
+	if (task_next_slot(t, zs, r->slot, &next, &e) != ST_OK)
+		return 0;
+	/* As the claim that started r left it. */
+	t->status = STATUS_RUNNING;
+	rules_set_next(t, zs, next);
+	return 1;
+}
+
 void
 rules_unstarted(struct task *t, struct zones *zs, const struct run *r, int64_t now)
 {

@@ -50,6 +50,12 @@ int rules_run_ok(const struct run *r);          /* status success */
 /* The run could not start for lack of resources (no fault of the task):
  * the same occurrence is armed again, nothing counted. */
 void rules_unstarted(struct task *t, struct zones *zs, const struct run *r, int64_t now);
+/* Run r, recovered as interrupted, succeeded after all (a late result).
+ * If t waits for the retry recovery armed of r's occurrence and that retry
+ * has not started, t is put back as r's claim left it (running, its next
+ * occurrence after r's) so that rules_after_run completes the occurrence
+ * as a success would, and 1 is returned; otherwise t is left alone, 0. */
+int rules_late_success(struct task *t, struct zones *zs, const struct run *r);
 /* Fill r from how its executor ended at now (x's output moves to r).
  * Returns 1 if it never started for lack of resources. */
 int rules_run_ended(struct run *r, struct exec_result *x, int64_t now);

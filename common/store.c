@@ -593,7 +593,13 @@ claimed_free(struct claimed *c, size_t n)
 	}
 }
 
-static int ends_write(struct store *st, struct run_end *ends, size_t n, end_fn fn, void *arg,
+/* What becomes of a run's task when it ends, and of a late success's. */
+struct end_rules {
+	end_fn fn;
+	late_fn late;
+	void *arg;
+};
+static int ends_write(struct store *st, struct run_end *ends, size_t n, const struct end_rules *er,
     struct err *e);
 static int tasks_put_many(struct store *st, const struct task *const *t, size_t n,
     struct err *e);
@@ -617,7 +623,8 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 		    " dead; it claims nothing under that identity", st->name);
 	/* Ends first: a task whose run ended is claimable again at once. */
 	if (!rc && req->nends)
-		rc = ends_write(st, req->ends, req->nends, req->end, req->end_arg, e);
+		rc = ends_write(st, req->ends, req->nends,
+		    &(struct end_rules){req->end, req->late, req->end_arg}, e);
 	if (!rc)
 		rc = st->ops->claim_scan(st, req, tasks, last, &got, e);
 	/* The cursor moves past every task looked at, as it was read. */
@@ -707,7 +714,7 @@ late_note(const struct run *r, int completed)
 	const char *out = r->output ? r->output : "";
 	return xasprintf("late result, after the run had been recovered: %s at %s, exit %d, %lld ms%s%s%.*s%s%.*s",
 	    run_status_name(r->status), when, r->exit_code, (long long)r->duration_ms,
-	    completed ? "; it completed the task, and the retry armed at recovery was cancelled" : "",
+	    completed ? "; it completed the occurrence, and the retry armed at recovery was cancelled" : "",
 	    *err ? "; error: " : "", (int)strcspn(err, "\n"), err,
 	    *out ? "; output: " : "", (int)(strlen(out) < 1024 ? strlen(out) : 1024), out);
 }
@@ -727,29 +734,24 @@ task_after(struct store *st, const struct run *r, end_fn fn, void *arg, struct e
 	return rc;
 }
 
-/* A late success of a one-shot whose recovery armed a retry that has not
- * started (the task waits, its last run this one, recorded interrupted):
- * the occurrence did run, so it completes as fn says of a success, and
- * the retry is cancelled.  *completed says whether it did. */
+/* A late success whose recovery armed a retry that has not started (late
+ * says, and puts the task back as the run found it): the occurrence did
+ * run, so it completes as fn says of a success, and the retry is
+ * cancelled.  *completed says whether it did. */
 static int
-late_success(struct store *st, const struct run *r, end_fn fn, void *arg, int *completed,
+late_success(struct store *st, const struct run *r, const struct end_rules *er, int *completed,
     struct err *e)
 {
 	struct task t;
 	*completed = 0;
-	if (r->status != RUN_SUCCESS)
+	if (!er->late)
 		return ST_OK;
 	int rc = st->ops->task_get(st, r->task_id, &t, e);
 	if (rc)
 		return rc == ST_NOTFOUND ? ST_OK : rc;
-	if (t.kind == KIND_AT && t.status == STATUS_PENDING && t.next_run_at != TIME_NONE &&
-	    t.last_run_at == r->started_at && t.last_status && strcmp(t.last_status,
-	    run_status_name(RUN_INTERRUPTED)) == 0) {
-		/* As it stood while the run was in flight. */
+	if (er->late(&t, r, er->arg)) {
 		int write = 0;
-		t.status = STATUS_RUNNING;
-		t.next_run_at = t.due_at = TIME_NONE;
-		rc = fn(&t, r, &write, arg, e);
+		rc = er->fn(&t, r, &write, er->arg, e);
 		if (!rc && write)
 			rc = store_task_put(st, &t, e);
 		*completed = !rc;
@@ -785,7 +787,7 @@ same_task(const struct run_end *ends, size_t n)
  * once, the tasks of those still ours read and held at once, then fn on
  * each and the tasks written at once. */
 static int
-ends_write_many(struct store *st, struct run_end *ends, size_t n, end_fn fn, void *arg,
+ends_write_many(struct store *st, struct run_end *ends, size_t n, const struct end_rules *er,
     struct err *e)
 {
 	int rc = st->ops->runs_finish_many(st, ends, n, e);
@@ -804,14 +806,14 @@ ends_write_many(struct store *st, struct run_end *ends, size_t n, end_fn fn, voi
 		rc = st->ops->tasks_get_many(st, ids, k, t, found, e);
 	for (size_t j = 0; !rc && j < k; j++) {
 		int write = 0;
-		if (found[j] && !(rc = fn(&t[j], ends[which[j]].run, &write, arg, e)) && write)
+		if (found[j] && !(rc = er->fn(&t[j], ends[which[j]].run, &write, er->arg, e)) && write)
 			w[nw++] = &t[j];
 	}
 	if (!rc)
 		rc = tasks_put_many(st, w, nw, e);
 	for (size_t i = 0; !rc && i < n; i++) {
 		if (!ends[i].ours) {
-			rc = late_success(st, ends[i].run, fn, arg, &ends[i].completed, e);
+			rc = late_success(st, ends[i].run, er, &ends[i].completed, e);
 			char *note = rc ? NULL : late_note(ends[i].run, ends[i].completed);
 			if (note)
 				rc = st->ops->run_note(st, ends[i].run->id, note, e);
@@ -831,12 +833,13 @@ ends_write_many(struct store *st, struct run_end *ends, size_t n, end_fn fn, voi
 
 /* The ends of runs, inside the caller's unit of work. */
 static int
-ends_write(struct store *st, struct run_end *ends, size_t n, end_fn fn, void *arg, struct err *e)
+ends_write(struct store *st, struct run_end *ends, size_t n, const struct end_rules *er,
+    struct err *e)
 {
 	if (!st->has_owner)
 		return err_set(e, ST_ERR, "store '%s': ending runs needs a registered owner", st->name);
 	if (n > 1 && st->ops->runs_finish_many && !same_task(ends, n))
-		return ends_write_many(st, ends, n, fn, arg, e);
+		return ends_write_many(st, ends, n, er, e);
 	int rc = ST_OK;
 	for (size_t i = 0; !rc && i < n; i++) {
 		ends[i].ours = 0;
@@ -844,9 +847,9 @@ ends_write(struct store *st, struct run_end *ends, size_t n, end_fn fn, void *ar
 		if ((rc = st->ops->run_finish(st, ends[i].run, owner, &ends[i].ours, e)))
 			break;
 		if (ends[i].ours) {
-			rc = task_after(st, ends[i].run, fn, arg, e);
+			rc = task_after(st, ends[i].run, er->fn, er->arg, e);
 		} else {
-			rc = late_success(st, ends[i].run, fn, arg, &ends[i].completed, e);
+			rc = late_success(st, ends[i].run, er, &ends[i].completed, e);
 			char *note = rc ? NULL : late_note(ends[i].run, ends[i].completed);
 			if (note)
 				rc = st->ops->run_note(st, ends[i].run->id, note, e);
@@ -857,12 +860,12 @@ ends_write(struct store *st, struct run_end *ends, size_t n, end_fn fn, void *ar
 }
 
 int
-store_runs_end(struct store *st, struct run_end *ends, size_t n, end_fn fn, void *arg,
-    struct err *e)
+store_runs_end(struct store *st, struct run_end *ends, size_t n, end_fn fn, late_fn late,
+    void *arg, struct err *e)
 {
 	int rc = store_begin(st, e);
 	if (!rc)
-		rc = ends_write(st, ends, n, fn, arg, e);
+		rc = ends_write(st, ends, n, &(struct end_rules){fn, late, arg}, e);
 	if (!rc)
 		rc = store_commit(st, e);
 	if (rc)

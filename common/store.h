@@ -19,7 +19,9 @@
  *   database enforce both, never timing.  Claimers skip the tasks another
  *   claimer holds instead of queueing behind it.
  * - A run ends once: a late result for a run that recovery already ended is
- *   kept as that run's note and changes nothing else.
+ *   kept as that run's note; only a late success whose retry (armed at
+ *   recovery) has not started changes its task, in the same unit of work:
+ *   the occurrence completes and the retry is cancelled (late_fn).
  *
  * Every function returns an ST_* status and fills *e on failure. */
 #ifndef AC_STORE_H
@@ -213,6 +215,11 @@ void due_cursor_init(struct due_cursor *c);
 enum { CLAIM_DUE, CLAIM_QUEUED, CLAIM_ONE, CLAIM_OVERLAP };
 struct run_end;
 typedef int (*end_fn)(struct task *t, const struct run *r, int *write, void *arg, struct err *e);
+/* A late success (a run recovery had ended succeeded after all): if *t
+ * waits for the retry recovery armed of r's occurrence, not started, put
+ * *t back as it stood while r ran and return 1 (end_fn then completes the
+ * occurrence); else leave it, 0. */
+typedef int (*late_fn)(struct task *t, const struct run *r, void *arg);
 struct claim_req {
 	int what;              /* CLAIM_* */
 	int64_t now;           /* DUE: due at or before now */
@@ -224,6 +231,7 @@ struct claim_req {
 	struct run_end *ends;
 	size_t nends;
 	end_fn end;
+	late_fn late;
 	void *end_arg;
 };
 
@@ -278,12 +286,12 @@ struct run_end {
 	struct run *run;       /* status, ended_at, exit_code, output, error, duration_ms */
 	const char *owner;     /* the owner it was claimed by; NULL: the registered one */
 	int ours;              /* out: 1 recorded; 0 it had been ended (recovered): kept as its note */
-	int completed;         /* out, when not ours: a late success that completed its one-shot */
+	int completed;         /* out, when not ours: a late success that completed its occurrence */
 };
 /* End runs as their owner, each with fn's change to its task, in one
- * transaction. */
-int store_runs_end(struct store *st, struct run_end *ends, size_t n, end_fn fn, void *arg,
-    struct err *e);
+ * transaction; a late success as late says (NULL: kept as a note only). */
+int store_runs_end(struct store *st, struct run_end *ends, size_t n, end_fn fn, late_fn late,
+    void *arg, struct err *e);
 
 /* A run in flight, as recovery sees it. */
 struct run_claim {

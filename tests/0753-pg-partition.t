@@ -102,7 +102,7 @@ test_expect_success 'a frozen for 14 s (owner_timeout 6): its runs ended, recove
 '
 
 test_expect_success 'the late success completed its task; the retry armed at recovery did not run' '
-	pg_sql "SELECT t.status, r.status, r.note LIKE '\''late result, after the run had been recovered: success %; it completed the task, and the retry armed at recovery was cancelled%'\''
+	pg_sql "SELECT t.status, r.status, r.note LIKE '\''late result, after the run had been recovered: success %; it completed the occurrence, and the retry armed at recovery was cancelled%'\''
 		FROM tasks t JOIN runs r ON r.task_id = t.id WHERE t.name = '\''late'\''" >actual &&
 	echo "completed|interrupted|t" >expect && test_cmp expect actual &&
 	pg_sql "SELECT count(*) FROM runs r JOIN tasks t ON t.id = r.task_id WHERE t.name LIKE '\''long%'\'' AND r.status = '\''interrupted'\''

@@ -510,7 +510,7 @@ test_run_store(struct store *st, const char *task_id)
 		if (run_fields.f[i].flags & F_END)
 			fill(&run_fields.f[i], &ended, &dflt, i, 1);
 	struct run_end end = {.run = &ended};
-	if (!check(store_runs_end(st, &end, 1, no_change, NULL, &e) == ST_OK && end.ours,
+	if (!check(store_runs_end(st, &end, 1, no_change, NULL, NULL, &e) == ST_OK && end.ours,
 	    "run store: ended by its owner"))
 		printf("#   %s\n", e.msg);
 	run_check_read(st, &ended, "run store: ended");

@@ -332,6 +332,60 @@ unstarted_cases(void)
 	task_free(&t);
 }
 
+/* A late success after recovery armed a retry: it completes the
+ * occurrence only while that retry waits, not started. */
+static void
+late_cases(struct zones *zs)
+{
+	static const struct {
+		const char *desc, *sched, *status;
+		int started, edited, manual;
+		int64_t next;             /* next_run_at after, when completed */
+	} cases[] = {
+		{"recurring, retry waiting", "*/10 * * * *", "success", 0, 0, 0, T0 + 600},
+		{"recurring, a failure", "*/10 * * * *", "failed", 0, 0, 0, -1},
+		{"recurring, retry started", "*/10 * * * *", "success", 1, 0, 0, -1},
+		{"recurring, schedule set again", "*/10 * * * *", "success", 0, 1, 0, -1},
+		{"recurring, a manual run", "*/10 * * * *", "success", 0, 0, 1, -1},
+		{"one-shot, retry waiting", "at 2026-11-23T07:00:00Z", "success", 0, 0, 0, NONE},
+		{"plan's last, retry waiting", "plan 2026-11-23T06:00:00Z 2026-11-23T07:00:00Z",
+			"success", 0, 0, 0, NONE},
+		{"one-shot, retry started", "at 2026-11-23T07:00:00Z", "success", 1, 0, 0, -1},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct task t;
+		make(&t, cases[i].sched, MISSED_ONCE, T0, 0);
+		t.status = STATUS_RUNNING;
+		if (task_repeats(&t))
+			rules_set_next(&t, zs, T0 + 600);
+		else
+			rules_set_next(&t, zs, NONE);
+		struct run rec = ended("interrupted", -1, 1, cases[i].manual ? "pending" : NULL);
+		rules_after_run(&t, zs, &rec, T0 + 300);
+		if (cases[i].started) {
+			t.status = STATUS_RUNNING;
+			t.arming += task_repeats(&t);
+		}
+		t.arming += cases[i].edited;
+		struct run late = ended(cases[i].status, 0, 1, cases[i].manual ? "pending" : NULL);
+		int64_t was = t.next_run_at;
+		int got = rules_late_success(&t, zs, &late);
+		check_int(got, cases[i].next != -1, "%s: completes it", cases[i].desc);
+		if (got) {
+			check_str(task_status_name(t.status), "running", "%s: as the run left it",
+			    cases[i].desc);
+			rules_after_run(&t, zs, &late, T0 + 310);
+			check_int(t.next_run_at, cases[i].next, "%s: moved on", cases[i].desc);
+			check_str(task_status_name(t.status), cases[i].next == NONE ? "completed" : "pending",
+			    "%s: status", cases[i].desc);
+			check_int(t.consecutive_failures, 0, "%s: failures reset", cases[i].desc);
+		} else {
+			check_int(t.next_run_at, was, "%s: left alone", cases[i].desc);
+		}
+		task_free(&t);
+	}
+}
+
 int
 main(void)
 {
@@ -343,6 +397,7 @@ main(void)
 	overlap_cases();
 	excerpt_cases();
 	unstarted_cases();
+	late_cases(zs);
 	static const struct { int attempt; int64_t delay; } backoff[] = {
 		{1, 60}, {2, 120}, {3, 240}, {6, 1920}, {7, 3600}, {1000, 3600},
 	};
