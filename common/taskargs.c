@@ -628,20 +628,11 @@ apply_policies(const struct task_args *a, struct task *t, struct err *e)
 	return ST_OK;
 }
 
-int
-taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zones *zs,
-    int *schedule_changed, struct err *e)
+/* The texts and commands of a task, checked before any is taken. */
+static int
+apply_texts(const struct task_args *a, struct task *t, struct err *e)
 {
 	int rc;
-	*schedule_changed = 0;
-	if (a->nkinds > 1) {
-		struct buf b = {0};
-		for (int i = 0; i < a->nkinds && i < 8; i++)
-			buf_printf(&b, "%s%s", i ? (i == a->nkinds - 1 ? " and " : ", ") : "", a->kinds[i]);
-		rc = err_set(e, ST_INVALID, "give one schedule, not %s", b.data);
-		buf_free(&b);
-		return rc;
-	}
 	if ((rc = check_text(a, e)))
 		return rc;
 	if (a->name && str_empty(a->name))
@@ -676,6 +667,72 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 	if (a->notify && *a->notify && exec_check(a->notify, &sub))
 		return err_set(e, ST_INVALID, "bad --notify: %s", sub.msg);
 	set_opt(&t->payload, a->payload, NULL);
+	return ST_OK;
+}
+
+/* The zone, the schedule and its ends; *rearm says the next run must be
+ * computed again. */
+static int
+apply_when(const struct task_args *a, struct task *t, int64_t now, struct zones *zs, int *rearm,
+    struct err *e)
+{
+	int rc;
+	if (a->tz) {
+		const struct tz *z;
+		if ((rc = zones_get(zs, a->tz, &z, e)))
+			return rc;
+		*rearm = !t->tz || strcmp(t->tz, tz_name(z)) != 0;
+		set_str(&t->tz, tz_name(z));
+	} else if (!t->tz) {
+		t->tz = xstrdup(zones_local(zs));
+	}
+	const struct tz *z = NULL;
+	if ((a->nkinds || a->until || a->count || a->not_before || a->from) &&
+	    (rc = zones_get(zs, t->tz, &z, e)))
+		return rc;
+	if (a->nkinds) {
+		if ((rc = apply_schedule(a, t, now, z, e)))
+			return rc;
+		*rearm = 1;
+		/* A schedule that does not recur has no end to keep, nor a start. */
+		if (!task_repeats(t) && !a->until && !a->count) {
+			t->until_at = TIME_NONE;
+			t->count = 0;
+		}
+		if (!task_repeats(t) && !a->not_before)
+			t->not_before = TIME_NONE;
+	}
+	if (a->from && !a->every) {
+		if (t->kind != KIND_EVERY)
+			return err_set(e, ST_INVALID, "--from anchors an interval: give it with --every");
+		if ((rc = apply_every(a, t, 1, now, z, e)))
+			return rc;
+		*rearm = 1;
+	}
+	if (a->until || a->count || a->not_before) {
+		if ((rc = apply_end(a, t, now, z, e)))
+			return rc;
+		*rearm = 1;
+	}
+	return ST_OK;
+}
+
+int
+taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zones *zs,
+    int *schedule_changed, struct err *e)
+{
+	int rc;
+	*schedule_changed = 0;
+	if (a->nkinds > 1) {
+		struct buf b = {0};
+		for (int i = 0; i < a->nkinds && i < 8; i++)
+			buf_printf(&b, "%s%s", i ? (i == a->nkinds - 1 ? " and " : ", ") : "", a->kinds[i]);
+		rc = err_set(e, ST_INVALID, "give one schedule, not %s", b.data);
+		buf_free(&b);
+		return rc;
+	}
+	if ((rc = apply_texts(a, t, e)))
+		return rc;
 	if ((rc = apply_spending(a, t, e)))
 		return rc;
 	if (a->missed && (t->missed = task_missed_parse(a->missed)) < 0)
@@ -703,43 +760,8 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 	if (a->nmcp && (rc = check_servers(t->mcp, e)))
 		return rc;
 	int rearm = 0;
-	if (a->tz) {
-		const struct tz *z;
-		if ((rc = zones_get(zs, a->tz, &z, e)))
-			return rc;
-		rearm = !t->tz || strcmp(t->tz, tz_name(z)) != 0;
-		set_str(&t->tz, tz_name(z));
-	} else if (!t->tz) {
-		t->tz = xstrdup(zones_local(zs));
-	}
-	const struct tz *z = NULL;
-	if ((a->nkinds || a->until || a->count || a->not_before || a->from) &&
-	    (rc = zones_get(zs, t->tz, &z, e)))
+	if ((rc = apply_when(a, t, now, zs, &rearm, e)))
 		return rc;
-	if (a->nkinds) {
-		if ((rc = apply_schedule(a, t, now, z, e)))
-			return rc;
-		rearm = 1;
-		/* A schedule that does not recur has no end to keep, nor a start. */
-		if (!task_repeats(t) && !a->until && !a->count) {
-			t->until_at = TIME_NONE;
-			t->count = 0;
-		}
-		if (!task_repeats(t) && !a->not_before)
-			t->not_before = TIME_NONE;
-	}
-	if (a->from && !a->every) {
-		if (t->kind != KIND_EVERY)
-			return err_set(e, ST_INVALID, "--from anchors an interval: give it with --every");
-		if ((rc = apply_every(a, t, 1, now, z, e)))
-			return rc;
-		rearm = 1;
-	}
-	if (a->until || a->count || a->not_before) {
-		if ((rc = apply_end(a, t, now, z, e)))
-			return rc;
-		rearm = 1;
-	}
 	if (rearm)
 		t->ends_at = TIME_NONE;
 	*schedule_changed |= rearm || t->jitter != old_jitter || t->stagger != old_stagger;
