@@ -386,6 +386,37 @@ late_cases(struct zones *zs)
 	}
 }
 
+/* A late success past the next occurrence's instant (no pass ran since):
+ * the task moves on as a success ending then would, by its overlap. */
+static void
+late_overlap_cases(struct zones *zs)
+{
+	static const struct {
+		int overlap;
+		int64_t next, due;
+	} cases[] = {
+		{OVERLAP_QUEUE, T0 + 600, T0 + 650},
+		{OVERLAP_SKIP, T0 + 1200, T0 + 1200},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct task t;
+		make(&t, "*/10 * * * *", MISSED_ONCE, T0, 0);
+		t.overlap = cases[i].overlap;
+		t.status = STATUS_RUNNING;
+		rules_set_next(&t, zs, T0 + 600);
+		struct run rec = ended("interrupted", -1, 1, NULL);
+		rules_after_run(&t, zs, &rec, T0 + 300);
+		struct run late = ended("success", 0, 1, NULL);
+		check_int(rules_late_success(&t, zs, &late), 1, "overlap %s: completes it",
+		    task_overlap_name(cases[i].overlap));
+		rules_after_run(&t, zs, &late, T0 + 650);
+		check_int(t.next_run_at, cases[i].next, "overlap %s: next run",
+		    task_overlap_name(cases[i].overlap));
+		check_int(t.due_at, cases[i].due, "overlap %s: due", task_overlap_name(cases[i].overlap));
+		task_free(&t);
+	}
+}
+
 int
 main(void)
 {
@@ -398,6 +429,7 @@ main(void)
 	excerpt_cases();
 	unstarted_cases();
 	late_cases(zs);
+	late_overlap_cases(zs);
 	static const struct { int attempt; int64_t delay; } backoff[] = {
 		{1, 60}, {2, 120}, {3, 240}, {6, 1920}, {7, 3600}, {1000, 3600},
 	};
