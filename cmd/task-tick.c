@@ -178,7 +178,9 @@ pass_chores(struct tick *tk, int watch, int more)
 		if (history_pass(tk->st, watch ? "watch" : "cron", now, &e))
 			fprintf(stderr, "%s: %s\n", prog, e.msg);
 	}
-	if (more || (tk->prune_at && (!watch ||
+	/* A pass from cron prunes once its runs are done, so a burst's
+	 * claims and ends never share the store with it. */
+	if (more || (!watch && fire_busy(tk->f)) || (tk->prune_at && (!watch ||
 	    t - tk->prune_at < (tk->prune_more ? PRUNE_AGAIN_MS : PRUNE_EVERY_MS))))
 		return;
 	tk->prune_at = t;
