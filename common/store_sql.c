@@ -96,20 +96,28 @@ task_update(const struct sql_dialect *d)
 	return in_dialect(&b, d);
 }
 
+/* "UPDATE runs SET" each end column = PREFIX2, PREFIX3, ...; the last number. */
+static int
+set_end_columns(struct buf *b, const char *prefix)
+{
+	int n = 1;
+	buf_puts(b, "UPDATE runs SET ");
+	for (size_t i = 0; i < run_fields.n; i++) {
+		if (field_in(&run_fields.f[i], COLS_END)) {
+			n++;
+			buf_printf(b, "%s%s = %s%d", n > 2 ? ", " : "", run_fields.f[i].column, prefix, n);
+		}
+	}
+	return n;
+}
+
 /* A run's end (its F_END columns) by its id (?1), if it is still running
  * under the owner given last. */
 static char *
 run_finish(const struct sql_dialect *d)
 {
 	struct buf b = {0};
-	int n = 1;
-	buf_puts(&b, "UPDATE runs SET ");
-	for (size_t i = 0; i < run_fields.n; i++) {
-		if (field_in(&run_fields.f[i], COLS_END)) {
-			n++;
-			buf_printf(&b, "%s%s = ?%d", n > 2 ? ", " : "", run_fields.f[i].column, n);
-		}
-	}
+	int n = set_end_columns(&b, "?");
 	buf_printf(&b, " WHERE id = ?1 AND status = 'running' AND coalesce(owner_id, '') = ?%d", n + 1);
 	return in_dialect(&b, d);
 }
@@ -200,14 +208,7 @@ static char *
 runs_finish(const struct sql_dialect *d)
 {
 	struct buf b = {0};
-	int n = 1;
-	buf_puts(&b, "UPDATE runs SET ");
-	for (size_t i = 0; i < run_fields.n; i++) {
-		if (field_in(&run_fields.f[i], COLS_END)) {
-			n++;
-			buf_printf(&b, "%s%s = u.c%d", n > 2 ? ", " : "", run_fields.f[i].column, n);
-		}
-	}
+	int n = set_end_columns(&b, "u.c");
 	/* The id first, as row_run writes it, then the end's columns. */
 	buf_puts(&b, " FROM unnest(?1::text[]");
 	n = 1;
