@@ -180,17 +180,35 @@ sqh_size(struct store *st, int64_t *bytes, int64_t *free_bytes, struct err *e)
 	" UNION ALL SELECT (SELECT min(" col ") FROM " table " WHERE " col " > t.v), k + 1 FROM t" \
 	" WHERE t.v IS NOT NULL AND k < ?2) "
 
+/* A LOOSE_SCAN statement from after (?1), for at most max (?2) values. */
+static sqlite3_stmt *
+scan_open(struct store *st, const char *q, const char *after, int max, struct err *e)
+{
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (s) {
+		sq_text(s, 1, after);
+		sqlite3_bind_int(s, 2, max);
+	}
+	return s;
+}
+
+/* The scan's statement put back; whether it ended well (rc its last step). */
+static int
+scan_done(sqlite3_stmt *s, int rc)
+{
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE;
+}
+
 static int
 sqh_prune_tasks(struct store *st, const char *after, int max, struct prune_task *out, int *n,
     struct err *e)
 {
 	static const char q[] = LOOSE_SCAN("task_id", "runs")
 	    "SELECT t.v, tasks.keep FROM t JOIN tasks ON tasks.id = t.v ORDER BY t.v";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = scan_open(st, q, after, max, e);
 	if (!s)
 		return ST_ERR;
-	sq_text(s, 1, after);
-	sqlite3_bind_int(s, 2, max);
 	int rc;
 	*n = 0;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW && *n < max) {
@@ -198,8 +216,7 @@ sqh_prune_tasks(struct store *st, const char *after, int max, struct prune_task 
 		out[*n].keep = sq_col_text(s, 1);
 		(*n)++;
 	}
-	sqlite3_reset(s);
-	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+	if (scan_done(s, rc))
 		return ST_OK;
 	prune_tasks_free(out, *n);
 	*n = 0;
@@ -290,17 +307,14 @@ sqh_prune_contexts(struct store *st, const char *after, int max, char **out, int
 {
 	static const char q[] = LOOSE_SCAN("context", "messages")
 	    "SELECT v FROM t WHERE v IS NOT NULL ORDER BY v";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = scan_open(st, q, after, max, e);
 	if (!s)
 		return ST_ERR;
-	sq_text(s, 1, after);
-	sqlite3_bind_int(s, 2, max);
 	int rc;
 	*n = 0;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW && *n < max)
 		out[(*n)++] = sq_col_text(s, 0);
-	sqlite3_reset(s);
-	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+	if (scan_done(s, rc))
 		return ST_OK;
 	while (*n)
 		free(out[--*n]);

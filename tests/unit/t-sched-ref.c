@@ -202,6 +202,23 @@ cmp64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* One more random expression (again the list's first, if again) at the end
+ * of the list text, "A; B; ..."; *c is it, parsed. */
+static void
+list_add(char *text, size_t size, struct cron *c, int again)
+{
+	char expr[320];
+	struct err e;
+	do
+		gen_expr(expr, sizeof expr, 0);
+	while (cron_parse(expr, c, &e) != ST_OK);
+	if (again && *text) {
+		snprintf(expr, sizeof expr, "%.*s", (int)strcspn(text, ";"), text);
+		cron_parse(expr, c, &e);
+	}
+	snprintf(text + strlen(text), size - strlen(text), "%s%s", *text ? "; " : "", expr);
+}
+
 /* Two to four random expressions as one list, against the merged walks. */
 static int
 compare_union(const char *zone, const struct tz *z, int64_t from, int64_t to)
@@ -213,16 +230,9 @@ compare_union(const char *zone, const struct tz *z, int64_t from, int64_t to)
 	size_t n = 0;
 	int k = 2 + pick(3);
 	for (int i = 0; i < k; i++) {
-		char expr[320];
-		do
-			gen_expr(expr, sizeof expr, 0);
-		while (cron_parse(expr, &c, &e) != ST_OK);
 		/* the same expression twice now and then: its instants once */
-		if (i && pick(6) == 0)
-			snprintf(expr, sizeof expr, "%.*s", (int)strcspn(text, ";"), text);
-		cron_parse(expr, &c, &e);
+		list_add(text, sizeof text, &c, i && pick(6) == 0);
 		n += reference(&c, z, from, to, all + n, 20000);
-		snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s", i ? "; " : "", expr);
 	}
 	qsort(all, n, sizeof *all, cmp64);
 	size_t w = 0;
@@ -302,13 +312,9 @@ compare_stagger(const char *zone, const struct tz *z, int64_t from, int64_t to)
 	size_t nf = 0;
 	int k = 1 + pick(3);
 	for (int i = 0; i < k; i++) {
-		char expr[320];
-		do
-			gen_expr(expr, sizeof expr, 0);
-		while (cron_parse(expr, &c, &e) != ST_OK);
+		list_add(text, sizeof text, &c, 0);
 		if (!(c.flags & (CRON_MIN_STAR | CRON_HOUR_STAR)))
 			nf += reference(&c, z, from, to, fixed + nf, 20000);
-		snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s", i ? "; " : "", expr);
 	}
 	qsort(fixed, nf, sizeof *fixed, cmp64);
 	struct task t;
