@@ -170,5 +170,6 @@ int store_pg_durability(struct store *st, char *off, size_t n, struct err *e);
 int store_schema_newer(const struct store *st, int version, int ours, struct err *e);
 
 #define STORE_LOCK_WAIT_MS 15000 /* how long a writer waits for another's lock */
+#define STORE_IDLE_TX_MS 5000    /* a transaction idle this long on the client is ended */
 
 #endif

@@ -775,9 +775,14 @@ pg_connect(struct store *st, struct err *e)
 	 * A writer waits for another's lock as long as on a file store; a
 	 * program that only appends records (llm-call) does not wait for the
 	 * server's disk (a crash of the server may lose the last few). */
+	/* A session frozen inside a transaction (its host stopped or cut off)
+	 * would hold its rows, its process's among them, from those that would
+	 * declare it dead and recover its runs: the server ends it.  Our
+	 * transactions wait on nothing but the server. */
 	const char *env = getenv("PGOPTIONS");
-	char *options = xasprintf("%s%s-c lock_timeout=%d%s", env ? env : "", env ? " " : "",
-	    STORE_LOCK_WAIT_MS, st->flags & STORE_LOG ? " -c synchronous_commit=off" : "");
+	char *options = xasprintf("%s%s-c lock_timeout=%d -c idle_in_transaction_session_timeout=%d%s",
+	    env ? env : "", env ? " " : "", STORE_LOCK_WAIT_MS, STORE_IDLE_TX_MS,
+	    st->flags & STORE_LOG ? " -c synchronous_commit=off" : "");
 	keys[k] = "options";
 	vals[k++] = options;
 	keys[k] = "keepalives_idle";

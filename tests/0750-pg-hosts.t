@@ -168,6 +168,36 @@ test_expect_success 'SIGSTOP a host past its silence bound, then SIGCONT: the re
 	count "SELECT count(*) FROM runs GROUP BY task_id, slot, arming HAVING count(*) > 1" >twice &&
 	test ! -s twice
 '
+# A stopped host left by a failed test would hold the next ones up.
+signal_host KILL a
+
+# frozen_in_transaction: a session of the stopped host waits inside a
+# transaction it has not committed: its second, the claim of the due tasks
+# (the first looks at running ones).  Its task-tick is not the first
+# process of its namespace, which would ignore the SIGSTOP it raises.
+frozen_in_transaction() {
+	test "$(count "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
+		AND state = 'idle in transaction'")" -ge 1
+}
+
+test_expect_success 'a host stopped inside its claim holds nothing: the server ends its session, another host runs the tasks once' '
+	TASK_DB=$(pg_new_db) && rm -f started execs && touch fast &&
+	import 2 "$PWD/slow" &&
+	LD_PRELOAD=$AC_BUILD/tools/crash.so CRASH_AT=2 CRASH_WHEN=before CRASH_SIGNAL=STOP \
+		TASK_NOW=2026-11-23T07:00:01Z start_host a sh -c "task-tick; exit \$?" &&
+	test_until 30 frozen_in_transaction &&
+	count "SELECT count(*) FROM runs" >n && echo 0 >expect && test_cmp expect n &&
+	TASK_NOW=2026-11-23T07:00:02Z test_start_ready wout werr env TASK_HOST_ID=b task-tick --watch &&
+	test_until 30 sh -c "test \$(cat execs 2>/dev/null | wc -l) -ge 2" &&
+	kill -TERM $test_ready_pid && wait $test_ready_pid &&
+	signal_host CONT a &&
+	test_until 30 host_gone a &&
+	sort execs | uniq -d >twice && test ! -s twice &&
+	count "SELECT status, count(*) FROM runs GROUP BY 1" >actual &&
+	echo "success|2" >expect && test_cmp expect actual &&
+	rm fast
+'
+signal_host KILL a
 
 test_expect_success 'a watcher on one host wakes when another host adds or queues a task' '
 	TASK_DB=$(pg_new_db) &&

@@ -9,7 +9,9 @@
  * sent to the server (libpq's send): before, the server rolls the
  * transaction back when the connection drops; after, it commits and the
  * process never hears of it.  Only a process named task-tick is killed;
- * its executors inherit the variables and are left alone. */
+ * its executors inherit the variables and are left alone.
+ *   CRASH_SIGNAL=STOP  stop it there instead (SIGSTOP: a frozen host; with
+ *                      "before", frozen inside its transaction) */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <poll.h>
@@ -34,6 +36,13 @@ before(void)
 {
 	const char *w = getenv("CRASH_WHEN");
 	return w && strcmp(w, "before") == 0;
+}
+
+static int
+crash_signal(void)
+{
+	const char *s = getenv("CRASH_SIGNAL");
+	return s && strcmp(s, "STOP") == 0 ? SIGSTOP : SIGKILL;
 }
 
 /* Count one commit; 1 when it is the one to crash at. */
@@ -62,10 +71,10 @@ fdatasync(int fd)
 	int (*real)(int) = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
 	int hit = armed() && is_wal(fd) && this_one();
 	if (hit && before())
-		raise(SIGKILL);
+		raise(crash_signal());
 	int rc = real(fd);
-	if (hit)
-		raise(SIGKILL);
+	if (hit && !before())
+		raise(crash_signal());
 	return rc;
 }
 
@@ -76,13 +85,13 @@ send(int fd, const void *buf, size_t len, int flags)
 	    (ssize_t (*)(int, const void *, size_t, int))dlsym(RTLD_NEXT, "send");
 	int hit = armed() && memmem(buf, len, "COMMIT", 7) && this_one();
 	if (hit && before())
-		raise(SIGKILL);
+		raise(crash_signal());
 	ssize_t rc = real(fd, buf, len, flags);
-	if (hit) {
+	if (hit && !before()) {
 		/* Once the server has it: wait for its answer, unread. */
 		struct pollfd p = {.fd = fd, .events = POLLIN};
 		poll(&p, 1, 10000);
-		raise(SIGKILL);
+		raise(crash_signal());
 	}
 	return rc;
 }
