@@ -42,6 +42,10 @@
 #define CANCEL_POLL_MS 2000 /* how often runs that may be replaced look for a request */
 #define REPLACE_RECHECK 5   /* seconds before asking a run to end again */
 #define OVERLAP_EVERY_MS 1000
+/* While claims come back full, the next claim goes without looking first
+ * whether anything is due, is queued or the ticker is paused: it looks at
+ * most this long after the last look. */
+#define LOOK_EVERY_MS 1000
 
 struct job {
 	struct run run;
@@ -88,6 +92,8 @@ struct fire {
 	int64_t retry_ms;
 	size_t nreplace;         /* runs in flight that may be asked to end */
 	int64_t overlap_at;      /* mono_ms of the next look at running tasks' due occurrences */
+	int more_due;            /* the last claim took all it asked for: more may be due */
+	int64_t look_at;         /* mono_ms of the next look (due tasks, queued runs, pause) */
 	int64_t cancel_at;       /* mono_ms of the next look for such requests */
 	struct spend_check spend; /* the global budget */
 	unsigned notify_on;      /* the default notify policy */
@@ -258,6 +264,7 @@ fire_pass_begin(struct fire *f)
 	due_cursor_init(&f->cur);
 	idset_clear(&f->fired);
 	f->overlap_at = 0;
+	f->more_due = 0;
 }
 
 /* How long a statement may wait for the store: while runs are in flight,
@@ -782,6 +789,13 @@ beat(struct fire *f, int force)
 static int
 claim_ready(struct fire *f, int64_t now, int64_t *next, int *queued, struct err *e)
 {
+	if (f->more_due && f->registered && f->alive && mono_ms() < f->look_at) {
+		*next = now;
+		*queued = 0;
+		return 1;
+	}
+	f->more_due = 0;
+	f->look_at = mono_ms() + LOOK_EVERY_MS;
 	int paused = fire_paused(f, NULL, e), rc;
 	if (paused < 0) {
 		store_down(f, e);
@@ -872,6 +886,7 @@ claim_now(struct fire *f, int *started, int *more, struct err *e)
 	x.from_queue = 0;
 	q.what = CLAIM_DUE;
 	q.cur = &f->cur;
+	f->more_due = 0;
 	while (!rc && room > 0 && next != TIME_NONE && next <= now) {
 		if (looked >= CLAIM_BUDGET) {
 			*more = 1;
@@ -892,6 +907,7 @@ claim_now(struct fire *f, int *started, int *more, struct err *e)
 		*started += n;
 		room -= n;
 		fired0 = f->fired.n;
+		f->more_due = n == q.max;
 	}
 	if (rc == ST_REFUSED) {
 		/* Declared dead: a new identity at the next sign of life. */
@@ -900,6 +916,7 @@ claim_now(struct fire *f, int *started, int *more, struct err *e)
 		rc = ST_OK;
 	} else if (rc) {
 		/* Forget what the failed claim meant to fire; rescan next time. */
+		f->more_due = 0;
 		idset_truncate(&f->fired, fired0);
 		due_cursor_init(&f->cur);
 		store_down(f, e);
@@ -1635,6 +1652,11 @@ fire_recover(struct fire *f, int *n, struct err *e)
 int
 fire_next_due(struct fire *f, int64_t *due, struct err *e)
 {
+	/* Claims coming back full: due now, as the next look will say. */
+	if (f->more_due && mono_ms() < f->look_at) {
+		*due = now_of(f);
+		return ST_OK;
+	}
 	int paused = fire_paused(f, NULL, e), queued = 0, rc;
 	*due = TIME_NONE;
 	if (paused)

@@ -601,8 +601,104 @@ struct end_rules {
 };
 static int ends_write(struct store *st, struct run_end *ends, size_t n, const struct end_rules *er,
     struct err *e);
-static int tasks_put_many(struct store *st, const struct task *const *t, size_t n,
-    struct err *e);
+static int tasks_put_many(struct store *st, const struct task *const *t,
+    const struct task *const *before, size_t n, struct err *e);
+
+/* What a claim decided for each task it read (the first n), the task as read
+ * beside it where the backend writes only what changed. */
+struct decided {
+	struct task *read;
+	struct run *runs;
+	int *decision, *dup;
+	int n;
+};
+
+static int
+decide(struct store *st, claim_fn fn, void *arg, struct task *tasks, const int *last, int got,
+    struct decided *d, struct err *e)
+{
+	int rc = ST_OK;
+	for (d->n = 0; !rc && d->n < got; d->n++) {
+		int i = d->n;
+		run_init(&d->runs[i]);
+		d->decision[i] = CLAIM_SKIP;
+		if (d->read)
+			task_copy(&d->read[i], &tasks[i]);
+		rc = fn(&tasks[i], last[i], &d->runs[i], &d->decision[i], arg, e);
+		if (!rc && d->decision[i] == CLAIM_FIRE && !st->has_owner)
+			rc = err_set(e, ST_ERR, "store '%s': starting a run needs a registered owner",
+			    st->name);
+		if (d->decision[i] == CLAIM_WRITE)
+			d->runs[i].lease_until = TIME_NONE; /* a record: nothing runs */
+	}
+	return rc;
+}
+
+/* The runs decided: those fired, running under this process, and the
+ * records written; dup[i] set for those a unique index refused. */
+static int
+insert_runs(struct store *st, struct decided *d, struct err *e)
+{
+	const struct run **r = xcalloc((size_t)d->n, sizeof *r);
+	int *running = xcalloc((size_t)d->n, sizeof *running), *dup = xcalloc((size_t)d->n, sizeof *dup);
+	int *at = xcalloc((size_t)d->n, sizeof *at), m = 0, rc = ST_OK;
+	for (int i = 0; i < d->n; i++) {
+		d->dup[i] = 0;
+		if (d->decision[i] == CLAIM_FIRE || (d->decision[i] == CLAIM_WRITE && d->runs[i].id[0])) {
+			r[m] = &d->runs[i];
+			running[m] = d->decision[i] == CLAIM_FIRE;
+			at[m++] = i;
+		}
+	}
+	if (m > 1 && st->ops->runs_insert_many)
+		rc = st->ops->runs_insert_many(st, r, running, (size_t)m, dup, e);
+	else
+		for (int k = 0; !rc && k < m; k++)
+			rc = st->ops->run_insert(st, r[k], running[k], &dup[k], e);
+	for (int k = 0; !rc && k < m; k++)
+		d->dup[at[k]] = dup[k];
+	free(r);
+	free(running);
+	free(dup);
+	free(at);
+	return rc;
+}
+
+/* The tasks decided written, the runs fired handed out (out, *n). */
+static int
+write_decided(struct store *st, struct task *tasks, struct decided *d, struct claimed *out, int *n,
+    struct err *e)
+{
+	const struct task **w = xcalloc((size_t)d->n + 1, sizeof *w);
+	const struct task **was = xcalloc((size_t)d->n + 1, sizeof *was);
+	int rc = ST_OK, batch = d->read != NULL;
+	size_t nw = 0;
+	for (int i = 0; !rc && i < d->n; i++) {
+		int fired = d->decision[i] == CLAIM_FIRE && !d->dup[i];
+		/* A fired occurrence that already has its run changes nothing. */
+		int put = d->decision[i] != CLAIM_SKIP && !(d->decision[i] == CLAIM_FIRE && d->dup[i]);
+		if (put && !batch)
+			rc = store_task_put(st, &tasks[i], e);
+		if (put && batch)
+			was[nw] = &d->read[i];
+		if (!rc && fired) {
+			out[*n].task = tasks[i];
+			out[*n].run = d->runs[i];
+			run_init(&d->runs[i]);
+			task_init(&tasks[i]);
+			if (put && batch)
+				w[nw++] = &out[*n].task;
+			(*n)++;
+		} else if (put && batch) {
+			w[nw++] = &tasks[i];
+		}
+	}
+	if (!rc && batch)
+		rc = tasks_put_many(st, w, was, nw, e);
+	free(w);
+	free(was);
+	return rc;
+}
 
 int
 store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *arg,
@@ -614,7 +710,7 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 		return ST_OK;
 	struct task *tasks = xcalloc((size_t)cap, sizeof *tasks);
 	int *last = xcalloc((size_t)cap, sizeof *last);
-	int rc = store_begin(st, e), i, alive = 1;
+	int rc = store_begin(st, e), alive = 1;
 	/* A sign of life in the same transaction: a process others declared
 	 * dead (its runs recovered) claims nothing.  A claim that only looks
 	 * (a dry run) needs no owner. */
@@ -632,45 +728,21 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 		req->cur->due = tasks[got - 1].due_at;
 		memcpy(req->cur->id, tasks[got - 1].id, sizeof req->cur->id);
 	}
-	/* The tasks a claim writes go together at its end where the backend
-	 * can; its runs are inserted as each is decided. */
+	/* Every task decided, then their runs inserted and the tasks written,
+	 * together where the backend can (only what changed, from the tasks
+	 * as read). */
+	size_t k = got > 0 ? (size_t)got : 1;
 	int batch = got > 1 && st->ops->tasks_put_many;
-	const struct task **w = batch ? xcalloc((size_t)got, sizeof *w) : NULL;
-	size_t nw = 0;
-	for (i = 0; !rc && i < got; i++) {
-		struct run r;
-		int decision = CLAIM_SKIP, dup = 0;
-		run_init(&r);
-		rc = fn(&tasks[i], last[i], &r, &decision, arg, e);
-		if (!rc && decision == CLAIM_FIRE && !st->has_owner)
-			rc = err_set(e, ST_ERR, "store '%s': starting a run needs a registered owner",
-			    st->name);
-		if (!rc && decision == CLAIM_WRITE && r.id[0]) {
-			r.lease_until = TIME_NONE; /* a record: nothing runs */
-			rc = st->ops->run_insert(st, &r, 0, &dup, e);
-		}
-		else if (!rc && decision == CLAIM_FIRE)
-			rc = st->ops->run_insert(st, &r, 1, &dup, e);
-		/* A fired occurrence that already has its run changes nothing. */
-		int put = !rc && decision != CLAIM_SKIP && !(decision == CLAIM_FIRE && dup);
-		if (put && !batch)
-			rc = store_task_put(st, &tasks[i], e);
-		if (!rc && decision == CLAIM_FIRE && !dup) {
-			out[*n].task = tasks[i];
-			out[*n].run = r;
-			task_init(&tasks[i]);
-			if (put && batch)
-				w[nw++] = &out[*n].task;
-			(*n)++;
-		} else {
-			if (put && batch)
-				w[nw++] = &tasks[i];
-			run_free(&r);
-		}
-	}
-	if (!rc && batch)
-		rc = tasks_put_many(st, w, nw, e);
-	free(w);
+	struct decided d = {
+		.read = batch ? xcalloc(k, sizeof *d.read) : NULL, .runs = xcalloc(k, sizeof *d.runs),
+		.decision = xcalloc(k, sizeof *d.decision), .dup = xcalloc(k, sizeof *d.dup),
+	};
+	if (!rc)
+		rc = decide(st, fn, arg, tasks, last, got, &d, e);
+	if (!rc)
+		rc = insert_runs(st, &d, e);
+	if (!rc)
+		rc = write_decided(st, tasks, &d, out, n, e);
 	if (!rc)
 		rc = store_commit(st, e);
 	if (rc) {
@@ -678,8 +750,17 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 		claimed_free(out, (size_t)*n);
 		*n = 0;
 	}
-	for (i = 0; i < got; i++)
+	for (int i = 0; i < d.n; i++) {
+		run_free(&d.runs[i]);
+		if (d.read)
+			task_free(&d.read[i]);
+	}
+	for (int i = 0; i < got; i++)
 		task_free(&tasks[i]);
+	free(d.read);
+	free(d.runs);
+	free(d.decision);
+	free(d.dup);
 	free(tasks);
 	free(last);
 	return rc;
@@ -762,11 +843,12 @@ late_success(struct store *st, const struct run *r, const struct end_rules *er, 
 
 /* Tasks a claim or a group of ends wrote, together (the backend's batch). */
 static int
-tasks_put_many(struct store *st, const struct task *const *t, size_t n, struct err *e)
+tasks_put_many(struct store *st, const struct task *const *t, const struct task *const *before,
+    size_t n, struct err *e)
 {
 	if (n == 1)
 		return store_task_put(st, t[0], e);
-	int rc = n ? st->ops->tasks_put_many(st, t, n, e) : ST_OK;
+	int rc = n ? st->ops->tasks_put_many(st, t, before, n, e) : ST_OK;
 	if (rc == ST_REFUSED)
 		return err_set(e, rc, "store '%s': a task's key is already another's", st->name);
 	return rc == ST_NOTFOUND ? err_set(e, rc, "store '%s': a task is gone", st->name) : rc;
@@ -792,8 +874,8 @@ ends_write_many(struct store *st, struct run_end *ends, size_t n, const struct e
 {
 	int rc = st->ops->runs_finish_many(st, ends, n, e);
 	char (*ids)[37] = xcalloc(n, sizeof *ids);
-	struct task *t = xcalloc(n, sizeof *t);
-	const struct task **w = xcalloc(n, sizeof *w);
+	struct task *t = xcalloc(n, sizeof *t), *read = xcalloc(n, sizeof *read);
+	const struct task **w = xcalloc(n, sizeof *w), **was = xcalloc(n, sizeof *was);
 	int *found = xcalloc(n, sizeof *found);
 	size_t *which = xcalloc(n, sizeof *which), k = 0, nw = 0;
 	for (size_t i = 0; !rc && i < n; i++) {
@@ -806,11 +888,16 @@ ends_write_many(struct store *st, struct run_end *ends, size_t n, const struct e
 		rc = st->ops->tasks_get_many(st, ids, k, t, found, e);
 	for (size_t j = 0; !rc && j < k; j++) {
 		int write = 0;
-		if (found[j] && !(rc = er->fn(&t[j], ends[which[j]].run, &write, er->arg, e)) && write)
+		if (!found[j])
+			continue;
+		task_copy(&read[j], &t[j]);
+		if (!(rc = er->fn(&t[j], ends[which[j]].run, &write, er->arg, e)) && write) {
+			was[nw] = &read[j];
 			w[nw++] = &t[j];
+		}
 	}
 	if (!rc)
-		rc = tasks_put_many(st, w, nw, e);
+		rc = tasks_put_many(st, w, was, nw, e);
 	for (size_t i = 0; !rc && i < n; i++) {
 		if (!ends[i].ours) {
 			rc = late_success(st, ends[i].run, er, &ends[i].completed, e);
@@ -820,12 +907,16 @@ ends_write_many(struct store *st, struct run_end *ends, size_t n, const struct e
 			free(note);
 		}
 	}
-	for (size_t j = 0; j < k; j++)
+	for (size_t j = 0; j < k; j++) {
 		if (found[j])
 			task_free(&t[j]);
+		task_free(&read[j]);
+	}
 	free(ids);
 	free(t);
+	free(read);
 	free(w);
+	free(was);
 	free(found);
 	free(which);
 	return rc;

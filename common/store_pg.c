@@ -1265,6 +1265,7 @@ static const struct store_ops pg_ops = {
 	.tasks_put_many = pg_tasks_put_many,
 	.tasks_get_many = pg_tasks_get_many,
 	.runs_finish_many = pg_runs_finish_many,
+	.runs_insert_many = pg_runs_insert_many,
 	.run_note = pg_run_note,
 	.run_gate = pg_run_gate,
 	.due_next = pg_due_next,

@@ -58,7 +58,10 @@ int pq_each_row(struct store *st, const char *sql, struct pq_params *p, long lim
     const char *what, struct err *e);
 
 /* store_pg_batch.c: the batch primitives of store_backend.h */
-int pg_tasks_put_many(struct store *st, const struct task *const *t, size_t n, struct err *e);
+int pg_runs_insert_many(struct store *st, const struct run *const *r, const int *running, size_t n,
+    int *dup, struct err *e);
+int pg_tasks_put_many(struct store *st, const struct task *const *t,
+    const struct task *const *before, size_t n, struct err *e);
 int pg_tasks_get_many(struct store *st, const char (*ids)[37], size_t n, struct task *t, int *found,
     struct err *e);
 int pg_runs_finish_many(struct store *st, struct run_end *ends, size_t n, struct err *e);

@@ -8,9 +8,9 @@
 #include "store_pg.h"
 #include "store_sql.h"
 
-/* Run statement which with rows[0..n) as arrays. */
+/* Run sql with rows[0..n) as arrays. */
 static int
-exec_rows(struct store *st, int which, const struct row *rows, size_t n, PGresult **res,
+exec_rows(struct store *st, const char *sql, const struct row *rows, size_t n, PGresult **res,
     const char *what, struct err *e)
 {
 	char *arrays[ROW_MAX];
@@ -19,25 +19,59 @@ exec_rows(struct store *st, int which, const struct row *rows, size_t n, PGresul
 	struct pq_params p = {.n = 0};
 	for (int i = 0; i < ncols; i++)
 		pq_text(&p, arrays[i]);
-	int rc = pq_exec(st, store_sql(pq_sql(st), which), &p, res, what, e);
+	int rc = pq_exec(st, sql, &p, res, what, e);
 	for (int i = 0; i < ncols; i++)
 		free(arrays[i]);
 	return rc;
 }
 
-int
-pg_tasks_put_many(struct store *st, const struct task *const *t, size_t n, struct err *e)
+/* Each task written whole, or, with before (the rows as read, held since),
+ * only the columns that changed in one of them. */
+/* An update of n tasks: ST_NOTFOUND unless it wrote them all. */
+static int
+update_tasks(struct store *st, const char *sql, const struct row *rows, size_t n, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	struct row *rows = xcalloc(n, sizeof *rows);
-	for (size_t i = 0; i < n; i++)
-		row_task(&rows[i], t[i], 1);
 	PGresult *r;
-	int rc = exec_rows(st, SQL_TASKS_UPDATE, rows, n, &r, "updating tasks", e);
+	int rc = exec_rows(st, sql, rows, n, &r, "updating tasks", e);
 	if (!rc) {
 		if (strtol(pq->cmdTuples(r), NULL, 10) != (long)n)
 			rc = ST_NOTFOUND;
 		pq->clear(r);
+	}
+	return rc;
+}
+
+int
+pg_tasks_put_many(struct store *st, const struct task *const *t, const struct task *const *before,
+    size_t n, struct err *e)
+{
+	struct row *rows = xcalloc(n, sizeof *rows);
+	unsigned char cols[ROW_MAX] = {0};
+	int some = before != NULL, any = 0;
+	for (size_t i = 0; i < n; i++) {
+		row_task(&rows[i], t[i], 1);
+		if (some && before[i]) {
+			struct row was;
+			row_task(&was, before[i], 1);
+			any |= store_sql_tasks_changed(&was, &rows[i], cols);
+			row_free(&was);
+		} else {
+			some = 0;
+		}
+	}
+	const char *sql = some ? store_sql_tasks_update(pq_sql(st), cols) : NULL;
+	int rc = ST_OK;
+	if (sql) {
+		struct row *picked = xcalloc(n, sizeof *picked);
+		for (size_t i = 0; i < n; i++)
+			store_sql_tasks_pick(&picked[i], &rows[i], cols);
+		/* Nothing changed: the rows held are as they were. */
+		if (any)
+			rc = update_tasks(st, sql, picked, n, e);
+		free(picked);
+	} else {
+		rc = update_tasks(st, store_sql(pq_sql(st), SQL_TASKS_UPDATE), rows, n, e);
 	}
 	for (size_t i = 0; i < n; i++)
 		row_free(&rows[i]);
@@ -56,7 +90,7 @@ pg_tasks_get_many(struct store *st, const char (*ids)[37], size_t n, struct task
 		found[i] = 0;
 	}
 	PGresult *r;
-	int rc = exec_rows(st, SQL_TASKS_GET_LOCK, rows, n, &r, "reading tasks", e);
+	int rc = exec_rows(st, store_sql(pq_sql(st), SQL_TASKS_GET_LOCK), rows, n, &r, "reading tasks", e);
 	free(rows);
 	if (rc)
 		return rc;
@@ -87,7 +121,7 @@ pg_runs_finish_many(struct store *st, struct run_end *ends, size_t n, struct err
 		ends[i].ours = 0;
 	}
 	PGresult *r;
-	int rc = exec_rows(st, SQL_RUNS_FINISH, rows, n, &r, "recording the ends of runs", e);
+	int rc = exec_rows(st, store_sql(pq_sql(st), SQL_RUNS_FINISH), rows, n, &r, "recording the ends of runs", e);
 	for (size_t i = 0; i < n; i++)
 		row_free(&rows[i]);
 	free(rows);
@@ -98,5 +132,31 @@ pg_runs_finish_many(struct store *st, struct run_end *ends, size_t n, struct err
 			if (strcmp(ends[i].run->id, pq->getvalue(r, k, 0)) == 0)
 				ends[i].ours = 1;
 	pq->clear(r);
+	return ST_OK;
+}
+
+int
+pg_runs_insert_many(struct store *st, const struct run *const *r, const int *running, size_t n,
+    int *dup, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	struct row *rows = xcalloc(n, sizeof *rows);
+	for (size_t i = 0; i < n; i++) {
+		store_sql_run_insert(&rows[i], r[i], running[i] ? &st->self : NULL);
+		dup[i] = 1;
+	}
+	PGresult *res;
+	int rc = exec_rows(st, store_sql(pq_sql(st), SQL_RUNS_INSERT), rows, n, &res,
+	    "recording runs", e);
+	for (size_t i = 0; i < n; i++)
+		row_free(&rows[i]);
+	free(rows);
+	if (rc)
+		return rc;
+	for (int k = 0, m = pq->ntuples(res); k < m; k++)
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(r[i]->id, pq->getvalue(res, k, 0)) == 0)
+				dup[i] = 0;
+	pq->clear(res);
 	return ST_OK;
 }

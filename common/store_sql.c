@@ -146,60 +146,38 @@ select_by(const struct sql_dialect *d, const struct fields *fs, int large, const
 	return in_dialect(&b, d);
 }
 
-/* "unnest($1::text[], $2::bigint[], ...) AS u(c1, ..., k1, ...)": the
- * columns cols of fs, then nkeep keep flags, one array each. */
-static void
-unnest_cols(struct buf *b, const struct fields *fs, int cols, int nkeep, const char *more)
-{
-	int n = 0;
-	buf_puts(b, "unnest(");
-	for (size_t i = 0; i < fs->n; i++) {
-		if (field_in(&fs->f[i], cols)) {
-			buf_printf(b, "%s?%d::%s[]", n ? ", " : "", n + 1,
-			    field_is_int(&fs->f[i]) ? "bigint" : "text");
-			n++;
-		}
-	}
-	for (int k = 0; k < nkeep; k++, n++)
-		buf_printf(b, ", ?%d::bigint[]", n + 1);
-	if (more)
-		buf_printf(b, ", ?%d::text[]", ++n);
-	buf_puts(b, ") AS u(");
-	n = 0;
-	for (size_t i = 0; i < fs->n; i++) {
-		if (field_in(&fs->f[i], cols)) {
-			buf_printf(b, "%sc%d", n ? ", " : "", n + 1);
-			n++;
-		}
-	}
-	for (int k = 0; k < nkeep; k++)
-		buf_printf(b, ", k%d", k + 1);
-	if (more)
-		buf_printf(b, ", %s", more);
-	buf_puts(b, ")");
-}
-
-/* SQL_TASKS_UPDATE: task_update's assignments from the arrays' rows. */
+/* SQL_TASKS_UPDATE for the columns set in cols (COLS_WRITE positions; the
+ * id, position 0, is the key): their values and the keep flags of those
+ * that have one, an array each, in the order store_sql_tasks_pick gives. */
 static char *
-tasks_update(const struct sql_dialect *d)
+tasks_update(const struct sql_dialect *d, const unsigned char *cols)
 {
-	struct buf b = {0};
-	int n = 0, keep = 0;
+	struct buf b = {0}, arrays = {0}, names = {0};
+	int pos = 0, n = 1, keep = 0;
 	buf_puts(&b, "UPDATE tasks SET ");
+	buf_puts(&arrays, "?1::text[]");
+	buf_puts(&names, "c1");
 	for (size_t i = 0; i < task_fields.n; i++) {
 		const struct field *f = &task_fields.f[i];
-		if (!field_in(f, COLS_WRITE) || ++n == 1)
+		if (!field_in(f, COLS_WRITE) || pos++ == 0 || !cols[pos - 1])
 			continue;
-		buf_printf(&b, "%s%s = ", n > 2 ? ", " : "", f->column);
+		buf_printf(&b, "%s%s = ", n > 1 ? ", " : "", f->column);
+		n++;
 		if (field_keeps(f))
 			buf_printf(&b, "CASE WHEN u.k%d = 1 THEN tasks.%s ELSE u.c%d END", ++keep, f->column,
 			    n);
 		else
 			buf_printf(&b, "u.c%d", n);
+		buf_printf(&arrays, ", ?%d::%s[]", n, field_is_int(f) ? "bigint" : "text");
+		buf_printf(&names, ", c%d", n);
 	}
-	buf_puts(&b, " FROM ");
-	unnest_cols(&b, &task_fields, COLS_WRITE, keep, NULL);
-	buf_puts(&b, " WHERE tasks.id = u.c1");
+	for (int k = 1; k <= keep; k++) {
+		buf_printf(&arrays, ", ?%d::bigint[]", n + k);
+		buf_printf(&names, ", k%d", k);
+	}
+	buf_printf(&b, " FROM unnest(%s) AS u(%s) WHERE tasks.id = u.c1", arrays.data, names.data);
+	buf_free(&arrays);
+	buf_free(&names);
 	return in_dialect(&b, d);
 }
 
@@ -220,6 +198,27 @@ runs_finish(const struct sql_dialect *d)
 		buf_printf(&b, ", c%d", k);
 	buf_puts(&b, ", owner) WHERE runs.id = u.c1 AND runs.status = 'running'"
 	    " AND coalesce(runs.owner_id, '') = u.owner RETURNING runs.id");
+	return in_dialect(&b, d);
+}
+
+/* SQL_RUNS_INSERT: SQL_RUN_INSERT for the arrays' rows; the ids inserted. */
+static char *
+runs_insert(const struct sql_dialect *d)
+{
+	struct buf b = {0};
+	int n = 0;
+	buf_puts(&b, "INSERT INTO runs (");
+	columns(&b, &run_fields, COLS_WRITE, "");
+	buf_puts(&b, ", owner_id, owner_host, owner_node, owner_pid, owner_start) SELECT * FROM unnest(");
+	for (size_t i = 0; i < run_fields.n; i++) {
+		if (field_in(&run_fields.f[i], COLS_WRITE)) {
+			buf_printf(&b, "%s?%d::%s[]", n ? ", " : "", n + 1,
+			    field_is_int(&run_fields.f[i]) ? "bigint" : "text");
+			n++;
+		}
+	}
+	buf_printf(&b, ", ?%d::text[], ?%d::text[], ?%d::text[], ?%d::bigint[], ?%d::bigint[])"
+	    " ON CONFLICT DO NOTHING RETURNING id", n + 1, n + 2, n + 3, n + 4, n + 5);
 	return in_dialect(&b, d);
 }
 
@@ -245,18 +244,24 @@ write_sql(const struct sql_dialect *d, int which)
 		return claim(d, OVERLAP_WHERE " AND due_at <= ?1 ORDER BY due_at, id LIMIT ?2",
 		    d->lock_skip);
 	case SQL_DUE_NEXT:
-		/* The first row of each index, not min(): with statistics older
-		 * than a burst's rows a planner reads every due row for min(). */
+		/* The due index's first row, not min(): with statistics older
+		 * than a burst's rows a planner reads every due row for min().
+		 * The running tasks are few. */
 		return xstrdup("SELECT (SELECT min(d) FROM (SELECT (SELECT due_at FROM tasks WHERE "
-		    DUE_WHERE " ORDER BY due_at LIMIT 1) AS d UNION ALL SELECT (SELECT due_at FROM tasks"
-		    " WHERE " OVERLAP_WHERE " ORDER BY due_at LIMIT 1)) AS m),"
+		    DUE_WHERE " ORDER BY due_at LIMIT 1) AS d UNION ALL SELECT min(due_at) FROM tasks"
+		    " WHERE " OVERLAP_WHERE ") AS m),"
 		    " EXISTS (SELECT 1 FROM tasks WHERE " QUEUED_WHERE ")");
 	case SQL_RUN_INSERT:
 		/* Its owner's columns after a run's, for store_sql_run_insert. */
 		return insert(d, "runs", &run_fields, ", owner_id, owner_host, owner_node, owner_pid,"
 		    " owner_start", 5, " ON CONFLICT DO NOTHING");
 	case SQL_RUN_FINISH: return run_finish(d);
-	case SQL_TASKS_UPDATE: return tasks_update(d);
+	case SQL_RUNS_INSERT: return runs_insert(d);
+	case SQL_TASKS_UPDATE: {
+		unsigned char all[ROW_MAX];
+		memset(all, 1, sizeof all);
+		return tasks_update(d, all);
+	}
 	case SQL_TASKS_GET_LOCK:
 		return select_by(d, &task_fields, 0, "FROM tasks WHERE id = ANY(?1::text[]) ORDER BY id",
 		    d->lock);
@@ -280,6 +285,82 @@ store_sql_free(struct store_sql *q)
 	for (int i = 0; i < SQL_COUNT; i++)
 		free(q->text[i]);
 	memset(q->text, 0, sizeof q->text);
+	for (int i = 0; i < q->nsome; i++)
+		free(q->some[i].text);
+	q->nsome = 0;
+}
+
+/* How many COLS_WRITE columns a task has (row_task's cells before its keep
+ * flags). */
+static int
+task_ncols(void)
+{
+	int n = 0;
+	for (size_t i = 0; i < task_fields.n; i++)
+		n += field_in(&task_fields.f[i], COLS_WRITE);
+	return n;
+}
+
+static int
+cell_same(const struct cell *a, const struct cell *b)
+{
+	if (a->kind != b->kind)
+		return 0;
+	return a->kind == CELL_NULL || (a->kind == CELL_INT ? a->i == b->i : strcmp(a->s, b->s) == 0);
+}
+
+int
+store_sql_tasks_changed(const struct row *before, const struct row *after, unsigned char *cols)
+{
+	int ncols = task_ncols(), any = 0, pos = 0, keep = ncols;
+	for (size_t i = 0; i < task_fields.n; i++) {
+		const struct field *f = &task_fields.f[i];
+		if (!field_in(f, COLS_WRITE))
+			continue;
+		int k = field_keeps(f) ? keep++ : -1;
+		if (pos > 0 && (!cell_same(&before->c[pos], &after->c[pos]) ||
+		    (k >= 0 && !cell_same(&before->c[k], &after->c[k]))))
+			any = cols[pos] = 1;
+		pos++;
+	}
+	return any;
+}
+
+const char *
+store_sql_tasks_update(struct store_sql *q, const unsigned char *cols)
+{
+	int ncols = task_ncols();
+	for (int i = 0; i < q->nsome; i++)
+		if (memcmp(q->some[i].cols, cols, (size_t)ncols) == 0)
+			return q->some[i].text;
+	if (q->nsome == SQL_SOME_MAX)
+		return NULL;
+	memset(q->some[q->nsome].cols, 0, sizeof q->some[q->nsome].cols);
+	memcpy(q->some[q->nsome].cols, cols, (size_t)ncols);
+	q->some[q->nsome].text = tasks_update(q->d, cols);
+	return q->some[q->nsome++].text;
+}
+
+void
+store_sql_tasks_pick(struct row *out, const struct row *full, const unsigned char *cols)
+{
+	int ncols = task_ncols(), pos = 0, keep = ncols;
+	int keeps[ROW_MAX], nkeeps = 0;
+	out->n = out->nowned = 0;
+	for (size_t i = 0; i < task_fields.n; i++) {
+		const struct field *f = &task_fields.f[i];
+		if (!field_in(f, COLS_WRITE))
+			continue;
+		int k = field_keeps(f) ? keep++ : -1;
+		if (pos == 0 || cols[pos]) {
+			out->c[out->n++] = full->c[pos];
+			if (k >= 0)
+				keeps[nkeeps++] = k;
+		}
+		pos++;
+	}
+	for (int i = 0; i < nkeeps; i++)
+		out->c[out->n++] = full->c[keeps[i]];
 }
 
 const char *

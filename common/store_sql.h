@@ -39,17 +39,34 @@ enum {
 	SQL_TASKS_UPDATE,       /* row_task(t, 1)'s columns as arrays */
 	SQL_TASKS_GET_LOCK,     /* an array of ids; the columns of task_read, held */
 	SQL_RUNS_FINISH,        /* store_sql_run_finish's columns as arrays; the ids ended */
+	SQL_RUNS_INSERT,        /* store_sql_run_insert's columns as arrays; the ids inserted */
 	SQL_COUNT
 };
+#define SQL_SOME_MAX 16
 struct store_sql {
 	const struct sql_dialect *d;
 	char *text[SQL_COUNT];  /* written at first use: a program uses a few */
+	struct {                /* SQL_TASKS_UPDATE of some columns: claims and ends write few */
+		unsigned char cols[ROW_MAX];
+		char *text;
+	} some[SQL_SOME_MAX];
+	int nsome;
 };
 void store_sql_init(struct store_sql *q, const struct sql_dialect *d);
 void store_sql_free(struct store_sql *q);
 /* Statement which (SQL_*): the same pointer every time, for as long as q,
  * so a backend can key its prepared statements by it. */
 const char *store_sql(struct store_sql *q, int which);
+
+/* SQL_TASKS_UPDATE of only the columns set in cols (COLS_WRITE positions,
+ * the id's 0 aside), the same pointer for the same columns (NULL when
+ * SQL_SOME_MAX sets are kept already: write them all then); with its
+ * parameters, row by row, from each task's full row (row_task(t, 1)).
+ * store_sql_tasks_changed sets in cols the columns whose values (or keep
+ * flags) differ between two such rows of a task, and says if any did. */
+const char *store_sql_tasks_update(struct store_sql *q, const unsigned char *cols);
+void store_sql_tasks_pick(struct row *out, const struct row *full, const unsigned char *cols);
+int store_sql_tasks_changed(const struct row *before, const struct row *after, unsigned char *cols);
 
 /* The statement of a claim (an SQL_CLAIM_*) and its parameters. */
 const char *store_sql_claim(struct store_sql *q, const struct claim_req *req, struct row *p);

@@ -105,7 +105,7 @@ check_plans(sqlite3 *db)
 {
 	static const struct { const char *needle, *index; } want[] = {
 		{"dedup = ", "tasks_dedup"},
-		{"min(due_at)", "tasks_due"},
+		{"ORDER BY due_at LIMIT 1", "tasks_due"},
 		{"due_at <= ", "tasks_due"},
 		{"idem_key = ", "tasks_key"},
 	};
