@@ -46,6 +46,9 @@
  * whether anything is due, is queued or the ticker is paused: it looks at
  * most this long after the last look. */
 #define LOOK_EVERY_MS 1000
+/* Then a run that ended waits this long for others to end, until half the
+ * slots are free: their ends and the claim after them go together. */
+#define GATHER_MS 3
 
 struct job {
 	struct run run;
@@ -1446,11 +1449,20 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 			gates_try(f);
 		return status;
 	}
-	int64_t now = now_of(f);
+	int64_t now = now_of(f), gather_until = mono_ms() + GATHER_MS;
 	size_t before = f->npending;
-	do {
+	for (;;) {
 		job_ended(f, &x, now);
-	} while (f->npending - before < WAIT_BATCH && exec_pool_wait(f->pool, 0, NULL, 0, &x));
+		if (f->npending - before >= WAIT_BATCH)
+			break;
+		if (exec_pool_wait(f->pool, 0, NULL, 0, &x))
+			continue;
+		/* In a burst, more ends a moment later make one claim of several. */
+		int64_t left = gather_until - mono_ms();
+		if (!f->more_due || left <= 0 || !f->nruns || 2 * (f->o.jobs - (int)f->nruns) >= f->o.jobs ||
+		    !exec_pool_wait(f->pool, left, NULL, 0, &x))
+			break;
+	}
 	/* Recorded now unless earlier ones still wait for the store, or the
 	 * claim that follows takes them along. */
 	if (!defer && f->npending > before && (before == 0 || mono_ms() >= f->retry_at) &&

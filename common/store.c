@@ -732,7 +732,7 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 	 * together where the backend can (only what changed, from the tasks
 	 * as read). */
 	size_t k = got > 0 ? (size_t)got : 1;
-	int batch = got > 1 && st->ops->tasks_put_many;
+	int batch = got > 0 && st->ops->tasks_put_many;
 	struct decided d = {
 		.read = batch ? xcalloc(k, sizeof *d.read) : NULL, .runs = xcalloc(k, sizeof *d.runs),
 		.decision = xcalloc(k, sizeof *d.decision), .dup = xcalloc(k, sizeof *d.dup),
@@ -846,7 +846,7 @@ static int
 tasks_put_many(struct store *st, const struct task *const *t, const struct task *const *before,
     size_t n, struct err *e)
 {
-	if (n == 1)
+	if (n == 1 && !(before && before[0]))
 		return store_task_put(st, t[0], e);
 	int rc = n ? st->ops->tasks_put_many(st, t, before, n, e) : ST_OK;
 	if (rc == ST_REFUSED)

@@ -25,8 +25,6 @@ exec_rows(struct store *st, const char *sql, const struct row *rows, size_t n, P
 	return rc;
 }
 
-/* Each task written whole, or, with before (the rows as read, held since),
- * only the columns that changed in one of them. */
 /* An update of n tasks: ST_NOTFOUND unless it wrote them all. */
 static int
 update_tasks(struct store *st, const char *sql, const struct row *rows, size_t n, struct err *e)
@@ -42,6 +40,8 @@ update_tasks(struct store *st, const char *sql, const struct row *rows, size_t n
 	return rc;
 }
 
+/* Each task written whole, or, with before (the rows as read, held since),
+ * only the columns that changed in one of them. */
 int
 pg_tasks_put_many(struct store *st, const struct task *const *t, const struct task *const *before,
     size_t n, struct err *e)
@@ -90,7 +90,8 @@ pg_tasks_get_many(struct store *st, const char (*ids)[37], size_t n, struct task
 		found[i] = 0;
 	}
 	PGresult *r;
-	int rc = exec_rows(st, store_sql(pq_sql(st), SQL_TASKS_GET_LOCK), rows, n, &r, "reading tasks", e);
+	int rc = exec_rows(st, store_sql(pq_sql(st), SQL_TASKS_GET_LOCK), rows, n, &r, "reading tasks",
+	    e);
 	free(rows);
 	if (rc)
 		return rc;
@@ -111,52 +112,55 @@ pg_tasks_get_many(struct store *st, const char (*ids)[37], size_t n, struct task
 	return ST_OK;
 }
 
-int
-pg_runs_finish_many(struct store *st, struct run_end *ends, size_t n, struct err *e)
+/* Run sql, which returns ids, over rows[0..n) (each an id first), freed;
+ * hit[i] says whether row i's id came back. */
+static int
+exec_rows_hits(struct store *st, const char *sql, struct row *rows, size_t n, int *hit,
+    const char *what, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	struct row *rows = xcalloc(n, sizeof *rows);
-	for (size_t i = 0; i < n; i++) {
-		store_sql_run_finish(&rows[i], ends[i].run, ends[i].owner ? ends[i].owner : st->self.id);
-		ends[i].ours = 0;
-	}
 	PGresult *r;
-	int rc = exec_rows(st, store_sql(pq_sql(st), SQL_RUNS_FINISH), rows, n, &r, "recording the ends of runs", e);
+	int rc = exec_rows(st, sql, rows, n, &r, what, e);
+	for (size_t i = 0; i < n; i++)
+		hit[i] = 0;
+	for (int k = 0, m = rc ? 0 : pq->ntuples(r); k < m; k++)
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(rows[i].c[0].s, pq->getvalue(r, k, 0)) == 0)
+				hit[i] = 1;
+	if (!rc)
+		pq->clear(r);
 	for (size_t i = 0; i < n; i++)
 		row_free(&rows[i]);
 	free(rows);
-	if (rc)
-		return rc;
-	for (int k = 0, m = pq->ntuples(r); k < m; k++)
-		for (size_t i = 0; i < n; i++)
-			if (strcmp(ends[i].run->id, pq->getvalue(r, k, 0)) == 0)
-				ends[i].ours = 1;
-	pq->clear(r);
-	return ST_OK;
+	return rc;
+}
+
+int
+pg_runs_finish_many(struct store *st, struct run_end *ends, size_t n, struct err *e)
+{
+	struct row *rows = xcalloc(n, sizeof *rows);
+	int *ours = xcalloc(n, sizeof *ours);
+	for (size_t i = 0; i < n; i++)
+		store_sql_run_finish(&rows[i], ends[i].run, ends[i].owner ? ends[i].owner : st->self.id);
+	int rc = exec_rows_hits(st, store_sql(pq_sql(st), SQL_RUNS_FINISH), rows, n, ours,
+	    "recording the ends of runs", e);
+	for (size_t i = 0; i < n; i++)
+		ends[i].ours = ours[i];
+	free(ours);
+	return rc;
 }
 
 int
 pg_runs_insert_many(struct store *st, const struct run *const *r, const int *running, size_t n,
     int *dup, struct err *e)
 {
-	const struct pq_lib *pq = pq_of(st);
 	struct row *rows = xcalloc(n, sizeof *rows);
-	for (size_t i = 0; i < n; i++) {
-		store_sql_run_insert(&rows[i], r[i], running[i] ? &st->self : NULL);
-		dup[i] = 1;
-	}
-	PGresult *res;
-	int rc = exec_rows(st, store_sql(pq_sql(st), SQL_RUNS_INSERT), rows, n, &res,
-	    "recording runs", e);
 	for (size_t i = 0; i < n; i++)
-		row_free(&rows[i]);
-	free(rows);
-	if (rc)
-		return rc;
-	for (int k = 0, m = pq->ntuples(res); k < m; k++)
-		for (size_t i = 0; i < n; i++)
-			if (strcmp(r[i]->id, pq->getvalue(res, k, 0)) == 0)
-				dup[i] = 0;
-	pq->clear(res);
-	return ST_OK;
+		store_sql_run_insert(&rows[i], r[i], running[i] ? &st->self : NULL);
+	int rc = exec_rows_hits(st, store_sql(pq_sql(st), SQL_RUNS_INSERT), rows, n, dup,
+	    "recording runs", e);
+	/* Returned: inserted; the others a unique index refused. */
+	for (size_t i = 0; !rc && i < n; i++)
+		dup[i] = !dup[i];
+	return rc;
 }
