@@ -21,6 +21,8 @@
 #   WAL, syncs: bytes of WAL, and WAL syncs to disk, per job (server-wide);
 #   client CPU: the workers' own user+system time per job (not their jobs');
 #   twice:      jobs the log has more than once (must be 0).
+# Beside the 4-vs-1 target: the same jobs with no scheduler (xargs, as many
+# at once as the most tickers run), below which no drain can go here.
 # Then on SQLite: BURST_JOBS due at once run by one `task-tick -j 8` pass
 # against `xargs -P 8` starting as many /bin/true; and a 100,000-line
 # import.  The targets are ratios within this one run, printed beside the
@@ -332,6 +334,17 @@ else
 fi
 target "$most tickers against $least, as fast, on $(nproc) cores" "$(fig agentcron "$least" 3)" \
     "$(fig agentcron "$most" 3)" ">=1.5"
+# What more tickers can gain on this machine: the same jobs with no
+# scheduler and no database, as many at once as the most tickers run
+# (xargs), take this long; no drain is shorter.
+t0=$(ns)
+awk -v n="$njobs" 'BEGIN { for (i = 0; i < n; i++) printf("b%05d\n", i) }' |
+	BURST_LOG=$tmp/alone.log xargs -P $((most * 8)) -n 1 "$job"
+t1=$(ns)
+awk -v a=$((t1 - t0)) -v d="$(fig agentcron "$least" 3)" -v p=$((most * 8)) -v least="$least" \
+    -v ran="$(wc -l <"$tmp/alone.log")" 'BEGIN {
+	printf "    the jobs alone (xargs -P %d, no scheduler, %d ran): %.2f s; %d ticker(s) drained in %s s, so more tickers can gain at most %.2fx here\n",
+	    p, ran, a / 1e9, least, d == "" ? "?" : d, d == "" ? 0 : d / (a / 1e9) }'
 awk '{ twice += $9 } $10 || $11 { late = late " " $1 "/" $2 }
 END {
 	printf "  jobs run twice: %d; target 0: %s\n", twice, twice ? "NOT MET" : "met"
