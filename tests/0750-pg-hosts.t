@@ -193,6 +193,7 @@ test_expect_success 'a host stopped inside its claim holds nothing: the server e
 	kill -TERM $test_ready_pid && wait $test_ready_pid &&
 	signal_host CONT a &&
 	test_until 30 host_gone a &&
+	grep -q "idle-in-transaction timeout" host.a.err &&
 	sort execs | uniq -d >twice && test ! -s twice &&
 	count "SELECT status, count(*) FROM runs GROUP BY 1" >actual &&
 	echo "success|2" >expect && test_cmp expect actual &&
