@@ -303,19 +303,26 @@ budget_env(struct fire *f, struct job *j, const struct task *t)
 		fire_env_set(&j->envp, SPEND_LEFT_ENV, left);
 }
 
-static void
-launch(struct fire *f, struct job *j)
+/* Job j's command (a run's or a hook's), ended after timeout_ms. */
+static struct exec_cmd
+job_cmd(const struct fire *f, const struct job *j, int64_t timeout_ms)
 {
-	struct exec_cmd c = {
+	return (struct exec_cmd){
 		.argv = j->argv,
 		.envp = j->envp,
 		.search_dir = f->o.search_dir,
 		.input = j->input,
 		.ninput = strlen(j->input),
-		.timeout_ms = j->timeout_ms,
+		.timeout_ms = timeout_ms,
 		.kill_grace_ms = f->o.kill_grace_ms,
-		.die_with_parent = 1,
 	};
+}
+
+static void
+launch(struct fire *f, struct job *j)
+{
+	struct exec_cmd c = job_cmd(f, j, j->timeout_ms);
+	c.die_with_parent = 1;
 	exec_pool_start(f->pool, &c, j);
 }
 
@@ -945,22 +952,38 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 	return rc;
 }
 
+/* Task id claimed alone as fn decides, by this process registered first;
+ * *n says whether c holds a run. */
+static int
+claim_alone(struct fire *f, const char *id, claim_fn fn, void *arg, struct claimed *c, int *n,
+    struct err *e)
+{
+	struct claim_req q = {.what = CLAIM_ONE, .id = id};
+	*n = 0;
+	int rc = enlist(f, e);
+	return rc ? rc : store_claim(f->st, &q, fn, arg, c, n, e);
+}
+
+/* The run claim_alone claimed started; its id in run_id. */
+static int
+start_alone(struct fire *f, struct claimed *c, char run_id[37])
+{
+	memcpy(run_id, c->run.id, 37);
+	start_claimed(f, c, 1);
+	return ST_OK;
+}
+
 int
 fire_manual(struct fire *f, const char *id, char run_id[37], struct err *e)
 {
 	struct claimed c;
 	struct claim_ctx x = {.f = f, .now = now_of(f), .manual = 1};
-	struct claim_req q = {.what = CLAIM_ONE, .id = id};
-	int n = 0, rc = enlist(f, e);
-	if (!rc)
-		rc = store_claim(f->st, &q, claim_manual, &x, &c, &n, e);
+	int n, rc = claim_alone(f, id, claim_manual, &x, &c, &n, e);
 	if (rc)
 		return rc;
 	if (!n)
 		return err_set(e, ST_REFUSED, "task '%.8s' is already running", id);
-	memcpy(run_id, c.run.id, 37);
-	start_claimed(f, &c, 1);
-	return ST_OK;
+	return start_alone(f, &c, run_id);
 }
 
 /* ---- backfill ---- */
@@ -1037,11 +1060,8 @@ fire_backfill(struct fire *f, const char *id, int64_t slot, char run_id[37], int
 {
 	struct claimed c;
 	struct backfill_ctx x = {.f = f, .slot = slot, .now = now_of(f)};
-	struct claim_req q = {.what = CLAIM_ONE, .id = id};
-	int n = 0, rc = enlist(f, e);
+	int n, rc = claim_alone(f, id, claim_backfill, &x, &c, &n, e);
 	*ran = 0;
-	if (!rc)
-		rc = store_claim(f->st, &q, claim_backfill, &x, &c, &n, e);
 	if (rc)
 		return rc;
 	*ran = x.ran;
@@ -1052,9 +1072,7 @@ fire_backfill(struct fire *f, const char *id, int64_t slot, char run_id[37], int
 		*ran = 1;
 		return ST_OK;
 	}
-	memcpy(run_id, c.run.id, 37);
-	start_claimed(f, &c, 1);
-	return ST_OK;
+	return start_alone(f, &c, run_id);
 }
 
 /* ---- after a run ---- */
@@ -1121,16 +1139,8 @@ notify(struct fire *f, const struct hook_event *ev, const char *hook)
 	}
 	j->envp = fire_hook_env(ev, store_locator(f->st));
 	fire_env_password(&j->envp, f->st);
-	struct exec_cmd c = {
-		.argv = j->argv,
-		.envp = j->envp,
-		.search_dir = f->o.search_dir,
-		.input = j->input,
-		.ninput = strlen(j->input),
-		.timeout_ms = FIRE_HOOK_TIMEOUT * 1000,
-		.kill_grace_ms = f->o.kill_grace_ms,
-		.cap = 64 * 1024,
-	};
+	struct exec_cmd c = job_cmd(f, j, FIRE_HOOK_TIMEOUT * 1000);
+	c.cap = 64 * 1024;
 	exec_pool_start(f->pool, &c, j);
 }
 

@@ -399,9 +399,6 @@ pg_run_gate(struct store *st, const char *run_id, const char *model, int max_all
     int64_t lease, int *got, struct err *e)
 {
 	static const char lock[] = "SELECT pg_advisory_xact_lock(hashtext('agentcron run gate'))";
-	static const char q[] = "SELECT count(*), count(CASE WHEN gate = $1 THEN 1 END),"
-	    " (SELECT count(*) FROM runs WHERE id = $2 AND status = 'running')"
-	    " FROM runs WHERE status = 'running' AND gate IS NOT NULL";
 	static const char take[] = "UPDATE runs SET gate = $1, lease_until = coalesce($3::bigint,"
 	    " lease_until) WHERE id = $2 AND status = 'running'";
 	/* Waiting: the lease renewed once it is a minute behind. */
@@ -415,13 +412,12 @@ pg_run_gate(struct store *st, const char *run_id, const char *model, int max_all
 		return rc;
 	pq_text(&p, model);
 	pq_text(&p, run_id);
-	if ((rc = pq_exec(st, q, &p, &r, "counting the runs in flight", e)))
+	if ((rc = pq_exec(st, store_sql(pq_sql(st), SQL_GATE_COUNT), &p, &r, "counting the runs in flight",
+	    e)))
 		return rc;
-	long long all = pq_get_int(pq, r, 0, 0), mine = pq_get_int(pq, r, 0, 1);
-	long long alive = pq_get_int(pq, r, 0, 2);
+	*got = store_sql_gate(pq_get_int(pq, r, 0, 0), pq_get_int(pq, r, 0, 1), pq_get_int(pq, r, 0, 2),
+	    max_all, max_model);
 	pq->clear(r);
-	*got = !alive ? -1 : (max_all > 0 && all >= max_all) || (max_model > 0 && mine >= max_model)
-	    ? 0 : 1;
 	if (*got < 0 || (*got == 0 && lease == TIME_NONE))
 		return ST_OK;
 	p.n = 0;

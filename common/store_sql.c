@@ -257,6 +257,11 @@ write_sql(const struct sql_dialect *d, int which)
 		    " owner_start", 5, " ON CONFLICT DO NOTHING");
 	case SQL_RUN_FINISH: return run_finish(d);
 	case SQL_RUNS_INSERT: return runs_insert(d);
+	case SQL_GATE_COUNT:
+		buf_puts(&b, "SELECT count(*), count(CASE WHEN gate = ?1 THEN 1 END),"
+		    " (SELECT count(*) FROM runs WHERE id = ?2 AND status = 'running')"
+		    " FROM runs WHERE status = 'running' AND gate IS NOT NULL");
+		return in_dialect(&b, d);
 	case SQL_TASKS_UPDATE: {
 		unsigned char all[ROW_MAX];
 		memset(all, 1, sizeof all);
@@ -564,4 +569,12 @@ store_sql_run_list(const struct sql_dialect *d, const struct run_filter *f, stru
 	if (f->limit > 0)
 		buf_printf(&b, " LIMIT %ld", f->limit);
 	return in_dialect(&b, d);
+}
+
+int
+store_sql_gate(int64_t all, int64_t mine, int64_t alive, int max_all, int max_model)
+{
+	if (!alive)
+		return -1;
+	return (max_all > 0 && all >= max_all) || (max_model > 0 && mine >= max_model) ? 0 : 1;
 }

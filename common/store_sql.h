@@ -34,6 +34,7 @@ enum {
 	SQL_RUN_INSERT,         /* store_sql_run_insert */
 	SQL_RUN_FINISH,         /* store_sql_run_finish */
 	SQL_RUN_PREFIX,         /* from, to; the columns of run_read with the large ones */
+	SQL_GATE_COUNT,         /* model, run id; store_sql_gate's counts */
 	/* PostgreSQL only: several rows in one statement, each parameter an
 	 * array of one column's values (store_sql_arrays), row after row. */
 	SQL_TASKS_UPDATE,       /* row_task(t, 1)'s columns as arrays */
@@ -67,6 +68,11 @@ const char *store_sql(struct store_sql *q, int which);
 const char *store_sql_tasks_update(struct store_sql *q, const unsigned char *cols);
 void store_sql_tasks_pick(struct row *out, const struct row *full, const unsigned char *cols);
 int store_sql_tasks_changed(const struct row *before, const struct row *after, unsigned char *cols);
+
+/* A run gate's decision from its counts (runs in flight holding a slot,
+ * those of the run's model, whether the run is still running): 1 take a
+ * slot, 0 wait, -1 the run is gone. */
+int store_sql_gate(int64_t all, int64_t mine, int64_t alive, int max_all, int max_model);
 
 /* The statement of a claim (an SQL_CLAIM_*) and its parameters. */
 const char *store_sql_claim(struct store_sql *q, const struct claim_req *req, struct row *p);

@@ -407,15 +407,12 @@ int
 sq_run_gate(struct store *st, const char *run_id, const char *model, int max_all, int max_model,
     int64_t lease, int *got, struct err *e)
 {
-	static const char q[] = "SELECT count(*), count(CASE WHEN gate = ?1 THEN 1 END),"
-	    " (SELECT count(*) FROM runs WHERE id = ?2 AND status = 'running')"
-	    " FROM runs WHERE status = 'running' AND gate IS NOT NULL";
 	static const char take[] = "UPDATE runs SET gate = ?1, lease_until = coalesce(?3, lease_until)"
 	    " WHERE id = ?2 AND status = 'running'";
 	/* Waiting: the lease renewed once it is a minute behind. */
 	static const char renew[] = "UPDATE runs SET lease_until = ?3 WHERE id = ?2 AND"
 	    " status = 'running' AND (lease_until IS NULL OR lease_until < ?3 - 60)";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_GATE_COUNT), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, model);
@@ -424,11 +421,9 @@ sq_run_gate(struct store *st, const char *run_id, const char *model, int max_all
 		sqlite3_reset(s);
 		return sq_err(st, e, "counting the runs in flight");
 	}
-	int all = sqlite3_column_int(s, 0), mine = sqlite3_column_int(s, 1);
-	int alive = sqlite3_column_int(s, 2);
+	*got = store_sql_gate(sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1),
+	    sqlite3_column_int64(s, 2), max_all, max_model);
 	sqlite3_reset(s);
-	*got = !alive ? -1 : (max_all > 0 && all >= max_all) || (max_model > 0 && mine >= max_model)
-	    ? 0 : 1;
 	if (*got < 0 || (*got == 0 && lease == TIME_NONE))
 		return ST_OK;
 	if (!(s = sq_stmt(st, *got ? take : renew, e)))

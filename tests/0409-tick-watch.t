@@ -5,30 +5,15 @@
 # as interrupted and exits 0.
 . "$AC_TOP/tests/lib.sh"
 
-# watch [OPTION...]: start a watcher and return once it is armed (it says
-# READY=1 on $NOTIFY_SOCKET); its pid goes to the file watcher.
-watch() {
-	test_start_ready wout werr task-tick --watch "$@" &&
-	echo "$test_ready_pid" >watcher
-}
-
-# stop: SIGTERM to the watcher, which must exit 0; else what it said.
-stop() {
-	kill -TERM "$(cat watcher)" && wait "$(cat watcher)" && return 0
-	echo "the watcher did not exit 0; it said:" >&2
-	cat werr >&2
-	return 1
-}
-
 # Readiness is systemd's protocol (the unit task-tick prints for --watch is
 # Type=notify): READY=1 once the first pass is made and wake-ups are
 # watched, so from then on only a wake-up or the clock makes it fire.
 test_expect_success 'a task added while watching fires at its instant, not a minute later' '
-	watch &&
+	tick_watch &&
 	at=$(in_s 2) &&
 	task-add --at "$at" --exec true x >/dev/null &&
 	test_until 20 lines wout 1 &&
-	stop &&
+	tick_stop &&
 	host=$(hostname) &&
 	cat >expect <<-EOF &&
 	task-tick: watching store '"'$TASK_DB'"' on host $host with -j 4, woken $(case $AC_STORE in
@@ -50,9 +35,9 @@ test_expect_success 'a task added while watching fires at its instant, not a min
 test_expect_success 'an edit wakes the watcher too' '
 	reset_store &&
 	id=$(task-add --at "$(in_s 3600)" --exec true x) &&
-	watch &&
+	tick_watch &&
 	at=$(in_s 1) && task-edit --at "$at" $id >/dev/null &&
-	test_until 20 lines wout 1 && stop &&
+	test_until 20 lines wout 1 && tick_stop &&
 	grep -q "\"slot\":\"$at\",\"status\":\"success\"" wout
 '
 
@@ -60,7 +45,7 @@ test_expect_success 'an edit wakes the watcher too' '
 test_expect_success 'TASK_NOW moves forward with the clock in --watch' '
 	reset_store &&
 	TASK_NOW=2026-11-23T06:59:00Z task-add --at 2026-11-23T07:00:02Z --exec true x >/dev/null &&
-	TASK_NOW=2026-11-23T07:00:00Z watch && test_until 20 lines wout 1 && stop &&
+	TASK_NOW=2026-11-23T07:00:00Z tick_watch && test_until 20 lines wout 1 && tick_stop &&
 	cat wout &&
 	grep -q "\"slot\":\"2026-11-23T07:00:02Z\",\"status\":\"success\",\"exit_code\":0,\"started_at\":\"2026-11-23T07:00:0[2-9]Z\"" wout
 '
@@ -72,7 +57,7 @@ test_expect_success 'SIGTERM: a run in flight finishes within the grace; exit 0'
 	printf "#!/bin/sh\n: >started\nwhile ! test -e go; do sleep 0.05; done\necho finished\n" >held &&
 	chmod +x held &&
 	TASK_NOW=2026-11-23T06:59:00Z task-add --at 2026-11-23T07:00:00Z --exec "$PWD/held" x >/dev/null &&
-	TASK_NOW=2026-11-23T07:00:00Z watch --grace 10 &&
+	TASK_NOW=2026-11-23T07:00:00Z tick_watch --grace 10 &&
 	test_until 20 test -e started &&
 	kill -TERM "$(cat watcher)" &&
 	test_until 20 grep -q "letting 1 run finish" werr &&
@@ -93,9 +78,9 @@ test_expect_success 'SIGTERM: past the grace the run is ended and recorded inter
 	reset_store && rm -f started &&
 	printf "#!/bin/sh\n: >started\nsleep 30\n" >long && chmod +x long &&
 	TASK_NOW=2026-11-23T06:59:00Z task-add --at 2026-11-23T07:00:00Z --exec "$PWD/long" x >id &&
-	TASK_NOW=2026-11-23T07:00:00Z watch --grace 1 &&
+	TASK_NOW=2026-11-23T07:00:00Z tick_watch --grace 1 &&
 	test_until 20 test -e started &&
-	start=$(date +%s) && stop && took=$(($(date +%s) - start)) &&
+	start=$(date +%s) && tick_stop && took=$(($(date +%s) - start)) &&
 	{ cat wout werr && echo "stopped in $took s"; } >&2 &&
 	grep -q "\"status\":\"interrupted\",\"exit_code\":null,.*\"error\":\"killed by signal 15 (SIGTERM); stopped before the run finished\"" wout &&
 	grep -q "\"slot\":\"2026-11-23T07:00:00Z\"" wout &&
@@ -112,10 +97,10 @@ test_expect_success 'nothing fires while paused; --resume wakes the watcher' '
 	reset_store &&
 	task-tick --pause 2>/dev/null &&
 	TASK_NOW=2026-11-23T06:59:00Z task-add --at 2026-11-23T07:00:00Z --exec true x >/dev/null &&
-	TASK_NOW=2026-11-23T07:00:01Z watch &&
+	TASK_NOW=2026-11-23T07:00:01Z tick_watch &&
 	test ! -s wout && test -z "$(task-log --limit 0)" &&
 	task-tick --resume 2>/dev/null &&
-	test_until 20 lines wout 1 && stop &&
+	test_until 20 lines wout 1 && tick_stop &&
 	grep -q "\"trigger\":\"schedule\",\"slot\":\"2026-11-23T07:00:00Z\",\"status\":\"success\"" wout
 '
 
@@ -136,7 +121,7 @@ test_expect_success 'a NOTIFY_SOCKET that cannot be used is said on stderr; the 
 	reset_store && rm -f werr &&
 	{ NOTIFY_SOCKET=relative/sock task-tick --watch >wout 2>werr & } && echo $! >watcher &&
 	test_until 20 grep -q NOTIFY_SOCKET werr &&
-	stop &&
+	tick_stop &&
 	cat >expect <<-\EOF &&
 	task-tick: NOTIFY_SOCKET is neither an absolute socket path nor an @abstract name
 	task-tick: NOTIFY_SOCKET is neither an absolute socket path nor an @abstract name
@@ -145,7 +130,7 @@ test_expect_success 'a NOTIFY_SOCKET that cannot be used is said on stderr; the 
 	rm werr &&
 	{ NOTIFY_SOCKET=@no-one-listens task-tick --watch >wout 2>werr & } && echo $! >watcher &&
 	test_until 20 grep -q NOTIFY_SOCKET werr &&
-	stop &&
+	tick_stop &&
 	cat >expect <<-\EOF &&
 	task-tick: cannot notify the service manager at NOTIFY_SOCKET: Connection refused
 	task-tick: cannot notify the service manager at NOTIFY_SOCKET: Connection refused
@@ -169,12 +154,12 @@ test_expect_success 'an idle watcher sleeps: an empty store, then nothing due fo
 		if test $due = hour; then
 			task-add --at "$(in_s 3600)" --exec true later >/dev/null || return 1
 		fi &&
-		watch &&
+		tick_watch &&
 		tick=$(cat /proc/$(cat watcher)/task/*/children) &&
 		before=$(cpu_ticks $tick) &&
 		sleep 3 &&
 		after=$(cpu_ticks $tick) &&
-		stop &&
+		tick_stop &&
 		echo "$due: $((after - before)) ticks of $hz a second over 3 s" &&
 		test $(((after - before) * 5)) -le "$hz" || return 1
 	done &&

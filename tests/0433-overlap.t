@@ -19,22 +19,6 @@ echo "end $TASK_SLOT" >>"$HOME/log"
 EOF
 chmod +x slow
 
-watch() {
-	test_start_ready wout werr task-tick --watch "$@" &&
-	echo "$test_ready_pid" >watcher
-}
-
-stop() {
-	kill -TERM "$(cat watcher)" && wait "$(cat watcher)" && return 0
-	echo "the watcher did not exit 0; it said:" >&2
-	cat werr >&2
-	return 1
-}
-
-lines() {
-	test -f "$1" && test "$(wc -l <"$1")" -ge "$2"
-}
-
 # runs: trigger, status and error of every run, by slot.
 runs() {
 	store_sql "SELECT trigger, status, coalesce(error, '') FROM runs ORDER BY slot, started_at"
@@ -64,11 +48,11 @@ test_expect_success 'skip: the occurrence due while it runs is recorded skipped,
 test_expect_success 'queue (the default): the occurrence waits and runs once the run ends' '
 	reset_store && rm -f log &&
 	TASK_NOW=2026-11-23T06:59:00Z task-add --cron "* * * * *" --name q --exec "$PWD/slow" p >/dev/null &&
-	TASK_NOW=2026-11-23T07:00:57Z watch &&
+	TASK_NOW=2026-11-23T07:00:57Z tick_watch &&
 	test_until 20 lines log 1 &&
 	TASK_NOW=2026-11-23T07:01:05Z task-tick >b.out 2>b.err && test ! -s b.out &&
 	touch fast go &&
-	test_until 30 lines wout 2 && stop && rm fast go &&
+	test_until 30 lines wout 2 && tick_stop && rm fast go &&
 	cat >expect <<-\EOF &&
 	start 2026-11-23T07:00:00Z
 	end 2026-11-23T07:00:00Z
@@ -84,9 +68,9 @@ test_expect_success 'replace: the run is ended, recorded cancelled, and the new 
 	reset_store && rm -f log &&
 	TASK_NOW=2026-11-23T06:59:00Z task-add --cron "* * * * *" --overlap replace --name r \
 		--exec "$PWD/slow" p >id &&
-	TASK_NOW=2026-11-23T07:00:58Z watch &&
+	TASK_NOW=2026-11-23T07:00:58Z tick_watch &&
 	test_until 20 lines log 1 && touch fast &&
-	test_until 60 lines wout 2 && stop && rm fast &&
+	test_until 60 lines wout 2 && tick_stop && rm fast &&
 	cat >expect <<-\EOF &&
 	start 2026-11-23T07:00:00Z
 	term 2026-11-23T07:00:00Z

@@ -22,10 +22,6 @@ chmod +x slow || exit 1
 DIR=$PWD
 export DIR
 
-lines() {
-	test -f "$1" && test "$(wc -l <"$1")" -ge "$2"
-}
-
 test_expect_success 'host b replaces the run host a has in flight; host a ends it' '
 	TASK_NOW=2026-11-23T06:59:00Z task-add --cron "* * * * *" --overlap replace --name r \
 		--exec "$PWD/slow" p >/dev/null &&

@@ -204,6 +204,22 @@ ms() {
 	echo $(($(date +%s%N) / 1000000))
 }
 
+# tick_watch [OPTION...]: start task-tick --watch and return once it is
+# armed (READY=1 on $NOTIFY_SOCKET), its output in wout and werr; its pid
+# goes to the file watcher.
+tick_watch() {
+	test_start_ready wout werr task-tick --watch "$@" &&
+	echo "$test_ready_pid" >watcher
+}
+
+# tick_stop: SIGTERM to that watcher, which must exit 0; else what it said.
+tick_stop() {
+	kill -TERM "$(cat watcher)" && wait "$(cat watcher)" && return 0
+	echo "the watcher did not exit 0; it said:" >&2
+	cat werr >&2
+	return 1
+}
+
 # lines FILE N: FILE has at least N lines (a missing file has none), for
 # test_until.
 lines() {
