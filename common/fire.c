@@ -46,9 +46,13 @@
  * whether anything is due, is queued or the ticker is paused: it looks at
  * most this long after the last look. */
 #define LOOK_EVERY_MS 1000
-/* Then a run that ended waits this long for others to end, until half the
- * slots are free: their ends and the claim after them go together. */
-#define GATHER_MS 3
+/* Then a run that ended waits for others to end, so that their ends and
+ * the claim after them go together: on a server up to GATHER_SERVER_MS,
+ * until no run is left (each unit of work costs the server, which every
+ * host shares, a round of statements); in a file up to GATHER_FILE_MS,
+ * until half the slots are free (a longer wait there only idles slots). */
+#define GATHER_SERVER_MS 20
+#define GATHER_FILE_MS 3
 
 struct job {
 	struct run run;
@@ -96,6 +100,7 @@ struct fire {
 	size_t nreplace;         /* runs in flight that may be asked to end */
 	int64_t overlap_at;      /* mono_ms of the next look at running tasks' due occurrences */
 	int more_due;            /* the last claim took all it asked for: more may be due */
+	int gather_all;          /* an end waits for every run (a server), not half the slots */
 	int64_t look_at;         /* mono_ms of the next look (due tasks, queued runs, pause) */
 	int64_t cancel_at;       /* mono_ms of the next look for such requests */
 	struct spend_check spend; /* the global budget */
@@ -169,6 +174,7 @@ fire_new(struct store *st, const struct fire_opts *o, const struct fire_cb *cb, 
 	struct fire *f = xcalloc(1, sizeof *f);
 	f->st = st;
 	f->o = *o;
+	f->gather_all = store_is_uri(store_locator(st));
 	if (cb)
 		f->cb = *cb;
 	if (f->o.jobs < 1)
@@ -1459,7 +1465,7 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 			gates_try(f);
 		return status;
 	}
-	int64_t now = now_of(f), gather_until = mono_ms() + GATHER_MS;
+	int64_t now = now_of(f), gather_until = mono_ms() + (f->gather_all ? GATHER_SERVER_MS : GATHER_FILE_MS);
 	size_t before = f->npending;
 	for (;;) {
 		job_ended(f, &x, now);
@@ -1469,8 +1475,8 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 			continue;
 		/* In a burst, more ends a moment later make one claim of several. */
 		int64_t left = gather_until - mono_ms();
-		if (!f->more_due || left <= 0 || !f->nruns || 2 * (f->o.jobs - (int)f->nruns) >= f->o.jobs ||
-		    !exec_pool_wait(f->pool, left, NULL, 0, &x))
+		int enough = !f->nruns || (!f->gather_all && 2 * (f->o.jobs - (int)f->nruns) >= f->o.jobs);
+		if (!f->more_due || left <= 0 || enough || !exec_pool_wait(f->pool, left, NULL, 0, &x))
 			break;
 	}
 	/* Recorded now unless earlier ones still wait for the store, or the

@@ -20,7 +20,7 @@
 	X(setNoticeProcessor) X(consumeInput) X(notifies) X(freemem) X(exec) X(execParams) \
 	X(prepare) X(execPrepared) X(resultStatus) X(resultErrorField) X(ntuples) X(getvalue) \
 	X(getisnull) X(cmdTuples) X(clear) X(sendQuery) X(sendQueryParams) X(sendPrepare) \
-	X(sendQueryPrepared) X(isBusy) X(getResult) X(resetStart) X(resetPoll)
+	X(sendQueryPrepared) X(isBusy) X(getResult) X(resetStart) X(resetPoll) X(serverVersion)
 
 struct pq_lib {
 	void *handle;

@@ -670,6 +670,12 @@ static const char *const migrations[] = {
 	"CREATE INDEX runs_status ON runs (status, task_id, ended_at);"
 	"CREATE INDEX llm_calls_created ON llm_calls (created_at, input_tokens, output_tokens);"
 	"CREATE INDEX llm_calls_loose ON llm_calls (created_at) WHERE run_id IS NULL;",
+	/* 7: indexes that only cost every write: seq orders, nothing looks a
+	 * row up by it; tasks by origin only where an agent made them. */
+	"ALTER TABLE tasks DROP CONSTRAINT IF EXISTS tasks_seq_key;"
+	"ALTER TABLE runs DROP CONSTRAINT IF EXISTS runs_seq_key;"
+	"DROP INDEX tasks_origin;"
+	"CREATE INDEX tasks_origin ON tasks (origin) WHERE origin <> 'user';",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -862,8 +868,9 @@ pg_refresh(struct store *st, char *what, size_t n, struct err *e)
 static int
 pg_begin(struct store *st, struct err *e)
 {
-	return simple(st, "BEGIN; SELECT set_config('plan_cache_mode', 'force_generic_plan', true)"
-	    " WHERE current_setting('server_version_num')::int >= 120000", "starting a transaction", e);
+	const struct pq_lib *pq = pq_of(st);
+	return simple(st, pq->serverVersion(pg(st)->conn) >= 120000 ?
+	    "BEGIN; SET LOCAL plan_cache_mode = force_generic_plan" : "BEGIN", "starting a transaction", e);
 }
 
 static int

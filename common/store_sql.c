@@ -516,10 +516,13 @@ store_sql_task_list(const struct sql_dialect *d, const struct task_filter *f, in
 		and_text(&b, p, "intent =", f->intent);
 	if (f->scope)
 		and_text(&b, p, "scope =", f->scope);
+	/* The origin index holds agents' tasks only: the term that says so. */
 	if (f->origin)
 		and_text(&b, p, "origin =", f->origin);
+	if (f->origin && strcmp(f->origin, "user") != 0)
+		buf_puts(&b, " AND origin <> 'user'");
 	if (f->agent_made)
-		buf_puts(&b, " AND substr(origin, 1, 6) = 'agent:'");
+		buf_puts(&b, " AND substr(origin, 1, 6) = 'agent:' AND origin <> 'user'");
 	if (f->name)
 		and_text(&b, p, "name =", f->name);
 	if (f->last)

@@ -264,6 +264,10 @@ static const char *const migrations[] = {
 	"CREATE INDEX runs_status ON runs(status, task_id, ended_at);"
 	"CREATE INDEX llm_calls_created ON llm_calls(created_at, input_tokens, output_tokens);"
 	"CREATE INDEX llm_calls_loose ON llm_calls(created_at) WHERE run_id IS NULL;",
+	/* 11: tasks by origin only where an agent made them (what is asked):
+	 * every write of a user's task no longer touches it. */
+	"DROP INDEX tasks_origin;"
+	"CREATE INDEX tasks_origin ON tasks(origin) WHERE origin <> 'user';",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -36,6 +36,29 @@ test_expect_success 'a schema newer than this agentcron is refused, the database
 	echo 1 >expect && test_cmp expect n
 '
 
+# A database as schema 6 left it, and what schema 7 makes of it.
+cat >old.sql <<\EOF
+ALTER TABLE tasks ADD CONSTRAINT tasks_seq_key UNIQUE (seq);
+ALTER TABLE runs ADD CONSTRAINT runs_seq_key UNIQUE (seq);
+DROP INDEX tasks_origin;
+CREATE INDEX tasks_origin ON tasks (origin);
+UPDATE agentcron_schema SET version = 6;
+EOF
+cat >now.sql <<\EOF
+SELECT indexname, indexdef LIKE '%WHERE (origin <> %' FROM pg_indexes
+    WHERE indexname IN ('tasks_seq_key', 'runs_seq_key', 'tasks_origin')
+UNION ALL SELECT string_agg(name, ' ' ORDER BY name), null FROM tasks
+UNION ALL SELECT max(version)::text, null FROM agentcron_schema;
+EOF
+
+test_expect_success 'a database of schema 6 is brought up to date: no index only writes pay for' '
+	db=$(pg_new_db) && TASK_DB=$db task-add --manual --name old x >/dev/null &&
+	pg_psql "$(pg_db_of "$db")" -q -f "$PWD/old.sql" &&
+	TASK_DB=$db task-add --manual --name new y >/dev/null &&
+	pg_psql "$(pg_db_of "$db")" -f "$PWD/now.sql" >actual &&
+	printf "tasks_origin|t\nnew old|\n7|\n" >expect && test_cmp expect actual
+'
+
 # while_locked CMD...: CMD while another session holds the tasks table
 # locked; CMD's status.
 while_locked() {

@@ -168,6 +168,20 @@ main(void)
 	check_int(store_task_list(st, &f, count_task, &listed, &e), ST_OK, "list completed tasks");
 	check_int(listed, 5, "five completed tasks");
 
+	/* The tasks an agent made (counted at each of its adds): through the
+	 * index that holds only agents' tasks, none of the user's thousands. */
+	task_filter_init(&f);
+	f.origin = "agent:run:0123";
+	struct row p;
+	char *sql = store_sql_task_list(sq_sql(st)->d, &f, 1, &p);
+	struct buf plan = {0};
+	plan_of(sq_db(st), sql, &plan);
+	check(plan.data && strstr(plan.data, "USING INDEX tasks_origin (origin=?)"),
+	    "an agent's tasks are counted through tasks_origin: %s", plan.data ? plan.data : "");
+	buf_free(&plan);
+	row_free(&p);
+	free(sql);
+
 	zones_free(zs);
 	store_close(st);
 	char cmd[128];
