@@ -1465,7 +1465,8 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 			gates_try(f);
 		return status;
 	}
-	int64_t now = now_of(f), gather_until = mono_ms() + (f->gather_all ? GATHER_SERVER_MS : GATHER_FILE_MS);
+	int64_t now = now_of(f);
+	int64_t gather_until = mono_ms() + (f->gather_all ? GATHER_SERVER_MS : GATHER_FILE_MS);
 	size_t before = f->npending;
 	for (;;) {
 		job_ended(f, &x, now);

@@ -310,7 +310,7 @@ resend_ok(struct store *st, const char *sql, const PGresult *r)
 		return 0;
 	const char *state = r ? pq->resultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
 	return (state && strncmp(state, "57P0", 4) == 0) || strncmp(sql, "SELECT ", 7) == 0 ||
-	    strcmp(sql, "BEGIN") == 0 || strncmp(sql, "LISTEN ", 7) == 0;
+	    strncmp(sql, "BEGIN", 5) == 0 || strncmp(sql, "LISTEN ", 7) == 0;
 }
 
 /* The connection, reopened if it was lost outside a transaction. */
@@ -432,7 +432,8 @@ simple(struct store *st, const char *sql, const char *what, struct err *e)
 	int rc = ready(st, e);
 	if (rc)
 		return rc;
-	if (strcmp(sql, "BEGIN") == 0)
+	/* "BEGIN", or a unit's "BEGIN; SET LOCAL ...": a new transaction. */
+	if (strncmp(sql, "BEGIN", 5) == 0)
 		pg(st)->first_err[0] = 0;
 	PGresult *r = exec_simple(st, sql);
 	ExecStatusType s = pq->resultStatus(r);
