@@ -53,6 +53,7 @@
  * until half the slots are free (a longer wait there only idles slots). */
 #define GATHER_SERVER_MS 20
 #define GATHER_FILE_MS 3
+#define GATHER_GAP_MS 10    /* and never longer than this for the next end */
 
 struct job {
 	struct run run;
@@ -1465,17 +1466,19 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 			gates_try(f);
 		return status;
 	}
-	int64_t now = now_of(f);
 	int64_t gather_until = mono_ms() + (f->gather_all ? GATHER_SERVER_MS : GATHER_FILE_MS);
 	size_t before = f->npending;
 	for (;;) {
-		job_ended(f, &x, now);
+		job_ended(f, &x, now_of(f));
 		if (f->npending - before >= WAIT_BATCH)
 			break;
 		if (exec_pool_wait(f->pool, 0, NULL, 0, &x))
 			continue;
-		/* In a burst, more ends a moment later make one claim of several. */
+		/* In a burst, more ends a moment later make one claim of several;
+		 * not for a run that goes on long after the others ended. */
 		int64_t left = gather_until - mono_ms();
+		if (left > GATHER_GAP_MS)
+			left = GATHER_GAP_MS;
 		int enough = !f->nruns || (!f->gather_all && 2 * (f->o.jobs - (int)f->nruns) >= f->o.jobs);
 		if (!f->more_due || left <= 0 || enough || !exec_pool_wait(f->pool, left, NULL, 0, &x))
 			break;
