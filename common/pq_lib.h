@@ -19,7 +19,7 @@
 	X(connectdbParams) X(finish) X(reset) X(status) X(errorMessage) X(socket) \
 	X(setNoticeProcessor) X(consumeInput) X(notifies) X(freemem) X(exec) X(execParams) \
 	X(prepare) X(execPrepared) X(resultStatus) X(resultErrorField) X(ntuples) X(getvalue) \
-	X(getisnull) X(cmdTuples) X(clear) X(sendQuery) X(sendQueryParams) X(sendPrepare) \
+	X(getisnull) X(nfields) X(cmdTuples) X(clear) X(sendQuery) X(sendQueryParams) X(sendPrepare) \
 	X(sendQueryPrepared) X(isBusy) X(getResult) X(resetStart) X(resetPoll) X(serverVersion)
 
 struct pq_lib {

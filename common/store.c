@@ -599,8 +599,17 @@ struct end_rules {
 	late_fn late;
 	void *arg;
 };
+/* The tasks a group of ends changed (w, each as read beside it in was),
+ * when a claim writes them with its own: one statement for both. */
+struct end_writes {
+	struct task *t, *read;
+	const struct task **w, **was;
+	int *found;
+	size_t n, nw;
+};
+static void end_writes_free(struct end_writes *ew);
 static int ends_write(struct store *st, struct run_end *ends, size_t n, const struct end_rules *er,
-    struct err *e);
+    struct end_writes *keep, struct err *e);
 static int tasks_put_many(struct store *st, const struct task *const *t,
     const struct task *const *before, size_t n, struct err *e);
 
@@ -664,15 +673,20 @@ insert_runs(struct store *st, struct decided *d, struct err *e)
 	return rc;
 }
 
-/* The tasks decided written, the runs fired handed out (out, *n). */
+/* The tasks decided written, with those of the ends before them, the
+ * runs fired handed out (out, *n). */
 static int
-write_decided(struct store *st, struct task *tasks, struct decided *d, struct claimed *out, int *n,
-    struct err *e)
+write_decided(struct store *st, struct task *tasks, struct decided *d, const struct end_writes *ew,
+    struct claimed *out, int *n, struct err *e)
 {
-	const struct task **w = xcalloc((size_t)d->n + 1, sizeof *w);
-	const struct task **was = xcalloc((size_t)d->n + 1, sizeof *was);
+	const struct task **w = xcalloc((size_t)d->n + ew->nw + 1, sizeof *w);
+	const struct task **was = xcalloc((size_t)d->n + ew->nw + 1, sizeof *was);
 	int rc = ST_OK, batch = d->read != NULL;
-	size_t nw = 0;
+	size_t nw = ew->nw;
+	for (size_t i = 0; i < ew->nw; i++) {
+		w[i] = ew->w[i];
+		was[i] = ew->was[i];
+	}
 	for (int i = 0; !rc && i < d->n; i++) {
 		int fired = d->decision[i] == CLAIM_FIRE && !d->dup[i];
 		/* A fired occurrence that already has its run changes nothing. */
@@ -693,7 +707,7 @@ write_decided(struct store *st, struct task *tasks, struct decided *d, struct cl
 			w[nw++] = &tasks[i];
 		}
 	}
-	if (!rc && batch)
+	if (!rc && nw)
 		rc = tasks_put_many(st, w, was, nw, e);
 	free(w);
 	free(was);
@@ -717,10 +731,14 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 	if (!rc && st->has_owner && !(rc = st->ops->owner_beat(st, &alive, e)) && !alive)
 		rc = err_set(e, ST_REFUSED, "store '%s': this process was silent too long and declared"
 		    " dead; it claims nothing under that identity", st->name);
-	/* Ends first: a task whose run ended is claimable again at once. */
+	/* Ends first.  Their tasks are written with the claim's when it
+	 * claims due tasks: none of theirs (still running in the store until
+	 * then), and a task whose run ended is due to the next claim. */
+	struct end_writes ew = {0};
 	if (!rc && req->nends)
 		rc = ends_write(st, req->ends, req->nends,
-		    &(struct end_rules){req->end, req->late, req->end_arg}, e);
+		    &(struct end_rules){req->end, req->late, req->end_arg},
+		    req->what == CLAIM_DUE ? &ew : NULL, e);
 	if (!rc)
 		rc = st->ops->claim_scan(st, req, tasks, last, &got, e);
 	/* The cursor moves past every task looked at, as it was read. */
@@ -742,7 +760,8 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 	if (!rc)
 		rc = insert_runs(st, &d, e);
 	if (!rc)
-		rc = write_decided(st, tasks, &d, out, n, e);
+		rc = write_decided(st, tasks, &d, &ew, out, n, e);
+	end_writes_free(&ew);
 	if (!rc)
 		rc = store_commit(st, e);
 	if (rc) {
@@ -865,39 +884,48 @@ same_task(const struct run_end *ends, size_t n)
 	return 0;
 }
 
-/* ends_write in a few statements for the group: every run finished at
- * once, the tasks of those still ours read and held at once, then fn on
- * each and the tasks written at once. */
+static void
+end_writes_free(struct end_writes *ew)
+{
+	for (size_t i = 0; i < ew->n; i++) {
+		if (ew->found[i])
+			task_free(&ew->t[i]);
+		task_free(&ew->read[i]);
+	}
+	free(ew->t);
+	free(ew->read);
+	free(ew->w);
+	free(ew->was);
+	free(ew->found);
+	*ew = (struct end_writes){0};
+}
+
+/* ends_write in a few statements for the group: every run finished, and
+ * the tasks of those still ours read and held, at once; fn on each, the
+ * tasks it changed in ew, to write at once. */
 static int
 ends_write_many(struct store *st, struct run_end *ends, size_t n, const struct end_rules *er,
-    struct err *e)
+    struct end_writes *ew, struct err *e)
 {
-	int rc = st->ops->runs_finish_many(st, ends, n, e);
-	char (*ids)[37] = xcalloc(n, sizeof *ids);
-	struct task *t = xcalloc(n, sizeof *t), *read = xcalloc(n, sizeof *read);
-	const struct task **w = xcalloc(n, sizeof *w), **was = xcalloc(n, sizeof *was);
-	int *found = xcalloc(n, sizeof *found);
-	size_t *which = xcalloc(n, sizeof *which), k = 0, nw = 0;
+	ew->n = n;
+	ew->t = xcalloc(n, sizeof *ew->t);
+	ew->read = xcalloc(n, sizeof *ew->read);
+	ew->w = xcalloc(n, sizeof *ew->w);
+	ew->was = xcalloc(n, sizeof *ew->was);
+	ew->found = xcalloc(n, sizeof *ew->found);
+	int rc = st->ops->runs_finish_many(st, ends, n, ew->t, ew->found, e);
 	for (size_t i = 0; !rc && i < n; i++) {
-		if (ends[i].ours) {
-			memcpy(ids[k], ends[i].run->task_id, sizeof ids[k]);
-			which[k++] = i;
-		}
-	}
-	if (!rc && k)
-		rc = st->ops->tasks_get_many(st, ids, k, t, found, e);
-	for (size_t j = 0; !rc && j < k; j++) {
 		int write = 0;
-		if (!found[j])
+		if (!ew->found[i])
 			continue;
-		task_copy(&read[j], &t[j]);
-		if (!(rc = er->fn(&t[j], ends[which[j]].run, &write, er->arg, e)) && write) {
-			was[nw] = &read[j];
-			w[nw++] = &t[j];
+		task_copy(&ew->read[i], &ew->t[i]);
+		if (!(rc = er->fn(&ew->t[i], ends[i].run, &write, er->arg, e)) && write) {
+			ew->was[ew->nw] = &ew->read[i];
+			ew->w[ew->nw++] = &ew->t[i];
 		}
 	}
-	if (!rc)
-		rc = tasks_put_many(st, w, was, nw, e);
+	/* Late results: tasks of their own (two ends of one task are never
+	 * in one group). */
 	for (size_t i = 0; !rc && i < n; i++) {
 		if (!ends[i].ours) {
 			rc = late_success(st, ends[i].run, er, &ends[i].completed, e);
@@ -907,30 +935,24 @@ ends_write_many(struct store *st, struct run_end *ends, size_t n, const struct e
 			free(note);
 		}
 	}
-	for (size_t j = 0; j < k; j++) {
-		if (found[j])
-			task_free(&t[j]);
-		task_free(&read[j]);
-	}
-	free(ids);
-	free(t);
-	free(read);
-	free(w);
-	free(was);
-	free(found);
-	free(which);
 	return rc;
 }
 
 /* The ends of runs, inside the caller's unit of work. */
 static int
 ends_write(struct store *st, struct run_end *ends, size_t n, const struct end_rules *er,
-    struct err *e)
+    struct end_writes *keep, struct err *e)
 {
 	if (!st->has_owner)
 		return err_set(e, ST_ERR, "store '%s': ending runs needs a registered owner", st->name);
-	if (n > 1 && st->ops->runs_finish_many && !same_task(ends, n))
-		return ends_write_many(st, ends, n, er, e);
+	if (n > 1 && st->ops->runs_finish_many && !same_task(ends, n)) {
+		struct end_writes mine = {0}, *ew = keep ? keep : &mine;
+		int rc = ends_write_many(st, ends, n, er, ew, e);
+		if (!keep && !rc)
+			rc = tasks_put_many(st, ew->w, ew->was, ew->nw, e);
+		end_writes_free(&mine);
+		return rc;
+	}
 	int rc = ST_OK;
 	for (size_t i = 0; !rc && i < n; i++) {
 		ends[i].ours = 0;
@@ -956,7 +978,7 @@ store_runs_end(struct store *st, struct run_end *ends, size_t n, end_fn fn, late
 {
 	int rc = store_begin(st, e);
 	if (!rc)
-		rc = ends_write(st, ends, n, &(struct end_rules){fn, late, arg}, e);
+		rc = ends_write(st, ends, n, &(struct end_rules){fn, late, arg}, NULL, e);
 	if (!rc)
 		rc = store_commit(st, e);
 	if (rc)

@@ -96,14 +96,13 @@ struct store_ops {
 	/* Optional (NULL: one row at a time): several rows per statement.
 	 * tasks_put_many writes every task (ST_NOTFOUND when one is not
 	 * there): when before is given (each task as read and held since in
-	 * this unit), only what changed; tasks_get_many reads and holds those
-	 * of ids there (found[i]); runs_finish_many is run_finish for each
-	 * end, ends[i].ours set. */
+	 * this unit), only what changed; runs_finish_many is run_finish for
+	 * each end, ends[i].ours set, and the task of each run it ended read
+	 * and held, t[i] (found[i] set). */
 	int (*tasks_put_many)(struct store *st, const struct task *const *t,
 	    const struct task *const *before, size_t n, struct err *e);
-	int (*tasks_get_many)(struct store *st, const char (*ids)[37], size_t n, struct task *t,
+	int (*runs_finish_many)(struct store *st, struct run_end *ends, size_t n, struct task *t,
 	    int *found, struct err *e);
-	int (*runs_finish_many)(struct store *st, struct run_end *ends, size_t n, struct err *e);
 	/* run_insert for each r[i], running[i] its flag, dup[i] its *dup. */
 	int (*runs_insert_many)(struct store *st, const struct run *const *r, const int *running,
 	    size_t n, int *dup, struct err *e);

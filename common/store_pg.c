@@ -1271,7 +1271,6 @@ static const struct store_ops pg_ops = {
 	.run_insert = pg_run_insert,
 	.run_finish = pg_run_finish,
 	.tasks_put_many = pg_tasks_put_many,
-	.tasks_get_many = pg_tasks_get_many,
 	.runs_finish_many = pg_runs_finish_many,
 	.runs_insert_many = pg_runs_insert_many,
 	.run_note = pg_run_note,

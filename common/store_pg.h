@@ -62,9 +62,8 @@ int pg_runs_insert_many(struct store *st, const struct run *const *r, const int 
     int *dup, struct err *e);
 int pg_tasks_put_many(struct store *st, const struct task *const *t,
     const struct task *const *before, size_t n, struct err *e);
-int pg_tasks_get_many(struct store *st, const char (*ids)[37], size_t n, struct task *t, int *found,
-    struct err *e);
-int pg_runs_finish_many(struct store *st, struct run_end *ends, size_t n, struct err *e);
+int pg_runs_finish_many(struct store *st, struct run_end *ends, size_t n, struct task *t,
+    int *found, struct err *e);
 
 /* store_pg_runs.c */
 int pg_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, struct err *e);

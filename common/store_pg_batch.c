@@ -79,39 +79,6 @@ pg_tasks_put_many(struct store *st, const struct task *const *t, const struct ta
 	return rc;
 }
 
-int
-pg_tasks_get_many(struct store *st, const char (*ids)[37], size_t n, struct task *t, int *found,
-    struct err *e)
-{
-	const struct pq_lib *pq = pq_of(st);
-	struct row *rows = xcalloc(n, sizeof *rows);
-	for (size_t i = 0; i < n; i++) {
-		row_text(&rows[i], ids[i]);
-		found[i] = 0;
-	}
-	PGresult *r;
-	int rc = exec_rows(st, store_sql(pq_sql(st), SQL_TASKS_GET_LOCK), rows, n, &r, "reading tasks",
-	    e);
-	free(rows);
-	if (rc)
-		return rc;
-	for (int k = 0, m = pq->ntuples(r); k < m; k++) {
-		struct task got;
-		task_read(&got, pq_cell, &(struct pq_row){pq, r, k});
-		size_t i = 0;
-		while (i < n && (found[i] || strcmp(ids[i], got.id) != 0))
-			i++;
-		if (i < n) {
-			t[i] = got;
-			found[i] = 1;
-		} else {
-			task_free(&got);
-		}
-	}
-	pq->clear(r);
-	return ST_OK;
-}
-
 /* Run sql, which returns ids, over rows[0..n) (each an id first), freed;
  * hit[i] says whether row i's id came back. */
 static int
@@ -136,18 +103,36 @@ exec_rows_hits(struct store *st, const char *sql, struct row *rows, size_t n, in
 }
 
 int
-pg_runs_finish_many(struct store *st, struct run_end *ends, size_t n, struct err *e)
+pg_runs_finish_many(struct store *st, struct run_end *ends, size_t n, struct task *t, int *found,
+    struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	struct row *rows = xcalloc(n, sizeof *rows);
-	int *ours = xcalloc(n, sizeof *ours);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		store_sql_run_finish(&rows[i], ends[i].run, ends[i].owner ? ends[i].owner : st->self.id);
-	int rc = exec_rows_hits(st, store_sql(pq_sql(st), SQL_RUNS_FINISH), rows, n, ours,
+		ends[i].ours = found[i] = 0;
+	}
+	PGresult *r;
+	int rc = exec_rows(st, store_sql(pq_sql(st), SQL_RUNS_FINISH), rows, n, &r,
 	    "recording the ends of runs", e);
 	for (size_t i = 0; i < n; i++)
-		ends[i].ours = ours[i];
-	free(ours);
-	return rc;
+		row_free(&rows[i]);
+	free(rows);
+	if (rc)
+		return rc;
+	/* Each row: a run ended, its task's columns, then the run's id. */
+	int last = pq->nfields(r) - 1;
+	for (int k = 0, m = pq->ntuples(r); k < m; k++) {
+		size_t i = 0;
+		while (i < n && (ends[i].ours || strcmp(ends[i].run->id, pq->getvalue(r, k, last)) != 0))
+			i++;
+		if (i == n)
+			continue;
+		ends[i].ours = found[i] = 1;
+		task_read(&t[i], pq_cell, &(struct pq_row){pq, r, k});
+	}
+	pq->clear(r);
+	return ST_OK;
 }
 
 int

@@ -181,11 +181,15 @@ tasks_update(const struct sql_dialect *d, const unsigned char *cols)
 	return in_dialect(&b, d);
 }
 
-/* SQL_RUNS_FINISH: run_finish for the arrays' rows; the ids it ended. */
+/* SQL_RUNS_FINISH (PostgreSQL's): run_finish for the arrays' rows, and the
+ * task of each run it ended read and held (in the order of their ids, as
+ * any group of tasks is locked), the run's id after the task's columns:
+ * one round trip where there were two. */
 static char *
 runs_finish(const struct sql_dialect *d)
 {
 	struct buf b = {0};
+	buf_puts(&b, "WITH ended AS (");
 	int n = set_end_columns(&b, "u.c");
 	/* The id first, as row_run writes it, then the end's columns. */
 	buf_puts(&b, " FROM unnest(?1::text[]");
@@ -197,7 +201,10 @@ runs_finish(const struct sql_dialect *d)
 	for (int k = 2; k <= n; k++)
 		buf_printf(&b, ", c%d", k);
 	buf_puts(&b, ", owner) WHERE runs.id = u.c1 AND runs.status = 'running'"
-	    " AND coalesce(runs.owner_id, '') = u.owner RETURNING runs.id");
+	    " AND coalesce(runs.owner_id, '') = u.owner RETURNING runs.id AS run_id, runs.task_id) ");
+	select_list(&b, &task_fields, 0);
+	buf_puts(&b, ", ended.run_id FROM ended JOIN tasks ON tasks.id = ended.task_id"
+	    " ORDER BY tasks.id FOR UPDATE OF tasks");
 	return in_dialect(&b, d);
 }
 
@@ -267,9 +274,6 @@ write_sql(const struct sql_dialect *d, int which)
 		memset(all, 1, sizeof all);
 		return tasks_update(d, all);
 	}
-	case SQL_TASKS_GET_LOCK:
-		return select_by(d, &task_fields, 0, "FROM tasks WHERE id = ANY(?1::text[]) ORDER BY id",
-		    d->lock);
 	case SQL_RUNS_FINISH: return runs_finish(d);
 	default:
 		return select_by(d, &run_fields, 1, "FROM runs WHERE id >= ?1 AND id < ?2"

@@ -38,8 +38,8 @@ enum {
 	/* PostgreSQL only: several rows in one statement, each parameter an
 	 * array of one column's values (store_sql_arrays), row after row. */
 	SQL_TASKS_UPDATE,       /* row_task(t, 1)'s columns as arrays */
-	SQL_TASKS_GET_LOCK,     /* an array of ids; the columns of task_read, held */
-	SQL_RUNS_FINISH,        /* store_sql_run_finish's columns as arrays; the ids ended */
+	SQL_RUNS_FINISH,        /* store_sql_run_finish's columns as arrays; for each run
+	                           ended, the columns of task_read of its task, held, then its id */
 	SQL_RUNS_INSERT,        /* store_sql_run_insert's columns as arrays; the ids inserted */
 	SQL_COUNT
 };
