@@ -10,8 +10,9 @@
 # job runs tests/tools/burst-job, which appends its name and the clock to
 # one log and becomes /bin/true: what ran, how often and when is read from
 # that log, never from a scheduler's own tables.  Each row gets its own
-# database; its workers start and wait, the jobs are added due a few
-# seconds on, the server checkpoints, and the clocks start at the instant.
+# database, dropped after it (vacuuming it is not the next row's CPU); its
+# workers start and wait, the jobs are added due a few seconds on, the
+# server checkpoints, and the clocks start at the instant.
 #   drain:      the instant to the moment the scheduler has every job done
 #               (polled every 20 ms once the log is complete);
 #   late:       a job's start minus the instant, p50 and p99;
@@ -218,6 +219,7 @@ row() {
 	if [ $early -lt 300000000 ] && [ $# -lt 4 ]; then
 		# A loaded machine: again, with more time to set up.
 		stop_workers
+		sql postgres "DROP DATABASE $db"
 		row "$tool" "$label" "$n" $((lead * 2 + 2))
 		return
 	fi
@@ -238,6 +240,9 @@ row() {
 	stop_workers
 	wal1=$(wal_stats)
 	left=$("left_$tool" "$db")
+	# Gone before the next row: the server vacuuming this row's dead rows
+	# would count as the next row's CPU.
+	sql postgres "DROP DATABASE $db"
 	set -- $(log_figures "$log" "$at") $wal0 $wal1
 	awk -v tool="$tool" -v label="$label" -v k="$n" -v jobs="$njobs" -v drain_ns=$((done_ns - at * 1000000000)) \
 	    -v st=$((ticks1 - ticks0)) -v cl="$client" -v hz="$hz" -v early="$early" -v left="$left" \
