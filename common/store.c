@@ -622,6 +622,33 @@ struct decided {
 	int n;
 };
 
+/* The one run in flight of a task is on its row, set by the claim that
+ * starts it and cleared by the write that ends it, so that a run's end
+ * changes no indexed column of runs. */
+static void
+in_flight_set(struct task *t, const char *run_id)
+{
+	snprintf(t->run_in_flight, sizeof t->run_in_flight, "%s", run_id);
+	t->run_in_flight_set = 1;
+}
+
+/* r ended as its task t, held, is written: whether that changes t. */
+static int
+in_flight_end(struct task *t, const struct run *r)
+{
+	int changed = 0;
+	if (r->status == RUN_SUCCESS && r->ended_at != TIME_NONE &&
+	    (t->last_success_at == TIME_NONE || r->ended_at > t->last_success_at)) {
+		t->last_success_at = r->ended_at;
+		changed = 1;
+	}
+	if (strcmp(t->run_in_flight, r->id) == 0) {
+		in_flight_set(t, "");
+		changed = 1;
+	}
+	return changed;
+}
+
 static int
 decide(struct store *st, claim_fn fn, void *arg, struct task *tasks, const int *last, int got,
     struct decided *d, struct err *e)
@@ -644,15 +671,18 @@ decide(struct store *st, claim_fn fn, void *arg, struct task *tasks, const int *
 }
 
 /* The runs decided: those fired, running under this process, and the
- * records written; dup[i] set for those a unique index refused. */
+ * records written; dup[i] set for those a unique key refused and for
+ * those fired whose task has a run in flight (held: the claim locked it). */
 static int
-insert_runs(struct store *st, struct decided *d, struct err *e)
+insert_runs(struct store *st, const struct task *tasks, struct decided *d, struct err *e)
 {
 	const struct run **r = xcalloc((size_t)d->n, sizeof *r);
 	int *running = xcalloc((size_t)d->n, sizeof *running), *dup = xcalloc((size_t)d->n, sizeof *dup);
 	int *at = xcalloc((size_t)d->n, sizeof *at), m = 0, rc = ST_OK;
 	for (int i = 0; i < d->n; i++) {
-		d->dup[i] = 0;
+		d->dup[i] = d->decision[i] == CLAIM_FIRE && tasks[i].run_in_flight[0];
+		if (d->dup[i])
+			continue;
 		if (d->decision[i] == CLAIM_FIRE || (d->decision[i] == CLAIM_WRITE && d->runs[i].id[0])) {
 			r[m] = &d->runs[i];
 			running[m] = d->decision[i] == CLAIM_FIRE;
@@ -691,6 +721,8 @@ write_decided(struct store *st, struct task *tasks, struct decided *d, const str
 		int fired = d->decision[i] == CLAIM_FIRE && !d->dup[i];
 		/* A fired occurrence that already has its run changes nothing. */
 		int put = d->decision[i] != CLAIM_SKIP && !(d->decision[i] == CLAIM_FIRE && d->dup[i]);
+		if (fired)
+			in_flight_set(&tasks[i], d->runs[i].id);
 		if (put && !batch)
 			rc = store_task_put(st, &tasks[i], e);
 		if (put && batch)
@@ -709,6 +741,9 @@ write_decided(struct store *st, struct task *tasks, struct decided *d, const str
 	}
 	if (!rc && nw)
 		rc = tasks_put_many(st, w, was, nw, e);
+	/* Copies handed out: a later write of one keeps the store's marker. */
+	for (int i = 0; i < *n; i++)
+		out[i].task.run_in_flight_set = 0;
 	free(w);
 	free(was);
 	return rc;
@@ -758,7 +793,7 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 	if (!rc)
 		rc = decide(st, fn, arg, tasks, last, got, &d, e);
 	if (!rc)
-		rc = insert_runs(st, &d, e);
+		rc = insert_runs(st, tasks, &d, e);
 	if (!rc)
 		rc = write_decided(st, tasks, &d, &ew, out, n, e);
 	end_writes_free(&ew);
@@ -828,7 +863,7 @@ task_after(struct store *st, const struct run *r, end_fn fn, void *arg, struct e
 	if (rc)
 		return rc == ST_NOTFOUND ? ST_OK : rc;
 	rc = fn(&t, r, &write, arg, e);
-	if (!rc && write)
+	if (!rc && (in_flight_end(&t, r) || write))
 		rc = store_task_put(st, &t, e);
 	task_free(&t);
 	return rc;
@@ -919,7 +954,8 @@ ends_write_many(struct store *st, struct run_end *ends, size_t n, const struct e
 		if (!ew->found[i])
 			continue;
 		task_copy(&ew->read[i], &ew->t[i]);
-		if (!(rc = er->fn(&ew->t[i], ends[i].run, &write, er->arg, e)) && write) {
+		if (!(rc = er->fn(&ew->t[i], ends[i].run, &write, er->arg, e)) &&
+		    (in_flight_end(&ew->t[i], ends[i].run) || write)) {
 			ew->was[ew->nw] = &ew->read[i];
 			ew->w[ew->nw++] = &ew->t[i];
 		}

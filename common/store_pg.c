@@ -677,6 +677,19 @@ static const char *const migrations[] = {
 	"ALTER TABLE runs DROP CONSTRAINT IF EXISTS runs_seq_key;"
 	"DROP INDEX tasks_origin;"
 	"CREATE INDEX tasks_origin ON tasks (origin) WHERE origin <> 'user';",
+	/* 8: the one run in flight of a task, and its last success, on the
+	 * task's row: a run's end then changes no indexed column of runs, and
+	 * the server updates it in place (HOT) instead of adding an entry to
+	 * each of its indexes. */
+	"ALTER TABLE tasks ADD COLUMN last_success_at bigint;"
+	"ALTER TABLE tasks ADD COLUMN run_in_flight text COLLATE \"C\";"
+	"UPDATE tasks SET run_in_flight = r.id FROM runs r WHERE r.task_id = tasks.id"
+	" AND r.status = 'running';"
+	"UPDATE tasks SET last_success_at = s.at FROM (SELECT task_id, max(ended_at) AS at FROM runs"
+	" WHERE status = 'success' GROUP BY task_id) AS s WHERE s.task_id = tasks.id;"
+	"CREATE INDEX tasks_in_flight ON tasks (run_in_flight) WHERE run_in_flight IS NOT NULL;"
+	"DROP INDEX runs_in_flight;"
+	"DROP INDEX runs_status;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -1186,8 +1199,8 @@ pg_owner_start(struct store *st, struct err *e)
 	    " $3, $4, $5)";
 	/* Long-gone processes: nothing refers to them once their runs ended. */
 	static const char qold[] = "DELETE FROM processes WHERE beat_at < clock_timestamp() -"
-	    " interval '7 days' AND NOT EXISTS (SELECT 1 FROM runs WHERE runs.owner_id = processes.id"
-	    " AND runs.status = 'running')";
+	    " interval '7 days' AND NOT EXISTS (SELECT 1 FROM runs WHERE " STORE_SQL_IN_FLIGHT
+	    " AND runs.owner_id = processes.id)";
 	struct pq_params p = {.n = 0};
 	const struct owner *o = &st->self;
 	pq_text(&p, o->id);
@@ -1217,7 +1230,7 @@ pg_owner_stop(struct store *st)
 {
 	const struct pq_lib *pq = pq_of(st);
 	static const char q[] = "DELETE FROM processes WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM"
-	    " runs WHERE runs.owner_id = $1 AND runs.status = 'running')";
+	    " runs WHERE " STORE_SQL_IN_FLIGHT " AND runs.owner_id = $1)";
 	struct pq_params p = {.n = 0};
 	struct err e;
 	if (st->depth || pq->status(pg(st)->conn) != CONNECTION_OK)

@@ -79,8 +79,7 @@ pgh_last_success(struct store *st, void (*fn)(const char *task_id, int64_t at, v
     void *arg, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = "SELECT task_id, max(ended_at) FROM runs WHERE status = 'success'"
-	    " GROUP BY task_id ORDER BY task_id";
+	static const char q[] = "SELECT " STORE_SQL_LAST_SUCCESS;
 	PGresult *r;
 	int rc = pq_exec(st, q, NULL, &r, "reading the last successes", e);
 	if (rc)

@@ -141,11 +141,11 @@ pg_run_claims(struct store *st, struct run_claim **out, size_t *n, struct err *e
 	const struct pq_lib *pq = pq_of(st);
 	/* Silence on the server's clock, so hosts with skewed clocks agree; a
 	 * process declared dead or gone from the table is silent for ever. */
-	static const char q[] = "SELECT r.id, r.task_id, r.slot, r.started_at, r.lease_until, r.trigger,"
-	    " r.prev_status, r.owner_id, r.owner_host, r.owner_node, r.owner_pid, r.owner_start,"
-	    " r.attempt, r.arming, CASE WHEN p.id IS NULL OR p.dead THEN 1000000000 ELSE"
+	static const char q[] = "SELECT runs.id, runs.task_id, runs.slot, runs.started_at,"
+	    " runs.lease_until, runs.trigger, runs.prev_status, runs.owner_id, runs.owner_host,"
+	    " runs.owner_node, runs.owner_pid, runs.owner_start, runs.attempt, runs.arming, CASE WHEN p.id IS NULL OR p.dead THEN 1000000000 ELSE"
 	    " floor(extract(epoch FROM clock_timestamp() - p.beat_at))::bigint END"
-	    " FROM runs r LEFT JOIN processes p ON p.id = r.owner_id WHERE r.status = 'running'";
+	    " FROM runs LEFT JOIN processes p ON p.id = runs.owner_id WHERE " STORE_SQL_IN_FLIGHT;
 	PGresult *r;
 	int rc = pq_exec(st, q, NULL, &r, "listing running runs", e);
 	if (rc)

@@ -267,7 +267,7 @@ write_sql(const struct sql_dialect *d, int which)
 	case SQL_GATE_COUNT:
 		buf_puts(&b, "SELECT count(*), count(CASE WHEN gate = ?1 THEN 1 END),"
 		    " (SELECT count(*) FROM runs WHERE id = ?2 AND status = 'running')"
-		    " FROM runs WHERE status = 'running' AND gate IS NOT NULL");
+		    " FROM runs WHERE " STORE_SQL_IN_FLIGHT " AND gate IS NOT NULL");
 		return in_dialect(&b, d);
 	case SQL_TASKS_UPDATE: {
 		unsigned char all[ROW_MAX];
@@ -566,10 +566,20 @@ store_sql_run_list(const struct sql_dialect *d, const struct run_filter *f, stru
 	p->n = p->nowned = 0;
 	select_list(&b, &run_fields, f->with_output);
 	buf_puts(&b, " FROM runs WHERE true");
-	if (f->task_id)
-		and_text(&b, p, "task_id =", f->task_id);
-	if (f->status >= 0)
-		and_text(&b, p, "status =", run_status_name(f->status));
+	if (f->task_id && f->status == RUN_RUNNING) {
+		/* A task's run in flight: the one its row names, not a walk of
+		 * its history (no index of runs says which are running). */
+		and_text(&b, p, "runs.status = 'running' AND runs.id = (SELECT run_in_flight FROM tasks"
+		    " WHERE tasks.id =", f->task_id);
+		buf_puts(&b, ")");
+	} else {
+		if (f->task_id)
+			and_text(&b, p, "task_id =", f->task_id);
+		if (f->status == RUN_RUNNING)
+			buf_puts(&b, " AND " STORE_SQL_IN_FLIGHT);
+		else if (f->status >= 0)
+			and_text(&b, p, "status =", run_status_name(f->status));
+	}
 	if (f->since != TIME_NONE)
 		and_int(&b, p, "started_at >=", f->since);
 	buf_printf(&b, " ORDER BY started_at DESC, %s DESC", d->seq);

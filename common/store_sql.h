@@ -9,6 +9,15 @@
 #include "store.h"
 #include "task_fields.h"
 
+/* The runs in flight, found from their tasks' rows (store.c keeps the
+ * one of each there): no index of runs says which are running, so that a
+ * run's end changes none. */
+#define STORE_SQL_IN_FLIGHT "runs.id IN (SELECT run_in_flight FROM tasks WHERE run_in_flight IS" \
+	" NOT NULL) AND runs.status = 'running'"
+/* Each task's id and the end of its last successful run, in id order. */
+#define STORE_SQL_LAST_SUCCESS "id, last_success_at FROM tasks WHERE last_success_at IS NOT NULL" \
+	" ORDER BY id"
+
 /* How a backend's SQL differs. */
 struct sql_dialect {
 	char param;             /* placeholders: '?' writes ?1, ?2, ...; '$' writes $1, $2, ... */

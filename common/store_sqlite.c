@@ -268,6 +268,16 @@ static const char *const migrations[] = {
 	 * every write of a user's task no longer touches it. */
 	"DROP INDEX tasks_origin;"
 	"CREATE INDEX tasks_origin ON tasks(origin) WHERE origin <> 'user';",
+	/* 12: the one run in flight of a task, and its last success, on the
+	 * task's row, as on a server (where a run's end then changes no
+	 * indexed column of runs); runs_in_flight stays, a second guard. */
+	"ALTER TABLE tasks ADD COLUMN last_success_at INTEGER;"
+	"ALTER TABLE tasks ADD COLUMN run_in_flight TEXT;"
+	"UPDATE tasks SET run_in_flight = (SELECT id FROM runs WHERE runs.task_id = tasks.id"
+	" AND runs.status = 'running'),"
+	" last_success_at = (SELECT max(ended_at) FROM runs WHERE runs.task_id = tasks.id"
+	" AND runs.status = 'success');"
+	"CREATE INDEX tasks_in_flight ON tasks(run_in_flight) WHERE run_in_flight IS NOT NULL;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -81,9 +81,7 @@ static int
 sqh_last_success(struct store *st, void (*fn)(const char *task_id, int64_t at, void *arg),
     void *arg, struct err *e)
 {
-	/* Read from the index runs_status alone. */
-	static const char q[] = "SELECT task_id, max(ended_at) FROM runs WHERE status = 'success'"
-	    " GROUP BY task_id ORDER BY task_id";
+	static const char q[] = "SELECT " STORE_SQL_LAST_SUCCESS;
 	sqlite3_stmt *s = sq_stmt(st, q, e);
 	if (!s)
 		return ST_ERR;

@@ -146,7 +146,7 @@ sq_run_claims(struct store *st, struct run_claim **out, size_t *n, struct err *e
 {
 	static const char q[] = "SELECT id, task_id, slot, started_at, lease_until, trigger,"
 	    " prev_status, owner_id, owner_host, ifnull(owner_node, owner_boot), owner_pid,"
-	    " owner_start, attempt, arming FROM runs WHERE status = 'running'";
+	    " owner_start, attempt, arming FROM runs WHERE " STORE_SQL_IN_FLIGHT;
 	sqlite3_stmt *s = sq_stmt(st, q, e);
 	if (!s)
 		return ST_ERR;

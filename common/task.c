@@ -155,6 +155,7 @@ task_init(struct task *t)
 	t->stagger = -1;
 	t->anchor = t->not_before = TIME_NONE;
 	t->budget_noticed = TIME_NONE;
+	t->last_success_at = TIME_NONE;
 }
 
 /* The string members of t are those its table (task_fields.c) lists:

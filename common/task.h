@@ -95,6 +95,9 @@ struct task {
 	                              "forever"), or NULL: the configured default */
 	int arming;                /* bumped each time the schedule is set again: an instant
 	                              that already ran is a new occurrence in a new arming */
+	int64_t last_success_at;   /* when its last successful run ended, or TIME_NONE */
+	char run_in_flight[37];    /* the id of its run in flight, or "": one at a time */
+	int run_in_flight_set;     /* written only when set: other writes keep the store's */
 	int64_t created_at, updated_at, deleted_at;
 };
 

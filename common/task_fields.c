@@ -79,6 +79,8 @@ static const struct field task_table[] = {
 	{NULL,                  "budget_noticed",      FT_TIME,       T(budget_noticed),        0, NULL},
 	{NULL,                  "output_hash",         FT_STR,        T(output_hash),           0, NULL},
 	{NULL,                  "dedup",               FT_DEDUP,      NONE,                     0, NULL},
+	{NULL,                  "last_success_at",     FT_TIME,       T(last_success_at),       0, NULL},
+	{NULL,                  "run_in_flight",       FT_CHARS,      T(run_in_flight),         F_GUARD, NULL},
 };
 
 static const struct field run_table[] = {
@@ -137,7 +139,7 @@ field_is_text(const struct field *f)
 int
 field_keeps(const struct field *f)
 {
-	return f->column && (f->type == FT_ENUM || f->type == FT_PLAN);
+	return f->column && (f->type == FT_ENUM || f->type == FT_PLAN || (f->flags & F_GUARD));
 }
 
 void
@@ -226,6 +228,8 @@ static int
 unknown_value(const struct field *f, const void *obj)
 {
 	const struct task *t = obj;
+	if (f->flags & F_GUARD)
+		return !t->run_in_flight_set;
 	if (f->type == FT_ENUM)
 		return *CFIELD_OF(obj, f, int) < 0;
 	return f->type == FT_PLAN && !t->nplan && (t->kind == KIND_AT || t->kind == KIND_PLAN);

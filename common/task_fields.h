@@ -44,6 +44,7 @@ enum {
 	F_LARGE = 1 << 4, /* store: read only when asked for (a run's output) */
 	F_END = 1 << 5,   /* store: written when a run ends (else only when it is recorded) */
 	F_FIRST = 1 << 6, /* JSON output: the first of several cron expressions (FT_CRONS has all) */
+	F_GUARD = 1 << 7, /* store: written only by claims and ends (task.run_in_flight_set) */
 };
 
 /* The names of an FT_ENUM's values. */

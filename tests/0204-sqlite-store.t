@@ -65,7 +65,42 @@ test_expect_success 'a store made by schema version 1 is upgraded in place and k
 	EOF
 	test_cmp expect actual &&
 	TASK_DB=$PWD/old.db task-add --manual "new task in an old store" >/dev/null &&
-	test "$(TASK_DB=$PWD/old.db task-ls | wc -l)" -eq 5
+	test "$(TASK_DB=$PWD/old.db task-ls | wc -l)" -eq 5 &&
+	sqlite3 old.db "SELECT name FROM tasks WHERE last_success_at = (SELECT max(ended_at)
+		FROM runs WHERE task_id = tasks.id AND status = '\''success'\'')" >actual &&
+	echo "Morning briefing" >expect && test_cmp expect actual
+'
+
+# A store as schema 11 left it: a run in flight (its process gone) known
+# only from runs.
+cat >old11.sql <<\EOF
+DROP INDEX tasks_in_flight;
+ALTER TABLE tasks DROP COLUMN run_in_flight;
+ALTER TABLE tasks DROP COLUMN last_success_at;
+INSERT INTO runs (id, task_id, trigger, status, started_at, lease_until, owner_id)
+    SELECT '00000000-0000-4000-8000-0000000000aa', id, 'manual', 'running', 1795000000,
+    1795000060, 'gone'
+    FROM tasks WHERE name = 'busy';
+UPDATE tasks SET status = 'running' WHERE name = 'busy';
+PRAGMA user_version = 11;
+EOF
+
+test_expect_success 'a store of schema 11: its run in flight and last successes move to the tasks' '
+	TASK_DB=$PWD/s11.db task-add --manual --exec true --name ok x >/dev/null &&
+	TASK_DB=$PWD/s11.db task-add --manual --exec "echo again" --name busy y >/dev/null &&
+	TASK_DB=$PWD/s11.db task-run ok >/dev/null &&
+	sqlite3 s11.db <old11.sql &&
+	TASK_DB=$PWD/s11.db task-log --status running | cut -f1 >running &&
+	echo 00000000-0000-4000-8000-0000000000aa >expect && test_cmp expect running &&
+	sqlite3 s11.db "SELECT name, ifnull(run_in_flight, '\''-'\''), last_success_at = (SELECT
+		max(ended_at) FROM runs WHERE task_id = tasks.id AND status = '\''success'\'')
+		FROM tasks ORDER BY name" >actual &&
+	printf "busy|00000000-0000-4000-8000-0000000000aa|\nok|-|1\n" >expect && test_cmp expect actual &&
+	TASK_DB=$PWD/s11.db task-run busy >out &&
+	echo again >expect && test_cmp expect out &&
+	TASK_DB=$PWD/s11.db task-log --task busy | cut -f7 >statuses &&
+	printf "success\ninterrupted\n" >expect && test_cmp expect statuses &&
+	test "$(sqlite3 s11.db "SELECT count(*) FROM tasks WHERE run_in_flight IS NOT NULL")" = 0
 '
 
 test_expect_success 'a store from a newer agentcron is refused, untouched' '

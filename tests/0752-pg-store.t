@@ -38,6 +38,10 @@ test_expect_success 'a schema newer than this agentcron is refused, the database
 
 # A database as schema 6 left it, and what schema 7 makes of it.
 cat >old.sql <<\EOF
+ALTER TABLE tasks DROP COLUMN run_in_flight;
+ALTER TABLE tasks DROP COLUMN last_success_at;
+CREATE UNIQUE INDEX runs_in_flight ON runs (task_id) WHERE status = 'running';
+CREATE INDEX runs_status ON runs (status, task_id, ended_at);
 ALTER TABLE tasks ADD CONSTRAINT tasks_seq_key UNIQUE (seq);
 ALTER TABLE runs ADD CONSTRAINT runs_seq_key UNIQUE (seq);
 DROP INDEX tasks_origin;
@@ -56,7 +60,56 @@ test_expect_success 'a database of schema 6 is brought up to date: no index only
 	pg_psql "$(pg_db_of "$db")" -q -f "$PWD/old.sql" &&
 	TASK_DB=$db task-add --manual --name new y >/dev/null &&
 	pg_psql "$(pg_db_of "$db")" -f "$PWD/now.sql" >actual &&
-	printf "tasks_origin|t\nnew old|\n7|\n" >expect && test_cmp expect actual
+	printf "tasks_origin|t\nnew old|\n8|\n" >expect && test_cmp expect actual
+'
+
+# A database as schema 7 left it: a run in flight (its process gone) and
+# the last success known only from runs, each with its index.
+cat >old7.sql <<\EOF
+ALTER TABLE tasks DROP COLUMN run_in_flight;
+ALTER TABLE tasks DROP COLUMN last_success_at;
+CREATE UNIQUE INDEX runs_in_flight ON runs (task_id) WHERE status = 'running';
+CREATE INDEX runs_status ON runs (status, task_id, ended_at);
+INSERT INTO runs (id, task_id, trigger, status, started_at, lease_until, owner_id)
+    SELECT '00000000-0000-4000-8000-0000000000aa', id, 'manual', 'running', 1795000000,
+    1795000060, 'gone'
+    FROM tasks WHERE name = 'busy';
+UPDATE tasks SET status = 'running' WHERE name = 'busy';
+UPDATE agentcron_schema SET version = 7;
+EOF
+cat >now7.sql <<\EOF
+SELECT name, coalesce(run_in_flight, '-'), last_success_at = (SELECT max(ended_at) FROM runs
+    WHERE task_id = tasks.id AND status = 'success') FROM tasks ORDER BY name;
+SELECT count(*) FROM pg_indexes WHERE indexname IN ('runs_in_flight', 'runs_status');
+SELECT max(version) FROM agentcron_schema;
+EOF
+
+test_expect_success 'a database of schema 7: its run in flight and last successes move to the tasks' '
+	db=$(pg_new_db) &&
+	TASK_DB=$db task-add --manual --exec true --name ok x >/dev/null &&
+	TASK_DB=$db task-add --manual --exec "echo again" --name busy y >/dev/null &&
+	TASK_DB=$db task-run ok >/dev/null &&
+	pg_psql "$(pg_db_of "$db")" -q -f "$PWD/old7.sql" &&
+	TASK_DB=$db task-log --status running | cut -f1 >running &&
+	pg_psql "$(pg_db_of "$db")" -f "$PWD/now7.sql" >actual &&
+	printf "busy|00000000-0000-4000-8000-0000000000aa|\nok|-|t\n0\n8\n" >expect &&
+	test_cmp expect actual &&
+	echo 00000000-0000-4000-8000-0000000000aa >expect && test_cmp expect running &&
+	TASK_DB=$db task-run busy >out &&
+	echo again >expect && test_cmp expect out &&
+	TASK_DB=$db task-log --task busy | cut -f7 >statuses &&
+	printf "success\ninterrupted\n" >expect && test_cmp expect statuses &&
+	pg_psql "$(pg_db_of "$db")" -c "SELECT count(*) FROM tasks WHERE run_in_flight IS NOT NULL" >n &&
+	echo 0 >expect && test_cmp expect n
+'
+
+test_expect_success 'the end of a run changes no index of runs: the server updates its row in place' '
+	db=$(pg_new_db) &&
+	TASK_DB=$db task-add --manual --exec true --name quick x >/dev/null &&
+	for i in 1 2 3 4 5; do TASK_DB=$db task-run quick >/dev/null || return 1; done &&
+	pg_psql "$(pg_db_of "$db")" -c "SELECT n_tup_upd >= 5, n_tup_upd = n_tup_hot_upd
+		FROM pg_stat_user_tables WHERE relname = '\''runs'\''" >actual &&
+	echo "t|t" >expect && test_cmp expect actual
 '
 
 # while_locked CMD...: CMD while another session holds the tasks table

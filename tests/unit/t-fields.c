@@ -229,6 +229,7 @@ task_make(struct task *t, int k, int v)
 	for (size_t i = 0; i < task_fields.n; i++)
 		fill(&task_fields.f[i], t, &dflt, i, v);
 	snprintf(t->id, sizeof t->id, "0000000%d-0000-4000-8000-00000000000%d", k, v);
+	t->run_in_flight_set = 1; /* written, as by a claim */
 	t->kind = kinds[k];
 	set_str(&t->tz, v ? "Asia/Tokyo" : "Europe/Paris");
 	set_str(&t->cron, t->kind == KIND_CRON ? (v ? "30 8 * * 1; 0 9 * * 6" : "0 7 * * *") : NULL);
@@ -356,6 +357,11 @@ test_keeps(struct store *st, const struct task *stored)
 				*FIELD_OF(&t[k], f, int) = -1;
 			else if (f->type == FT_PLAN)
 				t[k].nplan = 0;
+			else if (f->flags & F_GUARD) {
+				/* Not a claim's or an end's write: the store's stands. */
+				snprintf(FIELD_OF(&t[k], f, char), f->size, "not written");
+				t[k].run_in_flight_set = 0;
+			}
 			ok &= store_task_put(st, &t[k], &e) == ST_OK;
 			task_free(&t[k]);
 		}
@@ -439,6 +445,7 @@ test_twin(struct store *st, const struct task *want, char id[37])
 	task_copy(&a, want);
 	a.deleted_at = TIME_NONE;
 	a.status = STATUS_PENDING;
+	a.run_in_flight[0] = 0;
 	set_str(&a.key, NULL);
 	snprintf(a.id, sizeof a.id, "%s", "0000000a-0000-4000-8000-000000000000");
 	task_copy(&b, &a);
@@ -545,6 +552,21 @@ run_check_read(struct store *st, const struct run *want, const char *path)
 	run_free(&got);
 }
 
+/* The run in flight task_id's row names. */
+static void
+in_flight_check(struct store *st, const char *task_id, const char *want, const char *path)
+{
+	struct task t;
+	struct err e;
+	if (!check(store_task_get(st, task_id, &t, &e) == ST_OK, "%s: read", path)) {
+		printf("#   %s\n", e.msg);
+		return;
+	}
+	if (!check(strcmp(t.run_in_flight, want) == 0, "%s", path))
+		printf("#   want and got: '%s' and '%s'\n", want, t.run_in_flight);
+	task_free(&t);
+}
+
 /* A run of task_id recorded by a claim (every column), then ended (F_END
  * columns), read by id and listed. */
 static void
@@ -566,6 +588,7 @@ test_run_store(struct store *st, const char *task_id)
 		printf("#   %s\n", e.msg);
 	claimed_free(out, (size_t)n);
 	run_check_read(st, &want, "run store: recorded");
+	in_flight_check(st, task_id, want.id, "run store: recorded, on its task's row");
 	/* Its end: the F_END fields another value. */
 	run_make(&ended, task_id, 0);
 	ended.status = RUN_RUNNING;
@@ -578,6 +601,7 @@ test_run_store(struct store *st, const char *task_id)
 	    "run store: ended by its owner"))
 		printf("#   %s\n", e.msg);
 	run_check_read(st, &ended, "run store: ended");
+	in_flight_check(st, task_id, "", "run store: ended, gone from its task's row");
 	struct run_filter f;
 	struct run got;
 	run_filter_init(&f);
