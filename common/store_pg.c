@@ -878,17 +878,19 @@ pg_refresh(struct store *st, char *what, size_t n, struct err *e)
  * ends of runs): their generic plans, made once, not a custom plan made
  * at every execution (what the planner keeps choosing for a claim's scan
  * and for statements over arrays).  Only within the unit; from
- * PostgreSQL 12, which has the setting.  No bitmap scans there: the
- * lookups of a unit are a few rows, and a bitmap scan of the runs in
- * flight reads every entry their ended versions left in the index (only
- * a plain index scan marks those dead), thousands in a burst. */
+ * PostgreSQL 12, which has the setting.  Its lookups are a few rows, each
+ * by an index: no bitmap scans (one reads every entry that versions
+ * since ended left in its index, where a plain index scan marks them
+ * dead: thousands in a burst), and no sequential scans (a plan made while
+ * a burst's runs looked like none read every run at each end). */
+#define UNIT_SETTINGS "SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off"
 static int
 pg_begin(struct store *st, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
 	return simple(st, pq->serverVersion(pg(st)->conn) >= 120000 ?
-	    "BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; SET LOCAL enable_bitmapscan = off" :
-	    "BEGIN; SET LOCAL enable_bitmapscan = off", "starting a transaction", e);
+	    "BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; " UNIT_SETTINGS :
+	    "BEGIN; " UNIT_SETTINGS, "starting a transaction", e);
 }
 
 static int
