@@ -237,15 +237,21 @@ store_schema_newer(const struct store *st, int version, int ours, struct err *e)
 
 /* ---- units of work ---- */
 
-int
-store_begin(struct store *st, struct err *e)
+static int
+unit_begin(struct store *st, int of_runs, struct err *e)
 {
 	if (st->depth)
 		return err_set(e, ST_ERR, "store '%s': a unit of work is already open", st->name);
-	int rc = st->ops->begin(st, e);
+	int rc = st->ops->begin(st, of_runs, e);
 	if (!rc)
 		st->depth = 1;
 	return rc;
+}
+
+int
+store_begin(struct store *st, struct err *e)
+{
+	return unit_begin(st, 0, e);
 }
 
 int
@@ -759,7 +765,7 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 		return ST_OK;
 	struct task *tasks = xcalloc((size_t)cap, sizeof *tasks);
 	int *last = xcalloc((size_t)cap, sizeof *last);
-	int rc = store_begin(st, e), alive = 1;
+	int rc = unit_begin(st, 1, e), alive = 1;
 	/* A sign of life in the same transaction: a process others declared
 	 * dead (its runs recovered) claims nothing.  A claim that only looks
 	 * (a dry run) needs no owner. */
@@ -1012,7 +1018,7 @@ int
 store_runs_end(struct store *st, struct run_end *ends, size_t n, end_fn fn, late_fn late,
     void *arg, struct err *e)
 {
-	int rc = store_begin(st, e);
+	int rc = unit_begin(st, 1, e);
 	if (!rc)
 		rc = ends_write(st, ends, n, &(struct end_rules){fn, late, arg}, NULL, e);
 	if (!rc)

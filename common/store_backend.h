@@ -40,7 +40,8 @@ struct store {
 struct store_ops {
 	void (*close)(struct store *st);
 	int (*refresh)(struct store *st, char *what, size_t n, struct err *e);
-	int (*begin)(struct store *st, struct err *e);
+	/* of_runs: a unit that claims or ends runs, a few rows each by a key */
+	int (*begin)(struct store *st, int of_runs, struct err *e);
 	int (*commit)(struct store *st, struct err *e);
 	void (*rollback)(struct store *st);
 

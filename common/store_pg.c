@@ -881,16 +881,19 @@ pg_refresh(struct store *st, char *what, size_t n, struct err *e)
  * PostgreSQL 12, which has the setting.  Its lookups are a few rows, each
  * by an index: no bitmap scans (one reads every entry that versions
  * since ended left in its index, where a plain index scan marks them
- * dead: thousands in a burst), and no sequential scans (a plan made while
- * a burst's runs looked like none read every run at each end). */
-#define UNIT_SETTINGS "SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off"
+ * dead: thousands in a burst).  A unit that claims or ends runs does
+ * without sequential scans too: a plan of a group's end made while a
+ * burst's runs looked like none read every run at each end. */
 static int
-pg_begin(struct store *st, struct err *e)
+pg_begin(struct store *st, int of_runs, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	return simple(st, pq->serverVersion(pg(st)->conn) >= 120000 ?
-	    "BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; " UNIT_SETTINGS :
-	    "BEGIN; " UNIT_SETTINGS, "starting a transaction", e);
+	int generic = pq->serverVersion(pg(st)->conn) >= 120000;
+	char sql[160];
+	snprintf(sql, sizeof sql, "BEGIN;%s SET LOCAL enable_bitmapscan = off%s",
+	    generic ? " SET LOCAL plan_cache_mode = force_generic_plan;" : "",
+	    of_runs ? "; SET LOCAL enable_seqscan = off" : "");
+	return simple(st, sql, "starting a transaction", e);
 }
 
 static int

@@ -663,8 +663,9 @@ sq_refresh(struct store *st, char *what, size_t n, struct err *e)
 }
 
 static int
-sq_begin(struct store *st, struct err *e)
+sq_begin(struct store *st, int of_runs, struct err *e)
 {
+	(void)of_runs;
 	return exec_sql(st, "BEGIN IMMEDIATE", e);
 }
 
