@@ -638,9 +638,10 @@ in_flight_set(struct task *t, const char *run_id)
 	t->run_in_flight_set = 1;
 }
 
-/* r ended as its task t, held, is written: whether that changes t. */
+/* The end of r on its task t (held): no longer its run in flight, and its
+ * last success if r succeeded; whether t changed. */
 static int
-in_flight_end(struct task *t, const struct run *r)
+task_run_ended(struct task *t, const struct run *r)
 {
 	int changed = 0;
 	if (r->status == RUN_SUCCESS && r->ended_at != TIME_NONE &&
@@ -869,7 +870,7 @@ task_after(struct store *st, const struct run *r, end_fn fn, void *arg, struct e
 	if (rc)
 		return rc == ST_NOTFOUND ? ST_OK : rc;
 	rc = fn(&t, r, &write, arg, e);
-	if (!rc && (in_flight_end(&t, r) || write))
+	if (!rc && (task_run_ended(&t, r) || write))
 		rc = store_task_put(st, &t, e);
 	task_free(&t);
 	return rc;
@@ -961,7 +962,7 @@ ends_write_many(struct store *st, struct run_end *ends, size_t n, const struct e
 			continue;
 		task_copy(&ew->read[i], &ew->t[i]);
 		if (!(rc = er->fn(&ew->t[i], ends[i].run, &write, er->arg, e)) &&
-		    (in_flight_end(&ew->t[i], ends[i].run) || write)) {
+		    (task_run_ended(&ew->t[i], ends[i].run) || write)) {
 			ew->was[ew->nw] = &ew->read[i];
 			ew->w[ew->nw++] = &ew->t[i];
 		}
