@@ -218,20 +218,13 @@ static int
 count_tasks(struct status *s, struct err *e)
 {
 	struct task_filter f;
-	int rc = ST_OK;
-	task_filter_init(&f);
-	if ((rc = store_task_count(s->st, &f, &s->tasks, e)))
-		return rc;
-	f.enabled = 1;
-	if ((rc = store_task_count(s->st, &f, &s->enabled, e)))
-		return rc;
-	f.enabled = -1;
-	for (int i = 0; !rc && i < STATUS_COUNT; i++) {
-		f.statuses = 1u << i;
-		rc = store_task_count(s->st, &f, &s->by_status[i], e);
-	}
+	struct task_tally tally;
+	int rc = store_task_tally(s->st, &tally, e);
 	if (rc)
 		return rc;
+	s->tasks = tally.all;
+	s->enabled = tally.enabled;
+	memcpy(s->by_status, tally.by_status, sizeof s->by_status);
 	/* Due now (or asked for): the overdue are among them. */
 	task_filter_init(&f);
 	f.statuses = 1u << STATUS_PENDING;

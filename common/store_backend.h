@@ -137,6 +137,7 @@ struct history_ops {
 	int (*pass_put)(struct store *st, const struct pass *p, struct err *e);
 	int (*pass_list)(struct store *st, int (*fn)(const struct pass *p, void *arg), void *arg,
 	    struct err *e);
+	int (*task_tally)(struct store *st, struct task_tally *t, struct err *e);
 	int (*run_counts)(struct store *st, int64_t since,
 	    void (*fn)(const char *status, long long n, void *arg), void *arg, struct err *e);
 	int (*last_success)(struct store *st, void (*fn)(const char *task_id, int64_t at, void *arg),
