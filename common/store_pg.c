@@ -690,6 +690,15 @@ static const char *const migrations[] = {
 	"CREATE INDEX tasks_in_flight ON tasks (run_in_flight) WHERE run_in_flight IS NOT NULL;"
 	"DROP INDEX runs_in_flight;"
 	"DROP INDEX runs_status;",
+	/* 9: the few tasks task-status lists (paused, failing, with a budget
+	 * of their own), each from an index of them alone in the order they
+	 * are listed: through a cursor, the server would rather walk every
+	 * task in that order than sort.  A task enters one only in that state. */
+	"CREATE INDEX tasks_paused ON tasks ((coalesce(next_run_at, 9223372036854775807)), seq)"
+	" WHERE paused IS NOT NULL AND deleted_at IS NULL;"
+	"CREATE INDEX tasks_failing ON tasks ((coalesce(next_run_at, 9223372036854775807)), seq)"
+	" WHERE last_status IN ('failed', 'timeout', 'interrupted') AND deleted_at IS NULL;"
+	"CREATE INDEX tasks_budget ON tasks (id) WHERE budget IS NOT NULL AND deleted_at IS NULL;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 

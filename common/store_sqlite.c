@@ -288,7 +288,7 @@ static const char *const migrations[] = {
 	 * of them alone (a task enters one only in that state). */
 	"DROP INDEX runs_status;"
 	"CREATE INDEX runs_status ON runs(status, started_at);"
-	"CREATE INDEX tasks_disabled ON tasks(status) WHERE enabled = 0 AND deleted_at IS NULL;"
+	"CREATE INDEX tasks_disabled ON tasks(enabled) WHERE enabled = 0 AND deleted_at IS NULL;"
 	"CREATE INDEX tasks_paused ON tasks(ifnull(next_run_at, 9223372036854775807))"
 	" WHERE paused IS NOT NULL AND deleted_at IS NULL;"
 	"CREATE INDEX tasks_failing ON tasks(ifnull(next_run_at, 9223372036854775807))"
