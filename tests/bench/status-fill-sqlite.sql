@@ -1,5 +1,5 @@
 -- tests/bench/status.sh: a store of :mult times the first 10,000 tasks,
--- with :runs runs a task and the states task-status reports.
+-- with :runs runs a task (maybe none) and the states task-status reports.
 BEGIN;
 INSERT INTO tasks (id, name, prompt, kind, cron, plan, tz, enabled, status, next_run_at,
  created_at, updated_at, exec, due_at, dedup, origin)

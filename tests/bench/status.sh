@@ -51,10 +51,10 @@ figures() {
 		# --check says WARNING (1) of the failing tasks: both through sh.
 		out=$("$benchrun" "$(runs_for "$size")" sh -c '"$0" $1; test $? -le 2' \
 			"$AC_BIN/task-status" "$m" --vs sh -c "$1" "$tmp/$kind.sql" | sed -n '1p;2p')
-		a=$(echo "$out" | sed -n '1s/.*median \([0-9.]*\) ms.*/\1/p')
-		b=$(echo "$out" | sed -n '2s/.*median \([0-9.]*\) ms.*/\1/p')
-		awk -v l="$label" -v m="$mode" -v a="$a" -v b="$b" 'BEGIN {
-			printf "%s: task-status %-12s median %8.1f ms, the shell %8.1f ms: %.2fx\n", l, m, a, b, a / b }'
+		echo "$out" | awk -v l="$label" -v m="$mode" '
+			NR == 1 { a = $5; ca = $14 } NR == 2 { b = $5; cb = $14 }
+			END { printf "%s: task-status %-12s median %8.1f ms, the shell %8.1f ms: %.2fx (cpu %.1f against %.1f ms)\n",
+			    l, m, a, b, a / b, ca, cb }'
 	done
 }
 
