@@ -87,12 +87,12 @@ test_expect_success 'the server now waits at every commit for a standby that nev
 '
 
 test_expect_success 'an idle pass does not wait for its record to be flushed, and writes it' '
-	TASK_NOW=2026-11-23T06:01:00Z timeout 60 task-tick >/dev/null &&
+	TASK_NOW=2026-11-23T06:01:00Z timeout -k 5 60 task-tick >/dev/null &&
 	test "$(own_sql "SELECT at FROM passes WHERE host = '\''alpha'\''")" = "$(date -u -d 2026-11-23T06:01:00Z +%s)"
 '
 
 test_expect_success 'a write that must last still waits (the standby setting took)' '
-	test_expect_code 124 env TASK_NOW=2026-11-23T06:02:00Z timeout 3 task-add --manual --name stuck x
+	test_expect_code 124 env TASK_NOW=2026-11-23T06:02:00Z timeout -k 5 3 task-add --manual --name stuck x
 '
 
 test_expect_success 'and with the standby setting gone, the pass record is as any' '

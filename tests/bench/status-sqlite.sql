@@ -17,8 +17,9 @@ SELECT v, (SELECT count(*) FROM runs WHERE status = s.v AND started_at >= :day) 
  WHERE v IS NOT NULL;
 SELECT sum(input_tokens), sum(output_tokens) FROM llm_calls WHERE created_at >= :today;
 SELECT total(cost), total(input_tokens + output_tokens) FROM llm_calls WHERE created_at >= :today;
-SELECT * FROM tasks WHERE deleted_at IS NULL AND budget IS NOT NULL;
-SELECT total(cost) FROM llm_calls WHERE task_id IN (SELECT id FROM tasks WHERE deleted_at IS NULL
- AND budget IS NOT NULL) AND created_at >= :today GROUP BY task_id;
+SELECT * FROM tasks WHERE id IN (SELECT id FROM tasks WHERE budget IS NOT NULL
+ AND deleted_at IS NULL ORDER BY id);
+SELECT total(cost) FROM llm_calls WHERE task_id IN (SELECT id FROM tasks WHERE budget IS NOT NULL
+ AND deleted_at IS NULL ORDER BY id) AND created_at >= :today GROUP BY task_id;
 PRAGMA page_count;
 PRAGMA freelist_count;
