@@ -2,7 +2,7 @@
  * SQLite store, then the plan SQLite makes of each statement it ran.
  *   status-plans [TASK-STATUS OPTION...]
  * Every connection the program opens is traced (an auto-extension); once
- * it is done, each distinct statement is printed on a line of its own
+ * it is done, each distinct statement that reads is printed on a line of its own
  * after "SQL ", followed by its EXPLAIN QUERY PLAN lines after "PLAN ",
  * read on a connection of our own.  task-status's output goes to
  * /dev/null; exits with its status (3 if the plans cannot be read). */
@@ -30,8 +30,8 @@ on_stmt(unsigned type, void *arg, void *stmt, void *x)
 	struct seen *s = arg;
 	(void)x;
 	const char *sql = type == SQLITE_TRACE_STMT ? sqlite3_sql(stmt) : NULL;
-	if (!sql || strncmp(sql, "PRAGMA", 6) == 0 || strncmp(sql, "BEGIN", 5) == 0 ||
-	    strncmp(sql, "COMMIT", 6) == 0 || strncmp(sql, "ROLLBACK", 8) == 0)
+	/* The reads: an upgrade's steps, say, are not for explaining after. */
+	if (!sql || (strncmp(sql, "SELECT", 6) != 0 && strncmp(sql, "WITH", 4) != 0))
 		return 0;
 	for (int i = 0; i < s->n; i++)
 		if (strcmp(s->sql[i], sql) == 0)
