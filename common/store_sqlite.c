@@ -607,8 +607,9 @@ sq_free(struct sq *q)
 	/* A connection that wrote nothing but records whose loss costs
 	 * nothing (a pass's, which an idle pass is all about) leaves a small
 	 * log for the next to copy: copying it in costs the disk two flushes
-	 * (the log's, then the file's).  The next opener reads it whole. */
-	if (q->log_pages < 0 && q->path[0] && !q->migrated &&
+	 * (the log's, then the file's).  The next opener reads it whole; the
+	 * next to close otherwise copies it in. */
+	if (q->log_pages < 0 && q->path[0] && !q->migrated && q->quiet_changes > 0 &&
 	    sqlite3_total_changes64(q->db) == q->quiet_changes && log_small(q))
 		sqlite3_db_config(q->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	if (q->log_pages > LOG_PAGES_MAX) {
@@ -670,9 +671,13 @@ sq_connect(struct store *st, const char *path, struct err *e)
 	rc = memory || sb.st_size ? ST_OK : exec_sql(st, "PRAGMA auto_vacuum = INCREMENTAL", e);
 	if (!rc && !memory)
 		rc = set_wal(st, e);
+	/* 32 MiB, taken only as used; a program that only reads goes over
+	 * what it reads once (task-status over every run of a day), where a
+	 * larger cache only costs the memory it fills: SQLite's 2 MiB. */
 	if (!rc)
-		rc = exec_sql(st, "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;"
-		    " PRAGMA cache_size = -32768", e); /* 32 MiB, taken only as used */
+		rc = exec_sql(st, st->flags & STORE_READ ? "PRAGMA foreign_keys = ON; PRAGMA synchronous"
+		    " = FULL; PRAGMA cache_size = -2000" : "PRAGMA foreign_keys = ON; PRAGMA synchronous"
+		    " = FULL; PRAGMA cache_size = -32768", e);
 	if (!rc)
 		rc = migrate(st, e);
 	if (!rc && (st->flags & STORE_LOG) && !memory) {
