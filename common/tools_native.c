@@ -121,6 +121,27 @@ summary(struct tools *tl, const struct task *t, struct buf *out)
 	end_line(tl, t, out);
 }
 
+/* What only the user may set: a task that never stops retrying, never
+ * pauses or keeps its history forever outlives any mistake an agent makes. */
+static int
+agent_limits(const cJSON *args, struct buf *out)
+{
+	long v;
+	const char *keep = tools_arg_str(args, "keep");
+	if (tools_arg_int(args, "retries", &v) && (v < 0 || v > TASK_DEFAULT_RETRIES))
+		buf_printf(out, "Refused: an agent may give retries from 0 to %d, not %ld; more is the "
+		    "user's to set.", TASK_DEFAULT_RETRIES, v);
+	else if (tools_arg_int(args, "pause_after", &v) && (v < 1 || v > TASK_DEFAULT_PAUSE_AFTER))
+		buf_printf(out, "Refused: an agent may give pause_after from 1 to %d, not %ld; a task "
+		    "that never pauses is the user's to make.", TASK_DEFAULT_PAUSE_AFTER, v);
+	else if (keep && strcasecmp(keep, "forever") == 0)
+		buf_puts(out, "Refused: an agent may not keep a task's history forever; give a duration "
+		    "or a number of runs.");
+	else
+		return 0;
+	return 1;
+}
+
 /* JSON arguments to the fields task-add and task-edit take; *payload is
  * the payload's text and count[] the text of the count, retries and
  * pause_after, which a borrows (the caller frees the payload). */
@@ -180,6 +201,8 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
 			*dst[i] = count[i];
 		}
 	}
+	if (agent_limits(args, out))
+		return ST_REFUSED;
 	a->manual = tools_arg_bool(args, "manual", &b) && b;
 	a->heartbeat = tools_arg_bool(args, "heartbeat", &b) && b;
 	if (tools_arg_bool(args, "enabled", &b))
@@ -248,7 +271,8 @@ native_create(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 		if ((rc = store_task_get(tl->st, dup, &old, e)))
 			goto out;
 		if (t.key)
-			buf_printf(out, "A task with key '%s' already exists; nothing was added.\n", t.key);
+			buf_printf(out, "A task with key '%s' already exists; nothing was added.\n",
+			    tools_key_shown(tl, t.key));
 		else
 			buf_puts(out, "A pending task with the same prompt (or intent), schedule and channel "
 			    "already exists; nothing was added (pass force: true to add another).\n");
@@ -417,7 +441,7 @@ native_show(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	field(out, "Notify on", t.notify_on);
 	list_field(out, "MCP servers: ", t.mcp);
 	list_field(out, "MCP tools allowed: ", t.mcp_allow);
-	field(out, "Key", t.key);
+	field(out, "Key", tools_key_shown(tl, t.key));
 	field(out, "Last result", t.last_result);
 	task_origin_describe(&t, by, sizeof by);
 	field(out, "Made by", by);

@@ -364,7 +364,7 @@ test_expect_success 'agent_max_create counts a run'\''s tasks across its session
 	Refused: this run has created 10 tasks, the most one run may create (agent_max_create).
 	EOF
 	test_cmp expect actual &&
-	echo "{\"name\":\"schedule_task\",\"arguments\":{\"description\":\"k\",\"prompt\":\"k\",\"on_heartbeat\":true}}" >calls &&
+	echo "{\"name\":\"schedule_task\",\"arguments\":{\"description\":\"k\",\"prompt\":\"k\",\"cron\":\"0 9 * * *\"}}" >calls &&
 	TASK_RUN_ID=$RUN test_expect_code 2 task-mcp -p kai --call <calls >out &&
 	echo "Refused: this run has created 10 tasks, the most one run may create (agent_max_create)." >expect &&
 	test_cmp expect out
