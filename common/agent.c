@@ -51,15 +51,15 @@ agent_max_calls(const struct config *cf, long *n, struct err *e)
 	return config_count(cf, "agent_max_calls", AGENT_MAX_CALLS, n, e);
 }
 
-/* agent_attach_dirs, each resolved; "~/" is the home directory. */
-static int
-load_dirs(struct agent *a, const struct config *cf, struct err *e)
+int
+agent_attach_dirs(const struct config *cf, char ***dirs, size_t *ndirs, struct err *e)
 {
 	size_t n;
 	char **v = str_words(config_get(cf, "agent_attach_dirs"), &n);
 	const char *home = getenv("HOME");
 	int rc = ST_OK;
-	a->dirs = xcalloc(n + 1, sizeof *a->dirs);
+	*dirs = xcalloc(n + 1, sizeof **dirs);
+	*ndirs = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		char *path = strncmp(v[i], "~/", 2) == 0 && home ? xasprintf("%s%s", home, v[i] + 1)
 		    : xstrdup(v[i]);
@@ -68,11 +68,17 @@ load_dirs(struct agent *a, const struct config *cf, struct err *e)
 			rc = err_set(e, ST_INVALID, "%s: agent_attach_dirs: cannot use '%s': %s",
 			    config_path(cf), v[i], strerror(errno));
 		else
-			a->dirs[a->ndirs++] = r;
+			(*dirs)[(*ndirs)++] = r;
 		free(path);
 	}
 	str_words_free(v, n);
 	return rc;
+}
+
+static int
+load_dirs(struct agent *a, const struct config *cf, struct err *e)
+{
+	return agent_attach_dirs(cf, &a->dirs, &a->ndirs, e);
 }
 
 /* Whose authority: the run's (TASK_*) or, outside one, the config's. */

@@ -403,7 +403,7 @@ test_expect_success 'llm-call never attaches its config, mcp.json, keys, ~/.pgpa
 	do
 		test_expect_code 2 llm-call --key-file key -a "$a" hi >out 2>err || return 1
 		test ! -s out &&
-		echo "llm-call: attachment '\''$a'\'' is never sent to a model: it is agentcron'\''s config or store, a key file, ~/.pgpass or a file of /proc" >expect &&
+		echo "llm-call: attachment '\''$a'\'' is never sent to a model: it is agentcron'\''s config or store, a key file, a PostgreSQL password or service file or a file of /proc" >expect &&
 		test_cmp expect err || return 1
 	done &&
 	if test "$AC_STORE" = sqlite
