@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -377,6 +379,11 @@ prepare(struct call *k, int argc, char **argv, struct err *e)
 	if ((rc = llm_session_env(&o->s, e)) || (rc = read_prompt(argc, argv, &k->prompt, e)) ||
 	    (rc = now_get(&k->now, e)))
 		return rc;
+	/* The config and the key are in memory from here: no core dump and
+	 * no ptrace by another process of the user holds them. */
+	struct rlimit no_core = {0, 0};
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 || setrlimit(RLIMIT_CORE, &no_core) != 0)
+		return err_set(e, ST_ERR, "cannot keep the key out of core dumps: %s", strerror(errno));
 	if ((rc = config_load(&k->cf, e)) || (rc = llm_session_resolve(&o->s, k->cf, e)))
 		return rc == ST_INVALID ? EXEC_EXIT_PERMANENT : rc;
 	if ((rc = limits_set(k, e)))
