@@ -69,6 +69,21 @@ config_unknown(const struct config *c, size_t *pos)
 	return NULL;
 }
 
+const char *
+config_secret_next(const struct config *c, size_t *pos)
+{
+	static const char *const ends[] = {"_key", "_token", "_secret", "_password"};
+	for (; c && *pos < c->n; (*pos)++) {
+		size_t n = strlen(c->keys[*pos]);
+		for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+			size_t m = strlen(ends[i]);
+			if (n > m && strcmp(c->keys[*pos] + n - m, ends[i]) == 0)
+				return c->values[(*pos)++];
+		}
+	}
+	return NULL;
+}
+
 int
 config_tz(const struct config *c, struct err *e)
 {
