@@ -58,14 +58,12 @@ test_expect_success 'an executor that prints the config: the key not stored, sho
 if test "$AC_STORE" = postgres; then
 db=$(pg_db_of "$TASK_DB")
 test_expect_success 'the PostgreSQL password is scrubbed from a run'\''s output' '
-	TASK_DB="postgresql://pwuser:s3cret.pw@/$db?host=$AC_PG_DIR" &&
-	pg_sql "ALTER ROLE pwuser PASSWORD '\''s3cret.pw'\''" &&
-	id=$(task-add --manual --exec "echo pw s3cret.pw and s3cret%2Epw" --name pw x) &&
-	task-run "$id" >out &&
+	pw="postgresql://pwuser:s3cret@/$db?host=$AC_PG_DIR" &&
+	id=$(TASK_DB=$pw task-add --manual --exec "echo pw s3cret and s3cre%74" --name pw "print the password") &&
+	TASK_DB=$pw task-run "$id" >out &&
 	echo "pw [redacted] and [redacted]" >expect &&
 	test_cmp expect out &&
-	pg_sql "ALTER ROLE pwuser PASSWORD '\''s3cret'\''" &&
-	! store_dump | grep -q "s3cret.pw"
+	test "$(pg_sql "SELECT count(*) FROM runs WHERE output LIKE '\''%s3cre%'\''")" = 0
 '
 fi
 
