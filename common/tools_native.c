@@ -589,8 +589,8 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	    "'mon 09:00', 'mon,thu 6:30pm').", NULL, 0, NULL, NULL}, \
 	{"manual", "boolean", "Schedule: true for a task that runs only when asked (task_run).", \
 	    NULL, 0, NULL, NULL}, \
-	{"heartbeat", "boolean", "Schedule: true to add the prompt to every heartbeat run.", NULL, \
-	    0, NULL, NULL}, \
+	{"heartbeat", "boolean", "Schedule: true to add the prompt to every heartbeat run (the user's " \
+	    "alone: agents are refused).", NULL, 0, NULL, NULL}, \
 	{"tz", "string", "IANA time zone the schedule is read in (e.g. 'Europe/London'). Default: " \
 	    "the local zone.", NULL, 0, NULL, NULL}, \
 	{"enabled", "boolean", "false keeps the task but stops it firing on its own.", NULL, 0, \
@@ -635,14 +635,14 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	{"deadline", "string", "How late an occurrence may still start, e.g. '10m', '2h': past it " \
 	    "it is recorded missed and not run, and missed runs are never caught up past it. " \
 	    "'none' removes it.", NULL, 0, NULL, NULL}, \
-	{"retries", "integer", "Retries of a failed run: a one-shot's (default 3, backing off from " \
-	    "60 s), or a recurring task's failed occurrence (default 2: after 30 s, 2 min, 10 min, " \
-	    "30 min, 1 h, never past its next occurrence).", NULL, 0, NULL, NULL}, \
+	{"retries", "integer", "Retries of a failed run, 0 to 3: a one-shot's (default 3, backing " \
+	    "off from 60 s), or a recurring task's failed occurrence (default 2: after 30 s, 2 min, " \
+	    "10 min, 30 min, 1 h, never past its next occurrence).", NULL, 0, NULL, NULL}, \
 	{"pause_after", "integer", "Failed occurrences in a row after which a recurring task is " \
-	    "paused (disabled, with the reason; enabling it again resumes it). Default 5; 0 never.", \
+	    "paused (disabled, with the reason; enabling it again resumes it), 1 to 5. Default 5.", \
 	    NULL, 0, NULL, NULL}, \
 	{"keep", "string", "How much run history to keep: a duration ('30d', '12h', '2w'), a number " \
-	    "of runs (20 or more), 'forever', or 'default' for the configured one (90 days).", NULL, \
+	    "of runs (20 or more), or 'default' for the configured one (90 days).", NULL, \
 	    0, NULL, NULL}
 
 static const struct tool_param create_params[] = {
