@@ -7,7 +7,7 @@
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-03-01T12:00:00Z
 KEY=sk-fake-0123456789abcdef
-port=$(provider_start fp "$KEY") || exit 1
+port=$(provider_start fp "$KEY" 120 300) || exit 1
 OPENAI_BASE_URL=http://127.0.0.1:$port/v1 OPENAI_API_KEY=$KEY
 export TASK_NOW OPENAI_BASE_URL OPENAI_API_KEY
 mkdir -p "$XDG_CONFIG_HOME/agentcron"
