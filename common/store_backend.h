@@ -35,6 +35,7 @@ struct store {
 	int64_t skew_ms;
 	int64_t deadline_ms;      /* store_deadline's: mono_ms, 0: none */
 	int64_t op_ms;            /* and each statement's; 0: none */
+	int commit_unknown;       /* the last commit failed with the connection: made or not */
 };
 
 struct store_ops {
