@@ -59,7 +59,8 @@ store_where(char *buf, size_t n, struct err *e)
 int
 store_is_uri(const char *where)
 {
-	return strncmp(where, "postgres://", 11) == 0 || strncmp(where, "postgresql://", 13) == 0;
+	return strncmp(where, "postgres://", 11) == 0 || strncmp(where, "postgresql://", 13) == 0 ||
+	    pg_conninfo_is(where);
 }
 
 int
@@ -199,6 +200,13 @@ store_durability(struct store *st, char *off, size_t n, struct err *e)
 	if (n)
 		off[0] = 0;
 	return store_is_uri(st->locator) && !st->standin ? store_pg_durability(st, off, n, e) : ST_OK;
+}
+
+int
+store_async_standbys(struct store *st, long *n, struct err *e)
+{
+	*n = 0;
+	return store_is_uri(st->locator) && !st->standin ? store_pg_async_standbys(st, n, e) : ST_OK;
 }
 
 int64_t

@@ -172,6 +172,7 @@ struct history_ops {
 int store_sqlite_open(struct store *st, const char *path, struct err *e);
 int store_pg_open(struct store *st, const char *uri, struct err *e);
 int store_pg_durability(struct store *st, char *off, size_t n, struct err *e);
+int store_pg_async_standbys(struct store *st, long *n, struct err *e);
 /* A store whose schema is newer than ours: ST_ERR, saying so. */
 int store_schema_newer(const struct store *st, int version, int ours, struct err *e);
 

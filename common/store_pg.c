@@ -1386,6 +1386,24 @@ store_pg_durability(struct store *st, char *off, size_t n, struct err *e)
 	return ST_OK;
 }
 
+/* Unknown (sync_state hidden from a role without pg_read_all_stats) says
+ * nothing. */
+int
+store_pg_async_standbys(struct store *st, long *n, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	PGresult *r;
+	int rc = pq_exec(st, "SELECT count(*) FROM pg_stat_replication HAVING count(*) > 0"
+	    " AND count(sync_state) = count(*) AND bool_and(sync_state NOT IN ('sync', 'quorum'))"
+	    " AND coalesce(current_setting('agentcron.allow_nondurable', true), '') <> 'on'",
+	    NULL, &r, "reading the server's standbys", e);
+	if (rc)
+		return rc;
+	*n = pq->ntuples(r) ? pq_get_int(pq, r, 0, 0) : 0;
+	pq->clear(r);
+	return ST_OK;
+}
+
 int
 store_pg_open(struct store *st, const char *uri, struct err *e)
 {
