@@ -12,6 +12,8 @@
 set -eu
 : "${AC_BIN:?run through make bench}" "${AC_BUILD:?}" "${AC_TOP:?}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/agentcron-bench.XXXXXX")
+# The servers run as postgres when this runs as root: it passes through.
+chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 AC_PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -x "$AC_PG_BIN/psql" ] || AC_PG_BIN=$(dirname "$(command -v psql)")
