@@ -783,7 +783,12 @@ claim_read_back(struct store *st, const struct decided *d, int rc)
 	if (!id)
 		return rc;
 	struct err e2;
-	for (int64_t until = mono_ms() + READ_BACK_MS;;) {
+	/* Never past the store's deadline: a ticker's runs in flight are
+	 * fenced then, which waiting here would delay. */
+	int64_t until = mono_ms() + READ_BACK_MS;
+	if (st->deadline_ms && st->deadline_ms < until)
+		until = st->deadline_ms;
+	for (;;) {
 		struct run r;
 		int got = store_run_get(st, id, &r, &e2);
 		if (got == ST_OK) {

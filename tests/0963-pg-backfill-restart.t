@@ -16,7 +16,9 @@ echo "\$TASK_SLOT" >>"$PWD/seen"
 if [ ! -f "$PWD/restarted" ]; then
 	touch "$PWD/restarted"
 	"$AC_TOP/tests/pg-server" stop "$PGSRV"
-	( sleep 3; "$AC_TOP/tests/pg-server" resume "$PGSRV" ) >/dev/null 2>&1 &
+	# Out of the executor's process group, which ends with it.
+	env -u TASK_RUN_ID setsid sh -c 'sleep 3; "\$0" resume "\$1"' "$AC_TOP/tests/pg-server" "$PGSRV" \
+		>/dev/null 2>&1 </dev/null &
 fi
 echo ok
 EOF
