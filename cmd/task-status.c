@@ -32,6 +32,7 @@ static const char prog[] = "task-status";
 #define SILENCE_DEFAULT 180
 
 enum { OK, WARNING, CRITICAL, UNKNOWN };
+#define CHECK_MS 10000   /* --check's time for the store to answer, once connected */
 static const char *const verdicts[] = {"OK", "WARNING", "CRITICAL", "UNKNOWN"};
 
 struct item {
@@ -715,7 +716,13 @@ task_status(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? 0 : mode == MODE_CHECK ? UNKNOWN : rc;
 	struct err e = {{0}};
-	if (!(rc = store_open(NULL, STORE_READ, &s.st, &e)) && !(rc = gather(&s, &e))) {
+	if (!(rc = store_open(NULL, STORE_READ, &s.st, &e))) {
+		/* A check that cannot tell within its time says UNKNOWN. */
+		if (mode == MODE_CHECK)
+			store_deadline(s.st, mono_ms() + CHECK_MS, 0);
+		rc = gather(&s, &e);
+	}
+	if (!rc) {
 		if (mode == MODE_JSON)
 			print_json(&s);
 		else if (mode == MODE_CHECK)

@@ -35,6 +35,7 @@ struct store {
 	int64_t skew_ms;
 	int64_t deadline_ms;      /* store_deadline's: mono_ms, 0: none */
 	int64_t op_ms;            /* and each statement's; 0: none */
+	int commit_unknown;       /* the last commit failed with the connection: made or not */
 };
 
 struct store_ops {
@@ -172,6 +173,7 @@ struct history_ops {
 int store_sqlite_open(struct store *st, const char *path, struct err *e);
 int store_pg_open(struct store *st, const char *uri, struct err *e);
 int store_pg_durability(struct store *st, char *off, size_t n, struct err *e);
+int store_pg_async_standbys(struct store *st, long *n, struct err *e);
 /* A store whose schema is newer than ours: ST_ERR, saying so. */
 int store_schema_newer(const struct store *st, int version, int ours, struct err *e);
 
