@@ -283,7 +283,7 @@ listen_unix(const char *path, struct where *w, struct err *e)
 		unlink(path);
 	w->loopback = 1;
 	w->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	mode_t old = umask(077);
+	mode_t old = umask(0177);
 	int rc = ST_OK;
 	if (w->fd < 0 || bind(w->fd, (struct sockaddr *)&sun, sizeof sun) || listen(w->fd, 64))
 		rc = err_set(e, ST_ERR, "cannot listen on %s: %s", path, strerror(errno));
@@ -373,7 +373,7 @@ serve(const char *listen_spec, int explicit_listen, const char *sock, int read_o
 	if (!rc)
 		rc = web_login_key(web, key, e);
 	if (!rc) {
-		fprintf(stderr, "%s: listening on %s/\n", prog, w.url);
+		fprintf(stderr, "%s: listening on %s%s\n", prog, w.url, sock ? "" : "/");
 		if (sock)
 			fprintf(stderr, "%s: log in at /login?key=%s (once)\n", prog, key);
 		else
