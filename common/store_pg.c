@@ -690,7 +690,7 @@ static const char *const migrations[] = {
 	"CREATE INDEX tasks_in_flight ON tasks (run_in_flight) WHERE run_in_flight IS NOT NULL;"
 	"DROP INDEX runs_in_flight;"
 	"DROP INDEX runs_status;",
-	/* task-web's access tokens, shared by every host: only their SHA-256. */
+	/* 9: task-web's access tokens, shared by every host: only their SHA-256. */
 	"CREATE TABLE web_tokens (name text COLLATE \"C\" PRIMARY KEY, hash text NOT NULL UNIQUE,"
 	" read_only integer NOT NULL DEFAULT 0, created_at bigint NOT NULL);",
 };

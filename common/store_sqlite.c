@@ -278,7 +278,7 @@ static const char *const migrations[] = {
 	" last_success_at = (SELECT max(ended_at) FROM runs WHERE runs.task_id = tasks.id"
 	" AND runs.status = 'success');"
 	"CREATE INDEX tasks_in_flight ON tasks(run_in_flight) WHERE run_in_flight IS NOT NULL;",
-	/* task-web's access tokens: only their SHA-256 is kept. */
+	/* 13: task-web's access tokens: only their SHA-256 is kept. */
 	"CREATE TABLE web_tokens (name TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE,"
 	" read_only INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL);",
 };

@@ -53,6 +53,20 @@ test_expect_success 'tokens: made once, listed by name, revoked' '
 	grep -q "no token named .gone." err
 '
 
+test_expect_success 'a store of the schema before the tokens table is upgraded in place' '
+	old=$(new_store old) &&
+	TASK_DB=$old task-add --manual --name kept "a prompt" >/dev/null &&
+	case $AC_STORE in
+	sqlite) sqlite3 "$old" "DROP TABLE web_tokens; PRAGMA user_version = 12" ;;
+	postgres) TASK_DB=$old store_sql "DROP TABLE web_tokens;
+		UPDATE agentcron_schema SET version = version - 1" ;;
+	esac &&
+	TASK_DB=$old task-web --new-token after >/dev/null 2>err &&
+	TASK_DB=$old task-web --tokens | cut -f1 >actual &&
+	echo after >expect && test_cmp expect actual &&
+	TASK_DB=$old task-ls --json | grep -q "\"name\":\"kept\""
+'
+
 test_expect_success 'beyond loopback: refused without a token, and by default address only' '
 	TASK_DB=$(new_store empty) &&
 	export TASK_DB &&
