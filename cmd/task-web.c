@@ -350,7 +350,9 @@ serve(const char *listen_spec, int explicit_listen, const char *sock, int read_o
 	if (!rc && !w.loopback && (!explicit_listen || !any))
 		rc = err_set(e, ST_REFUSED, "%s reaches beyond this machine: make a token first"
 		    " (task-web --new-token NAME), and put a TLS proxy in front", listen_spec);
-	struct web_opts o = {.read_only = read_only};
+	char self[PATH_MAX], dir[PATH_MAX];
+	proc_self(prog, self, dir, sizeof self);
+	struct web_opts o = {.read_only = read_only, .bin_dir = dir};
 	if (!rc)
 		rc = web_new(st, &o, &web, e);
 	if (!rc)

@@ -26,6 +26,8 @@ web_new(struct store *st, const struct web_opts *o, struct web **out, struct err
 	w->st = st;
 	w->zs = zones_new();
 	w->read_only = o->read_only;
+	snprintf(w->status_tool, sizeof w->status_tool, "%s%stask-status", o->bin_dir ? o->bin_dir : "",
+	    o->bin_dir ? "/" : "");
 	*out = w;
 	return ST_OK;
 }

@@ -43,6 +43,7 @@ struct web_resp {
 
 struct web_opts {
 	int read_only;               /* refuse every action whoever asks */
+	const char *bin_dir;         /* where task-status is (/api/status, /metrics); NULL: PATH */
 };
 
 struct web;

@@ -3,10 +3,16 @@
  * through the store calls task-run --queue, task-edit, task-rm use, and
  * each is logged with the name of the token that asked. */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "store.h"
 #include "task_json.h"
@@ -105,6 +111,58 @@ web_task_filter(const struct web_req *rq, struct task_filter *f)
 	return 0;
 }
 
+#define STATUS_TOOL_MS 20000     /* task-status answers within this, or is ended */
+
+extern char **environ;
+
+/* task-status with one option, its standard output into out: the very
+ * object (or metrics) it prints, not a second rendering of them.  0 when
+ * it exited 0. */
+static int
+status_tool(struct web *w, const char *opt, struct buf *out)
+{
+	int fds[2];
+	if (pipe(fds))
+		return -1;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	posix_spawn_file_actions_addclose(&fa, fds[0]);
+	posix_spawn_file_actions_addclose(&fa, fds[1]);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", 0, 0);
+	char *argv[] = {w->status_tool, (char *)opt, NULL};
+	pid_t pid;
+	int rc = posix_spawn(&pid, w->status_tool, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	if (rc) {
+		close(fds[0]);
+		return -1;
+	}
+	int64_t until = mono_ms() + STATUS_TOOL_MS;
+	char chunk[8192];
+	for (;;) {
+		struct pollfd p = {.fd = fds[0], .events = POLLIN};
+		int64_t left = until - mono_ms();
+		int r = left > 0 ? poll(&p, 1, (int)left) : 0;
+		if (r < 0 && errno == EINTR)
+			continue;
+		ssize_t n = r > 0 ? read(fds[0], chunk, sizeof chunk) : -1;
+		if (n > 0 && out->len + (size_t)n <= 4 * WEB_BODY_MAX) {
+			buf_add(out, chunk, (size_t)n);
+			continue;
+		}
+		if (n != 0)
+			kill(pid, SIGKILL);
+		break;
+	}
+	close(fds[0]);
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
 int
 web_api_get(struct web *w, const struct web_req *rq, const struct web_who *who, struct web_resp *rs)
 {
@@ -113,6 +171,19 @@ web_api_get(struct web *w, const struct web_req *rq, const struct web_who *who, 
 	struct err e = {{0}};
 	int rc;
 	(void)who;
+	int metrics = strcmp(rq->path, "/metrics") == 0;
+	if (metrics || strcmp(rq->path, "/api/status") == 0) {
+		struct buf out = {0};
+		if (status_tool(w, metrics ? "--prometheus" : "--json", &out)) {
+			buf_free(&out);
+			web_error(rs, 503, !metrics, "task-status could not say (see task-web's log)");
+			return 1;
+		}
+		rs->status = 200;
+		rs->content_type = metrics ? "text/plain; version=0.0.4; charset=utf-8" : "application/json";
+		rs->body = out;
+		return 1;
+	}
 	if (strcmp(rq->path, "/api/tasks") == 0) {
 		struct task_filter f;
 		task_filter_init(&f);

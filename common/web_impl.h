@@ -27,6 +27,7 @@ struct web {
 	struct store *st;
 	struct zones *zs;
 	int read_only;
+	char status_tool[4096];      /* task-status's path */
 	char login[65];              /* the one-time login key's hash, "" once used */
 	struct web_session sess[WEB_SESSIONS];
 	struct web_fail fail[WEB_FAIL_SLOTS];

@@ -132,6 +132,22 @@ test_expect_success 'the API: the objects task-ls --json and task-log --json pri
 	test "$(req body -H "Authorization: Bearer $tok" "$url/nowhere")" = 404
 '
 
+test_expect_success '/api/status is task-status --json; /metrics its --prometheus, to a read-only token' '
+	test "$(req body -H "Authorization: Bearer $rtok" "$url/api/status")" = 200 &&
+	task-status --json >cli &&
+	node -e "
+		const fs = require(\"fs\");
+		const api = JSON.parse(fs.readFileSync(\"body\")), cli = JSON.parse(fs.readFileSync(\"cli\"));
+		const a = require(\"assert\");
+		a.deepStrictEqual(Object.keys(api), Object.keys(cli));
+		a.deepStrictEqual(api.tasks, cli.tasks);
+		a.strictEqual(api.check, cli.check);" &&
+	test "$(req metrics -H "Authorization: Bearer $rtok" "$url/metrics")" = 200 &&
+	grep -q "^agentcron_paused 0$" metrics &&
+	grep -q "^agentcron_tasks{state=\"pending\"} 2$" metrics &&
+	test "$(req metrics "$url/metrics")" = 401
+'
+
 test_expect_success 'actions: 202 for a queued run, 200 otherwise, 403 read-only, 400 without a reason' '
 	test "$(req body -X POST -H "Authorization: Bearer $tok" "$url/tasks/$id1/run")" = 202 &&
 	grep -q "\"queued\":true" body &&
