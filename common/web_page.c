@@ -22,7 +22,7 @@ static const char css[] =
     "pre{background:#fff;border:1px solid #ddd;padding:.5em;white-space:pre-wrap;max-width:100em}\n"
     ".failed,.timeout,.interrupted{color:#b00}.success{color:#070}.running{color:#05a}\n"
     "form.inline{display:inline-block;margin:.2em .5em .2em 0}.muted{color:#777}\n"
-    "svg{background:#fff;border:1px solid #ddd}.bar{fill:#58a}.cost{fill:#c84}\n";
+    "svg{background:#fff;border:1px solid #ddd}.bar{fill:#58a}.bad{fill:#c44}\n";
 
 /* Polling: a page marked data-poll reloads its content every 10 s while
  * it is visible, and stops while the tab is hidden. */
@@ -60,6 +60,7 @@ head(struct buf *b, const char *title, int poll)
 	    "<meta name=\"viewport\" content=\"width=device-width\"><title>");
 	html_esc(b, title);
 	buf_puts(b, " - agentcron</title><link rel=\"stylesheet\" href=\"/static/web.css\">"
+	    "<link rel=\"icon\" href=\"/static/icon.svg\" type=\"image/svg+xml\">"
 	    "<script src=\"/static/web.js\" defer></script></head>\n<body");
 	if (poll)
 		buf_puts(b, " data-poll");
@@ -317,15 +318,17 @@ chart(struct buf *b, const struct run *runs, int n)
 		if (runs[i].duration_ms > max)
 			max = runs[i].duration_ms;
 	buf_printf(b, "<svg width=\"%d\" height=\"110\" role=\"img\" aria-label=\"duration per run\">",
-	    n * 12 + 10);
+	    n * 12 + 10 > 240 ? n * 12 + 10 : 240);
 	for (int i = 0; i < n; i++) {
 		const struct run *r = &runs[n - 1 - i];
 		int h = r->duration_ms > 0 ? (int)(r->duration_ms * 100 / max) : 0;
 		buf_printf(b, "<rect class=\"bar%s\" x=\"%d\" y=\"%d\" width=\"10\" height=\"%d\"></rect>",
-		    r->status == RUN_SUCCESS ? "" : " cost", 5 + i * 12, 105 - h, h);
+		    r->status == RUN_SUCCESS ? "" : " bad", 5 + i * 12, 105 - h, h);
 	}
-	buf_printf(b, "<text x=\"5\" y=\"12\" font-size=\"10\">max %lld ms</text></svg>\n",
-	    (long long)max);
+	char top[32];
+	duration_fmt(max, top, sizeof top);
+	buf_printf(b, "<text x=\"%d\" y=\"12\" font-size=\"10\" text-anchor=\"end\">longest %s</text>"
+	    "</svg>\n", (n * 12 + 10 > 240 ? n * 12 + 10 : 240) - 5, top);
 }
 
 static int
@@ -498,6 +501,19 @@ web_page(struct web *w, const struct web_req *rq, const struct web_who *who, str
 		rs->content_type = is_css ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8";
 		rs->cacheable = 1;
 		buf_puts(&rs->body, is_css ? css : js);
+		return 1;
+	}
+	if (strcmp(p, "/static/icon.svg") == 0) {
+		rs->status = 200;
+		rs->content_type = "image/svg+xml";
+		rs->cacheable = 1;
+		buf_puts(&rs->body, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 16 16\">"
+		    "<circle cx=\"8\" cy=\"8\" r=\"7\" fill=\"#234\"/><path d=\"M8 3v5l3 2\""
+		    " stroke=\"#fff\" stroke-width=\"1.5\" fill=\"none\"/></svg>\n");
+		return 1;
+	}
+	if (strcmp(p, "/favicon.ico") == 0) {
+		rs->status = 204;
 		return 1;
 	}
 	if (strcmp(p, "/") == 0)
