@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "store.h"
 #include "store_history.h"
@@ -49,6 +50,19 @@ static const char js[] =
     "    if (timer) { clearInterval(timer); timer = null; }\n"
     "    if (!document.hidden && body.hasAttribute('data-poll')) timer = setInterval(refresh, 10000);\n"
     "  }\n"
+    "  function zones(root) {\n"
+    "    root.querySelectorAll('time[datetime]').forEach(function (t) {\n"
+    "      if (t.dataset.local) return;\n"
+    "      var d = new Date(t.getAttribute('datetime'));\n"
+    "      var here = d.toLocaleString(undefined, {dateStyle: 'short', timeStyle: 'short'});\n"
+    "      t.dataset.local = '1';\n"
+    "      t.title = 'your time: ' + here;\n"
+    "      if (d.getTimezoneOffset() !== 0 || !/UTC|GMT/.test(t.textContent))\n"
+    "        t.insertAdjacentText('afterend', ' (' + here + ' here)');\n"
+    "    });\n"
+    "  }\n"
+    "  zones(document);\n"
+    "  new MutationObserver(function () { zones(document); }).observe(body, {childList: true, subtree: true});\n"
     "  document.addEventListener('visibilitychange', arm);\n"
     "  arm();\n"
     "})();\n";
@@ -64,7 +78,7 @@ head(struct buf *b, const char *title, int poll)
 	    "<script src=\"/static/web.js\" defer></script></head>\n<body");
 	if (poll)
 		buf_puts(b, " data-poll");
-	buf_puts(b, "><header><a href=\"/\">agentcron</a><a href=\"/tasks\">Tasks</a></header>\n<main>\n");
+	buf_puts(b, "><header><a href=\"/\">agentcron</a><a href=\"/tasks\">Tasks</a><a href=\"/timeline\">Timeline</a></header>\n<main>\n");
 }
 
 static void
@@ -136,9 +150,16 @@ time_cell(struct buf *b, struct web *w, const struct task *t, int64_t when)
 		task_fmt_time(t, w->zs, when, TIME_WALL_ZONE, s, sizeof s);
 	else
 		zone_fmt_time(w->zs, "UTC", when, TIME_WALL_ZONE, s, sizeof s);
-	buf_puts(b, "<td>");
+	if (when == TIME_NONE) {
+		buf_puts(b, "<td>none</td>");
+		return;
+	}
+	char utc[32];
+	time_fmt_utc(when, utc, sizeof utc);
+	/* The script adds the viewer's own zone when it differs. */
+	buf_printf(b, "<td><time datetime=\"%s\">", utc);
 	html_esc(b, s);
-	buf_puts(b, "</td>");
+	buf_puts(b, "</time></td>");
 }
 
 /* ---- overview ---- */
@@ -203,24 +224,54 @@ overview(struct web *w, struct web_resp *rs)
 
 struct rows {
 	struct web *w;
-	struct buf *b;
 	const struct web_who *who;
 	const char *text;
+	struct task *t;          /* the tasks listed, to sort */
 	long n;
 };
 
 static int
-task_row(const struct task *t, void *arg)
+task_take(const struct task *t, void *arg)
 {
 	struct rows *r = arg;
-	struct buf *b = r->b;
-	char sched[256];
 	if (r->text && *r->text && !strcasestr(t->name ? t->name : "", r->text) &&
 	    !strcasestr(t->prompt ? t->prompt : "", r->text))
 		return 0;
-	task_describe(t, r->w->zs, sched, sizeof sched);
+	task_copy(&r->t[r->n++], t);
+	return r->n >= PAGE_TASKS;
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	const struct task *x = a, *y = b;
+	int c = strcasecmp(x->name ? x->name : "", y->name ? y->name : "");
+	return c ? c : strcmp(x->id, y->id);
+}
+
+static int
+by_status(const void *a, const void *b)
+{
+	const struct task *x = a, *y = b;
+	int c = strcmp(task_status_name(x->status), task_status_name(y->status));
+	return c ? c : by_name(a, b);
+}
+
+static int
+by_last(const void *a, const void *b)
+{
+	const struct task *x = a, *y = b;
+	/* Latest first, never run last. */
+	return x->last_run_at == y->last_run_at ? by_name(a, b) : x->last_run_at > y->last_run_at ? -1 : 1;
+}
+
+static void
+task_row(struct buf *b, struct web *w, const struct web_who *who, const struct task *t)
+{
+	char sched[256];
+	task_describe(t, w->zs, sched, sizeof sched);
 	buf_puts(b, "<tr>");
-	if (!r->who->read_only)
+	if (!who->read_only)
 		buf_printf(b, "<td><input type=\"checkbox\" name=\"id\" value=\"%s\" form=\"bulk\""
 		    " aria-label=\"select\"></td>", t->id);
 	buf_printf(b, "<td><a href=\"/tasks/%s\">", t->id);
@@ -229,9 +280,9 @@ task_row(const struct task *t, void *arg)
 	    task_status_name(t->status), t->paused ? " (paused)" : t->enabled ? "" : " (disabled)");
 	html_esc(b, sched);
 	buf_puts(b, "</td>");
-	time_cell(b, r->w, t, t->next_run_at);
+	time_cell(b, w, t, t->next_run_at);
+	time_cell(b, w, t, t->last_run_at);
 	buf_puts(b, "</tr>\n");
-	return ++r->n >= PAGE_TASKS;
 }
 
 static int
@@ -257,7 +308,15 @@ tasks_page(struct web *w, const struct web_req *rq, const struct web_who *who, s
 	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
 		buf_printf(&b, "<option%s>%s</option>", st && !strcmp(st, opts[i]) ? " selected" : "",
 		    opts[i]);
-	buf_puts(&b, "</select> <button>Filter</button></form>\n");
+	const char *sort = web_arg(rq->query, rq->nquery, "sort");
+	static const char *const sorts[] = {"next", "name", "status", "last"};
+	buf_puts(&b, "</select> <select name=\"sort\" aria-label=\"sort\">");
+	for (size_t i = 0; i < sizeof sorts / sizeof *sorts; i++)
+		buf_printf(&b, "<option value=\"%s\"%s>by %s run</option>", sorts[i],
+		    sort && !strcmp(sort, sorts[i]) ? " selected" : "", sorts[i]);
+	buf_puts(&b, "</select> <input name=\"scope\" placeholder=\"scope\" aria-label=\"scope\" value=\"");
+	html_esc(&b, f.scope);
+	buf_puts(&b, "\"> <button>Filter</button></form>\n");
 	if (!who->read_only) {
 		buf_puts(&b, "<form method=\"post\" action=\"/tasks/bulk\" id=\"bulk\">");
 		csrf_field(&b, who);
@@ -268,10 +327,21 @@ tasks_page(struct web *w, const struct web_req *rq, const struct web_who *who, s
 	buf_puts(&b, "<div id=\"live\"><table><tr>");
 	if (!who->read_only)
 		buf_puts(&b, "<th></th>");
-	buf_puts(&b, "<th>name</th><th>status</th><th>schedule</th><th>next run</th></tr>\n");
-	struct rows r = {w, &b, who, q, 0};
-	int rc = store_task_list(w->st, &f, task_row, &r, &e);
-	buf_printf(&b, "</table><p class=\"muted\">%ld task%s</p></div>\n", r.n, r.n == 1 ? "" : "s");
+	buf_puts(&b, "<th>name</th><th>status</th><th>schedule</th><th>next run</th><th>last run</th>"
+	    "</tr>\n");
+	struct rows r = {w, who, q, xcalloc(PAGE_TASKS, sizeof(struct task)), 0};
+	int rc = store_task_list(w->st, &f, task_take, &r, &e);
+	int (*cmp)(const void *, const void *) = !sort ? NULL : !strcmp(sort, "name") ? by_name
+	    : !strcmp(sort, "status") ? by_status : !strcmp(sort, "last") ? by_last : NULL;
+	if (cmp)
+		qsort(r.t, (size_t)r.n, sizeof *r.t, cmp);
+	for (long i = 0; i < r.n; i++) {
+		task_row(&b, w, who, &r.t[i]);
+		task_free(&r.t[i]);
+	}
+	free(r.t);
+	buf_printf(&b, "</table><p class=\"muted\">%ld task%s%s</p></div>\n", r.n, r.n == 1 ? "" : "s",
+	    r.n >= PAGE_TASKS ? " (the first ones; narrow the filter)" : "");
 	if (rc) {
 		buf_free(&b);
 		web_error(rs, 503, 0, "%s", e.msg);
@@ -287,9 +357,39 @@ struct runs {
 	struct web *w;
 	const struct task *t;
 	struct buf *b;
-	struct run *keep;        /* for the chart, newest first */
+	struct run *keep;        /* for the charts, newest first */
+	double *cost;            /* dollars of each, from its model calls */
 	int n;
 };
+
+static int
+call_cost(const struct llm_call *c, void *arg)
+{
+	struct runs *rr = arg;
+	for (int i = 0; c->run_id && c->cost > 0 && i < rr->n; i++)
+		if (strcmp(rr->keep[i].id, c->run_id) == 0)
+			rr->cost[i] += c->cost;
+	return 0;
+}
+
+/* Bars, oldest on the left: v[0..n) is newest first. */
+static void
+bars(struct buf *b, const double *v, const int *bad, int n, const char *label, const char *top)
+{
+	double max = 0;
+	int width = n * 12 + 10 > 240 ? n * 12 + 10 : 240;
+	for (int i = 0; i < n; i++)
+		if (v[i] > max)
+			max = v[i];
+	buf_printf(b, "<svg width=\"%d\" height=\"110\" role=\"img\" aria-label=\"%s\">", width, label);
+	for (int i = 0; max > 0 && i < n; i++) {
+		int k = n - 1 - i, h = (int)(v[k] * 100 / max);
+		buf_printf(b, "<rect class=\"bar%s\" x=\"%d\" y=\"%d\" width=\"10\" height=\"%d\"></rect>",
+		    bad && bad[k] ? " bad" : "", 5 + i * 12, 105 - h, h);
+	}
+	buf_printf(b, "<text x=\"%d\" y=\"12\" font-size=\"10\" text-anchor=\"end\">%s: %s</text></svg>\n",
+	    width - 5, label, top);
+}
 
 static int
 run_row(const struct run *r, void *arg)
@@ -305,30 +405,29 @@ run_row(const struct run *r, void *arg)
 	buf_printf(b, "<td>%s</td></tr>\n", dur);
 	rr->keep[rr->n].duration_ms = r->duration_ms;
 	rr->keep[rr->n].status = r->status;
+	memcpy(rr->keep[rr->n].id, r->id, sizeof r->id);
+	rr->cost[rr->n] = 0;
 	rr->n++;
 	return rr->n >= PAGE_RUNS;
 }
 
-/* Duration per run, oldest on the left, as SVG bars. */
+/* Duration and cost per run, oldest on the left, as SVG bars. */
 static void
-chart(struct buf *b, const struct run *runs, int n)
+charts(struct buf *b, const struct runs *rr)
 {
-	int64_t max = 1;
-	for (int i = 0; i < n; i++)
-		if (runs[i].duration_ms > max)
-			max = runs[i].duration_ms;
-	buf_printf(b, "<svg width=\"%d\" height=\"110\" role=\"img\" aria-label=\"duration per run\">",
-	    n * 12 + 10 > 240 ? n * 12 + 10 : 240);
-	for (int i = 0; i < n; i++) {
-		const struct run *r = &runs[n - 1 - i];
-		int h = r->duration_ms > 0 ? (int)(r->duration_ms * 100 / max) : 0;
-		buf_printf(b, "<rect class=\"bar%s\" x=\"%d\" y=\"%d\" width=\"10\" height=\"%d\"></rect>",
-		    r->status == RUN_SUCCESS ? "" : " bad", 5 + i * 12, 105 - h, h);
-	}
+	double v[PAGE_RUNS], dollars = 0, longest = 0;
+	int bad[PAGE_RUNS];
 	char top[32];
-	duration_fmt(max, top, sizeof top);
-	buf_printf(b, "<text x=\"%d\" y=\"12\" font-size=\"10\" text-anchor=\"end\">longest %s</text>"
-	    "</svg>\n", (n * 12 + 10 > 240 ? n * 12 + 10 : 240) - 5, top);
+	for (int i = 0; i < rr->n; i++) {
+		v[i] = rr->keep[i].duration_ms > 0 ? (double)rr->keep[i].duration_ms : 0;
+		bad[i] = rr->keep[i].status != RUN_SUCCESS;
+		longest = v[i] > longest ? v[i] : longest;
+		dollars = rr->cost[i] > dollars ? rr->cost[i] : dollars;
+	}
+	duration_fmt((int64_t)longest, top, sizeof top);
+	bars(b, v, bad, rr->n, "duration", top);
+	snprintf(top, sizeof top, "$%.4f", dollars);
+	bars(b, rr->cost, NULL, rr->n, "cost", top);
 }
 
 static int
@@ -392,7 +491,8 @@ task_page(struct web *w, const char *arg, const struct web_who *who, struct web_
 		buf_puts(&b, "none");
 	buf_puts(&b, "</td></tr>\n</table>\n<h2>Runs</h2>\n");
 	struct run keep[PAGE_RUNS];
-	struct runs rr = {w, &t, &b, keep, 0};
+	double cost[PAGE_RUNS];
+	struct runs rr = {w, &t, &b, keep, cost, 0};
 	struct run_filter f;
 	run_filter_init(&f);
 	f.task_id = t.id;
@@ -400,8 +500,10 @@ task_page(struct web *w, const char *arg, const struct web_who *who, struct web_
 	struct buf rows = {0};
 	rr.b = &rows;
 	rc = store_run_list(w->st, &f, run_row, &rr, &e);
+	if (!rc && rr.n)
+		rc = store_call_list(w->st, NULL, t.id, PAGE_RUNS * 20, call_cost, &rr, &e);
 	if (rr.n)
-		chart(&b, keep, rr.n);
+		charts(&b, &rr);
 	buf_puts(&b, "<table><tr><th>run</th><th>status</th><th>trigger</th><th>started</th>"
 	    "<th>duration</th></tr>\n");
 	if (rows.data)
@@ -491,6 +593,117 @@ run_page(struct web *w, const char *arg, const struct web_who *who, struct web_r
 	return 1;
 }
 
+/* ---- the timeline ---- */
+
+#define TIMELINE_SLOTS 2000000   /* occurrences counted, at most: the page stays quick */
+
+struct herd {
+	struct web *w;
+	int64_t from;
+	int perminute[1440];
+	long budget;
+};
+
+static int
+herd_task(const struct task *t, void *arg)
+{
+	struct herd *h = arg;
+	struct err e;
+	int64_t at = t->next_run_at;
+	for (int k = 0; at != TIME_NONE && at < h->from + 86400 && k < 1440 && h->budget > 0; k++) {
+		if (at >= h->from)
+			h->perminute[(at - h->from) / 60]++;
+		h->budget--;
+		if (!task_repeats(t) || task_next_slot(t, h->w->zs, at, &at, &e))
+			break;
+	}
+	return h->budget <= 0;
+}
+
+struct spend {
+	double days[30];
+	int64_t from;
+};
+
+static int
+spend_day(const struct call_usage *u, void *arg)
+{
+	struct spend *sp = arg;
+	int64_t d = (u->created_at - sp->from) / 86400;
+	if (d >= 0 && d < 30 && u->cost > 0)
+		sp->days[d] += u->cost;
+	return 0;
+}
+
+static int
+timeline(struct web *w, struct web_resp *rs)
+{
+	struct buf b = {0};
+	struct err e = {{0}};
+	int64_t now;
+	struct herd *h = xcalloc(1, sizeof *h);
+	int rc = now_get(&now, &e);
+	h->w = w;
+	h->from = now - now % 60;
+	h->budget = TIMELINE_SLOTS;
+	struct task_filter f;
+	task_filter_init(&f);
+	f.statuses = 1u << STATUS_PENDING;
+	f.enabled = 1;
+	f.now = now;
+	f.due_within = 86400;
+	if (!rc)
+		rc = store_task_list(w->st, &f, herd_task, h, &e);
+	head(&b, "Timeline", 1);
+	buf_puts(&b, "<h1>Timeline</h1>\n<div id=\"live\"><h2>Fires per minute, the next 24 hours</h2>\n");
+	int max = 1, peak = 0;
+	long total = 0;
+	for (int i = 0; i < 1440; i++) {
+		total += h->perminute[i];
+		if (h->perminute[i] > max)
+			max = h->perminute[i], peak = i;
+	}
+	buf_puts(&b, "<svg width=\"1450\" height=\"130\" role=\"img\" aria-label=\"fires per minute\">");
+	for (int i = 0; i < 1440; i++) {
+		if (!h->perminute[i])
+			continue;
+		int ht = h->perminute[i] * 100 / max;
+		buf_printf(&b, "<rect class=\"bar\" x=\"%d\" y=\"%d\" width=\"1\" height=\"%d\"></rect>", 5 + i,
+		    105 - (ht ? ht : 1), ht ? ht : 1);
+	}
+	for (int hr = 0; hr <= 24; hr += 3)
+		buf_printf(&b, "<text x=\"%d\" y=\"122\" font-size=\"10\">+%dh</text>", 5 + hr * 60 > 1420 ? 1420
+		    : 5 + hr * 60, hr);
+	buf_puts(&b, "</svg>\n<p>");
+	char at[96];
+	zone_fmt_time(w->zs, NULL, h->from + (int64_t)peak * 60, TIME_WALL_ZONE, at, sizeof at);
+	buf_printf(&b, "%ld fire%s; the busiest minute, ", total, total == 1 ? "" : "s");
+	html_esc(&b, at);
+	buf_printf(&b, ", has %d.</p>\n", total ? max : 0);
+	free(h);
+
+	struct spend sp = {.from = now - now % 86400 - 29 * 86400};
+	if (!rc)
+		rc = store_call_usage(w->st, sp.from, spend_day, &sp, &e);
+	double rev[30], most = 0;
+	for (int i = 0; i < 30; i++) {
+		rev[i] = sp.days[29 - i];   /* bars() wants the newest first */
+		most = sp.days[i] > most ? sp.days[i] : most;
+	}
+	char top[32];
+	snprintf(top, sizeof top, "$%.2f", most);
+	buf_puts(&b, "<h2>Spend per day, the last 30 days (UTC)</h2>\n");
+	bars(&b, rev, NULL, 30, "most in a day", top);
+	buf_puts(&b, "</div>\n");
+	if (rc) {
+		buf_free(&b);
+		web_error(rs, 503, 0, "%s", e.msg);
+		return 1;
+	}
+	page_end(rs, &b);
+	return 1;
+}
+
 int
 web_page(struct web *w, const struct web_req *rq, const struct web_who *who, struct web_resp *rs)
 {
@@ -520,6 +733,8 @@ web_page(struct web *w, const struct web_req *rq, const struct web_who *who, str
 		return overview(w, rs);
 	if (strcmp(p, "/tasks") == 0)
 		return tasks_page(w, rq, who, rs);
+	if (strcmp(p, "/timeline") == 0)
+		return timeline(w, rs);
 	if (strncmp(p, "/tasks/", 7) == 0 && p[7] && !strchr(p + 7, '/'))
 		return task_page(w, p + 7, who, rs);
 	if (strncmp(p, "/runs/", 6) == 0 && p[6] && !strchr(p + 6, '/'))

@@ -208,6 +208,19 @@ test_expect_success 'pages: overview, tasks filtered, a run; the static files' '
 	test "$(req body -b jar "$url/runs/ffffffff")" = 404
 '
 
+test_expect_success 'the timeline shows the herd at 09:00; the tasks sort by name' '
+	for n in 1 2 3; do
+		task-add --force --cron "0 9 * * *" --name "nine $n" "p" >/dev/null || return 1
+	done &&
+	test "$(req page -b jar "$url/timeline")" = 200 &&
+	grep -q "the busiest minute, [0-9-]* 09:00 UTC, has 3\." page &&
+	test "$(req page -b jar "$url/tasks?sort=name")" = 200 &&
+	sed -n "s|.*<a href=\"/tasks/[^\"]*\">\([^<]*\)</a>.*|\1|p" page >names &&
+	printf "alpha\nbeta\nnine 1\nnine 2\nnine 3\n" >expect &&
+	test_cmp expect names &&
+	grep -q "<time datetime=\"[0-9T:-]*Z\">" page
+'
+
 web_stop; stopped=$?
 test_expect_success 'stops on SIGTERM, exit 0' 'test "$stopped" = 0'
 
