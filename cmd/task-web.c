@@ -171,8 +171,12 @@ on_request(void *cls, struct MHD_Connection *c, const char *url, const char *met
 		.cookie = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Cookie"),
 		.content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type"),
 		.csrf_header = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-CSRF-Token"),
+		.hub_signature = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Hub-Signature-256"),
+		.event_key = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Idempotency-Key"),
 		.body = p->body.data ? p->body.data : "", .nbody = p->body.len,
 	};
+	if (!rq.event_key)
+		rq.event_key = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-GitHub-Delivery");
 	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, take_arg, &rq);
 	struct web_resp rs = {0};
 	/* A store replaced or a lost server connection is found again. */
@@ -330,7 +334,47 @@ tokens(const char *make, const char *revoke, int list, int read_only, struct err
 	return rc;
 }
 
+static int
+new_trigger(const char *arg, int secret, struct err *e)
+{
+	struct store *st = NULL;
+	char id[37], out[65];
+	int64_t now;
+	int rc = now_get(&now, e);
+	if (!rc)
+		rc = store_open(NULL, 0, &st, e);
+	if (!rc)
+		rc = store_task_resolve(st, arg, 0, id, e);
+	if (!rc && !(rc = web_trigger_new(st, id, secret, now, out, e))) {
+		printf("%s\n", out);
+		fprintf(stderr, "%s: a new trigger %s for task %.8s: POST /hooks/%s; shown this once\n", prog,
+		    secret ? "secret (X-Hub-Signature-256)" : "token (Authorization: Bearer)", id, id);
+	}
+	explicit_bzero(out, sizeof out);
+	store_close(st);
+	return rc;
+}
+
 /* ---- serving ---- */
+
+/* The configuration's hook_rate: a trigger's fires a minute, at most. */
+static int
+hook_rate(int *rate, struct err *e)
+{
+	struct config *cf;
+	struct err sub;
+	long v = 60;
+	int rc = config_load(&cf, e);
+	if (rc)
+		return rc;
+	const char *s = config_get(cf, "hook_rate");
+	if (s && opt_number("hook_rate", s, NULL, 1, 100000, &v, &sub))
+		rc = err_set(e, ST_INVALID, "%s: bad hook_rate '%.40s': a number of fires a minute, 1 to"
+		    " 100000", config_path(cf), s);
+	config_free(cf);
+	*rate = (int)v;
+	return rc;
+}
 
 static int
 serve(const char *listen_spec, int explicit_listen, const char *sock, int read_only, struct err *e)
@@ -353,6 +397,8 @@ serve(const char *listen_spec, int explicit_listen, const char *sock, int read_o
 	char self[PATH_MAX], dir[PATH_MAX];
 	proc_self(prog, self, dir, sizeof self);
 	struct web_opts o = {.read_only = read_only, .bin_dir = dir};
+	if (!rc)
+		rc = hook_rate(&o.hook_rate, e);
 	if (!rc)
 		rc = web_new(st, &o, &web, e);
 	if (!rc)
@@ -408,6 +454,7 @@ usage(FILE *f)
 	fprintf(f,
 	    "usage: task-web [--listen ADDR:PORT | --socket PATH] [--read-only]\n"
 	    "       task-web --new-token NAME [--read-only] | --revoke NAME | --tokens\n"
+	    "       task-web --trigger-token TASK | --trigger-secret TASK\n"
 	    "       task-web --print-systemd [--listen ADDR:PORT | --socket PATH] [--read-only]\n"
 	    "  -l, --listen ADDR:PORT  where to listen (default " DEFAULT_LISTEN "; port 0 picks a\n"
 	    "                          free one); beyond loopback only with a token made\n"
@@ -417,6 +464,8 @@ usage(FILE *f)
 	    "      --new-token NAME    make a token, print it once; only its hash is stored\n"
 	    "      --revoke NAME       remove a token\n"
 	    "      --tokens            list the tokens: name, rights, made\n"
+	    "      --trigger-token TASK   a new token that can fire TASK (POST /hooks/TASK), only\n"
+	    "      --trigger-secret TASK  a new secret for GitHub-style signatures of TASK's trigger\n"
 	    "      --print-systemd     a systemd user service running task-web\n"
 	    "  -h, --help, -V, --version\n"
 	    "At start task-web prints a one-time login link on stderr; scripts send\n"
@@ -426,15 +475,18 @@ usage(FILE *f)
 static int
 task_web(int argc, char **argv)
 {
-	enum { O_NEW = 256, O_REVOKE, O_TOKENS, O_SYSTEMD };
+	enum { O_NEW = 256, O_REVOKE, O_TOKENS, O_SYSTEMD, O_TRIGGER, O_SECRET };
 	static const struct option opts[] = {
 		{"listen", required_argument, NULL, 'l'}, {"socket", required_argument, NULL, 's'},
 		{"read-only", no_argument, NULL, 'r'}, {"new-token", required_argument, NULL, O_NEW},
 		{"revoke", required_argument, NULL, O_REVOKE}, {"tokens", no_argument, NULL, O_TOKENS},
 		{"print-systemd", no_argument, NULL, O_SYSTEMD},
+		{"trigger-token", required_argument, NULL, O_TRIGGER},
+		{"trigger-secret", required_argument, NULL, O_SECRET},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
-	const char *listen_spec = NULL, *sock = NULL, *make = NULL, *revoke = NULL;
+	const char *listen_spec = NULL, *sock = NULL, *make = NULL, *revoke = NULL, *trigger = NULL;
+	int secret = 0;
 	int read_only = 0, list = 0, systemd = 0, c;
 	char msg[128];
 	struct err e = {{0}};
@@ -447,6 +499,8 @@ task_web(int argc, char **argv)
 		case O_REVOKE: revoke = optarg; break;
 		case O_TOKENS: list = 1; break;
 		case O_SYSTEMD: systemd = 1; break;
+		case O_TRIGGER: trigger = optarg; secret = 0; break;
+		case O_SECRET: trigger = optarg; secret = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
 		default: return usage_error(prog, "%s", msg);
@@ -454,13 +508,14 @@ task_web(int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error(prog, "unexpected argument '%s'", argv[optind]);
-	if ((make != NULL) + (revoke != NULL) + list + systemd > 1)
-		return usage_error(prog, "give one of --new-token, --revoke, --tokens and --print-systemd");
+	if ((make != NULL) + (revoke != NULL) + list + systemd + (trigger != NULL) > 1)
+		return usage_error(prog, "give one of --new-token, --revoke, --tokens, --trigger-token,"
+		    " --trigger-secret and --print-systemd");
 	if (listen_spec && sock)
 		return usage_error(prog, "give --listen or --socket, not both");
-	if ((make || revoke || list) && (listen_spec || sock))
+	if ((make || revoke || list || trigger) && (listen_spec || sock))
 		return usage_error(prog, "--listen and --socket are for serving, not for tokens");
-	if ((revoke || list) && read_only)
+	if ((revoke || list || trigger) && read_only)
 		return usage_error(prog, "--read-only goes with --new-token or serving");
 	if (make && web_token_name_ok(make, &e))
 		return usage_error(prog, "%s", e.msg);
@@ -485,7 +540,9 @@ task_web(int argc, char **argv)
 		buf_free(&args);
 		return rc;
 	}
-	if (make || revoke || list)
+	if (trigger)
+		rc = new_trigger(trigger, secret, &e);
+	else if (make || revoke || list)
 		rc = tokens(make, revoke, list, read_only, &e);
 	else
 		rc = serve(listen_spec ? listen_spec : DEFAULT_LISTEN, listen_spec != NULL, sock, read_only,

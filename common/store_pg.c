@@ -690,9 +690,14 @@ static const char *const migrations[] = {
 	"CREATE INDEX tasks_in_flight ON tasks (run_in_flight) WHERE run_in_flight IS NOT NULL;"
 	"DROP INDEX runs_in_flight;"
 	"DROP INDEX runs_status;",
-	/* 9: task-web's access tokens, shared by every host: only their SHA-256. */
+	/* 9: task-web's access tokens (only their SHA-256), each task's HTTP
+	 * trigger, and the events' keys that fired; shared by every host. */
 	"CREATE TABLE web_tokens (name text COLLATE \"C\" PRIMARY KEY, hash text NOT NULL UNIQUE,"
-	" read_only integer NOT NULL DEFAULT 0, created_at bigint NOT NULL);",
+	" read_only integer NOT NULL DEFAULT 0, created_at bigint NOT NULL);"
+	"CREATE TABLE web_hooks (task_id text COLLATE \"C\" PRIMARY KEY, token_hash text, secret text,"
+	" created_at bigint NOT NULL);"
+	"CREATE TABLE web_hook_events (task_id text COLLATE \"C\" NOT NULL, key text NOT NULL,"
+	" at bigint NOT NULL, body_sha256 text, PRIMARY KEY (task_id, key));",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 

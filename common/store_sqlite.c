@@ -278,9 +278,15 @@ static const char *const migrations[] = {
 	" last_success_at = (SELECT max(ended_at) FROM runs WHERE runs.task_id = tasks.id"
 	" AND runs.status = 'success');"
 	"CREATE INDEX tasks_in_flight ON tasks(run_in_flight) WHERE run_in_flight IS NOT NULL;",
-	/* 13: task-web's access tokens: only their SHA-256 is kept. */
+	/* 13: task-web's access tokens (only their SHA-256 is kept), each
+	 * task's HTTP trigger (its token's hash, its HMAC secret) and the
+	 * events' keys that fired, so a redelivery fires nothing. */
 	"CREATE TABLE web_tokens (name TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE,"
-	" read_only INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL);",
+	" read_only INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL);"
+	"CREATE TABLE web_hooks (task_id TEXT PRIMARY KEY, token_hash TEXT, secret TEXT,"
+	" created_at INTEGER NOT NULL);"
+	"CREATE TABLE web_hook_events (task_id TEXT NOT NULL, key TEXT NOT NULL,"
+	" at INTEGER NOT NULL, body_sha256 TEXT, PRIMARY KEY (task_id, key));",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

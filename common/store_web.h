@@ -21,11 +21,31 @@ int store_token_add(struct store *st, const struct web_token *t, struct err *e);
 int store_token_revoke(struct store *st, const char *name, struct err *e);       /* ST_NOTFOUND */
 int store_token_list(struct store *st, web_token_fn fn, void *arg, struct err *e); /* by name */
 
+/* A task's HTTP trigger (POST /hooks/TASK): a token's hash and an HMAC
+ * secret, either or both; "" when unset. */
+struct web_hook {
+	char token_hash[65];
+	char secret[65];
+};
+/* Set what is not NULL of a task's trigger, keeping the rest. */
+int store_hook_set(struct store *st, const char *task_id, const char *token_hash,
+    const char *secret, int64_t now, struct err *e);
+int store_hook_get(struct store *st, const char *task_id, struct web_hook *h, struct err *e); /* ST_NOTFOUND */
+/* Record an event's key for task_id; *dup = 1 (nothing written) when it was seen. */
+int store_hook_event(struct store *st, const char *task_id, const char *key, const char *body_sha256,
+    int64_t now, int *dup, struct err *e);
+
 /* What a backend provides for them (store_backend.h's store_ops.web). */
 struct web_store_ops {
 	int (*token_add)(struct store *st, const struct web_token *t, struct err *e);
 	int (*token_del)(struct store *st, const char *name, int *found, struct err *e);
 	int (*token_list)(struct store *st, web_token_fn fn, void *arg, struct err *e);
+	int (*hook_set)(struct store *st, const char *task_id, const char *token_hash,
+	    const char *secret, int64_t now, struct err *e);
+	int (*hook_get)(struct store *st, const char *task_id, struct web_hook *h, int *found,
+	    struct err *e);
+	int (*hook_event)(struct store *st, const char *task_id, const char *key,
+	    const char *body_sha256, int64_t now, struct err *e); /* ST_REFUSED: seen */
 };
 
 #endif

@@ -26,6 +26,7 @@ web_new(struct store *st, const struct web_opts *o, struct web **out, struct err
 	w->st = st;
 	w->zs = zones_new();
 	w->read_only = o->read_only;
+	w->hook_rate = o->hook_rate > 0 ? o->hook_rate : 60;
 	snprintf(w->status_tool, sizeof w->status_tool, "%s%stask-status", o->bin_dir ? o->bin_dir : "",
 	    o->bin_dir ? "/" : "");
 	*out = w;
@@ -234,8 +235,8 @@ fail_slot(struct web *w, const char *addr, int make)
 	return oldest;
 }
 
-static void
-failed(struct web *w, const struct web_req *rq, struct web_resp *rs, const char *how)
+void
+web_failed(struct web *w, const struct web_req *rq, struct web_resp *rs, const char *how)
 {
 	struct web_fail *f = fail_slot(w, rq->addr, 1);
 	f->n++;
@@ -368,7 +369,7 @@ login(struct web *w, const struct web_req *rq, struct web_resp *rs)
 		return;
 	}
 	if (!ok) {
-		failed(w, rq, rs, "a wrong or used login key or token");
+		web_failed(w, rq, rs, "a wrong or used login key or token");
 		web_login_page(rs, 401, "That link or token is not valid (a login link works once).");
 		return;
 	}
@@ -407,6 +408,10 @@ web_handle(struct web *w, const struct web_req *rq, struct web_resp *rs)
 		login(w, rq, rs);
 		return;
 	}
+	if (strncmp(rq->path, "/hooks/", 7) == 0 && strcmp(rq->method, "POST") == 0) {
+		web_hook(w, rq, rs);
+		return;
+	}
 	/* Who: a bearer token, else a session. */
 	int rc = ST_NOTFOUND;
 	const char *auth = rq->authorization;
@@ -430,7 +435,7 @@ web_handle(struct web *w, const struct web_req *rq, struct web_resp *rs)
 	}
 	if (rc != ST_OK) {
 		if (auth)
-			failed(w, rq, rs, "a wrong token");
+			web_failed(w, rq, rs, "a wrong token");
 		if (json) {
 			web_error(rs, 401, 1, "a token is needed: Authorization: Bearer TOKEN (task-web --new-token)");
 		} else if (strcmp(rq->method, "GET") == 0) {

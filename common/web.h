@@ -24,6 +24,8 @@ struct web_req {
 	const char *method, *path;   /* path decoded, without the query */
 	const char *addr;            /* the client's address, for the log */
 	const char *authorization, *cookie, *content_type, *csrf_header;
+	const char *hub_signature;   /* X-Hub-Signature-256 */
+	const char *event_key;       /* Idempotency-Key, else X-GitHub-Delivery */
 	struct web_kv *query;        /* the query's arguments */
 	size_t nquery;
 	const char *body;            /* POST: the raw body */
@@ -44,6 +46,7 @@ struct web_resp {
 struct web_opts {
 	int read_only;               /* refuse every action whoever asks */
 	const char *bin_dir;         /* where task-status is (/api/status, /metrics); NULL: PATH */
+	int hook_rate;               /* fires of one task's trigger a minute, at most (0: 60) */
 };
 
 struct web;
@@ -59,6 +62,10 @@ void web_resp_free(struct web_resp *rs);
 int web_token_new(struct store *st, const char *name, int read_only, int64_t now, char tok[65],
     struct err *e);
 int web_token_name_ok(const char *name, struct err *e);
+/* A new trigger token (secret 0) or HMAC secret (secret 1) for task id:
+ * into out[65], shown once; a token's hash, a secret itself, is stored. */
+int web_trigger_new(struct store *st, const char *id, int secret, int64_t now, char out[65],
+    struct err *e);
 /* Does the store hold at least one token? */
 int web_tokens_exist(struct store *st, int *any, struct err *e);
 

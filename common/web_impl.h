@@ -23,6 +23,14 @@ struct web_fail {
 	int64_t since;               /* mono_ms() of the first in this minute */
 };
 
+#define WEB_HOOK_SLOTS 256
+
+struct web_hook_rate {
+	char task_id[37];
+	int n;
+	int64_t since;               /* mono_ms() of this minute's first */
+};
+
 struct web {
 	struct store *st;
 	struct zones *zs;
@@ -31,6 +39,8 @@ struct web {
 	char login[65];              /* the one-time login key's hash, "" once used */
 	struct web_session sess[WEB_SESSIONS];
 	struct web_fail fail[WEB_FAIL_SLOTS];
+	int hook_rate;
+	struct web_hook_rate hooks[WEB_HOOK_SLOTS];
 };
 
 /* Who asks: a token's name or "login" for a session. */
@@ -59,6 +69,12 @@ int web_action(struct web *w, const struct web_req *rq, const struct web_who *wh
 
 /* ?status=LIST and ?scope= of a listing into f; -1 on a bad status. */
 int web_task_filter(const struct web_req *rq, struct task_filter *f);
+
+/* web_hook.c: POST /hooks/TASK */
+void web_hook(struct web *w, const struct web_req *rq, struct web_resp *rs);
+
+/* web.c */
+void web_failed(struct web *w, const struct web_req *rq, struct web_resp *rs, const char *how);
 
 /* web_page.c: the pages and their static files */
 int web_page(struct web *w, const struct web_req *rq, const struct web_who *who,
