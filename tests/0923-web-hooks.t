@@ -93,4 +93,11 @@ test_expect_success 'a body over 1 MiB: 413' '
 kill -TERM "$web_pid" && wait "$web_pid"; stopped=$?
 test_expect_success 'task-web stops, exit 0' 'test "$stopped" = 0'
 
+test_expect_success 'a bad hook_rate: one line, exit 2, nothing served' '
+	echo "hook_rate = often" >config/agentcron/config &&
+	test_expect_code 2 task-web --listen 127.0.0.1:0 2>err &&
+	test_one_line err &&
+	grep -q "bad hook_rate" err
+'
+
 test_done
