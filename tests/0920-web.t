@@ -57,11 +57,12 @@ test_expect_success 'a store of the schema before the tokens table is upgraded i
 	old=$(new_store old) &&
 	TASK_DB=$old task-add --manual --name kept "a prompt" >/dev/null &&
 	case $AC_STORE in
-	sqlite) sqlite3 "$old" "DROP TABLE web_tokens; PRAGMA user_version = 12" ;;
-	postgres) TASK_DB=$old store_sql "DROP TABLE web_tokens;
+	sqlite) sqlite3 "$old" "DROP TABLE web_tokens; DROP TABLE web_hooks; DROP TABLE web_hook_events;
+		PRAGMA user_version = 12" ;;
+	postgres) TASK_DB=$old store_sql "DROP TABLE web_tokens, web_hooks, web_hook_events;
 		UPDATE agentcron_schema SET version = version - 1" ;;
 	esac &&
-	TASK_DB=$old task-web --new-token after >/dev/null 2>err &&
+	{ TASK_DB=$old task-web --new-token after >/dev/null 2>err || { cat err; false; }; } &&
 	TASK_DB=$old task-web --tokens | cut -f1 >actual &&
 	echo after >expect && test_cmp expect actual &&
 	TASK_DB=$old task-ls --json | grep -q "\"name\":\"kept\""
