@@ -595,7 +595,7 @@ run_page(struct web *w, const char *arg, const struct web_who *who, struct web_r
 
 /* ---- the timeline ---- */
 
-#define TIMELINE_SLOTS 2000000   /* occurrences counted, at most: the page stays quick */
+#define TIMELINE_SLOTS 200000    /* occurrences counted, at most: the page stays quick */
 
 struct herd {
 	struct web *w;
@@ -679,7 +679,8 @@ timeline(struct web *w, struct web_resp *rs)
 	zone_fmt_time(w->zs, NULL, h->from + (int64_t)peak * 60, TIME_WALL_ZONE, at, sizeof at);
 	buf_printf(&b, "%ld fire%s; the busiest minute, ", total, total == 1 ? "" : "s");
 	html_esc(&b, at);
-	buf_printf(&b, ", has %d.</p>\n", total ? max : 0);
+	buf_printf(&b, ", has %d.%s</p>\n", total ? max : 0, h->budget <= 0 ? " (the first 200,000"
+	    " occurrences in next-run order: the hours after them are not all counted)" : "");
 	free(h);
 
 	struct spend sp = {.from = now - now % 86400 - 29 * 86400};
