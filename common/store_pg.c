@@ -692,11 +692,11 @@ static const char *const migrations[] = {
 	"DROP INDEX runs_status;",
 	/* 9: task-web's access tokens (only their SHA-256), each task's HTTP
 	 * trigger, and the events' keys that fired; shared by every host. */
-	"CREATE TABLE web_tokens (name text COLLATE \"C\" PRIMARY KEY, hash text NOT NULL UNIQUE,"
+	"CREATE TABLE IF NOT EXISTS web_tokens (name text COLLATE \"C\" PRIMARY KEY, hash text NOT NULL UNIQUE,"
 	" read_only integer NOT NULL DEFAULT 0, created_at bigint NOT NULL);"
-	"CREATE TABLE web_hooks (task_id text COLLATE \"C\" PRIMARY KEY, token_hash text, secret text,"
+	"CREATE TABLE IF NOT EXISTS web_hooks (task_id text COLLATE \"C\" PRIMARY KEY, token_hash text, secret text,"
 	" created_at bigint NOT NULL);"
-	"CREATE TABLE web_hook_events (task_id text COLLATE \"C\" NOT NULL, key text NOT NULL,"
+	"CREATE TABLE IF NOT EXISTS web_hook_events (task_id text COLLATE \"C\" NOT NULL, key text NOT NULL,"
 	" at bigint NOT NULL, body_sha256 text, PRIMARY KEY (task_id, key));",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -281,11 +281,11 @@ static const char *const migrations[] = {
 	/* 13: task-web's access tokens (only their SHA-256 is kept), each
 	 * task's HTTP trigger (its token's hash, its HMAC secret) and the
 	 * events' keys that fired, so a redelivery fires nothing. */
-	"CREATE TABLE web_tokens (name TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE,"
+	"CREATE TABLE IF NOT EXISTS web_tokens (name TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE,"
 	" read_only INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL);"
-	"CREATE TABLE web_hooks (task_id TEXT PRIMARY KEY, token_hash TEXT, secret TEXT,"
+	"CREATE TABLE IF NOT EXISTS web_hooks (task_id TEXT PRIMARY KEY, token_hash TEXT, secret TEXT,"
 	" created_at INTEGER NOT NULL);"
-	"CREATE TABLE web_hook_events (task_id TEXT NOT NULL, key TEXT NOT NULL,"
+	"CREATE TABLE IF NOT EXISTS web_hook_events (task_id TEXT NOT NULL, key TEXT NOT NULL,"
 	" at INTEGER NOT NULL, body_sha256 TEXT, PRIMARY KEY (task_id, key));",
 };
 
