@@ -43,7 +43,7 @@ page() {
 		curl -s --max-time 30 -o /dev/null -w '%{time_starttransfer}\n' -H "Authorization: Bearer $tok" "$url$2"
 	done | sort -n | awk -v name="$1" '{ t[NR] = $1 * 1000 } END {
 		printf "  %-32s median %6.1f ms, slowest %6.1f ms%s\n", name, t[11], t[21],
-		    t[11] > 50 ? "  (over the 50 ms target)" : "" }'
+		    (t[11] > 50 ? "  (over the 50 ms target)" : "") }'
 }
 echo "pages, 21 times each (time to the first byte; target < 50 ms):"
 page "overview /" /
