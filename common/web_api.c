@@ -343,8 +343,19 @@ act_cancel(struct act *a, const struct run *r)
 	if (r->status != RUN_RUNNING)
 		return err_set(&a->e, ST_REFUSED, "run '%.8s' is not running (it is %s)", r->id,
 		    run_status_name(r->status));
+	/* Owners watch for the note only on runs of --overlap replace tasks;
+	 * a cancel nobody would read is refused rather than acknowledged. */
+	struct task t;
+	int rc = store_task_get(a->w->st, r->task_id, &t, &a->e);
+	if (rc)
+		return rc;
+	int replaceable = t.overlap == OVERLAP_REPLACE;
+	task_free(&t);
+	if (!replaceable)
+		return err_set(&a->e, ST_REFUSED, "run '%.8s' cannot be cancelled: its owner takes cancels"
+		    " only for tasks with --overlap replace", r->id);
 	char *note = xasprintf(STORE_CANCEL_NOTE "cancelled by %s in task-web", a->who->name);
-	int rc = store_run_note(a->w->st, r->id, note, &a->e);
+	rc = store_run_note(a->w->st, r->id, note, &a->e);
 	free(note);
 	if (!rc)
 		store_wake(a->w->st);
