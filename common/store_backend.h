@@ -14,6 +14,7 @@
 #include "store_history.h"
 
 struct store_ops;
+struct web_store_ops;
 
 /* The ids a prefix stands for: every id from `from` (the prefix, lower
  * case) up to `to`, not included. */
@@ -130,6 +131,7 @@ struct store_ops {
 	    struct err *e);
 
 	const struct history_ops *history;  /* store_history.h, below */
+	const struct web_store_ops *web;    /* store_web.h: task-web's tokens */
 };
 
 /* The store_history.h functions, each as its store_* says, with two

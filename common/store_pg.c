@@ -710,6 +710,14 @@ static const char *const migrations[] = {
 	"CREATE INDEX tasks_failing ON tasks ((coalesce(next_run_at, 9223372036854775807)), seq)"
 	" WHERE last_status IN ('failed', 'timeout', 'interrupted') AND deleted_at IS NULL;"
 	"CREATE INDEX tasks_budget ON tasks (id) WHERE budget IS NOT NULL AND deleted_at IS NULL;",
+	/* 10: task-web's access tokens (only their SHA-256), each task's HTTP
+	 * trigger, and the events' keys that fired; shared by every host. */
+	"CREATE TABLE IF NOT EXISTS web_tokens (name text COLLATE \"C\" PRIMARY KEY, hash text NOT NULL UNIQUE,"
+	" read_only integer NOT NULL DEFAULT 0, created_at bigint NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS web_hooks (task_id text COLLATE \"C\" PRIMARY KEY, token_hash text, secret text,"
+	" created_at bigint NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS web_hook_events (task_id text COLLATE \"C\" NOT NULL, key text NOT NULL,"
+	" at bigint NOT NULL, body_sha256 text, PRIMARY KEY (task_id, key));",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -1383,6 +1391,7 @@ static const struct store_ops pg_ops = {
 	.call_spend = pg_call_spend,
 	.call_usage = pg_call_usage,
 	.history = &pg_history_ops,
+	.web = &pg_web_ops,
 };
 
 int

@@ -294,6 +294,15 @@ static const char *const migrations[] = {
 	"CREATE INDEX tasks_failing ON tasks(ifnull(next_run_at, 9223372036854775807))"
 	" WHERE last_status IN ('failed', 'timeout', 'interrupted') AND deleted_at IS NULL;"
 	"CREATE INDEX tasks_budget ON tasks(id) WHERE budget IS NOT NULL AND deleted_at IS NULL;",
+	/* 14: task-web's access tokens (only their SHA-256 is kept), each
+	 * task's HTTP trigger (its token's hash, its HMAC secret) and the
+	 * events' keys that fired, so a redelivery fires nothing. */
+	"CREATE TABLE IF NOT EXISTS web_tokens (name TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE,"
+	" read_only INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS web_hooks (task_id TEXT PRIMARY KEY, token_hash TEXT, secret TEXT,"
+	" created_at INTEGER NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS web_hook_events (task_id TEXT NOT NULL, key TEXT NOT NULL,"
+	" at INTEGER NOT NULL, body_sha256 TEXT, PRIMARY KEY (task_id, key));",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
@@ -1195,6 +1204,7 @@ static const struct store_ops sqlite_ops = {
 	.call_spend = sq_call_spend,
 	.call_usage = sq_call_usage,
 	.history = &sq_history_ops,
+	.web = &sq_web_ops,
 };
 
 int
