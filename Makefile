@@ -44,7 +44,7 @@ SQLITE_LIBS = $(shell pkg-config --libs sqlite3)
 endif
 STORE_LIBS = $(SQLITE_LIBS) -ldl
 CURL_LIBS = $(shell pkg-config --libs libcurl)
-STORE_PROGS = task-add task-edit task-log task-ls task-mcp task-rm task-run task-show task-status task-tick
+STORE_PROGS = task-add task-edit task-log task-ls task-mcp task-rm task-run task-show task-status task-tick task-when
 $(foreach p,$(STORE_PROGS),$(eval LDLIBS_$(p) = $$(STORE_LIBS)))
 LDLIBS_llm-call = $(STORE_LIBS) $(CURL_LIBS)
 ALL_LIBS = $(STORE_LIBS) $(CURL_LIBS) $(LDLIBS)
