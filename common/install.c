@@ -101,6 +101,13 @@ install_systemd(struct buf *b, const char *self, const struct install_env *ie, i
 	    "# API keys belong in ~/.config/agentcron/config (chmod 600): units do not\n"
 	    "# read your shell profile.\n"
 	    "set -e\n"
+	    /* sd_booted(3)'s test: without systemd as init, units would be
+	     * written and then fail on the bus, left behind. */
+	    "if [ ! -d /run/systemd/system ]; then\n"
+	    "\techo 'task-tick: systemd is not this machine'\\''s init: nothing written;"
+	    " use task-tick --print-cron (cron) or task-tick --watch instead' >&2\n"
+	    "\texit 1\n"
+	    "fi\n"
 	    "dir=\"${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user\"\n"
 	    "mkdir -p \"$dir\"\n"
 	    "cat >\"$dir/agentcron-tick.service\" <<'EOF'\n"
