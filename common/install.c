@@ -155,3 +155,61 @@ install_text(const char *self, int systemd, int watch)
 		install_cron(&b, self, &ie);
 	return b.data;
 }
+
+/* The path made absolute against the working directory. */
+static void
+put_abs(struct buf *b, const char *path)
+{
+	char cwd[PATH_MAX], full[2 * PATH_MAX + 2];
+	if (path[0] != '/' && getcwd(cwd, sizeof cwd))
+		snprintf(full, sizeof full, "%s/%s", cwd, path);
+	else
+		snprintf(full, sizeof full, "%s", path);
+	put_sh(b, full, 0);
+}
+
+static void
+put_env(struct buf *b, const struct install_env *ie)
+{
+	for (int i = 0; i < ie->n; i++) {
+		buf_printf(b, "%s=", ie->name[i]);
+		put_sh(b, ie->value[i], 1);
+		buf_puts(b, " ");
+	}
+}
+
+char *
+install_status_text(const char *self, const char *ping, const char *textfile)
+{
+	struct install_env ie;
+	struct buf b = {0};
+	install_env(&ie);
+	buf_puts(&b, "# agentcron: monitoring from cron, with task-status's absolute path (cron's\n"
+	    "# PATH is only /usr/bin:/bin).  Install with\n"
+	    "#   (crontab -l 2>/dev/null; task-status --print-cron ...) | crontab -\n");
+	if (ping) {
+		buf_puts(&b, "# A dead-man's switch: the URL is pinged only while task-status --check\n"
+		    "# says OK; the service alerts when the pings stop.\n"
+		    "*/5 * * * * ");
+		put_env(&b, &ie);
+		put_sh(&b, self, 0);
+		buf_puts(&b, " --check >/dev/null && curl -fsS -m 10 --retry 3 -o /dev/null ");
+		put_sh(&b, ping, 1);
+		buf_puts(&b, "\n");
+	}
+	if (textfile) {
+		buf_puts(&b, "# Metrics for node_exporter's textfile collector, replaced whole each\n"
+		    "# minute (written beside it, then renamed).\n"
+		    "* * * * * ");
+		put_env(&b, &ie);
+		put_sh(&b, self, 0);
+		buf_puts(&b, " --prometheus >");
+		put_abs(&b, textfile);
+		buf_puts(&b, ".tmp && mv -f ");
+		put_abs(&b, textfile);
+		buf_puts(&b, ".tmp ");
+		put_abs(&b, textfile);
+		buf_puts(&b, "\n");
+	}
+	return b.data;
+}

@@ -11,5 +11,9 @@
  * units (watch: a --watch service instead of a oneshot and a timer),
  * else the crontab line. */
 char *install_text(const char *self, int systemd, int watch);
+/* task-status's crontab lines, malloc'd: self is its absolute path; ping:
+ * a URL curl fetches while --check says OK; textfile: a file --prometheus
+ * replaces each minute.  Either may be NULL. */
+char *install_status_text(const char *self, const char *ping, const char *textfile);
 
 #endif
