@@ -47,7 +47,7 @@ _agentcron_complete()
 	--by) [[ $cmd == task-log ]] && words='task model day' ;;
 	--budget) words='none' ;;
 	--keep) words='forever default 30d 90d 1000' ;;
-	--provider) words='openai anthropic' ;;
+	--provider) words='openai anthropic echo' ;;
 	-p | --profile) [[ $cmd == task-mcp ]] && words='native oneclaw agent-zero kai toolpack wooster all' ;;
 	-z | --tz)
 		mapfile -t COMPREPLY < <(compgen -W "$(_agentcron_zones)" -- "$cur")
