@@ -14,6 +14,7 @@
 #include "config.h"
 #include "opt.h"
 #include "prog.h"
+#include "spend.h"
 #include "store.h"
 #include "task_json.h"
 #include "taskargs.h"
@@ -50,6 +51,13 @@ report_added(const struct task *t, int is_dup, struct sink *out, struct zones *z
 		char *name = utf8_clean(t->name, strlen(t->name));
 		buf_printf(&out->text, "%s task %s \"%s\"\n", is_dup ? "Existing" : "Added", t->id, name);
 		buf_printf(&out->text, "  schedule: %s (%s)\n  next run: %s\n", desc, t->tz, next);
+		struct budget b;
+		struct err e;
+		/* What the budget was read as, said back: "5" is not "$5". */
+		if (t->budget && budget_parse(t->budget, &b, &e) == ST_OK && b.set) {
+			budget_describe(&b, desc, sizeof desc);
+			buf_printf(&out->text, "  budget:   %s\n", desc);
+		}
 		free(name);
 	}
 }

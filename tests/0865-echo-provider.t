@@ -41,7 +41,7 @@ test_expect_success 'a tool not offered is not called: the text comes back' '
 
 test_expect_success 'provider = echo in the config: a task a minute under task-tick, its calls on record' '
 	mkdir -p config/agentcron && echo "provider = echo" >config/agentcron/config &&
-	task-add --cron "* * * * *" --name minute --budget 12/day "Say hello in five words" >/dev/null &&
+	task-add --cron "* * * * *" --name minute --budget 12tok/day "Say hello in five words" >/dev/null &&
 	TASK_NOW=2026-11-23T06:01:00Z task-tick >/dev/null &&
 	task-log --calls >calls &&
 	head -n 1 calls | cut -f3,5,6,8- >actual &&
