@@ -127,6 +127,10 @@ install: $(PROGS)
 	install -m 644 completions/agentcron.bash $(DESTDIR)$(BASHCOMPDIR)/agentcron
 	for p in $(NAMES); do ln -sf agentcron $(DESTDIR)$(BASHCOMPDIR)/$$p || exit 1; done
 	install -m 644 completions/_agentcron $(DESTDIR)$(ZSHCOMPDIR)/_agentcron
+	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) [ -n "$(DESTDIR)" ] || printf '%s\n' \
+	  "note: $(BINDIR) is not on your PATH; add it in your shell's profile, e.g." \
+	  "  echo 'export PATH=\"$(BINDIR):\$$PATH\"' >>~/.profile   (then log in again)" \
+	  "  (cron and task-tick --print-cron use absolute paths and need no PATH)" ;; esac
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(NAMES)) \
