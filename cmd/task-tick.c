@@ -68,8 +68,11 @@ on_report(const struct fire_report *r, void *arg)
 	const struct run *run = r->run;
 	print_line(out->human ? report_line(r, out->zs) : report_json(r));
 	/* Without a hook, a failure must still reach someone: cron mails
-	 * stderr.  On a terminal the line above said it. */
-	if (!r->hook && run->status != RUN_SUCCESS && !(out->human && isatty(2))) {
+	 * stderr.  On a terminal the line above said it.  A run ended because
+	 * someone asked (--overlap replace, a cancel) is no failure: the log
+	 * line is enough. */
+	if (!r->hook && run->status != RUN_SUCCESS && run->status != RUN_CANCELLED &&
+	    !(out->human && isatty(2))) {
 		char reason[1024];
 		report_reason(run, reason, sizeof reason);
 		fprintf(stderr, "%s: task '%s' (%.8s) %s: %s\n", prog, r->name, run->task_id,

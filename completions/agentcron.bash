@@ -53,7 +53,7 @@ _agentcron_complete()
 		mapfile -t COMPREPLY < <(compgen -W "$(_agentcron_zones)" -- "$cur")
 		return ;;
 	-t | --task | -r | --run)
-		if [[ $cmd == task-log && ($prev == -t || $prev == --task) ]]; then
+		if [[ ($cmd == task-log || $cmd == task-status) && ($prev == -t || $prev == --task) ]]; then
 			mapfile -t COMPREPLY < <(compgen -W "$(_agentcron_ids)" -- "$cur")
 			return
 		fi ;;
