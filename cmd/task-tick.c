@@ -477,7 +477,11 @@ task_tick(int argc, char **argv)
 	struct out out = {0};
 	struct config *cf = NULL;
 	int64_t now;
+	long long log_max;
+	int rotated;
 	if ((rc = now_get(&now, &e)) || (rc = config_load(&cf, &e) ? ST_ERR : ST_OK) ||
+	    (rc = install_log_max(config_get(cf, "tick_log_max"), &log_max, &e)) ||
+	    (rc = install_log_rotate(log_max, &rotated, &e)) ||
 	    (rc = store_open(NULL, 0, &tk.st, &e)))
 		goto done;
 	fire_clock_init(&tk.clk, tk.st, now, a.watch);

@@ -1,10 +1,13 @@
-/* Installing task-tick: the crontab line and the systemd user units
- * (install.h). */
+/* Installing task-tick: the crontab line and the systemd user units, and
+ * the size of the log the crontab line writes (install.h). */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "install.h"
@@ -212,4 +215,53 @@ install_status_text(const char *self, const char *ping, const char *textfile)
 		buf_puts(&b, "\n");
 	}
 	return b.data;
+}
+
+int
+install_log_max(const char *v, long long *max, struct err *e)
+{
+	char *end;
+	*max = INSTALL_LOG_MAX;
+	if (!v)
+		return ST_OK;
+	errno = 0;
+	double n = strtod(v, &end);
+	double unit = *end == 'k' || *end == 'K' ? 1e3 : *end == 'M' ? 1e6 : *end == 'G' ? 1e9 : 1;
+	if (unit != 1)
+		end++;
+	if (errno || end == v || *end || n < 0 || n * unit > 1e15)
+		return err_set(e, ST_INVALID, "config: bad tick_log_max '%.40s': a size such as 10M,"
+		    " 500k or 0 (no limit)", v);
+	*max = (long long)(n * unit);
+	return ST_OK;
+}
+
+int
+install_log_rotate(long long max, int *rotated, struct err *e)
+{
+	struct stat sb;
+	char path[PATH_MAX];
+	*rotated = 0;
+	int fl = fcntl(1, F_GETFL);
+	/* Only a file standard output appends to (cron's >>): the log. */
+	if (max <= 0 || fl < 0 || !(fl & O_APPEND) || fstat(1, &sb) || !S_ISREG(sb.st_mode) ||
+	    sb.st_size < max)
+		return ST_OK;
+	ssize_t n = readlink("/proc/self/fd/1", path, sizeof path - 3);
+	if (n <= 0 || (size_t)n >= sizeof path - 3)
+		return ST_OK;
+	path[n] = 0;
+	char old[PATH_MAX + 3];
+	snprintf(old, sizeof old, "%s.1", path);
+	if (rename(path, old))
+		return err_set(e, ST_ERR, "cannot move the log '%s' aside: %s", path, strerror(errno));
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return err_set(e, ST_ERR, "cannot start a new log '%s': %s", path, strerror(errno));
+	fflush(stdout);
+	int rc = dup2(fd, 1) < 0 ? err_set(e, ST_ERR, "cannot start a new log '%s': %s", path,
+	    strerror(errno)) : ST_OK;
+	close(fd);
+	*rotated = !rc;
+	return rc;
 }
