@@ -44,7 +44,7 @@ SQLITE_LIBS = $(shell pkg-config --libs sqlite3)
 endif
 STORE_LIBS = $(SQLITE_LIBS) -ldl
 CURL_LIBS = $(shell pkg-config --libs libcurl)
-STORE_PROGS = task-add task-edit task-log task-ls task-mcp task-rm task-run task-show task-status task-tick
+STORE_PROGS = task-add task-edit task-log task-ls task-mcp task-rm task-run task-show task-status task-tick task-when
 $(foreach p,$(STORE_PROGS),$(eval LDLIBS_$(p) = $$(STORE_LIBS)))
 LDLIBS_llm-call = $(STORE_LIBS) $(CURL_LIBS)
 LDLIBS_task-web = $(STORE_LIBS) $(shell pkg-config --libs libmicrohttpd)
@@ -128,6 +128,10 @@ install: $(PROGS)
 	install -m 644 completions/agentcron.bash $(DESTDIR)$(BASHCOMPDIR)/agentcron
 	for p in $(NAMES); do ln -sf agentcron $(DESTDIR)$(BASHCOMPDIR)/$$p || exit 1; done
 	install -m 644 completions/_agentcron $(DESTDIR)$(ZSHCOMPDIR)/_agentcron
+	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) [ -n "$(DESTDIR)" ] || printf '%s\n' \
+	  "note: $(BINDIR) is not on your PATH; add it in your shell's profile, e.g." \
+	  "  echo 'export PATH=\"$(BINDIR):\$$PATH\"' >>~/.profile   (then log in again)" \
+	  "  (cron and task-tick --print-cron use absolute paths and need no PATH)" ;; esac
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(NAMES)) \

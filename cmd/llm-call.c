@@ -214,7 +214,7 @@ usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: llm-call [-s SYSTEM] [-m MODEL] [-a FILE|URL]... [-o KEY=VALUE]...\n"
-	    "                [--provider openai|anthropic] [--base-url URL] [--key-file FILE]\n"
+	    "                [--provider openai|anthropic|echo] [--base-url URL] [--key-file FILE]\n"
 	    "                [--context NAME] [--tools[=PROFILES]] [--mcp NAME]... [--mcp-allow GLOB]...\n"
 	    "                [--mcp-timeout SECONDS] [--max-rounds N] [--max-run-tokens N] [--json]\n"
 	    "                [--stream | --no-stream] [--timeout SECONDS] [--connect-timeout SECONDS]\n"
@@ -225,7 +225,8 @@ usage(FILE *f)
 	    "  -m, --model NAME         model (default $TASK_MODEL, config, %s or %s)\n"
 	    "  -a, --attach FILE|URL    text file, image (PNG, JPEG, GIF, WebP) or URL; repeatable\n"
 	    "  -o, --option KEY=VALUE   request field such as temperature=0.2 or max_tokens=500\n"
-	    "  -p, --provider NAME      openai or anthropic (default: from the model name)\n"
+	    "  -p, --provider NAME      openai, anthropic, or echo (local, no key) (default: from\n"
+	    "                           the model name)\n"
 	    "      --base-url URL       provider URL (default $OPENAI_BASE_URL, $ANTHROPIC_BASE_URL)\n"
 	    "      --key-file FILE      read the API key from FILE (mode 600)\n"
 	    "  -c, --context NAME       continue the named conversation (default $TASK_CONTEXT)\n"
@@ -303,7 +304,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		case 'o': rc = llm_session_option(o->s.options, optarg, &e); break;
 		case 'p':
 			if (llm_provider_parse(optarg) < 0)
-				rc = opt_bad(&e, "--provider", optarg, "openai or anthropic");
+				rc = opt_bad(&e, "--provider", optarg, "openai, anthropic or echo");
 			o->s.provider = optarg;
 			break;
 		case O_BASE_URL:

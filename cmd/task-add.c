@@ -1,7 +1,9 @@
 /* task-add: create a task from flags, or import tasks as JSON objects from
  * standard input (`--json -`, the format task-ls --json prints).  An import
- * is one transaction: a bad object adds nothing.  A pending twin, or a task
- * with the same --key, is returned instead of a duplicate unless --force. */
+ * is one transaction: a bad object adds nothing.  A pending twin (a task
+ * that would run the same thing) is refused, so a script never edits the
+ * wrong task, or with --if-missing returned; a task with the same --key is
+ * returned; --force adds anyway. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include "config.h"
 #include "opt.h"
 #include "prog.h"
+#include "spend.h"
 #include "store.h"
 #include "task_json.h"
 #include "taskargs.h"
@@ -50,6 +53,13 @@ report_added(const struct task *t, int is_dup, struct sink *out, struct zones *z
 		char *name = utf8_clean(t->name, strlen(t->name));
 		buf_printf(&out->text, "%s task %s \"%s\"\n", is_dup ? "Existing" : "Added", t->id, name);
 		buf_printf(&out->text, "  schedule: %s (%s)\n  next run: %s\n", desc, t->tz, next);
+		struct budget b;
+		struct err e;
+		/* What the budget was read as, said back: "5" is not "$5". */
+		if (t->budget && budget_parse(t->budget, &b, &e) == ST_OK && b.set) {
+			budget_describe(&b, desc, sizeof desc);
+			buf_printf(&out->text, "  budget:   %s\n", desc);
+		}
 		free(name);
 	}
 }
@@ -68,19 +78,39 @@ print_added(struct sink *out, struct err *e)
 	return ST_OK;
 }
 
-/* Add one finished task; a twin is reported instead.  Inside a transaction. */
 static int
-add_one(struct store *st, struct task *t, int force, struct sink *out, const char *where,
-    struct zones *zs, struct err *e)
+same_text(const char *a, const char *b)
 {
-	int is_dup = 0, rc;
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* A pending task with t's schedule and intent is a twin only when it
+ * would run the same thing: another name, executor, model or MCP servers
+ * make it another task, which a script must not be handed as this one. */
+static int
+runs_the_same(const struct task *old, const struct task *t)
+{
+	return same_text(old->name, t->name) && same_text(old->prompt, t->prompt) &&
+	    same_text(old->system_prompt, t->system_prompt) && same_text(old->exec, t->exec) &&
+	    same_text(old->model, t->model) && same_text(old->mcp, t->mcp) &&
+	    same_text(old->mcp_allow, t->mcp_allow) && same_text(old->context, t->context);
+}
+
+/* Add one finished task.  A twin is returned instead with if_missing (and
+ * always for the same --key or an imported task already here), else
+ * refused (ST_REFUSED), nothing added.  Inside a transaction. */
+static int
+add_one(struct store *st, struct task *t, int force, int if_missing, struct sink *out,
+    const char *where, struct zones *zs, struct err *e)
+{
+	int is_dup = 0, rc, by_id = 0;
 	char dup[37];
 	if (t->id[0]) {
 		/* An imported task that is already here is a twin too. */
 		struct task old;
 		if (store_task_get(st, t->id, &old, e) == ST_OK) {
 			task_free(&old);
-			is_dup = 1;
+			is_dup = by_id = 1;
 			memcpy(dup, t->id, sizeof dup);
 		}
 	}
@@ -90,6 +120,21 @@ add_one(struct store *st, struct task *t, int force, struct sink *out, const cha
 		struct task old;
 		if ((rc = store_task_get(st, dup, &old, e)))
 			return rc;
+		int by_key = t->key && old.key && strcmp(t->key, old.key) == 0;
+		if (!by_id && !by_key && !runs_the_same(&old, t)) {
+			task_free(&old);
+			if ((rc = store_task_add(st, t, 0, &is_dup, dup, e)))
+				return rc;
+			report_added(t, 0, out, zs);
+			return ST_OK;
+		}
+		if (!by_id && !by_key && !if_missing) {
+			rc = err_set(e, ST_REFUSED, "%s%stask %s \"%.*s\" is the same, pending; not added"
+			    " (--if-missing prints its id instead, --force adds another)", where ? where : "",
+			    where ? ": " : "", old.id, (int)strcspn(old.name, "\r\n"), old.name);
+			task_free(&old);
+			return rc;
+		}
 		fprintf(stderr, "%s: %s%stask %s \"%.*s\" is the same; not added (--force adds anyway)\n",
 		    prog, where ? where : "", where ? ": " : "", old.id, (int)strcspn(old.name, "\r\n"),
 		    old.name);
@@ -189,7 +234,7 @@ import(struct store *st, int force, int64_t now, unsigned when_flags, struct zon
 			if (rc)
 				err_set(e, rc, "%s: %s", where, sub.msg);
 			else
-				rc = add_one(st, &t, force, &out, where, zs, e);
+				rc = add_one(st, &t, force, 1, &out, where, zs, e);
 			task_free(&t);
 			count++;
 		}
@@ -230,8 +275,8 @@ read_prompt(int argc, char **argv, char **prompt, struct err *e)
 
 /* The task the flags describe, added to the store it opens into *st. */
 static int
-add_flags(struct task_args *a, int argc, char **argv, int force, int json, int64_t now,
-    struct zones *zs, struct store **st, struct err *e)
+add_flags(struct task_args *a, int argc, char **argv, int force, int if_missing, int json,
+    int64_t now, struct zones *zs, struct store **st, struct err *e)
 {
 	int rc = ST_OK;
 	struct task t;
@@ -253,7 +298,7 @@ add_flags(struct task_args *a, int argc, char **argv, int force, int json, int64
 		rc = store_open(NULL, 0, st, e);
 	struct sink out = {.json = json};
 	if (!rc && !(rc = store_begin(*st, e))) {
-		rc = add_one(*st, &t, force, &out, NULL, zs, e);
+		rc = add_one(*st, &t, force, if_missing, &out, NULL, zs, e);
 		rc = rc ? rc : store_commit(*st, e);
 		if (rc) {
 			store_rollback(*st);
@@ -320,6 +365,9 @@ usage(FILE *f)
 	    "      --disabled         add it disabled\n"
 	    "output:\n"
 	    "  -f, --force            add even if a pending twin exists\n"
+	    "      --if-missing       a pending twin (the same schedule, prompt, name, executor,\n"
+	    "                         model and MCP servers) is no error: print its id, exit 0\n"
+	    "                         (without it a twin is refused, exit 4)\n"
 	    "  -j, --json             print the created task as JSON; with '-', read tasks as JSON\n"
 	    "  -h, --help, -V, --version\n",
 	    TASK_DEFAULT_RETRIES, TASK_DEFAULT_RECURRING_RETRIES, TASK_DEFAULT_PAUSE_AFTER);
@@ -330,6 +378,7 @@ task_add(int argc, char **argv)
 {
 	static const struct option extra[] = {
 		{"force", no_argument, NULL, 'f'},
+		{"if-missing", no_argument, NULL, 'M'},
 		{"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
@@ -340,7 +389,7 @@ task_add(int argc, char **argv)
 	struct task_args a;
 	taskargs_init(&a);
 	a.creating = 1;
-	int force = 0, json = 0, fields = 0, c, rc = ST_OK;
+	int force = 0, if_missing = 0, json = 0, fields = 0, c, rc = ST_OK;
 	char msg[128];
 	while ((c = opt_next(argc, argv, shortopts, opts, msg, sizeof msg)) != -1) {
 		if (taskargs_take(&a, c, optarg, argv, argc, &optind)) {
@@ -349,6 +398,7 @@ task_add(int argc, char **argv)
 		}
 		switch (c) {
 		case 'f': force = 1; break;
+		case 'M': if_missing = 1; break;
 		case 'j': json = 1; break;
 		case 'h': usage(stdout); rc = -1; goto done;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); rc = -1; goto done;
@@ -385,7 +435,7 @@ task_add(int argc, char **argv)
 		if (!(rc = store_open(NULL, 0, &st, &e)))
 			rc = import(st, force, now, a.when_flags, zs, &e);
 	} else if (!rc) {
-		rc = add_flags(&a, argc, argv, force, json, now, zs, &st, &e);
+		rc = add_flags(&a, argc, argv, force, if_missing, json, now, zs, &st, &e);
 	}
 	if (rc)
 		fprintf(stderr, "%s: %s\n", prog, e.msg);

@@ -50,6 +50,7 @@ struct runner {
 	int stopped;     /* Ctrl-C or SIGTERM: run nothing more */
 	const char *range; /* --backfill FROM..TO */
 	int dry_run;
+	int before_created; /* --before-created: backfill instants before the task was made */
 	unsigned when_flags;
 };
 
@@ -186,13 +187,36 @@ backfill_range(struct runner *rn, const struct task *t, int64_t *from, int64_t *
 	return ST_OK;
 }
 
-/* The occurrences in [from, to], at most BACKFILL_MAX. */
+/* The occurrences in [from, to], at most BACKFILL_MAX; those before the
+ * task was made only with --before-created (a task made today has no
+ * debt from last week), saying how many were left out. */
 static int
 backfill_slots(struct runner *rn, const struct task *t, int64_t from, int64_t to, int64_t *slots,
     int *n, struct err *e)
 {
 	int64_t s = from - 1;
+	long before = 0;
 	*n = 0;
+	if (!rn->before_created && t->created_at != TIME_NONE && from < t->created_at) {
+		for (int64_t b = from - 1;;) {
+			int rc = task_next_slot(t, rn->zs, b, &b, e);
+			if (rc)
+				return rc;
+			if (b == TIME_NONE || b > to || b >= t->created_at)
+				break;
+			before++;
+		}
+		if (before) {
+			char made[40];
+			time_fmt_utc(t->created_at, made, sizeof made);
+			fprintf(stderr, "%s: %ld occurrence%s of '%.60s' before it was made (%s) left out;"
+			    " --before-created runs %s too\n", prog, before, before == 1 ? "" : "s",
+			    t->name, made, before == 1 ? "it" : "them");
+		}
+		s = t->created_at - 1;
+		if (s < from - 1)
+			s = from - 1;
+	}
 	for (;;) {
 		int rc = task_next_slot(t, rn->zs, s, &s, e);
 		if (rc)
@@ -339,7 +363,7 @@ usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: task-run [--queue] [--force] [--json] ID...\n"
-	    "       task-run --backfill FROM..TO [--dry-run] [--force] [--json] ID...\n"
+	    "       task-run --backfill FROM..TO [--dry-run] [--before-created] [--force] [--json] ID...\n"
 	    "  ID may be any unique prefix of 4+ characters or the task's exact name; '-' reads ids\n"
 	    "  from standard input\n"
 	    "  -q, --queue   leave the run to task-tick's next pass (a watching one starts it now)\n"
@@ -347,6 +371,7 @@ usage(FILE *f)
 	    "  -b, --backfill FROM..TO   run each occurrence of that past range that never ran\n"
 	    "                (no run, or only a skip or miss on record), in order; 100 at most\n"
 	    "  -n, --dry-run with --backfill: list those occurrences, run nothing\n"
+	    "      --before-created  with --backfill: also the occurrences before the task was made\n"
 	    "  -j, --json    print each run as a JSON object instead of its output\n"
 	    "  -h, --help, -V, --version\n");
 }
@@ -357,7 +382,7 @@ task_run(int argc, char **argv)
 	static const struct option opts[] = {
 		{"queue", no_argument, NULL, 'q'}, {"json", no_argument, NULL, 'j'},
 		{"force", no_argument, NULL, 'f'}, {"backfill", required_argument, NULL, 'b'},
-		{"dry-run", no_argument, NULL, 'n'},
+		{"dry-run", no_argument, NULL, 'n'}, {"before-created", no_argument, NULL, 'B'},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
 	struct runner rn = {.sfd = -1, .tty = isatty(1)};
@@ -368,6 +393,7 @@ task_run(int argc, char **argv)
 		case 'q': rn.queue = 1; break;
 		case 'b': rn.range = optarg; break;
 		case 'n': rn.dry_run = 1; break;
+		case 'B': rn.before_created = 1; break;
 		case 'f': rn.force = 1; break;
 		case 'j': rn.json = 1; break;
 		case 'h': usage(stdout); return 0;
@@ -382,6 +408,8 @@ task_run(int argc, char **argv)
 		return usage_error(prog, "--backfill runs here and now, not with --queue");
 	if (rn.dry_run && !rn.range)
 		return usage_error(prog, "--dry-run goes with --backfill");
+	if (rn.before_created && !rn.range)
+		return usage_error(prog, "--before-created goes with --backfill");
 	struct err e = {{0}};
 	struct config *cf = NULL;
 	char self[PATH_MAX], dir[PATH_MAX];

@@ -6,9 +6,13 @@
  * UNKNOWN) and a dead-man's switch: every pass records itself (host,
  * time) in the store, so silence is seen from any host; --prometheus
  * writes the text exposition format for node_exporter's textfile
- * collector.  Only reads: a store that does not exist reads as empty. */
+ * collector.  --check --task judges one task as a Healthchecks.io check
+ * does: late when no success came within its period and a grace.  Only
+ * reads: a store that does not exist reads as empty, except to --check
+ * and --prometheus, where a wrong TASK_DB must never look healthy. */
 #include <getopt.h>
 #include <limits.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +20,9 @@
 #include <cjson/cJSON.h>
 
 #include "fire_rules.h"
+#include "install.h"
 #include "opt.h"
+#include "proc.h"
 #include "prog.h"
 #include "spend.h"
 #include "store.h"
@@ -280,6 +286,14 @@ ago_fmt(int64_t secs, char *buf, size_t n)
 		snprintf(buf, n, "%lld days", (long long)(secs / 86400));
 }
 
+static const char *
+silence_words(int64_t secs)
+{
+	static char buf[48];   /* one caller at a time: judge() */
+	ago_fmt(secs, buf, sizeof buf);
+	return buf;
+}
+
 /* The verdict of --check and its one-line summary. */
 static void
 judge(struct status *s)
@@ -297,10 +311,16 @@ judge(struct status *s)
 	if (s->paused) {
 		s->verdict = WARNING;
 		snprintf(s->summary, sizeof s->summary, "firing paused since %s; %s", s->paused, what);
-	} else if (silent && s->due) {
+	} else if (silent) {
+		/* Whether or not a task is due: a dead scheduler with only a daily
+		 * task would otherwise look well all day. */
 		s->verdict = CRITICAL;
-		snprintf(s->summary, sizeof s->summary, "%s, %ld task%s due: is task-tick running?", what,
-		    s->due, s->due == 1 ? "" : "s");
+		if (s->due)
+			snprintf(s->summary, sizeof s->summary, "%s, %ld task%s due: is task-tick running?",
+			    what, s->due, s->due == 1 ? "" : "s");
+		else
+			snprintf(s->summary, sizeof s->summary, "%s (more than %s): is task-tick running?",
+			    what, silence_words(s->max_silence));
 	} else if (s->noverdue) {
 		s->verdict = CRITICAL;
 		snprintf(s->summary, sizeof s->summary, "%ld task%s overdue ('%.60s' first); %s",
@@ -318,6 +338,75 @@ judge(struct status *s)
 		snprintf(s->summary, sizeof s->summary, "%s; %ld task%s, none overdue or failing", what,
 		    s->tasks, s->tasks == 1 ? "" : "s");
 	}
+}
+
+/* --check --task: the task is late when the first occurrence after its
+ * last success (or its creation) is more than grace past, grace being
+ * by default the gap to the occurrence after that one (its period);
+ * failing while not yet late is a warning. */
+static int
+judge_task(struct status *s, const char *which, int64_t grace, int64_t *limit, int64_t *age,
+    struct err *e)
+{
+	struct task t;
+	struct zones *zs;
+	char id[37], name[160], ago[48], when[64];
+	int rc = store_task_resolve(s->st, which, 0, id, e);
+	if (rc || (rc = store_task_get(s->st, id, &t, e)))
+		return rc;
+	zs = zones_new();
+	utf8_quote(name, sizeof name, t.name, strlen(t.name));
+	int64_t base = t.last_success_at != TIME_NONE ? t.last_success_at : t.created_at, first, then;
+	*age = t.last_success_at != TIME_NONE ? s->now - t.last_success_at : -1;
+	*limit = -1;
+	if ((rc = task_next_slot(&t, zs, base, &first, e)))
+		goto out;
+	if (first != TIME_NONE) {
+		first += task_delay(&t, zs, first);
+		if ((rc = task_next_slot(&t, zs, first, &then, e)))
+			goto out;
+		int64_t g = grace >= 0 ? grace : then != TIME_NONE ? then - first : s->max_silence;
+		*limit = first + g - base;
+	}
+	if (*age >= 0)
+		ago_fmt(*age, ago, sizeof ago);
+	s->verdict = OK;
+	if (first != TIME_NONE && s->now > base + *limit) {
+		s->verdict = CRITICAL;
+		time_fmt_utc(base + *limit, when, sizeof when);
+		if (*age >= 0)
+			snprintf(s->summary, sizeof s->summary, "task '%s': last success %s ago, one was due"
+			    " by %s", name, ago, when);
+		else
+			snprintf(s->summary, sizeof s->summary, "task '%s': no success since it was made,"
+			    " one was due by %s", name, when);
+	} else if (t.paused) {
+		s->verdict = WARNING;
+		snprintf(s->summary, sizeof s->summary, "task '%s' paused by failures: %.200s", name,
+		    t.paused);
+	} else if (t.consecutive_failures > 0) {
+		char err[240];
+		s->verdict = WARNING;
+		utf8_quote(err, sizeof err, t.last_error ? t.last_error : "", t.last_error ?
+		    strcspn(t.last_error, "\n") : 0);
+		snprintf(s->summary, sizeof s->summary, "task '%s' failing: %d in a row%s%s", name,
+		    t.consecutive_failures, *err ? ": " : "", err);
+	} else if (first == TIME_NONE) {
+		snprintf(s->summary, sizeof s->summary, "task '%s': no run expected (%s)", name,
+		    t.kind == KIND_MANUAL ? "manual" : task_status_name(t.status));
+	} else {
+		time_fmt_utc(base + *limit, when, sizeof when);
+		if (*age >= 0)
+			snprintf(s->summary, sizeof s->summary, "task '%s': last success %s ago; the next"
+			    " is due by %s", name, ago, when);
+		else
+			snprintf(s->summary, sizeof s->summary, "task '%s': no success yet; the first is"
+			    " due by %s", name, when);
+	}
+out:
+	task_free(&t);
+	zones_free(zs);
+	return rc;
 }
 
 static int
@@ -526,6 +615,19 @@ print_check(const struct status *s)
 	    s->noverdue, s->nfailing, s->npaused, s->nover);
 }
 
+static void
+print_task_check(const struct status *s, int64_t limit, int64_t age)
+{
+	printf("AGENTCRON %s - %s | ", verdicts[s->verdict], s->summary);
+	if (age < 0)
+		printf("last_success_age=U");
+	else
+		printf("last_success_age=%llds", (long long)age);
+	if (limit >= 0)
+		printf(";;%lld", (long long)limit);
+	putchar('\n');
+}
+
 /* ---- --prometheus ---- */
 
 static void
@@ -581,12 +683,45 @@ take_pruned(const char *key, long long n, void *arg)
 	add_total(arg, key, n);
 }
 
+struct task_name {
+	char id[37];           /* first: bsearch compares the key with it */
+	char *name;
+};
+
+struct names {
+	struct task_name *v;
+	size_t n;
+};
+
+static int
+take_name(const struct task *t, void *arg)
+{
+	struct names *ns = arg;
+	ns->v = xrealloc(ns->v, (ns->n + 1) * sizeof *ns->v);
+	memcpy(ns->v[ns->n].id, t->id, sizeof t->id);
+	ns->v[ns->n++].name = one_line(t->name, 0);
+	return 0;
+}
+
+static int
+by_id(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* Labelled with the task's name as well as its id, so a dashboard or an
+ * alert says which task a person knows by name. */
 static void
 print_success(const char *task_id, int64_t at, void *arg)
 {
-	(void)arg;
+	struct names *ns = arg;
+	const struct task_name *hit = bsearch(task_id, ns->v, ns->n, sizeof *ns->v, by_id);
 	printf("agentcron_task_last_success_timestamp_seconds{task=\"");
 	label(task_id);
+	if (hit) {
+		printf("\",name=\"");
+		label(hit->name);
+	}
 	printf("\"} %lld\n", (long long)at);
 }
 
@@ -630,7 +765,18 @@ print_prometheus(struct status *s, struct err *e)
 	}
 	metric_head("agentcron_task_last_success_timestamp_seconds", "gauge", "When each task's last"
 	    " successful run (still kept) ended.");
-	if ((rc = store_last_success(s->st, print_success, NULL, e)))
+	struct names ns = {0};
+	struct task_filter f;
+	task_filter_init(&f);
+	rc = store_task_list(s->st, &f, take_name, &ns, e);
+	if (!rc) {
+		qsort(ns.v, ns.n, sizeof *ns.v, by_id);
+		rc = store_last_success(s->st, print_success, &ns, e);
+	}
+	for (size_t i = 0; i < ns.n; i++)
+		free(ns.v[i].name);
+	free(ns.v);
+	if (rc)
 		return rc;
 	metric_head("agentcron_tasks", "gauge", "Tasks, by state.");
 	for (int i = 0; i < STATUS_COUNT; i++)
@@ -654,35 +800,73 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: task-status [--json | --check [--max-silence DURATION] | --prometheus]\n"
+	    "usage: task-status [--json | --check [--max-silence DURATION] [--task ID [--grace DURATION]]\n"
+	    "                   | --prometheus]\n"
+	    "       task-status --print-cron [--ping URL] [--textfile PATH]\n"
 	    "  -j, --json          one JSON object\n"
 	    "  -c, --check         one status line; exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN\n"
 	    "  -s, --max-silence DURATION  with --check: how long without a pass is CRITICAL\n"
-	    "                      while tasks are due (default 3m; 90s, 5m, 1h)\n"
+	    "                      (default 3m; 90s, 5m, 1h)\n"
+	    "  -t, --task ID|NAME  with --check: that task alone, CRITICAL when no success came\n"
+	    "                      within its period and the grace, WARNING while it fails\n"
+	    "  -g, --grace DURATION  with --task: how late a success may be (default: the\n"
+	    "                      task's period)\n"
 	    "  -p, --prometheus    metrics in Prometheus's text format\n"
+	    "      --print-cron    crontab lines with this program's absolute path:\n"
+	    "      --ping URL      fetch URL while --check says OK (a dead-man's switch)\n"
+	    "      --textfile PATH write --prometheus to PATH each minute\n"
 	    "  -h, --help, -V, --version\n");
 }
 
-enum { MODE_TEXT, MODE_JSON, MODE_CHECK, MODE_PROM };
+enum { MODE_TEXT, MODE_JSON, MODE_CHECK, MODE_PROM, MODE_CRON };
+enum { O_CRON = 256, O_PING, O_TEXTFILE };
+
+struct args {
+	int mode;
+	int64_t silence, grace;
+	const char *task, *ping, *textfile;
+};
+
+static int
+duration_arg(const char *flag, const char *v, int64_t *out)
+{
+	long secs;
+	struct err e;
+	if (parse_duration(v, &secs) || secs <= 0) {
+		opt_bad(&e, flag, v, "a duration like 90s, 3m or 1h");
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+		return ST_INVALID;
+	}
+	*out = secs;
+	return 0;
+}
 
 /* 0 to go on, else the exit status (help and version: -1, meaning 0). */
 static int
-parse_args(int argc, char **argv, int *mode, int64_t *silence)
+parse_args(int argc, char **argv, struct args *a)
 {
 	static const struct option opts[] = {
 		{"json", no_argument, NULL, 'j'}, {"check", no_argument, NULL, 'c'},
 		{"prometheus", no_argument, NULL, 'p'}, {"max-silence", required_argument, NULL, 's'},
+		{"task", required_argument, NULL, 't'}, {"grace", required_argument, NULL, 'g'},
+		{"print-cron", no_argument, NULL, O_CRON}, {"ping", required_argument, NULL, O_PING},
+		{"textfile", required_argument, NULL, O_TEXTFILE},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
 	char msg[128];
-	const char *max = NULL;
+	const char *max = NULL, *grace = NULL;
 	int c, modes = 0;
-	while ((c = opt_next(argc, argv, ":jcps:hV", opts, msg, sizeof msg)) != -1) {
+	while ((c = opt_next(argc, argv, ":jcps:t:g:hV", opts, msg, sizeof msg)) != -1) {
 		switch (c) {
-		case 'j': *mode = MODE_JSON; modes++; break;
-		case 'c': *mode = MODE_CHECK; modes++; break;
-		case 'p': *mode = MODE_PROM; modes++; break;
+		case 'j': a->mode = MODE_JSON; modes++; break;
+		case 'c': a->mode = MODE_CHECK; modes++; break;
+		case 'p': a->mode = MODE_PROM; modes++; break;
+		case O_CRON: a->mode = MODE_CRON; modes++; break;
 		case 's': max = optarg; break;
+		case 't': a->task = optarg; break;
+		case 'g': grace = optarg; break;
+		case O_PING: a->ping = optarg; break;
+		case O_TEXTFILE: a->textfile = optarg; break;
 		case 'h': usage(stdout); return -1;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return -1;
 		default: return usage_error(prog, "%s", msg);
@@ -691,39 +875,77 @@ parse_args(int argc, char **argv, int *mode, int64_t *silence)
 	if (optind < argc)
 		return usage_error(prog, "unexpected argument '%s'", argv[optind]);
 	if (modes > 1)
-		return usage_error(prog, "give one of --json, --check and --prometheus");
-	if (max && *mode != MODE_CHECK)
+		return usage_error(prog, "give one of --json, --check, --prometheus and --print-cron");
+	if (max && a->mode != MODE_CHECK)
 		return usage_error(prog, "--max-silence goes with --check");
-	long secs;
-	struct err e;
-	if (max && (parse_duration(max, &secs) || secs <= 0)) {
-		opt_bad(&e, "--max-silence", max, "a duration like 90s, 3m or 1h");
-		fprintf(stderr, "%s: %s\n", prog, e.msg);
+	if (a->task && a->mode != MODE_CHECK)
+		return usage_error(prog, "--task goes with --check");
+	if (grace && !a->task)
+		return usage_error(prog, "--grace goes with --check --task");
+	if ((a->ping || a->textfile) && a->mode != MODE_CRON)
+		return usage_error(prog, "--ping and --textfile go with --print-cron");
+	if (a->mode == MODE_CRON && !a->ping && !a->textfile)
+		return usage_error(prog, "--print-cron needs --ping URL (a dead-man's switch) or"
+		    " --textfile PATH (metrics), or both");
+	if (a->ping && (strncmp(a->ping, "https://", 8) != 0 && strncmp(a->ping, "http://", 7) != 0))
+		return usage_error(prog, "--ping '%.100s': an http:// or https:// URL", a->ping);
+	if (a->ping && a->ping[strcspn(a->ping, "\n\r")])
+		return usage_error(prog, "--ping: a URL on one line");
+	if (a->textfile && (!*a->textfile || a->textfile[strcspn(a->textfile, "\n\r")]))
+		return usage_error(prog, "--textfile: a path on one line");
+	a->silence = SILENCE_DEFAULT;
+	a->grace = -1;
+	if (max && duration_arg("--max-silence", max, &a->silence))
 		return ST_INVALID;
-	}
-	*silence = max ? secs : SILENCE_DEFAULT;
+	if (grace && duration_arg("--grace", grace, &a->grace))
+		return ST_INVALID;
 	return 0;
+}
+
+static int
+print_cron(const struct args *a)
+{
+	char self[PATH_MAX], dir[PATH_MAX];
+	proc_self(prog, self, dir, sizeof self);
+	char *text = install_status_text(self, a->ping, a->textfile);
+	fputs(text, stdout);
+	free(text);
+	return ST_OK;
 }
 
 static int
 task_status(int argc, char **argv)
 {
 	struct status s;
-	int mode = MODE_TEXT;
+	struct args a = {.mode = MODE_TEXT};
 	memset(&s, 0, sizeof s);
-	int rc = parse_args(argc, argv, &mode, &s.max_silence);
+	int rc = parse_args(argc, argv, &a);
+	int mode = a.mode;
 	/* A monitoring plugin that cannot tell says UNKNOWN, whatever the reason. */
 	if (rc)
 		return rc < 0 ? 0 : mode == MODE_CHECK ? UNKNOWN : rc;
+	if (mode == MODE_CRON)
+		return print_cron(&a);
+	s.max_silence = a.silence;
 	struct err e = {{0}};
-	if (!(rc = store_open(NULL, STORE_READ, &s.st, &e))) {
-		/* A check that cannot tell within its time says UNKNOWN. */
-		if (mode == MODE_CHECK)
-			store_deadline(s.st, mono_ms() + CHECK_MS, 0);
+	int64_t limit = -1, age = -1;
+	rc = store_open(NULL, STORE_READ, &s.st, &e);
+	/* A check that cannot tell within its time says UNKNOWN. */
+	if (!rc && mode == MODE_CHECK)
+		store_deadline(s.st, mono_ms() + CHECK_MS, 0);
+	/* A TASK_DB that names nothing must not keep a dead-man's ping going. */
+	if (!rc && (mode == MODE_CHECK || mode == MODE_PROM) && store_absent(s.st))
+		rc = err_set(&e, ST_ERR, "no store at '%s' (TASK_DB names none; task-tick and"
+		    " task-add make it)", store_name(s.st));
+	if (!rc && a.task)
+		rc = (rc = store_now(s.st, &s.now, &e)) ? rc : judge_task(&s, a.task, a.grace, &limit,
+		    &age, &e);
+	else if (!rc)
 		rc = gather(&s, &e);
-	}
 	if (!rc) {
-		if (mode == MODE_JSON)
+		if (a.task)
+			print_task_check(&s, limit, age);
+		else if (mode == MODE_JSON)
 			print_json(&s);
 		else if (mode == MODE_CHECK)
 			print_check(&s);

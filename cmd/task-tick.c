@@ -68,8 +68,11 @@ on_report(const struct fire_report *r, void *arg)
 	const struct run *run = r->run;
 	print_line(out->human ? report_line(r, out->zs) : report_json(r));
 	/* Without a hook, a failure must still reach someone: cron mails
-	 * stderr.  On a terminal the line above said it. */
-	if (!r->hook && run->status != RUN_SUCCESS && !(out->human && isatty(2))) {
+	 * stderr.  On a terminal the line above said it.  A run ended because
+	 * someone asked (--overlap replace, a cancel) is no failure: the log
+	 * line is enough. */
+	if (!r->hook && run->status != RUN_SUCCESS && run->status != RUN_CANCELLED &&
+	    !(out->human && isatty(2))) {
 		char reason[1024];
 		report_reason(run, reason, sizeof reason);
 		fprintf(stderr, "%s: task '%s' (%.8s) %s: %s\n", prog, r->name, run->task_id,
@@ -483,7 +486,11 @@ task_tick(int argc, char **argv)
 	struct out out = {0};
 	struct config *cf = NULL;
 	int64_t now;
+	long long log_max;
+	int rotated;
 	if ((rc = now_get(&now, &e)) || (rc = config_load(&cf, &e) ? ST_ERR : ST_OK) ||
+	    (rc = install_log_max(config_get(cf, "tick_log_max"), &log_max, &e)) ||
+	    (rc = install_log_rotate(log_max, &rotated, &e)) ||
 	    (rc = store_open(NULL, 0, &tk.st, &e)))
 		goto done;
 	fire_clock_init(&tk.clk, tk.st, now, a.watch);

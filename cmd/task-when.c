@@ -19,6 +19,7 @@
 #include "cron.h"
 #include "opt.h"
 #include "prog.h"
+#include "store.h"
 #include "task.h"
 #include "taskargs.h"
 #include "tz.h"
@@ -216,7 +217,7 @@ parse_options(int argc, char **argv, struct request *r)
 		    argv[optind]);
 		return ST_INVALID;
 	}
-	if (!r->sched.nkinds && optind >= argc) {
+	if (!r->sched.nkinds && optind >= argc && !r->id) {
 		fprintf(stderr, "%s: no schedule given; e.g. task-when '0 7 * * *'\n", prog);
 		return ST_INVALID;
 	}
@@ -431,6 +432,57 @@ print_every(struct request *r, const char *sched, struct tz *z, int64_t now, uns
 	return rc;
 }
 
+/* --id alone: the stored task's own schedule, in its zone unless --tz
+ * says otherwise, from its next run on, delays included as task-tick
+ * applies them. */
+static int
+print_stored(struct request *r, struct tz **z, int64_t now, struct err *e)
+{
+	struct store *st = NULL;
+	struct task t;
+	struct zones *zs = NULL;
+	char id[37], desc[256];
+	int rc = store_open(NULL, STORE_READ, &st, e);
+	if (!rc)
+		rc = store_task_resolve(st, r->id, 0, id, e);
+	if (!rc)
+		rc = store_task_get(st, id, &t, e);
+	store_close(st);
+	if (rc)
+		return rc;
+	if (!r->zone && t.tz && *t.tz) {
+		struct tz *own;
+		if ((rc = tz_load(t.tz, &own, e)))
+			goto out;
+		tz_free(*z);
+		*z = own;
+	}
+	zs = zones_new();
+	zones_set_stagger(zs, r->stagger);
+	task_describe(&t, zs, desc, sizeof desc);
+	if (r->describe && !r->json)
+		puts(desc);
+	int64_t s = t.next_run_at;
+	if (t.status != STATUS_PENDING || s == TIME_NONE) {
+		char q[112];
+		rc = err_set(e, ST_INVALID, "task '%.8s' (%s) does not fire again: it is %s", t.id,
+		    utf8_quote(q, 104, t.name, strlen(t.name)),
+		    t.kind == KIND_MANUAL ? "manual" : task_status_name(t.status));
+		goto out;
+	}
+	/* Past instants only while the task is due; then from --from (now). */
+	if (s <= now && r->from)
+		rc = task_next_slot(&t, zs, now, &s, e);
+	for (long i = 0; !rc && i < r->count && s != TIME_NONE && !past_9999(*z, s); i++) {
+		print_instant(*z, s + task_delay(&t, zs, s), s, r->utc, r->json, r->describe ? desc : NULL);
+		rc = task_next_slot(&t, zs, s, &s, e);
+	}
+out:
+	task_free(&t);
+	zones_free(zs);
+	return rc;
+}
+
 static int
 task_when(int argc, char **argv)
 {
@@ -470,7 +522,9 @@ task_when(int argc, char **argv)
 	if (!r.sched.nkinds && (r.sched.not_before || r.sched.jitter || r.id || r.stagger) &&
 	    cron_parse(sched.data, &cr, &ce) == ST_OK)
 		taskargs_take(&r.sched, 'c', sched.data, argv, argc, &optind);
-	if (r.sched.nkinds)
+	if (!r.sched.nkinds && optind >= argc)
+		rc = print_stored(&r, &z, now, &e);
+	else if (r.sched.nkinds)
 		rc = print_flags(&r, z, now, flags, &e);
 	else if ((rc = print_every(&r, sched.data, z, now, flags, &done, &e)) || done)
 		;

@@ -1,7 +1,7 @@
 /* Prices, budgets and their windows (spend.h), without the store.
  *
  * budget = amount "/" period
- * amount = "$" number | number "usd" | number [ "k" | "M" ]   (the last: tokens)
+ * amount = "$" number | number "usd" | number [ "k" | "M" | "tok" ]   (the last: tokens)
  * period = "day" | "week" | "month" */
 #include <errno.h>
 #include <math.h>
@@ -54,6 +54,8 @@ budget_parse(const char *s, struct budget *b, struct err *e)
 		v *= 1e3;
 	else if (!dollars && unit == 1 && (*end == 'M' || *end == 'm'))
 		v *= 1e6;
+	else if (!dollars && unit == 3 && strncasecmp(end, "tok", 3) == 0)
+		;
 	else if (unit != 0)
 		return bad_budget(e, s);
 	if (dollars ? v > BUDGET_MAX_DOLLARS : v > BUDGET_MAX_TOKENS || v < 1)
@@ -70,23 +72,68 @@ budget_parse(const char *s, struct budget *b, struct err *e)
 	return ST_OK;
 }
 
+int
+budget_check_input(const char *s, struct err *e)
+{
+	if (!s || !*s || strcmp(s, "none") == 0)
+		return ST_OK;
+	/* "$5/day" in double quotes: the shell put $5 (empty) in its place. */
+	if (*s == '/')
+		return err_set(e, ST_INVALID, "'%.80s' has no amount: in double quotes the shell"
+		    " replaced $5 with nothing; write '$5%.60s' in single quotes, or 5usd%.60s", s, s, s);
+	const char *slash = strchr(s, '/');
+	char *end;
+	double v = strtod(s, &end);
+	if (*s >= '0' && *s <= '9' && slash && end == slash && v >= 1 && v < 1000)
+		return err_set(e, ST_INVALID, "'%.80s' would be %.0f tokens: write $%.80s for dollars or"
+		    " %.*stok%.60s for tokens", s, floor(v), s, (int)(slash - s), s, slash);
+	return ST_OK;
+}
+
+void
+budget_describe(const struct budget *b, char *buf, size_t n)
+{
+	static const char *const per[] = {"a day", "a week", "a month"};
+	char a[64];
+	if (!b->set) {
+		snprintf(buf, n, "none");
+		return;
+	}
+	if (b->dollars)
+		money_fmt(b->amount, a, sizeof a);
+	else
+		snprintf(a, sizeof a, "%.0f tokens", b->amount);
+	snprintf(buf, n, "%s %s", a, per[b->period]);
+}
+
 void
 money_fmt(double d, char *buf, size_t n)
 {
-	/* Cents for people; small amounts keep their first digits. */
-	if (d == 0 || fabs(d) >= 0.01)
+	/* Cents for people; small amounts keep two significant digits. */
+	if (d == 0 || fabs(d) >= 0.01) {
 		snprintf(buf, n, "$%.2f", d);
-	else
-		snprintf(buf, n, "$%.4f", d);
+		return;
+	}
+	int decimals = 1 - (int)floor(log10(fabs(d)));
+	snprintf(buf, n, "$%.*f", decimals > 12 ? 12 : decimals, d);
 }
 
 /* An amount as given back: "$2", "$1.5", "$0.25"; tokens whole. */
 static void
 amount_fmt(const struct budget *b, double v, char *buf, size_t n)
 {
-	if (b->dollars)
-		snprintf(buf, n, "$%.10g", v);
-	else
+	if (b->dollars) {
+		/* Plain decimals, never an exponent ("$1e-05"). */
+		snprintf(buf, n, "$%.10f", v);
+		char *dot = strchr(buf, '.');
+		if (dot) {
+			char *z = buf + strlen(buf);
+			while (z > dot + 1 && z[-1] == '0')
+				*--z = 0;
+			if (z == dot + 1)
+				*dot = 0;
+		}
+	} else
 		snprintf(buf, n, "%.0f", v);
 }
 

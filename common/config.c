@@ -43,7 +43,7 @@ static const char *const known_keys[] = {
 	"anthropic_model", "budget", "connect_timeout", "context_messages", "date_order", "db",
 	"deadline", "exec", "hook_rate", "keep", "keep_runs", "model", "notify", "notify_on",
 	"openai_api_key", "openai_base_url", "openai_model", "owner_timeout", "provider", "retries",
-	"max_concurrent", "run_timeout", "stagger", "timeout", "tz", NULL,
+	"max_concurrent", "run_timeout", "stagger", "tick_log_max", "timeout", "tz", NULL,
 };
 /* Keys of the form PREFIX.NAME (per model, per server). */
 static const char *const known_prefixes[] = {"concurrency.", "price.", NULL};

@@ -1207,8 +1207,15 @@ notices_flush(struct fire *f, struct claim_ctx *x, int committed)
 	while (x->notices) {
 		struct notice *n = x->notices;
 		x->notices = n->next;
-		if (committed)
+		if (committed) {
+			/* Once a window, as the hook hears of it: a line in the
+			 * pass's output (tick.log), and cron's mail without a hook. */
+			const char *hook = !str_empty(n->task.notify) ? n->task.notify : f->o.notify;
+			struct fire_report rep = {.run = &n->run, .name = n->task.name, .hook = hook};
+			if (f->cb.report)
+				f->cb.report(&rep, f->cb.arg);
 			fire_notify(f, &n->task, EV_BUDGET, &n->run, n->run.error);
+		}
 		task_free(&n->task);
 		run_free(&n->run);
 		free(n);

@@ -14,7 +14,8 @@
 
 #include "util.h"
 
-enum llm_provider { LLM_OPENAI, LLM_ANTHROPIC, LLM_PROVIDER_COUNT };
+/* LLM_ECHO answers locally, without a network or a key (llm_echo.c). */
+enum llm_provider { LLM_OPENAI, LLM_ANTHROPIC, LLM_ECHO, LLM_PROVIDER_COUNT };
 
 #define LLM_OPENAI_MODEL "gpt-4o-mini"
 #define LLM_ANTHROPIC_MODEL "claude-3-5-haiku-latest"
@@ -84,7 +85,7 @@ struct llm_attachment {
 struct llm;
 
 /* llm.c */
-const char *llm_provider_name(int provider);            /* "openai", "anthropic" */
+const char *llm_provider_name(int provider);            /* "openai", "anthropic", "echo" */
 int llm_provider_parse(const char *s);                  /* -1 if unknown */
 int llm_provider_for_model(const char *model);          /* claude-* anthropic, gpt-* o1.. openai; -1 neither */
 const char *llm_default_model(int provider);

@@ -1,5 +1,5 @@
 /* llm_impl.h: what llm.c shares with the two wire formats, llm_openai.c and
- * llm_anthropic.c.  Only those files include it. */
+ * llm_anthropic.c, and with the local echo provider, llm_echo.c.  Only those files include it. */
 #ifndef AC_LLM_IMPL_H
 #define AC_LLM_IMPL_H
 
@@ -32,9 +32,12 @@ struct llm_ops {
 	void (*msg_tool_results)(cJSON *messages, const struct llm_result *r,
 	    const struct llm_tool_result *res);
 	cJSON *(*tool)(const char *name, const char *description, const cJSON *schema);
+	/* A provider that answers here, without HTTP: res filled as llm_send's. */
+	int (*answer)(const struct llm_config *c, const cJSON *messages, const cJSON *tools,
+	    struct llm_result *res, struct err *e);
 };
 
-extern const struct llm_ops llm_openai_ops, llm_anthropic_ops;
+extern const struct llm_ops llm_openai_ops, llm_anthropic_ops, llm_echo_ops;
 
 /* llm.c */
 void llm_stream_text(struct llm_stream *s, const char *text, size_t n);

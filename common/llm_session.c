@@ -141,12 +141,12 @@ resolve(struct llm_session *s, const struct config *cf, struct err *e)
 	const char *model = s->model ? s->model : env("TASK_MODEL");
 	int p = -1;
 	if (s->provider && (p = llm_provider_parse(s->provider)) < 0)
-		return err_set(e, ST_INVALID, "unknown provider '%s' (openai or anthropic)", s->provider);
+		return err_set(e, ST_INVALID, "unknown provider '%s' (openai, anthropic or echo)", s->provider);
 	if (p < 0 && model)
 		p = llm_provider_for_model(model);
 	const char *cprov = config_get(cf, "provider");
 	if (p < 0 && cprov && *cprov && (p = llm_provider_parse(cprov)) < 0)
-		return err_set(e, ST_INVALID, "%s: unknown provider '%s' (openai or anthropic)",
+		return err_set(e, ST_INVALID, "%s: unknown provider '%s' (openai, anthropic or echo)",
 		    config_path(cf), cprov);
 	if (p < 0 && !model) {
 		const char *cm = config_get(cf, "model");
@@ -170,6 +170,8 @@ resolve(struct llm_session *s, const struct config *cf, struct err *e)
 	}
 	lc->provider = p;
 	lc->model = model && *model ? model : llm_default_model(p);
+	if (p == LLM_ECHO)
+		return ST_OK;   /* answers here: no URL, no key */
 
 	const char *url = s->base_url;
 	if (!url)

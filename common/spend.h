@@ -46,7 +46,12 @@ void budget_fmt(const struct budget *b, char *buf, size_t n); /* "$2/day", "2000
  * ST_INVALID (negative) for a price line that does not read. */
 int price_of(const struct config *cf, const char *model, double *in, double *out, struct err *e);
 double price_cost(double in, double out, long in_tokens, long out_tokens);
-void money_fmt(double dollars, char *buf, size_t n);          /* "$2.03", "$0.0004" */
+void money_fmt(double dollars, char *buf, size_t n);          /* "$2.03", "$0.0004", "$0.000012" */
+/* A budget as a person typed it, before budget_parse: ST_INVALID for what
+ * reads wrong though it parses ("5/day": tokens, not dollars) or a shell
+ * ate ("/day": "$5/day" in double quotes), the message saying what to write. */
+int budget_check_input(const char *s, struct err *e);
+void budget_describe(const struct budget *b, char *buf, size_t n); /* "$5.00 a day" */
 /* The first instant of the period of b that holds now, in zone z. */
 int64_t budget_window(int period, const struct tz *z, int64_t now);
 /* Over its budget: what was spent reached the amount. */

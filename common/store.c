@@ -112,6 +112,12 @@ store_open(const char *where, int flags, struct store **out, struct err *e)
 	return ST_OK;
 }
 
+int
+store_absent(const struct store *st)
+{
+	return st->standin != NULL;
+}
+
 void
 store_close(struct store *st)
 {

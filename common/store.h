@@ -55,6 +55,7 @@ void store_close(struct store *st);
 /* A store opened STORE_READ where there was none reads as an empty one and
  * creates nothing; before its first write, this makes the real one. */
 int store_writable(struct store *st, struct err *e);
+int store_absent(const struct store *st);           /* read as such a stand-in: no store there */
 const char *store_name(const struct store *st);     /* for messages; never holds a password */
 /* What another program's TASK_DB should say to open this store: an
  * absolute path, or the URI without its password. */

@@ -585,6 +585,9 @@ apply_spending(const struct task_args *a, struct task *t, struct err *e)
 	int rc;
 	if (a->budget) {
 		struct budget b;
+		struct err why;
+		if ((rc = budget_check_input(a->budget, &why)))
+			return err_set(e, rc, "bad --budget: %s", why.msg);
 		if ((rc = budget_parse(a->budget, &b, e)))
 			return err_set(e, rc, "bad --budget '%.80s': expected AMOUNT/PERIOD (like $2/day,"
 			    " 2usd/week, 200k/month, 1.5M/day) or none", a->budget);

@@ -7,6 +7,8 @@
  *	when     = rfc3339 | part { part }
  *	part     = date | time | period | offset | zone | "now"
  *	offset   = ( "in" | "within" | "after" ) duration [ "from now" ]
+ *	         | ( "in" | "within" ) "the next" unit
+ *	bound    = ( "after" | "before" ) time           (read as the time)
  *	         | [ "now" ] ( "+" | "plus" ) duration
  *	         | duration [ "from now" | "later" | "hence" | "ago" ]   (alone: from now)
  *	         | duration ( "from" | "after" | "before" ) date         (calendar units)
@@ -47,8 +49,8 @@
  * bare hour 1-7 is in the afternoon or evening, 8-12 in the morning or at
  * noon.  Midnight with a date is the start of that date; with today,
  * tonight, evening or night the end of the day.  A written zone is the zone
- * of the whole expression.  Wall times in a spring-forward gap become the
- * first instant after it, repeated ones their first occurrence.
+ * of the whole expression.  Wall times in a spring-forward gap move forward
+ * by the gap (RFC 5545), repeated ones are their first occurrence.
  *
  * The work is in steps: normalize() and tokenize() turn the text into
  * numbers, known words and punctuation; parse() reads the parts into a
@@ -814,12 +816,36 @@ part_duration(struct parser *p)
 	return 0;
 }
 
-/* "in", "within", "after" a duration; also "in the morning", "in Europe/Paris". */
+static int part_next(struct parser *p);
+
+/* "after 4pm", "before noon": a bound people give, read as the time itself
+ * (a person who says "tomorrow after 4pm" expects 16:00). */
+static int
+bound_time(struct parser *p)
+{
+	const struct tok *t = peek(p, 1), *u = peek(p, 2);
+	return is_kw(t, K_NOON) || is_kw(t, K_MIDNIGHT) ||
+	    (t->type == T_NUM && (is_kw(u, K_AMPM) || is_punct(u, ':') || is_kw(u, K_OCLOCK)));
+}
+
+/* "in", "within", "after" a duration; also "in the morning", "in Europe/Paris",
+ * "in the next hour", "after 4pm" and "before 4pm". */
 static int
 part_in(struct parser *p)
 {
 	int in = is_kw(cur(p), K_IN);
+	if ((is_kw(cur(p), K_AFTER) || is_kw(cur(p), K_BEFORE)) && bound_time(p)) {
+		p->i++;
+		p->time_ok = 1;
+		return part(p);
+	}
+	if (is_kw(cur(p), K_BEFORE))
+		return unexpected(p);
 	p->i++;
+	if (is_kw(cur(p), K_THE) && is_kw(peek(p, 1), K_NEXT)) {
+		p->i++;
+		return part_next(p);
+	}
 	if (in && is_kw(cur(p), K_THE) && is_kw(peek(p, 1), K_PERIOD)) {
 		p->i++;
 		return part(p);
@@ -1560,6 +1586,7 @@ part_last(struct parser *p)
 /* The part each word starts; the others are unexpected where a part begins. */
 static int (*const parts[K_COUNT])(struct parser *) = {
 	[K_A] = part_a, [K_AFTER] = part_in, [K_AMBIG] = part_ambiguous, [K_AT] = part_at,
+	[K_BEFORE] = part_in,
 	[K_COUPLE] = part_duration, [K_DAYWORD] = part_dayword, [K_FEW] = part_duration,
 	[K_HALF] = part_half, [K_IN] = part_in, [K_LAST] = part_last,
 	[K_MIDNIGHT] = part_midnight, [K_MONTH] = part_month, [K_NEXT] = part_next,
@@ -1663,8 +1690,10 @@ struct clock {
 	int h, mi, sec;
 };
 
-/* The instant of a wall time: the first of two in a fall-back, the end of
- * the gap in a spring-forward. */
+/* The instant of a wall time: the first of two in a fall-back; in a
+ * spring-forward gap, the wall time moved forward by the gap (read with
+ * the offset before it), as RFC 5545 and Temporal's "compatible" say:
+ * 02:30 on a night that goes from 02:00 to 03:00 is 03:30. */
 static int64_t
 resolve(const struct tz *z, int64_t local)
 {
@@ -1677,7 +1706,7 @@ resolve(const struct tz *z, int64_t local)
 		tz_segment(z, t, &s);
 		if (s.start != INT64_MIN && s.prev_off < s.off && local >= s.start + s.prev_off &&
 		    local < s.start + s.off)
-			return s.start;
+			return local - s.prev_off;
 		if (s.end == INT64_MAX)
 			break;
 		t = s.end;
@@ -1743,7 +1772,7 @@ rz_instant(struct parser *p, int64_t days, const struct clock *c)
 		return resolve(p->own, local);
 	us_span(y, std, &a, &b);
 	if (local >= a + std && local < a + std + 3600)
-		return a; /* in the spring-forward gap */
+		return local - std; /* in the spring-forward gap: moved forward by it */
 	if (local >= a + std + 3600 && local < b + std + 3600)
 		return local - std - 3600; /* daylight time, the repeated hour's first pass */
 	return local - std;
@@ -1930,7 +1959,7 @@ next_date(struct parser *p, int64_t now, int64_t today, const struct clock *c, i
 /* The day a date names, in local days, and *roll: how many days on to go
  * when that day's instant has passed (0: it is refused as past instead). */
 static int
-date_day(struct parser *p, int64_t now, int64_t today, const struct clock *c, int explicit_time,
+date_day(struct parser *p, int64_t now, int64_t today, struct clock *c, int explicit_time,
     int eod, int64_t *days, int *roll)
 {
 	const struct spec *sp = &p->sp;
@@ -1954,6 +1983,13 @@ date_day(struct parser *p, int64_t now, int64_t today, const struct clock *c, in
 			*days = today - (back ? back : 7);
 		} else {
 			int delta = (sp->wd - twd + 7) % 7;
+			/* "sunday" said on a Sunday morning is today, at noon (the
+			 * hour a day named alone is given) while that is ahead. */
+			if (delta == 0 && sp->wd_mode == WD_PLAIN && !explicit_time &&
+			    rz_instant(p, today, &(struct clock){12, 0, 0}) > now) {
+				*c = (struct clock){12, 0, 0};
+				break;
+			}
 			if (delta == 0 && (sp->wd_mode != WD_PLAIN || !explicit_time))
 				delta = 7;
 			if (sp->wd_mode == WD_AFTER_NEXT)

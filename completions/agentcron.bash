@@ -47,13 +47,13 @@ _agentcron_complete()
 	--by) [[ $cmd == task-log ]] && words='task model day' ;;
 	--budget) words='none' ;;
 	--keep) words='forever default 30d 90d 1000' ;;
-	--provider) words='openai anthropic' ;;
+	--provider) words='openai anthropic echo' ;;
 	-p | --profile) [[ $cmd == task-mcp ]] && words='native oneclaw agent-zero kai toolpack wooster all' ;;
 	-z | --tz)
 		mapfile -t COMPREPLY < <(compgen -W "$(_agentcron_zones)" -- "$cur")
 		return ;;
 	-t | --task | -r | --run)
-		if [[ $cmd == task-log && ($prev == -t || $prev == --task) ]]; then
+		if [[ ($cmd == task-log || $cmd == task-status) && ($prev == -t || $prev == --task) ]]; then
 			mapfile -t COMPREPLY < <(compgen -W "$(_agentcron_ids)" -- "$cur")
 			return
 		fi ;;

@@ -93,7 +93,7 @@ test_expect_success 'on a terminal task-add confirms with the id, description an
 test_expect_success 'a pending twin is returned instead of a duplicate, --force adds it' '
 	reset_store &&
 	a=$(task-add --intent weekly_report --cron "0 9 * * 1" --channel rep "Generate weekly summary") &&
-	b=$(task-add --intent weekly_report --cron "0 9 * * 1" --channel rep "Generate weekly summary" 2>err) &&
+	b=$(task-add --if-missing --intent weekly_report --cron "0 9 * * 1" --channel rep "Generate weekly summary" 2>err) &&
 	test "$a" = "$b" &&
 	grep -q "^task-add: task $a \"Generate weekly summary\" is the same; not added" err &&
 	c=$(task-add --force --intent weekly_report --cron "0 9 * * 1" --channel rep "Generate weekly summary") &&
@@ -124,10 +124,10 @@ test_expect_success 'twins are equal in their ends too: an end asked for is a ne
 	test "$b" != "$a" && test ! -s err &&
 	c=$(task-add --weekly mon 09:00 --count 4 "Plan the week" 2>err) &&
 	test "$c" != "$a" && test "$c" != "$b" && test ! -s err &&
-	d=$(task-add --weekly mon 09:00 --until "jan 1" "Plan the week" 2>err) &&
+	d=$(task-add --if-missing --weekly mon 09:00 --until "jan 1" "Plan the week" 2>err) &&
 	test "$d" = "$b" &&
 	grep -q "^task-add: task $b \"Plan the week\" is the same; not added" err &&
-	e=$(task-add --weekly mon 09:00 --count 4 "Plan the week" 2>err) &&
+	e=$(task-add --if-missing --weekly mon 09:00 --count 4 "Plan the week" 2>err) &&
 	test "$e" = "$c" && test_one_line err &&
 	task-ls | cut -f5 | sort >actual &&
 	cat >expect <<-\EOF &&

@@ -44,7 +44,7 @@ test_expect_success 'a budget is AMOUNT/PERIOD in dollars or tokens, shown as gi
 	hourly "$12/day"
 	EOT
 	test_cmp expect actual &&
-	task-edit --budget none "$b" >/dev/null && task-edit --budget 10/week "$c" >/dev/null &&
+	task-edit --budget none "$b" >/dev/null && task-edit --budget 10tok/week "$c" >/dev/null &&
 	task-show "$c" | grep "^budget:" >actual &&
 	echo "budget:       10/week, 0 tokens spent this week" >expect &&
 	test_cmp expect actual &&
@@ -53,7 +53,7 @@ test_expect_success 'a budget is AMOUNT/PERIOD in dollars or tokens, shown as gi
 '
 
 test_expect_success 'bad budgets are refused: exit 2, nothing changed' '
-	for bad in 2 \$2 \$2/year 2xyz/day \$-1/day 0/day /day 0.5/day; do
+	for bad in 2 \$2 \$2/year 2xyz/day \$-1/day 0/day 0.5/day; do
 		test_expect_code 2 task-add --manual --budget "$bad" x >out 2>err &&
 		echo "task-add: bad --budget '\''$bad'\'': expected AMOUNT/PERIOD (like \$2/day, 2usd/week, 200k/month, 1.5M/day) or none" >expect &&
 		test_cmp expect err || return 1
@@ -122,7 +122,7 @@ test_expect_success 'the next day is a new window: the task fires again by itsel
 
 test_expect_success 'a week in the task'\''s zone starts on Monday; tokens count in and out' '
 	reset_store && rm -f hook.log &&
-	TASK_NOW=2026-11-22T12:00:00Z task-add --daily 09:00 --tz Europe/Paris --budget 6/week \
+	TASK_NOW=2026-11-22T12:00:00Z task-add --daily 09:00 --tz Europe/Paris --budget 6tok/week \
 		--name weekly hello >/dev/null &&
 	for d in 23 24 25 26 27 28 29 30; do
 		day=2026-11-$d && test $d -le 30 || return 1
@@ -184,8 +184,8 @@ test_expect_success 'a tool loop is stopped by what its budget leaves, one reque
 
 test_expect_success 'a one-shot over budget waits for the next window, then fires' '
 	reset_store &&
-	TASK_NOW=2026-11-23T06:00:00Z task-add --cron "0 7 * * *" --budget 3/day --name first hello >/dev/null &&
-	TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T08:00:00Z --budget 3/day --name once hello >/dev/null &&
+	TASK_NOW=2026-11-23T06:00:00Z task-add --cron "0 7 * * *" --budget 3tok/day --name first hello >/dev/null &&
+	TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T08:00:00Z --budget 3tok/day --name once hello >/dev/null &&
 	store_sql "UPDATE llm_calls SET task_id = (SELECT id FROM tasks WHERE name = '\''once'\'')" &&
 	tick 2026-11-23T07:00:00Z &&
 	store_sql "UPDATE llm_calls SET task_id = (SELECT id FROM tasks WHERE name = '\''once'\'')" &&
@@ -201,7 +201,7 @@ test_expect_success 'a one-shot over budget waits for the next window, then fire
 
 test_expect_success 'a run an agent queued is held to the budget when a pass would start it' '
 	reset_store && rm -f hook.log &&
-	echo "{\"name\":\"task_create\",\"arguments\":{\"name\":\"agentic\",\"prompt\":\"hello\",\"manual\":true,\"budget\":\"3/day\"}}" |
+	echo "{\"name\":\"task_create\",\"arguments\":{\"name\":\"agentic\",\"prompt\":\"hello\",\"manual\":true,\"budget\":\"3tok/day\"}}" |
 		TASK_NOW=2026-11-23T06:00:00Z task-mcp --call >out &&
 	TASK_NOW=2026-11-23T07:00:00Z task-run agentic >out &&
 	echo "{\"name\":\"task_run\",\"arguments\":{\"id\":\"agentic\"}}" |

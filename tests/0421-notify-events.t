@@ -88,7 +88,7 @@ test_expect_success 'success: every success; always: every run, named by what it
 
 test_expect_success 'never: no run is told, but a budget skip still is' '
 	task never &&
-	task-edit --budget 2/day job >/dev/null &&
+	task-edit --budget 2tok/day job >/dev/null &&
 	store_sql "INSERT INTO llm_calls (task_id, model, input_tokens, output_tokens, created_at)
 		SELECT id, '\''m'\'', 1, 1, 1795420800 FROM tasks" &&
 	pass "ok A" fail &&

@@ -41,7 +41,7 @@ test_expect_success 'a second backfill of the range runs nothing; --dry-run list
 		--dry-run "$(cat id)" >out && test ! -s out &&
 	TASK_NOW=2026-11-23T02:40:00Z task-run --backfill 2026-11-23T00:00Z..2026-11-23T02:00Z \
 		"$(cat id)" >out && test ! -s out && test ! -e seen &&
-	TASK_NOW=2026-11-23T02:40:00Z task-run --json --backfill "2026-11-22T23:00Z..2026-11-23T00:30Z" \
+	TASK_NOW=2026-11-23T02:40:00Z task-run --json --before-created --backfill "2026-11-22T23:00Z..2026-11-23T00:30Z" \
 		"$(cat id)" | test_json_norm -t | sed "s/\"output\":\"[^\"]*\",//" >actual &&
 	grep -c "\"trigger\":\"backfill\"" actual >n && echo 1 >expect && test_cmp expect n
 '
@@ -52,7 +52,7 @@ test_expect_success 'refused: the future, more than 100 occurrences, a bad range
 		2026-11-23T00:00Z..2026-11-23T05:00Z "$id" 2>err &&
 	echo "task-run: --backfill '\''2026-11-23T00:00Z..2026-11-23T05:00Z'\'' ends in the future: only past occurrences are backfilled" >expect &&
 	test_cmp expect err &&
-	test_expect_code 2 env TASK_NOW=2026-11-23T02:40:00Z task-run --backfill \
+	test_expect_code 2 env TASK_NOW=2026-11-23T02:40:00Z task-run --before-created --backfill \
 		2026-11-10T00:00Z..2026-11-23T00:00Z "$id" 2>err &&
 	test_one_line err && grep -q "holds more than 100 occurrences" err &&
 	for r in 2026-11-23T00:00Z 2026-11-23T00:00Z.. ..2026-11-23T00:00Z "soon..later" \

@@ -11,9 +11,9 @@ store_name() {
 	case $AC_STORE in sqlite) echo "$TASK_DB" ;; *) task-status --json | sed 's/.*"store":{"name":"\([^"]*\)".*/\1/' ;; esac
 }
 
-test_expect_success 'an empty store: OK, no pass recorded yet' '
-	test_expect_code 0 task-status --check >out &&
-	echo "AGENTCRON OK - no pass recorded; 0 tasks, none overdue or failing | last_pass_age=U;;180 due=0 overdue=0;;0 failing=0;0 paused=0;0 over_budget=0" >expect &&
+test_expect_success 'no store there: UNKNOWN, never OK (a wrong TASK_DB keeps no ping going)' '
+	test_expect_code 3 task-status --check >out &&
+	echo "AGENTCRON UNKNOWN - no store at '\''$TASK_DB'\'' (TASK_DB names none; task-tick and task-add make it)" >expect &&
 	test_cmp expect out
 '
 
@@ -54,8 +54,10 @@ test_expect_success 'and as JSON' '
 	grep -q "\"store\":{\"name\":\"[^\"]*\",\"bytes\":[1-9][0-9]*," out
 '
 
-test_expect_success '--check: silence while nothing is due is OK' '
-	test_expect_code 0 env TASK_NOW=2026-11-24T06:00:00Z task-status --check >out &&
+test_expect_success '--check: silence past --max-silence is CRITICAL even with nothing due' '
+	test_expect_code 2 env TASK_NOW=2026-11-24T06:00:00Z task-status --check >out &&
+	grep -q "^AGENTCRON CRITICAL - last pass 22 h 59 min ago on alpha (more than 3 min): is task-tick running? | last_pass_age=82740s;;180 due=0 " out &&
+	test_expect_code 0 env TASK_NOW=2026-11-24T06:00:00Z task-status --check --max-silence 1d >out &&
 	grep -q "^AGENTCRON OK - last pass 22 h 59 min ago on alpha; 1 task" out
 '
 
@@ -122,7 +124,7 @@ test_expect_success '--prometheus: the exposition format, as promtool reads it' 
 	EOF
 	test_cmp expect actual &&
 	grep -q "^agentcron_last_pass_timestamp_seconds{host=\"beta\"} $(date -u -d 2026-11-23T06:58:00Z +%s)$" metrics &&
-	grep -q "^agentcron_task_last_success_timestamp_seconds{task=\"[0-9a-f-]*\"} $(date -u -d 2026-11-24T07:02:00Z +%s)$" metrics
+	grep -q "^agentcron_task_last_success_timestamp_seconds{task=\"[0-9a-f-]*\",name=\"briefing\"} $(date -u -d 2026-11-24T07:02:00Z +%s)$" metrics
 '
 
 test_expect_success 'task-ls says when no pass ran for a while (on a terminal)' '

@@ -57,7 +57,7 @@ test_expect_success 'a missing key names the variable and the config key' '
 
 test_expect_success 'an unknown provider is a usage error' '
 	test_expect_code 2 llm-call --provider gemini hi 2>err &&
-	echo "llm-call: bad --provider '\''gemini'\'': expected openai or anthropic" >expect &&
+	echo "llm-call: bad --provider '\''gemini'\'': expected openai, anthropic or echo" >expect &&
 	test_cmp expect err
 '
 

@@ -32,6 +32,7 @@ test_expect_success 'every key agentcron reads is known: no warning' '
 	owner_timeout = 30
 	deadline = 10m
 	stagger = 5m
+	tick_log_max = 10M
 	max_concurrent = 4
 	concurrency.gpt-4o-mini = 2
 	provider = openai
