@@ -110,6 +110,7 @@ struct fire {
 
 /* A budget skip to tell once its claim is committed. */
 struct notice {
+	int event;               /* EV_BUDGET, or EV_PAUSED (run unused) */
 	struct task task;
 	struct run run;
 	struct notice *next;
@@ -541,6 +542,7 @@ skip_over_budget(struct claim_ctx *x, struct task *t, const struct decision *d, 
 		return;
 	t->budget_noticed = window;
 	struct notice *n = xcalloc(1, sizeof *n);
+	n->event = EV_BUDGET;
 	task_copy(&n->task, t);
 	n->run = *r;
 	fields_copy_text(&run_fields, &n->run);
@@ -612,6 +614,23 @@ claim_overlap(struct fire *f, struct task *t, const struct decision *d, int64_t 
 	return rc;
 }
 
+/* The retry t waited for was overtaken by a newer occurrence: counted
+ * failed now.  1 if that paused t (told once committed). */
+static int
+retry_dropped(struct claim_ctx *x, struct task *t, const struct decision *d)
+{
+	t->updated_at = x->now;
+	if (!rules_retry_dropped(t, x->f->zs, d))
+		return 0;
+	struct notice *n = xcalloc(1, sizeof *n);
+	n->event = EV_PAUSED;
+	task_copy(&n->task, t);
+	run_init(&n->run);
+	n->next = x->notices;
+	x->notices = n;
+	return 1;
+}
+
 static int
 claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
     struct err *e)
@@ -637,6 +656,10 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 	}
 	if (t->status == STATUS_RUNNING)
 		return x->preview ? ST_OK : claim_overlap(f, t, &d, x->now, r, decision, e);
+	if (d.dropped_retry && !x->preview && retry_dropped(x, t, &d)) {
+		*decision = CLAIM_WRITE;
+		return ST_OK;
+	}
 	char why[256];
 	int over = 0, rc;
 	int64_t window, until;
@@ -1202,8 +1225,13 @@ notices_flush(struct fire *f, struct claim_ctx *x, int committed)
 	while (x->notices) {
 		struct notice *n = x->notices;
 		x->notices = n->next;
-		if (committed)
+		if (committed && n->event == EV_PAUSED) {
+			warnf(f, "task '%.8s' (%s) is %s; task-edit --enable %.8s resumes it", n->task.id,
+			    n->task.name ? n->task.name : "", n->task.paused, n->task.id);
+			fire_notify(f, &n->task, EV_PAUSED, NULL, n->task.paused);
+		} else if (committed) {
 			fire_notify(f, &n->task, EV_BUDGET, &n->run, n->run.error);
+		}
 		task_free(&n->task);
 		run_free(&n->run);
 		free(n);
