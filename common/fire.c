@@ -80,6 +80,7 @@ struct fire {
 	struct fire_opts o;
 	struct fire_cb cb;
 	struct exec_pool *pool;
+	int reaper;              /* what a run leaves behind is reparented here */
 	struct owner self;
 	int registered;          /* the store knows this process (before its first claim) */
 	int alive;               /* this process's last sign of life was taken */
@@ -196,6 +197,9 @@ fire_new(struct store *st, const struct fire_opts *o, const struct fire_cb *cb, 
 	f->zs = zones_new();
 	zones_set_stagger(f->zs, f->o.stagger);
 	f->pool = exec_pool_new();
+	/* A run's processes that leave its group (setsid) and outlive its
+	 * executor come here, not to init, so its end can end them too. */
+	f->reaper = proc_subreaper() == 0;
 	struct err pe;
 	if (notify_on_parse(o->notify_on ? o->notify_on : NOTIFY_DEFAULT, &f->notify_on, &pe))
 		notify_on_parse(NOTIFY_DEFAULT, &f->notify_on, &pe);
@@ -1391,6 +1395,31 @@ job_cancelled(struct job *j)
 }
 
 /* What an ended job leaves: a hook is done; a run waits to be recorded. */
+static int
+in_pool(pid_t pid, void *arg)
+{
+	return exec_pool_has_pid(arg, pid);
+}
+
+/* Every process the run started ends with it: those left to us as
+ * subreaper that carry its TASK_RUN_ID, whatever session they made or
+ * signal they ignore; without the subreaper, a scan of this user's
+ * processes when the run was ended by us or left its group behind. */
+static void
+end_left_behind(struct fire *f, struct job *j, const struct exec_result *x)
+{
+	int n = f->reaper ? proc_end_left_children("TASK_RUN_ID", j->run.id, in_pool, f->pool)
+	    : x->stopped || x->leftovers || x->how == EXEC_TIMEOUT
+	    ? proc_kill_tagged("TASK_RUN_ID", j->run.id) : 0;
+	if (!n)
+		return;
+	char *why = xasprintf("%s%s%d process%s it started outside its group outlived it and %s killed",
+	    j->run.error ? j->run.error : "", j->run.error ? "; " : "", n, n == 1 ? "" : "es",
+	    n == 1 ? "was" : "were");
+	free(j->run.error);
+	j->run.error = why;
+}
+
 static void
 job_ended(struct fire *f, struct exec_result *x, int64_t now)
 {
@@ -1399,6 +1428,7 @@ job_ended(struct fire *f, struct exec_result *x, int64_t now)
 		hook_done(f, j, x);
 	} else {
 		j->no_resources = rules_run_ended(&j->run, x, now);
+		end_left_behind(f, j, x);
 		job_cancelled(j);
 		if (f->fencing && x->stopped && j->run.status == RUN_INTERRUPTED) {
 			char *why = xasprintf("ended on this host, whose sign of life the store had not"
