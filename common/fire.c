@@ -1408,7 +1408,8 @@ in_pool(pid_t pid, void *arg)
 static void
 end_left_behind(struct fire *f, struct job *j, const struct exec_result *x)
 {
-	int n = f->reaper ? proc_end_left_children("TASK_RUN_ID", j->run.id, in_pool, f->pool)
+	int n = f->reaper ? proc_end_left_children("TASK_RUN_ID", j->run.id, x->pid, in_pool,
+	    f->pool)
 	    : x->stopped || x->leftovers || x->how == EXEC_TIMEOUT
 	    ? proc_kill_tagged("TASK_RUN_ID", j->run.id) : 0;
 	if (!n)

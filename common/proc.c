@@ -217,8 +217,8 @@ reap_one(pid_t pid)
 }
 
 int
-proc_end_left_children(const char *name, const char *value, int (*ours)(pid_t pid, void *arg),
-    void *arg)
+proc_end_left_children(const char *name, const char *value, pid_t group,
+    int (*ours)(pid_t pid, void *arg), void *arg)
 {
 	char *want = xasprintf("%s=%s", name, value);
 	size_t nwant = strlen(want);
@@ -232,7 +232,12 @@ proc_end_left_children(const char *name, const char *value, int (*ours)(pid_t pi
 			char buf[1024], *p;
 			if (ours(pids[i], arg) || proc_stat_fields(pids[i], buf, sizeof buf, &p))
 				continue;
+			long ppid, pgrp;
 			if (*p == 'Z' || *p == 'X') {
+				reap_one(pids[i]);
+			} else if (sscanf(p + 1, " %ld %ld", &ppid, &pgrp) == 2 && pgrp == group) {
+				/* Its group was ended whole already: only to reap. */
+				kill(pids[i], SIGKILL);
 				reap_one(pids[i]);
 			} else if (environ_has(pids[i], want, nwant) && kill(pids[i], SIGKILL) == 0) {
 				reap_one(pids[i]);
