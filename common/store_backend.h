@@ -14,6 +14,7 @@
 #include "store_history.h"
 
 struct store_ops;
+struct web_store_ops;
 
 /* The ids a prefix stands for: every id from `from` (the prefix, lower
  * case) up to `to`, not included. */
@@ -35,6 +36,7 @@ struct store {
 	int64_t skew_ms;
 	int64_t deadline_ms;      /* store_deadline's: mono_ms, 0: none */
 	int64_t op_ms;            /* and each statement's; 0: none */
+	int commit_unknown;       /* the last commit failed with the connection: made or not */
 };
 
 struct store_ops {
@@ -129,6 +131,7 @@ struct store_ops {
 	    struct err *e);
 
 	const struct history_ops *history;  /* store_history.h, below */
+	const struct web_store_ops *web;    /* store_web.h: task-web's tokens */
 };
 
 /* The store_history.h functions, each as its store_* says, with two
@@ -137,6 +140,7 @@ struct history_ops {
 	int (*pass_put)(struct store *st, const struct pass *p, struct err *e);
 	int (*pass_list)(struct store *st, int (*fn)(const struct pass *p, void *arg), void *arg,
 	    struct err *e);
+	int (*task_tally)(struct store *st, struct task_tally *t, struct err *e);
 	int (*run_counts)(struct store *st, int64_t since,
 	    void (*fn)(const char *status, long long n, void *arg), void *arg, struct err *e);
 	int (*last_success)(struct store *st, void (*fn)(const char *task_id, int64_t at, void *arg),
@@ -171,6 +175,7 @@ struct history_ops {
 int store_sqlite_open(struct store *st, const char *path, struct err *e);
 int store_pg_open(struct store *st, const char *uri, struct err *e);
 int store_pg_durability(struct store *st, char *off, size_t n, struct err *e);
+int store_pg_async_standbys(struct store *st, long *n, struct err *e);
 /* A store whose schema is newer than ours: ST_ERR, saying so. */
 int store_schema_newer(const struct store *st, int version, int ours, struct err *e);
 

@@ -78,4 +78,4 @@ _agentcron_complete()
 }
 
 complete -F _agentcron_complete llm-call task-add task-edit task-log task-ls task-mcp \
-	task-rm task-run task-show task-status task-tick task-when
+	task-rm task-run task-show task-status task-tick task-web task-when

@@ -74,6 +74,12 @@ test_expect_success 'a store made by schema version 1 is upgraded in place and k
 # A store as schema 11 left it: a run in flight (its process gone) known
 # only from runs.
 cat >old11.sql <<\EOF
+DROP INDEX tasks_disabled;
+DROP INDEX tasks_paused;
+DROP INDEX tasks_failing;
+DROP INDEX tasks_budget;
+DROP INDEX runs_status;
+CREATE INDEX runs_status ON runs(status, task_id, ended_at);
 DROP INDEX tasks_in_flight;
 ALTER TABLE tasks DROP COLUMN run_in_flight;
 ALTER TABLE tasks DROP COLUMN last_success_at;

@@ -58,6 +58,7 @@ test_expect_success 'every key agentcron reads is known: no warning' '
 	keep = 90d
 	keep_runs = 25000
 	context_messages = 100
+	hook_rate = 60
 	EOF
 	task-ls >/dev/null 2>err && test_cmp /dev/null err &&
 	grep "^\.It Li " "$AC_TOP/man/man5/agentcron-config.5" |
