@@ -61,11 +61,13 @@ print_task(const struct task *t, void *arg)
 		return 0;
 	}
 	task_describe(t, l->zs, desc, sizeof desc);
+	/* A retry runs at its due instant; its occurrence's is past. */
+	int64_t at = rules_is_retry(t, l->zs) ? t->due_at : t->next_run_at;
 	if (l->mode == OUT_TSV) {
-		if (t->next_run_at == TIME_NONE)
+		if (at == TIME_NONE)
 			snprintf(next, sizeof next, "-");
 		else
-			time_fmt_utc(t->next_run_at, next, sizeof next);
+			time_fmt_utc(at, next, sizeof next);
 		tsv_field(t->id, 0);
 		tsv_field(t->name, 0);
 		tsv_field(t->paused ? "paused" : task_status_name(t->status), 0);
@@ -77,7 +79,7 @@ print_task(const struct task *t, void *arg)
 	char id[9], status[40];
 	snprintf(id, sizeof id, "%.8s", t->id);
 	/* One zone for the column, so the rows read in order. */
-	zone_fmt_time(l->zs, l->utc ? "UTC" : NULL, t->next_run_at, TIME_WALL_ZONE, next, sizeof next);
+	zone_fmt_time(l->zs, l->utc ? "UTC" : NULL, at, TIME_WALL_ZONE, next, sizeof next);
 	if (rules_overdue(t, l->now)) {
 		snprintf(next + strlen(next), sizeof next - strlen(next), " (overdue)");
 		l->overdue++;

@@ -178,12 +178,16 @@ show_text(const struct task *t, struct zones *zs, int overdue, const char *budge
 		snprintf(buf, sizeof buf, "%s (%s)", desc, t->tz);
 	field("schedule:", buf);
 	if (t->next_run_at != TIME_NONE) {
-		task_fmt_time(t, zs, t->next_run_at, TIME_WALL_ZONE, when, sizeof when);
-		time_fmt_utc(t->next_run_at, utc, sizeof utc);
+		/* A retry: when it runs, not its occurrence's instant, now past. */
+		int retry = rules_is_retry(t, zs);
+		int64_t at = retry ? t->due_at : t->next_run_at;
+		task_fmt_time(t, zs, at, TIME_WALL_ZONE, when, sizeof when);
+		time_fmt_utc(at, utc, sizeof utc);
 		snprintf(buf, sizeof buf, "%s (%s)", when, utc);
-		if (rules_is_retry(t, zs)) {
-			task_fmt_time(t, zs, t->due_at, TIME_WALL_ZONE, when, sizeof when);
-			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ", failed; retried at %s", when);
+		if (retry) {
+			task_fmt_time(t, zs, t->next_run_at, TIME_WALL_ZONE, when, sizeof when);
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+			    ", a retry of the occurrence of %s, which failed", when);
 		} else if (t->due_at != t->next_run_at) {
 			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ", %s to +%llds",
 			    t->jitter > 0 ? "jittered" : "staggered", (long long)(t->due_at - t->next_run_at));

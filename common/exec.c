@@ -325,6 +325,15 @@ exec_pool_count(const struct exec_pool *p)
 }
 
 int
+exec_pool_has_pid(const struct exec_pool *p, pid_t pid)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->c[i]->pid == pid)
+			return 1;
+	return 0;
+}
+
+int
 exec_pool_find(const struct exec_pool *p, int (*match)(void *tag, void *arg), void *arg)
 {
 	for (size_t i = 0; i < p->n; i++)

@@ -84,6 +84,8 @@ int exec_spawn(const char *what, char *const *argv, char *const *envp, const cha
 struct exec_pool *exec_pool_new(void);
 void exec_pool_free(struct exec_pool *p);       /* SIGKILLs and reaps what still runs */
 size_t exec_pool_count(const struct exec_pool *p); /* started and not yet returned */
+/* 1 if pid is a command of p's, not yet returned (its to reap). */
+int exec_pool_has_pid(const struct exec_pool *p, pid_t pid);
 /* 1 if match(tag, arg) holds for a command started and not yet returned. */
 int exec_pool_find(const struct exec_pool *p, int (*match)(void *tag, void *arg), void *arg);
 /* Start c (copied).  A command that cannot start is not an error here: its

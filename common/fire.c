@@ -81,6 +81,7 @@ struct fire {
 	struct fire_opts o;
 	struct fire_cb cb;
 	struct exec_pool *pool;
+	int reaper;              /* what a run leaves behind is reparented here */
 	struct owner self;
 	int registered;          /* the store knows this process (before its first claim) */
 	int alive;               /* this process's last sign of life was taken */
@@ -112,6 +113,7 @@ struct fire {
 
 /* A budget skip to tell once its claim is committed. */
 struct notice {
+	int event;               /* EV_BUDGET, or EV_PAUSED (run unused) */
 	struct task task;
 	struct run run;
 	struct notice *next;
@@ -199,6 +201,9 @@ fire_new(struct store *st, const struct fire_opts *o, const struct fire_cb *cb, 
 	f->zs = zones_new();
 	zones_set_stagger(f->zs, f->o.stagger);
 	f->pool = exec_pool_new();
+	/* A run's processes that leave its group (setsid) and outlive its
+	 * executor come here, not to init, so its end can end them too. */
+	f->reaper = proc_subreaper() == 0;
 	struct err pe;
 	if (notify_on_parse(o->notify_on ? o->notify_on : NOTIFY_DEFAULT, &f->notify_on, &pe))
 		notify_on_parse(NOTIFY_DEFAULT, &f->notify_on, &pe);
@@ -546,6 +551,7 @@ skip_over_budget(struct claim_ctx *x, struct task *t, const struct decision *d, 
 		return;
 	t->budget_noticed = window;
 	struct notice *n = xcalloc(1, sizeof *n);
+	n->event = EV_BUDGET;
 	task_copy(&n->task, t);
 	n->run = *r;
 	fields_copy_text(&run_fields, &n->run);
@@ -617,6 +623,23 @@ claim_overlap(struct fire *f, struct task *t, const struct decision *d, int64_t 
 	return rc;
 }
 
+/* The retry t waited for was overtaken by a newer occurrence: counted
+ * failed now.  1 if that paused t (told once committed). */
+static int
+retry_dropped(struct claim_ctx *x, struct task *t, const struct decision *d)
+{
+	t->updated_at = x->now;
+	if (!rules_retry_dropped(t, x->f->zs, d))
+		return 0;
+	struct notice *n = xcalloc(1, sizeof *n);
+	n->event = EV_PAUSED;
+	task_copy(&n->task, t);
+	run_init(&n->run);
+	n->next = x->notices;
+	x->notices = n;
+	return 1;
+}
+
 static int
 claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
     struct err *e)
@@ -642,6 +665,10 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 	}
 	if (t->status == STATUS_RUNNING)
 		return x->preview ? ST_OK : claim_overlap(f, t, &d, x->now, r, decision, e);
+	if (d.dropped_retry && !x->preview && retry_dropped(x, t, &d)) {
+		*decision = CLAIM_WRITE;
+		return ST_OK;
+	}
 	char why[256];
 	int over = 0, rc;
 	int64_t window, until;
@@ -1207,7 +1234,11 @@ notices_flush(struct fire *f, struct claim_ctx *x, int committed)
 	while (x->notices) {
 		struct notice *n = x->notices;
 		x->notices = n->next;
-		if (committed) {
+		if (committed && n->event == EV_PAUSED) {
+			warnf(f, "task '%.8s' (%s) is %s; task-edit --enable %.8s resumes it", n->task.id,
+			    n->task.name ? n->task.name : "", n->task.paused, n->task.id);
+			fire_notify(f, &n->task, EV_PAUSED, NULL, n->task.paused);
+		} else if (committed) {
 			/* Once a window, as the hook hears of it: a line in the
 			 * pass's output (tick.log), and cron's mail without a hook. */
 			const char *hook = !str_empty(n->task.notify) ? n->task.notify : f->o.notify;
@@ -1375,6 +1406,32 @@ job_cancelled(struct job *j)
 }
 
 /* What an ended job leaves: a hook is done; a run waits to be recorded. */
+static int
+in_pool(pid_t pid, void *arg)
+{
+	return exec_pool_has_pid(arg, pid);
+}
+
+/* Every process the run started ends with it: those left to us as
+ * subreaper that carry its TASK_RUN_ID, whatever session they made or
+ * signal they ignore; without the subreaper, a scan of this user's
+ * processes when the run was ended by us or left its group behind. */
+static void
+end_left_behind(struct fire *f, struct job *j, const struct exec_result *x)
+{
+	int n = f->reaper ? proc_end_left_children("TASK_RUN_ID", j->run.id, x->pid, in_pool,
+	    f->pool)
+	    : x->stopped || x->leftovers || x->how == EXEC_TIMEOUT
+	    ? proc_kill_tagged("TASK_RUN_ID", j->run.id) : 0;
+	if (!n)
+		return;
+	char *why = xasprintf("%s%s%d process%s it started outside its group outlived it and %s killed",
+	    j->run.error ? j->run.error : "", j->run.error ? "; " : "", n, n == 1 ? "" : "es",
+	    n == 1 ? "was" : "were");
+	free(j->run.error);
+	j->run.error = why;
+}
+
 static void
 job_ended(struct fire *f, struct exec_result *x, int64_t now)
 {
@@ -1383,6 +1440,7 @@ job_ended(struct fire *f, struct exec_result *x, int64_t now)
 		hook_done(f, j, x);
 	} else {
 		j->no_resources = rules_run_ended(&j->run, x, now);
+		end_left_behind(f, j, x);
 		/* A task that prints the config stores no key. */
 		scrub_in_place(&f->scrub, &j->run.output);
 		scrub_in_place(&f->scrub, &j->run.error);

@@ -142,16 +142,15 @@ due_after_gap(const struct task *t, struct zones *zs, int64_t now, struct decisi
 	if (t->deadline > 0) {
 		d->missed = past_deadline(t, zs, d->slot, now);
 		d->fire = !d->missed;
-		d->trigger = t->missed == MISSED_SKIP ? TRIGGER_SCHEDULE : TRIGGER_CATCHUP;
+		d->trigger = t->missed == MISSED_SKIP || now - due_of(t, zs, d->slot) <= FIRE_GRACE
+		    ? TRIGGER_SCHEDULE : TRIGGER_CATCHUP;
 		return ST_OK;
 	}
-	if (t->missed == MISSED_SKIP) {
-		d->fire = now - due_of(t, zs, d->slot) <= FIRE_GRACE;
-		d->trigger = d->fire ? TRIGGER_SCHEDULE : TRIGGER_CATCHUP;
-	} else {
-		d->fire = 1;
-		d->trigger = TRIGGER_CATCHUP;
-	}
+	/* The newest occurrence on time is a scheduled run, whatever went
+	 * before it (a retry dropped, a pass missed). */
+	int on_time = now - due_of(t, zs, d->slot) <= FIRE_GRACE;
+	d->fire = on_time || t->missed != MISSED_SKIP;
+	d->trigger = on_time ? TRIGGER_SCHEDULE : TRIGGER_CATCHUP;
 	return ST_OK;
 }
 
@@ -160,7 +159,7 @@ rules_due(const struct task *t, struct zones *zs, int64_t now, struct decision *
 {
 	int rc;
 	int64_t n1;
-	d->fire = d->missed = 0;
+	d->fire = d->missed = d->dropped_retry = 0;
 	d->slot = t->next_run_at != TIME_NONE ? t->next_run_at : t->due_at;
 	d->next = TIME_NONE;
 	d->trigger = TRIGGER_SCHEDULE;
@@ -174,9 +173,13 @@ rules_due(const struct task *t, struct zones *zs, int64_t now, struct decision *
 	}
 	if ((rc = task_next_slot(t, zs, d->slot, &n1, e)))
 		return rc;
-	/* Lateness counts from the due instant: jitter is not lateness. */
-	if (n1 != TIME_NONE && due_of(t, zs, n1) <= now)
+	/* Lateness counts from the due instant: jitter is not lateness.  A
+	 * retry the next occurrence overtook is given up: its occurrence
+	 * failed (the caller counts it). */
+	if (n1 != TIME_NONE && due_of(t, zs, n1) <= now) {
+		d->dropped_retry = d->slot == t->next_run_at && rules_is_retry(t, zs);
 		return due_after_gap(t, zs, now, d, e);
+	}
 	/* One occurrence due, on time or late: late from when it could start
 	 * (a slot that waited for a run, from the run's end); a deadline from
 	 * its instant. */
@@ -238,7 +241,7 @@ retry_occurrence(struct task *t, const struct run *r, int64_t now)
 	if (r->slot == TIME_NONE || r->exit_code == EXEC_EXIT_PERMANENT ||
 	    (retries >= 0 && attempt > retries))
 		return 0;
-	int64_t at = now + rules_recurring_backoff(attempt);
+	int64_t at = rules_retry_at(now, rules_recurring_backoff(attempt));
 	if (t->next_run_at != TIME_NONE && at >= t->due_at)
 		return 0;
 	t->next_run_at = r->slot;
@@ -270,10 +273,17 @@ overlap_after(struct task *t, struct zones *zs, const struct run *r, int64_t now
 		t->due_at = now;
 }
 
-/* One more failed occurrence: past pause_after in a row, the task is
- * disabled with the reason on record. */
-static void
-count_failure(struct task *t)
+int64_t
+rules_retry_at(int64_t now, int64_t backoff)
+{
+	/* From the minute the attempt ended in: a pass started a few seconds
+	 * late does not push the retry past a minute. */
+	int64_t at = now - (now % 60 + 60) % 60 + backoff, past = (at % 60 + 60) % 60;
+	return past ? at + 60 - past : at;
+}
+
+void
+rules_count_failure(struct task *t)
 {
 	t->consecutive_failures++;
 	int n = task_pause_after(t);
@@ -284,6 +294,17 @@ count_failure(struct task *t)
 	    t->last_error ? t->last_error : t->last_status ? t->last_status : "failed");
 	set_str(&t->paused, p);
 	free(p);
+}
+
+int
+rules_retry_dropped(struct task *t, struct zones *zs, const struct decision *d)
+{
+	int was_paused = t->paused != NULL;
+	rules_count_failure(t);
+	if (was_paused || !t->paused)
+		return 0;
+	rules_set_next(t, zs, d->slot);
+	return 1;
 }
 
 int64_t
@@ -389,7 +410,7 @@ rules_after_run(struct task *t, struct zones *zs, const struct run *r, int64_t n
 	if (task_repeats(t)) {
 		if (retry_occurrence(t, r, now))
 			return;
-		count_failure(t);
+		rules_count_failure(t);
 		if (last)
 			t->status = STATUS_COMPLETED;
 		overlap_after(t, zs, r, now);
@@ -405,7 +426,7 @@ rules_after_run(struct task *t, struct zones *zs, const struct run *r, int64_t n
 		t->status = STATUS_FAILED;
 		rules_set_next(t, zs, TIME_NONE);
 	} else {
-		t->next_run_at = t->due_at = now + rules_backoff(attempt);
+		t->next_run_at = t->due_at = rules_retry_at(now, rules_backoff(attempt));
 	}
 }
 

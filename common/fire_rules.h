@@ -25,6 +25,7 @@ struct decision {
 	int64_t next;            /* next_run_at after it, TIME_NONE: no more */
 	int trigger;             /* TRIGGER_SCHEDULE, _CATCHUP or _RETRY */
 	int missed;              /* not fired: past the task's deadline (recorded missed) */
+	int dropped_retry;       /* the retry t waited for was overtaken: its occurrence failed */
 };
 
 /* fire_rules.c */
@@ -37,6 +38,20 @@ int rules_due(const struct task *t, struct zones *zs, int64_t now, struct decisi
 void rules_set_next(struct task *t, struct zones *zs, int64_t next);
 /* Due and not fired past its grace: no pass has run for it (listings mark it). */
 int rules_overdue(const struct task *t, int64_t now);
+/* When a retry backoff after an attempt that ended at now is due:
+ * backoff after the minute now is in, on a whole minute: the instants
+ * every pass rhythm honours (one pass a minute from cron or a timer, even
+ * a few seconds late; a watcher; anything faster), so that whether a
+ * retry runs before the next occurrence does not depend on how passes are
+ * started. */
+int64_t rules_retry_at(int64_t now, int64_t backoff);
+/* One more failed occurrence: past pause_after in a row, the task is
+ * disabled with the reason on record. */
+void rules_count_failure(struct task *t);
+/* d dropped the retry t waited for (d->dropped_retry): its occurrence
+ * counts failed now, as if its retries had run and failed.  1 if that
+ * paused t: d's occurrence then does not run (t waits at it, disabled). */
+int rules_retry_dropped(struct task *t, struct zones *zs, const struct decision *d);
 int64_t rules_backoff(int attempt);              /* 60 s * 2^(attempt-1), capped at an hour */
 /* A recurring task's failed try: 30 s, 2 min, 10 min, 30 min, then 1 h. */
 int64_t rules_recurring_backoff(int attempt);

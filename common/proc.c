@@ -181,6 +181,75 @@ reap_all(void)
 		;
 }
 
+/* Up to max children of this process (zombies too) from the kernel's own
+ * list, else from a scan of /proc; how many. */
+static int
+children_of_self(pid_t *pids, int max)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/self/task/%ld/children", (long)getpid());
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return children(pids, max);
+	struct buf b = {0};
+	int n = 0;
+	if (buf_read_fd(&b, fd, 1 << 16) == 0 && b.len) {
+		char *p = b.data, *end;
+		for (long pid; n < max && (pid = strtol(p, &end, 10)) > 0 && end != p; p = end)
+			pids[n++] = (pid_t)pid;
+	}
+	close(fd);
+	buf_free(&b);
+	return n;
+}
+
+/* Reap pid, which was sent SIGKILL or has ended, waiting at most 2 s. */
+static void
+reap_one(pid_t pid)
+{
+	for (int64_t until = mono_ms() + 2000;;) {
+		pid_t r = waitpid(pid, NULL, WNOHANG);
+		if (r != 0 || mono_ms() >= until)
+			return;
+		struct timespec ts = {0, 5 * 1000000L};
+		nanosleep(&ts, NULL);
+	}
+}
+
+int
+proc_end_left_children(const char *name, const char *value, pid_t group,
+    int (*ours)(pid_t pid, void *arg), void *arg)
+{
+	char *want = xasprintf("%s=%s", name, value);
+	size_t nwant = strlen(want);
+	pid_t pids[256];
+	int killed = 0;
+	/* Bounded: each round takes what the last one's deaths left here. */
+	for (int round = 0, more = 1; more && round < 20; round++) {
+		more = 0;
+		int n = children_of_self(pids, 256);
+		for (int i = 0; i < n; i++) {
+			char buf[1024], *p;
+			if (ours(pids[i], arg) || proc_stat_fields(pids[i], buf, sizeof buf, &p))
+				continue;
+			long ppid, pgrp;
+			if (*p == 'Z' || *p == 'X') {
+				reap_one(pids[i]);
+			} else if (sscanf(p + 1, " %ld %ld", &ppid, &pgrp) == 2 && pgrp == group) {
+				/* Its group was ended whole already: only to reap. */
+				kill(pids[i], SIGKILL);
+				reap_one(pids[i]);
+			} else if (environ_has(pids[i], want, nwant) && kill(pids[i], SIGKILL) == 0) {
+				reap_one(pids[i]);
+				killed++;
+				more = 1;
+			}
+		}
+	}
+	free(want);
+	return killed;
+}
+
 int
 proc_end_children(long grace_ms)
 {

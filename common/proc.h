@@ -23,6 +23,15 @@ int proc_subreaper(void);
  * here, gets SIGTERM, then SIGKILL after grace_ms; all are reaped.
  * Returns how many were ended. */
 int proc_end_children(long grace_ms);
+/* This process's children that are not its own commands (ours(pid, arg)
+ * says which are) but were left to it as subreaper: those whose
+ * environment holds name=value get SIGKILL (a setsid or an ignored SIGTERM
+ * does not save them), their own children in turn as they are left here;
+ * all are reaped, and so are such children already ended.  Those still in
+ * process group `group` (ended with it) are reaped, not counted.  Returns
+ * how many were killed. */
+int proc_end_left_children(const char *name, const char *value, pid_t group,
+    int (*ours)(pid_t pid, void *arg), void *arg);
 /* SIGKILL every process of this user whose environment holds name=value
  * (a run's TASK_RUN_ID): what a dead task-tick left behind.  Returns how many. */
 int proc_kill_tagged(const char *name, const char *value);

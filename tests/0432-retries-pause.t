@@ -1,6 +1,7 @@
 #!/bin/sh
 # Recurring tasks retry a failed occurrence at the same instant (trigger
-# retry, TASK_ATTEMPT 2, 3, ...) after 30 s, 2 min, ..., never past the next
+# retry, TASK_ATTEMPT 2, 3, ...) after 30 s, 2 min, ... on the next whole
+# minute (from the minute the attempt ended in), never past the next
 # occurrence and never after the permanent-failure exit status; after
 # --pause-after failed occurrences in a row the task is paused: disabled,
 # the reason on record, said once to the notify hook, listed as paused, and
@@ -32,14 +33,15 @@ tick() {
 	TASK_NOW=$1 task-tick >/dev/null 2>>tick.err
 }
 
-test_expect_success 'a failed occurrence is retried at its instant after 30 s, then 2 min' '
+test_expect_success 'a failed occurrence is retried at its instant on the next minute, then 2 min later' '
 	echo 2 >failures &&
 	TASK_NOW=2026-11-23T06:30:00Z task-add --cron "0 * * * *" --name hourly --exec "$PWD/flaky" p >id &&
 	tick 2026-11-23T07:00:00Z &&
-	tick 2026-11-23T07:00:29Z &&
 	tick 2026-11-23T07:00:30Z &&
-	tick 2026-11-23T07:02:29Z &&
-	tick 2026-11-23T07:02:30Z &&
+	tick 2026-11-23T07:00:59Z &&
+	tick 2026-11-23T07:01:00Z &&
+	tick 2026-11-23T07:02:59Z &&
+	tick 2026-11-23T07:03:00Z &&
 	cat >expect <<-\EOF &&
 	schedule 2026-11-23T07:00:00Z 1
 	retry 2026-11-23T07:00:00Z 2
@@ -62,13 +64,13 @@ test_expect_success 'task-show says a retry waits, and when' '
 	echo 1 >failures && rm -f seen &&
 	tick 2026-11-23T08:00:00Z &&
 	TASK_NOW=2026-11-23T08:00:10Z task-show "$(cat id)" >show &&
-	grep "^next run: *2026-11-23 08:00 UTC (2026-11-23T08:00:00Z), failed; retried at 2026-11-23 08:00:30 UTC$" show
+	grep "^next run: *2026-11-23 08:01 UTC (2026-11-23T08:01:00Z), a retry of the occurrence of 2026-11-23 08:00 UTC, which failed$" show
 '
 
 test_expect_success 'retries spent: the occurrence counts as one failure and the task moves on' '
 	reset_store && rm -f seen && echo always >failures &&
 	TASK_NOW=2026-11-23T06:30:00Z task-add --cron "0 * * * *" --exec "$PWD/flaky" p >/dev/null &&
-	for t in 07:00:00 07:00:30 07:02:30 07:12:30; do tick 2026-11-23T${t}Z || return 1; done &&
+	for t in 07:00:00 07:01:00 07:03:00 07:13:00; do tick 2026-11-23T${t}Z || return 1; done &&
 	test "$(wc -l <seen)" -eq 3 &&
 	task-ls --json | sed "s/.*\"next_run_at\":\"\([^\"]*\)\".*\"consecutive_failures\":\([0-9]*\).*/\1 \2/" >actual &&
 	echo "2026-11-23T08:00:00Z 1" >expect && test_cmp expect actual
@@ -77,7 +79,7 @@ test_expect_success 'retries spent: the occurrence counts as one failure and the
 test_expect_success 'never past the next occurrence' '
 	reset_store && rm -f seen && echo always >failures &&
 	TASK_NOW=2026-11-23T06:59:00Z task-add --cron "*/2 * * * *" --retries 5 --exec "$PWD/flaky" p >/dev/null &&
-	tick 2026-11-23T07:00:00Z && tick 2026-11-23T07:00:30Z && tick 2026-11-23T07:02:00Z &&
+	tick 2026-11-23T07:00:00Z && tick 2026-11-23T07:01:00Z && tick 2026-11-23T07:02:00Z &&
 	cat >expect <<-\EOF &&
 	schedule 2026-11-23T07:00:00Z 1
 	retry 2026-11-23T07:00:00Z 2
@@ -89,7 +91,7 @@ test_expect_success 'never past the next occurrence' '
 test_expect_success 'the permanent-failure exit status is never retried' '
 	reset_store && rm -f seen && echo always >failures &&
 	TASK_NOW=2026-11-23T06:30:00Z task-add --cron "0 * * * *" --exec "$PWD/flaky" p >/dev/null &&
-	CODE=78 tick 2026-11-23T07:00:00Z && CODE=78 tick 2026-11-23T07:00:30Z &&
+	CODE=78 tick 2026-11-23T07:00:00Z && CODE=78 tick 2026-11-23T07:01:00Z &&
 	echo "schedule 2026-11-23T07:00:00Z 1" >expect && test_cmp expect seen &&
 	test "$(task-ls | cut -f4)" = 2026-11-23T08:00:00Z
 '
@@ -150,7 +152,7 @@ test_expect_success 'tasks of the seeds'\'' profiles keep their rules: no retry,
 		"{\"name\":\"scheduler.create\",\"arguments\":{\"intent\":\"tp\",\"cron\":\"0 * * * *\",\"message\":\"t\"}}" |
 		TASK_NOW=2026-11-23T00:30:00Z task-mcp -p kai -p toolpack --call >/dev/null &&
 	test "$(task-ls | wc -l)" -eq 2 &&
-	for t in 01:00:00 01:00:30 01:02:30 02:00:00 03:00:00 04:00:00 05:00:00 06:00:00; do
+	for t in 01:00:00 01:01:00 01:03:00 02:00:00 03:00:00 04:00:00 05:00:00 06:00:00; do
 		TASK_EXEC=$PWD/flaky tick 2026-11-23T${t}Z || return 1
 	done &&
 	test "$(grep -c "^retry" seen)" -eq 0 && test "$(wc -l <seen)" -eq 12 &&

@@ -32,7 +32,7 @@ ended() {
 # recover_stopped NAME: a new task NAME (every 10 minutes) has its run of
 # 07:00 start in a task-tick on host a (pid in tick), which is then
 # stopped; a pass on host b at 07:05 recovers the run (its lease ran out at
-# 07:02:02) and arms the retry of 07:00 at 07:05:30.  Its id in id.
+# 07:02:02) and arms the retry of 07:00 at 07:06:00.  Its id in id.
 recover_stopped() {
 	id=$(TASK_NOW=2026-11-23T06:55:00Z task-add --cron "*/10 * * * *" --timeout 60 --name "$1" \
 	    --exec "$PWD/job" x) &&
@@ -42,7 +42,7 @@ recover_stopped() {
 	TASK_NOW=2026-11-23T07:05:00Z TASK_HOST_ID=b task-tick >b.out 2>b.err &&
 	grep -q "\"status\":\"interrupted\",.*\"error\":\"its lease ran out at 2026-11-23T07:02:02Z; the process running it (pid $tick on [^ )]*) stopped answering\"" b.out &&
 	task-show --json "$(task-ls | cut -f1)" >show &&
-	grep -q "\"status\":\"pending\",\"next_run_at\":\"2026-11-23T07:00:00Z\",\"due_at\":\"2026-11-23T07:05:30Z\",\"last_run_at\":\"2026-11-23T07:00:00Z\",\"last_status\":\"interrupted\"" show
+	grep -q "\"status\":\"pending\",\"next_run_at\":\"2026-11-23T07:00:00Z\",\"due_at\":\"2026-11-23T07:06:00Z\",\"last_run_at\":\"2026-11-23T07:00:00Z\",\"last_status\":\"interrupted\"" show
 }
 
 # both_recorded: the recovered run, its late success only a note, and the
@@ -89,7 +89,7 @@ test_expect_success 'the task goes on with its next occurrence, as after a succe
 test_expect_success 'a late success after the retry started: both runs recorded, nothing else changes' '
 	reset_store && rm -f go go2 "$LOG" ./*.pid &&
 	recover_stopped again &&
-	{ TASK_NOW=2026-11-23T07:05:30Z TASK_HOST_ID=c task-tick >c.out 2>c.err & } && c=$! &&
+	{ TASK_NOW=2026-11-23T07:06:00Z TASK_HOST_ID=c task-tick >c.out 2>c.err & } && c=$! &&
 	test_until 20 test -s again.2.pid &&
 	touch go && test_until 20 ended 1 &&
 	kill -CONT $tick && wait $tick &&
@@ -106,7 +106,7 @@ test_expect_success 'a late success after the retry finished changes nothing but
 	reset_store && rm -f go go2 "$LOG" ./*.pid &&
 	recover_stopped done &&
 	touch go2 &&
-	TASK_NOW=2026-11-23T07:05:30Z TASK_HOST_ID=c task-tick >c.out 2>c.err &&
+	TASK_NOW=2026-11-23T07:06:00Z TASK_HOST_ID=c task-tick >c.out 2>c.err &&
 	grep -q "\"trigger\":\"retry\",\"slot\":\"2026-11-23T07:00:00Z\",\"status\":\"success\"" c.out &&
 	task_state >before &&
 	touch go && test_until 20 ended 2 &&

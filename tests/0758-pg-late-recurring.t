@@ -32,7 +32,7 @@ recovered() {
 
 # stopped_recovered NAME ARG...: task NAME (every 10 minutes from 07:00,
 # ARG) runs on host a (pid in tick), which is stopped until b recovered the
-# run and armed its retry at 07:01:30.  Its id in id.
+# run and armed its retry at 07:02:00.  Its id in id.
 stopped_recovered() {
 	rm -f go b.out b.err "$1".*pid &&
 	id=$(TASK_NOW=2026-11-23T06:55:00Z task-add --every 10m --from 2026-11-23T07:00:00Z \
@@ -43,7 +43,7 @@ stopped_recovered() {
 	test_until 40 recovered &&
 	grep -q "\"error\":\"the process running it (pid $tick on [^ )]*) stopped showing signs of life [0-9]* s ago\"" b.out &&
 	task-ls | cut -f3,4,6 >actual &&
-	printf "pending\t2026-11-23T07:00:00Z\tinterrupted\n" >expect &&
+	printf "pending\t2026-11-23T07:02:00Z\tinterrupted\n" >expect &&
 	test_cmp expect actual
 }
 
@@ -81,7 +81,7 @@ test_expect_success 'the last occurrence of a counted task: the task is complete
 test_expect_success 'once the retry started, the late success is a note: both runs recorded' '
 	pg_sql "DELETE FROM tasks" >/dev/null &&
 	stopped_recovered retried &&
-	{ TASK_NOW=2026-11-23T07:01:30Z TASK_HOST_ID=c task-tick >c.out 2>c.err & } && c=$! &&
+	{ TASK_NOW=2026-11-23T07:02:00Z TASK_HOST_ID=c task-tick >c.out 2>c.err & } && c=$! &&
 	test_until 20 test -s retried.2.pid &&
 	touch go && { wait $c || :; } &&
 	kill -CONT $tick && { wait $tick || :; } &&
