@@ -12,6 +12,7 @@
 
 #include "store.h"
 #include "store_history.h"
+#include "store_deliver.h"
 
 struct store_ops;
 
@@ -129,6 +130,7 @@ struct store_ops {
 	    struct err *e);
 
 	const struct history_ops *history;  /* store_history.h, below */
+	const struct deliver_ops *deliver;  /* store_deliver.h */
 };
 
 /* The store_history.h functions, each as its store_* says, with two

@@ -690,6 +690,20 @@ static const char *const migrations[] = {
 	"CREATE INDEX tasks_in_flight ON tasks (run_in_flight) WHERE run_in_flight IS NOT NULL;"
 	"DROP INDEX runs_in_flight;"
 	"DROP INDEX runs_status;",
+	/* 9: delivery: a task's targets and which runs go to them, and a
+	 * receipt per (run, target) whose id is the idempotency key every
+	 * attempt carries; a lease (owner, until) makes one sender at a time. */
+	"ALTER TABLE tasks ADD COLUMN deliver text;"
+	"ALTER TABLE tasks ADD COLUMN deliver_on text;"
+	"CREATE TABLE receipts (id text COLLATE \"C\" PRIMARY KEY,"
+	" run_id text COLLATE \"C\" NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" task_id text COLLATE \"C\" NOT NULL, target text NOT NULL, kind text NOT NULL,"
+	" status text NOT NULL, attempts integer NOT NULL DEFAULT 0, created_at bigint NOT NULL,"
+	" next_at bigint, last_at bigint, answer text, error text,"
+	" parts_done integer NOT NULL DEFAULT 0, lease_owner text,"
+	" lease_until bigint, UNIQUE (run_id, target));"
+	"CREATE INDEX receipts_due ON receipts (next_at) WHERE status = 'pending';"
+	"CREATE INDEX receipts_task ON receipts (task_id, created_at);",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -1310,6 +1324,7 @@ static const struct store_ops pg_ops = {
 	.call_spend = pg_call_spend,
 	.call_usage = pg_call_usage,
 	.history = &pg_history_ops,
+	.deliver = &pg_deliver_ops,
 };
 
 int
