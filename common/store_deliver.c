@@ -74,6 +74,12 @@ store_receipt_finish(struct store *st, const struct receipt *r, const char *owne
 }
 
 int
+store_deliver_work(struct store *st, int64_t now, int *due, int *targets, struct err *e)
+{
+	return st->ops->deliver->work(st, now, due, targets, e);
+}
+
+int
 store_receipt_counts(struct store *st, void (*fn)(const char *kind, const char *status,
     long long n, void *arg), void *arg, struct err *e)
 {

@@ -62,6 +62,10 @@ int store_receipt_finish(struct store *st, const struct receipt *r, const char *
 int store_receipt_counts(struct store *st, void (*fn)(const char *kind, const char *status,
     long long n, void *arg), void *arg, struct err *e);
 
+/* Whether a delivery pass has work: *due, a pending receipt due at now;
+ * *targets, a task (not in the trash) with targets of its own. */
+int store_deliver_work(struct store *st, int64_t now, int *due, int *targets, struct err *e);
+
 /* What a backend provides (store_sqlite_deliver.c, store_pg_deliver.c). */
 struct deliver_ops {
 	int (*add)(struct store *st, const struct receipt *r, int *added, struct err *e);
@@ -74,6 +78,7 @@ struct deliver_ops {
 	    struct err *e);
 	int (*counts)(struct store *st, void (*fn)(const char *kind, const char *status,
 	    long long n, void *arg), void *arg, struct err *e);
+	int (*work)(struct store *st, int64_t now, int *due, int *targets, struct err *e);
 };
 extern const struct deliver_ops sq_deliver_ops, pg_deliver_ops;
 

@@ -703,7 +703,8 @@ static const char *const migrations[] = {
 	" parts_done integer NOT NULL DEFAULT 0, lease_owner text,"
 	" lease_until bigint, UNIQUE (run_id, target));"
 	"CREATE INDEX receipts_due ON receipts (next_at) WHERE status = 'pending';"
-	"CREATE INDEX receipts_task ON receipts (task_id, created_at);",
+	"CREATE INDEX receipts_task ON receipts (task_id, created_at);"
+	"CREATE INDEX tasks_deliver ON tasks (id) WHERE deliver IS NOT NULL;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 

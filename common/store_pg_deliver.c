@@ -160,7 +160,26 @@ pgd_counts(struct store *st, void (*fn)(const char *kind, const char *status, lo
 	return ST_OK;
 }
 
+static int
+pgd_work(struct store *st, int64_t now, int *due, int *targets, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	static const char q[] = "SELECT EXISTS (SELECT 1 FROM receipts WHERE status = 'pending'"
+	    " AND next_at <= $1)::int, EXISTS (SELECT 1 FROM tasks WHERE deliver IS NOT NULL"
+	    " AND deleted_at IS NULL)::int";
+	struct pq_params p = {.n = 0};
+	pq_int(&p, now);
+	PGresult *res;
+	int rc = pq_exec(st, q, &p, &res, "looking for deliveries", e);
+	if (rc)
+		return rc;
+	*due = (int)pq_get_int(pq, res, 0, 0);
+	*targets = (int)pq_get_int(pq, res, 0, 1);
+	pq->clear(res);
+	return ST_OK;
+}
+
 const struct deliver_ops pg_deliver_ops = {
 	.add = pgd_add, .list = pgd_list, .due = pgd_due, .claim = pgd_claim, .finish = pgd_finish,
-	.counts = pgd_counts,
+	.counts = pgd_counts, .work = pgd_work,
 };

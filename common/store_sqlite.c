@@ -291,7 +291,8 @@ static const char *const migrations[] = {
 	" lease_owner TEXT, lease_until INTEGER,"
 	" UNIQUE (run_id, target));"
 	"CREATE INDEX receipts_due ON receipts(next_at) WHERE status = 'pending';"
-	"CREATE INDEX receipts_task ON receipts(task_id, created_at);",
+	"CREATE INDEX receipts_task ON receipts(task_id, created_at);"
+	"CREATE INDEX tasks_deliver ON tasks(id) WHERE deliver IS NOT NULL;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

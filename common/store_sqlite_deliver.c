@@ -165,7 +165,26 @@ sqd_counts(struct store *st, void (*fn)(const char *kind, const char *status, lo
 	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "counting receipts");
 }
 
+static int
+sqd_work(struct store *st, int64_t now, int *due, int *targets, struct err *e)
+{
+	static const char q[] = "SELECT EXISTS (SELECT 1 FROM receipts WHERE status = 'pending'"
+	    " AND next_at <= ?1), EXISTS (SELECT 1 FROM tasks WHERE deliver IS NOT NULL"
+	    " AND deleted_at IS NULL)";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sqlite3_bind_int64(s, 1, now);
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*due = sqlite3_column_int(s, 0);
+		*targets = sqlite3_column_int(s, 1);
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW ? ST_OK : sq_err(st, e, "looking for deliveries");
+}
+
 const struct deliver_ops sq_deliver_ops = {
 	.add = sqd_add, .list = sqd_list, .due = sqd_due, .claim = sqd_claim, .finish = sqd_finish,
-	.counts = sqd_counts,
+	.counts = sqd_counts, .work = sqd_work,
 };
