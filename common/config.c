@@ -41,7 +41,7 @@ static const char *const known_keys[] = {
 	"agent_attach_dirs", "agent_edit", "agent_max_calls", "agent_max_create",
 	"agent_max_tasks", "agent_mcp", "anthropic_api_key", "anthropic_base_url",
 	"anthropic_model", "budget", "connect_timeout", "context_messages", "date_order", "db",
-	"deadline", "deliver", "deliver_on", "deliver_secret", "exec", "keep", "keep_runs", "model", "notify", "notify_on",
+	"deadline", "deliver", "deliver_on", "deliver_secret", "deliver_timeout", "exec", "keep", "keep_runs", "model", "notify", "notify_on",
 	"openai_api_key", "openai_base_url", "openai_model", "owner_timeout", "provider", "retries",
 	"max_concurrent", "run_timeout", "stagger", "timeout", "tz", "agent_deliver",
 	"telegram_token", "telegram_base_url", "smtp_url", "smtp_user", "smtp_password",

@@ -170,5 +170,8 @@ deliver_quoted_printable(struct buf *b, const char *text)
 		buf_add(b, enc, w);
 		col += w;
 	}
-	buf_puts(b, "\r\n");
+	/* A body ends with a line end; one the text has not is a soft break. */
+	size_t n = strlen(text);
+	if (n == 0 || text[n - 1] != '\n')
+		buf_puts(b, "=\r\n");
 }
