@@ -168,7 +168,14 @@ deliver_target_mask(const char *target, char *buf, size_t n)
 		host = url + 8;
 	else if (url && strncmp(url, "http://", 7) == 0)
 		host = url + 7;
-	if (!host || target[0] == '@' || strncmp(target, "exec:", 5) == 0) {
+	int plain = target[0] == '@' || strncmp(target, "exec:", 5) == 0 ||
+	    strncmp(target, "telegram:", 9) == 0 || strncmp(target, "mailto:", 7) == 0;
+	/* Not a URL where one belongs (or a kind misspelt): all but the kind hidden. */
+	if (!host && !plain && colon) {
+		snprintf(buf, n, "%.*s:***", (int)(colon - target > 40 ? 40 : colon - target), target);
+		return;
+	}
+	if (!host || plain) {
 		size_t len = strlen(target);
 		if (len >= n)
 			len = n ? utf8_cut(target, n - 1) : 0;

@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
+#include "deliver.h"
 #include "store_backend.h"
 #include "store_deliver.h"
 
@@ -84,4 +87,76 @@ store_receipt_counts(struct store *st, void (*fn)(const char *kind, const char *
     long long n, void *arg), void *arg, struct err *e)
 {
 	return st->ops->deliver->counts(st, fn, arg, e);
+}
+
+static void
+add_time(cJSON *o, const char *k, int64_t t)
+{
+	char buf[40];
+	time_fmt_utc(t, buf, sizeof buf);
+	if (t == TIME_NONE)
+		cJSON_AddNullToObject(o, k);
+	else
+		cJSON_AddStringToObject(o, k, buf);
+}
+
+static void
+add_text(cJSON *o, const char *k, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+cJSON *
+receipt_to_json(const struct receipt *r)
+{
+	char shown[300];
+	deliver_target_mask(r->target ? r->target : "", shown, sizeof shown);
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "id", r->id);
+	cJSON_AddStringToObject(o, "run_id", r->run_id);
+	cJSON_AddStringToObject(o, "task_id", r->task_id);
+	add_text(o, "task_name", r->task_name);
+	cJSON_AddStringToObject(o, "target", shown);
+	cJSON_AddStringToObject(o, "kind", r->kind);
+	cJSON_AddStringToObject(o, "status", receipt_status_name(r->status));
+	cJSON_AddNumberToObject(o, "attempts", r->attempts);
+	add_time(o, "created_at", r->created_at);
+	add_time(o, "last_attempt_at", r->last_at);
+	add_time(o, "next_at", r->status == RECEIPT_PENDING ? r->next_at : TIME_NONE);
+	add_text(o, "answer", r->answer);
+	add_text(o, "error", r->error);
+	return o;
+}
+
+/* A field of a line: tabs and line ends as blanks. */
+static void
+field(struct buf *b, const char *s, int last)
+{
+	size_t at = b->len;
+	buf_puts(b, s ? s : "-");
+	for (size_t i = at; i < b->len; i++)
+		if (b->data[i] == '\t' || b->data[i] == '\n' || b->data[i] == '\r')
+			b->data[i] = ' ';
+	if (!last)
+		buf_puts(b, "\t");
+}
+
+void
+receipt_line(const struct receipt *r, struct buf *b)
+{
+	char when[40], shown[300], n[16];
+	time_fmt_utc(r->created_at, when, sizeof when);
+	deliver_target_mask(r->target ? r->target : "", shown, sizeof shown);
+	snprintf(n, sizeof n, "%d", r->attempts);
+	field(b, when, 0);
+	field(b, receipt_status_name(r->status), 0);
+	field(b, r->kind, 0);
+	field(b, shown, 0);
+	field(b, n, 0);
+	field(b, r->status == RECEIPT_DELIVERED ? r->answer : r->error, 0);
+	field(b, r->run_id, 0);
+	field(b, r->task_name ? r->task_name : r->task_id, 1);
 }

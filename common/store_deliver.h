@@ -41,6 +41,12 @@ struct receipt_filter {
 };
 typedef int (*receipt_fn)(const struct receipt *r, void *arg); /* non-zero stops */
 
+/* For printing, the target masked (deliver.h): a JSON object, or one
+ * line of tab-separated fields (created, status, kind, target, attempts,
+ * answer or error, run, task) without its newline. */
+struct cJSON *receipt_to_json(const struct receipt *r);
+void receipt_line(const struct receipt *r, struct buf *b);
+
 /* store_deliver.c */
 /* Add r unless (run, target) has one: *added says which. */
 int store_receipt_add(struct store *st, const struct receipt *r, int *added, struct err *e);
