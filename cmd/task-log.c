@@ -261,6 +261,11 @@ show_call(const struct llm_call *c, void *arg)
 	return 0;
 }
 
+/* The receipts of one run: into arr (JSON), else lines under a heading. */
+struct receipts_out {
+	cJSON *arr;
+	int n;
+};
 static int run_receipt(const struct receipt *r, void *arg);
 
 static int
@@ -282,9 +287,9 @@ show_run(struct logger *lg, const char *arg)
 		cs.arr = cJSON_AddArrayToObject(o, "calls");
 		rc = store_call_list(lg->st, r.id, NULL, 0, show_call, &cs, &e);
 		struct receipt_filter rf = {.status = -1, .run_id = r.id};
-		cJSON *dl = cJSON_AddArrayToObject(o, "deliveries");
+		struct receipts_out ro = {cJSON_AddArrayToObject(o, "deliveries"), 0};
 		if (!rc)
-			rc = store_receipt_list(lg->st, &rf, run_receipt, dl, &e);
+			rc = store_receipt_list(lg->st, &rf, run_receipt, &ro, &e);
 		char *s = json_print_line(o);
 		puts(s);
 		free(s);
@@ -315,10 +320,9 @@ show_run(struct logger *lg, const char *arg)
 			indented("note:", r.note);
 		rc = store_call_list(lg->st, r.id, NULL, 0, show_call, &cs, &e);
 		struct receipt_filter rf = {.status = -1, .run_id = r.id};
-		if (!rc) {
-			printf("deliveries:\n");
-			rc = store_receipt_list(lg->st, &rf, run_receipt, NULL, &e);
-		}
+		struct receipts_out ro = {NULL, 0};
+		if (!rc)
+			rc = store_receipt_list(lg->st, &rf, run_receipt, &ro, &e);
 	}
 	if (rc)
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
@@ -724,11 +728,13 @@ list_deliveries(struct logger *lg, const struct run_filter *f, const struct args
 static int
 run_receipt(const struct receipt *r, void *arg)
 {
-	cJSON *arr = arg;
-	if (arr) {
-		cJSON_AddItemToArray(arr, receipt_to_json(r));
+	struct receipts_out *ro = arg;
+	if (ro->arr) {
+		cJSON_AddItemToArray(ro->arr, receipt_to_json(r));
 		return 0;
 	}
+	if (!ro->n++)
+		printf("deliveries:\n");
 	char shown[300];
 	deliver_target_mask(r->target, shown, sizeof shown);
 	const char *said = r->status == RECEIPT_DELIVERED ? r->answer : r->error;

@@ -201,8 +201,10 @@ deliver_targets_mask(const char *json)
 	const cJSON *it;
 	char buf[300];
 	cJSON_ArrayForEach(it, j) {
-		if (!cJSON_IsString(it))
+		if (!cJSON_IsString(it)) {
+			cJSON_AddItemToArray(out, cJSON_Duplicate(it, 1));
 			continue;
+		}
 		deliver_target_mask(it->valuestring, buf, sizeof buf);
 		cJSON_AddItemToArray(out, cJSON_CreateString(buf));
 	}
