@@ -290,6 +290,9 @@ show_run(struct logger *lg, const char *arg)
 		struct receipts_out ro = {cJSON_AddArrayToObject(o, "deliveries"), 0};
 		if (!rc)
 			rc = store_receipt_list(lg->st, &rf, run_receipt, &ro, &e);
+		/* Left out when none, as a run without deliveries always was. */
+		if (!cJSON_GetArraySize(ro.arr))
+			cJSON_DeleteItemFromObjectCaseSensitive(o, "deliveries");
 		char *s = json_print_line(o);
 		puts(s);
 		free(s);
