@@ -83,10 +83,10 @@ store_deliver_work(struct store *st, int64_t now, int *due, int *targets, struct
 }
 
 int
-store_receipt_counts(struct store *st, void (*fn)(const char *kind, const char *status,
-    long long n, void *arg), void *arg, struct err *e)
+store_receipt_counts(struct store *st, int64_t since, void (*fn)(const char *kind,
+    const char *status, long long n, void *arg), void *arg, struct err *e)
 {
-	return st->ops->deliver->counts(st, fn, arg, e);
+	return st->ops->deliver->counts(st, since, fn, arg, e);
 }
 
 static void

@@ -64,9 +64,10 @@ int store_receipt_claim(struct store *st, const char *id, const char *owner, int
  * r) and release the lease, if owner still holds it: *ours says if so. */
 int store_receipt_finish(struct store *st, const struct receipt *r, const char *owner, int *ours,
     struct err *e);
-/* Receipts by kind and status: fn(kind, status, n). */
-int store_receipt_counts(struct store *st, void (*fn)(const char *kind, const char *status,
-    long long n, void *arg), void *arg, struct err *e);
+/* Receipts made at or after since (INT64_MIN: all kept) by kind and
+ * status: fn(kind, status, n). */
+int store_receipt_counts(struct store *st, int64_t since, void (*fn)(const char *kind,
+    const char *status, long long n, void *arg), void *arg, struct err *e);
 
 /* Whether a delivery pass has work: *due, a pending receipt due at now;
  * *targets, a task (not in the trash) with targets of its own. */
@@ -82,8 +83,8 @@ struct deliver_ops {
 	    int64_t lease_until, int *got, struct err *e);
 	int (*finish)(struct store *st, const struct receipt *r, const char *owner, int *ours,
 	    struct err *e);
-	int (*counts)(struct store *st, void (*fn)(const char *kind, const char *status,
-	    long long n, void *arg), void *arg, struct err *e);
+	int (*counts)(struct store *st, int64_t since, void (*fn)(const char *kind,
+	    const char *status, long long n, void *arg), void *arg, struct err *e);
 	int (*work)(struct store *st, int64_t now, int *due, int *targets, struct err *e);
 };
 extern const struct deliver_ops sq_deliver_ops, pg_deliver_ops;

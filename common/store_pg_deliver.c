@@ -144,14 +144,17 @@ pgd_finish(struct store *st, const struct receipt *r, const char *owner, int *ou
 }
 
 static int
-pgd_counts(struct store *st, void (*fn)(const char *kind, const char *status, long long n,
-    void *arg), void *arg, struct err *e)
+pgd_counts(struct store *st, int64_t since, void (*fn)(const char *kind, const char *status,
+    long long n, void *arg), void *arg, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = "SELECT kind, status, count(*) FROM receipts GROUP BY kind, status"
+	static const char q[] = "SELECT kind, status, count(*) FROM receipts WHERE created_at >= $1"
+	    " GROUP BY kind, status"
 	    " ORDER BY kind, status";
+	struct pq_params p = {.n = 0};
+	pq_int(&p, since);
 	PGresult *res;
-	int rc = pq_exec(st, q, NULL, &res, "counting receipts", e);
+	int rc = pq_exec(st, q, &p, &res, "counting receipts", e);
 	if (rc)
 		return rc;
 	for (int i = 0, n = pq->ntuples(res); i < n; i++)

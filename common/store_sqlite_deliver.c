@@ -149,14 +149,16 @@ sqd_finish(struct store *st, const struct receipt *r, const char *owner, int *ou
 }
 
 static int
-sqd_counts(struct store *st, void (*fn)(const char *kind, const char *status, long long n,
-    void *arg), void *arg, struct err *e)
+sqd_counts(struct store *st, int64_t since, void (*fn)(const char *kind, const char *status,
+    long long n, void *arg), void *arg, struct err *e)
 {
-	static const char q[] = "SELECT kind, status, count(*) FROM receipts GROUP BY kind, status"
+	static const char q[] = "SELECT kind, status, count(*) FROM receipts WHERE created_at >= ?1"
+	    " GROUP BY kind, status"
 	    " ORDER BY kind, status";
 	sqlite3_stmt *s = sq_stmt(st, q, e);
 	if (!s)
 		return ST_ERR;
+	sqlite3_bind_int64(s, 1, since);
 	int rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
 		fn((const char *)sqlite3_column_text(s, 0), (const char *)sqlite3_column_text(s, 1),

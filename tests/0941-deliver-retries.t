@@ -49,6 +49,21 @@ test_expect_success 'a refusal (400) is failed at once and not tried again' '
 	task-log --deliveries --status delivered >out && test ! -s out
 '
 
+test_expect_success 'task-status: a delivery failed for good is a WARNING; --prometheus counts them' '
+	TASK_NOW=2026-11-23T09:00:00Z test_expect_code 1 task-status --check >out &&
+	grep "^AGENTCRON WARNING - 2 deliveries failed for good" out &&
+	TASK_NOW=2026-11-23T09:00:00Z task-status >out &&
+	grep "^  Delivery:  24 h: 2 undelivered (0 pending, 2 failed), 0 delivered$" out &&
+	TASK_NOW=2026-11-23T09:00:00Z task-status --prometheus >metrics &&
+	if command -v promtool >/dev/null; then promtool check metrics <metrics; fi &&
+	grep "^agentcron_deliveries_total" metrics >actual &&
+	cat >expect <<-\EOT &&
+	agentcron_deliveries_total{kind="telegram",status="failed"} 1
+	agentcron_deliveries_total{kind="webhook",status="failed"} 1
+	EOT
+	test_cmp expect actual
+'
+
 test_expect_success 'past 24 hours of failures it is failed for good, with why' '
 	fresh --deliver @hook &&
 	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
