@@ -32,7 +32,9 @@ test_list() {
 		'command -v node|nodejs' \
 		'command -v npm|npm' \
 		'command -v openssl|openssl' \
-		'command -v promtool|prometheus'
+		'command -v promtool|prometheus' \
+		'test -x /usr/bin/python3|python3' \
+		'/usr/bin/python3 -c "import aiosmtpd"|python3-aiosmtpd'
 }
 install=yes what=
 case ${1:-test} in
