@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,6 +34,7 @@
 #include "mcp_client.h"
 #include "opt.h"
 #include "proc.h"
+#include "scrub.h"
 #include "prog.h"
 #include "spend.h"
 #include "store.h"
@@ -55,6 +58,7 @@ struct opts {
 struct sink {
 	char last;
 	int any;
+	struct scrub_stream ss;     /* the answer's text, without the secrets */
 };
 
 static const char *prog = "llm-call";
@@ -79,12 +83,33 @@ static void
 on_text(const char *text, size_t n, void *arg)
 {
 	struct sink *s = arg;
-	char *shown = utf8_clean(text, n);
-	fputs(shown, stdout);
-	fflush(stdout);
-	free(shown);
-	s->last = text[n - 1];
-	s->any = 1;
+	struct buf out = {0};
+	scrub_stream_put(&s->ss, text, n, &out);
+	if (out.len) {
+		char *shown = utf8_clean(out.data, out.len);
+		fputs(shown, stdout);
+		fflush(stdout);
+		free(shown);
+		s->last = out.data[out.len - 1];
+		s->any = 1;
+	}
+	buf_free(&out);
+}
+
+/* What the stream held back, in case it began a secret. */
+static void
+sink_end(struct sink *s)
+{
+	struct buf out = {0};
+	scrub_stream_end(&s->ss, &out);
+	if (out.len) {
+		char *shown = utf8_clean(out.data, out.len);
+		fputs(shown, stdout);
+		free(shown);
+		s->last = out.data[out.len - 1];
+		s->any = 1;
+	}
+	buf_free(&out);
 }
 
 /* For tests (LLM_CALL_TEST_WAITS=FILE): each wait between attempts is
@@ -339,6 +364,7 @@ struct call {
 	struct buf prompt;
 	struct llm_result r;
 	struct sink sink;
+	struct scrub scrub;         /* the secrets kept out of what is printed and stored */
 	struct timespec t0;
 	int64_t now;
 	int called, answered;
@@ -377,10 +403,21 @@ prepare(struct call *k, int argc, char **argv, struct err *e)
 	if ((rc = llm_session_env(&o->s, e)) || (rc = read_prompt(argc, argv, &k->prompt, e)) ||
 	    (rc = now_get(&k->now, e)))
 		return rc;
+	/* The config and the key are in memory from here: no core dump and
+	 * no ptrace by another process of the user holds them. */
+	struct rlimit no_core = {0, 0};
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 || setrlimit(RLIMIT_CORE, &no_core) != 0)
+		return err_set(e, ST_ERR, "cannot keep the key out of core dumps: %s", strerror(errno));
 	if ((rc = config_load(&k->cf, e)) || (rc = llm_session_resolve(&o->s, k->cf, e)))
 		return rc == ST_INVALID ? EXEC_EXIT_PERMANENT : rc;
 	if ((rc = limits_set(k, e)))
 		return rc;
+	char where[PATH_MAX];
+	struct err we;
+	scrub_load(&k->scrub, k->cf, env("TASK_DB") ? env("TASK_DB") : store_where(where, sizeof where,
+	    &we) == ST_OK ? where : NULL, o->s.key_file);
+	scrub_add(&k->scrub, o->s.key);
+	scrub_stream_init(&k->sink.ss, &k->scrub);
 	if (env("LLM_CALL_TEST_WAITS")) {
 		lc->wait = wait_logged;
 		lc->wait_arg = (void *)env("LLM_CALL_TEST_WAITS");
@@ -416,6 +453,8 @@ ask(struct call *k, struct err *e)
 	k->called = 1;
 	int rc = llm_session_run(&k->o.s, k->l, &k->o.lim, &k->r, e);
 	k->latency = elapsed_ms(&k->t0);
+	if (k->o.s.lc.on_text)
+		sink_end(&k->sink);
 	if (k->sink.any && k->sink.last != '\n')
 		putchar('\n');
 	if (rc)
@@ -425,6 +464,7 @@ ask(struct call *k, struct err *e)
 	char *text = utf8_clean(k->r.text, strlen(k->r.text));
 	free(k->r.text);
 	k->r.text = text;
+	scrub_in_place(&k->scrub, &k->r.text);
 	return ST_OK;
 }
 
@@ -445,12 +485,23 @@ record(struct call *k, int rc, struct err *e)
 		return rc;
 	struct err re = {""};
 	char *tool_log = llm_session_call_log(&o->s);
+	/* What the record keeps, without the secrets: the prompt may quote
+	 * a file, a tool's result may be the config. */
+	char *prompt = scrub_text(&k->scrub, k->prompt.data, k->prompt.len);
+	char *system = o->s.system ? scrub_text(&k->scrub, o->s.system, strlen(o->s.system)) : NULL;
+	char *said = scrub_text(&k->scrub, o->s.text.data, o->s.text.len);
+	scrub_in_place(&k->scrub, &tool_log);
+	if (rc) {
+		char *msg = scrub_text(&k->scrub, e->msg, strlen(e->msg));
+		snprintf(e->msg, sizeof e->msg, "%s", msg);
+		free(msg);
+	}
 	const char *model = k->r.model ? k->r.model : lc->model;
 	/* Tokens count also when the call failed: they were spent. */
 	struct llm_call rec = {
 		.run_id = (char *)env("TASK_RUN_ID"), .task_id = (char *)env("TASK_ID"),
 		.context = (char *)o->s.context, .provider = (char *)llm_provider_name(lc->provider),
-		.model = (char *)model, .system_prompt = (char *)o->s.system, .prompt = k->prompt.data,
+		.model = (char *)model, .system_prompt = system, .prompt = prompt,
 		.answer = rc ? NULL : k->r.text, .input_tokens = k->r.input_tokens,
 		.output_tokens = k->r.output_tokens,
 		.cost = k->cost,
@@ -460,7 +511,7 @@ record(struct call *k, int rc, struct err *e)
 	};
 	int wrc = store_begin(k->st, &re);
 	if (!wrc && !rc && o->s.context)
-		wrc = store_history_append(k->st, o->s.context, o->s.text.data, k->r.text, rec.run_id,
+		wrc = store_history_append(k->st, o->s.context, said, k->r.text, rec.run_id,
 		    k->now, &re);
 	if (!wrc && !o->no_log)
 		wrc = store_call_add(k->st, &rec, &re);
@@ -469,6 +520,9 @@ record(struct call *k, int rc, struct err *e)
 	else
 		store_rollback(k->st);
 	free(tool_log);
+	free(prompt);
+	free(system);
+	free(said);
 	k->id = rec.id;
 	if (wrc && !rc)
 		return err_set(e, ST_ERR, "cannot record the call: %.400s", re.msg);
@@ -556,6 +610,7 @@ done:
 		proc_end_children(MCPC_GRACE_MS);
 	store_close(k.st);
 	config_free(k.cf);
+	scrub_free(&k.scrub);
 	buf_free(&k.prompt);
 	return rc < 0 ? 0 : rc;
 }

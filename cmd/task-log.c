@@ -6,6 +6,7 @@
  * and in llm-call's own conversations (-c) included, as `llm logs` does.
  * --usage sums them per task, model or day: calls, tokens and dollars,
  * with a total. */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@
 #include "usage.h"
 #include "utf8.h"
 #include "when.h"
+#include "visible.h"
 
 static const char prog[] = "task-log";
 
@@ -800,6 +802,11 @@ task_log(int argc, char **argv)
 	f.with_output = a.json;
 	int64_t now;
 	char id[37];
+	struct visible vis = {0};
+	if (!a.json && visible_start(&vis) != 0) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return ST_ERR;
+	}
 	rc = now_get(&now, &e);
 	if (!rc && a.since)
 		rc = parse_since(a.since, now, &f.since, &e);
@@ -836,6 +843,10 @@ task_log(int argc, char **argv)
 	}
 done:
 	table_free(lg.tb);
+	if (visible_finish(&vis) != 0 && !rc) {
+		fprintf(stderr, "%s: cannot write to standard output: %s\n", prog, strerror(errno));
+		rc = ST_ERR;
+	}
 	if (lg.have_task)
 		task_free(&lg.task);
 	zones_free(lg.zs);

@@ -1,6 +1,7 @@
 /* task-show: one task in full (schedule and its description, next run,
  * status, last run, every field that is set, the prompt) and its recent
  * runs, for people or as one JSON object. */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include "deliver.h"
 #include "task_json.h"
 #include "utf8.h"
+#include "visible.h"
 
 static const char prog[] = "task-show";
 
@@ -384,6 +386,11 @@ task_show(int argc, char **argv)
 		}
 	}
 	int stagger;
+	struct visible vis = {0};
+	if (!sh.json && visible_start(&vis) != 0) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return ST_ERR;
+	}
 	int rc = now_get(&sh.now, &e);
 	if (!rc)
 		rc = config_stagger_load(&stagger, &e);
@@ -395,8 +402,12 @@ task_show(int argc, char **argv)
 		rc = ids_each(argc - optind, argv + optind, show_one, &sh, &e);
 		zones_free(sh.zs);
 	}
-	if (rc)
+	if (visible_finish(&vis) != 0 && !rc) {
+		fprintf(stderr, "%s: cannot write to standard output: %s\n", prog, strerror(errno));
+		rc = ST_ERR;
+	} else if (rc) {
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
+	}
 	store_close(sh.st);
 	return rc ? rc : sh.status;
 }

@@ -52,15 +52,15 @@ agent_max_calls(const struct config *cf, long *n, struct err *e)
 	return config_count(cf, "agent_max_calls", AGENT_MAX_CALLS, n, e);
 }
 
-/* agent_attach_dirs, each resolved; "~/" is the home directory. */
-static int
-load_dirs(struct agent *a, const struct config *cf, struct err *e)
+int
+agent_attach_dirs(const struct config *cf, char ***dirs, size_t *ndirs, struct err *e)
 {
 	size_t n;
 	char **v = str_words(config_get(cf, "agent_attach_dirs"), &n);
 	const char *home = getenv("HOME");
 	int rc = ST_OK;
-	a->dirs = xcalloc(n + 1, sizeof *a->dirs);
+	*dirs = xcalloc(n + 1, sizeof **dirs);
+	*ndirs = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		char *path = strncmp(v[i], "~/", 2) == 0 && home ? xasprintf("%s%s", home, v[i] + 1)
 		    : xstrdup(v[i]);
@@ -69,11 +69,17 @@ load_dirs(struct agent *a, const struct config *cf, struct err *e)
 			rc = err_set(e, ST_INVALID, "%s: agent_attach_dirs: cannot use '%s': %s",
 			    config_path(cf), v[i], strerror(errno));
 		else
-			a->dirs[a->ndirs++] = r;
+			(*dirs)[(*ndirs)++] = r;
 		free(path);
 	}
 	str_words_free(v, n);
 	return rc;
+}
+
+static int
+load_dirs(struct agent *a, const struct config *cf, struct err *e)
+{
+	return agent_attach_dirs(cf, &a->dirs, &a->ndirs, e);
 }
 
 /* Whose authority: the run's (TASK_*) or, outside one, the config's. */
@@ -424,6 +430,104 @@ runs_llm_call(const struct agent *a, const struct task *t, char *first, size_t n
 	return yes;
 }
 
+/* The access llm-call flags in an executor line grant: --mcp and
+ * --mcp-allow (comma lists) added to mcp and allow as JSON arrays; the
+ * name of a flag no agent may hold (--tools, -a, --attach, --key-file) in
+ * *grant.  Long options may be written "--opt=VALUE" or abbreviated, as
+ * getopt_long takes them. */
+static void
+exec_access(char **argv, cJSON *mcp, cJSON *allow, const char **grant)
+{
+	static const char *const takes_arg = "smaopc"; /* llm-call's short options with a value */
+	static const struct {
+		const char *name;
+		int kind; /* 1 --mcp, 2 --mcp-allow, 3 refused, 0 other with a value, -1 no value */
+	} longs[] = {{"mcp", 1}, {"mcp-allow", 2}, {"tools", 3}, {"attach", 3}, {"key-file", 3},
+		{"mcp-timeout", 0}, {"system", 0}, {"model", 0}, {"option", 0}, {"provider", 0},
+		{"base-url", 0}, {"context", 0}, {"max-rounds", 0}, {"max-run-tokens", 0},
+		{"timeout", 0}, {"deadline", 0}, {"connect-timeout", 0}, {"retries", 0}};
+	for (size_t i = 1; argv[i]; i++) {
+		const char *arg = argv[i], *val = NULL;
+		if (strcmp(arg, "--") == 0)
+			break;
+		if (strncmp(arg, "--", 2) == 0) {
+			const char *eq = strchr(arg, '=');
+			size_t n = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+			int kind = -1, hits = 0;
+			for (size_t k = 0; k < sizeof longs / sizeof longs[0]; k++) {
+				if (strncmp(longs[k].name, arg + 2, n) != 0)
+					continue;
+				if (strlen(longs[k].name) == n) { /* exact wins over prefixes */
+					kind = longs[k].kind;
+					hits = 1;
+					break;
+				}
+				kind = hits++ ? (kind == 3 || longs[k].kind == 3 ? 3 : kind) : longs[k].kind;
+			}
+			if (kind == 3) {
+				*grant = strncmp(arg + 2, "to", 2) == 0 ? "--tools" : strncmp(arg + 2, "at", 2) == 0
+				    ? "--attach" : "--key-file";
+				continue;
+			}
+			if (kind < 0)
+				continue;
+			/* --tools takes its value only after '='. */
+			val = eq ? eq + 1 : argv[i + 1];
+			if (!eq && argv[i + 1])
+				i++;
+			cJSON *to = kind == 1 ? mcp : kind == 2 ? allow : NULL;
+			if (!to || !val)
+				continue;
+			char *copy = xstrdup(val), *save = NULL;
+			for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save))
+				cJSON_AddItemToArray(to, cJSON_CreateString(w));
+			free(copy);
+			continue;
+		}
+		if (arg[0] != '-' || !arg[1])
+			continue;
+		for (const char *c = arg + 1; *c; c++) {
+			if (*c == 'a') {
+				*grant = "-a";
+				break;
+			}
+			if (strchr(takes_arg, *c)) {
+				if (!c[1] && argv[i + 1])
+					i++;
+				break;
+			}
+		}
+	}
+}
+
+/* The task's MCP servers and tool patterns with those its executor line
+ * gives (JSON, malloc'd), and the flag of one no agent may hold. */
+static void
+task_access(const struct agent *a, const struct task *t, char **mcp, char **allow,
+    const char **grant)
+{
+	cJSON *m = t->mcp ? cJSON_Parse(t->mcp) : NULL, *al = t->mcp_allow ? cJSON_Parse(t->mcp_allow)
+	    : NULL;
+	char **argv = NULL;
+	struct err e;
+	if (!cJSON_IsArray(m)) {
+		cJSON_Delete(m);
+		m = cJSON_CreateArray();
+	}
+	if (!cJSON_IsArray(al)) {
+		cJSON_Delete(al);
+		al = cJSON_CreateArray();
+	}
+	*grant = NULL;
+	if (exec_split(t->exec && *t->exec ? t->exec : a->exec, &argv, &e) == ST_OK && argv[0])
+		exec_access(argv, m, al, grant);
+	exec_argv_free(argv);
+	*mcp = cJSON_PrintUnformatted(m);
+	*allow = cJSON_PrintUnformatted(al);
+	cJSON_Delete(m);
+	cJSON_Delete(al);
+}
+
 int
 agent_may_change(const struct agent *a, const struct task *t, struct err *e)
 {
@@ -440,7 +544,17 @@ agent_may_change(const struct agent *a, const struct task *t, struct err *e)
 		    "not change, run, cancel or delete it", n, t->name, first);
 	/* Its runs would use its MCP servers: only an agent that could have
 	 * given them may set its prompt or run it. */
-	if (agent_check_mcp(a, t->mcp, t->mcp_allow, &why))
+	char *mcp, *allow;
+	const char *grant;
+	task_access(a, t, &mcp, &allow, &grant);
+	int beyond = agent_check_mcp(a, mcp, allow, &why) != ST_OK;
+	free(mcp);
+	free(allow);
+	if (grant)
+		return err_set(e, ST_REFUSED, "Refused: task '%.*s' runs llm-call with %s, access no "
+		    "agent holds, so %s may not change, run, cancel or delete it", n, t->name, grant,
+		    whose(a));
+	if (beyond)
 		return err_set(e, ST_REFUSED, "Refused: task '%.*s' has MCP access beyond %s's own, so "
 		    "%s may not change, run, cancel or delete it", n, t->name, whose(a), whose(a));
 	return ST_OK;

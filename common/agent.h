@@ -4,7 +4,9 @@
  * tool patterns (TASK_MCP, TASK_MCP_ALLOW) and its task's scope
  * (TASK_SCOPE).  Outside one it is what the user's config grants agents:
  *   agent_mcp = NAME,...         MCP servers agents may give tasks (default none)
- *   agent_attach_dirs = DIR,...  where attached files may be (default none)
+ *   agent_attach_dirs = DIR,...  where attached files may be (default none), also
+ *                                when llm-call opens them for an agent's task
+ *   agent_url_allow = ADDR,...   inside addresses an agent's URLs may reach (llm-call)
  *   agent_edit = all             change any task, not only llm-call tasks agents made
  *   agent_max_create = N         tasks one run or session may create (default 10)
  *   agent_max_tasks = N          active agent-made tasks in all (default 100)
@@ -52,6 +54,9 @@ struct agent {
 int agent_load(struct agent *a, const struct config *cf, const char *store, const char *scope,
     struct err *e);
 void agent_free(struct agent *a);
+/* agent_attach_dirs, each resolved ("~/" is the home directory), into a
+ * list to free with str_words_free. */
+int agent_attach_dirs(const struct config *cf, char ***dirs, size_t *ndirs, struct err *e);
 /* The config's agent_max_calls: tool calls answered in one model round. */
 int agent_max_calls(const struct config *cf, long *n, struct err *e);
 /* A task's MCP servers and tool patterns (JSON arrays of strings, or NULL)

@@ -39,7 +39,7 @@ config_default_path(char *buf, size_t n)
  * A new key goes here and in the page. */
 static const char *const known_keys[] = {
 	"agent_attach_dirs", "agent_edit", "agent_max_calls", "agent_max_create",
-	"agent_max_tasks", "agent_mcp", "anthropic_api_key", "anthropic_base_url",
+	"agent_max_tasks", "agent_mcp", "agent_url_allow", "anthropic_api_key", "anthropic_base_url",
 	"anthropic_model", "budget", "connect_timeout", "context_messages", "date_order", "db",
 	"deadline", "deliver", "deliver_on", "deliver_secret", "deliver_timeout", "exec", "keep", "keep_runs", "model", "notify", "notify_on",
 	"openai_api_key", "openai_base_url", "openai_model", "owner_timeout", "provider", "retries",
@@ -68,6 +68,21 @@ config_unknown(const struct config *c, size_t *pos)
 	for (; c && *pos < c->n; (*pos)++)
 		if (!key_known(c->keys[*pos]))
 			return c->keys[(*pos)++];
+	return NULL;
+}
+
+const char *
+config_secret_next(const struct config *c, size_t *pos)
+{
+	static const char *const ends[] = {"_key", "_token", "_secret", "_password"};
+	for (; c && *pos < c->n; (*pos)++) {
+		size_t n = strlen(c->keys[*pos]);
+		for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+			size_t m = strlen(ends[i]);
+			if (n > m && strcmp(c->keys[*pos] + n - m, ends[i]) == 0)
+				return c->values[(*pos)++];
+		}
+	}
 	return NULL;
 }
 

@@ -20,6 +20,7 @@
 #include <cjson/cJSON.h>
 
 #include "config.h"
+#include "scrub.h"
 #include "exec.h"
 #include "fire.h"
 #include "fire_env.h"
@@ -96,6 +97,7 @@ struct fire {
 	size_t ngated;
 	int claimed;             /* fire_claim ran since the last fire_wait: what ends next
 	                            is recorded by the claim after it, in its commit */
+	struct scrub scrub;      /* the secrets kept out of runs' output and errors */
 	int64_t retry_at;        /* mono_ms of the next try to record them */
 	int64_t retry_ms;
 	size_t nreplace;         /* runs in flight that may be asked to end */
@@ -176,6 +178,8 @@ fire_new(struct store *st, const struct fire_opts *o, const struct fire_cb *cb, 
 	f->st = st;
 	f->o = *o;
 	f->gather_all = store_is_uri(store_locator(st));
+	scrub_load(&f->scrub, o->cf, NULL, NULL);
+	scrub_add(&f->scrub, store_password(st));
 	if (cb)
 		f->cb = *cb;
 	if (f->o.jobs < 1)
@@ -228,6 +232,7 @@ fire_free(struct fire *f)
 	free(f->gated);
 	zones_free(f->zs);
 	idset_free(&f->fired);
+	scrub_free(&f->scrub);
 	free(f);
 }
 
@@ -1371,6 +1376,9 @@ job_ended(struct fire *f, struct exec_result *x, int64_t now)
 		hook_done(f, j, x);
 	} else {
 		j->no_resources = rules_run_ended(&j->run, x, now);
+		/* A task that prints the config stores no key. */
+		scrub_in_place(&f->scrub, &j->run.output);
+		scrub_in_place(&f->scrub, &j->run.error);
 		job_cancelled(j);
 		if (f->fencing && x->stopped && j->run.status == RUN_INTERRUPTED) {
 			char *why = xasprintf("ended on this host, whose sign of life the store had not"

@@ -60,6 +60,16 @@ guard_init(struct guard *g, const char *store, const char *key_file)
 	if (home && *home) {
 		snprintf(path, sizeof path, "%s/.pgpass", home);
 		add_file(g, path);
+		/* A service file may hold the password as well. */
+		snprintf(path, sizeof path, "%s/.pg_service.conf", home);
+		add_file(g, path);
+	}
+	const char *service = getenv("PGSERVICEFILE"), *sysconf = getenv("PGSYSCONFDIR");
+	if (service && *service)
+		add_file(g, service);
+	if (sysconf && *sysconf) {
+		snprintf(path, sizeof path, "%s/pg_service.conf", sysconf);
+		add_file(g, path);
 	}
 	add_file(g, key_file);
 	struct stat sb;

@@ -71,7 +71,18 @@ http_connections(const struct http *x)
 
 struct ctx {
 	const struct http_request *rq;
+	char refused[160];          /* why may_connect said no */
 };
+
+static curl_socket_t
+on_open_socket(void *arg, curlsocktype purpose, struct curl_sockaddr *a)
+{
+	struct ctx *cx = arg;
+	(void)purpose;
+	if (!cx->rq->may_connect(&a->addr, cx->refused, sizeof cx->refused, cx->rq->arg))
+		return CURL_SOCKET_BAD;
+	return socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
+}
 
 static size_t
 on_data(char *p, size_t size, size_t nmemb, void *arg)
@@ -135,7 +146,7 @@ http_perform(struct http *x, const struct http_request *rq, struct http_result *
 			hl = n;
 		bad = !n;
 	}
-	struct ctx cx = {rq};
+	struct ctx cx = {rq, ""};
 	char errbuf[CURL_ERROR_SIZE] = "";
 	curl_easy_reset(h);
 	bad |= curl_easy_setopt(h, CURLOPT_URL, rq->url) != CURLE_OK;
@@ -162,6 +173,13 @@ http_perform(struct http *x, const struct http_request *rq, struct http_result *
 	bad |= curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf) != CURLE_OK;
 	bad |= curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "") != CURLE_OK;
 	bad |= curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L) != CURLE_OK;
+	if (rq->may_connect) {
+		bad |= curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, on_open_socket) != CURLE_OK;
+		bad |= curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, &cx) != CURLE_OK;
+		bad |= curl_easy_setopt(h, CURLOPT_FRESH_CONNECT, 1L) != CURLE_OK;
+		bad |= curl_easy_setopt(h, CURLOPT_FORBID_REUSE, 1L) != CURLE_OK;
+		bad |= curl_easy_setopt(h, CURLOPT_PROXY, "") != CURLE_OK;
+	}
 	if (x->cainfo)
 		bad |= curl_easy_setopt(h, CURLOPT_CAINFO, x->cainfo) != CURLE_OK;
 	if (x->capath)
@@ -185,7 +203,9 @@ http_perform(struct http *x, const struct http_request *rq, struct http_result *
 	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, NULL);
 	free_headers(hl);
 	int rc = outcome(cc, res->sent);
-	if (rc != HTTP_OK)
+	if (rc != HTTP_OK && *cx.refused)
+		snprintf(res->error, sizeof res->error, "%s", cx.refused);
+	else if (rc != HTTP_OK)
 		snprintf(res->error, sizeof res->error, "%s", *errbuf ? errbuf : curl_easy_strerror(cc));
 	return rc;
 }

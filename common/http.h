@@ -10,6 +10,7 @@
 #define AC_HTTP_H
 
 #include <stddef.h>
+#include <sys/socket.h>
 
 #include "util.h"
 
@@ -31,6 +32,11 @@ struct http_request {
 	void (*on_header)(const char *line, size_t n, void *arg); /* status lines too */
 	size_t (*on_data)(const char *p, size_t n, void *arg);    /* less than n stops; NULL drops */
 	void *arg;
+	/* When set, asked before every connection (a redirect's too) with the
+	 * address about to be connected to: 0 refuses it, with why in the
+	 * result's error.  Such a request makes its own connections, direct,
+	 * never a proxy's or a reused one. */
+	int (*may_connect)(const struct sockaddr *sa, char *why, size_t n, void *arg);
 };
 
 struct http_result {

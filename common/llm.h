@@ -107,12 +107,26 @@ int llm_status_permanent(long http_status);
 void llm_redact(char *s, size_t cap, const char *key); /* scrub the key and key-like words, in place */
 
 /* llm_attach.c */
+/* What an agent-made task's attachments may reach, read when they are
+ * opened: files under dirs only, opened component by component without
+ * following a link; URLs only on public addresses, or on those of allow
+ * ("ADDR", "ADDR/BITS", "ADDR:PORT", "[V6ADDR]:PORT"). */
+struct llm_attach_rules {
+	int agent_made;
+	char **dirs;                /* agent_attach_dirs, resolved */
+	size_t ndirs;
+	char **allow;               /* agent_url_allow */
+	size_t nallow;
+};
 /* Read a file or fetch an http(s) URL through h (at most LLM_ATTACH_MAX
- * bytes, within timeout_ms).  ST_INVALID: unreadable, too large, a file
- * the guard refuses (guard.h), or neither UTF-8 text nor a PNG, JPEG, GIF
- * or WebP image; ST_ERR: the fetch failed. */
+ * bytes, within timeout_ms), within rules (NULL: none).  ST_INVALID:
+ * unreadable, too large, a file the guard refuses (guard.h) or the rules
+ * do, or neither UTF-8 text nor a PNG, JPEG, GIF or WebP image; ST_ERR: the
+ * fetch failed (or went where the rules refuse). */
 int llm_attach_load(struct http *h, const char *spec, long timeout_ms, const struct guard *g,
-    struct llm_attachment *a, struct err *e);
+    const struct llm_attach_rules *rules, struct llm_attachment *a, struct err *e);
+/* An entry of agent_url_allow is well formed. */
+int llm_attach_allow_ok(const char *entry);
 void llm_attach_free(struct llm_attachment *a);
 
 /* Conversation building, in the provider's format. */

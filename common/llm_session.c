@@ -259,11 +259,33 @@ resolve_limits(struct llm_session *s, const struct config *cf, struct err *e)
 	return agent_max_calls(cf, &s->max_calls, e);
 }
 
+/* An agent's task (TASK_ORIGIN, from task-tick) reaches what the config
+ * lets agents reach as it is now, not as it was when the task was saved. */
+static int
+resolve_rules(struct llm_session *s, const struct config *cf, struct err *e)
+{
+	struct llm_attach_rules *r = &s->rules;
+	const char *origin = env("TASK_ORIGIN");
+	int rc;
+	if (!origin || strcmp(origin, "agent") != 0)
+		return ST_OK;
+	r->agent_made = 1;
+	if ((rc = agent_attach_dirs(cf, &r->dirs, &r->ndirs, e)))
+		return rc;
+	r->allow = str_words(config_get(cf, "agent_url_allow"), &r->nallow);
+	for (size_t i = 0; i < r->nallow; i++)
+		if (!llm_attach_allow_ok(r->allow[i]))
+			return err_set(e, ST_INVALID, "%s: agent_url_allow: '%.80s' is not an address, "
+			    "ADDR/BITS or ADDR:PORT", config_path(cf), r->allow[i]);
+	return ST_OK;
+}
+
 int
 llm_session_resolve(struct llm_session *s, const struct config *cf, struct err *e)
 {
 	int rc;
-	if ((rc = resolve(s, cf, e)) || (rc = resolve_limits(s, cf, e)))
+	if ((rc = resolve(s, cf, e)) || (rc = resolve_limits(s, cf, e)) ||
+	    (rc = resolve_rules(s, cf, e)))
 		return rc;
 	s->lc.system = s->system;
 	s->lc.options = s->options;
@@ -294,7 +316,7 @@ llm_session_message(struct llm_session *s, const char *prompt, struct err *e)
 	for (size_t i = 0; i < s->nattach && !rc; i++) {
 		struct llm_attachment *a = &s->atts[i];
 		if ((rc = llm_attach_load(s->http, s->attach[i], left_ms(s) < s->lc.timeout_ms ? left_ms(s)
-		    : s->lc.timeout_ms, &g, a, e)))
+		    : s->lc.timeout_ms, &g, &s->rules, a, e)))
 			break;
 		if (a->mime) {
 			s->imgs[s->nimg++] = (struct llm_image){a->mime, a->data, a->len};
@@ -669,6 +691,8 @@ llm_session_free(struct llm_session *s)
 	cJSON_Delete(s->env_attach);
 	cJSON_Delete(s->options);
 	free(s->scoped_context);
+	str_words_free(s->rules.dirs, s->rules.ndirs);
+	str_words_free(s->rules.allow, s->rules.nallow);
 	http_free(s->http);
 	free(s->attach);
 	if (s->key) {

@@ -66,6 +66,7 @@ struct llm_session {
 	size_t natts;
 	cJSON *env_attach;          /* TASK_ATTACHMENTS, which attach points into */
 	char *scoped_context;       /* "SCOPE/NAME" in a scoped run, which context points to */
+	struct llm_attach_rules rules; /* an agent's task's limits (TASK_ORIGIN=agent) */
 };
 
 /* llm_session.c */

@@ -32,6 +32,8 @@
 #include "http.h"
 #include "llm.h"
 #include "mcp_client.h"
+#include "pg_uri.h"
+#include "store.h"
 #include "task_json.h"
 #include "utf8.h"
 
@@ -662,19 +664,87 @@ rpc(struct mcpc *c, const char *method, cJSON *params, cJSON **result, char **rp
 
 /* ---- opening and closing ---- */
 
+/* Is command agentcron's own task-mcp: the one beside this program? */
+static int
+own_task_mcp(const char *command)
+{
+	char self[PATH_MAX], *slash, *found = NULL, *mine;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	const char *base = strrchr(command, '/');
+	if (n <= 0 || strcmp(base ? base + 1 : command, "task-mcp") != 0)
+		return 0;
+	self[n] = 0;
+	if (!(slash = strrchr(self, '/')))
+		return 0;
+	slash[1] = 0;
+	if (base) {
+		found = realpath(command, NULL);
+	} else {
+		const char *path = getenv("PATH");
+		char *dirs = xstrdup(path ? path : ""), *save = NULL;
+		for (char *d = strtok_r(dirs, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+			char *cand = xasprintf("%s/%s", *d ? d : ".", command);
+			if (access(cand, X_OK) == 0)
+				found = realpath(cand, NULL);
+			free(cand);
+		}
+		free(dirs);
+	}
+	mine = xasprintf("%stask-mcp", self);
+	char *real = realpath(mine, NULL);
+	int yes = found && real && strcmp(found, real) == 0;
+	free(found);
+	free(real);
+	free(mine);
+	return yes;
+}
+
+/* TASK_DB without its password for every server; the password, as
+ * PGPASSWORD, for agentcron's own task-mcp alone, which needs it to open
+ * the store. */
+static void
+store_env(char **env, size_t *k, const char *command)
+{
+	const char *db = getenv("TASK_DB");
+	if (!db || !store_is_uri(db)) {
+		if (db)
+			env[(*k)++] = xasprintf("TASK_DB=%s", db);
+		return;
+	}
+	size_t n = strlen(db) + 1;
+	char *masked = xcalloc(1, n);
+	pg_uri_mask(db, masked, n);
+	env[(*k)++] = xasprintf("TASK_DB=%s", masked);
+	free(masked);
+	if (!own_task_mcp(command))
+		return;
+	char *pw = pg_uri_password(db);
+	const char *given = getenv("PGPASSWORD");
+	if (pw || given)
+		env[(*k)++] = xasprintf("PGPASSWORD=%s", pw ? pw : given);
+	if (pw) {
+		explicit_bzero(pw, strlen(pw));
+		free(pw);
+	}
+}
+
 static char **
-server_env(const struct mcpc_server *sv, char **expanded)
+server_env(const struct mcpc_server *sv, char **expanded, const char *command)
 {
 	size_t n = 0, k = 0;
 	while (sv->env && sv->env[2 * n])
 		n++;
-	char **env = xcalloc(sizeof passed_env / sizeof passed_env[0] + n + 1, sizeof *env);
+	char **env = xcalloc(sizeof passed_env / sizeof passed_env[0] + n + 2, sizeof *env);
 	for (const char *const *p = passed_env; *p; p++) {
 		int own = 0;
 		for (size_t i = 0; i < n; i++)
 			own |= strcmp(sv->env[2 * i], *p) == 0;
 		const char *v = getenv(*p);
-		if (v && !own)
+		if (own || !v)
+			continue;
+		if (strcmp(*p, "TASK_DB") == 0)
+			store_env(env, &k, command);
+		else
 			env[k++] = xasprintf("%s=%s", *p, v);
 	}
 	for (size_t i = 0; i < n; i++)
@@ -702,7 +772,7 @@ start_stdio(struct mcpc *c, const struct mcpc_server *sv, struct err *e)
 		struct exec_proc p;
 		struct err se;
 		int no_resources;
-		env = server_env(sv, vals);
+		env = server_env(sv, vals, argv[0]);
 		if (exec_spawn("command", argv, env, NULL, 0, &p, &no_resources, &se)) {
 			rc = err_set(e, ST_ERR, "MCP server '%s': %s", sv->name, se.msg);
 		} else {

@@ -108,6 +108,8 @@ struct task_filter {
 	int64_t due_after;       /* seconds, -1 any: next run >= now + due_after */
 	long limit;              /* 0: no limit */
 	int trashed;             /* list the trash instead; -1: both (counting only) */
+	int serialize;           /* counting in a unit of work: one such count at a time
+	                            across connections, until the unit ends (quotas) */
 };
 void task_filter_init(struct task_filter *f);
 

@@ -1109,6 +1109,12 @@ pg_task_count(struct store *st, const struct task_filter *f, long *n, struct err
 	const struct pq_lib *pq = pq_of(st);
 	struct pq_params p = {.n = 0};
 	struct row row;
+	static const char lock[] = "SELECT pg_advisory_xact_lock(hashtext('agentcron task quota'))";
+	if (f->serialize) {
+		int rc = pq_do(st, lock, &p, NULL, "counting tasks", e);
+		if (rc)
+			return rc;
+	}
 	char *q = store_sql_task_list(&dialect, f, 1, &row);
 	pq_bind(&p, &row);
 	PGresult *r;

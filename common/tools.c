@@ -466,6 +466,27 @@ attachments_check(struct tools *tl, struct task *t, struct err *e)
 	return rc;
 }
 
+/* agent_max_tasks: active agent-made tasks in all.  Counted under a lock
+ * all connections take in turn (serialize), so parallel sessions cannot
+ * each see room for one more and all add it. */
+static int
+quota_active(struct tools *tl, struct err *e)
+{
+	struct task_filter f;
+	long n;
+	int rc;
+	task_filter_init(&f);
+	f.agent_made = 1;
+	f.serialize = 1;
+	f.statuses = 1u << STATUS_PENDING | 1u << STATUS_RUNNING;
+	if ((rc = store_task_count(tl->st, &f, &n, e)))
+		return rc;
+	if (n >= tl->ag.max_tasks)
+		return err_set(e, ST_REFUSED, "Refused: agents have %ld active tasks, the most the user "
+		    "allows (agent_max_tasks); cancel or delete some first", n);
+	return ST_OK;
+}
+
 /* agent_max_create for this run or session, agent_max_tasks for all. */
 static int
 quotas(struct tools *tl, struct err *e)
@@ -476,6 +497,7 @@ quotas(struct tools *tl, struct err *e)
 	task_filter_init(&f);
 	f.origin = tl->ag.origin;
 	f.trashed = -1;
+	f.serialize = 1;
 	if ((rc = store_task_count(tl->st, &f, &n, e)))
 		return rc;
 	if (!tl->ag.max_create)
@@ -485,15 +507,70 @@ quotas(struct tools *tl, struct err *e)
 		return err_set(e, ST_REFUSED, "Refused: %s has created %ld task%s, the most one %s may "
 		    "create (agent_max_create)", tl->ag.in_run ? "this run" : "this session", n,
 		    n == 1 ? "" : "s", tl->ag.in_run ? "run" : "session");
+	return quota_active(tl, e);
+}
+
+/* A heartbeat addition runs inside the user's heartbeat, with its MCP
+ * servers and no scope: more than any agent was given. */
+static int
+no_heartbeat(struct tools *tl, const struct task *t, struct err *e)
+{
+	if (t->kind != KIND_HEARTBEAT)
+		return ST_OK;
+	return err_set(e, ST_REFUSED, "Refused: agents may not make heartbeat additions (they would "
+	    "run with the heartbeat's authority, not %s's); give the task a schedule instead",
+	    tl->ag.in_run ? "this run" : "this session");
+}
+
+struct name_ctx {
+	int users;
+	const char *id;
+};
+
+static int
+name_one(const struct task *t, void *arg)
+{
+	struct name_ctx *c = arg;
+	if (strcmp(t->id, c->id) != 0 && (!t->origin || strncmp(t->origin, "agent:", 6) != 0))
+		c->users++;
+	return 0;
+}
+
+/* A name the user's task has would make the user's `task-run NAME`
+ * ambiguous: agents choose others. */
+static int
+name_free(struct tools *tl, const struct task *t, struct err *e)
+{
+	struct task_filter f;
+	struct name_ctx c = {0, t->id};
+	int rc;
 	task_filter_init(&f);
-	f.agent_made = 1;
-	f.statuses = 1u << STATUS_PENDING | 1u << STATUS_RUNNING;
-	if ((rc = store_task_count(tl->st, &f, &n, e)))
+	f.name = t->name;
+	if ((rc = store_task_list(tl->st, &f, name_one, &c, e)))
 		return rc;
-	if (n >= tl->ag.max_tasks)
-		return err_set(e, ST_REFUSED, "Refused: agents have %ld active tasks, the most the user "
-		    "allows (agent_max_tasks); cancel or delete some first", n);
-	return ST_OK;
+	return c.users ? err_set(e, ST_REFUSED, "Refused: the user has a task named '%.*s'; choose "
+	    "another name", utf8_cut(t->name, 100), t->name) : ST_OK;
+}
+
+/* A key given in a scope is that scope's own ("SCOPE:KEY" in the store),
+ * so "taken" never tells of another scope's tasks. */
+static void
+key_scope(struct tools *tl, struct task *t)
+{
+	if (t->key && tl->ag.scope) {
+		char *k = xasprintf("%s:%s", tl->ag.scope, t->key);
+		free(t->key);
+		t->key = k;
+	}
+}
+
+const char *
+tools_key_shown(const struct tools *tl, const char *key)
+{
+	size_t n = tl->ag.scope ? strlen(tl->ag.scope) : 0;
+	if (key && n && strncmp(key, tl->ag.scope, n) == 0 && key[n] == ':')
+		return key + n + 1;
+	return key;
 }
 
 /* A twin found by key or by dedup must be one the session may see. */
@@ -528,11 +605,12 @@ tools_task_add(struct tools *tl, struct task *t, int dedup, int *is_dup, char du
 	int rc;
 	*is_dup = 0;
 	set_str(&t->origin, tl->ag.origin);
+	key_scope(tl, t);
 	if ((rc = scope_keep(tl, t, e)) || (rc = text_limits(t, e)) ||
-	    (rc = task_finalize(t, 1, 1, tl->now, tl->zs, e)) ||
+	    (rc = task_finalize(t, 1, 1, tl->now, tl->zs, e)) || (rc = no_heartbeat(tl, t, e)) ||
 	    (rc = agent_check_mcp(&tl->ag, t->mcp, t->mcp_allow, e)) ||
 	    (rc = agent_check_deliver(&tl->ag, t->deliver, e)) ||
-	    (rc = attachments_check(tl, t, e)) || (rc = quotas(tl, e)) ||
+	    (rc = attachments_check(tl, t, e)) || (rc = quotas(tl, e)) || (rc = name_free(tl, t, e)) ||
 	    (rc = store_task_add(tl->st, t, dedup, is_dup, dup_id, e)))
 		return rc;
 	return *is_dup ? twin_visible(tl, t, dup_id, e) : ST_OK;
@@ -553,7 +631,16 @@ tools_task_save(struct tools *tl, struct task *t, int reschedule, struct err *e)
 		return rc;
 	set_str(&t->origin, old.origin);
 	if ((rc = agent_may_change(&tl->ag, &old, e)) || (rc = scope_keep(tl, t, e)) ||
-	    (rc = text_limits(t, e)) || (rc = task_finalize(t, 0, reschedule, tl->now, tl->zs, e)))
+	    (rc = text_limits(t, e)) || (rc = task_finalize(t, 0, reschedule, tl->now, tl->zs, e)) ||
+	    (rc = no_heartbeat(tl, t, e)))
+		goto out;
+	if (!same(old.name, t->name) && (rc = name_free(tl, t, e)))
+		goto out;
+	/* Re-arming a finished or cancelled task adds an active one, as a
+	 * creation does. */
+	if (old.status != STATUS_PENDING && old.status != STATUS_RUNNING &&
+	    (t->status == STATUS_PENDING || t->status == STATUS_RUNNING) &&
+	    (rc = quota_active(tl, e)))
 		goto out;
 	/* What it had stays: only what the agent gives it is held to its own. */
 	if ((!same(old.mcp, t->mcp) || !same(old.mcp_allow, t->mcp_allow)) &&

@@ -106,6 +106,8 @@ int tools_task_save(struct tools *tl, struct task *t, int reschedule, struct err
 int tools_task_queue(struct tools *tl, struct task *t, struct err *e);  /* refuses a running one */
 int tools_task_cancel(struct tools *tl, struct task *t, struct err *e); /* only a pending one */
 int tools_task_trash(struct tools *tl, const struct task *t, struct err *e);
+/* A stored key as the agent gave it (without its scope's "SCOPE:"). */
+const char *tools_key_shown(const struct tools *tl, const char *key);
 /* "Invalid cron expression '...': bad hour field ..." in out, or ST_OK. */
 int tools_cron_check(const char *expr, struct buf *out);
 int tools_zone(struct tools *tl, const char *name, const struct tz **z, struct err *e);

@@ -121,6 +121,27 @@ summary(struct tools *tl, const struct task *t, struct buf *out)
 	end_line(tl, t, out);
 }
 
+/* What only the user may set: a task that never stops retrying, never
+ * pauses or keeps its history forever outlives any mistake an agent makes. */
+static int
+agent_limits(const cJSON *args, struct buf *out)
+{
+	long v;
+	const char *keep = tools_arg_str(args, "keep");
+	if (tools_arg_int(args, "retries", &v) && (v < 0 || v > TASK_DEFAULT_RETRIES))
+		buf_printf(out, "Refused: an agent may give retries from 0 to %d, not %ld; more is the "
+		    "user's to set.", TASK_DEFAULT_RETRIES, v);
+	else if (tools_arg_int(args, "pause_after", &v) && (v < 1 || v > TASK_DEFAULT_PAUSE_AFTER))
+		buf_printf(out, "Refused: an agent may give pause_after from 1 to %d, not %ld; a task "
+		    "that never pauses is the user's to make.", TASK_DEFAULT_PAUSE_AFTER, v);
+	else if (keep && strcasecmp(keep, "forever") == 0)
+		buf_puts(out, "Refused: an agent may not keep a task's history forever; give a duration "
+		    "or a number of runs.");
+	else
+		return 0;
+	return 1;
+}
+
 /* JSON arguments to the fields task-add and task-edit take; *payload is
  * the payload's text and count[] the text of the count, retries and
  * pause_after, which a borrows (the caller frees the payload). */
@@ -180,6 +201,8 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
 			*dst[i] = count[i];
 		}
 	}
+	if (agent_limits(args, out))
+		return ST_REFUSED;
 	a->manual = tools_arg_bool(args, "manual", &b) && b;
 	a->heartbeat = tools_arg_bool(args, "heartbeat", &b) && b;
 	if (tools_arg_bool(args, "enabled", &b))
@@ -248,7 +271,8 @@ native_create(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 		if ((rc = store_task_get(tl->st, dup, &old, e)))
 			goto out;
 		if (t.key)
-			buf_printf(out, "A task with key '%s' already exists; nothing was added.\n", t.key);
+			buf_printf(out, "A task with key '%s' already exists; nothing was added.\n",
+			    tools_key_shown(tl, t.key));
 		else
 			buf_puts(out, "A pending task with the same prompt (or intent), schedule and channel "
 			    "already exists; nothing was added (pass force: true to add another).\n");
@@ -417,7 +441,7 @@ native_show(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 	field(out, "Notify on", t.notify_on);
 	list_field(out, "MCP servers: ", t.mcp);
 	list_field(out, "MCP tools allowed: ", t.mcp_allow);
-	field(out, "Key", t.key);
+	field(out, "Key", tools_key_shown(tl, t.key));
 	field(out, "Last result", t.last_result);
 	task_origin_describe(&t, by, sizeof by);
 	field(out, "Made by", by);
@@ -565,8 +589,8 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	    "'mon 09:00', 'mon,thu 6:30pm').", NULL, 0, NULL, NULL}, \
 	{"manual", "boolean", "Schedule: true for a task that runs only when asked (task_run).", \
 	    NULL, 0, NULL, NULL}, \
-	{"heartbeat", "boolean", "Schedule: true to add the prompt to every heartbeat run.", NULL, \
-	    0, NULL, NULL}, \
+	{"heartbeat", "boolean", "Schedule: true to add the prompt to every heartbeat run (the user's " \
+	    "alone: agents are refused).", NULL, 0, NULL, NULL}, \
 	{"tz", "string", "IANA time zone the schedule is read in (e.g. 'Europe/London'). Default: " \
 	    "the local zone.", NULL, 0, NULL, NULL}, \
 	{"enabled", "boolean", "false keeps the task but stops it firing on its own.", NULL, 0, \
@@ -614,14 +638,14 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	{"deadline", "string", "How late an occurrence may still start, e.g. '10m', '2h': past it " \
 	    "it is recorded missed and not run, and missed runs are never caught up past it. " \
 	    "'none' removes it.", NULL, 0, NULL, NULL}, \
-	{"retries", "integer", "Retries of a failed run: a one-shot's (default 3, backing off from " \
-	    "60 s), or a recurring task's failed occurrence (default 2: after 30 s, 2 min, 10 min, " \
-	    "30 min, 1 h, never past its next occurrence).", NULL, 0, NULL, NULL}, \
+	{"retries", "integer", "Retries of a failed run, 0 to 3: a one-shot's (default 3, backing " \
+	    "off from 60 s), or a recurring task's failed occurrence (default 2: after 30 s, 2 min, " \
+	    "10 min, 30 min, 1 h, never past its next occurrence).", NULL, 0, NULL, NULL}, \
 	{"pause_after", "integer", "Failed occurrences in a row after which a recurring task is " \
-	    "paused (disabled, with the reason; enabling it again resumes it). Default 5; 0 never.", \
+	    "paused (disabled, with the reason; enabling it again resumes it), 1 to 5. Default 5.", \
 	    NULL, 0, NULL, NULL}, \
 	{"keep", "string", "How much run history to keep: a duration ('30d', '12h', '2w'), a number " \
-	    "of runs (20 or more), 'forever', or 'default' for the configured one (90 days).", NULL, \
+	    "of runs (20 or more), or 'default' for the configured one (90 days).", NULL, \
 	    0, NULL, NULL}
 
 static const struct tool_param create_params[] = {

@@ -67,6 +67,7 @@ line two") &&
 	TASK_MCP_ALLOW=mcp__notes__read_*,mcp__github__*
 	TASK_MODEL=m1
 	TASK_NAME=env check
+	TASK_ORIGIN=user
 	TASK_PAYLOAD={"k":1}
 	TASK_RUN_ID=$run
 	TASK_SCOPE=

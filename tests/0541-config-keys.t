@@ -51,6 +51,7 @@ test_expect_success 'every key agentcron reads is known: no warning' '
 	agent_max_create = 10
 	agent_max_tasks = 100
 	agent_max_calls = 16
+	agent_url_allow = 10.0.0.5, 192.168.1.0/24
 	notify_on = failure,recovery
 	budget = $5/day
 	price.gpt-4o-mini = 0.15 0.60

@@ -388,8 +388,8 @@ test_expect_success 'a twin of a pending task is not added twice; force and keys
 	call task_create {"name":"Brief again","prompt":"Morning briefing","daily":"07:00"}
 	call task_create {"name":"Brief forced","prompt":"Morning briefing","daily":"07:00","force":true}
 	call task_create {"name":"Other channel","prompt":"Morning briefing","daily":"07:00","channel":"x"}
-	@keyed call task_create {"prompt":"Keyed","heartbeat":true,"key":"k-1"}
-	call task_create {"prompt":"Keyed retry","heartbeat":true,"key":"k-1","force":true}
+	@keyed call task_create {"prompt":"Keyed","manual":true,"key":"k-1"}
+	call task_create {"prompt":"Keyed retry","manual":true,"key":"k-1","force":true}
 	EOF
 	TASK_DB=$TASK_DB client script task-mcp >actual &&
 	cat >expect <<-\EOF &&
@@ -421,16 +421,16 @@ test_expect_success 'a twin of a pending task is not added twice; force and keys
 	[5] ok
 	Created task '\''Keyed'\''.
 	ID: ${keyed}
-	Schedule: On every heartbeat
+	Schedule: Manual
 	Status: pending, enabled
-	Next run: with every heartbeat
+	Next run: none (runs only when asked: task_run)
 	[6] ok
 	A task with key '\''k-1'\'' already exists; nothing was added.
 	Name: Keyed
 	ID: ${keyed}
-	Schedule: On every heartbeat
+	Schedule: Manual
 	Status: pending, enabled
-	Next run: with every heartbeat
+	Next run: none (runs only when asked: task_run)
 	exit 0
 	EOF
 	test_cmp expect actual &&

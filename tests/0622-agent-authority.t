@@ -364,7 +364,7 @@ test_expect_success 'agent_max_create counts a run'\''s tasks across its session
 	Refused: this run has created 10 tasks, the most one run may create (agent_max_create).
 	EOF
 	test_cmp expect actual &&
-	echo "{\"name\":\"schedule_task\",\"arguments\":{\"description\":\"k\",\"prompt\":\"k\",\"on_heartbeat\":true}}" >calls &&
+	echo "{\"name\":\"schedule_task\",\"arguments\":{\"description\":\"k\",\"prompt\":\"k\",\"cron\":\"0 9 * * *\"}}" >calls &&
 	TASK_RUN_ID=$RUN test_expect_code 2 task-mcp -p kai --call <calls >out &&
 	echo "Refused: this run has created 10 tasks, the most one run may create (agent_max_create)." >expect &&
 	test_cmp expect out
@@ -403,7 +403,7 @@ test_expect_success 'llm-call never attaches its config, mcp.json, keys, ~/.pgpa
 	do
 		test_expect_code 2 llm-call --key-file key -a "$a" hi >out 2>err || return 1
 		test ! -s out &&
-		echo "llm-call: attachment '\''$a'\'' is never sent to a model: it is agentcron'\''s config or store, a key file, ~/.pgpass or a file of /proc" >expect &&
+		echo "llm-call: attachment '\''$a'\'' is never sent to a model: it is agentcron'\''s config or store, a key file, a PostgreSQL password or service file or a file of /proc" >expect &&
 		test_cmp expect err || return 1
 	done &&
 	if test "$AC_STORE" = sqlite

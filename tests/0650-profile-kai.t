@@ -1,6 +1,6 @@
 #!/bin/sh
 # The Kai profile over MCP: schedule_task with exactly one of execute_at,
-# cron and on_heartbeat; ISO 8601 times with an offset or naive in local
+# cron and on_heartbeat (refused: agents make no heartbeat additions); ISO 8601 times with an offset or naive in local
 # time; past times rejected with a pointer at the Local time line;
 # list_tasks with PENDING and COMPLETED; cancel_task; and Kai's failure rule:
 # a one-time task backs off until it succeeds.
@@ -18,7 +18,7 @@ test_expect_success 'a whole conversation: triggers, validation, listing, cancel
 	@daily call schedule_task {"description":"Morning summary","prompt":"Summarise my inbox","cron":"0 9 * * *"}
 	@mtw call schedule_task {"description":"Standup","prompt":"Standup notes","cron":"0 14 * * 1,2,3"}
 	@monthly call schedule_task {"description":"Rent","prompt":"Pay the rent","cron":"0 8 15 * *"}
-	@hb call schedule_task {"description":"Greet","prompt":"Greet me on every heartbeat","on_heartbeat":true}
+	@hb call schedule_task {"description":"Greet","prompt":"Greet me","cron":"30 9 1 6 *"}
 	call schedule_task {"description":"x","prompt":"x"}
 	call schedule_task {"description":"x","prompt":"x","cron":"0 9 * * *","execute_at":"2026-04-23T06:00:00Z"}
 	call schedule_task {"description":"x","prompt":"x","on_heartbeat":false}
@@ -33,6 +33,7 @@ test_expect_success 'a whole conversation: triggers, validation, listing, cancel
 	call list_tasks {"status":"COMPLETED"}
 	call cancel_task {"id":"${hb}"}
 	call cancel_task {"id":"${hb}"}
+	call schedule_task {"description":"Greet","prompt":"Greet me on every heartbeat","on_heartbeat":true}
 	EOF
 	client script task-mcp -p kai >out 2>err &&
 	sed 1d out >actual &&
@@ -83,9 +84,9 @@ test_expect_success 'a whole conversation: triggers, validation, listing, cancel
 	Task scheduled.
 	id: ${hb}
 	description: Greet
-	trigger: HEARTBEAT
-	scheduled_at: none (runs with every heartbeat)
-	cron: none
+	trigger: CRON
+	scheduled_at: 2026-06-01T09:30:00+02:00 (2026-06-01 09:30 local time, Europe/Berlin)
+	cron: 30 9 1 6 *
 	[9] error
 	Exactly one of execute_at (ISO 8601), cron, or on_heartbeat: true must be provided; they are mutually exclusive.
 	[10] error
@@ -154,13 +155,17 @@ test_expect_success 'a whole conversation: triggers, validation, listing, cancel
 	- id: ${hb}
 	  description: Greet
 	  status: PENDING
-	  trigger: HEARTBEAT
+	  trigger: CRON
+	  schedule: Yearly on Jun 1 at 9:30 (cron: 30 9 1 6 *)
+	  next: 2026-06-01 09:30 (Europe/Berlin)
 	[20] ok
 	No COMPLETED tasks.
 	[21] ok
 	Task cancelled and removed: ${hb} (Greet).
 	[22] error
 	No task found with id '\''${hb}'\''.
+	[23] error
+	Refused: agents may not make heartbeat additions (they would run with the heartbeat'\''s authority, not this session'\''s); give the task a schedule instead.
 	exit 0
 	EOF
 	test_cmp expect actual &&
@@ -179,7 +184,7 @@ test_expect_success 'the store holds the triggers as our kinds, naive times read
 	Zulu|at|-|$(date -u -d 2026-04-23T06:00:00Z +%s)|Europe/Berlin
 	EOF
 	test_cmp expect actual &&
-	test "$(q "SELECT kind FROM tasks WHERE deleted_at IS NOT NULL")" = heartbeat
+	test "$(q "SELECT kind FROM tasks WHERE deleted_at IS NOT NULL")" = cron
 '
 
 test_expect_success 'list_tasks: COMPLETED and PENDING' '

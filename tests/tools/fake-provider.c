@@ -34,7 +34,8 @@
  *   [[call NAME {ARGS}]]  call tool NAME, one per round, then answer with
  *                         the tool results; [[parallel]]: all in one round
  *   [[loop]]              call the first tool, every round
- * GET /files/NAME serves DIR/files/NAME; /redirect/NAME redirects there.
+ * GET /files/NAME serves DIR/files/NAME; /redirect/NAME redirects there;
+ * /redirect-to/PORT/NAME to /files/NAME on 127.0.0.1:PORT.
  *
  * Connections are kept open between requests (HTTP/1.1 keep-alive) unless
  * the client asks otherwise or a scripted failure breaks the connection;
@@ -1310,6 +1311,13 @@ static void
 handle_file(struct server *sv, struct req *r)
 {
 	const char *name = strrchr(r->path, '/') + 1;
+	if (strncmp(r->path, "/redirect-to/", 13) == 0) {
+		char extra[600];
+		snprintf(extra, sizeof extra, "Location: http://127.0.0.1:%d/files/%s\r\n",
+		    atoi(r->path + 13), name);
+		reply(r, 302, "Found", "text/plain", extra, "moved\n");
+		return;
+	}
 	if (strncmp(r->path, "/redirect/", 10) == 0) {
 		char extra[600];
 		snprintf(extra, sizeof extra, "Location: /files/%s\r\n", name);
@@ -1456,7 +1464,7 @@ serve(struct server *sv, int fd)
 		if (r.child)
 			_exit(0);
 	} else if (strcmp(r.method, "GET") == 0 && (strncmp(r.path, "/files/", 7) == 0 ||
-	    strncmp(r.path, "/redirect/", 10) == 0)) {
+	    strncmp(r.path, "/redirect/", 10) == 0 || strncmp(r.path, "/redirect-to/", 13) == 0)) {
 		handle_file(sv, &r);
 	} else {
 		char line[700];
