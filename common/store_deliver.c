@@ -93,11 +93,12 @@ static void
 add_time(cJSON *o, const char *k, int64_t t)
 {
 	char buf[40];
-	time_fmt_utc(t, buf, sizeof buf);
-	if (t == TIME_NONE)
+	if (t == TIME_NONE) {
 		cJSON_AddNullToObject(o, k);
-	else
-		cJSON_AddStringToObject(o, k, buf);
+		return;
+	}
+	time_fmt_utc(t, buf, sizeof buf);
+	cJSON_AddStringToObject(o, k, buf);
 }
 
 static void
