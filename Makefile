@@ -19,7 +19,7 @@ override CFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L -Wall -Wextra $(CFLAGS)
 # reuses every rule with B=build/asan.
 B ?= build/default
 BIN ?= bin
-PKGS = sqlite3 libpq libcurl libcjson
+PKGS = sqlite3 libpq libcurl libcjson libmicrohttpd
 # The stores the suite runs against, one pass each (tests/run).
 STORES = sqlite postgres
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS))
@@ -49,6 +49,7 @@ STORE_PROGS = task-add task-edit task-log task-ls task-mcp task-rm task-run task
 $(foreach p,$(STORE_PROGS),$(eval LDLIBS_$(p) = $$(STORE_LIBS)))
 LDLIBS_llm-call = $(STORE_LIBS) $(CURL_LIBS)
 LDLIBS_task-deliver = $(STORE_LIBS) $(CURL_LIBS)
+LDLIBS_task-web = $(STORE_LIBS) $(shell pkg-config --libs libmicrohttpd)
 ALL_LIBS = $(STORE_LIBS) $(CURL_LIBS) $(LDLIBS)
 
 PROGS = $(patsubst cmd/%.c,$(BIN)/%,$(wildcard cmd/*.c))

@@ -18,7 +18,8 @@ build_list() {
 		'pkg-config --exists sqlite3|libsqlite3-dev' \
 		'pkg-config --exists libcurl|libcurl4-openssl-dev' \
 		'pkg-config --exists libcjson|libcjson-dev' \
-		'pkg-config --exists libpq|libpq-dev'
+		'pkg-config --exists libpq|libpq-dev' \
+		'pkg-config --exists libmicrohttpd|libmicrohttpd-dev'
 }
 test_list() {
 	printf '%s\n' \
@@ -33,6 +34,7 @@ test_list() {
 		'command -v npm|npm' \
 		'command -v openssl|openssl' \
 		'command -v promtool|prometheus' \
+		'command -v chromium|chromium' \
 		'test -x /usr/bin/python3|python3' \
 		'/usr/bin/python3 -c "import aiosmtpd"|python3-aiosmtpd'
 }

@@ -54,6 +54,7 @@ struct runner {
 };
 
 #define BACKFILL_MAX 100 /* occurrences in one --backfill range, at most */
+#define STORE_WAIT_MS 60000 /* how long a backfill waits for its store to come back */
 #define BACKFILL_WAIT_MS 200 /* between looks at a task another run holds */
 
 static int64_t
@@ -136,6 +137,12 @@ run_wait(struct runner *rn, const char *run_id, struct err *e)
 			fire_stop(rn->f);
 		}
 	}
+	/* A backfill's result that its store, restarting, did not take is
+	 * recorded once it is back, before the next occurrence. */
+	struct err fe;
+	if (rn->range && !rn->done && fire_unrecorded(rn->f) &&
+	    fire_flush(rn->f, mono_ms() + STORE_WAIT_MS, &fe))
+		fprintf(stderr, "%s: %s\n", prog, fe.msg);
 	return rn->done ? rn->rc_run : err_set(e, ST_ERR, "run %.8s was not recorded", run_id);
 }
 
@@ -200,7 +207,21 @@ backfill_slots(struct runner *rn, const struct task *t, int64_t from, int64_t to
 	}
 }
 
-/* One occurrence: run it unless it ran, waiting while the task runs. */
+/* After a store error: was it the store going away (a server restarting,
+ * a failover), for which a backfill waits until until, as task-tick
+ * does?  An error of a store that answers is not waited for. */
+static int
+store_gone(struct runner *rn, int64_t until)
+{
+	char what[512];
+	struct err e;
+	if (mono_ms() >= until)
+		return 0;
+	return store_refresh(rn->st, what, sizeof what, &e) != ST_OK || what[0];
+}
+
+/* One occurrence: run it unless it ran, waiting while the task runs and
+ * while its store is away. */
 static int
 backfill_one(struct runner *rn, const char *id, int64_t slot, struct err *e)
 {
@@ -216,7 +237,9 @@ backfill_one(struct runner *rn, const char *id, int64_t slot, struct err *e)
 			printf("%s\n", when);
 		return ST_OK;
 	}
-	while ((rc = fire_backfill(rn->f, id, slot, run_id, &ran, e)) == ST_REFUSED) {
+	int64_t store_until = mono_ms() + STORE_WAIT_MS;
+	while ((rc = fire_backfill(rn->f, id, slot, run_id, &ran, e)) == ST_REFUSED ||
+	    (rc == ST_ERR && store_gone(rn, store_until))) {
 		if (stop_seen(rn))
 			return ST_ERR;
 		poll(NULL, 0, BACKFILL_WAIT_MS);

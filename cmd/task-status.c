@@ -33,6 +33,7 @@ static const char prog[] = "task-status";
 #define SILENCE_DEFAULT 180
 
 enum { OK, WARNING, CRITICAL, UNKNOWN };
+#define CHECK_MS 10000   /* --check's time for the store to answer, once connected */
 static const char *const verdicts[] = {"OK", "WARNING", "CRITICAL", "UNKNOWN"};
 
 struct item {
@@ -220,20 +221,13 @@ static int
 count_tasks(struct status *s, struct err *e)
 {
 	struct task_filter f;
-	int rc = ST_OK;
-	task_filter_init(&f);
-	if ((rc = store_task_count(s->st, &f, &s->tasks, e)))
-		return rc;
-	f.enabled = 1;
-	if ((rc = store_task_count(s->st, &f, &s->enabled, e)))
-		return rc;
-	f.enabled = -1;
-	for (int i = 0; !rc && i < STATUS_COUNT; i++) {
-		f.statuses = 1u << i;
-		rc = store_task_count(s->st, &f, &s->by_status[i], e);
-	}
+	struct task_tally tally;
+	int rc = store_task_tally(s->st, &tally, e);
 	if (rc)
 		return rc;
+	s->tasks = tally.all;
+	s->enabled = tally.enabled;
+	memcpy(s->by_status, tally.by_status, sizeof s->by_status);
 	/* Due now (or asked for): the overdue are among them. */
 	task_filter_init(&f);
 	f.statuses = 1u << STATUS_PENDING;
@@ -765,7 +759,13 @@ task_status(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? 0 : mode == MODE_CHECK ? UNKNOWN : rc;
 	struct err e = {{0}};
-	if (!(rc = store_open(NULL, STORE_READ, &s.st, &e)) && !(rc = gather(&s, &e))) {
+	if (!(rc = store_open(NULL, STORE_READ, &s.st, &e))) {
+		/* A check that cannot tell within its time says UNKNOWN. */
+		if (mode == MODE_CHECK)
+			store_deadline(s.st, mono_ms() + CHECK_MS, 0);
+		rc = gather(&s, &e);
+	}
+	if (!rc) {
 		if (mode == MODE_JSON)
 			print_json(&s);
 		else if (mode == MODE_CHECK)

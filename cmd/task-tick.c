@@ -394,6 +394,15 @@ check_store(struct store *st, int fixed_clock, int64_t today)
 		    skew > 0 ? "behind" : "ahead of", store_name(st));
 		stamp_set("clock-skew", today);
 	}
+	long standbys;
+	if (!stamp_today("replication", today) && !store_async_standbys(st, &standbys, &e) &&
+	    standbys) {
+		fprintf(stderr, "%s: the PostgreSQL server of store '%s' has %ld standby%s and none"
+		    " synchronous: a failover may lose what it acknowledged, and runs may repeat"
+		    " (see agentcron(7), High availability)\n", prog, store_name(st), standbys,
+		    standbys == 1 ? "" : "s");
+		stamp_set("replication", today);
+	}
 	if (stamp_today("durability", today) || store_durability(st, off, sizeof off, &e) || !off[0])
 		return;
 	fprintf(stderr, "%s: the PostgreSQL server of store '%s' runs with %s off: a crash of it"

@@ -148,3 +148,35 @@ install_text(const char *self, int systemd, int watch)
 		install_cron(&b, self, &ie);
 	return b.data;
 }
+
+char *
+install_web_text(const char *self, const char *args)
+{
+	struct install_env ie;
+	struct buf b = {0};
+	install_env(&ie);
+	buf_puts(&b, "# agentcron: a systemd user service for task-web.  Install with\n"
+	    "#   task-web --print-systemd | sh\n"
+	    "# The login link is in its log: journalctl --user -u agentcron-web\n"
+	    "set -e\n"
+	    "dir=\"${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user\"\n"
+	    "mkdir -p \"$dir\"\n"
+	    "cat >\"$dir/agentcron-web.service\" <<'EOF'\n"
+	    "[Unit]\n"
+	    "Description=agentcron: the web front\n\n"
+	    "[Service]\n");
+	for (int i = 0; i < ie.n; i++) {
+		buf_printf(&b, "Environment=\"%s=", ie.name[i]);
+		put_unit(&b, ie.value[i], 0);
+		buf_puts(&b, "\"\n");
+	}
+	buf_puts(&b, "Type=notify\nExecStart=");
+	put_unit(&b, self, 1);
+	for (const char *a = args; a && *a; a++)
+		buf_add(&b, a, 1);
+	buf_puts(&b, "\nRestart=on-failure\nRestartSec=5\nNoNewPrivileges=yes\nPrivateTmp=yes\n\n"
+	    "[Install]\nWantedBy=default.target\nEOF\n"
+	    "systemctl --user daemon-reload\n"
+	    "systemctl --user enable --now agentcron-web.service\n");
+	return b.data;
+}

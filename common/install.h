@@ -11,5 +11,8 @@
  * units (watch: a --watch service instead of a oneshot and a timer),
  * else the crontab line. */
 char *install_text(const char *self, int systemd, int watch);
+/* task-web's systemd user service: self its path, args what follows it
+ * on ExecStart= (" --listen ...", quoted already, or ""). */
+char *install_web_text(const char *self, const char *args);
 
 #endif

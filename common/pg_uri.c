@@ -46,6 +46,96 @@ secret_key(const char *key, size_t n)
 	return secret;
 }
 
+/* ---- connection strings: key = value settings, as libpq's
+ * conninfo_parse reads them (a value quoted in '' or bare up to a space,
+ * a backslash taking the next character as it is) ---- */
+
+/* fn for each setting of s: its key, the value as written (quotes
+ * included) and as libpq reads it (decoded, to free). */
+static void
+conninfo_each(const char *s, void (*fn)(const char *key, size_t klen, const char *raw, size_t rlen,
+    const char *val, void *arg), void *arg)
+{
+	while (*s) {
+		s += strspn(s, " \t\n\r\f\v");
+		if (!*s)
+			break;
+		const char *key = s;
+		size_t klen = strcspn(s, "= \t\n\r\f\v");
+		s += klen;
+		s += strspn(s, " \t\n\r\f\v");
+		if (*s != '=')
+			break;
+		s++;
+		s += strspn(s, " \t\n\r\f\v");
+		const char *raw = s;
+		struct buf v = {0};
+		buf_puts(&v, "");
+		int quoted = *s == '\'';
+		s += quoted;
+		while (*s && (quoted ? *s != '\'' : !strchr(" \t\n\r\f\v", *s))) {
+			if (*s == '\\' && s[1])
+				s++;
+			buf_add(&v, s++, 1);
+		}
+		s += quoted && *s == '\'';
+		fn(key, klen, raw, (size_t)(s - raw), v.data, arg);
+		buf_wipe(&v);
+	}
+}
+
+struct conninfo_mask {
+	struct buf *out;
+	int n;
+};
+
+static void
+mask_one(const char *key, size_t klen, const char *raw, size_t rlen, const char *val, void *arg)
+{
+	struct conninfo_mask *m = arg;
+	(void)val;
+	if (secret_key(key, klen))
+		return;
+	if (m->n++)
+		buf_puts(m->out, " ");
+	buf_add(m->out, key, klen);
+	buf_puts(m->out, "=");
+	buf_add(m->out, raw, rlen);
+}
+
+static void
+password_one(const char *key, size_t klen, const char *raw, size_t rlen, const char *val, void *arg)
+{
+	char **pw = arg;
+	(void)raw;
+	(void)rlen;
+	if (!*pw && klen == 8 && strncmp(key, "password", 8) == 0)
+		*pw = xstrdup(val);
+}
+
+struct conninfo_secrets {
+	void (*fn)(const char *s, size_t n, void *arg);
+	void *arg;
+};
+
+static void
+secret_one(const char *key, size_t klen, const char *raw, size_t rlen, const char *val, void *arg)
+{
+	struct conninfo_secrets *x = arg;
+	if (!secret_key(key, klen))
+		return;
+	x->fn(raw, rlen, x->arg);
+	x->fn(val, strlen(val), x->arg);
+}
+
+int
+pg_conninfo_is(const char *s)
+{
+	s += strspn(s, " \t\n\r\f\v");
+	size_t k = strspn(s, "abcdefghijklmnopqrstuvwxyz_");
+	return k > 0 && s[k + strspn(s + k, " \t")] == '=';
+}
+
 /* The parts of a URI: where its user information and query begin. */
 struct parts {
 	const char *rest;       /* after "://" */
@@ -74,7 +164,10 @@ pg_uri_mask(const char *uri, char *buf, size_t n)
 	struct parts p;
 	struct buf b = {0};
 	buf_puts(&b, "");
-	if (split(uri, &p) == 0) {
+	if (pg_conninfo_is(uri)) {
+		struct conninfo_mask m = {&b, 0};
+		conninfo_each(uri, mask_one, &m);
+	} else if (split(uri, &p) == 0) {
 		buf_add(&b, uri, (size_t)(p.rest - uri));
 		if (p.at) {
 			buf_add(&b, p.rest, (size_t)((p.colon ? p.colon : p.at) - p.rest));
@@ -103,6 +196,11 @@ static void
 each_secret(const char *uri, void (*fn)(const char *s, size_t n, void *arg), void *arg)
 {
 	struct parts p;
+	if (pg_conninfo_is(uri)) {
+		struct conninfo_secrets x = {fn, arg};
+		conninfo_each(uri, secret_one, &x);
+		return;
+	}
 	if (split(uri, &p))
 		return;
 	struct span { const char *s; size_t n; } raw[64];
@@ -129,9 +227,13 @@ char *
 pg_uri_password(const char *uri)
 {
 	struct parts p;
+	char *pw = NULL;
+	if (pg_conninfo_is(uri)) {
+		conninfo_each(uri, password_one, &pw);
+		return pw;
+	}
 	if (split(uri, &p))
 		return NULL;
-	char *pw = NULL;
 	if (p.colon) {
 		pw = decode(p.colon + 1, (size_t)(p.at - p.colon - 1));
 		if (pw)

@@ -59,7 +59,8 @@ store_where(char *buf, size_t n, struct err *e)
 int
 store_is_uri(const char *where)
 {
-	return strncmp(where, "postgres://", 11) == 0 || strncmp(where, "postgresql://", 13) == 0;
+	return strncmp(where, "postgres://", 11) == 0 || strncmp(where, "postgresql://", 13) == 0 ||
+	    pg_conninfo_is(where);
 }
 
 int
@@ -199,6 +200,13 @@ store_durability(struct store *st, char *off, size_t n, struct err *e)
 	if (n)
 		off[0] = 0;
 	return store_is_uri(st->locator) && !st->standin ? store_pg_durability(st, off, n, e) : ST_OK;
+}
+
+int
+store_async_standbys(struct store *st, long *n, struct err *e)
+{
+	*n = 0;
+	return store_is_uri(st->locator) && !st->standin ? store_pg_async_standbys(st, n, e) : ST_OK;
 }
 
 int64_t
@@ -756,6 +764,44 @@ write_decided(struct store *st, struct task *tasks, struct decided *d, const str
 	return rc;
 }
 
+#define READ_BACK_MS 10000   /* how long a claim whose commit went unanswered looks for its outcome */
+
+/* A claim's commit whose connection broke (the server died or was
+ * demoted): made or not, it is read back on the server that answers now
+ * (the primary again, through the host list) before anything starts, by
+ * one of its runs; rc, the commit's failure, when none was inserted or the
+ * outcome stays unknown (its runs, if made, are then recovered as this
+ * process's lost ones). */
+static int
+claim_read_back(struct store *st, const struct decided *d, int rc)
+{
+	const char *id = NULL;
+	for (int i = 0; i < d->n && !id; i++)
+		if (d->decision[i] == CLAIM_FIRE && !d->dup[i] && d->runs[i].id[0])
+			id = d->runs[i].id;
+	store_rollback(st);
+	if (!id)
+		return rc;
+	struct err e2;
+	/* Never past the store's deadline: a ticker's runs in flight are
+	 * fenced then, which waiting here would delay. */
+	int64_t until = mono_ms() + READ_BACK_MS;
+	if (st->deadline_ms && st->deadline_ms < until)
+		until = st->deadline_ms;
+	for (;;) {
+		struct run r;
+		int got = store_run_get(st, id, &r, &e2);
+		if (got == ST_OK) {
+			run_free(&r);
+			return ST_OK;
+		}
+		if (got == ST_NOTFOUND || mono_ms() >= until)
+			return rc;
+		struct timespec ts = {0, 250 * 1000000L};
+		nanosleep(&ts, NULL);
+	}
+}
+
 int
 store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *arg,
     struct claimed *out, int *n, struct err *e)
@@ -804,8 +850,8 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 	if (!rc)
 		rc = write_decided(st, tasks, &d, &ew, out, n, e);
 	end_writes_free(&ew);
-	if (!rc)
-		rc = store_commit(st, e);
+	if (!rc && (rc = store_commit(st, e)) && st->commit_unknown)
+		rc = claim_read_back(st, &d, rc);
 	if (rc) {
 		store_rollback(st);
 		claimed_free(out, (size_t)*n);

@@ -47,7 +47,7 @@ enum {
  * file cannot be used (its message). */
 int store_where(char *buf, size_t n, struct err *e);
 const char *store_default_path(char *buf, size_t n); /* TASK_DB, else the XDG path */
-int store_is_uri(const char *where);                 /* a postgres:// or postgresql:// URI */
+int store_is_uri(const char *where);                 /* a postgres:// URI or a "key=value" connection string */
 /* Open where (NULL: the default), creating and upgrading the schema unless
  * STORE_READ.  A schema newer than this program's is refused. */
 int store_open(const char *where, int flags, struct store **out, struct err *e);
@@ -73,6 +73,9 @@ void store_deadline(struct store *st, int64_t deadline_ms, int64_t op_ms);
  * acknowledged ("fsync and synchronous_commit"), "" when none does (a
  * file store; a server whose agentcron.allow_nondurable is on). */
 int store_durability(struct store *st, char *off, size_t n, struct err *e);
+/* *n: the server's standbys when none of them is synchronous (a failover
+ * may lose what it acknowledged), else 0; 0 for a file. */
+int store_async_standbys(struct store *st, long *n, struct err *e);
 /* The store's clock minus ours in ms, measured at open (0 for a file).
  * "Now" for firing is the store's: the clock plus this, unless TASK_NOW. */
 int64_t store_clock_skew_ms(const struct store *st);

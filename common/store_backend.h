@@ -15,6 +15,7 @@
 #include "store_deliver.h"
 
 struct store_ops;
+struct web_store_ops;
 
 /* The ids a prefix stands for: every id from `from` (the prefix, lower
  * case) up to `to`, not included. */
@@ -36,6 +37,7 @@ struct store {
 	int64_t skew_ms;
 	int64_t deadline_ms;      /* store_deadline's: mono_ms, 0: none */
 	int64_t op_ms;            /* and each statement's; 0: none */
+	int commit_unknown;       /* the last commit failed with the connection: made or not */
 };
 
 struct store_ops {
@@ -131,6 +133,7 @@ struct store_ops {
 
 	const struct history_ops *history;  /* store_history.h, below */
 	const struct deliver_ops *deliver;  /* store_deliver.h */
+	const struct web_store_ops *web;    /* store_web.h: task-web's tokens */
 };
 
 /* The store_history.h functions, each as its store_* says, with two
@@ -139,6 +142,7 @@ struct history_ops {
 	int (*pass_put)(struct store *st, const struct pass *p, struct err *e);
 	int (*pass_list)(struct store *st, int (*fn)(const struct pass *p, void *arg), void *arg,
 	    struct err *e);
+	int (*task_tally)(struct store *st, struct task_tally *t, struct err *e);
 	int (*run_counts)(struct store *st, int64_t since,
 	    void (*fn)(const char *status, long long n, void *arg), void *arg, struct err *e);
 	int (*last_success)(struct store *st, void (*fn)(const char *task_id, int64_t at, void *arg),
@@ -173,6 +177,7 @@ struct history_ops {
 int store_sqlite_open(struct store *st, const char *path, struct err *e);
 int store_pg_open(struct store *st, const char *uri, struct err *e);
 int store_pg_durability(struct store *st, char *off, size_t n, struct err *e);
+int store_pg_async_standbys(struct store *st, long *n, struct err *e);
 /* A store whose schema is newer than ours: ST_ERR, saying so. */
 int store_schema_newer(const struct store *st, int version, int ours, struct err *e);
 

@@ -1,6 +1,7 @@
 /* The store's record of passes, its figures and the primitives of pruning
  * (store_history.h): each the backend's, the one place they meet. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "store_backend.h"
 
@@ -15,6 +16,13 @@ store_pass_list(struct store *st, int (*fn)(const struct pass *p, void *arg), vo
     struct err *e)
 {
 	return st->ops->history->pass_list(st, fn, arg, e);
+}
+
+int
+store_task_tally(struct store *st, struct task_tally *t, struct err *e)
+{
+	memset(t, 0, sizeof *t);
+	return st->ops->history->task_tally(st, t, e);
 }
 
 int

@@ -28,6 +28,11 @@ int store_pass_list(struct store *st, int (*fn)(const struct pass *p, void *arg)
 
 /* ---- figures ---- */
 
+/* Tasks not in the trash: all, the enabled, and of each status. */
+struct task_tally {
+	long all, enabled, by_status[STATUS_COUNT];
+};
+int store_task_tally(struct store *st, struct task_tally *t, struct err *e);
 /* Runs started at or after since (TIME_NONE: all kept), by status:
  * fn(status name, count). */
 int store_run_counts(struct store *st, int64_t since,

@@ -28,6 +28,7 @@
 #define SCHEMA_LOCK 7306115113L   /* pg_advisory_xact_lock key of migrations */
 #define WAKE_CHANNEL "agentcron_wake"
 #define FETCH_ROWS 256
+#define STORE_PG_OP_MS 60000      /* how long a statement may wait for the server unless told */
 
 struct pg {
 	struct pq_lib pq;
@@ -39,6 +40,13 @@ struct pg {
 	} prep[PREP_MAX];
 	int nprep;
 	int listening;
+	/* The server this connection reached may no longer be the primary
+	 * (it refused a write as read-only, said it is shutting down, or a
+	 * commit failed): the next operation outside a transaction connects
+	 * again through the host list.  libpq checks target_session_attrs
+	 * only when it connects. */
+	int find_primary;
+	int64_t checked_at;       /* mono_ms of the last look at whether it still takes writes */
 	unsigned cursors;
 	/* The transaction's first error: a later statement would only say
 	 * "current transaction is aborted" (25P02). */
@@ -282,11 +290,14 @@ conn_err(struct store *st, const char *what, const PGresult *res, struct err *e)
 	if (!msg || !*msg)
 		msg = pq->errorMessage(pg(st)->conn);
 	first_line(st, msg, line, sizeof line);
+	struct pg *q = pg(st);
+	const char *state = res ? pq->resultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	if (pq->status(q->conn) != CONNECTION_OK || (state && (strcmp(state, "25006") == 0 ||
+	    strncmp(state, "57P0", 4) == 0 || strncmp(state, "08", 2) == 0)))
+		q->find_primary = 1;
 	if (pq->status(pg(st)->conn) != CONNECTION_OK)
 		return err_set(e, ST_ERR, "store '%s': lost the connection to the server while %s: %s",
 		    st->name, what, line);
-	const char *state = res ? pq->resultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
-	struct pg *q = pg(st);
 	if (state && strcmp(state, "25P02") == 0 && q->first_err[0])
 		return err_set(e, ST_ERR, "%s", q->first_err);
 	int rc = err_set(e, state && strcmp(state, "23505") == 0 ? ST_REFUSED : ST_ERR,
@@ -318,7 +329,7 @@ static int
 ready(struct store *st, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	if (pq->status(pg(st)->conn) == CONNECTION_OK)
+	if (pq->status(pg(st)->conn) == CONNECTION_OK && (!pg(st)->find_primary || st->depth))
 		return ST_OK;
 	if (st->depth)
 		return err_set(e, ST_ERR, "store '%s': lost the connection to the server", st->name);
@@ -690,7 +701,24 @@ static const char *const migrations[] = {
 	"CREATE INDEX tasks_in_flight ON tasks (run_in_flight) WHERE run_in_flight IS NOT NULL;"
 	"DROP INDEX runs_in_flight;"
 	"DROP INDEX runs_status;",
-	/* 9: delivery: a task's targets and which runs go to them, and a
+	/* 9: the few tasks task-status lists (paused, failing, with a budget
+	 * of their own), each from an index of them alone in the order they
+	 * are listed: through a cursor, the server would rather walk every
+	 * task in that order than sort.  A task enters one only in that state. */
+	"CREATE INDEX tasks_paused ON tasks ((coalesce(next_run_at, 9223372036854775807)), seq)"
+	" WHERE paused IS NOT NULL AND deleted_at IS NULL;"
+	"CREATE INDEX tasks_failing ON tasks ((coalesce(next_run_at, 9223372036854775807)), seq)"
+	" WHERE last_status IN ('failed', 'timeout', 'interrupted') AND deleted_at IS NULL;"
+	"CREATE INDEX tasks_budget ON tasks (id) WHERE budget IS NOT NULL AND deleted_at IS NULL;",
+	/* 10: task-web's access tokens (only their SHA-256), each task's HTTP
+	 * trigger, and the events' keys that fired; shared by every host. */
+	"CREATE TABLE IF NOT EXISTS web_tokens (name text COLLATE \"C\" PRIMARY KEY, hash text NOT NULL UNIQUE,"
+	" read_only integer NOT NULL DEFAULT 0, created_at bigint NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS web_hooks (task_id text COLLATE \"C\" PRIMARY KEY, token_hash text, secret text,"
+	" created_at bigint NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS web_hook_events (task_id text COLLATE \"C\" NOT NULL, key text NOT NULL,"
+	" at bigint NOT NULL, body_sha256 text, PRIMARY KEY (task_id, key));",
+	/* 11: delivery: a task's targets and which runs go to them, and a
 	 * receipt per (run, target) whose id is the idempotency key every
 	 * attempt carries; a lease (owner, until) makes one sender at a time. */
 	"ALTER TABLE tasks ADD COLUMN deliver text;"
@@ -826,6 +854,10 @@ pg_connect(struct store *st, struct err *e)
 	vals[k++] = "5";
 	keys[k] = "keepalives_count";
 	vals[k++] = "3";
+	/* What was sent and never acknowledged (a peer gone mid-statement)
+	 * fails the connection within this, as keepalives do an idle one. */
+	keys[k] = "tcp_user_timeout";
+	vals[k++] = "30000";
 	keys[k] = "dbname";
 	vals[k++] = q->uri;
 	keys[k] = NULL;
@@ -856,6 +888,8 @@ pg_reconnect(struct store *st, struct err *e)
 		first_line(st, pq->errorMessage(q->conn), line, sizeof line);
 		return err_set(e, ST_ERR, "cannot reach the PostgreSQL store '%s': %s", st->name, line);
 	}
+	q->find_primary = 0;
+	q->checked_at = mono_ms();
 	return session(st, e);
 }
 
@@ -874,13 +908,46 @@ pg_close(struct store *st)
 	st->be = NULL;
 }
 
+/* Does the connection ask for a server that takes writes?  Then a server
+ * switched to read-only under it (a switchover, a fencing script) is left
+ * for the one that took over, which libpq finds by the host list. */
+static int
+wants_primary(const struct pg *q)
+{
+	const char *env = getenv("PGTARGETSESSIONATTRS");
+	return strstr(q->uri, "target_session_attrs") || (env && *env);
+}
+
+#define WRITABLE_EVERY_MS 2000   /* how often a watcher asks whether its server still takes writes */
+
+/* Does the server still take writes?  Asked of an idle connection at most
+ * every WRITABLE_EVERY_MS: one that writes would hear it as 25006, but an
+ * idle watcher's LISTEN would go on waiting on a demoted server. */
+static void
+check_writable(struct store *st)
+{
+	const struct pq_lib *pq = pq_of(st);
+	struct pg *q = pg(st);
+	if (st->depth || q->find_primary || !wants_primary(q) || mono_ms() - q->checked_at < WRITABLE_EVERY_MS)
+		return;
+	q->checked_at = mono_ms();
+	PGresult *r = exec_simple(st, "SELECT pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on'");
+	if (pq->resultStatus(r) != PGRES_TUPLES_OK || pq->ntuples(r) != 1 ||
+	    strcmp(pq->getvalue(r, 0, 0), "f") != 0)
+		q->find_primary = 1;
+	pq->clear(r);
+}
+
 static int
 pg_refresh(struct store *st, char *what, size_t n, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	if (pq->status(pg(st)->conn) == CONNECTION_OK) {
+	struct pg *q = pg(st);
+	if (pq->status(q->conn) == CONNECTION_OK && !q->find_primary) {
 		/* A dead server is only noticed when read from: ask. */
-		if (pq->consumeInput(pg(st)->conn) && pq->status(pg(st)->conn) == CONNECTION_OK)
+		if (pq->consumeInput(q->conn) && pq->status(q->conn) == CONNECTION_OK)
+			check_writable(st);
+		if (pq->status(q->conn) == CONNECTION_OK && !q->find_primary)
 			return ST_OK;
 	}
 	int rc = pg_reconnect(st, e);
@@ -911,10 +978,18 @@ pg_begin(struct store *st, int of_runs, struct err *e)
 	return simple(st, sql, "starting a transaction", e);
 }
 
+/* A commit that fails sends the next operation to find the primary
+ * again; one whose connection broke meanwhile may have been made or not
+ * (commit_unknown): the caller reads back before it trusts either. */
 static int
 pg_commit(struct store *st, struct err *e)
 {
-	return simple(st, "COMMIT", "committing", e);
+	const struct pq_lib *pq = pq_of(st);
+	int rc = simple(st, "COMMIT", "committing", e);
+	st->commit_unknown = rc && pq->status(pg(st)->conn) != CONNECTION_OK;
+	if (rc)
+		pg(st)->find_primary = 1;
+	return rc;
 }
 
 static void
@@ -1331,6 +1406,7 @@ static const struct store_ops pg_ops = {
 	.call_spend = pg_call_spend,
 	.call_usage = pg_call_usage,
 	.history = &pg_history_ops,
+	.web = &pg_web_ops,
 	.deliver = &pg_deliver_ops,
 };
 
@@ -1346,6 +1422,24 @@ store_pg_durability(struct store *st, char *off, size_t n, struct err *e)
 	if (rc)
 		return rc;
 	pq_get_copy(pq, r, 0, 0, off, n);
+	pq->clear(r);
+	return ST_OK;
+}
+
+/* Unknown (sync_state hidden from a role without pg_read_all_stats) says
+ * nothing. */
+int
+store_pg_async_standbys(struct store *st, long *n, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	PGresult *r;
+	int rc = pq_exec(st, "SELECT count(*) FROM pg_stat_replication HAVING count(*) > 0"
+	    " AND count(sync_state) = count(*) AND bool_and(sync_state NOT IN ('sync', 'quorum'))"
+	    " AND coalesce(current_setting('agentcron.allow_nondurable', true), '') <> 'on'",
+	    NULL, &r, "reading the server's standbys", e);
+	if (rc)
+		return rc;
+	*n = pq->ntuples(r) ? pq_get_int(pq, r, 0, 0) : 0;
 	pq->clear(r);
 	return ST_OK;
 }
@@ -1369,6 +1463,11 @@ store_pg_open(struct store *st, const char *uri, struct err *e)
 		rc = pg_connect(st, e);
 	if (!rc)
 		rc = migrate(st, e);
+	/* A server that stops answering after login fails the statement
+	 * (its connection cut) instead of holding the program forever;
+	 * programs that know better set their own (store_deadline). */
+	if (!rc && !st->op_ms)
+		st->op_ms = STORE_PG_OP_MS;
 	if (rc) {
 		pg_close(st);
 		st->ops = NULL;

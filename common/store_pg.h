@@ -91,5 +91,6 @@ int pg_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, 
 int pg_call_list(struct store *st, const char *run_id, const char *task_id, long limit,
     llm_call_fn fn, void *arg, struct err *e);
 extern const struct history_ops pg_history_ops;   /* store_pg_history.c */
+extern const struct web_store_ops pg_web_ops;     /* store_pg_web.c */
 
 #endif

@@ -33,6 +33,10 @@ struct sq {
 	} cache[STMT_CACHE];
 	int ncache;
 	int log_pages;            /* STORE_LOG: pages in the log after the last commit, else -1 */
+	int wal_pages;            /* else the same, for the checkpoints (on_commit) */
+	int quiet;                /* a commit that need not reach the disk is under way */
+	int migrated;             /* this connection changed the schema */
+	sqlite3_int64 quiet_changes; /* rows those commits changed */
 	struct store_sql sql;
 };
 
@@ -278,7 +282,28 @@ static const char *const migrations[] = {
 	" last_success_at = (SELECT max(ended_at) FROM runs WHERE runs.task_id = tasks.id"
 	" AND runs.status = 'success');"
 	"CREATE INDEX tasks_in_flight ON tasks(run_in_flight) WHERE run_in_flight IS NOT NULL;",
-	/* 13: delivery: a task's targets and which runs go to them, and a
+	/* 13: task-status reads indexes, not every row: the runs of each
+	 * status since an instant as one range, and the few tasks disabled,
+	 * paused, failing or with a budget of their own each from an index
+	 * of them alone (a task enters one only in that state). */
+	"DROP INDEX runs_status;"
+	"CREATE INDEX runs_status ON runs(status, started_at);"
+	"CREATE INDEX tasks_disabled ON tasks(enabled) WHERE enabled = 0 AND deleted_at IS NULL;"
+	"CREATE INDEX tasks_paused ON tasks(ifnull(next_run_at, 9223372036854775807))"
+	" WHERE paused IS NOT NULL AND deleted_at IS NULL;"
+	"CREATE INDEX tasks_failing ON tasks(ifnull(next_run_at, 9223372036854775807))"
+	" WHERE last_status IN ('failed', 'timeout', 'interrupted') AND deleted_at IS NULL;"
+	"CREATE INDEX tasks_budget ON tasks(id) WHERE budget IS NOT NULL AND deleted_at IS NULL;",
+	/* 14: task-web's access tokens (only their SHA-256 is kept), each
+	 * task's HTTP trigger (its token's hash, its HMAC secret) and the
+	 * events' keys that fired, so a redelivery fires nothing. */
+	"CREATE TABLE IF NOT EXISTS web_tokens (name TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE,"
+	" read_only INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS web_hooks (task_id TEXT PRIMARY KEY, token_hash TEXT, secret TEXT,"
+	" created_at INTEGER NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS web_hook_events (task_id TEXT NOT NULL, key TEXT NOT NULL,"
+	" at INTEGER NOT NULL, body_sha256 TEXT, PRIMARY KEY (task_id, key));",
+	/* 15: delivery: a task's targets and which runs go to them, and a
 	 * receipt per (run, target) whose id is the idempotency key every
 	 * attempt carries; a lease (owner, until) makes one sender at a time. */
 	"ALTER TABLE tasks ADD COLUMN deliver TEXT;"
@@ -384,6 +409,32 @@ sq_done(struct store *st, sqlite3_stmt *s, struct err *e, const char *what)
 		rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, what);
+}
+
+/* The pages in the log at which a commit copies them into the file
+ * (SQLite's default automatic checkpoint, which on_commit replaces). */
+#define WAL_CHECKPOINT_PAGES 1000
+
+int
+sq_done_quietly(struct store *st, sqlite3_stmt *s, struct err *e, const char *what)
+{
+	struct sq *q = sq(st);
+	/* Inside a unit of work the unit's commit decides; in memory, nothing to wait for. */
+	if (!sqlite3_get_autocommit(q->db) || !q->path[0] || q->log_pages >= 0)
+		return sq_done(st, s, e, what);
+	sqlite3_int64 before = sqlite3_total_changes64(q->db);
+	q->quiet = sqlite3_exec(q->db, "PRAGMA synchronous = OFF", NULL, NULL, NULL) == SQLITE_OK;
+	int rc = sq_done(st, s, e, what);
+	/* Back before anything else commits or copies the log into the file. */
+	if (q->quiet && sqlite3_exec(q->db, "PRAGMA synchronous = FULL", NULL, NULL, NULL) != SQLITE_OK)
+		return sq_err(st, e, what);
+	q->quiet = 0;
+	q->quiet_changes += sqlite3_total_changes64(q->db) - before;
+	/* The checkpoint that commit did not make (a watcher that only
+	 * records its passes would otherwise grow the log for ever). */
+	if (!rc && q->wal_pages >= WAL_CHECKPOINT_PAGES)
+		sqlite3_wal_checkpoint_v2(q->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+	return rc;
 }
 
 void
@@ -514,6 +565,7 @@ migrate(struct store *st, struct err *e)
 	if ((rc = pragma_int(st, "PRAGMA user_version", &version, e)))
 		goto fail;
 	for (; version < SCHEMA_VERSION; version++) {
+		sq(st)->migrated = 1;
 		if ((rc = exec_sql(st, migrations[version], e)))
 			goto fail;
 		char bump[64];
@@ -543,6 +595,31 @@ count_log_pages(void *arg, sqlite3 *db, const char *schema, int pages)
 	return SQLITE_OK;
 }
 
+/* Every commit of a connection not opened STORE_LOG: SQLite's automatic
+ * checkpoint, except after a commit that did not sync (sq_done_quietly):
+ * a checkpoint made then would not sync either, and the log, restarted
+ * over pages so copied, could lose others' commits in a crash. */
+static int
+on_commit(void *arg, sqlite3 *db, const char *schema, int pages)
+{
+	struct sq *q = arg;
+	q->wal_pages = pages;
+	if (!q->quiet && pages >= WAL_CHECKPOINT_PAGES)
+		sqlite3_wal_checkpoint(db, schema);
+	return SQLITE_OK;
+}
+
+/* Whether the log beside the file holds at most LOG_PAGES_MAX pages. */
+static int
+log_small(const struct sq *q)
+{
+	char *wal = xasprintf("%s-wal", q->path);
+	struct stat sb;
+	int small = stat(wal, &sb) != 0 || sb.st_size <= 32 + LOG_PAGES_MAX * (4096 + 24);
+	free(wal);
+	return small;
+}
+
 static void
 sq_free(struct sq *q)
 {
@@ -551,6 +628,14 @@ sq_free(struct sq *q)
 	for (int i = 0; i < q->ncache; i++)
 		sqlite3_finalize(q->cache[i].stmt);
 	store_sql_free(&q->sql);
+	/* A connection that wrote nothing but records whose loss costs
+	 * nothing (a pass's, which an idle pass is all about) leaves a small
+	 * log for the next to copy: copying it in costs the disk two flushes
+	 * (the log's, then the file's).  The next opener reads it whole; the
+	 * next to close otherwise copies it in. */
+	if (q->log_pages < 0 && q->path[0] && !q->migrated && q->quiet_changes > 0 &&
+	    sqlite3_total_changes64(q->db) == q->quiet_changes && log_small(q))
+		sqlite3_db_config(q->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	if (q->log_pages > LOG_PAGES_MAX) {
 		/* Not worth waiting for: the next call tries again. */
 		sqlite3_busy_timeout(q->db, 50);
@@ -610,9 +695,13 @@ sq_connect(struct store *st, const char *path, struct err *e)
 	rc = memory || sb.st_size ? ST_OK : exec_sql(st, "PRAGMA auto_vacuum = INCREMENTAL", e);
 	if (!rc && !memory)
 		rc = set_wal(st, e);
+	/* 32 MiB, taken only as used; a program that only reads goes over
+	 * what it reads once (task-status over every run of a day), where a
+	 * larger cache only costs the memory it fills: SQLite's 2 MiB. */
 	if (!rc)
-		rc = exec_sql(st, "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;"
-		    " PRAGMA cache_size = -32768", e); /* 32 MiB, taken only as used */
+		rc = exec_sql(st, st->flags & STORE_READ ? "PRAGMA foreign_keys = ON; PRAGMA synchronous"
+		    " = FULL; PRAGMA cache_size = -2000" : "PRAGMA foreign_keys = ON; PRAGMA synchronous"
+		    " = FULL; PRAGMA cache_size = -32768", e);
 	if (!rc)
 		rc = migrate(st, e);
 	if (!rc && (st->flags & STORE_LOG) && !memory) {
@@ -623,6 +712,8 @@ sq_connect(struct store *st, const char *path, struct err *e)
 		sqlite3_db_config(q->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 		q->log_pages = 0;
 		sqlite3_wal_hook(q->db, count_log_pages, &q->log_pages);
+	} else if (!rc) {
+		sqlite3_wal_hook(q->db, on_commit, q);
 	}
 	if (rc)
 		goto fail;
@@ -1128,6 +1219,7 @@ static const struct store_ops sqlite_ops = {
 	.call_spend = sq_call_spend,
 	.call_usage = sq_call_usage,
 	.history = &sq_history_ops,
+	.web = &sq_web_ops,
 	.deliver = &sq_deliver_ops,
 };
 

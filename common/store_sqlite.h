@@ -16,6 +16,9 @@ int sq_err(struct store *st, struct err *e, const char *what); /* ST_ERR with SQ
  * error, message in e. */
 sqlite3_stmt *sq_stmt(struct store *st, const char *sql, struct err *e);
 int sq_done(struct store *st, sqlite3_stmt *s, struct err *e, const char *what); /* step to the end */
+/* The same for a write whose loss in a crash costs nothing (a heartbeat):
+ * outside a unit of work its commit does not wait for the disk. */
+int sq_done_quietly(struct store *st, sqlite3_stmt *s, struct err *e, const char *what);
 void sq_text(sqlite3_stmt *s, int i, const char *v);   /* NULL binds NULL */
 char *sq_col_text(sqlite3_stmt *s, int i);             /* malloc'd copy or NULL */
 int64_t sq_col_time(sqlite3_stmt *s, int i);           /* NULL reads TIME_NONE */
@@ -56,5 +59,6 @@ int sq_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, 
 int sq_call_list(struct store *st, const char *run_id, const char *task_id, long limit,
     llm_call_fn fn, void *arg, struct err *e);
 extern const struct history_ops sq_history_ops;   /* store_sqlite_history.c */
+extern const struct web_store_ops sq_web_ops;     /* store_sqlite_web.c */
 
 #endif

@@ -23,7 +23,8 @@ sqh_pass_put(struct store *st, const struct pass *p, struct err *e)
 	sq_text(s, 3, p->mode);
 	sqlite3_bind_int64(s, 4, p->pid);
 	sq_text(s, 5, p->version);
-	return sq_done(st, s, e, "recording a pass");
+	/* A heartbeat: losing the last one in a crash costs nothing. */
+	return sq_done_quietly(st, s, e, "recording a pass");
 }
 
 static int
@@ -68,12 +69,47 @@ pairs(struct store *st, const char *q, const int64_t *since, void (*fn)(const ch
 	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, what);
 }
 
+/* The rows of store_task_tally's TALLY_SQL into t. */
+static void
+take_tally(const char *key, long long n, void *arg)
+{
+	struct task_tally *t = arg;
+	int status = task_status_parse(key);
+	if (strcmp(key, "*all") == 0) {
+		t->all = t->enabled = t->by_status[STATUS_PENDING] = (long)n;
+	} else if (strcmp(key, "*disabled") == 0) {
+		t->enabled -= (long)n;
+	} else if (status >= 0 && status != STATUS_PENDING) {
+		t->by_status[status] = (long)n;
+		t->by_status[STATUS_PENDING] -= (long)n;
+	}
+}
+
+/* Counts from indexes alone: all the tasks (tasks_order), the disabled
+ * (tasks_disabled) and the few not pending (tasks_status); the rest are
+ * enabled, or pending.  Rows in that order, which take_tally relies on. */
+static int
+sqh_task_tally(struct store *st, struct task_tally *t, struct err *e)
+{
+	static const char q[] = "SELECT '*all', count(*) FROM tasks WHERE deleted_at IS NULL"
+	    " UNION ALL SELECT '*disabled', count(*) FROM tasks WHERE enabled = 0 AND"
+	    " deleted_at IS NULL UNION ALL SELECT * FROM (SELECT status, count(*) FROM tasks"
+	    " WHERE deleted_at IS NULL AND status <> 'pending' GROUP BY status)";
+	return pairs(st, q, NULL, take_tally, t, "counting tasks", e);
+}
+
+/* Each status's runs as one range of runs_status, the statuses found by a
+ * seek each: without a term on status, SQLite would read the runs of
+ * the window from the table (or all of them, planned on runs_status). */
 static int
 sqh_run_counts(struct store *st, int64_t since, void (*fn)(const char *status, long long n,
     void *arg), void *arg, struct err *e)
 {
-	static const char q[] = "SELECT status, count(*) FROM runs WHERE started_at >= ?1"
-	    " GROUP BY status ORDER BY status";
+	static const char q[] = "WITH RECURSIVE s(v) AS (SELECT (SELECT min(status) FROM runs)"
+	    " UNION ALL SELECT (SELECT min(status) FROM runs WHERE status > s.v) FROM s"
+	    " WHERE s.v IS NOT NULL)"
+	    " SELECT v, n FROM (SELECT v, (SELECT count(*) FROM runs WHERE status = s.v AND"
+	    " started_at >= ?1) AS n FROM s WHERE v IS NOT NULL) WHERE n > 0 ORDER BY v";
 	return pairs(st, q, &since, fn, arg, "counting runs", e);
 }
 
@@ -449,6 +485,7 @@ sqh_forget_trash(struct store *st, struct err *e)
 const struct history_ops sq_history_ops = {
 	.pass_put = sqh_pass_put,
 	.pass_list = sqh_pass_list,
+	.task_tally = sqh_task_tally,
 	.run_counts = sqh_run_counts,
 	.last_success = sqh_last_success,
 	.budget_tasks = sqh_budget_tasks,

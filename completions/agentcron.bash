@@ -81,4 +81,4 @@ _agentcron_complete()
 }
 
 complete -F _agentcron_complete llm-call task-add task-deliver task-edit task-log task-ls \
-	task-mcp task-rm task-run task-show task-status task-tick task-when
+	task-mcp task-rm task-run task-show task-status task-tick task-web task-when

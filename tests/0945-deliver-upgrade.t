@@ -1,6 +1,6 @@
 #!/bin/sh
-# The delivery step of the schema: a store from before it (schema 12 in a
-# file, 8 on PostgreSQL) is upgraded in place, its tasks kept, and gains
+# The delivery step of the schema: a store from before it (schema 14 in a
+# file, 10 on PostgreSQL) is upgraded in place, its tasks kept, and gains
 # the tasks' delivery fields and the receipts.
 . "$AC_TOP/tests/lib.sh"
 
@@ -9,10 +9,10 @@ test_expect_success 'a store from before delivery is upgraded and keeps its task
 	case $AC_STORE in
 	sqlite) sqlite3 "$TASK_DB" "DROP INDEX tasks_deliver; DROP TABLE receipts;
 		ALTER TABLE tasks DROP COLUMN deliver; ALTER TABLE tasks DROP COLUMN deliver_on;
-		PRAGMA user_version = 12;" ;;
+		PRAGMA user_version = 14;" ;;
 	postgres) store_sql "DROP INDEX tasks_deliver; DROP TABLE receipts;
 		ALTER TABLE tasks DROP COLUMN deliver; ALTER TABLE tasks DROP COLUMN deliver_on;
-		UPDATE agentcron_schema SET version = 8" ;;
+		UPDATE agentcron_schema SET version = 10" ;;
 	esac &&
 	task-ls | cut -f2 >actual && echo kept >expect && test_cmp expect actual &&
 	task-edit kept --deliver mailto:me@example.org >/dev/null &&

@@ -1,5 +1,7 @@
 /* benchrun: run a command N times (stdout to /dev/null) and print the wall
- * time of one run (min, median, max) and the largest peak memory seen.
+ * time of one run (min, median, max), the largest peak memory seen and the
+ * median CPU time (user and system) of one run, which a machine busy with
+ * other work changes less than the wall time.
  *   benchrun N COMMAND [ARG...]
  *   benchrun N COMMAND [ARG...] --vs OTHER [ARG...]
  * Output: "min 1.73 ms  median 1.97 ms  max 2.63 ms  peak 3504 KB".  With
@@ -24,9 +26,9 @@ cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* One run of argv: its wall time in ms, or -1 if it failed. */
+/* One run of argv: its wall time in ms, or -1 if it failed; *cpu its CPU time. */
 static double
-run_once(char **argv, long *peak)
+run_once(char **argv, long *peak, double *cpu)
 {
 	struct timespec a, b;
 	clock_gettime(CLOCK_MONOTONIC, &a);
@@ -56,15 +58,18 @@ run_once(char **argv, long *peak)
 	}
 	if (ru.ru_maxrss > *peak)
 		*peak = ru.ru_maxrss;
+	*cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+	    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
 	return (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
 }
 
 static void
-report(double *ms, int n, long peak)
+report(double *ms, double *cpu, int n, long peak)
 {
 	qsort(ms, (size_t)n, sizeof *ms, cmp);
-	printf("min %.2f ms  median %.2f ms  max %.2f ms  peak %ld KB\n", ms[0], ms[n / 2], ms[n - 1],
-	    peak);
+	qsort(cpu, (size_t)n, sizeof *cpu, cmp);
+	printf("min %.2f ms  median %.2f ms  max %.2f ms  peak %ld KB  cpu %.2f ms\n", ms[0],
+	    ms[n / 2], ms[n - 1], peak, cpu[n / 2]);
 }
 
 int
@@ -89,30 +94,33 @@ main(int argc, char **argv)
 		return 2;
 	}
 	double *ms = calloc((size_t)n, sizeof *ms), *ms2 = calloc((size_t)n, sizeof *ms2),
-	    *diff = calloc((size_t)n, sizeof *diff);
-	if (!ms || !ms2 || !diff) {
+	    *diff = calloc((size_t)n, sizeof *diff), *cpu = calloc((size_t)n, sizeof *cpu),
+	    *cpu2 = calloc((size_t)n, sizeof *cpu2);
+	if (!ms || !ms2 || !diff || !cpu || !cpu2) {
 		perror("benchrun");
 		return 1;
 	}
 	long peak = 0, peak2 = 0;
 	for (int i = 0; i < n; i++) {
 		/* Alternate which goes first, so neither always runs warm. */
-		if (other && i % 2 && (ms2[i] = run_once(other, &peak2)) < 0)
+		if (other && i % 2 && (ms2[i] = run_once(other, &peak2, &cpu2[i])) < 0)
 			return 1;
-		if ((ms[i] = run_once(argv + 2, &peak)) < 0)
+		if ((ms[i] = run_once(argv + 2, &peak, &cpu[i])) < 0)
 			return 1;
-		if (other && !(i % 2) && (ms2[i] = run_once(other, &peak2)) < 0)
+		if (other && !(i % 2) && (ms2[i] = run_once(other, &peak2, &cpu2[i])) < 0)
 			return 1;
 		diff[i] = ms[i] - ms2[i];
 	}
-	report(ms, n, peak);
+	report(ms, cpu, n, peak);
 	if (other) {
-		report(ms2, n, peak2);
+		report(ms2, cpu2, n, peak2);
 		qsort(diff, (size_t)n, sizeof *diff, cmp);
 		printf("first minus second: median %.2f ms\n", diff[n / 2]);
 	}
 	free(ms);
 	free(ms2);
 	free(diff);
+	free(cpu);
+	free(cpu2);
 	return 0;
 }

@@ -1,0 +1,111 @@
+/* task-web's tokens in a PostgreSQL store (store_web.h): every host
+ * serving the store accepts the same ones. */
+#include "store_pg.h"
+#include "store_web.h"
+
+static int
+pg_token_add(struct store *st, const struct web_token *t, struct err *e)
+{
+	static const char q[] = "INSERT INTO web_tokens (name, hash, read_only, created_at)"
+	    " VALUES ($1, $2, $3, $4)";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, t->name);
+	pq_text(&p, t->hash);
+	pq_int(&p, t->read_only);
+	pq_int(&p, t->created_at);
+	return pq_do(st, q, &p, NULL, "adding a token", e);
+}
+
+static int
+pg_token_del(struct store *st, const char *name, int *found, struct err *e)
+{
+	struct pq_params p = {.n = 0};
+	long rows = 0;
+	pq_text(&p, name);
+	int rc = pq_do(st, "DELETE FROM web_tokens WHERE name = $1", &p, &rows, "revoking a token", e);
+	*found = !rc && rows > 0;
+	return rc;
+}
+
+struct list_arg {
+	web_token_fn fn;
+	void *arg;
+};
+
+static int
+token_row(const struct pq_lib *pq, const PGresult *r, int row, void *arg)
+{
+	struct list_arg *la = arg;
+	struct web_token t;
+	pq_get_copy(pq, r, row, 0, t.name, sizeof t.name);
+	pq_get_copy(pq, r, row, 1, t.hash, sizeof t.hash);
+	t.read_only = (int)pq_get_int(pq, r, row, 2);
+	t.created_at = (int64_t)pq_get_int(pq, r, row, 3);
+	return la->fn(&t, la->arg);
+}
+
+static int
+pg_token_list(struct store *st, web_token_fn fn, void *arg, struct err *e)
+{
+	static const char q[] = "SELECT name, hash, read_only, created_at FROM web_tokens ORDER BY name";
+	struct list_arg la = {fn, arg};
+	return pq_each_row(st, q, NULL, 1000, token_row, &la, "reading the tokens", e);
+}
+
+static int
+pg_hook_set(struct store *st, const char *task_id, const char *token_hash, const char *secret,
+    int64_t now, struct err *e)
+{
+	static const char q[] = "INSERT INTO web_hooks (task_id, token_hash, secret, created_at)"
+	    " VALUES ($1, $2, $3, $4) ON CONFLICT (task_id) DO UPDATE SET"
+	    " token_hash = coalesce(excluded.token_hash, web_hooks.token_hash),"
+	    " secret = coalesce(excluded.secret, web_hooks.secret)";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, task_id);
+	pq_text(&p, token_hash);
+	pq_text(&p, secret);
+	pq_int(&p, now);
+	return pq_do(st, q, &p, NULL, "setting a trigger", e);
+}
+
+static int
+pg_hook_get(struct store *st, const char *task_id, struct web_hook *h, int *found, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	struct pq_params p = {.n = 0};
+	PGresult *r;
+	pq_text(&p, task_id);
+	int rc = pq_exec(st, "SELECT token_hash, secret FROM web_hooks WHERE task_id = $1", &p, &r,
+	    "reading a trigger", e);
+	if (rc)
+		return rc;
+	if ((*found = pq->ntuples(r) > 0)) {
+		pq_get_copy(pq, r, 0, 0, h->token_hash, sizeof h->token_hash);
+		pq_get_copy(pq, r, 0, 1, h->secret, sizeof h->secret);
+	}
+	pq->clear(r);
+	return ST_OK;
+}
+
+static int
+pg_hook_event(struct store *st, const char *task_id, const char *key, const char *body_sha256,
+    int64_t now, struct err *e)
+{
+	static const char q[] = "INSERT INTO web_hook_events (task_id, key, at, body_sha256)"
+	    " VALUES ($1, $2, $3, $4)";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, task_id);
+	pq_text(&p, key);
+	pq_int(&p, now);
+	pq_text(&p, body_sha256);
+	return pq_do(st, q, &p, NULL, "recording an event", e);
+}
+
+const struct web_store_ops pg_web_ops = {
+	.token_add = pg_token_add,
+	.token_del = pg_token_del,
+	.token_list = pg_token_list,
+	.hook_set = pg_hook_set,
+	.hook_get = pg_hook_get,
+	.hook_event = pg_hook_event,
+};

@@ -1,0 +1,123 @@
+/* task-web's tokens in an SQLite store (store_web.h). */
+#include <string.h>
+
+#include "store_sqlite.h"
+#include "store_web.h"
+
+static int
+sq_token_add(struct store *st, const struct web_token *t, struct err *e)
+{
+	static const char q[] = "INSERT INTO web_tokens (name, hash, read_only, created_at)"
+	    " VALUES (?1, ?2, ?3, ?4)";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, t->name);
+	sq_text(s, 2, t->hash);
+	sqlite3_bind_int(s, 3, t->read_only);
+	sqlite3_bind_int64(s, 4, t->created_at);
+	int rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc == SQLITE_CONSTRAINT)
+		return ST_REFUSED;
+	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "adding a token");
+}
+
+static int
+sq_token_del(struct store *st, const char *name, int *found, struct err *e)
+{
+	sqlite3_stmt *s = sq_stmt(st, "DELETE FROM web_tokens WHERE name = ?1", e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, name);
+	int rc = sq_done(st, s, e, "revoking a token");
+	*found = !rc && sqlite3_changes(sq_db(st)) > 0;
+	return rc;
+}
+
+static int
+sq_token_list(struct store *st, web_token_fn fn, void *arg, struct err *e)
+{
+	static const char q[] = "SELECT name, hash, read_only, created_at FROM web_tokens ORDER BY name";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct web_token t;
+		sq_col_copy(s, 0, t.name, sizeof t.name);
+		sq_col_copy(s, 1, t.hash, sizeof t.hash);
+		t.read_only = sqlite3_column_int(s, 2);
+		t.created_at = sqlite3_column_int64(s, 3);
+		if (fn(&t, arg)) {
+			rc = SQLITE_DONE;
+			break;
+		}
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reading the tokens");
+}
+
+static int
+sq_hook_set(struct store *st, const char *task_id, const char *token_hash, const char *secret,
+    int64_t now, struct err *e)
+{
+	static const char q[] = "INSERT INTO web_hooks (task_id, token_hash, secret, created_at)"
+	    " VALUES (?1, ?2, ?3, ?4) ON CONFLICT(task_id) DO UPDATE SET"
+	    " token_hash = coalesce(excluded.token_hash, token_hash),"
+	    " secret = coalesce(excluded.secret, secret)";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, task_id);
+	sq_text(s, 2, token_hash);
+	sq_text(s, 3, secret);
+	sqlite3_bind_int64(s, 4, now);
+	return sq_done(st, s, e, "setting a trigger");
+}
+
+static int
+sq_hook_get(struct store *st, const char *task_id, struct web_hook *h, int *found, struct err *e)
+{
+	static const char q[] = "SELECT token_hash, secret FROM web_hooks WHERE task_id = ?1";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, task_id);
+	int rc = sqlite3_step(s);
+	if ((*found = rc == SQLITE_ROW)) {
+		sq_col_copy(s, 0, h->token_hash, sizeof h->token_hash);
+		sq_col_copy(s, 1, h->secret, sizeof h->secret);
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reading a trigger");
+}
+
+static int
+sq_hook_event(struct store *st, const char *task_id, const char *key, const char *body_sha256,
+    int64_t now, struct err *e)
+{
+	static const char q[] = "INSERT INTO web_hook_events (task_id, key, at, body_sha256)"
+	    " VALUES (?1, ?2, ?3, ?4)";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, task_id);
+	sq_text(s, 2, key);
+	sqlite3_bind_int64(s, 3, now);
+	sq_text(s, 4, body_sha256);
+	int rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc == SQLITE_CONSTRAINT)
+		return ST_REFUSED;
+	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "recording an event");
+}
+
+const struct web_store_ops sq_web_ops = {
+	.token_add = sq_token_add,
+	.token_del = sq_token_del,
+	.token_list = sq_token_list,
+	.hook_set = sq_hook_set,
+	.hook_get = sq_hook_get,
+	.hook_event = sq_hook_event,
+};

@@ -1,0 +1,174 @@
+/* SHA-256, HMAC-SHA-256, constant-time comparison and random tokens
+ * (web_crypto.h).  SHA-256 as FIPS 180-4 gives it; checked against its
+ * test vectors and RFC 4231's for HMAC (tests/unit/t-web.c). */
+#define _GNU_SOURCE
+#include <string.h>
+#include <sys/random.h>
+
+#include "web_crypto.h"
+
+static const uint32_t K[64] = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+	0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+	0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+	0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+struct sha {
+	uint32_t h[8];
+	unsigned char blk[64];
+	size_t used;
+	uint64_t total;
+};
+
+#define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+
+static void
+sha_block(struct sha *s, const unsigned char *p)
+{
+	uint32_t w[64], a, b, c, d, e, f, g, h;
+	for (int i = 0; i < 16; i++)
+		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8
+		    | p[4 * i + 3];
+	for (int i = 16; i < 64; i++) {
+		uint32_t s0 = ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^ (w[i - 15] >> 3);
+		uint32_t s1 = ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ (w[i - 2] >> 10);
+		w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+	}
+	a = s->h[0], b = s->h[1], c = s->h[2], d = s->h[3];
+	e = s->h[4], f = s->h[5], g = s->h[6], h = s->h[7];
+	for (int i = 0; i < 64; i++) {
+		uint32_t t1 = h + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
+		uint32_t t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+		h = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
+	}
+	s->h[0] += a, s->h[1] += b, s->h[2] += c, s->h[3] += d;
+	s->h[4] += e, s->h[5] += f, s->h[6] += g, s->h[7] += h;
+}
+
+static void
+sha_init(struct sha *s)
+{
+	static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f,
+		0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+	memcpy(s->h, iv, sizeof iv);
+	s->used = 0;
+	s->total = 0;
+}
+
+static void
+sha_add(struct sha *s, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	s->total += n;
+	while (n) {
+		size_t take = 64 - s->used < n ? 64 - s->used : n;
+		memcpy(s->blk + s->used, p, take);
+		s->used += take, p += take, n -= take;
+		if (s->used == 64) {
+			sha_block(s, s->blk);
+			s->used = 0;
+		}
+	}
+}
+
+static void
+sha_end(struct sha *s, unsigned char out[32])
+{
+	uint64_t bits = s->total * 8;
+	unsigned char pad = 0x80, zero = 0, len[8];
+	sha_add(s, &pad, 1);
+	while (s->used != 56)
+		sha_add(s, &zero, 1);
+	for (int i = 0; i < 8; i++)
+		len[i] = (unsigned char)(bits >> (56 - 8 * i));
+	sha_add(s, len, 8);
+	for (int i = 0; i < 8; i++) {
+		out[4 * i] = (unsigned char)(s->h[i] >> 24);
+		out[4 * i + 1] = (unsigned char)(s->h[i] >> 16);
+		out[4 * i + 2] = (unsigned char)(s->h[i] >> 8);
+		out[4 * i + 3] = (unsigned char)s->h[i];
+	}
+}
+
+void
+sha256(const void *data, size_t n, unsigned char out[32])
+{
+	struct sha s;
+	sha_init(&s);
+	sha_add(&s, data, n);
+	sha_end(&s, out);
+}
+
+void
+hmac_sha256(const void *key, size_t nkey, const void *data, size_t n, unsigned char out[32])
+{
+	unsigned char k[64] = {0}, pad[64], inner[32];
+	struct sha s;
+	if (nkey > 64)
+		sha256(key, nkey, k);
+	else if (nkey)
+		memcpy(k, key, nkey);
+	for (int i = 0; i < 64; i++)
+		pad[i] = k[i] ^ 0x36;
+	sha_init(&s);
+	sha_add(&s, pad, 64);
+	sha_add(&s, data, n);
+	sha_end(&s, inner);
+	for (int i = 0; i < 64; i++)
+		pad[i] = k[i] ^ 0x5c;
+	sha_init(&s);
+	sha_add(&s, pad, 64);
+	sha_add(&s, inner, 32);
+	sha_end(&s, out);
+}
+
+void
+hex_encode(const unsigned char *b, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[b[i] >> 4];
+		out[2 * i + 1] = digits[b[i] & 15];
+	}
+	out[2 * n] = 0;
+}
+
+void
+sha256_hex(const char *s, char out[65])
+{
+	unsigned char d[32];
+	sha256(s, strlen(s), d);
+	hex_encode(d, 32, out);
+}
+
+int
+ct_equal(const void *a, size_t na, const void *b, size_t nb)
+{
+	const volatile unsigned char *x = a, *y = b;
+	unsigned diff = na != nb;
+	for (size_t i = 0; i < nb; i++)
+		diff |= (unsigned)((na ? x[i % na] : 0) ^ y[i]);
+	return diff == 0;
+}
+
+int
+random_hex(char *out, size_t nbytes)
+{
+	unsigned char b[64];
+	size_t got = 0;
+	if (nbytes > sizeof b)
+		return -1;
+	while (got < nbytes) {
+		ssize_t r = getrandom(b + got, nbytes - got, 0);
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	hex_encode(b, nbytes, out);
+	return 0;
+}

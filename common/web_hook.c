@@ -1,0 +1,163 @@
+/* POST /hooks/TASK (web_impl.h): an HTTP trigger fires one task, as
+ * task-run --queue does, and nothing else: it reads nothing.  Authorised
+ * by the task's trigger token (Authorization: Bearer, its hash compared
+ * in constant time) or by its HMAC secret, checked as GitHub signs
+ * webhooks (X-Hub-Signature-256: sha256=HEX of HMAC-SHA-256 over the raw
+ * body).  An event's key (Idempotency-Key, else X-GitHub-Delivery) is
+ * recorded in the same unit of work as the queueing, so a redelivery
+ * fires nothing, on any host.  Each task's trigger fires at most
+ * hook_rate times a minute in this process; past that, 429 with
+ * Retry-After. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "store_web.h"
+#include "task_json.h"
+#include "web_crypto.h"
+#include "web_impl.h"
+
+int
+web_trigger_new(struct store *st, const char *id, int secret, int64_t now, char out[65],
+    struct err *e)
+{
+	char hash[65];
+	if (random_hex(out, 32))
+		return err_set(e, ST_ERR, "no randomness for the trigger");
+	sha256_hex(out, hash);
+	return store_hook_set(st, id, secret ? NULL : hash, secret ? out : NULL, now, e);
+}
+
+/* 0 when the task may fire now, else the seconds to wait. */
+static int
+rate(struct web *w, const char *id)
+{
+	int64_t now = mono_ms();
+	struct web_hook_rate *slot = NULL, *oldest = &w->hooks[0];
+	for (int i = 0; i < WEB_HOOK_SLOTS; i++) {
+		struct web_hook_rate *h = &w->hooks[i];
+		if (strcmp(h->task_id, id) == 0) {
+			slot = h;
+			break;
+		}
+		if (h->since < oldest->since)
+			oldest = h;
+	}
+	if (!slot) {
+		slot = oldest;
+		memset(slot, 0, sizeof *slot);
+		snprintf(slot->task_id, sizeof slot->task_id, "%s", id);
+	}
+	if (!slot->n || now - slot->since >= 60000) {
+		slot->n = 0;
+		slot->since = now;
+	}
+	if (slot->n >= w->hook_rate) {
+		int64_t left = (60000 - (now - slot->since) + 999) / 1000;
+		return left > 0 ? (int)left : 1;
+	}
+	slot->n++;
+	return 0;
+}
+
+static int
+signed_ok(const struct web_hook *h, const struct web_req *rq)
+{
+	const char *sig = rq->hub_signature;
+	unsigned char mac[32];
+	char hex[65];
+	if (!h->secret[0] || !sig || strncasecmp(sig, "sha256=", 7) != 0)
+		return 0;
+	hmac_sha256(h->secret, strlen(h->secret), rq->body, rq->nbody, mac);
+	hex_encode(mac, 32, hex);
+	sig += 7;
+	char lower[65];
+	size_t n = strlen(sig);
+	if (n != 64)
+		return 0;
+	for (size_t i = 0; i <= n; i++)
+		lower[i] = (char)(sig[i] >= 'A' && sig[i] <= 'F' ? sig[i] + 32 : sig[i]);
+	return ct_equal(hex, 64, lower, 64);
+}
+
+static int
+token_ok(const struct web_hook *h, const struct web_req *rq)
+{
+	const char *a = rq->authorization;
+	char hash[65];
+	if (!h->token_hash[0] || !a || strncasecmp(a, "Bearer ", 7) != 0)
+		return 0;
+	sha256_hex(a + 7 + strspn(a + 7, " "), hash);
+	return ct_equal(h->token_hash, strlen(h->token_hash), hash, 64);
+}
+
+void
+web_hook(struct web *w, const struct web_req *rq, struct web_resp *rs)
+{
+	struct err e = {{0}};
+	struct web_hook h;
+	char id[37], arg[80], body_hash[65];
+	const char *name = rq->path + 7;
+	int64_t now;
+	int rc, dup = 0;
+	if (!*name || strlen(name) >= sizeof arg || strchr(name, '/')) {
+		web_error(rs, 404, 1, "no such trigger");
+		return;
+	}
+	snprintf(arg, sizeof arg, "%s", name);
+	/* Unknown task and task without a trigger answer alike: a caller
+	 * without the token learns nothing of which tasks exist. */
+	rc = store_task_resolve(w->st, arg, 0, id, &e);
+	if (!rc)
+		rc = store_hook_get(w->st, id, &h, &e);
+	if (rc == ST_ERR) {
+		web_error(rs, 503, 1, "%s", e.msg);
+		return;
+	}
+	if (rc || !(token_ok(&h, rq) || signed_ok(&h, rq))) {
+		web_failed(w, rq, rs, "a trigger without its token or signature");
+		web_error(rs, 401, 1, "a trigger needs its token (Bearer) or a valid X-Hub-Signature-256");
+		return;
+	}
+	int wait = rate(w, id);
+	if (wait) {
+		rs->retry_after = wait;
+		web_error(rs, 429, 1, "task '%.8s' fired %d times this minute (hook_rate); try again in %d s",
+		    id, w->hook_rate, wait);
+		return;
+	}
+	unsigned char digest[32];
+	sha256(rq->body, rq->nbody, digest);
+	hex_encode(digest, 32, body_hash);
+	rc = now_get(&now, &e);
+	if (!rc)
+		rc = store_begin(w->st, &e);
+	if (!rc && rq->event_key && *rq->event_key) {
+		if (strlen(rq->event_key) > 200)
+			rc = err_set(&e, ST_INVALID, "the event's key is over 200 bytes");
+		else
+			rc = store_hook_event(w->st, id, rq->event_key, body_hash, now, &dup, &e);
+	}
+	if (!rc && !dup)
+		rc = store_task_queue(w->st, id, now, &e);
+	if (!rc)
+		rc = store_commit(w->st, &e);
+	if (rc) {
+		store_rollback(w->st);
+		web_error(rs, rc == ST_INVALID ? 400 : rc == ST_NOTFOUND ? 404 : 503, 1, "%s", e.msg);
+		return;
+	}
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "task", id);
+	if (dup) {
+		cJSON_AddTrueToObject(j, "duplicate");
+		web_json(rs, 200, j);
+		return;
+	}
+	store_wake(w->st);
+	cJSON_AddTrueToObject(j, "queued");
+	web_json(rs, 202, j);
+	snprintf(rs->log, sizeof rs->log, "trigger: queued task %.8s (%zu bytes%s%s)", id, rq->nbody,
+	    rq->event_key ? ", event " : "", rq->event_key ? rq->event_key : "");
+}

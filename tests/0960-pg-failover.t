@@ -1,0 +1,43 @@
+#!/bin/sh
+# A PostgreSQL failover, twice, counted (tests/failover): a primary with a
+# synchronous standby, two tickers on the URI that names both servers
+# (target_session_attrs=read-write), a burst of one-shots, every-minute
+# tasks and one-shots added meanwhile; the primary is killed and the
+# standby promoted, then the old primary comes back by pg_rewind and a
+# second failover goes back to it.  From the executors' own log: every
+# occurrence once, every acknowledged task-add ran, no run left running
+# past owner_timeout, claims on each new primary soon after it took over,
+# and a task added afterwards started at once (LISTEN came back).  The
+# bounds are generous: what is counted is what ran, not how fast.
+. "$AC_TOP/tests/lib.sh"
+
+# figure NAME: a figure tests/failover printed.
+figure() {
+	awk -v k="$1" '$1 == k { print $2 }' figures
+}
+
+test_expect_success 'two failovers by a killed primary: every occurrence once, nothing lost' '
+	{ "$AC_TOP/tests/failover" 200 kill sync >figures 2>failover.err ||
+		{ cat failover.err phases; false; }; } &&
+	sed "s/^/# /" figures &&
+	test "$(figure one-shots)" -ge 200 &&
+	test "$(figure ran-once)" = "$(figure one-shots)" &&
+	test "$(figure doubled)" = 0 &&
+	test "$(figure lost)" = 0 &&
+	test "$(figure every-minute-gaps)" = 0 &&
+	test "$(figure running-past-owner-timeout)" = 0 &&
+	bound=$(($(figure owner-timeout-s) * 1000 + 5000)) &&
+	test "$(figure first-claim-1-ms)" -ge 0 && test "$(figure first-claim-1-ms)" -le $bound &&
+	test "$(figure first-claim-2-ms)" -ge 0 && test "$(figure first-claim-2-ms)" -le $bound
+'
+
+test_expect_success 'a task added after the failovers started within a second or two, not at the next look' '
+	test "$(figure probe-start-ms)" -ge 0 && test "$(figure probe-start-ms)" -le 3000
+'
+
+test_expect_success 'the tickers said they lost the primary and found it again' '
+	grep -q "firing nothing until it is back" h1.err &&
+	grep -q "is back" h1.err && grep -q "is back" h2.err
+'
+
+test_done

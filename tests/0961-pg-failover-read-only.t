@@ -1,0 +1,40 @@
+#!/bin/sh
+# tests/0960-pg-failover.t with the primary switched to read-only
+# (default_transaction_read_only = on, reloaded) instead of killed, its
+# connections left open, as a managed service's switchover or a fencing
+# script leaves them: libpq checked target_session_attrs only when it
+# connected, so the tickers must notice the refusals (25006) and an idle
+# watcher must notice on its own, then find the primary through the
+# host list.
+. "$AC_TOP/tests/lib.sh"
+
+# figure NAME: a figure tests/failover printed.
+figure() {
+	awk -v k="$1" '$1 == k { print $2 }' figures
+}
+
+test_expect_success 'two failovers by a primary switched to read-only, its connections left open: every occurrence once, nothing lost' '
+	{ "$AC_TOP/tests/failover" 200 readonly sync >figures 2>failover.err ||
+		{ cat failover.err phases; false; }; } &&
+	sed "s/^/# /" figures &&
+	test "$(figure one-shots)" -ge 200 &&
+	test "$(figure ran-once)" = "$(figure one-shots)" &&
+	test "$(figure doubled)" = 0 &&
+	test "$(figure lost)" = 0 &&
+	test "$(figure every-minute-gaps)" = 0 &&
+	test "$(figure running-past-owner-timeout)" = 0 &&
+	bound=$(($(figure owner-timeout-s) * 1000 + 5000)) &&
+	test "$(figure first-claim-1-ms)" -ge 0 && test "$(figure first-claim-1-ms)" -le $bound &&
+	test "$(figure first-claim-2-ms)" -ge 0 && test "$(figure first-claim-2-ms)" -le $bound
+'
+
+test_expect_success 'a task added after the failovers started within a second or two, not at the next look' '
+	test "$(figure probe-start-ms)" -ge 0 && test "$(figure probe-start-ms)" -le 3000
+'
+
+test_expect_success 'the tickers said they lost the primary and found it again' '
+	grep -q "firing nothing until it is back" h1.err &&
+	grep -q "is back" h1.err && grep -q "is back" h2.err
+'
+
+test_done

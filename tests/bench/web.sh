@@ -1,0 +1,56 @@
+#!/bin/sh
+# task-web's page times for `make bench`: 100,000 tasks (tests/tools/mkstore)
+# and 1,000,000 runs (1,000 tasks with 1,000 each, written by SQL in the
+# file store), each page asked for 21 times over one connection's worth of
+# curl; the median and the slowest, against the target of 50 ms.
+set -eu
+: "${AC_BIN:?run through make bench}" "${AC_BUILD:?}"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/agentcron-bench.XXXXXX")
+pid=
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+export HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" TZ=UTC TASK_DB="$tmp/web.db"
+unset TASK_EXEC TASK_NOTIFY TASK_NOW
+
+t0=$(date +%s)
+"$AC_BUILD/tools/mkstore" "$TASK_DB" 100000 0 >/dev/null
+sqlite3 "$TASK_DB" "
+WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 999999),
+  t AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM tasks ORDER BY id LIMIT 1000)
+INSERT INTO runs (id, task_id, slot, trigger, status, started_at, ended_at, exit_code, output,
+    duration_ms, attempt, arming)
+SELECT printf('%08x-0000-4000-8000-%012x', n.i / 1000, n.i), t.id, 1700000000 + (n.i % 1000) * 60,
+    'schedule', CASE WHEN n.i % 17 = 0 THEN 'failed' ELSE 'success' END,
+    1700000000 + (n.i % 1000) * 60, 1700000000 + (n.i % 1000) * 60 + 3, 0, 'done ' || n.i,
+    1000 + n.i % 5000, 1, 0
+FROM n JOIN t ON t.k = n.i / 1000;"
+t1=$(date +%s)
+echo "store: 100,000 tasks and $(sqlite3 "$TASK_DB" "SELECT count(*) FROM runs") runs made in $((t1 - t0)) s"
+
+tok=$("$AC_BIN/task-web" --new-token bench 2>/dev/null)
+"$AC_BIN/task-web" --listen 127.0.0.1:0 2>"$tmp/err" &
+pid=$!
+i=0
+until grep -q "listening on" "$tmp/err"; do
+	i=$((i + 1)); [ $i -lt 200 ] || { cat "$tmp/err" >&2; exit 1; }
+	sleep 0.05
+done
+url=$(sed -n 's|^task-web: listening on \(http://[^/]*\)/$|\1|p' "$tmp/err")
+busy=$(sqlite3 "$TASK_DB" "SELECT task_id FROM runs ORDER BY started_at DESC LIMIT 1")
+run=$(sqlite3 "$TASK_DB" "SELECT id FROM runs WHERE task_id = '$busy' LIMIT 1")
+
+page() {
+	for k in $(seq 21); do
+		curl -s --max-time 30 -o /dev/null -w '%{time_starttransfer}\n' -H "Authorization: Bearer $tok" "$url$2"
+	done | sort -n | awk -v name="$1" '{ t[NR] = $1 * 1000 } END {
+		printf "  %-32s median %6.1f ms, slowest %6.1f ms%s\n", name, t[11], t[21],
+		    (t[11] > 50 ? "  (over the 50 ms target)" : "") }'
+}
+echo "pages, 21 times each (time to the first byte; target < 50 ms):"
+page "overview /" /
+page "tasks /tasks" /tasks
+page "tasks filtered /tasks?q=99999" "/tasks?q=99999"
+page "a task with 1,000 runs" "/tasks/$busy"
+page "a run" "/runs/$run"
+page "timeline" /timeline
+page "API /api/tasks?limit=100" "/api/tasks?limit=100"
+page "API /api/runs?task=..." "/api/runs?task=$busy&limit=100"
