@@ -24,7 +24,8 @@ PKGS = sqlite3 libpq libcurl libcjson libmicrohttpd
 STORES = sqlite postgres
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 # Every program links cJSON and libm; LDLIBS_name adds its own: the store's
-# library for the programs that open the store, libcurl for llm-call alone.
+# library for the programs that open the store, libcurl for llm-call and
+# task-deliver alone.
 # libpq is not linked but loaded when a PostgreSQL store is opened
 # (common/pq_lib.h): its headers are needed, its libraries only then.
 # Test tools and unit tests get everything.
@@ -47,6 +48,7 @@ CURL_LIBS = $(shell pkg-config --libs libcurl)
 STORE_PROGS = task-add task-edit task-log task-ls task-mcp task-rm task-run task-show task-status task-tick task-when
 $(foreach p,$(STORE_PROGS),$(eval LDLIBS_$(p) = $$(STORE_LIBS)))
 LDLIBS_llm-call = $(STORE_LIBS) $(CURL_LIBS)
+LDLIBS_task-deliver = $(STORE_LIBS) $(CURL_LIBS)
 LDLIBS_task-web = $(STORE_LIBS) $(shell pkg-config --libs libmicrohttpd)
 ALL_LIBS = $(STORE_LIBS) $(CURL_LIBS) $(LDLIBS)
 

@@ -34,7 +34,9 @@ test_list() {
 		'command -v npm|npm' \
 		'command -v openssl|openssl' \
 		'command -v promtool|prometheus' \
-		'command -v chromium|chromium'
+		'command -v chromium|chromium' \
+		'test -x /usr/bin/python3|python3' \
+		'/usr/bin/python3 -c "import aiosmtpd"|python3-aiosmtpd'
 }
 install=yes what=
 case ${1:-test} in

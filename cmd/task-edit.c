@@ -99,7 +99,7 @@ usage(FILE *f)
 	    "  -A, --attach, -m, --model, -e, --exec, -t, --timeout, -r, --retries,\n"
 	    "  --intent, --channel, --payload, -k, --key, --missed, --jitter, --notify,\n"
 	    "  --notify-on, --budget, --mcp, --mcp-allow, --scope, --overlap, --deadline,\n"
-	    "  --pause-after, --keep\n"
+	    "  --pause-after, --keep, --deliver (none removes them all), --deliver-on\n"
 	    "                         change that field; an empty value clears an optional one\n"
 	    "      --enable, --disable   --enable also ends a pause for failures\n"
 	    "  -j, --json             print the changed task as JSON\n"

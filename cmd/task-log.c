@@ -25,6 +25,8 @@
 #include "store_history.h"
 #include "table.h"
 #include "task_json.h"
+#include "store_deliver.h"
+#include "deliver.h"
 #include "taskargs.h"
 #include "tz.h"
 #include "usage.h"
@@ -261,6 +263,13 @@ show_call(const struct llm_call *c, void *arg)
 	return 0;
 }
 
+/* The receipts of one run: into arr (JSON), else lines under a heading. */
+struct receipts_out {
+	cJSON *arr;
+	int n;
+};
+static int run_receipt(const struct receipt *r, void *arg);
+
 static int
 show_run(struct logger *lg, const char *arg)
 {
@@ -279,6 +288,13 @@ show_run(struct logger *lg, const char *arg)
 		cJSON_AddStringToObject(o, "name", name);
 		cs.arr = cJSON_AddArrayToObject(o, "calls");
 		rc = store_call_list(lg->st, r.id, NULL, 0, show_call, &cs, &e);
+		struct receipt_filter rf = {.status = -1, .run_id = r.id};
+		struct receipts_out ro = {cJSON_AddArrayToObject(o, "deliveries"), 0};
+		if (!rc)
+			rc = store_receipt_list(lg->st, &rf, run_receipt, &ro, &e);
+		/* Left out when none, as a run without deliveries always was. */
+		if (!cJSON_GetArraySize(ro.arr))
+			cJSON_DeleteItemFromObjectCaseSensitive(o, "deliveries");
 		char *s = json_print_line(o);
 		puts(s);
 		free(s);
@@ -308,6 +324,10 @@ show_run(struct logger *lg, const char *arg)
 		if (r.note)
 			indented("note:", r.note);
 		rc = store_call_list(lg->st, r.id, NULL, 0, show_call, &cs, &e);
+		struct receipt_filter rf = {.status = -1, .run_id = r.id};
+		struct receipts_out ro = {NULL, 0};
+		if (!rc)
+			rc = store_receipt_list(lg->st, &rf, run_receipt, &ro, &e);
 	}
 	if (rc)
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
@@ -348,6 +368,7 @@ usage(FILE *f)
 	    "       task-log --calls [--context NAME] [--task ID] [--since TIME] [--limit N] [--json]\n"
 	    "       task-log --usage [--by task|model|day] [--task ID] [--since TIME] [--utc] [--json]\n"
 	    "       task-log --prune [--dry-run] [--vacuum] [--json]\n"
+	    "       task-log --deliveries [--status pending|delivered|failed] [--task ID] [--json]\n"
 	    "  -t, --task ID       runs of one task (any unique prefix, or its name)\n"
 	    "  -s, --status S      running, success, failed, timeout, interrupted,\n"
 	    "                      skipped, unstarted, missed or cancelled\n"
@@ -363,6 +384,7 @@ usage(FILE *f)
 	    "      --prune         remove the history past what is kept (config keep,\n"
 	    "                      keep_runs, context_messages; task-add --keep) and say what\n"
 	    "  -n, --dry-run       with --prune: only say what would go\n"
+	    "      --deliveries    the receipts of deliveries instead (task-deliver(1))\n"
 	    "      --vacuum        with --prune: give the freed space back to the file system\n"
 	    "  -h, --help, -V, --version\n");
 }
@@ -370,14 +392,15 @@ usage(FILE *f)
 struct args {
 	const char *task, *status, *since, *run, *context, *by;
 	long limit;
-	int json, utc, calls, usage, prune, dry, vacuum;
+	int json, utc, calls, usage, prune, dry, vacuum, deliveries;
 };
 
 /* Options into a; 0 to go on, else the exit status (-1: done, 0). */
 static int
 parse_args(int argc, char **argv, struct args *a)
 {
-	enum { OPT_UTC = 256, OPT_CALLS, OPT_CONTEXT, OPT_USAGE, OPT_BY, OPT_PRUNE, OPT_VACUUM };
+	enum { OPT_UTC = 256, OPT_CALLS, OPT_CONTEXT, OPT_USAGE, OPT_BY, OPT_PRUNE, OPT_VACUUM,
+		OPT_DELIVERIES };
 	static const struct option opts[] = {
 		{"task", required_argument, NULL, 't'}, {"status", required_argument, NULL, 's'},
 		{"since", required_argument, NULL, 'S'}, {"limit", required_argument, NULL, 'l'},
@@ -387,6 +410,7 @@ parse_args(int argc, char **argv, struct args *a)
 		{"usage", no_argument, NULL, OPT_USAGE}, {"by", required_argument, NULL, OPT_BY},
 		{"prune", no_argument, NULL, OPT_PRUNE}, {"dry-run", no_argument, NULL, 'n'},
 		{"vacuum", no_argument, NULL, OPT_VACUUM},
+		{"deliveries", no_argument, NULL, OPT_DELIVERIES},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
 	struct err e;
@@ -407,6 +431,7 @@ parse_args(int argc, char **argv, struct args *a)
 		case OPT_PRUNE: a->prune = 1; break;
 		case 'n': a->dry = 1; break;
 		case OPT_VACUUM: a->vacuum = 1; break;
+		case OPT_DELIVERIES: a->deliveries = 1; break;
 		case 'l':
 			if (opt_number("--limit", optarg, NULL, 0, LONG_MAX, &a->limit, &e)) {
 				fprintf(stderr, "%s: %s (0: all)\n", prog, e.msg);
@@ -418,7 +443,15 @@ parse_args(int argc, char **argv, struct args *a)
 		default: return usage_error(prog, "%s", msg);
 		}
 	}
-	if (a->status && run_status_parse(a->status) < 0) {
+	if (a->deliveries && a->status && receipt_status_parse(a->status) < 0) {
+		opt_bad(&e, "--status", a->status, "pending, delivered or failed");
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+		return ST_INVALID;
+	}
+	if (a->deliveries && (a->calls || a->usage || a->prune || a->since || a->run ||
+	    argc > optind))
+		return usage_error(prog, "--deliveries takes only --status, --task, --limit and --json");
+	if (!a->deliveries && a->status && run_status_parse(a->status) < 0) {
 		opt_bad(&e, "--status", a->status, "running, success, failed, timeout, interrupted,"
 		    " skipped, unstarted, missed or cancelled");
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
@@ -653,6 +686,73 @@ list_runs(struct logger *lg, struct run_filter *f, const struct args *a, struct 
 	return rc;
 }
 
+/* --deliveries: the receipts, newest first. */
+struct receipt_list {
+	struct logger *lg;
+	long n;
+};
+
+static int
+list_receipt(const struct receipt *r, void *arg)
+{
+	struct receipt_list *rl = arg;
+	rl->n++;
+	if (rl->lg->json) {
+		cJSON *o = receipt_to_json(r);
+		char *s = json_print_line(o);
+		puts(s);
+		free(s);
+		cJSON_Delete(o);
+		return 0;
+	}
+	struct buf b = {0};
+	receipt_line(r, &b);
+	char *shown = text(b.data);
+	puts(shown);
+	free(shown);
+	buf_free(&b);
+	return 0;
+}
+
+static int
+list_deliveries(struct logger *lg, const struct run_filter *f, const struct args *a,
+    struct err *e)
+{
+	struct receipt_filter rf = {.status = a->status ? receipt_status_parse(a->status) : -1,
+		.task_id = f->task_id, .limit = a->limit};
+	struct receipt_list rl = {lg, 0};
+	int rc = store_receipt_list(lg->st, &rf, list_receipt, &rl, e);
+	if (rc)
+		fprintf(stderr, "%s: %s\n", prog, e->msg);
+	else if (!rl.n && isatty(1))
+		fprintf(stderr, "%s: no deliveries%s\n", prog, a->task || a->status ? " match" : " yet");
+	return rc;
+}
+
+/* The receipts of one run, after it. */
+static int
+run_receipt(const struct receipt *r, void *arg)
+{
+	struct receipts_out *ro = arg;
+	if (ro->arr) {
+		cJSON_AddItemToArray(ro->arr, receipt_to_json(r));
+		return 0;
+	}
+	if (!ro->n++)
+		printf("deliveries:\n");
+	char shown[300];
+	deliver_target_mask(r->target, shown, sizeof shown);
+	const char *said = r->status == RECEIPT_DELIVERED ? r->answer : r->error;
+	char *line = xasprintf("  %s %s %s (%d attempt%s)%s%s", receipt_status_name(r->status),
+	    r->kind, shown, r->attempts, r->attempts == 1 ? "" : "s", said ? ": " : "",
+	    said ? said : "");
+	char *t = text(line);
+	puts(t);
+	free(t);
+	free(line);
+	return 0;
+}
+
 /* --prune: every batch at once, then what went (and the space, --vacuum). */
 static int
 prune(struct store *st, const struct args *a, int64_t now, struct err *e)
@@ -732,6 +832,8 @@ task_log(int argc, char **argv)
 		for (int i = optind; i < argc; i++)
 			if ((c = show_run(&lg, argv[i])) > rc)
 				rc = c;
+	} else if (a.deliveries) {
+		rc = list_deliveries(&lg, &f, &a, &e);
 	} else if (a.calls) {
 		rc = list_calls(&lg, &f, &a, &e);
 	} else if (a.usage) {

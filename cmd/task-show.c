@@ -18,6 +18,8 @@
 #include "prog.h"
 #include "spend.h"
 #include "store.h"
+#include "store_deliver.h"
+#include "deliver.h"
 #include "task_json.h"
 #include "utf8.h"
 #include "visible.h"
@@ -234,6 +236,12 @@ show_text(const struct task *t, struct zones *zs, int overdue, const char *budge
 	field("key:", t->key);
 	field("notify:", t->notify);
 	field("notify on:", t->notify_on);
+	if (t->deliver) {
+		char *masked = deliver_targets_mask(t->deliver);
+		list_field("deliver to:", masked);
+		free(masked);
+	}
+	field("deliver on:", t->deliver_on);
 	field("budget:", budget[0] ? budget : NULL);
 	field("scope:", t->scope);
 	if (t->keep) {
@@ -256,6 +264,30 @@ show_text(const struct task *t, struct zones *zs, int overdue, const char *budge
 	block("system prompt", t->system_prompt);
 	block("prompt", t->prompt);
 	block("last result", t->last_result);
+}
+
+/* A delivery of the task's, after its runs. */
+static int
+show_receipt(const struct receipt *r, void *arg)
+{
+	int *n = arg;
+	if (!(*n)++)
+		printf("deliveries:\n");
+	struct buf b = {0};
+	char shown[300], when[40];
+	deliver_target_mask(r->target, shown, sizeof shown);
+	time_fmt_utc(r->created_at, when, sizeof when);
+	const char *said = r->status == RECEIPT_DELIVERED ? r->answer : r->error;
+	buf_printf(&b, "  %s  %s %s (%d attempt%s)%s%s", when, receipt_status_name(r->status), shown,
+	    r->attempts, r->attempts == 1 ? "" : "s", said ? ": " : "", said ? said : "");
+	char *clean = utf8_clean(b.data, b.len);
+	for (char *c = clean; *c; c++)
+		if (*c == '\n' || *c == '\r' || *c == '\t')
+			*c = ' ';
+	puts(clean);
+	free(clean);
+	buf_free(&b);
+	return 0;
 }
 
 static int
@@ -304,6 +336,10 @@ show_one(const char *arg, void *ctx)
 		rc = store_run_list(sh->st, &f, print_run, &rp, &e);
 		if (!rc && rp.n == 0)
 			printf("recent runs:  none\n");
+		struct receipt_filter rf = {.status = -1, .task_id = t.id, .limit = sh->runs};
+		int n = 0;
+		if (!rc)
+			rc = store_receipt_list(sh->st, &rf, show_receipt, &n, &e);
 	}
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", prog, e.msg);

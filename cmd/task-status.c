@@ -26,6 +26,7 @@
 #include "prog.h"
 #include "spend.h"
 #include "store.h"
+#include "store_deliver.h"
 #include "store_history.h"
 #include "task_json.h"
 #include "taskargs.h"
@@ -69,6 +70,7 @@ struct status {
 	size_t nruns;
 	long long tok_in, tok_out;
 	int64_t bytes, free_bytes;
+	long long receipts[RECEIPT_STATUS_COUNT]; /* deliveries of 24 h by status (task-deliver(1)) */
 	int verdict;
 	char summary[1024];
 };
@@ -334,6 +336,11 @@ judge(struct status *s)
 		snprintf(s->summary, sizeof s->summary, "%ld task%s failing ('%.60s': %d in a row); %s",
 		    s->nfailing, s->nfailing == 1 ? "" : "s", s->failing[0].name, s->failing[0].failures,
 		    what);
+	} else if (s->receipts[RECEIPT_FAILED]) {
+		s->verdict = WARNING;
+		snprintf(s->summary, sizeof s->summary, "%lld deliver%s failed for good (task-log"
+		    " --deliveries --status failed); %s", s->receipts[RECEIPT_FAILED],
+		    s->receipts[RECEIPT_FAILED] == 1 ? "y" : "ies", what);
 	} else {
 		snprintf(s->summary, sizeof s->summary, "%s; %ld task%s, none overdue or failing", what,
 		    s->tasks, s->tasks == 1 ? "" : "s");
@@ -409,6 +416,16 @@ out:
 	return rc;
 }
 
+static void
+take_receipts(const char *kind, const char *status, long long n, void *arg)
+{
+	struct status *s = arg;
+	int i = receipt_status_parse(status);
+	(void)kind;
+	if (i >= 0)
+		s->receipts[i] += n;
+}
+
 static int
 gather(struct status *s, struct err *e)
 {
@@ -421,6 +438,7 @@ gather(struct status *s, struct err *e)
 	    (rc = store_call_tokens(s->st, today_start(s->now), &s->tok_in, &s->tok_out, e)) ||
 	    (rc = store_call_spend(s->st, NULL, today_start(s->now), &s->dollars_today, &tokens, e)) ||
 	    (rc = check_budgets(s, e)) ||
+	    (rc = store_receipt_counts(s->st, s->now - 86400, take_receipts, s, e)) ||
 	    (rc = store_size(s->st, &s->bytes, &s->free_bytes, e)))
 		return rc;
 	judge(s);
@@ -515,6 +533,11 @@ print_text(const struct status *s)
 	bytes_fmt(s->free_bytes, fr, sizeof fr);
 	printf("  Store:     %s, %s%s%s%s\n", store_name(s->st), size, s->free_bytes >= 0 ? " (" : "",
 	    s->free_bytes >= 0 ? fr : "", s->free_bytes >= 0 ? " free for reuse)" : "");
+	if (s->receipts[RECEIPT_PENDING] || s->receipts[RECEIPT_FAILED] || s->receipts[RECEIPT_DELIVERED])
+		printf("  Delivery:  24 h: %lld undelivered (%lld pending, %lld failed), %lld delivered\n",
+		    s->receipts[RECEIPT_PENDING] + s->receipts[RECEIPT_FAILED],
+		    s->receipts[RECEIPT_PENDING], s->receipts[RECEIPT_FAILED],
+		    s->receipts[RECEIPT_DELIVERED]);
 	print_items("Overdue", s->overdue, s->noverdue, s->now, ITEM_OVERDUE);
 	print_items("Failing", s->failing, s->nfailing, s->now, ITEM_FAILING);
 	print_items("Paused by failures", s->paused_by, s->npaused, s->now, ITEM_WHY);
@@ -589,6 +612,11 @@ print_json(const struct status *s)
 	cJSON_AddNumberToObject(o, "input", (double)s->tok_in);
 	cJSON_AddNumberToObject(o, "output", (double)s->tok_out);
 	cJSON_AddNumberToObject(j, "dollars_today", s->dollars_today);
+	if (s->receipts[RECEIPT_PENDING] || s->receipts[RECEIPT_FAILED] || s->receipts[RECEIPT_DELIVERED]) {
+		o = cJSON_AddObjectToObject(j, "deliveries");
+		for (int i = 0; i < RECEIPT_STATUS_COUNT; i++)
+			cJSON_AddNumberToObject(o, receipt_status_name(i), (double)s->receipts[i]);
+	}
 	o = cJSON_AddObjectToObject(j, "store");
 	cJSON_AddStringToObject(o, "name", store_name(s->st));
 	cJSON_AddNumberToObject(o, "bytes", (double)s->bytes);
@@ -725,6 +753,17 @@ print_success(const char *task_id, int64_t at, void *arg)
 	printf("\"} %lld\n", (long long)at);
 }
 
+static void
+print_receipts(const char *kind, const char *status, long long n, void *arg)
+{
+	(void)arg;
+	printf("agentcron_deliveries_total{kind=\"");
+	label(kind);
+	printf("\",status=\"");
+	label(status);
+	printf("\"} %lld\n", n);
+}
+
 static int
 print_prometheus(struct status *s, struct err *e)
 {
@@ -789,6 +828,10 @@ print_prometheus(struct status *s, struct err *e)
 	printf("agentcron_tasks{state=\"over_budget\"} %ld\n", s->nover);
 	metric_head("agentcron_paused", "gauge", "1 while firing is paused (task-tick --pause).");
 	printf("agentcron_paused %d\n", s->paused != NULL);
+	metric_head("agentcron_deliveries_total", "counter", "Deliveries of answers (receipts kept),"
+	    " by kind of target and status.");
+	if ((rc = store_receipt_counts(s->st, INT64_MIN, print_receipts, NULL, e)))
+		return rc;
 	metric_head("agentcron_store_size_bytes", "gauge", "Bytes the store takes.");
 	printf("agentcron_store_size_bytes %lld\n", (long long)s->bytes);
 	return ST_OK;

@@ -26,6 +26,7 @@
 #include "fire_env.h"
 #include "heartbeat.h"
 #include "history.h"
+#include "deliver_kick.h"
 #include "install.h"
 #include "opt.h"
 #include "proc.h"
@@ -45,12 +46,14 @@ static const char prog[] = "task-tick";
 #define PRUNE_EVERY_MS 60000 /* and prunes this often, */
 #define PRUNE_WATCH_MS 200   /* for this long at most, */
 #define PRUNE_AGAIN_MS 5000  /* and sooner while a round is unfinished; */
+#define DELIVER_EVERY_MS 30000 /* a watcher looks for due deliveries */
 #define PRUNE_PASS_MS 1000   /* a pass from cron, once, after its claims */
 
 /* How runs are printed: JSON lines, or one line for people on a terminal. */
 struct out {
 	int human;
 	struct zones *zs;
+	int ended;                  /* runs ended since delivery last looked */
 };
 
 static void
@@ -66,6 +69,7 @@ on_report(const struct fire_report *r, void *arg)
 {
 	struct out *out = arg;
 	const struct run *run = r->run;
+	out->ended++;
 	print_line(out->human ? report_line(r, out->zs) : report_json(r));
 	/* Without a hook, a failure must still reach someone: cron mails
 	 * stderr.  On a terminal the line above said it.  A run ended because
@@ -106,7 +110,30 @@ struct tick {
 	int64_t pass_at, prune_at;  /* mono_ms of the last pass recorded, the last pruning */
 	int prune_more;             /* the last pruning ended before its round did */
 	char refresh_err[ERR_MAX];  /* the last failure to reopen the store, said */
+	struct out *out;
+	const struct config *cf;
+	const char *dir;            /* task-tick's own, where task-deliver is looked for */
+	int64_t deliver_at;         /* mono_ms of the last look for deliveries */
 };
+
+/* Answers to their targets: task-deliver, which links libcurl, after a
+ * pass that ended runs or when a receipt is due (a watcher looks at most
+ * every DELIVER_EVERY_MS).  Its failure is said; the firing goes on. */
+static void
+deliver(struct tick *tk)
+{
+	struct err e;
+	char *said = NULL;
+	int ran = 0, ended = tk->out->ended;
+	tk->out->ended = 0;
+	tk->deliver_at = mono_ms();
+	if (deliver_kick(tk->st, tk->cf, ended, fire_clock_ms(&tk->clk) / 1000, tk->dir, &ran, &said,
+	    &e))
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+	if (said)
+		fputs(said, stderr);
+	free(said);
+}
 
 /* Stop claiming; the runs in flight get grace_ms, then SIGTERM. */
 static void
@@ -181,6 +208,8 @@ pass_chores(struct tick *tk, int watch, int more)
 		if (history_pass(tk->st, watch ? "watch" : "cron", now, &e))
 			fprintf(stderr, "%s: %s\n", prog, e.msg);
 	}
+	if (watch && !more && (tk->out->ended || t - tk->deliver_at >= DELIVER_EVERY_MS))
+		deliver(tk);
 	/* A pass from cron prunes once its runs are done, so a burst's
 	 * claims and ends never share the store with it. */
 	if (more || (!watch && fire_busy(tk->f)) || (tk->prune_at && (!watch ||
@@ -527,7 +556,12 @@ task_tick(int argc, char **argv)
 		fprintf(stderr, "%s: scheduler paused since %s; nothing fires (task-tick --resume)\n",
 		    prog, since);
 	free(since);
+	tk.out = &out;
+	tk.cf = cf;
+	tk.dir = dir;
 	rc = run_loop(&tk, a.watch);
+	if (!a.watch && !tk.stop_at)
+		deliver(&tk);
 	e.msg[0] = 0;
 done:
 	if (rc && e.msg[0])

@@ -15,6 +15,7 @@
 
 #include "agent.h"
 #include "config.h"
+#include "deliver.h"
 #include "exec.h"
 #include "guard.h"
 #include "task.h"
@@ -102,6 +103,7 @@ load_grants(struct agent *a, const struct config *cf, struct err *e)
 		if (strcmp(a->servers[i], "all") == 0)
 			a->any_server = 1;
 	a->allow = str_words(run ? env("TASK_MCP_ALLOW") : NULL, &a->nallow);
+	a->deliver = str_words(config_get(cf, "agent_deliver"), &a->ndeliver);
 	return ST_OK;
 }
 
@@ -149,6 +151,7 @@ agent_free(struct agent *a)
 	str_words_free(a->servers, a->nservers);
 	str_words_free(a->allow, a->nallow);
 	str_words_free(a->dirs, a->ndirs);
+	str_words_free(a->deliver, a->ndeliver);
 	free(a->scope);
 	free(a->exec);
 	free(a->store);
@@ -280,6 +283,35 @@ agent_check_mcp(const struct agent *a, const char *mcp, const char *allow, struc
 		rc = check_patterns(a, servers, patterns, e);
 	cJSON_Delete(servers);
 	cJSON_Delete(patterns);
+	return rc;
+}
+
+/* ---- delivery ---- */
+
+int
+agent_check_deliver(const struct agent *a, const char *deliver, struct err *e)
+{
+	cJSON *j = deliver ? cJSON_Parse(deliver) : NULL;
+	const cJSON *it;
+	int rc = ST_OK;
+	cJSON_ArrayForEach(it, j) {
+		const char *s = cJSON_IsString(it) ? it->valuestring : "";
+		int ok = 0;
+		for (size_t i = 0; s[0] == '@' && i < a->ndeliver; i++)
+			ok |= strcmp(a->deliver[i][0] == '@' ? a->deliver[i] + 1 : a->deliver[i], s + 1) == 0;
+		if (!ok) {
+			char shown[160], list[200] = "";
+			deliver_target_mask(s, shown, sizeof shown);
+			for (size_t i = 0; i < a->ndeliver; i++)
+				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s%s",
+				    i ? ", " : "", a->deliver[i][0] == '@' ? "" : "@", a->deliver[i]);
+			rc = err_set(e, ST_REFUSED, "Refused: delivery target '%s' is not one an agent may"
+			    " give a task. The user's config (agent_deliver) lets agents give: %s", shown,
+			    list[0] ? list : "none");
+			break;
+		}
+	}
+	cJSON_Delete(j);
 	return rc;
 }
 

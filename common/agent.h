@@ -11,6 +11,7 @@
  *   agent_max_create = N         tasks one run or session may create (default 10)
  *   agent_max_tasks = N          active agent-made tasks in all (default 100)
  *   agent_max_calls = N          tool calls answered per model round (default 16)
+ *   agent_deliver = @NAME,...    named delivery targets agents may give tasks (default none)
  * The checks return ST_OK, or ST_REFUSED with a sentence a model can read
  * and act on. */
 #ifndef AC_AGENT_H
@@ -41,6 +42,8 @@ struct agent {
 	int edit_all;
 	long max_create, max_tasks, max_calls;
 	char *exec;                 /* the default executor's command line */
+	char **deliver;             /* agent_deliver: the named targets it may give tasks */
+	size_t ndeliver;
 	char *store;                /* the store's path or URI, which is never attached */
 };
 
@@ -59,6 +62,10 @@ int agent_max_calls(const struct config *cf, long *n, struct err *e);
 /* A task's MCP servers and tool patterns (JSON arrays of strings, or NULL)
  * within the agent's own. */
 int agent_check_mcp(const struct agent *a, const char *mcp, const char *allow, struct err *e);
+/* A task's delivery targets (a JSON array, or NULL): only @NAMEs the
+ * config's agent_deliver lists, so an injected prompt cannot send answers
+ * to an address of its choosing. */
+int agent_check_deliver(const struct agent *a, const char *deliver, struct err *e);
 /* A task's attachments (a JSON array, or NULL): http(s) URLs, and files
  * under agent_attach_dirs, which *out gets resolved (malloc'd JSON, or NULL
  * when there were none). */

@@ -41,12 +41,15 @@ static const char *const known_keys[] = {
 	"agent_attach_dirs", "agent_edit", "agent_max_calls", "agent_max_create",
 	"agent_max_tasks", "agent_mcp", "agent_url_allow", "anthropic_api_key", "anthropic_base_url",
 	"anthropic_model", "budget", "connect_timeout", "context_messages", "date_order", "db",
-	"deadline", "exec", "hook_rate", "keep", "keep_runs", "model", "notify", "notify_on",
+	"deadline", "deliver", "deliver_on", "deliver_secret", "deliver_timeout", "exec", "hook_rate",
+	"keep", "keep_runs", "model", "notify", "notify_on",
 	"openai_api_key", "openai_base_url", "openai_model", "owner_timeout", "provider", "retries",
-	"max_concurrent", "run_timeout", "stagger", "tick_log_max", "timeout", "tz", NULL,
+	"max_concurrent", "run_timeout", "stagger", "tick_log_max", "timeout", "tz", "agent_deliver",
+	"telegram_token", "telegram_base_url", "smtp_url", "smtp_user", "smtp_password",
+	"mail_from", "sendmail", NULL,
 };
 /* Keys of the form PREFIX.NAME (per model, per server). */
-static const char *const known_prefixes[] = {"concurrency.", "price.", NULL};
+static const char *const known_prefixes[] = {"concurrency.", "price.", "deliver.", NULL};
 
 static int
 key_known(const char *k)
@@ -118,8 +121,14 @@ key_ok(const char *k)
 static int
 is_secret(const char *k)
 {
+	/* Delivery targets and their credentials are secrets too: a Slack
+	 * webhook's URL is its token. */
 	size_t n = strlen(k);
-	return n >= 4 && strcmp(k + n - 4, "_key") == 0;
+	return (n >= 4 && strcmp(k + n - 4, "_key") == 0) ||
+	    (n >= 6 && strcmp(k + n - 6, "_token") == 0) ||
+	    (n >= 7 && strcmp(k + n - 7, "_secret") == 0) ||
+	    (n >= 9 && strcmp(k + n - 9, "_password") == 0) ||
+	    strncmp(k, "deliver.", 8) == 0 || strcmp(k, "smtp_url") == 0;
 }
 
 static void

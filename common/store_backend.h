@@ -12,6 +12,7 @@
 
 #include "store.h"
 #include "store_history.h"
+#include "store_deliver.h"
 
 struct store_ops;
 struct web_store_ops;
@@ -131,6 +132,7 @@ struct store_ops {
 	    struct err *e);
 
 	const struct history_ops *history;  /* store_history.h, below */
+	const struct deliver_ops *deliver;  /* store_deliver.h */
 	const struct web_store_ops *web;    /* store_web.h: task-web's tokens */
 };
 

@@ -718,6 +718,21 @@ static const char *const migrations[] = {
 	" created_at bigint NOT NULL);"
 	"CREATE TABLE IF NOT EXISTS web_hook_events (task_id text COLLATE \"C\" NOT NULL, key text NOT NULL,"
 	" at bigint NOT NULL, body_sha256 text, PRIMARY KEY (task_id, key));",
+	/* 11: delivery: a task's targets and which runs go to them, and a
+	 * receipt per (run, target) whose id is the idempotency key every
+	 * attempt carries; a lease (owner, until) makes one sender at a time. */
+	"ALTER TABLE tasks ADD COLUMN deliver text;"
+	"ALTER TABLE tasks ADD COLUMN deliver_on text;"
+	"CREATE TABLE receipts (id text COLLATE \"C\" PRIMARY KEY,"
+	" run_id text COLLATE \"C\" NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" task_id text COLLATE \"C\" NOT NULL, target text NOT NULL, kind text NOT NULL,"
+	" status text NOT NULL, attempts integer NOT NULL DEFAULT 0, created_at bigint NOT NULL,"
+	" next_at bigint, last_at bigint, answer text, error text,"
+	" parts_done integer NOT NULL DEFAULT 0, lease_owner text,"
+	" lease_until bigint, UNIQUE (run_id, target));"
+	"CREATE INDEX receipts_due ON receipts (next_at) WHERE status = 'pending';"
+	"CREATE INDEX receipts_task ON receipts (task_id, created_at);"
+	"CREATE INDEX tasks_deliver ON tasks (id) WHERE deliver IS NOT NULL;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -1392,6 +1407,7 @@ static const struct store_ops pg_ops = {
 	.call_usage = pg_call_usage,
 	.history = &pg_history_ops,
 	.web = &pg_web_ops,
+	.deliver = &pg_deliver_ops,
 };
 
 int

@@ -303,6 +303,21 @@ static const char *const migrations[] = {
 	" created_at INTEGER NOT NULL);"
 	"CREATE TABLE IF NOT EXISTS web_hook_events (task_id TEXT NOT NULL, key TEXT NOT NULL,"
 	" at INTEGER NOT NULL, body_sha256 TEXT, PRIMARY KEY (task_id, key));",
+	/* 15: delivery: a task's targets and which runs go to them, and a
+	 * receipt per (run, target) whose id is the idempotency key every
+	 * attempt carries; a lease (owner, until) makes one sender at a time. */
+	"ALTER TABLE tasks ADD COLUMN deliver TEXT;"
+	"ALTER TABLE tasks ADD COLUMN deliver_on TEXT;"
+	"CREATE TABLE receipts (id TEXT PRIMARY KEY,"
+	" run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, task_id TEXT NOT NULL,"
+	" target TEXT NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL,"
+	" attempts INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, next_at INTEGER,"
+	" last_at INTEGER, answer TEXT, error TEXT, parts_done INTEGER NOT NULL DEFAULT 0,"
+	" lease_owner TEXT, lease_until INTEGER,"
+	" UNIQUE (run_id, target));"
+	"CREATE INDEX receipts_due ON receipts(next_at) WHERE status = 'pending';"
+	"CREATE INDEX receipts_task ON receipts(task_id, created_at);"
+	"CREATE INDEX tasks_deliver ON tasks(id) WHERE deliver IS NOT NULL;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
@@ -1205,6 +1220,7 @@ static const struct store_ops sqlite_ops = {
 	.call_usage = sq_call_usage,
 	.history = &sq_history_ops,
 	.web = &sq_web_ops,
+	.deliver = &sq_deliver_ops,
 };
 
 int

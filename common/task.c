@@ -8,6 +8,7 @@
 
 #include "cron.h"
 #include "notify.h"
+#include "deliver.h"
 #include "spend.h"
 #include "history.h"
 #include "task.h"
@@ -331,6 +332,9 @@ task_validate(const struct task *t, struct zones *zs, struct err *e)
 	if (t->budget && (rc = budget_parse(t->budget, &b, e)))
 		return rc;
 	if (t->notify_on && (rc = notify_on_parse(t->notify_on, &mask, e)))
+		return rc;
+	if ((rc = deliver_targets_check(t->deliver, e)) ||
+	    (t->deliver_on && (rc = deliver_on_parse(t->deliver_on, &mask, e))))
 		return rc;
 	struct keep k;
 	struct err sub;

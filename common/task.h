@@ -88,6 +88,8 @@ struct task {
 	                              NULL reads as the user */
 	char *scope;               /* the scope agents see it in, or NULL */
 	char *notify_on;           /* the events its hook hears of (notify.h), NULL: the default */
+	char *deliver;             /* JSON array of delivery targets (deliver.h), or NULL: the config's */
+	char *deliver_on;          /* which runs are delivered (notify.h's words), NULL: every end */
 	char *budget;              /* AMOUNT/PERIOD (spend.h), NULL: none */
 	int64_t budget_noticed;    /* the budget window its hook last heard of, or TIME_NONE */
 	char *output_hash;         /* of its last successful run's output, for `change` */

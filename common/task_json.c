@@ -11,6 +11,7 @@
 #include "store.h"
 #include "task_fields.h"
 #include "task_json.h"
+#include "deliver.h"
 #include "tz.h"
 #include "utf8.h"
 #include "when.h"
@@ -187,10 +188,19 @@ fields_json(const struct fields *fs, const void *obj, struct zones *zs)
 	return o;
 }
 
+/* Delivery targets hold secrets (deliver.h): JSON shows them masked. */
 cJSON *
 task_to_json(const struct task *t, struct zones *zs)
 {
-	return fields_json(&task_fields, t, zs);
+	cJSON *o = fields_json(&task_fields, t, zs);
+	if (t->deliver) {
+		char *masked = deliver_targets_mask(t->deliver);
+		cJSON *arr = cJSON_Parse(masked);
+		free(masked);
+		if (arr)
+			cJSON_ReplaceItemInObjectCaseSensitive(o, "deliver", arr);
+	}
+	return o;
 }
 
 cJSON *

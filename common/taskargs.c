@@ -16,6 +16,8 @@
 #include "history.h"
 #include "mcp_client.h"
 #include "notify.h"
+#include "deliver.h"
+#include "config.h"
 #include "opt.h"
 #include "spend.h"
 #include "taskargs.h"
@@ -28,7 +30,7 @@ enum {
 	OPT_INTENT, OPT_CHANNEL, OPT_PAYLOAD, OPT_MISSED, OPT_JITTER, OPT_NOTIFY, OPT_UNTIL,
 	OPT_COUNT, OPT_MCP, OPT_MCP_ALLOW, OPT_SCOPE, OPT_EVERY, OPT_FROM, OPT_NOT_BEFORE,
 	OPT_BUDGET, OPT_NOTIFY_ON,
-	OPT_OVERLAP, OPT_DEADLINE, OPT_PAUSE_AFTER, OPT_KEEP,
+	OPT_OVERLAP, OPT_DEADLINE, OPT_PAUSE_AFTER, OPT_KEEP, OPT_DELIVER, OPT_DELIVER_ON,
 };
 
 static const char task_shortopts[] = "n:p:s:c:a:P:z:m:e:t:r:k:A:C:";
@@ -75,6 +77,8 @@ static const struct option task_options[] = {
 	{"deadline", required_argument, NULL, OPT_DEADLINE},
 	{"pause-after", required_argument, NULL, OPT_PAUSE_AFTER},
 	{"keep", required_argument, NULL, OPT_KEEP},
+	{"deliver", required_argument, NULL, OPT_DELIVER},
+	{"deliver-on", required_argument, NULL, OPT_DELIVER_ON},
 	{0, 0, 0, 0},
 };
 
@@ -92,6 +96,8 @@ taskargs_free(struct task_args *a)
 	free(a->attach);
 	free(a->mcp);
 	free(a->mcp_allow);
+	free(a->deliver);
+	a->deliver = NULL;
 	free(a->weekly_joined);
 	free(a->crons);
 	a->crons = NULL;
@@ -225,6 +231,8 @@ taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int ar
 	case OPT_DEADLINE: a->deadline = arg; break;
 	case OPT_PAUSE_AFTER: a->pause_after = arg; break;
 	case OPT_KEEP: a->keep = arg; break;
+	case OPT_DELIVER: push(&a->deliver, &a->ndeliver, arg); break;
+	case OPT_DELIVER_ON: a->deliver_on = arg; break;
 	default: return 0;
 	}
 	return 1;
@@ -555,7 +563,7 @@ check_text(const struct task_args *a, struct err *e)
 		{"--daily", a->daily}, {"--weekly", a->weekly}, {"--until", a->until},
 		{"--count", a->count}, {"--scope", a->scope}, {"--every", a->every},
 		{"--from", a->from}, {"--not-before", a->not_before}, {"--budget", a->budget},
-		{"--notify-on", a->notify_on}, {"--keep", a->keep}};
+		{"--notify-on", a->notify_on}, {"--keep", a->keep}, {"--deliver-on", a->deliver_on}};
 	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
 		if (one[i].v && !utf8_valid(one[i].v, strlen(one[i].v)))
 			return err_set(e, ST_INVALID, "%s is not UTF-8 text", one[i].flag);
@@ -574,7 +582,69 @@ check_text(const struct task_args *a, struct err *e)
 	for (size_t i = 0; i < a->nmcp_allow; i++)
 		if (!utf8_valid(a->mcp_allow[i], strlen(a->mcp_allow[i])))
 			return err_set(e, ST_INVALID, "--mcp-allow is not UTF-8 text");
+	for (size_t i = 0; i < a->ndeliver; i++)
+		if (!utf8_valid(a->deliver[i], strlen(a->deliver[i])))
+			return err_set(e, ST_INVALID, "--deliver is not UTF-8 text");
 	return ST_OK;
+}
+
+/* --deliver (each a target, repeats kept once; none alone removes them)
+ * and --deliver-on.  A @NAME the config does not define would fail every
+ * delivery, so it is refused now. */
+static int
+apply_deliver(const struct task_args *a, struct task *t, struct err *e)
+{
+	int rc;
+	if (a->deliver_on) {
+		unsigned mask;
+		char buf[96];
+		if (*a->deliver_on && (rc = deliver_on_parse(a->deliver_on, &mask, e)))
+			return err_set(e, rc, "bad --deliver-on: %s", e->msg);
+		if (*a->deliver_on)
+			notify_on_fmt(mask, buf, sizeof buf);
+		set_str(&t->deliver_on, *a->deliver_on ? buf : NULL);
+	}
+	if (!a->ndeliver)
+		return ST_OK;
+	int none = 0;
+	for (size_t i = 0; i < a->ndeliver; i++)
+		none |= strcmp(a->deliver[i], "none") == 0;
+	if (none) {
+		if (a->ndeliver > 1)
+			return err_set(e, ST_INVALID, "--deliver none removes every target; give it alone");
+		set_str(&t->deliver, NULL);
+		return ST_OK;
+	}
+	struct config *cf = NULL;
+	cJSON *arr = cJSON_CreateArray();
+	rc = ST_OK;
+	for (size_t i = 0; i < a->ndeliver && !rc; i++) {
+		const char *v = a->deliver[i];
+		char *resolved = NULL;
+		const cJSON *it;
+		int seen = 0;
+		if ((rc = deliver_target_check(v, e)))
+			break;
+		if (v[0] == '@') {
+			if (!cf && (rc = config_load(&cf, e)))
+				break;
+			if ((rc = deliver_resolve(cf, v, &resolved, e)))
+				break;
+			free(resolved);
+		}
+		cJSON_ArrayForEach(it, arr) seen |= strcmp(it->valuestring, v) == 0;
+		if (!seen)
+			cJSON_AddItemToArray(arr, cJSON_CreateString(v));
+	}
+	if (!rc && cJSON_GetArraySize(arr) > DELIVER_TARGETS_MAX)
+		rc = err_set(e, ST_INVALID, "--deliver: at most %d targets", DELIVER_TARGETS_MAX);
+	if (!rc) {
+		free(t->deliver);
+		t->deliver = cJSON_PrintUnformatted(arr);
+	}
+	cJSON_Delete(arr);
+	config_free(cf);
+	return rc;
 }
 
 /* --budget and --notify-on, stored in their plain form ("$2/day"). */
@@ -761,6 +831,8 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 	apply_words(a->mcp, a->nmcp, &t->mcp);
 	apply_words(a->mcp_allow, a->nmcp_allow, &t->mcp_allow);
 	if (a->nmcp && (rc = check_servers(t->mcp, e)))
+		return rc;
+	if ((rc = apply_deliver(a, t, e)))
 		return rc;
 	int rearm = 0;
 	if ((rc = apply_when(a, t, now, zs, &rearm, e)))

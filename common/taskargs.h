@@ -26,6 +26,9 @@ struct task_args {
 	const char *keep;            /* history.h; "default" (or "") removes it */
 	const char **plan, **attach, **mcp, **mcp_allow;
 	size_t nplan, nattach, nmcp, nmcp_allow;
+	const char **deliver;        /* --deliver, repeatable; "none" removes them all */
+	size_t ndeliver;
+	const char *deliver_on;      /* "" goes back to the default */
 	int manual, heartbeat;
 	int enabled;            /* -1 unchanged */
 	char *weekly_joined;

@@ -609,6 +609,7 @@ tools_task_add(struct tools *tl, struct task *t, int dedup, int *is_dup, char du
 	if ((rc = scope_keep(tl, t, e)) || (rc = text_limits(t, e)) ||
 	    (rc = task_finalize(t, 1, 1, tl->now, tl->zs, e)) || (rc = no_heartbeat(tl, t, e)) ||
 	    (rc = agent_check_mcp(&tl->ag, t->mcp, t->mcp_allow, e)) ||
+	    (rc = agent_check_deliver(&tl->ag, t->deliver, e)) ||
 	    (rc = attachments_check(tl, t, e)) || (rc = quotas(tl, e)) || (rc = name_free(tl, t, e)) ||
 	    (rc = store_task_add(tl->st, t, dedup, is_dup, dup_id, e)))
 		return rc;
@@ -646,6 +647,8 @@ tools_task_save(struct tools *tl, struct task *t, int reschedule, struct err *e)
 	    (rc = agent_check_mcp(&tl->ag, t->mcp, t->mcp_allow, e)))
 		goto out;
 	if (!same(old.attachments, t->attachments) && (rc = attachments_check(tl, t, e)))
+		goto out;
+	if (!same(old.deliver, t->deliver) && (rc = agent_check_deliver(&tl->ag, t->deliver, e)))
 		goto out;
 	/* A cap on spending holds the agent too: it may give one, not lift it. */
 	if (old.budget && !same(old.budget, t->budget)) {

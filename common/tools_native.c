@@ -149,7 +149,7 @@ static int
 native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char **payload,
     char count[3][24], struct buf *out)
 {
-	static const char *const arrays[] = {"plan", "attachments", "mcp", "mcp_allow"};
+	static const char *const arrays[] = {"plan", "attachments", "mcp", "mcp_allow", "deliver"};
 	int n = 0, b;
 	const char *given[8];
 	for (const char *const *k = schedule_args; *k; k++) {
@@ -207,9 +207,9 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
 	a->heartbeat = tools_arg_bool(args, "heartbeat", &b) && b;
 	if (tools_arg_bool(args, "enabled", &b))
 		a->enabled = b;
-	const char ***lists[] = {&a->plan, &a->attach, &a->mcp, &a->mcp_allow};
-	size_t *counts[] = {&a->nplan, &a->nattach, &a->nmcp, &a->nmcp_allow};
-	for (int i = 0; i < 4; i++) {
+	const char ***lists[] = {&a->plan, &a->attach, &a->mcp, &a->mcp_allow, &a->deliver};
+	size_t *counts[] = {&a->nplan, &a->nattach, &a->nmcp, &a->nmcp_allow, &a->ndeliver};
+	for (int i = 0; i < 5; i++) {
 		const cJSON *v = tools_arg(args, arrays[i]), *it;
 		const char ***list = lists[i];
 		size_t *nlist = counts[i];
@@ -616,6 +616,9 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	{"mcp", "array", "Names of MCP servers whose tools the model may use when this task runs " \
 	    "(e.g. ['github']): only servers this run may use itself. An empty list removes them.", \
 	    NULL, 0, NULL, NULL}, \
+	{"deliver", "array", "Where its answers are sent: named targets of the user's config " \
+	    "('@NAME'; only those agent_deliver lists), or ['none'] to remove them.", NULL, 0, NULL, \
+	    NULL}, \
 	{"mcp_allow", "array", "Glob patterns on the full tool name mcp__SERVER__TOOL limiting " \
 	    "which of those MCP tools the model may call (e.g. 'mcp__github__list_*'); within this " \
 	    "run's own when it has some.", NULL, 0, NULL, NULL}, \

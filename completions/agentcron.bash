@@ -43,7 +43,10 @@ _agentcron_complete()
 		esac ;;
 	-k | --kind) [[ $cmd == task-ls ]] && words='cron every at plan manual heartbeat' ;;
 	--missed) words='once skip all' ;;
-	--notify-on) words='failure recovery change success always never' ;;
+	--notify-on | --deliver-on) words='failure recovery change success always never' ;;
+	--deliver) words="none webhook: slack: ntfy: telegram: mailto: exec: $(sed -n \
+		's/^[[:space:]]*deliver\.\([A-Za-z0-9_.-]*\)[[:space:]]*=.*/@\1/p' \
+		"${XDG_CONFIG_HOME:-$HOME/.config}/agentcron/config" 2>/dev/null)" ;;
 	--by) [[ $cmd == task-log ]] && words='task model day' ;;
 	--budget) words='none' ;;
 	--keep) words='forever default 30d 90d 1000' ;;
@@ -77,5 +80,5 @@ _agentcron_complete()
 	esac
 }
 
-complete -F _agentcron_complete llm-call task-add task-edit task-log task-ls task-mcp \
-	task-rm task-run task-show task-status task-tick task-web task-when
+complete -F _agentcron_complete llm-call task-add task-deliver task-edit task-log task-ls \
+	task-mcp task-rm task-run task-show task-status task-tick task-web task-when

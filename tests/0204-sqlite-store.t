@@ -74,6 +74,10 @@ test_expect_success 'a store made by schema version 1 is upgraded in place and k
 # A store as schema 11 left it: a run in flight (its process gone) known
 # only from runs.
 cat >old11.sql <<\EOF
+DROP INDEX tasks_deliver;
+DROP TABLE receipts;
+ALTER TABLE tasks DROP COLUMN deliver;
+ALTER TABLE tasks DROP COLUMN deliver_on;
 DROP INDEX tasks_disabled;
 DROP INDEX tasks_paused;
 DROP INDEX tasks_failing;

@@ -59,12 +59,25 @@ test_expect_success 'every key agentcron reads is known: no warning' '
 	keep = 90d
 	keep_runs = 25000
 	context_messages = 100
+	deliver.chat = slack:https://hooks.slack.com/services/T0/B0/X
+	deliver = @chat
+	deliver_on = failure
+	deliver_secret = whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+	deliver_timeout = 30
+	telegram_token = 1:x
+	telegram_base_url = http://127.0.0.1:9
+	smtp_url = smtp://127.0.0.1:9
+	smtp_user = me
+	smtp_password = pw
+	mail_from = me@example.org
+	agent_deliver = @chat
 	hook_rate = 60
 	EOF
 	task-ls >/dev/null 2>err && test_cmp /dev/null err &&
 	grep "^\.It Li " "$AC_TOP/man/man5/agentcron-config.5" |
 		sed "s/^\.It //; s/ , / /g; s/Li //g; s/\. Ns Ar /./g" | tr " " "\n" | sort -u >documented &&
-	sed "s/ = .*//; s/^\([a-z_]*\)\.[^ ]*/\1.MODEL/" "$cfg" | sort -u >used &&
+	sed "s/ = .*//; s/^\([a-z_]*\)\.[^ ]*/\1.MODEL/; s/^deliver\.MODEL$/deliver.name/" "$cfg" |
+		sort -u >used &&
 	test_cmp used documented
 '
 

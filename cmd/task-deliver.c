@@ -1,0 +1,497 @@
+/* task-deliver: one pass of delivery.  It gives every run that ended since
+ * the last pass a receipt per target its task delivers to (deliver.h),
+ * then attempts each receipt that is due: claimed with a lease in one
+ * statement, so any number of passes on any hosts attempt one receipt one
+ * at a time, and a pass killed mid-send leaves a lease the next pass waits
+ * out before it sends the same idempotency key again.  A failure is
+ * retried by later passes with backoff for 24 hours; a refusal is not.
+ * task-tick starts it after a pass when there is anything to deliver; it
+ * links libcurl, which task-tick does not.  One JSON line per attempt. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "config.h"
+#include "deliver.h"
+#include "deliver_send.h"
+#include "http.h"
+#include "opt.h"
+#include "prog.h"
+#include "store.h"
+#include "store_deliver.h"
+#include "task.h"
+#include "task_json.h"
+
+static const char *prog = "task-deliver";
+
+#define CURSOR_KEY "deliver_cursor"  /* the latest run end a pass has looked at */
+#define CURSOR_LAG 300               /* runs ending this long before it are looked at again */
+#define FIRST_LOOK 3600              /* how far back the first pass looks */
+#define RUN_SPAN 86400               /* a run that ends may have started this long before */
+#define GIVE_UP 86400                /* retries stop this long after the receipt was made */
+
+static const int backoff[] = {30, 120, 600, 1800, 3600};
+
+struct pass {
+	struct store *st;
+	struct config *cf;
+	struct http *h;
+	int64_t now;
+	char owner[300];
+	long attempted, delivered, failed;
+};
+
+/* ---- receipts for runs that ended ---- */
+
+struct ended {
+	char (*ids)[37];
+	size_t n, cap;
+	int64_t since, newest;
+};
+
+static int
+collect_ended(const struct run *r, void *arg)
+{
+	struct ended *en = arg;
+	if (r->status == RUN_RUNNING || r->ended_at == TIME_NONE || r->ended_at < en->since)
+		return 0;
+	if (en->n == en->cap)
+		en->ids = xrealloc(en->ids, (en->cap = en->cap ? 2 * en->cap : 64) * sizeof *en->ids);
+	memcpy(en->ids[en->n++], r->id, 37);
+	if (r->ended_at > en->newest)
+		en->newest = r->ended_at;
+	return 0;
+}
+
+struct history {
+	const char *run_id;
+	int found;
+	struct run prev;          /* the ended run before it */
+	int has_prev;
+	char *prev_success;       /* the output of the success before it */
+	int has_success;
+};
+
+static int
+is_end(int status)
+{
+	return status == RUN_SUCCESS || status == RUN_FAILED || status == RUN_TIMEOUT ||
+	    status == RUN_INTERRUPTED;
+}
+
+static int
+scan_history(const struct run *r, void *arg)
+{
+	struct history *h = arg;
+	if (!h->found) {
+		h->found = strcmp(r->id, h->run_id) == 0;
+		return 0;
+	}
+	if (!h->has_prev && is_end(r->status)) {
+		h->prev = *r;
+		h->prev.output = h->prev.error = h->prev.note = NULL;
+		h->has_prev = 1;
+	}
+	if (!h->has_success && r->status == RUN_SUCCESS) {
+		h->prev_success = xstrdup(r->output ? r->output : "");
+		h->has_success = 1;
+	}
+	return h->has_prev && h->has_success;
+}
+
+/* Whether run r of t is delivered under its deliver_on. */
+static int
+wanted(struct pass *p, const struct task *t, const struct run *r, struct err *e)
+{
+	unsigned mask;
+	const char *on = t->deliver_on ? t->deliver_on : config_get(p->cf, "deliver_on");
+	if (deliver_on_parse(on, &mask, e))
+		return -1;
+	struct history h = {.run_id = r->id};
+	if (r->status == RUN_SUCCESS) {
+		struct run_filter f;
+		run_filter_init(&f);
+		f.task_id = t->id;
+		f.limit = 200;
+		f.with_output = 1;
+		if (store_run_list(p->st, &f, scan_history, &h, e))
+			return -1;
+	}
+	int w = deliver_wants(mask, r, h.has_prev ? &h.prev : NULL,
+	    h.has_success ? h.prev_success : NULL);
+	free(h.prev_success);
+	return w;
+}
+
+static int
+receipts_for(struct pass *p, const char *run_id, struct err *e)
+{
+	struct run r;
+	struct task t;
+	int rc = store_run_get(p->st, run_id, &r, e);
+	if (rc)
+		return rc == ST_NOTFOUND ? ST_OK : rc;
+	if ((rc = store_task_get(p->st, r.task_id, &t, e))) {
+		run_free(&r);
+		return rc == ST_NOTFOUND ? ST_OK : rc;
+	}
+	size_t n = 0;
+	char **targets = deliver_targets_of(&t, p->cf, &n);
+	int w = n ? wanted(p, &t, &r, e) : 0;
+	if (w < 0)
+		rc = ST_ERR;
+	for (size_t i = 0; w > 0 && i < n && !rc; i++) {
+		struct receipt rec;
+		char *resolved = NULL;
+		struct err sub;
+		int kind;
+		const char *rest;
+		receipt_init(&rec);
+		if (uuid4(rec.id) != 0) {
+			rc = err_set(e, ST_ERR, "cannot make a receipt id: no randomness");
+			break;
+		}
+		memcpy(rec.run_id, r.id, 37);
+		memcpy(rec.task_id, t.id, 37);
+		rec.target = targets[i];
+		snprintf(rec.kind, sizeof rec.kind, "unknown");
+		if (!deliver_resolve(p->cf, targets[i], &resolved, &sub) &&
+		    !deliver_target_parse(resolved, &kind, &rest, &sub))
+			snprintf(rec.kind, sizeof rec.kind, "%s", deliver_kind_name(kind));
+		free(resolved);
+		rec.created_at = rec.next_at = p->now;
+		int added;
+		rc = store_receipt_add(p->st, &rec, &added, e);
+	}
+	if (targets)
+		str_words_free(targets, n);
+	task_free(&t);
+	run_free(&r);
+	return rc;
+}
+
+static int
+make_receipts(struct pass *p, struct err *e)
+{
+	char *v = NULL;
+	int rc = store_setting_get(p->st, CURSOR_KEY, &v, e);
+	if (rc)
+		return rc;
+	int64_t cursor = p->now - FIRST_LOOK;
+	if (v)
+		cursor = strtoll(v, NULL, 10);
+	free(v);
+	struct ended en = {.since = cursor - CURSOR_LAG, .newest = cursor};
+	struct run_filter f;
+	run_filter_init(&f);
+	f.since = en.since - RUN_SPAN;
+	rc = store_run_list(p->st, &f, collect_ended, &en, e);
+	/* Oldest first: receipts in the order the runs ended. */
+	for (size_t i = en.n; !rc && i-- > 0;)
+		rc = receipts_for(p, en.ids[i], e);
+	free(en.ids);
+	if (!rc && (en.newest != cursor || !v)) {
+		char buf[32];
+		snprintf(buf, sizeof buf, "%lld", (long long)en.newest);
+		rc = store_setting_set(p->st, CURSOR_KEY, buf, e);
+	}
+	return rc;
+}
+
+/* ---- attempts ---- */
+
+struct tokens {
+	long long in, out;
+	double cost;
+	int any_cost;
+};
+
+static int
+add_call(const struct llm_call *c, void *arg)
+{
+	struct tokens *t = arg;
+	t->in += c->input_tokens > 0 ? c->input_tokens : 0;
+	t->out += c->output_tokens > 0 ? c->output_tokens : 0;
+	if (c->cost >= 0) {
+		t->cost += c->cost;
+		t->any_cost = 1;
+	}
+	return 0;
+}
+
+static void
+add_time(cJSON *o, const char *k, int64_t t)
+{
+	char buf[40];
+	if (t == TIME_NONE) {
+		cJSON_AddNullToObject(o, k);
+		return;
+	}
+	time_fmt_utc(t, buf, sizeof buf);
+	cJSON_AddStringToObject(o, k, buf);
+}
+
+static void
+add_text(cJSON *o, const char *k, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+/* What a webhook and an exec: target get: the run, its whole answer. */
+static char *
+run_json(struct pass *p, const struct run *r, const char *task_name, int64_t now)
+{
+	struct tokens tk = {0};
+	struct err e;
+	if (store_call_list(p->st, r->id, NULL, 0, add_call, &tk, &e))
+		tk.in = tk.out = 0;
+	cJSON *o = cJSON_CreateObject(), *d;
+	cJSON_AddStringToObject(o, "type", "run.ended");
+	add_time(o, "timestamp", now);
+	d = cJSON_AddObjectToObject(o, "data");
+	cJSON_AddStringToObject(d, "task_id", r->task_id);
+	add_text(d, "task_name", task_name);
+	cJSON_AddStringToObject(d, "run_id", r->id);
+	add_time(d, "slot", r->slot);
+	cJSON_AddStringToObject(d, "trigger", r->trigger >= 0 ? run_trigger_name(r->trigger) : "unknown");
+	cJSON_AddStringToObject(d, "status", run_status_name(r->status));
+	cJSON_AddNumberToObject(d, "attempt", r->attempt);
+	add_time(d, "started_at", r->started_at);
+	add_time(d, "ended_at", r->ended_at);
+	add_text(d, "answer", r->output);
+	add_text(d, "error", r->error);
+	cJSON_AddNumberToObject(d, "input_tokens", (double)tk.in);
+	cJSON_AddNumberToObject(d, "output_tokens", (double)tk.out);
+	if (tk.any_cost)
+		cJSON_AddNumberToObject(d, "cost", tk.cost);
+	else
+		cJSON_AddNullToObject(d, "cost");
+	char *s = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	return s;
+}
+
+struct due {
+	struct receipt *r;
+	size_t n, cap;
+};
+
+static int
+collect_due(const struct receipt *r, void *arg)
+{
+	struct due *d = arg;
+	if (d->n == d->cap)
+		d->r = xrealloc(d->r, (d->cap = d->cap ? 2 * d->cap : 16) * sizeof *d->r);
+	struct receipt *c = &d->r[d->n++];
+	*c = *r;
+	c->target = xstrdup(r->target);
+	c->answer = xstrdup(r->answer);
+	c->error = xstrdup(r->error);
+	c->task_name = xstrdup(r->task_name);
+	return 0;
+}
+
+static void
+report(const struct receipt *r)
+{
+	char shown[300];
+	deliver_target_mask(r->target, shown, sizeof shown);
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "id", r->id);
+	cJSON_AddStringToObject(o, "run_id", r->run_id);
+	cJSON_AddStringToObject(o, "task_id", r->task_id);
+	add_text(o, "task_name", r->task_name);
+	cJSON_AddStringToObject(o, "target", shown);
+	cJSON_AddStringToObject(o, "kind", r->kind);
+	cJSON_AddStringToObject(o, "status", receipt_status_name(r->status));
+	cJSON_AddNumberToObject(o, "attempts", r->attempts);
+	add_time(o, "next_at", r->status == RECEIPT_PENDING ? r->next_at : TIME_NONE);
+	add_text(o, "answer", r->answer);
+	add_text(o, "error", r->error);
+	char *s = json_print_line(o);
+	puts(s);
+	free(s);
+	cJSON_Delete(o);
+}
+
+static int64_t
+lease_secs(const struct config *cf)
+{
+	const char *v = config_get(cf, "deliver_timeout");
+	long t = v ? strtol(v, NULL, 10) : 0;
+	if (t <= 0 || t > 3600)
+		t = DELIVER_TIMEOUT;
+	/* Room for a message in several parts, each within the timeout. */
+	return 10 * t + 60;
+}
+
+static int
+attempt(struct pass *p, struct receipt *r, struct err *e)
+{
+	int got = 0;
+	int rc = store_receipt_claim(p->st, r->id, p->owner, p->now, p->now + lease_secs(p->cf), &got, e);
+	if (rc || !got)
+		return rc;
+	r->attempts++;
+	struct run run;
+	struct deliver_outcome o;
+	char *resolved = NULL, *json = NULL, *text = NULL;
+	struct err sub;
+	memset(&o, 0, sizeof o);
+	o.retry_after = -1;
+	if ((rc = store_run_get(p->st, r->run_id, &run, e)))
+		return rc;
+	if (deliver_resolve(p->cf, r->target, &resolved, &sub)) {
+		snprintf(o.error, sizeof o.error, "%s", sub.msg);
+		o.permanent = 1;
+	} else {
+		const char *name = r->task_name ? r->task_name : r->task_id;
+		json = run_json(p, &run, name, p->now);
+		if (run.status == RUN_SUCCESS)
+			text = xstrdup(run.output ? run.output : "");
+		else
+			text = xasprintf("%s%s%s", run.error ? run.error : "", run.error && run.output ?
+			    "\n\n" : "", run.output ? run.output : "");
+		struct deliver_msg m = {.id = r->id, .target = resolved, .task_id = r->task_id,
+			.task_name = name, .run_id = r->run_id, .status = run_status_name(run.status),
+			.text = text, .json = json, .now = p->now, .parts_done = r->parts_done};
+		deliver_send(p->h, p->cf, &m, &o);
+	}
+	r->last_at = p->now;
+	r->parts_done = o.parts_done;
+	set_str(&r->answer, o.delivered ? o.answer : NULL);
+	set_str(&r->error, o.delivered ? NULL : o.error);
+	if (o.delivered) {
+		r->status = RECEIPT_DELIVERED;
+		r->next_at = TIME_NONE;
+	} else if (o.permanent) {
+		r->status = RECEIPT_FAILED;
+		r->next_at = TIME_NONE;
+	} else {
+		int n = (int)(sizeof backoff / sizeof backoff[0]);
+		int64_t wait = backoff[r->attempts - 1 < n ? r->attempts - 1 : n - 1];
+		if (o.retry_after >= 0)
+			wait = o.retry_after > 0 ? o.retry_after : 1;
+		r->next_at = p->now + wait;
+		r->status = RECEIPT_PENDING;
+		if (r->next_at > r->created_at + GIVE_UP) {
+			r->status = RECEIPT_FAILED;
+			r->next_at = TIME_NONE;
+			char why[ERR_MAX];
+			snprintf(why, sizeof why, "gave up after %d attempts in 24 hours: %.400s", r->attempts,
+			    o.error);
+			set_str(&r->error, why);
+		}
+	}
+	int ours = 0;
+	rc = store_receipt_finish(p->st, r, p->owner, &ours, e);
+	if (!rc && !ours)
+		fprintf(stderr, "%s: receipt %.8s: its lease ran out before the attempt ended; another"
+		    " pass may try it again\n", prog, r->id);
+	if (!rc) {
+		p->attempted++;
+		p->delivered += r->status == RECEIPT_DELIVERED;
+		p->failed += r->status == RECEIPT_FAILED;
+		report(r);
+	}
+	free(resolved);
+	free(json);
+	free(text);
+	run_free(&run);
+	return rc;
+}
+
+static int
+attempt_due(struct pass *p, long max, struct err *e)
+{
+	struct due d = {0};
+	int rc = store_receipt_due(p->st, p->now, max, collect_due, &d, e);
+	for (size_t i = 0; i < d.n; i++) {
+		if (!rc)
+			rc = attempt(p, &d.r[i], e);
+		receipt_free(&d.r[i]);
+	}
+	free(d.r);
+	return rc;
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: task-deliver [--max N] [--no-new]\n"
+	    "One pass of delivery: receipts for the runs that ended since the last pass,\n"
+	    "then every receipt that is due attempted once.  One JSON line per attempt.\n"
+	    "  -n, --max N   attempt at most N receipts (default 100)\n"
+	    "      --no-new  attempt what is due; make no receipts for new runs\n"
+	    "  -h, --help    this help\n"
+	    "  -V, --version\n");
+}
+
+static int
+task_deliver(int argc, char **argv)
+{
+	enum { OPT_NO_NEW = 256 };
+	static const struct option opts[] = {
+		{"max", required_argument, NULL, 'n'},
+		{"no-new", no_argument, NULL, OPT_NO_NEW},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{0, 0, 0, 0},
+	};
+	long max = 100;
+	int no_new = 0, c;
+	char msg[128], *end;
+	while ((c = opt_next(argc, argv, ":n:hV", opts, msg, sizeof msg)) != -1) {
+		switch (c) {
+		case 'n':
+			max = strtol(optarg, &end, 10);
+			if (end == optarg || *end || max < 1 || max > 100000)
+				return usage_error(prog, "--max wants a number from 1 to 100000, not '%s'", optarg);
+			break;
+		case OPT_NO_NEW: no_new = 1; break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
+		default: return usage_error(prog, "%s", msg);
+		}
+	}
+	if (optind < argc)
+		return usage_error(prog, "unexpected argument '%s'", argv[optind]);
+	struct pass p = {0};
+	struct err e = {{0}};
+	struct owner self;
+	int rc = config_load(&p.cf, &e);
+	if (!rc)
+		rc = owner_self(&self, &e);
+	if (!rc) {
+		snprintf(p.owner, sizeof p.owner, "%s@%.200s:%lld", self.id, self.host, self.pid);
+		rc = store_open(NULL, 0, &p.st, &e);
+	}
+	if (!rc)
+		rc = store_now(p.st, &p.now, &e);
+	if (!rc)
+		rc = http_new(&p.h, &e);
+	if (!rc && !no_new)
+		rc = make_receipts(&p, &e);
+	if (!rc)
+		rc = attempt_due(&p, max, &e);
+	if (rc)
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+	http_free(p.h);
+	store_close(p.st);
+	config_free(p.cf);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	int rc = prog_start(prog);
+	return prog_end(prog, rc ? rc : task_deliver(argc, argv));
+}

@@ -1,0 +1,188 @@
+/* The PostgreSQL backend's delivery receipts (store_deliver.h; the table
+ * is step 9 of store_pg.c's schema).  A claim is one UPDATE whose WHERE
+ * holds the whole condition, so of two hosts racing for a receipt the
+ * second finds it leased. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_pg.h"
+#include "store_deliver.h"
+
+static const char *
+or_null(const char *s)
+{
+	return s && *s ? s : NULL;
+}
+
+static int
+rows(struct store *st, const char *q, struct pq_params *p, receipt_fn fn, void *arg,
+    const char *what, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	PGresult *res;
+	int rc = pq_exec(st, q, p, &res, what, e);
+	if (rc)
+		return rc;
+	for (int i = 0, n = pq->ntuples(res); i < n; i++) {
+		struct receipt r;
+		receipt_init(&r);
+		pq_get_copy(pq, res, i, 0, r.id, sizeof r.id);
+		pq_get_copy(pq, res, i, 1, r.run_id, sizeof r.run_id);
+		pq_get_copy(pq, res, i, 2, r.task_id, sizeof r.task_id);
+		r.target = pq_get_text(pq, res, i, 3);
+		pq_get_copy(pq, res, i, 4, r.kind, sizeof r.kind);
+		r.status = receipt_status_parse(pq->getvalue(res, i, 5));
+		r.attempts = (int)pq_get_int(pq, res, i, 6);
+		r.created_at = pq_get_time(pq, res, i, 7);
+		r.next_at = pq_get_time(pq, res, i, 8);
+		r.last_at = pq_get_time(pq, res, i, 9);
+		r.answer = pq_get_text(pq, res, i, 10);
+		r.error = pq_get_text(pq, res, i, 11);
+		r.task_name = pq_get_text(pq, res, i, 12);
+		r.parts_done = (int)pq_get_int(pq, res, i, 13);
+		int stop = fn(&r, arg);
+		receipt_free(&r);
+		if (stop)
+			break;
+	}
+	pq->clear(res);
+	return ST_OK;
+}
+
+static int
+pgd_add(struct store *st, const struct receipt *r, int *added, struct err *e)
+{
+	static const char q[] = "INSERT INTO receipts (id, run_id, task_id, target, kind, status,"
+	    " attempts, created_at, next_at) VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $7)"
+	    " ON CONFLICT (run_id, target) DO NOTHING";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, r->id);
+	pq_text(&p, r->run_id);
+	pq_text(&p, r->task_id);
+	pq_text(&p, r->target);
+	pq_text(&p, r->kind);
+	pq_int(&p, r->created_at);
+	pq_int(&p, r->next_at);
+	long n = 0;
+	int rc = pq_do(st, q, &p, &n, "adding a receipt", e);
+	if (!rc)
+		*added = n > 0;
+	return rc;
+}
+
+static int
+pgd_list(struct store *st, const struct receipt_filter *f, receipt_fn fn, void *arg, struct err *e)
+{
+	static const char q[] = "SELECT " RECEIPT_COLS RECEIPT_FROM " WHERE ($1::text IS NULL OR"
+	    " r.status = $1) AND ($2::text IS NULL OR r.task_id = $2) AND ($3::text IS NULL OR"
+	    " r.run_id = $3) ORDER BY r.created_at DESC, r.id LIMIT $4";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, f->status >= 0 ? receipt_status_name(f->status) : NULL);
+	pq_text(&p, or_null(f->task_id));
+	pq_text(&p, or_null(f->run_id));
+	if (f->limit > 0)
+		pq_int(&p, f->limit);
+	else
+		pq_text(&p, NULL);
+	return rows(st, q, &p, fn, arg, "reading receipts", e);
+}
+
+static int
+pgd_due(struct store *st, int64_t now, long max, receipt_fn fn, void *arg, struct err *e)
+{
+	static const char q[] = "SELECT " RECEIPT_COLS RECEIPT_FROM " WHERE r.status = 'pending'"
+	    " AND r.next_at <= $1 AND (r.lease_until IS NULL OR r.lease_until <= $1)"
+	    " ORDER BY r.next_at, r.created_at, r.id LIMIT $2";
+	struct pq_params p = {.n = 0};
+	pq_int(&p, now);
+	if (max > 0)
+		pq_int(&p, max);
+	else
+		pq_text(&p, NULL);
+	return rows(st, q, &p, fn, arg, "reading due receipts", e);
+}
+
+static int
+pgd_claim(struct store *st, const char *id, const char *owner, int64_t now, int64_t lease_until,
+    int *got, struct err *e)
+{
+	static const char q[] = "UPDATE receipts SET lease_owner = $2, lease_until = $4,"
+	    " attempts = attempts + 1 WHERE id = $1 AND status = 'pending' AND next_at <= $3"
+	    " AND (lease_until IS NULL OR lease_until <= $3)";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, id);
+	pq_text(&p, owner);
+	pq_int(&p, now);
+	pq_int(&p, lease_until);
+	long n = 0;
+	int rc = pq_do(st, q, &p, &n, "claiming a receipt", e);
+	if (!rc)
+		*got = n > 0;
+	return rc;
+}
+
+static int
+pgd_finish(struct store *st, const struct receipt *r, const char *owner, int *ours, struct err *e)
+{
+	static const char q[] = "UPDATE receipts SET status = $3, next_at = $4, last_at = $5,"
+	    " answer = $6, error = $7, parts_done = $8, lease_owner = NULL, lease_until = NULL"
+	    " WHERE id = $1 AND lease_owner = $2";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, r->id);
+	pq_text(&p, owner);
+	pq_text(&p, receipt_status_name(r->status));
+	pq_time(&p, r->next_at);
+	pq_int(&p, r->last_at);
+	pq_text(&p, r->answer);
+	pq_text(&p, r->error);
+	pq_int(&p, r->parts_done);
+	long n = 0;
+	int rc = pq_do(st, q, &p, &n, "recording a delivery", e);
+	if (!rc)
+		*ours = n > 0;
+	return rc;
+}
+
+static int
+pgd_counts(struct store *st, int64_t since, void (*fn)(const char *kind, const char *status,
+    long long n, void *arg), void *arg, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	static const char q[] = "SELECT kind, status, count(*) FROM receipts WHERE created_at >= $1"
+	    " GROUP BY kind, status"
+	    " ORDER BY kind, status";
+	struct pq_params p = {.n = 0};
+	pq_int(&p, since);
+	PGresult *res;
+	int rc = pq_exec(st, q, &p, &res, "counting receipts", e);
+	if (rc)
+		return rc;
+	for (int i = 0, n = pq->ntuples(res); i < n; i++)
+		fn(pq->getvalue(res, i, 0), pq->getvalue(res, i, 1), pq_get_int(pq, res, i, 2), arg);
+	pq->clear(res);
+	return ST_OK;
+}
+
+static int
+pgd_work(struct store *st, int64_t now, int *due, int *targets, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	static const char q[] = "SELECT EXISTS (SELECT 1 FROM receipts WHERE status = 'pending'"
+	    " AND next_at <= $1)::int, EXISTS (SELECT 1 FROM tasks WHERE deliver IS NOT NULL"
+	    " AND deleted_at IS NULL)::int";
+	struct pq_params p = {.n = 0};
+	pq_int(&p, now);
+	PGresult *res;
+	int rc = pq_exec(st, q, &p, &res, "looking for deliveries", e);
+	if (rc)
+		return rc;
+	*due = (int)pq_get_int(pq, res, 0, 0);
+	*targets = (int)pq_get_int(pq, res, 0, 1);
+	pq->clear(res);
+	return ST_OK;
+}
+
+const struct deliver_ops pg_deliver_ops = {
+	.add = pgd_add, .list = pgd_list, .due = pgd_due, .claim = pgd_claim, .finish = pgd_finish,
+	.counts = pgd_counts, .work = pgd_work,
+};

@@ -1,0 +1,192 @@
+/* The SQLite backend's delivery receipts (store_deliver.h; the table is
+ * step 13 of store_sqlite.c's schema). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_sqlite.h"
+#include "store_deliver.h"
+
+static const char *
+or_null(const char *s)
+{
+	return s && *s ? s : NULL;
+}
+
+static void
+read_receipt(sqlite3_stmt *s, struct receipt *r)
+{
+	receipt_init(r);
+	sq_col_copy(s, 0, r->id, sizeof r->id);
+	sq_col_copy(s, 1, r->run_id, sizeof r->run_id);
+	sq_col_copy(s, 2, r->task_id, sizeof r->task_id);
+	r->target = sq_col_text(s, 3);
+	sq_col_copy(s, 4, r->kind, sizeof r->kind);
+	r->status = receipt_status_parse((const char *)sqlite3_column_text(s, 5));
+	r->attempts = sqlite3_column_int(s, 6);
+	r->created_at = sq_col_time(s, 7);
+	r->next_at = sq_col_time(s, 8);
+	r->last_at = sq_col_time(s, 9);
+	r->answer = sq_col_text(s, 10);
+	r->error = sq_col_text(s, 11);
+	r->task_name = sq_col_text(s, 12);
+	r->parts_done = sqlite3_column_int(s, 13);
+}
+
+static int
+each(struct store *st, sqlite3_stmt *s, receipt_fn fn, void *arg, const char *what, struct err *e)
+{
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct receipt r;
+		read_receipt(s, &r);
+		int stop = fn(&r, arg);
+		receipt_free(&r);
+		if (stop) {
+			rc = SQLITE_DONE;
+			break;
+		}
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, what);
+}
+
+static int
+sqd_add(struct store *st, const struct receipt *r, int *added, struct err *e)
+{
+	static const char q[] = "INSERT INTO receipts (id, run_id, task_id, target, kind, status,"
+	    " attempts, created_at, next_at) VALUES (?1, ?2, ?3, ?4, ?5, 'pending', 0, ?6, ?7)"
+	    " ON CONFLICT (run_id, target) DO NOTHING";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, r->id);
+	sq_text(s, 2, r->run_id);
+	sq_text(s, 3, r->task_id);
+	sq_text(s, 4, r->target);
+	sq_text(s, 5, r->kind);
+	sqlite3_bind_int64(s, 6, r->created_at);
+	sqlite3_bind_int64(s, 7, r->next_at);
+	int rc = sq_done(st, s, e, "adding a receipt");
+	if (!rc)
+		*added = sqlite3_changes(sq_db(st)) > 0;
+	return rc;
+}
+
+static int
+sqd_list(struct store *st, const struct receipt_filter *f, receipt_fn fn, void *arg, struct err *e)
+{
+	static const char q[] = "SELECT " RECEIPT_COLS RECEIPT_FROM " WHERE (?1 IS NULL OR r.status = ?1)"
+	    " AND (?2 IS NULL OR r.task_id = ?2) AND (?3 IS NULL OR r.run_id = ?3)"
+	    " ORDER BY r.created_at DESC, r.id LIMIT ?4";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, f->status >= 0 ? receipt_status_name(f->status) : NULL);
+	sq_text(s, 2, or_null(f->task_id));
+	sq_text(s, 3, or_null(f->run_id));
+	sqlite3_bind_int64(s, 4, f->limit > 0 ? f->limit : -1);
+	return each(st, s, fn, arg, "reading receipts", e);
+}
+
+static int
+sqd_due(struct store *st, int64_t now, long max, receipt_fn fn, void *arg, struct err *e)
+{
+	static const char q[] = "SELECT " RECEIPT_COLS RECEIPT_FROM " WHERE r.status = 'pending'"
+	    " AND r.next_at <= ?1 AND (r.lease_until IS NULL OR r.lease_until <= ?1)"
+	    " ORDER BY r.next_at, r.created_at, r.id LIMIT ?2";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sqlite3_bind_int64(s, 1, now);
+	sqlite3_bind_int64(s, 2, max > 0 ? max : -1);
+	return each(st, s, fn, arg, "reading due receipts", e);
+}
+
+static int
+sqd_claim(struct store *st, const char *id, const char *owner, int64_t now, int64_t lease_until,
+    int *got, struct err *e)
+{
+	static const char q[] = "UPDATE receipts SET lease_owner = ?2, lease_until = ?4,"
+	    " attempts = attempts + 1 WHERE id = ?1 AND status = 'pending' AND next_at <= ?3"
+	    " AND (lease_until IS NULL OR lease_until <= ?3)";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, id);
+	sq_text(s, 2, owner);
+	sqlite3_bind_int64(s, 3, now);
+	sqlite3_bind_int64(s, 4, lease_until);
+	int rc = sq_done(st, s, e, "claiming a receipt");
+	if (!rc)
+		*got = sqlite3_changes(sq_db(st)) > 0;
+	return rc;
+}
+
+static int
+sqd_finish(struct store *st, const struct receipt *r, const char *owner, int *ours, struct err *e)
+{
+	static const char q[] = "UPDATE receipts SET status = ?3, next_at = ?4, last_at = ?5,"
+	    " answer = ?6, error = ?7, parts_done = ?8, lease_owner = NULL, lease_until = NULL"
+	    " WHERE id = ?1 AND lease_owner = ?2";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, r->id);
+	sq_text(s, 2, owner);
+	sq_text(s, 3, receipt_status_name(r->status));
+	if (r->next_at == TIME_NONE)
+		sqlite3_bind_null(s, 4);
+	else
+		sqlite3_bind_int64(s, 4, r->next_at);
+	sqlite3_bind_int64(s, 5, r->last_at);
+	sq_text(s, 6, r->answer);
+	sq_text(s, 7, r->error);
+	sqlite3_bind_int(s, 8, r->parts_done);
+	int rc = sq_done(st, s, e, "recording a delivery");
+	if (!rc)
+		*ours = sqlite3_changes(sq_db(st)) > 0;
+	return rc;
+}
+
+static int
+sqd_counts(struct store *st, int64_t since, void (*fn)(const char *kind, const char *status,
+    long long n, void *arg), void *arg, struct err *e)
+{
+	static const char q[] = "SELECT kind, status, count(*) FROM receipts WHERE created_at >= ?1"
+	    " GROUP BY kind, status"
+	    " ORDER BY kind, status";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sqlite3_bind_int64(s, 1, since);
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		fn((const char *)sqlite3_column_text(s, 0), (const char *)sqlite3_column_text(s, 1),
+		    sqlite3_column_int64(s, 2), arg);
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "counting receipts");
+}
+
+static int
+sqd_work(struct store *st, int64_t now, int *due, int *targets, struct err *e)
+{
+	static const char q[] = "SELECT EXISTS (SELECT 1 FROM receipts WHERE status = 'pending'"
+	    " AND next_at <= ?1), EXISTS (SELECT 1 FROM tasks WHERE deliver IS NOT NULL"
+	    " AND deleted_at IS NULL)";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sqlite3_bind_int64(s, 1, now);
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*due = sqlite3_column_int(s, 0);
+		*targets = sqlite3_column_int(s, 1);
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW ? ST_OK : sq_err(st, e, "looking for deliveries");
+}
+
+const struct deliver_ops sq_deliver_ops = {
+	.add = sqd_add, .list = sqd_list, .due = sqd_due, .claim = sqd_claim, .finish = sqd_finish,
+	.counts = sqd_counts, .work = sqd_work,
+};
