@@ -2,7 +2,8 @@
 # --overlap replace across hosts on PostgreSQL: a pass on one host finds
 # the task still running on another; the host running it ends the run
 # (SIGTERM to its process group) within a few seconds, records it
-# cancelled with the reason, and the new occurrence runs, once.  Hosts are
+# cancelled with the reason (in its output, not in cron's mail: the user
+# asked for it), and the new occurrence runs, once.  Hosts are
 # separate PID and UTS namespaces where unshare can make them, else
 # TASK_HOST_ID (tests/lib-pg.sh).
 . "$AC_TOP/tests/lib.sh"
@@ -32,8 +33,8 @@ test_expect_success 'host b replaces the run host a has in flight; host a ends i
 	test ! -s b.out && test ! -s b.err &&
 	wait &&
 	echo "host a ended it $(($(date +%s) - start)) s after host b asked" &&
-	grep -q "\"status\":\"cancelled\"" a.out &&
-	grep -q "^task-tick: task .r. ([0-9a-f]*) cancelled: replaced by its occurrence of 2026-11-23T07:01:00Z (--overlap replace); ended by SIGTERM" a.err &&
+	grep -q "\"status\":\"cancelled\".*replaced by its occurrence of 2026-11-23T07:01:00Z (--overlap replace); ended by SIGTERM" a.out &&
+	test ! -s a.err &&
 	touch fast &&
 	TASK_NOW=2026-11-23T07:01:10Z on_host b task-tick >b2.out 2>b2.err &&
 	test ! -s b2.err && grep -q "\"status\":\"success\"" b2.out &&
