@@ -144,3 +144,36 @@ base64_decode(const char *s, size_t *n)
 	*n = o;
 	return out;
 }
+
+void
+sha256(const void *p, size_t n, unsigned char out[SHA256_LEN])
+{
+	struct sha256 s;
+	sha256_init(&s);
+	sha256_add(&s, p, n);
+	sha256_end(&s, out);
+}
+
+void
+hmac_sha256(const void *key, size_t nkey, const void *msg, size_t nmsg,
+    unsigned char out[SHA256_LEN])
+{
+	unsigned char k[64] = {0}, pad[64], inner[SHA256_LEN];
+	struct sha256 s;
+	if (nkey > sizeof k)
+		sha256(key, nkey, k);
+	else if (nkey)
+		memcpy(k, key, nkey);
+	for (int i = 0; i < 64; i++)
+		pad[i] = k[i] ^ 0x36;
+	sha256_init(&s);
+	sha256_add(&s, pad, sizeof pad);
+	sha256_add(&s, msg, nmsg);
+	sha256_end(&s, inner);
+	for (int i = 0; i < 64; i++)
+		pad[i] = k[i] ^ 0x5c;
+	sha256_init(&s);
+	sha256_add(&s, pad, sizeof pad);
+	sha256_add(&s, inner, sizeof inner);
+	sha256_end(&s, out);
+}

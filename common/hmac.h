@@ -22,7 +22,7 @@ struct sha256 {
 void sha256_init(struct sha256 *s);
 void sha256_add(struct sha256 *s, const void *p, size_t n);
 void sha256_end(struct sha256 *s, unsigned char out[SHA256_LEN]);
-/* web_crypto.c (task-web's), the one-shot forms: */
+/* The one-shot forms. */
 void sha256(const void *p, size_t n, unsigned char out[SHA256_LEN]);
 void hmac_sha256(const void *key, size_t nkey, const void *msg, size_t nmsg,
     unsigned char out[SHA256_LEN]);
