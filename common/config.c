@@ -72,16 +72,42 @@ config_unknown(const struct config *c, size_t *pos)
 	return NULL;
 }
 
+static int
+is_secret(const char *k)
+{
+	/* Delivery targets and their credentials are secrets too: a Slack
+	 * webhook's URL is its token. */
+	size_t n = strlen(k);
+	return (n >= 4 && strcmp(k + n - 4, "_key") == 0) ||
+	    (n >= 6 && strcmp(k + n - 6, "_token") == 0) ||
+	    (n >= 7 && strcmp(k + n - 7, "_secret") == 0) ||
+	    (n >= 9 && strcmp(k + n - 9, "_password") == 0) ||
+	    strncmp(k, "deliver.", 8) == 0 || strcmp(k, "smtp_url") == 0;
+}
+
+/* What of a secret key's value to keep out of outputs: of a delivery
+ * target, the URL that is its token (not a mail address, a chat id or a
+ * command, which are no secret and too common to scrub). */
+static const char *
+secret_part(const char *k, const char *v)
+{
+	static const char *const kinds[] = {"webhook:", "slack:", "ntfy:"};
+	if (strncmp(k, "deliver.", 8) != 0)
+		return v;
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (strncmp(v, kinds[i], strlen(kinds[i])) == 0)
+			return v + strlen(kinds[i]);
+	return NULL;
+}
+
 const char *
 config_secret_next(const struct config *c, size_t *pos)
 {
-	static const char *const ends[] = {"_key", "_token", "_secret", "_password"};
 	for (; c && *pos < c->n; (*pos)++) {
-		size_t n = strlen(c->keys[*pos]);
-		for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
-			size_t m = strlen(ends[i]);
-			if (n > m && strcmp(c->keys[*pos] + n - m, ends[i]) == 0)
-				return c->values[(*pos)++];
+		const char *v;
+		if (is_secret(c->keys[*pos]) && (v = secret_part(c->keys[*pos], c->values[*pos]))) {
+			(*pos)++;
+			return v;
 		}
 	}
 	return NULL;
@@ -118,18 +144,6 @@ key_ok(const char *k)
 	return 1;
 }
 
-static int
-is_secret(const char *k)
-{
-	/* Delivery targets and their credentials are secrets too: a Slack
-	 * webhook's URL is its token. */
-	size_t n = strlen(k);
-	return (n >= 4 && strcmp(k + n - 4, "_key") == 0) ||
-	    (n >= 6 && strcmp(k + n - 6, "_token") == 0) ||
-	    (n >= 7 && strcmp(k + n - 7, "_secret") == 0) ||
-	    (n >= 9 && strcmp(k + n - 9, "_password") == 0) ||
-	    strncmp(k, "deliver.", 8) == 0 || strcmp(k, "smtp_url") == 0;
-}
 
 static void
 add(struct config *c, const char *k, const char *v)

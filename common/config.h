@@ -26,8 +26,9 @@ const char *config_path(const struct config *c);
 /* The keys of c that nothing reads (misspelt, most likely), one a call
  * from *pos (start at 0); NULL after the last. */
 const char *config_unknown(const struct config *c, size_t *pos);
-/* From *pos on (start at 0), the next value whose key ends in _key, _token,
- * _secret or _password; NULL at the end. */
+/* From *pos on (start at 0), the next secret value: of a key ending in
+ * _key, _token, _secret or _password, smtp_url, and the URL of a webhook,
+ * slack or ntfy target named deliver.NAME; NULL at the end. */
 const char *config_secret_next(const struct config *c, size_t *pos);
 /* The `tz` key as the local zone (TZ) when the environment sets none, so
  * every reading and listing uses it; ST_INVALID when it names no zone. */

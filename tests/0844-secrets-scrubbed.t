@@ -55,6 +55,18 @@ test_expect_success 'an executor that prints the config: the key not stored, sho
 	! store_dump | grep -q "$KEY"
 '
 
+test_expect_success 'a delivery target'\''s URL and token from the config are scrubbed too' '
+	cp "$cfg" cfg.saved &&
+	printf "deliver.team = slack:http://127.0.0.1:9/services/T0/B0/hooktoken77\ntelegram_token = 123:tg-token-88\n" >>"$cfg" &&
+	echo "http://127.0.0.1:9/services/T0/B0/hooktoken77 123:tg-token-88" >said &&
+	id=$(task-add --manual --exec "cat $PWD/said" --name urls x) &&
+	task-run "$id" >out &&
+	cp cfg.saved "$cfg" &&
+	echo "[redacted] [redacted]" >expect &&
+	test_cmp expect out &&
+	! store_dump | grep -q -e hooktoken77 -e tg-token-88
+'
+
 if test "$AC_STORE" = postgres; then
 db=$(pg_db_of "$TASK_DB")
 test_expect_success 'the PostgreSQL password is scrubbed from a run'\''s output' '
