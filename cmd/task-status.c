@@ -743,7 +743,9 @@ static void
 print_success(const char *task_id, int64_t at, void *arg)
 {
 	struct names *ns = arg;
-	const struct task_name *hit = bsearch(task_id, ns->v, ns->n, sizeof *ns->v, by_id);
+	/* No tasks listed (all in the trash, say): no array to search. */
+	const struct task_name *hit = ns->n ? bsearch(task_id, ns->v, ns->n, sizeof *ns->v, by_id) :
+	    NULL;
 	printf("agentcron_task_last_success_timestamp_seconds{task=\"");
 	label(task_id);
 	if (hit) {
@@ -809,7 +811,8 @@ print_prometheus(struct status *s, struct err *e)
 	task_filter_init(&f);
 	rc = store_task_list(s->st, &f, take_name, &ns, e);
 	if (!rc) {
-		qsort(ns.v, ns.n, sizeof *ns.v, by_id);
+		if (ns.n)
+			qsort(ns.v, ns.n, sizeof *ns.v, by_id);
 		rc = store_last_success(s->st, print_success, &ns, e);
 	}
 	for (size_t i = 0; i < ns.n; i++)
