@@ -321,9 +321,23 @@ open_file(const char *path, const struct llm_attach_rules *r, struct err *e)
 }
 
 static int
+refuse_guarded(const char *path, struct err *e)
+{
+	return err_set(e, ST_INVALID, "attachment '%s' is never sent to a model: it is "
+	    "agentcron's config or store, a key file, a PostgreSQL password or service file or a "
+	    "file of /proc", path);
+}
+
+static int
 read_file(const char *path, const struct guard *g, const struct llm_attach_rules *rules,
     struct buf *out, struct err *e)
 {
+	/* By name first: a file of /proc this user may not open is still refused as guarded. */
+	char *resolved = g ? realpath(path, NULL) : NULL;
+	int refused = resolved && guard_refuses(g, resolved, NULL);
+	free(resolved);
+	if (refused)
+		return refuse_guarded(path, e);
 	int fd = open_file(path, rules, e);
 	if (fd < 0 && !errno)
 		return ST_INVALID;
@@ -334,9 +348,7 @@ read_file(const char *path, const struct guard *g, const struct llm_attach_rules
 		return err_set(e, ST_INVALID, "cannot read attachment '%s': %s", path, strerror(errno));
 	if (guarded(g, path, fd)) {
 		close(fd);
-		return err_set(e, ST_INVALID, "attachment '%s' is never sent to a model: it is "
-		    "agentcron's config or store, a key file, a PostgreSQL password or service file or a "
-		    "file of /proc", path);
+		return refuse_guarded(path, e);
 	}
 	struct stat sb;
 	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || fcntl(fd, F_SETFL, 0) != 0) {
