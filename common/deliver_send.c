@@ -465,7 +465,7 @@ send_exec(const struct config *c, const struct deliver_msg *m, const char *cmd,
 		return;
 	}
 	/* Only what the command needs: no secrets of the config, no store. */
-	char *env[12];
+	char *env[16];
 	size_t n = 0;
 	const char *keep[] = {"PATH", "HOME", "LANG", "LC_ALL", "TZ"};
 	for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++)
@@ -475,6 +475,12 @@ send_exec(const struct config *c, const struct deliver_msg *m, const char *cmd,
 	env[n++] = xasprintf("TASK_NAME=%s", m->task_name);
 	env[n++] = xasprintf("TASK_RUN_ID=%s", m->run_id);
 	env[n++] = xasprintf("TASK_DELIVERY_ID=%s", m->id);
+	/* As a notify hook's: the event and the run's status. */
+	cJSON *j = cJSON_Parse(m->json);
+	const cJSON *ev = cJSON_GetObjectItem(j, "event");
+	env[n++] = xasprintf("TASK_EVENT=%s", cJSON_IsString(ev) ? ev->valuestring : "");
+	env[n++] = xasprintf("TASK_STATUS=%s", m->status);
+	cJSON_Delete(j);
 	env[n] = NULL;
 	struct exec_cmd ec = {.argv = argv, .envp = env, .input = m->json, .ninput = strlen(m->json),
 		.timeout_ms = timeout_ms(c)};
