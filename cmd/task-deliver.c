@@ -328,9 +328,10 @@ hook_json(struct pass *p, const struct run *r, const char *task_name, const char
 		cJSON_AddNumberToObject(o, "cost", tk.cost);
 	else
 		cJSON_AddNullToObject(o, "cost");
-	char *s = json_print_line(o);
+	char *s = json_print_line(o), *nl = xasprintf("%s\n", s);
 	cJSON_Delete(o);
-	return s;
+	free(s);
+	return nl;
 }
 
 struct due {

@@ -21,6 +21,7 @@ test_expect_success 'the hook'"'"'s fields, the whole answer, its events' '
 	store_sql "SELECT kind, status, answer FROM receipts" >actual && echo "exec|delivered|exit 0" >expect &&
 	test_cmp expect actual &&
 	test_until 30 test -s hook.notify.in &&
+	test "$(wc -l <hook.deliver.in)" = 1 && test "$(wc -l <hook.notify.in)" = 1 &&
 	keys hook.notify.in >hk && keys hook.deliver.in >dk &&
 	tr " " "\n" <hk >hk.l && tr " " "\n" <dk >dk.l &&
 	comm -23 hk.l dk.l >missing && test_cmp /dev/null missing &&
