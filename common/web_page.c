@@ -9,7 +9,9 @@
 #include <strings.h>
 
 #include "store.h"
+#include "cron.h"
 #include "store_history.h"
+#include "store_web.h"
 #include "web_impl.h"
 
 #define PAGE_TASKS 500           /* rows of the tasks page, at most */
@@ -197,15 +199,13 @@ overview(struct web *w, struct web_resp *rs)
 	}
 	free(paused);
 	buf_puts(&b, "<h2>Tasks</h2><table><tr><th>status</th><th>tasks</th></tr>\n");
-	for (int s = 0; !rc && s < 5; s++) {
-		struct task_filter f;
-		long n = 0;
-		task_filter_init(&f);
-		f.statuses = 1u << s;
-		if (!(rc = store_task_count(w->st, &f, &n, &e)))
-			buf_printf(&b, "<tr><td><a href=\"/tasks?status=%s\">%s</a></td><td>%ld</td></tr>\n",
-			    names[s], names[s], n);
-	}
+	/* From indexes alone (task-status's count), not a walk of the tasks. */
+	struct task_tally tally;
+	if (!rc)
+		rc = store_task_tally(w->st, &tally, &e);
+	for (int s = 0; !rc && s < 5; s++)
+		buf_printf(&b, "<tr><td><a href=\"/tasks?status=%s\">%s</a></td><td>%ld</td></tr>\n",
+		    names[s], names[s], tally.by_status[s]);
 	buf_puts(&b, "</table>\n<h2>Runs of the last 24 hours</h2><table>"
 	    "<tr><th>status</th><th>runs</th></tr>\n");
 	if (!rc)
@@ -225,7 +225,6 @@ overview(struct web *w, struct web_resp *rs)
 struct rows {
 	struct web *w;
 	const struct web_who *who;
-	const char *text;
 	struct task *t;          /* the tasks listed, to sort */
 	long n;
 };
@@ -234,9 +233,6 @@ static int
 task_take(const struct task *t, void *arg)
 {
 	struct rows *r = arg;
-	if (r->text && *r->text && !strcasestr(t->name ? t->name : "", r->text) &&
-	    !strcasestr(t->prompt ? t->prompt : "", r->text))
-		return 0;
 	task_copy(&r->t[r->n++], t);
 	return r->n >= PAGE_TASKS;
 }
@@ -329,7 +325,8 @@ tasks_page(struct web *w, const struct web_req *rq, const struct web_who *who, s
 		buf_puts(&b, "<th></th>");
 	buf_puts(&b, "<th>name</th><th>status</th><th>schedule</th><th>next run</th><th>last run</th>"
 	    "</tr>\n");
-	struct rows r = {w, who, q, xcalloc(PAGE_TASKS, sizeof(struct task)), 0};
+	struct rows r = {w, who, xcalloc(PAGE_TASKS, sizeof(struct task)), 0};
+	f.limit = PAGE_TASKS;
 	int rc = store_task_list(w->st, &f, task_take, &r, &e);
 	int (*cmp)(const void *, const void *) = !sort ? NULL : !strcmp(sort, "name") ? by_name
 	    : !strcmp(sort, "status") ? by_status : !strcmp(sort, "last") ? by_last : NULL;
@@ -431,13 +428,24 @@ charts(struct buf *b, const struct runs *rr)
 }
 
 static int
-task_page(struct web *w, const char *arg, const struct web_who *who, struct web_resp *rs)
+task_page(struct web *w, const struct web_req *rq, const char *arg, const struct web_who *who,
+    struct web_resp *rs)
 {
 	struct buf b = {0};
 	struct err e = {{0}};
-	char id[37], sched[256], path[64];
+	char id[37], sched[256], path[64], before[37] = "";
 	struct task t;
+	/* ?before=RUN: the page of runs after that one (keyset paging). */
+	const char *from = web_arg(rq->query, rq->nquery, "before");
 	int rc = store_task_resolve(w->st, arg, 0, id, &e);
+	if (!rc && from && *from) {
+		struct run r;
+		run_init(&r);
+		if (!(rc = store_run_get(w->st, from, &r, &e)) && strcmp(r.task_id, id) != 0)
+			rc = err_set(&e, ST_NOTFOUND, "run '%.40s' is not one of this task's", from);
+		snprintf(before, sizeof before, "%s", r.id);
+		run_free(&r);
+	}
 	if (!rc)
 		rc = store_task_get(w->st, id, &t, &e);
 	if (rc) {
@@ -497,6 +505,7 @@ task_page(struct web *w, const char *arg, const struct web_who *who, struct web_
 	run_filter_init(&f);
 	f.task_id = t.id;
 	f.limit = PAGE_RUNS;
+	f.before = before[0] ? before : NULL;
 	struct buf rows = {0};
 	rr.b = &rows;
 	rc = store_run_list(w->st, &f, run_row, &rr, &e);
@@ -509,7 +518,13 @@ task_page(struct web *w, const char *arg, const struct web_who *who, struct web_
 	if (rows.data)
 		buf_puts(&b, rows.data);
 	buf_free(&rows);
-	buf_puts(&b, "</table></div>\n");
+	buf_puts(&b, "</table>\n<p>");
+	if (before[0])
+		buf_printf(&b, "<a href=\"/tasks/%s\">Newest runs</a> ", t.id);
+	if (rr.n == PAGE_RUNS)
+		buf_printf(&b, "<a href=\"/tasks/%s?before=%s\" rel=\"next\">Older runs</a>", t.id,
+		    rr.keep[rr.n - 1].id);
+	buf_puts(&b, "</p></div>\n");
 	task_free(&t);
 	if (rc) {
 		buf_free(&b);
@@ -595,29 +610,43 @@ run_page(struct web *w, const char *arg, const struct web_who *who, struct web_r
 
 /* ---- the timeline ---- */
 
-#define TIMELINE_SLOTS 200000    /* occurrences counted, at most: the page stays quick */
-
+/* Fires per minute of the next day, from the tasks in groups that fire
+ * alike (store_web_herd): each group's occurrences are reckoned once, its
+ * cron parsed once, and counted for all its tasks; 100,000 tasks on a few
+ * schedules are a few groups. */
 struct herd {
 	struct web *w;
 	int64_t from;
-	int perminute[1440];
-	long budget;
+	long perminute[1440];
 };
 
 static int
-herd_task(const struct task *t, void *arg)
+herd_group(const struct task *t, long n, void *arg)
 {
 	struct herd *h = arg;
 	struct err e;
-	int64_t at = t->next_run_at;
-	for (int k = 0; at != TIME_NONE && at < h->from + 86400 && k < 1440 && h->budget > 0; k++) {
+	struct cron_list l;
+	const struct tz *z = NULL;
+	int cron = t->kind == KIND_CRON;
+	if (cron && (zones_get(h->w->zs, t->tz, &z, &e) || cron_list_parse(t->cron, &l, &e)))
+		return 0;
+	int64_t at = t->next_run_at, end = h->from + 86400;
+	for (int k = 0; at != TIME_NONE && at < end && k < 1440; k++) {
 		if (at >= h->from)
-			h->perminute[(at - h->from) / 60]++;
-		h->budget--;
-		if (!task_repeats(t) || task_next_slot(t, h->w->zs, at, &at, &e))
+			h->perminute[(at - h->from) / 60] += n;
+		if (!task_repeats(t))
 			break;
+		if (cron) {
+			/* task_next_slot's rules without its parse per occurrence. */
+			int64_t after = t->not_before != TIME_NONE && at < t->not_before - 1 ? t->not_before - 1
+			    : at;
+			int64_t next = cron_list_next(&l, z, after);
+			at = next >= 0 && (t->ends_at == TIME_NONE || next <= t->ends_at) ? next : TIME_NONE;
+		} else if (task_next_slot(t, h->w->zs, at, &at, &e)) {
+			break;
+		}
 	}
-	return h->budget <= 0;
+	return 0;
 }
 
 struct spend {
@@ -645,19 +674,12 @@ timeline(struct web *w, struct web_resp *rs)
 	int rc = now_get(&now, &e);
 	h->w = w;
 	h->from = now - now % 60;
-	h->budget = TIMELINE_SLOTS;
-	struct task_filter f;
-	task_filter_init(&f);
-	f.statuses = 1u << STATUS_PENDING;
-	f.enabled = 1;
-	f.now = now;
-	f.due_within = 86400;
 	if (!rc)
-		rc = store_task_list(w->st, &f, herd_task, h, &e);
+		rc = store_web_herd(w->st, h->from + 86400, herd_group, h, &e);
 	head(&b, "Timeline", 1);
 	buf_puts(&b, "<h1>Timeline</h1>\n<div id=\"live\"><h2>Fires per minute, the next 24 hours</h2>\n");
-	int max = 1, peak = 0;
-	long total = 0;
+	long max = 1, total = 0;
+	int peak = 0;
 	for (int i = 0; i < 1440; i++) {
 		total += h->perminute[i];
 		if (h->perminute[i] > max)
@@ -667,7 +689,7 @@ timeline(struct web *w, struct web_resp *rs)
 	for (int i = 0; i < 1440; i++) {
 		if (!h->perminute[i])
 			continue;
-		int ht = h->perminute[i] * 100 / max;
+		int ht = (int)(h->perminute[i] * 100 / max);
 		buf_printf(&b, "<rect class=\"bar\" x=\"%d\" y=\"%d\" width=\"1\" height=\"%d\"></rect>", 5 + i,
 		    105 - (ht ? ht : 1), ht ? ht : 1);
 	}
@@ -679,8 +701,7 @@ timeline(struct web *w, struct web_resp *rs)
 	zone_fmt_time(w->zs, NULL, h->from + (int64_t)peak * 60, TIME_WALL_ZONE, at, sizeof at);
 	buf_printf(&b, "%ld fire%s; the busiest minute, ", total, total == 1 ? "" : "s");
 	html_esc(&b, at);
-	buf_printf(&b, ", has %d.%s</p>\n", total ? max : 0, h->budget <= 0 ? " (the first 200,000"
-	    " occurrences in next-run order: the hours after them are not all counted)" : "");
+	buf_printf(&b, ", has %ld.</p>\n", total ? max : 0);
 	free(h);
 
 	struct spend sp = {.from = now - now % 86400 - 29 * 86400};
@@ -737,7 +758,7 @@ web_page(struct web *w, const struct web_req *rq, const struct web_who *who, str
 	if (strcmp(p, "/timeline") == 0)
 		return timeline(w, rs);
 	if (strncmp(p, "/tasks/", 7) == 0 && p[7] && !strchr(p + 7, '/'))
-		return task_page(w, p + 7, who, rs);
+		return task_page(w, rq, p + 7, who, rs);
 	if (strncmp(p, "/runs/", 6) == 0 && p[6] && !strchr(p + 6, '/'))
 		return run_page(w, p + 6, who, rs);
 	return 0;
