@@ -8,8 +8,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "store.h"
+#include <time.h>
+
 #include "cron.h"
+#include "store.h"
+#include "store_deliver.h"
 #include "store_history.h"
 #include "store_web.h"
 #include "web_impl.h"
@@ -179,6 +182,91 @@ count_row(const char *status, long long n, void *arg)
 	buf_printf(b, "</td><td>%lld</td></tr>\n", n);
 }
 
+struct pass_rows {
+	struct web *w;
+	struct buf *b;
+	int64_t now;
+	int n;
+};
+
+static int
+pass_row(const struct pass *p, void *arg)
+{
+	struct pass_rows *pr = arg;
+	char ago[32];
+	duration_fmt(pr->now >= p->at ? (pr->now - p->at) * 1000 : 0, ago, sizeof ago);
+	buf_puts(pr->b, "<tr><td>");
+	html_esc(pr->b, p->host);
+	buf_puts(pr->b, "</td>");
+	time_cell(pr->b, pr->w, NULL, p->at);
+	buf_printf(pr->b, "<td>%s ago</td><td>", ago);
+	html_esc(pr->b, p->mode);
+	buf_puts(pr->b, "</td></tr>\n");
+	pr->n++;
+	return 0;
+}
+
+/* Each host's last pass (task-status's dead-man's switch), latest first. */
+static int
+passes(struct web *w, int64_t now, struct buf *b, struct err *e)
+{
+	struct pass_rows pr = {w, b, now, 0};
+	buf_puts(b, "<h2>Passes</h2><table><tr><th>host</th><th>last pass</th><th>ago</th>"
+	    "<th>mode</th></tr>\n");
+	int rc = store_pass_list(w->st, pass_row, &pr, e);
+	buf_puts(b, "</table>\n");
+	if (!rc && !pr.n)
+		buf_puts(b, "<p class=\"failed\">No pass recorded: is task-tick running?</p>\n");
+	return rc;
+}
+
+static void
+receipt_count(const char *kind, const char *status, long long n, void *arg)
+{
+	(void)kind;
+	if (strcmp(status, "delivered") != 0)
+		*(long long *)arg += n;
+}
+
+/* What needs a look (task-status's: failing, paused, undelivered) and the
+ * spend of today and this month (UTC), each from an index. */
+static int
+attention(struct web *w, int64_t now, struct buf *b, struct err *e)
+{
+	struct task_filter f;
+	long failing = 0, paused = 0;
+	long long undelivered = 0, tokens;
+	double today = 0, month = 0;
+	task_filter_init(&f);
+	f.last = 1u << RUN_FAILED | 1u << RUN_TIMEOUT | 1u << RUN_INTERRUPTED;
+	int rc = store_task_count(w->st, &f, &failing, e);
+	task_filter_init(&f);
+	f.paused = 1;
+	if (!rc)
+		rc = store_task_count(w->st, &f, &paused, e);
+	if (!rc)
+		rc = store_receipt_counts(w->st, INT64_MIN, receipt_count, &undelivered, e);
+	time_t t = (time_t)now;
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	int64_t day = now - now % 86400, first = day - (int64_t)(tm.tm_mday - 1) * 86400;
+	if (!rc)
+		rc = store_call_spend(w->st, NULL, day, &today, &tokens, e);
+	if (!rc)
+		rc = store_call_spend(w->st, NULL, first, &month, &tokens, e);
+	if (rc)
+		return rc;
+	buf_printf(b, "<h2>Needs a look</h2><table>"
+	    "<tr><td>failing (last run failed)</td><td%s>%ld</td></tr>\n"
+	    "<tr><td><a href=\"/tasks?status=paused\">paused</a></td><td>%ld</td></tr>\n"
+	    "<tr><td>deliveries not made (pending or failed)</td><td%s>%lld</td></tr>\n</table>\n"
+	    "<h2>Spend</h2><table><tr><td>today (UTC)</td><td>$%.2f</td></tr>\n"
+	    "<tr><td>this month</td><td>$%.2f</td></tr>\n</table>\n",
+	    failing ? " class=\"failed\"" : "", failing, paused,
+	    undelivered ? " class=\"failed\"" : "", undelivered, today, month);
+	return ST_OK;
+}
+
 static int
 overview(struct web *w, struct web_resp *rs)
 {
@@ -206,11 +294,17 @@ overview(struct web *w, struct web_resp *rs)
 	for (int s = 0; !rc && s < 5; s++)
 		buf_printf(&b, "<tr><td><a href=\"/tasks?status=%s\">%s</a></td><td>%ld</td></tr>\n",
 		    names[s], names[s], tally.by_status[s]);
-	buf_puts(&b, "</table>\n<h2>Runs of the last 24 hours</h2><table>"
+	buf_puts(&b, "</table>\n");
+	if (!rc)
+		rc = attention(w, now, &b, &e);
+	buf_puts(&b, "<h2>Runs of the last 24 hours</h2><table>"
 	    "<tr><th>status</th><th>runs</th></tr>\n");
 	if (!rc)
 		rc = store_run_counts(w->st, now - 86400, count_row, &b, &e);
-	buf_puts(&b, "</table></div>\n");
+	buf_puts(&b, "</table>\n");
+	if (!rc)
+		rc = passes(w, now, &b, &e);
+	buf_puts(&b, "</div>\n");
 	if (rc) {
 		buf_free(&b);
 		web_error(rs, 503, 0, "%s", e.msg);

@@ -62,6 +62,18 @@ test_expect_success 'the timeline: every group reckoned once and counted for all
 	test_cmp expect actual
 '
 
+test_expect_success 'the overview: each host'\''s last pass, what needs a look, the spend' '
+	test "$(req page "$url/")" = 200 &&
+	grep -q "No pass recorded: is task-tick running?" page &&
+	grep -q "<tr><td>failing (last run failed)</td><td>0</td></tr>" page &&
+	grep -q "<tr><td>today (UTC)</td><td>\$0.00</td></tr>" page &&
+	{ TASK_HOST_ID=hostA task-tick >/dev/null 2>&1; test $? -le 1; } &&
+	test "$(req page "$url/")" = 200 &&
+	! grep -q "No pass recorded" page &&
+	grep -q "<tr><td>hostA</td><td><time datetime=\"2026-12-01T00:00:00Z\">[^<]*</time></td><td>0ms ago</td><td>cron</td></tr>" page &&
+	grep -q "<a href=\"/tasks?status=pending\">pending</a></td><td>11</td>" page
+'
+
 test_expect_success 'the text filter: any case, name or prompt, % and _ taken as they are' '
 	test "$(req page "$url/tasks?q=needle")" = 200 &&
 	sed -n "s|.*<a href=\"/tasks/[^\"]*\">\([^<]*\)</a>.*|\1|p" page >names &&
