@@ -100,6 +100,21 @@ test_expect_success 'a rerun of a failed run: queued (202), carried out by the n
 	printf "manual failed\nmanual failed\n" >expect && test_cmp expect actual
 '
 
+test_expect_success 'task-edit --trigger-token new: a token that fires the task and reads nothing' '
+	id=$(task-log --task flaky --limit 1 --json | sed -n "s/.*\"task_id\":\"\([^\"]*\)\".*/\1/p") &&
+	task-edit flaky --trigger-token new >ttok 2>err &&
+	grep -q "^[0-9a-f]\{64\}$" ttok && grep -q "shown this once" err &&
+	store_dump >dump && ! grep -q "$(cat ttok)" dump &&
+	test "$(as=$(cat ttok) req body -X POST "$url/hooks/$id")" = 202 &&
+	test "$(store_sql "SELECT queued FROM tasks WHERE id = '\''$id'\''")" = 1 &&
+	test "$(as=$(cat ttok) req body "$url/api/tasks")" = 401 &&
+	task-edit flaky --trigger-secret new >secret 2>/dev/null &&
+	grep -q "^[0-9a-f]\{64\}$" secret &&
+	test_expect_code 2 task-edit flaky --trigger-token old 2>err && test_one_line err &&
+	test_expect_code 2 task-edit flaky --trigger-token new --name x 2>err && test_one_line err &&
+	test_expect_code 3 task-edit ffffffff --trigger-token new 2>err && test_one_line err
+'
+
 kill -TERM "$web_pid" && wait "$web_pid"; stopped=$?
 test_expect_success 'task-web stops on SIGTERM, exit 0' 'test "$stopped" = 0'
 
