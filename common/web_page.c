@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cron.h"
+#include "deliver.h"
 #include "store.h"
 #include "store_deliver.h"
 #include "store_history.h"
@@ -648,6 +649,24 @@ call_row(const struct llm_call *c, void *arg)
 	return 0;
 }
 
+/* A delivery receipt of the run, its target masked as everywhere. */
+static int
+receipt_row(const struct receipt *r, void *arg)
+{
+	struct buf *b = arg;
+	char target[512];
+	deliver_target_mask(r->target ? r->target : "", target, sizeof target);
+	buf_puts(b, "<tr><td>");
+	html_esc(b, target);
+	buf_printf(b, "</td><td class=\"%s\">%s</td><td>%d</td><td>", r->status == RECEIPT_FAILED
+	    ? "failed" : r->status == RECEIPT_DELIVERED ? "success" : "running",
+	    receipt_status_name(r->status), r->attempts);
+	html_esc(b, r->status == RECEIPT_DELIVERED ? (r->answer ? r->answer : "")
+	    : (r->error ? r->error : ""));
+	buf_puts(b, "</td></tr>\n");
+	return 0;
+}
+
 static int
 run_page(struct web *w, const char *arg, const struct web_who *who, struct web_resp *rs)
 {
@@ -691,7 +710,19 @@ run_page(struct web *w, const char *arg, const struct web_who *who, struct web_r
 	buf_puts(&b, "<h2>Model calls</h2><table><tr><th>model</th><th>in</th><th>out</th><th>cost</th>"
 	    "<th>tool calls</th></tr>\n");
 	rc = store_call_list(w->st, r.id, NULL, 100, call_row, &b, &e);
-	buf_puts(&b, "</table></div>\n");
+	buf_puts(&b, "</table>\n");
+	struct receipt_filter rf = {.status = -1, .run_id = r.id, .limit = 100};
+	struct buf rcpt = {0};
+	if (!rc)
+		rc = store_receipt_list(w->st, &rf, receipt_row, &rcpt, &e);
+	if (rcpt.len) {
+		buf_puts(&b, "<h2>Deliveries</h2><table><tr><th>target</th><th>status</th><th>attempts</th>"
+		    "<th>answer or error</th></tr>\n");
+		buf_add(&b, rcpt.data, rcpt.len);
+		buf_puts(&b, "</table>\n");
+	}
+	buf_free(&rcpt);
+	buf_puts(&b, "</div>\n");
 	run_free(&r);
 	if (rc) {
 		buf_free(&b);

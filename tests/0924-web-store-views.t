@@ -132,6 +132,19 @@ test_expect_success 'the API pages runs by ?before=, every run once, in the list
 	test "$(req page "$url/tasks/$other?before=$(head -n 1 all)")" = 404
 '
 
+test_expect_success 'a run page lists its delivery receipts, and only where there are some' '
+	run=00000000-0000-4000-8000-000000000054 &&
+	store_sql "INSERT INTO receipts (id, run_id, task_id, target, kind, status, attempts,
+		created_at, error) VALUES ('\''00000000-0000-4000-8000-0000000000r1'\'', '\''$run'\'',
+		'\''$busy'\'', '\''exec:notify-me'\'', '\''exec'\'', '\''failed'\'', 3, 1795003300,
+		'\''boom <b>'\'')" &&
+	test "$(req page "$url/runs/$run")" = 200 &&
+	grep -q "<h2>Deliveries</h2>" page &&
+	grep -q "<tr><td>exec:notify-me</td><td class=\"failed\">failed</td><td>3</td><td>boom &lt;b&gt;</td></tr>" page &&
+	test "$(req page "$url/runs/00000000-0000-4000-8000-000000000053")" = 200 &&
+	! grep -q "Deliveries" page
+'
+
 kill -TERM "$web_pid" && wait "$web_pid"; stopped=$?
 test_expect_success 'stops on SIGTERM, exit 0' 'test "$stopped" = 0'
 
