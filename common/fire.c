@@ -40,7 +40,7 @@
 #define RECORD_RETRY_MAX 30000
 #define FDS_PER_RUN 5       /* three pipes, a pidfd, and one to spare */
 #define FDS_RESERVED 64     /* the store, inotify, signalfd, the hooks' */
-#define CANCEL_POLL_MS 2000 /* how often runs that may be replaced look for a request */
+#define CANCEL_POLL_MS 2000 /* how often runs in flight look for a request to end */
 #define REPLACE_RECHECK 5   /* seconds before asking a run to end again */
 #define OVERLAP_EVERY_MS 1000
 /* While claims come back full, the next claim goes without looking first
@@ -66,7 +66,7 @@ struct job {
 	char *notify;            /* after recording: the hook it goes to */
 	int event;               /* after recording: what the hook is told (EV_*), -1: nothing */
 	char *paused;            /* after recording: why its end paused the task, or NULL */
-	int replaceable;         /* its task's --overlap is replace: it may be asked to end */
+	int replaceable;         /* a run (not a hook): it may be asked to end */
 	char *cancel;            /* why it was asked to end, once it was */
 	char **argv, **envp;
 	char *input;
@@ -407,8 +407,10 @@ start_claimed(struct fire *f, struct claimed *c, int n)
 		memset(&c[i].run, 0, sizeof c[i].run);
 		memcpy(j->owner, f->self.id, sizeof j->owner);
 		j->name = xstrdup(c[i].task.name);
-		if ((j->replaceable = c[i].task.overlap == OVERLAP_REPLACE))
-			f->nreplace++;
+		/* Any run may be asked to end: by an occurrence replacing it
+		 * (--overlap replace) or by a person (task-web's cancel). */
+		j->replaceable = 1;
+		f->nreplace++;
 		char *prompt = NULL;
 		struct err e;
 		if (heartbeat_is(&c[i].task) && heartbeat_prompt(f->st, c[i].task.prompt, &prompt, &e))
@@ -1400,7 +1402,7 @@ record_pending(struct fire *f, struct err *e)
 	return status;
 }
 
-/* A run in flight that may be replaced: asked to end (its note), it is. */
+/* A run in flight asked to end (its note), by a replacement or a person, is ended. */
 static int
 cancel_if_asked(void *tag, void *arg)
 {

@@ -104,6 +104,7 @@ struct task_filter {
 	const char *origin;      /* only the tasks it made ("agent:run:ID", ...) */
 	int agent_made;          /* only the tasks agents made */
 	const char *name;        /* exactly this name */
+	const char *text;        /* name or prompt holds it, in any case (a scan of the tasks) */
 	unsigned last;           /* bit (1 << RUN_*): how the last run ended */
 	int paused;              /* also (with statuses: or) the tasks paused by failures */
 	int enabled;             /* -1 any, 0 disabled, 1 enabled */
@@ -173,6 +174,7 @@ struct run_filter {
 	int64_t since;         /* TIME_NONE: any; else started_at >= since */
 	long limit;            /* 0: no limit */
 	int with_output;       /* also read output, error and note (they can be large) */
+	const char *before;    /* a run's full id: only those listed after it (keyset paging) */
 };
 void run_filter_init(struct run_filter *f);
 typedef int (*run_fn)(const struct run *r, void *arg); /* non-zero stops */

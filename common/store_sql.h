@@ -25,6 +25,8 @@ struct sql_dialect {
 	const char *seq;        /* the column of insertion order */
 	const char *lock;       /* ends a read in a unit of work: the rows stay as read */
 	const char *lock_skip;  /* the same, passing over rows another holds */
+	const char *like;       /* a pattern match in any case */
+	const char *scan;       /* after "FROM tasks": read the table itself, in its order */
 };
 
 /* Statements a backend prepares once and keeps, with their parameters in
