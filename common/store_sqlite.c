@@ -318,6 +318,9 @@ static const char *const migrations[] = {
 	"CREATE INDEX receipts_due ON receipts(next_at) WHERE status = 'pending';"
 	"CREATE INDEX receipts_task ON receipts(task_id, created_at);"
 	"CREATE INDEX tasks_deliver ON tasks(id) WHERE deliver IS NOT NULL;",
+	/* 16: a task's gate, the command that says whether its run is needed. */
+	"ALTER TABLE tasks ADD COLUMN gate TEXT;"
+	"ALTER TABLE tasks ADD COLUMN gate_timeout INTEGER;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
