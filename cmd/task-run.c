@@ -74,7 +74,8 @@ on_report(const struct fire_report *r, void *arg)
 	const struct run *run = r->run;
 	int ok = run->status == RUN_SUCCESS;
 	/* A gate that found nothing to do is no failure of the run. */
-	int idle = run->status == RUN_SKIPPED && run->error && strncmp(run->error, "gate: ", 6) == 0;
+	int idle = run->status == RUN_SKIPPED && run->error &&
+	    strncmp(run->error, STORE_GATE_IDLE, strlen(STORE_GATE_IDLE)) == 0;
 	rn->done = 1;
 	rn->rc_run = ok || idle ? ST_OK : ST_ERR;
 	if (rn->json) {

@@ -78,7 +78,9 @@ on_report(const struct fire_report *r, void *arg)
 	 * stderr.  On a terminal the line above said it.  A run ended because
 	 * someone asked (--overlap replace, a cancel) is no failure: the log
 	 * line is enough. */
-	if (!r->hook && run->status != RUN_SUCCESS && run->status != RUN_CANCELLED &&
+	int idle = run->status == RUN_SKIPPED && run->error &&
+	    strncmp(run->error, STORE_GATE_IDLE, strlen(STORE_GATE_IDLE)) == 0;
+	if (!r->hook && run->status != RUN_SUCCESS && run->status != RUN_CANCELLED && !idle &&
 	    !(out->human && isatty(2))) {
 		char reason[1024];
 		report_reason(run, reason, sizeof reason);

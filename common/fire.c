@@ -1514,8 +1514,7 @@ gate_ended(struct fire *f, struct job *j, struct exec_result *x, int64_t now)
 		int n = utf8_cut(o, strcspn(o, "\r\n") < 300 ? strcspn(o, "\r\n") : 300);
 		j->run.status = RUN_SKIPPED;
 		free(j->run.error);
-		j->run.error = n ? xasprintf("gate: nothing to do: %.*s", n, o)
-		    : xstrdup("gate: nothing to do");
+		j->run.error = n ? xasprintf(STORE_GATE_IDLE ": %.*s", n, o) : xstrdup(STORE_GATE_IDLE);
 		j->run.exit_code = -1;
 		j->run.ended_at = now;
 		j->run.duration_ms = x->duration_ms;

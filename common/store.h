@@ -173,7 +173,10 @@ struct run_filter {
 	int64_t since;         /* TIME_NONE: any; else started_at >= since */
 	long limit;            /* 0: no limit */
 	int with_output;       /* also read output, error and note (they can be large) */
+	int gate_skips;        /* only runs skipped by their gate (STORE_GATE_IDLE) */
 };
+/* The reason a run its gate found nothing to do for starts with. */
+#define STORE_GATE_IDLE "gate: nothing to do"
 void run_filter_init(struct run_filter *f);
 typedef int (*run_fn)(const struct run *r, void *arg); /* non-zero stops */
 
