@@ -1521,6 +1521,9 @@ gate_ended(struct fire *f, struct job *j, struct exec_result *x, int64_t now)
 		free(base);
 	} else {
 		j->no_resources = rules_run_ended(&j->run, x, now);
+		/* Passed, but the run was asked to end meanwhile: it ends here. */
+		if (j->run.status == RUN_SUCCESS)
+			j->run.status = RUN_FAILED;
 		char *why = xasprintf("gate: %s", j->run.error ? j->run.error : "failed");
 		free(j->run.error);
 		j->run.error = why;
