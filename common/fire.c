@@ -77,6 +77,7 @@ struct job {
 	int64_t late_at;         /* past this when the slot frees, it is missed (its deadline) */
 	struct task *waits;      /* its task's gate (--gate) runs: the task, started after it */
 	char *base;              /* ... and the prompt it then starts from (a heartbeat's), or NULL */
+	char *in;                /* the run's input, {{input}} (chains, payloads), or NULL */
 };
 
 struct fire {
@@ -164,6 +165,7 @@ job_free(struct job *j)
 		task_free(j->waits);
 	free(j->waits);
 	free(j->base);
+	free(j->in);
 	free(j);
 }
 
@@ -430,8 +432,7 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 	f->nruns++;
 	bound_waits(f);
 	if (str_empty(t->gate)) {
-		/* The run's input (chains, payloads) goes here: none yet. */
-		run_executor(f, j, t, prompt, NULL, NULL);
+		run_executor(f, j, t, prompt, j->in, NULL);
 		return;
 	}
 	struct err e;
@@ -461,6 +462,8 @@ start_claimed(struct fire *f, struct claimed *c, int n)
 		memset(&c[i].run, 0, sizeof c[i].run);
 		memcpy(j->owner, f->self.id, sizeof j->owner);
 		j->name = xstrdup(c[i].task.name);
+		/* j->in: the run's input would be taken from the claim here;
+		 * runs carry none yet. */
 		if ((j->replaceable = c[i].task.overlap == OVERLAP_REPLACE))
 			f->nreplace++;
 		char *prompt = NULL;
@@ -1507,7 +1510,7 @@ gate_ended(struct fire *f, struct job *j, struct exec_result *x, int64_t now)
 	int go = exited && x->code == 0 && !j->cancel;
 	if (go) {
 		char *out = utf8_clean(x->out ? x->out : "", x->out ? strlen(x->out) : 0);
-		run_executor(f, j, t, base, NULL, out);
+		run_executor(f, j, t, base, j->in, out);
 		free(out);
 	} else if (exited && x->code == 1) {
 		const char *o = x->out ? x->out + strspn(x->out, " \t\r\n") : "";
