@@ -1527,7 +1527,10 @@ gate_ended(struct fire *f, struct job *j, struct exec_result *x, int64_t now)
 		/* Passed, but the run was asked to end meanwhile: it ends here. */
 		if (j->run.status == RUN_SUCCESS)
 			j->run.status = RUN_FAILED;
-		char *why = xasprintf("gate: %s", j->run.error ? j->run.error : "failed");
+		const char *was = j->run.error ? j->run.error : "failed";
+		/* The exec layer names what it could not find an executor. */
+		int cmd = strncmp(was, "executor '", 10) == 0;
+		char *why = xasprintf("gate: %s%s", cmd ? "command " : "", was + (cmd ? 9 : 0));
 		free(j->run.error);
 		j->run.error = why;
 		/* What the gate printed is not the run's answer. */
