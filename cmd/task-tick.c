@@ -31,6 +31,7 @@
 #include "opt.h"
 #include "proc.h"
 #include "prog.h"
+#include "prompt_vars.h"
 #include "sdnotify.h"
 #include "stamp.h"
 #include "stopsig.h"
@@ -54,6 +55,8 @@ static const char prog[] = "task-tick";
 struct out {
 	int human;
 	struct zones *zs;
+	struct store *st;           /* for a dry run's prompts, */
+	struct fire_clock *clk;     /* and its "now" */
 	int ended;                  /* runs ended since delivery last looked */
 };
 
@@ -76,7 +79,9 @@ on_report(const struct fire_report *r, void *arg)
 	 * stderr.  On a terminal the line above said it.  A run ended because
 	 * someone asked (--overlap replace, a cancel) is no failure: the log
 	 * line is enough. */
-	if (!r->hook && run->status != RUN_SUCCESS && run->status != RUN_CANCELLED &&
+	int idle = run->status == RUN_SKIPPED && run->error &&
+	    strncmp(run->error, STORE_GATE_IDLE, strlen(STORE_GATE_IDLE)) == 0;
+	if (!r->hook && run->status != RUN_SUCCESS && run->status != RUN_CANCELLED && !idle &&
 	    !(out->human && isatty(2))) {
 		char reason[1024];
 		report_reason(run, reason, sizeof reason);
@@ -96,7 +101,20 @@ static void
 on_preview(const struct fire_preview *p, void *arg)
 {
 	struct out *out = arg;
-	print_line(out->human ? preview_line(p, out->zs) : preview_json(p));
+	char *base = NULL, *prompt = NULL, *system = NULL;
+	struct err e;
+	int fires = strcmp(p->trigger, "skip") != 0 && strcmp(p->trigger, "budget") != 0;
+	struct task t = *p->task;
+	if (fires && heartbeat_is(&t) && heartbeat_prompt(out->st, t.prompt, &base, &e) == ST_OK)
+		t.prompt = base;
+	/* As its run would send it, gate and input aside (neither runs here). */
+	if (fires && prompt_vars_run(out->st, out->zs, &t, p->slot != TIME_NONE ? p->slot :
+	    fire_clock_now(out->clk), p->slot, 1, NULL, NULL, &prompt, &system, &e))
+		fprintf(stderr, "%s: task '%.8s': %s\n", prog, t.id, e.msg);
+	print_line(out->human ? preview_line(p, out->zs, prompt) : preview_json(p, prompt, system));
+	free(base);
+	free(prompt);
+	free(system);
 }
 
 struct tick {
@@ -574,6 +592,8 @@ task_tick(int argc, char **argv)
 		.clock = fire_clock_now, .clock_arg = &tk.clk};
 	out.human = !a.json && isatty(1);
 	out.zs = zones_new();
+	out.st = tk.st;
+	out.clk = &tk.clk;
 	struct fire_cb cb = {.report = on_report, .warn = on_warn, .arg = &out};
 	if ((rc = fire_opts_config(&fo, cf, &e)) || (rc = history_opts_config(&tk.ho, cf, &e)) ||
 	    (rc = fire_new(tk.st, &fo, &cb, &tk.f, &e)))

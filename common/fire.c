@@ -29,8 +29,10 @@
 #include "idset.h"
 #include "notify.h"
 #include "proc.h"
+#include "prompt_vars.h"
 #include "spend.h"
 #include "task_fields.h"
+#include "utf8.h"
 
 #define CLAIM_BATCH 64      /* due tasks looked at per claim */
 #define CLAIM_BUDGET 256    /* due tasks looked at per fire_claim */
@@ -73,6 +75,9 @@ struct job {
 	int64_t timeout_ms;
 	char *gate;              /* waiting for a concurrency slot: the model it counts for */
 	int64_t late_at;         /* past this when the slot frees, it is missed (its deadline) */
+	struct task *waits;      /* its task's gate (--gate) runs: the task, started after it */
+	char *base;              /* ... and the prompt it then starts from (a heartbeat's), or NULL */
+	char *in;                /* the run's input, {{input}} (chains, payloads), or NULL */
 };
 
 struct fire {
@@ -156,6 +161,11 @@ job_free(struct job *j)
 	exec_argv_free(j->envp);
 	free(j->input);
 	free(j->gate);
+	if (j->waits)
+		task_free(j->waits);
+	free(j->waits);
+	free(j->base);
+	free(j->in);
 	free(j);
 }
 
@@ -368,22 +378,39 @@ gate_needed(struct fire *f, struct job *j, const struct task *t)
 	return 1;
 }
 
-/* Executor, environment and input of a claimed run; start it. */
+/* Executor, environment and input of a claimed run; start it.  The
+ * prompt (base, else the task's; base is taken) is sent with its
+ * variables (prompt_vars.h) expanded: input is the run's input, gate its
+ * gate's output (NULL: none). */
 static void
-start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
+run_executor(struct fire *f, struct job *j, const struct task *t, char *base, const char *input,
+    const char *gate)
 {
-	j->input = prompt ? prompt : xstrdup(t->prompt ? t->prompt : "");
 	const char *cmdline = !str_empty(t->exec) ? t->exec : f->o.exec;
 	struct err e;
-	f->nruns++;
-	bound_waits(f);
+	struct task sent = *t;
+	char *system = NULL;
+	if (base)
+		sent.prompt = base;
+	if (prompt_vars_run(f->st, f->zs, &sent, j->run.started_at, fire_slot_of(t, &j->run),
+	    j->run.attempt, input, gate, &j->input, &system, &e)) {
+		warnf(f, "task '%.8s': its last answer could not be read (%s); {{last_answer}} is empty",
+		    t->id, e.msg);
+		struct prompt_vals none = {0};
+		j->input = prompt_vars_expand(base ? base : t->prompt, &none);
+		system = t->system_prompt ? prompt_vars_expand(t->system_prompt, &none) : NULL;
+	}
+	free(base);
+	sent.system_prompt = system;
 	if (exec_split(cmdline, &j->argv, &e)) {
 		char why[ERR_MAX + 64];
 		snprintf(why, sizeof why, "bad executor command line: %s", e.msg);
+		free(system);
 		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, why);
 		return;
 	}
-	j->envp = fire_exec_env(t, &j->run, store_locator(f->st));
+	j->envp = fire_exec_env(&sent, &j->run, store_locator(f->st));
+	free(system);
 	budget_env(f, j, t);
 	fire_env_password(&j->envp, f->st);
 	int timeout = t->timeout > 0 ? t->timeout : f->o.timeout;
@@ -397,6 +424,34 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 		launch(f, j);
 }
 
+/* A task with a gate (--gate) runs it first, in the task's environment
+ * with nothing on its input; gate_ended says what follows. */
+static void
+start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
+{
+	f->nruns++;
+	bound_waits(f);
+	if (str_empty(t->gate)) {
+		run_executor(f, j, t, prompt, j->in, NULL);
+		return;
+	}
+	struct err e;
+	j->waits = xcalloc(1, sizeof *j->waits);
+	task_copy(j->waits, t);
+	j->base = prompt;
+	j->input = xstrdup("");
+	if (exec_split(t->gate, &j->argv, &e)) {
+		char why[ERR_MAX + 64];
+		snprintf(why, sizeof why, "bad gate command line: %s", e.msg);
+		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, why);
+		return;
+	}
+	j->envp = fire_exec_env(t, &j->run, store_locator(f->st));
+	fire_env_password(&j->envp, f->st);
+	j->timeout_ms = (int64_t)(t->gate_timeout > 0 ? t->gate_timeout : TASK_GATE_TIMEOUT) * 1000;
+	launch(f, j);
+}
+
 /* Start what a claim returned: jobs from its runs, a heartbeat's prompt. */
 static void
 start_claimed(struct fire *f, struct claimed *c, int n)
@@ -407,6 +462,8 @@ start_claimed(struct fire *f, struct claimed *c, int n)
 		memset(&c[i].run, 0, sizeof c[i].run);
 		memcpy(j->owner, f->self.id, sizeof j->owner);
 		j->name = xstrdup(c[i].task.name);
+		/* j->in: the run's input would be taken from the claim here;
+		 * runs carry none yet. */
 		/* Any run may be asked to end: by an occurrence replacing it
 		 * (--overlap replace) or by a person (task-web's cancel). */
 		j->replaceable = 1;
@@ -462,6 +519,8 @@ run_fill(struct fire *f, const struct task *t, int64_t slot, int trigger, int at
 	r->attempt = attempt;
 	r->arming = t->arming;
 	int timeout = t->timeout > 0 ? t->timeout : f->o.timeout;
+	if (!str_empty(t->gate))
+		timeout += t->gate_timeout > 0 ? t->gate_timeout : TASK_GATE_TIMEOUT;
 	r->lease_until = now + timeout + (f->o.kill_grace_ms + 999) / 1000 + FIRE_LEASE_MARGIN;
 	return ST_OK;
 }
@@ -1461,14 +1520,70 @@ end_left_behind(struct fire *f, struct job *j, const struct exec_result *x)
 	j->run.error = why;
 }
 
+/* The gate of run j ended as x says: 0, the run goes on (its executor
+ * started, 1 returned); 1, nothing to do: a skip, no model called; else a
+ * failure of the run, as an executor's would be. */
+static int
+gate_ended(struct fire *f, struct job *j, struct exec_result *x, int64_t now)
+{
+	struct task *t = j->waits;
+	char *base = j->base;
+	j->waits = NULL;
+	j->base = NULL;
+	exec_argv_free(j->argv);
+	exec_argv_free(j->envp);
+	free(j->input);
+	j->argv = j->envp = NULL;
+	j->input = NULL;
+	int exited = x->how == EXEC_EXITED && !x->stopped;
+	int go = exited && x->code == 0 && !j->cancel;
+	if (go) {
+		char *out = utf8_clean(x->out ? x->out : "", x->out ? strlen(x->out) : 0);
+		run_executor(f, j, t, base, j->in, out);
+		free(out);
+	} else if (exited && x->code == 1) {
+		const char *o = x->out ? x->out + strspn(x->out, " \t\r\n") : "";
+		int n = utf8_cut(o, strcspn(o, "\r\n") < 300 ? strcspn(o, "\r\n") : 300);
+		j->run.status = RUN_SKIPPED;
+		free(j->run.error);
+		j->run.error = n ? xasprintf(STORE_GATE_IDLE ": %.*s", n, o) : xstrdup(STORE_GATE_IDLE);
+		j->run.exit_code = -1;
+		j->run.ended_at = now;
+		j->run.duration_ms = x->duration_ms;
+		free(base);
+	} else {
+		j->no_resources = rules_run_ended(&j->run, x, now);
+		/* Passed, but the run was asked to end meanwhile: it ends here. */
+		if (j->run.status == RUN_SUCCESS)
+			j->run.status = RUN_FAILED;
+		const char *was = j->run.error ? j->run.error : "failed";
+		/* The exec layer names what it could not find an executor. */
+		int cmd = strncmp(was, "executor '", 10) == 0;
+		char *why = xasprintf("gate: %s%s", cmd ? "command " : "", was + (cmd ? 9 : 0));
+		free(j->run.error);
+		j->run.error = why;
+		/* What the gate printed is not the run's answer. */
+		free(j->run.output);
+		j->run.output = NULL;
+		j->run.exit_code = -1;
+		free(base);
+	}
+	task_free(t);
+	free(t);
+	return go;
+}
+
 static void
 job_ended(struct fire *f, struct exec_result *x, int64_t now)
 {
 	struct job *j = x->tag;
 	if (j->is_hook) {
 		hook_done(f, j, x);
+	} else if (j->waits && gate_ended(f, j, x, now)) {
+		/* Its executor runs now. */
 	} else {
-		j->no_resources = rules_run_ended(&j->run, x, now);
+		if (j->run.status == RUN_RUNNING)
+			j->no_resources = rules_run_ended(&j->run, x, now);
 		end_left_behind(f, j, x);
 		/* A task that prints the config stores no key. */
 		scrub_in_place(&f->scrub, &j->run.output);

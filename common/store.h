@@ -175,7 +175,10 @@ struct run_filter {
 	long limit;            /* 0: no limit */
 	int with_output;       /* also read output, error and note (they can be large) */
 	const char *before;    /* a run's full id: only those listed after it (keyset paging) */
+	int gate_skips;        /* only runs skipped by their gate (STORE_GATE_IDLE) */
 };
+/* The reason a run its gate found nothing to do for starts with. */
+#define STORE_GATE_IDLE "gate: nothing to do"
 void run_filter_init(struct run_filter *f);
 typedef int (*run_fn)(const struct run *r, void *arg); /* non-zero stops */
 

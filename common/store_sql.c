@@ -596,6 +596,9 @@ store_sql_run_list(const struct sql_dialect *d, const struct run_filter *f, stru
 		else if (f->status >= 0)
 			and_text(&b, p, "status =", run_status_name(f->status));
 	}
+	if (f->gate_skips)
+		buf_printf(&b, " AND runs.status = 'skipped' AND substr(runs.error, 1, %zu) = '%s'",
+		    strlen(STORE_GATE_IDLE), STORE_GATE_IDLE);
 	if (f->since != TIME_NONE)
 		and_int(&b, p, "started_at >=", f->since);
 	if (f->before) {

@@ -325,6 +325,9 @@ static const char *const migrations[] = {
 	"CREATE INDEX tasks_herd ON tasks(next_run_at, kind, cron, tz, every, anchor, not_before,"
 	" ends_at) WHERE status = 'pending' AND enabled = 1 AND deleted_at IS NULL"
 	" AND next_run_at IS NOT NULL;",
+	/* 17: a task's gate, the command that says whether its run is needed. */
+	"ALTER TABLE tasks ADD COLUMN gate TEXT;"
+	"ALTER TABLE tasks ADD COLUMN gate_timeout INTEGER;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -77,6 +77,8 @@ cat >old11.sql <<\EOF
 DROP INDEX tasks_herd;
 DROP INDEX tasks_deliver;
 DROP TABLE receipts;
+ALTER TABLE tasks DROP COLUMN gate;
+ALTER TABLE tasks DROP COLUMN gate_timeout;
 ALTER TABLE tasks DROP COLUMN deliver;
 ALTER TABLE tasks DROP COLUMN deliver_on;
 DROP INDEX tasks_disabled;
