@@ -2,9 +2,10 @@
 # A commit whose outcome task-tick cannot know: its connection is cut just
 # after the COMMIT reached the server (made) or just before it was sent
 # (not made), at each of the first commits of a pass (tests/tools/preload/
-# crash.so, CRASH_SIGNAL=CUT; the process lives on).  It reads back what is
-# on the server before it starts or records anything: each occurrence runs
+# crash.so, CRASH_SIGNAL=CUT; the process lives on): each occurrence runs
 # once and is recorded once, a success, with nothing recovered or retried.
+# (A claim's own commit is not among these four: the read-back of a claim
+# is exercised by the failover tests, not here.)
 . "$AC_TOP/tests/lib.sh"
 cat >job <<EOF
 #!/bin/sh
