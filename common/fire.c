@@ -57,6 +57,13 @@
 #define GATHER_SERVER_MS 20
 #define GATHER_FILE_MS 3
 #define GATHER_GAP_MS 10    /* and never longer than this for the next end */
+/* Fencing, in parts of owner_timeout: a sign of life every twelfth of it;
+ * runs in flight ended once the store has not taken one for three quarters,
+ * killed within an eighth more, so gone before others may recover them.
+ * A stall shorter than 3/4 - 1/12 = 2/3 of owner_timeout ends nothing. */
+#define BEAT_EVERY_MS(ot) ((int64_t)(ot) * 1000 / 12)
+#define FENCE_AFTER_MS(ot) ((int64_t)(ot) * 1000 * 3 / 4)
+#define FENCE_KILL_MS(ot) ((int64_t)(ot) * 1000 / 8)
 
 struct job {
 	struct run run;
@@ -91,7 +98,7 @@ struct fire {
 	int registered;          /* the store knows this process (before its first claim) */
 	int alive;               /* this process's last sign of life was taken */
 	int64_t beat_at;         /* mono_ms of the next sign of life */
-	int64_t fence_at;        /* mono_ms: the last sign of life taken, sent at, + 2/3 owner_timeout */
+	int64_t fence_at;        /* mono_ms: the last sign of life taken, sent at, + 3/4 owner_timeout */
 	int fencing;             /* past fence_at: runs in flight ended, results waiting */
 	int down;                /* the store failed: said once, quiet until it is back */
 	size_t nruns, nhooks;
@@ -863,7 +870,7 @@ store_up(struct fire *f)
 static void
 alive_since(struct fire *f, int64_t sent)
 {
-	f->fence_at = sent + (int64_t)f->o.owner_timeout * 2000 / 3;
+	f->fence_at = sent + FENCE_AFTER_MS(f->o.owner_timeout);
 	f->fencing = 0;
 	bound_waits(f);
 }
@@ -880,7 +887,7 @@ enlist(struct fire *f, struct err *e)
 	if (rc)
 		return rc;
 	f->registered = f->alive = 1;
-	f->beat_at = mono_ms() + f->o.owner_timeout * 1000 / 3;
+	f->beat_at = mono_ms() + BEAT_EVERY_MS(f->o.owner_timeout);
 	alive_since(f, sent);
 	return ST_OK;
 }
@@ -893,7 +900,7 @@ beat(struct fire *f, int force)
 {
 	if (!f->registered || (!force && mono_ms() < f->beat_at))
 		return;
-	f->beat_at = mono_ms() + f->o.owner_timeout * 1000 / 3;
+	f->beat_at = mono_ms() + BEAT_EVERY_MS(f->o.owner_timeout);
 	struct err e;
 	int alive;
 	int64_t sent = mono_ms();
@@ -1591,8 +1598,8 @@ job_ended(struct fire *f, struct exec_result *x, int64_t now)
 		job_cancelled(j);
 		if (f->fencing && x->stopped && j->run.status == RUN_INTERRUPTED) {
 			char *why = xasprintf("ended on this host, whose sign of life the store had not"
-			    " taken for %d s (2/3 of owner_timeout), before others could recover it%s%s",
-			    f->o.owner_timeout * 2 / 3, j->run.error ? "; " : "",
+			    " taken for %d s (3/4 of owner_timeout), before others could recover it%s%s",
+			    (int)(FENCE_AFTER_MS(f->o.owner_timeout) / 1000), j->run.error ? "; " : "",
 			    j->run.error ? j->run.error : "");
 			free(j->run.error);
 			j->run.error = why;
@@ -1606,9 +1613,9 @@ job_ended(struct fire *f, struct exec_result *x, int64_t now)
 }
 
 /* Partition fencing.  Others may recover this process's runs once the
- * store has had no sign of life from it for owner_timeout; two thirds of
- * that after the last one taken, its executors' groups get SIGTERM, then
- * SIGKILL within a sixth more, and are waited for here (the store cannot
+ * store has had no sign of life from it for owner_timeout; three quarters
+ * of that after the last one taken, its executors' groups get SIGTERM, then
+ * SIGKILL within an eighth more, and are waited for here (the store cannot
  * be: it is not answering), so none runs when another host may start its
  * occurrence again.  Their results wait to be recorded as interrupted,
  * or as late notes if another host recovered them first. */
@@ -1629,10 +1636,10 @@ fence(struct fire *f)
 		job_ended(f, &x, now_of(f));
 	if (!f->nruns)
 		return;
-	int64_t grace = (int64_t)f->o.owner_timeout * 1000 / 6;
+	int64_t grace = FENCE_KILL_MS(f->o.owner_timeout);
 	warnf(f, "the store has not taken a sign of life from this process for %lld s; ending its"
 	    " %zu run%s before others may recover them", (long long)((mono_ms() - f->fence_at) / 1000
-	    + f->o.owner_timeout * 2 / 3), f->nruns, f->nruns == 1 ? "" : "s");
+	    + FENCE_AFTER_MS(f->o.owner_timeout) / 1000), f->nruns, f->nruns == 1 ? "" : "s");
 	exec_pool_stop_within(f->pool, grace < f->o.kill_grace_ms ? grace : f->o.kill_grace_ms);
 	int64_t until = mono_ms() + grace + EXEC_DRAIN_MS + 1000;
 	while (f->nruns && mono_ms() < until && exec_pool_wait(f->pool, until - mono_ms(), NULL, 0, &x))
