@@ -130,6 +130,8 @@ struct store_ops {
 	    long long *tokens, struct err *e);
 	int (*call_usage)(struct store *st, int64_t since, call_usage_fn fn, void *arg,
 	    struct err *e);
+	/* store_others_wrote; NULL: not known. */
+	int (*others_wrote)(struct store *st, int64_t *version, struct err *e);
 
 	const struct history_ops *history;  /* store_history.h, below */
 	const struct deliver_ops *deliver;  /* store_deliver.h */
