@@ -112,24 +112,34 @@ struct tick {
 	char refresh_err[ERR_MAX];  /* the last failure to reopen the store, said */
 	struct out *out;
 	const struct config *cf;
-	const char *dir;            /* task-tick's own, where task-deliver is looked for */
+	struct deliver_kick *dk;    /* task-deliver, while one runs */
 	int64_t deliver_at;         /* mono_ms of the last look for deliveries */
 };
 
 /* Answers to their targets: task-deliver, which links libcurl, after a
  * pass that ended runs or when a receipt is due (a watcher looks at most
- * every DELIVER_EVERY_MS).  Its failure is said; the firing goes on. */
+ * every DELIVER_EVERY_MS).  It runs beside the firing, one at a time;
+ * runs that end meanwhile are looked at when it is done.  Its failure is
+ * said; the firing goes on. */
 static void
 deliver(struct tick *tk)
 {
 	struct err e;
-	char *said = NULL;
-	int ran = 0, ended = tk->out->ended;
+	int started = 0;
+	if (deliver_kick_running(tk->dk))
+		return;
+	int ended = tk->out->ended;
 	tk->out->ended = 0;
 	tk->deliver_at = mono_ms();
-	if (deliver_kick(tk->st, tk->cf, ended, fire_clock_ms(&tk->clk) / 1000, tk->dir, &ran, &said,
-	    &e))
+	if (deliver_kick_start(tk->dk, tk->st, tk->cf, ended, fire_clock_ms(&tk->clk) / 1000,
+	    &started, &e))
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
+}
+
+/* What task-deliver said, once it is done: passed on. */
+static void
+deliver_said(char *said)
+{
 	if (said)
 		fputs(said, stderr);
 	free(said);
@@ -292,11 +302,19 @@ run_loop(struct tick *tk, int watch)
 			if (sdnotify("READY=1", &e))
 				fprintf(stderr, "%s: %s\n", prog, e.msg);
 		}
-		int fds[2] = {tk->sfd, wake_fd};
+		int fds[2 + DELIVER_KICK_FDS] = {tk->sfd, wake_fd};
 		int nfds = watch && wake_fd >= 0 ? 2 : 1;
+		/* task-deliver wakes it when it writes or ends. */
+		int64_t dms = deliver_kick_timeout(tk->dk);
+		nfds += deliver_kick_fds(tk->dk, fds + nfds);
+		if (dms >= 0 && (timeout < 0 || dms < timeout))
+			timeout = dms;
 		/* A result the store refused is tried again; the pass's last
 		 * flush says whether it was recorded. */
 		fire_wait(tk->f, timeout < 0 ? -1 : timeout, fds, nfds, &e);
+		char *said;
+		if (deliver_kick_poll(tk->dk, &said))
+			deliver_said(said);
 		int sig = stopsig_take(tk->sfd);
 		if (sig)
 			begin_stop(tk, sig);
@@ -558,10 +576,15 @@ task_tick(int argc, char **argv)
 	free(since);
 	tk.out = &out;
 	tk.cf = cf;
-	tk.dir = dir;
+	tk.dk = deliver_kick_new(dir);
 	rc = run_loop(&tk, a.watch);
+	/* A pass from cron delivers what it ran before it exits; a watcher
+	 * that stops lets a delivery under way finish within its grace. */
 	if (!a.watch && !tk.stop_at)
 		deliver(&tk);
+	char *said;
+	deliver_kick_wait(tk.dk, tk.stop_at ? tk.stop_at + 1 : 0, &said);
+	deliver_said(said);
 	e.msg[0] = 0;
 done:
 	if (rc && e.msg[0])
@@ -569,6 +592,7 @@ done:
 	if (tk.sfd >= 0)
 		close(tk.sfd);
 	fire_free(tk.f);
+	deliver_kick_free(tk.dk);
 	store_close(tk.st);
 	config_free(cf);
 	zones_free(out.zs);
