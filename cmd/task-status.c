@@ -737,46 +737,20 @@ take_pruned(const char *key, long long n, void *arg)
 	add_total(arg, key, n);
 }
 
-struct task_name {
-	char id[37];           /* first: bsearch compares the key with it */
-	char *name;
-};
-
-struct names {
-	struct task_name *v;
-	size_t n;
-};
-
-static int
-take_name(const struct task *t, void *arg)
-{
-	struct names *ns = arg;
-	ns->v = xrealloc(ns->v, (ns->n + 1) * sizeof *ns->v);
-	memcpy(ns->v[ns->n].id, t->id, sizeof t->id);
-	ns->v[ns->n++].name = one_line(t->name, 0);
-	return 0;
-}
-
-static int
-by_id(const void *a, const void *b)
-{
-	return strcmp(a, b);
-}
-
 /* Labelled with the task's name as well as its id, so a dashboard or an
- * alert says which task a person knows by name. */
+ * alert says which task a person knows by name (one in the trash has
+ * none).  The name comes with the instant, in one read of the tasks. */
 static void
-print_success(const char *task_id, int64_t at, void *arg)
+print_success(const char *task_id, const char *name, int64_t at, void *arg)
 {
-	struct names *ns = arg;
-	/* No tasks listed (all in the trash, say): no array to search. */
-	const struct task_name *hit = ns->n ? bsearch(task_id, ns->v, ns->n, sizeof *ns->v, by_id) :
-	    NULL;
+	(void)arg;
 	printf("agentcron_task_last_success_timestamp_seconds{task=\"");
 	label(task_id);
-	if (hit) {
+	if (name) {
+		char buf[320];
+		utf8_quote(buf, sizeof buf, name, strlen(name));
 		printf("\",name=\"");
-		label(hit->name);
+		label(buf);
 	}
 	printf("\"} %lld\n", (long long)at);
 }
@@ -832,19 +806,7 @@ print_prometheus(struct status *s, struct err *e)
 	}
 	metric_head("agentcron_task_last_success_timestamp_seconds", "gauge", "When each task's last"
 	    " successful run (still kept) ended.");
-	struct names ns = {0};
-	struct task_filter f;
-	task_filter_init(&f);
-	rc = store_task_list(s->st, &f, take_name, &ns, e);
-	if (!rc) {
-		if (ns.n)
-			qsort(ns.v, ns.n, sizeof *ns.v, by_id);
-		rc = store_last_success(s->st, print_success, &ns, e);
-	}
-	for (size_t i = 0; i < ns.n; i++)
-		free(ns.v[i].name);
-	free(ns.v);
-	if (rc)
+	if ((rc = store_last_success(s->st, print_success, NULL, e)))
 		return rc;
 	metric_head("agentcron_tasks", "gauge", "Tasks, by state.");
 	for (int i = 0; i < STATUS_COUNT; i++)

@@ -11,7 +11,7 @@
 int
 spend_check_init(struct spend_check *c, const struct config *cf, struct err *e)
 {
-	*c = (struct spend_check){.gwindow = TIME_NONE};
+	*c = (struct spend_check){.gwindow = TIME_NONE, .gversion = -1};
 	const char *v = cf ? config_get(cf, "budget") : NULL;
 	if (v && budget_parse(v, &c->global, e))
 		return err_set(e, ST_INVALID, "config: %s", e->msg);
@@ -22,7 +22,7 @@ spend_check_init(struct spend_check *c, const struct config *cf, struct err *e)
 void
 spend_check_fresh(struct spend_check *c)
 {
-	c->gwindow = TIME_NONE;
+	c->gstale = 1;
 }
 
 int
@@ -45,16 +45,26 @@ spend_check_task(struct spend_check *c, struct store *st, const struct task *t,
 		const struct tz *z;
 		int rc = zones_get(zs, i == 0 ? t->tz : c->tz ? c->tz : zones_local(zs), &z, e);
 		struct spend s = {0};
-		int64_t w = budget_window(bs[i]->period, z, now);
-		if (!rc && i == 1 && c->gwindow == w)
+		int64_t w = budget_window(bs[i]->period, z, now), version = -1;
+		/* A pass of many claims reads what all tasks spent again only
+		 * when another program may have recorded a call.  The version
+		 * is read first: a call recorded after it changes it again. */
+		if (!rc && i == 1 && (c->gstale || c->gwindow != w))
+			rc = store_others_wrote(st, &version, e);
+		if (!rc && i == 1 && c->gwindow == w && (!c->gstale ||
+		    (version >= 0 && version == c->gversion))) {
 			s = c->gspent;
-		else if (!rc)
+			version = c->gversion;
+		} else if (!rc) {
 			rc = store_call_spend(st, i == 0 ? t->id : NULL, w, &s.dollars, &s.tokens, e);
+		}
 		if (rc)
 			return rc;
 		if (i == 1) {
 			c->gwindow = w;
 			c->gspent = s;
+			c->gversion = version;
+			c->gstale = 0;
 		}
 		if (!*over && budget_over(bs[i], &s)) {
 			static const int64_t into_next[] = {26 * 3600, 7 * 86400 + 7200, 32 * 86400};

@@ -376,6 +376,10 @@ int store_call_list(struct store *st, const char *run_id, const char *task_id, l
  * and out. */
 int store_call_spend(struct store *st, const char *task_id, int64_t since, double *dollars,
     long long *tokens, struct err *e);
+/* A number that changes when another connection commits to the store
+ * (SQLite's data_version), so what was read is known to be unchanged
+ * while it stays; -1 when the store cannot tell (PostgreSQL). */
+int store_others_wrote(struct store *st, int64_t *version, struct err *e);
 /* A call as spending sees it; name is its task's, NULL when it has none. */
 struct call_usage {
 	char *task_id, *name, *model;

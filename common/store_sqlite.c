@@ -1229,6 +1229,7 @@ static const struct store_ops sqlite_ops = {
 	.call_add = sq_call_add,
 	.call_list = sq_call_list,
 	.call_spend = sq_call_spend,
+	.others_wrote = sq_others_wrote,
 	.call_usage = sq_call_usage,
 	.history = &sq_history_ops,
 	.web = &sq_web_ops,
