@@ -85,6 +85,7 @@ struct job {
 	struct task *waits;      /* its task's gate (--gate) runs: the task, started after it */
 	char *base;              /* ... and the prompt it then starts from (a heartbeat's), or NULL */
 	char *in;                /* the run's input, {{input}} (chains, payloads), or NULL */
+	int idle_told;           /* its gate found nothing to do, first of a streak */
 };
 
 struct fire {
@@ -1307,7 +1308,8 @@ static void
 announce(struct fire *f, struct job *j)
 {
 	const char *hook = j->no_resources || j->event < 0 ? NULL : j->notify;
-	struct fire_report rep = {.run = &j->run, .name = j->name ? j->name : "", .hook = hook};
+	struct fire_report rep = {.run = &j->run, .name = j->name ? j->name : "", .hook = hook,
+	    .told = j->idle_told};
 	if (f->cb.report)
 		f->cb.report(&rep, f->cb.arg);
 	struct hook_event ev = {j->event, j->run.task_id, j->name, &j->run,
@@ -1549,6 +1551,9 @@ gate_ended(struct fire *f, struct job *j, struct exec_result *x, int64_t now)
 		run_executor(f, j, t, base, j->in, out);
 		free(out);
 	} else if (exited && x->code == 1) {
+		/* Told once per streak of them, as other skips are. */
+		j->idle_told = !(t->last_status && !strcmp(t->last_status, "skipped") && t->last_error &&
+		    !strncmp(t->last_error, STORE_GATE_IDLE, strlen(STORE_GATE_IDLE)));
 		const char *o = x->out ? x->out + strspn(x->out, " \t\r\n") : "";
 		int n = utf8_cut(o, strcspn(o, "\r\n") < 300 ? strcspn(o, "\r\n") : 300);
 		j->run.status = RUN_SKIPPED;

@@ -48,6 +48,7 @@ struct fire_report {
 	const struct run *run;   /* with output and error */
 	const char *name;        /* the task's name */
 	const char *hook;        /* the notify hook it went to, or NULL */
+	int told;                /* a gate's skip that ends a streak of others: said */
 };
 
 struct fire_cb {
