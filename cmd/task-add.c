@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "chain.h"
 #include "config.h"
 #include "opt.h"
 #include "prog.h"
@@ -105,6 +106,8 @@ add_one(struct store *st, struct task *t, int force, int if_missing, struct sink
 {
 	int is_dup = 0, rc, by_id = 0;
 	char dup[37];
+	if (t->after && (rc = chain_resolve(st, t, e)))
+		return rc;
 	if (t->id[0]) {
 		/* An imported task that is already here is a twin too. */
 		struct task old;

@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "chain.h"
 #include "config.h"
 #include "opt.h"
 #include "prog.h"
@@ -39,6 +40,8 @@ edit(struct store *st, const char *arg, const struct task_args *a, int json, int
 	}
 	task_copy(&t, &old);
 	rc = taskargs_apply(a, &t, now, zs, &changed, e);
+	if (!rc && a->nafter)
+		rc = chain_resolve(st, &t, e);
 	/* A new schedule or end makes a finished task pending again. */
 	if (!rc && (a->nkinds || a->until || a->count) && t.status != STATUS_PENDING) {
 		t.status = STATUS_PENDING;
