@@ -237,6 +237,22 @@ chain_describe(struct store *st, const struct task *t, char *buf, size_t n)
 	buf_free(&b);
 }
 
+void
+chain_describe_task(struct store *st, const struct task *t, char *desc, size_t n)
+{
+	char chain[512];
+	chain_describe(st, t, chain, sizeof chain);
+	if (!chain[0])
+		return;
+	if (t->kind == KIND_MANUAL) {
+		snprintf(desc, n, "%s", chain);
+		return;
+	}
+	size_t l = strlen(desc);
+	if (l < n)
+		snprintf(desc + l, n - l, "; %s", chain);
+}
+
 /* Would run r's occurrence be tried again (its followers wait for the end)? */
 static int
 retried(const struct task *t, struct zones *zs, const struct run *r)

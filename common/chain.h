@@ -39,6 +39,9 @@ int chain_links(const char *after, struct chain_link *out, size_t max, size_t *n
 int chain_resolve(struct store *st, struct task *t, struct err *e);
 /* "after 'Fetch news' succeeds or 'Other' fails"; "" when t follows none. */
 void chain_describe(struct store *st, const struct task *t, char *buf, size_t n);
+/* desc (task_describe's) with t's chain: a manual task's is the chain
+ * alone ("after 'Fetch news' succeeds"), else "DESC; after ...". */
+void chain_describe_task(struct store *st, const struct task *t, char *desc, size_t n);
 /* Run r of task t (as it stands after r's end, held in the caller's unit
  * of work) ended: unless it will be retried, each enabled follower whose
  * link matches gets one input (the run's answer, else its error) and is
