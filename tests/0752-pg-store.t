@@ -38,6 +38,9 @@ test_expect_success 'a schema newer than this agentcron is refused, the database
 
 # A database as schema 6 left it, and what schema 7 makes of it.
 cat >old.sql <<\EOF
+DROP TABLE run_inputs;
+DROP INDEX tasks_after;
+ALTER TABLE tasks DROP COLUMN after_tasks;
 DROP INDEX tasks_deliver;
 DROP TABLE receipts;
 ALTER TABLE tasks DROP COLUMN deliver;
@@ -71,6 +74,9 @@ test_expect_success 'a database of schema 6 is brought up to date: no index only
 # A database as schema 7 left it: a run in flight (its process gone) and
 # the last success known only from runs, each with its index.
 cat >old7.sql <<\EOF
+DROP TABLE run_inputs;
+DROP INDEX tasks_after;
+ALTER TABLE tasks DROP COLUMN after_tasks;
 DROP INDEX tasks_deliver;
 DROP TABLE receipts;
 ALTER TABLE tasks DROP COLUMN deliver;
