@@ -363,6 +363,9 @@ usage(FILE *f)
 	    "      --deliver-on LIST  which runs are delivered, as --notify-on (default: every\n"
 	    "                         run that ends)\n"
 	    "                         (default: the config's notify_on, else failure,recovery)\n"
+	    "      --after TASK[:success|failure|any]   run once each time a run of TASK ends\n"
+	    "                         so (default success; repeatable), its answer as input;\n"
+	    "                         alone, the task runs only then (as --manual)\n"
 	    "      --budget AMOUNT/PERIOD  most its runs may spend a day, week or month:\n"
 	    "                         $2/day, 2usd/week, 200k/month (tokens), none\n"
 	    "      --mcp NAME[,NAME]  MCP servers of mcp.json its runs may use (repeatable)\n"
@@ -423,6 +426,11 @@ task_add(int argc, char **argv)
 	struct store *st = NULL;
 	struct zones *zs = zones_new();
 	int importing = json && argc == 1 && strcmp(argv[0], "-") == 0;
+	/* A task that only follows others runs when they end: manual otherwise. */
+	if (a.nafter && a.nkinds == 0) {
+		a.manual = 1;
+		a.kinds[a.nkinds++] = "--manual";
+	}
 	if (importing && fields) {
 		rc = err_set(&e, ST_INVALID, "with --json -, the fields come from the JSON objects; drop the task flags");
 	} else if (!importing && a.nkinds == 0) {

@@ -89,7 +89,7 @@ take_once(struct seen *sn, const char *id)
 		free(copy);
 }
 
-/* An object with "payload" is an event of the task it names (not one id
+/* An object with "payload" (and no "kind") is an event of the task it names (not one id
  * among others: each line fires); 1 if it was one. */
 static int
 take_event(struct seen *sn, const cJSON *j, const char *id, long lineno, long *bad,
@@ -97,7 +97,9 @@ take_event(struct seen *sn, const cJSON *j, const char *id, long lineno, long *b
 {
 	const cJSON *p = cJSON_GetObjectItemCaseSensitive(j, "payload");
 	const cJSON *k = cJSON_GetObjectItemCaseSensitive(j, "key");
-	if (!sn->ev || !p)
+	/* A task's own JSON (task-ls --json) has a payload field of its own,
+	 * and a kind: it names a task to run, not an event. */
+	if (!sn->ev || !p || cJSON_IsNull(p) || cJSON_GetObjectItemCaseSensitive(j, "kind"))
 		return 0;
 	if (k && !cJSON_IsString(k)) {
 		if (!(*bad)++)
