@@ -151,6 +151,7 @@ fire_event_queue(struct store *st, const char *id, const char *payload, const ch
 {
 	struct run_input in, had;
 	run_input_init(&in);
+	run_input_init(&had);
 	*dup = 0;
 	run_id[0] = 0;
 	int rc = fire_event_key(key, &in.key, e), found = 0, added = 0;
