@@ -48,6 +48,7 @@ static const char prog[] = "task-tick";
 #define PRUNE_AGAIN_MS 5000  /* and sooner while a round is unfinished; */
 #define DELIVER_EVERY_MS 30000 /* a watcher looks for due deliveries */
 #define PRUNE_PASS_MS 1000   /* a pass from cron, once, after its claims */
+#define PASS_CLAIMS_S 60     /* a pass from cron claims this long (pass_claim_time) */
 
 /* How runs are printed: JSON lines, or one line for people on a terminal. */
 struct out {
@@ -112,24 +113,35 @@ struct tick {
 	char refresh_err[ERR_MAX];  /* the last failure to reopen the store, said */
 	struct out *out;
 	const struct config *cf;
-	const char *dir;            /* task-tick's own, where task-deliver is looked for */
+	struct deliver_kick *dk;    /* task-deliver, while one runs */
 	int64_t deliver_at;         /* mono_ms of the last look for deliveries */
+	int64_t claim_ms;           /* how long a pass (not a watcher) claims */
 };
 
 /* Answers to their targets: task-deliver, which links libcurl, after a
  * pass that ended runs or when a receipt is due (a watcher looks at most
- * every DELIVER_EVERY_MS).  Its failure is said; the firing goes on. */
+ * every DELIVER_EVERY_MS).  It runs beside the firing, one at a time;
+ * runs that end meanwhile are looked at when it is done.  Its failure is
+ * said; the firing goes on. */
 static void
 deliver(struct tick *tk)
 {
 	struct err e;
-	char *said = NULL;
-	int ran = 0, ended = tk->out->ended;
+	int started = 0;
+	if (deliver_kick_running(tk->dk))
+		return;
+	int ended = tk->out->ended;
 	tk->out->ended = 0;
 	tk->deliver_at = mono_ms();
-	if (deliver_kick(tk->st, tk->cf, ended, fire_clock_ms(&tk->clk) / 1000, tk->dir, &ran, &said,
-	    &e))
+	if (deliver_kick_start(tk->dk, tk->st, tk->cf, ended, fire_clock_ms(&tk->clk) / 1000,
+	    &started, &e))
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
+}
+
+/* What task-deliver said, once it is done: passed on. */
+static void
+deliver_said(char *said)
+{
 	if (said)
 		fputs(said, stderr);
 	free(said);
@@ -245,6 +257,10 @@ run_loop(struct tick *tk, int watch)
 	struct err e;
 	int status = 0, wake_fd = -1, ready = !watch;
 	int64_t recover_every = watch ? 5000 : 0, last_recover = mono_ms(), flush_by = 0;
+	/* A pass claims during its first minute, then only sees its runs to
+	 * their end: the next pass claims what falls due meanwhile, so once
+	 * cron stops starting passes nothing new starts. */
+	int64_t claim_until = mono_ms() + tk->claim_ms;
 	fire_pass_begin(tk->f);
 	if (watch) {
 		say_watching(tk);
@@ -255,7 +271,8 @@ run_loop(struct tick *tk, int watch)
 		/* A pass whose store fails while runs are in flight goes on
 		 * supervising them (their results wait to be recorded) and tries
 		 * again when they are done; a watcher waits for the store. */
-		int claimed = !tk->stop_at ? fire_claim(tk->f, &started, &more, &e) : -1;
+		int claiming = !tk->stop_at && (watch || mono_ms() < claim_until);
+		int claimed = claiming ? fire_claim(tk->f, &started, &more, &e) : -1;
 		if (claimed == ST_OK)
 			pass_chores(tk, watch, more);
 		if (claimed > 0 && !watch && fire_busy(tk->f) == 0) {
@@ -273,7 +290,7 @@ run_loop(struct tick *tk, int watch)
 			status = 1;
 			begin_stop(tk, 0);
 		}
-		if (fire_busy(tk->f) == 0 && (tk->stop_at || (!watch && !more)))
+		if (fire_busy(tk->f) == 0 && (tk->stop_at || (!watch && (!more || !claiming))))
 			break;
 		if (!watch && fire_busy(tk->f) == 0)
 			continue;
@@ -292,11 +309,19 @@ run_loop(struct tick *tk, int watch)
 			if (sdnotify("READY=1", &e))
 				fprintf(stderr, "%s: %s\n", prog, e.msg);
 		}
-		int fds[2] = {tk->sfd, wake_fd};
+		int fds[2 + DELIVER_KICK_FDS] = {tk->sfd, wake_fd};
 		int nfds = watch && wake_fd >= 0 ? 2 : 1;
+		/* task-deliver wakes it when it writes or ends. */
+		int64_t dms = deliver_kick_timeout(tk->dk);
+		nfds += deliver_kick_fds(tk->dk, fds + nfds);
+		if (dms >= 0 && (timeout < 0 || dms < timeout))
+			timeout = dms;
 		/* A result the store refused is tried again; the pass's last
 		 * flush says whether it was recorded. */
 		fire_wait(tk->f, timeout < 0 ? -1 : timeout, fds, nfds, &e);
+		char *said;
+		if (deliver_kick_poll(tk->dk, &said))
+			deliver_said(said);
 		int sig = stopsig_take(tk->sfd);
 		if (sig)
 			begin_stop(tk, sig);
@@ -414,6 +439,17 @@ check_store(struct store *st, int fixed_clock, int64_t today)
 	stamp_set("durability", today);
 }
 
+/* The config's pass_claim_time, else PASS_CLAIMS_S. */
+static int
+pass_claim_time(const struct config *cf, long *secs, struct err *e)
+{
+	const char *v = config_get(cf, "pass_claim_time");
+	*secs = PASS_CLAIMS_S;
+	if (v && opt_number("pass_claim_time", v, "seconds", 1, 3600, secs, e))
+		return err_set(e, ST_INVALID, "config: %s", e->msg);
+	return ST_OK;
+}
+
 static void
 usage(FILE *f)
 {
@@ -516,10 +552,12 @@ task_tick(int argc, char **argv)
 	struct config *cf = NULL;
 	int64_t now;
 	long long log_max;
+	long claim_s;
 	int rotated;
 	if ((rc = now_get(&now, &e)) || (rc = config_load(&cf, &e) ? ST_ERR : ST_OK) ||
 	    (rc = install_log_max(config_get(cf, "tick_log_max"), &log_max, &e)) ||
 	    (rc = install_log_rotate(log_max, &rotated, &e)) ||
+	    (rc = pass_claim_time(cf, &claim_s, &e)) ||
 	    (rc = store_open(NULL, 0, &tk.st, &e)))
 		goto done;
 	fire_clock_init(&tk.clk, tk.st, now, a.watch);
@@ -558,10 +596,16 @@ task_tick(int argc, char **argv)
 	free(since);
 	tk.out = &out;
 	tk.cf = cf;
-	tk.dir = dir;
+	tk.dk = deliver_kick_new(dir);
+	tk.claim_ms = claim_s * 1000;
 	rc = run_loop(&tk, a.watch);
+	/* A pass from cron delivers what it ran before it exits; a watcher
+	 * that stops lets a delivery under way finish within its grace. */
 	if (!a.watch && !tk.stop_at)
 		deliver(&tk);
+	char *said;
+	deliver_kick_wait(tk.dk, tk.stop_at ? tk.stop_at + 1 : 0, &said);
+	deliver_said(said);
 	e.msg[0] = 0;
 done:
 	if (rc && e.msg[0])
@@ -569,6 +613,7 @@ done:
 	if (tk.sfd >= 0)
 		close(tk.sfd);
 	fire_free(tk.f);
+	deliver_kick_free(tk.dk);
 	store_close(tk.st);
 	config_free(cf);
 	zones_free(out.zs);

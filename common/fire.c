@@ -116,9 +116,9 @@ struct fire {
 	int chained;             /* an end queued followers: claim again before the pass ends */
 };
 
-/* A budget skip to tell once its claim is committed. */
+/* A skip or a pause to tell once its claim is committed. */
 struct notice {
-	int event;               /* EV_BUDGET, or EV_PAUSED (run unused) */
+	int event;               /* EV_BUDGET, EV_PAUSED (run unused), or -1: a skip, told in the output */
 	struct task task;
 	struct run run;
 	struct notice *next;
@@ -460,7 +460,7 @@ struct claim_ctx {
 	const char *payload, *event_key;
 	int event_dup;
 	char event_run[37];
-	struct notice *notices;  /* budget skips to tell once committed */
+	struct notice *notices;  /* skips and pauses to tell once committed */
 	void (*preview)(const struct fire_preview *p, void *arg);
 	void *preview_arg;
 };
@@ -510,40 +510,63 @@ unfit(struct fire *f, const struct task *t, struct err *e)
 	return task_validate(t, f->zs, e);
 }
 
-/* An occurrence that does not run, on record so the log says why:
- * skipped (--missed skip) or missed (past its deadline). */
-static void
-record_unfired(struct fire *f, struct task *t, const struct decision *d, int64_t now,
-    struct run *r)
+/* The first words of a missed deadline's reason: its misses in a row are
+ * one streak, told once. */
+#define MISSED_WHY "could not start within its deadline"
+
+/* Why an occurrence does not run: skipped (--missed skip) or missed (past
+ * its deadline); malloc'd. */
+static char *
+unfired_why(struct fire *f, const struct task *t, const struct decision *d, int64_t now)
 {
 	char when[40], late[32], dl[32];
 	time_fmt_utc(d->slot, when, sizeof when);
 	duration_fmt((now - d->slot) * 1000, late, sizeof late);
-	char *msg;
-	if (d->missed) {
-		int own = t->deadline > 0;
-		duration_fmt((int64_t)(own ? t->deadline : f->o.deadline) * 1000, dl, sizeof dl);
-		msg = xasprintf("could not start within its deadline (%s%s) of %s: %s late; not run",
-		    dl, own ? "" : ", from the configuration", when, late);
-	} else {
-		msg = xasprintf("missed its time (%s) by %lld s; skipped (--missed skip)", when,
+	if (!d->missed)
+		return xasprintf("missed its time (%s) by %lld s; skipped (--missed skip)", when,
 		    (long long)(now - d->slot));
-	}
+	int own = t->deadline > 0;
+	duration_fmt((int64_t)(own ? t->deadline : f->o.deadline) * 1000, dl, sizeof dl);
+	return xasprintf(MISSED_WHY " (%s%s) of %s: %s late; not run", dl, own ? ""
+	    : ", from the configuration", when, late);
+}
+
+/* An occurrence that does not run, on record with why (taken) so the log
+ * says it.  A skip the user did not choose in advance (a missed deadline,
+ * --overlap skip, a gate) is told as a budget skip is: a line in the pass's
+ * output and, without a hook, cron's mail; once per streak, not at every
+ * occurrence: not when the task's last outcome was the same status with
+ * the same first `same` bytes of reason (0: never told). */
+static void
+record_unfired(struct claim_ctx *x, struct task *t, const struct decision *d, struct run *r,
+    int status, char *why, size_t same)
+{
 	if (uuid4(r->id) == 0) {
 		memcpy(r->task_id, t->id, sizeof r->task_id);
 		r->slot = d->slot;
 		r->arming = t->arming;
 		r->trigger = d->trigger;
-		r->status = d->missed ? RUN_MISSED : RUN_SKIPPED;
-		r->started_at = r->ended_at = now;
+		r->status = status;
+		r->started_at = r->ended_at = x->now;
 		r->duration_ms = 0;
-		r->error = xstrdup(msg);
+		r->error = xstrdup(why);
 	}
-	set_str(&t->last_status, run_status_name(d->missed ? RUN_MISSED : RUN_SKIPPED));
-	set_str(&t->last_error, msg);
-	free(msg);
+	int again = t->last_status && !strcmp(t->last_status, run_status_name(status)) &&
+	    t->last_error && !strncmp(t->last_error, why, same);
+	set_str(&t->last_status, run_status_name(status));
+	set_str(&t->last_error, why);
+	free(why);
 	if (d->next == TIME_NONE)
 		t->status = STATUS_COMPLETED;
+	if (!same || again || !r->id[0])
+		return;
+	struct notice *n = xcalloc(1, sizeof *n);
+	n->event = -1;
+	task_copy(&n->task, t);
+	n->run = *r;
+	fields_copy_text(&run_fields, &n->run);
+	n->next = x->notices;
+	x->notices = n;
 }
 
 /* An occurrence (or a queued run) over budget: skipped, on record with
@@ -593,9 +616,11 @@ first_run(const struct run *r, void *arg)
  * CANCEL_POLL_MS and the grace) and looks again in a few seconds, the
  * occurrence kept due to start once the run is recorded cancelled. */
 static int
-claim_overlap(struct fire *f, struct task *t, const struct decision *d, int64_t now,
-    struct run *r, int *decision, struct err *e)
+claim_overlap(struct claim_ctx *x, struct task *t, const struct decision *d, struct run *r,
+    int *decision, struct err *e)
 {
+	struct fire *f = x->f;
+	int64_t now = x->now;
 	struct run cur;
 	struct run_filter rf;
 	run_init(&cur);
@@ -623,19 +648,16 @@ claim_overlap(struct fire *f, struct task *t, const struct decision *d, int64_t 
 		rules_set_next(t, f->zs, d->slot);
 		t->due_at = now + REPLACE_RECHECK;
 	} else {
-		struct decision u = *d;
 		int status = t->status;
-		record_unfired(f, t, &u, now, r);
+		/* --overlap skip: on record with the run it gave way to, told
+		 * once for that run. */
+		if (d->fire)
+			record_unfired(x, t, d, r, RUN_SKIPPED, xasprintf("still running since %s (run %.8s);"
+			    " skipped (--overlap skip)", since, cur.id), SIZE_MAX);
+		else
+			record_unfired(x, t, d, r, d->missed ? RUN_MISSED : RUN_SKIPPED,
+			    unfired_why(f, t, d, now), d->missed ? strlen(MISSED_WHY) : 0);
 		t->status = status;
-		if (d->fire) {
-			/* --overlap skip: on record with the run it gave way to. */
-			r->status = RUN_SKIPPED;
-			free(r->error);
-			r->error = xasprintf("still running since %s (run %.8s); skipped (--overlap skip)",
-			    since, cur.id);
-			set_str(&t->last_status, run_status_name(RUN_SKIPPED));
-			set_str(&t->last_error, r->error);
-		}
 		rules_set_next(t, f->zs, d->next);
 	}
 	t->updated_at = now;
@@ -684,7 +706,7 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		return ST_OK;
 	}
 	if (t->status == STATUS_RUNNING)
-		return x->preview ? ST_OK : claim_overlap(f, t, &d, x->now, r, decision, e);
+		return x->preview ? ST_OK : claim_overlap(x, t, &d, r, decision, e);
 	if (d.dropped_retry && !x->preview && retry_dropped(x, t, &d)) {
 		*decision = CLAIM_WRITE;
 		return ST_OK;
@@ -723,7 +745,8 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		idset_add(&f->fired, t->id);
 		*decision = CLAIM_FIRE;
 	} else if (firing_kind) {
-		record_unfired(f, t, &d, x->now, r);
+		record_unfired(x, t, &d, r, d.missed ? RUN_MISSED : RUN_SKIPPED,
+		    unfired_why(f, t, &d, x->now), d.missed ? strlen(MISSED_WHY) : 0);
 		*decision = CLAIM_WRITE;
 	} else {
 		*decision = CLAIM_WRITE;
@@ -929,6 +952,8 @@ claim_ready(struct fire *f, int64_t now, int64_t *next, int *queued, struct err 
 	return 1;
 }
 
+static void notices_flush(struct fire *f, struct claim_ctx *x, int committed);
+
 /* Running tasks with an occurrence due (--overlap skip and replace): they
  * are looked at whether executor slots are free or not. */
 static int
@@ -937,6 +962,7 @@ claim_overlaps(struct fire *f, int64_t now, struct err *e)
 	struct claim_ctx x = {.f = f, .now = now};
 	struct claim_req q = {.what = CLAIM_OVERLAP, .now = now, .max = CLAIM_BATCH};
 	int n = 0, rc = store_claim(f->st, &q, claim_due, &x, NULL, &n, e);
+	notices_flush(f, &x, rc == ST_OK);
 	if (rc == ST_REFUSED) {
 		f->alive = 0;
 		return ST_OK;
@@ -945,8 +971,6 @@ claim_overlaps(struct fire *f, int64_t now, struct err *e)
 		store_down(f, e);
 	return rc;
 }
-
-static void notices_flush(struct fire *f, struct claim_ctx *x, int committed);
 
 static int
 claim_now(struct fire *f, int *started, int *more, struct err *e)
@@ -1371,13 +1395,16 @@ notices_flush(struct fire *f, struct claim_ctx *x, int committed)
 			    n->task.name ? n->task.name : "", n->task.paused, n->task.id);
 			fire_notify(f, &n->task, EV_PAUSED, NULL, n->task.paused);
 		} else if (committed) {
-			/* Once a window, as the hook hears of it: a line in the
-			 * pass's output (tick.log), and cron's mail without a hook. */
-			const char *hook = !str_empty(n->task.notify) ? n->task.notify : f->o.notify;
+			/* Once a window (a streak), as the hook hears of a budget
+			 * skip: a line in the pass's output (tick.log), and cron's
+			 * mail without a hook.  Other skips have no hook event. */
+			const char *hook = n->event != EV_BUDGET ? NULL : !str_empty(n->task.notify)
+			    ? n->task.notify : f->o.notify;
 			struct fire_report rep = {.run = &n->run, .name = n->task.name, .hook = hook};
 			if (f->cb.report)
 				f->cb.report(&rep, f->cb.arg);
-			fire_notify(f, &n->task, EV_BUDGET, &n->run, n->run.error);
+			if (n->event == EV_BUDGET)
+				fire_notify(f, &n->task, EV_BUDGET, &n->run, n->run.error);
 		}
 		task_free(&n->task);
 		run_free(&n->run);
