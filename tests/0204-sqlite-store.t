@@ -75,6 +75,9 @@ test_expect_success 'a store made by schema version 1 is upgraded in place and k
 # only from runs.
 cat >old11.sql <<\EOF
 DROP INDEX tasks_herd;
+DROP TABLE run_inputs;
+DROP INDEX tasks_after;
+ALTER TABLE tasks DROP COLUMN after_tasks;
 DROP INDEX tasks_deliver;
 DROP TABLE receipts;
 ALTER TABLE tasks DROP COLUMN gate;
