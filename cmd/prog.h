@@ -9,10 +9,14 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "util.h"
+
+#define PROG_OUT_BUF (1 << 16) /* stdout's buffer when it is no terminal */
 
 /* "PROG: MESSAGE (try 'PROG --help')" on stderr, one line of valid UTF-8
  * whatever the words it quotes hold; returns ST_INVALID. */
@@ -41,6 +45,12 @@ prog_start(const char *prog)
 	struct err e;
 	size_t pos = 0;
 	const char *k;
+	/* Output to a file or pipe in one piece while it fits, so a write that
+	 * fails does so at the flush prog_end makes, which can say why.  The
+	 * buffer stays stdout's until exit (glibc ignores a size without one). */
+	char *buf = isatty(STDOUT_FILENO) ? NULL : malloc(PROG_OUT_BUF);
+	if (buf && setvbuf(stdout, buf, _IOFBF, PROG_OUT_BUF) != 0)
+		free(buf);
 	if (config_load(&cf, &e) != ST_OK)
 		return ST_OK;
 	while ((k = config_unknown(cf, &pos)))
