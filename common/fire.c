@@ -309,8 +309,14 @@ budget_env(struct fire *f, struct job *j, const struct task *t)
 	struct err e;
 	if (str_empty(t->budget) && !f->spend.global.set)
 		return;
-	if (spend_check_task(&f->spend, f->st, t, f->zs, now_of(f), &over, why, sizeof why, &window,
-	    NULL, left, sizeof left, &e)) {
+	/* What others reserved is not left to this run; its own is. */
+	spend_check_fresh(&f->spend);
+	f->spend.except_run = j->run.id;
+	int rc = spend_check_task(&f->spend, f->st, t, f->zs, now_of(f), &over, why, sizeof why,
+	    &window, NULL, left, sizeof left, &e);
+	f->spend.except_run = NULL;
+	spend_check_fresh(&f->spend);
+	if (rc) {
 		warnf(f, "task '%.8s': what its budget leaves is not known (%s); its run is not bounded"
 		    " by it", t->id, e.msg);
 		return;
@@ -697,6 +703,8 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 			t->arming++;
 		rc = run_fill(f, t, d.slot, heartbeat_is(t) ? TRIGGER_HEARTBEAT : d.trigger, attempt,
 		    x->now, r, e);
+		if (!rc)
+			rc = spend_reserve(&f->spend, f->st, t, r->id, e);
 		if (rc)
 			return rc;
 		t->status = STATUS_RUNNING;
@@ -747,6 +755,8 @@ claim_manual(struct task *t, int last_attempt, struct run *r, int *decision, voi
 		return ST_OK;
 	}
 	rc = run_fill(x->f, t, TIME_NONE, TRIGGER_MANUAL, 1, x->now, r, e);
+	if (!rc)
+		rc = spend_reserve(&x->f->spend, x->f->st, t, r->id, e);
 	if (rc)
 		return rc;
 	snprintf(r->prev_status, sizeof r->prev_status, "%s", task_status_name(t->status));

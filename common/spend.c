@@ -49,7 +49,8 @@ spend_check_task(struct spend_check *c, struct store *st, const struct task *t,
 		if (!rc && i == 1 && c->gwindow == w)
 			s = c->gspent;
 		else if (!rc)
-			rc = store_call_spend(st, i == 0 ? t->id : NULL, w, &s.dollars, &s.tokens, e);
+			rc = store_spend_read(st, i == 0 ? t->id : NULL, w, c->except_run, &s.dollars,
+			    &s.tokens, e);
 		if (rc)
 			return rc;
 		if (i == 1) {
@@ -79,5 +80,26 @@ spend_check_task(struct spend_check *c, struct store *st, const struct task *t,
 		snprintf(left, nleft, "$%.6f", dollars);
 	else if (tokens >= 0)
 		snprintf(left, nleft, "%.0f", tokens);
+	return ST_OK;
+}
+
+int
+spend_reserve(struct spend_check *c, struct store *st, const struct task *t, const char *run_id,
+    struct err *e)
+{
+	if (str_empty(t->budget) && !c->global.set)
+		return ST_OK;
+	double dollars;
+	long long tokens;
+	int known, rc;
+	/* Reserved even at nothing expected: what the run spends is kept
+	 * with it, the next run's expectation. */
+	if ((rc = store_run_cost(st, t->id, &dollars, &tokens, &known, e)) ||
+	    (rc = store_reserve(st, run_id, t->id, dollars, tokens, e)))
+		return rc;
+	if (c->gwindow != TIME_NONE) {
+		c->gspent.dollars += dollars;
+		c->gspent.tokens += tokens;
+	}
 	return ST_OK;
 }

@@ -189,6 +189,8 @@ test_expect_success 'a one-shot over budget waits for the next window, then fire
 	store_sql "UPDATE llm_calls SET task_id = (SELECT id FROM tasks WHERE name = '\''once'\'')" &&
 	tick 2026-11-23T07:00:00Z &&
 	store_sql "UPDATE llm_calls SET task_id = (SELECT id FROM tasks WHERE name = '\''once'\'')" &&
+	store_sql "UPDATE spend SET task_id = (SELECT id FROM tasks WHERE name = '\''once'\'')
+		WHERE task_id <> '\'''\''" &&
 	tick 2026-11-23T08:00:00Z &&
 	task-ls | cut -f2,3,4 | sort >actual &&
 	printf "first\tpending\t2026-11-24T07:00:00Z\nonce\tpending\t2026-11-24T00:00:00Z\n" >expect &&

@@ -129,13 +129,13 @@ test_expect_success '--prometheus: every run counted from an index, on SQLite wi
 test_expect_success 'a store from before the indexes is upgraded and reads the same' '
 	{ task-status --prometheus >before.prom; test $? -le 2; } &&
 	if test "$AC_STORE" = sqlite; then
-		sqlite3 "$TASK_DB" "DROP INDEX tasks_disabled; DROP INDEX tasks_paused;
+		sqlite3 "$TASK_DB" "DROP TABLE spend; DROP TABLE reserves; DROP INDEX tasks_disabled; DROP INDEX tasks_paused;
 			DROP INDEX tasks_failing; DROP INDEX tasks_budget; DROP INDEX runs_status;
 			CREATE INDEX runs_status ON runs(status, task_id, ended_at); DROP INDEX tasks_deliver; DROP TABLE receipts;
 			ALTER TABLE tasks DROP COLUMN deliver; ALTER TABLE tasks DROP COLUMN deliver_on;
 			PRAGMA user_version = 12"
 	else
-		pg_sql "DROP INDEX tasks_paused; DROP INDEX tasks_failing; DROP INDEX tasks_budget;
+		pg_sql "DROP TABLE spend, reserves; DROP INDEX tasks_paused; DROP INDEX tasks_failing; DROP INDEX tasks_budget;
 			DROP INDEX tasks_deliver; DROP TABLE receipts;
 			ALTER TABLE tasks DROP COLUMN deliver, DROP COLUMN deliver_on;
 			UPDATE agentcron_schema SET version = 8"
