@@ -92,8 +92,8 @@ spend_reserve(struct spend_check *c, struct store *st, const struct task *t, con
 	double dollars;
 	long long tokens;
 	int known, rc;
-	/* Reserved even at nothing expected: what the run spends is kept
-	 * with it, the next run's expectation. */
+	/* Written even when nothing is expected: it settles the task's
+	 * earlier reservations. */
 	if ((rc = store_run_cost(st, t->id, &dollars, &tokens, &known, e)) ||
 	    (rc = store_reserve(st, run_id, t->id, dollars, tokens, e)))
 		return rc;

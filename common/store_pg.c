@@ -747,11 +747,10 @@ static const char *const migrations[] = {
 	" coalesce(sum(coalesce(input_tokens, 0) + coalesce(output_tokens, 0)), 0) FROM llm_calls"
 	" GROUP BY 2;"
 	"CREATE TABLE reserves (run_id text COLLATE \"C\" PRIMARY KEY,"
-	" task_id text COLLATE \"C\" NOT NULL, seq bigserial NOT NULL,"
+	" task_id text COLLATE \"C\" NOT NULL,"
 	" dollars double precision NOT NULL, tokens bigint NOT NULL,"
 	" spent double precision NOT NULL DEFAULT 0, spent_tokens bigint NOT NULL DEFAULT 0);"
-	"CREATE INDEX reserves_task ON reserves (task_id, seq);"
-	"CREATE INDEX reserves_seq ON reserves (seq);",
+	"CREATE INDEX reserves_task ON reserves (task_id);",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 

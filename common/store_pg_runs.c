@@ -496,7 +496,9 @@ int
 pg_reserve(struct store *st, const char *run_id, const char *task_id, double dollars,
     long long tokens, struct err *e)
 {
-	static const char q[] = "INSERT INTO reserves (run_id, task_id, dollars, tokens)"
+	/* A task has one run in flight: its earlier reservations are settled. */
+	static const char q[] = "WITH old AS (DELETE FROM reserves WHERE task_id = $2 AND run_id <> $1)"
+	    " INSERT INTO reserves (run_id, task_id, dollars, tokens)"
 	    " VALUES ($1, $2, $3::double precision, $4::bigint) ON CONFLICT (run_id) DO UPDATE SET"
 	    " dollars = excluded.dollars, tokens = excluded.tokens";
 	char d[40];
@@ -509,20 +511,21 @@ pg_reserve(struct store *st, const char *run_id, const char *task_id, double dol
 	return pq_do(st, q, &p, NULL, "reserving what a run may spend", e);
 }
 
+/* From the newest calls on record (the last runs' are always kept). */
+#define RECENT_RUNS(where) "SELECT coalesce(sum(cost), 0) AS d, sum(coalesce(input_tokens, 0) +" \
+	" coalesce(output_tokens, 0)) AS t FROM (SELECT run_id, cost, input_tokens, output_tokens" \
+	" FROM llm_calls WHERE " where " run_id IS NOT NULL ORDER BY id DESC LIMIT 30) AS c" \
+	" GROUP BY run_id"
+
 int
 pg_run_cost(struct store *st, const char *task_id, double *dollars, long long *tokens,
     int *known, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	/* Runs that ended: one in flight has not spent all it will. */
-	static const char q_task[] = "SELECT count(*), coalesce(max(spent), 0)::text,"
-	    " coalesce(max(spent_tokens), 0)::bigint FROM (SELECT r.spent, r.spent_tokens"
-	    " FROM reserves r WHERE r.task_id = $1 AND r.run_id IS DISTINCT FROM"
-	    " (SELECT run_in_flight FROM tasks WHERE id = $1) ORDER BY r.seq DESC LIMIT 3) AS l";
-	static const char q_all[] = "SELECT count(*), coalesce(avg(spent), 0)::text,"
-	    " coalesce(avg(spent_tokens), 0)::bigint FROM (SELECT r.spent, r.spent_tokens"
-	    " FROM reserves r WHERE r.run_id NOT IN (SELECT run_in_flight FROM tasks"
-	    " WHERE run_in_flight IS NOT NULL) ORDER BY r.seq DESC LIMIT 20) AS l";
+	static const char q_task[] = "SELECT count(*), coalesce(max(d), 0)::text,"
+	    " coalesce(max(t), 0)::bigint FROM (" RECENT_RUNS("task_id = $1 AND") ") AS l";
+	static const char q_all[] = "SELECT count(*), coalesce(avg(d), 0)::text,"
+	    " coalesce(avg(t), 0)::bigint FROM (" RECENT_RUNS("") ") AS l";
 	for (int i = 0; i < 2 && !*known; i++) {
 		struct pq_params p = {.n = 0};
 		if (i == 0)

@@ -330,11 +330,10 @@ static const char *const migrations[] = {
 	" WHERE task_id IS NOT NULL AND task_id <> '' GROUP BY 1, 2;"
 	"INSERT INTO spend SELECT '', created_at - created_at % 900, total(cost),"
 	" sum(ifnull(input_tokens, 0) + ifnull(output_tokens, 0)) FROM llm_calls GROUP BY 2;"
-	"CREATE TABLE reserves (run_id TEXT PRIMARY KEY, task_id TEXT NOT NULL, seq INTEGER NOT NULL,"
+	"CREATE TABLE reserves (run_id TEXT PRIMARY KEY, task_id TEXT NOT NULL,"
 	" dollars REAL NOT NULL, tokens INTEGER NOT NULL, spent REAL NOT NULL DEFAULT 0,"
 	" spent_tokens INTEGER NOT NULL DEFAULT 0);"
-	"CREATE INDEX reserves_task ON reserves(task_id, seq);"
-	"CREATE INDEX reserves_seq ON reserves(seq);",
+	"CREATE INDEX reserves_task ON reserves(task_id);",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

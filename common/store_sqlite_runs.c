@@ -498,11 +498,17 @@ int
 sq_reserve(struct store *st, const char *run_id, const char *task_id, double dollars,
     long long tokens, struct err *e)
 {
-	static const char q[] = "INSERT OR REPLACE INTO reserves (run_id, task_id, seq, dollars, tokens)"
-	    " VALUES (?1, ?2, (SELECT ifnull(max(seq), 0) + 1 FROM reserves), ?3, ?4)";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	/* A task has one run in flight: its earlier reservations are settled. */
+	static const char q_old[] = "DELETE FROM reserves WHERE task_id = ?1";
+	static const char q[] = "INSERT OR REPLACE INTO reserves (run_id, task_id, dollars, tokens)"
+	    " VALUES (?1, ?2, ?3, ?4)";
+	sqlite3_stmt *s = sq_stmt(st, q_old, e);
 	if (!s)
 		return ST_ERR;
+	sq_text(s, 1, task_id);
+	int rc = sq_done(st, s, e, "settling what runs reserved");
+	if (rc || !(s = sq_stmt(st, q, e)))
+		return rc ? rc : ST_ERR;
 	sq_text(s, 1, run_id);
 	sq_text(s, 2, task_id);
 	sqlite3_bind_double(s, 3, dollars);
@@ -510,18 +516,18 @@ sq_reserve(struct store *st, const char *run_id, const char *task_id, double dol
 	return sq_done(st, s, e, "reserving what a run may spend");
 }
 
+/* From the newest calls on record (the last runs' are always kept). */
+#define RECENT_RUNS(where) "SELECT total(cost) AS d, total(ifnull(input_tokens, 0) +" \
+	" ifnull(output_tokens, 0)) AS t FROM (SELECT run_id, cost, input_tokens, output_tokens" \
+	" FROM llm_calls WHERE " where " run_id IS NOT NULL ORDER BY id DESC LIMIT 30) GROUP BY run_id"
+
 int
 sq_run_cost(struct store *st, const char *task_id, double *dollars, long long *tokens,
     int *known, struct err *e)
 {
-	/* Runs that ended: one in flight has not spent all it will. */
-	static const char q_task[] = "SELECT count(*), max(spent), max(spent_tokens) FROM"
-	    " (SELECT r.spent, r.spent_tokens FROM reserves r WHERE r.task_id = ?1 AND r.run_id IS NOT"
-	    " (SELECT run_in_flight FROM tasks WHERE id = ?1) ORDER BY r.seq DESC LIMIT 3)";
-	static const char q_all[] = "SELECT count(*), avg(spent), avg(spent_tokens) FROM"
-	    " (SELECT r.spent, r.spent_tokens FROM reserves r WHERE r.run_id NOT IN"
-	    " (SELECT run_in_flight FROM tasks WHERE run_in_flight IS NOT NULL)"
-	    " ORDER BY r.seq DESC LIMIT 20)";
+	static const char q_task[] = "SELECT count(*), max(d), max(t) FROM ("
+	    RECENT_RUNS("task_id = ?1 AND") ")";
+	static const char q_all[] = "SELECT count(*), avg(d), avg(t) FROM (" RECENT_RUNS("") ")";
 	for (int i = 0; i < 2 && !*known; i++) {
 		sqlite3_stmt *s = sq_stmt(st, i == 0 ? q_task : q_all, e);
 		if (!s)
