@@ -310,12 +310,10 @@ budget_env(struct fire *f, struct job *j, const struct task *t)
 	if (str_empty(t->budget) && !f->spend.global.set)
 		return;
 	/* What others reserved is not left to this run; its own is. */
-	spend_check_fresh(&f->spend);
 	f->spend.except_run = j->run.id;
 	int rc = spend_check_task(&f->spend, f->st, t, f->zs, now_of(f), &over, why, sizeof why,
 	    &window, NULL, left, sizeof left, &e);
 	f->spend.except_run = NULL;
-	spend_check_fresh(&f->spend);
 	if (rc) {
 		warnf(f, "task '%.8s': what its budget leaves is not known (%s); its run is not bounded"
 		    " by it", t->id, e.msg);

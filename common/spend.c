@@ -23,6 +23,20 @@ void
 spend_check_fresh(struct spend_check *c)
 {
 	c->gwindow = TIME_NONE;
+	c->nrs = 0;
+}
+
+/* What run reserved since the global read: 1 if it is known. */
+static int
+reserved_since(const struct spend_check *c, const char *run, struct spend *s)
+{
+	for (int i = 0; i < c->nrs; i++)
+		if (strcmp(c->rs[i].run, run) == 0) {
+			s->dollars = c->rs[i].dollars;
+			s->tokens = c->rs[i].tokens;
+			return 1;
+		}
+	return 0;
 }
 
 int
@@ -46,16 +60,24 @@ spend_check_task(struct spend_check *c, struct store *st, const struct task *t,
 		int rc = zones_get(zs, i == 0 ? t->tz : c->tz ? c->tz : zones_local(zs), &z, e);
 		struct spend s = {0};
 		int64_t w = budget_window(bs[i]->period, z, now);
-		if (!rc && i == 1 && c->gwindow == w)
+		struct spend own;
+		if (!rc && i == 1 && c->gwindow == w && (!c->except_run ||
+		    reserved_since(c, c->except_run, &own))) {
 			s = c->gspent;
+			if (c->except_run) {
+				s.dollars -= own.dollars;
+				s.tokens -= own.tokens;
+			}
+		}
 		else if (!rc)
 			rc = store_spend_read(st, i == 0 ? t->id : NULL, w, c->except_run, &s.dollars,
 			    &s.tokens, e);
 		if (rc)
 			return rc;
-		if (i == 1) {
+		if (i == 1 && !c->except_run && c->gwindow != w) {
 			c->gwindow = w;
 			c->gspent = s;
+			c->nrs = 0;
 		}
 		if (!*over && budget_over(bs[i], &s)) {
 			static const int64_t into_next[] = {26 * 3600, 7 * 86400 + 7200, 32 * 86400};
@@ -92,14 +114,21 @@ spend_reserve(struct spend_check *c, struct store *st, const struct task *t, con
 	double dollars;
 	long long tokens;
 	int known, rc;
-	/* Written even when nothing is expected: it settles the task's
-	 * earlier reservations. */
+	/* Written even when nothing is expected: what the run spends is
+	 * kept with it, the next run's expectation. */
 	if ((rc = store_run_cost(st, t->id, &dollars, &tokens, &known, e)) ||
 	    (rc = store_reserve(st, run_id, t->id, dollars, tokens, e)))
 		return rc;
-	if (c->gwindow != TIME_NONE) {
+	if (c->gwindow != TIME_NONE && c->nrs >= 0 && c->nrs < (int)(sizeof c->rs / sizeof c->rs[0])) {
 		c->gspent.dollars += dollars;
 		c->gspent.tokens += tokens;
+		snprintf(c->rs[c->nrs].run, sizeof c->rs[0].run, "%s", run_id);
+		c->rs[c->nrs].dollars = dollars;
+		c->rs[c->nrs++].tokens = tokens;
+	} else if (c->gwindow != TIME_NONE) {
+		c->gspent.dollars += dollars;
+		c->gspent.tokens += tokens;
+		c->nrs = -1;
 	}
 	return ST_OK;
 }

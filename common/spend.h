@@ -76,6 +76,10 @@ struct spend_check {
 	int64_t gwindow;
 	struct spend gspent;
 	const char *except_run; /* a run whose own reservation is not counted, or NULL */
+	/* The reservations made since the global read (in gspent), so that
+	 * a run's own can be left out without reading again. */
+	struct { char run[37]; double dollars; long long tokens; } rs[64];
+	int nrs;               /* -1: more than rs holds */
 };
 void spend_check_fresh(struct spend_check *c);
 int spend_check_init(struct spend_check *c, const struct config *cf, struct err *e);

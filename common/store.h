@@ -394,13 +394,13 @@ int store_spend_add(struct store *st, const char *task_id, const char *run_id, i
 int store_spend_read(struct store *st, const char *task_id, int64_t since, const char *except_run,
     double *dollars, long long *tokens, struct err *e);
 /* Run run_id of task_id, starting, expects to spend this much: counted
- * against budgets while it is in flight, less what it has spent (the
- * task's earlier reservations, settled, go). */
+ * against budgets while it is in flight, less what it has spent (a task
+ * keeps one reservation, its last run's). */
 int store_reserve(struct store *st, const char *run_id, const char *task_id, double dollars,
     long long tokens, struct err *e);
-/* What a run of task_id spent lately (the most of its last runs whose
- * calls are on record), else a run of any task (their mean): *known 0
- * when no call of a run is on record. */
+/* What a run of task_id spent lately: its last reserved run, else the
+ * most of its last runs whose calls are on record, else a run of any task
+ * (their mean); *known 0 when none is on record. */
 int store_run_cost(struct store *st, const char *task_id, double *dollars, long long *tokens,
     int *known, struct err *e);
 #define STORE_SPEND_BUCKET 900 /* seconds: the ledger's quarter-hours */

@@ -736,7 +736,7 @@ static const char *const migrations[] = {
 	/* 12: spend that pruning does not touch: a ledger of what each task
 	 * and all calls together spent by quarter-hour (the grain of every
 	 * zone's midnight), filled from the calls on record; and what each
-	 * run in flight reserved against its budgets, and has spent. */
+	 * task's last run reserved against its budgets, and has spent. */
 	"CREATE TABLE spend (task_id text COLLATE \"C\" NOT NULL, at bigint NOT NULL,"
 	" dollars double precision NOT NULL DEFAULT 0, tokens bigint NOT NULL DEFAULT 0,"
 	" PRIMARY KEY (task_id, at));"
@@ -746,11 +746,10 @@ static const char *const migrations[] = {
 	"INSERT INTO spend SELECT '', created_at - created_at % 900, coalesce(sum(cost), 0),"
 	" coalesce(sum(coalesce(input_tokens, 0) + coalesce(output_tokens, 0)), 0) FROM llm_calls"
 	" GROUP BY 2;"
-	"CREATE TABLE reserves (run_id text COLLATE \"C\" PRIMARY KEY,"
-	" task_id text COLLATE \"C\" NOT NULL,"
+	"CREATE TABLE reserves (task_id text COLLATE \"C\" PRIMARY KEY,"
+	" run_id text COLLATE \"C\" NOT NULL UNIQUE,"
 	" dollars double precision NOT NULL, tokens bigint NOT NULL,"
-	" spent double precision NOT NULL DEFAULT 0, spent_tokens bigint NOT NULL DEFAULT 0);"
-	"CREATE INDEX reserves_task ON reserves (task_id);",
+	" spent double precision NOT NULL DEFAULT 0, spent_tokens bigint NOT NULL DEFAULT 0);",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 

@@ -496,22 +496,23 @@ int
 pg_reserve(struct store *st, const char *run_id, const char *task_id, double dollars,
     long long tokens, struct err *e)
 {
-	/* A task has one run in flight: its earlier reservations are settled. */
-	static const char q[] = "WITH old AS (DELETE FROM reserves WHERE task_id = $2 AND run_id <> $1)"
-	    " INSERT INTO reserves (run_id, task_id, dollars, tokens)"
-	    " VALUES ($1, $2, $3::double precision, $4::bigint) ON CONFLICT (run_id) DO UPDATE SET"
-	    " dollars = excluded.dollars, tokens = excluded.tokens";
+	/* A task has one run in flight: its row is its last run's. */
+	static const char q[] = "INSERT INTO reserves (task_id, run_id, dollars, tokens)"
+	    " VALUES ($1, $2, $3::double precision, $4::bigint) ON CONFLICT (task_id) DO UPDATE SET"
+	    " run_id = excluded.run_id, dollars = excluded.dollars, tokens = excluded.tokens,"
+	    " spent = 0, spent_tokens = 0";
 	char d[40];
 	snprintf(d, sizeof d, "%.17g", dollars);
 	struct pq_params p = {.n = 0};
-	pq_text(&p, run_id);
 	pq_text(&p, task_id);
+	pq_text(&p, run_id);
 	pq_text(&p, d);
 	pq_int(&p, tokens);
 	return pq_do(st, q, &p, NULL, "reserving what a run may spend", e);
 }
 
-/* From the newest calls on record (the last runs' are always kept). */
+/* What the task's last reserved run spent; else from the newest calls on
+ * record (the last runs' are always kept). */
 #define RECENT_RUNS(where) "SELECT coalesce(sum(cost), 0) AS d, sum(coalesce(input_tokens, 0) +" \
 	" coalesce(output_tokens, 0)) AS t FROM (SELECT run_id, cost, input_tokens, output_tokens" \
 	" FROM llm_calls WHERE " where " run_id IS NOT NULL ORDER BY id DESC LIMIT 30) AS c" \
@@ -522,16 +523,19 @@ pg_run_cost(struct store *st, const char *task_id, double *dollars, long long *t
     int *known, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
+	static const char q_last[] = "SELECT count(*), coalesce(max(spent), 0)::text,"
+	    " coalesce(max(spent_tokens), 0)::bigint FROM reserves WHERE task_id = $1";
 	static const char q_task[] = "SELECT count(*), coalesce(max(d), 0)::text,"
 	    " coalesce(max(t), 0)::bigint FROM (" RECENT_RUNS("task_id = $1 AND") ") AS l";
 	static const char q_all[] = "SELECT count(*), coalesce(avg(d), 0)::text,"
 	    " coalesce(avg(t), 0)::bigint FROM (" RECENT_RUNS("") ") AS l";
-	for (int i = 0; i < 2 && !*known; i++) {
+	const char *qs[] = {q_last, q_task, q_all};
+	for (int i = 0; i < 3 && !*known; i++) {
 		struct pq_params p = {.n = 0};
-		if (i == 0)
+		if (i < 2)
 			pq_text(&p, task_id);
 		PGresult *r;
-		int rc = pq_exec(st, i == 0 ? q_task : q_all, &p, &r, "reading what runs spent", e);
+		int rc = pq_exec(st, qs[i], &p, &r, "reading what runs spent", e);
 		if (rc)
 			return rc;
 		*known = pq_get_int(pq, r, 0, 0) > 0;

@@ -321,7 +321,7 @@ static const char *const migrations[] = {
 	/* 16: spend that pruning does not touch: a ledger of what each task
 	 * and all calls together spent by quarter-hour (the grain of every
 	 * zone's midnight), filled from the calls on record; and what each
-	 * run in flight reserved against its budgets, and has spent. */
+	 * task's last run reserved against its budgets, and has spent. */
 	"CREATE TABLE spend (task_id TEXT NOT NULL, at INTEGER NOT NULL,"
 	" dollars REAL NOT NULL DEFAULT 0, tokens INTEGER NOT NULL DEFAULT 0,"
 	" PRIMARY KEY (task_id, at)) WITHOUT ROWID;"
@@ -330,10 +330,9 @@ static const char *const migrations[] = {
 	" WHERE task_id IS NOT NULL AND task_id <> '' GROUP BY 1, 2;"
 	"INSERT INTO spend SELECT '', created_at - created_at % 900, total(cost),"
 	" sum(ifnull(input_tokens, 0) + ifnull(output_tokens, 0)) FROM llm_calls GROUP BY 2;"
-	"CREATE TABLE reserves (run_id TEXT PRIMARY KEY, task_id TEXT NOT NULL,"
+	"CREATE TABLE reserves (task_id TEXT PRIMARY KEY, run_id TEXT NOT NULL UNIQUE,"
 	" dollars REAL NOT NULL, tokens INTEGER NOT NULL, spent REAL NOT NULL DEFAULT 0,"
-	" spent_tokens INTEGER NOT NULL DEFAULT 0);"
-	"CREATE INDEX reserves_task ON reserves(task_id);",
+	" spent_tokens INTEGER NOT NULL DEFAULT 0);",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -498,25 +498,22 @@ int
 sq_reserve(struct store *st, const char *run_id, const char *task_id, double dollars,
     long long tokens, struct err *e)
 {
-	/* A task has one run in flight: its earlier reservations are settled. */
-	static const char q_old[] = "DELETE FROM reserves WHERE task_id = ?1";
-	static const char q[] = "INSERT OR REPLACE INTO reserves (run_id, task_id, dollars, tokens)"
-	    " VALUES (?1, ?2, ?3, ?4)";
-	sqlite3_stmt *s = sq_stmt(st, q_old, e);
+	/* A task has one run in flight: its row is its last run's. */
+	static const char q[] = "INSERT INTO reserves (task_id, run_id, dollars, tokens)"
+	    " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (task_id) DO UPDATE SET run_id = excluded.run_id,"
+	    " dollars = excluded.dollars, tokens = excluded.tokens, spent = 0, spent_tokens = 0";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, task_id);
-	int rc = sq_done(st, s, e, "settling what runs reserved");
-	if (rc || !(s = sq_stmt(st, q, e)))
-		return rc ? rc : ST_ERR;
-	sq_text(s, 1, run_id);
-	sq_text(s, 2, task_id);
+	sq_text(s, 2, run_id);
 	sqlite3_bind_double(s, 3, dollars);
 	sqlite3_bind_int64(s, 4, tokens);
 	return sq_done(st, s, e, "reserving what a run may spend");
 }
 
-/* From the newest calls on record (the last runs' are always kept). */
+/* What the task's last reserved run spent; else from the newest calls on
+ * record (the last runs' are always kept). */
 #define RECENT_RUNS(where) "SELECT total(cost) AS d, total(ifnull(input_tokens, 0) +" \
 	" ifnull(output_tokens, 0)) AS t FROM (SELECT run_id, cost, input_tokens, output_tokens" \
 	" FROM llm_calls WHERE " where " run_id IS NOT NULL ORDER BY id DESC LIMIT 30) GROUP BY run_id"
@@ -525,14 +522,16 @@ int
 sq_run_cost(struct store *st, const char *task_id, double *dollars, long long *tokens,
     int *known, struct err *e)
 {
+	static const char q_last[] = "SELECT 1, spent, spent_tokens FROM reserves WHERE task_id = ?1";
 	static const char q_task[] = "SELECT count(*), max(d), max(t) FROM ("
 	    RECENT_RUNS("task_id = ?1 AND") ")";
 	static const char q_all[] = "SELECT count(*), avg(d), avg(t) FROM (" RECENT_RUNS("") ")";
-	for (int i = 0; i < 2 && !*known; i++) {
-		sqlite3_stmt *s = sq_stmt(st, i == 0 ? q_task : q_all, e);
+	const char *qs[] = {q_last, q_task, q_all};
+	for (int i = 0; i < 3 && !*known; i++) {
+		sqlite3_stmt *s = sq_stmt(st, qs[i], e);
 		if (!s)
 			return ST_ERR;
-		if (i == 0)
+		if (i < 2)
 			sq_text(s, 1, task_id);
 		int rc = sqlite3_step(s);
 		if (rc == SQLITE_ROW) {

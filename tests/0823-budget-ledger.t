@@ -106,6 +106,7 @@ test_expect_success 'a run in flight counts what it reserved; its end settles it
 	store_sql "INSERT INTO runs (id, task_id, trigger, status, started_at, lease_until, owner_id)
 		VALUES ('\''$run'\'', '\''$id'\'', '\''manual'\'', '\''running'\'', 1795500000, 1895500000, '\''x'\'')" &&
 	store_sql "UPDATE tasks SET run_in_flight = '\''$run'\''" &&
+	store_sql "DELETE FROM reserves" &&
 	store_sql "INSERT INTO reserves (run_id, task_id, dollars, tokens) VALUES
 		('\''$run'\'', '\''$id'\'', 4, 3)" &&
 	TASK_NOW=2026-11-23T08:00:00Z task-show r | grep "^budget:" >actual &&
