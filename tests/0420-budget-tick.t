@@ -1,7 +1,7 @@
 #!/bin/sh
 # Budgets: before an occurrence starts, what its task (or all tasks, the
 # config's `budget`) spent in the window of the budget's period is read
-# from the model-call records.  Over it, the occurrence is skipped with the
+# from the spend ledger.  Over it, the occurrence is skipped with the
 # reason on record, the hook hears of it once per window, and the task
 # fires again by itself in the next window; task-run refuses it unless
 # --force.  Windows are crossed by moving TASK_NOW.
