@@ -178,7 +178,7 @@ test_expect_success 'a watcher prunes too, when nothing is due' '
 	days 3 && config "keep = 1d" "keep_runs = 0" &&
 	now=$(date -u -d "@$(($(date -u -d $(end) +%s) + 600))" +%Y-%m-%dT%H:%M:%SZ) &&
 	TASK_NOW=$now test_start_ready out err task-tick --watch &&
-	test_until 150 test "$(runs)" = 1430 &&
+	test_until 600 test "$(runs)" = 1430 &&
 	kill -TERM $test_ready_pid && wait $test_ready_pid
 '
 
