@@ -17,8 +17,12 @@
 #include "config.h"
 #include "deliver.h"
 #include "deliver_send.h"
+#include "exec.h"
+#include "fire_env.h"
 #include "http.h"
+#include "notify.h"
 #include "opt.h"
+#include "proc.h"
 #include "prog.h"
 #include "store.h"
 #include "store_deliver.h"
@@ -277,15 +281,75 @@ run_json(struct pass *p, const struct run *r, const char *task_name, int64_t now
 	return s;
 }
 
+/* What an exec: target gets: the line a notify hook reads, so a hook's
+ * script is a target as it is, with the whole answer as its output and
+ * the delivery's id and the run's spending beside. */
+static char *
+hook_json(struct pass *p, const struct run *r, const char *task_name, const char *delivery_id)
+{
+	int event = EV_SUCCESS;
+	if (r->status != RUN_SUCCESS) {
+		event = EV_FAILURE;
+	} else {
+		struct history h = {.run_id = r->id};
+		struct run_filter f;
+		struct err e;
+		run_filter_init(&f);
+		f.task_id = r->task_id;
+		f.limit = 200;
+		f.with_output = 1;
+		if (!store_run_list(p->st, &f, scan_history, &h, &e)) {
+			/* The most telling, as notify_run_event says it under
+			 * "always": a first success is a change too. */
+			if (h.has_prev && h.prev.status != RUN_SUCCESS)
+				event = EV_RECOVERY;
+			else if (!h.has_success || strcmp(h.prev_success, r->output ? r->output : "") != 0)
+				event = EV_CHANGE;
+		}
+		free(h.prev_success);
+	}
+	struct hook_event ev = {event, r->task_id, task_name, r, NULL};
+	char *line = fire_hook_event(&ev);
+	cJSON *o = cJSON_Parse(line);
+	free(line);
+	if (!o)
+		return NULL;
+	struct tokens tk = {0};
+	struct err ce;
+	if (store_call_list(p->st, r->id, NULL, 0, add_call, &tk, &ce))
+		tk.in = tk.out = 0;
+	cJSON_ReplaceItemInObject(o, "output", cJSON_CreateString(r->output ? r->output : ""));
+	cJSON_ReplaceItemInObject(o, "output_truncated", cJSON_CreateFalse());
+	cJSON_AddStringToObject(o, "delivery_id", delivery_id);
+	cJSON_AddNumberToObject(o, "attempt", r->attempt);
+	cJSON_AddNumberToObject(o, "input_tokens", (double)tk.in);
+	cJSON_AddNumberToObject(o, "output_tokens", (double)tk.out);
+	if (tk.any_cost)
+		cJSON_AddNumberToObject(o, "cost", tk.cost);
+	else
+		cJSON_AddNullToObject(o, "cost");
+	char *s = json_print_line(o), *nl = xasprintf("%s\n", s);
+	cJSON_Delete(o);
+	free(s);
+	return nl;
+}
+
 struct due {
 	struct receipt *r;
 	size_t n, cap;
+	char **only;              /* --ids: the receipts to attempt, else NULL */
+	size_t nonly;
 };
 
 static int
 collect_due(const struct receipt *r, void *arg)
 {
 	struct due *d = arg;
+	int take = !d->only;
+	for (size_t i = 0; i < d->nonly && !take; i++)
+		take = strcmp(d->only[i], r->id) == 0;
+	if (!take)
+		return 0;
 	if (d->n == d->cap)
 		d->r = xrealloc(d->r, (d->cap = d->cap ? 2 * d->cap : 16) * sizeof *d->r);
 	struct receipt *c = &d->r[d->n++];
@@ -352,7 +416,10 @@ attempt(struct pass *p, struct receipt *r, struct err *e)
 		o.permanent = 1;
 	} else {
 		const char *name = r->task_name ? r->task_name : r->task_id;
-		json = run_json(p, &run, name, p->now);
+		json = strcmp(r->kind, "exec") == 0 ? hook_json(p, &run, name, r->id) :
+		    run_json(p, &run, name, p->now);
+		if (!json)
+			json = xstrdup("{}");
 		if (run.status == RUN_SUCCESS)
 			text = xstrdup(run.output ? run.output : "");
 		else
@@ -407,29 +474,136 @@ attempt(struct pass *p, struct receipt *r, struct err *e)
 	return rc;
 }
 
+/* The receipts of one target, attempted in order by one process. */
+struct group {
+	char *target;             /* resolved */
+	struct buf ids;           /* a line each */
+	size_t n;
+};
+
+/* Each target's receipts in a process of their own, jobs at once: a slow
+ * or silent receiver holds back only its own.  Each is this program with
+ * --ids; what they print is passed on as each ends. */
 static int
-attempt_due(struct pass *p, long max, struct err *e)
+attempt_groups(struct group *g, size_t ng, int jobs, struct err *e)
 {
-	struct due d = {0};
-	int rc = store_receipt_due(p->st, p->now, max, collect_due, &d, e);
+	char self[4096], dir[4096];
+	proc_self(prog, self, dir, sizeof self);
+	char *argv[] = {self, "--ids", NULL};
+	struct exec_pool *pool = exec_pool_new();
+	size_t next = 0, failed = 0;
+	while (next < ng || exec_pool_count(pool)) {
+		while (next < ng && exec_pool_count(pool) < (size_t)jobs) {
+			struct exec_cmd c = {.argv = argv, .input = g[next].ids.data,
+				.ninput = g[next].ids.len, .die_with_parent = 1};
+			exec_pool_start(pool, &c, &g[next]);
+			next++;
+		}
+		struct exec_result r;
+		if (exec_pool_wait(pool, -1, NULL, 0, &r) != 1)
+			continue;
+		if (r.nout)
+			fwrite(r.out, 1, r.nout, stdout);
+		if (r.nerr)
+			fputs(r.err, stderr);
+		if (r.how != EXEC_EXITED || r.code != 0) {
+			failed++;
+			if (!r.nerr)
+				fprintf(stderr, "%s: the process attempting %zu receipt%s %s\n", prog,
+				    ((struct group *)r.tag)->n, ((struct group *)r.tag)->n == 1 ? "" : "s", r.why);
+		}
+		fflush(stdout);
+		exec_result_free(&r);
+	}
+	exec_pool_free(pool);
+	if (failed)
+		return err_set(e, ST_ERR, "%zu of %zu targets could not be attempted", failed, ng);
+	return ST_OK;
+}
+
+static int
+attempt_due(struct pass *p, long max, int jobs, char **only, size_t nonly, struct err *e)
+{
+	struct due d = {.only = only, .nonly = nonly};
+	int rc = store_receipt_due(p->st, p->now, only ? 100000 : max, collect_due, &d, e);
+	/* Of those due, the older first: one target gets its messages in
+	 * the order the runs ended. */
+	for (size_t i = 1; i < d.n; i++)
+		for (size_t j = i; j > 0 && d.r[j - 1].created_at > d.r[j].created_at; j--) {
+			struct receipt t = d.r[j];
+			d.r[j] = d.r[j - 1];
+			d.r[j - 1] = t;
+		}
+	struct group *g = NULL;
+	size_t ng = 0;
+	for (size_t i = 0; !rc && jobs > 1 && i < d.n; i++) {
+		char *t = NULL;
+		struct err sub;
+		if (deliver_resolve(p->cf, d.r[i].target, &t, &sub))
+			t = xstrdup(d.r[i].target);
+		size_t k = 0;
+		while (k < ng && strcmp(g[k].target, t) != 0)
+			k++;
+		if (k == ng) {
+			g = xrealloc(g, (ng + 1) * sizeof *g);
+			g[ng++] = (struct group){.target = t};
+		} else {
+			free(t);
+		}
+		buf_printf(&g[k].ids, "%s\n", d.r[i].id);
+		g[k].n++;
+	}
+	if (!rc && ng > 1)
+		rc = attempt_groups(g, ng, jobs, e);
 	for (size_t i = 0; i < d.n; i++) {
-		if (!rc)
+		if (!rc && ng <= 1)
 			rc = attempt(p, &d.r[i], e);
 		receipt_free(&d.r[i]);
 	}
+	for (size_t k = 0; k < ng; k++) {
+		free(g[k].target);
+		buf_free(&g[k].ids);
+	}
+	free(g);
 	free(d.r);
 	return rc;
+}
+
+/* --ids: the ids on standard input, a line each (a receipt id is a UUID). */
+static int
+read_ids(char ***ids, size_t *n, struct err *e)
+{
+	char line[256];
+	*ids = NULL;
+	*n = 0;
+	while (fgets(line, sizeof line, stdin)) {
+		line[strcspn(line, "\r\n")] = 0;
+		if (!line[0])
+			continue;
+		if (strlen(line) != 36 || strspn(line, "0123456789abcdef-") != 36) {
+			str_words_free(*ids, *n);
+			*ids = NULL;
+			return err_set(e, ST_INVALID, "--ids: '%.40s' is no receipt id", line);
+		}
+		*ids = xrealloc(*ids, (*n + 2) * sizeof **ids);
+		(*ids)[(*n)++] = xstrdup(line);
+		(*ids)[*n] = NULL;
+	}
+	return ST_OK;
 }
 
 static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: task-deliver [--max N] [--no-new]\n"
+	    "usage: task-deliver [--max N] [--jobs N] [--no-new] [--ids]\n"
 	    "One pass of delivery: receipts for the runs that ended since the last pass,\n"
 	    "then every receipt that is due attempted once.  One JSON line per attempt.\n"
 	    "  -n, --max N   attempt at most N receipts (default 100)\n"
+	    "  -j, --jobs N  targets attempted at once, each in order (default 4)\n"
 	    "      --no-new  attempt what is due; make no receipts for new runs\n"
+	    "      --ids     attempt only the due receipts whose ids are on standard input,\n"
+	    "                a line each, in this process (implies --no-new)\n"
 	    "  -h, --help    this help\n"
 	    "  -V, --version\n");
 }
@@ -437,25 +611,33 @@ usage(FILE *f)
 static int
 task_deliver(int argc, char **argv)
 {
-	enum { OPT_NO_NEW = 256 };
+	enum { OPT_NO_NEW = 256, OPT_IDS };
 	static const struct option opts[] = {
 		{"max", required_argument, NULL, 'n'},
+		{"jobs", required_argument, NULL, 'j'},
 		{"no-new", no_argument, NULL, OPT_NO_NEW},
+		{"ids", no_argument, NULL, OPT_IDS},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{0, 0, 0, 0},
 	};
-	long max = 100;
-	int no_new = 0, c;
+	long max = 100, jobs = 4;
+	int no_new = 0, by_id = 0, c;
 	char msg[128], *end;
-	while ((c = opt_next(argc, argv, ":n:hV", opts, msg, sizeof msg)) != -1) {
+	while ((c = opt_next(argc, argv, ":n:j:hV", opts, msg, sizeof msg)) != -1) {
 		switch (c) {
 		case 'n':
 			max = strtol(optarg, &end, 10);
 			if (end == optarg || *end || max < 1 || max > 100000)
 				return usage_error(prog, "--max wants a number from 1 to 100000, not '%s'", optarg);
 			break;
+		case 'j':
+			jobs = strtol(optarg, &end, 10);
+			if (end == optarg || *end || jobs < 1 || jobs > 64)
+				return usage_error(prog, "--jobs wants a number from 1 to 64, not '%s'", optarg);
+			break;
 		case OPT_NO_NEW: no_new = 1; break;
+		case OPT_IDS: by_id = no_new = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
 		default: return usage_error(prog, "%s", msg);
@@ -466,7 +648,15 @@ task_deliver(int argc, char **argv)
 	struct pass p = {0};
 	struct err e = {{0}};
 	struct owner self;
-	int rc = config_load(&p.cf, &e);
+	char **only = NULL;
+	size_t nonly = 0;
+	int rc = by_id ? read_ids(&only, &nonly, &e) : ST_OK;
+	if (rc == ST_INVALID) {
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+		return 2;
+	}
+	if (!rc)
+		rc = config_load(&p.cf, &e);
 	if (!rc)
 		rc = owner_self(&self, &e);
 	if (!rc) {
@@ -479,10 +669,12 @@ task_deliver(int argc, char **argv)
 		rc = http_new(&p.h, &e);
 	if (!rc && !no_new)
 		rc = make_receipts(&p, &e);
-	if (!rc)
-		rc = attempt_due(&p, max, &e);
+	if (!rc && (!by_id || nonly))
+		rc = attempt_due(&p, max, by_id ? 1 : (int)jobs, by_id ? only : NULL, nonly, &e);
 	if (rc)
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
+	if (only)
+		str_words_free(only, nonly);
 	http_free(p.h);
 	store_close(p.st);
 	config_free(p.cf);

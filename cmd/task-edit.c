@@ -2,6 +2,7 @@
  * validation.  Prints each changed field as `field: old -> new` and the new
  * next run.  A new schedule re-arms a finished task; a running task is
  * refused so a run never finishes into a task that changed under it. */
+#define _GNU_SOURCE               /* explicit_bzero */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "store.h"
 #include "task_json.h"
 #include "taskargs.h"
+#include "web.h"
 
 static const char prog[] = "task-edit";
 
@@ -85,6 +87,22 @@ out:
 	return rc;
 }
 
+/* A new trigger token (secret 0) or HMAC secret for task-web's POST
+ * /hooks/TASK, printed once: only a token's hash is kept. */
+static int
+new_trigger(struct store *st, const char *arg, int secret, int64_t now, struct err *e)
+{
+	char id[37], out[65];
+	int rc = store_task_resolve(st, arg, 0, id, e);
+	if (!rc && !(rc = web_trigger_new(st, id, secret, now, out, e))) {
+		printf("%s\n", out);
+		fprintf(stderr, "%s: a new trigger %s for task %.8s: POST /hooks/%s; shown this once\n", prog,
+		    secret ? "secret (X-Hub-Signature-256)" : "token (Authorization: Bearer)", id, id);
+	}
+	explicit_bzero(out, sizeof out);
+	return rc;
+}
+
 static void
 usage(FILE *f)
 {
@@ -99,9 +117,13 @@ usage(FILE *f)
 	    "  -A, --attach, -m, --model, -e, --exec, -t, --timeout, -r, --retries,\n"
 	    "  --intent, --channel, --payload, -k, --key, --missed, --jitter, --notify,\n"
 	    "  --notify-on, --budget, --mcp, --mcp-allow, --scope, --overlap, --deadline,\n"
-	    "  --pause-after, --keep, --deliver (none removes them all), --deliver-on\n"
+	    "  --pause-after, --keep, --deliver (none removes them all), --deliver-on,\n"
+	    "  --gate, --gate-timeout\n"
 	    "                         change that field; an empty value clears an optional one\n"
 	    "      --enable, --disable   --enable also ends a pause for failures\n"
+	    "      --trigger-token new, --trigger-secret new   alone: a new token, or a secret\n"
+	    "                         for GitHub-style signatures, that fires the task through\n"
+	    "                         task-web's POST /hooks/TASK; printed once\n"
 	    "  -j, --json             print the changed task as JSON\n"
 	    "  -h, --help, -V, --version\n"
 	    "See task-add(1) for each option.\n");
@@ -110,8 +132,11 @@ usage(FILE *f)
 static int
 task_edit(int argc, char **argv)
 {
+	enum { O_TRIGGER_TOKEN = 1000, O_TRIGGER_SECRET };
 	static const struct option extra[] = {
 		{"json", no_argument, NULL, 'j'},
+		{"trigger-token", required_argument, NULL, O_TRIGGER_TOKEN},
+		{"trigger-secret", required_argument, NULL, O_TRIGGER_SECRET},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{0, 0, 0, 0},
@@ -120,7 +145,7 @@ task_edit(int argc, char **argv)
 	struct option *opts = taskargs_options(extra, "jhV", shortopts, sizeof shortopts);
 	struct task_args a;
 	taskargs_init(&a);
-	int json = 0, fields = 0, c, rc = ST_OK;
+	int json = 0, fields = 0, c, rc = ST_OK, trigger = -1;
 	struct err e = {{0}};
 	char msg[128];
 	while ((c = opt_next(argc, argv, shortopts, opts, msg, sizeof msg)) != -1) {
@@ -130,6 +155,15 @@ task_edit(int argc, char **argv)
 		}
 		switch (c) {
 		case 'j': json = 1; break;
+		case O_TRIGGER_TOKEN:
+		case O_TRIGGER_SECRET:
+			if (strcmp(optarg, "new") != 0) {
+				rc = usage_error(prog, "--%s takes 'new' (a new one, printed once)",
+				    c == O_TRIGGER_TOKEN ? "trigger-token" : "trigger-secret");
+				goto done;
+			}
+			trigger = c == O_TRIGGER_SECRET;
+			break;
 		case 'h': usage(stdout); rc = -1; goto done;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); rc = -1; goto done;
 		default:
@@ -140,7 +174,10 @@ task_edit(int argc, char **argv)
 	if (optind != argc - 1)
 		rc = err_set(&e, ST_INVALID, optind == argc ? "which task? give its id" :
 		    "give one task id (options go before or after it, values in quotes)");
-	else if (!fields)
+	else if (trigger >= 0 && (fields || json))
+		rc = err_set(&e, ST_INVALID, "--trigger-token and --trigger-secret go alone: they print"
+		    " only the new token or secret");
+	else if (!fields && trigger < 0)
 		rc = err_set(&e, ST_INVALID, "nothing to change: give the fields to edit (see --help)");
 	int64_t now;
 	struct store *st = NULL;
@@ -154,7 +191,9 @@ task_edit(int argc, char **argv)
 		zones_set_stagger(zs, stagger);
 	if (!rc)
 		rc = store_open(NULL, 0, &st, &e);
-	if (!rc)
+	if (!rc && trigger >= 0)
+		rc = new_trigger(st, argv[optind], trigger, now, &e);
+	else if (!rc)
 		rc = edit(st, argv[optind], &a, json, now, zs, &e);
 	if (rc)
 		fprintf(stderr, "%s: %s\n", prog, e.msg);

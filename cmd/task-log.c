@@ -363,7 +363,8 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: task-log [--task ID] [--status STATUS] [--since TIME] [--limit N] [--utc] [--json]\n"
+	    "usage: task-log [--task ID] [--status STATUS | --gate-skips] [--since TIME] [--limit N]\n"
+	    "                [--utc] [--json]\n"
 	    "       task-log [--json] RUN_ID...\n"
 	    "       task-log --calls [--context NAME] [--task ID] [--since TIME] [--limit N] [--json]\n"
 	    "       task-log --usage [--by task|model|day] [--task ID] [--since TIME] [--utc] [--json]\n"
@@ -376,6 +377,7 @@ usage(FILE *f)
 	    "  -l, --limit N       at most N runs (default 20; 0: all)\n"
 	    "  -j, --json          one JSON object per run\n"
 	    "  -r, --run RUN_ID    one run in full (also: RUN_ID as an argument)\n"
+	    "      --gate-skips    only the runs their gate (task-add --gate) skipped\n"
 	    "      --calls         the model calls instead, those outside any task included\n"
 	    "      --context NAME  with --calls: those of one named conversation\n"
 	    "      --usage         tokens and dollars of the model calls, with a total\n"
@@ -392,7 +394,7 @@ usage(FILE *f)
 struct args {
 	const char *task, *status, *since, *run, *context, *by;
 	long limit;
-	int json, utc, calls, usage, prune, dry, vacuum, deliveries;
+	int json, utc, calls, usage, prune, dry, vacuum, deliveries, gate_skips;
 };
 
 /* Options into a; 0 to go on, else the exit status (-1: done, 0). */
@@ -400,7 +402,7 @@ static int
 parse_args(int argc, char **argv, struct args *a)
 {
 	enum { OPT_UTC = 256, OPT_CALLS, OPT_CONTEXT, OPT_USAGE, OPT_BY, OPT_PRUNE, OPT_VACUUM,
-		OPT_DELIVERIES };
+		OPT_DELIVERIES, OPT_GATE_SKIPS };
 	static const struct option opts[] = {
 		{"task", required_argument, NULL, 't'}, {"status", required_argument, NULL, 's'},
 		{"since", required_argument, NULL, 'S'}, {"limit", required_argument, NULL, 'l'},
@@ -411,6 +413,7 @@ parse_args(int argc, char **argv, struct args *a)
 		{"prune", no_argument, NULL, OPT_PRUNE}, {"dry-run", no_argument, NULL, 'n'},
 		{"vacuum", no_argument, NULL, OPT_VACUUM},
 		{"deliveries", no_argument, NULL, OPT_DELIVERIES},
+		{"gate-skips", no_argument, NULL, OPT_GATE_SKIPS},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
 	struct err e;
@@ -432,6 +435,7 @@ parse_args(int argc, char **argv, struct args *a)
 		case 'n': a->dry = 1; break;
 		case OPT_VACUUM: a->vacuum = 1; break;
 		case OPT_DELIVERIES: a->deliveries = 1; break;
+		case OPT_GATE_SKIPS: a->gate_skips = 1; break;
 		case 'l':
 			if (opt_number("--limit", optarg, NULL, 0, LONG_MAX, &a->limit, &e)) {
 				fprintf(stderr, "%s: %s (0: all)\n", prog, e.msg);
@@ -459,6 +463,10 @@ parse_args(int argc, char **argv, struct args *a)
 	}
 	if (a->context && !a->calls)
 		return usage_error(prog, "--context goes with --calls");
+	if (a->gate_skips && (a->calls || a->usage || a->prune || a->deliveries || a->run ||
+	    argc > optind || (a->status && strcmp(a->status, "skipped") != 0)))
+		return usage_error(prog, "--gate-skips lists runs: it goes with --task, --since, --limit"
+		    " and --json");
 	if (a->by && !a->usage)
 		return usage_error(prog, "--by goes with --usage");
 	if (a->by && usage_parse_by(a->by) < 0) {
@@ -639,6 +647,43 @@ usage_line(struct logger *lg, int by, const struct usage_row *r, int total)
 	printf("%s\t%s\t%s\t%.6f\n", calls, in, out, r->cost);
 }
 
+static int
+count_run(const struct run *r, void *arg)
+{
+	(void)r;
+	++*(long *)arg;
+	return 0;
+}
+
+/* After --usage: the runs whose gate found nothing to do, which cost
+ * nothing (no model call), when there were any. */
+static int
+gate_skips_line(struct logger *lg, const struct run_filter *f, struct err *e)
+{
+	struct run_filter g = *f;
+	long n = 0;
+	g.gate_skips = 1;
+	g.status = -1;
+	g.limit = 0;
+	g.with_output = 0;
+	int rc = store_run_list(lg->st, &g, count_run, &n, e);
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", prog, e->msg);
+		return rc;
+	}
+	if (!n)
+		return ST_OK;
+	if (lg->json)
+		printf("{\"gate_skips\":%ld,\"calls\":0,\"input_tokens\":0,\"output_tokens\":0,"
+		    "\"cost\":0}\n", n);
+	else if (lg->tb)
+		printf("%ld run%s skipped by %s gate: no model call, no tokens, $0\n", n,
+		    n == 1 ? "" : "s", n == 1 ? "its" : "their");
+	else
+		printf("gate skips\t%ld\n", n);
+	return ST_OK;
+}
+
 /* --usage: the calls summed per task, model or day, then the total. */
 static int
 show_usage(struct logger *lg, const struct run_filter *f, const struct args *a, struct err *e)
@@ -664,7 +709,7 @@ show_usage(struct logger *lg, const struct run_filter *f, const struct args *a, 
 	if (lg->tb)
 		table_print(lg->tb, stdout, want_color(1));
 	usage_free(&u);
-	return ST_OK;
+	return gate_skips_line(lg, f, e);
 }
 
 /* The runs of the filter, as a table or lines. */
@@ -800,6 +845,7 @@ task_log(int argc, char **argv)
 	f.limit = a.limit;
 	f.status = a.status ? run_status_parse(a.status) : -1;
 	f.with_output = a.json;
+	f.gate_skips = a.gate_skips;
 	int64_t now;
 	char id[37];
 	struct visible vis = {0};

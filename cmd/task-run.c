@@ -73,8 +73,11 @@ on_report(const struct fire_report *r, void *arg)
 	struct runner *rn = arg;
 	const struct run *run = r->run;
 	int ok = run->status == RUN_SUCCESS;
+	/* A gate that found nothing to do is no failure of the run. */
+	int idle = run->status == RUN_SKIPPED && run->error &&
+	    strncmp(run->error, STORE_GATE_IDLE, strlen(STORE_GATE_IDLE)) == 0;
 	rn->done = 1;
-	rn->rc_run = ok ? ST_OK : ST_ERR;
+	rn->rc_run = ok || idle ? ST_OK : ST_ERR;
 	if (rn->json) {
 		cJSON *o = run_to_json(run);
 		cJSON_AddStringToObject(o, "name", r->name);

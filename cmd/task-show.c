@@ -16,6 +16,7 @@
 #include "ids.h"
 #include "opt.h"
 #include "prog.h"
+#include "prompt_vars.h"
 #include "spend.h"
 #include "store.h"
 #include "store_deliver.h"
@@ -30,7 +31,7 @@ struct shower {
 	struct store *st;
 	struct zones *zs;
 	int64_t now;
-	int json;
+	int json, expand;
 	long runs;
 	int status;
 	struct err e;
@@ -223,6 +224,11 @@ show_text(const struct task *t, struct zones *zs, int overdue, const char *budge
 	field("attachments:", t->attachments);
 	field("model:", t->model);
 	field("exec:", t->exec);
+	field("gate:", t->gate);
+	if (t->gate && t->gate_timeout > 0) {
+		snprintf(buf, sizeof buf, "%ds", t->gate_timeout);
+		field("gate timeout:", buf);
+	}
 	list_field("mcp servers:", t->mcp);
 	list_field("mcp allow:", t->mcp_allow);
 	if (t->timeout) {
@@ -315,6 +321,23 @@ show_one(const char *arg, void *ctx)
 		sh->status = rc;
 		return 0;
 	}
+	if (sh->expand) {
+		/* As its next run would send them: at its next run, else now;
+		 * a gate's output and an input are not known before a run. */
+		int64_t at = t.next_run_at != TIME_NONE ? t.next_run_at : sh->now;
+		char *prompt, *system;
+		if ((rc = prompt_vars_run(sh->st, sh->zs, &t, at, at, 1, NULL, NULL, &prompt, &system,
+		    &e))) {
+			fprintf(stderr, "%s: %s\n", prog, e.msg);
+			sh->status = rc;
+			task_free(&t);
+			return 0;
+		}
+		free(t.prompt);
+		free(t.system_prompt);
+		t.prompt = prompt;
+		t.system_prompt = system;
+	}
 	struct run_filter f;
 	run_filter_init(&f);
 	f.task_id = t.id;
@@ -353,11 +376,12 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: task-show [--json] [--runs N] ID...\n"
+	    "usage: task-show [--json] [--runs N] [--expand] ID...\n"
 	    "  ID may be any unique prefix of 4+ characters or the task's exact name; '-' reads ids\n"
 	    "  from standard input\n"
 	    "  -j, --json     one JSON object per task, with its recent runs\n"
 	    "  -r, --runs N   show the N most recent runs (default 10)\n"
+	    "  -x, --expand   the prompts as the next run would send them, variables expanded\n"
 	    "  -h, --help, -V, --version\n");
 }
 
@@ -367,6 +391,7 @@ task_show(int argc, char **argv)
 	static const struct option opts[] = {
 		{"json", no_argument, NULL, 'j'},
 		{"runs", required_argument, NULL, 'r'},
+		{"expand", no_argument, NULL, 'x'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{0, 0, 0, 0},
@@ -375,9 +400,10 @@ task_show(int argc, char **argv)
 	struct err e;
 	int c;
 	char msg[128];
-	while ((c = opt_next(argc, argv, ":jr:hV", opts, msg, sizeof msg)) != -1) {
+	while ((c = opt_next(argc, argv, ":jr:xhV", opts, msg, sizeof msg)) != -1) {
 		switch (c) {
 		case 'j': sh.json = 1; break;
+		case 'x': sh.expand = 1; break;
 		case 'r':
 			if (opt_number("--runs", optarg, NULL, 1, LONG_MAX, &sh.runs, &e)) {
 				fprintf(stderr, "%s: %s\n", prog, e.msg);

@@ -68,6 +68,7 @@ struct status {
 	double dollars_today;
 	struct count runs[16];
 	size_t nruns;
+	long gate_skips;           /* of the skipped runs of 24 h, those their gate skipped */
 	long long tok_in, tok_out;
 	int64_t bytes, free_bytes;
 	long long receipts[RECEIPT_STATUS_COUNT]; /* deliveries of 24 h by status (task-deliver(1)) */
@@ -108,6 +109,25 @@ take_count(const char *status, long long n, void *arg)
 		snprintf(s->runs[s->nruns].name, sizeof s->runs[0].name, "%s", status);
 		s->runs[s->nruns++].n = n;
 	}
+}
+
+static int
+count_run(const struct run *r, void *arg)
+{
+	(void)r;
+	++*(long *)arg;
+	return 0;
+}
+
+/* The runs of 24 h that their gate found nothing to do for. */
+static int
+count_gate_skips(struct status *s, struct err *e)
+{
+	struct run_filter f;
+	run_filter_init(&f);
+	f.gate_skips = 1;
+	f.since = s->now - 86400;
+	return store_run_list(s->st, &f, count_run, &s->gate_skips, e);
 }
 
 static void
@@ -435,6 +455,7 @@ gather(struct status *s, struct err *e)
 	    (rc = store_setting_get(s->st, STORE_SETTING_PAUSED, &s->paused, e)) ||
 	    (rc = store_pass_list(s->st, take_pass, s, e)) || (rc = count_tasks(s, e)) ||
 	    (rc = store_run_counts(s->st, s->now - 86400, take_count, s, e)) ||
+	    (rc = count_gate_skips(s, e)) ||
 	    (rc = store_call_tokens(s->st, today_start(s->now), &s->tok_in, &s->tok_out, e)) ||
 	    (rc = store_call_spend(s->st, NULL, today_start(s->now), &s->dollars_today, &tokens, e)) ||
 	    (rc = check_budgets(s, e)) ||
@@ -519,9 +540,12 @@ print_text(const struct status *s)
 	printf("  Tasks:     %ld (%ld enabled, %ld disabled); %ld due, %ld overdue, %ld failing, %ld"
 	    " paused by failures, %ld over budget\n", s->tasks, s->enabled, s->tasks - s->enabled,
 	    s->due, s->noverdue, s->nfailing, s->npaused, s->nover);
+	char gate[64];
+	snprintf(gate, sizeof gate, " (%ld by a gate, at no cost)", s->gate_skips);
 	printf("  Runs 24 h: ");
 	for (size_t i = 0; i < s->nruns; i++)
-		printf("%s%lld %s", i ? ", " : "", s->runs[i].n, s->runs[i].name);
+		printf("%s%lld %s%s", i ? ", " : "", s->runs[i].n, s->runs[i].name,
+		    s->gate_skips && strcmp(s->runs[i].name, "skipped") == 0 ? gate : "");
 	printf("%s\n", s->nruns ? "" : "none");
 	char money[32];
 	money_fmt(s->dollars_today, money, sizeof money);
@@ -608,6 +632,8 @@ print_json(const struct status *s)
 	o = cJSON_AddObjectToObject(j, "runs_24h");
 	for (size_t i = 0; i < s->nruns; i++)
 		cJSON_AddNumberToObject(o, s->runs[i].name, (double)s->runs[i].n);
+	if (s->gate_skips)
+		cJSON_AddNumberToObject(o, "gate_skips", (double)s->gate_skips);
 	o = cJSON_AddObjectToObject(j, "tokens_today");
 	cJSON_AddNumberToObject(o, "input", (double)s->tok_in);
 	cJSON_AddNumberToObject(o, "output", (double)s->tok_out);
@@ -711,46 +737,20 @@ take_pruned(const char *key, long long n, void *arg)
 	add_total(arg, key, n);
 }
 
-struct task_name {
-	char id[37];           /* first: bsearch compares the key with it */
-	char *name;
-};
-
-struct names {
-	struct task_name *v;
-	size_t n;
-};
-
-static int
-take_name(const struct task *t, void *arg)
-{
-	struct names *ns = arg;
-	ns->v = xrealloc(ns->v, (ns->n + 1) * sizeof *ns->v);
-	memcpy(ns->v[ns->n].id, t->id, sizeof t->id);
-	ns->v[ns->n++].name = one_line(t->name, 0);
-	return 0;
-}
-
-static int
-by_id(const void *a, const void *b)
-{
-	return strcmp(a, b);
-}
-
 /* Labelled with the task's name as well as its id, so a dashboard or an
- * alert says which task a person knows by name. */
+ * alert says which task a person knows by name (one in the trash has
+ * none).  The name comes with the instant, in one read of the tasks. */
 static void
-print_success(const char *task_id, int64_t at, void *arg)
+print_success(const char *task_id, const char *name, int64_t at, void *arg)
 {
-	struct names *ns = arg;
-	/* No tasks listed (all in the trash, say): no array to search. */
-	const struct task_name *hit = ns->n ? bsearch(task_id, ns->v, ns->n, sizeof *ns->v, by_id) :
-	    NULL;
+	(void)arg;
 	printf("agentcron_task_last_success_timestamp_seconds{task=\"");
 	label(task_id);
-	if (hit) {
+	if (name) {
+		char buf[320];
+		utf8_quote(buf, sizeof buf, name, strlen(name));
 		printf("\",name=\"");
-		label(hit->name);
+		label(buf);
 	}
 	printf("\"} %lld\n", (long long)at);
 }
@@ -806,19 +806,7 @@ print_prometheus(struct status *s, struct err *e)
 	}
 	metric_head("agentcron_task_last_success_timestamp_seconds", "gauge", "When each task's last"
 	    " successful run (still kept) ended.");
-	struct names ns = {0};
-	struct task_filter f;
-	task_filter_init(&f);
-	rc = store_task_list(s->st, &f, take_name, &ns, e);
-	if (!rc) {
-		if (ns.n)
-			qsort(ns.v, ns.n, sizeof *ns.v, by_id);
-		rc = store_last_success(s->st, print_success, &ns, e);
-	}
-	for (size_t i = 0; i < ns.n; i++)
-		free(ns.v[i].name);
-	free(ns.v);
-	if (rc)
+	if ((rc = store_last_success(s->st, print_success, NULL, e)))
 		return rc;
 	metric_head("agentcron_tasks", "gauge", "Tasks, by state.");
 	for (int i = 0; i < STATUS_COUNT; i++)

@@ -31,6 +31,7 @@
 #include "opt.h"
 #include "proc.h"
 #include "prog.h"
+#include "prompt_vars.h"
 #include "sdnotify.h"
 #include "stamp.h"
 #include "stopsig.h"
@@ -48,11 +49,14 @@ static const char prog[] = "task-tick";
 #define PRUNE_AGAIN_MS 5000  /* and sooner while a round is unfinished; */
 #define DELIVER_EVERY_MS 30000 /* a watcher looks for due deliveries */
 #define PRUNE_PASS_MS 1000   /* a pass from cron, once, after its claims */
+#define PASS_CLAIMS_S 60     /* a pass from cron claims this long (pass_claim_time) */
 
 /* How runs are printed: JSON lines, or one line for people on a terminal. */
 struct out {
 	int human;
 	struct zones *zs;
+	struct store *st;           /* for a dry run's prompts, */
+	struct fire_clock *clk;     /* and its "now" */
 	int ended;                  /* runs ended since delivery last looked */
 };
 
@@ -75,7 +79,9 @@ on_report(const struct fire_report *r, void *arg)
 	 * stderr.  On a terminal the line above said it.  A run ended because
 	 * someone asked (--overlap replace, a cancel) is no failure: the log
 	 * line is enough. */
-	if (!r->hook && run->status != RUN_SUCCESS && run->status != RUN_CANCELLED &&
+	int idle = run->status == RUN_SKIPPED && run->error &&
+	    strncmp(run->error, STORE_GATE_IDLE, strlen(STORE_GATE_IDLE)) == 0;
+	if (!r->hook && run->status != RUN_SUCCESS && run->status != RUN_CANCELLED && !idle &&
 	    !(out->human && isatty(2))) {
 		char reason[1024];
 		report_reason(run, reason, sizeof reason);
@@ -95,7 +101,20 @@ static void
 on_preview(const struct fire_preview *p, void *arg)
 {
 	struct out *out = arg;
-	print_line(out->human ? preview_line(p, out->zs) : preview_json(p));
+	char *base = NULL, *prompt = NULL, *system = NULL;
+	struct err e;
+	int fires = strcmp(p->trigger, "skip") != 0 && strcmp(p->trigger, "budget") != 0;
+	struct task t = *p->task;
+	if (fires && heartbeat_is(&t) && heartbeat_prompt(out->st, t.prompt, &base, &e) == ST_OK)
+		t.prompt = base;
+	/* As its run would send it, gate and input aside (neither runs here). */
+	if (fires && prompt_vars_run(out->st, out->zs, &t, p->slot != TIME_NONE ? p->slot :
+	    fire_clock_now(out->clk), p->slot, 1, NULL, NULL, &prompt, &system, &e))
+		fprintf(stderr, "%s: task '%.8s': %s\n", prog, t.id, e.msg);
+	print_line(out->human ? preview_line(p, out->zs, prompt) : preview_json(p, prompt, system));
+	free(base);
+	free(prompt);
+	free(system);
 }
 
 struct tick {
@@ -112,24 +131,35 @@ struct tick {
 	char refresh_err[ERR_MAX];  /* the last failure to reopen the store, said */
 	struct out *out;
 	const struct config *cf;
-	const char *dir;            /* task-tick's own, where task-deliver is looked for */
+	struct deliver_kick *dk;    /* task-deliver, while one runs */
 	int64_t deliver_at;         /* mono_ms of the last look for deliveries */
+	int64_t claim_ms;           /* how long a pass (not a watcher) claims */
 };
 
 /* Answers to their targets: task-deliver, which links libcurl, after a
  * pass that ended runs or when a receipt is due (a watcher looks at most
- * every DELIVER_EVERY_MS).  Its failure is said; the firing goes on. */
+ * every DELIVER_EVERY_MS).  It runs beside the firing, one at a time;
+ * runs that end meanwhile are looked at when it is done.  Its failure is
+ * said; the firing goes on. */
 static void
 deliver(struct tick *tk)
 {
 	struct err e;
-	char *said = NULL;
-	int ran = 0, ended = tk->out->ended;
+	int started = 0;
+	if (deliver_kick_running(tk->dk))
+		return;
+	int ended = tk->out->ended;
 	tk->out->ended = 0;
 	tk->deliver_at = mono_ms();
-	if (deliver_kick(tk->st, tk->cf, ended, fire_clock_ms(&tk->clk) / 1000, tk->dir, &ran, &said,
-	    &e))
+	if (deliver_kick_start(tk->dk, tk->st, tk->cf, ended, fire_clock_ms(&tk->clk) / 1000,
+	    &started, &e))
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
+}
+
+/* What task-deliver said, once it is done: passed on. */
+static void
+deliver_said(char *said)
+{
 	if (said)
 		fputs(said, stderr);
 	free(said);
@@ -245,6 +275,10 @@ run_loop(struct tick *tk, int watch)
 	struct err e;
 	int status = 0, wake_fd = -1, ready = !watch;
 	int64_t recover_every = watch ? 5000 : 0, last_recover = mono_ms(), flush_by = 0;
+	/* A pass claims during its first minute, then only sees its runs to
+	 * their end: the next pass claims what falls due meanwhile, so once
+	 * cron stops starting passes nothing new starts. */
+	int64_t claim_until = mono_ms() + tk->claim_ms;
 	fire_pass_begin(tk->f);
 	if (watch) {
 		say_watching(tk);
@@ -255,7 +289,8 @@ run_loop(struct tick *tk, int watch)
 		/* A pass whose store fails while runs are in flight goes on
 		 * supervising them (their results wait to be recorded) and tries
 		 * again when they are done; a watcher waits for the store. */
-		int claimed = !tk->stop_at ? fire_claim(tk->f, &started, &more, &e) : -1;
+		int claiming = !tk->stop_at && (watch || mono_ms() < claim_until);
+		int claimed = claiming ? fire_claim(tk->f, &started, &more, &e) : -1;
 		if (claimed == ST_OK)
 			pass_chores(tk, watch, more);
 		if (claimed > 0 && !watch && fire_busy(tk->f) == 0) {
@@ -273,7 +308,7 @@ run_loop(struct tick *tk, int watch)
 			status = 1;
 			begin_stop(tk, 0);
 		}
-		if (fire_busy(tk->f) == 0 && (tk->stop_at || (!watch && !more)))
+		if (fire_busy(tk->f) == 0 && (tk->stop_at || (!watch && (!more || !claiming))))
 			break;
 		if (!watch && fire_busy(tk->f) == 0)
 			continue;
@@ -292,11 +327,19 @@ run_loop(struct tick *tk, int watch)
 			if (sdnotify("READY=1", &e))
 				fprintf(stderr, "%s: %s\n", prog, e.msg);
 		}
-		int fds[2] = {tk->sfd, wake_fd};
+		int fds[2 + DELIVER_KICK_FDS] = {tk->sfd, wake_fd};
 		int nfds = watch && wake_fd >= 0 ? 2 : 1;
+		/* task-deliver wakes it when it writes or ends. */
+		int64_t dms = deliver_kick_timeout(tk->dk);
+		nfds += deliver_kick_fds(tk->dk, fds + nfds);
+		if (dms >= 0 && (timeout < 0 || dms < timeout))
+			timeout = dms;
 		/* A result the store refused is tried again; the pass's last
 		 * flush says whether it was recorded. */
 		fire_wait(tk->f, timeout < 0 ? -1 : timeout, fds, nfds, &e);
+		char *said;
+		if (deliver_kick_poll(tk->dk, &said))
+			deliver_said(said);
 		int sig = stopsig_take(tk->sfd);
 		if (sig)
 			begin_stop(tk, sig);
@@ -414,6 +457,17 @@ check_store(struct store *st, int fixed_clock, int64_t today)
 	stamp_set("durability", today);
 }
 
+/* The config's pass_claim_time, else PASS_CLAIMS_S. */
+static int
+pass_claim_time(const struct config *cf, long *secs, struct err *e)
+{
+	const char *v = config_get(cf, "pass_claim_time");
+	*secs = PASS_CLAIMS_S;
+	if (v && opt_number("pass_claim_time", v, "seconds", 1, 3600, secs, e))
+		return err_set(e, ST_INVALID, "config: %s", e->msg);
+	return ST_OK;
+}
+
 static void
 usage(FILE *f)
 {
@@ -516,10 +570,12 @@ task_tick(int argc, char **argv)
 	struct config *cf = NULL;
 	int64_t now;
 	long long log_max;
+	long claim_s;
 	int rotated;
 	if ((rc = now_get(&now, &e)) || (rc = config_load(&cf, &e) ? ST_ERR : ST_OK) ||
 	    (rc = install_log_max(config_get(cf, "tick_log_max"), &log_max, &e)) ||
 	    (rc = install_log_rotate(log_max, &rotated, &e)) ||
+	    (rc = pass_claim_time(cf, &claim_s, &e)) ||
 	    (rc = store_open(NULL, 0, &tk.st, &e)))
 		goto done;
 	fire_clock_init(&tk.clk, tk.st, now, a.watch);
@@ -536,6 +592,8 @@ task_tick(int argc, char **argv)
 		.clock = fire_clock_now, .clock_arg = &tk.clk};
 	out.human = !a.json && isatty(1);
 	out.zs = zones_new();
+	out.st = tk.st;
+	out.clk = &tk.clk;
 	struct fire_cb cb = {.report = on_report, .warn = on_warn, .arg = &out};
 	if ((rc = fire_opts_config(&fo, cf, &e)) || (rc = history_opts_config(&tk.ho, cf, &e)) ||
 	    (rc = fire_new(tk.st, &fo, &cb, &tk.f, &e)))
@@ -558,10 +616,16 @@ task_tick(int argc, char **argv)
 	free(since);
 	tk.out = &out;
 	tk.cf = cf;
-	tk.dir = dir;
+	tk.dk = deliver_kick_new(dir);
+	tk.claim_ms = claim_s * 1000;
 	rc = run_loop(&tk, a.watch);
+	/* A pass from cron delivers what it ran before it exits; a watcher
+	 * that stops lets a delivery under way finish within its grace. */
 	if (!a.watch && !tk.stop_at)
 		deliver(&tk);
+	char *said;
+	deliver_kick_wait(tk.dk, tk.stop_at ? tk.stop_at + 1 : 0, &said);
+	deliver_said(said);
 	e.msg[0] = 0;
 done:
 	if (rc && e.msg[0])
@@ -569,6 +633,7 @@ done:
 	if (tk.sfd >= 0)
 		close(tk.sfd);
 	fire_free(tk.f);
+	deliver_kick_free(tk.dk);
 	store_close(tk.st);
 	config_free(cf);
 	zones_free(out.zs);

@@ -14,11 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "cron.h"
 #include "opt.h"
 #include "prog.h"
+#include "simulate.h"
 #include "store.h"
 #include "task.h"
 #include "taskargs.h"
@@ -34,6 +36,7 @@ usage(FILE *f)
 	fprintf(f,
 	    "usage: task-when [--tz ZONE] [--from TIME] [-n N] [--until TIME] [--count N] [--utc]\n"
 	    "                 [--id ID] [--describe] [--json] SCHEDULE | task-add's schedule flags\n"
+	    "       task-when --simulate [--from TIME] [--tz ZONE] [--json] [DURATION]\n"
 	    "  SCHEDULE     a cron expression ('0 7 * * 1-5'), a nickname (@daily), an\n"
 	    "               interval ('every 90 minutes', 'every 2 hours from 9am') or a\n"
 	    "               time expression ('tomorrow at 10am', 2026-11-23T07:00:00Z)\n"
@@ -52,6 +55,10 @@ usage(FILE *f)
 	    "  -u, --utc        print instants in UTC (...Z) instead of the zone's offset\n"
 	    "  -d, --describe   print the schedule's description first\n"
 	    "  -j, --json       one JSON object per instant\n"
+	    "  -s, --simulate   the next DURATION (default 7d, at most 366d) of every enabled\n"
+	    "                   task in the store: fires per minute, the busiest minutes,\n"
+	    "                   fires per task, clock changes and spend expected against\n"
+	    "                   the budgets; on a terminal, fires per hour too\n"
 	    "  -h, --help, -V, --version\n");
 }
 
@@ -153,7 +160,7 @@ struct request {
 	const char *id;           /* --id: the task whose stagger and jitter apply */
 	int stagger;              /* the config's */
 	long count, runs; /* -n; --count (0: none) */
-	int count_given, utc, describe, json;
+	int count_given, utc, describe, json, simulate;
 	struct task_args sched; /* task-add's schedule flags, when given */
 };
 
@@ -171,6 +178,7 @@ parse_options(int argc, char **argv, struct request *r)
 		{"utc", no_argument, NULL, 'u'},
 		{"describe", no_argument, NULL, 'd'},
 		{"json", no_argument, NULL, 'j'},
+		{"simulate", no_argument, NULL, 's'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{0},
@@ -180,7 +188,7 @@ parse_options(int argc, char **argv, struct request *r)
 	struct err e;
 	char msg[128], shortopts[64];
 	int c, rc = -1;
-	struct option *all = taskargs_options_of(TASKARGS_SCHEDULE, opts, "z:f:n:udjhV", shortopts,
+	struct option *all = taskargs_options_of(TASKARGS_SCHEDULE, opts, "z:f:n:udjshV", shortopts,
 	    sizeof shortopts);
 	while (rc < 0 && (c = opt_next(argc, argv, shortopts, all, msg, sizeof msg)) != -1) {
 		switch (c) {
@@ -200,6 +208,7 @@ parse_options(int argc, char **argv, struct request *r)
 		case 'u': r->utc = 1; break;
 		case 'd': r->describe = 1; break;
 		case 'j': r->json = 1; break;
+		case 's': r->simulate = 1; break;
 		case 'h': usage(stdout); rc = 0; break;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); rc = 0; break;
 		default:
@@ -212,6 +221,14 @@ parse_options(int argc, char **argv, struct request *r)
 	free(all);
 	if (rc >= 0)
 		return rc;
+	if (r->simulate) {
+		if (r->sched.nkinds || r->id || r->until || r->runs || r->count_given || optind + 1 < argc) {
+			fprintf(stderr, "%s: --simulate takes every enabled task, --from, --tz, --json and "
+			    "a DURATION (default 7d)\n", prog);
+			return ST_INVALID;
+		}
+		return -1;
+	}
 	if (r->sched.nkinds && optind < argc) {
 		fprintf(stderr, "%s: give the schedule once: %s, or '%s'\n", prog, r->sched.kinds[0],
 		    argv[optind]);
@@ -483,6 +500,32 @@ out:
 	return rc;
 }
 
+/* --simulate [DURATION]: every enabled task of the store, from now on. */
+static int
+simulate(const char *duration, const struct tz *z, int64_t now, int json, struct err *e)
+{
+	long secs = 7 * 86400;
+	if (duration && (parse_duration(duration, &secs) != 0 || secs < 60 || secs > SIM_MAX_SECS))
+		return err_set(e, ST_INVALID, "--simulate: bad duration '%.40s': expected 1m to 366d, "
+		    "like 7d, 12h or 90m", duration);
+	struct store *st = NULL;
+	struct config *cf = NULL;
+	struct sim *s = NULL;
+	int rc = config_load(&cf, e) ? ST_ERR : ST_OK;
+	if (!rc)
+		rc = store_open(NULL, STORE_READ, &st, e);
+	if (!rc)
+		rc = sim_run(st, cf, z, now, secs, &s, e);
+	if (!rc && json)
+		sim_print_json(s, stdout);
+	else if (!rc)
+		sim_print_text(s, stdout, isatty(STDOUT_FILENO));
+	sim_free(s);
+	store_close(st);
+	config_free(cf);
+	return rc;
+}
+
 static int
 task_when(int argc, char **argv)
 {
@@ -522,7 +565,9 @@ task_when(int argc, char **argv)
 	if (!r.sched.nkinds && (r.sched.not_before || r.sched.jitter || r.id || r.stagger) &&
 	    cron_parse(sched.data, &cr, &ce) == ST_OK)
 		taskargs_take(&r.sched, 'c', sched.data, argv, argc, &optind);
-	if (!r.sched.nkinds && optind >= argc)
+	if (r.simulate)
+		rc = simulate(optind < argc ? argv[optind] : NULL, z, now, r.json, &e);
+	else if (!r.sched.nkinds && optind >= argc)
 		rc = print_stored(&r, &z, now, &e);
 	else if (r.sched.nkinds)
 		rc = print_flags(&r, z, now, flags, &e);

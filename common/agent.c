@@ -542,6 +542,10 @@ agent_may_change(const struct agent *a, const struct task *t, struct err *e)
 	if (!runs_llm_call(a, t, first, sizeof first))
 		return err_set(e, ST_REFUSED, "Refused: task '%.*s' runs '%s', not llm-call; agents may "
 		    "not change, run, cancel or delete it", n, t->name, first);
+	/* A gate is a command, as an executor is: the user's alone. */
+	if (!str_empty(t->gate))
+		return err_set(e, ST_REFUSED, "Refused: task '%.*s' runs a gate command the user set "
+		    "(--gate); agents may not change, run, cancel or delete it", n, t->name);
 	/* Its runs would use its MCP servers: only an agent that could have
 	 * given them may set its prompt or run it. */
 	char *mcp, *allow;

@@ -4,6 +4,8 @@
  * failure in the middle neither repeats nor skips a part. */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -27,7 +29,27 @@
 struct reply {
 	struct buf body;
 	int64_t retry_after;
+	int64_t now;              /* the attempt's clock, for a Retry-After date */
 };
+
+/* Retry-After (RFC 9110 10.2.3): delay-seconds, or an HTTP-date that
+ * becomes the seconds from now to it (0 once it has passed); -1 when it
+ * is neither. */
+static int64_t
+retry_after_secs(const char *v, int64_t now)
+{
+	char *end;
+	errno = 0;
+	long long s = strtoll(v, &end, 10);
+	if (end != v && !*end && s >= 0 && isdigit((unsigned char)*v))
+		return errno ? INT32_MAX : s;
+	/* curl_getdate reads the three forms RFC 9110 names (IMF-fixdate,
+	 * RFC 850, asctime). */
+	time_t t = curl_getdate(v, NULL);
+	if (t == (time_t)-1 || !strpbrk(v, " ,"))
+		return -1;
+	return (int64_t)t > now ? (int64_t)t - now : 0;
+}
 
 static void
 on_header(const char *line, size_t n, void *arg)
@@ -38,10 +60,8 @@ on_header(const char *line, size_t n, void *arg)
 		r->retry_after = -1;
 	if (http_line_read(line, n, &l) != HTTP_LINE_FIELD || !http_line_is(&l, "Retry-After"))
 		return;
-	char *v = http_line_value(&l), *end;
-	long s = strtol(v, &end, 10);
-	if (end != v && !*end && s >= 0)
-		r->retry_after = s;
+	char *v = http_line_value(&l);
+	r->retry_after = retry_after_secs(v, r->now);
 	free(v);
 }
 
@@ -62,13 +82,14 @@ timeout_ms(const struct config *c)
 	return (s > 0 && s <= 3600 ? s : DELIVER_TIMEOUT) * 1000L;
 }
 
-/* One POST; o says how it went.  ok_json: the answer must be Telegram's
+/* One POST; o says how it went.  telegram: the answer must be Telegram's
  * {"ok": true}. */
 static int
-post(struct http *h, const struct config *c, const char *url, const char *const *headers,
-    const char *body, size_t len, int telegram, struct deliver_outcome *o)
+post(struct http *h, const struct config *c, int64_t now, const char *url,
+    const char *const *headers, const char *body, size_t len, int telegram,
+    struct deliver_outcome *o)
 {
-	struct reply r = {.retry_after = -1};
+	struct reply r = {.retry_after = -1, .now = now};
 	buf_add(&r.body, "", 0);
 	long t = timeout_ms(c);
 	struct http_request rq = {.url = url, .headers = headers, .body = body, .len = len,
@@ -152,7 +173,7 @@ send_webhook(struct http *h, const struct config *c, const struct deliver_msg *m
 		free(sig);
 	}
 	const char *headers[] = {"Content-Type: application/json", hid, hts, hsig, NULL};
-	if (!post(h, c, url, headers, m->json, strlen(m->json), 0, o))
+	if (!post(h, c, m->now, url, headers, m->json, strlen(m->json), 0, o))
 		o->delivered = 1;
 	free(hid);
 	free(hts);
@@ -226,7 +247,7 @@ send_parts(struct http *h, const struct config *c, const struct deliver_msg *m, 
 				extra[1] = "Priority: 4", extra[2] = "Tags: warning";
 		}
 		const char *headers[] = {key, extra[0], extra[1], extra[2], NULL};
-		int rc = post(h, c, url, headers, body, strlen(body), kind == DK_TELEGRAM, o);
+		int rc = post(h, c, m->now, url, headers, body, strlen(body), kind == DK_TELEGRAM, o);
 		free(key);
 		free(body);
 		free(title);
@@ -444,7 +465,7 @@ send_exec(const struct config *c, const struct deliver_msg *m, const char *cmd,
 		return;
 	}
 	/* Only what the command needs: no secrets of the config, no store. */
-	char *env[12];
+	char *env[16];
 	size_t n = 0;
 	const char *keep[] = {"PATH", "HOME", "LANG", "LC_ALL", "TZ"};
 	for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++)
@@ -454,6 +475,12 @@ send_exec(const struct config *c, const struct deliver_msg *m, const char *cmd,
 	env[n++] = xasprintf("TASK_NAME=%s", m->task_name);
 	env[n++] = xasprintf("TASK_RUN_ID=%s", m->run_id);
 	env[n++] = xasprintf("TASK_DELIVERY_ID=%s", m->id);
+	/* As a notify hook's: the event and the run's status. */
+	cJSON *j = cJSON_Parse(m->json);
+	const cJSON *ev = cJSON_GetObjectItem(j, "event");
+	env[n++] = xasprintf("TASK_EVENT=%s", cJSON_IsString(ev) ? ev->valuestring : "");
+	env[n++] = xasprintf("TASK_STATUS=%s", m->status);
+	cJSON_Delete(j);
 	env[n] = NULL;
 	struct exec_cmd ec = {.argv = argv, .envp = env, .input = m->json, .ninput = strlen(m->json),
 		.timeout_ms = timeout_ms(c)};

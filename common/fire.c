@@ -29,8 +29,10 @@
 #include "idset.h"
 #include "notify.h"
 #include "proc.h"
+#include "prompt_vars.h"
 #include "spend.h"
 #include "task_fields.h"
+#include "utf8.h"
 
 #define CLAIM_BATCH 64      /* due tasks looked at per claim */
 #define CLAIM_BUDGET 256    /* due tasks looked at per fire_claim */
@@ -40,7 +42,7 @@
 #define RECORD_RETRY_MAX 30000
 #define FDS_PER_RUN 5       /* three pipes, a pidfd, and one to spare */
 #define FDS_RESERVED 64     /* the store, inotify, signalfd, the hooks' */
-#define CANCEL_POLL_MS 2000 /* how often runs that may be replaced look for a request */
+#define CANCEL_POLL_MS 2000 /* how often runs in flight look for a request to end */
 #define REPLACE_RECHECK 5   /* seconds before asking a run to end again */
 #define OVERLAP_EVERY_MS 1000
 /* While claims come back full, the next claim goes without looking first
@@ -55,6 +57,13 @@
 #define GATHER_SERVER_MS 20
 #define GATHER_FILE_MS 3
 #define GATHER_GAP_MS 10    /* and never longer than this for the next end */
+/* Fencing, in parts of owner_timeout: a sign of life every twelfth of it;
+ * runs in flight ended once the store has not taken one for three quarters,
+ * killed within an eighth more, so gone before others may recover them.
+ * A stall shorter than 3/4 - 1/12 = 2/3 of owner_timeout ends nothing. */
+#define BEAT_EVERY_MS(ot) ((int64_t)(ot) * 1000 / 12)
+#define FENCE_AFTER_MS(ot) ((int64_t)(ot) * 1000 * 3 / 4)
+#define FENCE_KILL_MS(ot) ((int64_t)(ot) * 1000 / 8)
 
 struct job {
 	struct run run;
@@ -66,13 +75,16 @@ struct job {
 	char *notify;            /* after recording: the hook it goes to */
 	int event;               /* after recording: what the hook is told (EV_*), -1: nothing */
 	char *paused;            /* after recording: why its end paused the task, or NULL */
-	int replaceable;         /* its task's --overlap is replace: it may be asked to end */
+	int replaceable;         /* a run (not a hook): it may be asked to end */
 	char *cancel;            /* why it was asked to end, once it was */
 	char **argv, **envp;
 	char *input;
 	int64_t timeout_ms;
 	char *gate;              /* waiting for a concurrency slot: the model it counts for */
 	int64_t late_at;         /* past this when the slot frees, it is missed (its deadline) */
+	struct task *waits;      /* its task's gate (--gate) runs: the task, started after it */
+	char *base;              /* ... and the prompt it then starts from (a heartbeat's), or NULL */
+	char *in;                /* the run's input, {{input}} (chains, payloads), or NULL */
 };
 
 struct fire {
@@ -86,7 +98,7 @@ struct fire {
 	int registered;          /* the store knows this process (before its first claim) */
 	int alive;               /* this process's last sign of life was taken */
 	int64_t beat_at;         /* mono_ms of the next sign of life */
-	int64_t fence_at;        /* mono_ms: the last sign of life taken, sent at, + 2/3 owner_timeout */
+	int64_t fence_at;        /* mono_ms: the last sign of life taken, sent at, + 3/4 owner_timeout */
 	int fencing;             /* past fence_at: runs in flight ended, results waiting */
 	int down;                /* the store failed: said once, quiet until it is back */
 	size_t nruns, nhooks;
@@ -111,9 +123,9 @@ struct fire {
 	unsigned notify_on;      /* the default notify policy */
 };
 
-/* A budget skip to tell once its claim is committed. */
+/* A skip or a pause to tell once its claim is committed. */
 struct notice {
-	int event;               /* EV_BUDGET, or EV_PAUSED (run unused) */
+	int event;               /* EV_BUDGET, EV_PAUSED (run unused), or -1: a skip, told in the output */
 	struct task task;
 	struct run run;
 	struct notice *next;
@@ -156,6 +168,11 @@ job_free(struct job *j)
 	exec_argv_free(j->envp);
 	free(j->input);
 	free(j->gate);
+	if (j->waits)
+		task_free(j->waits);
+	free(j->waits);
+	free(j->base);
+	free(j->in);
 	free(j);
 }
 
@@ -372,22 +389,39 @@ gate_needed(struct fire *f, struct job *j, const struct task *t)
 	return 1;
 }
 
-/* Executor, environment and input of a claimed run; start it. */
+/* Executor, environment and input of a claimed run; start it.  The
+ * prompt (base, else the task's; base is taken) is sent with its
+ * variables (prompt_vars.h) expanded: input is the run's input, gate its
+ * gate's output (NULL: none). */
 static void
-start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
+run_executor(struct fire *f, struct job *j, const struct task *t, char *base, const char *input,
+    const char *gate)
 {
-	j->input = prompt ? prompt : xstrdup(t->prompt ? t->prompt : "");
 	const char *cmdline = !str_empty(t->exec) ? t->exec : f->o.exec;
 	struct err e;
-	f->nruns++;
-	bound_waits(f);
+	struct task sent = *t;
+	char *system = NULL;
+	if (base)
+		sent.prompt = base;
+	if (prompt_vars_run(f->st, f->zs, &sent, j->run.started_at, fire_slot_of(t, &j->run),
+	    j->run.attempt, input, gate, &j->input, &system, &e)) {
+		warnf(f, "task '%.8s': its last answer could not be read (%s); {{last_answer}} is empty",
+		    t->id, e.msg);
+		struct prompt_vals none = {0};
+		j->input = prompt_vars_expand(base ? base : t->prompt, &none);
+		system = t->system_prompt ? prompt_vars_expand(t->system_prompt, &none) : NULL;
+	}
+	free(base);
+	sent.system_prompt = system;
 	if (exec_split(cmdline, &j->argv, &e)) {
 		char why[ERR_MAX + 64];
 		snprintf(why, sizeof why, "bad executor command line: %s", e.msg);
+		free(system);
 		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, why);
 		return;
 	}
-	j->envp = fire_exec_env(t, &j->run, store_locator(f->st));
+	j->envp = fire_exec_env(&sent, &j->run, store_locator(f->st));
+	free(system);
 	budget_env(f, j, t);
 	fire_env_password(&j->envp, f->st);
 	int timeout = t->timeout > 0 ? t->timeout : f->o.timeout;
@@ -401,6 +435,34 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 		launch(f, j);
 }
 
+/* A task with a gate (--gate) runs it first, in the task's environment
+ * with nothing on its input; gate_ended says what follows. */
+static void
+start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
+{
+	f->nruns++;
+	bound_waits(f);
+	if (str_empty(t->gate)) {
+		run_executor(f, j, t, prompt, j->in, NULL);
+		return;
+	}
+	struct err e;
+	j->waits = xcalloc(1, sizeof *j->waits);
+	task_copy(j->waits, t);
+	j->base = prompt;
+	j->input = xstrdup("");
+	if (exec_split(t->gate, &j->argv, &e)) {
+		char why[ERR_MAX + 64];
+		snprintf(why, sizeof why, "bad gate command line: %s", e.msg);
+		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, why);
+		return;
+	}
+	j->envp = fire_exec_env(t, &j->run, store_locator(f->st));
+	fire_env_password(&j->envp, f->st);
+	j->timeout_ms = (int64_t)(t->gate_timeout > 0 ? t->gate_timeout : TASK_GATE_TIMEOUT) * 1000;
+	launch(f, j);
+}
+
 /* Start what a claim returned: jobs from its runs, a heartbeat's prompt. */
 static void
 start_claimed(struct fire *f, struct claimed *c, int n)
@@ -411,8 +473,12 @@ start_claimed(struct fire *f, struct claimed *c, int n)
 		memset(&c[i].run, 0, sizeof c[i].run);
 		memcpy(j->owner, f->self.id, sizeof j->owner);
 		j->name = xstrdup(c[i].task.name);
-		if ((j->replaceable = c[i].task.overlap == OVERLAP_REPLACE))
-			f->nreplace++;
+		/* j->in: the run's input would be taken from the claim here;
+		 * runs carry none yet. */
+		/* Any run may be asked to end: by an occurrence replacing it
+		 * (--overlap replace) or by a person (task-web's cancel). */
+		j->replaceable = 1;
+		f->nreplace++;
 		char *prompt = NULL;
 		struct err e;
 		if (heartbeat_is(&c[i].task) && heartbeat_prompt(f->st, c[i].task.prompt, &prompt, &e))
@@ -444,7 +510,7 @@ struct claim_ctx {
 	struct fire *f;
 	int64_t now;
 	int manual, from_queue;
-	struct notice *notices;  /* budget skips to tell once committed */
+	struct notice *notices;  /* skips and pauses to tell once committed */
 	void (*preview)(const struct fire_preview *p, void *arg);
 	void *preview_arg;
 };
@@ -464,6 +530,8 @@ run_fill(struct fire *f, const struct task *t, int64_t slot, int trigger, int at
 	r->attempt = attempt;
 	r->arming = t->arming;
 	int timeout = t->timeout > 0 ? t->timeout : f->o.timeout;
+	if (!str_empty(t->gate))
+		timeout += t->gate_timeout > 0 ? t->gate_timeout : TASK_GATE_TIMEOUT;
 	r->lease_until = now + timeout + (f->o.kill_grace_ms + 999) / 1000 + FIRE_LEASE_MARGIN;
 	return ST_OK;
 }
@@ -494,40 +562,63 @@ unfit(struct fire *f, const struct task *t, struct err *e)
 	return task_validate(t, f->zs, e);
 }
 
-/* An occurrence that does not run, on record so the log says why:
- * skipped (--missed skip) or missed (past its deadline). */
-static void
-record_unfired(struct fire *f, struct task *t, const struct decision *d, int64_t now,
-    struct run *r)
+/* The first words of a missed deadline's reason: its misses in a row are
+ * one streak, told once. */
+#define MISSED_WHY "could not start within its deadline"
+
+/* Why an occurrence does not run: skipped (--missed skip) or missed (past
+ * its deadline); malloc'd. */
+static char *
+unfired_why(struct fire *f, const struct task *t, const struct decision *d, int64_t now)
 {
 	char when[40], late[32], dl[32];
 	time_fmt_utc(d->slot, when, sizeof when);
 	duration_fmt((now - d->slot) * 1000, late, sizeof late);
-	char *msg;
-	if (d->missed) {
-		int own = t->deadline > 0;
-		duration_fmt((int64_t)(own ? t->deadline : f->o.deadline) * 1000, dl, sizeof dl);
-		msg = xasprintf("could not start within its deadline (%s%s) of %s: %s late; not run",
-		    dl, own ? "" : ", from the configuration", when, late);
-	} else {
-		msg = xasprintf("missed its time (%s) by %lld s; skipped (--missed skip)", when,
+	if (!d->missed)
+		return xasprintf("missed its time (%s) by %lld s; skipped (--missed skip)", when,
 		    (long long)(now - d->slot));
-	}
+	int own = t->deadline > 0;
+	duration_fmt((int64_t)(own ? t->deadline : f->o.deadline) * 1000, dl, sizeof dl);
+	return xasprintf(MISSED_WHY " (%s%s) of %s: %s late; not run", dl, own ? ""
+	    : ", from the configuration", when, late);
+}
+
+/* An occurrence that does not run, on record with why (taken) so the log
+ * says it.  A skip the user did not choose in advance (a missed deadline,
+ * --overlap skip, a gate) is told as a budget skip is: a line in the pass's
+ * output and, without a hook, cron's mail; once per streak, not at every
+ * occurrence: not when the task's last outcome was the same status with
+ * the same first `same` bytes of reason (0: never told). */
+static void
+record_unfired(struct claim_ctx *x, struct task *t, const struct decision *d, struct run *r,
+    int status, char *why, size_t same)
+{
 	if (uuid4(r->id) == 0) {
 		memcpy(r->task_id, t->id, sizeof r->task_id);
 		r->slot = d->slot;
 		r->arming = t->arming;
 		r->trigger = d->trigger;
-		r->status = d->missed ? RUN_MISSED : RUN_SKIPPED;
-		r->started_at = r->ended_at = now;
+		r->status = status;
+		r->started_at = r->ended_at = x->now;
 		r->duration_ms = 0;
-		r->error = xstrdup(msg);
+		r->error = xstrdup(why);
 	}
-	set_str(&t->last_status, run_status_name(d->missed ? RUN_MISSED : RUN_SKIPPED));
-	set_str(&t->last_error, msg);
-	free(msg);
+	int again = t->last_status && !strcmp(t->last_status, run_status_name(status)) &&
+	    t->last_error && !strncmp(t->last_error, why, same);
+	set_str(&t->last_status, run_status_name(status));
+	set_str(&t->last_error, why);
+	free(why);
 	if (d->next == TIME_NONE)
 		t->status = STATUS_COMPLETED;
+	if (!same || again || !r->id[0])
+		return;
+	struct notice *n = xcalloc(1, sizeof *n);
+	n->event = -1;
+	task_copy(&n->task, t);
+	n->run = *r;
+	fields_copy_text(&run_fields, &n->run);
+	n->next = x->notices;
+	x->notices = n;
 }
 
 /* An occurrence (or a queued run) over budget: skipped, on record with
@@ -577,9 +668,11 @@ first_run(const struct run *r, void *arg)
  * CANCEL_POLL_MS and the grace) and looks again in a few seconds, the
  * occurrence kept due to start once the run is recorded cancelled. */
 static int
-claim_overlap(struct fire *f, struct task *t, const struct decision *d, int64_t now,
-    struct run *r, int *decision, struct err *e)
+claim_overlap(struct claim_ctx *x, struct task *t, const struct decision *d, struct run *r,
+    int *decision, struct err *e)
 {
+	struct fire *f = x->f;
+	int64_t now = x->now;
 	struct run cur;
 	struct run_filter rf;
 	run_init(&cur);
@@ -607,19 +700,16 @@ claim_overlap(struct fire *f, struct task *t, const struct decision *d, int64_t 
 		rules_set_next(t, f->zs, d->slot);
 		t->due_at = now + REPLACE_RECHECK;
 	} else {
-		struct decision u = *d;
 		int status = t->status;
-		record_unfired(f, t, &u, now, r);
+		/* --overlap skip: on record with the run it gave way to, told
+		 * once for that run. */
+		if (d->fire)
+			record_unfired(x, t, d, r, RUN_SKIPPED, xasprintf("still running since %s (run %.8s);"
+			    " skipped (--overlap skip)", since, cur.id), SIZE_MAX);
+		else
+			record_unfired(x, t, d, r, d->missed ? RUN_MISSED : RUN_SKIPPED,
+			    unfired_why(f, t, d, now), d->missed ? strlen(MISSED_WHY) : 0);
 		t->status = status;
-		if (d->fire) {
-			/* --overlap skip: on record with the run it gave way to. */
-			r->status = RUN_SKIPPED;
-			free(r->error);
-			r->error = xasprintf("still running since %s (run %.8s); skipped (--overlap skip)",
-			    since, cur.id);
-			set_str(&t->last_status, run_status_name(RUN_SKIPPED));
-			set_str(&t->last_error, r->error);
-		}
 		rules_set_next(t, f->zs, d->next);
 	}
 	t->updated_at = now;
@@ -668,7 +758,7 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		return ST_OK;
 	}
 	if (t->status == STATUS_RUNNING)
-		return x->preview ? ST_OK : claim_overlap(f, t, &d, x->now, r, decision, e);
+		return x->preview ? ST_OK : claim_overlap(x, t, &d, r, decision, e);
 	if (d.dropped_retry && !x->preview && retry_dropped(x, t, &d)) {
 		*decision = CLAIM_WRITE;
 		return ST_OK;
@@ -709,7 +799,8 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		idset_add(&f->fired, t->id);
 		*decision = CLAIM_FIRE;
 	} else if (firing_kind) {
-		record_unfired(f, t, &d, x->now, r);
+		record_unfired(x, t, &d, r, d.missed ? RUN_MISSED : RUN_SKIPPED,
+		    unfired_why(f, t, &d, x->now), d.missed ? strlen(MISSED_WHY) : 0);
 		*decision = CLAIM_WRITE;
 	} else {
 		*decision = CLAIM_WRITE;
@@ -787,7 +878,7 @@ store_up(struct fire *f)
 static void
 alive_since(struct fire *f, int64_t sent)
 {
-	f->fence_at = sent + (int64_t)f->o.owner_timeout * 2000 / 3;
+	f->fence_at = sent + FENCE_AFTER_MS(f->o.owner_timeout);
 	f->fencing = 0;
 	bound_waits(f);
 }
@@ -804,7 +895,7 @@ enlist(struct fire *f, struct err *e)
 	if (rc)
 		return rc;
 	f->registered = f->alive = 1;
-	f->beat_at = mono_ms() + f->o.owner_timeout * 1000 / 3;
+	f->beat_at = mono_ms() + BEAT_EVERY_MS(f->o.owner_timeout);
 	alive_since(f, sent);
 	return ST_OK;
 }
@@ -817,7 +908,7 @@ beat(struct fire *f, int force)
 {
 	if (!f->registered || (!force && mono_ms() < f->beat_at))
 		return;
-	f->beat_at = mono_ms() + f->o.owner_timeout * 1000 / 3;
+	f->beat_at = mono_ms() + BEAT_EVERY_MS(f->o.owner_timeout);
 	struct err e;
 	int alive;
 	int64_t sent = mono_ms();
@@ -883,6 +974,8 @@ claim_ready(struct fire *f, int64_t now, int64_t *next, int *queued, struct err 
 	return 1;
 }
 
+static void notices_flush(struct fire *f, struct claim_ctx *x, int committed);
+
 /* Running tasks with an occurrence due (--overlap skip and replace): they
  * are looked at whether executor slots are free or not. */
 static int
@@ -891,6 +984,7 @@ claim_overlaps(struct fire *f, int64_t now, struct err *e)
 	struct claim_ctx x = {.f = f, .now = now};
 	struct claim_req q = {.what = CLAIM_OVERLAP, .now = now, .max = CLAIM_BATCH};
 	int n = 0, rc = store_claim(f->st, &q, claim_due, &x, NULL, &n, e);
+	notices_flush(f, &x, rc == ST_OK);
 	if (rc == ST_REFUSED) {
 		f->alive = 0;
 		return ST_OK;
@@ -899,8 +993,6 @@ claim_overlaps(struct fire *f, int64_t now, struct err *e)
 		store_down(f, e);
 	return rc;
 }
-
-static void notices_flush(struct fire *f, struct claim_ctx *x, int committed);
 
 static int
 claim_now(struct fire *f, int *started, int *more, struct err *e)
@@ -1247,13 +1339,16 @@ notices_flush(struct fire *f, struct claim_ctx *x, int committed)
 			    n->task.name ? n->task.name : "", n->task.paused, n->task.id);
 			fire_notify(f, &n->task, EV_PAUSED, NULL, n->task.paused);
 		} else if (committed) {
-			/* Once a window, as the hook hears of it: a line in the
-			 * pass's output (tick.log), and cron's mail without a hook. */
-			const char *hook = !str_empty(n->task.notify) ? n->task.notify : f->o.notify;
+			/* Once a window (a streak), as the hook hears of a budget
+			 * skip: a line in the pass's output (tick.log), and cron's
+			 * mail without a hook.  Other skips have no hook event. */
+			const char *hook = n->event != EV_BUDGET ? NULL : !str_empty(n->task.notify)
+			    ? n->task.notify : f->o.notify;
 			struct fire_report rep = {.run = &n->run, .name = n->task.name, .hook = hook};
 			if (f->cb.report)
 				f->cb.report(&rep, f->cb.arg);
-			fire_notify(f, &n->task, EV_BUDGET, &n->run, n->run.error);
+			if (n->event == EV_BUDGET)
+				fire_notify(f, &n->task, EV_BUDGET, &n->run, n->run.error);
 		}
 		task_free(&n->task);
 		run_free(&n->run);
@@ -1381,7 +1476,7 @@ record_pending(struct fire *f, struct err *e)
 	return status;
 }
 
-/* A run in flight that may be replaced: asked to end (its note), it is. */
+/* A run in flight asked to end (its note), by a replacement or a person, is ended. */
 static int
 cancel_if_asked(void *tag, void *arg)
 {
@@ -1440,14 +1535,70 @@ end_left_behind(struct fire *f, struct job *j, const struct exec_result *x)
 	j->run.error = why;
 }
 
+/* The gate of run j ended as x says: 0, the run goes on (its executor
+ * started, 1 returned); 1, nothing to do: a skip, no model called; else a
+ * failure of the run, as an executor's would be. */
+static int
+gate_ended(struct fire *f, struct job *j, struct exec_result *x, int64_t now)
+{
+	struct task *t = j->waits;
+	char *base = j->base;
+	j->waits = NULL;
+	j->base = NULL;
+	exec_argv_free(j->argv);
+	exec_argv_free(j->envp);
+	free(j->input);
+	j->argv = j->envp = NULL;
+	j->input = NULL;
+	int exited = x->how == EXEC_EXITED && !x->stopped;
+	int go = exited && x->code == 0 && !j->cancel;
+	if (go) {
+		char *out = utf8_clean(x->out ? x->out : "", x->out ? strlen(x->out) : 0);
+		run_executor(f, j, t, base, j->in, out);
+		free(out);
+	} else if (exited && x->code == 1) {
+		const char *o = x->out ? x->out + strspn(x->out, " \t\r\n") : "";
+		int n = utf8_cut(o, strcspn(o, "\r\n") < 300 ? strcspn(o, "\r\n") : 300);
+		j->run.status = RUN_SKIPPED;
+		free(j->run.error);
+		j->run.error = n ? xasprintf(STORE_GATE_IDLE ": %.*s", n, o) : xstrdup(STORE_GATE_IDLE);
+		j->run.exit_code = -1;
+		j->run.ended_at = now;
+		j->run.duration_ms = x->duration_ms;
+		free(base);
+	} else {
+		j->no_resources = rules_run_ended(&j->run, x, now);
+		/* Passed, but the run was asked to end meanwhile: it ends here. */
+		if (j->run.status == RUN_SUCCESS)
+			j->run.status = RUN_FAILED;
+		const char *was = j->run.error ? j->run.error : "failed";
+		/* The exec layer names what it could not find an executor. */
+		int cmd = strncmp(was, "executor '", 10) == 0;
+		char *why = xasprintf("gate: %s%s", cmd ? "command " : "", was + (cmd ? 9 : 0));
+		free(j->run.error);
+		j->run.error = why;
+		/* What the gate printed is not the run's answer. */
+		free(j->run.output);
+		j->run.output = NULL;
+		j->run.exit_code = -1;
+		free(base);
+	}
+	task_free(t);
+	free(t);
+	return go;
+}
+
 static void
 job_ended(struct fire *f, struct exec_result *x, int64_t now)
 {
 	struct job *j = x->tag;
 	if (j->is_hook) {
 		hook_done(f, j, x);
+	} else if (j->waits && gate_ended(f, j, x, now)) {
+		/* Its executor runs now. */
 	} else {
-		j->no_resources = rules_run_ended(&j->run, x, now);
+		if (j->run.status == RUN_RUNNING)
+			j->no_resources = rules_run_ended(&j->run, x, now);
 		end_left_behind(f, j, x);
 		/* A task that prints the config stores no key. */
 		scrub_in_place(&f->scrub, &j->run.output);
@@ -1455,8 +1606,8 @@ job_ended(struct fire *f, struct exec_result *x, int64_t now)
 		job_cancelled(j);
 		if (f->fencing && x->stopped && j->run.status == RUN_INTERRUPTED) {
 			char *why = xasprintf("ended on this host, whose sign of life the store had not"
-			    " taken for %d s (2/3 of owner_timeout), before others could recover it%s%s",
-			    f->o.owner_timeout * 2 / 3, j->run.error ? "; " : "",
+			    " taken for %d s (3/4 of owner_timeout), before others could recover it%s%s",
+			    (int)(FENCE_AFTER_MS(f->o.owner_timeout) / 1000), j->run.error ? "; " : "",
 			    j->run.error ? j->run.error : "");
 			free(j->run.error);
 			j->run.error = why;
@@ -1470,9 +1621,9 @@ job_ended(struct fire *f, struct exec_result *x, int64_t now)
 }
 
 /* Partition fencing.  Others may recover this process's runs once the
- * store has had no sign of life from it for owner_timeout; two thirds of
- * that after the last one taken, its executors' groups get SIGTERM, then
- * SIGKILL within a sixth more, and are waited for here (the store cannot
+ * store has had no sign of life from it for owner_timeout; three quarters
+ * of that after the last one taken, its executors' groups get SIGTERM, then
+ * SIGKILL within an eighth more, and are waited for here (the store cannot
  * be: it is not answering), so none runs when another host may start its
  * occurrence again.  Their results wait to be recorded as interrupted,
  * or as late notes if another host recovered them first. */
@@ -1493,10 +1644,10 @@ fence(struct fire *f)
 		job_ended(f, &x, now_of(f));
 	if (!f->nruns)
 		return;
-	int64_t grace = (int64_t)f->o.owner_timeout * 1000 / 6;
+	int64_t grace = FENCE_KILL_MS(f->o.owner_timeout);
 	warnf(f, "the store has not taken a sign of life from this process for %lld s; ending its"
 	    " %zu run%s before others may recover them", (long long)((mono_ms() - f->fence_at) / 1000
-	    + f->o.owner_timeout * 2 / 3), f->nruns, f->nruns == 1 ? "" : "s");
+	    + FENCE_AFTER_MS(f->o.owner_timeout) / 1000), f->nruns, f->nruns == 1 ? "" : "s");
 	exec_pool_stop_within(f->pool, grace < f->o.kill_grace_ms ? grace : f->o.kill_grace_ms);
 	int64_t until = mono_ms() + grace + EXEC_DRAIN_MS + 1000;
 	while (f->nruns && mono_ms() < until && exec_pool_wait(f->pool, until - mono_ms(), NULL, 0, &x))

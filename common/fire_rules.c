@@ -387,9 +387,9 @@ rules_after_run(struct task *t, struct zones *zs, const struct run *r, int64_t n
 		return;
 	}
 	t->status = STATUS_PENDING;
-	/* Missed its deadline waiting for a concurrency slot: not the task's
-	 * failure, and it never started. */
-	if (r->status == RUN_MISSED) {
+	/* Missed its deadline waiting for a concurrency slot, or its gate
+	 * found nothing to do: not the task's failure, and no model ran. */
+	if (r->status == RUN_MISSED || r->status == RUN_SKIPPED) {
 		if (last)
 			t->status = STATUS_COMPLETED;
 		overlap_after(t, zs, r, now);

@@ -276,6 +276,12 @@ install_web_text(const char *self, const char *args)
 	    "#   task-web --print-systemd | sh\n"
 	    "# The login link is in its log: journalctl --user -u agentcron-web\n"
 	    "set -e\n"
+	    /* As task-tick's: no unit written where systemd is not init. */
+	    "if [ ! -d /run/systemd/system ]; then\n"
+	    "\techo 'task-web: systemd is not this machine'\\''s init: nothing written;"
+	    " start task-web yourself (for example from your session)' >&2\n"
+	    "\texit 1\n"
+	    "fi\n"
 	    "dir=\"${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user\"\n"
 	    "mkdir -p \"$dir\"\n"
 	    "cat >\"$dir/agentcron-web.service\" <<'EOF'\n"

@@ -11,7 +11,7 @@
 int
 spend_check_init(struct spend_check *c, const struct config *cf, struct err *e)
 {
-	*c = (struct spend_check){.gwindow = TIME_NONE};
+	*c = (struct spend_check){.gwindow = TIME_NONE, .gversion = -1};
 	const char *v = cf ? config_get(cf, "budget") : NULL;
 	if (v && budget_parse(v, &c->global, e))
 		return err_set(e, ST_INVALID, "config: %s", e->msg);
@@ -22,8 +22,7 @@ spend_check_init(struct spend_check *c, const struct config *cf, struct err *e)
 void
 spend_check_fresh(struct spend_check *c)
 {
-	c->gwindow = TIME_NONE;
-	c->nrs = 0;
+	c->gstale = 1;
 }
 
 /* What run reserved since the global read: 1 if it is known. */
@@ -59,25 +58,35 @@ spend_check_task(struct spend_check *c, struct store *st, const struct task *t,
 		const struct tz *z;
 		int rc = zones_get(zs, i == 0 ? t->tz : c->tz ? c->tz : zones_local(zs), &z, e);
 		struct spend s = {0};
-		int64_t w = budget_window(bs[i]->period, z, now);
-		struct spend own;
-		if (!rc && i == 1 && c->gwindow == w && (!c->except_run ||
-		    reserved_since(c, c->except_run, &own))) {
+		int64_t w = budget_window(bs[i]->period, z, now), version = -1;
+		/* A pass of many claims reads what all tasks spent again only
+		 * when another program may have recorded a call, and no run it
+		 * started since reserved (a run's end settles its reservation).
+		 * The version is read first: a call recorded after it changes it. */
+		if (!rc && i == 1 && (c->gstale || c->gwindow != w))
+			rc = store_others_wrote(st, &version, e);
+		struct spend own = {0};
+		int read = 0;
+		if (!rc && i == 1 && c->gwindow == w && (!c->gstale ||
+		    (version >= 0 && version == c->gversion && c->nrs == 0)) &&
+		    (!c->except_run || reserved_since(c, c->except_run, &own))) {
 			s = c->gspent;
-			if (c->except_run) {
-				s.dollars -= own.dollars;
-				s.tokens -= own.tokens;
-			}
-		}
-		else if (!rc)
+			s.dollars -= own.dollars;
+			s.tokens -= own.tokens;
+			version = c->gversion;
+		} else if (!rc) {
+			read = 1;
 			rc = store_spend_read(st, i == 0 ? t->id : NULL, w, c->except_run, &s.dollars,
 			    &s.tokens, e);
+		}
 		if (rc)
 			return rc;
-		if (i == 1 && !c->except_run && c->gwindow != w) {
+		if (i == 1 && read && !c->except_run) {
 			c->gwindow = w;
 			c->gspent = s;
 			c->nrs = 0;
+			c->gversion = version;
+			c->gstale = 0;
 		}
 		if (!*over && budget_over(bs[i], &s)) {
 			static const int64_t into_next[] = {26 * 3600, 7 * 86400 + 7200, 32 * 86400};

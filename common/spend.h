@@ -71,9 +71,12 @@ struct spend_check {
 	struct budget global;
 	const char *tz;        /* the global budget's zone: the config's, else NULL (local) */
 	/* What all tasks spent, read once per claim (nothing is recorded
-	 * inside one): valid while gwindow is the window; spend_check_fresh
-	 * forgets it. */
-	int64_t gwindow;
+	 * inside one): valid while gwindow is the window until
+	 * spend_check_fresh; after it, still valid while the store says no
+	 * other connection wrote (gversion; model calls are recorded by the
+	 * programs that make them, never by the one that checks). */
+	int64_t gwindow, gversion;
+	int gstale;
 	struct spend gspent;
 	const char *except_run; /* a run whose own reservation is not counted, or NULL */
 	/* The reservations made since the global read (in gspent), so that

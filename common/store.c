@@ -1281,6 +1281,13 @@ store_call_spend(struct store *st, const char *task_id, int64_t since, double *d
 }
 
 int
+store_others_wrote(struct store *st, int64_t *version, struct err *e)
+{
+	*version = -1;
+	return st->ops->others_wrote ? st->ops->others_wrote(st, version, e) : ST_OK;
+}
+
+int
 store_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, struct err *e)
 {
 	return st->ops->call_usage(st, since, fn, arg, e);

@@ -104,6 +104,7 @@ struct task_filter {
 	const char *origin;      /* only the tasks it made ("agent:run:ID", ...) */
 	int agent_made;          /* only the tasks agents made */
 	const char *name;        /* exactly this name */
+	const char *text;        /* name or prompt holds it, in any case (a scan of the tasks) */
 	unsigned last;           /* bit (1 << RUN_*): how the last run ended */
 	int paused;              /* also (with statuses: or) the tasks paused by failures */
 	int enabled;             /* -1 any, 0 disabled, 1 enabled */
@@ -173,7 +174,11 @@ struct run_filter {
 	int64_t since;         /* TIME_NONE: any; else started_at >= since */
 	long limit;            /* 0: no limit */
 	int with_output;       /* also read output, error and note (they can be large) */
+	const char *before;    /* a run's full id: only those listed after it (keyset paging) */
+	int gate_skips;        /* only runs skipped by their gate (STORE_GATE_IDLE) */
 };
+/* The reason a run its gate found nothing to do for starts with. */
+#define STORE_GATE_IDLE "gate: nothing to do"
 void run_filter_init(struct run_filter *f);
 typedef int (*run_fn)(const struct run *r, void *arg); /* non-zero stops */
 
@@ -371,6 +376,10 @@ int store_call_list(struct store *st, const char *run_id, const char *task_id, l
  * and out. */
 int store_call_spend(struct store *st, const char *task_id, int64_t since, double *dollars,
     long long *tokens, struct err *e);
+/* A number that changes when another connection commits to the store
+ * (SQLite's data_version), so what was read is known to be unchanged
+ * while it stays; -1 when the store cannot tell (PostgreSQL). */
+int store_others_wrote(struct store *st, int64_t *version, struct err *e);
 /* A call as spending sees it; name is its task's, NULL when it has none. */
 struct call_usage {
 	char *task_id, *name, *model;

@@ -139,6 +139,8 @@ struct store_ops {
 	    long long tokens, struct err *e);
 	int (*run_cost)(struct store *st, const char *task_id, double *dollars, long long *tokens,
 	    int *known, struct err *e);
+	/* store_others_wrote; NULL: not known. */
+	int (*others_wrote)(struct store *st, int64_t *version, struct err *e);
 
 	const struct history_ops *history;  /* store_history.h, below */
 	const struct deliver_ops *deliver;  /* store_deliver.h */
@@ -154,8 +156,9 @@ struct history_ops {
 	int (*task_tally)(struct store *st, struct task_tally *t, struct err *e);
 	int (*run_counts)(struct store *st, int64_t since,
 	    void (*fn)(const char *status, long long n, void *arg), void *arg, struct err *e);
-	int (*last_success)(struct store *st, void (*fn)(const char *task_id, int64_t at, void *arg),
-	    void *arg, struct err *e);
+	int (*last_success)(struct store *st,
+	    void (*fn)(const char *task_id, const char *name, int64_t at, void *arg), void *arg,
+	    struct err *e);
 	int (*budget_tasks)(struct store *st, void (*fn)(const char *task_id, void *arg), void *arg,
 	    struct err *e);
 	int (*call_tokens)(struct store *st, int64_t since, long long *in, long long *out,

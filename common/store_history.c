@@ -33,8 +33,9 @@ store_run_counts(struct store *st, int64_t since,
 }
 
 int
-store_last_success(struct store *st, void (*fn)(const char *task_id, int64_t at, void *arg),
-    void *arg, struct err *e)
+store_last_success(struct store *st,
+    void (*fn)(const char *task_id, const char *name, int64_t at, void *arg), void *arg,
+    struct err *e)
 {
 	return st->ops->history->last_success(st, fn, arg, e);
 }

@@ -37,9 +37,11 @@ int store_task_tally(struct store *st, struct task_tally *t, struct err *e);
  * fn(status name, count). */
 int store_run_counts(struct store *st, int64_t since,
     void (*fn)(const char *status, long long n, void *arg), void *arg, struct err *e);
-/* Each task's last successful run's end: fn(task id, instant). */
-int store_last_success(struct store *st, void (*fn)(const char *task_id, int64_t at, void *arg),
-    void *arg, struct err *e);
+/* Each task's last successful run's end: fn(task id, its name (NULL for
+ * a task in the trash), instant), in id order. */
+int store_last_success(struct store *st,
+    void (*fn)(const char *task_id, const char *name, int64_t at, void *arg), void *arg,
+    struct err *e);
 /* The ids of the tasks that have a budget of their own (not in the trash). */
 int store_budget_tasks(struct store *st, void (*fn)(const char *task_id, void *arg), void *arg,
     struct err *e);

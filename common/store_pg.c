@@ -60,6 +60,8 @@ static const struct sql_dialect dialect = {
 	.seq = "seq",
 	.lock = " FOR UPDATE",
 	.lock_skip = " FOR UPDATE SKIP LOCKED",
+	.like = "ILIKE",
+	.scan = "",
 };
 
 static struct pg *
@@ -733,7 +735,15 @@ static const char *const migrations[] = {
 	"CREATE INDEX receipts_due ON receipts (next_at) WHERE status = 'pending';"
 	"CREATE INDEX receipts_task ON receipts (task_id, created_at);"
 	"CREATE INDEX tasks_deliver ON tasks (id) WHERE deliver IS NOT NULL;",
-	/* 12: spend that pruning does not touch: a ledger of what each task
+	/* 12: task-web's timeline: the tasks due in a window with what decides
+	 * their fires, read from an index of them alone (store_web_herd). */
+	"CREATE INDEX tasks_herd ON tasks (next_run_at, kind, cron, tz, every, anchor, not_before,"
+	" ends_at) WHERE status = 'pending' AND enabled = 1 AND deleted_at IS NULL"
+	" AND next_run_at IS NOT NULL;",
+	/* 13: a task's gate, the command that says whether its run is needed. */
+	"ALTER TABLE tasks ADD COLUMN gate text;"
+	"ALTER TABLE tasks ADD COLUMN gate_timeout integer;",
+	/* 14: spend that pruning does not touch: a ledger of what each task
 	 * and all calls together spent by quarter-hour (the grain of every
 	 * zone's midnight), filled from the calls on record; and what each
 	 * task's last run reserved against its budgets, and has spent. */
@@ -1192,6 +1202,7 @@ pg_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *ar
 	struct list_ctx c = {fn, arg};
 	int rc = pq_each_row(st, q, &p, f->limit, list_row, &c, "listing tasks", e);
 	free(q);
+	row_free(&r);
 	return rc;
 }
 
@@ -1212,6 +1223,7 @@ pg_task_count(struct store *st, const struct task_filter *f, long *n, struct err
 	PGresult *r;
 	int rc = pq_exec_dynamic(st, q, &p, &r, "counting tasks", e);
 	free(q);
+	row_free(&row);
 	if (!rc) {
 		*n = (long)pq_get_int(pq, r, 0, 0);
 		pq->clear(r);

@@ -103,8 +103,9 @@ pgh_run_counts(struct store *st, int64_t since, void (*fn)(const char *status, l
 }
 
 static int
-pgh_last_success(struct store *st, void (*fn)(const char *task_id, int64_t at, void *arg),
-    void *arg, struct err *e)
+pgh_last_success(struct store *st,
+    void (*fn)(const char *task_id, const char *name, int64_t at, void *arg), void *arg,
+    struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
 	static const char q[] = "SELECT " STORE_SQL_LAST_SUCCESS;
@@ -113,7 +114,8 @@ pgh_last_success(struct store *st, void (*fn)(const char *task_id, int64_t at, v
 	if (rc)
 		return rc;
 	for (int i = 0, n = pq->ntuples(r); i < n; i++)
-		fn(pq->getvalue(r, i, 0), pq_get_time(pq, r, i, 1), arg);
+		fn(pq->getvalue(r, i, 0), pq->getisnull(r, i, 1) ? NULL : pq->getvalue(r, i, 1),
+		    pq_get_time(pq, r, i, 2), arg);
 	pq->clear(r);
 	return ST_OK;
 }

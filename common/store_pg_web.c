@@ -1,5 +1,7 @@
 /* task-web's tokens in a PostgreSQL store (store_web.h): every host
  * serving the store accepts the same ones. */
+#include <stdlib.h>
+
 #include "store_pg.h"
 #include "store_web.h"
 
@@ -101,6 +103,42 @@ pg_hook_event(struct store *st, const char *task_id, const char *key, const char
 	return pq_do(st, q, &p, NULL, "recording an event", e);
 }
 
+struct herd_arg {
+	web_herd_fn fn;
+	void *arg;
+};
+
+static int
+herd_row(const struct pq_lib *pq, const PGresult *r, int row, void *arg)
+{
+	struct herd_arg *ha = arg;
+	struct task t;
+	task_init(&t);
+	char *kind = pq_get_text(pq, r, row, 0);
+	t.kind = kind ? task_kind_parse(kind) : -1;
+	free(kind);
+	t.cron = pq_get_text(pq, r, row, 1);
+	t.tz = pq_get_text(pq, r, row, 2);
+	t.every = pq->getisnull(r, row, 3) ? -1 : (int)pq_get_int(pq, r, row, 3);
+	t.anchor = pq_get_time(pq, r, row, 4);
+	t.not_before = pq_get_time(pq, r, row, 5);
+	t.ends_at = pq_get_time(pq, r, row, 6);
+	t.next_run_at = pq_get_time(pq, r, row, 7);
+	int stop = ha->fn(&t, (long)pq_get_int(pq, r, row, 8), ha->arg);
+	task_free(&t);
+	return stop;
+}
+
+static int
+pg_herd(struct store *st, int64_t until, web_herd_fn fn, void *arg, struct err *e)
+{
+	struct herd_arg ha = {fn, arg};
+	struct pq_params p = {.n = 0};
+	pq_int(&p, until);
+	return pq_each_row(st, WEB_HERD_SQL("$1"), &p, 0, herd_row, &ha, "reading the next day's fires",
+	    e);
+}
+
 const struct web_store_ops pg_web_ops = {
 	.token_add = pg_token_add,
 	.token_del = pg_token_del,
@@ -108,4 +146,5 @@ const struct web_store_ops pg_web_ops = {
 	.hook_set = pg_hook_set,
 	.hook_get = pg_hook_get,
 	.hook_event = pg_hook_event,
+	.herd = pg_herd,
 };

@@ -495,8 +495,24 @@ store_sql_task_list(const struct sql_dialect *d, const struct task_filter *f, in
 		buf_puts(&b, "SELECT count(*)");
 	else
 		select_list(&b, &task_fields, 0);
-	buf_printf(&b, " FROM tasks WHERE %s", f->trashed < 0 ? "true" : f->trashed
-	    ? "deleted_at IS NOT NULL" : "deleted_at IS NULL");
+	/* A text is looked for in every row: the table read in its own order
+	 * (then the few found sorted) costs less than in next-run order. */
+	buf_printf(&b, " FROM tasks%s WHERE %s", f->text ? d->scan : "", f->trashed < 0 ? "true"
+	    : f->trashed ? "deleted_at IS NOT NULL" : "deleted_at IS NULL");
+	if (f->text) {
+		struct buf pat = {0};
+		buf_puts(&pat, "%");
+		for (const char *c = f->text; *c; c++) {
+			if (*c == '%' || *c == '_' || *c == '\\')
+				buf_add(&pat, "\\", 1);
+			buf_add(&pat, c, 1);
+		}
+		buf_puts(&pat, "%");
+		row_text(p, pat.data);
+		p->owned[p->nowned++] = pat.data;
+		buf_printf(&b, " AND (name %s ?%d ESCAPE '\\' OR prompt %s ?%d ESCAPE '\\')", d->like, p->n,
+		    d->like, p->n);
+	}
 	if (f->paused) {
 		/* Paused is a state people ask for beside the statuses: either. */
 		struct buf in = {0};
@@ -580,8 +596,18 @@ store_sql_run_list(const struct sql_dialect *d, const struct run_filter *f, stru
 		else if (f->status >= 0)
 			and_text(&b, p, "status =", run_status_name(f->status));
 	}
+	if (f->gate_skips)
+		buf_printf(&b, " AND runs.status = 'skipped' AND substr(runs.error, 1, %zu) = '%s'",
+		    strlen(STORE_GATE_IDLE), STORE_GATE_IDLE);
 	if (f->since != TIME_NONE)
 		and_int(&b, p, "started_at >=", f->since);
+	if (f->before) {
+		/* The next page from where the last ended, a range of the index
+		 * in the listing's order: never an offset counted through. */
+		row_text(p, f->before);
+		buf_printf(&b, " AND (started_at, %s) < (SELECT started_at, %s FROM runs WHERE id = ?%d)",
+		    d->seq, d->seq, p->n);
+	}
 	buf_printf(&b, " ORDER BY started_at DESC, %s DESC", d->seq);
 	if (f->limit > 0)
 		buf_printf(&b, " LIMIT %ld", f->limit);

@@ -14,9 +14,10 @@
  * run's end changes none. */
 #define STORE_SQL_IN_FLIGHT "runs.id IN (SELECT run_in_flight FROM tasks WHERE run_in_flight IS" \
 	" NOT NULL) AND runs.status = 'running'"
-/* Each task's id and the end of its last successful run, in id order. */
-#define STORE_SQL_LAST_SUCCESS "id, last_success_at FROM tasks WHERE last_success_at IS NOT NULL" \
-	" ORDER BY id"
+/* Each task's id, its name (NULL in the trash) and the end of its last
+ * successful run, in id order. */
+#define STORE_SQL_LAST_SUCCESS "id, CASE WHEN deleted_at IS NULL THEN name END, last_success_at" \
+	" FROM tasks WHERE last_success_at IS NOT NULL ORDER BY id"
 
 /* How a backend's SQL differs. */
 struct sql_dialect {
@@ -25,6 +26,8 @@ struct sql_dialect {
 	const char *seq;        /* the column of insertion order */
 	const char *lock;       /* ends a read in a unit of work: the rows stay as read */
 	const char *lock_skip;  /* the same, passing over rows another holds */
+	const char *like;       /* a pattern match in any case */
+	const char *scan;       /* after "FROM tasks": read the table itself, in its order */
 };
 
 /* Statements a backend prepares once and keeps, with their parameters in

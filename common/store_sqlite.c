@@ -46,6 +46,8 @@ static const struct sql_dialect dialect = {
 	.seq = "rowid",
 	.lock = "",               /* a unit of work holds the whole file */
 	.lock_skip = "",
+	.like = "LIKE",
+	.scan = " NOT INDEXED",
 };
 
 static struct sq *
@@ -318,7 +320,15 @@ static const char *const migrations[] = {
 	"CREATE INDEX receipts_due ON receipts(next_at) WHERE status = 'pending';"
 	"CREATE INDEX receipts_task ON receipts(task_id, created_at);"
 	"CREATE INDEX tasks_deliver ON tasks(id) WHERE deliver IS NOT NULL;",
-	/* 16: spend that pruning does not touch: a ledger of what each task
+	/* 16: task-web's timeline: the tasks due in a window with what decides
+	 * their fires, read from an index of them alone (store_web_herd). */
+	"CREATE INDEX tasks_herd ON tasks(next_run_at, kind, cron, tz, every, anchor, not_before,"
+	" ends_at) WHERE status = 'pending' AND enabled = 1 AND deleted_at IS NULL"
+	" AND next_run_at IS NOT NULL;",
+	/* 17: a task's gate, the command that says whether its run is needed. */
+	"ALTER TABLE tasks ADD COLUMN gate TEXT;"
+	"ALTER TABLE tasks ADD COLUMN gate_timeout INTEGER;",
+	/* 18: spend that pruning does not touch: a ledger of what each task
 	 * and all calls together spent by quarter-hour (the grain of every
 	 * zone's midnight), filled from the calls on record; and what each
 	 * task's last run reserved against its budgets, and has spent. */
@@ -1020,6 +1030,7 @@ sq_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *ar
 	struct row p;
 	sqlite3_stmt *s = sq_prepare_once(st, store_sql_task_list(&dialect, f, 0, &p), &p,
 	    "listing tasks", e);
+	row_free(&p);
 	if (!s)
 		return ST_ERR;
 	int rc, status = ST_OK;
@@ -1043,6 +1054,7 @@ sq_task_count(struct store *st, const struct task_filter *f, long *n, struct err
 	struct row p;
 	sqlite3_stmt *s = sq_prepare_once(st, store_sql_task_list(&dialect, f, 1, &p), &p,
 	    "counting tasks", e);
+	row_free(&p);
 	if (!s)
 		return ST_ERR;
 	int rc = sqlite3_step(s);
@@ -1236,6 +1248,7 @@ static const struct store_ops sqlite_ops = {
 	.spend_read = sq_spend_read,
 	.reserve = sq_reserve,
 	.run_cost = sq_run_cost,
+	.others_wrote = sq_others_wrote,
 	.call_usage = sq_call_usage,
 	.history = &sq_history_ops,
 	.web = &sq_web_ops,

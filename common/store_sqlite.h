@@ -53,6 +53,7 @@ int sq_history_add(struct store *st, const char *context, const char *role, cons
     const char *run_id, int64_t now, struct err *e);
 int sq_history_clear(struct store *st, const char *context, long *n, struct err *e);
 int sq_call_add(struct store *st, struct llm_call *c, struct err *e);
+int sq_others_wrote(struct store *st, int64_t *version, struct err *e);
 int sq_call_spend(struct store *st, const char *task_id, int64_t since, double *dollars,
     long long *tokens, struct err *e);
 int sq_spend_add(struct store *st, const char *task_id, const char *run_id, int64_t at,

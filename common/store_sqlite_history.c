@@ -114,8 +114,9 @@ sqh_run_counts(struct store *st, int64_t since, void (*fn)(const char *status, l
 }
 
 static int
-sqh_last_success(struct store *st, void (*fn)(const char *task_id, int64_t at, void *arg),
-    void *arg, struct err *e)
+sqh_last_success(struct store *st,
+    void (*fn)(const char *task_id, const char *name, int64_t at, void *arg), void *arg,
+    struct err *e)
 {
 	static const char q[] = "SELECT " STORE_SQL_LAST_SUCCESS;
 	sqlite3_stmt *s = sq_stmt(st, q, e);
@@ -123,7 +124,8 @@ sqh_last_success(struct store *st, void (*fn)(const char *task_id, int64_t at, v
 		return ST_ERR;
 	int rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-		fn((const char *)sqlite3_column_text(s, 0), sq_col_time(s, 1), arg);
+		fn((const char *)sqlite3_column_text(s, 0), (const char *)sqlite3_column_text(s, 1),
+		    sq_col_time(s, 2), arg);
 	sqlite3_reset(s);
 	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reading the last successes");
 }

@@ -350,6 +350,21 @@ sq_call_list(struct store *st, const char *run_id, const char *task_id, long lim
 }
 
 int
+sq_others_wrote(struct store *st, int64_t *version, struct err *e)
+{
+	sqlite3_stmt *s = sq_stmt(st, "PRAGMA data_version", e);
+	if (!s)
+		return ST_ERR;
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*version = sqlite3_column_int64(s, 0);
+		rc = SQLITE_DONE;
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reading the store's data version");
+}
+
+int
 sq_call_spend(struct store *st, const char *task_id, int64_t since, double *dollars,
     long long *tokens, struct err *e)
 {

@@ -113,6 +113,37 @@ sq_hook_event(struct store *st, const char *task_id, const char *key, const char
 	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "recording an event");
 }
 
+static int
+sq_herd(struct store *st, int64_t until, web_herd_fn fn, void *arg, struct err *e)
+{
+	sqlite3_stmt *s = sq_stmt(st, WEB_HERD_SQL("?1"), e);
+	if (!s)
+		return ST_ERR;
+	sqlite3_bind_int64(s, 1, until);
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct task t;
+		task_init(&t);
+		const char *kind = (const char *)sqlite3_column_text(s, 0);
+		t.kind = kind ? task_kind_parse(kind) : -1;
+		t.cron = sq_col_text(s, 1);
+		t.tz = sq_col_text(s, 2);
+		t.every = sqlite3_column_type(s, 3) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 3);
+		t.anchor = sq_col_time(s, 4);
+		t.not_before = sq_col_time(s, 5);
+		t.ends_at = sq_col_time(s, 6);
+		t.next_run_at = sq_col_time(s, 7);
+		int stop = fn(&t, (long)sqlite3_column_int64(s, 8), arg);
+		task_free(&t);
+		if (stop) {
+			rc = SQLITE_DONE;
+			break;
+		}
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reading the next day's fires");
+}
+
 const struct web_store_ops sq_web_ops = {
 	.token_add = sq_token_add,
 	.token_del = sq_token_del,
@@ -120,4 +151,5 @@ const struct web_store_ops sq_web_ops = {
 	.hook_set = sq_hook_set,
 	.hook_get = sq_hook_get,
 	.hook_event = sq_hook_event,
+	.herd = sq_herd,
 };

@@ -63,3 +63,11 @@ store_hook_event(struct store *st, const char *task_id, const char *key, const c
 	*dup = rc == ST_REFUSED;
 	return *dup ? ST_OK : rc;
 }
+
+int
+store_web_herd(struct store *st, int64_t until, web_herd_fn fn, void *arg, struct err *e)
+{
+	if (st->standin)
+		return ST_OK;
+	return st->ops->web->herd(st, until, fn, arg, e);
+}

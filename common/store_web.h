@@ -35,6 +35,20 @@ int store_hook_get(struct store *st, const char *task_id, struct web_hook *h, st
 int store_hook_event(struct store *st, const char *task_id, const char *key, const char *body_sha256,
     int64_t now, int *dup, struct err *e);
 
+/* The timeline's herd: the pending enabled tasks whose next run is at or
+ * before `until`, in groups that fire alike (the same kind, cron, zone,
+ * interval, bounds and next run): fn gets a task holding only those
+ * fields and how many tasks it stands for.  From an index of them alone. */
+typedef int (*web_herd_fn)(const struct task *t, long n, void *arg); /* non-zero stops */
+int store_web_herd(struct store *st, int64_t until, web_herd_fn fn, void *arg, struct err *e);
+
+/* The herd's query, one for both backends but for its parameter; the
+ * terms match the partial index tasks_herd's. */
+#define WEB_HERD_SQL(until) "SELECT kind, cron, tz, every, anchor, not_before, ends_at," \
+	" next_run_at, count(*) FROM tasks WHERE status = 'pending' AND enabled = 1" \
+	" AND deleted_at IS NULL AND next_run_at IS NOT NULL AND next_run_at <= " until \
+	" GROUP BY next_run_at, kind, cron, tz, every, anchor, not_before, ends_at"
+
 /* What a backend provides for them (store_backend.h's store_ops.web). */
 struct web_store_ops {
 	int (*token_add)(struct store *st, const struct web_token *t, struct err *e);
@@ -46,6 +60,7 @@ struct web_store_ops {
 	    struct err *e);
 	int (*hook_event)(struct store *st, const char *task_id, const char *key,
 	    const char *body_sha256, int64_t now, struct err *e); /* ST_REFUSED: seen */
+	int (*herd)(struct store *st, int64_t until, web_herd_fn fn, void *arg, struct err *e);
 };
 
 #endif

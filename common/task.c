@@ -11,6 +11,7 @@
 #include "deliver.h"
 #include "spend.h"
 #include "history.h"
+#include "prompt_vars.h"
 #include "task.h"
 #include "task_fields.h"
 #include "tz.h"
@@ -154,6 +155,7 @@ task_init(struct task *t)
 	t->until_at = t->ends_at = TIME_NONE;
 	t->every = -1;
 	t->stagger = -1;
+	t->gate_timeout = -1;
 	t->anchor = t->not_before = TIME_NONE;
 	t->budget_noticed = TIME_NONE;
 	t->last_success_at = TIME_NONE;
@@ -305,6 +307,11 @@ task_validate(const struct task *t, struct zones *zs, struct err *e)
 		return err_set(e, ST_INVALID, "deadline must be 0 (none) to 366 days, in seconds");
 	if (t->pause_after < -1)
 		return err_set(e, ST_INVALID, "pause_after cannot be negative");
+	if (t->gate_timeout < -1 || t->gate_timeout == 0 || t->gate_timeout > TASK_GATE_TIMEOUT_MAX)
+		return err_set(e, ST_INVALID, "gate_timeout must be from 1 second to 1 day");
+	if ((rc = prompt_vars_check(t->prompt, "prompt", e)) ||
+	    (rc = prompt_vars_check(t->system_prompt, "system prompt", e)))
+		return rc;
 	if (t->attachments && !json_kind_ok(t->attachments, 1, 1))
 		return err_set(e, ST_INVALID, "attachments must be a JSON array of strings");
 	if (t->payload && !json_kind_ok(t->payload, 0, 0))

@@ -36,6 +36,8 @@ enum overlap_policy { OVERLAP_QUEUE, OVERLAP_SKIP, OVERLAP_REPLACE, OVERLAP_COUN
 #define TASK_EVERY_MIN 60        /* --every at least a minute, */
 #define TASK_EVERY_MAX (366 * 86400) /* at most a year */
 #define TASK_SCOPE_MAX 64
+#define TASK_GATE_TIMEOUT 60     /* seconds a gate may take, when its task does not say */
+#define TASK_GATE_TIMEOUT_MAX 86400
 /* Retries past any count of failures: a one-shot that backs off until it
  * succeeds, as Kai's do.  A plain number, so the firing rule "attempt <=
  * retries" needs no case of its own. */
@@ -64,6 +66,8 @@ struct task {
 	char *context;             /* NULL: a fresh conversation each run */
 	char *attachments;         /* JSON array of strings, or NULL */
 	char *model, *exec, *notify;
+	char *gate;                /* a command run before the executor (--gate), or NULL */
+	int gate_timeout;          /* its seconds; -1: TASK_GATE_TIMEOUT */
 	int timeout;               /* seconds; 0: the default */
 	int retries;               /* -1: the default; or TASK_RETRIES_FOREVER */
 	char *intent, *channel;

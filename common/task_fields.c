@@ -46,6 +46,8 @@ static const struct field task_table[] = {
 	{"attachments",         "attachments",         FT_ARRAY,      T(attachments),           F_IN, NULL},
 	{"model",               "model",               FT_STR,        T(model),                 F_IN, NULL},
 	{"exec",                "exec",                FT_STR,        T(exec),                  F_IN | F_COMMAND, NULL},
+	{"gate",                "gate",                FT_STR,        T(gate),                  F_IN | F_COMMAND | F_OMIT, NULL},
+	{"gate_timeout",        "gate_timeout",        FT_OPT_INT,    T(gate_timeout),          F_IN | F_OMIT, NULL},
 	{"timeout",             "timeout",             FT_INT,        T(timeout),               F_IN, NULL},
 	{"retries",             "retries",             FT_INT,        T(retries),               F_IN, NULL},
 	{"intent",              "intent",              FT_STR,        T(intent),                F_IN, NULL},

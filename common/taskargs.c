@@ -31,6 +31,7 @@ enum {
 	OPT_COUNT, OPT_MCP, OPT_MCP_ALLOW, OPT_SCOPE, OPT_EVERY, OPT_FROM, OPT_NOT_BEFORE,
 	OPT_BUDGET, OPT_NOTIFY_ON,
 	OPT_OVERLAP, OPT_DEADLINE, OPT_PAUSE_AFTER, OPT_KEEP, OPT_DELIVER, OPT_DELIVER_ON,
+	OPT_GATE, OPT_GATE_TIMEOUT,
 };
 
 static const char task_shortopts[] = "n:p:s:c:a:P:z:m:e:t:r:k:A:C:";
@@ -79,6 +80,8 @@ static const struct option task_options[] = {
 	{"keep", required_argument, NULL, OPT_KEEP},
 	{"deliver", required_argument, NULL, OPT_DELIVER},
 	{"deliver-on", required_argument, NULL, OPT_DELIVER_ON},
+	{"gate", required_argument, NULL, OPT_GATE},
+	{"gate-timeout", required_argument, NULL, OPT_GATE_TIMEOUT},
 	{0, 0, 0, 0},
 };
 
@@ -217,6 +220,8 @@ taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int ar
 	case OPT_MISSED: a->missed = arg; break;
 	case OPT_JITTER: a->jitter = arg; break;
 	case OPT_NOTIFY: a->notify = arg; break;
+	case OPT_GATE: a->gate = arg; break;
+	case OPT_GATE_TIMEOUT: a->gate_timeout = arg; break;
 	case OPT_NOTIFY_ON: a->notify_on = arg; break;
 	case OPT_BUDGET: a->budget = arg; break;
 	case OPT_UNTIL: a->until = arg; break;
@@ -563,7 +568,8 @@ check_text(const struct task_args *a, struct err *e)
 		{"--daily", a->daily}, {"--weekly", a->weekly}, {"--until", a->until},
 		{"--count", a->count}, {"--scope", a->scope}, {"--every", a->every},
 		{"--from", a->from}, {"--not-before", a->not_before}, {"--budget", a->budget},
-		{"--notify-on", a->notify_on}, {"--keep", a->keep}, {"--deliver-on", a->deliver_on}};
+		{"--notify-on", a->notify_on}, {"--keep", a->keep}, {"--deliver-on", a->deliver_on},
+		{"--gate", a->gate}};
 	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
 		if (one[i].v && !utf8_valid(one[i].v, strlen(one[i].v)))
 			return err_set(e, ST_INVALID, "%s is not UTF-8 text", one[i].flag);
@@ -721,6 +727,7 @@ apply_texts(const struct task_args *a, struct task *t, struct err *e)
 	set_opt(&t->model, a->model, NULL);
 	set_opt(&t->exec, a->exec, NULL);
 	set_opt(&t->notify, a->notify, NULL);
+	set_opt(&t->gate, a->gate, NULL);
 	set_opt(&t->intent, a->intent, NULL);
 	set_opt(&t->channel, a->channel, NULL);
 	set_opt(&t->key, a->key, NULL);
@@ -739,6 +746,8 @@ apply_texts(const struct task_args *a, struct task *t, struct err *e)
 		return err_set(e, ST_INVALID, "bad --exec: %s", sub.msg);
 	if (a->notify && *a->notify && exec_check(a->notify, &sub))
 		return err_set(e, ST_INVALID, "bad --notify: %s", sub.msg);
+	if (a->gate && *a->gate && exec_check(a->gate, &sub))
+		return err_set(e, ST_INVALID, "bad --gate: %s", sub.msg);
 	set_opt(&t->payload, a->payload, NULL);
 	return ST_OK;
 }
@@ -811,7 +820,8 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 	if (a->missed && (t->missed = task_missed_parse(a->missed)) < 0)
 		return err_set(e, ST_INVALID, "bad --missed '%s': use once, skip or all", a->missed);
 	if ((rc = apply_number("--timeout", a->timeout, 1, 0, 0, &t->timeout, e)) ||
-	    (rc = apply_number("--retries", a->retries, 0, 0, -1, &t->retries, e)))
+	    (rc = apply_number("--retries", a->retries, 0, 0, -1, &t->retries, e)) ||
+	    (rc = apply_number("--gate-timeout", a->gate_timeout, 1, 1, -1, &t->gate_timeout, e)))
 		return rc;
 	int old_jitter = t->jitter, old_stagger = t->stagger;
 	if ((rc = apply_number("--jitter", a->jitter, 1, 0, 0, &t->jitter, e)) ||

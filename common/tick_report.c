@@ -83,7 +83,7 @@ report_line(const struct fire_report *r, struct zones *zs)
 }
 
 char *
-preview_json(const struct fire_preview *p)
+preview_json(const struct fire_preview *p, const char *prompt, const char *system)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "task_id", p->task->id);
@@ -91,11 +91,15 @@ preview_json(const struct fire_preview *p)
 	cJSON_AddStringToObject(o, "trigger", p->trigger);
 	cJSON_AddItemToObject(o, "slot", json_time(p->slot));
 	cJSON_AddItemToObject(o, "due_at", json_time(p->task->due_at));
+	if (prompt)
+		cJSON_AddStringToObject(o, "prompt", prompt);
+	if (system)
+		cJSON_AddStringToObject(o, "system_prompt", system);
 	return json_line(o);
 }
 
 char *
-preview_line(const struct fire_preview *p, struct zones *zs)
+preview_line(const struct fire_preview *p, struct zones *zs, const char *prompt)
 {
 	char slot[64];
 	char *name = one_line(p->task->name);
@@ -104,5 +108,18 @@ preview_line(const struct fire_preview *p, struct zones *zs)
 	char *line = xasprintf("would %s  %s  %.8s  %s  %s", skip ? "skip" : "fire", name, p->task->id, p->trigger, p->slot == TIME_NONE ?
 	    "now (asked for)" : slot);
 	free(name);
-	return line;
+	if (!prompt)
+		return line;
+	struct buf b = {0};
+	buf_puts(&b, line);
+	free(line);
+	for (const char *s = prompt; *s;) {
+		size_t n = strcspn(s, "\n");
+		char *one = xstrndup(s, n), *shown = one_line(one);
+		buf_printf(&b, "\n  %s", shown);
+		free(one);
+		free(shown);
+		s += n + (s[n] == '\n');
+	}
+	return b.data;
 }

@@ -17,8 +17,10 @@ char *report_json(const struct fire_report *r);
 /* "2026-11-23 07:00:30 GMT  Backup  ebe8d256  schedule  failed  2ms  why"
  * (started in the local zone). */
 char *report_line(const struct fire_report *r, struct zones *zs);
-char *preview_json(const struct fire_preview *p);
-/* "would fire  Backup  ebe8d256  schedule  2026-11-23 07:00 GMT" */
-char *preview_line(const struct fire_preview *p, struct zones *zs);
+/* With the prompt (and system prompt) the run would send, when given. */
+char *preview_json(const struct fire_preview *p, const char *prompt, const char *system);
+/* "would fire  Backup  ebe8d256  schedule  2026-11-23 07:00 GMT", and the
+ * prompt after it, each line indented by two spaces. */
+char *preview_line(const struct fire_preview *p, struct zones *zs, const char *prompt);
 
 #endif

@@ -60,7 +60,6 @@ arg_limit(const struct web_req *rq, long dflt)
 struct collect {
 	cJSON *arr;
 	struct zones *zs;
-	const char *text;        /* only tasks whose name or prompt holds it, any case */
 	long left;
 };
 
@@ -68,9 +67,6 @@ static int
 take_task(const struct task *t, void *arg)
 {
 	struct collect *c = arg;
-	if (c->text && *c->text && !strcasestr(t->name ? t->name : "", c->text) &&
-	    !strcasestr(t->prompt ? t->prompt : "", c->text))
-		return 0;
 	cJSON_AddItemToArray(c->arr, task_to_json(t, c->zs));
 	return --c->left <= 0;
 }
@@ -105,6 +101,10 @@ web_task_filter(const struct web_req *rq, struct task_filter *f)
 		}
 		free(dup);
 	}
+	/* Name or prompt, in any case: looked for by the store. */
+	f->text = web_arg(rq->query, rq->nquery, "q");
+	if (f->text && !*f->text)
+		f->text = NULL;
 	f->scope = web_arg(rq->query, rq->nquery, "scope");
 	if (f->scope && !*f->scope)
 		f->scope = NULL;
@@ -187,14 +187,14 @@ web_api_get(struct web *w, const struct web_req *rq, const struct web_who *who, 
 	if (strcmp(rq->path, "/api/tasks") == 0) {
 		struct task_filter f;
 		task_filter_init(&f);
-		struct collect c = {cJSON_CreateArray(), w->zs, web_arg(rq->query, rq->nquery, "q"),
-			arg_limit(rq, API_LIST_MAX)};
+		struct collect c = {cJSON_CreateArray(), w->zs, arg_limit(rq, API_LIST_MAX)};
 		if (c.left < 0 || web_task_filter(rq, &f)) {
 			cJSON_Delete(c.arr);
 			web_error(rs, 400, 1, "bad limit or status (pending, running, completed, failed,"
 			    " cancelled, paused, disabled)");
 			return 1;
 		}
+		f.limit = c.left;
 		if ((rc = store_task_list(w->st, &f, take_task, &c, &e))) {
 			cJSON_Delete(c.arr);
 			web_error(rs, http_status(rc), 1, "%s", e.msg);
@@ -219,7 +219,7 @@ web_api_get(struct web *w, const struct web_req *rq, const struct web_who *who, 
 		run_filter_init(&f);
 		const char *task = web_arg(rq->query, rq->nquery, "task");
 		const char *st = web_arg(rq->query, rq->nquery, "status");
-		struct collect c = {cJSON_CreateArray(), w->zs, NULL, arg_limit(rq, 100)};
+		struct collect c = {cJSON_CreateArray(), w->zs, arg_limit(rq, 100)};
 		if (c.left < 0 || (st && (f.status = run_status_parse(st)) < 0)) {
 			cJSON_Delete(c.arr);
 			web_error(rs, 400, 1, "bad limit or status");
@@ -230,9 +230,22 @@ web_api_get(struct web *w, const struct web_req *rq, const struct web_who *who, 
 			web_error(rs, http_status(rc), 1, "%s", e.msg);
 			return 1;
 		}
+		/* ?before=RUN: the runs listed after it, as the next page. */
+		const char *from = web_arg(rq->query, rq->nquery, "before");
+		struct run after;
+		run_init(&after);
+		if (from && (rc = store_run_get(w->st, from, &after, &e))) {
+			run_free(&after);
+			cJSON_Delete(c.arr);
+			web_error(rs, http_status(rc), 1, "%s", e.msg);
+			return 1;
+		}
+		f.before = from ? after.id : NULL;
 		f.task_id = task ? full : NULL;
 		f.limit = c.left;
-		if ((rc = store_run_list(w->st, &f, take_run, &c, &e))) {
+		rc = store_run_list(w->st, &f, take_run, &c, &e);
+		run_free(&after);
+		if (rc) {
 			cJSON_Delete(c.arr);
 			web_error(rs, http_status(rc), 1, "%s", e.msg);
 			return 1;
@@ -336,24 +349,16 @@ act_delete(struct act *a, const char *id)
 	return rc;
 }
 
-/* Ask the run's owner to end it, as a replacing occurrence does. */
+/* Ask the run's owner to end it, as a replacing occurrence does: any
+ * owner (task-tick, task-run) looks for such a request while it runs. */
 static int
 act_cancel(struct act *a, const struct run *r)
 {
 	if (r->status != RUN_RUNNING)
 		return err_set(&a->e, ST_REFUSED, "run '%.8s' is not running (it is %s)", r->id,
 		    run_status_name(r->status));
-	/* Owners watch for the note only on runs of --overlap replace tasks;
-	 * a cancel nobody would read is refused rather than acknowledged. */
-	struct task t;
-	int rc = store_task_get(a->w->st, r->task_id, &t, &a->e);
-	if (rc)
-		return rc;
-	int replaceable = t.overlap == OVERLAP_REPLACE;
-	task_free(&t);
-	if (!replaceable)
-		return err_set(&a->e, ST_REFUSED, "run '%.8s' cannot be cancelled: its owner takes cancels"
-		    " only for tasks with --overlap replace", r->id);
+	/* Its owner looks for the note every few seconds and ends the run. */
+	int rc;
 	char *note = xasprintf(STORE_CANCEL_NOTE "cancelled by %s in task-web", a->who->name);
 	rc = store_run_note(a->w->st, r->id, note, &a->e);
 	free(note);

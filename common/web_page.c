@@ -8,8 +8,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include <time.h>
+
+#include "cron.h"
+#include "deliver.h"
 #include "store.h"
+#include "store_deliver.h"
 #include "store_history.h"
+#include "store_web.h"
 #include "web_impl.h"
 
 #define PAGE_TASKS 500           /* rows of the tasks page, at most */
@@ -177,6 +183,91 @@ count_row(const char *status, long long n, void *arg)
 	buf_printf(b, "</td><td>%lld</td></tr>\n", n);
 }
 
+struct pass_rows {
+	struct web *w;
+	struct buf *b;
+	int64_t now;
+	int n;
+};
+
+static int
+pass_row(const struct pass *p, void *arg)
+{
+	struct pass_rows *pr = arg;
+	char ago[32];
+	duration_fmt(pr->now >= p->at ? (pr->now - p->at) * 1000 : 0, ago, sizeof ago);
+	buf_puts(pr->b, "<tr><td>");
+	html_esc(pr->b, p->host);
+	buf_puts(pr->b, "</td>");
+	time_cell(pr->b, pr->w, NULL, p->at);
+	buf_printf(pr->b, "<td>%s ago</td><td>", ago);
+	html_esc(pr->b, p->mode);
+	buf_puts(pr->b, "</td></tr>\n");
+	pr->n++;
+	return 0;
+}
+
+/* Each host's last pass (task-status's dead-man's switch), latest first. */
+static int
+passes(struct web *w, int64_t now, struct buf *b, struct err *e)
+{
+	struct pass_rows pr = {w, b, now, 0};
+	buf_puts(b, "<h2>Passes</h2><table><tr><th>host</th><th>last pass</th><th>ago</th>"
+	    "<th>mode</th></tr>\n");
+	int rc = store_pass_list(w->st, pass_row, &pr, e);
+	buf_puts(b, "</table>\n");
+	if (!rc && !pr.n)
+		buf_puts(b, "<p class=\"failed\">No pass recorded: is task-tick running?</p>\n");
+	return rc;
+}
+
+static void
+receipt_count(const char *kind, const char *status, long long n, void *arg)
+{
+	(void)kind;
+	if (strcmp(status, "delivered") != 0)
+		*(long long *)arg += n;
+}
+
+/* What needs a look (task-status's: failing, paused, undelivered) and the
+ * spend of today and this month (UTC), each from an index. */
+static int
+attention(struct web *w, int64_t now, struct buf *b, struct err *e)
+{
+	struct task_filter f;
+	long failing = 0, paused = 0;
+	long long undelivered = 0, tokens;
+	double today = 0, month = 0;
+	task_filter_init(&f);
+	f.last = 1u << RUN_FAILED | 1u << RUN_TIMEOUT | 1u << RUN_INTERRUPTED;
+	int rc = store_task_count(w->st, &f, &failing, e);
+	task_filter_init(&f);
+	f.paused = 1;
+	if (!rc)
+		rc = store_task_count(w->st, &f, &paused, e);
+	if (!rc)
+		rc = store_receipt_counts(w->st, INT64_MIN, receipt_count, &undelivered, e);
+	time_t t = (time_t)now;
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	int64_t day = now - now % 86400, first = day - (int64_t)(tm.tm_mday - 1) * 86400;
+	if (!rc)
+		rc = store_call_spend(w->st, NULL, day, &today, &tokens, e);
+	if (!rc)
+		rc = store_call_spend(w->st, NULL, first, &month, &tokens, e);
+	if (rc)
+		return rc;
+	buf_printf(b, "<h2>Needs a look</h2><table>"
+	    "<tr><td>failing (last run failed)</td><td%s>%ld</td></tr>\n"
+	    "<tr><td><a href=\"/tasks?status=paused\">paused</a></td><td>%ld</td></tr>\n"
+	    "<tr><td>deliveries not made (pending or failed)</td><td%s>%lld</td></tr>\n</table>\n"
+	    "<h2>Spend</h2><table><tr><td>today (UTC)</td><td>$%.2f</td></tr>\n"
+	    "<tr><td>this month</td><td>$%.2f</td></tr>\n</table>\n",
+	    failing ? " class=\"failed\"" : "", failing, paused,
+	    undelivered ? " class=\"failed\"" : "", undelivered, today, month);
+	return ST_OK;
+}
+
 static int
 overview(struct web *w, struct web_resp *rs)
 {
@@ -197,20 +288,24 @@ overview(struct web *w, struct web_resp *rs)
 	}
 	free(paused);
 	buf_puts(&b, "<h2>Tasks</h2><table><tr><th>status</th><th>tasks</th></tr>\n");
-	for (int s = 0; !rc && s < 5; s++) {
-		struct task_filter f;
-		long n = 0;
-		task_filter_init(&f);
-		f.statuses = 1u << s;
-		if (!(rc = store_task_count(w->st, &f, &n, &e)))
-			buf_printf(&b, "<tr><td><a href=\"/tasks?status=%s\">%s</a></td><td>%ld</td></tr>\n",
-			    names[s], names[s], n);
-	}
-	buf_puts(&b, "</table>\n<h2>Runs of the last 24 hours</h2><table>"
+	/* From indexes alone (task-status's count), not a walk of the tasks. */
+	struct task_tally tally;
+	if (!rc)
+		rc = store_task_tally(w->st, &tally, &e);
+	for (int s = 0; !rc && s < 5; s++)
+		buf_printf(&b, "<tr><td><a href=\"/tasks?status=%s\">%s</a></td><td>%ld</td></tr>\n",
+		    names[s], names[s], tally.by_status[s]);
+	buf_puts(&b, "</table>\n");
+	if (!rc)
+		rc = attention(w, now, &b, &e);
+	buf_puts(&b, "<h2>Runs of the last 24 hours</h2><table>"
 	    "<tr><th>status</th><th>runs</th></tr>\n");
 	if (!rc)
 		rc = store_run_counts(w->st, now - 86400, count_row, &b, &e);
-	buf_puts(&b, "</table></div>\n");
+	buf_puts(&b, "</table>\n");
+	if (!rc)
+		rc = passes(w, now, &b, &e);
+	buf_puts(&b, "</div>\n");
 	if (rc) {
 		buf_free(&b);
 		web_error(rs, 503, 0, "%s", e.msg);
@@ -225,7 +320,6 @@ overview(struct web *w, struct web_resp *rs)
 struct rows {
 	struct web *w;
 	const struct web_who *who;
-	const char *text;
 	struct task *t;          /* the tasks listed, to sort */
 	long n;
 };
@@ -234,9 +328,6 @@ static int
 task_take(const struct task *t, void *arg)
 {
 	struct rows *r = arg;
-	if (r->text && *r->text && !strcasestr(t->name ? t->name : "", r->text) &&
-	    !strcasestr(t->prompt ? t->prompt : "", r->text))
-		return 0;
 	task_copy(&r->t[r->n++], t);
 	return r->n >= PAGE_TASKS;
 }
@@ -329,7 +420,8 @@ tasks_page(struct web *w, const struct web_req *rq, const struct web_who *who, s
 		buf_puts(&b, "<th></th>");
 	buf_puts(&b, "<th>name</th><th>status</th><th>schedule</th><th>next run</th><th>last run</th>"
 	    "</tr>\n");
-	struct rows r = {w, who, q, xcalloc(PAGE_TASKS, sizeof(struct task)), 0};
+	struct rows r = {w, who, xcalloc(PAGE_TASKS, sizeof(struct task)), 0};
+	f.limit = PAGE_TASKS;
 	int rc = store_task_list(w->st, &f, task_take, &r, &e);
 	int (*cmp)(const void *, const void *) = !sort ? NULL : !strcmp(sort, "name") ? by_name
 	    : !strcmp(sort, "status") ? by_status : !strcmp(sort, "last") ? by_last : NULL;
@@ -431,13 +523,24 @@ charts(struct buf *b, const struct runs *rr)
 }
 
 static int
-task_page(struct web *w, const char *arg, const struct web_who *who, struct web_resp *rs)
+task_page(struct web *w, const struct web_req *rq, const char *arg, const struct web_who *who,
+    struct web_resp *rs)
 {
 	struct buf b = {0};
 	struct err e = {{0}};
-	char id[37], sched[256], path[64];
+	char id[37], sched[256], path[64], before[37] = "";
 	struct task t;
+	/* ?before=RUN: the page of runs after that one (keyset paging). */
+	const char *from = web_arg(rq->query, rq->nquery, "before");
 	int rc = store_task_resolve(w->st, arg, 0, id, &e);
+	if (!rc && from && *from) {
+		struct run r;
+		run_init(&r);
+		if (!(rc = store_run_get(w->st, from, &r, &e)) && strcmp(r.task_id, id) != 0)
+			rc = err_set(&e, ST_NOTFOUND, "run '%.40s' is not one of this task's", from);
+		snprintf(before, sizeof before, "%s", r.id);
+		run_free(&r);
+	}
 	if (!rc)
 		rc = store_task_get(w->st, id, &t, &e);
 	if (rc) {
@@ -497,6 +600,7 @@ task_page(struct web *w, const char *arg, const struct web_who *who, struct web_
 	run_filter_init(&f);
 	f.task_id = t.id;
 	f.limit = PAGE_RUNS;
+	f.before = before[0] ? before : NULL;
 	struct buf rows = {0};
 	rr.b = &rows;
 	rc = store_run_list(w->st, &f, run_row, &rr, &e);
@@ -509,7 +613,13 @@ task_page(struct web *w, const char *arg, const struct web_who *who, struct web_
 	if (rows.data)
 		buf_puts(&b, rows.data);
 	buf_free(&rows);
-	buf_puts(&b, "</table></div>\n");
+	buf_puts(&b, "</table>\n<p>");
+	if (before[0])
+		buf_printf(&b, "<a href=\"/tasks/%s\">Newest runs</a> ", t.id);
+	if (rr.n == PAGE_RUNS)
+		buf_printf(&b, "<a href=\"/tasks/%s?before=%s\" rel=\"next\">Older runs</a>", t.id,
+		    rr.keep[rr.n - 1].id);
+	buf_puts(&b, "</p></div>\n");
 	task_free(&t);
 	if (rc) {
 		buf_free(&b);
@@ -535,6 +645,24 @@ call_row(const struct llm_call *c, void *arg)
 		buf_puts(b, "-");
 	buf_puts(b, "</td><td>");
 	html_esc(b, c->tool_calls ? c->tool_calls : "");
+	buf_puts(b, "</td></tr>\n");
+	return 0;
+}
+
+/* A delivery receipt of the run, its target masked as everywhere. */
+static int
+receipt_row(const struct receipt *r, void *arg)
+{
+	struct buf *b = arg;
+	char target[512];
+	deliver_target_mask(r->target ? r->target : "", target, sizeof target);
+	buf_puts(b, "<tr><td>");
+	html_esc(b, target);
+	buf_printf(b, "</td><td class=\"%s\">%s</td><td>%d</td><td>", r->status == RECEIPT_FAILED
+	    ? "failed" : r->status == RECEIPT_DELIVERED ? "success" : "running",
+	    receipt_status_name(r->status), r->attempts);
+	html_esc(b, r->status == RECEIPT_DELIVERED ? (r->answer ? r->answer : "")
+	    : (r->error ? r->error : ""));
 	buf_puts(b, "</td></tr>\n");
 	return 0;
 }
@@ -582,7 +710,19 @@ run_page(struct web *w, const char *arg, const struct web_who *who, struct web_r
 	buf_puts(&b, "<h2>Model calls</h2><table><tr><th>model</th><th>in</th><th>out</th><th>cost</th>"
 	    "<th>tool calls</th></tr>\n");
 	rc = store_call_list(w->st, r.id, NULL, 100, call_row, &b, &e);
-	buf_puts(&b, "</table></div>\n");
+	buf_puts(&b, "</table>\n");
+	struct receipt_filter rf = {.status = -1, .run_id = r.id, .limit = 100};
+	struct buf rcpt = {0};
+	if (!rc)
+		rc = store_receipt_list(w->st, &rf, receipt_row, &rcpt, &e);
+	if (rcpt.len) {
+		buf_puts(&b, "<h2>Deliveries</h2><table><tr><th>target</th><th>status</th><th>attempts</th>"
+		    "<th>answer or error</th></tr>\n");
+		buf_add(&b, rcpt.data, rcpt.len);
+		buf_puts(&b, "</table>\n");
+	}
+	buf_free(&rcpt);
+	buf_puts(&b, "</div>\n");
 	run_free(&r);
 	if (rc) {
 		buf_free(&b);
@@ -595,29 +735,43 @@ run_page(struct web *w, const char *arg, const struct web_who *who, struct web_r
 
 /* ---- the timeline ---- */
 
-#define TIMELINE_SLOTS 200000    /* occurrences counted, at most: the page stays quick */
-
+/* Fires per minute of the next day, from the tasks in groups that fire
+ * alike (store_web_herd): each group's occurrences are reckoned once, its
+ * cron parsed once, and counted for all its tasks; 100,000 tasks on a few
+ * schedules are a few groups. */
 struct herd {
 	struct web *w;
 	int64_t from;
-	int perminute[1440];
-	long budget;
+	long perminute[1440];
 };
 
 static int
-herd_task(const struct task *t, void *arg)
+herd_group(const struct task *t, long n, void *arg)
 {
 	struct herd *h = arg;
 	struct err e;
-	int64_t at = t->next_run_at;
-	for (int k = 0; at != TIME_NONE && at < h->from + 86400 && k < 1440 && h->budget > 0; k++) {
+	struct cron_list l;
+	const struct tz *z = NULL;
+	int cron = t->kind == KIND_CRON;
+	if (cron && (zones_get(h->w->zs, t->tz, &z, &e) || cron_list_parse(t->cron, &l, &e)))
+		return 0;
+	int64_t at = t->next_run_at, end = h->from + 86400;
+	for (int k = 0; at != TIME_NONE && at < end && k < 1440; k++) {
 		if (at >= h->from)
-			h->perminute[(at - h->from) / 60]++;
-		h->budget--;
-		if (!task_repeats(t) || task_next_slot(t, h->w->zs, at, &at, &e))
+			h->perminute[(at - h->from) / 60] += n;
+		if (!task_repeats(t))
 			break;
+		if (cron) {
+			/* task_next_slot's rules without its parse per occurrence. */
+			int64_t after = t->not_before != TIME_NONE && at < t->not_before - 1 ? t->not_before - 1
+			    : at;
+			int64_t next = cron_list_next(&l, z, after);
+			at = next >= 0 && (t->ends_at == TIME_NONE || next <= t->ends_at) ? next : TIME_NONE;
+		} else if (task_next_slot(t, h->w->zs, at, &at, &e)) {
+			break;
+		}
 	}
-	return h->budget <= 0;
+	return 0;
 }
 
 struct spend {
@@ -645,19 +799,12 @@ timeline(struct web *w, struct web_resp *rs)
 	int rc = now_get(&now, &e);
 	h->w = w;
 	h->from = now - now % 60;
-	h->budget = TIMELINE_SLOTS;
-	struct task_filter f;
-	task_filter_init(&f);
-	f.statuses = 1u << STATUS_PENDING;
-	f.enabled = 1;
-	f.now = now;
-	f.due_within = 86400;
 	if (!rc)
-		rc = store_task_list(w->st, &f, herd_task, h, &e);
+		rc = store_web_herd(w->st, h->from + 86400, herd_group, h, &e);
 	head(&b, "Timeline", 1);
 	buf_puts(&b, "<h1>Timeline</h1>\n<div id=\"live\"><h2>Fires per minute, the next 24 hours</h2>\n");
-	int max = 1, peak = 0;
-	long total = 0;
+	long max = 1, total = 0;
+	int peak = 0;
 	for (int i = 0; i < 1440; i++) {
 		total += h->perminute[i];
 		if (h->perminute[i] > max)
@@ -667,7 +814,7 @@ timeline(struct web *w, struct web_resp *rs)
 	for (int i = 0; i < 1440; i++) {
 		if (!h->perminute[i])
 			continue;
-		int ht = h->perminute[i] * 100 / max;
+		int ht = (int)(h->perminute[i] * 100 / max);
 		buf_printf(&b, "<rect class=\"bar\" x=\"%d\" y=\"%d\" width=\"1\" height=\"%d\"></rect>", 5 + i,
 		    105 - (ht ? ht : 1), ht ? ht : 1);
 	}
@@ -679,8 +826,7 @@ timeline(struct web *w, struct web_resp *rs)
 	zone_fmt_time(w->zs, NULL, h->from + (int64_t)peak * 60, TIME_WALL_ZONE, at, sizeof at);
 	buf_printf(&b, "%ld fire%s; the busiest minute, ", total, total == 1 ? "" : "s");
 	html_esc(&b, at);
-	buf_printf(&b, ", has %d.%s</p>\n", total ? max : 0, h->budget <= 0 ? " (the first 200,000"
-	    " occurrences in next-run order: the hours after them are not all counted)" : "");
+	buf_printf(&b, ", has %ld.</p>\n", total ? max : 0);
 	free(h);
 
 	struct spend sp = {.from = now - now % 86400 - 29 * 86400};
@@ -737,7 +883,7 @@ web_page(struct web *w, const struct web_req *rq, const struct web_who *who, str
 	if (strcmp(p, "/timeline") == 0)
 		return timeline(w, rs);
 	if (strncmp(p, "/tasks/", 7) == 0 && p[7] && !strchr(p + 7, '/'))
-		return task_page(w, p + 7, who, rs);
+		return task_page(w, rq, p + 7, who, rs);
 	if (strncmp(p, "/runs/", 6) == 0 && p[6] && !strchr(p + 6, '/'))
 		return run_page(w, p + 6, who, rs);
 	return 0;

@@ -24,6 +24,7 @@
  *	         | "day" ( "after tomorrow" | "before yesterday" )
  *	         | [ "this" | "next" | "last" ] weekday [ "after next" ]
  *	         | weekday [ "of" ] week | week weekday | [ "this" | "next" ] "weekend"
+ *	         | "this" "week"
  *	         | month [ "the" ] day [ ordinal ] [ [ "," ] year ]
  *	         | day [ ordinal ] [ "of" ] month [ [ "," ] year ] | [ "the" ] day ordinal
  *	week     = ( "this" | "next" ) "week"
@@ -45,7 +46,8 @@
  * the wall time.  A relative date (tomorrow, friday) keeps now's time of
  * day; a calendar date is 00:00.  A time alone is today if still ahead,
  * else tomorrow; a weekday is the next one, today when a time is given that
- * is still ahead.  A date without a year is the next one not in the past.  A
+ * is still ahead.  "this week", and "this weekend" said during it, is the
+ * first of its days whose noon (or the time given) is ahead.  A date without a year is the next one not in the past.  A
  * bare hour 1-7 is in the afternoon or evening, 8-12 in the morning or at
  * noon.  Midnight with a date is the start of that date; with today,
  * tonight, evening or night the end of the day.  A written zone is the zone
@@ -210,7 +212,7 @@ struct tok {
 #define BLANKS " \t\n\r\v\f"
 #define TEXT_MAX 256
 
-enum { D_NONE, D_REL, D_ABS, D_DOM, D_WEEKDAY, D_WEEKEND };
+enum { D_NONE, D_REL, D_ABS, D_DOM, D_WEEKDAY, D_WEEKEND, D_WEEK };
 enum { WD_PLAIN, WD_NEXT, WD_AFTER_NEXT, WD_WEEK, WD_LAST };
 enum { OFF_NONE, OFF_NOW, OFF_DATE };
 enum { Z_TASK, Z_FIXED, Z_NAMED, Z_US };
@@ -1629,7 +1631,8 @@ finish(struct parser *p)
 		} else if (sp->has_wd) {
 			return fail(p, "it names two dates");
 		} else if (sp->week_ref == 0) {
-			return advise(p, "'this week' needs a day, as in 'friday this week'");
+			if (set_date(p, D_WEEK))
+				return -1;
 		} else {
 			if (start_offset(p, OFF_NOW))
 				return -1;
@@ -2000,7 +2003,26 @@ date_day(struct parser *p, int64_t now, int64_t today, struct clock *c, int expl
 		}
 		break;
 	case D_WEEKEND:
-		*days = sp->week == 0 && twd == 0 ? today : monday + 7 * sp->week + 5;
+		if (sp->week || (twd != 6 && twd != 0)) {
+			*days = monday + 7 * sp->week + 5;
+			break;
+		}
+		/* fall through */
+	case D_WEEK:
+		/* Said within it: the first of its days (today, else tomorrow if
+		 * it is still in it) whose instant is ahead, at noon (the hour a
+		 * day named alone is given) unless a time is given, which is
+		 * refused as past when it is not. */
+		if (!explicit_time)
+			*c = (struct clock){12, 0, 0};
+		*days = today;
+		if (rz_instant(p, today + eod, c) <= now && today < monday + 6)
+			++*days;
+		if (!explicit_time && rz_instant(p, *days, c) <= now)
+			return advise(p, "%s has no noon left ahead; name a time, as in '%s at 6pm', "
+			    "or say 'next %s'", sp->date == D_WEEK ? "this week" : "this weekend",
+			    sp->date == D_WEEK ? "this week" : "this weekend",
+			    sp->date == D_WEEK ? "week" : "weekend");
 		break;
 	case D_ABS:
 		if (sp->year) {

@@ -60,6 +60,9 @@ _agentcron_complete()
 			mapfile -t COMPREPLY < <(compgen -W "$(_agentcron_ids)" -- "$cur")
 			return
 		fi ;;
+	--gate)
+		mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+		return ;;
 	-A | --attach | -a | --key-file)
 		if [[ $prev != -a || $cmd == llm-call ]]; then
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")

@@ -76,8 +76,11 @@ test_expect_success 'a store made by schema version 1 is upgraded in place and k
 cat >old11.sql <<\EOF
 DROP TABLE spend;
 DROP TABLE reserves;
+DROP INDEX tasks_herd;
 DROP INDEX tasks_deliver;
 DROP TABLE receipts;
+ALTER TABLE tasks DROP COLUMN gate;
+ALTER TABLE tasks DROP COLUMN gate_timeout;
 ALTER TABLE tasks DROP COLUMN deliver;
 ALTER TABLE tasks DROP COLUMN deliver_on;
 DROP INDEX tasks_disabled;

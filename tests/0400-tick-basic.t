@@ -119,7 +119,7 @@ test_expect_success '--dry-run lists what would fire and changes nothing' '
 	c=$(task-add --at 2026-11-23T08:00:00Z --name c --exec true z) &&
 	task-ls >before &&
 	TASK_NOW=2026-11-23T07:00:30Z task-tick --dry-run >actual &&
-	printf "{\"task_id\":\"%s\",\"name\":\"a\",\"trigger\":\"schedule\",\"slot\":\"2026-11-23T07:00:00Z\",\"due_at\":\"2026-11-23T07:00:00Z\"}\n{\"task_id\":\"%s\",\"name\":\"b\",\"trigger\":\"schedule\",\"slot\":\"2026-11-23T07:00:00Z\",\"due_at\":\"2026-11-23T07:00:00Z\"}\n" $a $b |
+	printf "{\"task_id\":\"%s\",\"name\":\"a\",\"trigger\":\"schedule\",\"slot\":\"2026-11-23T07:00:00Z\",\"due_at\":\"2026-11-23T07:00:00Z\",\"prompt\":\"x\"}\n{\"task_id\":\"%s\",\"name\":\"b\",\"trigger\":\"schedule\",\"slot\":\"2026-11-23T07:00:00Z\",\"due_at\":\"2026-11-23T07:00:00Z\",\"prompt\":\"y\"}\n" $a $b |
 		sort >expect &&
 	sort actual >actual.sorted &&
 	test_cmp expect actual.sorted &&
@@ -217,6 +217,8 @@ test_expect_success 'on a terminal: one readable line per run; --json there; --d
 	TZ=Europe/London TASK_NOW=2026-11-23T07:00:30Z script -qec "task-tick --dry-run" /dev/null |
 		tr -d "\r" | sed "s/  [0-9a-f]\{8\}  /  <id>  /" | sort >actual &&
 	cat >expect <<-\EOF &&
+	  p
+	  p
 	would fire  Backup  <id>  schedule  2026-11-23 07:00 GMT
 	would fire  Morning briefing  <id>  schedule  2026-11-23 07:00 GMT
 	EOF

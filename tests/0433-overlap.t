@@ -30,7 +30,8 @@ test_expect_success 'skip: the occurrence due while it runs is recorded skipped,
 	{ TASK_NOW=2026-11-23T07:00:00Z task-tick >a.out 2>a.err & } &&
 	test_until 20 lines log 1 &&
 	TASK_NOW=2026-11-23T07:01:00Z task-tick >b.out 2>b.err &&
-	test ! -s b.out &&
+	test "$(wc -l <b.out)" -eq 1 && grep -q "\"status\":\"skipped\"" b.out &&
+	test "$(wc -l <b.err)" -eq 1 && grep -q "^task-tick: task .s. (.*) skipped: still running since" b.err &&
 	touch go && wait && rm go &&
 	store_sql "SELECT trigger, status, error FROM runs ORDER BY slot" |
 		sed "s/(run [0-9a-f]\{8\})/(run R)/" >actual &&

@@ -33,6 +33,7 @@ test_expect_success 'every key agentcron reads is known: no warning' '
 	deadline = 10m
 	stagger = 5m
 	tick_log_max = 10M
+	pass_claim_time = 60
 	max_concurrent = 4
 	concurrency.gpt-4o-mini = 2
 	provider = openai

@@ -150,10 +150,13 @@ test_expect_success 'SIGKILL every process of one host mid-run: another host rec
 	test "$(wc -l <execs)" -eq 4 && rm fast
 '
 
+# The executor is stopped with its host: its sleep ends at the SIGCONT if
+# the stop outlasted it (a recovery pass on a busy machine may come 15 s
+# after), so it sleeps longer than any stop here.
 test_expect_success 'SIGSTOP a host past its silence bound, then SIGCONT: the recovery stands, its run is ended' '
 	TASK_DB=$(pg_new_db) && rm -f started execs &&
 	import 1 "$PWD/slow" &&
-	SLOW=6 TASK_NOW=2026-11-23T07:00:01Z start_host a task-tick &&
+	SLOW=40 TASK_NOW=2026-11-23T07:00:01Z start_host a task-tick &&
 	test_until 30 running 1 &&
 	signal_host STOP a &&
 	test_until 30 recovered_by b &&

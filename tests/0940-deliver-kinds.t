@@ -27,7 +27,7 @@ test_expect_success 'one run, six kinds: each receiver gets the answer in its ow
 	for k in webhook slack ntfy telegram mail; do
 		check text $k >got.$k && test_cmp answer got.$k || return 1
 	done &&
-	$PY -c "import json,sys; d=json.load(open(\"got.in\"))[\"data\"]; sys.stdout.write(d[\"answer\"])" >got.exec &&
+	$PY -c "import json,sys; d=json.load(open(\"got.in\")); sys.stdout.write(d[\"output\"])" >got.exec &&
 	test_cmp answer got.exec
 '
 
@@ -78,7 +78,7 @@ test_expect_success 'a 10,000-character answer arrives whole in every kind, in n
 	for k in webhook slack ntfy telegram mail; do
 		check text $k >got.$k && test_cmp answer got.$k || return 1
 	done &&
-	$PY -c "import json,sys; d=json.load(open(\"got.in\"))[\"data\"]; sys.stdout.write(d[\"answer\"])" >got.exec &&
+	$PY -c "import json,sys; d=json.load(open(\"got.in\")); sys.stdout.write(d[\"output\"])" >got.exec &&
 	test_cmp answer got.exec &&
 	test "$(grep -c "/bot" rcv/requests)" -ge 3 &&
 	test "$(grep -c "/topic" rcv/requests)" -ge 3 &&

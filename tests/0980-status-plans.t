@@ -123,20 +123,49 @@ test_expect_success '--prometheus: every run counted from an index, on SQLite wi
 	fi
 '
 
+# --prometheus names each task beside its last success: the names come in
+# the same read as the instants, not from a second walk of every task.
+test_expect_success '--prometheus walks the tasks whole twice at most: to count them, for their last successes' '
+	if test "$AC_STORE" = sqlite; then
+		awk "/^SQL / { hit = 0 }
+			/^PLAN SCAN tasks/ && !/INDEX tasks_(paused|failing|budget|status|queued)\$/ && !hit { hit = 1; n++ }
+			END { print n + 0 }" prom >walks &&
+		echo 2 >expect &&
+		test_cmp expect walks
+	else
+		awk "/^SQL / { s = /FROM tasks/ && !/WHERE/ } s && /^PLAN .*Seq Scan on tasks/" prom >walks &&
+		! test -s walks
+	fi
+'
+
+test_expect_success '--prometheus: names escaped, none for a task in the trash' '
+	a=$(store_sql "SELECT id FROM tasks WHERE name = '\''t4'\''") &&
+	b=$(store_sql "SELECT id FROM tasks WHERE name = '\''t5'\''") &&
+	store_sql "UPDATE tasks SET name = '\''say \"hi\" \\ now'\'', last_success_at = 1000 WHERE id = '\''$a'\''" &&
+	store_sql "UPDATE tasks SET last_success_at = 2000 WHERE id = '\''$b'\''" &&
+	task-rm "$b" >/dev/null &&
+	{ task-status --prometheus >names.prom; test $? -le 2; } &&
+	grep "^agentcron_task_last_success_timestamp_seconds" names.prom >names &&
+	grep -F -x "agentcron_task_last_success_timestamp_seconds{task=\"$a\",name=\"say \\\"hi\\\" \\\\ now\"} 1000" names &&
+	grep -F -x "agentcron_task_last_success_timestamp_seconds{task=\"$b\"} 2000" names
+'
+
 # The step that adds these indexes (13 in a file, 9 on PostgreSQL) on a
 # store made before it: undone by hand on a store of this pass's kind,
 # (with the later steps' additions, which are made again), then task-status upgrades it and reads it through them, counting the same.
 test_expect_success 'a store from before the indexes is upgraded and reads the same' '
 	{ task-status --prometheus >before.prom; test $? -le 2; } &&
 	if test "$AC_STORE" = sqlite; then
-		sqlite3 "$TASK_DB" "DROP TABLE spend; DROP TABLE reserves; DROP INDEX tasks_disabled; DROP INDEX tasks_paused;
+		sqlite3 "$TASK_DB" "DROP TABLE spend; DROP TABLE reserves; ALTER TABLE tasks DROP COLUMN gate; ALTER TABLE tasks DROP COLUMN gate_timeout;
+			DROP INDEX tasks_disabled; DROP INDEX tasks_paused;
 			DROP INDEX tasks_failing; DROP INDEX tasks_budget; DROP INDEX runs_status;
-			CREATE INDEX runs_status ON runs(status, task_id, ended_at); DROP INDEX tasks_deliver; DROP TABLE receipts;
+			CREATE INDEX runs_status ON runs(status, task_id, ended_at); DROP INDEX tasks_herd; DROP INDEX tasks_deliver; DROP TABLE receipts;
 			ALTER TABLE tasks DROP COLUMN deliver; ALTER TABLE tasks DROP COLUMN deliver_on;
 			PRAGMA user_version = 12"
 	else
-		pg_sql "DROP TABLE spend, reserves; DROP INDEX tasks_paused; DROP INDEX tasks_failing; DROP INDEX tasks_budget;
-			DROP INDEX tasks_deliver; DROP TABLE receipts;
+		pg_sql "DROP TABLE spend, reserves; ALTER TABLE tasks DROP COLUMN gate, DROP COLUMN gate_timeout;
+			DROP INDEX tasks_paused; DROP INDEX tasks_failing; DROP INDEX tasks_budget;
+			DROP INDEX tasks_herd; DROP INDEX tasks_deliver; DROP TABLE receipts;
 			ALTER TABLE tasks DROP COLUMN deliver, DROP COLUMN deliver_on;
 			UPDATE agentcron_schema SET version = 8"
 	fi &&

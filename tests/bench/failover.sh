@@ -17,7 +17,7 @@ chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 AC_PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -x "$AC_PG_BIN/psql" ] || AC_PG_BIN=$(dirname "$(command -v psql)")
-export AC_PG_BIN TZ=UTC LC_ALL=C SPREAD=60
+export AC_PG_BIN TZ=UTC LC_ALL=C SPREAD=60 FAIL_AT=8
 unset TASK_EXEC TASK_NOTIFY TASK_NOW TASK_DB
 status=0
 for v in "kill sync" "readonly sync" "kill async"; do

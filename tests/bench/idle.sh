@@ -3,7 +3,8 @@
 # /bin/true (what starting any program costs) on SQLite, and against
 # opening and closing the store (tests/tools/store-open: start and
 # connection) on PostgreSQL, in turns, on stores of 10,000 and 1,000,000
-# tasks (10,000 made by tests/tools/mkstore, copied in SQL); and the
+# tasks (BENCH_IDLE_SIZES; 10,000 made by tests/tools/mkstore, copied in
+# SQL) and BENCH_IDLE_STORES ("sqlite postgres"); and the
 # flushes to disk a pass makes (tests/tools/preload/syncs.c; on
 # PostgreSQL, the server's WAL flushes in pg_stat_wal).  Targets: no more
 # than 0.1 ms beyond SQLite 0.8 ms and PostgreSQL 2.4 ms; at most one flush.
@@ -18,6 +19,8 @@ export TASK_NOW=2026-11-23T07:00:00Z
 now=$(date -u -d "$TASK_NOW" +%s)
 benchrun=$AC_BUILD/tools/benchrun
 N=${BENCH_IDLE_RUNS:-41}
+sizes=${BENCH_IDLE_SIZES:-10000 1000000}
+stores=${BENCH_IDLE_STORES:-sqlite postgres}
 
 fill() {
 	sed "s/:mult/$(($1 / 10000))/g; s/:runs/0/g; s/:now/$now/g" "$AC_TOP/tests/bench/status-fill-$2.sql"
@@ -36,7 +39,8 @@ beyond() {
 
 mkstore=$AC_BUILD/tools/mkstore
 "$mkstore" "$tmp/base.db" 10000 0
-for size in 10000 1000000; do
+for size in $sizes; do
+	case " $stores " in *" sqlite "*) ;; *) break ;; esac
 	db=$tmp/s$size.db
 	cp "$tmp/base.db" "$db"
 	{ echo "PRAGMA synchronous = OFF;"; fill "$size" sqlite; } | sqlite3 "$db" >/dev/null
@@ -50,9 +54,10 @@ for size in 10000 1000000; do
 	rm -f "$db" "$db-wal" "$db-shm"
 done
 
+case " $stores " in *" postgres "*) ;; *) exit 0 ;; esac
 srv=$tmp/pg
 PG_DURABLE=1 "$AC_TOP/tests/pg-server" start "$srv" >/dev/null
-for size in 10000 1000000; do
+for size in $sizes; do
 	psql -h "$srv" -U postgres -d postgres -X -q -c "CREATE DATABASE i$size" >/dev/null
 	export TASK_DB="postgresql:///i$size?host=$srv&user=postgres"
 	"$mkstore" "$TASK_DB" 10000 0

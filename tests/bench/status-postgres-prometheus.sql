@@ -24,4 +24,5 @@ SELECT status, count(*) FROM runs GROUP BY status;
 SELECT key, n FROM pruned;
 SELECT sum(input_tokens), sum(output_tokens) FROM llm_calls;
 SELECT sum(cost), sum(input_tokens + output_tokens) FROM llm_calls;
-SELECT id, last_success_at FROM tasks WHERE last_success_at IS NOT NULL ORDER BY id;
+SELECT id, CASE WHEN deleted_at IS NULL THEN name END, last_success_at FROM tasks
+ WHERE last_success_at IS NOT NULL ORDER BY id;

@@ -29,4 +29,5 @@ SELECT v, (SELECT count(*) FROM runs WHERE status = s.v) FROM s WHERE v IS NOT N
 SELECT key, n FROM pruned;
 SELECT sum(input_tokens), sum(output_tokens) FROM llm_calls;
 SELECT total(cost), total(input_tokens + output_tokens) FROM llm_calls;
-SELECT id, last_success_at FROM tasks WHERE last_success_at IS NOT NULL ORDER BY id;
+SELECT id, CASE WHEN deleted_at IS NULL THEN name END, last_success_at FROM tasks
+ WHERE last_success_at IS NOT NULL ORDER BY id;

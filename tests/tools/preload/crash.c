@@ -11,9 +11,13 @@
  * process never hears of it.  Only a process named task-tick is killed;
  * its executors inherit the variables and are left alone.
  *   CRASH_SIGNAL=STOP  stop it there instead (SIGSTOP: a frozen host; with
- *                      "before", frozen inside its transaction) */
+ *                      "before", frozen inside its transaction)
+ *   CRASH_SIGNAL=CUT   on PostgreSQL, the connection cut there instead and the
+ *                      process left running: a commit whose outcome it
+ *                      cannot know (with "after", made; "before", not) */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -36,6 +40,13 @@ before(void)
 {
 	const char *w = getenv("CRASH_WHEN");
 	return w && strcmp(w, "before") == 0;
+}
+
+static int
+cut(void)
+{
+	const char *s = getenv("CRASH_SIGNAL");
+	return s && strcmp(s, "CUT") == 0;
 }
 
 static int
@@ -84,14 +95,25 @@ send(int fd, const void *buf, size_t len, int flags)
 	ssize_t (*real)(int, const void *, size_t, int) =
 	    (ssize_t (*)(int, const void *, size_t, int))dlsym(RTLD_NEXT, "send");
 	int hit = armed() && memmem(buf, len, "COMMIT", 7) && this_one();
-	if (hit && before())
-		raise(crash_signal());
+	if (hit && before()) {
+		if (!cut())
+			raise(crash_signal());
+		/* Never sent: the server rolls the transaction back. */
+		shutdown(fd, SHUT_RDWR);
+		fputs("crash.so: connection cut before its COMMIT was sent\n", stderr);
+		errno = ECONNRESET;
+		return -1;
+	}
 	ssize_t rc = real(fd, buf, len, flags);
 	if (hit && !before()) {
 		/* Once the server has it: wait for its answer, unread. */
 		struct pollfd p = {.fd = fd, .events = POLLIN};
 		poll(&p, 1, 10000);
-		raise(crash_signal());
+		if (cut()) {
+			shutdown(fd, SHUT_RDWR);
+			fputs("crash.so: connection cut after its COMMIT was sent\n", stderr);
+		} else
+			raise(crash_signal());
 	}
 	return rc;
 }

@@ -1,0 +1,21 @@
+#!/bin/sh
+# The gate step of the schema: a store from before it (schema 16 in a
+# file, 12 on PostgreSQL) is upgraded in place, its tasks kept, and its
+# tasks can be given a gate.
+. "$AC_TOP/tests/lib.sh"
+
+test_expect_success 'a store from before gates is upgraded and keeps its tasks' '
+	task-add --daily 07:00 --name kept x >/dev/null &&
+	case $AC_STORE in
+	sqlite) sqlite3 "$TASK_DB" "ALTER TABLE tasks DROP COLUMN gate;
+		ALTER TABLE tasks DROP COLUMN gate_timeout; PRAGMA user_version = 16;" ;;
+	postgres) store_sql "ALTER TABLE tasks DROP COLUMN gate, DROP COLUMN gate_timeout;
+		UPDATE agentcron_schema SET version = 12" ;;
+	esac &&
+	task-ls | cut -f2 >actual && echo kept >expect && test_cmp expect actual &&
+	task-edit kept --gate "test -e mail" --gate-timeout 5 >/dev/null &&
+	store_sql "SELECT name, gate, gate_timeout FROM tasks" >actual &&
+	echo "kept|test -e mail|5" >expect && test_cmp expect actual
+'
+
+test_done
