@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "chain.h"
 #include "config.h"
 #include "opt.h"
 #include "prog.h"
@@ -105,6 +106,8 @@ add_one(struct store *st, struct task *t, int force, int if_missing, struct sink
 {
 	int is_dup = 0, rc, by_id = 0;
 	char dup[37];
+	if (t->after && (rc = chain_resolve(st, t, e)))
+		return rc;
 	if (t->id[0]) {
 		/* An imported task that is already here is a twin too. */
 		struct task old;
@@ -367,6 +370,9 @@ usage(FILE *f)
 	    "      --deliver-on LIST  which runs are delivered, as --notify-on (default: every\n"
 	    "                         run that ends)\n"
 	    "                         (default: the config's notify_on, else failure,recovery)\n"
+	    "      --after TASK[:success|failure|any]   run once each time a run of TASK ends\n"
+	    "                         so (default success; repeatable), its answer as input;\n"
+	    "                         alone, the task runs only then (as --manual)\n"
 	    "      --budget AMOUNT/PERIOD  most its runs may spend a day, week or month:\n"
 	    "                         $2/day, 2usd/week, 200k/month (tokens), none\n"
 	    "      --mcp NAME[,NAME]  MCP servers of mcp.json its runs may use (repeatable)\n"
@@ -427,6 +433,11 @@ task_add(int argc, char **argv)
 	struct store *st = NULL;
 	struct zones *zs = zones_new();
 	int importing = json && argc == 1 && strcmp(argv[0], "-") == 0;
+	/* A task that only follows others runs when they end: manual otherwise. */
+	if (a.nafter && a.nkinds == 0) {
+		a.manual = 1;
+		a.kinds[a.nkinds++] = "--manual";
+	}
 	if (importing && fields) {
 		rc = err_set(&e, ST_INVALID, "with --json -, the fields come from the JSON objects; drop the task flags");
 	} else if (!importing && a.nkinds == 0) {

@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "chain.h"
 #include "config.h"
 #include "opt.h"
 #include "prog.h"
@@ -41,6 +42,8 @@ edit(struct store *st, const char *arg, const struct task_args *a, int json, int
 	}
 	task_copy(&t, &old);
 	rc = taskargs_apply(a, &t, now, zs, &changed, e);
+	if (!rc && a->nafter)
+		rc = chain_resolve(st, &t, e);
 	/* A new schedule or end makes a finished task pending again. */
 	if (!rc && (a->nkinds || a->until || a->count) && t.status != STATUS_PENDING) {
 		t.status = STATUS_PENDING;
@@ -119,6 +122,7 @@ usage(FILE *f)
 	    "  --notify-on, --budget, --mcp, --mcp-allow, --scope, --overlap, --deadline,\n"
 	    "  --pause-after, --keep, --deliver (none removes them all), --deliver-on,\n"
 	    "  --gate, --gate-timeout\n"
+	    "  --after TASK[:success|failure|any] (none removes them all)\n"
 	    "                         change that field; an empty value clears an optional one\n"
 	    "      --enable, --disable   --enable also ends a pause for failures\n"
 	    "      --trigger-token new, --trigger-secret new   alone: a new token, or a secret\n"

@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "chain.h"
 #include "fire_rules.h"
 #include "opt.h"
 #include "prog.h"
@@ -26,6 +27,7 @@ static const char prog[] = "task-ls";
 enum { OUT_TABLE, OUT_TSV, OUT_JSON };
 
 struct lister {
+	struct store *st;
 	int mode, utc;
 	struct zones *zs;
 	struct table *tb;
@@ -61,6 +63,7 @@ print_task(const struct task *t, void *arg)
 		return 0;
 	}
 	task_describe(t, l->zs, desc, sizeof desc);
+	chain_describe_task(l->st, t, desc, sizeof desc);
 	/* A retry runs at its due instant; its occurrence's is past. */
 	int64_t at = rules_is_retry(t, l->zs) ? t->due_at : t->next_run_at;
 	if (l->mode == OUT_TSV) {
@@ -265,6 +268,7 @@ task_ls(int argc, char **argv)
 			static const char *const head[] = {"ID", "NAME", "SCHEDULE", "NEXT RUN", "STATUS", "LAST"};
 			l.tb = table_new(6, head);
 		}
+		l.st = st;
 		rc = store_task_list(st, &f, print_task, &l, &e);
 	}
 	if (!rc && l.mode == OUT_TABLE && l.n)

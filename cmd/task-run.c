@@ -8,7 +8,11 @@
  * nothing more.  A task over its budget (or all over the global one) is
  * refused unless --force.  --backfill FROM..TO runs, in order, each past
  * occurrence in that range that never ran (fire_backfill checks it with
- * the task held, so passes and other backfills never run one twice). */
+ * the task held, so passes and other backfills never run one twice).
+ * --payload fires the task as an event: the payload is its run's input
+ * (fire_input.h), and with --key an event delivered twice fires once,
+ * the second time saying which run the first became; a JSON line with
+ * "payload" on standard input is such an event too. */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <limits.h>
@@ -26,6 +30,7 @@
 #include "exec.h"
 #include "fire.h"
 #include "fire_env.h"
+#include "fire_input.h"
 #include "ids.h"
 #include "opt.h"
 #include "proc.h"
@@ -51,6 +56,8 @@ struct runner {
 	const char *range; /* --backfill FROM..TO */
 	int dry_run;
 	int before_created; /* --before-created: backfill instants before the task was made */
+	const char *payload; /* --payload, read: every task given fires an event with it */
+	const char *key;     /* --key: the event's id */
 	unsigned when_flags;
 };
 
@@ -157,6 +164,58 @@ run_now(struct runner *rn, const char *id, struct err *e)
 	char run_id[37];
 	int rc = fire_manual(rn->f, id, run_id, e);
 	return rc ? rc : run_wait(rn, run_id, e);
+}
+
+/* Event (payload, key) of task id became run_id already: say which. */
+static void
+event_had(struct runner *rn, const char *id, const char *key, const char *run_id)
+{
+	if (rn->json) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "task_id", id);
+		cJSON_AddStringToObject(o, "key", key);
+		if (run_id[0])
+			cJSON_AddStringToObject(o, "run_id", run_id);
+		else
+			cJSON_AddNullToObject(o, "run_id");
+		cJSON_AddBoolToObject(o, "duplicate", 1);
+		char *s = json_print_line(o);
+		printf("%s\n", s);
+		free(s);
+		cJSON_Delete(o);
+	} else if (run_id[0]) {
+		printf("%s\n", run_id);
+	}
+	if (run_id[0])
+		fprintf(stderr, "%s: task %.8s: event '%s' was delivered before and became run %s;"
+		    " nothing run\n", prog, id, key, run_id);
+	else
+		fprintf(stderr, "%s: task %.8s: event '%s' was delivered before and waits in the queue;"
+		    " nothing more queued\n", prog, id, key);
+	fflush(stdout);
+}
+
+/* An event: its run now (to its end), or queued with --queue. */
+static int
+event_now(struct runner *rn, const char *id, const char *payload, const char *key, struct err *e)
+{
+	char run_id[37];
+	int dup = 0, rc;
+	if (rn->queue) {
+		rc = fire_event_queue(rn->st, id, payload, key, rn->now, &dup, run_id, e);
+		if (rc || dup) {
+			if (!rc)
+				event_had(rn, id, key, run_id);
+			return rc;
+		}
+		store_wake(rn->st);
+		printf("%s\n", id);
+		return ST_OK;
+	}
+	rc = fire_event(rn->f, id, payload, key, run_id, &dup, e);
+	if (!rc && dup)
+		event_had(rn, id, key, run_id);
+	return rc || dup ? rc : run_wait(rn, run_id, e);
 }
 
 /* --backfill's range in t's zone: both ends in the past, in order. */
@@ -352,7 +411,8 @@ run_one(const char *arg, void *ctx)
 	if (!rc && !rn->force && !rn->dry_run)
 		rc = within_budget(rn, id, &e);
 	if (!rc)
-		rc = rn->range ? backfill(rn, id, &e) : rn->queue ? queue(rn, id, &e) : run_now(rn, id, &e);
+		rc = rn->range ? backfill(rn, id, &e) : rn->payload ? event_now(rn, id, rn->payload, rn->key, &e)
+		    : rn->queue ? queue(rn, id, &e) : run_now(rn, id, &e);
 	/* A run that failed has said so through on_report. */
 	if (rc && e.msg[0])
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
@@ -361,11 +421,37 @@ run_one(const char *arg, void *ctx)
 	return 0;
 }
 
+/* A JSON line of standard input with "payload": an event of its task. */
+static void
+run_event(const char *arg, const char *payload, const char *key, long lineno, void *ctx)
+{
+	struct runner *rn = ctx;
+	char id[37];
+	struct err e = {{0}};
+	if (!rn->queue && stop_seen(rn)) {
+		if (rn->status < ST_ERR)
+			rn->status = ST_ERR;
+		return;
+	}
+	int rc = fire_payload_check(payload, strlen(payload), &e);
+	if (!rc)
+		rc = store_task_resolve(rn->st, arg, 0, id, &e);
+	if (!rc && !rn->force && !rn->queue)
+		rc = within_budget(rn, id, &e);
+	if (!rc)
+		rc = event_now(rn, id, payload, key, &e);
+	if (rc && e.msg[0])
+		fprintf(stderr, "%s: stdin:%ld: %s\n", prog, lineno, e.msg);
+	if (rc > rn->status)
+		rn->status = rc;
+}
+
 static void
 usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: task-run [--queue] [--force] [--json] ID...\n"
+	    "       task-run --payload JSON|@FILE|- [--key KEY] [--queue] [--force] [--json] ID...\n"
 	    "       task-run --backfill FROM..TO [--dry-run] [--before-created] [--force] [--json] ID...\n"
 	    "  ID may be any unique prefix of 4+ characters or the task's exact name; '-' reads ids\n"
 	    "  from standard input\n"
@@ -375,6 +461,11 @@ usage(FILE *f)
 	    "                (no run, or only a skip or miss on record), in order; 100 at most\n"
 	    "  -n, --dry-run with --backfill: list those occurrences, run nothing\n"
 	    "      --before-created  with --backfill: also the occurrences before the task was made\n"
+	    "  -p, --payload JSON|@FILE|-  fire as an event with this payload (1 MiB at most):\n"
+	    "                the run's input, TASK_PAYLOAD and TASK_PAYLOAD_FILE; a JSON line\n"
+	    "                with \"payload\" (and \"key\") on standard input does the same\n"
+	    "  -k, --key KEY the event's id: an event delivered twice fires once, and says\n"
+	    "                which run it became\n"
 	    "  -j, --json    print each run as a JSON object instead of its output\n"
 	    "  -h, --help, -V, --version\n");
 }
@@ -386,12 +477,15 @@ task_run(int argc, char **argv)
 		{"queue", no_argument, NULL, 'q'}, {"json", no_argument, NULL, 'j'},
 		{"force", no_argument, NULL, 'f'}, {"backfill", required_argument, NULL, 'b'},
 		{"dry-run", no_argument, NULL, 'n'}, {"before-created", no_argument, NULL, 'B'},
+		{"payload", required_argument, NULL, 'p'}, {"key", required_argument, NULL, 'k'},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
 	struct runner rn = {.sfd = -1, .tty = isatty(1)};
+	const char *payload_arg = NULL;
+	char *payload = NULL;
 	char msg[128];
 	int c;
-	while ((c = opt_next(argc, argv, ":qjfb:nhV", opts, msg, sizeof msg)) != -1) {
+	while ((c = opt_next(argc, argv, ":qjfb:np:k:hV", opts, msg, sizeof msg)) != -1) {
 		switch (c) {
 		case 'q': rn.queue = 1; break;
 		case 'b': rn.range = optarg; break;
@@ -399,6 +493,8 @@ task_run(int argc, char **argv)
 		case 'B': rn.before_created = 1; break;
 		case 'f': rn.force = 1; break;
 		case 'j': rn.json = 1; break;
+		case 'p': payload_arg = optarg; break;
+		case 'k': rn.key = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
 		default: return usage_error(prog, "%s", msg);
@@ -413,7 +509,25 @@ task_run(int argc, char **argv)
 		return usage_error(prog, "--dry-run goes with --backfill");
 	if (rn.before_created && !rn.range)
 		return usage_error(prog, "--before-created goes with --backfill");
+	if (rn.key && !payload_arg)
+		return usage_error(prog, "--key names an event: it goes with --payload");
+	if (payload_arg && rn.range)
+		return usage_error(prog, "--payload fires an event; --backfill replays the schedule");
 	struct err e = {{0}};
+	if (rn.key) {
+		char *stored;
+		if (fire_event_key(rn.key, &stored, &e))
+			return usage_error(prog, "%s", e.msg);
+		free(stored);
+	}
+	if (payload_arg) {
+		int prc = fire_payload_read(payload_arg, &payload, &e);
+		if (prc) {
+			fprintf(stderr, "%s: %s\n", prog, e.msg);
+			return prc;
+		}
+		rn.payload = payload;
+	}
 	struct config *cf = NULL;
 	char self[PATH_MAX], dir[PATH_MAX];
 	proc_self("", self, dir, sizeof self);
@@ -442,7 +556,12 @@ task_run(int argc, char **argv)
 			rc = ST_ERR;
 	}
 	if (!rc) {
-		rc = ids_each(argc - optind, argv + optind, run_one, &rn, &e);
+		/* --payload - read the payload from stdin: ids come from the arguments. */
+		if (payload_arg && strcmp(payload_arg, "-") == 0 && argc == optind)
+			rc = err_set(&e, ST_INVALID, "--payload - reads standard input: give the ids as"
+			    " arguments");
+		else
+			rc = ids_each_ev(argc - optind, argv + optind, run_one, run_event, &rn, &e);
 		if (!rc)
 			rc = rn.status;
 		else
@@ -453,6 +572,7 @@ task_run(int argc, char **argv)
 	if (rn.sfd >= 0)
 		close(rn.sfd);
 	fire_free(rn.f);
+	free(payload);
 	zones_free(rn.zs);
 	store_close(rn.st);
 	config_free(cf);

@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "chain.h"
 #include "config.h"
 #include "fire_rules.h"
 #include "history.h"
@@ -165,7 +166,7 @@ budget_text(struct shower *sh, const struct task *t, char *buf, size_t n)
 }
 
 static void
-show_text(const struct task *t, struct zones *zs, int overdue, const char *budget)
+show_text(struct store *st, const struct task *t, struct zones *zs, int overdue, const char *budget)
 {
 	char buf[512], desc[256], when[64], utc[40];
 	field("id:", t->id);
@@ -175,6 +176,7 @@ show_text(const struct task *t, struct zones *zs, int overdue, const char *budge
 	field("status:", buf);
 	field("paused:", t->paused);
 	task_describe(t, zs, desc, sizeof desc);
+	chain_describe_task(st, t, desc, sizeof desc);
 	if (t->kind == KIND_CRON)
 		snprintf(buf, sizeof buf, "%s (cron '%s', %s)", desc, t->cron, t->tz);
 	else
@@ -355,7 +357,7 @@ show_one(const char *arg, void *ctx)
 	} else {
 		char budget[256];
 		budget_text(sh, &t, budget, sizeof budget);
-		show_text(&t, sh->zs, rules_overdue(&t, sh->now), budget);
+		show_text(sh->st, &t, sh->zs, rules_overdue(&t, sh->now), budget);
 		rc = store_run_list(sh->st, &f, print_run, &rp, &e);
 		if (!rc && rp.n == 0)
 			printf("recent runs:  none\n");

@@ -78,8 +78,8 @@ on_report(const struct fire_report *r, void *arg)
 	/* Without a hook, a failure must still reach someone: cron mails
 	 * stderr.  On a terminal the line above said it.  A run ended because
 	 * someone asked (--overlap replace, a cancel) is no failure: the log
-	 * line is enough. */
-	int idle = run->status == RUN_SKIPPED && run->error &&
+	 * line is enough; a gate with nothing to do is said once per streak. */
+	int idle = run->status == RUN_SKIPPED && run->error && !r->told &&
 	    strncmp(run->error, STORE_GATE_IDLE, strlen(STORE_GATE_IDLE)) == 0;
 	if (!r->hook && run->status != RUN_SUCCESS && run->status != RUN_CANCELLED && !idle &&
 	    !(out->human && isatty(2))) {

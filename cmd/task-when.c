@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "chain.h"
 #include "config.h"
 #include "cron.h"
 #include "opt.h"
@@ -464,6 +465,9 @@ print_stored(struct request *r, struct tz **z, int64_t now, struct err *e)
 		rc = store_task_resolve(st, r->id, 0, id, e);
 	if (!rc)
 		rc = store_task_get(st, id, &t, e);
+	char chain[512] = "";
+	if (!rc)
+		chain_describe(st, &t, chain, sizeof chain);
 	store_close(st);
 	if (rc)
 		return rc;
@@ -477,6 +481,10 @@ print_stored(struct request *r, struct tz **z, int64_t now, struct err *e)
 	zs = zones_new();
 	zones_set_stagger(zs, r->stagger);
 	task_describe(&t, zs, desc, sizeof desc);
+	if (chain[0] && t.kind == KIND_MANUAL)
+		snprintf(desc, sizeof desc, "%s", chain);
+	else if (chain[0])
+		snprintf(desc + strlen(desc), sizeof desc - strlen(desc), "; %s", chain);
 	if (r->describe && !r->json)
 		puts(desc);
 	int64_t s = t.next_run_at;

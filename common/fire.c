@@ -19,11 +19,13 @@
 
 #include <cjson/cJSON.h>
 
+#include "chain.h"
 #include "config.h"
 #include "scrub.h"
 #include "exec.h"
 #include "fire.h"
 #include "fire_env.h"
+#include "fire_input.h"
 #include "fire_rules.h"
 #include "heartbeat.h"
 #include "idset.h"
@@ -31,6 +33,7 @@
 #include "proc.h"
 #include "prompt_vars.h"
 #include "spend.h"
+#include "store_chain.h"
 #include "task_fields.h"
 #include "utf8.h"
 
@@ -79,12 +82,14 @@ struct job {
 	char *cancel;            /* why it was asked to end, once it was */
 	char **argv, **envp;
 	char *input;
+	char *input_file;        /* an event's payload file, removed with the job */
 	int64_t timeout_ms;
 	char *gate;              /* waiting for a concurrency slot: the model it counts for */
 	int64_t late_at;         /* past this when the slot frees, it is missed (its deadline) */
 	struct task *waits;      /* its task's gate (--gate) runs: the task, started after it */
 	char *base;              /* ... and the prompt it then starts from (a heartbeat's), or NULL */
 	char *in;                /* the run's input, {{input}} (chains, payloads), or NULL */
+	int idle_told;           /* its gate found nothing to do, first of a streak */
 };
 
 struct fire {
@@ -121,6 +126,7 @@ struct fire {
 	int64_t cancel_at;       /* mono_ms of the next look for such requests */
 	struct spend_check spend; /* the global budget */
 	unsigned notify_on;      /* the default notify policy */
+	int chained;             /* an end queued followers: claim again before the pass ends */
 };
 
 /* A skip or a pause to tell once its claim is committed. */
@@ -167,6 +173,9 @@ job_free(struct job *j)
 	exec_argv_free(j->argv);
 	exec_argv_free(j->envp);
 	free(j->input);
+	if (j->input_file)
+		unlink(j->input_file);
+	free(j->input_file);
 	free(j->gate);
 	if (j->waits)
 		task_free(j->waits);
@@ -424,6 +433,13 @@ run_executor(struct fire *f, struct job *j, const struct task *t, char *base, co
 	free(system);
 	budget_env(f, j, t);
 	fire_env_password(&j->envp, f->st);
+	/* A chained or event run's input: on stdin after the prompt, and in its environment. */
+	if (fire_input_apply(f->st, &j->run, &j->input, &j->envp, &j->input_file, &e)) {
+		char why[ERR_MAX + 64];
+		snprintf(why, sizeof why, "its input could not be read: %s", e.msg);
+		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, why);
+		return;
+	}
 	int timeout = t->timeout > 0 ? t->timeout : f->o.timeout;
 	char secs[24];
 	snprintf(secs, sizeof secs, "%d", timeout);
@@ -510,6 +526,11 @@ struct claim_ctx {
 	struct fire *f;
 	int64_t now;
 	int manual, from_queue;
+	/* An event fired now (fire_event): its payload and stored key; what it
+	 * had become when its key had been seen. */
+	const char *payload, *event_key;
+	int event_dup;
+	char event_run[37];
 	struct notice *notices;  /* skips and pauses to tell once committed */
 	void (*preview)(const struct fire_preview *p, void *arg);
 	void *preview_arg;
@@ -810,6 +831,24 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 	return ST_OK;
 }
 
+/* Bind input in to r, the run (or skip) the claim makes of it; the task
+ * stays queued while more inputs wait. */
+static int
+fire_take_input(struct claim_ctx *x, struct task *t, const struct run_input *in, struct run *r,
+    int *decision, struct err *e)
+{
+	int got = 0, more = 0;
+	struct run_input next;
+	run_input_init(&next);
+	int rc = store_input_bind(x->f->st, in->id, r->id, &got, e);
+	if (!rc && !got)
+		*decision = CLAIM_SKIP;
+	if (!rc && got && !(rc = store_input_find(x->f->st, INPUT_NEXT, t->id, NULL, &next, &more, e)))
+		t->queued = more;
+	run_input_free(&next);
+	return rc;
+}
+
 /* A manual run (task-run, or queued).  From the queue, a task that is
  * running or no longer queued is left alone. */
 static int
@@ -837,23 +876,38 @@ claim_manual(struct task *t, int last_attempt, struct run *r, int *decision, voi
 	    (rc = spend_check_task(&x->f->spend, x->f->st, t, x->f->zs, x->now, &over, why, sizeof why,
 	    &window, NULL, NULL, 0, e)))
 		return rc;
+	/* Asked for by an upstream's end or an event: the oldest input waiting. */
+	struct run_input in;
+	int found = 0;
+	run_input_init(&in);
+	if (x->from_queue && (rc = store_input_find(x->f->st, INPUT_NEXT, t->id, NULL, &in, &found, e)))
+		return rc;
+	int trigger = !found ? TRIGGER_MANUAL : in.kind == INPUT_AFTER ? TRIGGER_AFTER : TRIGGER_EVENT;
+	int64_t slot = found ? in.slot : TIME_NONE;
 	if (over) {
-		struct decision d = {.slot = TIME_NONE, .next = t->next_run_at, .trigger = TRIGGER_MANUAL};
+		struct decision d = {.slot = slot, .next = t->next_run_at, .trigger = trigger};
 		skip_over_budget(x, t, &d, r, why, window, t->next_run_at);
 		*decision = CLAIM_WRITE;
-		return ST_OK;
+	} else {
+		/* A slot of its own is the upstream's: a new arming, as a backfill's. */
+		if (slot != TIME_NONE)
+			t->arming++;
+		if ((rc = run_fill(x->f, t, slot, trigger, 1, x->now, r, e)) ||
+		    (rc = spend_reserve(&x->f->spend, x->f->st, t, r->id, e))) {
+			run_input_free(&in);
+			return rc;
+		}
+		snprintf(r->prev_status, sizeof r->prev_status, "%s", task_status_name(t->status));
+		t->status = STATUS_RUNNING;
+		t->queued = 0;
+		t->updated_at = x->now;
+		*decision = CLAIM_FIRE;
 	}
-	rc = run_fill(x->f, t, TIME_NONE, TRIGGER_MANUAL, 1, x->now, r, e);
-	if (!rc)
-		rc = spend_reserve(&x->f->spend, x->f->st, t, r->id, e);
-	if (rc)
-		return rc;
-	snprintf(r->prev_status, sizeof r->prev_status, "%s", task_status_name(t->status));
-	t->status = STATUS_RUNNING;
-	t->queued = 0;
-	t->updated_at = x->now;
-	*decision = CLAIM_FIRE;
-	return ST_OK;
+	/* The input becomes this run (or this skip), once: the task is held. */
+	if (found)
+		rc = fire_take_input(x, t, &in, r, decision, e);
+	run_input_free(&in);
+	return rc;
 }
 
 /* The store failed: say so once, and once more when it is back. */
@@ -1088,6 +1142,13 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 	if (f->npending && mono_ms() >= f->retry_at && record_pending(f, &e1) && !rc)
 		*e = e1;
 	f->claimed = !rc && !f->npending;
+	/* Followers queued by ends just recorded: the pass looks again. */
+	if (f->chained) {
+		f->chained = 0;
+		f->more_due = 0;
+		store_wake(f->st);
+		*more = 1;
+	}
 	return rc;
 }
 
@@ -1120,6 +1181,73 @@ fire_manual(struct fire *f, const char *id, char run_id[37], struct err *e)
 	int n, rc = claim_alone(f, id, claim_manual, &x, &c, &n, e);
 	if (rc)
 		return rc;
+	if (!n)
+		return err_set(e, ST_REFUSED, "task '%.8s' is already running", id);
+	return start_alone(f, &c, run_id);
+}
+
+/* An event fired now: its input (payload, key) and its run made in one
+ * claim, unless its key was seen (x->event_dup: nothing changes). */
+static int
+claim_event(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
+    struct err *e)
+{
+	struct claim_ctx *x = arg;
+	(void)last_attempt;
+	*decision = CLAIM_SKIP;
+	struct run_input in;
+	int found = 0, added = 0;
+	int rc = store_input_find(x->f->st, INPUT_BY_KEY, t->id, x->event_key, &in, &found, e);
+	if (!rc && found) {
+		x->event_dup = 1;
+		memcpy(x->event_run, in.run_id, sizeof x->event_run);
+	}
+	run_input_free(&in);
+	if (rc || found)
+		return rc;
+	if (t->status == STATUS_RUNNING)
+		return err_set(e, ST_REFUSED, "task '%.8s' is already running", t->id);
+	if ((rc = run_fill(x->f, t, TIME_NONE, TRIGGER_EVENT, 1, x->now, r, e)))
+		return rc;
+	if (uuid4(in.id) != 0)
+		return err_set(e, ST_ERR, "cannot make an event's id: no randomness");
+	memcpy(in.task_id, t->id, sizeof in.task_id);
+	in.kind = INPUT_EVENT;
+	in.key = (char *)x->event_key;
+	in.text = (char *)x->payload;
+	in.created_at = x->now;
+	memcpy(in.run_id, r->id, sizeof in.run_id);
+	if ((rc = store_input_add(x->f->st, &in, &added, e)))
+		return rc;
+	snprintf(r->prev_status, sizeof r->prev_status, "%s", task_status_name(t->status));
+	t->status = STATUS_RUNNING;
+	t->updated_at = x->now;
+	*decision = CLAIM_FIRE;
+	return ST_OK;
+}
+
+int
+fire_event(struct fire *f, const char *id, const char *payload, const char *key, char run_id[37],
+    int *dup, struct err *e)
+{
+	struct claimed c;
+	struct claim_ctx x = {.f = f, .now = now_of(f), .manual = 1, .payload = payload};
+	char *stored;
+	int n, rc = fire_event_key(key, &stored, e);
+	*dup = 0;
+	run_id[0] = 0;
+	if (rc)
+		return rc;
+	x.event_key = stored;
+	rc = claim_alone(f, id, claim_event, &x, &c, &n, e);
+	free(stored);
+	if (rc)
+		return rc;
+	if (x.event_dup) {
+		*dup = 1;
+		memcpy(run_id, x.event_run, 37);
+		return ST_OK;
+	}
 	if (!n)
 		return err_set(e, ST_REFUSED, "task '%.8s' is already running", id);
 	return start_alone(f, &c, run_id);
@@ -1221,7 +1349,6 @@ static int
 task_after_end(struct task *t, const struct run *r, int *write, void *arg, struct err *e)
 {
 	struct end_ctx *x = arg;
-	(void)e;
 	struct job *j = NULL;
 	for (size_t i = 0; i < x->n && !j; i++)
 		if (&x->jobs[i]->run == r)
@@ -1236,10 +1363,15 @@ task_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 	if (hash[0] && !(j && j->no_resources))
 		set_str(&t->output_hash, hash);
 	int was_paused = t->paused != NULL;
+	int queued = 0, rc = ST_OK;
 	if (j && j->no_resources)
 		rules_unstarted(t, x->f->zs, r, x->now);
 	else
 		rules_after_run(t, x->f->zs, r, x->now);
+	/* Its followers' inputs, in the unit of work that records the end. */
+	if (!(j && j->no_resources) && (rc = chain_fire(x->f->st, x->f->zs, t, r, x->now, &queued, e)))
+		return rc;
+	x->f->chained |= queued > 0;
 	if (j && !was_paused && t->paused)
 		set_str(&j->paused, t->paused);
 	if (j) {
@@ -1315,7 +1447,8 @@ static void
 announce(struct fire *f, struct job *j)
 {
 	const char *hook = j->no_resources || j->event < 0 ? NULL : j->notify;
-	struct fire_report rep = {.run = &j->run, .name = j->name ? j->name : "", .hook = hook};
+	struct fire_report rep = {.run = &j->run, .name = j->name ? j->name : "", .hook = hook,
+	    .told = j->idle_told};
 	if (f->cb.report)
 		f->cb.report(&rep, f->cb.arg);
 	struct hook_event ev = {j->event, j->run.task_id, j->name, &j->run,
@@ -1557,6 +1690,9 @@ gate_ended(struct fire *f, struct job *j, struct exec_result *x, int64_t now)
 		run_executor(f, j, t, base, j->in, out);
 		free(out);
 	} else if (exited && x->code == 1) {
+		/* Told once per streak of them, as other skips are. */
+		j->idle_told = !(t->last_status && !strcmp(t->last_status, "skipped") && t->last_error &&
+		    !strncmp(t->last_error, STORE_GATE_IDLE, strlen(STORE_GATE_IDLE)));
 		const char *o = x->out ? x->out + strspn(x->out, " \t\r\n") : "";
 		int n = utf8_cut(o, strcspn(o, "\r\n") < 300 ? strcspn(o, "\r\n") : 300);
 		j->run.status = RUN_SKIPPED;

@@ -48,6 +48,7 @@ struct fire_report {
 	const struct run *run;   /* with output and error */
 	const char *name;        /* the task's name */
 	const char *hook;        /* the notify hook it went to, or NULL */
+	int told;                /* a gate's skip that ends a streak of others: said */
 };
 
 struct fire_cb {
@@ -79,6 +80,12 @@ void fire_pass_begin(struct fire *f);      /* a new pass: scan due tasks from th
 int fire_claim(struct fire *f, int *started, int *more, struct err *e);
 /* Claim one task for a manual run now.  ST_REFUSED: already running. */
 int fire_manual(struct fire *f, const char *id, char run_id[37], struct err *e);
+/* Claim task id for a run of an event now, with its payload (input; see
+ * fire_input.h) and key (NULL: none; see fire_event_key).  An event whose
+ * key was seen starts nothing: *dup = 1 and run_id the run it became ("":
+ * it waits in the queue).  ST_REFUSED: already running. */
+int fire_event(struct fire *f, const char *id, const char *payload, const char *key,
+    char run_id[37], int *dup, struct err *e);
 /* Whether occurrence slot of task id ran: a run of it that was not only a
  * record of a skip or a miss (as of now; a claim checks again, held). */
 int fire_slot_ran(struct fire *f, const char *id, int64_t slot, int *ran, struct err *e);

@@ -42,6 +42,7 @@ struct seen {
 	size_t cap, n;
 	int (*fn)(const char *id, void *arg);
 	void *arg;
+	ids_event_fn ev;         /* lines with "payload": events, each its own */
 };
 
 static size_t
@@ -61,7 +62,7 @@ seen_add(struct seen *sn, char *id)
 {
 	if (2 * (sn->n + 1) > sn->cap) {
 		struct seen big = {xcalloc(sn->cap ? 2 * sn->cap : 64, sizeof *big.slot),
-			sn->cap ? 2 * sn->cap : 64, 0, NULL, NULL};
+			sn->cap ? 2 * sn->cap : 64, 0, NULL, NULL, NULL};
 		for (size_t i = 0; i < sn->cap; i++)
 			if (sn->slot[i])
 				seen_add(&big, sn->slot[i]);
@@ -88,14 +89,38 @@ take_once(struct seen *sn, const char *id)
 		free(copy);
 }
 
-int
-ids_from_stream(FILE *f, int (*fn)(const char *id, void *arg), void *arg, struct err *e)
+/* An object with "payload" (and no "kind") is an event of the task it names (not one id
+ * among others: each line fires); 1 if it was one. */
+static int
+take_event(struct seen *sn, const cJSON *j, const char *id, long lineno, long *bad,
+    struct err *e)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(j, "payload");
+	const cJSON *k = cJSON_GetObjectItemCaseSensitive(j, "key");
+	/* A task's own JSON (task-ls --json) has a payload field of its own,
+	 * and a kind: it names a task to run, not an event. */
+	if (!sn->ev || !p || cJSON_IsNull(p) || cJSON_GetObjectItemCaseSensitive(j, "kind"))
+		return 0;
+	if (k && !cJSON_IsString(k)) {
+		if (!(*bad)++)
+			err_set(e, ST_INVALID, "stdin:%ld: \"key\" is not a string", lineno);
+		return 1;
+	}
+	char *text = cJSON_IsString(p) ? xstrdup(p->valuestring) : cJSON_PrintUnformatted(p);
+	sn->ev(id, text ? text : "", k ? k->valuestring : NULL, lineno, sn->arg);
+	cJSON_free(text);
+	return 1;
+}
+
+static int
+from_stream(FILE *f, int (*fn)(const char *id, void *arg), ids_event_fn ev, void *arg,
+    struct err *e)
 {
 	char *line = NULL;
 	size_t cap = 0;
 	long lineno = 0, bad = 0;
 	int rc = ST_OK;
-	struct seen sn = {NULL, 0, 0, fn, arg};
+	struct seen sn = {NULL, 0, 0, fn, arg, ev};
 	/* A bad line is reported (the first, with a count of the others) and
 	 * the ids after it are still taken, as for bad ids in arguments. */
 	while (getline(&line, &cap, f) >= 0) {
@@ -123,7 +148,10 @@ ids_from_stream(FILE *f, int (*fn)(const char *id, void *arg), void *arg, struct
 				cJSON_Delete(j);
 				continue;
 			}
-			take_once(&sn, id->valuestring);
+			if (!take_event(&sn, j, id->valuestring, lineno, &bad, e))
+				take_once(&sn, id->valuestring);
+			else if (bad == 1 && !rc)
+				rc = ST_INVALID;
 			cJSON_Delete(j);
 		} else {
 			take_once(&sn, line_task_id(s));
@@ -144,12 +172,25 @@ ids_from_stream(FILE *f, int (*fn)(const char *id, void *arg), void *arg, struct
 }
 
 int
+ids_from_stream(FILE *f, int (*fn)(const char *id, void *arg), void *arg, struct err *e)
+{
+	return from_stream(f, fn, NULL, arg, e);
+}
+
+int
 ids_each(int argc, char **argv, int (*fn)(const char *id, void *arg), void *arg, struct err *e)
+{
+	return ids_each_ev(argc, argv, fn, NULL, arg, e);
+}
+
+int
+ids_each_ev(int argc, char **argv, int (*fn)(const char *id, void *arg), ids_event_fn ev,
+    void *arg, struct err *e)
 {
 	if (argc == 0) {
 		if (isatty(0))
 			return err_set(e, ST_INVALID, "no task id given");
-		return ids_from_stream(stdin, fn, arg, e);
+		return from_stream(stdin, fn, ev, arg, e);
 	}
 	int rc = ST_OK;
 	for (int i = 0; i < argc; i++) {
@@ -158,7 +199,7 @@ ids_each(int argc, char **argv, int (*fn)(const char *id, void *arg), void *arg,
 			continue;
 		}
 		struct err sub;
-		int r = ids_from_stream(stdin, fn, arg, &sub);
+		int r = from_stream(stdin, fn, ev, arg, &sub);
 		if (r && !rc)
 			rc = err_set(e, r, "%s", sub.msg);
 	}

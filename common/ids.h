@@ -18,5 +18,13 @@ int ids_from_stream(FILE *f, int (*fn)(const char *id, void *arg), void *arg, st
 /* Each id named in args: "-", or no args and a non-terminal stdin, reads
  * them from stdin.  ST_INVALID when no id is given at all. */
 int ids_each(int argc, char **argv, int (*fn)(const char *id, void *arg), void *arg, struct err *e);
+/* The same, where a JSON line with a "payload" that is not null (and
+ * perhaps "key", a string), and no "kind" (a task's own JSON), is an
+ * event of its task: ev gets the payload's text (a string's
+ * own, else the JSON) for each such line, none skipped as seen. */
+typedef void (*ids_event_fn)(const char *id, const char *payload, const char *key, long lineno,
+    void *arg);
+int ids_each_ev(int argc, char **argv, int (*fn)(const char *id, void *arg), ids_event_fn ev,
+    void *arg, struct err *e);
 
 #endif

@@ -15,6 +15,7 @@
 #include "config.h"
 #include "pg_uri.h"
 #include "proc.h"
+#include "chain.h"
 #include "store_backend.h"
 
 const char *
@@ -463,7 +464,18 @@ store_task_count(struct store *st, const struct task_filter *f, long *n, struct 
 int
 store_task_trash(struct store *st, const char *id, int64_t now, struct err *e)
 {
-	return no_task(st->ops->task_trash(st, id, now, e), id, e);
+	/* Its followers are disabled with it, saying why (chain.h). */
+	struct task t;
+	int own, rc = own_begin(st, &own, e), got = 0;
+	if (!rc && !(rc = st->ops->task_get(st, id, &t, e)))
+		got = 1;
+	if (!rc)
+		rc = st->ops->task_trash(st, id, now, e);
+	if (!rc)
+		rc = chain_orphan(st, id, t.name ? t.name : id, now, NULL, e);
+	if (got)
+		task_free(&t);
+	return own_end(st, own, no_task(rc, id, e), e);
 }
 
 int

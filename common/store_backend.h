@@ -13,6 +13,7 @@
 #include "store.h"
 #include "store_history.h"
 #include "store_deliver.h"
+#include "store_chain.h"
 
 struct store_ops;
 struct web_store_ops;
@@ -144,6 +145,7 @@ struct store_ops {
 
 	const struct history_ops *history;  /* store_history.h, below */
 	const struct deliver_ops *deliver;  /* store_deliver.h */
+	const struct chain_ops *chain;      /* store_chain.h */
 	const struct web_store_ops *web;    /* store_web.h: task-web's tokens */
 };
 

@@ -743,7 +743,19 @@ static const char *const migrations[] = {
 	/* 13: a task's gate, the command that says whether its run is needed. */
 	"ALTER TABLE tasks ADD COLUMN gate text;"
 	"ALTER TABLE tasks ADD COLUMN gate_timeout integer;",
-	/* 14: spend that pruning does not touch: a ledger of what each task
+	/* 14: chains and events: the tasks a task follows (--after), and
+	 * the input of each run an upstream's end or an event starts, unique
+	 * per (task, key), pending until the claim that starts its run binds
+	 * it (store_chain.h). */
+	"ALTER TABLE tasks ADD COLUMN after_tasks text;"
+	"CREATE INDEX tasks_after ON tasks (id) WHERE after_tasks IS NOT NULL;"
+	"CREATE TABLE run_inputs (seq bigserial, id text COLLATE \"C\" PRIMARY KEY,"
+	" task_id text COLLATE \"C\" NOT NULL, kind text NOT NULL, key text NOT NULL,"
+	" upstream_run text COLLATE \"C\", slot bigint, input text, created_at bigint NOT NULL,"
+	" run_id text COLLATE \"C\", UNIQUE (task_id, key));"
+	"CREATE INDEX run_inputs_pending ON run_inputs (task_id, created_at) WHERE run_id IS NULL;"
+	"CREATE INDEX run_inputs_run ON run_inputs (run_id) WHERE run_id IS NOT NULL;",
+	/* 15: spend that pruning does not touch: a ledger of what each task
 	 * and all calls together spent by quarter-hour (the grain of every
 	 * zone's midnight), filled from the calls on record; and what each
 	 * task's last run reserved against its budgets, and has spent. */
@@ -1441,6 +1453,7 @@ static const struct store_ops pg_ops = {
 	.history = &pg_history_ops,
 	.web = &pg_web_ops,
 	.deliver = &pg_deliver_ops,
+	.chain = &pg_chain_ops,
 };
 
 int

@@ -328,7 +328,18 @@ static const char *const migrations[] = {
 	/* 17: a task's gate, the command that says whether its run is needed. */
 	"ALTER TABLE tasks ADD COLUMN gate TEXT;"
 	"ALTER TABLE tasks ADD COLUMN gate_timeout INTEGER;",
-	/* 18: spend that pruning does not touch: a ledger of what each task
+	/* 18: chains and events: the tasks a task follows (--after), and
+	 * the input of each run an upstream's end or an event starts, unique
+	 * per (task, key), pending until the claim that starts its run binds
+	 * it (store_chain.h). */
+	"ALTER TABLE tasks ADD COLUMN after_tasks TEXT;"
+	"CREATE INDEX tasks_after ON tasks(id) WHERE after_tasks IS NOT NULL;"
+	"CREATE TABLE run_inputs (id TEXT PRIMARY KEY, task_id TEXT NOT NULL, kind TEXT NOT NULL,"
+	" key TEXT NOT NULL, upstream_run TEXT, slot INTEGER, input TEXT, created_at INTEGER NOT NULL,"
+	" run_id TEXT, UNIQUE (task_id, key));"
+	"CREATE INDEX run_inputs_pending ON run_inputs(task_id, created_at) WHERE run_id IS NULL;"
+	"CREATE INDEX run_inputs_run ON run_inputs(run_id) WHERE run_id IS NOT NULL;",
+	/* 19: spend that pruning does not touch: a ledger of what each task
 	 * and all calls together spent by quarter-hour (the grain of every
 	 * zone's midnight), filled from the calls on record; and what each
 	 * task's last run reserved against its budgets, and has spent. */
@@ -1253,6 +1264,7 @@ static const struct store_ops sqlite_ops = {
 	.history = &sq_history_ops,
 	.web = &sq_web_ops,
 	.deliver = &sq_deliver_ops,
+	.chain = &sq_chain_ops,
 };
 
 int

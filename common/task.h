@@ -19,9 +19,10 @@ enum task_status { STATUS_PENDING, STATUS_RUNNING, STATUS_COMPLETED, STATUS_FAIL
 enum run_status { RUN_RUNNING, RUN_SUCCESS, RUN_FAILED, RUN_TIMEOUT, RUN_INTERRUPTED,
 	RUN_SKIPPED, RUN_UNSTARTED, RUN_MISSED, RUN_CANCELLED, RUN_STATUS_COUNT };
 /* What started a run: its slot on time, a person, a retry of a failed
- * slot, a slot caught up late, a heartbeat pass, a past slot replayed. */
+ * slot, a slot caught up late, a heartbeat pass, a past slot replayed,
+ * the end of a run it follows (chain.h), an event with a payload. */
 enum run_trigger { TRIGGER_SCHEDULE, TRIGGER_MANUAL, TRIGGER_RETRY, TRIGGER_CATCHUP,
-	TRIGGER_HEARTBEAT, TRIGGER_BACKFILL, TRIGGER_COUNT };
+	TRIGGER_HEARTBEAT, TRIGGER_BACKFILL, TRIGGER_AFTER, TRIGGER_EVENT, TRIGGER_COUNT };
 enum missed_policy { MISSED_ONCE, MISSED_SKIP, MISSED_ALL, MISSED_COUNT };
 /* An occurrence due while its task still runs: waits for it, is skipped,
  * or ends it. */
@@ -94,6 +95,7 @@ struct task {
 	char *notify_on;           /* the events its hook hears of (notify.h), NULL: the default */
 	char *deliver;             /* JSON array of delivery targets (deliver.h), or NULL: the config's */
 	char *deliver_on;          /* which runs are delivered (notify.h's words), NULL: every end */
+	char *after;               /* JSON array of "ID:ON": the runs it follows (chain.h), or NULL */
 	char *budget;              /* AMOUNT/PERIOD (spend.h), NULL: none */
 	int64_t budget_noticed;    /* the budget window its hook last heard of, or TIME_NONE */
 	char *output_hash;         /* of its last successful run's output, for `change` */

@@ -65,6 +65,7 @@ static const struct field task_table[] = {
 	{"notify_on",           "notify_on",           FT_STR,        T(notify_on),             F_IN, NULL},
 	{"deliver",             "deliver",             FT_ARRAY,      T(deliver),               F_IN | F_OMIT, NULL},
 	{"deliver_on",          "deliver_on",          FT_STR,        T(deliver_on),            F_IN | F_OMIT, NULL},
+	{"after",               "after_tasks",         FT_ARRAY,      T(after),                 F_IN | F_OMIT, NULL},
 	{"budget",              "budget",              FT_STR,        T(budget),                F_IN, NULL},
 	{"queued",              "queued",              FT_BOOL,       T(queued),                F_IN, NULL},
 	{"not_before",          "not_before",          FT_TIME,       T(not_before),            F_IN | F_WHEN | F_OMIT, NULL},

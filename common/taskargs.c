@@ -16,6 +16,7 @@
 #include "history.h"
 #include "mcp_client.h"
 #include "notify.h"
+#include "chain.h"
 #include "deliver.h"
 #include "config.h"
 #include "opt.h"
@@ -32,6 +33,7 @@ enum {
 	OPT_BUDGET, OPT_NOTIFY_ON,
 	OPT_OVERLAP, OPT_DEADLINE, OPT_PAUSE_AFTER, OPT_KEEP, OPT_DELIVER, OPT_DELIVER_ON,
 	OPT_GATE, OPT_GATE_TIMEOUT,
+	OPT_AFTER,
 };
 
 static const char task_shortopts[] = "n:p:s:c:a:P:z:m:e:t:r:k:A:C:";
@@ -82,6 +84,7 @@ static const struct option task_options[] = {
 	{"deliver-on", required_argument, NULL, OPT_DELIVER_ON},
 	{"gate", required_argument, NULL, OPT_GATE},
 	{"gate-timeout", required_argument, NULL, OPT_GATE_TIMEOUT},
+	{"after", required_argument, NULL, OPT_AFTER},
 	{0, 0, 0, 0},
 };
 
@@ -101,6 +104,8 @@ taskargs_free(struct task_args *a)
 	free(a->mcp_allow);
 	free(a->deliver);
 	a->deliver = NULL;
+	free(a->after);
+	a->after = NULL;
 	free(a->weekly_joined);
 	free(a->crons);
 	a->crons = NULL;
@@ -238,6 +243,7 @@ taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int ar
 	case OPT_KEEP: a->keep = arg; break;
 	case OPT_DELIVER: push(&a->deliver, &a->ndeliver, arg); break;
 	case OPT_DELIVER_ON: a->deliver_on = arg; break;
+	case OPT_AFTER: push(&a->after, &a->nafter, arg); break;
 	default: return 0;
 	}
 	return 1;
@@ -591,6 +597,9 @@ check_text(const struct task_args *a, struct err *e)
 	for (size_t i = 0; i < a->ndeliver; i++)
 		if (!utf8_valid(a->deliver[i], strlen(a->deliver[i])))
 			return err_set(e, ST_INVALID, "--deliver is not UTF-8 text");
+	for (size_t i = 0; i < a->nafter; i++)
+		if (!utf8_valid(a->after[i], strlen(a->after[i])))
+			return err_set(e, ST_INVALID, "--after is not UTF-8 text");
 	return ST_OK;
 }
 
@@ -650,6 +659,41 @@ apply_deliver(const struct task_args *a, struct task *t, struct err *e)
 	}
 	cJSON_Delete(arr);
 	config_free(cf);
+	return rc;
+}
+
+/* --after (each TASK[:ON]; none alone removes them), kept as written:
+ * the command resolves the tasks and refuses loops (chain_resolve). */
+static int
+apply_after(const struct task_args *a, struct task *t, struct err *e)
+{
+	if (!a->nafter)
+		return ST_OK;
+	for (size_t i = 0; i < a->nafter; i++) {
+		if (strcmp(a->after[i], "none") == 0) {
+			if (a->nafter > 1)
+				return err_set(e, ST_INVALID, "--after none removes every task it follows;"
+				    " give it alone");
+			set_str(&t->after, NULL);
+			return ST_OK;
+		}
+	}
+	if (a->nafter > CHAIN_MAX)
+		return err_set(e, ST_INVALID, "--after: at most %d tasks", CHAIN_MAX);
+	cJSON *arr = cJSON_CreateArray();
+	int rc = ST_OK;
+	for (size_t i = 0; i < a->nafter && !rc; i++) {
+		struct chain_link l;
+		if (!(rc = chain_link_parse(a->after[i], &l, e)))
+			cJSON_AddItemToArray(arr, cJSON_CreateString(a->after[i]));
+	}
+	if (rc)
+		rc = err_set(e, rc, "bad --%s", e->msg);
+	if (!rc) {
+		free(t->after);
+		t->after = cJSON_PrintUnformatted(arr);
+	}
+	cJSON_Delete(arr);
 	return rc;
 }
 
@@ -842,7 +886,7 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 	apply_words(a->mcp_allow, a->nmcp_allow, &t->mcp_allow);
 	if (a->nmcp && (rc = check_servers(t->mcp, e)))
 		return rc;
-	if ((rc = apply_deliver(a, t, e)))
+	if ((rc = apply_deliver(a, t, e)) || (rc = apply_after(a, t, e)))
 		return rc;
 	int rearm = 0;
 	if ((rc = apply_when(a, t, now, zs, &rearm, e)))

@@ -31,6 +31,8 @@ struct task_args {
 	const char *deliver_on;      /* "" goes back to the default */
 	const char *gate;            /* --gate COMMAND; "" removes it */
 	const char *gate_timeout;    /* "" goes back to the default */
+	const char **after;          /* --after TASK[:ON], repeatable; "none" removes them all */
+	size_t nafter;
 	int manual, heartbeat;
 	int enabled;            /* -1 unchanged */
 	char *weekly_joined;

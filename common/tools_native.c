@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "chain.h"
 #include "cron.h"
 #include "store.h"
 #include "task_json.h"
@@ -142,6 +143,28 @@ agent_limits(const cJSON *args, struct buf *out)
 	return 1;
 }
 
+/* The tasks t follows, resolved and free of loops (chain.h), each one
+ * the agent may see: a run's input is its upstream's answer. */
+static int
+native_after(struct tools *tl, const struct task_args *a, struct task *t, struct err *e)
+{
+	if (!a->nafter || !t->after)
+		return ST_OK;
+	int rc = chain_resolve(tl->st, t, e);
+	struct chain_link links[CHAIN_MAX];
+	size_t n = 0;
+	if (!rc)
+		rc = chain_links(t->after, links, CHAIN_MAX, &n, e);
+	for (size_t i = 0; !rc && i < n; i++) {
+		struct task u;
+		if ((rc = tools_task_get(tl, links[i].ref, &u, e)))
+			rc = err_set(e, ST_INVALID, "after: no task '%.8s'", links[i].ref);
+		else
+			task_free(&u);
+	}
+	return rc;
+}
+
 /* JSON arguments to the fields task-add and task-edit take; *payload is
  * the payload's text and count[] the text of the count, retries and
  * pause_after, which a borrows (the caller frees the payload). */
@@ -149,7 +172,8 @@ static int
 native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char **payload,
     char count[3][24], struct buf *out)
 {
-	static const char *const arrays[] = {"plan", "attachments", "mcp", "mcp_allow", "deliver"};
+	static const char *const arrays[] = {"plan", "attachments", "mcp", "mcp_allow", "deliver",
+		"after"};
 	int n = 0, b;
 	const char *given[8];
 	for (const char *const *k = schedule_args; *k; k++) {
@@ -207,9 +231,9 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
 	a->heartbeat = tools_arg_bool(args, "heartbeat", &b) && b;
 	if (tools_arg_bool(args, "enabled", &b))
 		a->enabled = b;
-	const char ***lists[] = {&a->plan, &a->attach, &a->mcp, &a->mcp_allow, &a->deliver};
-	size_t *counts[] = {&a->nplan, &a->nattach, &a->nmcp, &a->nmcp_allow, &a->ndeliver};
-	for (int i = 0; i < 5; i++) {
+	const char ***lists[] = {&a->plan, &a->attach, &a->mcp, &a->mcp_allow, &a->deliver, &a->after};
+	size_t *counts[] = {&a->nplan, &a->nattach, &a->nmcp, &a->nmcp_allow, &a->ndeliver, &a->nafter};
+	for (int i = 0; i < 6; i++) {
 		const cJSON *v = tools_arg(args, arrays[i]), *it;
 		const char ***list = lists[i];
 		size_t *nlist = counts[i];
@@ -223,7 +247,7 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
 		cJSON_ArrayForEach(it, v) (*list)[(*nlist)++] = it->valuestring;
 		/* An empty list clears the field (taskargs: --attach ''). */
 		if (i && !*nlist)
-			(*list)[(*nlist)++] = "";
+			(*list)[(*nlist)++] = list == &a->after ? "none" : "";
 	}
 	const cJSON *p = tools_arg(args, "payload");
 	if (p)
@@ -264,7 +288,7 @@ native_create(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	}
 	tools_arg_bool(args, "force", &force);
 	if ((rc = taskargs_apply(&a, &t, tl->now, tl->zs, &changed, e)) ||
-	    (rc = tools_task_add(tl, &t, !force, &is_dup, dup, e)))
+	    (rc = native_after(tl, &a, &t, e)) || (rc = tools_task_add(tl, &t, !force, &is_dup, dup, e)))
 		goto out;
 	if (is_dup) {
 		struct task old;
@@ -493,7 +517,8 @@ native_update(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 		    "finished", old.name);
 		goto out;
 	}
-	if ((rc = taskargs_apply(&a, &t, tl->now, tl->zs, &changed, e)))
+	if ((rc = taskargs_apply(&a, &t, tl->now, tl->zs, &changed, e)) ||
+	    (rc = native_after(tl, &a, &t, e)))
 		goto out;
 	/* A new schedule re-arms a finished task (taskargs_apply counts
 	 * enabling one as a change of schedule). */
@@ -619,6 +644,10 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	{"deliver", "array", "Where its answers are sent: named targets of the user's config " \
 	    "('@NAME'; only those agent_deliver lists), or ['none'] to remove them.", NULL, 0, NULL, \
 	    NULL}, \
+	{"after", "array", "Tasks whose runs start this one, each 'TASK' or 'TASK:success', " \
+	    "'TASK:failure', 'TASK:any' (TASK: an id, a prefix or an exact name): one run per " \
+	    "upstream run that ends so, given that run's answer as input. ['none'] removes them.", \
+	    NULL, 0, NULL, NULL}, \
 	{"mcp_allow", "array", "Glob patterns on the full tool name mcp__SERVER__TOOL limiting " \
 	    "which of those MCP tools the model may call (e.g. 'mcp__github__list_*'); within this " \
 	    "run's own when it has some.", NULL, 0, NULL, NULL}, \

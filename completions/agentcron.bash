@@ -43,6 +43,7 @@ _agentcron_complete()
 		esac ;;
 	-k | --kind) [[ $cmd == task-ls ]] && words='cron every at plan manual heartbeat' ;;
 	--missed) words='once skip all' ;;
+	--after) words=$(_agentcron_ids) ;;
 	--notify-on | --deliver-on) words='failure recovery change success always never' ;;
 	--deliver) words="none webhook: slack: ntfy: telegram: mailto: exec: $(sed -n \
 		's/^[[:space:]]*deliver\.\([A-Za-z0-9_.-]*\)[[:space:]]*=.*/@\1/p' \

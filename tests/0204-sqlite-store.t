@@ -77,6 +77,9 @@ cat >old11.sql <<\EOF
 DROP TABLE spend;
 DROP TABLE reserves;
 DROP INDEX tasks_herd;
+DROP TABLE run_inputs;
+DROP INDEX tasks_after;
+ALTER TABLE tasks DROP COLUMN after_tasks;
 DROP INDEX tasks_deliver;
 DROP TABLE receipts;
 ALTER TABLE tasks DROP COLUMN gate;

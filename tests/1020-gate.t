@@ -39,7 +39,9 @@ test_expect_success 'exit 0: the run goes on, the gate output after the prompt o
 
 test_expect_success 'exit 1: a skip with the reason, no model call, no tokens, no failure, no notice' '
 	rm -f mailbox told && echo "no new mail" >mailbox && echo 1 >code &&
-	TASK_NOW=2026-11-24T07:00:10Z task-tick >out 2>err && test ! -s err &&
+	TASK_NOW=2026-11-24T07:00:10Z task-tick >out 2>err &&
+	echo "task-tick: task '\''inbox'\'' ($(cut -c1-8 id)) skipped: gate: nothing to do: no new mail" >expect &&
+	test_cmp expect err &&
 	grep -q "\"status\":\"skipped\"" out &&
 	task-log --task inbox | cut -f7 >actual && printf "skipped\nsuccess\n" >expect &&
 	test_cmp expect actual &&
@@ -95,6 +97,21 @@ test_expect_success 'bad gates are refused when the task is made; --gate "" remo
 	grep -q "failed: gate: command .no-such-gate. not found in PATH" err &&
 	task-edit slow --gate "" >/dev/null &&
 	task-ls --json | grep "\"name\":\"slow\"" >json && ! grep -q "\"gate\"" json
+'
+
+test_expect_success 'nothing to do is said on standard error once per streak, in the log each time' '
+	echo "nothing" >mailbox && echo 1 >code &&
+	TASK_NOW=2026-12-01T06:59:00Z task-add --cron "0 7 * * *" --name quiet --gate "$PWD/gate" q >/dev/null &&
+	for day in 01 02 03; do
+		TASK_NOW=2026-12-${day}T07:00:10Z task-tick >out.$day 2>err.$day &&
+		grep -q "\"status\":\"skipped\"" out.$day || return 1
+	done &&
+	grep "quiet" err.01 >actual &&
+	echo "task-tick: task '\''quiet'\'' ($(task-ls --json | sed -n "s/.*\"id\":\"\([^\"]\{8\}\).*\"name\":\"quiet\".*/\1/p")) skipped: gate: nothing to do: nothing" >expect &&
+	test_cmp expect actual && ! grep -q quiet err.02 && ! grep -q quiet err.03 &&
+	echo 0 >code && TASK_NOW=2026-12-04T07:00:10Z task-tick >/dev/null 2>err.04 && ! grep -q quiet err.04 &&
+	echo 1 >code && TASK_NOW=2026-12-05T07:00:10Z task-tick >/dev/null 2>err.05 &&
+	grep -q "quiet.*skipped: gate: nothing to do: nothing$" err.05
 '
 
 test_expect_success 'agents cannot set a gate, nor change a task the user gave one' '

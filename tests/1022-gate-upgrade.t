@@ -1,15 +1,17 @@
 #!/bin/sh
 # The gate step of the schema: a store from before it (schema 16 in a
-# file, 12 on PostgreSQL) is upgraded in place, its tasks kept, and its
-# tasks can be given a gate.
+# file, 12 on PostgreSQL; the later chains step undone too) is upgraded
+# in place, its tasks kept, and its tasks can be given a gate.
 . "$AC_TOP/tests/lib.sh"
 
 test_expect_success 'a store from before gates is upgraded and keeps its tasks' '
 	task-add --daily 07:00 --name kept x >/dev/null &&
 	case $AC_STORE in
-	sqlite) sqlite3 "$TASK_DB" "ALTER TABLE tasks DROP COLUMN gate;
+	sqlite) sqlite3 "$TASK_DB" "DROP TABLE spend; DROP TABLE reserves; DROP TABLE run_inputs; DROP INDEX tasks_after;
+		ALTER TABLE tasks DROP COLUMN after_tasks; ALTER TABLE tasks DROP COLUMN gate;
 		ALTER TABLE tasks DROP COLUMN gate_timeout; PRAGMA user_version = 16;" ;;
-	postgres) store_sql "ALTER TABLE tasks DROP COLUMN gate, DROP COLUMN gate_timeout;
+	postgres) store_sql "DROP TABLE spend, reserves; DROP TABLE run_inputs; DROP INDEX tasks_after;
+		ALTER TABLE tasks DROP COLUMN after_tasks, DROP COLUMN gate, DROP COLUMN gate_timeout;
 		UPDATE agentcron_schema SET version = 12" ;;
 	esac &&
 	task-ls | cut -f2 >actual && echo kept >expect && test_cmp expect actual &&

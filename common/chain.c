@@ -1,0 +1,376 @@
+/* Chains: tasks that follow other tasks (chain.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <cjson/cJSON.h>
+
+#include "chain.h"
+#include "fire_rules.h"
+#include "store_chain.h"
+
+static const char *const on_names[CHAIN_ON_COUNT] = {"success", "failure", "any"};
+static const char *const on_verbs[CHAIN_ON_COUNT] = {"succeeds", "fails", "ends"};
+
+const char *
+chain_on_name(int on)
+{
+	return on >= 0 && on < CHAIN_ON_COUNT ? on_names[on] : "success";
+}
+
+int
+chain_link_parse(const char *spec, struct chain_link *l, struct err *e)
+{
+	l->on = CHAIN_SUCCESS;
+	const char *colon = strrchr(spec, ':');
+	size_t len = strlen(spec);
+	if (colon) {
+		int on = -1;
+		for (int i = 0; i < CHAIN_ON_COUNT; i++)
+			if (strcasecmp(colon + 1, on_names[i]) == 0)
+				on = i;
+		if (on >= 0) {
+			l->on = on;
+			len = (size_t)(colon - spec);
+		} else if (colon[1] && !strchr(colon + 1, ' ') && strlen(colon + 1) < 12 &&
+		    colon > spec && colon[-1] != ' ') {
+			/* "fetch:sucess": a typo, not a name with a colon in it. */
+			return err_set(e, ST_INVALID, "after '%.80s': '%.20s' is not success, failure or any",
+			    spec, colon + 1);
+		}
+	}
+	while (len && (spec[len - 1] == ' ' || spec[len - 1] == '\t'))
+		len--;
+	while (len && (*spec == ' ' || *spec == '\t')) {
+		spec++;
+		len--;
+	}
+	if (!len)
+		return err_set(e, ST_INVALID, "after: a task to follow is needed (TASK[:success|failure|any])");
+	if (len >= sizeof l->ref)
+		return err_set(e, ST_INVALID, "after: '%.40s...' is too long for a task's id or name", spec);
+	memcpy(l->ref, spec, len);
+	l->ref[len] = 0;
+	return ST_OK;
+}
+
+int
+chain_links(const char *after, struct chain_link *out, size_t max, size_t *n, struct err *e)
+{
+	*n = 0;
+	if (!after)
+		return ST_OK;
+	cJSON *a = cJSON_Parse(after);
+	if (!cJSON_IsArray(a)) {
+		cJSON_Delete(a);
+		return err_set(e, ST_INVALID, "after: expected a list of tasks");
+	}
+	int rc = ST_OK;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, a) {
+		if (!cJSON_IsString(it)) {
+			rc = err_set(e, ST_INVALID, "after: each entry is a task (TASK[:success|failure|any])");
+			break;
+		}
+		if (*n == max) {
+			rc = err_set(e, ST_INVALID, "after: at most %d tasks", CHAIN_MAX);
+			break;
+		}
+		if ((rc = chain_link_parse(it->valuestring, &out[*n], e)))
+			break;
+		(*n)++;
+	}
+	cJSON_Delete(a);
+	return rc;
+}
+
+/* The name of task id for messages; the id's start when it cannot be read. */
+static char *
+name_of(struct store *st, const char *id)
+{
+	struct task t;
+	struct err e;
+	if (store_task_get(st, id, &t, &e) != ST_OK)
+		return xasprintf("%.8s", id);
+	char *name = xstrdup(t.name ? t.name : id);
+	task_free(&t);
+	return name;
+}
+
+/* The loop search: from id upstream, looking for target. */
+struct walk {
+	struct store *st;
+	const char *target;
+	char (*seen)[37];
+	size_t nseen;
+	char (*path)[37];
+	size_t depth;
+	struct err *e;
+};
+
+/* 1: target reached (path[0..depth) leads to it), 0: not, -1: error. */
+static int
+walk_up(struct walk *w, const char *id)
+{
+	if (strcmp(id, w->target) == 0)
+		return 1;
+	for (size_t i = 0; i < w->nseen; i++)
+		if (strcmp(w->seen[i], id) == 0)
+			return 0;
+	if (w->nseen == CHAIN_DEPTH_MAX || w->depth == CHAIN_DEPTH_MAX) {
+		err_set(w->e, ST_INVALID, "after: the chain above this task is too long to check"
+		    " (more than %d tasks)", CHAIN_DEPTH_MAX);
+		return -1;
+	}
+	memcpy(w->seen[w->nseen++], id, 37);
+	struct task t;
+	struct err ge;
+	if (store_task_get(w->st, id, &t, &ge) != ST_OK)
+		return 0;
+	struct chain_link links[CHAIN_MAX];
+	size_t n = 0;
+	struct err le;
+	int found = 0;
+	if (t.deleted_at == TIME_NONE && chain_links(t.after, links, CHAIN_MAX, &n, &le) == ST_OK) {
+		memcpy(w->path[w->depth++], id, 37);
+		for (size_t i = 0; i < n && !found; i++)
+			found = walk_up(w, links[i].ref);
+		if (!found)
+			w->depth--;
+	}
+	task_free(&t);
+	return found;
+}
+
+/* t following ups[0..n) would make a loop: said in e, in the order runs
+ * flow ('t' -> 'x' -> ... -> 't'). */
+static int
+loop_check(struct store *st, const struct task *t, char (*ups)[37], size_t n, struct err *e)
+{
+	if (!t->id[0])
+		return ST_OK; /* a new task: nothing follows it yet */
+	struct walk w = {st, t->id, xcalloc(CHAIN_DEPTH_MAX, 37), 0, xcalloc(CHAIN_DEPTH_MAX, 37), 0, e};
+	int found = 0;
+	for (size_t i = 0; i < n && !found; i++) {
+		w.depth = 0;
+		found = walk_up(&w, ups[i]);
+	}
+	int rc = found < 0 ? ST_INVALID : ST_OK;
+	if (found > 0) {
+		struct buf b = {0};
+		buf_printf(&b, "'%s'", t->name ? t->name : t->id);
+		for (size_t i = w.depth; i-- > 0;) {
+			char *name = name_of(st, w.path[i]);
+			buf_printf(&b, " -> '%s'", name);
+			free(name);
+		}
+		buf_printf(&b, " -> '%s'", t->name ? t->name : t->id);
+		rc = err_set(e, ST_INVALID, "after: that would make a loop: %s", b.data);
+		buf_free(&b);
+	}
+	free(w.seen);
+	free(w.path);
+	return rc;
+}
+
+int
+chain_resolve(struct store *st, struct task *t, struct err *e)
+{
+	struct chain_link links[CHAIN_MAX];
+	size_t n = 0;
+	int rc = chain_links(t->after, links, CHAIN_MAX, &n, e);
+	if (rc)
+		return rc;
+	char ids[CHAIN_MAX][37];
+	size_t m = 0;
+	cJSON *out = cJSON_CreateArray();
+	for (size_t i = 0; !rc && i < n; i++) {
+		char id[37];
+		struct err re;
+		int r = store_task_resolve(st, links[i].ref, 0, id, &re);
+		if (r) {
+			rc = err_set(e, r == ST_NOTFOUND ? ST_INVALID : r, "after: %s", re.msg);
+			break;
+		}
+		if (strcmp(id, t->id) == 0) {
+			rc = err_set(e, ST_INVALID, "after '%s': a task cannot follow itself", links[i].ref);
+			break;
+		}
+		int dup = 0;
+		for (size_t k = 0; k < m; k++)
+			dup |= strcmp(ids[k], id) == 0;
+		if (dup)
+			continue;
+		memcpy(ids[m++], id, 37);
+		char *s = xasprintf("%s:%s", id, chain_on_name(links[i].on));
+		cJSON_AddItemToArray(out, cJSON_CreateString(s));
+		free(s);
+	}
+	if (!rc)
+		rc = loop_check(st, t, ids, m, e);
+	if (!rc) {
+		char *text = m ? cJSON_PrintUnformatted(out) : NULL;
+		free(t->after);
+		t->after = text ? xstrdup(text) : NULL;
+		cJSON_free(text);
+	}
+	cJSON_Delete(out);
+	return rc;
+}
+
+void
+chain_describe(struct store *st, const struct task *t, char *buf, size_t n)
+{
+	struct chain_link links[CHAIN_MAX];
+	size_t k = 0;
+	struct err e;
+	buf[0] = 0;
+	if (chain_links(t->after, links, CHAIN_MAX, &k, &e) || !k)
+		return;
+	struct buf b = {0};
+	for (size_t i = 0; i < k; i++) {
+		char *name = name_of(st, links[i].ref);
+		buf_printf(&b, "%s'%s' %s", i ? " or " : "after ", name, on_verbs[links[i].on]);
+		free(name);
+	}
+	snprintf(buf, n, "%s", b.data);
+	buf_free(&b);
+}
+
+void
+chain_describe_task(struct store *st, const struct task *t, char *desc, size_t n)
+{
+	char chain[512];
+	chain_describe(st, t, chain, sizeof chain);
+	if (!chain[0])
+		return;
+	if (t->kind == KIND_MANUAL) {
+		snprintf(desc, n, "%s", chain);
+		return;
+	}
+	size_t l = strlen(desc);
+	if (l < n)
+		snprintf(desc + l, n - l, "; %s", chain);
+}
+
+/* Would run r's occurrence be tried again (its followers wait for the end)? */
+static int
+retried(const struct task *t, struct zones *zs, const struct run *r)
+{
+	if (r->prev_status[0] || r->status == RUN_SUCCESS)
+		return 0;
+	if (task_repeats(t))
+		return rules_is_retry(t, zs);
+	if (t->kind == KIND_AT)
+		return t->status == STATUS_PENDING && t->next_run_at != TIME_NONE;
+	if (t->kind == KIND_PLAN)
+		return t->status == STATUS_PENDING && t->nplan && r->slot == t->plan[t->nplan - 1];
+	return 0;
+}
+
+struct fire_ctx {
+	struct store *st;
+	const struct run *r;
+	int ok;
+	int64_t now;
+	int queued, rc;
+	struct err *e;
+};
+
+static int
+follow(const char *id, const char *after, int enabled, void *arg)
+{
+	struct fire_ctx *x = arg;
+	struct chain_link links[CHAIN_MAX];
+	size_t n = 0;
+	struct err le;
+	if (!enabled || chain_links(after, links, CHAIN_MAX, &n, &le))
+		return 0;
+	int match = 0;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(links[i].ref, x->r->task_id) == 0)
+			match |= links[i].on == CHAIN_ANY || (links[i].on == CHAIN_SUCCESS) == x->ok;
+	if (!match)
+		return 0;
+	struct run_input in;
+	run_input_init(&in);
+	if (uuid4(in.id) != 0) {
+		x->rc = err_set(x->e, ST_ERR, "cannot make an input's id: no randomness");
+		return 1;
+	}
+	memcpy(in.task_id, id, sizeof in.task_id);
+	in.kind = INPUT_AFTER;
+	in.key = (char *)x->r->id;
+	memcpy(in.upstream_run, x->r->id, sizeof in.upstream_run);
+	in.slot = x->r->slot;
+	in.text = (char *)(!str_empty(x->r->output) || x->ok ? x->r->output : x->r->error);
+	in.created_at = x->now;
+	int added = 0;
+	x->rc = store_input_add(x->st, &in, &added, x->e);
+	if (!x->rc && added && !(x->rc = store_task_queue(x->st, id, x->now, x->e)))
+		x->queued++;
+	return x->rc != ST_OK;
+}
+
+int
+chain_fire(struct store *st, struct zones *zs, const struct task *t, const struct run *r,
+    int64_t now, int *queued, struct err *e)
+{
+	int ok = r->status == RUN_SUCCESS;
+	*queued = 0;
+	if (!ok && r->status != RUN_FAILED && r->status != RUN_TIMEOUT && r->status != RUN_INTERRUPTED)
+		return ST_OK;
+	if (retried(t, zs, r))
+		return ST_OK;
+	struct fire_ctx x = {st, r, ok, now, 0, ST_OK, e};
+	int rc = store_followers(st, r->task_id, follow, &x, e);
+	*queued = x.queued;
+	return x.rc ? x.rc : rc;
+}
+
+struct orphan_ctx {
+	struct store *st;
+	const char *upstream, *name;
+	int64_t now;
+	int n, rc;
+	struct err *e;
+};
+
+static int
+orphan(const char *id, const char *after, int enabled, void *arg)
+{
+	struct orphan_ctx *x = arg;
+	struct chain_link links[CHAIN_MAX];
+	size_t n = 0;
+	struct err le;
+	int match = 0;
+	if (!enabled || chain_links(after, links, CHAIN_MAX, &n, &le))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		match |= strcmp(links[i].ref, x->upstream) == 0;
+	if (!match)
+		return 0;
+	struct task t;
+	if ((x->rc = store_task_get(x->st, id, &t, x->e)))
+		return 1;
+	t.enabled = 0;
+	char *why = xasprintf("disabled: the task it follows, '%s', was deleted", x->name);
+	set_str(&t.paused, why);
+	free(why);
+	t.updated_at = x->now;
+	x->rc = store_task_put(x->st, &t, x->e);
+	task_free(&t);
+	x->n += !x->rc;
+	return x->rc != ST_OK;
+}
+
+int
+chain_orphan(struct store *st, const char *upstream, const char *name, int64_t now, int *n,
+    struct err *e)
+{
+	struct orphan_ctx x = {st, upstream, name, now, 0, ST_OK, e};
+	int rc = store_followers(st, upstream, orphan, &x, e);
+	if (n)
+		*n = x.n;
+	return x.rc ? x.rc : rc;
+}

@@ -1,0 +1,186 @@
+/* The inputs of chained and event runs, as their executors get them
+ * (fire_input.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fire_env.h"
+#include "fire_input.h"
+#include "store_chain.h"
+#include "utf8.h"
+
+/* The payload in a file of its own: a long one does not fit the environment. */
+static int
+payload_file(const char *text, char **file, struct err *e)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path = xasprintf("%s/agentcron-payload-XXXXXX", !str_empty(dir) ? dir : "/tmp");
+	int fd = mkstemp(path);
+	if (fd < 0) {
+		int err = errno;
+		free(path);
+		return err_set(e, ST_ERR, "cannot make a payload file: %s", strerror(err));
+	}
+	size_t n = strlen(text), off = 0;
+	while (off < n) {
+		ssize_t w = write(fd, text + off, n - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			int err = errno;
+			close(fd);
+			unlink(path);
+			free(path);
+			return err_set(e, ST_ERR, "cannot write a payload file: %s", strerror(err));
+		}
+		off += (size_t)w;
+	}
+	if (close(fd) != 0) {
+		int err = errno;
+		unlink(path);
+		free(path);
+		return err_set(e, ST_ERR, "cannot write a payload file: %s", strerror(err));
+	}
+	*file = path;
+	return ST_OK;
+}
+
+int
+fire_input_apply(struct store *st, const struct run *r, char **text, char ***envp, char **file,
+    struct err *e)
+{
+	*file = NULL;
+	if (r->trigger != TRIGGER_AFTER && r->trigger != TRIGGER_EVENT)
+		return ST_OK;
+	struct run_input in;
+	int found = 0, rc = store_input_find(st, INPUT_OF_RUN, NULL, r->id, &in, &found, e);
+	if (rc || !found) {
+		run_input_free(&in);
+		return rc;
+	}
+	const char *s = in.text ? in.text : "";
+	if (*s) {
+		char *both = xasprintf("%s%s%s", *text, **text ? "\n\n" : "", s);
+		free(*text);
+		*text = both;
+	}
+	if (in.kind == INPUT_AFTER) {
+		fire_env_set(envp, "TASK_INPUT_RUN", in.upstream_run);
+	} else {
+		fire_env_set(envp, "TASK_PAYLOAD", strlen(s) <= FIRE_PAYLOAD_ENV_MAX ? s : "");
+		rc = payload_file(s, file, e);
+		if (!rc)
+			fire_env_set(envp, "TASK_PAYLOAD_FILE", *file);
+	}
+	run_input_free(&in);
+	return rc;
+}
+
+int
+fire_payload_check(const char *s, size_t n, struct err *e)
+{
+	if (n > FIRE_PAYLOAD_MAX)
+		return err_set(e, ST_INVALID, "payload: %zu bytes, more than the %d allowed", n,
+		    FIRE_PAYLOAD_MAX);
+	if (memchr(s, 0, n))
+		return err_set(e, ST_INVALID, "payload: holds a NUL byte; it must be text");
+	if (!utf8_valid(s, n))
+		return err_set(e, ST_INVALID, "payload: not valid UTF-8 text");
+	return ST_OK;
+}
+
+int
+fire_payload_read(const char *arg, char **out, struct err *e)
+{
+	*out = NULL;
+	if (arg[0] != '@' && strcmp(arg, "-") != 0) {
+		int rc = fire_payload_check(arg, strlen(arg), e);
+		if (!rc)
+			*out = xstrdup(arg);
+		return rc;
+	}
+	int fd = strcmp(arg, "-") == 0 ? 0 : open(arg + 1, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(e, ST_INVALID, "payload '%.200s': %s", arg + 1, strerror(errno));
+	struct buf b = {0};
+	errno = 0;
+	int r = buf_read_fd(&b, fd, FIRE_PAYLOAD_MAX);
+	int err = errno;
+	if (fd)
+		close(fd);
+	if (r < 0) {
+		buf_free(&b);
+		/* buf_read_fd stops past max without an errno of its own. */
+		return err == 0 ? err_set(e, ST_INVALID, "payload: more than the %d bytes allowed",
+		    FIRE_PAYLOAD_MAX) : err_set(e, ST_INVALID, "payload '%.200s': %s", arg, strerror(err));
+	}
+	int rc = fire_payload_check(b.data ? b.data : "", b.len, e);
+	if (rc) {
+		buf_free(&b);
+		return rc;
+	}
+	*out = b.data ? b.data : xstrdup("");
+	return ST_OK;
+}
+
+int
+fire_event_key(const char *key, char **out, struct err *e)
+{
+	*out = NULL;
+	if (key) {
+		size_t n = strlen(key);
+		if (!n || n > FIRE_EVENT_KEY_MAX || !utf8_valid(key, n))
+			return err_set(e, ST_INVALID, "key: 1 to %d bytes of UTF-8 text", FIRE_EVENT_KEY_MAX);
+		*out = xasprintf("key:%s", key);
+		return ST_OK;
+	}
+	char id[37];
+	if (uuid4(id) != 0)
+		return err_set(e, ST_ERR, "cannot make an event's id: no randomness");
+	*out = xasprintf("id:%s", id);
+	return ST_OK;
+}
+
+int
+fire_event_queue(struct store *st, const char *id, const char *payload, const char *key,
+    int64_t now, int *dup, char run_id[37], struct err *e)
+{
+	struct run_input in, had;
+	run_input_init(&in);
+	run_input_init(&had);
+	*dup = 0;
+	run_id[0] = 0;
+	int rc = fire_event_key(key, &in.key, e), found = 0, added = 0;
+	if (rc)
+		return rc;
+	if (uuid4(in.id) != 0) {
+		free(in.key);
+		return err_set(e, ST_ERR, "cannot make an event's id: no randomness");
+	}
+	memcpy(in.task_id, id, sizeof in.task_id);
+	in.kind = INPUT_EVENT;
+	in.text = (char *)payload;
+	in.created_at = now;
+	rc = store_begin(st, e);
+	if (!rc)
+		rc = store_input_find(st, INPUT_BY_KEY, id, in.key, &had, &found, e);
+	if (!rc && found) {
+		*dup = 1;
+		snprintf(run_id, 37, "%s", had.run_id);
+	}
+	run_input_free(&had);
+	if (!rc && !found)
+		rc = store_input_add(st, &in, &added, e);
+	if (!rc && added)
+		rc = store_task_queue(st, id, now, e);
+	if (!rc)
+		rc = store_commit(st, e);
+	if (rc)
+		store_rollback(st);
+	free(in.key);
+	return rc;
+}

@@ -1,0 +1,59 @@
+/* store_chain.c: the inputs of chained and event runs (store_chain.h),
+ * through the backend's chain_ops. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_backend.h"
+#include "store_chain.h"
+
+static const char *const kind_names[INPUT_KIND_COUNT] = {"after", "event"};
+
+const char *
+input_kind_name(int kind)
+{
+	return kind >= 0 && kind < INPUT_KIND_COUNT ? kind_names[kind] : "unknown";
+}
+
+void
+run_input_init(struct run_input *in)
+{
+	memset(in, 0, sizeof *in);
+	in->slot = in->created_at = TIME_NONE;
+}
+
+void
+run_input_free(struct run_input *in)
+{
+	free(in->key);
+	free(in->text);
+	in->key = in->text = NULL;
+}
+
+int
+store_input_add(struct store *st, const struct run_input *in, int *added, struct err *e)
+{
+	return st->ops->chain->input_add(st, in, added, e);
+}
+
+int
+store_input_find(struct store *st, int by, const char *task_id, const char *key,
+    struct run_input *out, int *found, struct err *e)
+{
+	*found = 0;
+	run_input_init(out);
+	return st->ops->chain->input_find(st, by, task_id, key, out, found, e);
+}
+
+int
+store_input_bind(struct store *st, const char *id, const char *run_id, int *got, struct err *e)
+{
+	*got = 0;
+	return st->ops->chain->input_bind(st, id, run_id, got, e);
+}
+
+int
+store_followers(struct store *st, const char *upstream_id, follower_fn fn, void *arg,
+    struct err *e)
+{
+	return st->ops->chain->followers(st, upstream_id, fn, arg, e);
+}

@@ -1,0 +1,124 @@
+/* The SQLite backend's inputs of chained and event runs (store_chain.h;
+ * the table is the last step of store_sqlite.c's schema). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_sqlite.h"
+#include "store_chain.h"
+
+static const char *
+or_null(const char *s)
+{
+	return s && *s ? s : NULL;
+}
+
+static int
+sqc_input_add(struct store *st, const struct run_input *in, int *added, struct err *e)
+{
+	static const char q[] = "INSERT INTO run_inputs (" INPUT_COLS ")"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (task_id, key) DO NOTHING";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, in->id);
+	sq_text(s, 2, in->task_id);
+	sq_text(s, 3, input_kind_name(in->kind));
+	sq_text(s, 4, in->key);
+	sq_text(s, 5, or_null(in->upstream_run));
+	if (in->slot != TIME_NONE)
+		sqlite3_bind_int64(s, 6, in->slot);
+	sq_text(s, 7, in->text);
+	sqlite3_bind_int64(s, 8, in->created_at);
+	sq_text(s, 9, or_null(in->run_id));
+	int rc = sq_done(st, s, e, "adding a run's input");
+	if (!rc)
+		*added = sqlite3_changes(sq_db(st)) > 0;
+	return rc;
+}
+
+static int
+sqc_input_find(struct store *st, int by, const char *task_id, const char *key,
+    struct run_input *out, int *found, struct err *e)
+{
+	static const char qkey[] = "SELECT " INPUT_COLS " FROM run_inputs WHERE task_id = ?1"
+	    " AND key = ?2";
+	static const char qrun[] = "SELECT " INPUT_COLS " FROM run_inputs WHERE run_id = ?2"
+	    " AND ?1 IS NULL";
+	static const char qnext[] = "SELECT " INPUT_COLS " FROM run_inputs WHERE task_id = ?1"
+	    " AND run_id IS NULL AND ?2 IS NULL ORDER BY created_at, rowid LIMIT 1";
+	sqlite3_stmt *s = sq_stmt(st, by == INPUT_BY_KEY ? qkey : by == INPUT_OF_RUN ? qrun : qnext, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, by == INPUT_OF_RUN ? NULL : task_id);
+	sq_text(s, 2, by == INPUT_NEXT ? NULL : key);
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		sq_col_copy(s, 0, out->id, sizeof out->id);
+		sq_col_copy(s, 1, out->task_id, sizeof out->task_id);
+		const char *k = (const char *)sqlite3_column_text(s, 2);
+		out->kind = k && strcmp(k, "after") == 0 ? INPUT_AFTER : INPUT_EVENT;
+		out->key = sq_col_text(s, 3);
+		sq_col_copy(s, 4, out->upstream_run, sizeof out->upstream_run);
+		out->slot = sq_col_time(s, 5);
+		out->text = sq_col_text(s, 6);
+		out->created_at = sq_col_time(s, 7);
+		sq_col_copy(s, 8, out->run_id, sizeof out->run_id);
+		*found = 1;
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reading a run's input");
+}
+
+static int
+sqc_input_bind(struct store *st, const char *id, const char *run_id, int *got, struct err *e)
+{
+	static const char q[] = "UPDATE run_inputs SET run_id = ?2 WHERE id = ?1 AND run_id IS NULL";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, id);
+	sq_text(s, 2, run_id);
+	int rc = sq_done(st, s, e, "taking a run's input");
+	if (!rc)
+		*got = sqlite3_changes(sq_db(st)) > 0;
+	return rc;
+}
+
+static int
+sqc_followers(struct store *st, const char *upstream_id, follower_fn fn, void *arg,
+    struct err *e)
+{
+	static const char q[] = "SELECT id, after_tasks, enabled FROM tasks WHERE after_tasks IS NOT NULL"
+	    " AND deleted_at IS NULL AND instr(after_tasks, ?1) > 0 ORDER BY created_at, id";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, upstream_id);
+	/* Read whole first: fn may write. */
+	struct fol { char id[37]; char *after; int enabled; } *all = NULL;
+	size_t n = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		all = xrealloc(all, (n + 1) * sizeof *all);
+		sq_col_copy(s, 0, all[n].id, sizeof all[n].id);
+		all[n].after = sq_col_text(s, 1);
+		all[n].enabled = sqlite3_column_int(s, 2);
+		n++;
+	}
+	sqlite3_reset(s);
+	int status = rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reading a task's followers");
+	for (size_t i = 0; i < n; i++) {
+		if (!status && fn(all[i].id, all[i].after, all[i].enabled, arg))
+			status = ST_ERR;
+		free(all[i].after);
+	}
+	free(all);
+	return status;
+}
+
+const struct chain_ops sq_chain_ops = {
+	.input_add = sqc_input_add,
+	.input_find = sqc_input_find,
+	.input_bind = sqc_input_bind,
+	.followers = sqc_followers,
+};

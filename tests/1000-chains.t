@@ -1,0 +1,151 @@
+#!/bin/sh
+# Chains: --after TASK[:success|failure|any] fires a follower once per
+# upstream run that ends so, its answer on the follower's stdin after the
+# prompt and TASK_INPUT_RUN naming it; a retried upstream fires once, at
+# the end; loops are refused, naming them; a deleted upstream leaves its
+# followers disabled with the reason; exactly once across two tickers and
+# a kill -9 between an upstream's end and its follower's claim.
+. "$AC_TOP/tests/lib.sh"
+export TASK_NOW=2026-11-23T07:00:00Z
+
+# ex: logs what it was given, one line a run ("|" for line ends); a task
+# named fail* fails.
+cat >ex <<\EOF
+#!/bin/sh
+in=$(cat | tr '\n' '|')
+echo "$TASK_NAME $TASK_TRIGGER ${TASK_INPUT_RUN:+from:$(echo $TASK_INPUT_RUN | cut -c1-8)} <$in>" >>log
+echo "answer of $TASK_NAME"
+case $TASK_NAME in fail*) echo "it broke" >&2; exit 1 ;; esac
+exit 0
+EOF
+chmod +x ex
+
+test_expect_success 'a chain of three with a failure branch runs in one pass, each given its input' '
+	fetch=$(task-add --manual --name "Fetch news" --exec "$PWD/ex" "fetch the news") &&
+	sum=$(task-add --manual --name summarise --after "Fetch news" --exec "$PWD/ex" "summarise") &&
+	post=$(task-add --manual --name failpost --after summarise:success --exec "$PWD/ex" "post it") &&
+	alert=$(task-add --manual --name alert --after failpost:failure --exec "$PWD/ex" "tell me") &&
+	never=$(task-add --manual --name never --after summarise:failure --exec "$PWD/ex" "no") &&
+	task-run $fetch >out && echo "answer of Fetch news" >expect && test_cmp expect out &&
+	task-tick >tick.out 2>tick.err &&
+	r1=$(task-log --task $fetch | cut -c1-8) && r2=$(task-log --task $sum | cut -c1-8) &&
+	r3=$(task-log --task $post | cut -c1-8) &&
+	cat >expect <<-EOF &&
+	Fetch news manual  <fetch the news>
+	summarise after from:$r1 <summarise||answer of Fetch news|>
+	failpost after from:$r2 <post it||answer of summarise|>
+	alert after from:$r3 <tell me||answer of failpost|>
+	EOF
+	test_cmp expect log &&
+	task-log | cut -f4-7 >actual &&
+	printf "alert\tafter\t-\tsuccess\nfailpost\tafter\t-\tfailed\nsummarise\tafter\t-\tsuccess\nFetch news\tmanual\t-\tsuccess\n" >expect &&
+	test_cmp expect actual &&
+	task-tick >/dev/null 2>&1 && test "$(wc -l <log)" -eq 4
+'
+
+test_expect_success 'listings say what a task follows; JSON carries after with ids' '
+	task-show summarise | grep "^schedule:" >actual &&
+	echo "schedule:     after '\''Fetch news'\'' succeeds (UTC)" >expect && test_cmp expect actual &&
+	task-ls | grep alert | cut -f5 >actual &&
+	echo "after '\''failpost'\'' fails" >expect && test_cmp expect actual &&
+	task-when --describe --id alert 2>/dev/null | head -1 >actual && test_cmp expect actual &&
+	fetch=$(task-ls | grep "Fetch news" | cut -f1) &&
+	task-ls --json | grep "\"name\":\"summarise\"" | grep -q "\"after\":\[\"$fetch:success\"\]"
+'
+
+test_expect_success 'a loop is refused, naming it, and nothing changes' '
+	test_expect_code 2 task-edit --after alert "Fetch news" >out 2>err &&
+	echo "task-edit: after: that would make a loop: '\''Fetch news'\'' -> '\''summarise'\'' -> '\''failpost'\'' -> '\''alert'\'' -> '\''Fetch news'\''" >expect &&
+	test_cmp expect err && test ! -s out &&
+	test_expect_code 2 task-edit --after summarise summarise 2>err && test_one_line err &&
+	grep -q "cannot follow itself" err &&
+	test_expect_code 2 task-add --manual --after nosuch x 2>err && test_one_line err &&
+	test_expect_code 2 task-add --manual --after "summarise:sucess" x 2>err && test_one_line err &&
+	task-show --json "Fetch news" >json && ! grep -q "\"after\"" json
+'
+
+test_expect_success 'deleting an upstream leaves its followers disabled with the reason' '
+	task-rm "Fetch news" >/dev/null &&
+	task-show summarise | grep "^paused:" >actual &&
+	echo "paused:       disabled: the task it follows, '\''Fetch news'\'', was deleted" >expect &&
+	test_cmp expect actual &&
+	task-ls --json | grep "\"name\":\"summarise\"" | grep -q "\"enabled\":false"
+'
+
+test_expect_success 'a retried upstream fires its followers once, when it finally succeeds' '
+	reset_store && rm -f log &&
+	cat >flaky <<-\EOF &&
+	#!/bin/sh
+	cat >/dev/null
+	echo "$TASK_NAME $TASK_TRIGGER" >>log
+	test -e once || { : >once; exit 1; }
+	echo fresh data
+	EOF
+	chmod +x flaky &&
+	up=$(TASK_NOW=2026-11-23T06:59:00Z task-add --cron "0 7 * * *" --retries 1 --name up \
+		--exec "$PWD/flaky" "get") &&
+	task-add --manual --name ok --after up --exec "$PWD/ex" "use it" >/dev/null &&
+	task-add --manual --name onfail --after up:failure --exec "$PWD/ex" "alarm" >/dev/null &&
+	task-add --manual --name any --after up:any --exec "$PWD/ex" "either" >/dev/null &&
+	task-tick >/dev/null 2>&1 &&
+	TASK_NOW=2026-11-23T07:01:00Z task-tick >/dev/null 2>&1 &&
+	TASK_NOW=2026-11-23T07:02:00Z task-tick >/dev/null 2>&1 &&
+	cat >expect <<-\EOF &&
+	up schedule
+	up retry
+	EOF
+	grep "^up " log >actual && test_cmp expect actual &&
+	grep -v "^up " log | sed "s/ from:[0-9a-f]*//" | sort >actual &&
+	cat >expect <<-\EOF &&
+	any after <either||fresh data|>
+	ok after <use it||fresh data|>
+	EOF
+	test_cmp expect actual
+'
+
+# blocker: a manual run of it stays in flight until killed; a chained run
+# is logged.
+cat >blocker <<\EOF
+#!/bin/sh
+in=$(cat | tr '\n' '|')
+if [ "$TASK_TRIGGER" = manual ]; then
+	echo $$ >blocker.pid
+	while :; do sleep 1; done
+fi
+echo "B $TASK_TRIGGER <$in>" >>blog
+EOF
+chmod +x blocker
+
+test_expect_success 'exactly once across a kill -9 between the end and the claim, and two tickers' '
+	reset_store && rm -f log blog &&
+	a=$(task-add --manual --name A --exec "$PWD/ex" "first") &&
+	b=$(task-add --manual --name B --after A --exec "$PWD/blocker" "second") &&
+	{ task-run $b >/dev/null 2>&1 & echo $! >runner; } &&
+	test_until 30 test -s blocker.pid &&
+	task-run $a >/dev/null &&
+	kill -9 $(cat runner) && { wait $(cat runner) || :; } &&
+	test "$(store_sql "SELECT count(*) FROM run_inputs WHERE run_id IS NULL")" = 1 &&
+	{ task-tick >t1.out 2>t1.err & p1=$!; task-tick >t2.out 2>t2.err & p2=$!;
+	  wait $p1 && wait $p2; } &&
+	task-tick >/dev/null 2>&1 &&
+	echo "B after <second||answer of A|>" >expect && test_cmp expect blog &&
+	task-log --task $b | cut -f5,7 >actual &&
+	printf "after\tsuccess\nmanual\tinterrupted\n" >expect && test_cmp expect actual &&
+	test "$(store_sql "SELECT count(*) FROM run_inputs WHERE run_id IS NULL")" = 0
+'
+
+test_expect_success 'a store of the schema before chains is upgraded in place' '
+	old=$(new_store old) &&
+	TASK_DB=$old task-add --manual --name kept --exec "$PWD/ex" "a prompt" >/dev/null &&
+	case $AC_STORE in
+	sqlite) sqlite3 "$old" "DROP TABLE spend; DROP TABLE reserves; DROP TABLE run_inputs; DROP INDEX tasks_after;
+		ALTER TABLE tasks DROP COLUMN after_tasks; PRAGMA user_version = 17" ;;
+	postgres) TASK_DB=$old store_sql "DROP TABLE spend, reserves; DROP TABLE run_inputs; DROP INDEX tasks_after;
+		ALTER TABLE tasks DROP COLUMN after_tasks; UPDATE agentcron_schema SET version = 13" ;;
+	esac &&
+	TASK_DB=$old task-add --manual --name next --after kept --exec "$PWD/ex" "then" >/dev/null &&
+	rm -f log && TASK_DB=$old task-run kept >/dev/null && TASK_DB=$old task-tick >/dev/null 2>&1 &&
+	cut -d" " -f1,2 log >actual && printf "kept manual\nnext after\n" >expect && test_cmp expect actual
+'
+
+test_done
