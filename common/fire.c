@@ -88,7 +88,6 @@ struct job {
 	int64_t late_at;         /* past this when the slot frees, it is missed (its deadline) */
 	struct task *waits;      /* its task's gate (--gate) runs: the task, started after it */
 	char *base;              /* ... and the prompt it then starts from (a heartbeat's), or NULL */
-	char *in;                /* the run's input, {{input}} (chains, payloads), or NULL */
 	int idle_told;           /* its gate found nothing to do, first of a streak */
 };
 
@@ -181,7 +180,6 @@ job_free(struct job *j)
 		task_free(j->waits);
 	free(j->waits);
 	free(j->base);
-	free(j->in);
 	free(j);
 }
 
@@ -400,11 +398,10 @@ gate_needed(struct fire *f, struct job *j, const struct task *t)
 
 /* Executor, environment and input of a claimed run; start it.  The
  * prompt (base, else the task's; base is taken) is sent with its
- * variables (prompt_vars.h) expanded: input is the run's input, gate its
- * gate's output (NULL: none). */
+ * variables (prompt_vars.h) expanded: {{input}} the run's input (a chain's
+ * or an event's, from the store), gate its gate's output (NULL: none). */
 static void
-run_executor(struct fire *f, struct job *j, const struct task *t, char *base, const char *input,
-    const char *gate)
+run_executor(struct fire *f, struct job *j, const struct task *t, char *base, const char *gate)
 {
 	const char *cmdline = !str_empty(t->exec) ? t->exec : f->o.exec;
 	struct err e;
@@ -412,6 +409,19 @@ run_executor(struct fire *f, struct job *j, const struct task *t, char *base, co
 	char *system = NULL;
 	if (base)
 		sent.prompt = base;
+	/* A chained or event run's input: {{input}}, or on stdin after the prompt. */
+	struct run_input in;
+	int have_in = 0;
+	if (fire_input_load(f->st, &j->run, &in, &have_in, &e)) {
+		char why[ERR_MAX + 64];
+		snprintf(why, sizeof why, "its input could not be read: %s", e.msg);
+		free(base);
+		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, why);
+		return;
+	}
+	const char *input = have_in && in.text ? in.text : NULL;
+	int named = prompt_vars_names(sent.prompt, "input") ||
+	    (t->system_prompt && prompt_vars_names(t->system_prompt, "input"));
 	if (prompt_vars_run(f->st, f->zs, &sent, j->run.started_at, fire_slot_of(t, &j->run),
 	    j->run.attempt, input, gate, &j->input, &system, &e)) {
 		warnf(f, "task '%.8s': its last answer could not be read (%s); {{last_answer}} is empty",
@@ -426,6 +436,8 @@ run_executor(struct fire *f, struct job *j, const struct task *t, char *base, co
 		char why[ERR_MAX + 64];
 		snprintf(why, sizeof why, "bad executor command line: %s", e.msg);
 		free(system);
+		if (have_in)
+			run_input_free(&in);
 		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, why);
 		return;
 	}
@@ -433,10 +445,12 @@ run_executor(struct fire *f, struct job *j, const struct task *t, char *base, co
 	free(system);
 	budget_env(f, j, t);
 	fire_env_password(&j->envp, f->st);
-	/* A chained or event run's input: on stdin after the prompt, and in its environment. */
-	if (fire_input_apply(f->st, &j->run, &j->input, &j->envp, &j->input_file, &e)) {
+	int rc = have_in ? fire_input_apply(&in, named, &j->input, &j->envp, &j->input_file, &e) : 0;
+	if (have_in)
+		run_input_free(&in);
+	if (rc) {
 		char why[ERR_MAX + 64];
-		snprintf(why, sizeof why, "its input could not be read: %s", e.msg);
+		snprintf(why, sizeof why, "its input could not be given: %s", e.msg);
 		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, why);
 		return;
 	}
@@ -459,7 +473,7 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 	f->nruns++;
 	bound_waits(f);
 	if (str_empty(t->gate)) {
-		run_executor(f, j, t, prompt, j->in, NULL);
+		run_executor(f, j, t, prompt, NULL);
 		return;
 	}
 	struct err e;
@@ -489,8 +503,6 @@ start_claimed(struct fire *f, struct claimed *c, int n)
 		memset(&c[i].run, 0, sizeof c[i].run);
 		memcpy(j->owner, f->self.id, sizeof j->owner);
 		j->name = xstrdup(c[i].task.name);
-		/* j->in: the run's input would be taken from the claim here;
-		 * runs carry none yet. */
 		/* Any run may be asked to end: by an occurrence replacing it
 		 * (--overlap replace) or by a person (task-web's cancel). */
 		j->replaceable = 1;
@@ -1687,7 +1699,7 @@ gate_ended(struct fire *f, struct job *j, struct exec_result *x, int64_t now)
 	int go = exited && x->code == 0 && !j->cancel;
 	if (go) {
 		char *out = utf8_clean(x->out ? x->out : "", x->out ? strlen(x->out) : 0);
-		run_executor(f, j, t, base, j->in, out);
+		run_executor(f, j, t, base, out);
 		free(out);
 	} else if (exited && x->code == 1) {
 		/* Told once per streak of them, as other skips are. */

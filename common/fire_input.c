@@ -50,33 +50,40 @@ payload_file(const char *text, char **file, struct err *e)
 }
 
 int
-fire_input_apply(struct store *st, const struct run *r, char **text, char ***envp, char **file,
+fire_input_load(struct store *st, const struct run *r, struct run_input *in, int *found,
+    struct err *e)
+{
+	*found = 0;
+	memset(in, 0, sizeof *in);
+	if (r->trigger != TRIGGER_AFTER && r->trigger != TRIGGER_EVENT)
+		return ST_OK;
+	int rc = store_input_find(st, INPUT_OF_RUN, NULL, r->id, in, found, e);
+	if (rc || !*found) {
+		run_input_free(in);
+		*found = 0;
+	}
+	return rc;
+}
+
+int
+fire_input_apply(const struct run_input *in, int named, char **text, char ***envp, char **file,
     struct err *e)
 {
 	*file = NULL;
-	if (r->trigger != TRIGGER_AFTER && r->trigger != TRIGGER_EVENT)
-		return ST_OK;
-	struct run_input in;
-	int found = 0, rc = store_input_find(st, INPUT_OF_RUN, NULL, r->id, &in, &found, e);
-	if (rc || !found) {
-		run_input_free(&in);
-		return rc;
-	}
-	const char *s = in.text ? in.text : "";
-	if (*s) {
+	const char *s = in->text ? in->text : "";
+	if (*s && !named) {
 		char *both = xasprintf("%s%s%s", *text, **text ? "\n\n" : "", s);
 		free(*text);
 		*text = both;
 	}
-	if (in.kind == INPUT_AFTER) {
-		fire_env_set(envp, "TASK_INPUT_RUN", in.upstream_run);
-	} else {
-		fire_env_set(envp, "TASK_PAYLOAD", strlen(s) <= FIRE_PAYLOAD_ENV_MAX ? s : "");
-		rc = payload_file(s, file, e);
-		if (!rc)
-			fire_env_set(envp, "TASK_PAYLOAD_FILE", *file);
+	if (in->kind == INPUT_AFTER) {
+		fire_env_set(envp, "TASK_INPUT_RUN", in->upstream_run);
+		return ST_OK;
 	}
-	run_input_free(&in);
+	fire_env_set(envp, "TASK_PAYLOAD", strlen(s) <= FIRE_PAYLOAD_ENV_MAX ? s : "");
+	int rc = payload_file(s, file, e);
+	if (!rc)
+		fire_env_set(envp, "TASK_PAYLOAD_FILE", *file);
 	return rc;
 }
 

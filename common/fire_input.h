@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "store.h"
+#include "store_chain.h"
 #include "util.h"
 
 #define FIRE_PAYLOAD_MAX (1024 * 1024)  /* bytes of a payload, at most */
@@ -16,11 +17,15 @@
 #define FIRE_EVENT_KEY_MAX 200           /* bytes of an event's key */
 
 /* fire_input.c */
-/* Run r's input, if it has one (trigger after or event): appended to
- * *text after a blank line, and its variables set in *envp; *file is
+/* Run r's input, if it has one (trigger after or event): *found set and
+ * *in filled (run_input_free it), else *found 0. */
+int fire_input_load(struct store *st, const struct run *r, struct run_input *in, int *found,
+    struct err *e);
+/* Input in given to a run: appended to *text after a blank line unless a
+ * prompt named {{input}} (named), and its variables set in *envp; *file is
  * the payload file made (0600, in TMPDIR), to unlink once the run is
  * over, else NULL. */
-int fire_input_apply(struct store *st, const struct run *r, char **text, char ***envp, char **file,
+int fire_input_apply(const struct run_input *in, int named, char **text, char ***envp, char **file,
     struct err *e);
 /* A payload as task-run --payload takes it: JSON text, @FILE, or - (the
  * standard input): valid UTF-8, no NUL, at most FIRE_PAYLOAD_MAX bytes. */

@@ -116,7 +116,8 @@ test_expect_success '--prometheus: every run counted from an index, on SQLite wi
 	plans --prometheus >prom &&
 	if test "$AC_STORE" = sqlite; then
 		if grep -E "^PLAN SCAN runs" prom; then return 1; fi &&
-		awk "/^SQL / { r = /FROM runs/ } r && /^PLAN .*runs/" prom >prom.runs &&
+		# Which of the day'\''s skipped runs a gate made reads those rows alone.
+		awk "/^SQL / { r = /FROM runs/ && !/substr\\(runs.error/ } r && /^PLAN .*runs/" prom >prom.runs &&
 		if grep -v -E "COVERING INDEX runs_status" prom.runs; then return 1; fi
 	else
 		ranges prom >prom.runs && test -s prom.runs

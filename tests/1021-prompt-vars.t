@@ -68,4 +68,18 @@ test_expect_success 'task-show --expand and task-tick --dry-run: the prompt as t
 	test "$(task-log | wc -l)" = 4
 '
 
+test_expect_success '{{input}}: the payload of an event and the answer of an upstream, in place of the appended input' '
+	id=$(task-add --manual --name ev --exec cat "got [{{input}}] end") &&
+	task-run --payload "{\"a\":1}" $id >actual &&
+	printf "got [{\"a\":1}] end" >expect && test_cmp expect actual &&
+	task-add --manual --name up --exec "echo hello" u >/dev/null &&
+	task-add --after up --name down --exec cat "up said: {{input}}" >/dev/null &&
+	task-add --after up --name plain --exec cat "plain" >/dev/null &&
+	task-run up >/dev/null && task-tick >/dev/null &&
+	task-log "$(task-log --task down | cut -f1 | head -n 1)" | sed -n "/^output:/,/^error:/p" >actual &&
+	printf "output:\n  up said: hello\nerror:\n" >expect && test_cmp expect actual &&
+	task-log "$(task-log --task plain | cut -f1 | head -n 1)" | sed -n "/^output:/,/^error:/p" >actual &&
+	printf "output:\n  plain\n  \n  hello\nerror:\n" >expect && test_cmp expect actual
+'
+
 test_done
