@@ -152,8 +152,8 @@ budget_text(struct shower *sh, const struct task *t, char *buf, size_t n)
 	if (budget_parse(t->budget, &b, &e) || !b.set)
 		return;
 	budget_fmt(&b, buf, n);
-	if (zones_get(sh->zs, t->tz, &z, &e) || store_call_spend(sh->st, t->id,
-	    budget_window(b.period, z, sh->now), &s.dollars, &s.tokens, &e))
+	if (zones_get(sh->zs, t->tz, &z, &e) || store_spend_read(sh->st, t->id,
+	    budget_window(b.period, z, sh->now), NULL, &s.dollars, &s.tokens, &e))
 		return;
 	char spent[64];
 	if (b.dollars)

@@ -333,8 +333,12 @@ budget_env(struct fire *f, struct job *j, const struct task *t)
 	struct err e;
 	if (str_empty(t->budget) && !f->spend.global.set)
 		return;
-	if (spend_check_task(&f->spend, f->st, t, f->zs, now_of(f), &over, why, sizeof why, &window,
-	    NULL, left, sizeof left, &e)) {
+	/* What others reserved is not left to this run; its own is. */
+	f->spend.except_run = j->run.id;
+	int rc = spend_check_task(&f->spend, f->st, t, f->zs, now_of(f), &over, why, sizeof why,
+	    &window, NULL, left, sizeof left, &e);
+	f->spend.except_run = NULL;
+	if (rc) {
 		warnf(f, "task '%.8s': what its budget leaves is not known (%s); its run is not bounded"
 		    " by it", t->id, e.msg);
 		return;
@@ -820,6 +824,8 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 			t->arming++;
 		rc = run_fill(f, t, d.slot, heartbeat_is(t) ? TRIGGER_HEARTBEAT : d.trigger, attempt,
 		    x->now, r, e);
+		if (!rc)
+			rc = spend_reserve(&f->spend, f->st, t, r->id, e);
 		if (rc)
 			return rc;
 		t->status = STATUS_RUNNING;
@@ -898,7 +904,8 @@ claim_manual(struct task *t, int last_attempt, struct run *r, int *decision, voi
 		/* A slot of its own is the upstream's: a new arming, as a backfill's. */
 		if (slot != TIME_NONE)
 			t->arming++;
-		if ((rc = run_fill(x->f, t, slot, trigger, 1, x->now, r, e))) {
+		if ((rc = run_fill(x->f, t, slot, trigger, 1, x->now, r, e)) ||
+		    (rc = spend_reserve(&x->f->spend, x->f->st, t, r->id, e))) {
 			run_input_free(&in);
 			return rc;
 		}

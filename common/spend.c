@@ -25,6 +25,19 @@ spend_check_fresh(struct spend_check *c)
 	c->gstale = 1;
 }
 
+/* What run reserved since the global read: 1 if it is known. */
+static int
+reserved_since(const struct spend_check *c, const char *run, struct spend *s)
+{
+	for (int i = 0; i < c->nrs; i++)
+		if (strcmp(c->rs[i].run, run) == 0) {
+			s->dollars = c->rs[i].dollars;
+			s->tokens = c->rs[i].tokens;
+			return 1;
+		}
+	return 0;
+}
+
 int
 spend_check_task(struct spend_check *c, struct store *st, const struct task *t,
     struct zones *zs, int64_t now, int *over, char *why, size_t nwhy, int64_t *window,
@@ -47,22 +60,31 @@ spend_check_task(struct spend_check *c, struct store *st, const struct task *t,
 		struct spend s = {0};
 		int64_t w = budget_window(bs[i]->period, z, now), version = -1;
 		/* A pass of many claims reads what all tasks spent again only
-		 * when another program may have recorded a call.  The version
-		 * is read first: a call recorded after it changes it again. */
+		 * when another program may have recorded a call, and no run it
+		 * started since reserved (a run's end settles its reservation).
+		 * The version is read first: a call recorded after it changes it. */
 		if (!rc && i == 1 && (c->gstale || c->gwindow != w))
 			rc = store_others_wrote(st, &version, e);
+		struct spend own = {0};
+		int read = 0;
 		if (!rc && i == 1 && c->gwindow == w && (!c->gstale ||
-		    (version >= 0 && version == c->gversion))) {
+		    (version >= 0 && version == c->gversion && c->nrs == 0)) &&
+		    (!c->except_run || reserved_since(c, c->except_run, &own))) {
 			s = c->gspent;
+			s.dollars -= own.dollars;
+			s.tokens -= own.tokens;
 			version = c->gversion;
 		} else if (!rc) {
-			rc = store_call_spend(st, i == 0 ? t->id : NULL, w, &s.dollars, &s.tokens, e);
+			read = 1;
+			rc = store_spend_read(st, i == 0 ? t->id : NULL, w, c->except_run, &s.dollars,
+			    &s.tokens, e);
 		}
 		if (rc)
 			return rc;
-		if (i == 1) {
+		if (i == 1 && read && !c->except_run) {
 			c->gwindow = w;
 			c->gspent = s;
+			c->nrs = 0;
 			c->gversion = version;
 			c->gstale = 0;
 		}
@@ -89,5 +111,33 @@ spend_check_task(struct spend_check *c, struct store *st, const struct task *t,
 		snprintf(left, nleft, "$%.6f", dollars);
 	else if (tokens >= 0)
 		snprintf(left, nleft, "%.0f", tokens);
+	return ST_OK;
+}
+
+int
+spend_reserve(struct spend_check *c, struct store *st, const struct task *t, const char *run_id,
+    struct err *e)
+{
+	if (str_empty(t->budget) && !c->global.set)
+		return ST_OK;
+	double dollars;
+	long long tokens;
+	int known, rc;
+	/* Written even when nothing is expected: what the run spends is
+	 * kept with it, the next run's expectation. */
+	if ((rc = store_run_cost(st, t->id, &dollars, &tokens, &known, e)) ||
+	    (rc = store_reserve(st, run_id, t->id, dollars, tokens, e)))
+		return rc;
+	if (c->gwindow != TIME_NONE && c->nrs >= 0 && c->nrs < (int)(sizeof c->rs / sizeof c->rs[0])) {
+		c->gspent.dollars += dollars;
+		c->gspent.tokens += tokens;
+		snprintf(c->rs[c->nrs].run, sizeof c->rs[0].run, "%s", run_id);
+		c->rs[c->nrs].dollars = dollars;
+		c->rs[c->nrs++].tokens = tokens;
+	} else if (c->gwindow != TIME_NONE) {
+		c->gspent.dollars += dollars;
+		c->gspent.tokens += tokens;
+		c->nrs = -1;
+	}
 	return ST_OK;
 }

@@ -3,8 +3,10 @@
  * million input and output tokens); a budget is AMOUNT/PERIOD, dollars
  * (`$2`, `2usd`) or tokens (`200000`, `200k`, `1.5M`) per day, week
  * (from Monday) or month, counted in a zone from the start of the period
- * that holds "now".  What was spent is read from the model-call records,
- * so every host sharing a store counts the same. */
+ * that holds "now".  What was spent is read from the store's spend
+ * ledger, which pruning does not touch, so every host sharing a store
+ * counts the same; a run in flight counts what it reserved until it has
+ * spent more. */
 #ifndef AC_SPEND_H
 #define AC_SPEND_H
 
@@ -76,6 +78,11 @@ struct spend_check {
 	int64_t gwindow, gversion;
 	int gstale;
 	struct spend gspent;
+	const char *except_run; /* a run whose own reservation is not counted, or NULL */
+	/* The reservations made since the global read (in gspent), so that
+	 * a run's own can be left out without reading again. */
+	struct { char run[37]; double dollars; long long tokens; } rs[64];
+	int nrs;               /* -1: more than rs holds */
 };
 void spend_check_fresh(struct spend_check *c);
 int spend_check_init(struct spend_check *c, const struct config *cf, struct err *e);
@@ -87,5 +94,10 @@ int spend_check_init(struct spend_check *c, const struct config *cf, struct err 
 int spend_check_task(struct spend_check *c, struct store *st, const struct task *t,
     struct zones *zs, int64_t now, int *over, char *why, size_t nwhy, int64_t *window,
     int64_t *until, char *left, size_t nleft, struct err *e);
+/* Run run_id of t, just claimed, reserves what t's recent runs spent (else
+ * any task's) against its budget and the global one: the store counts it
+ * while the run is in flight, and so does c until its next fresh read. */
+int spend_reserve(struct spend_check *c, struct store *st, const struct task *t, const char *run_id,
+    struct err *e);
 
 #endif

@@ -1223,7 +1223,57 @@ store_history_clear(struct store *st, const char *context, long *n, struct err *
 int
 store_call_add(struct store *st, struct llm_call *c, struct err *e)
 {
-	return st->ops->call_add(st, c, e);
+	/* The record and the ledger in one transaction: a prune of the one
+	 * never takes from the other. */
+	int own, rc = own_begin(st, &own, e);
+	if (!rc)
+		rc = st->ops->call_add(st, c, e);
+	long long tokens = (c->input_tokens > 0 ? c->input_tokens : 0) +
+	    (c->output_tokens > 0 ? c->output_tokens : 0);
+	if (!rc)
+		rc = store_spend_add(st, c->task_id, c->run_id, c->created_at,
+		    c->cost > 0 ? c->cost : 0, tokens, e);
+	return own_end(st, own, rc, e);
+}
+
+int
+store_spend_add(struct store *st, const char *task_id, const char *run_id, int64_t at,
+    double dollars, long long tokens, struct err *e)
+{
+	int64_t bucket = at - (at % STORE_SPEND_BUCKET + STORE_SPEND_BUCKET) % STORE_SPEND_BUCKET;
+	int own, rc = own_begin(st, &own, e);
+	if (!rc)
+		rc = st->ops->spend_add(st, task_id, run_id, bucket, dollars, tokens, e);
+	return own_end(st, own, rc, e);
+}
+
+int
+store_spend_read(struct store *st, const char *task_id, int64_t since, const char *except_run,
+    double *dollars, long long *tokens, struct err *e)
+{
+	*dollars = 0;
+	*tokens = 0;
+	/* The ledger's grain: the quarter-hour that holds since counts whole. */
+	if (since > INT64_MIN + STORE_SPEND_BUCKET)
+		since -= (since % STORE_SPEND_BUCKET + STORE_SPEND_BUCKET) % STORE_SPEND_BUCKET;
+	return st->ops->spend_read(st, task_id, since, except_run, dollars, tokens, e);
+}
+
+int
+store_reserve(struct store *st, const char *run_id, const char *task_id, double dollars,
+    long long tokens, struct err *e)
+{
+	return st->ops->reserve(st, run_id, task_id, dollars, tokens, e);
+}
+
+int
+store_run_cost(struct store *st, const char *task_id, double *dollars, long long *tokens,
+    int *known, struct err *e)
+{
+	*dollars = 0;
+	*tokens = 0;
+	*known = 0;
+	return st->ops->run_cost(st, task_id, dollars, tokens, known, e);
 }
 
 int

@@ -391,4 +391,27 @@ typedef int (*call_usage_fn)(const struct call_usage *u, void *arg); /* non-zero
 /* Every call recorded at or after since (TIME_NONE: all), oldest first. */
 int store_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, struct err *e);
 
+/* The spend ledger: what each task (task_id) and every call together
+ * spent, by quarter-hour, kept whatever pruning removes; store_call_add
+ * adds to it.  store_spend_add adds a call's spend without its record
+ * (llm-call --no-log), and to its run's reservation (run_id, may be NULL). */
+int store_spend_add(struct store *st, const char *task_id, const char *run_id, int64_t at,
+    double dollars, long long tokens, struct err *e);
+/* Spent since (a quarter-hour: an instant inside one counts all of it) by
+ * task_id (NULL: by all), plus what the runs in flight (of task_id, or
+ * all) reserved and have not spent yet, except_run's (may be NULL) left out. */
+int store_spend_read(struct store *st, const char *task_id, int64_t since, const char *except_run,
+    double *dollars, long long *tokens, struct err *e);
+/* Run run_id of task_id, starting, expects to spend this much: counted
+ * against budgets while it is in flight, less what it has spent (a task
+ * keeps one reservation, its last run's). */
+int store_reserve(struct store *st, const char *run_id, const char *task_id, double dollars,
+    long long tokens, struct err *e);
+/* What a run of task_id spent lately: its last reserved run, else the
+ * most of its last runs whose calls are on record, else a run of any task
+ * (their mean); *known 0 when none is on record. */
+int store_run_cost(struct store *st, const char *task_id, double *dollars, long long *tokens,
+    int *known, struct err *e);
+#define STORE_SPEND_BUCKET 900 /* seconds: the ledger's quarter-hours */
+
 #endif

@@ -131,6 +131,15 @@ struct store_ops {
 	    long long *tokens, struct err *e);
 	int (*call_usage)(struct store *st, int64_t since, call_usage_fn fn, void *arg,
 	    struct err *e);
+	/* The spend ledger and the reservations of runs in flight (store.h). */
+	int (*spend_add)(struct store *st, const char *task_id, const char *run_id, int64_t at,
+	    double dollars, long long tokens, struct err *e);
+	int (*spend_read)(struct store *st, const char *task_id, int64_t since, const char *except_run,
+	    double *dollars, long long *tokens, struct err *e);
+	int (*reserve)(struct store *st, const char *run_id, const char *task_id, double dollars,
+	    long long tokens, struct err *e);
+	int (*run_cost)(struct store *st, const char *task_id, double *dollars, long long *tokens,
+	    int *known, struct err *e);
 	/* store_others_wrote; NULL: not known. */
 	int (*others_wrote)(struct store *st, int64_t *version, struct err *e);
 

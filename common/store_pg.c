@@ -755,6 +755,23 @@ static const char *const migrations[] = {
 	" run_id text COLLATE \"C\", UNIQUE (task_id, key));"
 	"CREATE INDEX run_inputs_pending ON run_inputs (task_id, created_at) WHERE run_id IS NULL;"
 	"CREATE INDEX run_inputs_run ON run_inputs (run_id) WHERE run_id IS NOT NULL;",
+	/* 15: spend that pruning does not touch: a ledger of what each task
+	 * and all calls together spent by quarter-hour (the grain of every
+	 * zone's midnight), filled from the calls on record; and what each
+	 * task's last run reserved against its budgets, and has spent. */
+	"CREATE TABLE spend (task_id text COLLATE \"C\" NOT NULL, at bigint NOT NULL,"
+	" dollars double precision NOT NULL DEFAULT 0, tokens bigint NOT NULL DEFAULT 0,"
+	" PRIMARY KEY (task_id, at));"
+	"INSERT INTO spend SELECT task_id, created_at - created_at % 900, coalesce(sum(cost), 0),"
+	" coalesce(sum(coalesce(input_tokens, 0) + coalesce(output_tokens, 0)), 0) FROM llm_calls"
+	" WHERE task_id IS NOT NULL AND task_id <> '' GROUP BY 1, 2;"
+	"INSERT INTO spend SELECT '', created_at - created_at % 900, coalesce(sum(cost), 0),"
+	" coalesce(sum(coalesce(input_tokens, 0) + coalesce(output_tokens, 0)), 0) FROM llm_calls"
+	" GROUP BY 2;"
+	"CREATE TABLE reserves (task_id text COLLATE \"C\" PRIMARY KEY,"
+	" run_id text COLLATE \"C\" NOT NULL UNIQUE,"
+	" dollars double precision NOT NULL, tokens bigint NOT NULL,"
+	" spent double precision NOT NULL DEFAULT 0, spent_tokens bigint NOT NULL DEFAULT 0);",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -1428,6 +1445,10 @@ static const struct store_ops pg_ops = {
 	.call_add = pg_call_add,
 	.call_list = pg_call_list,
 	.call_spend = pg_call_spend,
+	.spend_add = pg_spend_add,
+	.spend_read = pg_spend_read,
+	.reserve = pg_reserve,
+	.run_cost = pg_run_cost,
 	.call_usage = pg_call_usage,
 	.history = &pg_history_ops,
 	.web = &pg_web_ops,

@@ -430,3 +430,118 @@ pg_run_gate(struct store *st, const char *run_id, const char *model, int max_all
 		pq_text(&p, NULL);
 	return pq_do(st, *got ? take : renew, &p, NULL, "taking a slot for a run", e);
 }
+
+/* The ledger's rows: the task's (when it has one) and every call's (''). */
+int
+pg_spend_add(struct store *st, const char *task_id, const char *run_id, int64_t at,
+    double dollars, long long tokens, struct err *e)
+{
+	static const char q[] = "INSERT INTO spend (task_id, at, dollars, tokens)"
+	    " SELECT k, $2::bigint, $3::double precision, $4::bigint FROM unnest(CASE WHEN $1::text IS NULL"
+	    " OR $1::text = '' THEN ARRAY['']::text[] ELSE ARRAY[$1::text, ''] END) AS k"
+	    " ON CONFLICT (task_id, at) DO UPDATE SET dollars = spend.dollars + excluded.dollars,"
+	    " tokens = spend.tokens + excluded.tokens";
+	static const char q_run[] = "UPDATE reserves SET spent = spent + $2::double precision,"
+	    " spent_tokens = spent_tokens + $3::bigint WHERE run_id = $1";
+	char d[40];
+	snprintf(d, sizeof d, "%.17g", dollars);
+	struct pq_params p = {.n = 0};
+	pq_text(&p, task_id);
+	pq_int(&p, at);
+	pq_text(&p, d);
+	pq_int(&p, tokens);
+	int rc = pq_do(st, q, &p, NULL, "recording what a model call spent", e);
+	if (rc || !run_id || !*run_id)
+		return rc;
+	struct pq_params pr = {.n = 0};
+	pq_text(&pr, run_id);
+	pq_text(&pr, d);
+	pq_int(&pr, tokens);
+	return pq_do(st, q_run, &pr, NULL, "recording what a run spent", e);
+}
+
+int
+pg_spend_read(struct store *st, const char *task_id, int64_t since, const char *except_run,
+    double *dollars, long long *tokens, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	/* What all tasks spent is read by one claimer at a time, until its
+	 * commit: the reservations of its runs are then seen by the next. */
+	static const char lock[] = "SELECT pg_advisory_xact_lock(hashtext('agentcron budget'))";
+	static const char q[] = "SELECT (SELECT coalesce(sum(dollars), 0) FROM spend"
+	    " WHERE task_id = coalesce($1::text, '') AND at >= $2::bigint)::text,"
+	    " (SELECT coalesce(sum(tokens), 0) FROM spend WHERE task_id = coalesce($1::text, '')"
+	    " AND at >= $2::bigint)::bigint, coalesce(sum(greatest(r.dollars - r.spent, 0)), 0)::text,"
+	    " coalesce(sum(greatest(r.tokens - r.spent_tokens, 0)), 0)::bigint"
+	    " FROM tasks t JOIN reserves r ON r.run_id = t.run_in_flight"
+	    " WHERE t.run_in_flight IS NOT NULL AND ($1::text IS NULL OR t.id = $1::text)"
+	    " AND r.run_id IS DISTINCT FROM $3::text";
+	int rc = ST_OK;
+	if (!task_id)
+		rc = pq_do(st, lock, &(struct pq_params){.n = 0}, NULL, "waiting for the budget", e);
+	struct pq_params p = {.n = 0};
+	pq_text(&p, task_id);
+	pq_int(&p, since);
+	pq_text(&p, except_run);
+	PGresult *r;
+	if (!rc && !(rc = pq_exec(st, q, &p, &r, "reading what was spent", e))) {
+		*dollars = strtod(pq->getvalue(r, 0, 0), NULL) + strtod(pq->getvalue(r, 0, 2), NULL);
+		*tokens = pq_get_int(pq, r, 0, 1) + pq_get_int(pq, r, 0, 3);
+		pq->clear(r);
+	}
+	return rc;
+}
+
+int
+pg_reserve(struct store *st, const char *run_id, const char *task_id, double dollars,
+    long long tokens, struct err *e)
+{
+	/* A task has one run in flight: its row is its last run's. */
+	static const char q[] = "INSERT INTO reserves (task_id, run_id, dollars, tokens)"
+	    " VALUES ($1, $2, $3::double precision, $4::bigint) ON CONFLICT (task_id) DO UPDATE SET"
+	    " run_id = excluded.run_id, dollars = excluded.dollars, tokens = excluded.tokens,"
+	    " spent = 0, spent_tokens = 0";
+	char d[40];
+	snprintf(d, sizeof d, "%.17g", dollars);
+	struct pq_params p = {.n = 0};
+	pq_text(&p, task_id);
+	pq_text(&p, run_id);
+	pq_text(&p, d);
+	pq_int(&p, tokens);
+	return pq_do(st, q, &p, NULL, "reserving what a run may spend", e);
+}
+
+/* What the task's last reserved run spent; else from the newest calls on
+ * record (the last runs' are always kept). */
+#define RECENT_RUNS(where) "SELECT coalesce(sum(cost), 0) AS d, sum(coalesce(input_tokens, 0) +" \
+	" coalesce(output_tokens, 0)) AS t FROM (SELECT run_id, cost, input_tokens, output_tokens" \
+	" FROM llm_calls WHERE " where " run_id IS NOT NULL ORDER BY id DESC LIMIT 30) AS c" \
+	" GROUP BY run_id"
+
+int
+pg_run_cost(struct store *st, const char *task_id, double *dollars, long long *tokens,
+    int *known, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	static const char q_last[] = "SELECT count(*), coalesce(max(spent), 0)::text,"
+	    " coalesce(max(spent_tokens), 0)::bigint FROM reserves WHERE task_id = $1";
+	static const char q_task[] = "SELECT count(*), coalesce(max(d), 0)::text,"
+	    " coalesce(max(t), 0)::bigint FROM (" RECENT_RUNS("task_id = $1 AND") ") AS l";
+	static const char q_all[] = "SELECT count(*), coalesce(avg(d), 0)::text,"
+	    " coalesce(avg(t), 0)::bigint FROM (" RECENT_RUNS("") ") AS l";
+	const char *qs[] = {q_last, q_task, q_all};
+	for (int i = 0; i < 3 && !*known; i++) {
+		struct pq_params p = {.n = 0};
+		if (i < 2)
+			pq_text(&p, task_id);
+		PGresult *r;
+		int rc = pq_exec(st, qs[i], &p, &r, "reading what runs spent", e);
+		if (rc)
+			return rc;
+		*known = pq_get_int(pq, r, 0, 0) > 0;
+		*dollars = strtod(pq->getvalue(r, 0, 1), NULL);
+		*tokens = pq_get_int(pq, r, 0, 2);
+		pq->clear(r);
+	}
+	return ST_OK;
+}

@@ -339,6 +339,21 @@ static const char *const migrations[] = {
 	" run_id TEXT, UNIQUE (task_id, key));"
 	"CREATE INDEX run_inputs_pending ON run_inputs(task_id, created_at) WHERE run_id IS NULL;"
 	"CREATE INDEX run_inputs_run ON run_inputs(run_id) WHERE run_id IS NOT NULL;",
+	/* 19: spend that pruning does not touch: a ledger of what each task
+	 * and all calls together spent by quarter-hour (the grain of every
+	 * zone's midnight), filled from the calls on record; and what each
+	 * task's last run reserved against its budgets, and has spent. */
+	"CREATE TABLE spend (task_id TEXT NOT NULL, at INTEGER NOT NULL,"
+	" dollars REAL NOT NULL DEFAULT 0, tokens INTEGER NOT NULL DEFAULT 0,"
+	" PRIMARY KEY (task_id, at)) WITHOUT ROWID;"
+	"INSERT INTO spend SELECT task_id, created_at - created_at % 900, total(cost),"
+	" sum(ifnull(input_tokens, 0) + ifnull(output_tokens, 0)) FROM llm_calls"
+	" WHERE task_id IS NOT NULL AND task_id <> '' GROUP BY 1, 2;"
+	"INSERT INTO spend SELECT '', created_at - created_at % 900, total(cost),"
+	" sum(ifnull(input_tokens, 0) + ifnull(output_tokens, 0)) FROM llm_calls GROUP BY 2;"
+	"CREATE TABLE reserves (task_id TEXT PRIMARY KEY, run_id TEXT NOT NULL UNIQUE,"
+	" dollars REAL NOT NULL, tokens INTEGER NOT NULL, spent REAL NOT NULL DEFAULT 0,"
+	" spent_tokens INTEGER NOT NULL DEFAULT 0);",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
@@ -1240,6 +1255,10 @@ static const struct store_ops sqlite_ops = {
 	.call_add = sq_call_add,
 	.call_list = sq_call_list,
 	.call_spend = sq_call_spend,
+	.spend_add = sq_spend_add,
+	.spend_read = sq_spend_read,
+	.reserve = sq_reserve,
+	.run_cost = sq_run_cost,
 	.others_wrote = sq_others_wrote,
 	.call_usage = sq_call_usage,
 	.history = &sq_history_ops,

@@ -56,6 +56,14 @@ int sq_call_add(struct store *st, struct llm_call *c, struct err *e);
 int sq_others_wrote(struct store *st, int64_t *version, struct err *e);
 int sq_call_spend(struct store *st, const char *task_id, int64_t since, double *dollars,
     long long *tokens, struct err *e);
+int sq_spend_add(struct store *st, const char *task_id, const char *run_id, int64_t at,
+    double dollars, long long tokens, struct err *e);
+int sq_spend_read(struct store *st, const char *task_id, int64_t since, const char *except_run,
+    double *dollars, long long *tokens, struct err *e);
+int sq_reserve(struct store *st, const char *run_id, const char *task_id, double dollars,
+    long long tokens, struct err *e);
+int sq_run_cost(struct store *st, const char *task_id, double *dollars, long long *tokens,
+    int *known, struct err *e);
 int sq_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, struct err *e);
 int sq_call_list(struct store *st, const char *run_id, const char *task_id, long limit,
     llm_call_fn fn, void *arg, struct err *e);

@@ -449,3 +449,115 @@ sq_run_gate(struct store *st, const char *run_id, const char *model, int max_all
 		sqlite3_bind_int64(s, 3, lease);
 	return sq_done(st, s, e, "taking a slot for a run");
 }
+
+/* The ledger's rows: the task's (when it has one) and every call's (''). */
+int
+sq_spend_add(struct store *st, const char *task_id, const char *run_id, int64_t at,
+    double dollars, long long tokens, struct err *e)
+{
+	static const char q_task[] = "INSERT INTO spend (task_id, at, dollars, tokens) VALUES"
+	    " (?1, ?2, ?3, ?4), ('', ?2, ?3, ?4) ON CONFLICT (task_id, at) DO UPDATE SET"
+	    " dollars = dollars + excluded.dollars, tokens = tokens + excluded.tokens";
+	static const char q_all[] = "INSERT INTO spend (task_id, at, dollars, tokens) VALUES"
+	    " ('', ?2, ?3, ?4) ON CONFLICT (task_id, at) DO UPDATE SET"
+	    " dollars = dollars + excluded.dollars, tokens = tokens + excluded.tokens";
+	static const char q_run[] = "UPDATE reserves SET spent = spent + ?2,"
+	    " spent_tokens = spent_tokens + ?3 WHERE run_id = ?1";
+	int has_task = task_id && *task_id;
+	sqlite3_stmt *s = sq_stmt(st, has_task ? q_task : q_all, e);
+	if (!s)
+		return ST_ERR;
+	if (has_task)
+		sq_text(s, 1, task_id);
+	sqlite3_bind_int64(s, 2, at);
+	sqlite3_bind_double(s, 3, dollars);
+	sqlite3_bind_int64(s, 4, tokens);
+	int rc = sq_done(st, s, e, "recording what a model call spent");
+	if (rc || !run_id || !*run_id)
+		return rc;
+	if (!(s = sq_stmt(st, q_run, e)))
+		return ST_ERR;
+	sq_text(s, 1, run_id);
+	sqlite3_bind_double(s, 2, dollars);
+	sqlite3_bind_int64(s, 3, tokens);
+	return sq_done(st, s, e, "recording what a run spent");
+}
+
+int
+sq_spend_read(struct store *st, const char *task_id, int64_t since, const char *except_run,
+    double *dollars, long long *tokens, struct err *e)
+{
+	static const char q[] = "SELECT (SELECT total(dollars) FROM spend WHERE task_id = ifnull(?1, '')"
+	    " AND at >= ?2), (SELECT total(tokens) FROM spend WHERE task_id = ifnull(?1, '')"
+	    " AND at >= ?2), total(max(r.dollars - r.spent, 0)),"
+	    " total(max(r.tokens - r.spent_tokens, 0)) FROM tasks t JOIN reserves r"
+	    " ON r.run_id = t.run_in_flight WHERE t.run_in_flight IS NOT NULL"
+	    " AND (?1 IS NULL OR t.id = ?1) AND r.run_id IS NOT ?3";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, task_id);
+	sqlite3_bind_int64(s, 2, since);
+	sq_text(s, 3, except_run);
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*dollars = sqlite3_column_double(s, 0) + sqlite3_column_double(s, 2);
+		*tokens = (long long)(sqlite3_column_double(s, 1) + sqlite3_column_double(s, 3));
+		rc = SQLITE_DONE;
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reading what was spent");
+}
+
+int
+sq_reserve(struct store *st, const char *run_id, const char *task_id, double dollars,
+    long long tokens, struct err *e)
+{
+	/* A task has one run in flight: its row is its last run's. */
+	static const char q[] = "INSERT INTO reserves (task_id, run_id, dollars, tokens)"
+	    " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (task_id) DO UPDATE SET run_id = excluded.run_id,"
+	    " dollars = excluded.dollars, tokens = excluded.tokens, spent = 0, spent_tokens = 0";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, task_id);
+	sq_text(s, 2, run_id);
+	sqlite3_bind_double(s, 3, dollars);
+	sqlite3_bind_int64(s, 4, tokens);
+	return sq_done(st, s, e, "reserving what a run may spend");
+}
+
+/* What the task's last reserved run spent; else from the newest calls on
+ * record (the last runs' are always kept). */
+#define RECENT_RUNS(where) "SELECT total(cost) AS d, total(ifnull(input_tokens, 0) +" \
+	" ifnull(output_tokens, 0)) AS t FROM (SELECT run_id, cost, input_tokens, output_tokens" \
+	" FROM llm_calls WHERE " where " run_id IS NOT NULL ORDER BY id DESC LIMIT 30) GROUP BY run_id"
+
+int
+sq_run_cost(struct store *st, const char *task_id, double *dollars, long long *tokens,
+    int *known, struct err *e)
+{
+	static const char q_last[] = "SELECT 1, spent, spent_tokens FROM reserves WHERE task_id = ?1";
+	static const char q_task[] = "SELECT count(*), max(d), max(t) FROM ("
+	    RECENT_RUNS("task_id = ?1 AND") ")";
+	static const char q_all[] = "SELECT count(*), avg(d), avg(t) FROM (" RECENT_RUNS("") ")";
+	const char *qs[] = {q_last, q_task, q_all};
+	for (int i = 0; i < 3 && !*known; i++) {
+		sqlite3_stmt *s = sq_stmt(st, qs[i], e);
+		if (!s)
+			return ST_ERR;
+		if (i < 2)
+			sq_text(s, 1, task_id);
+		int rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW) {
+			*known = sqlite3_column_int64(s, 0) > 0;
+			*dollars = sqlite3_column_double(s, 1);
+			*tokens = (long long)sqlite3_column_double(s, 2);
+			rc = SQLITE_DONE;
+		}
+		sqlite3_reset(s);
+		if (rc != SQLITE_DONE)
+			return sq_err(st, e, "reading what runs spent");
+	}
+	return ST_OK;
+}

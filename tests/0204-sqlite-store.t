@@ -74,6 +74,8 @@ test_expect_success 'a store made by schema version 1 is upgraded in place and k
 # A store as schema 11 left it: a run in flight (its process gone) known
 # only from runs.
 cat >old11.sql <<\EOF
+DROP TABLE spend;
+DROP TABLE reserves;
 DROP INDEX tasks_herd;
 DROP TABLE run_inputs;
 DROP INDEX tasks_after;

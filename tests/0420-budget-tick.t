@@ -1,7 +1,7 @@
 #!/bin/sh
 # Budgets: before an occurrence starts, what its task (or all tasks, the
 # config's `budget`) spent in the window of the budget's period is read
-# from the model-call records.  Over it, the occurrence is skipped with the
+# from the spend ledger.  Over it, the occurrence is skipped with the
 # reason on record, the hook hears of it once per window, and the task
 # fires again by itself in the next window; task-run refuses it unless
 # --force.  Windows are crossed by moving TASK_NOW.
@@ -189,6 +189,8 @@ test_expect_success 'a one-shot over budget waits for the next window, then fire
 	store_sql "UPDATE llm_calls SET task_id = (SELECT id FROM tasks WHERE name = '\''once'\'')" &&
 	tick 2026-11-23T07:00:00Z &&
 	store_sql "UPDATE llm_calls SET task_id = (SELECT id FROM tasks WHERE name = '\''once'\'')" &&
+	store_sql "UPDATE spend SET task_id = (SELECT id FROM tasks WHERE name = '\''once'\'')
+		WHERE task_id <> '\'''\''" &&
 	tick 2026-11-23T08:00:00Z &&
 	task-ls | cut -f2,3,4 | sort >actual &&
 	printf "first\tpending\t2026-11-24T07:00:00Z\nonce\tpending\t2026-11-24T00:00:00Z\n" >expect &&

@@ -91,6 +91,7 @@ test_expect_success 'never: no run is told, but a budget skip still is' '
 	task-edit --budget 2tok/day job >/dev/null &&
 	store_sql "INSERT INTO llm_calls (task_id, model, input_tokens, output_tokens, created_at)
 		SELECT id, '\''m'\'', 1, 1, 1795420800 FROM tasks" &&
+	store_sql "INSERT INTO spend (task_id, at, dollars, tokens) SELECT id, 1795420800, 0, 2 FROM tasks" &&
 	pass "ok A" fail &&
 	echo "budget skipped " >expect &&
 	test_cmp expect events

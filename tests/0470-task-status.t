@@ -153,6 +153,8 @@ test_expect_success 'dollars today, over budget, the global budget and the cost 
 	at=$(date -u -d 2026-11-24T08:01:00Z +%s) &&
 	store_sql "INSERT INTO llm_calls (task_id, model, input_tokens, output_tokens, cost, created_at)
 		VALUES ('\''$id'\'', '\''m'\'', 1000, 500, 0.75, $at), (NULL, '\''m'\'', 10, 5, 0.5, $at)" &&
+	store_sql "INSERT INTO spend (task_id, at, dollars, tokens) VALUES
+		('\''$id'\'', $at - $at % 900, 0.75, 1500), ('\'''\'', $at - $at % 900, 1.25, 1515)" &&
 	TASK_NOW=2026-11-24T08:06:00Z task-status >out &&
 	grep -q "^  Today:     1515 tokens (1010 in, 505 out), \$1.25$" out &&
 	grep -q "^  Budget:    every task is held: budget: \$1.25 of \$1.00 this day (all tasks)$" out &&
