@@ -1,5 +1,6 @@
 /* POST /hooks/TASK (web_impl.h): an HTTP trigger fires one task, as
- * task-run --queue does, and nothing else: it reads nothing.  Authorised
+ * task-run --queue does (with a body: as task-run --payload BODY --queue,
+ * the body its payload), and nothing else: it reads nothing.  Authorised
  * by the task's trigger token (Authorization: Bearer, its hash compared
  * in constant time) or by its HMAC secret, checked as GitHub signs
  * webhooks (X-Hub-Signature-256: sha256=HEX of HMAC-SHA-256 over the raw
@@ -10,9 +11,11 @@
  * Retry-After. */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "fire_input.h"
 #include "store_web.h"
 #include "task_json.h"
 #include "web_crypto.h"
@@ -92,6 +95,27 @@ token_ok(const struct web_hook *h, const struct web_req *rq)
 	return ct_equal(h->token_hash, strlen(h->token_hash), hash, 64);
 }
 
+/* 202 queued, or 200 for a redelivery, with the run it became once it ran. */
+static void
+answer(struct web *w, const struct web_req *rq, struct web_resp *rs, const char *id, int dup,
+    const char *run_id)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "task", id);
+	if (dup) {
+		cJSON_AddTrueToObject(j, "duplicate");
+		if (run_id && *run_id)
+			cJSON_AddStringToObject(j, "run", run_id);
+		web_json(rs, 200, j);
+		return;
+	}
+	store_wake(w->st);
+	cJSON_AddTrueToObject(j, "queued");
+	web_json(rs, 202, j);
+	snprintf(rs->log, sizeof rs->log, "trigger: queued task %.8s (%zu bytes%s%s)", id, rq->nbody,
+	    rq->event_key ? ", event " : "", rq->event_key ? rq->event_key : "");
+}
+
 void
 web_hook(struct web *w, const struct web_req *rq, struct web_resp *rs)
 {
@@ -120,6 +144,14 @@ web_hook(struct web *w, const struct web_req *rq, struct web_resp *rs)
 		web_error(rs, 401, 1, "a trigger needs its token (Bearer) or a valid X-Hub-Signature-256");
 		return;
 	}
+	char run_id[37] = "";
+	/* A body is the event's payload ({{input}}, TASK_PAYLOAD), its key the
+	 * event's, as task-run --payload --key takes them; one that is no
+	 * text is refused before it counts against the rate. */
+	if (rq->nbody && (rc = fire_payload_check(rq->body, rq->nbody, &e))) {
+		web_error(rs, 400, 1, "%s", e.msg);
+		return;
+	}
 	int wait = rate(w, id);
 	if (wait) {
 		rs->retry_after = wait;
@@ -127,10 +159,25 @@ web_hook(struct web *w, const struct web_req *rq, struct web_resp *rs)
 		    id, w->hook_rate, wait);
 		return;
 	}
+	rc = now_get(&now, &e);
+	if (!rc && rq->nbody) {
+		if (rq->event_key && *rq->event_key && strlen(rq->event_key) > FIRE_EVENT_KEY_MAX)
+			rc = err_set(&e, ST_INVALID, "the event's key is over %d bytes", FIRE_EVENT_KEY_MAX);
+		char *payload = rc ? NULL : xstrndup(rq->body, rq->nbody);
+		if (!rc)
+			rc = fire_event_queue(w->st, id, payload, rq->event_key && *rq->event_key ?
+			    rq->event_key : NULL, now, &dup, run_id, &e);
+		free(payload);
+		if (rc) {
+			web_error(rs, rc == ST_INVALID ? 400 : rc == ST_NOTFOUND ? 404 : 503, 1, "%s", e.msg);
+			return;
+		}
+		answer(w, rq, rs, id, dup, run_id);
+		return;
+	}
 	unsigned char digest[32];
 	sha256(rq->body, rq->nbody, digest);
 	hex_encode(digest, 32, body_hash);
-	rc = now_get(&now, &e);
 	if (!rc)
 		rc = store_begin(w->st, &e);
 	if (!rc && rq->event_key && *rq->event_key) {
@@ -148,16 +195,5 @@ web_hook(struct web *w, const struct web_req *rq, struct web_resp *rs)
 		web_error(rs, rc == ST_INVALID ? 400 : rc == ST_NOTFOUND ? 404 : 503, 1, "%s", e.msg);
 		return;
 	}
-	cJSON *j = cJSON_CreateObject();
-	cJSON_AddStringToObject(j, "task", id);
-	if (dup) {
-		cJSON_AddTrueToObject(j, "duplicate");
-		web_json(rs, 200, j);
-		return;
-	}
-	store_wake(w->st);
-	cJSON_AddTrueToObject(j, "queued");
-	web_json(rs, 202, j);
-	snprintf(rs->log, sizeof rs->log, "trigger: queued task %.8s (%zu bytes%s%s)", id, rq->nbody,
-	    rq->event_key ? ", event " : "", rq->event_key ? rq->event_key : "");
+	answer(w, rq, rs, id, dup, run_id);
 }

@@ -1,12 +1,13 @@
 #!/bin/sh
 # task-web's HTTP triggers: POST /hooks/TASK with the task's trigger token
 # or a GitHub-style signature (computed here with openssl), a redelivered
-# event fires once, hook_rate answers 429 with Retry-After, a body over
-# 1 MiB 413; the trigger's token reads nothing.
+# event fires once, a body is the run's payload ({{input}}), hook_rate
+# answers 429 with Retry-After, a body over 1 MiB 413; the trigger's token
+# reads nothing.
 . "$AC_TOP/tests/lib.sh"
 
 mkdir -p config/agentcron && echo "hook_rate = 3" >config/agentcron/config
-task-add --manual --name deploy "deploy it" >id
+task-add --manual --name deploy --exec cat "deploy {{input}}" >id
 task-add --manual --name other "other" >id2
 id=$(cat id) id2=$(cat id2)
 
@@ -46,13 +47,23 @@ test_expect_success 'no token, a wrong one, another task: 401 alike' '
 	test "$(queued "$id")" = 0
 '
 
-test_expect_success 'the trigger token fires its task (202) and reads nothing (401)' '
+test_expect_success 'the trigger token fires its task (202), its body the payload; it reads nothing (401)' '
 	test "$(req body -X POST -H "Authorization: Bearer $ttok" --data-binary "{\"ref\":\"main\"}" \
 		"$url/hooks/$id")" = 202 &&
 	grep -q "\"queued\":true" body &&
 	test "$(queued "$id")" = 1 &&
 	test "$(req body -H "Authorization: Bearer $ttok" "$url/api/tasks")" = 401 &&
-	unqueue "$id"
+	task-tick >ran &&
+	grep -q "\"trigger\":\"event\"" ran &&
+	task-log "$(task-log --task deploy | cut -f1 | head -n 1)" | sed -n "/^output:/,/^error:/p" >actual &&
+	printf "output:\n  deploy {\"ref\":\"main\"}\nerror:\n" >expect && test_cmp expect actual &&
+	test "$(queued "$id")" = 0
+'
+
+test_expect_success 'a body that is no text: 400, nothing queued' '
+	printf "a\0b" >nul &&
+	test "$(req body -X POST -H "Authorization: Bearer $ttok" --data-binary @nul "$url/hooks/$id")" = 400 &&
+	grep -q "NUL" body && test "$(queued "$id")" = 0
 '
 
 test_expect_success 'a GitHub-style signature fires it; a wrong one does not' '
@@ -73,7 +84,7 @@ test_expect_success 'a redelivered event (same X-GitHub-Delivery) fires nothing'
 		--data-binary @payload "$url/hooks/$id")" = 200 &&
 	grep -q "\"duplicate\":true" body &&
 	test "$(queued "$id")" = 0 &&
-	test "$(store_sql "SELECT count(*) FROM web_hook_events WHERE task_id = '\''$id'\''")" = 1
+	test "$(store_sql "SELECT count(*) FROM run_inputs WHERE task_id = '\''$id'\'' AND key = '\''key:d-1'\''")" = 1
 '
 
 test_expect_success 'past hook_rate (3) a minute: 429 with Retry-After' '
