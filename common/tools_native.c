@@ -34,11 +34,15 @@ not_found(const char *id, int rc, struct buf *out, const struct err *e)
 static void
 describe(struct tools *tl, const struct task *t, struct buf *out)
 {
-	char d[256];
+	char d[768];
 	task_describe(t, tl->zs, d, sizeof d);
+	if (t->kind != KIND_MANUAL && t->kind != KIND_HEARTBEAT) {
+		size_t l = strlen(d);
+		snprintf(d + l, sizeof d - l, " (%s)", t->tz);
+	}
+	/* "after 'Fetch news' succeeds", alone or after the schedule. */
+	chain_describe_task(tl->st, t, d, sizeof d);
 	buf_puts(out, d);
-	if (t->kind != KIND_MANUAL && t->kind != KIND_HEARTBEAT)
-		buf_printf(out, " (%s)", t->tz);
 }
 
 static void
@@ -280,6 +284,12 @@ native_create(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	task_init(&t);
 	if ((rc = native_taskargs(tl, args, &a, &payload, count, out)))
 		goto out;
+	/* A task that only follows others runs when they end, as task-add makes it. */
+	if (!a.nkinds && cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(args, "after")) &&
+	    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(args, "after")) > 0) {
+		a.manual = 1;
+		a.kinds[a.nkinds++] = "manual";
+	}
 	if (!a.nkinds) {
 		buf_puts(out, "Give exactly one schedule: cron, at, plan, daily, weekly, manual or "
 		    "heartbeat.");

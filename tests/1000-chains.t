@@ -50,7 +50,16 @@ test_expect_success 'listings say what a task follows; JSON carries after with i
 	echo "after '\''failpost'\'' fails" >expect && test_cmp expect actual &&
 	task-when --describe --id alert 2>/dev/null | head -1 >actual && test_cmp expect actual &&
 	fetch=$(task-ls | grep "Fetch news" | cut -f1) &&
-	task-ls --json | grep "\"name\":\"summarise\"" | grep -q "\"after\":\[\"$fetch:success\"\]"
+	task-ls --json | grep "\"name\":\"summarise\"" | grep -q "\"after\":\[\"$fetch:success\"\]" &&
+	echo "{\"tool_name\":\"task_create\",\"tool_args\":{\"prompt\":\"p\",\"name\":\"byagent\",\"after\":[\"alert\"]}}" |
+		task-mcp --call >out &&
+	grep "^Schedule:" out >actual &&
+	echo "Schedule: after '\''alert'\'' succeeds" >expect && test_cmp expect actual &&
+	echo "{\"tool_name\":\"task_create\",\"tool_args\":{\"prompt\":\"q\",\"daily\":\"08:00\",\"after\":[\"alert:any\"]}}" |
+		task-mcp --call >out &&
+	grep "^Schedule:" out >actual &&
+	echo "Schedule: Daily at 08:00 (UTC); after '\''alert'\'' ends" >expect && test_cmp expect actual &&
+	task-rm byagent >/dev/null 2>&1
 '
 
 test_expect_success 'a loop is refused, naming it, and nothing changes' '
