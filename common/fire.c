@@ -1466,8 +1466,8 @@ announce(struct fire *f, struct job *j)
 	struct hook_event ev = {j->event, j->run.task_id, j->name, &j->run,
 		j->event == EV_PAUSED ? j->paused : NULL};
 	if (j->paused)
-		warnf(f, "task '%.8s' (%s) is %s; task-edit --enable %.8s resumes it", j->run.task_id,
-		    j->name ? j->name : "", j->paused, j->run.task_id);
+		warnf(f, "task '%s' (%.8s) is %s; task-edit --enable %.8s resumes it",
+		    j->name ? j->name : "", j->run.task_id, j->paused, j->run.task_id);
 	if (hook)
 		notify(f, &ev, hook);
 }
@@ -1480,8 +1480,8 @@ notices_flush(struct fire *f, struct claim_ctx *x, int committed)
 		struct notice *n = x->notices;
 		x->notices = n->next;
 		if (committed && n->event == EV_PAUSED) {
-			warnf(f, "task '%.8s' (%s) is %s; task-edit --enable %.8s resumes it", n->task.id,
-			    n->task.name ? n->task.name : "", n->task.paused, n->task.id);
+			warnf(f, "task '%s' (%.8s) is %s; task-edit --enable %.8s resumes it",
+			    n->task.name ? n->task.name : "", n->task.id, n->task.paused, n->task.id);
 			fire_notify(f, &n->task, EV_PAUSED, NULL, n->task.paused);
 		} else if (committed) {
 			/* Once a window (a streak), as the hook hears of a budget

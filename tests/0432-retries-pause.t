@@ -106,7 +106,7 @@ test_expect_success 'paused after --pause-after failed occurrences in a row, sai
 	grep -c "^{\"event\":\"paused\",.*\"reason\":\"paused after 3 failures in a row: exited with status 1 boom\"" events >n &&
 	echo 1 >expect && test_cmp expect n &&
 	sed -n "3p" events | grep -q "^{\"event\":\"paused\"," &&
-	grep "^task-tick: task .* (fragile) is paused after 3 failures in a row: exited with status 1 boom; task-edit --enable [0-9a-f]\{8\} resumes it$" tick.err &&
+	grep "^task-tick: task .fragile. ([0-9a-f]\{8\}) is paused after 3 failures in a row: exited with status 1 boom; task-edit --enable [0-9a-f]\{8\} resumes it$" tick.err &&
 	task-ls --status paused | cut -f2,3 >actual &&
 	printf "fragile\tpaused\n" >expect && test_cmp expect actual &&
 	task-show "$(cat id)" >show &&

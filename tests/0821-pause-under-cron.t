@@ -75,7 +75,7 @@ test_expect_success 'a retry no pass reached counts failed at the next occurrenc
 	test_cmp expect actual &&
 	TASK_NOW=2026-11-23T09:00:10Z task-show gappy >show &&
 	grep "^status: *pending (paused)$" show && grep "^failures: *2$" show &&
-	grep "^task-tick: task .* (gappy) is paused after 2 failures in a row: exited with status 1; task-edit --enable [0-9a-f]\{8\} resumes it$" tick.err &&
+	grep "^task-tick: task .gappy. ([0-9a-f]\{8\}) is paused after 2 failures in a row: exited with status 1; task-edit --enable [0-9a-f]\{8\} resumes it$" tick.err &&
 	grep -c "^{\"event\":\"paused\",.*\"reason\":\"paused after 2 failures in a row: exited with status 1\"" events >n &&
 	echo 1 >expect && test_cmp expect n &&
 	TASK_NOW=2026-11-23T10:00:00Z task-tick >/dev/null 2>&1 &&

@@ -57,6 +57,19 @@ test_expect_success 'and a token budget holds it once spent' '
 	test_cmp expect actual
 '
 
+test_expect_success "the README's first steps: the budget holds hello from the fifth minute, as it says" '
+	line=$(grep "^task-add --cron .\* \* \* \* \*. --budget .* --name hello " "$AC_TOP/README.md") &&
+	test -n "$line" && export TASK_NOW=2026-11-23T06:10:00Z && id=$(eval "$line") &&
+	for m in 1 2 3 4 5 6; do
+		TASK_NOW=2026-11-23T06:1$m:00Z task-tick >/dev/null 2>>mail || return 1
+	done &&
+	task-log --task "$id" | cut -f7 >actual &&
+	printf "skipped\nskipped\nsuccess\nsuccess\nsuccess\nsuccess\n" >expect &&
+	test_cmp expect actual &&
+	grep "task .hello." mail >hello-mail && test_one_line hello-mail &&
+	grep -q "skipped: budget: 20 of 20 tokens this day" hello-mail
+'
+
 test_expect_success 'an unknown provider names echo among the choices' '
 	test_expect_code 2 llm-call --provider nosuch hi 2>err &&
 	test_one_line err && grep -q "openai, anthropic or echo" err
