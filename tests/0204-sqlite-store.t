@@ -27,7 +27,7 @@ test_expect_success 'the store is in WAL mode and a readable store is tightened 
 # under 64 pages and a call's own (~70 pages of 4 KiB and a header each),
 # and the next program of another kind copies it in and removes it.
 test_expect_success 'llm-call leaves a log that stays small, and the next program folds it in' '
-	port=$(provider_start fp k 20 60) &&
+	port=$(provider_start fp k 60 600) &&
 	max=0 i=0 && while [ $i -lt 100 ]; do
 		OPENAI_BASE_URL=http://127.0.0.1:$port/v1 OPENAI_API_KEY=k llm-call "q$i" >/dev/null || return 1
 		size=$(wc -c <tasks.db-wal) || return 1
