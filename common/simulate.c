@@ -95,7 +95,8 @@ take_call(const struct call_usage *u, void *arg)
 		return 0;
 	struct sim_task key;
 	snprintf(key.id, sizeof key.id, "%s", u->task_id);
-	struct sim_task *t = bsearch(&key, s->tasks, s->ntasks, sizeof *s->tasks, by_id);
+	struct sim_task *t = s->ntasks ? bsearch(&key, s->tasks, s->ntasks, sizeof *s->tasks, by_id)
+	    : NULL;
 	if (t) {
 		t->calls_dollars += u->cost;
 		t->calls++;
@@ -251,7 +252,8 @@ sim_run(struct store *st, const struct config *cf, const struct tz *z, int64_t f
 	if (!rc)
 		rc = store_task_list(st, &f, take_task, s, e);
 	if (!rc) {
-		qsort(s->tasks, s->ntasks, sizeof *s->tasks, by_id);
+		if (s->ntasks) /* no array at all when there is no task */
+			qsort(s->tasks, s->ntasks, sizeof *s->tasks, by_id);
 		rc = store_call_usage(st, from - (int64_t)SIM_COST_DAYS * 86400, take_call, s, e);
 	}
 	if (!rc)
@@ -434,8 +436,10 @@ sim_print_text(const struct sim *s, FILE *f, int hist)
 		fprintf(f, "  %s  %u\n", a, s->minutes[top[i]]);
 	}
 	struct sim_task *sorted = xmalloc((s->ntasks ? s->ntasks : 1) * sizeof *sorted);
-	memcpy(sorted, s->tasks, s->ntasks * sizeof *sorted);
-	qsort(sorted, s->ntasks, sizeof *sorted, by_fires);
+	if (s->ntasks) {
+		memcpy(sorted, s->tasks, s->ntasks * sizeof *sorted);
+		qsort(sorted, s->ntasks, sizeof *sorted, by_fires);
+	}
 	fprintf(f, "fires per task:%s\n", s->ntasks ? "" : " none");
 	for (size_t i = 0; i < s->ntasks && i < SIM_TASKS_SHOWN; i++) {
 		cost_fmt(sorted[i].cost, a, sizeof a);

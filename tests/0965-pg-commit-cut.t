@@ -7,6 +7,9 @@
 # (A claim's own commit is not among these four: the read-back of a claim
 # is exercised by the failover tests, not here.)
 . "$AC_TOP/tests/lib.sh"
+# crash.so is preloaded: under a sanitizer its runtime then comes second.
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+export ASAN_OPTIONS
 cat >job <<EOF
 #!/bin/sh
 echo "\$TASK_ID" >>"$PWD/execs"
