@@ -459,7 +459,7 @@ print_stored(struct request *r, struct tz **z, int64_t now, struct err *e)
 	struct store *st = NULL;
 	struct task t;
 	struct zones *zs = NULL;
-	char id[37], desc[256];
+	char id[37], desc[768];
 	int rc = store_open(NULL, STORE_READ, &st, e);
 	if (!rc)
 		rc = store_task_resolve(st, r->id, 0, id, e);
