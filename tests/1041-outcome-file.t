@@ -109,4 +109,21 @@ test_expect_success 'done does not hide a failed exit; a timeout stays a timeout
 	task-log --task loud --limit 1 | cut -f7 >actual && echo success >expect && test_cmp expect actual
 '
 
+test_expect_success 'deliveries hear of blocked as a failure; failed outcomes count toward --pause-after' '
+	printf "#!/bin/sh\ncat >>\"\$HOME/delivered\"; echo >>\"\$HOME/delivered\"\n" >dhook && chmod +x dhook &&
+	task-add --daily 07:00 --exec "$PWD/job" --retries 0 --pause-after 2 --name Pay \
+		--deliver "exec:$PWD/dhook" --deliver-on failure "pay the bills" >pay &&
+	printf "{\"status\":\"blocked\",\"summary\":\"the bank wants a new login\"}" >say &&
+	TASK_NOW=2026-11-26T07:00:10Z task-tick >/dev/null 2>&1 &&
+	test_until 30 test -s delivered &&
+	grep -q "\"status\":\"blocked\"" delivered && grep -q "\"event\":\"failure\"" delivered &&
+	grep -q "\"error\":\"reported blocked: the bank wants a new login\"" delivered &&
+	printf "{\"status\":\"failed\",\"summary\":\"the bank is down\"}" >say &&
+	TASK_NOW=2026-11-27T07:00:10Z task-tick >/dev/null 2>&1 &&
+	task-show Pay >show && grep -q "^failures: *1$" show &&
+	TASK_NOW=2026-11-28T07:00:10Z task-tick >/dev/null 2>&1 &&
+	task-show Pay >show &&
+	grep -q "paused after 2 failures in a row: reported failed: the bank is down" show
+'
+
 test_done
