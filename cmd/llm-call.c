@@ -597,6 +597,9 @@ print_answer(struct call *k)
 			print_json(&k->o.s, &k->r, k->latency, k->id, k->cost);
 		} else {
 			size_t n = strlen(k->r.text);
+			/* Blocked before the model said anything: nothing to print. */
+			if (!n && k->o.s.outcome > OUTCOME_DONE)
+				return;
 			fwrite(k->r.text, 1, n, stdout);
 			if (!n || k->r.text[n - 1] != '\n')
 				putchar('\n');

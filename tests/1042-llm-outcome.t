@@ -82,7 +82,8 @@ test_expect_success 'an MCP server that asks for a person: declined at once, the
 	test_cmp expect elicit.answer &&
 	test_expect_code 1 llm-call --mcp ask "[[call mcp__ask__probe {}]] Charge the client." >out 2>err &&
 	echo "llm-call: blocked: MCP server '\''ask'\'' asked for input that no one is there to give: Which account should be charged? [2J" >expect &&
-	test_cmp expect err
+	test_cmp expect err &&
+	test ! -s out
 '
 
 test_done
