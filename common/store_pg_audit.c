@@ -80,13 +80,17 @@ pga_list(struct store *st, const char *task_id, int desc, int64_t from, long lim
     void *arg, struct err *e)
 {
 	static const char qa[] = "SELECT " AUDIT_COLS " FROM audit WHERE ($1::text IS NULL"
-	    " OR task_id = $1) AND seq >= $2 ORDER BY seq";
+	    " OR task_id = $1) AND seq >= $2 ORDER BY seq LIMIT $3::bigint";
 	static const char qd[] = "SELECT " AUDIT_COLS " FROM audit WHERE ($1::text IS NULL"
-	    " OR task_id = $1) AND seq >= $2 ORDER BY seq DESC";
+	    " OR task_id = $1) AND seq >= $2 ORDER BY seq DESC LIMIT $3::bigint";
 	struct pq_params p = {.n = 0};
 	struct list_arg la = {fn, arg};
 	pq_text(&p, task_id);
 	pq_int(&p, from);
+	if (limit > 0)
+		pq_int(&p, limit);
+	else
+		pq_text(&p, NULL);
 	int rc = pq_each_row(st, desc ? qd : qa, &p, limit, entry_row, &la, "reading the audit trail", e);
 	return rc;
 }
