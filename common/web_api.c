@@ -457,12 +457,15 @@ action(struct web *w, const struct web_req *rq, const struct web_who *who,
 	else if (!rc && !on_run)
 		rc = store_task_resolve(w->st, arg, 0, id, &a.e);
 	if (!rc) {
+		/* The trail says what was asked, not what it amounts to. */
+		if (!strcmp(verb, "run") || !strcmp(verb, "rerun") || !strcmp(verb, "resume"))
+			store_audit_action(w->st, verb);
 		if (!strcmp(verb, "run") || !strcmp(verb, "rerun"))
-			rc = (store_audit_action(w->st, verb), act_queue(&a, id));
+			rc = act_queue(&a, id);
 		else if (!strcmp(verb, "pause") && str_empty(reason))
 			rc = err_set(&a.e, ST_INVALID, "a pause needs a reason (the form field 'reason')");
 		else if (!strcmp(verb, "pause") || !strcmp(verb, "resume"))
-			rc = (store_audit_action(w->st, verb), act_pause(&a, id, verb[0] == 'p', reason));
+			rc = act_pause(&a, id, verb[0] == 'p', reason);
 		else if (!strcmp(verb, "delete"))
 			rc = act_delete(&a, id);
 		else

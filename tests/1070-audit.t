@@ -91,20 +91,24 @@ web_start() {
 	web_pid=$test_ready_pid
 	url=$(sed -n 's|^task-web: listening on \(http://127.0.0.1:[0-9]*\)/$|\1|p' werr)
 }
-task-add --manual --name webbed x >/dev/null
+task-add --manual --exec false --name webbed x >/dev/null
+task-run webbed >/dev/null 2>&1
+failed=$(task-log --task webbed --limit 1 | cut -f1)
 web_start
 
-test_expect_success 'task-web: run now, pause, resume and delete, as the token that asked' '
+test_expect_success 'task-web: run now, rerun, pause, resume and delete, as the token that asked' '
 	n=$(store_sql "SELECT count(*) FROM audit") &&
-	for a in run pause resume delete; do
+	for a in tasks/webbed/run runs/$failed/rerun tasks/webbed/pause tasks/webbed/resume \
+		tasks/webbed/delete; do
 		code=$(curl -s --max-time 20 -o /dev/null -w "%{http_code}" -d reason=lunch \
-			-H "Authorization: Bearer $(cat tok)" "$url/tasks/webbed/$a") &&
+			-H "Authorization: Bearer $(cat tok)" "$url/$a") &&
 		test "$code" -lt 300 || return 1
 	done &&
-	task-log --audit --limit 4 | cut -f3,4 | sort >actual &&
-	printf "token ci\tdelete\ntoken ci\tpause\ntoken ci\tresume\ntoken ci\trun\n" >expect &&
+	task-log --audit --limit 5 | cut -f1,3,4 | sort -n | cut -f2,3 >actual &&
+	printf "token ci\t%s\n" run rerun pause resume delete >expect &&
 	test_cmp expect actual &&
-	test "$(store_sql "SELECT count(*) FROM audit")" = $((n + 4))
+	test "$(store_sql "SELECT count(*) FROM audit")" = $((n + 5)) &&
+	task-log --audit --json --limit 3 | sed -n 3p | grep -q "\"after\":{\"enabled\":false,\"paused\":\"lunch (by ci)\"}"
 '
 kill -TERM "$web_pid" && wait "$web_pid"
 
