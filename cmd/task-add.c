@@ -18,6 +18,7 @@
 #include "opt.h"
 #include "prog.h"
 #include "spend.h"
+#include "store_audit.h"
 #include "store.h"
 #include "task_json.h"
 #include "taskargs.h"
@@ -297,8 +298,8 @@ add_flags(struct task_args *a, int argc, char **argv, int force, int if_missing,
 		rc = taskargs_apply(a, &t, now, zs, &changed, e);
 	if (!rc)
 		rc = task_finalize(&t, 1, 1, now, zs, e);
-	if (!rc)
-		rc = store_open(NULL, 0, st, e);
+	if (!rc && !(rc = store_open(NULL, 0, st, e)))
+		store_audit_by_user(*st);
 	struct sink out = {.json = json};
 	if (!rc && !(rc = store_begin(*st, e))) {
 		rc = add_one(*st, &t, force, if_missing, &out, NULL, zs, e);
@@ -455,8 +456,10 @@ task_add(int argc, char **argv)
 	if (!rc && !(rc = config_stagger_load(&stagger, &e)))
 		zones_set_stagger(zs, stagger);
 	if (!rc && importing) {
-		if (!(rc = store_open(NULL, 0, &st, &e)))
+		if (!(rc = store_open(NULL, 0, &st, &e))) {
+			store_audit_by_user(st);
 			rc = import(st, force, now, a.when_flags, zs, &e);
+		}
 	} else if (!rc) {
 		rc = add_flags(&a, argc, argv, force, if_missing, json, now, zs, &st, &e);
 	}

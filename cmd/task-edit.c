@@ -15,6 +15,7 @@
 #include "config.h"
 #include "opt.h"
 #include "prog.h"
+#include "store_audit.h"
 #include "store.h"
 #include "task_json.h"
 #include "taskargs.h"
@@ -193,8 +194,8 @@ task_edit(int argc, char **argv)
 	int stagger;
 	if (!rc && !(rc = config_stagger_load(&stagger, &e)))
 		zones_set_stagger(zs, stagger);
-	if (!rc)
-		rc = store_open(NULL, 0, &st, &e);
+	if (!rc && !(rc = store_open(NULL, 0, &st, &e)))
+		store_audit_by_user(st);
 	if (!rc && trigger >= 0)
 		rc = new_trigger(st, argv[optind], trigger, now, &e);
 	else if (!rc)
