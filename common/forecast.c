@@ -67,10 +67,8 @@ forecast_budget_check(const struct forecast *f, const int64_t *dues, size_t n,
 	fb->worst = (double)fb->worst_runs * per_run;
 	if (fb->worst_at != TIME_NONE)
 		tz_fmt_local(z, fb->worst_at, fb->worst_from, sizeof fb->worst_from);
-	/* As budgets compare: to the micro-dollar, reached is over. */
-	fb->over = fb->known && fb->worst > 0 &&
-	    (fb->b.dollars ? llround(fb->worst * 1e6) >= llround(fb->b.amount * 1e6)
-	    : llround(fb->worst) >= llround(fb->b.amount));
+	/* As budgets count: reached is over (a hair of float noise aside). */
+	fb->over = fb->known && fb->worst > 0 && fb->worst >= fb->b.amount * (1 - 1e-9);
 }
 
 int
@@ -314,6 +312,53 @@ forecast_line(const struct forecast *f, char *buf, size_t n)
 	basis_fmt(f, basis, sizeof basis);
 	snprintf(buf + l, n - l, ": %s (a run: %.0f tokens in, %.0f out, from %s)", spend,
 	    f->in_tokens, f->out_tokens, basis);
+}
+
+void
+forecast_print(const struct forecast *f, const char *desc, const char *from, FILE *out)
+{
+	static const char *const period[] = {"day", "week", "month"};
+	char a[160], b[48];
+	fprintf(out, "schedule: %s\n", desc);
+	fprintf(out, "runs:     %ld in %d days from %s\n", f->runs, FORECAST_DAYS, from);
+	if (f->basis == FC_EXEC || f->basis == FC_NONE) {
+		forecast_line(f, a, sizeof a);
+		fprintf(out, "a run:    unknown%s\n", strchr(a, ';') ? strchr(a, ';') : "");
+		return;
+	}
+	basis_fmt(f, a, sizeof a);
+	fprintf(out, "a run:    %.0f tokens in, %.0f out, from %s\n", f->in_tokens, f->out_tokens, a);
+	if (f->priced) {
+		money_fmt(f->run_dollars, a, sizeof a);
+		money_fmt(f->dollars, b, sizeof b);
+		fprintf(out, "model:    %s at $%g in, $%g out a million tokens\n", f->model, f->price_in,
+		    f->price_out);
+		fprintf(out, "expected: %s and %.0f tokens in %d days (%s a run)\n", b, f->tokens,
+		    FORECAST_DAYS, a);
+	} else {
+		fprintf(out, "model:    %s\n", *f->model ? f->model : "none named (--model, or the config's model)");
+		spend_fmt(f, 0, f->tokens, a, sizeof a);
+		fprintf(out, "expected: %s in %d days\n", a, FORECAST_DAYS);
+	}
+	for (int i = 0; i < f->nbudgets; i++) {
+		const struct forecast_budget *fb = &f->budgets[i];
+		budget_describe(&fb->b, a, sizeof a);
+		fprintf(out, "budget:   %s (%s): ", a, fb->global ? "all tasks" : "its own");
+		if (!fb->known) {
+			fprintf(out, "no price to hold it against\n");
+			continue;
+		}
+		if (fb->worst_at == TIME_NONE) {
+			fprintf(out, "nothing expected\n");
+			continue;
+		}
+		if (fb->b.dollars)
+			money_fmt(fb->worst, b, sizeof b);
+		else
+			snprintf(b, sizeof b, "%.0f tokens", fb->worst);
+		fprintf(out, "at most %s in the %s from %s%s\n", b, period[fb->b.period], fb->worst_from,
+		    fb->over ? ": OVER" : "");
+	}
 }
 
 int

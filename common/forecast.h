@@ -89,6 +89,9 @@ void forecast_line(const struct forecast *f, char *buf, size_t n);
  * spend $0.96 in the day from 2026-12-01 00:00, over its budget of $0.50
  * a day"; the number of them. */
 int forecast_warnings(const struct forecast *f, const char *prog, const char *who, FILE *out);
+/* task-when --cost: the forecast of the schedule desc, runs counted from
+ * `from` (as people read it), a field a line. */
+void forecast_print(const struct forecast *f, const char *desc, const char *from, FILE *out);
 struct cJSON;
 struct cJSON *forecast_json(const struct forecast *f);
 
