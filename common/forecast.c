@@ -310,8 +310,8 @@ forecast_line(const struct forecast *f, char *buf, size_t n)
 	}
 	spend_fmt(f, f->dollars, f->tokens, spend, sizeof spend);
 	basis_fmt(f, basis, sizeof basis);
-	snprintf(buf + l, n - l, ": %s (a run: %.0f tokens in, %.0f out, from %s)", spend,
-	    f->in_tokens, f->out_tokens, basis);
+	snprintf(buf + l, n - l, ": %s (a run: %.0f token%s in, %.0f out, from %s)", spend,
+	    f->in_tokens, llround(f->in_tokens) == 1 ? "" : "s", f->out_tokens, basis);
 }
 
 void
@@ -327,7 +327,8 @@ forecast_print(const struct forecast *f, const char *desc, const char *from, FIL
 		return;
 	}
 	basis_fmt(f, a, sizeof a);
-	fprintf(out, "a run:    %.0f tokens in, %.0f out, from %s\n", f->in_tokens, f->out_tokens, a);
+	fprintf(out, "a run:    %.0f token%s in, %.0f out, from %s\n", f->in_tokens,
+	    llround(f->in_tokens) == 1 ? "" : "s", f->out_tokens, a);
 	if (f->priced) {
 		money_fmt(f->run_dollars, a, sizeof a);
 		money_fmt(f->dollars, b, sizeof b);
