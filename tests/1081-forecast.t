@@ -144,4 +144,15 @@ test_expect_success 'bad input: one line, exit 2, nothing changed' '
 	task-ls --json >after && test_cmp before after
 '
 
+test_expect_success 'bash completion: task-when --cost offers the tasks, and --model' '
+	bash -c ". \"$AC_TOP/completions/agentcron.bash\" && COMP_WORDS=(task-when --cost \"\") &&
+		COMP_CWORD=2 && _agentcron_complete && printf \"%s\\n\" \"\${COMPREPLY[@]}\"" |
+		sort >actual &&
+	task-ls --limit 500 | cut -f1 | sort >expect &&
+	test -s expect && test_cmp expect actual &&
+	bash -c ". \"$AC_TOP/completions/agentcron.bash\" && COMP_WORDS=(task-when --mo) &&
+		COMP_CWORD=1 && _agentcron_complete && printf \"%s\\n\" \"\${COMPREPLY[@]}\"" >actual &&
+	echo --model >expect && test_cmp expect actual
+'
+
 test_done
