@@ -102,7 +102,7 @@ report_added(const struct task *t, int is_dup, struct sink *out, struct zones *z
 			budget_describe(&b, desc, sizeof desc);
 			buf_printf(&out->text, "  budget:   %s\n", desc);
 		}
-		if (forecast) {
+		if (forecast && t->kind != KIND_MANUAL && t->kind != KIND_HEARTBEAT) {
 			char line[512];
 			forecast_line(&f, line, sizeof line);
 			buf_printf(&out->text, "  forecast: %s\n", line);

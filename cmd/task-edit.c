@@ -120,7 +120,7 @@ edit(struct store *st, const char *arg, const struct task_args *a, int json, int
 			task_describe_end(&t, zs, end, sizeof end);
 			printf("ends: %s\n", *end ? end : "none");
 		}
-		if (forecast && isatty(1)) {
+		if (forecast && isatty(1) && t.kind != KIND_MANUAL && t.kind != KIND_HEARTBEAT) {
 			char line[512];
 			forecast_line(&f, line, sizeof line);
 			printf("forecast: %s\n", line);

@@ -621,10 +621,9 @@ cost(struct request *r, const char *sched, int words, struct tz *z, int64_t now,
 		with_task = 1;
 		if (r->id)
 			rc = store_task_resolve(st, r->id, 0, id, e);
-		if (!rc) {
-			task_free(&t);
-			rc = store_task_get(st, id, &t, e);
-		}
+		/* t holds nothing yet; a failed read leaves nothing to free. */
+		if (!rc && (rc = store_task_get(st, id, &t, e)))
+			task_init(&t);
 		zones_set_stagger(zs, r->stagger);
 	} else if (!rc) {
 		preview_init(&t, z);

@@ -77,8 +77,8 @@ forecast_dues(const struct task *t, struct zones *zs, int64_t from, int64_t secs
 {
 	*dues = NULL;
 	*n = 0;
-	if (t->status != STATUS_PENDING || t->kind == KIND_MANUAL || t->kind == KIND_HEARTBEAT ||
-	    t->next_run_at == TIME_NONE)
+	if (!t->enabled || t->status != STATUS_PENDING || t->kind == KIND_MANUAL ||
+	    t->kind == KIND_HEARTBEAT || t->next_run_at == TIME_NONE)
 		return ST_OK;
 	int64_t until = from + secs, slot = t->next_run_at;
 	size_t cap = 0;
@@ -213,6 +213,7 @@ forecast_task(struct store *st, const struct config *cf, const struct task *t,
 {
 	memset(f, 0, sizeof *f);
 	f->from = now;
+	f->disabled = !t->enabled;
 	const char *m = !str_empty(model) ? model : !str_empty(t->model) ? t->model
 	    : cf ? config_get(cf, "model") : NULL;
 	snprintf(f->model, sizeof f->model, "%s", m ? m : "");
@@ -272,8 +273,10 @@ basis_fmt(const struct forecast *f, char *buf, size_t n)
 	const char *m = *f->model ? f->model : "any model";
 	switch (f->basis) {
 	case FC_RUNS:
-		snprintf(buf, n, "the mean of its last %ld run%s", f->basis_count,
-		    f->basis_count == 1 ? "" : "s");
+		if (f->basis_count == 1)
+			snprintf(buf, n, "its last run");
+		else
+			snprintf(buf, n, "the mean of its last %ld runs", f->basis_count);
 		break;
 	case FC_PROMPT:
 		if (f->basis_count)
@@ -299,6 +302,10 @@ forecast_line(const struct forecast *f, char *buf, size_t n)
 	    FORECAST_DAYS);
 	if (l < 0 || (size_t)l >= n)
 		return;
+	if (f->disabled) {
+		snprintf(buf + l, n - l, ": it is disabled");
+		return;
+	}
 	if (f->basis == FC_EXEC) {
 		snprintf(buf + l, n - l, "; its command's spend is known only from its runs");
 		return;
@@ -403,6 +410,8 @@ forecast_json(const struct forecast *f)
 	time_fmt_utc(f->from, at, sizeof at);
 	cJSON_AddStringToObject(o, "from", at);
 	cJSON_AddNumberToObject(o, "runs", (double)f->runs);
+	if (f->disabled)
+		cJSON_AddBoolToObject(o, "disabled", 1);
 	cJSON_AddStringToObject(o, "basis", basis_names[f->basis]);
 	cJSON_AddNumberToObject(o, "basis_count", (double)f->basis_count);
 	if (*f->model)

@@ -48,6 +48,7 @@ struct forecast_budget {
 
 struct forecast {
 	long runs;             /* in the FORECAST_DAYS from `from` */
+	int disabled;          /* so no runs */
 	int64_t from;
 	int basis;             /* FC_* */
 	long basis_count;      /* runs or calls averaged */
@@ -71,8 +72,8 @@ void forecast_price(struct forecast *f);
  * from f's cost of a run. */
 void forecast_budget_check(const struct forecast *f, const int64_t *dues, size_t n,
     const struct tz *z, struct forecast_budget *fb);
-/* The instants t fires at in [from, from + secs): a pending task from its
- * next run (one already due counts at `from`), delays included.  *dues is
+/* The instants t fires at in [from, from + secs): an enabled pending task
+ * from its next run (one already due counts at `from`), delays included.  *dues is
  * malloc'd (NULL when there is none). */
 int forecast_dues(const struct task *t, struct zones *zs, int64_t from, int64_t secs,
     int64_t **dues, size_t *n, struct err *e);

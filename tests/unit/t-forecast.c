@@ -106,6 +106,10 @@ test_dues(void)
 	int64_t *dues;
 	size_t n = 1;
 	cron_task(&t, "0 9 * * *", "UTC", zs);
+	t.enabled = 0;
+	check_int(forecast_dues(&t, zs, NOV30, MONTH, &dues, &n, &e), ST_OK, "disabled: read");
+	check_int((long)n, 0, "a disabled task fires no more");
+	t.enabled = 1;
 	t.kind = KIND_MANUAL;
 	check_int(forecast_dues(&t, zs, NOV30, MONTH, &dues, &n, &e), ST_OK, "manual: read");
 	check_int((long)n, 0, "a manual task fires on no schedule");
