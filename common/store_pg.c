@@ -772,6 +772,11 @@ static const char *const migrations[] = {
 	" run_id text COLLATE \"C\" NOT NULL UNIQUE,"
 	" dollars double precision NOT NULL, tokens bigint NOT NULL,"
 	" spent double precision NOT NULL DEFAULT 0, spent_tokens bigint NOT NULL DEFAULT 0);",
+	/* 16: model drift: the model the provider says answered each call,
+	 * beside the one asked for (model), and the model a fallback
+	 * replaced because the provider said it was gone. */
+	"ALTER TABLE llm_calls ADD COLUMN IF NOT EXISTS answered_model text;"
+	"ALTER TABLE llm_calls ADD COLUMN IF NOT EXISTS fallback_from text;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 

@@ -354,6 +354,11 @@ static const char *const migrations[] = {
 	"CREATE TABLE reserves (task_id TEXT PRIMARY KEY, run_id TEXT NOT NULL UNIQUE,"
 	" dollars REAL NOT NULL, tokens INTEGER NOT NULL, spent REAL NOT NULL DEFAULT 0,"
 	" spent_tokens INTEGER NOT NULL DEFAULT 0);",
+	/* 20: model drift: the model the provider says answered each call,
+	 * beside the one asked for (model), and the model a fallback
+	 * replaced because the provider said it was gone. */
+	"ALTER TABLE llm_calls ADD COLUMN answered_model TEXT;"
+	"ALTER TABLE llm_calls ADD COLUMN fallback_from TEXT;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
