@@ -176,7 +176,8 @@ print_json(const struct llm_session *s, const struct llm_result *r, long latency
 	cJSON_AddStringToObject(j, "answer", r->text ? r->text : "");
 	cJSON_AddStringToObject(j, "provider", llm_provider_name(lc->provider));
 	cJSON_AddStringToObject(j, "model", r->model ? r->model : lc->model);
-	cJSON_AddStringToObject(j, "requested_model", lc->model);
+	if (r->model && strcmp(r->model, lc->model) != 0)
+		cJSON_AddStringToObject(j, "requested_model", lc->model);
 	if (fallback_from)
 		cJSON_AddStringToObject(j, "fallback_from", fallback_from);
 	cJSON *u = cJSON_AddObjectToObject(j, "usage");

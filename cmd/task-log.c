@@ -530,6 +530,7 @@ call_to_json(const struct llm_call *c)
 	cJSON_AddNumberToObject(o, "id", (double)c->id);
 	cJSON_AddStringToObject(o, "at", when);
 	const char *const strs[][2] = {{"provider", c->provider}, {"model", c->model},
+		{"answered_model", c->answered_model}, {"fallback_from", c->fallback_from},
 		{"context", c->context}, {"run_id", c->run_id}, {"task_id", c->task_id},
 		{"system_prompt", c->system_prompt}, {"prompt", c->prompt}, {"answer", c->answer},
 		{"finish_reason", c->finish_reason}, {"error", c->error}};
