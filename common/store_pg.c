@@ -774,9 +774,10 @@ static const char *const migrations[] = {
 	" spent double precision NOT NULL DEFAULT 0, spent_tokens bigint NOT NULL DEFAULT 0);",
 	/* 16: model drift: the model the provider says answered each call,
 	 * beside the one asked for (model), and the model a fallback
-	 * replaced because the provider said it was gone. */
+	 * replaced because the provider said it was gone; a task's fallbacks. */
 	"ALTER TABLE llm_calls ADD COLUMN IF NOT EXISTS answered_model text;"
-	"ALTER TABLE llm_calls ADD COLUMN IF NOT EXISTS fallback_from text;",
+	"ALTER TABLE llm_calls ADD COLUMN IF NOT EXISTS fallback_from text;"
+	"ALTER TABLE tasks ADD COLUMN IF NOT EXISTS fallback_models text;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 

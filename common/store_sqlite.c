@@ -356,9 +356,10 @@ static const char *const migrations[] = {
 	" spent_tokens INTEGER NOT NULL DEFAULT 0);",
 	/* 20: model drift: the model the provider says answered each call,
 	 * beside the one asked for (model), and the model a fallback
-	 * replaced because the provider said it was gone. */
+	 * replaced because the provider said it was gone; a task's fallbacks. */
 	"ALTER TABLE llm_calls ADD COLUMN answered_model TEXT;"
-	"ALTER TABLE llm_calls ADD COLUMN fallback_from TEXT;",
+	"ALTER TABLE llm_calls ADD COLUMN fallback_from TEXT;"
+	"ALTER TABLE tasks ADD COLUMN fallback_models TEXT;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -146,11 +146,15 @@ test_expect_success 'a store from before the step is upgraded in place and keeps
 	TASK_DB=$old llm-call -m gpt-4.1 "before" >out &&
 	case $AC_STORE in
 	sqlite) sqlite3 "$old" "ALTER TABLE llm_calls DROP COLUMN answered_model;
-		ALTER TABLE llm_calls DROP COLUMN fallback_from; PRAGMA user_version = 19" ;;
+		ALTER TABLE llm_calls DROP COLUMN fallback_from; ALTER TABLE tasks DROP COLUMN fallback_models; PRAGMA user_version = 19" ;;
 	postgres) TASK_DB=$old store_sql "ALTER TABLE llm_calls DROP COLUMN answered_model,
-		DROP COLUMN fallback_from; UPDATE agentcron_schema SET version = 15" ;;
+		DROP COLUMN fallback_from; ALTER TABLE tasks DROP COLUMN fallback_models;
+		UPDATE agentcron_schema SET version = 15" ;;
 	esac &&
 	TASK_DB=$old llm-call -m gpt-4.1 "[[as gpt-4.1-2025-04-14]] after" >out &&
+	TASK_DB=$old task-add --manual --name later --fallback-model gpt-4.1 x >/dev/null &&
+	TASK_DB=$old task-show later | grep "^fallbacks:" >actual &&
+	echo "fallbacks:    gpt-4.1" >expect && test_cmp expect actual &&
 	TASK_DB=$old task-log --calls | cut -f3 >actual &&
 	cat >expect <<-\EOT &&
 	gpt-4.1 -> gpt-4.1-2025-04-14
