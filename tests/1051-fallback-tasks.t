@@ -74,4 +74,20 @@ test_expect_success 'a fallback that is not a model name is refused, nothing cha
 	task-show job >show && ! grep -q "^fallbacks:" show
 '
 
+# complete WORD...: what bash offers for the last WORD (as tests/0901).
+complete() {
+	bash -c '. "$1/completions/agentcron.bash" && shift &&
+		COMP_WORDS=("$@") && COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) &&
+		_agentcron_complete && printf "%s\n" "${COMPREPLY[@]}" | sort' sh "$AC_TOP" "$@"
+}
+
+test_expect_success 'fallback.MODEL is a config key; bash completes --fallback-model from the config' '
+	mkdir -p "$XDG_CONFIG_HOME/agentcron" &&
+	printf "price.gpt-new = 1 2\nfallback.gpt-old = gpt-mini\n" >"$XDG_CONFIG_HOME/agentcron/config" &&
+	chmod 600 "$XDG_CONFIG_HOME/agentcron/config" &&
+	task-ls >/dev/null 2>err && test ! -s err &&
+	complete task-edit --fallback-model gpt- >actual &&
+	printf "%s\n" gpt-new gpt-old >expect && test_cmp expect actual
+'
+
 test_done
