@@ -345,14 +345,11 @@ add_flags(struct task_args *a, int argc, char **argv, int force, int if_missing,
 		rc = taskargs_apply(a, &t, now, zs, &changed, e);
 	if (!rc)
 		rc = task_finalize(&t, 1, 1, now, zs, e);
-	if (!rc && !(rc = store_open(NULL, 0, st, e)))
-		store_audit_by_user(*st);
-	struct sink out = {.json = json};
 	struct config *cf = NULL;
 	if (!rc && config_load(&cf, e))
 		rc = ST_ERR;
-	if (!rc)
-		rc = store_open(NULL, 0, st, e);
+	if (!rc && !(rc = store_open(NULL, 0, st, e)))
+		store_audit_by_user(*st);
 	struct sink out = {.json = json, .st = *st, .cf = cf, .now = now};
 	if (!rc && !(rc = store_begin(*st, e))) {
 		rc = add_one(*st, &t, force, if_missing, &out, NULL, zs, e);
