@@ -1480,6 +1480,14 @@ announce(struct fire *f, struct job *j)
 		    j->name ? j->name : "", j->run.task_id, j->paused, j->run.task_id);
 	if (hook)
 		notify(f, &ev, hook);
+	/* A fallback is told once a task and (UTC) day, whatever the policy. */
+	char reason[300];
+	int64_t now = now_of(f);
+	if (j->notify && !j->no_resources && notify_fallback_first(f->st, j->run.task_id, j->run.id,
+	    now - (now % 86400 + 86400) % 86400, reason, sizeof reason)) {
+		struct hook_event fb = {EV_FALLBACK, j->run.task_id, j->name, &j->run, reason};
+		notify(f, &fb, j->notify);
+	}
 }
 
 /* Tell the budget skips of a committed claim; forget those of one that failed. */

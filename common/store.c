@@ -1402,6 +1402,8 @@ llm_call_free(struct llm_call *c)
 	free(c->context);
 	free(c->provider);
 	free(c->model);
+	free(c->answered_model);
+	free(c->fallback_from);
 	free(c->system_prompt);
 	free(c->prompt);
 	free(c->answer);

@@ -345,7 +345,9 @@ void history_free(struct history_msg *m, size_t n);
 struct llm_call {
 	long long id;          /* set by the store */
 	char *run_id, *task_id, *context;
-	char *provider, *model;
+	char *provider, *model; /* model: the one asked for */
+	char *answered_model;  /* the provider's word for who answered, or NULL */
+	char *fallback_from;   /* the model asked first, refused as gone, or NULL */
 	char *system_prompt, *prompt, *answer;
 	long input_tokens, output_tokens; /* -1 unknown */
 	double cost;           /* dollars; -1 when the model has no price */
@@ -383,6 +385,7 @@ int store_others_wrote(struct store *st, int64_t *version, struct err *e);
 /* A call as spending sees it; name is its task's, NULL when it has none. */
 struct call_usage {
 	char *task_id, *name, *model;
+	char *answered_model;  /* NULL: not said, or the same */
 	int64_t created_at;
 	long input_tokens, output_tokens; /* -1 unknown */
 	double cost;           /* -1: no price */
