@@ -104,3 +104,25 @@ claim_decide(const struct claim_facts *in, struct zones *zs, struct claim_choice
 	}
 	return ST_OK;
 }
+
+enum claim_do
+claim_decide_manual(const struct manual_facts *in, int *need)
+{
+	const struct task *t = in->t;
+	*need = 0;
+	if (in->from_queue && (!t->queued || t->deleted_at != TIME_NONE || t->status == STATUS_RUNNING))
+		return CLAIM_DO_NOTHING;
+	if (in->preview)
+		return CLAIM_DO_START;
+	if (t->status == STATUS_RUNNING)
+		return CLAIM_DO_REFUSE;
+	if (in->from_queue && (!str_empty(t->budget) || in->global_budget)) {
+		if (!(in->known & CLAIM_NEED_BUDGET)) {
+			*need = CLAIM_NEED_BUDGET;
+			return CLAIM_DO_NEED;
+		}
+		if (in->over_budget)
+			return CLAIM_DO_BUDGET_SKIP;
+	}
+	return CLAIM_DO_START;
+}

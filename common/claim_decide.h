@@ -45,6 +45,7 @@ enum claim_do {
 	CLAIM_DO_BUDGET_SKIP,      /* over a budget: due.slot skipped, told once a window */
 	CLAIM_DO_START,            /* a run of due.slot starts */
 	CLAIM_DO_ADVANCE,          /* nothing runs; it goes on at due.next */
+	CLAIM_DO_REFUSE,           /* a manual run of a task already running: refused */
 };
 
 struct claim_choice {
@@ -61,6 +62,19 @@ struct claim_choice {
 /* The decision for in->t at in->now (zs: the zones' cache, no store).
  * ST_OK; out->what CLAIM_DO_NEED asks for more facts. */
 int claim_decide(const struct claim_facts *in, struct zones *zs, struct claim_choice *out);
+/* A run asked for by hand (task-run), or queued (task-run --queue, an
+ * agent's task_run, an upstream's end, an event) and started by a pass. */
+struct manual_facts {
+	const struct task *t;
+	int from_queue;            /* a pass starts what was queued */
+	int preview;
+	int global_budget;
+	int known, over_budget;    /* CLAIM_NEED_BUDGET, as in claim_facts */
+};
+/* NOTHING (the queue no longer holds it), START (also for a preview),
+ * REFUSE, BUDGET_SKIP (a queued run: its budget holds as for a scheduled
+ * occurrence; one asked for by hand is the user's), or NEED with *need. */
+enum claim_do claim_decide_manual(const struct manual_facts *in, int *need);
 /* A failure more pauses t (its pause_after reached, not paused yet). */
 int claim_failure_pauses(const struct task *t);
 

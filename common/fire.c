@@ -861,24 +861,28 @@ claim_manual(struct task *t, int last_attempt, struct run *r, int *decision, voi
 	struct claim_ctx *x = arg;
 	(void)last_attempt;
 	*decision = CLAIM_SKIP;
-	if (x->from_queue && (!t->queued || t->deleted_at != TIME_NONE || t->status == STATUS_RUNNING))
+	struct manual_facts mf = {.t = t, .from_queue = x->from_queue, .preview = x->preview != NULL,
+		.global_budget = x->f->spend.global.set};
+	char why[256];
+	int need, rc;
+	int64_t window = TIME_NONE;
+	enum claim_do what;
+	while ((what = claim_decide_manual(&mf, &need)) == CLAIM_DO_NEED) {
+		if ((rc = spend_check_task(&x->f->spend, x->f->st, t, x->f->zs, x->now, &mf.over_budget,
+		    why, sizeof why, &window, NULL, NULL, 0, e)))
+			return rc;
+		mf.known |= need;
+	}
+	if (what == CLAIM_DO_NOTHING)
 		return ST_OK;
 	if (x->preview) {
 		struct fire_preview p = {t, TIME_NONE, run_trigger_name(TRIGGER_MANUAL)};
 		x->preview(&p, x->preview_arg);
 		return ST_OK;
 	}
-	if (t->status == STATUS_RUNNING)
+	if (what == CLAIM_DO_REFUSE)
 		return err_set(e, ST_REFUSED, "task '%.8s' is already running", t->id);
-	/* Queued (by task-run --queue or an agent's task_run): its budget holds
-	 * as for a scheduled occurrence. */
-	char why[256];
-	int over = 0, rc;
-	int64_t window;
-	if (x->from_queue && (!str_empty(t->budget) || x->f->spend.global.set) &&
-	    (rc = spend_check_task(&x->f->spend, x->f->st, t, x->f->zs, x->now, &over, why, sizeof why,
-	    &window, NULL, NULL, 0, e)))
-		return rc;
+	int over = what == CLAIM_DO_BUDGET_SKIP;
 	/* Asked for by an upstream's end or an event: the oldest input waiting. */
 	struct run_input in;
 	int found = 0;

@@ -14,7 +14,7 @@
 #define T0 1795417200 /* 2026-11-23T07:00:00Z */
 
 static const char *const names[] = {"nothing", "need", "park", "replace", "skip-overlap",
-	"unfired", "pause", "budget-skip", "start", "advance"};
+	"unfired", "pause", "budget-skip", "start", "advance", "refuse"};
 
 static void
 task_of(struct task *t, const char *cron, struct zones *zs)
@@ -210,6 +210,55 @@ table(struct zones *zs)
 	}
 }
 
+/* Runs asked for by hand and queued ones. */
+static void
+manual(struct zones *zs)
+{
+	static const struct {
+		const char *what;
+		int from_queue, queued, running, deleted, budget, global, known, over, preview;
+		enum claim_do want;
+	} mrows[] = {
+		{"by hand: starts", 0, 0, 0, 0, 0, 0, 0, 0, 0, CLAIM_DO_START},
+		{"by hand over its budget: the user's to ask, starts", 0, 0, 0, 0, 1, 1, 0, 0, 0,
+			CLAIM_DO_START},
+		{"by hand while it runs: refused", 0, 0, 1, 0, 0, 0, 0, 0, 0, CLAIM_DO_REFUSE},
+		{"by hand while it runs, previewed: shown", 0, 0, 1, 0, 0, 0, 0, 0, 1, CLAIM_DO_START},
+		{"queued: starts", 1, 1, 0, 0, 0, 0, 0, 0, 0, CLAIM_DO_START},
+		{"queued no more: left alone", 1, 0, 0, 0, 0, 0, 0, 0, 0, CLAIM_DO_NOTHING},
+		{"queued, then removed: left alone", 1, 1, 0, 1, 0, 0, 0, 0, 0, CLAIM_DO_NOTHING},
+		{"queued while it runs: waits", 1, 1, 1, 0, 0, 0, 0, 0, 0, CLAIM_DO_NOTHING},
+		{"queued with a budget: what it spent is asked for", 1, 1, 0, 0, 1, 0, 0, 0, 0,
+			CLAIM_DO_NEED},
+		{"queued under a global budget: asked for too", 1, 1, 0, 0, 0, 1, 0, 0, 0, CLAIM_DO_NEED},
+		{"queued over its budget: skipped", 1, 1, 0, 0, 1, 0, CLAIM_NEED_BUDGET, 1, 0,
+			CLAIM_DO_BUDGET_SKIP},
+		{"queued within its budget: starts", 1, 1, 0, 0, 1, 0, CLAIM_NEED_BUDGET, 0, 0,
+			CLAIM_DO_START},
+	};
+	for (size_t i = 0; i < sizeof mrows / sizeof mrows[0]; i++) {
+		struct task t;
+		task_of(&t, "0 * * * *", zs);
+		t.kind = KIND_MANUAL;
+		t.queued = mrows[i].queued;
+		if (mrows[i].running)
+			t.status = STATUS_RUNNING;
+		if (mrows[i].deleted)
+			t.deleted_at = T0;
+		if (mrows[i].budget)
+			t.budget = xstrdup("$2/day");
+		struct manual_facts in = {.t = &t, .from_queue = mrows[i].from_queue,
+			.preview = mrows[i].preview, .global_budget = mrows[i].global,
+			.known = mrows[i].known, .over_budget = mrows[i].over};
+		int need;
+		enum claim_do got = claim_decide_manual(&in, &need);
+		if (!check(got == mrows[i].want && need == (got == CLAIM_DO_NEED ? CLAIM_NEED_BUDGET : 0),
+		    "manual, %s", mrows[i].what))
+			printf("#   got %s\n", names[got]);
+		task_free(&t);
+	}
+}
+
 /* The issue's repro through the decision: passes at start, then every
  * step seconds for 15 minutes; each run fails at once. */
 static void
@@ -265,6 +314,7 @@ main(void)
 {
 	struct zones *zs = zones_new();
 	table(zs);
+	manual(zs);
 	repro(zs, T0, 60, "one pass a minute");
 	repro(zs, T0 + 5, 60, "one pass a minute, 5 s late");
 	repro(zs, T0, 10, "a pass every 10 s");
