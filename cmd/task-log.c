@@ -372,7 +372,7 @@ usage(FILE *f)
 	    "       task-log --deliveries [--status pending|delivered|failed] [--task ID] [--json]\n"
 	    "  -t, --task ID       runs of one task (any unique prefix, or its name)\n"
 	    "  -s, --status S      running, success, failed, timeout, interrupted,\n"
-	    "                      skipped, unstarted, missed or cancelled\n"
+	    "                      skipped, unstarted, missed, cancelled or blocked\n"
 	    "  -S, --since TIME    started at or after TIME (RFC 3339, 'yesterday', or 2h, 3d)\n"
 	    "  -l, --limit N       at most N runs (default 20; 0: all)\n"
 	    "  -j, --json          one JSON object per run\n"
@@ -457,7 +457,7 @@ parse_args(int argc, char **argv, struct args *a)
 		return usage_error(prog, "--deliveries takes only --status, --task, --limit and --json");
 	if (!a->deliveries && a->status && run_status_parse(a->status) < 0) {
 		opt_bad(&e, "--status", a->status, "running, success, failed, timeout, interrupted,"
-		    " skipped, unstarted, missed or cancelled");
+		    " skipped, unstarted, missed, cancelled or blocked");
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
 		return ST_INVALID;
 	}

@@ -33,6 +33,7 @@
 #include "fire_input.h"
 #include "ids.h"
 #include "opt.h"
+#include "outcome.h"
 #include "proc.h"
 #include "prog.h"
 #include "spend.h"
@@ -82,7 +83,8 @@ on_report(const struct fire_report *r, void *arg)
 	int ok = run->status == RUN_SUCCESS;
 	/* A gate that found nothing to do is no failure of the run. */
 	int idle = run->status == RUN_SKIPPED && run->error &&
-	    strncmp(run->error, STORE_GATE_IDLE, strlen(STORE_GATE_IDLE)) == 0;
+	    (strncmp(run->error, STORE_GATE_IDLE, strlen(STORE_GATE_IDLE)) == 0 ||
+	    strncmp(run->error, OUTCOME_IDLE, strlen(OUTCOME_IDLE)) == 0);
 	rn->done = 1;
 	rn->rc_run = ok || idle ? ST_OK : ST_ERR;
 	if (rn->json) {

@@ -38,7 +38,7 @@ _agentcron_complete()
 	case $prev in
 	-s | --status)
 		case $cmd in
-		task-log) words='running success failed timeout interrupted skipped unstarted' ;;
+		task-log) words='running success failed timeout interrupted skipped unstarted missed cancelled blocked' ;;
 		*) words='pending running completed failed cancelled' ;;
 		esac ;;
 	-k | --kind) [[ $cmd == task-ls ]] && words='cron every at plan manual heartbeat' ;;
