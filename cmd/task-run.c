@@ -38,6 +38,7 @@
 #include "prog.h"
 #include "spend.h"
 #include "stopsig.h"
+#include "store_audit.h"
 #include "store.h"
 #include "task_json.h"
 
@@ -363,7 +364,11 @@ static int
 queue(struct runner *rn, const char *id, struct err *e)
 {
 	struct task t;
+	/* Asked for by the user: on the audit trail (a run in the foreground
+	 * is on record as a manual run). */
+	store_audit_by_user(rn->st);
 	int rc = store_task_queue(rn->st, id, rn->now, e);
+	store_audit_by(rn->st, NULL);
 	if (rc || (rc = store_task_get(rn->st, id, &t, e)))
 		return rc;
 	store_wake(rn->st);

@@ -81,6 +81,11 @@ _agentcron_complete()
 	case $cmd in
 	task-show | task-edit | task-rm | task-run)
 		mapfile -t COMPREPLY < <(compgen -W "$(_agentcron_ids)" -- "$cur") ;;
+	task-when)
+		# --cost takes a task as well as a schedule; --id takes a task.
+		if [[ $prev == --id || " ${COMP_WORDS[*]} " == *" --cost "* ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "$(_agentcron_ids)" -- "$cur")
+		fi ;;
 	esac
 }
 
