@@ -396,6 +396,8 @@ struct call {
 	long latency;
 	long long id;               /* the record's */
 	double cost;                /* dollars, -1: no price */
+	double ledger_dollars;      /* what the requests wrote to the spend ledger */
+	long long ledger_tokens;
 };
 
 /* The model's price and what the run's budget leaves.  A price line that
@@ -413,6 +415,30 @@ limits_set(struct call *k, struct err *e)
 		return EXEC_EXIT_PERMANENT;
 	lim->priced = priced;
 	return ST_OK;
+}
+
+/* Each request's spend into the ledger as its answer arrives, so budgets
+ * count it while the call goes on, and count it though the call is then
+ * killed, fenced or replaced before its record is written.  A write that
+ * fails is left to the record, which adds what the ledger lacks. */
+static void
+spend_now(const struct llm_result *r, void *arg)
+{
+	struct call *k = arg;
+	const struct llm_limits *lim = &k->o.lim;
+	double pin = lim->price_in, pout = lim->price_out, dollars = 0;
+	struct err e;
+	long long tokens = (r->input_tokens > 0 ? r->input_tokens : 0) +
+	    (r->output_tokens > 0 ? r->output_tokens : 0);
+	if (lim->priced || price_of(k->cf, r->model, &pin, &pout, &e) > 0)
+		dollars = price_cost(pin, pout, r->input_tokens, r->output_tokens);
+	if (dollars < 0)
+		dollars = 0;
+	if ((tokens || dollars > 0) && store_spend_add(k->st, env("TASK_ID"), env("TASK_RUN_ID"),
+	    k->now, dollars, tokens, &e) == ST_OK) {
+		k->ledger_dollars += dollars;
+		k->ledger_tokens += tokens;
+	}
 }
 
 /* Everything before the first request: settings, the prompt, the store,
@@ -456,6 +482,10 @@ prepare(struct call *k, int argc, char **argv, struct err *e)
 		return rc;
 	if ((o->s.context || o->tools || !o->no_log) && (rc = store_open(NULL, STORE_LOG, &k->st, e)))
 		return rc;
+	if (!o->no_log) {
+		o->s.on_reply = spend_now;
+		o->s.on_reply_arg = k;
+	}
 	const char *mcp = o->mcp.len ? o->mcp.data : env("TASK_MCP");
 	const char *allow = o->allow.len ? o->allow.data : env("TASK_MCP_ALLOW");
 	if ((rc = llm_session_conversation(&o->s, k->st, e)) ||
@@ -615,6 +645,7 @@ record(struct call *k, int rc, struct err *e)
 		.finish_reason = rc ? NULL : k->r.finish_reason,
 		.duration_ms = k->answered ? k->latency : elapsed_ms(&k->t0), .error = rc ? e->msg : NULL,
 		.created_at = k->now, .tool_calls = tool_log,
+		.ledger_dollars = k->ledger_dollars, .ledger_tokens = k->ledger_tokens,
 	};
 	int wrc = store_begin(k->st, &re);
 	if (!wrc && !rc && o->s.context)

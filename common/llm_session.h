@@ -67,6 +67,11 @@ struct llm_session {
 	cJSON *env_attach;          /* TASK_ATTACHMENTS, which attach points into */
 	char *scoped_context;       /* "SCOPE/NAME" in a scoped run, which context points to */
 	struct llm_attach_rules rules; /* an agent's task's limits (TASK_ORIGIN=agent) */
+	/* Called with each request's reply (its own tokens) as it arrives,
+	 * before the next request is sent, so its spend can be written at
+	 * once; or NULL. */
+	void (*on_reply)(const struct llm_result *r, void *arg);
+	void *on_reply_arg;
 	int report_outcome;         /* report_outcome is offered */
 	int outcome;                /* OUTCOME_* (outcome.h) the run reported, or OUTCOME_NONE */
 	char *outcome_summary;      /* its summary, cleaned, or NULL */

@@ -356,6 +356,10 @@ struct llm_call {
 	char *error;           /* NULL on success */
 	char *tool_calls;      /* JSON array of the tool calls made, or NULL */
 	int64_t created_at;
+	/* Of cost and tokens, what is in the spend ledger already (written
+	 * as each request's answer came): store_call_add adds the rest. */
+	double ledger_dollars;
+	long long ledger_tokens;
 };
 void llm_call_free(struct llm_call *c);
 typedef int (*llm_call_fn)(const struct llm_call *c, void *arg); /* non-zero stops */
@@ -396,8 +400,9 @@ int store_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *ar
 
 /* The spend ledger: what each task (task_id) and every call together
  * spent, by quarter-hour, kept whatever pruning removes; store_call_add
- * adds to it.  store_spend_add adds a call's spend without its record
- * (llm-call --no-log), and to its run's reservation (run_id, may be NULL). */
+ * adds to it.  store_spend_add adds spend without a record (one request
+ * of a call, as its answer arrives), and to its run's reservation
+ * (run_id, may be NULL). */
 int store_spend_add(struct store *st, const char *task_id, const char *run_id, int64_t at,
     double dollars, long long tokens, struct err *e);
 /* Spent since (a quarter-hour: an instant inside one counts all of it) by

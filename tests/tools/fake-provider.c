@@ -27,6 +27,8 @@
  *   [[html502]]           502 with an HTML body, as a proxy sends
  *   [[truncated]] [[empty]] [[nonjson]]  broken 200 replies
  *   [[slow=MS]]           wait before answering
+ *   [[hold=PATH]]         once tool results came, wait until the file
+ *                         PATH exists (at most 120 s) before answering
  *   [[cut]] [[error-event]] [[split]]  streams: closed early, an error
  *                         event, events split into pieces sent apart
  *   [[jsonstream]]        a plain JSON reply to a stream request
@@ -1194,9 +1196,25 @@ retired_model(struct req *r, int provider, const char *text, const char *model)
 /* [[slow=MS]], [[html502]], [[empty]], [[nonjson]]: answered (or left to
  * a child that waits), 1; else 0 (also in the child once it waited). */
 static int
-scripted_reply(struct req *r, const char *text)
+scripted_reply(struct req *r, const char *text, int tool_results)
 {
 	char d[256];
+	/* A barrier for tests: the conversation is held in its later rounds
+	 * until the test lets it go, whatever the machine's speed. */
+	if (tool_results && directive(text, "hold", d, sizeof d)) {
+		r->keep = 0;
+		pid_t pid = fork();
+		if (pid > 0) {
+			r->forked = 1;
+			buf_printf(&r->log, "-> (held until %s)\n", d + 5);
+			return 1;
+		}
+		if (pid == 0) {
+			r->child = 1;
+			for (int i = 0; i < 12000 && access(d + 5, F_OK) != 0; i++)
+				sleep_ms(10);
+		}
+	}
 	if (directive(text, "slow", d, sizeof d)) {
 		/* The wait happens in a child, so other clients are not held up;
 		 * the child's reply ends the connection. */
@@ -1349,7 +1367,7 @@ handle_model(struct server *sv, struct req *r, int provider)
 		a.model = as + 3;
 	/* Scripted failures first. */
 	if (!refused && !scripted_error(r, provider, text, seen_count(sv, text), a.model) &&
-	    !scripted_reply(r, text)) {
+	    !scripted_reply(r, text, t.tool_results)) {
 		struct buf answer = {0};
 		compose(&a, &t, cJSON_GetObjectItemCaseSensitive(b, "tools"), provider, &answer);
 		send_answer(r, &a, provider, b, text);
