@@ -239,10 +239,15 @@ check_budgets(struct status *s, struct err *e)
 	return rc;
 }
 
+static int take_blocked(const struct task *t, void *arg);
+
+/* Failing and blocked tasks come from one walk of the index of both. */
 static int
 take_failing(const struct task *t, void *arg)
 {
 	struct status *s = arg;
+	if (t->last_status && strcmp(t->last_status, "blocked") == 0)
+		return take_blocked(t, arg);
 	if (t->consecutive_failures <= 0 || t->status == STATUS_CANCELLED)
 		return 0;
 	if (s->nfailing < SHOWN_MAX)
@@ -284,12 +289,8 @@ count_tasks(struct status *s, struct err *e)
 	if ((rc = store_task_list(s->st, &f, take_paused, s, e)))
 		return rc;
 	task_filter_init(&f);
-	f.last = 1u << RUN_FAILED | 1u << RUN_TIMEOUT | 1u << RUN_INTERRUPTED;
-	if ((rc = store_task_list(s->st, &f, take_failing, s, e)))
-		return rc;
-	task_filter_init(&f);
-	f.last = 1u << RUN_BLOCKED;
-	return store_task_list(s->st, &f, take_blocked, s, e);
+	f.last = 1u << RUN_FAILED | 1u << RUN_TIMEOUT | 1u << RUN_INTERRUPTED | 1u << RUN_BLOCKED;
+	return store_task_list(s->st, &f, take_failing, s, e);
 }
 
 /* The start of today in the local zone. */

@@ -48,7 +48,7 @@ test_expect_success 'the executor gets the prompt on stdin and the TASK_* enviro
 line two") &&
 	TASK_NOW=2026-11-23T07:00:00Z task-tick >out &&
 	run=$(sed "s/.*\"run_id\":\"\([0-9a-f-]*\)\".*/\1/" out) &&
-	run_output "$run" >actual &&
+	run_output "$run" | sed "s|^TASK_OUTCOME_FILE=${TMPDIR:-/tmp}/agentcron-outcome-......$|TASK_OUTCOME_FILE=<private file>|" >actual &&
 	cat >expect <<-EOF &&
 	line one
 	line two
@@ -61,6 +61,7 @@ line two") &&
 	TASK_CHANNEL=ch1
 	TASK_CONTEXT=ctx1
 	TASK_DB=$TASK_DB
+	TASK_FALLBACK_MODELS=
 	TASK_ID=$id
 	TASK_INTENT=in1
 	TASK_MCP=notes,files,github
@@ -68,6 +69,7 @@ line two") &&
 	TASK_MODEL=m1
 	TASK_NAME=env check
 	TASK_ORIGIN=user
+	TASK_OUTCOME_FILE=<private file>
 	TASK_PAYLOAD={"k":1}
 	TASK_RUN_ID=$run
 	TASK_SCOPE=

@@ -57,6 +57,7 @@ test_expect_success 'every key agentcron reads is known: no warning' '
 	notify_on = failure,recovery
 	budget = $5/day
 	price.gpt-4o-mini = 0.15 0.60
+	fallback.gpt-4o-mini = gpt-4.1-mini
 	keep = 90d
 	keep_runs = 25000
 	context_messages = 100
