@@ -419,7 +419,7 @@ run_executor(struct fire *f, struct job *j, const struct task *t, char *base, co
 		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, why);
 		return;
 	}
-	const char *input = have_in && in.text ? in.text : NULL;
+	const char *input = have_in && in.text && in.kind != INPUT_REPLAY ? in.text : NULL;
 	int named = prompt_vars_names(sent.prompt, "input") ||
 	    (t->system_prompt && prompt_vars_names(t->system_prompt, "input"));
 	if (prompt_vars_run(f->st, f->zs, &sent, j->run.started_at, fire_slot_of(t, &j->run),
@@ -472,7 +472,8 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 {
 	f->nruns++;
 	bound_waits(f);
-	if (str_empty(t->gate)) {
+	/* A replay sends its request as it was: no gate decides again. */
+	if (str_empty(t->gate) || j->run.trigger == TRIGGER_REPLAY) {
 		run_executor(f, j, t, prompt, NULL);
 		return;
 	}
@@ -542,6 +543,7 @@ struct claim_ctx {
 	 * had become when its key had been seen. */
 	const char *payload, *event_key;
 	int event_dup;
+	int replay;              /* the payload is a request to send again (fire_replay) */
 	char event_run[37];
 	struct notice *notices;  /* skips and pauses to tell once committed */
 	void (*preview)(const struct fire_preview *p, void *arg);
@@ -1219,12 +1221,13 @@ claim_event(struct task *t, int last_attempt, struct run *r, int *decision, void
 		return rc;
 	if (t->status == STATUS_RUNNING)
 		return err_set(e, ST_REFUSED, "task '%.8s' is already running", t->id);
-	if ((rc = run_fill(x->f, t, TIME_NONE, TRIGGER_EVENT, 1, x->now, r, e)))
+	if ((rc = run_fill(x->f, t, TIME_NONE, x->replay ? TRIGGER_REPLAY : TRIGGER_EVENT, 1, x->now,
+	    r, e)))
 		return rc;
 	if (uuid4(in.id) != 0)
 		return err_set(e, ST_ERR, "cannot make an event's id: no randomness");
 	memcpy(in.task_id, t->id, sizeof in.task_id);
-	in.kind = INPUT_EVENT;
+	in.kind = x->replay ? INPUT_REPLAY : INPUT_EVENT;
 	in.key = (char *)x->event_key;
 	in.text = (char *)x->payload;
 	in.created_at = x->now;
@@ -1260,6 +1263,26 @@ fire_event(struct fire *f, const char *id, const char *payload, const char *key,
 		memcpy(run_id, x.event_run, 37);
 		return ST_OK;
 	}
+	if (!n)
+		return err_set(e, ST_REFUSED, "task '%.8s' is already running", id);
+	return start_alone(f, &c, run_id);
+}
+
+int
+fire_replay(struct fire *f, const char *id, const char *request, char run_id[37], struct err *e)
+{
+	struct claimed c;
+	struct claim_ctx x = {.f = f, .now = now_of(f), .manual = 1, .payload = request, .replay = 1};
+	char *stored;
+	int n, rc = fire_event_key(NULL, &stored, e);
+	run_id[0] = 0;
+	if (rc)
+		return rc;
+	x.event_key = stored;
+	rc = claim_alone(f, id, claim_event, &x, &c, &n, e);
+	free(stored);
+	if (rc)
+		return rc;
 	if (!n)
 		return err_set(e, ST_REFUSED, "task '%.8s' is already running", id);
 	return start_alone(f, &c, run_id);

@@ -354,6 +354,7 @@ struct llm_call {
 	char *error;           /* NULL on success */
 	char *tool_calls;      /* JSON array of the tool calls made, or NULL */
 	int64_t created_at;
+	char *request;         /* the first request, as llm_request.h keeps it, or NULL */
 };
 void llm_call_free(struct llm_call *c);
 typedef int (*llm_call_fn)(const struct llm_call *c, void *arg); /* non-zero stops */

@@ -772,6 +772,9 @@ static const char *const migrations[] = {
 	" run_id text COLLATE \"C\" NOT NULL UNIQUE,"
 	" dollars double precision NOT NULL, tokens bigint NOT NULL,"
 	" spent double precision NOT NULL DEFAULT 0, spent_tokens bigint NOT NULL DEFAULT 0);",
+	/* 16: the request a conversation began with, in a form any provider
+	 * can be sent again (task-run --replay). */
+	"ALTER TABLE llm_calls ADD COLUMN request text;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 

@@ -237,8 +237,8 @@ pg_call_add(struct store *st, struct llm_call *c, struct err *e)
 	const struct pq_lib *pq = pq_of(st);
 	static const char q[] = "INSERT INTO llm_calls (run_id, task_id, context, provider, model,"
 	    " system_prompt, prompt, answer, input_tokens, output_tokens, finish_reason, duration_ms,"
-	    " error, created_at, tool_calls, cost) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,"
-	    " $11, $12, $13, $14, $15, $16) RETURNING id";
+	    " error, created_at, tool_calls, cost, request) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
+	    " $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id";
 	struct pq_params p = {.n = 0};
 	pq_text(&p, c->run_id);
 	pq_text(&p, c->task_id);
@@ -258,6 +258,7 @@ pg_call_add(struct store *st, struct llm_call *c, struct err *e)
 	char cost[40];
 	snprintf(cost, sizeof cost, "%.17g", c->cost);
 	pq_text(&p, c->cost >= 0 ? cost : NULL);
+	pq_text(&p, c->request);
 	PGresult *r;
 	int rc = pq_exec(st, q, &p, &r, "recording a model call", e);
 	if (!rc) {
@@ -306,6 +307,7 @@ call_row(const struct pq_lib *pq, const PGresult *r, int row, void *arg)
 		.created_at = pq_get_time(pq, r, row, 14),
 		.tool_calls = pq_get_text(pq, r, row, 15),
 		.cost = get_cost(pq, r, row, 16),
+		.request = pq_get_text(pq, r, row, 17),
 	};
 	int stop = x->fn(&c, x->arg);
 	llm_call_free(&c);
@@ -320,7 +322,7 @@ pg_call_list(struct store *st, const char *run_id, const char *task_id, long lim
 	struct pq_params p = {.n = 0};
 	buf_puts(&q, "SELECT id, run_id, task_id, context, provider, model, system_prompt, prompt,"
 	    " answer, input_tokens, output_tokens, finish_reason, duration_ms, error, created_at,"
-	    " tool_calls, cost FROM llm_calls WHERE true");
+	    " tool_calls, cost, request FROM llm_calls WHERE true");
 	if (run_id) {
 		pq_text(&p, run_id);
 		buf_printf(&q, " AND run_id = $%d", p.n);

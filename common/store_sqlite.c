@@ -354,6 +354,9 @@ static const char *const migrations[] = {
 	"CREATE TABLE reserves (task_id TEXT PRIMARY KEY, run_id TEXT NOT NULL UNIQUE,"
 	" dollars REAL NOT NULL, tokens INTEGER NOT NULL, spent REAL NOT NULL DEFAULT 0,"
 	" spent_tokens INTEGER NOT NULL DEFAULT 0);",
+	/* 20: the request a conversation began with, in a form any provider
+	 * can be sent again (task-run --replay). */
+	"ALTER TABLE llm_calls ADD COLUMN request TEXT;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -264,8 +264,8 @@ sq_call_add(struct store *st, struct llm_call *c, struct err *e)
 {
 	static const char q[] = "INSERT INTO llm_calls (run_id, task_id, context, provider, model,"
 	    " system_prompt, prompt, answer, input_tokens, output_tokens, finish_reason, duration_ms,"
-	    " error, created_at, tool_calls, cost) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-	    " ?11, ?12, ?13, ?14, ?15, ?16)";
+	    " error, created_at, tool_calls, cost, request) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
+	    " ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
 	sqlite3_stmt *s = sq_stmt(st, q, e);
 	if (!s)
 		return ST_ERR;
@@ -286,6 +286,7 @@ sq_call_add(struct store *st, struct llm_call *c, struct err *e)
 	sq_text(s, 15, c->tool_calls);
 	if (c->cost >= 0)
 		sqlite3_bind_double(s, 16, c->cost);
+	sq_text(s, 17, c->request);
 	int rc = sq_done(st, s, e, "recording a model call");
 	if (!rc)
 		c->id = sqlite3_last_insert_rowid(sq_db(st));
@@ -310,7 +311,7 @@ sq_call_list(struct store *st, const char *run_id, const char *task_id, long lim
 {
 	static const char q[] = "SELECT id, run_id, task_id, context, provider, model, system_prompt,"
 	    " prompt, answer, input_tokens, output_tokens, finish_reason, duration_ms, error,"
-	    " created_at, tool_calls, cost FROM llm_calls"
+	    " created_at, tool_calls, cost, request FROM llm_calls"
 	    " WHERE (?1 IS NULL OR run_id = ?1) AND (?2 IS NULL OR task_id = ?2)"
 	    " ORDER BY id DESC LIMIT ?3";
 	sqlite3_stmt *s = sq_stmt(st, q, e);
@@ -339,6 +340,7 @@ sq_call_list(struct store *st, const char *run_id, const char *task_id, long lim
 			.created_at = sq_col_time(s, 14),
 			.tool_calls = sq_col_text(s, 15),
 			.cost = col_cost(s, 16),
+			.request = sq_col_text(s, 17),
 		};
 		stop = fn(&c, arg);
 		llm_call_free(&c);
