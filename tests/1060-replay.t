@@ -51,8 +51,8 @@ test_expect_success 'the context is not added to by a replay; {{last_answer}} is
 	echo 6 >expect && test_cmp expect actual &&
 	TASK_NOW=2026-11-29T01:05:00Z task-run r >out5 &&
 	fifth=$(last_run r) &&
-	store_sql "SELECT c.prompt = '\''Summarise '\'' || r.output || '\'' for r'\''
-		FROM llm_calls c, runs r WHERE c.run_id = '\''$fifth'\'' AND r.id = '\''$(cat third)'\''" >actual &&
+	store_sql "SELECT CASE WHEN c.prompt = '\''Summarise '\'' || r.output || '\'' for r'\''
+		THEN 1 ELSE 0 END FROM llm_calls c, runs r WHERE c.run_id = '\''$fifth'\'' AND r.id = '\''$(cat third)'\''" >actual &&
 	echo 1 >expect && test_cmp expect actual
 '
 
