@@ -404,13 +404,13 @@ static int
 replay_now(struct runner *rn, const char *run, const char *model, const char *provider,
     struct err *e)
 {
-	char task_id[37], run_id[37];
+	char task_id[37], of_run[37], run_id[37];
 	char *request;
-	int rc = replay_request(rn->st, run, model, provider, task_id, &request, e);
+	int rc = replay_request(rn->st, run, model, provider, task_id, of_run, &request, e);
 	if (!rc && !rn->force)
 		rc = within_budget(rn, task_id, e);
 	if (!rc)
-		rc = fire_replay(rn->f, task_id, request, run_id, e);
+		rc = fire_replay(rn->f, task_id, of_run, request, run_id, e);
 	free(request);
 	if (rc)
 		return rc;

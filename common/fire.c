@@ -544,6 +544,7 @@ struct claim_ctx {
 	const char *payload, *event_key;
 	int event_dup;
 	int replay;              /* the payload is a request to send again (fire_replay) */
+	const char *replay_of;   /* the run it was the request of */
 	char event_run[37];
 	struct notice *notices;  /* skips and pauses to tell once committed */
 	void (*preview)(const struct fire_preview *p, void *arg);
@@ -1228,6 +1229,7 @@ claim_event(struct task *t, int last_attempt, struct run *r, int *decision, void
 		return err_set(e, ST_ERR, "cannot make an event's id: no randomness");
 	memcpy(in.task_id, t->id, sizeof in.task_id);
 	in.kind = x->replay ? INPUT_REPLAY : INPUT_EVENT;
+	snprintf(in.upstream_run, sizeof in.upstream_run, "%s", x->replay ? x->replay_of : "");
 	in.key = (char *)x->event_key;
 	in.text = (char *)x->payload;
 	in.created_at = x->now;
@@ -1269,10 +1271,12 @@ fire_event(struct fire *f, const char *id, const char *payload, const char *key,
 }
 
 int
-fire_replay(struct fire *f, const char *id, const char *request, char run_id[37], struct err *e)
+fire_replay(struct fire *f, const char *id, const char *of_run, const char *request, char run_id[37],
+    struct err *e)
 {
 	struct claimed c;
-	struct claim_ctx x = {.f = f, .now = now_of(f), .manual = 1, .payload = request, .replay = 1};
+	struct claim_ctx x = {.f = f, .now = now_of(f), .manual = 1, .payload = request, .replay = 1,
+		.replay_of = of_run};
 	char *stored;
 	int n, rc = fire_event_key(NULL, &stored, e);
 	run_id[0] = 0;

@@ -20,7 +20,7 @@ take_request(const struct llm_call *c, void *arg)
 
 int
 replay_request(struct store *st, const char *run_prefix, const char *model,
-    const char *provider, char task_id[37], char **request, struct err *e)
+    const char *provider, char task_id[37], char run_id[37], char **request, struct err *e)
 {
 	struct run r;
 	char *text = NULL;
@@ -35,6 +35,7 @@ replay_request(struct store *st, const char *run_prefix, const char *model,
 	if (rc)
 		return rc;
 	memcpy(task_id, r.task_id, 37);
+	memcpy(run_id, r.id, 37);
 	rc = store_call_list(st, r.id, NULL, 0, take_request, &text, e);
 	if (!rc && !text)
 		rc = err_set(e, ST_INVALID, "run '%.8s' has no model request on record to replay"
