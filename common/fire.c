@@ -25,6 +25,7 @@
 #include "exec.h"
 #include "fire.h"
 #include "fire_env.h"
+#include "run_diff.h"
 #include "fire_input.h"
 #include "fire_rules.h"
 #include "heartbeat.h"
@@ -1475,13 +1476,29 @@ fire_notify(struct fire *f, const struct task *t, int event, const struct run *r
     const char *reason)
 {
 	const char *hook = !str_empty(t->notify) ? t->notify : f->o.notify;
-	struct hook_event ev = {event, t->id, t->name, r, reason};
+	struct hook_event ev = {event, t->id, t->name, r, reason, NULL};
 	if (hook)
 		notify(f, &ev, hook);
 }
 
 /* Report a recorded run and pass it to its hook, as its policy says.
  * Events beside the run's own (an auto-pause) go through fire_notify. */
+/* A change's diff from the answer before (NULL: none, or unreadable:
+ * the hook is told all the same). */
+static char *
+change_diff(struct fire *f, const struct run *r)
+{
+	struct run prev;
+	struct err e;
+	int found = 0;
+	if (run_diff_base(f->st, r, &prev, &found, &e) || !found)
+		return NULL;
+	struct buf out = {0};
+	run_diff(&prev, r, 0, &out);
+	run_free(&prev);
+	return out.data;
+}
+
 static void
 announce(struct fire *f, struct job *j)
 {
@@ -1490,13 +1507,15 @@ announce(struct fire *f, struct job *j)
 	    .told = j->idle_told};
 	if (f->cb.report)
 		f->cb.report(&rep, f->cb.arg);
+	char *diff = hook && j->event == EV_CHANGE ? change_diff(f, &j->run) : NULL;
 	struct hook_event ev = {j->event, j->run.task_id, j->name, &j->run,
-		j->event == EV_PAUSED ? j->paused : NULL};
+		j->event == EV_PAUSED ? j->paused : NULL, diff};
 	if (j->paused)
 		warnf(f, "task '%s' (%.8s) is %s; task-edit --enable %.8s resumes it",
 		    j->name ? j->name : "", j->run.task_id, j->paused, j->run.task_id);
 	if (hook)
 		notify(f, &ev, hook);
+	free(diff);
 }
 
 /* Tell the budget skips of a committed claim; forget those of one that failed. */

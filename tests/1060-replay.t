@@ -43,7 +43,10 @@ test_expect_success 'the replay of a run sends its request again, byte for byte'
 	test_cmp expect actual &&
 	store_sql "SELECT next_run_at, consecutive_failures, last_run_at, last_status, last_result,
 		enabled, status FROM tasks" >task-after &&
-	test_cmp task-before task-after
+	test_cmp task-before task-after &&
+	task-log --diff --json "$(cat id)" >actual &&
+	echo "{\"from\":\"$second\",\"to\":\"$(cat id)\",\"changed\":false,\"diff\":\"\"}" >expect &&
+	test_cmp expect actual
 '
 
 test_expect_success 'the context is not added to by a replay; {{last_answer}} is not its answer' '
