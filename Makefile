@@ -19,7 +19,7 @@ override CFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L -Wall -Wextra $(CFLAGS)
 # reuses every rule with B=build/asan.
 B ?= build/default
 BIN ?= bin
-PKGS = sqlite3 libpq libcurl libcjson libmicrohttpd
+PKGS = sqlite3 libpq libcurl libcjson libmicrohttpd libcrypto
 # The stores the suite runs against, one pass each (tests/run).
 STORES = sqlite postgres
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS))
@@ -43,7 +43,8 @@ SQLITE_LIBS = $(if $(SQLITE_ARCHIVE),$(SQLITE_ARCHIVE) -lm -pthread,$(shell pkg-
 else
 SQLITE_LIBS = $(shell pkg-config --libs sqlite3)
 endif
-STORE_LIBS = $(SQLITE_LIBS) -ldl
+# libcrypto: SHA-256 of the store's audit trail (common/audit.c).
+STORE_LIBS = $(SQLITE_LIBS) $(shell pkg-config --libs libcrypto) -ldl
 CURL_LIBS = $(shell pkg-config --libs libcurl)
 STORE_PROGS = task-add task-edit task-log task-ls task-mcp task-rm task-run task-show task-status task-tick task-when
 $(foreach p,$(STORE_PROGS),$(eval LDLIBS_$(p) = $$(STORE_LIBS)))

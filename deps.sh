@@ -19,7 +19,8 @@ build_list() {
 		'pkg-config --exists libcurl|libcurl4-openssl-dev' \
 		'pkg-config --exists libcjson|libcjson-dev' \
 		'pkg-config --exists libpq|libpq-dev' \
-		'pkg-config --exists libmicrohttpd|libmicrohttpd-dev'
+		'pkg-config --exists libmicrohttpd|libmicrohttpd-dev' \
+		'pkg-config --exists libcrypto|libssl-dev'
 }
 test_list() {
 	printf '%s\n' \

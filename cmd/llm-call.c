@@ -35,6 +35,7 @@
 #include "llm_session.h"
 #include "mcp_client.h"
 #include "opt.h"
+#include "outcome.h"
 #include "proc.h"
 #include "scrub.h"
 #include "prog.h"
@@ -489,6 +490,9 @@ prepare(struct call *k, int argc, char **argv, struct err *e)
 	 * fails every run alike: not worth a retry. */
 	if (mcp && (rc = llm_session_mcp(&o->s, mcp, allow, e)))
 		return rc == ST_INVALID && !o->mcp.len ? EXEC_EXIT_PERMANENT : rc;
+	/* A scheduled run may say what it achieved, beside its answer. */
+	if (env(OUTCOME_ENV))
+		llm_session_outcome_tool(&o->s);
 	if (replay && (rc = llm_request_conversation(&o->s, e)))
 		return rc == ST_INVALID ? EXEC_EXIT_PERMANENT : rc;
 	return llm_new(lc, &k->l, e);
@@ -512,10 +516,19 @@ ask(struct call *k, struct err *e)
 		return llm_status_permanent(k->r.http_status) ? EXEC_EXIT_PERMANENT : rc;
 	k->answered = 1;
 	/* Printed, recorded and remembered as text. */
-	char *text = utf8_clean(k->r.text, strlen(k->r.text));
+	const char *got = k->r.text ? k->r.text : "";
+	char *text = utf8_clean(got, strlen(got));
 	free(k->r.text);
 	k->r.text = text;
 	scrub_in_place(&k->scrub, &k->r.text);
+	/* Nothing said is no success; an outcome the run reported (other
+	 * than done) carries its own status. */
+	int said = k->o.s.outcome > OUTCOME_DONE;
+	if (!said && !k->r.text[strspn(k->r.text, " \t\r\n")]) {
+		k->answered = 0;
+		return err_set(e, ST_ERR, "the model gave an empty answer (finish reason: %.40s)",
+		    k->r.finish_reason ? k->r.finish_reason : "none given");
+	}
 	return ST_OK;
 }
 
@@ -608,6 +621,26 @@ list_mcp_tools(struct call *k, struct err *e)
 	return ST_OK;
 }
 
+/* What the run reported beyond its answer: into TASK_OUTCOME_FILE for
+ * the scheduler; blocked and failed also said on stderr and in the exit
+ * status, for a person or a script that runs llm-call itself. */
+static int
+outcome_end(struct call *k, struct err *e)
+{
+	const struct llm_session *s = &k->o.s;
+	int rc;
+	if (s->outcome == OUTCOME_NONE)
+		return ST_OK;
+	if (env(OUTCOME_ENV) && (rc = outcome_file_write(env(OUTCOME_ENV), s->outcome,
+	    s->outcome_summary, e)))
+		return fail(rc, e->msg);
+	if (s->outcome != OUTCOME_BLOCKED && s->outcome != OUTCOME_FAILED)
+		return ST_OK;
+	fprintf(stderr, "%s: %s%s%s\n", prog, outcome_name(s->outcome), s->outcome_summary ? ": " : "",
+	    s->outcome_summary ? s->outcome_summary : "");
+	return ST_ERR;
+}
+
 /* The answer, unless it was streamed as it came. */
 static void
 print_answer(struct call *k)
@@ -617,6 +650,9 @@ print_answer(struct call *k)
 			print_json(&k->o.s, &k->r, k->latency, k->id, k->cost);
 		} else {
 			size_t n = strlen(k->r.text);
+			/* Blocked before the model said anything: nothing to print. */
+			if (!n && k->o.s.outcome > OUTCOME_DONE)
+				return;
 			fwrite(k->r.text, 1, n, stdout);
 			if (!n || k->r.text[n - 1] != '\n')
 				putchar('\n');
@@ -653,6 +689,8 @@ llm_call(int argc, char **argv)
 		print_answer(&k);
 		if (rc)
 			fail(rc, e.msg);
+		else
+			rc = outcome_end(&k, &e);
 	}
 done:
 	llm_result_free(&k.r);

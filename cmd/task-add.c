@@ -15,9 +15,11 @@
 
 #include "chain.h"
 #include "config.h"
+#include "forecast.h"
 #include "opt.h"
 #include "prog.h"
 #include "spend.h"
+#include "store_audit.h"
 #include "store.h"
 #include "task_json.h"
 #include "taskargs.h"
@@ -33,14 +35,54 @@ struct sink {
 	int json, import;
 	struct buf text;
 	long added, dups;
+	/* A task added from flags: its forecast, read before the commit. */
+	struct store *st;
+	const struct config *cf;
+	int64_t now;
+	struct buf warn;       /* stderr, after the commit */
+	int failed;            /* the forecast could not be read: said in warn */
 };
+
+/* The forecast of t, when it is shown (a terminal, --json) or may warn
+ * (a budget applies); 0 when none is made. */
+static int
+forecast_of(const struct task *t, struct sink *out, struct zones *zs, struct forecast *f)
+{
+	struct err e;
+	if (out->import || !out->st)
+		return 0;
+	if (!out->json && !isatty(1) && str_empty(t->budget) &&
+	    !(out->cf && config_get(out->cf, "budget")))
+		return 0;
+	if (forecast_task(out->st, out->cf, t, NULL, 1, zs, out->now, f, &e)) {
+		buf_printf(&out->warn, "%s: warning: no forecast: %s\n", prog, e.msg);
+		return 0;
+	}
+	char who[128], *name = utf8_clean(t->name, strlen(t->name));
+	snprintf(who, sizeof who, "task %.8s \"%.60s\"", t->id, name);
+	free(name);
+	FILE *mem = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	if ((mem = open_memstream(&text, &len)) != NULL) {
+		forecast_warnings(f, prog, who, mem);
+		if (fclose(mem) == 0 && text)
+			buf_puts(&out->warn, text);
+	}
+	free(text);
+	return 1;
+}
 
 static void
 report_added(const struct task *t, int is_dup, struct sink *out, struct zones *zs)
 {
 	is_dup ? out->dups++ : out->added++;
+	struct forecast f;
+	int forecast = forecast_of(t, out, zs, &f);
 	if (out->json && !out->import) {
 		cJSON *j = task_to_json(t, zs);
+		if (forecast)
+			cJSON_AddItemToObject(j, "forecast", forecast_json(&f));
 		char *s = json_print_line(j);
 		buf_printf(&out->text, "%s\n", s);
 		free(s);
@@ -61,6 +103,11 @@ report_added(const struct task *t, int is_dup, struct sink *out, struct zones *z
 			budget_describe(&b, desc, sizeof desc);
 			buf_printf(&out->text, "  budget:   %s\n", desc);
 		}
+		if (forecast && t->kind != KIND_MANUAL && t->kind != KIND_HEARTBEAT) {
+			char line[512];
+			forecast_line(&f, line, sizeof line);
+			buf_printf(&out->text, "  forecast: %s\n", line);
+		}
 		free(name);
 	}
 }
@@ -76,6 +123,7 @@ print_added(struct sink *out, struct err *e)
 		fputs(out->text.data ? out->text.data : "", stdout);
 	if (fflush(stdout) != 0)
 		return err_set(e, ST_ERR, "added, but cannot print the result: %s", strerror(errno));
+	fputs(out->warn.data ? out->warn.data : "", stderr);
 	return ST_OK;
 }
 
@@ -297,9 +345,12 @@ add_flags(struct task_args *a, int argc, char **argv, int force, int if_missing,
 		rc = taskargs_apply(a, &t, now, zs, &changed, e);
 	if (!rc)
 		rc = task_finalize(&t, 1, 1, now, zs, e);
-	if (!rc)
-		rc = store_open(NULL, 0, st, e);
-	struct sink out = {.json = json};
+	struct config *cf = NULL;
+	if (!rc && config_load(&cf, e))
+		rc = ST_ERR;
+	if (!rc && !(rc = store_open(NULL, 0, st, e)))
+		store_audit_by_user(*st);
+	struct sink out = {.json = json, .st = *st, .cf = cf, .now = now};
 	if (!rc && !(rc = store_begin(*st, e))) {
 		rc = add_one(*st, &t, force, if_missing, &out, NULL, zs, e);
 		rc = rc ? rc : store_commit(*st, e);
@@ -311,6 +362,8 @@ add_flags(struct task_args *a, int argc, char **argv, int force, int if_missing,
 		}
 	}
 	buf_free(&out.text);
+	buf_free(&out.warn);
+	config_free(cf);
 	task_free(&t);
 	free(prompt);
 	return rc;
@@ -455,8 +508,10 @@ task_add(int argc, char **argv)
 	if (!rc && !(rc = config_stagger_load(&stagger, &e)))
 		zones_set_stagger(zs, stagger);
 	if (!rc && importing) {
-		if (!(rc = store_open(NULL, 0, &st, &e)))
+		if (!(rc = store_open(NULL, 0, &st, &e))) {
+			store_audit_by_user(st);
 			rc = import(st, force, now, a.when_flags, zs, &e);
+		}
 	} else if (!rc) {
 		rc = add_flags(&a, argc, argv, force, if_missing, json, now, zs, &st, &e);
 	}

@@ -84,7 +84,7 @@ static int
 is_end(int status)
 {
 	return status == RUN_SUCCESS || status == RUN_FAILED || status == RUN_TIMEOUT ||
-	    status == RUN_INTERRUPTED;
+	    status == RUN_INTERRUPTED || status == RUN_BLOCKED;
 }
 
 static int

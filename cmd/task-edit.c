@@ -13,14 +13,49 @@
 
 #include "chain.h"
 #include "config.h"
+#include "forecast.h"
 #include "opt.h"
 #include "prog.h"
+#include "store_audit.h"
 #include "store.h"
 #include "task_json.h"
 #include "taskargs.h"
+#include "utf8.h"
 #include "web.h"
 
 static const char prog[] = "task-edit";
+
+/* The forecast of the task as it now is, when it is shown (a terminal,
+ * json) or may warn (a budget applies); warnings go to stderr. */
+static int
+forecast_of(struct store *st, const struct task *t, int json, int64_t now, struct zones *zs,
+    struct forecast *f)
+{
+	struct config *cf = NULL;
+	struct err e;
+	int made = 0;
+	if (config_load(&cf, &e)) {
+		fprintf(stderr, "%s: warning: no forecast: %s\n", prog, e.msg);
+		return 0;
+	}
+	if (!json && !isatty(1) && str_empty(t->budget) && !config_get(cf, "budget"))
+		;
+	else if (forecast_task(st, cf, t, NULL, 1, zs, now, f, &e))
+		fprintf(stderr, "%s: warning: no forecast: %s\n", prog, e.msg);
+	else
+		made = 1;
+	config_free(cf);
+	return made;
+}
+
+static void
+forecast_warn(const struct task *t, const struct forecast *f)
+{
+	char who[128], *name = utf8_clean(t->name, strlen(t->name));
+	snprintf(who, sizeof who, "task %.8s \"%.60s\"", t->id, name);
+	free(name);
+	forecast_warnings(f, prog, who, stderr);
+}
 
 static int
 edit(struct store *st, const char *arg, const struct task_args *a, int json, int64_t now,
@@ -66,8 +101,12 @@ edit(struct store *st, const char *arg, const struct task_args *a, int json, int
 		goto out;
 	}
 	store_wake(st);
+	struct forecast f;
+	int forecast = forecast_of(st, &t, json, now, zs, &f);
 	if (json) {
 		cJSON *j = task_to_json(&t, zs);
+		if (forecast)
+			cJSON_AddItemToObject(j, "forecast", forecast_json(&f));
 		char *s = json_print_line(j);
 		puts(s);
 		free(s);
@@ -82,7 +121,14 @@ edit(struct store *st, const char *arg, const struct task_args *a, int json, int
 			task_describe_end(&t, zs, end, sizeof end);
 			printf("ends: %s\n", *end ? end : "none");
 		}
+		if (forecast && isatty(1) && t.kind != KIND_MANUAL && t.kind != KIND_HEARTBEAT) {
+			char line[512];
+			forecast_line(&f, line, sizeof line);
+			printf("forecast: %s\n", line);
+		}
 	}
+	if (forecast && fflush(stdout) == 0)
+		forecast_warn(&t, &f);
 out:
 	buf_free(&diff);
 	task_free(&old);
@@ -193,8 +239,8 @@ task_edit(int argc, char **argv)
 	int stagger;
 	if (!rc && !(rc = config_stagger_load(&stagger, &e)))
 		zones_set_stagger(zs, stagger);
-	if (!rc)
-		rc = store_open(NULL, 0, &st, &e);
+	if (!rc && !(rc = store_open(NULL, 0, &st, &e)))
+		store_audit_by_user(st);
 	if (!rc && trigger >= 0)
 		rc = new_trigger(st, argv[optind], trigger, now, &e);
 	else if (!rc)

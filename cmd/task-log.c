@@ -21,6 +21,7 @@
 #include "opt.h"
 #include "prog.h"
 #include "spend.h"
+#include "store_audit.h"
 #include "store.h"
 #include "store_history.h"
 #include "table.h"
@@ -370,11 +371,12 @@ usage(FILE *f)
 	    "       task-log --calls [--context NAME] [--task ID] [--since TIME] [--limit N] [--json]\n"
 	    "       task-log --usage [--by task|model|day] [--task ID] [--since TIME] [--utc] [--json]\n"
 	    "       task-log --prune [--dry-run] [--vacuum] [--json]\n"
+	    "       task-log --audit [--task ID] [--limit N] [--json] | --audit --verify [--json]\n"
 	    "       task-log --deliveries [--status pending|delivered|failed] [--task ID] [--json]\n"
 	    "       task-log --diff [--words] [--json] RUN [RUN2]\n"
 	    "  -t, --task ID       runs of one task (any unique prefix, or its name)\n"
 	    "  -s, --status S      running, success, failed, timeout, interrupted,\n"
-	    "                      skipped, unstarted, missed or cancelled\n"
+	    "                      skipped, unstarted, missed, cancelled or blocked\n"
 	    "  -S, --since TIME    started at or after TIME (RFC 3339, 'yesterday', or 2h, 3d)\n"
 	    "  -l, --limit N       at most N runs (default 20; 0: all)\n"
 	    "  -j, --json          one JSON object per run\n"
@@ -385,6 +387,9 @@ usage(FILE *f)
 	    "      --usage         tokens and dollars of the model calls, with a total\n"
 	    "      --by KEY        with --usage: per task (default), model or day\n"
 	    "      --utc           times in UTC (default: the local zone)\n"
+	    "      --audit         the audit trail: who changed which task, and how, newest first\n"
+	    "      --verify        with --audit: recompute its chain of hashes; exit 1 naming the\n"
+	    "                      first entry changed or removed\n"
 	    "      --prune         remove the history past what is kept (config keep,\n"
 	    "                      keep_runs, context_messages; task-add --keep) and say what\n"
 	    "  -n, --dry-run       with --prune: only say what would go\n"
@@ -400,7 +405,8 @@ usage(FILE *f)
 struct args {
 	const char *task, *status, *since, *run, *context, *by;
 	long limit;
-	int json, utc, calls, usage, prune, dry, vacuum, deliveries, gate_skips, diff, words;
+	int json, utc, calls, usage, prune, dry, vacuum, deliveries, gate_skips, audit, verify, diff,
+	    words;
 };
 
 /* Options into a; 0 to go on, else the exit status (-1: done, 0). */
@@ -408,7 +414,7 @@ static int
 parse_args(int argc, char **argv, struct args *a)
 {
 	enum { OPT_UTC = 256, OPT_CALLS, OPT_CONTEXT, OPT_USAGE, OPT_BY, OPT_PRUNE, OPT_VACUUM,
-		OPT_DELIVERIES, OPT_GATE_SKIPS, OPT_DIFF, OPT_WORDS };
+		OPT_DELIVERIES, OPT_GATE_SKIPS, OPT_AUDIT, OPT_VERIFY, OPT_DIFF, OPT_WORDS };
 	static const struct option opts[] = {
 		{"task", required_argument, NULL, 't'}, {"status", required_argument, NULL, 's'},
 		{"since", required_argument, NULL, 'S'}, {"limit", required_argument, NULL, 'l'},
@@ -420,6 +426,7 @@ parse_args(int argc, char **argv, struct args *a)
 		{"vacuum", no_argument, NULL, OPT_VACUUM},
 		{"deliveries", no_argument, NULL, OPT_DELIVERIES},
 		{"gate-skips", no_argument, NULL, OPT_GATE_SKIPS},
+		{"audit", no_argument, NULL, OPT_AUDIT}, {"verify", no_argument, NULL, OPT_VERIFY},
 		{"diff", no_argument, NULL, OPT_DIFF}, {"words", no_argument, NULL, OPT_WORDS},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
@@ -443,6 +450,8 @@ parse_args(int argc, char **argv, struct args *a)
 		case OPT_VACUUM: a->vacuum = 1; break;
 		case OPT_DELIVERIES: a->deliveries = 1; break;
 		case OPT_GATE_SKIPS: a->gate_skips = 1; break;
+		case OPT_AUDIT: a->audit = 1; break;
+		case OPT_VERIFY: a->verify = 1; break;
 		case OPT_DIFF: a->diff = 1; break;
 		case OPT_WORDS: a->words = 1; break;
 		case 'l':
@@ -456,9 +465,16 @@ parse_args(int argc, char **argv, struct args *a)
 		default: return usage_error(prog, "%s", msg);
 		}
 	}
+	if (a->verify && !a->audit)
+		return usage_error(prog, "--verify goes with --audit");
+	if (a->audit && (a->calls || a->usage || a->prune || a->deliveries || a->gate_skips ||
+	    a->status || a->since || a->run || a->by || a->context || argc > optind))
+		return usage_error(prog, "--audit takes only --task, --limit, --verify and --json");
+	if (a->verify && a->task)
+		return usage_error(prog, "--verify checks the whole trail: it takes no --task");
 	if (a->words && !a->diff)
 		return usage_error(prog, "--words goes with --diff");
-	if (a->diff && (a->calls || a->usage || a->prune || a->deliveries || a->gate_skips ||
+	if (a->diff && (a->calls || a->usage || a->prune || a->deliveries || a->gate_skips || a->audit ||
 	    a->task || a->status || a->since || a->run || a->utc))
 		return usage_error(prog, "--diff takes one or two run ids, --words and --json");
 	if (a->diff && (argc - optind < 1 || argc - optind > 2))
@@ -473,7 +489,7 @@ parse_args(int argc, char **argv, struct args *a)
 		return usage_error(prog, "--deliveries takes only --status, --task, --limit and --json");
 	if (!a->deliveries && a->status && run_status_parse(a->status) < 0) {
 		opt_bad(&e, "--status", a->status, "running, success, failed, timeout, interrupted,"
-		    " skipped, unstarted, missed or cancelled");
+		    " skipped, unstarted, missed, cancelled or blocked");
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
 		return ST_INVALID;
 	}
@@ -847,6 +863,145 @@ prune(struct store *st, const struct args *a, int64_t now, struct err *e)
 	return ST_OK;
 }
 
+/* --audit: the entries, newest first. */
+static void
+audit_change(const struct audit_entry *a, struct buf *b)
+{
+	cJSON *before = a->before ? cJSON_Parse(a->before) : NULL;
+	cJSON *after = a->after ? cJSON_Parse(a->after) : NULL;
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(after ? after : before, "name");
+	if ((!before || !after) && cJSON_IsString(name) &&
+	    cJSON_GetObjectItemCaseSensitive(after ? after : before, "prompt")) {
+		buf_printf(b, "name \"%s\"", name->valuestring);
+	} else if (after || before) {
+		const cJSON *x, *side = after ? after : before;
+		int n = 0;
+		cJSON_ArrayForEach(x, side) {
+			const cJSON *y = before && after ? cJSON_GetObjectItemCaseSensitive(before, x->string)
+			    : NULL;
+			char *vx = cJSON_PrintUnformatted(x), *vy = y ? cJSON_PrintUnformatted(y) : NULL;
+			if (before && after)
+				buf_printf(b, "%s%s: %s -> %s", n++ ? "; " : "", x->string, vy ? vy : "null",
+				    vx ? vx : "null");
+			else
+				buf_printf(b, "%s%s: %s", n++ ? "; " : "", x->string, vx ? vx : "null");
+			free(vx);
+			free(vy);
+		}
+	}
+	cJSON_Delete(before);
+	cJSON_Delete(after);
+}
+
+static cJSON *
+json_or_null(const char *s)
+{
+	cJSON *j = s ? cJSON_Parse(s) : NULL;
+	return j ? j : cJSON_CreateNull();
+}
+
+static int
+audit_one(const struct audit_entry *a, void *arg)
+{
+	struct logger *lg = arg;
+	char at[40], who[200], seq[24];
+	time_fmt_utc(a->at, at, sizeof at);
+	lg->n++;
+	if (lg->json) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "seq", (double)a->seq);
+		cJSON_AddStringToObject(o, "at", at);
+		cJSON_AddItemToObject(o, "actor", json_or_null(a->actor));
+		cJSON_AddStringToObject(o, "action", a->action);
+		if (a->task_id[0])
+			cJSON_AddStringToObject(o, "task", a->task_id);
+		else
+			cJSON_AddNullToObject(o, "task");
+		cJSON_AddItemToObject(o, "before", json_or_null(a->before));
+		cJSON_AddItemToObject(o, "after", json_or_null(a->after));
+		cJSON_AddStringToObject(o, "prev", a->prev);
+		cJSON_AddStringToObject(o, "hash", a->hash);
+		char *line = json_print_line(o);
+		puts(line);
+		free(line);
+		cJSON_Delete(o);
+		return 0;
+	}
+	struct buf b = {0};
+	char task[9];
+	audit_actor_describe(a->actor, who, sizeof who);
+	audit_change(a, &b);
+	snprintf(seq, sizeof seq, "%lld", (long long)a->seq);
+	snprintf(task, sizeof task, "%.8s", a->task_id[0] ? a->task_id : "-");
+	if (lg->tb) {
+		char *change = text(b.data ? b.data : "");
+		const char *cells[] = {seq, at, who, a->action, task, change};
+		table_add(lg->tb, cells);
+		free(change);
+	} else {
+		tsv_field(seq, 0);
+		tsv_field(at, 0);
+		tsv_field(who, 0);
+		tsv_field(a->action, 0);
+		tsv_field(task, 0);
+		tsv_field(b.data ? b.data : "", 1);
+	}
+	buf_free(&b);
+	return 0;
+}
+
+static int
+list_audit(struct logger *lg, const char *task_id, long limit, struct err *e)
+{
+	static const char *const heads[] = {"SEQ", "AT", "WHO", "ACTION", "TASK", "CHANGE"};
+	if (!lg->json && isatty(1))
+		lg->tb = table_new(6, heads);
+	int rc = store_audit_list(lg->st, task_id, 1, limit, audit_one, lg, e);
+	if (!rc && lg->tb && lg->n)
+		table_print(lg->tb, stdout, want_color(1));
+	else if (!rc && lg->tb)
+		fprintf(stderr, "%s: no changes on record%s\n", prog, task_id ? " for that task" : "");
+	return rc;
+}
+
+/* --audit --verify: the chain recomputed; a checkpoint when it holds. */
+static int
+verify(struct logger *lg, int64_t now, struct err *e)
+{
+	struct audit_check c;
+	int rc = store_audit_verify(lg->st, now, &c, e);
+	if (rc)
+		return rc;
+	if (lg->json) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddBoolToObject(o, "intact", !c.bad_seq);
+		cJSON_AddNumberToObject(o, "entries", (double)c.entries);
+		if (c.bad_seq) {
+			cJSON_AddNumberToObject(o, "entry", (double)c.bad_seq);
+			cJSON_AddStringToObject(o, "problem", c.removed ? "removed" : "changed");
+		} else {
+			cJSON_AddNumberToObject(o, "head", (double)c.head_seq);
+			cJSON_AddStringToObject(o, "hash", c.head_seq ? c.head : AUDIT_ZERO);
+		}
+		cJSON_AddNumberToObject(o, "pruned_through", (double)c.base_seq);
+		char *line = json_print_line(o);
+		puts(line);
+		free(line);
+		cJSON_Delete(o);
+	} else if (!c.bad_seq) {
+		printf("audit trail intact: %ld entr%s", c.entries, c.entries == 1 ? "y" : "ies");
+		if (c.head_seq)
+			printf(", the last %lld with hash %s", (long long)c.head_seq, c.head);
+		if (c.base_seq)
+			printf(" (entries through %lld pruned)", (long long)c.base_seq);
+		putchar('\n');
+	}
+	if (c.bad_seq)
+		return err_set(e, ST_ERR, "the audit trail is broken: entry %lld was %s", (long long)c.bad_seq,
+		    c.removed ? "removed" : "changed");
+	return ST_OK;
+}
+
 /* --diff: from's answer to to's; without to, from is the run compared
  * and the run it is compared with comes first. */
 static int
@@ -920,6 +1075,14 @@ task_log(int argc, char **argv)
 		rc = parse_since(a.since, now, &f.since, &e);
 	if (!rc)
 		rc = store_open(NULL, STORE_READ, &lg.st, &e);
+	if (!rc && a.audit) {
+		if (!a.task || !(rc = store_task_resolve(lg.st, a.task, 0, id, &e)) ||
+		    (rc == ST_NOTFOUND && !(rc = store_task_resolve(lg.st, a.task, 1, id, &e))))
+			rc = a.verify ? verify(&lg, now, &e) : list_audit(&lg, a.task ? id : NULL, a.limit, &e);
+		if (rc)
+			fprintf(stderr, "%s: %s\n", prog, e.msg);
+		goto done;
+	}
 	if (!rc && a.prune) {
 		if ((rc = prune(lg.st, &a, now, &e)))
 			fprintf(stderr, "%s: %s\n", prog, e.msg);

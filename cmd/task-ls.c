@@ -194,7 +194,7 @@ parse_args(int argc, char **argv, struct task_filter *f, int *json, int *utc)
 		case OPT_LAST:
 			if (parse_set(optarg, run_status_parse, &f->last))
 				rc = opt_bad(&e, "--last", optarg, "success, failed, timeout, interrupted,"
-				    " skipped, unstarted, missed or cancelled");
+				    " skipped, unstarted, missed, cancelled or blocked");
 			break;
 		case OPT_ENABLED: f->enabled = 1; break;
 		case OPT_DISABLED: f->enabled = 0; break;

@@ -13,6 +13,7 @@
 #include "ids.h"
 #include "opt.h"
 #include "prog.h"
+#include "store_audit.h"
 #include "store.h"
 #include "task_json.h"
 
@@ -140,8 +141,8 @@ task_rm(int argc, char **argv)
 		rc = err_set(&e, ST_INVALID, undo ? "--undo restores one task at a time" : "--purge takes no ids");
 	if (!rc)
 		rc = now_get(&r.now, &e);
-	if (!rc)
-		rc = store_open(NULL, 0, &r.st, &e);
+	if (!rc && !(rc = store_open(NULL, 0, &r.st, &e)))
+		store_audit_by_user(r.st);
 	if (!rc && purge) {
 		long n = 0;
 		if (!(rc = store_trash_purge(r.st, &n, &e)))

@@ -35,11 +35,13 @@
 #include "fire_input.h"
 #include "ids.h"
 #include "opt.h"
+#include "outcome.h"
 #include "proc.h"
 #include "replay.h"
 #include "prog.h"
 #include "spend.h"
 #include "stopsig.h"
+#include "store_audit.h"
 #include "store.h"
 #include "task_json.h"
 
@@ -86,7 +88,8 @@ on_report(const struct fire_report *r, void *arg)
 	int ok = run->status == RUN_SUCCESS;
 	/* A gate that found nothing to do is no failure of the run. */
 	int idle = run->status == RUN_SKIPPED && run->error &&
-	    strncmp(run->error, STORE_GATE_IDLE, strlen(STORE_GATE_IDLE)) == 0;
+	    (strncmp(run->error, STORE_GATE_IDLE, strlen(STORE_GATE_IDLE)) == 0 ||
+	    strncmp(run->error, OUTCOME_IDLE, strlen(OUTCOME_IDLE)) == 0);
 	rn->done = 1;
 	rn->rc_run = ok || idle ? ST_OK : ST_ERR;
 	if (rn->json) {
@@ -365,7 +368,11 @@ static int
 queue(struct runner *rn, const char *id, struct err *e)
 {
 	struct task t;
+	/* Asked for by the user: on the audit trail (a run in the foreground
+	 * is on record as a manual run). */
+	store_audit_by_user(rn->st);
 	int rc = store_task_queue(rn->st, id, rn->now, e);
+	store_audit_by(rn->st, NULL);
 	if (rc || (rc = store_task_get(rn->st, id, &t, e)))
 		return rc;
 	store_wake(rn->st);

@@ -63,7 +63,8 @@ struct status {
 	size_t npasses;
 	long tasks, enabled, due, by_status[STATUS_COUNT];
 	struct item overdue[SHOWN_MAX], failing[SHOWN_MAX], paused_by[SHOWN_MAX], over[SHOWN_MAX];
-	long noverdue, nfailing, npaused, nover;
+	struct item blocked[SHOWN_MAX]; /* last run blocked: waiting for a person */
+	long noverdue, nfailing, npaused, nover, nblocked;
 	char global_over[256];     /* why all tasks are over the global budget, or "" */
 	double dollars_today;
 	struct count runs[16];
@@ -251,6 +252,15 @@ take_failing(const struct task *t, void *arg)
 }
 
 static int
+take_blocked(const struct task *t, void *arg)
+{
+	struct status *s = arg;
+	if (t->status != STATUS_CANCELLED)
+		item_add(s->blocked, &s->nblocked, t, NULL);
+	return 0;
+}
+
+static int
 count_tasks(struct status *s, struct err *e)
 {
 	struct task_filter f;
@@ -275,7 +285,11 @@ count_tasks(struct status *s, struct err *e)
 		return rc;
 	task_filter_init(&f);
 	f.last = 1u << RUN_FAILED | 1u << RUN_TIMEOUT | 1u << RUN_INTERRUPTED;
-	return store_task_list(s->st, &f, take_failing, s, e);
+	if ((rc = store_task_list(s->st, &f, take_failing, s, e)))
+		return rc;
+	task_filter_init(&f);
+	f.last = 1u << RUN_BLOCKED;
+	return store_task_list(s->st, &f, take_blocked, s, e);
 }
 
 /* The start of today in the local zone. */
@@ -358,6 +372,11 @@ judge(struct status *s)
 		s->verdict = WARNING;
 		snprintf(s->summary, sizeof s->summary, "%ld task%s paused by failures ('%.60s'); %s",
 		    s->npaused, s->npaused == 1 ? "" : "s", s->paused_by[0].name, what);
+	} else if (s->nblocked) {
+		s->verdict = WARNING;
+		snprintf(s->summary, sizeof s->summary, "%ld task%s blocked, waiting for a person"
+		    " ('%.60s': %.120s); %s", s->nblocked, s->nblocked == 1 ? "" : "s", s->blocked[0].name,
+		    s->blocked[0].error ? s->blocked[0].error : "blocked", what);
 	} else if (s->nfailing) {
 		s->verdict = WARNING;
 		snprintf(s->summary, sizeof s->summary, "%ld task%s failing ('%.60s': %d in a row); %s",
@@ -487,6 +506,7 @@ status_free(struct status *s)
 {
 	items_free(s->overdue, s->noverdue);
 	items_free(s->failing, s->nfailing);
+	items_free(s->blocked, s->nblocked);
 	items_free(s->paused_by, s->npaused);
 	items_free(s->over, s->nover);
 	free(s->passes);
@@ -572,6 +592,7 @@ print_text(const struct status *s)
 	print_items("Overdue", s->overdue, s->noverdue, s->now, ITEM_OVERDUE);
 	print_items("Failing", s->failing, s->nfailing, s->now, ITEM_FAILING);
 	print_items("Paused by failures", s->paused_by, s->npaused, s->now, ITEM_WHY);
+	print_items("Blocked (waiting for a person)", s->blocked, s->nblocked, s->now, ITEM_WHY);
 	print_items("Over budget", s->over, s->nover, s->now, ITEM_WHY);
 }
 
@@ -630,10 +651,12 @@ print_json(const struct status *s)
 	cJSON_AddNumberToObject(o, "failing", s->nfailing);
 	cJSON_AddNumberToObject(o, "paused_by_failures", s->npaused);
 	cJSON_AddNumberToObject(o, "over_budget", s->nover);
+	cJSON_AddNumberToObject(o, "blocked", s->nblocked);
 	cJSON_AddItemToObject(j, "overdue", items_json(s->overdue, s->noverdue, ITEM_OVERDUE));
 	cJSON_AddItemToObject(j, "failing", items_json(s->failing, s->nfailing, ITEM_FAILING));
 	cJSON_AddItemToObject(j, "paused_by_failures", items_json(s->paused_by, s->npaused, ITEM_WHY));
 	cJSON_AddItemToObject(j, "over_budget", items_json(s->over, s->nover, ITEM_WHY));
+	cJSON_AddItemToObject(j, "blocked", items_json(s->blocked, s->nblocked, ITEM_WHY));
 	cJSON_AddItemToObject(j, "global_budget_over", s->global_over[0] ?
 	    cJSON_CreateString(s->global_over) : cJSON_CreateNull());
 	o = cJSON_AddObjectToObject(j, "runs_24h");

@@ -29,6 +29,7 @@
 #include "deliver_kick.h"
 #include "install.h"
 #include "opt.h"
+#include "outcome.h"
 #include "proc.h"
 #include "prog.h"
 #include "prompt_vars.h"
@@ -79,8 +80,9 @@ on_report(const struct fire_report *r, void *arg)
 	 * stderr.  On a terminal the line above said it.  A run ended because
 	 * someone asked (--overlap replace, a cancel) is no failure: the log
 	 * line is enough; a gate with nothing to do is said once per streak. */
-	int idle = run->status == RUN_SKIPPED && run->error && !r->told &&
-	    strncmp(run->error, STORE_GATE_IDLE, strlen(STORE_GATE_IDLE)) == 0;
+	int idle = run->status == RUN_SKIPPED && run->error && ((!r->told &&
+	    strncmp(run->error, STORE_GATE_IDLE, strlen(STORE_GATE_IDLE)) == 0) ||
+	    strncmp(run->error, OUTCOME_IDLE, strlen(OUTCOME_IDLE)) == 0);
 	if (!r->hook && run->status != RUN_SUCCESS && run->status != RUN_CANCELLED && !idle &&
 	    !(out->human && isatty(2))) {
 		char reason[1024];

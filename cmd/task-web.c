@@ -29,6 +29,7 @@
 #include "prog.h"
 #include "sdnotify.h"
 #include "stopsig.h"
+#include "store_audit.h"
 #include "store.h"
 #include "store_web.h"
 #include "utf8.h"
@@ -314,8 +315,8 @@ tokens(const char *make, const char *revoke, int list, int read_only, struct err
 	struct store *st = NULL;
 	int64_t now;
 	int rc = now_get(&now, e);
-	if (!rc)
-		rc = store_open(NULL, list ? STORE_READ : 0, &st, e);
+	if (!rc && !(rc = store_open(NULL, list ? STORE_READ : 0, &st, e)))
+		store_audit_by_user(st);
 	if (!rc && make) {
 		char tok[65];
 		if (!(rc = web_token_new(st, make, read_only, now, tok, e))) {
@@ -341,8 +342,8 @@ new_trigger(const char *arg, int secret, struct err *e)
 	char id[37], out[65];
 	int64_t now;
 	int rc = now_get(&now, e);
-	if (!rc)
-		rc = store_open(NULL, 0, &st, e);
+	if (!rc && !(rc = store_open(NULL, 0, &st, e)))
+		store_audit_by_user(st);
 	if (!rc)
 		rc = store_task_resolve(st, arg, 0, id, e);
 	if (!rc && !(rc = web_trigger_new(st, id, secret, now, out, e))) {

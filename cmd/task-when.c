@@ -16,9 +16,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "chain.h"
 #include "config.h"
 #include "cron.h"
+#include "forecast.h"
 #include "opt.h"
 #include "prog.h"
 #include "simulate.h"
@@ -38,6 +41,7 @@ usage(FILE *f)
 	    "usage: task-when [--tz ZONE] [--from TIME] [-n N] [--until TIME] [--count N] [--utc]\n"
 	    "                 [--id ID] [--describe] [--json] SCHEDULE | task-add's schedule flags\n"
 	    "       task-when --simulate [--from TIME] [--tz ZONE] [--json] [DURATION]\n"
+	    "       task-when --cost [--model M] [--json] ID | SCHEDULE | task-add's schedule flags\n"
 	    "  SCHEDULE     a cron expression ('0 7 * * 1-5'), a nickname (@daily), an\n"
 	    "               interval ('every 90 minutes', 'every 2 hours from 9am') or a\n"
 	    "               time expression ('tomorrow at 10am', 2026-11-23T07:00:00Z)\n"
@@ -60,6 +64,11 @@ usage(FILE *f)
 	    "                   task in the store: fires per minute, the busiest minutes,\n"
 	    "                   fires per task, clock changes and spend expected against\n"
 	    "                   the budgets; on a terminal, fires per hour too\n"
+	    "      --cost       the runs of the next 30 days and what they are expected to\n"
+	    "                   spend: a task's (ID, or --id), its recent runs priced, else\n"
+	    "                   its prompt and the model's typical answer; a schedule's, the\n"
+	    "                   model's typical call; held against the budgets\n"
+	    "      --model M    --cost at model M's price and typical answer\n"
 	    "  -h, --help, -V, --version\n");
 }
 
@@ -161,7 +170,8 @@ struct request {
 	const char *id;           /* --id: the task whose stagger and jitter apply */
 	int stagger;              /* the config's */
 	long count, runs; /* -n; --count (0: none) */
-	int count_given, utc, describe, json, simulate;
+	int count_given, utc, describe, json, simulate, cost;
+	const char *model;        /* --cost --model */
 	struct task_args sched; /* task-add's schedule flags, when given */
 };
 
@@ -180,6 +190,8 @@ parse_options(int argc, char **argv, struct request *r)
 		{"describe", no_argument, NULL, 'd'},
 		{"json", no_argument, NULL, 'j'},
 		{"simulate", no_argument, NULL, 's'},
+		{"cost", no_argument, NULL, 1000},
+		{"model", required_argument, NULL, 1001},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{0},
@@ -210,6 +222,8 @@ parse_options(int argc, char **argv, struct request *r)
 		case 'd': r->describe = 1; break;
 		case 'j': r->json = 1; break;
 		case 's': r->simulate = 1; break;
+		case 1000: r->cost = 1; break;
+		case 1001: r->model = optarg; break;
 		case 'h': usage(stdout); rc = 0; break;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); rc = 0; break;
 		default:
@@ -222,6 +236,15 @@ parse_options(int argc, char **argv, struct request *r)
 	free(all);
 	if (rc >= 0)
 		return rc;
+	if (r->model && !r->cost) {
+		fprintf(stderr, "%s: --model goes with --cost\n", prog);
+		return ST_INVALID;
+	}
+	if (r->cost && (r->simulate || r->until || r->runs || r->count_given || r->utc || r->describe)) {
+		fprintf(stderr, "%s: --cost takes an ID or a schedule, --model, --from, --tz and --json\n",
+		    prog);
+		return ST_INVALID;
+	}
 	if (r->simulate) {
 		if (r->sched.nkinds || r->id || r->until || r->runs || r->count_given || optind + 1 < argc) {
 			fprintf(stderr, "%s: --simulate takes every enabled task, --from, --tz, --json and "
@@ -534,6 +557,118 @@ simulate(const char *duration, const struct tz *z, int64_t now, int json, struct
 	return rc;
 }
 
+/* A schedule alone as --cost reads it, into t (preview_init'd): task-add's
+ * flags, else an interval, a cron expression or one instant. */
+static int
+cost_schedule(struct request *r, const char *sched, struct task *t, struct tz *z,
+    struct zones *zs, int64_t now, unsigned flags, struct err *e)
+{
+	int changed, rc;
+	if (r->sched.nkinds) {
+		r->sched.tz = r->zone;
+		r->sched.when_flags = flags;
+		r->sched.creating = 1;
+		if (r->sched.every && r->from)
+			r->sched.from = r->from;
+		return taskargs_apply(&r->sched, t, now, zs, &changed, e);
+	}
+	int64_t secs, anchor, at;
+	struct cron cr;
+	struct err ce = {{0}};
+	if ((rc = when_every(sched, now, z, flags, &secs, &anchor, e)) != ST_NOTFOUND) {
+		t->kind = KIND_EVERY;
+		t->every = secs > INT32_MAX ? INT32_MAX : (int)secs;
+		t->anchor = anchor != TIME_NONE ? anchor : now - (now % 60 + 60) % 60;
+		return rc;
+	}
+	if (cron_parse(sched, &cr, &ce) == ST_OK) {
+		t->kind = KIND_CRON;
+		t->cron = xstrdup(sched);
+		return ST_OK;
+	}
+	if ((rc = when_read(sched, now, z, flags, &at, e))) {
+		if (looks_like_cron(sched))
+			*e = ce;
+		return rc;
+	}
+	t->kind = KIND_AT;
+	t->plan = xmalloc(sizeof *t->plan);
+	t->plan[0] = at;
+	t->nplan = 1;
+	return ST_OK;
+}
+
+/* --cost: the forecast of a stored task (--id, or a word that names one)
+ * or of a schedule, read as task-add would read it. */
+static int
+cost(struct request *r, const char *sched, int words, struct tz *z, int64_t now, unsigned flags,
+    struct err *e)
+{
+	struct store *st = NULL;
+	struct config *cf = NULL;
+	struct zones *zs = zones_new();
+	struct task t;
+	struct forecast f;
+	int with_task = 0;
+	char id[37], desc[768], from[64];
+	struct err sub;
+	task_init(&t);
+	int rc = config_load(&cf, e) ? ST_ERR : ST_OK;
+	if (!rc)
+		rc = store_open(NULL, STORE_READ, &st, e);
+	if (!rc && (r->id || (words == 1 && !r->sched.nkinds &&
+	    store_task_resolve(st, sched, 0, id, &sub) == ST_OK))) {
+		with_task = 1;
+		if (r->id)
+			rc = store_task_resolve(st, r->id, 0, id, e);
+		/* t holds nothing yet; a failed read leaves nothing to free. */
+		if (!rc && (rc = store_task_get(st, id, &t, e)))
+			task_init(&t);
+		zones_set_stagger(zs, r->stagger);
+	} else if (!rc) {
+		preview_init(&t, z);
+		rc = cost_schedule(r, sched, &t, z, zs, now, flags, e);
+		if (rc && words == 1 && !r->sched.nkinds && id_prefix_ok(sched))
+			err_set(e, rc, "no task '%.40s', and no schedule", sched);
+		if (!rc)
+			rc = task_finalize(&t, 1, 1, now, zs, e);
+	}
+	if (!rc)
+		rc = forecast_task(st, cf, &t, r->model, with_task, zs, now, &f, e);
+	if (rc)
+		goto out;
+	task_describe(&t, zs, desc, sizeof desc);
+	task_fmt_time(&t, zs, now, TIME_WALL_ZONE, from, sizeof from);
+	if (r->json) {
+		cJSON *o = forecast_json(&f);
+		if (with_task) {
+			cJSON_AddStringToObject(o, "id", t.id);
+			cJSON_AddStringToObject(o, "name", t.name);
+		}
+		cJSON_AddStringToObject(o, "description", desc);
+		cJSON_AddStringToObject(o, "tz", t.tz);
+		char *text = cJSON_PrintUnformatted(o);
+		if (text)
+			puts(text);
+		free(text);
+		cJSON_Delete(o);
+	} else {
+		char line[1024], q[112];
+		if (with_task)
+			snprintf(line, sizeof line, "task %.8s %s: %s (%s)", t.id,
+			    utf8_quote(q, 104, t.name, strlen(t.name)), desc, t.tz);
+		else
+			snprintf(line, sizeof line, "%s (%s)", desc, t.tz);
+		forecast_print(&f, line, from, stdout);
+	}
+out:
+	task_free(&t);
+	zones_free(zs);
+	store_close(st);
+	config_free(cf);
+	return rc;
+}
+
 static int
 task_when(int argc, char **argv)
 {
@@ -573,7 +708,9 @@ task_when(int argc, char **argv)
 	if (!r.sched.nkinds && (r.sched.not_before || r.sched.jitter || r.id || r.stagger) &&
 	    cron_parse(sched.data, &cr, &ce) == ST_OK)
 		taskargs_take(&r.sched, 'c', sched.data, argv, argc, &optind);
-	if (r.simulate)
+	if (r.cost)
+		rc = cost(&r, sched.data ? sched.data : "", argc - optind, z, now, flags, &e);
+	else if (r.simulate)
 		rc = simulate(optind < argc ? argv[optind] : NULL, z, now, r.json, &e);
 	else if (!r.sched.nkinds && optind >= argc)
 		rc = print_stored(&r, &z, now, &e);

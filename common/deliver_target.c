@@ -269,7 +269,8 @@ deliver_on_parse(const char *list, unsigned *mask, struct err *e)
 static int
 is_failure(int status)
 {
-	return status == RUN_FAILED || status == RUN_TIMEOUT || status == RUN_INTERRUPTED;
+	return status == RUN_FAILED || status == RUN_TIMEOUT || status == RUN_INTERRUPTED ||
+	    status == RUN_BLOCKED;
 }
 
 int

@@ -31,6 +31,7 @@
 #include "heartbeat.h"
 #include "idset.h"
 #include "notify.h"
+#include "outcome.h"
 #include "proc.h"
 #include "prompt_vars.h"
 #include "spend.h"
@@ -84,6 +85,7 @@ struct job {
 	char **argv, **envp;
 	char *input;
 	char *input_file;        /* an event's payload file, removed with the job */
+	char *outcome_file;      /* TASK_OUTCOME_FILE, read at its end, removed with the job */
 	int64_t timeout_ms;
 	char *gate;              /* waiting for a concurrency slot: the model it counts for */
 	int64_t late_at;         /* past this when the slot frees, it is missed (its deadline) */
@@ -176,6 +178,9 @@ job_free(struct job *j)
 	if (j->input_file)
 		unlink(j->input_file);
 	free(j->input_file);
+	if (j->outcome_file)
+		unlink(j->outcome_file);
+	free(j->outcome_file);
 	free(j->gate);
 	if (j->waits)
 		task_free(j->waits);
@@ -455,6 +460,11 @@ run_executor(struct fire *f, struct job *j, const struct task *t, char *base, co
 		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, why);
 		return;
 	}
+	if (outcome_file_new(&j->outcome_file, &e)) {
+		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, e.msg);
+		return;
+	}
+	fire_env_set(&j->envp, OUTCOME_ENV, j->outcome_file);
 	int timeout = t->timeout > 0 ? t->timeout : f->o.timeout;
 	char secs[24];
 	snprintf(secs, sizeof secs, "%d", timeout);
@@ -1791,8 +1801,10 @@ job_ended(struct fire *f, struct exec_result *x, int64_t now)
 	} else if (j->waits && gate_ended(f, j, x, now)) {
 		/* Its executor runs now. */
 	} else {
-		if (j->run.status == RUN_RUNNING)
+		if (j->run.status == RUN_RUNNING) {
 			j->no_resources = rules_run_ended(&j->run, x, now);
+			outcome_apply(&j->run, x, j->outcome_file);
+		}
 		end_left_behind(f, j, x);
 		/* A task that prints the config stores no key. */
 		scrub_in_place(&f->scrub, &j->run.output);

@@ -413,6 +413,20 @@ rules_after_run(struct task *t, struct zones *zs, const struct run *r, int64_t n
 		overlap_after(t, zs, r, now);
 		return;
 	}
+	/* Blocked: it needs a person (a permission, a login, a decision), and
+	 * a retry would only ask again.  Not counted as a failure; a one-shot
+	 * ends failed, for someone to run again once it is unblocked. */
+	if (r->status == RUN_BLOCKED) {
+		if (task_repeats(t)) {
+			if (last)
+				t->status = STATUS_COMPLETED;
+			overlap_after(t, zs, r, now);
+		} else if (t->kind == KIND_AT || (t->kind == KIND_PLAN && last)) {
+			t->status = STATUS_FAILED;
+			rules_set_next(t, zs, TIME_NONE);
+		}
+		return;
+	}
 	/* A recurring task retries the occurrence, or counts it failed and
 	 * moves on; its last occurrence failed ends it. */
 	if (task_repeats(t)) {

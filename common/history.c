@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "store_audit.h"
 #include "history.h"
 #include "store_history.h"
 
@@ -311,6 +312,11 @@ history_prune(struct store *st, const struct history_opts *o, int64_t now, int d
 		rc = batch_unit(&b, done, e);
 	}
 	free(b.after);
+	/* The audit trail ages as the runs do, but never past what a
+	 * verification vouched for (store_audit.h). */
+	long gone = 0;
+	if (!rc && !dry && *done && o->keep > 0)
+		rc = store_audit_prune(st, now - o->keep, 0, &gone, e);
 	return rc;
 }
 

@@ -17,6 +17,7 @@
 #include "llm_session.h"
 #include "mcp_client.h"
 #include "opt.h"
+#include "outcome.h"
 #include "spend.h"
 #include "store.h"
 #include "task.h"
@@ -520,6 +521,60 @@ log_call(struct llm_session *s, const char *server, const char *tool, const char
 	cJSON_AddItemToArray(s->call_log, o);
 }
 
+void
+llm_session_outcome_tool(struct llm_session *s)
+{
+	static const char def[] = "{\"name\":\"report_outcome\",\"description\":\"Report what this"
+	    " scheduled run achieved when it is not simply done: nothing_to_do when there was"
+	    " nothing to do, blocked when a person is needed (a permission, a login, a decision),"
+	    " failed when it could not be done; done otherwise. Give a one-line summary.\","
+	    "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"status\":{\"type\":"
+	    "\"string\",\"enum\":[\"done\",\"nothing_to_do\",\"blocked\",\"failed\"]},"
+	    "\"summary\":{\"type\":\"string\",\"description\":\"One line: what was done, or"
+	    " what is needed and from whom.\"}},\"required\":[\"status\",\"summary\"]}}";
+	cJSON *t = cJSON_Parse(def);
+	if (!t)
+		abort();
+	add_offered(s, t);
+	s->report_outcome = 1;
+	offer(s);
+}
+
+/* report_outcome: the model's word on the run, kept as untrusted text. */
+static char *
+call_outcome(struct llm_session *s, const cJSON *args, int *is_error)
+{
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(args, "status");
+	const cJSON *sm = cJSON_GetObjectItemCaseSensitive(args, "summary");
+	int o = cJSON_IsString(st) ? outcome_parse(st->valuestring) : -1;
+	if (o < 0 || (sm && !cJSON_IsString(sm))) {
+		*is_error = 1;
+		return xstrdup("Not recorded: status must be one of done, nothing_to_do, blocked or"
+		    " failed, and summary a string.");
+	}
+	s->outcome = o;
+	free(s->outcome_summary);
+	s->outcome_summary = cJSON_IsString(sm) ? outcome_summary(sm->valuestring,
+	    strlen(sm->valuestring)) : NULL;
+	return xasprintf("Recorded: %s.", outcome_name(o));
+}
+
+/* An MCP server asked for a person: the run is blocked, saying what for. */
+static void
+asked(struct llm_session *s, const struct mcpc *c)
+{
+	const char *said = mcpc_declined(c);
+	char *what = outcome_summary(said, strlen(said));
+	char *why = xasprintf("MCP server '%s' asked for input that no one is there to give%s%s",
+	    mcpc_name(c), what ? ": " : "", what ? what : "");
+	s->asked = 1;
+	s->outcome = OUTCOME_BLOCKED;
+	free(s->outcome_summary);
+	s->outcome_summary = outcome_summary(why, strlen(why));
+	free(what);
+	free(why);
+}
+
 /* One MCP tool call: ST_OK with the result for the model, else the server
  * failed. */
 static int
@@ -539,6 +594,8 @@ call_mcp(struct llm_session *s, const cJSON *where, const char *full, const cJSO
 	long each = s->mcp_timeout_ms > 0 ? s->mcp_timeout_ms : MCPC_TIMEOUT_MS;
 	mcpc_set_timeout(s->mcp[idx], left_ms(s) < each ? left_ms(s) : each);
 	int rc = mcpc_call(s->mcp[idx], tool, args, &result, &rpc_error, e);
+	if (!s->asked && mcpc_declined(s->mcp[idx]))
+		asked(s, s->mcp[idx]);
 	if (rc)
 		return rc;
 	if (rpc_error) {
@@ -583,6 +640,8 @@ run_tools(struct llm_session *s, const struct llm_result *r, struct err *e)
 			res[i].is_error = 1;
 		} else if (where) {
 			rc = call_mcp(s, where, tool, args, &res[i], &imgs[i], &texts[i], e);
+		} else if (s->report_outcome && strcmp(tool, "report_outcome") == 0) {
+			texts[i] = call_outcome(s, args, &res[i].is_error);
 		} else if (s->tl) {
 			rc = tools_call(s->tl, tool, args, &texts[i], &res[i].is_error, e);
 		} else {
@@ -667,7 +726,13 @@ llm_session_run(struct llm_session *s, struct llm *l, const struct llm_limits *l
 		}
 		s->tool_calls += (int)r->ncalls;
 		llm_msg_assistant(s->lc.provider, s->messages, r);
-		if ((rc = run_tools(s, r, e))) {
+		rc = run_tools(s, r, e);
+		/* Whatever the server made of the "no", the run waits for a person. */
+		if (s->asked) {
+			rc = ST_OK;
+			break;
+		}
+		if (rc) {
 			rc = past_deadline(s, rc, e);
 			break;
 		}
@@ -701,6 +766,7 @@ llm_session_free(struct llm_session *s)
 	cJSON_Delete(s->history);
 	cJSON_Delete(s->replay);
 	free(s->scoped_context);
+	free(s->outcome_summary);
 	str_words_free(s->rules.dirs, s->rules.ndirs);
 	str_words_free(s->rules.allow, s->rules.nallow);
 	http_free(s->http);

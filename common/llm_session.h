@@ -69,6 +69,10 @@ struct llm_session {
 	struct llm_attach_rules rules; /* an agent's task's limits (TASK_ORIGIN=agent) */
 	cJSON *history;             /* the context's messages sent, [{role, content}] */
 	cJSON *replay;              /* the request sent again (llm_request.h), or NULL */
+	int report_outcome;         /* report_outcome is offered */
+	int outcome;                /* OUTCOME_* (outcome.h) the run reported, or OUTCOME_NONE */
+	char *outcome_summary;      /* its summary, cleaned, or NULL */
+	int asked;                  /* an MCP server asked for a person: the run is blocked */
 };
 
 /* llm_session.c */
@@ -97,6 +101,9 @@ int llm_session_tools(struct llm_session *s, struct store *st, const char *profi
  * "all") started, their tools offered as mcp__SERVER__TOOL: those whose
  * full name matches a glob of allow (comma-separated; NULL or empty: all). */
 int llm_session_mcp(struct llm_session *s, const char *servers, const char *allow, struct err *e);
+/* Offer the model report_outcome: what the run achieved, beside its
+ * answer (s->outcome, s->outcome_summary). */
+void llm_session_outcome_tool(struct llm_session *s);
 /* The tool calls answered so far as a JSON array (malloc'd), or NULL. */
 char *llm_session_call_log(const struct llm_session *s);
 /* What one conversation may use.  Each bound is checked before each
@@ -110,7 +117,9 @@ struct llm_limits {
 	double price_in, price_out;
 };
 /* Requests until the model answers without calling tools; with tools its
- * calls are answered, at most lim->max_rounds rounds of them.  r is the
+ * calls are answered, at most lim->max_rounds rounds of them.  An MCP
+ * server that asks for a person (elicitation, declined) ends it there,
+ * ST_OK with s->asked set and s->outcome blocked, saying what it wanted.  r is the
  * last reply with the tokens of all of them; ST_OK or the status of the
  * failure (then r may still hold a reply); a request that a bound of lim
  * stops is not made, and the message says which bound and by how much. */

@@ -1,8 +1,9 @@
 /* The MCP client: mcp.json, the two transports and the few requests
  * llm-call makes.  Both transports end in one place: rpc() sends a request
  * and reads messages until its response, answering the server's pings and
- * refusing its other requests (llm-call offers no roots, sampling or
- * elicitation), skipping notifications.
+ * declining elicitation at once (no person is there to answer: the
+ * request is kept for mcpc_declined) and refusing its other requests
+ * (llm-call offers no roots or sampling), skipping notifications.
  *
  * stdio: the server runs without a shell in a process group of its own,
  * with a short list of the caller's variables (as the MCP SDKs pass) plus
@@ -77,6 +78,7 @@ struct mcpc {
 	char *url;
 	char **headers;             /* "Name: value", NULL-terminated */
 	char *session;
+	char *declined;             /* what an elicitation asked for, the first one */
 };
 
 static int
@@ -366,10 +368,10 @@ is_response(const cJSON *m)
 }
 
 /* The answer to a request of the server's (a method and an id): pings
- * answered, the rest refused (no roots, sampling or elicitation), as
- * JSON text. */
+ * answered, elicitation declined (and what it asked kept), the rest
+ * refused (no roots or sampling), as JSON text. */
 static char *
-server_answer(const cJSON *m)
+server_answer(struct mcpc *c, const cJSON *m)
 {
 	const char *method = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "method"));
 	cJSON *r = cJSON_CreateObject();
@@ -377,6 +379,13 @@ server_answer(const cJSON *m)
 	cJSON_AddItemToObject(r, "id", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(m, "id"), 1));
 	if (method && strcmp(method, "ping") == 0) {
 		cJSON_AddObjectToObject(r, "result");
+	} else if (method && strcmp(method, "elicitation/create") == 0) {
+		/* A run has no one to ask: no, at once, rather than a wait. */
+		cJSON_AddStringToObject(cJSON_AddObjectToObject(r, "result"), "action", "decline");
+		const cJSON *params = cJSON_GetObjectItemCaseSensitive(m, "params");
+		const char *said = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "message"));
+		if (!c->declined)
+			c->declined = xstrdup(said ? said : "");
 	} else {
 		cJSON *err = cJSON_AddObjectToObject(r, "error");
 		cJSON_AddNumberToObject(err, "code", -32601);
@@ -408,7 +417,7 @@ answer_http(struct mcpc *c, const cJSON *m)
 		return;
 	struct buf vh = {0}, sh = {0};
 	const char **hl = http_headers(c, &vh, &sh);
-	char *s = server_answer(m);
+	char *s = server_answer(c, m);
 	struct http_request rq = {
 		.url = c->url, .headers = hl, .body = s, .len = strlen(s),
 		.connect_timeout_ms = c->timeout_ms < 10000 ? c->timeout_ms : 10000,
@@ -601,7 +610,7 @@ notify(struct mcpc *c, const char *method, struct err *e)
 static int
 answer_server(struct mcpc *c, const cJSON *m, long deadline, struct err *e)
 {
-	char *s = server_answer(m);
+	char *s = server_answer(c, m);
 	int rc = send_stdio(c, s, deadline, e);
 	free(s);
 	return rc;
@@ -811,7 +820,9 @@ handshake(struct mcpc *c, struct err *e)
 {
 	cJSON *p = cJSON_CreateObject(), *res;
 	cJSON_AddStringToObject(p, "protocolVersion", MCPC_VERSION);
-	cJSON_AddObjectToObject(p, "capabilities");
+	/* Elicitation is declared to be declined: a server that needs a person
+	 * says so, and the run ends blocked rather than failing obscurely. */
+	cJSON_AddObjectToObject(cJSON_AddObjectToObject(p, "capabilities"), "elicitation");
 	cJSON *info = cJSON_AddObjectToObject(p, "clientInfo");
 	cJSON_AddStringToObject(info, "name", "agentcron-llm-call");
 	cJSON_AddStringToObject(info, "version", AC_VERSION);
@@ -869,6 +880,12 @@ mcpc_name(const struct mcpc *c)
 }
 
 const char *
+mcpc_declined(const struct mcpc *c)
+{
+	return c->declined;
+}
+
+const char *
 mcpc_version(const struct mcpc *c)
 {
 	return c->version;
@@ -921,6 +938,7 @@ mcpc_close(struct mcpc *c)
 	free(c->url);
 	mcpc_strv_free(c->headers);
 	free(c->session);
+	free(c->declined);
 	http_free(c->answers);
 	free(c);
 }

@@ -60,6 +60,9 @@ void mcpc_strv_free(char **v);                  /* a NULL-terminated list of str
 int mcpc_open(const struct mcpc_server *sv, struct http *h, long timeout_ms, struct mcpc **out,
     struct err *e);
 const char *mcpc_name(const struct mcpc *c);
+/* What the first elicitation the server sent asked for (it was declined
+ * at once: a run has no one to answer), or NULL when none came. */
+const char *mcpc_declined(const struct mcpc *c);
 void mcpc_set_timeout(struct mcpc *c, long timeout_ms);  /* for the requests from now on */
 const char *mcpc_version(const struct mcpc *c);          /* the protocol version agreed */
 double mcpc_startup_ms(const struct mcpc *c);           /* start and handshake */

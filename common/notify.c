@@ -60,10 +60,12 @@ notify_run_event(const struct task *t, const struct run *r, unsigned mask, char 
 			happened |= 1u << EV_CHANGE;
 		const char *last = t->last_status;
 		if (t->consecutive_failures > 0 || (last && (strcmp(last, "failed") == 0 ||
-		    strcmp(last, "timeout") == 0 || strcmp(last, "interrupted") == 0)))
+		    strcmp(last, "timeout") == 0 || strcmp(last, "interrupted") == 0 ||
+		    strcmp(last, "blocked") == 0)))
 			happened |= 1u << EV_RECOVERY;
 	} else if (r->status == RUN_FAILED || r->status == RUN_TIMEOUT ||
-	    r->status == RUN_INTERRUPTED) {
+	    r->status == RUN_INTERRUPTED || r->status == RUN_BLOCKED) {
+		/* Blocked needs a person: told as a failure, its status saying which. */
 		happened |= 1u << EV_FAILURE;
 	}
 	/* The most telling of what happened that the policy asks for. */

@@ -17,6 +17,7 @@
 #include "proc.h"
 #include "chain.h"
 #include "store_backend.h"
+#include "store_audit.h"
 
 const char *
 store_default_path(char *buf, size_t n)
@@ -132,6 +133,8 @@ store_close(struct store *st)
 	free(st->name);
 	free(st->locator);
 	free(st->standin);
+	free(st->audit_actor);
+	free(st->audit_action);
 	if (st->password) {
 		explicit_bzero(st->password, strlen(st->password));
 		free(st->password);
@@ -308,6 +311,23 @@ own_end(struct store *st, int own, int rc, struct err *e)
 
 /* ---- tasks ---- */
 
+/* The audit entry of a change from a to b (NULL: none, before or after),
+ * when an actor is set: in the caller's unit of work. */
+static int
+audit_task(struct store *st, const struct task *a, const struct task *b, struct err *e)
+{
+	if (!st->audit_actor)
+		return ST_OK;
+	char *before, *after;
+	const char *action;
+	int same;
+	audit_task_diff(a, b, &before, &after, &action, &same);
+	int rc = same ? ST_OK : store_audit_note(st, action, (b ? b : a)->id, before, after, e);
+	free(before);
+	free(after);
+	return rc;
+}
+
 void
 task_filter_init(struct task_filter *f)
 {
@@ -340,6 +360,8 @@ store_task_add(struct store *st, struct task *t, int dedup, int *is_dup, char du
 		rc = err_set(e, ST_ERR, "cannot generate a task id: %s", strerror(errno));
 	if (!rc && (rc = st->ops->task_insert(st, t, e)) == ST_REFUSED)
 		err_set(e, rc, "a task with id '%s' or key '%s' already exists", t->id, t->key ? t->key : "");
+	if (!rc)
+		rc = audit_task(st, NULL, t, e);
 	return own_end(st, own, rc, e);
 }
 
@@ -440,13 +462,32 @@ store_task_get(struct store *st, const char *id, struct task *t, struct err *e)
 	return no_task(st->ops->task_get(st, id, t, e), id, e);
 }
 
-int
-store_task_put(struct store *st, const struct task *t, struct err *e)
+/* A write of the scheduler's own (claims, ends of runs): never audited. */
+static int
+task_put_plain(struct store *st, const struct task *t, struct err *e)
 {
 	int rc = st->ops->task_put(st, t, e);
 	if (rc == ST_REFUSED)
 		return err_set(e, rc, "another task already has key '%s'", t->key ? t->key : "");
 	return no_task(rc, t->id, e);
+}
+
+int
+store_task_put(struct store *st, const struct task *t, struct err *e)
+{
+	if (!st->audit_actor)
+		return task_put_plain(st, t, e);
+	struct task old;
+	int own, got = 0, rc = own_begin(st, &own, e);
+	if (!rc && !(rc = st->ops->task_get(st, t->id, &old, e)))
+		got = 1;
+	if (!rc)
+		rc = task_put_plain(st, t, e);
+	if (!rc)
+		rc = audit_task(st, &old, t, e);
+	if (got)
+		task_free(&old);
+	return own_end(st, own, no_task(rc, t->id, e), e);
 }
 
 int
@@ -472,6 +513,8 @@ store_task_trash(struct store *st, const char *id, int64_t now, struct err *e)
 	if (!rc)
 		rc = st->ops->task_trash(st, id, now, e);
 	if (!rc)
+		rc = audit_task(st, &t, NULL, e);
+	if (!rc)
 		rc = chain_orphan(st, id, t.name ? t.name : id, now, NULL, e);
 	if (got)
 		task_free(&t);
@@ -481,7 +524,12 @@ store_task_trash(struct store *st, const char *id, int64_t now, struct err *e)
 int
 store_trash_restore(struct store *st, const char *id, char restored[37], struct err *e)
 {
-	int rc = st->ops->trash_restore(st, id, restored, e);
+	int own, rc = own_begin(st, &own, e);
+	if (!rc)
+		rc = st->ops->trash_restore(st, id, restored, e);
+	if (!rc)
+		rc = store_audit_note(st, "restore", restored, NULL, NULL, e);
+	rc = own_end(st, own, rc, e);
 	if (rc == ST_REFUSED)
 		return err_set(e, rc, "cannot restore '%s': a live task has the same key",
 		    id ? id : "the latest deletion");
@@ -491,12 +539,46 @@ store_trash_restore(struct store *st, const char *id, char restored[37], struct 
 	return rc;
 }
 
+struct purge_ctx {
+	char (*ids)[37];
+	size_t n, cap;
+};
+
+static int
+purge_one(const struct task *t, void *arg)
+{
+	struct purge_ctx *x = arg;
+	if (x->n == x->cap) {
+		x->cap = x->cap ? 2 * x->cap : 16;
+		x->ids = xrealloc(x->ids, x->cap * sizeof *x->ids);
+	}
+	memcpy(x->ids[x->n++], t->id, 37);
+	return 0;
+}
+
+/* An entry for each task the trash holds, before it is emptied. */
+static int
+audit_purge(struct store *st, struct err *e)
+{
+	struct task_filter f;
+	struct purge_ctx x = {NULL, 0, 0};
+	task_filter_init(&f);
+	f.trashed = 1;
+	int rc = st->ops->task_list(st, &f, purge_one, &x, e);
+	for (size_t i = 0; !rc && i < x.n; i++)
+		rc = store_audit_note(st, "purge", x.ids[i], NULL, NULL, e);
+	free(x.ids);
+	return rc;
+}
+
 int
 store_trash_purge(struct store *st, long *n, struct err *e)
 {
 	/* Their runs go with them; their model calls and the totals of both
 	 * are the history's (store_history.h). */
 	int own, rc = own_begin(st, &own, e);
+	if (!rc && st->audit_actor)
+		rc = audit_purge(st, e);
 	if (!rc)
 		rc = st->ops->history->forget_trash(st, e);
 	if (!rc)
@@ -507,7 +589,14 @@ store_trash_purge(struct store *st, long *n, struct err *e)
 int
 store_task_queue(struct store *st, const char *id, int64_t now, struct err *e)
 {
-	return no_task(st->ops->task_queue(st, id, now, e), id, e);
+	if (!st->audit_actor)
+		return no_task(st->ops->task_queue(st, id, now, e), id, e);
+	int own, rc = own_begin(st, &own, e);
+	if (!rc)
+		rc = no_task(st->ops->task_queue(st, id, now, e), id, e);
+	if (!rc)
+		rc = store_audit_note(st, "run", id, NULL, NULL, e);
+	return own_end(st, own, rc, e);
 }
 
 int
@@ -757,7 +846,7 @@ write_decided(struct store *st, struct task *tasks, struct decided *d, const str
 		if (fired)
 			in_flight_set(&tasks[i], d->runs[i].id);
 		if (put && !batch)
-			rc = store_task_put(st, &tasks[i], e);
+			rc = task_put_plain(st, &tasks[i], e);
 		if (put && batch)
 			was[nw] = &d->read[i];
 		if (!rc && fired) {
@@ -935,7 +1024,7 @@ task_after(struct store *st, const struct run *r, end_fn fn, void *arg, struct e
 		return rc == ST_NOTFOUND ? ST_OK : rc;
 	rc = fn(&t, r, &write, arg, e);
 	if (!rc && (task_run_ended(&t, r) || write))
-		rc = store_task_put(st, &t, e);
+		rc = task_put_plain(st, &t, e);
 	task_free(&t);
 	return rc;
 }
@@ -959,7 +1048,7 @@ late_success(struct store *st, const struct run *r, const struct end_rules *er, 
 		int write = 0;
 		rc = er->fn(&t, r, &write, er->arg, e);
 		if (!rc && write)
-			rc = store_task_put(st, &t, e);
+			rc = task_put_plain(st, &t, e);
 		*completed = !rc;
 	}
 	task_free(&t);
@@ -972,7 +1061,7 @@ tasks_put_many(struct store *st, const struct task *const *t, const struct task 
     size_t n, struct err *e)
 {
 	if (n == 1 && !(before && before[0]))
-		return store_task_put(st, t[0], e);
+		return task_put_plain(st, t[0], e);
 	int rc = n ? st->ops->tasks_put_many(st, t, before, n, e) : ST_OK;
 	if (rc == ST_REFUSED)
 		return err_set(e, rc, "store '%s': a task's key is already another's", st->name);

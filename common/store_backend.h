@@ -17,6 +17,7 @@
 
 struct store_ops;
 struct web_store_ops;
+struct audit_ops;
 
 /* The ids a prefix stands for: every id from `from` (the prefix, lower
  * case) up to `to`, not included. */
@@ -33,6 +34,8 @@ struct store {
 	int flags;                /* STORE_* */
 	char *standin;            /* read in an empty stand-in: where the real store would be */
 	int depth;                /* units of work open (0 or 1) */
+	char *audit_actor;        /* store_audit_by's: who the changes are audited as, or NULL */
+	char *audit_action;       /* store_audit_action's, for the next entry */
 	int has_owner;
 	struct owner self;        /* the registered owner of claims */
 	int64_t skew_ms;
@@ -147,6 +150,7 @@ struct store_ops {
 	const struct deliver_ops *deliver;  /* store_deliver.h */
 	const struct chain_ops *chain;      /* store_chain.h */
 	const struct web_store_ops *web;    /* store_web.h: task-web's tokens */
+	const struct audit_ops *audit;      /* store_audit.h: the audit trail */
 };
 
 /* The store_history.h functions, each as its store_* says, with two

@@ -772,9 +772,19 @@ static const char *const migrations[] = {
 	" run_id text COLLATE \"C\" NOT NULL UNIQUE,"
 	" dollars double precision NOT NULL, tokens bigint NOT NULL,"
 	" spent double precision NOT NULL DEFAULT 0, spent_tokens bigint NOT NULL DEFAULT 0);",
-	/* 16: the request a conversation began with, in a form any provider
+	/* 16: the audit trail (store_audit.h): append-only, each entry
+	 * holding the hash of the one before; an update is refused. */
+	"CREATE TABLE IF NOT EXISTS audit (seq bigint PRIMARY KEY, at bigint NOT NULL,"
+	" actor text NOT NULL, action text NOT NULL, task_id text COLLATE \"C\", before text,"
+	" after text, prev text NOT NULL, hash text NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS audit_task ON audit (task_id, seq) WHERE task_id IS NOT NULL;"
+	"CREATE OR REPLACE FUNCTION agentcron_audit_append_only() RETURNS trigger LANGUAGE plpgsql"
+	" AS $$BEGIN RAISE EXCEPTION 'the audit trail is append-only'; END$$;"
+	"CREATE OR REPLACE TRIGGER audit_append_only BEFORE UPDATE ON audit"
+	" FOR EACH ROW EXECUTE FUNCTION agentcron_audit_append_only();",
+	/* 17: the request a conversation began with, in a form any provider
 	 * can be sent again (task-run --replay). */
-	"ALTER TABLE llm_calls ADD COLUMN request text;",
+	"ALTER TABLE llm_calls ADD COLUMN IF NOT EXISTS request text;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -1455,6 +1465,7 @@ static const struct store_ops pg_ops = {
 	.call_usage = pg_call_usage,
 	.history = &pg_history_ops,
 	.web = &pg_web_ops,
+	.audit = &pg_audit_ops,
 	.deliver = &pg_deliver_ops,
 	.chain = &pg_chain_ops,
 };

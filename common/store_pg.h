@@ -99,6 +99,8 @@ int pg_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, 
 int pg_call_list(struct store *st, const char *run_id, const char *task_id, long limit,
     llm_call_fn fn, void *arg, struct err *e);
 extern const struct history_ops pg_history_ops;   /* store_pg_history.c */
+struct audit_ops;
 extern const struct web_store_ops pg_web_ops;     /* store_pg_web.c */
+extern const struct audit_ops pg_audit_ops;       /* store_pg_audit.c */
 
 #endif

@@ -354,7 +354,15 @@ static const char *const migrations[] = {
 	"CREATE TABLE reserves (task_id TEXT PRIMARY KEY, run_id TEXT NOT NULL UNIQUE,"
 	" dollars REAL NOT NULL, tokens INTEGER NOT NULL, spent REAL NOT NULL DEFAULT 0,"
 	" spent_tokens INTEGER NOT NULL DEFAULT 0);",
-	/* 20: the request a conversation began with, in a form any provider
+	/* 20: the audit trail (store_audit.h): append-only, each entry
+	 * holding the hash of the one before; an update is refused. */
+	"CREATE TABLE IF NOT EXISTS audit (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL,"
+	" actor TEXT NOT NULL, action TEXT NOT NULL, task_id TEXT, before TEXT, after TEXT,"
+	" prev TEXT NOT NULL, hash TEXT NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS audit_task ON audit(task_id, seq) WHERE task_id IS NOT NULL;"
+	"CREATE TRIGGER IF NOT EXISTS audit_append_only BEFORE UPDATE ON audit"
+	" BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;",
+	/* 21: the request a conversation began with, in a form any provider
 	 * can be sent again (task-run --replay). */
 	"ALTER TABLE llm_calls ADD COLUMN request TEXT;",
 };
@@ -1266,6 +1274,7 @@ static const struct store_ops sqlite_ops = {
 	.call_usage = sq_call_usage,
 	.history = &sq_history_ops,
 	.web = &sq_web_ops,
+	.audit = &sq_audit_ops,
 	.deliver = &sq_deliver_ops,
 	.chain = &sq_chain_ops,
 };

@@ -68,6 +68,8 @@ int sq_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, 
 int sq_call_list(struct store *st, const char *run_id, const char *task_id, long limit,
     llm_call_fn fn, void *arg, struct err *e);
 extern const struct history_ops sq_history_ops;   /* store_sqlite_history.c */
+struct audit_ops;
 extern const struct web_store_ops sq_web_ops;     /* store_sqlite_web.c */
+extern const struct audit_ops sq_audit_ops;       /* store_sqlite_audit.c */
 
 #endif

@@ -1,30 +1,72 @@
 /* task-web's tokens in the store (store_web.h). */
+#include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
+#include "store_audit.h"
 #include "store_backend.h"
 #include "store_web.h"
+#include "task_json.h"
+
+/* A grant of access as an audit entry's JSON: never the secret itself. */
+static char *
+grant_json(const char *key, const char *value, int read_only)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, key, value);
+	if (read_only >= 0)
+		cJSON_AddBoolToObject(j, "read_only", read_only);
+	char *s = json_print_line(j);
+	cJSON_Delete(j);
+	return s;
+}
+
+/* The end of a unit of work of the changes below. */
+static int
+unit_end(struct store *st, int rc, struct err *e)
+{
+	if (!rc)
+		rc = store_commit(st, e);
+	if (rc)
+		store_rollback(st);
+	return rc;
+}
 
 int
 store_token_add(struct store *st, const struct web_token *t, struct err *e)
 {
 	int rc = store_writable(st, e);
-	if (rc)
+	if (rc || (rc = store_begin(st, e)))
 		return rc;
 	rc = st->ops->web->token_add(st, t, e);
-	if (rc == ST_REFUSED)
+	if (rc == ST_REFUSED) {
+		store_rollback(st);
 		return err_set(e, ST_REFUSED, "a token named '%s' exists; revoke it first", t->name);
-	return rc;
+	}
+	char *after = rc ? NULL : grant_json("token", t->name, t->read_only);
+	if (!rc)
+		rc = store_audit_note(st, "token", NULL, NULL, after, e);
+	free(after);
+	return unit_end(st, rc, e);
 }
 
 int
 store_token_revoke(struct store *st, const char *name, struct err *e)
 {
 	int found = 0, rc = store_writable(st, e);
-	if (!rc)
-		rc = st->ops->web->token_del(st, name, &found, e);
-	if (!rc && !found)
+	if (rc || (rc = store_begin(st, e)))
+		return rc;
+	rc = st->ops->web->token_del(st, name, &found, e);
+	if (!rc && !found) {
+		store_rollback(st);
 		return err_set(e, ST_NOTFOUND, "no token named '%s'", name);
-	return rc;
+	}
+	char *before = rc ? NULL : grant_json("token", name, -1);
+	if (!rc)
+		rc = store_audit_note(st, "token", NULL, before, NULL, e);
+	free(before);
+	return unit_end(st, rc, e);
 }
 
 int
@@ -40,7 +82,15 @@ store_hook_set(struct store *st, const char *task_id, const char *token_hash, co
     int64_t now, struct err *e)
 {
 	int rc = store_writable(st, e);
-	return rc ? rc : st->ops->web->hook_set(st, task_id, token_hash, secret, now, e);
+	if (rc || (rc = store_begin(st, e)))
+		return rc;
+	rc = st->ops->web->hook_set(st, task_id, token_hash, secret, now, e);
+	/* Who may fire the task changed: a grant, on the trail. */
+	char *after = grant_json(token_hash ? "trigger_token" : "trigger_secret", "new", -1);
+	if (!rc)
+		rc = store_audit_note(st, "grant", task_id, NULL, after, e);
+	free(after);
+	return unit_end(st, rc, e);
 }
 
 int

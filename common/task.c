@@ -23,7 +23,7 @@ static const char *const kind_names[KIND_COUNT] = {"cron", "at", "plan", "manual
 static const char *const status_names[STATUS_COUNT] = {"pending", "running", "completed",
 	"failed", "cancelled"};
 static const char *const run_status_names[RUN_STATUS_COUNT] = {"running", "success", "failed",
-	"timeout", "interrupted", "skipped", "unstarted", "missed", "cancelled"};
+	"timeout", "interrupted", "skipped", "unstarted", "missed", "cancelled", "blocked"};
 static const char *const missed_names[MISSED_COUNT] = {"once", "skip", "all"};
 static const char *const trigger_names[TRIGGER_COUNT] = {"schedule", "manual", "retry", "catchup",
 	"heartbeat", "backfill", "after", "event", "replay"};

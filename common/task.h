@@ -17,7 +17,7 @@ enum task_status { STATUS_PENDING, STATUS_RUNNING, STATUS_COMPLETED, STATUS_FAIL
 /* How a run ended, or that it has not: unstarted is a run that could not
  * start for lack of resources and leaves its task due. */
 enum run_status { RUN_RUNNING, RUN_SUCCESS, RUN_FAILED, RUN_TIMEOUT, RUN_INTERRUPTED,
-	RUN_SKIPPED, RUN_UNSTARTED, RUN_MISSED, RUN_CANCELLED, RUN_STATUS_COUNT };
+	RUN_SKIPPED, RUN_UNSTARTED, RUN_MISSED, RUN_CANCELLED, RUN_BLOCKED, RUN_STATUS_COUNT };
 /* What started a run: its slot on time, a person, a retry of a failed
  * slot, a slot caught up late, a heartbeat pass, a past slot replayed,
  * the end of a run it follows (chain.h), an event with a payload, a past

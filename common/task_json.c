@@ -317,6 +317,8 @@ fields_from_json(const struct fields *fs, const cJSON *obj, void *dst, struct er
 	const cJSON *it;
 	cJSON_ArrayForEach(it, obj) {
 		const struct field *f = field_named(fs, it->string);
+		if (!f && it->string && strcmp(it->string, "forecast") == 0)
+			continue; /* task-add's and task-edit's, computed: read back as nothing */
 		if (!f)
 			return err_set(e, ST_INVALID, "unknown field '%s'", it->string);
 		if (!(f->flags & F_IN) || cJSON_IsNull(it) || f->type == FT_AT || f->type == FT_PLAN ||

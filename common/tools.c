@@ -12,6 +12,7 @@
 
 #include "config.h"
 #include "cron.h"
+#include "store_audit.h"
 #include "tools_impl.h"
 #include "tz.h"
 
@@ -81,6 +82,12 @@ tools_open(struct store *st, unsigned profiles, const char *scope, struct tools 
 	}
 	tl->when_flags = flags;
 	tl->st = st;
+	/* Every change its calls make is on the audit trail as this agent's. */
+	const char *o = tl->ag.origin;
+	char *who = audit_actor_agent(o, strncmp(o, "agent:run:", 10) == 0 ? o + 10 : NULL,
+	    tl->ag.scope);
+	store_audit_by(st, who);
+	free(who);
 	tl->profiles = profiles ? profiles : TOOLS_NATIVE;
 	tl->zs = zones_new();
 	zones_set_stagger(tl->zs, stagger);

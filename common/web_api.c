@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "store_audit.h"
 #include "store.h"
 #include "task_json.h"
 #include "taskargs.h"
@@ -378,8 +379,8 @@ redirect_back(struct web_resp *rs, const struct web_kv *form, size_t n, const ch
 	snprintf(rs->location, sizeof rs->location, "%s", back);
 }
 
-int
-web_action(struct web *w, const struct web_req *rq, const struct web_who *who,
+static int
+action(struct web *w, const struct web_req *rq, const struct web_who *who,
     const struct web_kv *form, size_t nform, struct web_resp *rs)
 {
 	char arg[80], id[37], back[64];
@@ -456,6 +457,9 @@ web_action(struct web *w, const struct web_req *rq, const struct web_who *who,
 	else if (!rc && !on_run)
 		rc = store_task_resolve(w->st, arg, 0, id, &a.e);
 	if (!rc) {
+		/* The trail says what was asked, not what it amounts to. */
+		if (!strcmp(verb, "run") || !strcmp(verb, "rerun") || !strcmp(verb, "resume"))
+			store_audit_action(w->st, verb);
 		if (!strcmp(verb, "run") || !strcmp(verb, "rerun"))
 			rc = act_queue(&a, id);
 		else if (!strcmp(verb, "pause") && str_empty(reason))
@@ -490,4 +494,18 @@ web_action(struct web *w, const struct web_req *rq, const struct web_who *who,
 	}
 	run_free(&r);
 	return 1;
+}
+
+/* Each action is on the audit trail as the token's (a session's: "login"). */
+int
+web_action(struct web *w, const struct web_req *rq, const struct web_who *who,
+    const struct web_kv *form, size_t nform, struct web_resp *rs)
+{
+	char *actor = audit_actor_token(who->name);
+	store_audit_by(w->st, actor);
+	free(actor);
+	int done = action(w, rq, who, form, nform, rs);
+	store_audit_by(w->st, NULL);
+	store_audit_action(w->st, NULL);
+	return done;
 }

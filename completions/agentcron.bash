@@ -38,7 +38,7 @@ _agentcron_complete()
 	case $prev in
 	-s | --status)
 		case $cmd in
-		task-log) words='running success failed timeout interrupted skipped unstarted' ;;
+		task-log) words='running success failed timeout interrupted skipped unstarted missed cancelled blocked' ;;
 		*) words='pending running completed failed cancelled' ;;
 		esac ;;
 	-k | --kind) [[ $cmd == task-ls ]] && words='cron every at plan manual heartbeat' ;;
@@ -81,6 +81,11 @@ _agentcron_complete()
 	case $cmd in
 	task-show | task-edit | task-rm | task-run)
 		mapfile -t COMPREPLY < <(compgen -W "$(_agentcron_ids)" -- "$cur") ;;
+	task-when)
+		# --cost takes a task as well as a schedule; --id takes a task.
+		if [[ $prev == --id || " ${COMP_WORDS[*]} " == *" --cost "* ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "$(_agentcron_ids)" -- "$cur")
+		fi ;;
 	esac
 }
 

@@ -68,10 +68,10 @@ test_expect_success 'a task exported while running comes back pending, not stuck
 	test_one_line err
 '
 
-# On PostgreSQL every command is a new connection and a new server
-# process: 60 tasks a writer keep the eight in each other's way as long.
-per_writer=200
-[ "$AC_STORE" = postgres ] && per_writer=60
+# 60 tasks a writer keep the eight in each other's way for seconds, on
+# either store (every command a new process, and on PostgreSQL a new
+# connection and server process).
+per_writer=60
 
 test_expect_success "8 concurrent writers of $per_writer tasks each lose nothing" '
 	reset_store &&

@@ -29,7 +29,7 @@ test_expect_success 'task-log --status takes every run status, and only those' '
 		task-log --status $s >/dev/null || return 1
 	done &&
 	test_expect_code 2 task-log --status Unstarted 2>err && test_one_line err &&
-	grep -q "skipped, unstarted, missed or cancelled" err
+	grep -q "skipped, unstarted, missed, cancelled or blocked" err
 '
 
 test_done

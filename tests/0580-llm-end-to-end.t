@@ -54,11 +54,13 @@ test_expect_success 'model and attachments travel from the task to the request' 
 	id=$(TASK_NOW=2026-11-22T08:00:00Z task-add --at 2026-11-22T10:00:00Z -m gpt-4.1 \
 		-A "$TEST_TMP/list.txt" "What is on the list?") &&
 	TASK_NOW=2026-11-22T10:00:30Z task-tick >tick &&
-	grep "^body" fp/last.req >actual &&
+	grep "^body" fp/last.req | grep -v "^body.tools\[0\]\.function\.[dp]" >actual &&
 	cat >expect <<-EOT &&
 	body.model = "gpt-4.1"
 	body.messages[0].role = "user"
 	body.messages[0].content = "<attachment name=\"$TEST_TMP/list.txt\">\nmilk\neggs\n</attachment>\n\nWhat is on the list?"
+	body.tools[0].type = "function"
+	body.tools[0].function.name = "report_outcome"
 	EOT
 	test_cmp expect actual
 '

@@ -35,6 +35,7 @@ test_expect_success 'task-add --mcp, task-tick: the model acts through the MCP s
 	cat >expect <<-\EOF &&
 	body.tools[0].function.name = "mcp__agentcron__task_create"
 	body.tools[1].function.name = "mcp__agentcron__task_list"
+	body.tools[2].function.name = "report_outcome"
 	EOF
 	test_cmp expect actual &&
 	run=$(sed "s/.*\"run_id\":\"\([^\"]*\)\".*/\1/" out) &&

@@ -36,8 +36,9 @@ test_expect_success 'a task added after the failovers started within a second or
 '
 
 test_expect_success 'the tickers said they lost the primary and found it again' '
-	grep -q "firing nothing until it is back" h1.err &&
-	grep -q "is back" h1.err && grep -q "is back" h2.err
+	{ grep -q "firing nothing until it is back" h1.err &&
+		grep -q "is back" h1.err && grep -q "is back" h2.err ||
+		{ sed "s/^/h1: /" h1.err; sed "s/^/h2: /" h2.err; cat phases; false; }; }
 '
 
 test_done

@@ -35,6 +35,7 @@
  *   [[call NAME {ARGS}]]  call tool NAME, one per round, then answer with
  *                         the tool results; [[parallel]]: all in one round
  *   [[loop]]              call the first tool, every round
+ *   [[silent]]            answer with no text at all (once tools are done)
  * GET /files/NAME serves DIR/files/NAME; /redirect/NAME redirects there;
  * /redirect-to/PORT/NAME to /files/NAME on 127.0.0.1:PORT.
  *
@@ -1217,13 +1218,16 @@ compose(struct answer *a, const struct talk *t, const cJSON *tools, int provider
 		for (int i = 0; i < a->ncalls; i++)
 			free(a->calls[i].args);
 		a->ncalls = 0;
-		if (t->tool_results)
+		int silent = directive(text, "silent", d, sizeof d) != NULL;
+		if (silent)
+			;
+		else if (t->tool_results)
 			buf_printf(answer, "tool results: %s", t->results.data);
 		else
 			buf_printf(answer, "echo: %s", text);
-		if (t->images)
+		if (t->images && !silent)
 			buf_printf(answer, " [%d image%s]", t->images, t->images == 1 ? "" : "s");
-		a->text = answer->data;
+		a->text = answer->data ? answer->data : "";
 	}
 	a->in = t->words;
 	a->out = a->text ? count_words(a->text) : 1;

@@ -306,7 +306,7 @@ static void
 test_status_names(void)
 {
 	static const char *const runs[] = {"running", "success", "failed", "timeout",
-		"interrupted", "skipped", "unstarted", "missed", "cancelled"};
+		"interrupted", "skipped", "unstarted", "missed", "cancelled", "blocked"};
 	check_int(RUN_STATUS_COUNT, sizeof runs / sizeof runs[0], "every run status named");
 	for (int i = 0; i < RUN_STATUS_COUNT; i++) {
 		check_str(run_status_name(i), runs[i], "run status %d", i);

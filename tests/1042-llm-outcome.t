@@ -1,0 +1,89 @@
+#!/bin/sh
+# llm-call's side of outcomes, through task-tick and the stand-in
+# provider: a scheduled run offers the model report_outcome, whose status
+# and summary (untrusted) become the run's; an empty answer is a failure
+# that says so; an MCP server that asks for a person (elicitation) is
+# declined at once and the run ends blocked, saying what it wanted.
+. "$AC_TOP/tests/lib.sh"
+TASK_NOW=2026-11-23T06:30:00Z
+export TASK_NOW
+port=$(provider_start fp "" 30 200) || exit 1
+OPENAI_BASE_URL=http://127.0.0.1:$port/v1
+export OPENAI_BASE_URL
+unset TASK_MCP TASK_MCP_ALLOW
+mkdir -p "$XDG_CONFIG_HOME/agentcron"
+cat >"$XDG_CONFIG_HOME/agentcron/mcp.json" <<EOF
+{ "mcpServers": { "ask": { "command": "$AC_TOP/tests/fixtures/mcp/scripted.sh", "args": ["elicit"] } } }
+EOF
+chmod 600 "$XDG_CONFIG_HOME/agentcron/mcp.json"
+reason() {
+	task-log "$(task-log --task "$1" --limit 1 | cut -f1)" | sed -n "/^error:/,/^model calls:/p" |
+		grep -v "^model calls:"
+}
+status() { task-log --task "$1" --limit 1 | cut -f7; }
+
+test_expect_success 'report_outcome nothing_to_do: a skip with the model'\''s summary, no mail' '
+	task-add --at 07:00 --name Mail \
+		"[[call report_outcome {\"status\":\"nothing_to_do\",\"summary\":\"no new mail\"}]] Check the mail." >/dev/null &&
+	TASK_NOW=2026-11-23T07:00:10Z task-tick >out 2>err && test ! -s err &&
+	grep -q "^body.tools\[0\].function.name = \"report_outcome\"" fp/last.req &&
+	echo skipped >expect && status Mail >actual && test_cmp expect actual &&
+	printf "error:\n  reported nothing to do: no new mail\n" >expect && reason Mail >actual &&
+	test_cmp expect actual &&
+	task-log --calls >calls && grep -q "	tool results: Recorded: nothing_to_do\.$" calls
+'
+
+test_expect_success 'report_outcome blocked: the run is blocked, its summary cleaned and the reason' '
+	task-add --at 07:05 --name Bank \
+		"[[call report_outcome {\"status\":\"blocked\",\"summary\":\"needs\\u001b[1m a login\\nto the bank\"}]] Pay the bills." >/dev/null &&
+	TASK_NOW=2026-11-23T07:05:10Z task-tick >out 2>err &&
+	grep -q "\"status\":\"blocked\"" out &&
+	echo blocked >expect && status Bank >actual && test_cmp expect actual &&
+	printf "error:\n  reported blocked: needs [1m a login to the bank\n" >expect && reason Bank >actual &&
+	test_cmp expect actual &&
+	task-show Bank >show && grep -q "^status: *failed" show
+'
+
+test_expect_success 'report_outcome with a bad status is refused to the model; the run goes on' '
+	task-add --at 07:10 --name Odd \
+		"[[call report_outcome {\"status\":\"great\",\"summary\":\"x\"}]] Do it." >/dev/null &&
+	TASK_NOW=2026-11-23T07:10:10Z task-tick >out 2>err && test ! -s err &&
+	echo success >expect && status Odd >actual && test_cmp expect actual &&
+	task-log "$(task-log --task Odd --limit 1 | cut -f1)" | grep -q "tool results: Not recorded: status must be one of"
+'
+
+test_expect_success 'an empty answer is a failure that says so, retried as any' '
+	task-add --at 07:15 --name Quiet "[[silent]] Say nothing." >/dev/null &&
+	TASK_NOW=2026-11-23T07:15:10Z task-tick >out 2>err &&
+	echo failed >expect && status Quiet >actual && test_cmp expect actual &&
+	reason Quiet | grep -q "^  llm-call: the model gave an empty answer (finish reason: stop)$" &&
+	task-show Quiet >show && grep -q "^status: *pending" show &&
+	test_expect_code 1 llm-call "[[silent]] again" >out 2>err &&
+	echo "llm-call: the model gave an empty answer (finish reason: stop)" >expect && test_cmp expect err &&
+	test ! -s out
+'
+
+test_expect_success 'a run that never reaches a model is a failure' '
+	task-add --manual --name Nowhere "Hello" >/dev/null &&
+	test_expect_code 1 env OPENAI_BASE_URL=http://127.0.0.1:1/v1 task-run Nowhere >out 2>err &&
+	echo failed >expect && status Nowhere >actual && test_cmp expect actual &&
+	reason Nowhere | grep -q "127.0.0.1:1"
+'
+
+test_expect_success 'an MCP server that asks for a person: declined at once, the run ends blocked' '
+	rm -f elicit.answer &&
+	n=$(ls fp | grep -c "\.req$") &&
+	task-add --at 07:20 --name Charge --mcp ask "[[call mcp__ask__probe {}]] Charge the client." >/dev/null &&
+	TASK_NOW=2026-11-23T07:20:10Z task-tick >out 2>err &&
+	echo blocked >expect && status Charge >actual && test_cmp expect actual &&
+	printf "error:\n  reported blocked: MCP server %sask%s asked for input that no one is there to give: Which account should be charged? [2J\n" "'\''" "'\''" >expect &&
+	reason Charge >actual && test_cmp expect actual &&
+	echo "{\"jsonrpc\":\"2.0\",\"id\":\"ask-1\",\"result\":{\"action\":\"decline\"}}" >expect &&
+	test_cmp expect elicit.answer &&
+	test_expect_code 1 llm-call --mcp ask "[[call mcp__ask__probe {}]] Charge the client." >out 2>err &&
+	echo "llm-call: blocked: MCP server '\''ask'\'' asked for input that no one is there to give: Which account should be charged? [2J" >expect &&
+	test_cmp expect err &&
+	test ! -s out
+'
+
+test_done
