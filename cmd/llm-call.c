@@ -12,7 +12,11 @@
  * into the record.  A conversation is bounded by --max-rounds,
  * --max-run-tokens and what the run's budget leaves (TASK_BUDGET_LEFT,
  * from task-tick): each is checked before each request.  The record has
- * the call's cost at the model's configured price. */
+ * the call's cost at the model's configured price, the model asked for
+ * and the one the provider says answered.  A model the provider says is
+ * gone (llm_model_gone) is replaced by its fallback (--fallback-model,
+ * else TASK_FALLBACK_MODELS, else the config's fallback.MODEL) and asked
+ * again; with none left the call fails for good, naming the model. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -55,6 +59,8 @@ struct opts {
 	struct buf mcp, allow;      /* --mcp and --mcp-allow, comma-joined */
 	int json, stream, no_log, list_tools;
 	struct llm_limits lim;
+	const char **fallback;      /* --fallback-model, in order */
+	size_t nfallback;
 };
 
 /* What streaming output needs to end on a newline. */
@@ -164,7 +170,7 @@ read_prompt(int argc, char **argv, struct buf *prompt, struct err *e)
 
 static void
 print_json(const struct llm_session *s, const struct llm_result *r, long latency, long long id,
-    double cost)
+    double cost, const char *fallback_from)
 {
 	const struct llm_config *lc = &s->lc;
 	const char *context = s->context;
@@ -173,6 +179,10 @@ print_json(const struct llm_session *s, const struct llm_result *r, long latency
 	cJSON_AddStringToObject(j, "answer", r->text ? r->text : "");
 	cJSON_AddStringToObject(j, "provider", llm_provider_name(lc->provider));
 	cJSON_AddStringToObject(j, "model", r->model ? r->model : lc->model);
+	if (r->model && strcmp(r->model, lc->model) != 0)
+		cJSON_AddStringToObject(j, "requested_model", lc->model);
+	if (fallback_from)
+		cJSON_AddStringToObject(j, "fallback_from", fallback_from);
 	cJSON *u = cJSON_AddObjectToObject(j, "usage");
 	if (r->input_tokens >= 0)
 		cJSON_AddNumberToObject(u, "input_tokens", (double)r->input_tokens);
@@ -221,7 +231,8 @@ usage(FILE *f)
 	    "                [--context NAME] [--tools[=PROFILES]] [--mcp NAME]... [--mcp-allow GLOB]...\n"
 	    "                [--mcp-timeout SECONDS] [--max-rounds N] [--max-run-tokens N] [--json]\n"
 	    "                [--stream | --no-stream] [--timeout SECONDS] [--connect-timeout SECONDS]\n"
-	    "                [--deadline SECONDS] [--retries N] [-n] [PROMPT ...]\n"
+	    "                [--deadline SECONDS] [--retries N] [--fallback-model MODEL]... [-n]\n"
+	    "                [PROMPT ...]\n"
 	    "       llm-call --mcp NAME... [--mcp-allow GLOB]... --list-tools\n"
 	    "Send PROMPT (else standard input) to a model and print the answer.\n"
 	    "  -s, --system TEXT        system prompt (default $TASK_SYSTEM_PROMPT)\n"
@@ -250,6 +261,9 @@ usage(FILE *f)
 	    "                           (default: in a run, its timeout less a margin; else %d)\n"
 	    "      --connect-timeout SECONDS  (default 10)\n"
 	    "      --retries N          further attempts on 429, 5xx and network errors (default %d)\n"
+	    "      --fallback-model MODEL  asked instead when the provider says the model does\n"
+	    "                           not exist or is retired; repeatable, in order (default\n"
+	    "                           $TASK_FALLBACK_MODELS, else the config's fallback.MODEL)\n"
 	    "  -n, --no-log             do not record the call in the store\n"
 	    "A run's budget: what is left in $TASK_BUDGET_LEFT (task-tick sets it).\n"
 	    "Keys: OPENAI_API_KEY, ANTHROPIC_API_KEY or the config file %s.\n",
@@ -265,7 +279,7 @@ parse_options(int argc, char **argv, struct opts *o)
 	enum { O_PROVIDER = 256, O_BASE_URL, O_KEY_FILE, O_TOOLS, O_MAX_ROUNDS, O_MAX_TOKENS, O_JSON,
 		O_STREAM,
 		O_NO_STREAM, O_TIMEOUT, O_CONNECT_TIMEOUT, O_RETRIES, O_MCP, O_MCP_ALLOW, O_MCP_TIMEOUT,
-		O_LIST_TOOLS, O_HELP, O_VERSION, O_DEADLINE };
+		O_LIST_TOOLS, O_HELP, O_VERSION, O_DEADLINE, O_FALLBACK };
 	static const struct option longopts[] = {
 		{"system", required_argument, NULL, 's'},
 		{"model", required_argument, NULL, 'm'},
@@ -282,6 +296,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		{"mcp-allow", required_argument, NULL, O_MCP_ALLOW},
 		{"mcp-timeout", required_argument, NULL, O_MCP_TIMEOUT},
 		{"list-tools", no_argument, NULL, O_LIST_TOOLS},
+		{"fallback-model", required_argument, NULL, O_FALLBACK},
 		{"json", no_argument, NULL, O_JSON},
 		{"stream", no_argument, NULL, O_STREAM},
 		{"no-stream", no_argument, NULL, O_NO_STREAM},
@@ -338,6 +353,11 @@ parse_options(int argc, char **argv, struct opts *o)
 				o->lim.max_tokens = n;
 			break;
 		case O_LIST_TOOLS: o->list_tools = 1; break;
+		case O_FALLBACK:
+			if (str_empty(optarg) || strpbrk(optarg, ", \t\n"))
+				rc = opt_bad(&e, "--fallback-model", optarg, "a model name");
+			o->fallback[o->nfallback++] = optarg;
+			break;
 		case O_JSON: o->json = 1; break;
 		case O_STREAM: o->stream = 1; break;
 		case O_NO_STREAM: o->stream = 0; break;
@@ -372,9 +392,14 @@ struct call {
 	struct timespec t0;
 	int64_t now;
 	int called, answered;
+	char *fallback_from;        /* the model asked first, refused as gone */
+	char *tried;                /* the models asked so far, comma-separated */
+	char *model_own;            /* the fallback asked, which lc.model points to */
 	long latency;
 	long long id;               /* the record's */
 	double cost;                /* dollars, -1: no price */
+	double ledger_dollars;      /* what the requests wrote to the spend ledger */
+	long long ledger_tokens;
 };
 
 /* The request in file replaces the prompt, system prompt, context,
@@ -433,6 +458,30 @@ limits_set(struct call *k, struct err *e)
 	return ST_OK;
 }
 
+/* Each request's spend into the ledger as its answer arrives, so budgets
+ * count it while the call goes on, and count it though the call is then
+ * killed, fenced or replaced before its record is written.  A write that
+ * fails is left to the record, which adds what the ledger lacks. */
+static void
+spend_now(const struct llm_result *r, void *arg)
+{
+	struct call *k = arg;
+	const struct llm_limits *lim = &k->o.lim;
+	double pin = lim->price_in, pout = lim->price_out, dollars = 0;
+	struct err e;
+	long long tokens = (r->input_tokens > 0 ? r->input_tokens : 0) +
+	    (r->output_tokens > 0 ? r->output_tokens : 0);
+	if (lim->priced || price_of(k->cf, r->model, &pin, &pout, &e) > 0)
+		dollars = price_cost(pin, pout, r->input_tokens, r->output_tokens);
+	if (dollars < 0)
+		dollars = 0;
+	if ((tokens || dollars > 0) && store_spend_add(k->st, env("TASK_ID"), env("TASK_RUN_ID"),
+	    k->now, dollars, tokens, &e) == ST_OK) {
+		k->ledger_dollars += dollars;
+		k->ledger_tokens += tokens;
+	}
+}
+
 /* Everything before the first request: settings, the prompt, the store,
  * the conversation, tools and MCP servers.  A setting that cannot work
  * (no key, a config or key file that cannot be used) is EXEC_EXIT_PERMANENT:
@@ -481,6 +530,10 @@ prepare(struct call *k, int argc, char **argv, struct err *e)
 		return rc;
 	if ((o->s.context || o->tools || !o->no_log) && (rc = store_open(NULL, STORE_LOG, &k->st, e)))
 		return rc;
+	if (!o->no_log) {
+		o->s.on_reply = spend_now;
+		o->s.on_reply_arg = k;
+	}
 	const char *mcp = o->mcp.len ? o->mcp.data : env("TASK_MCP");
 	const char *allow = o->allow.len ? o->allow.data : env("TASK_MCP_ALLOW");
 	if ((!replay && (rc = llm_session_conversation(&o->s, k->st, e))) ||
@@ -498,22 +551,90 @@ prepare(struct call *k, int argc, char **argv, struct err *e)
 	return llm_new(lc, &k->l, e);
 }
 
+static int
+tried(const struct call *k, const char *model)
+{
+	size_t n = strlen(model);
+	for (const char *p = k->tried; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != 0))
+		if (strcspn(p, ",") == n && strncmp(p, model, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* The model to ask after `model` was refused as gone, or NULL: the next
+ * --fallback-model, else the next of TASK_FALLBACK_MODELS, else the
+ * config's fallback.MODEL; never one asked already (a loop of them). */
+static const char *
+next_fallback(struct call *k, const char *model, char *buf, size_t n)
+{
+	struct opts *o = &k->o;
+	for (size_t i = 0; i < o->nfallback; i++)
+		if (!tried(k, o->fallback[i]))
+			return o->fallback[i];
+	if (o->nfallback)
+		return NULL;
+	const char *list = env("TASK_FALLBACK_MODELS");
+	for (const char *p = list; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != 0)) {
+		size_t len = strcspn(p, ",");
+		snprintf(buf, n, "%.*s", (int)len, p);
+		if (*buf && !tried(k, buf))
+			return buf;
+	}
+	if (list)
+		return NULL;
+	char key[300];
+	snprintf(key, sizeof key, "fallback.%s", model);
+	const char *next = config_get(k->cf, key);
+	return next && *next && !tried(k, next) ? next : NULL;
+}
+
 /* The requests, until the model answers.  A reply that no retry can
- * change (llm_status_permanent) is EXEC_EXIT_PERMANENT. */
+ * change (llm_status_permanent) is EXEC_EXIT_PERMANENT; so is a model the
+ * provider says is gone when no fallback is left. */
 static int
 ask(struct call *k, struct err *e)
 {
 	/* Latency is the model's part: from the first request to the answer. */
 	clock_gettime(CLOCK_MONOTONIC, &k->t0);
 	k->called = 1;
-	int rc = llm_session_run(&k->o.s, k->l, &k->o.lim, &k->r, e);
+	struct llm_config *lc = &k->o.s.lc;
+	int rc;
+	char buf[256];
+	for (;;) {
+		rc = llm_session_run(&k->o.s, k->l, &k->o.lim, &k->r, e);
+		if (!rc || !k->r.model_gone)
+			break;
+		char *was = k->tried;
+		k->tried = xasprintf("%s%s%s", was ? was : "", was ? "," : "", lc->model);
+		free(was);
+		const char *next = next_fallback(k, lc->model, buf, sizeof buf);
+		if (!next) {
+			char why[sizeof e->msg];
+			snprintf(why, sizeof why, "%s", e->msg);
+			err_set(e, ST_ERR, "the model '%.200s' does not exist or was retired; give"
+			    " --fallback-model, or fallback.%.200s in the config (%.500s)", lc->model,
+			    lc->model, why);
+			rc = EXEC_EXIT_PERMANENT;
+			break;
+		}
+		fprintf(stderr, "%s: the model '%s' does not exist or was retired; asking '%s'\n",
+		    prog, lc->model, next);
+		if (!k->fallback_from)
+			k->fallback_from = xstrdup(lc->model);
+		free(k->model_own);
+		lc->model = k->model_own = xstrdup(next);
+		struct err pe;
+		int priced = price_of(k->cf, lc->model, &k->o.lim.price_in, &k->o.lim.price_out, &pe);
+		k->o.lim.priced = priced > 0;
+	}
 	k->latency = elapsed_ms(&k->t0);
 	if (k->o.s.lc.on_text)
 		sink_end(&k->sink);
 	if (k->sink.any && k->sink.last != '\n')
 		putchar('\n');
 	if (rc)
-		return llm_status_permanent(k->r.http_status) ? EXEC_EXIT_PERMANENT : rc;
+		return rc == EXEC_EXIT_PERMANENT || llm_status_permanent(k->r.http_status)
+		    ? EXEC_EXIT_PERMANENT : rc;
 	k->answered = 1;
 	/* Printed, recorded and remembered as text. */
 	const char *got = k->r.text ? k->r.text : "";
@@ -560,20 +681,23 @@ record(struct call *k, int rc, struct err *e)
 		snprintf(e->msg, sizeof e->msg, "%s", msg);
 		free(msg);
 	}
+	/* The provider's word, untrusted: text of a bounded length. */
+	char *answered = k->r.model ? utf8_clean(k->r.model, strnlen(k->r.model, 200)) : NULL;
 	char *request = llm_request_save(&o->s, k->prompt.data);
 	scrub_in_place(&k->scrub, &request);
-	const char *model = k->r.model ? k->r.model : lc->model;
 	/* Tokens count also when the call failed: they were spent. */
 	struct llm_call rec = {
 		.run_id = (char *)env("TASK_RUN_ID"), .task_id = (char *)env("TASK_ID"),
 		.context = (char *)o->s.context, .provider = (char *)llm_provider_name(lc->provider),
-		.model = (char *)model, .system_prompt = system, .prompt = prompt,
+		.model = (char *)lc->model, .answered_model = answered,
+		.fallback_from = k->fallback_from, .system_prompt = system, .prompt = prompt,
 		.answer = rc ? NULL : k->r.text, .input_tokens = k->r.input_tokens,
 		.output_tokens = k->r.output_tokens,
 		.cost = k->cost,
 		.finish_reason = rc ? NULL : k->r.finish_reason,
 		.duration_ms = k->answered ? k->latency : elapsed_ms(&k->t0), .error = rc ? e->msg : NULL,
 		.created_at = k->now, .tool_calls = tool_log, .request = request,
+		.ledger_dollars = k->ledger_dollars, .ledger_tokens = k->ledger_tokens,
 	};
 	int wrc = store_begin(k->st, &re);
 	if (!wrc && !rc && o->s.context)
@@ -590,6 +714,7 @@ record(struct call *k, int rc, struct err *e)
 	free(prompt);
 	free(system);
 	free(said);
+	free(answered);
 	k->id = rec.id;
 	if (wrc && !rc)
 		return err_set(e, ST_ERR, "cannot record the call: %.400s", re.msg);
@@ -647,7 +772,7 @@ print_answer(struct call *k)
 {
 	if (k->answered && !k->o.s.lc.on_text) {
 		if (k->o.json) {
-			print_json(&k->o.s, &k->r, k->latency, k->id, k->cost);
+			print_json(&k->o.s, &k->r, k->latency, k->id, k->cost, k->fallback_from);
 		} else {
 			size_t n = strlen(k->r.text);
 			/* Blocked before the model said anything: nothing to print. */
@@ -668,6 +793,7 @@ llm_call(int argc, char **argv)
 	struct err e = {""};
 	k.o.s.options = cJSON_CreateObject();
 	k.o.s.attach = xcalloc((size_t)argc + 1, sizeof *k.o.s.attach);
+	k.o.fallback = xcalloc((size_t)argc + 1, sizeof *k.o.fallback);
 	int rc = parse_options(argc, argv, &k.o);
 	/* What a stdio MCP server starts, even in a session of its own, is
 	 * ours to end: it is reparented here when the server goes. */
@@ -698,6 +824,10 @@ done:
 	buf_free(&k.o.allow);
 	llm_free(k.l);
 	llm_session_free(&k.o.s);   /* the tools before the store they use */
+	free(k.o.fallback);
+	free(k.fallback_from);
+	free(k.tried);
+	free(k.model_own);
 	if (reaper)
 		proc_end_children(MCPC_GRACE_MS);
 	store_close(k.st);

@@ -400,6 +400,8 @@ usage(FILE *f)
 	    "  -C, --context NAME     share a conversation across runs\n"
 	    "  -A, --attach PATH|URL  hand a file or URL to the model (repeatable)\n"
 	    "  -m, --model MODEL      -e, --exec COMMAND    -t, --timeout DURATION\n"
+	    "      --fallback-model MODEL  asked instead when the provider says the model does\n"
+	    "                         not exist or is retired (repeatable, in order)\n"
 	    "  -r, --retries N        retries of a failed run: a one-shot's (default %d), a\n"
 	    "                         recurring occurrence's (default %d, never past the next)\n"
 	    "      --pause-after N    pause a recurring task after N failed occurrences in a\n"

@@ -167,7 +167,7 @@ usage(FILE *f)
 	    "  --intent, --channel, --payload, -k, --key, --missed, --jitter, --notify,\n"
 	    "  --notify-on, --budget, --mcp, --mcp-allow, --scope, --overlap, --deadline,\n"
 	    "  --pause-after, --keep, --deliver (none removes them all), --deliver-on,\n"
-	    "  --gate, --gate-timeout\n"
+	    "  --gate, --gate-timeout, --fallback-model ('' removes them all)\n"
 	    "  --after TASK[:success|failure|any] (none removes them all)\n"
 	    "                         change that field; an empty value clears an optional one\n"
 	    "      --enable, --disable   --enable also ends a pause for failures\n"

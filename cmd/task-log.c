@@ -216,6 +216,19 @@ json_tokens(long n)
 	return n >= 0 ? cJSON_CreateNumber((double)n) : cJSON_CreateNull();
 }
 
+/* The model asked for, and the one that answered when the provider named
+ * another: "gpt-4o -> gpt-4o-2024-08-06"; malloc'd, as text. */
+static char *
+model_shown(const char *model, const char *answered)
+{
+	char *m = xasprintf("%s%s%s", model ? model : "?", answered && (!model ||
+	    strcmp(answered, model)) ? " -> " : "", answered && (!model || strcmp(answered, model))
+	    ? answered : "");
+	char *t = text(m);
+	free(m);
+	return t;
+}
+
 struct calls {
 	struct logger *lg;
 	const struct task *t;
@@ -234,6 +247,10 @@ show_call(const struct llm_call *c, void *arg)
 		cJSON_AddStringToObject(o, "at", when);
 		cJSON_AddStringToObject(o, "provider", c->provider ? c->provider : "");
 		cJSON_AddStringToObject(o, "model", c->model ? c->model : "");
+		cJSON_AddItemToObject(o, "answered_model", c->answered_model
+		    ? cJSON_CreateString(c->answered_model) : cJSON_CreateNull());
+		cJSON_AddItemToObject(o, "fallback_from", c->fallback_from
+		    ? cJSON_CreateString(c->fallback_from) : cJSON_CreateNull());
 		cJSON_AddItemToObject(o, "input_tokens", json_tokens(c->input_tokens));
 		cJSON_AddItemToObject(o, "output_tokens", json_tokens(c->output_tokens));
 		cJSON_AddItemToObject(o, "cost", c->cost >= 0 ? cJSON_CreateNumber(c->cost)
@@ -253,13 +270,16 @@ show_call(const struct llm_call *c, void *arg)
 		printf("model calls:\n");
 	fmt_when(cs->lg, cs->t, c->created_at, when, sizeof when);
 	duration_fmt(c->duration_ms, dur, sizeof dur);
-	char *model = text(c->model ? c->model : "?"), *end = text(c->error ? c->error
+	char *model = model_shown(c->model, c->answered_model), *end = text(c->error ? c->error
 	    : c->finish_reason ? c->finish_reason : "");
+	char *from = c->fallback_from ? text(c->fallback_from) : NULL;
 	char tokens[64];
 	fmt_tokens(c, tokens, sizeof tokens);
-	printf("  %s  %s/%s  %s%s%s  %s%s\n", when, c->provider ? c->provider : "?", model, tokens,
+	printf("  %s  %s/%s%s%s%s  %s%s%s  %s%s\n", when, c->provider ? c->provider : "?", model,
+	    from ? " (fallback for " : "", from ? from : "", from ? ")" : "", tokens,
 	    tokens[0] ? "  " : "", dur, c->error ? "error: " : "", end);
 	free(model);
+	free(from);
 	free(end);
 	show_tool_calls(c->tool_calls);
 	return 0;
@@ -542,6 +562,7 @@ call_to_json(const struct llm_call *c)
 	cJSON_AddNumberToObject(o, "id", (double)c->id);
 	cJSON_AddStringToObject(o, "at", when);
 	const char *const strs[][2] = {{"provider", c->provider}, {"model", c->model},
+		{"answered_model", c->answered_model}, {"fallback_from", c->fallback_from},
 		{"context", c->context}, {"run_id", c->run_id}, {"task_id", c->task_id},
 		{"system_prompt", c->system_prompt}, {"prompt", c->prompt}, {"answer", c->answer},
 		{"finish_reason", c->finish_reason}, {"error", c->error}};
@@ -581,7 +602,8 @@ list_call(const struct llm_call *c, void *arg)
 	char *prompt = short_line(c->prompt ? c->prompt : "", lg->tb ? 40 : 200);
 	char *answer = short_line(c->error ? c->error : c->answer ? c->answer : "", lg->tb ? 60 : 200);
 	if (lg->tb) {
-		char *model = text(c->model ? c->model : "?"), *context = text(c->context ? c->context : "-");
+		char *model = model_shown(c->model, c->answered_model);
+		char *context = text(c->context ? c->context : "-");
 		char *shown = c->error ? xasprintf("error: %s", answer) : xstrdup(answer);
 		zone_fmt_time(lg->zs, lg->utc ? "UTC" : NULL, c->created_at, TIME_WALL_ZONE, when,
 		    sizeof when);
@@ -598,7 +620,9 @@ list_call(const struct llm_call *c, void *arg)
 		if (c->output_tokens >= 0)
 			snprintf(out, sizeof out, "%ld", c->output_tokens);
 		printf("%lld\t%s\t", (long long)c->id, when);
-		tsv_field(c->model ? c->model : "", 0);
+		char *model = model_shown(c->model, c->answered_model);
+		tsv_field(model, 0);
+		free(model);
 		tsv_field(c->context ? c->context : "", 0);
 		printf("%s\t%s\t%lld\t%s\t", in, out, (long long)c->duration_ms, c->error ? "error" :
 		    "ok");
@@ -644,6 +668,9 @@ usage_line(struct logger *lg, int by, const struct usage_row *r, int total)
 			if (by == USAGE_BY_TASK)
 				cJSON_AddItemToObject(o, "name", r->name ? cJSON_CreateString(r->name)
 				    : cJSON_CreateNull());
+			if (by == USAGE_BY_MODEL)
+				cJSON_AddItemToObject(o, "answered_model", r->name
+				    ? cJSON_CreateString(r->name) : cJSON_CreateNull());
 		}
 		cJSON_AddNumberToObject(o, "calls", (double)r->calls);
 		cJSON_AddNumberToObject(o, "input_tokens", (double)r->in);
@@ -662,6 +689,8 @@ usage_line(struct logger *lg, int by, const struct usage_row *r, int total)
 		snprintf(key, sizeof key, "total");
 	else if (by == USAGE_BY_TASK && lg->tb && *r->key)
 		snprintf(key, sizeof key, "%.100s %.8s", r->name ? r->name : "(deleted)", r->key);
+	else if (by == USAGE_BY_MODEL && r->name)
+		snprintf(key, sizeof key, "%.70s -> %.70s", *r->key ? r->key : "?", r->name);
 	else
 		snprintf(key, sizeof key, "%s", *r->key ? r->key : lg->tb ? none : "-");
 	snprintf(calls, sizeof calls, "%ld", r->calls);

@@ -233,6 +233,7 @@ show_text(struct store *st, const struct task *t, struct zones *zs, int overdue,
 	}
 	list_field("mcp servers:", t->mcp);
 	list_field("mcp allow:", t->mcp_allow);
+	list_field("fallbacks:", t->fallback_models);
 	if (t->timeout) {
 		snprintf(buf, sizeof buf, "%ds", t->timeout);
 		field("timeout:", buf);

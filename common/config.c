@@ -50,7 +50,8 @@ static const char *const known_keys[] = {
 	"mail_from", "sendmail", NULL,
 };
 /* Keys of the form PREFIX.NAME (per model, per server). */
-static const char *const known_prefixes[] = {"concurrency.", "price.", "deliver.", NULL};
+static const char *const known_prefixes[] = {"concurrency.", "price.", "deliver.", "fallback.",
+	NULL};
 
 static int
 key_known(const char *k)

@@ -27,6 +27,7 @@
 #include "fire_env.h"
 #include "run_diff.h"
 #include "fire_input.h"
+#include "claim_decide.h"
 #include "fire_rules.h"
 #include "heartbeat.h"
 #include "idset.h"
@@ -597,18 +598,6 @@ park(struct fire *f, struct task *t, int64_t now, const char *why)
 	t->updated_at = now;
 }
 
-/* A stored task that cannot fire as it is: its kind unknown to this
- * agentcron, its instants unreadable, or a field no longer valid. */
-static int
-unfit(struct fire *f, const struct task *t, struct err *e)
-{
-	if (t->kind < 0)
-		return err_set(e, ST_INVALID, "its kind is not one this agentcron knows");
-	if ((t->kind == KIND_AT || t->kind == KIND_PLAN) && !t->nplan)
-		return err_set(e, ST_INVALID, "its instants could not be read");
-	return task_validate(t, f->zs, e);
-}
-
 /* The first words of a missed deadline's reason: its misses in a row are
  * one streak, told once. */
 #define MISSED_WHY "could not start within its deadline"
@@ -710,38 +699,40 @@ first_run(const struct run *r, void *arg)
 	return 1;
 }
 
-/* An occurrence due while its task runs: skip records it skipped; replace
- * asks the run in flight to end (its owner, on any host, ends it within
- * CANCEL_POLL_MS and the grace) and looks again in a few seconds, the
- * occurrence kept due to start once the run is recorded cancelled. */
+/* The run in flight of t, into cur (cur->id empty: none on record). */
 static int
-claim_overlap(struct claim_ctx *x, struct task *t, const struct decision *d, struct run *r,
-    int *decision, struct err *e)
+run_in_flight(struct fire *f, const struct task *t, struct run *cur, struct err *e)
 {
-	struct fire *f = x->f;
-	int64_t now = x->now;
-	struct run cur;
 	struct run_filter rf;
-	run_init(&cur);
 	run_filter_init(&rf);
 	rf.task_id = t->id;
 	rf.status = RUN_RUNNING;
 	rf.limit = 1;
 	rf.with_output = 1;
-	int rc = store_run_list(f->st, &rf, first_run, &cur, e);
-	if (rc || !cur.id[0] || !task_repeats(t)) {
-		run_free(&cur);
-		return rc;
-	}
+	return store_run_list(f->st, &rf, first_run, cur, e);
+}
+
+/* An occurrence due while its task runs (c->what REPLACE, SKIP_OVERLAP or
+ * UNFIRED): skip records it skipped; replace asks the run in flight (cur)
+ * to end (its owner, on any host, ends it within CANCEL_POLL_MS and the
+ * grace) and looks again in a few seconds, the occurrence kept due to
+ * start once the run is recorded cancelled. */
+static int
+claim_overlap(struct claim_ctx *x, struct task *t, const struct claim_choice *c,
+    const struct run *cur, struct run *r, struct err *e)
+{
+	struct fire *f = x->f;
+	const struct decision *d = &c->due;
+	int64_t now = x->now;
+	int rc = ST_OK;
 	char since[40], when[40];
-	time_fmt_utc(cur.started_at, since, sizeof since);
+	time_fmt_utc(cur->started_at, since, sizeof since);
 	time_fmt_utc(d->slot, when, sizeof when);
-	*decision = CLAIM_WRITE;
-	if (t->overlap == OVERLAP_REPLACE && d->fire) {
-		if (!cur.note || strncmp(cur.note, STORE_CANCEL_NOTE, strlen(STORE_CANCEL_NOTE))) {
+	if (c->what == CLAIM_DO_REPLACE) {
+		if (!cur->note || strncmp(cur->note, STORE_CANCEL_NOTE, strlen(STORE_CANCEL_NOTE))) {
 			char *note = xasprintf(STORE_CANCEL_NOTE "replaced by its occurrence of %s"
 			    " (--overlap replace)", when);
-			rc = store_run_note(f->st, cur.id, note, e);
+			rc = store_run_note(f->st, cur->id, note, e);
 			free(note);
 		}
 		rules_set_next(t, f->zs, d->slot);
@@ -750,9 +741,9 @@ claim_overlap(struct claim_ctx *x, struct task *t, const struct decision *d, str
 		int status = t->status;
 		/* --overlap skip: on record with the run it gave way to, told
 		 * once for that run. */
-		if (d->fire)
+		if (c->what == CLAIM_DO_SKIP_OVERLAP)
 			record_unfired(x, t, d, r, RUN_SKIPPED, xasprintf("still running since %s (run %.8s);"
-			    " skipped (--overlap skip)", since, cur.id), SIZE_MAX);
+			    " skipped (--overlap skip)", since, cur->id), SIZE_MAX);
 		else
 			record_unfired(x, t, d, r, d->missed ? RUN_MISSED : RUN_SKIPPED,
 			    unfired_why(f, t, d, now), d->missed ? strlen(MISSED_WHY) : 0);
@@ -760,7 +751,6 @@ claim_overlap(struct claim_ctx *x, struct task *t, const struct decision *d, str
 		rules_set_next(t, f->zs, d->next);
 	}
 	t->updated_at = now;
-	run_free(&cur);
 	return rc;
 }
 
@@ -781,6 +771,8 @@ retry_dropped(struct claim_ctx *x, struct task *t, const struct decision *d)
 	return 1;
 }
 
+/* A due task: the facts claim_decide asks for gathered, its decision
+ * written into t and r. */
 static int
 claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
     struct err *e)
@@ -788,73 +780,72 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 	struct claim_ctx *x = arg;
 	struct fire *f = x->f;
 	*decision = CLAIM_SKIP;
-	/* A running task is looked at for its overlap: nothing fires. */
-	if (t->status != STATUS_RUNNING && idset_has(&f->fired, t->id))
-		return ST_OK;
-	struct decision d;
-	struct err de;
-	/* The rules see the deadline that applies: the task's, else the config's. */
-	struct task view = *t;
-	if (!view.deadline)
-		view.deadline = f->o.deadline;
-	if (unfit(f, t, &de) || rules_due(&view, f->zs, x->now, &d, &de)) {
-		if (x->preview)
-			return ST_OK;
-		park(f, t, x->now, de.msg);
-		*decision = CLAIM_WRITE;
-		return ST_OK;
-	}
-	if (t->status == STATUS_RUNNING)
-		return x->preview ? ST_OK : claim_overlap(x, t, &d, r, decision, e);
-	if (d.dropped_retry && !x->preview && retry_dropped(x, t, &d)) {
-		*decision = CLAIM_WRITE;
-		return ST_OK;
-	}
+	struct claim_facts in = {.t = t, .now = x->now, .deadline = f->o.deadline,
+		.global_budget = f->spend.global.set, .last_attempt = last_attempt,
+		.preview = x->preview != NULL,
+		.fired_this_pass = idset_has(&f->fired, t->id)};
+	struct claim_choice c;
+	struct run cur;
+	run_init(&cur);
 	char why[256];
-	int over = 0, rc;
-	int64_t window, until;
-	if (d.fire && (!str_empty(t->budget) || f->spend.global.set) &&
-	    (rc = spend_check_task(&f->spend, f->st, t, f->zs, x->now, &over, why, sizeof why, &window,
-	    &until, NULL, 0, e)))
-		return rc;
+	int64_t window = TIME_NONE, until = TIME_NONE;
+	int rc;
+	while (!(rc = claim_decide(&in, f->zs, &c)) && c.what == CLAIM_DO_NEED) {
+		if (c.need & CLAIM_NEED_IN_FLIGHT) {
+			if ((rc = run_in_flight(f, t, &cur, e)))
+				break;
+			in.in_flight = cur.id[0] != 0;
+		}
+		if ((c.need & CLAIM_NEED_BUDGET) && (rc = spend_check_task(&f->spend, f->st, t, f->zs,
+		    x->now, &in.over_budget, why, sizeof why, &window, &until, NULL, 0, e)))
+			break;
+		in.known |= c.need;
+	}
+	const struct decision *d = &c.due;
+	if (rc || c.what == CLAIM_DO_NOTHING)
+		goto done;
 	if (x->preview) {
-		struct fire_preview p = {t, d.slot, !d.fire ? "skip" : over ? "budget"
-			: run_trigger_name(heartbeat_is(t) ? TRIGGER_HEARTBEAT : d.trigger)};
+		struct fire_preview p = {t, d->slot, !d->fire ? "skip"
+			: c.what == CLAIM_DO_BUDGET_SKIP ? "budget" : run_trigger_name(c.trigger)};
 		x->preview(&p, x->preview_arg);
-		return ST_OK;
+		goto done;
 	}
-	if (over) {
+	*decision = CLAIM_WRITE;
+	if (c.what == CLAIM_DO_PARK) {
+		park(f, t, x->now, c.why);
+		goto done;
+	}
+	if (c.what == CLAIM_DO_REPLACE || c.what == CLAIM_DO_SKIP_OVERLAP || c.keep_status) {
+		rc = claim_overlap(x, t, &c, &cur, r, e);
+		goto done;
+	}
+	if (c.count_failure && (retry_dropped(x, t, d) || c.what == CLAIM_DO_PAUSE))
+		goto done;
+	if (c.what == CLAIM_DO_BUDGET_SKIP) {
 		/* A last occurrence waits for the next window. */
-		skip_over_budget(x, t, &d, r, why, window, d.next != TIME_NONE ? d.next : until);
-		*decision = CLAIM_WRITE;
-		return ST_OK;
+		skip_over_budget(x, t, d, r, why, window, d->next != TIME_NONE ? d->next : until);
+		goto done;
 	}
-	int firing_kind = task_repeats(t) || t->kind == KIND_AT || t->kind == KIND_PLAN;
-	if (d.fire) {
-		/* A retry is the next attempt at the same occurrence; a recurring
-		 * task's, at the same instant, is a new arming of it. */
-		int attempt = d.trigger == TRIGGER_RETRY ? last_attempt + 1 : 1;
-		if (d.trigger == TRIGGER_RETRY && task_repeats(t))
+	if (c.what == CLAIM_DO_START) {
+		if (c.new_arming)
 			t->arming++;
-		rc = run_fill(f, t, d.slot, heartbeat_is(t) ? TRIGGER_HEARTBEAT : d.trigger, attempt,
-		    x->now, r, e);
+		rc = run_fill(f, t, d->slot, c.trigger, c.attempt, x->now, r, e);
 		if (!rc)
 			rc = spend_reserve(&f->spend, f->st, t, r->id, e);
 		if (rc)
-			return rc;
+			goto done;
 		t->status = STATUS_RUNNING;
 		idset_add(&f->fired, t->id);
 		*decision = CLAIM_FIRE;
-	} else if (firing_kind) {
-		record_unfired(x, t, &d, r, d.missed ? RUN_MISSED : RUN_SKIPPED,
-		    unfired_why(f, t, &d, x->now), d.missed ? strlen(MISSED_WHY) : 0);
-		*decision = CLAIM_WRITE;
-	} else {
-		*decision = CLAIM_WRITE;
+	} else if (c.what == CLAIM_DO_UNFIRED) {
+		record_unfired(x, t, d, r, d->missed ? RUN_MISSED : RUN_SKIPPED,
+		    unfired_why(f, t, d, x->now), d->missed ? strlen(MISSED_WHY) : 0);
 	}
-	rules_set_next(t, f->zs, d.next);
+	rules_set_next(t, f->zs, d->next);
 	t->updated_at = x->now;
-	return ST_OK;
+done:
+	run_free(&cur);
+	return rc;
 }
 
 /* Bind input in to r, the run (or skip) the claim makes of it; the task
@@ -884,24 +875,28 @@ claim_manual(struct task *t, int last_attempt, struct run *r, int *decision, voi
 	struct claim_ctx *x = arg;
 	(void)last_attempt;
 	*decision = CLAIM_SKIP;
-	if (x->from_queue && (!t->queued || t->deleted_at != TIME_NONE || t->status == STATUS_RUNNING))
+	struct manual_facts mf = {.t = t, .from_queue = x->from_queue, .preview = x->preview != NULL,
+		.global_budget = x->f->spend.global.set};
+	char why[256];
+	int need, rc;
+	int64_t window = TIME_NONE;
+	enum claim_do what;
+	while ((what = claim_decide_manual(&mf, &need)) == CLAIM_DO_NEED) {
+		if ((rc = spend_check_task(&x->f->spend, x->f->st, t, x->f->zs, x->now, &mf.over_budget,
+		    why, sizeof why, &window, NULL, NULL, 0, e)))
+			return rc;
+		mf.known |= need;
+	}
+	if (what == CLAIM_DO_NOTHING)
 		return ST_OK;
 	if (x->preview) {
 		struct fire_preview p = {t, TIME_NONE, run_trigger_name(TRIGGER_MANUAL)};
 		x->preview(&p, x->preview_arg);
 		return ST_OK;
 	}
-	if (t->status == STATUS_RUNNING)
+	if (what == CLAIM_DO_REFUSE)
 		return err_set(e, ST_REFUSED, "task '%.8s' is already running", t->id);
-	/* Queued (by task-run --queue or an agent's task_run): its budget holds
-	 * as for a scheduled occurrence. */
-	char why[256];
-	int over = 0, rc;
-	int64_t window;
-	if (x->from_queue && (!str_empty(t->budget) || x->f->spend.global.set) &&
-	    (rc = spend_check_task(&x->f->spend, x->f->st, t, x->f->zs, x->now, &over, why, sizeof why,
-	    &window, NULL, NULL, 0, e)))
-		return rc;
+	int over = what == CLAIM_DO_BUDGET_SKIP;
 	/* Asked for by an upstream's end or an event: the oldest input waiting. */
 	struct run_input in;
 	int found = 0;
@@ -1525,6 +1520,14 @@ announce(struct fire *f, struct job *j)
 		    j->name ? j->name : "", j->run.task_id, j->paused, j->run.task_id);
 	if (hook)
 		notify(f, &ev, hook);
+	/* A fallback is told once a task and (UTC) day, whatever the policy. */
+	char reason[300];
+	int64_t now = now_of(f);
+	if (j->notify && !j->no_resources && notify_fallback_first(f->st, j->run.task_id, j->run.id,
+	    now - (now % 86400 + 86400) % 86400, reason, sizeof reason)) {
+		struct hook_event fb = {EV_FALLBACK, j->run.task_id, j->name, &j->run, reason, NULL};
+		notify(f, &fb, j->notify);
+	}
 	free(diff);
 }
 

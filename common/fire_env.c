@@ -158,8 +158,9 @@ fire_exec_env(const struct task *t, const struct run *r, const char *db)
 	static const char *const names[] = {"TASK_ID", "TASK_NAME", "TASK_RUN_ID", "TASK_TRIGGER",
 		"TASK_SYSTEM_PROMPT", "TASK_CONTEXT", "TASK_MODEL", "TASK_ATTACHMENTS", "TASK_INTENT",
 		"TASK_CHANNEL", "TASK_PAYLOAD", "TASK_DB", "TASK_MCP", "TASK_MCP_ALLOW", "TASK_SCOPE",
-		"TASK_SLOT", "TASK_ATTEMPT", "TASK_ORIGIN"};
+		"TASK_SLOT", "TASK_ATTEMPT", "TASK_ORIGIN", "TASK_FALLBACK_MODELS"};
 	char *mcp = json_list_csv(t->mcp), *allow = json_list_csv(t->mcp_allow);
+	char *fallback = json_list_csv(t->fallback_models);
 	char slot[40] = "", attempt[16];
 	int64_t s = fire_slot_of(t, r);
 	if (s != TIME_NONE)
@@ -168,8 +169,9 @@ fire_exec_env(const struct task *t, const struct run *r, const char *db)
 	const char *values[] = {t->id, t->name, r->id, run_trigger_name(r->trigger),
 		t->system_prompt, t->context, t->model, t->attachments ? t->attachments : "[]", t->intent,
 		t->channel, t->payload ? t->payload : "{}", db, mcp, allow, t->scope, slot, attempt,
-		t->origin && strncmp(t->origin, "agent:", 6) == 0 ? "agent" : "user"};
+		t->origin && strncmp(t->origin, "agent:", 6) == 0 ? "agent" : "user", fallback};
 	char **env = make_env(names, values, sizeof names / sizeof names[0]);
+	free(fallback);
 	free(mcp);
 	free(allow);
 	return env;

@@ -649,6 +649,30 @@ llm_status_permanent(long st)
 	return 0;
 }
 
+int
+llm_model_gone(long st, const cJSON *body)
+{
+	if (st == 404 || st == 410)
+		return 1;
+	const cJSON *err = cJSON_GetObjectItemCaseSensitive(body, "error");
+	const char *code = llm_json_str(err, "code"), *msg = llm_json_str(err, "message");
+	if (code && (strcmp(code, "model_not_found") == 0 || strstr(code, "decommissioned")
+	    || strstr(code, "deprecated")))
+		return 1;
+	if (st != 400 || !msg)
+		return 0;
+	char low[300];
+	size_t n = 0;
+	for (; msg[n] && n + 1 < sizeof low; n++)
+		low[n] = (char)tolower((unsigned char)msg[n]);
+	low[n] = 0;
+	static const char *const words[] = {"deprecated", "decommissioned", "retired"};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strstr(low, words[i]) && strstr(low, "model"))
+			return 1;
+	return 0;
+}
+
 static int
 retryable_status(long st)
 {
@@ -667,6 +691,7 @@ http_error(struct llm *l, struct attempt *a, struct err *e)
 	cJSON *root = a->body.len ? cJSON_ParseWithLength(a->body.data, a->body.len) : NULL;
 	if (root)
 		msg = l->ops->error_text(root);
+	a->s->r->model_gone = llm_model_gone(a->status, root);
 	char text[300] = "";
 	if (msg) {
 		snprintf(text, sizeof text, "%s", msg);
@@ -894,6 +919,7 @@ llm_send(struct llm *l, const cJSON *messages, const cJSON *tools, struct llm_re
 		}
 		stream_free(&s);
 		res->http_status = r.http_status;
+		res->model_gone = r.model_gone;
 		res->attempts = attempt + 1;
 		llm_result_free(&r);
 		if (!retry || attempt >= c->retries) {

@@ -65,6 +65,7 @@ struct llm_result {
 	size_t ncalls;
 	long http_status;
 	int attempts;
+	int model_gone;             /* refused: the model does not exist or is retired */
 };
 
 struct llm_image {
@@ -105,6 +106,11 @@ void llm_result_free(struct llm_result *r);
 /* A reply no retry can change: the request is refused as it stands
  * (400, 413, 422), unauthorised (401, 403) or names nothing there (404). */
 int llm_status_permanent(long http_status);
+/* An error reply (status, parsed body or NULL) says the model asked for
+ * does not exist or was retired: 404 or 410, an error code model_not_found
+ * or *_decommissioned / *_deprecated, or a 400 whose message says deprecated,
+ * decommissioned or retired. */
+int llm_model_gone(long http_status, const cJSON *body);
 void llm_redact(char *s, size_t cap, const char *key); /* scrub the key and key-like words, in place */
 
 /* llm_attach.c */

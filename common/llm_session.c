@@ -717,6 +717,8 @@ llm_session_run(struct llm_session *s, struct llm *l, const struct llm_limits *l
 			in_total = (in_total > 0 ? in_total : 0) + r->input_tokens;
 		if (r->output_tokens >= 0)
 			out_total = (out_total > 0 ? out_total : 0) + r->output_tokens;
+		if (s->on_reply)
+			s->on_reply(r, s->on_reply_arg);
 		if (!s->tools || !r->ncalls)
 			break;
 		if (round >= max_rounds) {

@@ -69,6 +69,11 @@ struct llm_session {
 	struct llm_attach_rules rules; /* an agent's task's limits (TASK_ORIGIN=agent) */
 	cJSON *history;             /* the context's messages sent, [{role, content}] */
 	cJSON *replay;              /* the request sent again (llm_request.h), or NULL */
+	/* Called with each request's reply (its own tokens) as it arrives,
+	 * before the next request is sent, so its spend can be written at
+	 * once; or NULL. */
+	void (*on_reply)(const struct llm_result *r, void *arg);
+	void *on_reply_arg;
 	int report_outcome;         /* report_outcome is offered */
 	int outcome;                /* OUTCOME_* (outcome.h) the run reported, or OUTCOME_NONE */
 	char *outcome_summary;      /* its summary, cleaned, or NULL */

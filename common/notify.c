@@ -9,7 +9,7 @@
 #include "task.h"
 
 static const char *const names[EV_COUNT] = {"failure", "recovery", "change", "success", "budget",
-	"paused"};
+	"paused", "fallback"};
 
 const char *
 notify_event_name(int ev)
@@ -73,6 +73,44 @@ notify_run_event(const struct task *t, const struct run *r, unsigned mask, char 
 		if (happened & mask & (1u << ev))
 			return ev;
 	return -1;
+}
+
+struct fallback_scan {
+	const char *run_id;
+	int64_t day_start;
+	long long mine;             /* the id of run_id's call that fell back, or 0 */
+	long long first;            /* the oldest such call of the day, of any run */
+	char *reason;
+	size_t n;
+};
+
+static int
+fallback_call(const struct llm_call *c, void *arg)
+{
+	struct fallback_scan *x = arg;
+	if (c->created_at < x->day_start)
+		return 1;
+	if (!c->fallback_from)
+		return 0;
+	x->first = c->id;
+	if (!x->mine && c->run_id && strcmp(c->run_id, x->run_id) == 0) {
+		x->mine = c->id;
+		snprintf(x->reason, x->n, "the model '%.100s' does not exist or was retired; '%.100s'"
+		    " answered instead", c->fallback_from, c->model ? c->model : "?");
+	}
+	return 0;
+}
+
+int
+notify_fallback_first(struct store *st, const char *task_id, const char *run_id,
+    int64_t day_start, char *reason, size_t n)
+{
+	struct fallback_scan x = {run_id, day_start, 0, 0, reason, n};
+	struct err e;
+	/* Newest first: a day of a task's calls, within reason. */
+	if (store_call_list(st, NULL, task_id, 5000, fallback_call, &x, &e) || !x.mine)
+		return 0;
+	return x.first == x.mine;
 }
 
 void

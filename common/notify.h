@@ -6,10 +6,12 @@
 #define AC_NOTIFY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util.h"
 
 struct run;
+struct store;
 struct task;
 
 enum notify_event {
@@ -19,6 +21,7 @@ enum notify_event {
 	EV_SUCCESS,
 	EV_BUDGET,             /* an occurrence skipped: over budget */
 	EV_PAUSED,             /* the task was paused after failures */
+	EV_FALLBACK,           /* a run's model was gone and a fallback answered */
 	EV_COUNT
 };
 #define NOTIFY_DEFAULT "failure,recovery"
@@ -35,5 +38,11 @@ void notify_on_fmt(unsigned mask, char *buf, size_t n); /* "failure,change", "al
  * ended), or -1 for none; *hash is the hash of r's output when it is a
  * success (17 bytes), else "" */
 int notify_run_event(const struct task *t, const struct run *r, unsigned mask, char hash[17]);
+/* Is run_id of task_id the first run since day_start whose model call was
+ * made again with a fallback (the provider said the model was gone)?  Then
+ * 1, and reason says which model replaced which; else 0 (also when the
+ * calls cannot be read: a notice is not worth failing a run's end). */
+int notify_fallback_first(struct store *st, const char *task_id, const char *run_id,
+    int64_t day_start, char *reason, size_t n);
 
 #endif

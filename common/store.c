@@ -1318,10 +1318,12 @@ store_call_add(struct store *st, struct llm_call *c, struct err *e)
 	if (!rc)
 		rc = st->ops->call_add(st, c, e);
 	long long tokens = (c->input_tokens > 0 ? c->input_tokens : 0) +
-	    (c->output_tokens > 0 ? c->output_tokens : 0);
-	if (!rc)
+	    (c->output_tokens > 0 ? c->output_tokens : 0) - c->ledger_tokens;
+	double dollars = (c->cost > 0 ? c->cost : 0) - c->ledger_dollars;
+	/* What the ledger has already is not counted twice. */
+	if (!rc && (tokens > 0 || dollars > 0))
 		rc = store_spend_add(st, c->task_id, c->run_id, c->created_at,
-		    c->cost > 0 ? c->cost : 0, tokens, e);
+		    dollars > 0 ? dollars : 0, tokens > 0 ? tokens : 0, e);
 	return own_end(st, own, rc, e);
 }
 
@@ -1402,6 +1404,8 @@ llm_call_free(struct llm_call *c)
 	free(c->context);
 	free(c->provider);
 	free(c->model);
+	free(c->answered_model);
+	free(c->fallback_from);
 	free(c->system_prompt);
 	free(c->prompt);
 	free(c->answer);

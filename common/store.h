@@ -345,7 +345,9 @@ void history_free(struct history_msg *m, size_t n);
 struct llm_call {
 	long long id;          /* set by the store */
 	char *run_id, *task_id, *context;
-	char *provider, *model;
+	char *provider, *model; /* model: the one asked for */
+	char *answered_model;  /* the provider's word for who answered, or NULL */
+	char *fallback_from;   /* the model asked first, refused as gone, or NULL */
 	char *system_prompt, *prompt, *answer;
 	long input_tokens, output_tokens; /* -1 unknown */
 	double cost;           /* dollars; -1 when the model has no price */
@@ -355,6 +357,10 @@ struct llm_call {
 	char *tool_calls;      /* JSON array of the tool calls made, or NULL */
 	int64_t created_at;
 	char *request;         /* the first request, as llm_request.h keeps it, or NULL */
+	/* Of cost and tokens, what is in the spend ledger already (written
+	 * as each request's answer came): store_call_add adds the rest. */
+	double ledger_dollars;
+	long long ledger_tokens;
 };
 void llm_call_free(struct llm_call *c);
 typedef int (*llm_call_fn)(const struct llm_call *c, void *arg); /* non-zero stops */
@@ -384,6 +390,7 @@ int store_others_wrote(struct store *st, int64_t *version, struct err *e);
 /* A call as spending sees it; name is its task's, NULL when it has none. */
 struct call_usage {
 	char *task_id, *name, *model;
+	char *answered_model;  /* NULL: not said, or the same */
 	int64_t created_at;
 	long input_tokens, output_tokens; /* -1 unknown */
 	double cost;           /* -1: no price */
@@ -394,8 +401,9 @@ int store_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *ar
 
 /* The spend ledger: what each task (task_id) and every call together
  * spent, by quarter-hour, kept whatever pruning removes; store_call_add
- * adds to it.  store_spend_add adds a call's spend without its record
- * (llm-call --no-log), and to its run's reservation (run_id, may be NULL). */
+ * adds to it.  store_spend_add adds spend without a record (one request
+ * of a call, as its answer arrives), and to its run's reservation
+ * (run_id, may be NULL). */
 int store_spend_add(struct store *st, const char *task_id, const char *run_id, int64_t at,
     double dollars, long long tokens, struct err *e);
 /* Spent since (a quarter-hour: an instant inside one counts all of it) by

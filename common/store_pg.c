@@ -782,7 +782,13 @@ static const char *const migrations[] = {
 	" AS $$BEGIN RAISE EXCEPTION 'the audit trail is append-only'; END$$;"
 	"CREATE OR REPLACE TRIGGER audit_append_only BEFORE UPDATE ON audit"
 	" FOR EACH ROW EXECUTE FUNCTION agentcron_audit_append_only();",
-	/* 17: the request a conversation began with, in a form any provider
+	/* 17: model drift: the model the provider says answered each call,
+	 * beside the one asked for (model), and the model a fallback
+	 * replaced because the provider said it was gone; a task's fallbacks. */
+	"ALTER TABLE llm_calls ADD COLUMN IF NOT EXISTS answered_model text;"
+	"ALTER TABLE llm_calls ADD COLUMN IF NOT EXISTS fallback_from text;"
+	"ALTER TABLE tasks ADD COLUMN IF NOT EXISTS fallback_models text;",
+	/* 18: the request a conversation began with, in a form any provider
 	 * can be sent again (task-run --replay). */
 	"ALTER TABLE llm_calls ADD COLUMN IF NOT EXISTS request text;",
 };

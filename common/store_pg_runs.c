@@ -237,8 +237,9 @@ pg_call_add(struct store *st, struct llm_call *c, struct err *e)
 	const struct pq_lib *pq = pq_of(st);
 	static const char q[] = "INSERT INTO llm_calls (run_id, task_id, context, provider, model,"
 	    " system_prompt, prompt, answer, input_tokens, output_tokens, finish_reason, duration_ms,"
-	    " error, created_at, tool_calls, cost, request) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
-	    " $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id";
+	    " error, created_at, tool_calls, cost, answered_model, fallback_from, request) VALUES ($1,"
+	    " $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"
+	    " RETURNING id";
 	struct pq_params p = {.n = 0};
 	pq_text(&p, c->run_id);
 	pq_text(&p, c->task_id);
@@ -258,6 +259,8 @@ pg_call_add(struct store *st, struct llm_call *c, struct err *e)
 	char cost[40];
 	snprintf(cost, sizeof cost, "%.17g", c->cost);
 	pq_text(&p, c->cost >= 0 ? cost : NULL);
+	pq_text(&p, c->answered_model);
+	pq_text(&p, c->fallback_from);
 	pq_text(&p, c->request);
 	PGresult *r;
 	int rc = pq_exec(st, q, &p, &r, "recording a model call", e);
@@ -307,7 +310,9 @@ call_row(const struct pq_lib *pq, const PGresult *r, int row, void *arg)
 		.created_at = pq_get_time(pq, r, row, 14),
 		.tool_calls = pq_get_text(pq, r, row, 15),
 		.cost = get_cost(pq, r, row, 16),
-		.request = pq_get_text(pq, r, row, 17),
+		.answered_model = pq_get_text(pq, r, row, 17),
+		.fallback_from = pq_get_text(pq, r, row, 18),
+		.request = pq_get_text(pq, r, row, 19),
 	};
 	int stop = x->fn(&c, x->arg);
 	llm_call_free(&c);
@@ -322,7 +327,7 @@ pg_call_list(struct store *st, const char *run_id, const char *task_id, long lim
 	struct pq_params p = {.n = 0};
 	buf_puts(&q, "SELECT id, run_id, task_id, context, provider, model, system_prompt, prompt,"
 	    " answer, input_tokens, output_tokens, finish_reason, duration_ms, error, created_at,"
-	    " tool_calls, cost, request FROM llm_calls WHERE true");
+	    " tool_calls, cost, answered_model, fallback_from, request FROM llm_calls WHERE true");
 	if (run_id) {
 		pq_text(&p, run_id);
 		buf_printf(&q, " AND run_id = $%d", p.n);
@@ -373,12 +378,13 @@ usage_row(const struct pq_lib *pq, const PGresult *r, int row, void *arg)
 		.task_id = pq_get_text(pq, r, row, 0), .name = pq_get_text(pq, r, row, 1),
 		.model = pq_get_text(pq, r, row, 2), .created_at = pq_get_time(pq, r, row, 3),
 		.input_tokens = get_count(pq, r, row, 4), .output_tokens = get_count(pq, r, row, 5),
-		.cost = get_cost(pq, r, row, 6),
+		.cost = get_cost(pq, r, row, 6), .answered_model = pq_get_text(pq, r, row, 7),
 	};
 	int stop = x->fn(&u, x->arg);
 	free(u.task_id);
 	free(u.name);
 	free(u.model);
+	free(u.answered_model);
 	return stop;
 }
 
@@ -386,8 +392,8 @@ int
 pg_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, struct err *e)
 {
 	static const char q[] = "SELECT c.task_id, t.name, c.model, c.created_at, c.input_tokens,"
-	    " c.output_tokens, c.cost FROM llm_calls c LEFT JOIN tasks t ON t.id = c.task_id"
-	    " WHERE c.created_at >= $1 ORDER BY c.created_at, c.id";
+	    " c.output_tokens, c.cost, nullif(c.answered_model, c.model) FROM llm_calls c"
+	    " LEFT JOIN tasks t ON t.id = c.task_id WHERE c.created_at >= $1 ORDER BY c.created_at, c.id";
 	struct pq_params p = {.n = 0};
 	pq_int(&p, since == TIME_NONE ? INT64_MIN : since);
 	struct usage_ctx x = {fn, arg};

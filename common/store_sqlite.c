@@ -362,7 +362,13 @@ static const char *const migrations[] = {
 	"CREATE INDEX IF NOT EXISTS audit_task ON audit(task_id, seq) WHERE task_id IS NOT NULL;"
 	"CREATE TRIGGER IF NOT EXISTS audit_append_only BEFORE UPDATE ON audit"
 	" BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;",
-	/* 21: the request a conversation began with, in a form any provider
+	/* 21: model drift: the model the provider says answered each call,
+	 * beside the one asked for (model), and the model a fallback
+	 * replaced because the provider said it was gone; a task's fallbacks. */
+	"ALTER TABLE llm_calls ADD COLUMN answered_model TEXT;"
+	"ALTER TABLE llm_calls ADD COLUMN fallback_from TEXT;"
+	"ALTER TABLE tasks ADD COLUMN fallback_models TEXT;",
+	/* 22: the request a conversation began with, in a form any provider
 	 * can be sent again (task-run --replay). */
 	"ALTER TABLE llm_calls ADD COLUMN request TEXT;",
 };

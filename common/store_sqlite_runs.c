@@ -264,8 +264,8 @@ sq_call_add(struct store *st, struct llm_call *c, struct err *e)
 {
 	static const char q[] = "INSERT INTO llm_calls (run_id, task_id, context, provider, model,"
 	    " system_prompt, prompt, answer, input_tokens, output_tokens, finish_reason, duration_ms,"
-	    " error, created_at, tool_calls, cost, request) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
-	    " ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
+	    " error, created_at, tool_calls, cost, answered_model, fallback_from, request) VALUES (?1,"
+	    " ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
 	sqlite3_stmt *s = sq_stmt(st, q, e);
 	if (!s)
 		return ST_ERR;
@@ -286,7 +286,9 @@ sq_call_add(struct store *st, struct llm_call *c, struct err *e)
 	sq_text(s, 15, c->tool_calls);
 	if (c->cost >= 0)
 		sqlite3_bind_double(s, 16, c->cost);
-	sq_text(s, 17, c->request);
+	sq_text(s, 17, c->answered_model);
+	sq_text(s, 18, c->fallback_from);
+	sq_text(s, 19, c->request);
 	int rc = sq_done(st, s, e, "recording a model call");
 	if (!rc)
 		c->id = sqlite3_last_insert_rowid(sq_db(st));
@@ -311,7 +313,7 @@ sq_call_list(struct store *st, const char *run_id, const char *task_id, long lim
 {
 	static const char q[] = "SELECT id, run_id, task_id, context, provider, model, system_prompt,"
 	    " prompt, answer, input_tokens, output_tokens, finish_reason, duration_ms, error,"
-	    " created_at, tool_calls, cost, request FROM llm_calls"
+	    " created_at, tool_calls, cost, answered_model, fallback_from, request FROM llm_calls"
 	    " WHERE (?1 IS NULL OR run_id = ?1) AND (?2 IS NULL OR task_id = ?2)"
 	    " ORDER BY id DESC LIMIT ?3";
 	sqlite3_stmt *s = sq_stmt(st, q, e);
@@ -340,7 +342,9 @@ sq_call_list(struct store *st, const char *run_id, const char *task_id, long lim
 			.created_at = sq_col_time(s, 14),
 			.tool_calls = sq_col_text(s, 15),
 			.cost = col_cost(s, 16),
-			.request = sq_col_text(s, 17),
+			.answered_model = sq_col_text(s, 17),
+			.fallback_from = sq_col_text(s, 18),
+			.request = sq_col_text(s, 19),
 		};
 		stop = fn(&c, arg);
 		llm_call_free(&c);
@@ -394,8 +398,8 @@ int
 sq_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, struct err *e)
 {
 	static const char q[] = "SELECT c.task_id, t.name, c.model, c.created_at, c.input_tokens,"
-	    " c.output_tokens, c.cost FROM llm_calls c LEFT JOIN tasks t ON t.id = c.task_id"
-	    " WHERE c.created_at >= ?1 ORDER BY c.created_at, c.id";
+	    " c.output_tokens, c.cost, nullif(c.answered_model, c.model) FROM llm_calls c"
+	    " LEFT JOIN tasks t ON t.id = c.task_id WHERE c.created_at >= ?1 ORDER BY c.created_at, c.id";
 	sqlite3_stmt *s = sq_stmt(st, q, e);
 	if (!s)
 		return ST_ERR;
@@ -406,11 +410,13 @@ sq_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, stru
 			.task_id = sq_col_text(s, 0), .name = sq_col_text(s, 1), .model = sq_col_text(s, 2),
 			.created_at = sq_col_time(s, 3), .input_tokens = col_count(s, 4),
 			.output_tokens = col_count(s, 5), .cost = col_cost(s, 6),
+			.answered_model = sq_col_text(s, 7),
 		};
 		stop = fn(&u, arg);
 		free(u.task_id);
 		free(u.name);
 		free(u.model);
+		free(u.answered_model);
 	}
 	if (stop)
 		rc = SQLITE_DONE;

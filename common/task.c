@@ -329,8 +329,11 @@ task_validate(const struct task *t, struct zones *zs, struct err *e)
 		return err_set(e, ST_INVALID, "mcp must be a JSON array of server names");
 	if (t->mcp_allow && !json_kind_ok(t->mcp_allow, 1, 1))
 		return err_set(e, ST_INVALID, "mcp_allow must be a JSON array of tool patterns");
+	if (t->fallback_models && !json_kind_ok(t->fallback_models, 1, 1))
+		return err_set(e, ST_INVALID, "fallback_models must be a JSON array of model names");
 	if ((rc = mcp_words_ok(t->mcp, "mcp", "server name", e)) ||
-	    (rc = mcp_words_ok(t->mcp_allow, "mcp_allow", "pattern", e)))
+	    (rc = mcp_words_ok(t->mcp_allow, "mcp_allow", "pattern", e)) ||
+	    (rc = mcp_words_ok(t->fallback_models, "fallback_models", "model", e)))
 		return rc;
 	if (t->scope && (rc = task_scope_check(t->scope, e)))
 		return rc;

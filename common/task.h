@@ -91,6 +91,8 @@ struct task {
 	                              until_at and count when armed), or TIME_NONE */
 	char *mcp;                 /* JSON array of MCP server names its runs may use, or NULL */
 	char *mcp_allow;           /* JSON array of tool patterns those runs may call, or NULL */
+	char *fallback_models;     /* JSON array of the models asked, in order, when the
+	                              provider says the model is gone, or NULL */
 	char *origin;              /* who made it: "user", "agent:run:ID", "agent:session:ID";
 	                              NULL reads as the user */
 	char *scope;               /* the scope agents see it in, or NULL */

@@ -45,6 +45,7 @@ static const struct field task_table[] = {
 	{"context",             "context",             FT_STR,        T(context),               F_IN, NULL},
 	{"attachments",         "attachments",         FT_ARRAY,      T(attachments),           F_IN, NULL},
 	{"model",               "model",               FT_STR,        T(model),                 F_IN, NULL},
+	{"fallback_models",     "fallback_models",     FT_ARRAY,      T(fallback_models),       F_IN | F_OMIT, NULL},
 	{"exec",                "exec",                FT_STR,        T(exec),                  F_IN | F_COMMAND, NULL},
 	{"gate",                "gate",                FT_STR,        T(gate),                  F_IN | F_COMMAND | F_OMIT, NULL},
 	{"gate_timeout",        "gate_timeout",        FT_OPT_INT,    T(gate_timeout),          F_IN | F_OMIT, NULL},

@@ -33,7 +33,7 @@ enum {
 	OPT_BUDGET, OPT_NOTIFY_ON,
 	OPT_OVERLAP, OPT_DEADLINE, OPT_PAUSE_AFTER, OPT_KEEP, OPT_DELIVER, OPT_DELIVER_ON,
 	OPT_GATE, OPT_GATE_TIMEOUT,
-	OPT_AFTER,
+	OPT_AFTER, OPT_FALLBACK,
 };
 
 static const char task_shortopts[] = "n:p:s:c:a:P:z:m:e:t:r:k:A:C:";
@@ -85,6 +85,7 @@ static const struct option task_options[] = {
 	{"gate", required_argument, NULL, OPT_GATE},
 	{"gate-timeout", required_argument, NULL, OPT_GATE_TIMEOUT},
 	{"after", required_argument, NULL, OPT_AFTER},
+	{"fallback-model", required_argument, NULL, OPT_FALLBACK},
 	{0, 0, 0, 0},
 };
 
@@ -102,6 +103,8 @@ taskargs_free(struct task_args *a)
 	free(a->attach);
 	free(a->mcp);
 	free(a->mcp_allow);
+	free(a->fallback);
+	a->fallback = NULL;
 	free(a->deliver);
 	a->deliver = NULL;
 	free(a->after);
@@ -233,6 +236,7 @@ taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int ar
 	case OPT_COUNT: a->count = arg; break;
 	case OPT_MCP: push(&a->mcp, &a->nmcp, arg); break;
 	case OPT_MCP_ALLOW: push(&a->mcp_allow, &a->nmcp_allow, arg); break;
+	case OPT_FALLBACK: push(&a->fallback, &a->nfallback, arg); break;
 	case OPT_SCOPE: a->scope = arg; break;
 	case OPT_EVERY: a->every = arg; kind_given(a, "--every"); break;
 	case OPT_FROM: a->from = arg; break;
@@ -594,6 +598,9 @@ check_text(const struct task_args *a, struct err *e)
 	for (size_t i = 0; i < a->nmcp_allow; i++)
 		if (!utf8_valid(a->mcp_allow[i], strlen(a->mcp_allow[i])))
 			return err_set(e, ST_INVALID, "--mcp-allow is not UTF-8 text");
+	for (size_t i = 0; i < a->nfallback; i++)
+		if (!utf8_valid(a->fallback[i], strlen(a->fallback[i])))
+			return err_set(e, ST_INVALID, "--fallback-model is not UTF-8 text");
 	for (size_t i = 0; i < a->ndeliver; i++)
 		if (!utf8_valid(a->deliver[i], strlen(a->deliver[i])))
 			return err_set(e, ST_INVALID, "--deliver is not UTF-8 text");
@@ -884,6 +891,7 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 		return rc;
 	apply_words(a->mcp, a->nmcp, &t->mcp);
 	apply_words(a->mcp_allow, a->nmcp_allow, &t->mcp_allow);
+	apply_words(a->fallback, a->nfallback, &t->fallback_models);
 	if (a->nmcp && (rc = check_servers(t->mcp, e)))
 		return rc;
 	if ((rc = apply_deliver(a, t, e)) || (rc = apply_after(a, t, e)))

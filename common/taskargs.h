@@ -33,6 +33,8 @@ struct task_args {
 	const char *gate_timeout;    /* "" goes back to the default */
 	const char **after;          /* --after TASK[:ON], repeatable; "none" removes them all */
 	size_t nafter;
+	const char **fallback;       /* --fallback-model, repeatable, in order; "" removes them */
+	size_t nfallback;
 	int manual, heartbeat;
 	int enabled;            /* -1 unchanged */
 	char *weekly_joined;

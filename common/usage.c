@@ -24,6 +24,24 @@ struct collect {
 	const struct tz *z;
 };
 
+/* A row's identity: its key, and by model also its name (the model that
+ * answered, when the provider named another). */
+static size_t
+row_hash(const struct usage_row *r)
+{
+	return str_hash(r->key) ^ (r->by_both && r->name ? str_hash(r->name) * 31 : 0);
+}
+
+static int
+same_row(const struct usage_row *r, const char *key, const char *name)
+{
+	if (strcmp(r->key, key) != 0)
+		return 0;
+	if (!r->by_both)
+		return 1;
+	return !r->name || !name ? !r->name && !name : strcmp(r->name, name) == 0;
+}
+
 /* Rows by key, in a table at most half full. */
 static void
 rehash(struct usage *u)
@@ -32,7 +50,7 @@ rehash(struct usage *u)
 	u->nslots = u->nslots ? u->nslots * 2 : 64;
 	u->slots = xcalloc(u->nslots, sizeof *u->slots); /* 0: empty, else row index + 1 */
 	for (size_t i = 0; i < u->n; i++) {
-		size_t k = str_hash(u->rows[i].key) & (u->nslots - 1);
+		size_t k = row_hash(&u->rows[i]) & (u->nslots - 1);
 		while (u->slots[k])
 			k = (k + 1) & (u->nslots - 1);
 		u->slots[k] = i + 1;
@@ -40,20 +58,21 @@ rehash(struct usage *u)
 }
 
 static struct usage_row *
-row_of(struct usage *u, const char *key, const char *name)
+row_of(struct usage *u, const char *key, const char *name, int by_both)
 {
 	if (2 * (u->n + 1) > u->nslots)
 		rehash(u);
-	size_t k = str_hash(key) & (u->nslots - 1);
+	struct usage_row want = {.key = (char *)key, .name = (char *)name, .by_both = by_both};
+	size_t k = row_hash(&want) & (u->nslots - 1);
 	for (; u->slots[k]; k = (k + 1) & (u->nslots - 1))
-		if (strcmp(u->rows[u->slots[k] - 1].key, key) == 0)
+		if (same_row(&u->rows[u->slots[k] - 1], key, name))
 			return &u->rows[u->slots[k] - 1];
 	if (u->n == u->cap) {
 		u->cap = u->cap ? 2 * u->cap : 16;
 		u->rows = xrealloc(u->rows, u->cap * sizeof *u->rows);
 	}
 	struct usage_row *r = &u->rows[u->n];
-	*r = (struct usage_row){.key = xstrdup(key), .name = xstrdup(name)};
+	*r = (struct usage_row){.key = xstrdup(key), .name = xstrdup(name), .by_both = by_both};
 	u->slots[k] = ++u->n;
 	return r;
 }
@@ -83,13 +102,14 @@ collect_one(const struct call_usage *c, void *arg)
 		name = c->name;
 	} else if (x->by == USAGE_BY_MODEL) {
 		key = c->model ? c->model : "";
+		name = c->answered_model;
 	} else {
 		struct civil d;
 		tz_to_civil(x->z, c->created_at, &d);
 		snprintf(day, sizeof day, "%04lld-%02d-%02d", (long long)d.year, d.month, d.day);
 		key = day;
 	}
-	add(row_of(x->u, key, name), c);
+	add(row_of(x->u, key, name, x->by == USAGE_BY_MODEL), c);
 	add(&x->u->total, c);
 	return 0;
 }
@@ -102,7 +122,8 @@ by_spend(const void *a, const void *b)
 		return x->cost > y->cost ? -1 : 1;
 	if (x->in + x->out != y->in + y->out)
 		return x->in + x->out > y->in + y->out ? -1 : 1;
-	return strcmp(x->key, y->key);
+	int d = strcmp(x->key, y->key);
+	return d ? d : strcmp(x->name ? x->name : "", y->name ? y->name : "");
 }
 
 static int

@@ -16,7 +16,9 @@ enum { USAGE_BY_TASK, USAGE_BY_MODEL, USAGE_BY_DAY };
 
 struct usage_row {
 	char *key;             /* task id ("" for calls of no task), model ("" unknown), or day */
-	char *name;            /* by task: its name, NULL when it has none (purged, or no task) */
+	char *name;            /* by task: its name, NULL when it has none (purged, or no task);
+	                        * by model: the model that answered, NULL when the same */
+	int by_both;           /* rows differ by name too (by model) */
 	long calls, unpriced;  /* unpriced: calls that had no price */
 	long long in, out;
 	double cost;

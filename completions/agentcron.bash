@@ -50,6 +50,9 @@ _agentcron_complete()
 		"${XDG_CONFIG_HOME:-$HOME/.config}/agentcron/config" 2>/dev/null)" ;;
 	--by) [[ $cmd == task-log ]] && words='task model day' ;;
 	--budget) words='none' ;;
+	--fallback-model) words=$(sed -n \
+		's/^[[:space:]]*\(price\|fallback\)\.\([^[:space:]=]*\)[[:space:]]*=.*/\2/p' \
+		"${XDG_CONFIG_HOME:-$HOME/.config}/agentcron/config" 2>/dev/null | sort -u) ;;
 	--keep) words='forever default 30d 90d 1000' ;;
 	--provider) words='openai anthropic echo' ;;
 	-p | --profile) [[ $cmd == task-mcp ]] && words='native oneclaw agent-zero kai toolpack wooster all' ;;

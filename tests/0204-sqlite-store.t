@@ -75,7 +75,7 @@ test_expect_success 'a store made by schema version 1 is upgraded in place and k
 # only from runs.
 cat >old11.sql <<\EOF
 DROP TABLE spend;
-DROP TABLE reserves;
+DROP TABLE reserves; ALTER TABLE llm_calls DROP COLUMN answered_model; ALTER TABLE llm_calls DROP COLUMN fallback_from; ALTER TABLE tasks DROP COLUMN fallback_models;
 DROP INDEX tasks_herd;
 DROP TABLE run_inputs;
 DROP INDEX tasks_after;

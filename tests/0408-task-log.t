@@ -98,7 +98,7 @@ test_expect_success 'one run in full shows the model calls recorded for it' '
 	grep -q "^{\"id\":\"$run\"," out &&
 	test_json_norm <out | sed "s/\"duration_ms\":<ms>,\"error\":null,\"tool_calls\":\[\]}\]/\"duration_ms\":1500,\"error\":null,\"tool_calls\":[]}]/" >actual &&
 	cat >expect <<-\EOF &&
-	{"id":"<id1>","task_id":"<id2>","slot":null,"trigger":"manual","status":"success","started_at":"2026-11-23T10:00:00Z","ended_at":"2026-11-23T10:00:00Z","exit_code":0,"duration_ms":<ms>,"attempt":1,"output":"run at manual\n","name":"hourly","calls":[{"at":"2026-11-23T09:00:00Z","provider":"openai","model":"gpt-4o-mini","input_tokens":12,"output_tokens":34,"cost":null,"finish_reason":"stop","duration_ms":1500,"error":null,"tool_calls":[]}]}
+	{"id":"<id1>","task_id":"<id2>","slot":null,"trigger":"manual","status":"success","started_at":"2026-11-23T10:00:00Z","ended_at":"2026-11-23T10:00:00Z","exit_code":0,"duration_ms":<ms>,"attempt":1,"output":"run at manual\n","name":"hourly","calls":[{"at":"2026-11-23T09:00:00Z","provider":"openai","model":"gpt-4o-mini","answered_model":null,"fallback_from":null,"input_tokens":12,"output_tokens":34,"cost":null,"finish_reason":"stop","duration_ms":1500,"error":null,"tool_calls":[]}]}
 	EOF
 	test_cmp expect actual
 '

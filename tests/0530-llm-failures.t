@@ -130,7 +130,7 @@ test_expect_success 'other 4xx are not retried' '
 
 test_expect_success '404: the provider message and what to check' '
 	test_expect_code 78 llm-call -m gpt-9 "[[404]] missing" 2>err &&
-	echo "llm-call: openai: 404 The model \`gpt-9\` does not exist or you do not have access to it. (check the model name and the base URL)" >expect &&
+	echo "llm-call: the model '\''gpt-9'\'' does not exist or was retired; give --fallback-model, or fallback.gpt-9 in the config (openai: 404 The model \`gpt-9\` does not exist or you do not have access to it. (check the model name and the base URL))" >expect &&
 	test_cmp expect err
 '
 

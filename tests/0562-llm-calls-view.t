@@ -39,8 +39,8 @@ test_expect_success '--context, --limit and --since narrow the list' '
 test_expect_success '--json: one object per call, null tokens for the failed one' '
 	task-log --calls --json --limit 2 | test_json_norm >actual &&
 	cat >expect <<-\EOF &&
-	{"id":4,"at":"2026-11-23T09:03:00Z","provider":"openai","model":"gpt-4o-mini","context":"trip","run_id":null,"task_id":null,"system_prompt":null,"prompt":"refused","answer":null,"finish_reason":null,"error":"openai: 401 Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys. (check OPENAI_API_KEY)","input_tokens":null,"output_tokens":null,"cost":null,"duration_ms":<ms>}
-	{"id":3,"at":"2026-11-23T09:02:00Z","provider":"openai","model":"gpt-4o-mini","context":"trip","run_id":null,"task_id":null,"system_prompt":null,"prompt":"and a fourth","answer":"echo: and a fourth","finish_reason":"stop","error":null,"input_tokens":14,"output_tokens":4,"cost":null,"duration_ms":<ms>}
+	{"id":4,"at":"2026-11-23T09:03:00Z","provider":"openai","model":"gpt-4o-mini","answered_model":null,"fallback_from":null,"context":"trip","run_id":null,"task_id":null,"system_prompt":null,"prompt":"refused","answer":null,"finish_reason":null,"error":"openai: 401 Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys. (check OPENAI_API_KEY)","input_tokens":null,"output_tokens":null,"cost":null,"duration_ms":<ms>}
+	{"id":3,"at":"2026-11-23T09:02:00Z","provider":"openai","model":"gpt-4o-mini","answered_model":"gpt-4o-mini","fallback_from":null,"context":"trip","run_id":null,"task_id":null,"system_prompt":null,"prompt":"and a fourth","answer":"echo: and a fourth","finish_reason":"stop","error":null,"input_tokens":14,"output_tokens":4,"cost":null,"duration_ms":<ms>}
 	EOF
 	test_cmp expect actual
 '

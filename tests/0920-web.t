@@ -57,7 +57,7 @@ test_expect_success 'a store of the schema before the tokens table is upgraded i
 	old=$(new_store old) &&
 	TASK_DB=$old task-add --manual --name kept "a prompt" >/dev/null &&
 	case $AC_STORE in
-	sqlite) sqlite3 "$old" "DROP TABLE spend; DROP TABLE reserves; ALTER TABLE tasks DROP COLUMN gate; ALTER TABLE tasks DROP COLUMN gate_timeout;
+	sqlite) sqlite3 "$old" "DROP TABLE spend; DROP TABLE reserves; ALTER TABLE llm_calls DROP COLUMN answered_model; ALTER TABLE llm_calls DROP COLUMN fallback_from; ALTER TABLE tasks DROP COLUMN fallback_models; ALTER TABLE tasks DROP COLUMN gate; ALTER TABLE tasks DROP COLUMN gate_timeout;
 		DROP TABLE web_tokens; DROP TABLE web_hooks; DROP TABLE web_hook_events;
 		DROP INDEX tasks_herd; DROP TABLE run_inputs; DROP INDEX tasks_after; ALTER TABLE tasks DROP COLUMN after_tasks; DROP INDEX tasks_deliver; DROP TABLE receipts;
 		ALTER TABLE tasks DROP COLUMN deliver; ALTER TABLE tasks DROP COLUMN deliver_on;

@@ -7,7 +7,7 @@
 test_expect_success 'a store from before delivery is upgraded and keeps its tasks' '
 	task-add --daily 07:00 --name kept x >/dev/null &&
 	case $AC_STORE in
-	sqlite) sqlite3 "$TASK_DB" "DROP TABLE spend; DROP TABLE reserves; ALTER TABLE tasks DROP COLUMN gate; ALTER TABLE tasks DROP COLUMN gate_timeout;
+	sqlite) sqlite3 "$TASK_DB" "DROP TABLE spend; DROP TABLE reserves; ALTER TABLE llm_calls DROP COLUMN answered_model; ALTER TABLE llm_calls DROP COLUMN fallback_from; ALTER TABLE tasks DROP COLUMN fallback_models; ALTER TABLE tasks DROP COLUMN gate; ALTER TABLE tasks DROP COLUMN gate_timeout;
 		DROP INDEX tasks_herd; DROP TABLE run_inputs; DROP INDEX tasks_after; ALTER TABLE tasks DROP COLUMN after_tasks; DROP INDEX tasks_deliver; DROP TABLE receipts;
 		ALTER TABLE tasks DROP COLUMN deliver; ALTER TABLE tasks DROP COLUMN deliver_on;
 		ALTER TABLE llm_calls DROP COLUMN request; PRAGMA user_version = 14;" ;;

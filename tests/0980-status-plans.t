@@ -157,7 +157,7 @@ test_expect_success '--prometheus: names escaped, none for a task in the trash' 
 test_expect_success 'a store from before the indexes is upgraded and reads the same' '
 	{ task-status --prometheus >before.prom; test $? -le 2; } &&
 	if test "$AC_STORE" = sqlite; then
-		sqlite3 "$TASK_DB" "DROP TABLE spend; DROP TABLE reserves; ALTER TABLE tasks DROP COLUMN gate; ALTER TABLE tasks DROP COLUMN gate_timeout;
+		sqlite3 "$TASK_DB" "DROP TABLE spend; DROP TABLE reserves; ALTER TABLE llm_calls DROP COLUMN answered_model; ALTER TABLE llm_calls DROP COLUMN fallback_from; ALTER TABLE tasks DROP COLUMN fallback_models; ALTER TABLE tasks DROP COLUMN gate; ALTER TABLE tasks DROP COLUMN gate_timeout;
 			DROP INDEX tasks_disabled; DROP INDEX tasks_paused;
 			DROP INDEX tasks_failing; DROP INDEX tasks_budget; DROP INDEX runs_status;
 			CREATE INDEX runs_status ON runs(status, task_id, ended_at); DROP INDEX tasks_herd; DROP TABLE run_inputs; DROP INDEX tasks_after; ALTER TABLE tasks DROP COLUMN after_tasks; DROP INDEX tasks_deliver; DROP TABLE receipts;

@@ -147,7 +147,7 @@ test_expect_success 'a store of the schema before chains is upgraded in place' '
 	old=$(new_store old) &&
 	TASK_DB=$old task-add --manual --name kept --exec "$PWD/ex" "a prompt" >/dev/null &&
 	case $AC_STORE in
-	sqlite) sqlite3 "$old" "DROP TABLE spend; DROP TABLE reserves; DROP TABLE run_inputs; DROP INDEX tasks_after;
+	sqlite) sqlite3 "$old" "DROP TABLE spend; DROP TABLE reserves; ALTER TABLE llm_calls DROP COLUMN answered_model; ALTER TABLE llm_calls DROP COLUMN fallback_from; ALTER TABLE tasks DROP COLUMN fallback_models; DROP TABLE run_inputs; DROP INDEX tasks_after;
 		ALTER TABLE tasks DROP COLUMN after_tasks; ALTER TABLE llm_calls DROP COLUMN request; PRAGMA user_version = 17" ;;
 	postgres) TASK_DB=$old store_sql "DROP TABLE spend, reserves; DROP TABLE run_inputs; DROP INDEX tasks_after;
 		ALTER TABLE tasks DROP COLUMN after_tasks; ALTER TABLE llm_calls DROP COLUMN request; UPDATE agentcron_schema SET version = 13" ;;

@@ -7,7 +7,7 @@
 test_expect_success 'a store from before gates is upgraded and keeps its tasks' '
 	task-add --daily 07:00 --name kept x >/dev/null &&
 	case $AC_STORE in
-	sqlite) sqlite3 "$TASK_DB" "DROP TABLE spend; DROP TABLE reserves; DROP TABLE run_inputs; DROP INDEX tasks_after;
+	sqlite) sqlite3 "$TASK_DB" "DROP TABLE spend; DROP TABLE reserves; ALTER TABLE llm_calls DROP COLUMN answered_model; ALTER TABLE llm_calls DROP COLUMN fallback_from; ALTER TABLE tasks DROP COLUMN fallback_models; DROP TABLE run_inputs; DROP INDEX tasks_after;
 		ALTER TABLE tasks DROP COLUMN after_tasks; ALTER TABLE tasks DROP COLUMN gate;
 		ALTER TABLE tasks DROP COLUMN gate_timeout; ALTER TABLE llm_calls DROP COLUMN request; PRAGMA user_version = 16;" ;;
 	postgres) store_sql "DROP TABLE spend, reserves; DROP TABLE run_inputs; DROP INDEX tasks_after;

@@ -12,9 +12,9 @@ test_expect_success 'a store from before requests were kept is upgraded; old run
 	task-run old >out &&
 	run=$(task-log --json --task old | sed "s/.*\"id\":\"\([^\"]*\)\".*/\1/") &&
 	case $AC_STORE in
-	sqlite) store_sql "ALTER TABLE llm_calls DROP COLUMN request; PRAGMA user_version = 20" ;;
+	sqlite) store_sql "ALTER TABLE llm_calls DROP COLUMN request; PRAGMA user_version = 21" ;;
 	postgres) store_sql "ALTER TABLE llm_calls DROP COLUMN request;
-		UPDATE agentcron_schema SET version = 16" ;;
+		UPDATE agentcron_schema SET version = 17" ;;
 	esac &&
 	task-ls | cut -f2 >actual && echo old >expect && test_cmp expect actual &&
 	store_sql "SELECT count(*) FROM llm_calls WHERE request IS NULL" >actual &&

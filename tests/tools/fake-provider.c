@@ -28,6 +28,8 @@
  *   [[html502]]           502 with an HTML body, as a proxy sends
  *   [[truncated]] [[empty]] [[nonjson]]  broken 200 replies
  *   [[slow=MS]]           wait before answering
+ *   [[hold=PATH]]         once tool results came, wait until the file
+ *                         PATH exists (at most 120 s) before answering
  *   [[cut]] [[error-event]] [[split]]  streams: closed early, an error
  *                         event, events split into pieces sent apart
  *   [[jsonstream]]        a plain JSON reply to a stream request
@@ -35,6 +37,12 @@
  *   [[call NAME {ARGS}]]  call tool NAME, one per round, then answer with
  *                         the tool results; [[parallel]]: all in one round
  *   [[loop]]              call the first tool, every round
+ *   [[as MODEL]]          the reply names MODEL as the model that answered
+ *   [[retired MODEL]]     a request for MODEL is refused as the provider
+ *                         refuses a retired model: OpenAI 404 model_not_found
+ *                         ("has been deprecated"), Anthropic 404 not_found_error;
+ *                         [[decommissioned MODEL]]: 400 model_decommissioned
+ *                         (as Groq and others say it); both may repeat
  *   [[silent]]            answer with no text at all (once tools are done)
  * GET /files/NAME serves DIR/files/NAME; /redirect/NAME redirects there;
  * /redirect-to/PORT/NAME to /files/NAME on 127.0.0.1:PORT.
@@ -1145,12 +1153,69 @@ scripted_error(struct req *r, int provider, const char *text, int count, const c
 	return 0;
 }
 
+/* [[retired MODEL]] or [[decommissioned MODEL]] naming the model asked
+ * for: refused in the provider's words for a model taken away, 1; else 0. */
+static int
+retired_model(struct req *r, int provider, const char *text, const char *model)
+{
+	static const char *const kinds[] = {"[[retired ", "[[decommissioned "};
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		size_t kl = strlen(kinds[k]);
+		for (const char *p = strstr(text, kinds[k]); p; p = strstr(p + 1, kinds[k])) {
+			const char *name = p + kl, *end = strstr(name, "]]");
+			if (!end || strlen(model) != (size_t)(end - name) || strncmp(name, model, strlen(model)))
+				continue;
+			cJSON *j = cJSON_CreateObject(), *err;
+			char msg[400];
+			int code = k == 0 ? 404 : 400;
+			if (provider == ANTHROPIC) {
+				snprintf(msg, sizeof msg, k == 0 ? "model: %s" : "model %s is deprecated", model);
+				cJSON_AddStringToObject(j, "type", "error");
+				err = cJSON_AddObjectToObject(j, "error");
+				cJSON_AddStringToObject(err, "type", k == 0 ? "not_found_error" : "invalid_request_error");
+				cJSON_AddStringToObject(err, "message", msg);
+			} else {
+				snprintf(msg, sizeof msg, k == 0 ? "The model `%s` has been deprecated, learn more"
+				    " here: https://platform.openai.com/docs/deprecations" : "The model `%s` has been"
+				    " decommissioned and is no longer supported.", model);
+				err = cJSON_AddObjectToObject(j, "error");
+				cJSON_AddStringToObject(err, "message", msg);
+				cJSON_AddStringToObject(err, "type", "invalid_request_error");
+				cJSON_AddNullToObject(err, "param");
+				cJSON_AddStringToObject(err, "code", k == 0 ? "model_not_found" : "model_decommissioned");
+			}
+			char *s = cJSON_PrintUnformatted(j);
+			reply(r, code, reason_of(code), "application/json", NULL, s);
+			free(s);
+			cJSON_Delete(j);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* [[slow=MS]], [[html502]], [[empty]], [[nonjson]]: answered (or left to
  * a child that waits), 1; else 0 (also in the child once it waited). */
 static int
-scripted_reply(struct req *r, const char *text)
+scripted_reply(struct req *r, const char *text, int tool_results)
 {
 	char d[256];
+	/* A barrier for tests: the conversation is held in its later rounds
+	 * until the test lets it go, whatever the machine's speed. */
+	if (tool_results && directive(text, "hold", d, sizeof d)) {
+		r->keep = 0;
+		pid_t pid = fork();
+		if (pid > 0) {
+			r->forked = 1;
+			buf_printf(&r->log, "-> (held until %s)\n", d + 5);
+			return 1;
+		}
+		if (pid == 0) {
+			r->child = 1;
+			for (int i = 0; i < 12000 && access(d + 5, F_OK) != 0; i++)
+				sleep_ms(10);
+		}
+	}
 	if (directive(text, "slow", d, sizeof d)) {
 		/* The wait happens in a child, so other clients are not held up;
 		 * the child's reply ends the connection. */
@@ -1297,9 +1362,13 @@ handle_model(struct server *sv, struct req *r, int provider)
 	read_talk(b, provider, &t);
 	const char *text = t.text.data;
 	struct answer a = {.model = str(b, "model"), .serial = sv->nreq};
+	char as[256];
+	int refused = retired_model(r, provider, text, a.model);
+	if (directive(text, "as", as, sizeof as) && as[2] == ' ')
+		a.model = as + 3;
 	/* Scripted failures first. */
-	if (!scripted_error(r, provider, text, seen_count(sv, text), a.model) &&
-	    !scripted_reply(r, text)) {
+	if (!refused && !scripted_error(r, provider, text, seen_count(sv, text), a.model) &&
+	    !scripted_reply(r, text, t.tool_results)) {
 		struct buf answer = {0};
 		compose(&a, &t, cJSON_GetObjectItemCaseSensitive(b, "tools"), provider, &answer);
 		send_answer(r, &a, provider, b, text);

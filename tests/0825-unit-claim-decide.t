@@ -1,0 +1,2 @@
+#!/bin/sh
+exec "$AC_BUILD/tests/t-claim-decide"
