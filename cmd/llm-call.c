@@ -18,6 +18,7 @@
  * else TASK_FALLBACK_MODELS, else the config's fallback.MODEL) and asked
  * again; with none left the call fails for good, naming the model. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -34,6 +35,7 @@
 #include "exec.h"
 #include "http.h"
 #include "llm.h"
+#include "llm_request.h"
 #include "llm_session.h"
 #include "mcp_client.h"
 #include "opt.h"
@@ -400,6 +402,45 @@ struct call {
 	long long ledger_tokens;
 };
 
+/* The request in file replaces the prompt, system prompt, context,
+ * attachments, options and stream of the call; without a model of its
+ * own (a replay on another provider) the provider's from the config. */
+static int
+replay_load(struct call *k, const char *file, struct err *e)
+{
+	struct llm_session *s = &k->o.s;
+	struct buf text = {0};
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	errno = 0;
+	if (fd < 0 || buf_read_fd(&text, fd, (size_t)PROMPT_MAX * 4) != 0) {
+		int en = errno;
+		if (fd >= 0)
+			close(fd);
+		buf_free(&text);
+		return err_set(e, ST_ERR, "cannot read the request to replay '%s': %s", file,
+		    en ? strerror(en) : "too large");
+	}
+	close(fd);
+	const char *prompt;
+	int stream;
+	int rc = llm_request_load(s, text.data ? text.data : "", &prompt, &stream, e);
+	buf_free(&text);
+	if (rc)
+		return rc;
+	k->prompt.len = 0;
+	buf_puts(&k->prompt, prompt);
+	if (stream >= 0 && k->o.stream < 0)
+		k->o.stream = stream;
+	if (!s->model && s->provider) {
+		char key[64];
+		snprintf(key, sizeof key, "%s_model", s->provider);
+		const char *m = config_get(k->cf, key);
+		int p = llm_provider_parse(s->provider);
+		s->model = m && *m ? m : p >= 0 ? llm_default_model(p) : NULL;
+	}
+	return ST_OK;
+}
+
 /* The model's price and what the run's budget leaves.  A price line that
  * does not read fails every run alike: EXEC_EXIT_PERMANENT. */
 static int
@@ -459,7 +500,14 @@ prepare(struct call *k, int argc, char **argv, struct err *e)
 	struct rlimit no_core = {0, 0};
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 || setrlimit(RLIMIT_CORE, &no_core) != 0)
 		return err_set(e, ST_ERR, "cannot keep the key out of core dumps: %s", strerror(errno));
-	if ((rc = config_load(&k->cf, e)) || (rc = llm_session_resolve(&o->s, k->cf, e)))
+	if ((rc = config_load(&k->cf, e)))
+		return rc == ST_INVALID ? EXEC_EXIT_PERMANENT : rc;
+	/* A replay (task-run --replay) sends a recorded request again: its
+	 * prompt replaces the one on standard input. */
+	const char *replay = env("TASK_REPLAY_FILE");
+	if (replay && (rc = replay_load(k, replay, e)))
+		return rc == ST_INVALID ? EXEC_EXIT_PERMANENT : rc;
+	if ((rc = llm_session_resolve(&o->s, k->cf, e)))
 		return rc == ST_INVALID ? EXEC_EXIT_PERMANENT : rc;
 	if ((rc = limits_set(k, e)))
 		return rc;
@@ -478,7 +526,7 @@ prepare(struct call *k, int argc, char **argv, struct err *e)
 		lc->on_text = on_text;
 		lc->arg = &k->sink;
 	}
-	if ((rc = llm_session_message(&o->s, k->prompt.data, e)))
+	if (!replay && (rc = llm_session_message(&o->s, k->prompt.data, e)))
 		return rc;
 	if ((o->s.context || o->tools || !o->no_log) && (rc = store_open(NULL, STORE_LOG, &k->st, e)))
 		return rc;
@@ -488,7 +536,7 @@ prepare(struct call *k, int argc, char **argv, struct err *e)
 	}
 	const char *mcp = o->mcp.len ? o->mcp.data : env("TASK_MCP");
 	const char *allow = o->allow.len ? o->allow.data : env("TASK_MCP_ALLOW");
-	if ((rc = llm_session_conversation(&o->s, k->st, e)) ||
+	if ((!replay && (rc = llm_session_conversation(&o->s, k->st, e))) ||
 	    (o->tools && (rc = llm_session_tools(&o->s, k->st, o->tools, e))))
 		return rc;
 	/* A task's server that mcp.json does not name (TASK_MCP, no flag)
@@ -498,6 +546,8 @@ prepare(struct call *k, int argc, char **argv, struct err *e)
 	/* A scheduled run may say what it achieved, beside its answer. */
 	if (env(OUTCOME_ENV))
 		llm_session_outcome_tool(&o->s);
+	if (replay && (rc = llm_request_conversation(&o->s, e)))
+		return rc == ST_INVALID ? EXEC_EXIT_PERMANENT : rc;
 	return llm_new(lc, &k->l, e);
 }
 
@@ -633,6 +683,8 @@ record(struct call *k, int rc, struct err *e)
 	}
 	/* The provider's word, untrusted: text of a bounded length. */
 	char *answered = k->r.model ? utf8_clean(k->r.model, strnlen(k->r.model, 200)) : NULL;
+	char *request = llm_request_save(&o->s, k->prompt.data);
+	scrub_in_place(&k->scrub, &request);
 	/* Tokens count also when the call failed: they were spent. */
 	struct llm_call rec = {
 		.run_id = (char *)env("TASK_RUN_ID"), .task_id = (char *)env("TASK_ID"),
@@ -644,7 +696,7 @@ record(struct call *k, int rc, struct err *e)
 		.cost = k->cost,
 		.finish_reason = rc ? NULL : k->r.finish_reason,
 		.duration_ms = k->answered ? k->latency : elapsed_ms(&k->t0), .error = rc ? e->msg : NULL,
-		.created_at = k->now, .tool_calls = tool_log,
+		.created_at = k->now, .tool_calls = tool_log, .request = request,
 		.ledger_dollars = k->ledger_dollars, .ledger_tokens = k->ledger_tokens,
 	};
 	int wrc = store_begin(k->st, &re);
@@ -658,6 +710,7 @@ record(struct call *k, int rc, struct err *e)
 	else
 		store_rollback(k->st);
 	free(tool_log);
+	free(request);
 	free(prompt);
 	free(system);
 	free(said);

@@ -19,6 +19,7 @@
 #include "deliver_send.h"
 #include "exec.h"
 #include "fire_env.h"
+#include "run_diff.h"
 #include "http.h"
 #include "notify.h"
 #include "opt.h"
@@ -308,8 +309,20 @@ hook_json(struct pass *p, const struct run *r, const char *task_name, const char
 		}
 		free(h.prev_success);
 	}
-	struct hook_event ev = {event, r->task_id, task_name, r, NULL};
+	/* A change carries what changed, from the answer before. */
+	char *diff = NULL;
+	struct run prev;
+	int found = 0;
+	struct err de;
+	if (event == EV_CHANGE && !run_diff_base(p->st, r, &prev, &found, &de) && found) {
+		struct buf d = {0};
+		run_diff(&prev, r, 0, &d);
+		diff = d.data;
+		run_free(&prev);
+	}
+	struct hook_event ev = {event, r->task_id, task_name, r, NULL, diff};
 	char *line = fire_hook_event(&ev);
+	free(diff);
 	cJSON *o = cJSON_Parse(line);
 	free(line);
 	if (!o)

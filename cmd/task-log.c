@@ -30,6 +30,7 @@
 #include "deliver.h"
 #include "taskargs.h"
 #include "tz.h"
+#include "run_diff.h"
 #include "usage.h"
 #include "utf8.h"
 #include "when.h"
@@ -392,6 +393,7 @@ usage(FILE *f)
 	    "       task-log --prune [--dry-run] [--vacuum] [--json]\n"
 	    "       task-log --audit [--task ID] [--limit N] [--json] | --audit --verify [--json]\n"
 	    "       task-log --deliveries [--status pending|delivered|failed] [--task ID] [--json]\n"
+	    "       task-log --diff [--words] [--json] RUN [RUN2]\n"
 	    "  -t, --task ID       runs of one task (any unique prefix, or its name)\n"
 	    "  -s, --status S      running, success, failed, timeout, interrupted,\n"
 	    "                      skipped, unstarted, missed, cancelled or blocked\n"
@@ -413,13 +415,18 @@ usage(FILE *f)
 	    "  -n, --dry-run       with --prune: only say what would go\n"
 	    "      --deliveries    the receipts of deliveries instead (task-deliver(1))\n"
 	    "      --vacuum        with --prune: give the freed space back to the file system\n"
+	    "      --diff RUN [RUN2]  what changed from RUN's answer to RUN2's, as a unified\n"
+	    "                      diff; without RUN2 from the run RUN replayed, else from\n"
+	    "                      its task's last success before it, to RUN\n"
+	    "      --words         with --diff: by word, inline ([-gone-]{+new+})\n"
 	    "  -h, --help, -V, --version\n");
 }
 
 struct args {
 	const char *task, *status, *since, *run, *context, *by;
 	long limit;
-	int json, utc, calls, usage, prune, dry, vacuum, deliveries, gate_skips, audit, verify;
+	int json, utc, calls, usage, prune, dry, vacuum, deliveries, gate_skips, audit, verify, diff,
+	    words;
 };
 
 /* Options into a; 0 to go on, else the exit status (-1: done, 0). */
@@ -427,7 +434,7 @@ static int
 parse_args(int argc, char **argv, struct args *a)
 {
 	enum { OPT_UTC = 256, OPT_CALLS, OPT_CONTEXT, OPT_USAGE, OPT_BY, OPT_PRUNE, OPT_VACUUM,
-		OPT_DELIVERIES, OPT_GATE_SKIPS, OPT_AUDIT, OPT_VERIFY };
+		OPT_DELIVERIES, OPT_GATE_SKIPS, OPT_AUDIT, OPT_VERIFY, OPT_DIFF, OPT_WORDS };
 	static const struct option opts[] = {
 		{"task", required_argument, NULL, 't'}, {"status", required_argument, NULL, 's'},
 		{"since", required_argument, NULL, 'S'}, {"limit", required_argument, NULL, 'l'},
@@ -440,6 +447,7 @@ parse_args(int argc, char **argv, struct args *a)
 		{"deliveries", no_argument, NULL, OPT_DELIVERIES},
 		{"gate-skips", no_argument, NULL, OPT_GATE_SKIPS},
 		{"audit", no_argument, NULL, OPT_AUDIT}, {"verify", no_argument, NULL, OPT_VERIFY},
+		{"diff", no_argument, NULL, OPT_DIFF}, {"words", no_argument, NULL, OPT_WORDS},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
 	struct err e;
@@ -464,6 +472,8 @@ parse_args(int argc, char **argv, struct args *a)
 		case OPT_GATE_SKIPS: a->gate_skips = 1; break;
 		case OPT_AUDIT: a->audit = 1; break;
 		case OPT_VERIFY: a->verify = 1; break;
+		case OPT_DIFF: a->diff = 1; break;
+		case OPT_WORDS: a->words = 1; break;
 		case 'l':
 			if (opt_number("--limit", optarg, NULL, 0, LONG_MAX, &a->limit, &e)) {
 				fprintf(stderr, "%s: %s (0: all)\n", prog, e.msg);
@@ -482,6 +492,13 @@ parse_args(int argc, char **argv, struct args *a)
 		return usage_error(prog, "--audit takes only --task, --limit, --verify and --json");
 	if (a->verify && a->task)
 		return usage_error(prog, "--verify checks the whole trail: it takes no --task");
+	if (a->words && !a->diff)
+		return usage_error(prog, "--words goes with --diff");
+	if (a->diff && (a->calls || a->usage || a->prune || a->deliveries || a->gate_skips || a->audit ||
+	    a->task || a->status || a->since || a->run || a->utc))
+		return usage_error(prog, "--diff takes one or two run ids, --words and --json");
+	if (a->diff && (argc - optind < 1 || argc - optind > 2))
+		return usage_error(prog, "--diff takes a run's id, and another's to compare it with");
 	if (a->deliveries && a->status && receipt_status_parse(a->status) < 0) {
 		opt_bad(&e, "--status", a->status, "pending, delivered or failed");
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
@@ -1014,6 +1031,52 @@ verify(struct logger *lg, int64_t now, struct err *e)
 	return ST_OK;
 }
 
+/* --diff: from's answer to to's; without to, from is the run compared
+ * and the run it is compared with comes first. */
+static int
+show_diff(struct logger *lg, const char *from_id, const char *to_id, int words, struct err *e)
+{
+	struct run a, b;
+	int found = 1, rc = store_run_get(lg->st, from_id, &a, e);
+	if (rc)
+		return rc;
+	if (to_id) {
+		rc = store_run_get(lg->st, to_id, &b, e);
+	} else {
+		b = a;
+		rc = run_diff_base(lg->st, &b, &a, &found, e);
+		if (!rc && !found)
+			rc = err_set(e, ST_NOTFOUND, "run '%.8s' has no run before it to compare with: no"
+			    " earlier success of its task", b.id);
+	}
+	if (rc) {
+		run_free(&a);
+		if (to_id || found)
+			return rc;
+		run_free(&b);
+		return rc;
+	}
+	struct buf out = {0};
+	int differ = run_diff(&a, &b, words, &out);
+	if (lg->json) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "from", a.id);
+		cJSON_AddStringToObject(o, "to", b.id);
+		cJSON_AddBoolToObject(o, "changed", differ);
+		cJSON_AddStringToObject(o, "diff", out.data ? out.data : "");
+		char *line = json_print_line(o);
+		printf("%s\n", line);
+		free(line);
+		cJSON_Delete(o);
+	} else if (out.data) {
+		fputs(out.data, stdout);
+	}
+	buf_free(&out);
+	run_free(&a);
+	run_free(&b);
+	return ST_OK;
+}
+
 static int
 task_log(int argc, char **argv)
 {
@@ -1063,6 +1126,10 @@ task_log(int argc, char **argv)
 	}
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
+	} else if (a.diff) {
+		if ((rc = show_diff(&lg, argv[optind], argc - optind > 1 ? argv[optind + 1] : NULL,
+		    a.words, &e)))
+			fprintf(stderr, "%s: %s\n", prog, e.msg);
 	} else if (argc > optind || a.run) {
 		if (a.run && (c = show_run(&lg, a.run)) > rc)
 			rc = c;

@@ -12,7 +12,9 @@
  * --payload fires the task as an event: the payload is its run's input
  * (fire_input.h), and with --key an event delivered twice fires once,
  * the second time saying which run the first became; a JSON line with
- * "payload" on standard input is such an event too. */
+ * "payload" on standard input is such an event too.  --replay sends a
+ * past run's model request again as a new run (trigger replay, no
+ * occurrence of its task: replay.h) and prints the new run's id. */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <limits.h>
@@ -35,6 +37,7 @@
 #include "opt.h"
 #include "outcome.h"
 #include "proc.h"
+#include "replay.h"
 #include "prog.h"
 #include "spend.h"
 #include "stopsig.h"
@@ -61,6 +64,7 @@ struct runner {
 	const char *payload; /* --payload, read: every task given fires an event with it */
 	const char *key;     /* --key: the event's id */
 	unsigned when_flags;
+	int replay;          /* --replay: print the new run's id, not its answer */
 };
 
 #define BACKFILL_MAX 100 /* occurrences in one --backfill range, at most */
@@ -98,7 +102,7 @@ on_report(const struct fire_report *r, void *arg)
 		fflush(stdout);
 		return;
 	}
-	if (run->output && *run->output) {
+	if (!rn->replay && run->output && *run->output) {
 		fputs(run->output, stdout);
 		if (run->output[strlen(run->output) - 1] != '\n' && rn->tty)
 			putchar('\n');
@@ -402,6 +406,29 @@ within_budget(struct runner *rn, const char *id, struct err *e)
 	return rc;
 }
 
+/* --replay RUN: its request sent again as a new run, whose id is printed. */
+static int
+replay_now(struct runner *rn, const char *run, const char *model, const char *provider,
+    struct err *e)
+{
+	char task_id[37], of_run[37], run_id[37];
+	char *request;
+	int rc = replay_request(rn->st, run, model, provider, task_id, of_run, &request, e);
+	if (!rc && !rn->force)
+		rc = within_budget(rn, task_id, e);
+	if (!rc)
+		rc = fire_replay(rn->f, task_id, of_run, request, run_id, e);
+	free(request);
+	if (rc)
+		return rc;
+	rc = run_wait(rn, run_id, e);
+	if (!rn->json) {
+		printf("%s\n", run_id);
+		fflush(stdout);
+	}
+	return rc;
+}
+
 static int
 run_one(const char *arg, void *ctx)
 {
@@ -460,6 +487,7 @@ usage(FILE *f)
 	    "usage: task-run [--queue] [--force] [--json] ID...\n"
 	    "       task-run --payload JSON|@FILE|- [--key KEY] [--queue] [--force] [--json] ID...\n"
 	    "       task-run --backfill FROM..TO [--dry-run] [--before-created] [--force] [--json] ID...\n"
+	    "       task-run --replay RUN [--model MODEL] [--provider PROVIDER] [--force] [--json]\n"
 	    "  ID may be any unique prefix of 4+ characters or the task's exact name; '-' reads ids\n"
 	    "  from standard input\n"
 	    "  -q, --queue   leave the run to task-tick's next pass (a watching one starts it now)\n"
@@ -473,6 +501,10 @@ usage(FILE *f)
 	    "                with \"payload\" (and \"key\") on standard input does the same\n"
 	    "  -k, --key KEY the event's id: an event delivered twice fires once, and says\n"
 	    "                which run it became\n"
+	    "  -r, --replay RUN  send run RUN's model request again, as it was sent (prompt,\n"
+	    "                system prompt, context, attachments, tools), as a new run with\n"
+	    "                trigger replay that is no occurrence; prints the new run's id\n"
+	    "  -m, --model MODEL, -P, --provider PROVIDER  with --replay: on this model or provider\n"
 	    "  -j, --json    print each run as a JSON object instead of its output\n"
 	    "  -h, --help, -V, --version\n");
 }
@@ -485,14 +517,16 @@ task_run(int argc, char **argv)
 		{"force", no_argument, NULL, 'f'}, {"backfill", required_argument, NULL, 'b'},
 		{"dry-run", no_argument, NULL, 'n'}, {"before-created", no_argument, NULL, 'B'},
 		{"payload", required_argument, NULL, 'p'}, {"key", required_argument, NULL, 'k'},
+		{"replay", required_argument, NULL, 'r'}, {"model", required_argument, NULL, 'm'},
+		{"provider", required_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
 	struct runner rn = {.sfd = -1, .tty = isatty(1)};
-	const char *payload_arg = NULL;
+	const char *payload_arg = NULL, *replay = NULL, *model = NULL, *provider = NULL;
 	char *payload = NULL;
 	char msg[128];
 	int c;
-	while ((c = opt_next(argc, argv, ":qjfb:np:k:hV", opts, msg, sizeof msg)) != -1) {
+	while ((c = opt_next(argc, argv, ":qjfb:np:k:r:m:P:hV", opts, msg, sizeof msg)) != -1) {
 		switch (c) {
 		case 'q': rn.queue = 1; break;
 		case 'b': rn.range = optarg; break;
@@ -502,6 +536,9 @@ task_run(int argc, char **argv)
 		case 'j': rn.json = 1; break;
 		case 'p': payload_arg = optarg; break;
 		case 'k': rn.key = optarg; break;
+		case 'r': replay = optarg; break;
+		case 'm': model = optarg; break;
+		case 'P': provider = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); return 0;
 		default: return usage_error(prog, "%s", msg);
@@ -520,6 +557,14 @@ task_run(int argc, char **argv)
 		return usage_error(prog, "--key names an event: it goes with --payload");
 	if (payload_arg && rn.range)
 		return usage_error(prog, "--payload fires an event; --backfill replays the schedule");
+	if ((model || provider) && !replay)
+		return usage_error(prog, "--model and --provider go with --replay");
+	if (replay && (rn.queue || rn.range || payload_arg || rn.dry_run))
+		return usage_error(prog, "--replay runs here and now, alone: not with --queue, --backfill"
+		    " or --payload");
+	if (replay && argc > optind)
+		return usage_error(prog, "--replay takes a run's id, not tasks' ids");
+	rn.replay = replay != NULL;
 	struct err e = {{0}};
 	if (rn.key) {
 		char *stored;
@@ -564,7 +609,12 @@ task_run(int argc, char **argv)
 	}
 	if (!rc) {
 		/* --payload - read the payload from stdin: ids come from the arguments. */
-		if (payload_arg && strcmp(payload_arg, "-") == 0 && argc == optind)
+		if (replay) {
+			/* A run that failed has said so through on_report. */
+			rc = replay_now(&rn, replay, model, provider, &e);
+			if (rc && !e.msg[0])
+				rn.status = rc, rc = ST_OK;
+		} else if (payload_arg && strcmp(payload_arg, "-") == 0 && argc == optind)
 			rc = err_set(&e, ST_INVALID, "--payload - reads standard input: give the ids as"
 			    " arguments");
 		else

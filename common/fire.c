@@ -25,6 +25,7 @@
 #include "exec.h"
 #include "fire.h"
 #include "fire_env.h"
+#include "run_diff.h"
 #include "fire_input.h"
 #include "claim_decide.h"
 #include "fire_rules.h"
@@ -425,7 +426,7 @@ run_executor(struct fire *f, struct job *j, const struct task *t, char *base, co
 		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, why);
 		return;
 	}
-	const char *input = have_in && in.text ? in.text : NULL;
+	const char *input = have_in && in.text && in.kind != INPUT_REPLAY ? in.text : NULL;
 	int named = prompt_vars_names(sent.prompt, "input") ||
 	    (t->system_prompt && prompt_vars_names(t->system_prompt, "input"));
 	if (prompt_vars_run(f->st, f->zs, &sent, j->run.started_at, fire_slot_of(t, &j->run),
@@ -483,7 +484,8 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 {
 	f->nruns++;
 	bound_waits(f);
-	if (str_empty(t->gate)) {
+	/* A replay sends its request as it was: no gate decides again. */
+	if (str_empty(t->gate) || j->run.trigger == TRIGGER_REPLAY) {
 		run_executor(f, j, t, prompt, NULL);
 		return;
 	}
@@ -553,6 +555,8 @@ struct claim_ctx {
 	 * had become when its key had been seen. */
 	const char *payload, *event_key;
 	int event_dup;
+	int replay;              /* the payload is a request to send again (fire_replay) */
+	const char *replay_of;   /* the run it was the request of */
 	char event_run[37];
 	struct notice *notices;  /* skips and pauses to tell once committed */
 	void (*preview)(const struct fire_preview *p, void *arg);
@@ -1224,12 +1228,14 @@ claim_event(struct task *t, int last_attempt, struct run *r, int *decision, void
 		return rc;
 	if (t->status == STATUS_RUNNING)
 		return err_set(e, ST_REFUSED, "task '%.8s' is already running", t->id);
-	if ((rc = run_fill(x->f, t, TIME_NONE, TRIGGER_EVENT, 1, x->now, r, e)))
+	if ((rc = run_fill(x->f, t, TIME_NONE, x->replay ? TRIGGER_REPLAY : TRIGGER_EVENT, 1, x->now,
+	    r, e)))
 		return rc;
 	if (uuid4(in.id) != 0)
 		return err_set(e, ST_ERR, "cannot make an event's id: no randomness");
 	memcpy(in.task_id, t->id, sizeof in.task_id);
-	in.kind = INPUT_EVENT;
+	in.kind = x->replay ? INPUT_REPLAY : INPUT_EVENT;
+	snprintf(in.upstream_run, sizeof in.upstream_run, "%s", x->replay ? x->replay_of : "");
 	in.key = (char *)x->event_key;
 	in.text = (char *)x->payload;
 	in.created_at = x->now;
@@ -1265,6 +1271,28 @@ fire_event(struct fire *f, const char *id, const char *payload, const char *key,
 		memcpy(run_id, x.event_run, 37);
 		return ST_OK;
 	}
+	if (!n)
+		return err_set(e, ST_REFUSED, "task '%.8s' is already running", id);
+	return start_alone(f, &c, run_id);
+}
+
+int
+fire_replay(struct fire *f, const char *id, const char *of_run, const char *request, char run_id[37],
+    struct err *e)
+{
+	struct claimed c;
+	struct claim_ctx x = {.f = f, .now = now_of(f), .manual = 1, .payload = request, .replay = 1,
+		.replay_of = of_run};
+	char *stored;
+	int n, rc = fire_event_key(NULL, &stored, e);
+	run_id[0] = 0;
+	if (rc)
+		return rc;
+	x.event_key = stored;
+	rc = claim_alone(f, id, claim_event, &x, &c, &n, e);
+	free(stored);
+	if (rc)
+		return rc;
 	if (!n)
 		return err_set(e, ST_REFUSED, "task '%.8s' is already running", id);
 	return start_alone(f, &c, run_id);
@@ -1453,13 +1481,29 @@ fire_notify(struct fire *f, const struct task *t, int event, const struct run *r
     const char *reason)
 {
 	const char *hook = !str_empty(t->notify) ? t->notify : f->o.notify;
-	struct hook_event ev = {event, t->id, t->name, r, reason};
+	struct hook_event ev = {event, t->id, t->name, r, reason, NULL};
 	if (hook)
 		notify(f, &ev, hook);
 }
 
 /* Report a recorded run and pass it to its hook, as its policy says.
  * Events beside the run's own (an auto-pause) go through fire_notify. */
+/* A change's diff from the answer before (NULL: none, or unreadable:
+ * the hook is told all the same). */
+static char *
+change_diff(struct fire *f, const struct run *r)
+{
+	struct run prev;
+	struct err e;
+	int found = 0;
+	if (run_diff_base(f->st, r, &prev, &found, &e) || !found)
+		return NULL;
+	struct buf out = {0};
+	run_diff(&prev, r, 0, &out);
+	run_free(&prev);
+	return out.data;
+}
+
 static void
 announce(struct fire *f, struct job *j)
 {
@@ -1468,8 +1512,9 @@ announce(struct fire *f, struct job *j)
 	    .told = j->idle_told};
 	if (f->cb.report)
 		f->cb.report(&rep, f->cb.arg);
+	char *diff = hook && j->event == EV_CHANGE ? change_diff(f, &j->run) : NULL;
 	struct hook_event ev = {j->event, j->run.task_id, j->name, &j->run,
-		j->event == EV_PAUSED ? j->paused : NULL};
+		j->event == EV_PAUSED ? j->paused : NULL, diff};
 	if (j->paused)
 		warnf(f, "task '%s' (%.8s) is %s; task-edit --enable %.8s resumes it",
 		    j->name ? j->name : "", j->run.task_id, j->paused, j->run.task_id);
@@ -1480,9 +1525,10 @@ announce(struct fire *f, struct job *j)
 	int64_t now = now_of(f);
 	if (j->notify && !j->no_resources && notify_fallback_first(f->st, j->run.task_id, j->run.id,
 	    now - (now % 86400 + 86400) % 86400, reason, sizeof reason)) {
-		struct hook_event fb = {EV_FALLBACK, j->run.task_id, j->name, &j->run, reason};
+		struct hook_event fb = {EV_FALLBACK, j->run.task_id, j->name, &j->run, reason, NULL};
 		notify(f, &fb, j->notify);
 	}
+	free(diff);
 }
 
 /* Tell the budget skips of a committed claim; forget those of one that failed. */

@@ -86,6 +86,11 @@ int fire_manual(struct fire *f, const char *id, char run_id[37], struct err *e);
  * it waits in the queue).  ST_REFUSED: already running. */
 int fire_event(struct fire *f, const char *id, const char *payload, const char *key,
     char run_id[37], int *dup, struct err *e);
+/* Claim task id for a replay of run of_run now (trigger replay, no
+ * occurrence): its executor is given request (llm_request.h) in
+ * TASK_REPLAY_FILE; its input names of_run.  ST_REFUSED: already running. */
+int fire_replay(struct fire *f, const char *id, const char *of_run, const char *request,
+    char run_id[37], struct err *e);
 /* Whether occurrence slot of task id ran: a run of it that was not only a
  * record of a skip or a miss (as of now; a claim checks again, held). */
 int fire_slot_ran(struct fire *f, const char *id, int64_t slot, int *ran, struct err *e);

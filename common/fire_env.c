@@ -8,6 +8,7 @@
 #include "config.h"
 #include "fire.h"
 #include "fire_env.h"
+#include "utf8.h"
 #include "notify.h"
 #include "opt.h"
 #include "spend.h"
@@ -243,6 +244,13 @@ fire_hook_event(const struct hook_event *ev)
 	cJSON_AddBoolToObject(o, "output_truncated", nout > NOTIFY_OUTPUT);
 	free(out);
 	cJSON_AddItemToObject(o, "error", r->error ? cJSON_CreateString(r->error) : cJSON_CreateNull());
+	if (ev->diff) {
+		size_t ndiff = strlen(ev->diff);
+		char *d = xstrndup(ev->diff, (size_t)utf8_cut(ev->diff, NOTIFY_OUTPUT));
+		cJSON_AddStringToObject(o, "diff", d);
+		cJSON_AddBoolToObject(o, "diff_truncated", ndiff > NOTIFY_OUTPUT);
+		free(d);
+	}
 	char *text = json_print_line(o);
 	cJSON_Delete(o);
 	char *line = xasprintf("%s\n", text);

@@ -46,6 +46,7 @@ struct hook_event {
 	const char *task_id, *name;
 	const struct run *run;
 	const char *reason;
+	const char *diff;        /* change: the unified diff from the last answer, or NULL */
 };
 /* A notify hook's environment: TASK_ID, TASK_NAME, TASK_EVENT and, with a
  * run, TASK_RUN_ID and TASK_STATUS. */

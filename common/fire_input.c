@@ -55,7 +55,7 @@ fire_input_load(struct store *st, const struct run *r, struct run_input *in, int
 {
 	*found = 0;
 	memset(in, 0, sizeof *in);
-	if (r->trigger != TRIGGER_AFTER && r->trigger != TRIGGER_EVENT)
+	if (r->trigger != TRIGGER_AFTER && r->trigger != TRIGGER_EVENT && r->trigger != TRIGGER_REPLAY)
 		return ST_OK;
 	int rc = store_input_find(st, INPUT_OF_RUN, NULL, r->id, in, found, e);
 	if (rc || !*found) {
@@ -71,6 +71,13 @@ fire_input_apply(const struct run_input *in, int named, char **text, char ***env
 {
 	*file = NULL;
 	const char *s = in->text ? in->text : "";
+	/* A replay's request goes to llm-call whole, in a file. */
+	if (in->kind == INPUT_REPLAY) {
+		int rc = payload_file(s, file, e);
+		if (!rc)
+			fire_env_set(envp, "TASK_REPLAY_FILE", *file);
+		return rc;
+	}
 	if (*s && !named) {
 		char *both = xasprintf("%s%s%s", *text, **text ? "\n\n" : "", s);
 		free(*text);

@@ -2,7 +2,8 @@
  * (store_chain.h keeps it): its input on standard input after the
  * prompt's own text, TASK_INPUT_RUN (a chain: the upstream run's id),
  * TASK_PAYLOAD (an event's payload, when short) and TASK_PAYLOAD_FILE (a
- * file holding it, always); and the payloads task-run reads. */
+ * file holding it, always); a replay its request, in the file named by
+ * TASK_REPLAY_FILE; and the payloads task-run reads. */
 #ifndef AC_FIRE_INPUT_H
 #define AC_FIRE_INPUT_H
 

@@ -360,6 +360,14 @@ void
 rules_after_run(struct task *t, struct zones *zs, const struct run *r, int64_t now)
 {
 	int ok = rules_run_ok(r);
+	/* A replay is no occurrence: the task's last run and answer stay. */
+	if (r->trigger == TRIGGER_REPLAY) {
+		int prev = task_status_parse(r->prev_status);
+		if (t->status == STATUS_RUNNING)
+			t->status = prev >= 0 && prev != STATUS_RUNNING ? prev : STATUS_PENDING;
+		t->updated_at = now;
+		return;
+	}
 	t->last_run_at = r->started_at;
 	set_str(&t->last_status, run_status_name(r->status));
 	free(t->last_error);

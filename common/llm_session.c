@@ -351,7 +351,13 @@ llm_session_conversation(struct llm_session *s, struct store *st, struct err *e)
 		int rc = store_history_load(st, s->context, max, &h, &nh, e);
 		if (rc)
 			return rc;
+		if (!s->history)
+			s->history = cJSON_CreateArray();
 		for (size_t i = 0; i < nh; i++) {
+			cJSON *m = cJSON_CreateObject();
+			cJSON_AddStringToObject(m, "role", h[i].role);
+			cJSON_AddStringToObject(m, "content", h[i].content);
+			cJSON_AddItemToArray(s->history, m);
 			if (strcmp(h[i].role, "user") == 0)
 				llm_msg_user(p, s->messages, h[i].content, NULL, 0);
 			else
@@ -759,6 +765,8 @@ llm_session_free(struct llm_session *s)
 	cJSON_Delete(s->names);
 	cJSON_Delete(s->env_attach);
 	cJSON_Delete(s->options);
+	cJSON_Delete(s->history);
+	cJSON_Delete(s->replay);
 	free(s->scoped_context);
 	free(s->outcome_summary);
 	str_words_free(s->rules.dirs, s->rules.ndirs);

@@ -67,6 +67,8 @@ struct llm_session {
 	cJSON *env_attach;          /* TASK_ATTACHMENTS, which attach points into */
 	char *scoped_context;       /* "SCOPE/NAME" in a scoped run, which context points to */
 	struct llm_attach_rules rules; /* an agent's task's limits (TASK_ORIGIN=agent) */
+	cJSON *history;             /* the context's messages sent, [{role, content}] */
+	cJSON *replay;              /* the request sent again (llm_request.h), or NULL */
 	/* Called with each request's reply (its own tokens) as it arrives,
 	 * before the next request is sent, so its spend can be written at
 	 * once; or NULL. */

@@ -118,11 +118,22 @@ prompt_vars_expand(const char *text, const struct prompt_vals *v)
 	return b.data ? b.data : xstrdup("");
 }
 
+struct answer_look {
+	char *out;
+	char last[37];   /* the last run seen, to page on from */
+	long seen;
+};
+
+/* A replay's answer is no answer of the task's own. */
 static int
 take_output(const struct run *r, void *arg)
 {
-	char **out = arg;
-	*out = xstrdup(r->output ? r->output : "");
+	struct answer_look *l = arg;
+	memcpy(l->last, r->id, sizeof l->last);
+	l->seen++;
+	if (r->trigger == TRIGGER_REPLAY)
+		return 0;
+	l->out = xstrdup(r->output ? r->output : "");
 	return 1;
 }
 
@@ -134,10 +145,17 @@ last_answer(struct store *st, const struct task *t, char **out, struct err *e)
 	run_filter_init(&rf);
 	rf.task_id = t->id;
 	rf.status = RUN_SUCCESS;
-	rf.limit = 1;
 	rf.with_output = 1;
-	*out = NULL;
-	return store_run_list(st, &rf, take_output, out, e);
+	rf.limit = 8;
+	struct answer_look l = {0};
+	int rc;
+	do {
+		l.seen = 0;
+		rc = store_run_list(st, &rf, take_output, &l, e);
+		rf.before = l.last;
+	} while (!rc && !l.out && l.seen == rf.limit);
+	*out = l.out;
+	return rc;
 }
 
 int

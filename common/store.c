@@ -1412,5 +1412,6 @@ llm_call_free(struct llm_call *c)
 	free(c->finish_reason);
 	free(c->error);
 	free(c->tool_calls);
+	free(c->request);
 	memset(c, 0, sizeof *c);
 }

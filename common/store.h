@@ -356,6 +356,7 @@ struct llm_call {
 	char *error;           /* NULL on success */
 	char *tool_calls;      /* JSON array of the tool calls made, or NULL */
 	int64_t created_at;
+	char *request;         /* the first request, as llm_request.h keeps it, or NULL */
 	/* Of cost and tokens, what is in the spend ledger already (written
 	 * as each request's answer came): store_call_add adds the rest. */
 	double ledger_dollars;

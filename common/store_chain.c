@@ -6,12 +6,21 @@
 #include "store_backend.h"
 #include "store_chain.h"
 
-static const char *const kind_names[INPUT_KIND_COUNT] = {"after", "event"};
+static const char *const kind_names[INPUT_KIND_COUNT] = {"after", "event", "replay"};
 
 const char *
 input_kind_name(int kind)
 {
 	return kind >= 0 && kind < INPUT_KIND_COUNT ? kind_names[kind] : "unknown";
+}
+
+int
+input_kind_parse(const char *s)
+{
+	for (int i = 0; s && i < INPUT_KIND_COUNT; i++)
+		if (strcmp(s, kind_names[i]) == 0)
+			return i;
+	return INPUT_EVENT;
 }
 
 void

@@ -15,7 +15,8 @@
 
 #include "store.h"
 
-enum input_kind { INPUT_AFTER, INPUT_EVENT, INPUT_KIND_COUNT };
+/* A replay's input is the request it sends again (llm_request.h). */
+enum input_kind { INPUT_AFTER, INPUT_EVENT, INPUT_REPLAY, INPUT_KIND_COUNT };
 
 struct run_input {
 	char id[37];
@@ -30,7 +31,8 @@ struct run_input {
 };
 void run_input_init(struct run_input *in);
 void run_input_free(struct run_input *in);
-const char *input_kind_name(int kind);      /* "after", "event" */
+const char *input_kind_name(int kind);      /* "after", "event", "replay" */
+int input_kind_parse(const char *s);        /* INPUT_EVENT unless another's name */
 
 enum { INPUT_BY_KEY, INPUT_OF_RUN, INPUT_NEXT };
 

@@ -788,6 +788,9 @@ static const char *const migrations[] = {
 	"ALTER TABLE llm_calls ADD COLUMN IF NOT EXISTS answered_model text;"
 	"ALTER TABLE llm_calls ADD COLUMN IF NOT EXISTS fallback_from text;"
 	"ALTER TABLE tasks ADD COLUMN IF NOT EXISTS fallback_models text;",
+	/* 18: the request a conversation began with, in a form any provider
+	 * can be sent again (task-run --replay). */
+	"ALTER TABLE llm_calls ADD COLUMN IF NOT EXISTS request text;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 

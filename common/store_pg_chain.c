@@ -66,7 +66,7 @@ pgc_input_find(struct store *st, int by, const char *task_id, const char *key,
 		pq_get_copy(pq, res, 0, 0, out->id, sizeof out->id);
 		pq_get_copy(pq, res, 0, 1, out->task_id, sizeof out->task_id);
 		const char *k = pq->getvalue(res, 0, 2);
-		out->kind = k && strcmp(k, "after") == 0 ? INPUT_AFTER : INPUT_EVENT;
+		out->kind = input_kind_parse(k);
 		out->key = pq_get_text(pq, res, 0, 3);
 		pq_get_copy(pq, res, 0, 4, out->upstream_run, sizeof out->upstream_run);
 		out->slot = pq_get_time(pq, res, 0, 5);

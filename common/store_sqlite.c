@@ -368,6 +368,9 @@ static const char *const migrations[] = {
 	"ALTER TABLE llm_calls ADD COLUMN answered_model TEXT;"
 	"ALTER TABLE llm_calls ADD COLUMN fallback_from TEXT;"
 	"ALTER TABLE tasks ADD COLUMN fallback_models TEXT;",
+	/* 22: the request a conversation began with, in a form any provider
+	 * can be sent again (task-run --replay). */
+	"ALTER TABLE llm_calls ADD COLUMN request TEXT;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -56,7 +56,7 @@ sqc_input_find(struct store *st, int by, const char *task_id, const char *key,
 		sq_col_copy(s, 0, out->id, sizeof out->id);
 		sq_col_copy(s, 1, out->task_id, sizeof out->task_id);
 		const char *k = (const char *)sqlite3_column_text(s, 2);
-		out->kind = k && strcmp(k, "after") == 0 ? INPUT_AFTER : INPUT_EVENT;
+		out->kind = input_kind_parse(k);
 		out->key = sq_col_text(s, 3);
 		sq_col_copy(s, 4, out->upstream_run, sizeof out->upstream_run);
 		out->slot = sq_col_time(s, 5);

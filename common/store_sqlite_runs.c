@@ -264,8 +264,8 @@ sq_call_add(struct store *st, struct llm_call *c, struct err *e)
 {
 	static const char q[] = "INSERT INTO llm_calls (run_id, task_id, context, provider, model,"
 	    " system_prompt, prompt, answer, input_tokens, output_tokens, finish_reason, duration_ms,"
-	    " error, created_at, tool_calls, cost, answered_model, fallback_from) VALUES (?1, ?2, ?3,"
-	    " ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)";
+	    " error, created_at, tool_calls, cost, answered_model, fallback_from, request) VALUES (?1,"
+	    " ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
 	sqlite3_stmt *s = sq_stmt(st, q, e);
 	if (!s)
 		return ST_ERR;
@@ -288,6 +288,7 @@ sq_call_add(struct store *st, struct llm_call *c, struct err *e)
 		sqlite3_bind_double(s, 16, c->cost);
 	sq_text(s, 17, c->answered_model);
 	sq_text(s, 18, c->fallback_from);
+	sq_text(s, 19, c->request);
 	int rc = sq_done(st, s, e, "recording a model call");
 	if (!rc)
 		c->id = sqlite3_last_insert_rowid(sq_db(st));
@@ -312,7 +313,7 @@ sq_call_list(struct store *st, const char *run_id, const char *task_id, long lim
 {
 	static const char q[] = "SELECT id, run_id, task_id, context, provider, model, system_prompt,"
 	    " prompt, answer, input_tokens, output_tokens, finish_reason, duration_ms, error,"
-	    " created_at, tool_calls, cost, answered_model, fallback_from FROM llm_calls"
+	    " created_at, tool_calls, cost, answered_model, fallback_from, request FROM llm_calls"
 	    " WHERE (?1 IS NULL OR run_id = ?1) AND (?2 IS NULL OR task_id = ?2)"
 	    " ORDER BY id DESC LIMIT ?3";
 	sqlite3_stmt *s = sq_stmt(st, q, e);
@@ -343,6 +344,7 @@ sq_call_list(struct store *st, const char *run_id, const char *task_id, long lim
 			.cost = col_cost(s, 16),
 			.answered_model = sq_col_text(s, 17),
 			.fallback_from = sq_col_text(s, 18),
+			.request = sq_col_text(s, 19),
 		};
 		stop = fn(&c, arg);
 		llm_call_free(&c);

@@ -26,7 +26,7 @@ static const char *const run_status_names[RUN_STATUS_COUNT] = {"running", "succe
 	"timeout", "interrupted", "skipped", "unstarted", "missed", "cancelled", "blocked"};
 static const char *const missed_names[MISSED_COUNT] = {"once", "skip", "all"};
 static const char *const trigger_names[TRIGGER_COUNT] = {"schedule", "manual", "retry", "catchup",
-	"heartbeat", "backfill", "after", "event"};
+	"heartbeat", "backfill", "after", "event", "replay"};
 static const char *const overlap_names[OVERLAP_COUNT] = {"queue", "skip", "replace"};
 
 #define ZONES_MAX 32

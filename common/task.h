@@ -20,9 +20,11 @@ enum run_status { RUN_RUNNING, RUN_SUCCESS, RUN_FAILED, RUN_TIMEOUT, RUN_INTERRU
 	RUN_SKIPPED, RUN_UNSTARTED, RUN_MISSED, RUN_CANCELLED, RUN_BLOCKED, RUN_STATUS_COUNT };
 /* What started a run: its slot on time, a person, a retry of a failed
  * slot, a slot caught up late, a heartbeat pass, a past slot replayed,
- * the end of a run it follows (chain.h), an event with a payload. */
+ * the end of a run it follows (chain.h), an event with a payload, a past
+ * run's request sent again (task-run --replay: no occurrence). */
 enum run_trigger { TRIGGER_SCHEDULE, TRIGGER_MANUAL, TRIGGER_RETRY, TRIGGER_CATCHUP,
-	TRIGGER_HEARTBEAT, TRIGGER_BACKFILL, TRIGGER_AFTER, TRIGGER_EVENT, TRIGGER_COUNT };
+	TRIGGER_HEARTBEAT, TRIGGER_BACKFILL, TRIGGER_AFTER, TRIGGER_EVENT, TRIGGER_REPLAY,
+	TRIGGER_COUNT };
 enum missed_policy { MISSED_ONCE, MISSED_SKIP, MISSED_ALL, MISSED_COUNT };
 /* An occurrence due while its task still runs: waits for it, is skipped,
  * or ends it. */

@@ -100,7 +100,7 @@ INSERT INTO runs (id, task_id, trigger, status, started_at, lease_until, owner_i
     1795000060, 'gone'
     FROM tasks WHERE name = 'busy';
 UPDATE tasks SET status = 'running' WHERE name = 'busy';
-PRAGMA user_version = 11;
+ALTER TABLE llm_calls DROP COLUMN request; PRAGMA user_version = 11;
 EOF
 
 test_expect_success 'a store of schema 11: its run in flight and last successes move to the tasks' '

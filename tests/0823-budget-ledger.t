@@ -125,7 +125,7 @@ test_expect_success 'a run in flight counts what it reserved; its end settles it
 # What the store looked like before the ledger.
 rewind() {
 	case $AC_STORE in
-	sqlite) store_sql "DROP TABLE spend; DROP TABLE reserves; ALTER TABLE llm_calls DROP COLUMN answered_model; ALTER TABLE llm_calls DROP COLUMN fallback_from; ALTER TABLE tasks DROP COLUMN fallback_models; PRAGMA user_version = 18" ;;
+	sqlite) store_sql "DROP TABLE spend; DROP TABLE reserves; ALTER TABLE llm_calls DROP COLUMN answered_model; ALTER TABLE llm_calls DROP COLUMN fallback_from; ALTER TABLE tasks DROP COLUMN fallback_models; ALTER TABLE llm_calls DROP COLUMN request; PRAGMA user_version = 18" ;;
 	postgres) store_sql "DROP TABLE spend, reserves; UPDATE agentcron_schema SET version = 14" ;;
 	esac
 }

@@ -61,12 +61,12 @@ test_expect_success 'a store of the schema before the tokens table is upgraded i
 		DROP TABLE web_tokens; DROP TABLE web_hooks; DROP TABLE web_hook_events;
 		DROP INDEX tasks_herd; DROP TABLE run_inputs; DROP INDEX tasks_after; ALTER TABLE tasks DROP COLUMN after_tasks; DROP INDEX tasks_deliver; DROP TABLE receipts;
 		ALTER TABLE tasks DROP COLUMN deliver; ALTER TABLE tasks DROP COLUMN deliver_on;
-		PRAGMA user_version = 13" ;;
+		ALTER TABLE llm_calls DROP COLUMN request; PRAGMA user_version = 13" ;;
 	postgres) TASK_DB=$old store_sql "DROP TABLE spend, reserves; ALTER TABLE tasks DROP COLUMN gate, DROP COLUMN gate_timeout;
 		DROP TABLE web_tokens, web_hooks, web_hook_events;
 		DROP INDEX tasks_herd; DROP TABLE run_inputs; DROP INDEX tasks_after; ALTER TABLE tasks DROP COLUMN after_tasks; DROP INDEX tasks_deliver; DROP TABLE receipts;
 		ALTER TABLE tasks DROP COLUMN deliver, DROP COLUMN deliver_on;
-		UPDATE agentcron_schema SET version = 9" ;;
+		ALTER TABLE llm_calls DROP COLUMN request; UPDATE agentcron_schema SET version = 9" ;;
 	esac &&
 	{ TASK_DB=$old task-web --new-token after >/dev/null 2>err || { cat err; false; }; } &&
 	TASK_DB=$old task-web --tokens | cut -f1 >actual &&

@@ -23,10 +23,10 @@ test_expect_success 'a store from before the timeline index is upgraded in place
 	case $AC_STORE in
 	sqlite) sqlite3 "$old" "DROP TABLE spend; DROP TABLE reserves; ALTER TABLE llm_calls DROP COLUMN answered_model; ALTER TABLE llm_calls DROP COLUMN fallback_from; ALTER TABLE tasks DROP COLUMN fallback_models; DROP TABLE run_inputs; DROP INDEX tasks_after; ALTER TABLE tasks DROP COLUMN after_tasks;
 		ALTER TABLE tasks DROP COLUMN gate; ALTER TABLE tasks DROP COLUMN gate_timeout;
-		DROP INDEX tasks_herd; PRAGMA user_version = 15" ;;
+		DROP INDEX tasks_herd; ALTER TABLE llm_calls DROP COLUMN request; PRAGMA user_version = 15" ;;
 	postgres) TASK_DB=$old store_sql "DROP TABLE spend, reserves; DROP TABLE run_inputs; DROP INDEX tasks_after;
 		ALTER TABLE tasks DROP COLUMN after_tasks, DROP COLUMN gate, DROP COLUMN gate_timeout;
-		DROP INDEX tasks_herd; UPDATE agentcron_schema SET version = 11" ;;
+		DROP INDEX tasks_herd; ALTER TABLE llm_calls DROP COLUMN request; UPDATE agentcron_schema SET version = 11" ;;
 	esac &&
 	TASK_DB=$old task-ls | cut -f2 >actual &&
 	echo kept >expect && test_cmp expect actual &&
@@ -36,7 +36,7 @@ test_expect_success 'a store from before the timeline index is upgraded in place
 	postgres) TASK_DB=$old store_sql "SELECT count(*) FROM pg_indexes WHERE indexname = '\''tasks_herd'\''
 		UNION ALL SELECT max(version) FROM agentcron_schema" ;;
 	esac >actual &&
-	case $AC_STORE in sqlite) printf "1\n21\n" ;; postgres) printf "1\n17\n" ;; esac >expect &&
+	case $AC_STORE in sqlite) printf "1\n22\n" ;; postgres) printf "1\n18\n" ;; esac >expect &&
 	test_cmp expect actual
 '
 

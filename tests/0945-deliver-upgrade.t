@@ -10,11 +10,11 @@ test_expect_success 'a store from before delivery is upgraded and keeps its task
 	sqlite) sqlite3 "$TASK_DB" "DROP TABLE spend; DROP TABLE reserves; ALTER TABLE llm_calls DROP COLUMN answered_model; ALTER TABLE llm_calls DROP COLUMN fallback_from; ALTER TABLE tasks DROP COLUMN fallback_models; ALTER TABLE tasks DROP COLUMN gate; ALTER TABLE tasks DROP COLUMN gate_timeout;
 		DROP INDEX tasks_herd; DROP TABLE run_inputs; DROP INDEX tasks_after; ALTER TABLE tasks DROP COLUMN after_tasks; DROP INDEX tasks_deliver; DROP TABLE receipts;
 		ALTER TABLE tasks DROP COLUMN deliver; ALTER TABLE tasks DROP COLUMN deliver_on;
-		PRAGMA user_version = 14;" ;;
+		ALTER TABLE llm_calls DROP COLUMN request; PRAGMA user_version = 14;" ;;
 	postgres) store_sql "DROP TABLE spend, reserves; ALTER TABLE tasks DROP COLUMN gate, DROP COLUMN gate_timeout;
 		DROP INDEX tasks_herd; DROP TABLE run_inputs; DROP INDEX tasks_after; ALTER TABLE tasks DROP COLUMN after_tasks; DROP INDEX tasks_deliver; DROP TABLE receipts;
 		ALTER TABLE tasks DROP COLUMN deliver; ALTER TABLE tasks DROP COLUMN deliver_on;
-		UPDATE agentcron_schema SET version = 10" ;;
+		ALTER TABLE llm_calls DROP COLUMN request; UPDATE agentcron_schema SET version = 10" ;;
 	esac &&
 	task-ls | cut -f2 >actual && echo kept >expect && test_cmp expect actual &&
 	task-edit kept --deliver mailto:me@example.org >/dev/null &&

@@ -162,13 +162,13 @@ test_expect_success 'a store from before the indexes is upgraded and reads the s
 			DROP INDEX tasks_failing; DROP INDEX tasks_budget; DROP INDEX runs_status;
 			CREATE INDEX runs_status ON runs(status, task_id, ended_at); DROP INDEX tasks_herd; DROP TABLE run_inputs; DROP INDEX tasks_after; ALTER TABLE tasks DROP COLUMN after_tasks; DROP INDEX tasks_deliver; DROP TABLE receipts;
 			ALTER TABLE tasks DROP COLUMN deliver; ALTER TABLE tasks DROP COLUMN deliver_on;
-			PRAGMA user_version = 12"
+			ALTER TABLE llm_calls DROP COLUMN request; PRAGMA user_version = 12"
 	else
 		pg_sql "DROP TABLE spend, reserves; ALTER TABLE tasks DROP COLUMN gate, DROP COLUMN gate_timeout;
 			DROP INDEX tasks_paused; DROP INDEX tasks_failing; DROP INDEX tasks_budget;
 			DROP INDEX tasks_herd; DROP TABLE run_inputs; DROP INDEX tasks_after; ALTER TABLE tasks DROP COLUMN after_tasks; DROP INDEX tasks_deliver; DROP TABLE receipts;
 			ALTER TABLE tasks DROP COLUMN deliver, DROP COLUMN deliver_on;
-			UPDATE agentcron_schema SET version = 8"
+			ALTER TABLE llm_calls DROP COLUMN request; UPDATE agentcron_schema SET version = 8"
 	fi &&
 	plans "" >upgraded &&
 	listed upgraded "paused IS NOT NULL" tasks_paused &&

@@ -148,9 +148,9 @@ test_expect_success 'a store of the schema before chains is upgraded in place' '
 	TASK_DB=$old task-add --manual --name kept --exec "$PWD/ex" "a prompt" >/dev/null &&
 	case $AC_STORE in
 	sqlite) sqlite3 "$old" "DROP TABLE spend; DROP TABLE reserves; ALTER TABLE llm_calls DROP COLUMN answered_model; ALTER TABLE llm_calls DROP COLUMN fallback_from; ALTER TABLE tasks DROP COLUMN fallback_models; DROP TABLE run_inputs; DROP INDEX tasks_after;
-		ALTER TABLE tasks DROP COLUMN after_tasks; PRAGMA user_version = 17" ;;
+		ALTER TABLE tasks DROP COLUMN after_tasks; ALTER TABLE llm_calls DROP COLUMN request; PRAGMA user_version = 17" ;;
 	postgres) TASK_DB=$old store_sql "DROP TABLE spend, reserves; DROP TABLE run_inputs; DROP INDEX tasks_after;
-		ALTER TABLE tasks DROP COLUMN after_tasks; UPDATE agentcron_schema SET version = 13" ;;
+		ALTER TABLE tasks DROP COLUMN after_tasks; ALTER TABLE llm_calls DROP COLUMN request; UPDATE agentcron_schema SET version = 13" ;;
 	esac &&
 	TASK_DB=$old task-add --manual --name next --after kept --exec "$PWD/ex" "then" >/dev/null &&
 	rm -f log && TASK_DB=$old task-run kept >/dev/null && TASK_DB=$old task-tick >/dev/null 2>&1 &&

@@ -146,7 +146,7 @@ test_expect_success 'a store from before the step is upgraded in place and keeps
 	TASK_DB=$old llm-call -m gpt-4.1 "before" >out &&
 	case $AC_STORE in
 	sqlite) sqlite3 "$old" "ALTER TABLE llm_calls DROP COLUMN answered_model;
-		ALTER TABLE llm_calls DROP COLUMN fallback_from; ALTER TABLE tasks DROP COLUMN fallback_models; PRAGMA user_version = 20" ;;
+		ALTER TABLE llm_calls DROP COLUMN fallback_from; ALTER TABLE tasks DROP COLUMN fallback_models; ALTER TABLE llm_calls DROP COLUMN request; PRAGMA user_version = 20" ;;
 	postgres) TASK_DB=$old store_sql "ALTER TABLE llm_calls DROP COLUMN answered_model,
 		DROP COLUMN fallback_from; ALTER TABLE tasks DROP COLUMN fallback_models;
 		UPDATE agentcron_schema SET version = 16" ;;

@@ -177,7 +177,7 @@ test_expect_success 'a store from before the audit trail is upgraded and audits 
 	reset_store &&
 	task-add --manual --name kept x >/dev/null &&
 	case $AC_STORE in
-	sqlite) store_sql "DROP TABLE audit; ALTER TABLE llm_calls DROP COLUMN answered_model; ALTER TABLE llm_calls DROP COLUMN fallback_from; ALTER TABLE tasks DROP COLUMN fallback_models; PRAGMA user_version = 19" ;;
+	sqlite) store_sql "DROP TABLE audit; ALTER TABLE llm_calls DROP COLUMN answered_model; ALTER TABLE llm_calls DROP COLUMN fallback_from; ALTER TABLE tasks DROP COLUMN fallback_models; ALTER TABLE llm_calls DROP COLUMN request; PRAGMA user_version = 19" ;;
 	postgres) store_sql "DROP TABLE audit; DROP FUNCTION agentcron_audit_append_only; UPDATE agentcron_schema SET version = 15" ;;
 	esac &&
 	task-edit kept --name still >/dev/null &&

@@ -14,7 +14,8 @@
  * must carry none); it is never written anywhere: the logs say only whether
  * the key matched.  Each request is logged as DIR/N.req: the request line,
  * the headers that matter and the JSON body flattened to one `path = value`
- * line per leaf (DIR/last.req: the latest); DIR/requests.log has one line
+ * line per leaf (DIR/last.req: the latest), and the body as it came as
+ * DIR/N.body; DIR/requests.log has one line
  * per request.  -q logs nothing (for benchmarks).
  *
  * The answer is "echo: " and the last user text.  Directives in that text
@@ -1431,6 +1432,16 @@ commit_log(struct req *r)
 	char name[64];
 	snprintf(name, sizeof name, "%d.req", sv->nreq);
 	append_file(sv->dir, name, r->log.data);
+	/* N.body: the body as it came, byte for byte (a replay is compared so). */
+	if (r->body) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%d.body", sv->dir, sv->nreq);
+		int bf = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (bf >= 0) {
+			write_all(bf, r->body, r->blen);
+			close(bf);
+		}
+	}
 	/* last.req: the latest request alone, for tests that look at one. */
 	char last[4096];
 	snprintf(last, sizeof last, "%s/last.req", sv->dir);

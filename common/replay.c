@@ -1,0 +1,65 @@
+/* replay.c: a past run's request, for task-run --replay (replay.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "replay.h"
+
+/* Calls come newest first: the last one with a request began the run. */
+static int
+take_request(const struct llm_call *c, void *arg)
+{
+	char **out = arg;
+	if (c->request) {
+		free(*out);
+		*out = xstrdup(c->request);
+	}
+	return 0;
+}
+
+int
+replay_request(struct store *st, const char *run_prefix, const char *model,
+    const char *provider, char task_id[37], char run_id[37], char **request, struct err *e)
+{
+	struct run r;
+	char *text = NULL;
+	*request = NULL;
+	/* llm.h's names; its code, with libcurl, is llm-call's alone. */
+	if (provider && strcmp(provider, "openai") && strcmp(provider, "anthropic") &&
+	    strcmp(provider, "echo"))
+		return err_set(e, ST_INVALID, "unknown provider '%s' (openai, anthropic or echo)", provider);
+	if (model && !*model)
+		return err_set(e, ST_INVALID, "--model: empty model name");
+	int rc = store_run_get(st, run_prefix, &r, e);
+	if (rc)
+		return rc;
+	memcpy(task_id, r.task_id, 37);
+	memcpy(run_id, r.id, 37);
+	rc = store_call_list(st, r.id, NULL, 0, take_request, &text, e);
+	if (!rc && !text)
+		rc = err_set(e, ST_INVALID, "run '%.8s' has no model request on record to replay"
+		    " (not an llm-call run, or one from before requests were kept)", r.id);
+	run_free(&r);
+	if (rc)
+		return rc;
+	cJSON *o = cJSON_Parse(text);
+	free(text);
+	if (!cJSON_IsObject(o)) {
+		cJSON_Delete(o);
+		return err_set(e, ST_INVALID, "the request on record is not JSON");
+	}
+	if (provider) {
+		cJSON_DeleteItemFromObjectCaseSensitive(o, "provider");
+		cJSON_AddStringToObject(o, "provider", provider);
+		if (!model)
+			cJSON_DeleteItemFromObjectCaseSensitive(o, "model");
+	}
+	if (model) {
+		cJSON_DeleteItemFromObjectCaseSensitive(o, "model");
+		cJSON_AddStringToObject(o, "model", model);
+	}
+	*request = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	return *request ? ST_OK : err_set(e, ST_ERR, "out of memory");
+}

@@ -1,0 +1,20 @@
+/* replay.h: what task-run --replay sends again: the request a past run's
+ * model conversation began with (llm_request.h), kept with its first
+ * model call, on another model or provider if asked. */
+#ifndef AC_REPLAY_H
+#define AC_REPLAY_H
+
+#include "store.h"
+#include "util.h"
+
+/* replay.c */
+/* Run run_prefix's request (*request, malloc'd JSON text), its full id
+ * and its task's id, with model and provider (NULL: as it was) put in its place; a
+ * provider without a model drops the model (llm-call takes that
+ * provider's own).  ST_NOTFOUND: no such run; ST_INVALID: no request on
+ * record (not an llm-call run, or one from before requests were kept),
+ * or an unknown provider. */
+int replay_request(struct store *st, const char *run_prefix, const char *model,
+    const char *provider, char task_id[37], char run_id[37], char **request, struct err *e);
+
+#endif
