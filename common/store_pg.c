@@ -791,6 +791,11 @@ static const char *const migrations[] = {
 	/* 18: the request a conversation began with, in a form any provider
 	 * can be sent again (task-run --replay). */
 	"ALTER TABLE llm_calls ADD COLUMN IF NOT EXISTS request text;",
+	/* 19: a blocked task (waiting for a person) is listed from the
+	 * failing tasks' index, in the same walk. */
+	"DROP INDEX IF EXISTS tasks_failing;"
+	"CREATE INDEX tasks_failing ON tasks ((coalesce(next_run_at, 9223372036854775807)), seq)"
+	" WHERE last_status IN ('failed', 'timeout', 'interrupted', 'blocked') AND deleted_at IS NULL;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 

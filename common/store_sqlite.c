@@ -371,6 +371,11 @@ static const char *const migrations[] = {
 	/* 22: the request a conversation began with, in a form any provider
 	 * can be sent again (task-run --replay). */
 	"ALTER TABLE llm_calls ADD COLUMN request TEXT;",
+	/* 23: a blocked task (waiting for a person) is listed from the
+	 * failing tasks' index, in the same walk. */
+	"DROP INDEX IF EXISTS tasks_failing;"
+	"CREATE INDEX tasks_failing ON tasks(ifnull(next_run_at, 9223372036854775807))"
+	" WHERE last_status IN ('failed', 'timeout', 'interrupted', 'blocked') AND deleted_at IS NULL;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
