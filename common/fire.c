@@ -1249,26 +1249,27 @@ claim_event(struct task *t, int last_attempt, struct run *r, int *decision, void
 	return ST_OK;
 }
 
-int
-fire_event(struct fire *f, const char *id, const char *payload, const char *key, char run_id[37],
-    int *dup, struct err *e)
+/* A run asked for by an event or a replay: claimed alone under the key
+ * stored for it, then started. */
+static int
+claim_asked(struct fire *f, const char *id, struct claim_ctx *x, const char *key,
+    char run_id[37], int *dup, struct err *e)
 {
 	struct claimed c;
-	struct claim_ctx x = {.f = f, .now = now_of(f), .manual = 1, .payload = payload};
 	char *stored;
 	int n, rc = fire_event_key(key, &stored, e);
 	*dup = 0;
 	run_id[0] = 0;
 	if (rc)
 		return rc;
-	x.event_key = stored;
-	rc = claim_alone(f, id, claim_event, &x, &c, &n, e);
+	x->event_key = stored;
+	rc = claim_alone(f, id, claim_event, x, &c, &n, e);
 	free(stored);
 	if (rc)
 		return rc;
-	if (x.event_dup) {
+	if (x->event_dup) {
 		*dup = 1;
-		memcpy(run_id, x.event_run, 37);
+		memcpy(run_id, x->event_run, 37);
 		return ST_OK;
 	}
 	if (!n)
@@ -1277,25 +1278,21 @@ fire_event(struct fire *f, const char *id, const char *payload, const char *key,
 }
 
 int
+fire_event(struct fire *f, const char *id, const char *payload, const char *key, char run_id[37],
+    int *dup, struct err *e)
+{
+	struct claim_ctx x = {.f = f, .now = now_of(f), .manual = 1, .payload = payload};
+	return claim_asked(f, id, &x, key, run_id, dup, e);
+}
+
+int
 fire_replay(struct fire *f, const char *id, const char *of_run, const char *request, char run_id[37],
     struct err *e)
 {
-	struct claimed c;
 	struct claim_ctx x = {.f = f, .now = now_of(f), .manual = 1, .payload = request, .replay = 1,
 		.replay_of = of_run};
-	char *stored;
-	int n, rc = fire_event_key(NULL, &stored, e);
-	run_id[0] = 0;
-	if (rc)
-		return rc;
-	x.event_key = stored;
-	rc = claim_alone(f, id, claim_event, &x, &c, &n, e);
-	free(stored);
-	if (rc)
-		return rc;
-	if (!n)
-		return err_set(e, ST_REFUSED, "task '%.8s' is already running", id);
-	return start_alone(f, &c, run_id);
+	int dup;
+	return claim_asked(f, id, &x, NULL, run_id, &dup, e);
 }
 
 /* ---- backfill ---- */
