@@ -708,14 +708,6 @@ usage_line(struct logger *lg, int by, const struct usage_row *r, int total)
 	printf("%s\t%s\t%s\t%.6f\n", calls, in, out, r->cost);
 }
 
-static int
-count_run(const struct run *r, void *arg)
-{
-	(void)r;
-	++*(long *)arg;
-	return 0;
-}
-
 /* After --usage: the runs whose gate found nothing to do, which cost
  * nothing (no model call), when there were any. */
 static int
@@ -727,7 +719,7 @@ gate_skips_line(struct logger *lg, const struct run_filter *f, struct err *e)
 	g.status = -1;
 	g.limit = 0;
 	g.with_output = 0;
-	int rc = store_run_list(lg->st, &g, count_run, &n, e);
+	int rc = store_run_count(lg->st, &g, &n, e);
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", prog, e->msg);
 		return rc;

@@ -112,14 +112,6 @@ take_count(const char *status, long long n, void *arg)
 	}
 }
 
-static int
-count_run(const struct run *r, void *arg)
-{
-	(void)r;
-	++*(long *)arg;
-	return 0;
-}
-
 /* The runs of 24 h that their gate found nothing to do for: read among
  * the day's skipped runs only, when there are some. */
 static int
@@ -135,7 +127,7 @@ count_gate_skips(struct status *s, struct err *e)
 	run_filter_init(&f);
 	f.gate_skips = 1;
 	f.since = s->now - 86400;
-	return store_run_list(s->st, &f, count_run, &s->gate_skips, e);
+	return store_run_count(s->st, &f, &s->gate_skips, e);
 }
 
 static void

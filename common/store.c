@@ -628,6 +628,21 @@ store_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *ar
 	return st->ops->run_list(st, f, fn, arg, e);
 }
 
+static int
+count_one_run(const struct run *r, void *arg)
+{
+	(void)r;
+	++*(long *)arg;
+	return 0;
+}
+
+int
+store_run_count(struct store *st, const struct run_filter *f, long *n, struct err *e)
+{
+	*n = 0;
+	return st->ops->run_list(st, f, count_one_run, n, e);
+}
+
 int
 store_run_note(struct store *st, const char *id, const char *note, struct err *e)
 {

@@ -183,6 +183,7 @@ void run_filter_init(struct run_filter *f);
 typedef int (*run_fn)(const struct run *r, void *arg); /* non-zero stops */
 
 int store_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, struct err *e); /* newest first */
+int store_run_count(struct store *st, const struct run_filter *f, long *n, struct err *e);
 int store_run_get(struct store *st, const char *id_or_prefix, struct run *r, struct err *e); /* any case */
 /* Set a run's note: a run in flight asked to end (--overlap replace)
  * carries "cancel: WHY" until its owner ends it. */
