@@ -840,6 +840,7 @@ print_prometheus(struct status *s, struct err *e)
 	printf("agentcron_tasks{state=\"failing\"} %ld\n", s->nfailing);
 	printf("agentcron_tasks{state=\"paused_by_failures\"} %ld\n", s->npaused);
 	printf("agentcron_tasks{state=\"over_budget\"} %ld\n", s->nover);
+	printf("agentcron_tasks{state=\"blocked\"} %ld\n", s->nblocked);
 	metric_head("agentcron_paused", "gauge", "1 while firing is paused (task-tick --pause).");
 	printf("agentcron_paused %d\n", s->paused != NULL);
 	metric_head("agentcron_deliveries_total", "counter", "Deliveries of answers (receipts kept),"

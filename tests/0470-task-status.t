@@ -120,6 +120,7 @@ test_expect_success '--prometheus: the exposition format, as promtool reads it' 
 	agentcron_tasks{state="failing"} 1
 	agentcron_tasks{state="paused_by_failures"} 0
 	agentcron_tasks{state="over_budget"} 0
+	agentcron_tasks{state="blocked"} 0
 	agentcron_paused 0
 	EOF
 	test_cmp expect actual &&

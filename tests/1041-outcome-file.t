@@ -64,6 +64,8 @@ test_expect_success 'blocked: its own status, not retried, the hook told, task-s
 	test_expect_code 1 env TASK_NOW=2026-11-24T07:02:00Z task-status --check >check &&
 	grep -q "^AGENTCRON WARNING - 1 task blocked, waiting for a person (.queue.: reported blocked: needs a login to the bank)" check &&
 	TASK_NOW=2026-11-24T07:02:00Z task-status --json | grep -q "\"blocked\":1" &&
+	TASK_NOW=2026-11-24T07:02:00Z task-status --prometheus >metrics &&
+	grep -q "^agentcron_tasks{state=\"blocked\"} 1$" metrics &&
 	test_expect_code 1 task-run queue >/dev/null 2>&1
 '
 
