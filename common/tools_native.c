@@ -177,7 +177,7 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
     char count[3][24], struct buf *out)
 {
 	static const char *const arrays[] = {"plan", "attachments", "mcp", "mcp_allow", "deliver",
-		"after"};
+		"after", "fallback_models"};
 	int n = 0, b;
 	const char *given[8];
 	for (const char *const *k = schedule_args; *k; k++) {
@@ -235,9 +235,11 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
 	a->heartbeat = tools_arg_bool(args, "heartbeat", &b) && b;
 	if (tools_arg_bool(args, "enabled", &b))
 		a->enabled = b;
-	const char ***lists[] = {&a->plan, &a->attach, &a->mcp, &a->mcp_allow, &a->deliver, &a->after};
-	size_t *counts[] = {&a->nplan, &a->nattach, &a->nmcp, &a->nmcp_allow, &a->ndeliver, &a->nafter};
-	for (int i = 0; i < 6; i++) {
+	const char ***lists[] = {&a->plan, &a->attach, &a->mcp, &a->mcp_allow, &a->deliver, &a->after,
+		&a->fallback};
+	size_t *counts[] = {&a->nplan, &a->nattach, &a->nmcp, &a->nmcp_allow, &a->ndeliver, &a->nafter,
+		&a->nfallback};
+	for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
 		const cJSON *v = tools_arg(args, arrays[i]), *it;
 		const char ***list = lists[i];
 		size_t *nlist = counts[i];
@@ -641,6 +643,8 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	{"payload", "object", "Extra JSON data handed to the run.", NULL, 0, NULL, NULL}, \
 	{"model", "string", "Model for this task's runs. Default: the configured one.", NULL, 0, \
 	    NULL, NULL}, \
+	{"fallback_models", "array", "Models to ask instead, in order, when the provider says the " \
+	    "model does not exist or was retired. An empty list removes them.", NULL, 0, NULL, NULL}, \
 	{"until", "string", "Optional end of a recurring schedule (cron, daily, weekly, every): no run " \
 	    "after this time, then the task is completed. Same forms as at ('2026-12-31T17:00:00Z', " \
 	    "'friday at 5pm', 'in 2 weeks'). In task_update, 'none' removes an end.", NULL, 0, NULL, NULL}, \

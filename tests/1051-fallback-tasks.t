@@ -65,6 +65,24 @@ test_expect_success 'task-edit --fallback-model "": none left, the run fails for
 	echo "failure failed" >expect && test_cmp expect events
 '
 
+test_expect_success 'an agent gives and removes fallbacks through task_create and task_update' '
+	cat >script <<-\EOF &&
+	init 2025-11-25
+	@t call task_create {"name":"agent job","prompt":"p","daily":"09:00","model":"gpt-old","fallback_models":["gpt-new","gpt-other"]}
+	call task_update {"id":"${t}","fallback_models":[]}
+	EOF
+	client script task-mcp >out 2>err &&
+	grep -q "^\[2\] ok" out && grep -q "^\[3\] ok" out &&
+	task-show --json "agent job" >show.json &&
+	! grep -q fallback_models show.json &&
+	cat >script <<-\EOF &&
+	init 2025-11-25
+	call task_create {"name":"agent job 2","prompt":"q","daily":"09:00","fallback_models":["gpt-new","gpt-other"]}
+	EOF
+	client script task-mcp >out 2>err &&
+	task-show --json "agent job 2" | grep -q "\"fallback_models\":\[\"gpt-new\",\"gpt-other\"\]"
+'
+
 test_expect_success 'a fallback that is not a model name is refused, nothing changed' '
 	test_expect_code 2 task-edit --fallback-model "$(printf "gpt-\377")" job >out 2>err &&
 	echo "task-edit: --fallback-model is not UTF-8 text" >expect &&
