@@ -684,7 +684,7 @@ record(struct call *k, int rc, struct err *e)
 	/* The provider's word, untrusted: text of a bounded length. */
 	char *answered = k->r.model ? utf8_clean(k->r.model, strnlen(k->r.model, 200)) : NULL;
 	char *request = llm_request_save(&o->s, k->prompt.data);
-	scrub_in_place(&k->scrub, &request);
+	scrub_json_in_place(&k->scrub, &request);
 	/* Tokens count also when the call failed: they were spent. */
 	struct llm_call rec = {
 		.run_id = (char *)env("TASK_RUN_ID"), .task_id = (char *)env("TASK_ID"),

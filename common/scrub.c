@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cJSON.h>
+
 #include "config.h"
 #include "pg_uri.h"
 #include "scrub.h"
@@ -175,6 +177,39 @@ scrub_in_place(const struct scrub *s, char **text)
 	char *clean = scrub_text(s, *text, strlen(*text));
 	free(*text);
 	*text = clean;
+}
+
+static void
+scrub_tree(const struct scrub *s, cJSON *j)
+{
+	for (cJSON *c = j->child; c; c = c->next) {
+		if (cJSON_IsString(c) && c->valuestring) {
+			char *clean = scrub_text(s, c->valuestring, strlen(c->valuestring));
+			if (clean && strcmp(clean, c->valuestring) != 0)
+				cJSON_SetValuestring(c, clean);
+			free(clean);
+		}
+		scrub_tree(s, c);
+	}
+}
+
+void
+scrub_json_in_place(const struct scrub *s, char **json)
+{
+	if (!*json || !s->n)
+		return;
+	cJSON *j = cJSON_Parse(*json);
+	char *printed = NULL;
+	if (j) {
+		scrub_tree(s, j);
+		printed = cJSON_PrintUnformatted(j);
+		cJSON_Delete(j);
+	}
+	if (printed) {
+		free(*json);
+		*json = printed;
+	}
+	scrub_in_place(s, json);
 }
 
 void

@@ -42,6 +42,10 @@ void scrub_load(struct scrub *s, const struct config *cf, const char *store, con
 char *scrub_text(const struct scrub *s, const char *text, size_t n);
 /* In place: *text replaced by its scrubbed copy. */
 void scrub_in_place(const struct scrub *s, char **text);
+/* In place, a JSON text: each string scrubbed as the text it stands for
+ * (a secret written with escapes that the JSON escapes again is found
+ * too), then the whole text as text. */
+void scrub_json_in_place(const struct scrub *s, char **json);
 /* The next chunk into out (what is sure to hold no secret's start);
  * scrub_stream_end flushes the rest. */
 void scrub_stream_init(struct scrub_stream *st, const struct scrub *s);
