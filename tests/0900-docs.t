@@ -2,6 +2,7 @@
 # Every program: --help and --version, a man page that mandoc finds clean,
 # a line in README.md and agentcron(7); `make install` honours DESTDIR and PREFIX,
 # installs completions for bash and zsh, and `make uninstall` takes it all back.
+# store: none
 . "$AC_TOP/tests/lib.sh"
 
 progs=$(cd "$AC_TOP/cmd" && ls *.c | sed 's/\.c$//')
