@@ -35,9 +35,16 @@ test_expect_success 'a task added after the failovers started within a second or
 	test "$(figure probe-start-ms)" -ge 0 && test "$(figure probe-start-ms)" -le 3000
 '
 
+# found_again ERR: a ticker said it lost the primary and found it again:
+# a claim or sign of life refused, then the store back; or, noticed by the
+# watcher between passes, a reconnection through the host list.
+found_again() {
+	grep -q "firing nothing until it is back" "$1" && grep -q "is back" "$1" ||
+		grep -q "reconnected to the PostgreSQL store" "$1"
+}
+
 test_expect_success 'the tickers said they lost the primary and found it again' '
-	{ grep -q "firing nothing until it is back" h1.err &&
-		grep -q "is back" h1.err && grep -q "is back" h2.err ||
+	{ found_again h1.err && found_again h2.err ||
 		{ sed "s/^/h1: /" h1.err; sed "s/^/h2: /" h2.err; cat phases; false; }; }
 '
 
