@@ -47,6 +47,9 @@ struct pg {
 	 * only when it connects. */
 	int find_primary;
 	int64_t checked_at;       /* mono_ms of the last look at whether it still takes writes */
+	/* Connected again by an operation, not by a refresh: the next refresh
+	 * says so, and a watcher takes the new connection's wake-up. */
+	int reconnected;
 	unsigned cursors;
 	/* The transaction's first error: a later statement would only say
 	 * "current transaction is aborted" (25P02). */
@@ -953,6 +956,7 @@ pg_reconnect(struct store *st, struct err *e)
 	}
 	q->find_primary = 0;
 	q->checked_at = mono_ms();
+	q->reconnected = 1;
 	return session(st, e);
 }
 
@@ -1010,12 +1014,15 @@ pg_refresh(struct store *st, char *what, size_t n, struct err *e)
 		/* A dead server is only noticed when read from: ask. */
 		if (pq->consumeInput(q->conn) && pq->status(q->conn) == CONNECTION_OK)
 			check_writable(st);
-		if (pq->status(q->conn) == CONNECTION_OK && !q->find_primary)
+		if (pq->status(q->conn) == CONNECTION_OK && !q->find_primary && !q->reconnected)
 			return ST_OK;
 	}
-	int rc = pg_reconnect(st, e);
-	if (!rc)
+	int rc = q->reconnected && pq->status(q->conn) == CONNECTION_OK && !q->find_primary
+	    ? ST_OK : pg_reconnect(st, e);
+	if (!rc) {
 		snprintf(what, n, "reconnected to the PostgreSQL store '%s'", st->name);
+		q->reconnected = 0;
+	}
 	return rc;
 }
 
