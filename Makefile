@@ -24,9 +24,9 @@ PKGS = sqlite3 libpq libcurl libcjson libmicrohttpd libcrypto
 STORES = sqlite postgres
 # Each pkg-config answer is asked for once, when first needed (once
 # deps.sh has run), not again for every recipe that names it: once NAME
-# CMD makes NAME a simple variable holding CMD's output.
-once = $(eval $1 := $$(shell $2))$($1)
-DEP_CFLAGS = $(call once,DEP_CFLAGS,pkg-config --cflags $(PKGS))
+# CMD is CMD's output, kept in the simple variable NAME.
+once = $(if $(filter undefined,$(origin $1)),$(eval $1 := $$(shell $2)))$($1)
+DEP_CFLAGS = $(call once,PC_CFLAGS,pkg-config --cflags $(PKGS))
 # Every program links cJSON and libm; LDLIBS_name adds its own: the store's
 # library for the programs that open the store, libcurl for llm-call and
 # task-deliver alone.
