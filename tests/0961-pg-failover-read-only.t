@@ -14,10 +14,10 @@ figure() {
 }
 
 test_expect_success 'two failovers by a primary switched to read-only, its connections left open: every occurrence once, nothing lost' '
-	{ "$AC_TOP/tests/failover" 64 readonly sync >figures 2>failover.err ||
+	{ "$AC_TOP/tests/failover" 32 readonly sync >figures 2>failover.err ||
 		{ cat failover.err phases; false; }; } &&
 	sed "s/^/# /" figures &&
-	test "$(figure one-shots)" -ge 64 &&
+	test "$(figure one-shots)" -ge 32 &&
 	test "$(figure ran-once)" = "$(figure one-shots)" &&
 	test "$(figure doubled)" = 0 &&
 	test "$(figure lost)" = 0 &&
