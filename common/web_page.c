@@ -622,7 +622,7 @@ task_page(struct web *w, const struct web_req *rq, const char *arg, const struct
 		rc = store_call_list(w->st, NULL, t.id, PAGE_RUNS * 20, call_cost, &rr, &e);
 	if (rr.n)
 		charts(&b, &rr);
-	buf_puts(&b, "<table><tr><th>run</th><th>status</th><th>trigger</th><th>started</th>"
+	buf_puts(&b, "<table id=\"runs\"><tr><th>run</th><th>status</th><th>trigger</th><th>started</th>"
 	    "<th>duration</th></tr>\n");
 	if (rows.data)
 		buf_puts(&b, rows.data);
