@@ -25,6 +25,7 @@
 #include "proc.h"
 #include "prog.h"
 #include "spend.h"
+#include "status_budget.h"
 #include "store.h"
 #include "store_deliver.h"
 #include "store_history.h"
@@ -175,60 +176,18 @@ take_paused(const struct task *t, void *arg)
 	return 0;
 }
 
-struct budgets {
-	struct status *s;
-	struct spend_check sc;
-	struct zones *zs;
-	int rc;
-	struct err *e;
-};
-
 static void
-take_budget(const char *id, void *arg)
+take_over(const struct task *t, const char *why, void *arg)
 {
-	struct budgets *b = arg;
-	struct task t;
-	char why[256];
-	int over = 0;
-	int64_t window;
-	if (b->rc || store_task_get(b->s->st, id, &t, b->e))
-		return;
-	b->rc = spend_check_task(&b->sc, b->s->st, &t, b->zs, b->s->now, &over, why, sizeof why,
-	    &window, NULL, NULL, 0, b->e);
-	if (!b->rc && over)
-		item_add(b->s->over, &b->s->nover, &t, why);
-	task_free(&t);
+	struct status *s = arg;
+	item_add(s->over, &s->nover, t, why);
 }
 
 /* Tasks over their own budget, and all over the global one. */
 static int
 check_budgets(struct status *s, struct err *e)
 {
-	struct config *cf = NULL;
-	struct budgets b = {.s = s, .e = e, .zs = zones_new()};
-	struct budget global;
-	int rc = config_load(&cf, e) ? ST_ERR : spend_check_init(&b.sc, cf, e);
-	if (!rc) {
-		global = b.sc.global;
-		b.sc.global.set = 0;
-		rc = store_budget_tasks(s->st, take_budget, &b, e);
-	}
-	if (!rc)
-		rc = b.rc;
-	if (!rc && global.set) {
-		struct task none;
-		int over = 0;
-		int64_t window;
-		task_init(&none);
-		b.sc.global = global;
-		rc = spend_check_task(&b.sc, s->st, &none, b.zs, s->now, &over, s->global_over,
-		    sizeof s->global_over, &window, NULL, NULL, 0, e);
-		if (!over)
-			s->global_over[0] = 0;
-	}
-	config_free(cf);
-	zones_free(b.zs);
-	return rc;
+	return status_budgets(s->st, s->now, take_over, s, s->global_over, sizeof s->global_over, e);
 }
 
 static int take_blocked(const struct task *t, void *arg);

@@ -486,8 +486,31 @@ and_text(struct buf *b, struct row *p, const char *lhs, const char *v)
 }
 
 char *
+store_sql_text_phrase(const char *text)
+{
+	size_t chars = 0;
+	for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+		chars += (*c & 0xC0) != 0x80;
+	if (chars < 3)
+		return NULL;
+	struct buf b = {0};
+	buf_puts(&b, "\"");
+	for (const char *c = text; *c; c++)
+		buf_puts(&b, *c == '"' ? "\"\"" : (char[]){*c, 0});
+	buf_puts(&b, "\"");
+	return b.data;
+}
+
+char *
 store_sql_task_list(const struct sql_dialect *d, const struct task_filter *f, int count,
     struct row *p)
+{
+	return store_sql_task_list_text(d, f, count, SQL_TEXT_SCAN, NULL, p);
+}
+
+char *
+store_sql_task_list_text(const struct sql_dialect *d, const struct task_filter *f, int count,
+    int text_how, const char *keys, struct row *p)
 {
 	struct buf b = {0};
 	p->n = p->nowned = 0;
@@ -497,8 +520,14 @@ store_sql_task_list(const struct sql_dialect *d, const struct task_filter *f, in
 		select_list(&b, &task_fields, 0);
 	/* A text is looked for in every row: the table read in its own order
 	 * (then the few found sorted) costs less than in next-run order. */
-	buf_printf(&b, " FROM tasks%s WHERE %s", f->text ? d->scan : "", f->trashed < 0 ? "true"
-	    : f->trashed ? "deleted_at IS NOT NULL" : "deleted_at IS NULL");
+	buf_printf(&b, " FROM tasks%s WHERE %s", f->text && text_how == SQL_TEXT_SCAN ? d->scan : "",
+	    f->trashed < 0 ? "true" : f->trashed ? "deleted_at IS NOT NULL" : "deleted_at IS NULL");
+	if (f->text && text_how == SQL_TEXT_INDEX) {
+		/* The index's candidates, checked below as any text is. */
+		and_text(&b, p, "id IN (SELECT id FROM task_text_keys WHERE n IN"
+		    " (SELECT value FROM json_each(", keys);
+		buf_puts(&b, ")))");
+	}
 	if (f->text) {
 		struct buf pat = {0};
 		buf_puts(&pat, "%");

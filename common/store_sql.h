@@ -102,6 +102,18 @@ void store_sql_arrays(const struct row *rows, size_t n, char **out);
  * filter selects, in its order (count: how many), and the runs. */
 char *store_sql_task_list(const struct sql_dialect *d, const struct task_filter *f, int count,
     struct row *p);
+/* The same, with how a text filter finds its tasks: */
+enum {
+	SQL_TEXT_SCAN,          /* read every task in the table's order (the dialect's scan) */
+	SQL_TEXT_INDEX,         /* SQLite: only the tasks keys names (a JSON array of
+	                           task_text_keys.n, the trigram index's candidates) */
+	SQL_TEXT_WALK,          /* walk the listing's order until its limit: many match */
+};
+char *store_sql_task_list_text(const struct sql_dialect *d, const struct task_filter *f, int count,
+    int text_how, const char *keys, struct row *p);
+/* f->text as a phrase of the trigram index (malloc'd), or NULL when it is
+ * shorter than the index can look for (three characters). */
+char *store_sql_text_phrase(const char *text);
 char *store_sql_run_list(const struct sql_dialect *d, const struct run_filter *f, struct row *p);
 
 #endif

@@ -376,6 +376,35 @@ static const char *const migrations[] = {
 	"DROP INDEX IF EXISTS tasks_failing;"
 	"CREATE INDEX tasks_failing ON tasks(ifnull(next_run_at, 9223372036854775807))"
 	" WHERE last_status IN ('failed', 'timeout', 'interrupted', 'blocked') AND deleted_at IS NULL;",
+	/* 24: a trigram index of names and prompts, so a text filter finds
+	 * its few tasks without reading every one (the match is still
+	 * checked with LIKE).  Keyed by a number of its own, as VACUUM may
+	 * renumber the rowids of tasks; made anew when run again. */
+	"DROP TRIGGER IF EXISTS task_text_add; DROP TRIGGER IF EXISTS task_text_drop;"
+	"DROP TRIGGER IF EXISTS task_text_edit; DROP TABLE IF EXISTS task_text;"
+	"DROP TABLE IF EXISTS task_text_keys;"
+	"CREATE TABLE task_text_keys (n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE);"
+	"CREATE VIRTUAL TABLE task_text USING fts5(name, prompt, content='', tokenize='trigram');"
+	"INSERT INTO task_text_keys (id) SELECT id FROM tasks;"
+	"INSERT INTO task_text (rowid, name, prompt) SELECT k.n, t.name, t.prompt FROM tasks t"
+	" JOIN task_text_keys k ON k.id = t.id;"
+	"CREATE TRIGGER task_text_add AFTER INSERT ON tasks BEGIN"
+	" INSERT INTO task_text_keys (id) VALUES (new.id);"
+	" INSERT INTO task_text (rowid, name, prompt) SELECT n, new.name, new.prompt FROM task_text_keys"
+	" WHERE id = new.id;"
+	" END;"
+	"CREATE TRIGGER task_text_drop AFTER DELETE ON tasks BEGIN"
+	" INSERT INTO task_text (task_text, rowid, name, prompt) SELECT 'delete', n, old.name, old.prompt"
+	" FROM task_text_keys WHERE id = old.id;"
+	" DELETE FROM task_text_keys WHERE id = old.id; END;"
+	/* Every update writes every column: only a change is indexed again. */
+	"CREATE TRIGGER task_text_edit AFTER UPDATE OF id, name, prompt ON tasks"
+	" WHEN old.id IS NOT new.id OR old.name IS NOT new.name OR old.prompt IS NOT new.prompt BEGIN"
+	" INSERT INTO task_text (task_text, rowid, name, prompt) SELECT 'delete', n, old.name, old.prompt"
+	" FROM task_text_keys WHERE id = old.id;"
+	" UPDATE task_text_keys SET id = new.id WHERE id = old.id;"
+	" INSERT INTO task_text (rowid, name, prompt) SELECT n, new.name, new.prompt"
+	" FROM task_text_keys WHERE id = new.id; END;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
@@ -1057,12 +1086,52 @@ sq_task_get(struct store *st, const char *id, struct task *t, struct err *e)
 	return rc == SQLITE_ROW ? ST_OK : sq_err(st, e, "reading a task");
 }
 
+#define TEXT_FEW 2000       /* more candidates than this: the text is common */
+
+/* How a text filter had best find its tasks: through the trigram index
+ * when it names few (their keys, a JSON array, into keys), else as before
+ * (a common text is met soon in the listing's order; a count reads every
+ * task anyway). */
+static int
+text_how(struct store *st, const struct task_filter *f, int count, struct buf *keys,
+    struct err *e)
+{
+	char *phrase = f->text ? store_sql_text_phrase(f->text) : NULL;
+	if (!phrase)
+		return SQL_TEXT_SCAN;
+	static const char q[] = "SELECT rowid FROM task_text WHERE task_text MATCH ?1 LIMIT ?2";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s) {
+		free(phrase);
+		return -1;
+	}
+	sq_text(s, 1, phrase);
+	sqlite3_bind_int64(s, 2, TEXT_FEW + 1);
+	int rc, n = 0;
+	buf_puts(keys, "[");
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		buf_printf(keys, "%s%lld", n++ ? "," : "", (long long)sqlite3_column_int64(s, 0));
+	buf_puts(keys, "]");
+	sqlite3_reset(s);
+	free(phrase);
+	if (rc != SQLITE_DONE) {
+		sq_err(st, e, "looking for a text");
+		return -1;
+	}
+	return n <= TEXT_FEW ? SQL_TEXT_INDEX : count || f->limit <= 0 ? SQL_TEXT_SCAN : SQL_TEXT_WALK;
+}
+
 static int
 sq_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *arg, struct err *e)
 {
 	struct row p;
-	sqlite3_stmt *s = sq_prepare_once(st, store_sql_task_list(&dialect, f, 0, &p), &p,
-	    "listing tasks", e);
+	struct buf keys = {0};
+	int how = text_how(st, f, 0, &keys, e);
+	sqlite3_stmt *s = how < 0 ? NULL : sq_prepare_once(st, store_sql_task_list_text(&dialect, f, 0,
+	    how, keys.data, &p), &p, "listing tasks", e);
+	buf_free(&keys);
+	if (how < 0)
+		return ST_ERR;
 	row_free(&p);
 	if (!s)
 		return ST_ERR;
@@ -1085,8 +1154,13 @@ static int
 sq_task_count(struct store *st, const struct task_filter *f, long *n, struct err *e)
 {
 	struct row p;
-	sqlite3_stmt *s = sq_prepare_once(st, store_sql_task_list(&dialect, f, 1, &p), &p,
-	    "counting tasks", e);
+	struct buf keys = {0};
+	int how = text_how(st, f, 1, &keys, e);
+	sqlite3_stmt *s = how < 0 ? NULL : sq_prepare_once(st, store_sql_task_list_text(&dialect, f, 1,
+	    how, keys.data, &p), &p, "counting tasks", e);
+	buf_free(&keys);
+	if (how < 0)
+		return ST_ERR;
 	row_free(&p);
 	if (!s)
 		return ST_ERR;

@@ -255,16 +255,24 @@ attention(struct web *w, int64_t now, struct buf *b, struct err *e)
 		rc = store_call_spend(w->st, NULL, day, &today, &tokens, e);
 	if (!rc)
 		rc = store_call_spend(w->st, NULL, first, &month, &tokens, e);
-	if (rc)
+	struct buf over = {0};
+	long nover = 0;
+	if (!rc)
+		rc = web_over_budget(w, now, &over, &nover, e);
+	if (rc) {
+		buf_free(&over);
 		return rc;
+	}
 	buf_printf(b, "<h2>Needs a look</h2><table>"
 	    "<tr><td>failing (last run failed)</td><td%s>%ld</td></tr>\n"
 	    "<tr><td><a href=\"/tasks?status=paused\">paused</a></td><td>%ld</td></tr>\n"
-	    "<tr><td>deliveries not made (pending or failed)</td><td%s>%lld</td></tr>\n</table>\n"
+	    "<tr><td>over budget</td><td%s>%ld</td></tr>\n"
+	    "<tr><td>deliveries not made (pending or failed)</td><td%s>%lld</td></tr>\n</table>\n%s"
 	    "<h2>Spend</h2><table><tr><td>today (UTC)</td><td>$%.2f</td></tr>\n"
 	    "<tr><td>this month</td><td>$%.2f</td></tr>\n</table>\n",
-	    failing ? " class=\"failed\"" : "", failing, paused,
-	    undelivered ? " class=\"failed\"" : "", undelivered, today, month);
+	    failing ? " class=\"failed\"" : "", failing, paused, nover ? " class=\"failed\"" : "", nover,
+	    undelivered ? " class=\"failed\"" : "", undelivered, over.data ? over.data : "", today, month);
+	buf_free(&over);
 	return ST_OK;
 }
 
@@ -592,7 +600,12 @@ task_page(struct web *w, const struct web_req *rq, const char *arg, const struct
 	}
 	if (t.next_run_at == TIME_NONE)
 		buf_puts(&b, "none");
-	buf_puts(&b, "</td></tr>\n</table>\n<h2>Runs</h2>\n");
+	buf_puts(&b, "</td></tr>\n");
+	int64_t now;
+	rc = now_get(&now, &e);
+	if (!rc)
+		rc = web_task_budget(w, &t, now, &b, &e);
+	buf_puts(&b, "</table>\n<h2>Runs</h2>\n");
 	struct run keep[PAGE_RUNS];
 	double cost[PAGE_RUNS];
 	struct runs rr = {w, &t, &b, keep, cost, 0};
@@ -603,12 +616,13 @@ task_page(struct web *w, const struct web_req *rq, const char *arg, const struct
 	f.before = before[0] ? before : NULL;
 	struct buf rows = {0};
 	rr.b = &rows;
-	rc = store_run_list(w->st, &f, run_row, &rr, &e);
+	if (!rc)
+		rc = store_run_list(w->st, &f, run_row, &rr, &e);
 	if (!rc && rr.n)
 		rc = store_call_list(w->st, NULL, t.id, PAGE_RUNS * 20, call_cost, &rr, &e);
 	if (rr.n)
 		charts(&b, &rr);
-	buf_puts(&b, "<table><tr><th>run</th><th>status</th><th>trigger</th><th>started</th>"
+	buf_puts(&b, "<table id=\"runs\"><tr><th>run</th><th>status</th><th>trigger</th><th>started</th>"
 	    "<th>duration</th></tr>\n");
 	if (rows.data)
 		buf_puts(&b, rows.data);
@@ -619,7 +633,10 @@ task_page(struct web *w, const struct web_req *rq, const char *arg, const struct
 	if (rr.n == PAGE_RUNS)
 		buf_printf(&b, "<a href=\"/tasks/%s?before=%s\" rel=\"next\">Older runs</a>", t.id,
 		    rr.keep[rr.n - 1].id);
-	buf_puts(&b, "</p></div>\n");
+	buf_puts(&b, "</p>\n");
+	if (!rc)
+		rc = web_task_trail(w, &t, &b, &e);
+	buf_puts(&b, "</div>\n");
 	task_free(&t);
 	if (rc) {
 		buf_free(&b);

@@ -39,9 +39,9 @@ try {
 
 	await Promise.all([page.waitForNavigation(), page.click('#live td a')]);
 	const taskUrl = page.url();
-	const runs = () => page.$$eval('#live table:last-of-type tr td:first-child a', (as) => as.length);
+	const runs = () => page.$$eval('#runs tr td:first-child a', (as) => as.length);
 	const before = await runs();
-	await Promise.all([page.waitForNavigation(), page.click('#live table:last-of-type td a')]);
+	await Promise.all([page.waitForNavigation(), page.click('#runs td a')]);
 	const output = await page.$eval('pre', (p) => p.textContent);
 	if (!output.includes('hello from alpha')) throw new Error(`run output: ${output}`);
 	await page.screenshot({path: `${shots}/run.png`, fullPage: true});
