@@ -68,6 +68,8 @@ int pq_each_row(struct store *st, const char *sql, struct pq_params *p, long lim
  * server's clock minus ours (st->skew_ms); the schema brought up to date. */
 int pg_schema_version(struct store *st, int *version, struct err *e);
 int pg_migrate(struct store *st, struct err *e);
+int pg_durability(struct store *st, char *off, size_t n, struct err *e);  /* store_ops' */
+int pg_async_standbys(struct store *st, long *n, struct err *e);
 
 /* store_pg_tasks.c */
 int pg_task_find_twin(struct store *st, const struct task *t, int *found, char id[37], struct err *e);

@@ -354,7 +354,7 @@ fail:
 }
 
 int
-store_pg_durability(struct store *st, char *off, size_t n, struct err *e)
+pg_durability(struct store *st, char *off, size_t n, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
 	PGresult *r;
@@ -372,7 +372,7 @@ store_pg_durability(struct store *st, char *off, size_t n, struct err *e)
 /* Unknown (sync_state hidden from a role without pg_read_all_stats) says
  * nothing. */
 int
-store_pg_async_standbys(struct store *st, long *n, struct err *e)
+pg_async_standbys(struct store *st, long *n, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
 	PGresult *r;
