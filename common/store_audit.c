@@ -1,10 +1,12 @@
 /* The audit trail in the store (store_audit.h): its chain of hashes, its
  * verification and its retention, once for both backends. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store_audit.h"
 #include "store_backend.h"
+#include "task_fields.h"
 
 #define VERIFIED_KEY "audit_verified"  /* "SEQ HASH": the last entry a verification found sound */
 #define BASE_KEY "audit_base"          /* "SEQ HASH": the last entry retention removed */
@@ -223,4 +225,95 @@ store_audit_prune(struct store *st, int64_t before, int dry, long *n, struct err
 	if (rc || dry)
 		store_rollback(st);
 	return rc;
+}
+
+/* ---- the entries of store.c's task writes ---- */
+
+int
+store_audit_task(struct store *st, const struct task *a, const struct task *b, struct err *e)
+{
+	if (!st->audit_actor)
+		return ST_OK;
+	char *before, *after;
+	const char *action;
+	int same;
+	audit_task_diff(a, b, &before, &after, &action, &same);
+	int rc = same ? ST_OK : store_audit_note(st, action, (b ? b : a)->id, before, after, e);
+	free(before);
+	free(after);
+	return rc;
+}
+
+struct purge_ctx {
+	char (*ids)[37];
+	size_t n, cap;
+};
+
+static int
+purge_one(const struct task *t, void *arg)
+{
+	struct purge_ctx *x = arg;
+	if (x->n == x->cap) {
+		x->cap = x->cap ? 2 * x->cap : 16;
+		x->ids = xrealloc(x->ids, x->cap * sizeof *x->ids);
+	}
+	memcpy(x->ids[x->n++], t->id, 37);
+	return 0;
+}
+
+int
+store_audit_purge(struct store *st, struct err *e)
+{
+	struct task_filter f;
+	struct purge_ctx x = {NULL, 0, 0};
+	task_filter_init(&f);
+	f.trashed = 1;
+	int rc = st->ops->task_list(st, &f, purge_one, &x, e);
+	for (size_t i = 0; !rc && i < x.n; i++)
+		rc = store_audit_note(st, "purge", x.ids[i], NULL, NULL, e);
+	free(x.ids);
+	return rc;
+}
+
+/* ---- the backends' rows ---- */
+
+void
+store_audit_row(struct row *p, const struct audit_entry *a)
+{
+	row_int(p, a->seq);
+	row_int(p, a->at);
+	row_text(p, a->actor);
+	row_text(p, a->action);
+	row_text(p, a->task_id[0] ? a->task_id : NULL);
+	row_text(p, a->before);
+	row_text(p, a->after);
+	row_text(p, a->prev);
+	row_text(p, a->hash);
+}
+
+static char *
+cell_text(struct cell c)
+{
+	return c.kind == CELL_NULL ? NULL : xstrdup(c.s);
+}
+
+static void
+cell_copy(struct cell c, char *dst, size_t n)
+{
+	snprintf(dst, n, "%s", c.kind == CELL_NULL ? "" : c.s);
+}
+
+void
+store_audit_read(struct audit_entry *a, cell_fn cell, void *src)
+{
+	*a = (struct audit_entry){0};
+	a->seq = cell(src, 0, 1).i;
+	a->at = cell(src, 1, 1).i;
+	a->actor = cell_text(cell(src, 2, 0));
+	cell_copy(cell(src, 3, 0), a->action, sizeof a->action);
+	cell_copy(cell(src, 4, 0), a->task_id, sizeof a->task_id);
+	a->before = cell_text(cell(src, 5, 0));
+	a->after = cell_text(cell(src, 6, 0));
+	cell_copy(cell(src, 7, 0), a->prev, sizeof a->prev);
+	cell_copy(cell(src, 8, 0), a->hash, sizeof a->hash);
 }

@@ -42,6 +42,15 @@ int store_audit_verify(struct store *st, int64_t now, struct audit_check *c, str
 /* Remove entries older than before, at most up to the checkpoint. */
 int store_audit_prune(struct store *st, int64_t before, int dry, long *n, struct err *e);
 
+/* For the backends, written once: an entry as the parameters of its
+ * append (SQL_AUDIT_APPEND of store_sql.h), and an entry read from a row
+ * of STORE_SQL_AUDIT_COLS through cell (a cell_fn of task_fields.h). */
+struct row;
+struct cell;
+void store_audit_row(struct row *p, const struct audit_entry *a);
+void store_audit_read(struct audit_entry *a, struct cell (*cell)(void *src, int col, int is_int),
+    void *src);
+
 /* What a backend provides (store_backend.h's store_ops.audit). */
 struct audit_ops {
 	/* The last entry's seq and hash (0 and "" when none), taken under a

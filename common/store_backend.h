@@ -145,6 +145,10 @@ struct store_ops {
 	    int *known, struct err *e);
 	/* store_others_wrote; NULL: not known. */
 	int (*others_wrote)(struct store *st, int64_t *version, struct err *e);
+	/* store_durability and store_async_standbys; NULL: a file, which
+	 * promises what its disk does. */
+	int (*durability)(struct store *st, char *off, size_t n, struct err *e);
+	int (*async_standbys)(struct store *st, long *n, struct err *e);
 
 	const struct history_ops *history;  /* store_history.h, below */
 	const struct deliver_ops *deliver;  /* store_deliver.h */
@@ -194,10 +198,23 @@ struct history_ops {
 /* The backends' openers: fill st->ops, st->be, st->name, st->locator. */
 int store_sqlite_open(struct store *st, const char *path, struct err *e);
 int store_pg_open(struct store *st, const char *uri, struct err *e);
-int store_pg_durability(struct store *st, char *off, size_t n, struct err *e);
-int store_pg_async_standbys(struct store *st, long *n, struct err *e);
 /* A store whose schema is newer than ours: ST_ERR, saying so. */
 int store_schema_newer(const struct store *st, int version, int ours, struct err *e);
+
+/* store.c, for the files that build store.h's operations (store_claim.c,
+ * store_calls.c): a unit of work (of_runs: one that claims or ends runs);
+ * one around a few steps unless the caller has one already (own_end
+ * commits it, or rolls it back on rc); a task written as the scheduler's
+ * own move, never audited. */
+int store_unit_begin(struct store *st, int of_runs, struct err *e);
+int store_own_begin(struct store *st, int *own, struct err *e);
+int store_own_end(struct store *st, int own, int rc, struct err *e);
+int store_task_put_plain(struct store *st, const struct task *t, struct err *e);
+/* store_audit.c: the audit entries of a task's change from a to b (NULL:
+ * none, before or after) and of the trash's tasks before it is emptied,
+ * when an actor is set, in the caller's unit of work. */
+int store_audit_task(struct store *st, const struct task *a, const struct task *b, struct err *e);
+int store_audit_purge(struct store *st, struct err *e);
 
 #define STORE_LOCK_WAIT_MS 15000 /* how long a writer waits for another's lock */
 #define STORE_IDLE_TX_MS 5000    /* a transaction idle this long on the client is ended */

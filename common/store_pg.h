@@ -1,6 +1,8 @@
-/* store_pg.h: what the PostgreSQL backend's two files share
- * (store_pg.c: the connection, schema, tasks, settings, owners, wake-ups;
- * store_pg_runs.c: runs, claims, conversations).  Not for cmd/. */
+/* store_pg.h: what the PostgreSQL backend's files share (store_pg.c: the
+ * connection, statements, transactions, wake-ups; store_pg_params.c:
+ * values in and out; store_pg_schema.c: the schema; store_pg_tasks.c:
+ * tasks, settings, owners; store_pg_runs.c: runs, claims, conversations).
+ * Not for cmd/. */
 #ifndef AC_STORE_PG_H
 #define AC_STORE_PG_H
 
@@ -34,13 +36,18 @@ int pq_exec_dynamic(struct store *st, const char *sql, struct pq_params *p, PGre
     const char *what, struct err *e);      /* built at run time: not prepared */
 int pq_do(struct store *st, const char *sql, struct pq_params *p, long *rows, const char *what,
     struct err *e);                        /* no rows wanted; *rows affected (may be NULL) */
+/* Statements with no parameters and no rows, several at once allowed
+ * (the schema's steps), by the simple protocol. */
+int pq_simple(struct store *st, const char *sql, const char *what, struct err *e);
+void pq_abort(struct store *st);           /* ROLLBACK, whatever became of the connection */
+int pq_connected(struct store *st);        /* the connection is up */
 
 char *pq_get_text(const struct pq_lib *pq, const PGresult *r, int row, int col);    /* malloc'd, NULL for NULL */
 int64_t pq_get_time(const struct pq_lib *pq, const PGresult *r, int row, int col);  /* TIME_NONE for NULL */
 long long pq_get_int(const struct pq_lib *pq, const PGresult *r, int row, int col); /* 0 for NULL */
 void pq_get_copy(const struct pq_lib *pq, const PGresult *r, int row, int col, char *dst, size_t n);
 
-/* store_pg.c: the statements of store_sql.h, and rows in and out */
+/* the statements of store_sql.h (store_pg.c), and rows in and out (store_pg_params.c) */
 struct store_sql *pq_sql(struct store *st);
 void pq_bind(struct pq_params *p, const struct row *r);  /* r's texts must outlive p */
 /* A row of a result, for pq_cell. */
@@ -56,6 +63,33 @@ struct cell pq_cell(void *row, int col, int is_int);     /* a cell_fn of a struc
 int pq_each_row(struct store *st, const char *sql, struct pq_params *p, long limit,
     int (*fn)(const struct pq_lib *pq, const PGresult *r, int row, void *arg), void *arg,
     const char *what, struct err *e);
+
+/* store_pg_schema.c: the schema version (0: none of ours) and the
+ * server's clock minus ours (st->skew_ms); the schema brought up to date. */
+int pg_schema_version(struct store *st, int *version, struct err *e);
+int pg_migrate(struct store *st, struct err *e);
+int pg_durability(struct store *st, char *off, size_t n, struct err *e);  /* store_ops' */
+int pg_async_standbys(struct store *st, long *n, struct err *e);
+
+/* store_pg_tasks.c */
+int pg_task_find_twin(struct store *st, const struct task *t, int *found, char id[37], struct err *e);
+int pg_task_insert(struct store *st, const struct task *t, struct err *e);
+int pg_task_put(struct store *st, const struct task *t, struct err *e);
+int pg_task_prefix(struct store *st, const struct id_range *ids, int trashed, char (*found)[37],
+    int max, int *n, struct err *e);
+int pg_task_get(struct store *st, const char *id, struct task *t, struct err *e);
+int pg_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *arg, struct err *e);
+int pg_task_count(struct store *st, const struct task_filter *f, long *n, struct err *e);
+int pg_task_trash(struct store *st, const char *id, int64_t now, struct err *e);
+int pg_trash_restore(struct store *st, const char *id, char restored[37], struct err *e);
+int pg_trash_purge(struct store *st, long *n, struct err *e);
+int pg_task_queue(struct store *st, const char *id, int64_t now, struct err *e);
+int pg_setting_get(struct store *st, const char *key, char **value, struct err *e);
+int pg_setting_set(struct store *st, const char *key, const char *value, struct err *e);
+int pg_owner_start(struct store *st, struct err *e);
+int pg_owner_beat(struct store *st, int *alive, struct err *e);
+void pg_owner_stop(struct store *st);
+int pg_owner_bury(struct store *st, const char *owner_id, int64_t stale_after, int *dead, struct err *e);
 
 /* store_pg_batch.c: the batch primitives of store_backend.h */
 int pg_runs_insert_many(struct store *st, const struct run *const *r, const int *running, size_t n,

@@ -269,6 +269,14 @@ write_sql(const struct sql_dialect *d, int which)
 		    " (SELECT count(*) FROM runs WHERE id = ?2 AND status = 'running')"
 		    " FROM runs WHERE " STORE_SQL_IN_FLIGHT " AND gate IS NOT NULL");
 		return in_dialect(&b, d);
+	case SQL_AUDIT_LAST: return xstrdup("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1");
+	case SQL_AUDIT_APPEND:
+		buf_puts(&b, "INSERT INTO audit (" STORE_SQL_AUDIT_COLS ")"
+		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+		return in_dialect(&b, d);
+	case SQL_AUDIT_PRUNE:
+		buf_puts(&b, "DELETE FROM audit WHERE seq <= ?1");
+		return in_dialect(&b, d);
 	case SQL_TASKS_UPDATE: {
 		unsigned char all[ROW_MAX];
 		memset(all, 1, sizeof all);

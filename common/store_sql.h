@@ -19,6 +19,10 @@
 #define STORE_SQL_LAST_SUCCESS "id, CASE WHEN deleted_at IS NULL THEN name END, last_success_at" \
 	" FROM tasks WHERE last_success_at IS NOT NULL ORDER BY id"
 
+/* The audit trail's columns, as store_audit_row and store_audit_read
+ * (store_audit.h) order them. */
+#define STORE_SQL_AUDIT_COLS "seq, at, actor, action, task_id, before, after, prev, hash"
+
 /* How a backend's SQL differs. */
 struct sql_dialect {
 	char param;             /* placeholders: '?' writes ?1, ?2, ...; '$' writes $1, $2, ... */
@@ -47,6 +51,9 @@ enum {
 	SQL_RUN_FINISH,         /* store_sql_run_finish */
 	SQL_RUN_PREFIX,         /* from, to; the columns of run_read with the large ones */
 	SQL_GATE_COUNT,         /* model, run id; store_sql_gate's counts */
+	SQL_AUDIT_LAST,         /* none; the last entry's seq and hash */
+	SQL_AUDIT_APPEND,       /* store_audit_row */
+	SQL_AUDIT_PRUNE,        /* the last seq to delete */
 	/* PostgreSQL only: several rows in one statement, each parameter an
 	 * array of one column's values (store_sql_arrays), row after row. */
 	SQL_TASKS_UPDATE,       /* row_task(t, 1)'s columns as arrays */

@@ -1,5 +1,6 @@
-/* store_sqlite.h: what the SQLite backend's two files share
- * (store_sqlite.c: the file, tasks, settings, wake-ups;
+/* store_sqlite.h: what the SQLite backend's files share (store_sqlite.c:
+ * the file, statements, transactions, wake-ups; store_sqlite_schema.c: the
+ * schema; store_sqlite_tasks.c: tasks, settings, owners;
  * store_sqlite_runs.c: runs, claims, conversations).  Not for cmd/. */
 #ifndef AC_STORE_SQLITE_H
 #define AC_STORE_SQLITE_H
@@ -11,6 +12,7 @@
 
 sqlite3 *sq_db(struct store *st);
 int sq_err(struct store *st, struct err *e, const char *what); /* ST_ERR with SQLite's reason */
+int sq_exec(struct store *st, const char *sql, struct err *e);  /* statements without rows */
 /* A cached prepared statement for sql (a string literal or a statement of
  * sq_sql: keyed by pointer), reset and with bindings cleared.  NULL on
  * error, message in e. */
@@ -32,6 +34,30 @@ struct cell sq_cell(void *stmt, int col, int is_int);   /* a cell_fn */
  * finalize it after. */
 sqlite3_stmt *sq_prepare_once(struct store *st, char *sql, const struct row *p, const char *what,
     struct err *e);
+
+/* store_sqlite_schema.c: the schema brought up to date (*migrated set if
+ * this call changed it). */
+int sq_migrate(struct store *st, int *migrated, struct err *e);
+
+/* store_sqlite_tasks.c */
+int sq_task_find_twin(struct store *st, const struct task *t, int *found, char id[37], struct err *e);
+int sq_task_insert(struct store *st, const struct task *t, struct err *e);
+int sq_task_put(struct store *st, const struct task *t, struct err *e);
+int sq_task_prefix(struct store *st, const struct id_range *ids, int trashed, char (*found)[37],
+    int max, int *n, struct err *e);
+int sq_task_get(struct store *st, const char *id, struct task *t, struct err *e);
+int sq_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *arg, struct err *e);
+int sq_task_count(struct store *st, const struct task_filter *f, long *n, struct err *e);
+int sq_task_trash(struct store *st, const char *id, int64_t now, struct err *e);
+int sq_trash_restore(struct store *st, const char *id, char restored[37], struct err *e);
+int sq_trash_purge(struct store *st, long *n, struct err *e);
+int sq_task_queue(struct store *st, const char *id, int64_t now, struct err *e);
+int sq_setting_get(struct store *st, const char *key, char **value, struct err *e);
+int sq_setting_set(struct store *st, const char *key, const char *value, struct err *e);
+int sq_owner_start(struct store *st, struct err *e);
+int sq_owner_beat(struct store *st, int *alive, struct err *e);
+void sq_owner_stop(struct store *st);
+int sq_owner_bury(struct store *st, const char *owner_id, int64_t stale_after, int *dead, struct err *e);
 
 /* store_sqlite_runs.c */
 int sq_run_list(struct store *st, const struct run_filter *f, run_fn fn, void *arg, struct err *e);

@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store.h"
+#include "store_run.h"
+#include "task.h"
 #include "task_fields.h"
 
 #define T(m) offsetof(struct task, m), sizeof(((struct task *)0)->m)

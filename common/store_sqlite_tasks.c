@@ -1,0 +1,336 @@
+/* The SQLite backend's tasks, settings and owners (the processes that
+ * claim: on one machine, told apart by pid and lease). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_sqlite.h"
+
+int
+sq_task_find_twin(struct store *st, const struct task *t, int *found, char id[37], struct err *e)
+{
+	sqlite3_stmt *s;
+	*found = 0;
+	if (t->key) {
+		static const char q[] = "SELECT id FROM tasks WHERE idem_key = ?1 AND deleted_at IS NULL";
+		if (!(s = sq_stmt(st, q, e)))
+			return ST_ERR;
+		sq_text(s, 1, t->key);
+	} else {
+		static const char q[] = "SELECT id FROM tasks WHERE dedup = ?1 AND status = 'pending'"
+		    " AND deleted_at IS NULL LIMIT 1";
+		if (!(s = sq_stmt(st, q, e)))
+			return ST_ERR;
+		char dedup[17];
+		task_dedup_key(t, dedup);
+		sq_text(s, 1, dedup);
+	}
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*found = 1;
+		sq_col_copy(s, 0, id, 37);
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "looking for a twin");
+}
+
+/* SQLite's result of inserting or updating a task (row_task); -1 when the
+ * statement could not be prepared (e says why). */
+static int
+task_write(struct store *st, const struct task *t, int update, struct err *e)
+{
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), update ? SQL_TASK_UPDATE
+	    : SQL_TASK_INSERT), e);
+	if (!s)
+		return -1;
+	struct row p;
+	row_task(&p, t, update);
+	sq_bind(s, &p);
+	int rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	row_free(&p);
+	return rc;
+}
+
+int
+sq_task_insert(struct store *st, const struct task *t, struct err *e)
+{
+	int rc = task_write(st, t, 0, e);
+	if (rc < 0)
+		return ST_ERR;
+	if (rc == SQLITE_CONSTRAINT)
+		return ST_REFUSED;
+	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "adding a task");
+}
+
+int
+sq_task_put(struct store *st, const struct task *t, struct err *e)
+{
+	int rc = task_write(st, t, 1, e);
+	if (rc < 0)
+		return ST_ERR;
+	if (rc == SQLITE_CONSTRAINT)
+		return ST_REFUSED;
+	if (rc != SQLITE_DONE)
+		return sq_err(st, e, "updating a task");
+	return sqlite3_changes(sq_db(st)) ? ST_OK : ST_NOTFOUND;
+}
+
+int
+sq_task_prefix(struct store *st, const struct id_range *ids, int trashed, char (*found)[37],
+    int max, int *n, struct err *e)
+{
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_TASK_PREFIX), e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, ids->from);
+	sq_text(s, 2, ids->to);
+	sqlite3_bind_int(s, 3, trashed);
+	sqlite3_bind_int(s, 4, max);
+	int rc;
+	*n = 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW && *n < max)
+		sq_col_copy(s, 0, found[(*n)++], 37);
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "looking up a task");
+}
+
+int
+sq_task_get(struct store *st, const char *id, struct task *t, struct err *e)
+{
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_TASK_GET), e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, id);
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		task_read(t, sq_cell, s);
+	sqlite3_reset(s);
+	if (rc == SQLITE_DONE)
+		return ST_NOTFOUND;
+	return rc == SQLITE_ROW ? ST_OK : sq_err(st, e, "reading a task");
+}
+
+#define TEXT_FEW 2000       /* more candidates than this: the text is common */
+
+/* How a text filter had best find its tasks: through the trigram index
+ * when it names few (their keys, a JSON array, into keys), else as before
+ * (a common text is met soon in the listing's order; a count reads every
+ * task anyway). */
+static int
+text_how(struct store *st, const struct task_filter *f, int count, struct buf *keys,
+    struct err *e)
+{
+	char *phrase = f->text ? store_sql_text_phrase(f->text) : NULL;
+	if (!phrase)
+		return SQL_TEXT_SCAN;
+	static const char q[] = "SELECT rowid FROM task_text WHERE task_text MATCH ?1 LIMIT ?2";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s) {
+		free(phrase);
+		return -1;
+	}
+	sq_text(s, 1, phrase);
+	sqlite3_bind_int64(s, 2, TEXT_FEW + 1);
+	int rc, n = 0;
+	buf_puts(keys, "[");
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		buf_printf(keys, "%s%lld", n++ ? "," : "", (long long)sqlite3_column_int64(s, 0));
+	buf_puts(keys, "]");
+	sqlite3_reset(s);
+	free(phrase);
+	if (rc != SQLITE_DONE) {
+		sq_err(st, e, "looking for a text");
+		return -1;
+	}
+	return n <= TEXT_FEW ? SQL_TEXT_INDEX : count || f->limit <= 0 ? SQL_TEXT_SCAN : SQL_TEXT_WALK;
+}
+
+int
+sq_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *arg, struct err *e)
+{
+	struct row p;
+	struct buf keys = {0};
+	int how = text_how(st, f, 0, &keys, e);
+	sqlite3_stmt *s = how < 0 ? NULL : sq_prepare_once(st, store_sql_task_list_text(sq_sql(st)->d,
+	    f, 0, how, keys.data, &p), &p, "listing tasks", e);
+	buf_free(&keys);
+	if (how < 0)
+		return ST_ERR;
+	row_free(&p);
+	if (!s)
+		return ST_ERR;
+	int rc, status = ST_OK;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct task t;
+		task_read(&t, sq_cell, s);
+		int stop = fn(&t, arg);
+		task_free(&t);
+		if (stop)
+			break;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		status = sq_err(st, e, "listing tasks");
+	sqlite3_finalize(s);
+	return status;
+}
+
+int
+sq_task_count(struct store *st, const struct task_filter *f, long *n, struct err *e)
+{
+	struct row p;
+	struct buf keys = {0};
+	int how = text_how(st, f, 1, &keys, e);
+	sqlite3_stmt *s = how < 0 ? NULL : sq_prepare_once(st, store_sql_task_list_text(sq_sql(st)->d,
+	    f, 1, how, keys.data, &p), &p, "counting tasks", e);
+	buf_free(&keys);
+	if (how < 0)
+		return ST_ERR;
+	row_free(&p);
+	if (!s)
+		return ST_ERR;
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*n = (long)sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? ST_OK : sq_err(st, e, "counting tasks");
+}
+
+/* An update of task id by one of its instants (now). */
+static int
+task_stamp(struct store *st, const char *sql, const char *id, int64_t now, const char *what,
+    struct err *e)
+{
+	sqlite3_stmt *s = sq_stmt(st, sql, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, id);
+	sqlite3_bind_int64(s, 2, now);
+	int rc = sq_done(st, s, e, what);
+	return !rc && sqlite3_changes(sq_db(st)) == 0 ? ST_NOTFOUND : rc;
+}
+
+int
+sq_task_trash(struct store *st, const char *id, int64_t now, struct err *e)
+{
+	static const char q[] = "UPDATE tasks SET deleted_at = ?2, updated_at = ?2"
+	    " WHERE id = ?1 AND deleted_at IS NULL";
+	return task_stamp(st, q, id, now, "deleting a task", e);
+}
+
+int
+sq_trash_restore(struct store *st, const char *id, char restored[37], struct err *e)
+{
+	sqlite3_stmt *s;
+	if (id) {
+		static const char q[] = "UPDATE tasks SET deleted_at = NULL WHERE id = ?1"
+		    " AND deleted_at IS NOT NULL RETURNING id";
+		if (!(s = sq_stmt(st, q, e)))
+			return ST_ERR;
+		sq_text(s, 1, id);
+	} else {
+		static const char q[] = "UPDATE tasks SET deleted_at = NULL WHERE id ="
+		    " (SELECT id FROM tasks WHERE deleted_at IS NOT NULL ORDER BY deleted_at DESC,"
+		    " rowid DESC LIMIT 1) RETURNING id";
+		if (!(s = sq_stmt(st, q, e)))
+			return ST_ERR;
+	}
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		sq_col_copy(s, 0, restored, 37);
+	while (rc == SQLITE_ROW)
+		rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc == SQLITE_CONSTRAINT)
+		return ST_REFUSED;
+	if (rc != SQLITE_DONE)
+		return sq_err(st, e, "restoring a task");
+	return sqlite3_changes(sq_db(st)) ? ST_OK : ST_NOTFOUND;
+}
+
+int
+sq_trash_purge(struct store *st, long *n, struct err *e)
+{
+	static const char q[] = "DELETE FROM tasks WHERE deleted_at IS NOT NULL";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	int rc = sq_done(st, s, e, "emptying the trash");
+	if (!rc)
+		*n = sqlite3_changes(sq_db(st));
+	return rc;
+}
+
+int
+sq_task_queue(struct store *st, const char *id, int64_t now, struct err *e)
+{
+	static const char q[] = "UPDATE tasks SET queued = 1, updated_at = ?2 WHERE id = ?1"
+	    " AND deleted_at IS NULL";
+	return task_stamp(st, q, id, now, "queueing a run", e);
+}
+
+int
+sq_setting_get(struct store *st, const char *key, char **value, struct err *e)
+{
+	static const char q[] = "SELECT value FROM settings WHERE key = ?1";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, key);
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*value = sq_col_text(s, 0);
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reading a setting");
+}
+
+int
+sq_setting_set(struct store *st, const char *key, const char *value, struct err *e)
+{
+	static const char qset[] = "INSERT INTO settings (key, value) VALUES (?1, ?2)"
+	    " ON CONFLICT(key) DO UPDATE SET value = excluded.value";
+	static const char qdel[] = "DELETE FROM settings WHERE key = ?1";
+	sqlite3_stmt *s = sq_stmt(st, value ? qset : qdel, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, key);
+	if (value)
+		sq_text(s, 2, value);
+	return sq_done(st, s, e, "writing a setting");
+}
+
+/* ---- owners: one machine, told apart by pid and lease; no heartbeat ---- */
+
+int
+sq_owner_start(struct store *st, struct err *e)
+{
+	(void)st;
+	(void)e;
+	return ST_OK;
+}
+
+int
+sq_owner_beat(struct store *st, int *alive, struct err *e)
+{
+	(void)st;
+	(void)e;
+	*alive = 1;
+	return ST_OK;
+}
+
+void
+sq_owner_stop(struct store *st)
+{
+	(void)st;
+}
+
+int
+sq_owner_bury(struct store *st, const char *owner_id, int64_t stale_after, int *dead, struct err *e)
+{
+	(void)st;
+	(void)owner_id;
+	(void)stale_after;
+	(void)e;
+	*dead = 1;
+	return ST_OK;
+}
+
