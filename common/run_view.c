@@ -57,7 +57,9 @@ show_tool_calls(const char *json)
 	cJSON_Delete(a);
 }
 
-struct calls {
+/* A part of a run in full, its model calls or its deliveries: into arr
+ * (JSON), else lines under a heading. */
+struct part {
 	struct log_view *lv;
 	const struct task *t;
 	cJSON *arr;
@@ -67,7 +69,7 @@ struct calls {
 static int
 show_call(const struct llm_call *c, void *arg)
 {
-	struct calls *cs = arg;
+	struct part *cs = arg;
 	if (cs->arr) {
 		cJSON *o = cJSON_CreateObject();
 		char when[40];
@@ -113,16 +115,10 @@ show_call(const struct llm_call *c, void *arg)
 	return 0;
 }
 
-/* The receipts of one run: into arr (JSON), else lines under a heading. */
-struct receipts_out {
-	cJSON *arr;
-	int n;
-};
-
 static int
 run_receipt(const struct receipt *r, void *arg)
 {
-	struct receipts_out *ro = arg;
+	struct part *ro = arg;
 	if (ro->arr) {
 		cJSON_AddItemToArray(ro->arr, receipt_to_json(r));
 		return 0;
@@ -179,9 +175,8 @@ log_run(struct log_view *lv, const char *id, struct err *e)
 		return rc;
 	const struct task *t = log_task_of(lv, r.task_id);
 	const char *name = t && t->name ? t->name : "(deleted)";
-	struct calls cs = {lv, t, NULL, 0};
+	struct part cs = {lv, t, NULL, 0}, ro = {lv, t, NULL, 0};
 	struct receipt_filter rf = {.status = -1, .run_id = r.id};
-	struct receipts_out ro = {NULL, 0};
 	cJSON *o = NULL;
 	if (lv->json) {
 		o = run_to_json(&r);
