@@ -12,23 +12,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
-
 #include "config.h"
 #include "deliver.h"
+#include "deliver_json.h"
 #include "deliver_send.h"
 #include "exec.h"
-#include "fire_env.h"
-#include "run_diff.h"
 #include "http.h"
-#include "notify.h"
 #include "opt.h"
 #include "proc.h"
 #include "prog.h"
 #include "store.h"
 #include "store_deliver.h"
 #include "task.h"
-#include "task_json.h"
 
 static const char *prog = "task-deliver";
 
@@ -71,42 +66,6 @@ collect_ended(const struct run *r, void *arg)
 	return 0;
 }
 
-struct history {
-	const char *run_id;
-	int found;
-	struct run prev;          /* the ended run before it */
-	int has_prev;
-	char *prev_success;       /* the output of the success before it */
-	int has_success;
-};
-
-static int
-is_end(int status)
-{
-	return status == RUN_SUCCESS || status == RUN_FAILED || status == RUN_TIMEOUT ||
-	    status == RUN_INTERRUPTED || status == RUN_BLOCKED;
-}
-
-static int
-scan_history(const struct run *r, void *arg)
-{
-	struct history *h = arg;
-	if (!h->found) {
-		h->found = strcmp(r->id, h->run_id) == 0;
-		return 0;
-	}
-	if (!h->has_prev && is_end(r->status)) {
-		h->prev = *r;
-		h->prev.output = h->prev.error = h->prev.note = NULL;
-		h->has_prev = 1;
-	}
-	if (!h->has_success && r->status == RUN_SUCCESS) {
-		h->prev_success = xstrdup(r->output ? r->output : "");
-		h->has_success = 1;
-	}
-	return h->has_prev && h->has_success;
-}
-
 /* Whether run r of t is delivered under its deliver_on. */
 static int
 wanted(struct pass *p, const struct task *t, const struct run *r, struct err *e)
@@ -115,19 +74,14 @@ wanted(struct pass *p, const struct task *t, const struct run *r, struct err *e)
 	const char *on = t->deliver_on ? t->deliver_on : config_get(p->cf, "deliver_on");
 	if (deliver_on_parse(on, &mask, e))
 		return -1;
-	struct history h = {.run_id = r->id};
-	if (r->status == RUN_SUCCESS) {
-		struct run_filter f;
-		run_filter_init(&f);
-		f.task_id = t->id;
-		f.limit = 200;
-		f.with_output = 1;
-		if (store_run_list(p->st, &f, scan_history, &h, e))
-			return -1;
+	struct deliver_history h = {0};
+	if (r->status == RUN_SUCCESS && deliver_history_get(p->st, r, &h, e)) {
+		deliver_history_free(&h);
+		return -1;
 	}
 	int w = deliver_wants(mask, r, h.has_prev ? &h.prev : NULL,
 	    h.has_success ? h.prev_success : NULL);
-	free(h.prev_success);
+	deliver_history_free(&h);
 	return w;
 }
 
@@ -208,145 +162,6 @@ make_receipts(struct pass *p, struct err *e)
 
 /* ---- attempts ---- */
 
-struct tokens {
-	long long in, out;
-	double cost;
-	int any_cost;
-};
-
-static int
-add_call(const struct llm_call *c, void *arg)
-{
-	struct tokens *t = arg;
-	t->in += c->input_tokens > 0 ? c->input_tokens : 0;
-	t->out += c->output_tokens > 0 ? c->output_tokens : 0;
-	if (c->cost >= 0) {
-		t->cost += c->cost;
-		t->any_cost = 1;
-	}
-	return 0;
-}
-
-static void
-add_time(cJSON *o, const char *k, int64_t t)
-{
-	char buf[40];
-	if (t == TIME_NONE) {
-		cJSON_AddNullToObject(o, k);
-		return;
-	}
-	time_fmt_utc(t, buf, sizeof buf);
-	cJSON_AddStringToObject(o, k, buf);
-}
-
-static void
-add_text(cJSON *o, const char *k, const char *v)
-{
-	if (v)
-		cJSON_AddStringToObject(o, k, v);
-	else
-		cJSON_AddNullToObject(o, k);
-}
-
-/* What a webhook and an exec: target get: the run, its whole answer. */
-static char *
-run_json(struct pass *p, const struct run *r, const char *task_name, int64_t now)
-{
-	struct tokens tk = {0};
-	struct err e;
-	if (store_call_list(p->st, r->id, NULL, 0, add_call, &tk, &e))
-		tk.in = tk.out = 0;
-	cJSON *o = cJSON_CreateObject(), *d;
-	cJSON_AddStringToObject(o, "type", "run.ended");
-	add_time(o, "timestamp", now);
-	d = cJSON_AddObjectToObject(o, "data");
-	cJSON_AddStringToObject(d, "task_id", r->task_id);
-	add_text(d, "task_name", task_name);
-	cJSON_AddStringToObject(d, "run_id", r->id);
-	add_time(d, "slot", r->slot);
-	cJSON_AddStringToObject(d, "trigger", r->trigger >= 0 ? run_trigger_name(r->trigger) : "unknown");
-	cJSON_AddStringToObject(d, "status", run_status_name(r->status));
-	cJSON_AddNumberToObject(d, "attempt", r->attempt);
-	add_time(d, "started_at", r->started_at);
-	add_time(d, "ended_at", r->ended_at);
-	add_text(d, "answer", r->output);
-	add_text(d, "error", r->error);
-	cJSON_AddNumberToObject(d, "input_tokens", (double)tk.in);
-	cJSON_AddNumberToObject(d, "output_tokens", (double)tk.out);
-	if (tk.any_cost)
-		cJSON_AddNumberToObject(d, "cost", tk.cost);
-	else
-		cJSON_AddNullToObject(d, "cost");
-	char *s = cJSON_PrintUnformatted(o);
-	cJSON_Delete(o);
-	return s;
-}
-
-/* What an exec: target gets: the line a notify hook reads, so a hook's
- * script is a target as it is, with the whole answer as its output and
- * the delivery's id and the run's spending beside. */
-static char *
-hook_json(struct pass *p, const struct run *r, const char *task_name, const char *delivery_id)
-{
-	int event = EV_SUCCESS;
-	if (r->status != RUN_SUCCESS) {
-		event = EV_FAILURE;
-	} else {
-		struct history h = {.run_id = r->id};
-		struct run_filter f;
-		struct err e;
-		run_filter_init(&f);
-		f.task_id = r->task_id;
-		f.limit = 200;
-		f.with_output = 1;
-		if (!store_run_list(p->st, &f, scan_history, &h, &e)) {
-			/* The most telling, as notify_run_event says it under
-			 * "always": a first success is a change too. */
-			if (h.has_prev && h.prev.status != RUN_SUCCESS)
-				event = EV_RECOVERY;
-			else if (!h.has_success || strcmp(h.prev_success, r->output ? r->output : "") != 0)
-				event = EV_CHANGE;
-		}
-		free(h.prev_success);
-	}
-	/* A change carries what changed, from the answer before. */
-	char *diff = NULL;
-	struct run prev;
-	int found = 0;
-	struct err de;
-	if (event == EV_CHANGE && !run_diff_base(p->st, r, &prev, &found, &de) && found) {
-		struct buf d = {0};
-		run_diff(&prev, r, 0, &d);
-		diff = d.data;
-		run_free(&prev);
-	}
-	struct hook_event ev = {event, r->task_id, task_name, r, NULL, diff};
-	char *line = fire_hook_event(&ev);
-	free(diff);
-	cJSON *o = cJSON_Parse(line);
-	free(line);
-	if (!o)
-		return NULL;
-	struct tokens tk = {0};
-	struct err ce;
-	if (store_call_list(p->st, r->id, NULL, 0, add_call, &tk, &ce))
-		tk.in = tk.out = 0;
-	cJSON_ReplaceItemInObject(o, "output", cJSON_CreateString(r->output ? r->output : ""));
-	cJSON_ReplaceItemInObject(o, "output_truncated", cJSON_CreateFalse());
-	cJSON_AddStringToObject(o, "delivery_id", delivery_id);
-	cJSON_AddNumberToObject(o, "attempt", r->attempt);
-	cJSON_AddNumberToObject(o, "input_tokens", (double)tk.in);
-	cJSON_AddNumberToObject(o, "output_tokens", (double)tk.out);
-	if (tk.any_cost)
-		cJSON_AddNumberToObject(o, "cost", tk.cost);
-	else
-		cJSON_AddNullToObject(o, "cost");
-	char *s = json_print_line(o), *nl = xasprintf("%s\n", s);
-	cJSON_Delete(o);
-	free(s);
-	return nl;
-}
-
 struct due {
 	struct receipt *r;
 	size_t n, cap;
@@ -372,29 +187,6 @@ collect_due(const struct receipt *r, void *arg)
 	c->error = xstrdup(r->error);
 	c->task_name = xstrdup(r->task_name);
 	return 0;
-}
-
-static void
-report(const struct receipt *r)
-{
-	char shown[300];
-	deliver_target_mask(r->target, shown, sizeof shown);
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "id", r->id);
-	cJSON_AddStringToObject(o, "run_id", r->run_id);
-	cJSON_AddStringToObject(o, "task_id", r->task_id);
-	add_text(o, "task_name", r->task_name);
-	cJSON_AddStringToObject(o, "target", shown);
-	cJSON_AddStringToObject(o, "kind", r->kind);
-	cJSON_AddStringToObject(o, "status", receipt_status_name(r->status));
-	cJSON_AddNumberToObject(o, "attempts", r->attempts);
-	add_time(o, "next_at", r->status == RECEIPT_PENDING ? r->next_at : TIME_NONE);
-	add_text(o, "answer", r->answer);
-	add_text(o, "error", r->error);
-	char *s = json_print_line(o);
-	puts(s);
-	free(s);
-	cJSON_Delete(o);
 }
 
 static int64_t
@@ -429,8 +221,8 @@ attempt(struct pass *p, struct receipt *r, struct err *e)
 		o.permanent = 1;
 	} else {
 		const char *name = r->task_name ? r->task_name : r->task_id;
-		json = strcmp(r->kind, "exec") == 0 ? hook_json(p, &run, name, r->id) :
-		    run_json(p, &run, name, p->now);
+		json = strcmp(r->kind, "exec") == 0 ? deliver_hook_json(p->st, &run, name, r->id) :
+		    deliver_run_json(p->st, &run, name, p->now);
 		if (!json)
 			json = xstrdup("{}");
 		if (run.status == RUN_SUCCESS)
@@ -478,7 +270,7 @@ attempt(struct pass *p, struct receipt *r, struct err *e)
 		p->attempted++;
 		p->delivered += r->status == RECEIPT_DELIVERED;
 		p->failed += r->status == RECEIPT_FAILED;
-		report(r);
+		deliver_report(r);
 	}
 	free(resolved);
 	free(json);

@@ -14,348 +14,22 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
-
 #include "config.h"
 #include "history.h"
+#include "log_view.h"
 #include "opt.h"
 #include "prog.h"
-#include "spend.h"
-#include "store_audit.h"
+#include "store_deliver.h"
 #include "store.h"
 #include "store_history.h"
-#include "table.h"
-#include "task_json.h"
-#include "store_deliver.h"
-#include "deliver.h"
 #include "taskargs.h"
 #include "tz.h"
-#include "run_diff.h"
 #include "usage.h"
 #include "utf8.h"
-#include "when.h"
 #include "visible.h"
+#include "when.h"
 
 static const char prog[] = "task-log";
-
-struct logger {
-	struct store *st;
-	struct zones *zs;
-	struct table *tb;
-	int json, utc;
-	struct task task;        /* the last task looked up, a one-entry cache */
-	int have_task;
-	long n;
-};
-
-/* The task of a run (NULL if purged); valid until the next call. */
-static const struct task *
-task_of(struct logger *lg, const char *id)
-{
-	struct err e;
-	if (lg->have_task && strcmp(lg->task.id, id) == 0)
-		return &lg->task;
-	if (lg->have_task)
-		task_free(&lg->task);
-	lg->have_task = store_task_get(lg->st, id, &lg->task, &e) == ST_OK;
-	return lg->have_task ? &lg->task : NULL;
-}
-
-static void
-fmt_when(struct logger *lg, const struct task *t, int64_t when, char *buf, size_t n)
-{
-	if (when == TIME_NONE)
-		snprintf(buf, n, "-");
-	else if (t)
-		task_fmt_time(t, lg->zs, when, TIME_WALL_ZONE, buf, n);
-	else
-		time_fmt_utc(when, buf, n);
-}
-
-/* A field of a tab-separated line: tabs and line ends become spaces,
- * bytes that are not UTF-8 U+FFFD. */
-static void
-tsv_field(const char *s, int last)
-{
-	char *text = utf8_clean(s, strlen(s));
-	for (const char *p = text; *p; p++)
-		putchar(*p == '\t' || *p == '\n' || *p == '\r' ? ' ' : *p);
-	putchar(last ? '\n' : '\t');
-	free(text);
-}
-
-/* Text from the store as printed: valid UTF-8 (malloc'd). */
-static char *
-text(const char *s)
-{
-	return utf8_clean(s ? s : "", s ? strlen(s) : 0);
-}
-
-static int
-list_one(const struct run *r, void *arg)
-{
-	struct logger *lg = arg;
-	const struct task *t = task_of(lg, r->task_id);
-	const char *name = t && t->name ? t->name : "(deleted)";
-	char when[64], dur[32], code[16];
-	lg->n++;
-	if (lg->json) {
-		/* The error text, not the output: that can be a megabyte (task-log RUN_ID). */
-		struct run brief = *r;
-		brief.output = NULL;
-		cJSON *o = run_to_json(&brief);
-		cJSON_AddStringToObject(o, "name", name);
-		char *s = json_print_line(o);
-		puts(s);
-		free(s);
-		cJSON_Delete(o);
-		return 0;
-	}
-	snprintf(code, sizeof code, r->exit_code >= 0 ? "%d" : "-", r->exit_code);
-	if (!lg->tb) {
-		char slot[40] = "-";
-		time_fmt_utc(r->started_at, when, sizeof when);
-		if (r->slot != TIME_NONE)
-			time_fmt_utc(r->slot, slot, sizeof slot);
-		printf("%s\t%s\t%s\t", r->id, when, r->task_id);
-		tsv_field(name, 0);
-		printf("%s\t%s\t%s\t%s\t%lld\n", run_trigger_name(r->trigger), slot,
-		    run_status_name(r->status), code, (long long)(r->duration_ms > 0 ? r->duration_ms : 0));
-		return 0;
-	}
-	char rid[9], tid[9];
-	snprintf(rid, sizeof rid, "%.8s", r->id);
-	snprintf(tid, sizeof tid, "%.8s", r->task_id);
-	/* One zone for the column, so the rows read in order. */
-	zone_fmt_time(lg->zs, lg->utc ? "UTC" : NULL, r->started_at, TIME_WALL_ZONE, when, sizeof when);
-	duration_fmt(r->duration_ms, dur, sizeof dur);
-	const char *cells[] = {rid, when, tid, name, run_trigger_name(r->trigger),
-		run_status_name(r->status), code, dur};
-	table_add(lg->tb, cells);
-	return 0;
-}
-
-static void
-indented(const char *label, const char *s)
-{
-	char *all = text(s);
-	printf("%s\n", label);
-	for (const char *p = all; *p;) {
-		size_t n = strcspn(p, "\n");
-		printf("  %.*s\n", (int)n, p);
-		p += n + (p[n] == '\n');
-	}
-	free(all);
-}
-
-/* One line of at most n bytes of s, malloc'd: line breaks as spaces, no
- * cut character, "..." where it was cut. */
-static char *
-short_line(const char *s, size_t n)
-{
-	char *all = text(s);
-	size_t len = strlen(all), k = len > n ? (size_t)utf8_cut(all, n) : len;
-	for (size_t i = 0; i < k; i++)
-		if (all[i] == '\n' || all[i] == '\r' || all[i] == '\t')
-			all[i] = ' ';
-	if (k < len) {
-		all = xrealloc(all, k + 4);
-		memcpy(all + k, "...", 4);
-	}
-	return all;
-}
-
-static void
-print_short(const char *s, size_t n)
-{
-	char *line = short_line(s, n);
-	fputs(line, stdout);
-	free(line);
-}
-
-/* The tool calls of a model call, two lines each: the call, its outcome. */
-static void
-show_tool_calls(const char *json)
-{
-	cJSON *a = json ? cJSON_Parse(json) : NULL;
-	const cJSON *t;
-	cJSON_ArrayForEach(t, a) {
-		const char *server = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "server"));
-		const char *tool = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "tool"));
-		const char *res = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "result"));
-		const char *err = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "error"));
-		const cJSON *ms = cJSON_GetObjectItemCaseSensitive(t, "duration_ms");
-		char *args = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(t, "arguments"));
-		char dur[32];
-		duration_fmt(cJSON_IsNumber(ms) ? (int64_t)ms->valuedouble : 0, dur, sizeof dur);
-		printf("    tool %s%s%s ", server ? server : "", server ? "/" : "", tool ? tool : "?");
-		print_short(args ? args : "{}", 200);
-		printf("  %s\n      %s", dur, err ? "error: " : "-> ");
-		print_short(err ? err : res ? res : "", 200);
-		putchar('\n');
-		free(args);
-	}
-	cJSON_Delete(a);
-}
-
-/* "12 in, 40 out"; nothing when the provider said nothing (a failed call). */
-static void
-fmt_tokens(const struct llm_call *c, char *buf, size_t n)
-{
-	buf[0] = 0;
-	if (c->input_tokens >= 0 && c->output_tokens >= 0)
-		snprintf(buf, n, "%ld in, %ld out", c->input_tokens, c->output_tokens);
-	else if (c->input_tokens >= 0 || c->output_tokens >= 0)
-		snprintf(buf, n, c->input_tokens >= 0 ? "%ld in" : "%ld out", c->input_tokens >= 0 ?
-		    c->input_tokens : c->output_tokens);
-}
-
-static cJSON *
-json_tokens(long n)
-{
-	return n >= 0 ? cJSON_CreateNumber((double)n) : cJSON_CreateNull();
-}
-
-/* The model asked for, and the one that answered when the provider named
- * another: "gpt-4o -> gpt-4o-2024-08-06"; malloc'd, as text. */
-static char *
-model_shown(const char *model, const char *answered)
-{
-	char *m = xasprintf("%s%s%s", model ? model : "?", answered && (!model ||
-	    strcmp(answered, model)) ? " -> " : "", answered && (!model || strcmp(answered, model))
-	    ? answered : "");
-	char *t = text(m);
-	free(m);
-	return t;
-}
-
-struct calls {
-	struct logger *lg;
-	const struct task *t;
-	cJSON *arr;
-	int n;
-};
-
-static int
-show_call(const struct llm_call *c, void *arg)
-{
-	struct calls *cs = arg;
-	if (cs->arr) {
-		cJSON *o = cJSON_CreateObject();
-		char when[40];
-		time_fmt_utc(c->created_at, when, sizeof when);
-		cJSON_AddStringToObject(o, "at", when);
-		cJSON_AddStringToObject(o, "provider", c->provider ? c->provider : "");
-		cJSON_AddStringToObject(o, "model", c->model ? c->model : "");
-		cJSON_AddItemToObject(o, "answered_model", c->answered_model
-		    ? cJSON_CreateString(c->answered_model) : cJSON_CreateNull());
-		cJSON_AddItemToObject(o, "fallback_from", c->fallback_from
-		    ? cJSON_CreateString(c->fallback_from) : cJSON_CreateNull());
-		cJSON_AddItemToObject(o, "input_tokens", json_tokens(c->input_tokens));
-		cJSON_AddItemToObject(o, "output_tokens", json_tokens(c->output_tokens));
-		cJSON_AddItemToObject(o, "cost", c->cost >= 0 ? cJSON_CreateNumber(c->cost)
-		    : cJSON_CreateNull());
-		cJSON_AddStringToObject(o, "finish_reason", c->finish_reason ? c->finish_reason : "");
-		cJSON_AddNumberToObject(o, "duration_ms", (double)c->duration_ms);
-		cJSON_AddItemToObject(o, "error", c->error ? cJSON_CreateString(c->error) : cJSON_CreateNull());
-		cJSON *tc = c->tool_calls ? cJSON_Parse(c->tool_calls) : NULL;
-		cJSON_AddItemToObject(o, "tool_calls", cJSON_IsArray(tc) ? tc : cJSON_CreateArray());
-		if (tc && !cJSON_IsArray(tc))
-			cJSON_Delete(tc);
-		cJSON_AddItemToArray(cs->arr, o);
-		return 0;
-	}
-	char when[64], dur[32];
-	if (!cs->n++)
-		printf("model calls:\n");
-	fmt_when(cs->lg, cs->t, c->created_at, when, sizeof when);
-	duration_fmt(c->duration_ms, dur, sizeof dur);
-	char *model = model_shown(c->model, c->answered_model), *end = text(c->error ? c->error
-	    : c->finish_reason ? c->finish_reason : "");
-	char *from = c->fallback_from ? text(c->fallback_from) : NULL;
-	char tokens[64];
-	fmt_tokens(c, tokens, sizeof tokens);
-	printf("  %s  %s/%s%s%s%s  %s%s%s  %s%s\n", when, c->provider ? c->provider : "?", model,
-	    from ? " (fallback for " : "", from ? from : "", from ? ")" : "", tokens,
-	    tokens[0] ? "  " : "", dur, c->error ? "error: " : "", end);
-	free(model);
-	free(from);
-	free(end);
-	show_tool_calls(c->tool_calls);
-	return 0;
-}
-
-/* The receipts of one run: into arr (JSON), else lines under a heading. */
-struct receipts_out {
-	cJSON *arr;
-	int n;
-};
-static int run_receipt(const struct receipt *r, void *arg);
-
-static int
-show_run(struct logger *lg, const char *arg)
-{
-	struct run r;
-	struct err e;
-	int rc = store_run_get(lg->st, arg, &r, &e);
-	if (rc) {
-		fprintf(stderr, "%s: %s\n", prog, e.msg);
-		return rc;
-	}
-	const struct task *t = task_of(lg, r.task_id);
-	const char *name = t && t->name ? t->name : "(deleted)";
-	struct calls cs = {lg, t, NULL, 0};
-	if (lg->json) {
-		cJSON *o = run_to_json(&r);
-		cJSON_AddStringToObject(o, "name", name);
-		cs.arr = cJSON_AddArrayToObject(o, "calls");
-		rc = store_call_list(lg->st, r.id, NULL, 0, show_call, &cs, &e);
-		struct receipt_filter rf = {.status = -1, .run_id = r.id};
-		struct receipts_out ro = {cJSON_AddArrayToObject(o, "deliveries"), 0};
-		if (!rc)
-			rc = store_receipt_list(lg->st, &rf, run_receipt, &ro, &e);
-		/* Left out when none, as a run without deliveries always was. */
-		if (!cJSON_GetArraySize(ro.arr))
-			cJSON_DeleteItemFromObjectCaseSensitive(o, "deliveries");
-		char *s = json_print_line(o);
-		puts(s);
-		free(s);
-		cJSON_Delete(o);
-	} else {
-		char when[64], dur[32];
-		char *shown = text(name);
-		printf("run:       %s\n", r.id);
-		printf("task:      %s \"%s\"\n", r.task_id, shown);
-		free(shown);
-		printf("trigger:   %s\n", run_trigger_name(r.trigger));
-		fmt_when(lg, t, r.slot, when, sizeof when);
-		printf("slot:      %s\n", r.slot == TIME_NONE ? "none (manual)" : when);
-		if (r.exit_code >= 0)
-			printf("status:    %s (exit %d)\n", run_status_name(r.status), r.exit_code);
-		else
-			printf("status:    %s\n", run_status_name(r.status));
-		fmt_when(lg, t, r.started_at, when, sizeof when);
-		printf("started:   %s\n", when);
-		fmt_when(lg, t, r.ended_at, when, sizeof when);
-		printf("ended:     %s\n", when);
-		duration_fmt(r.duration_ms, dur, sizeof dur);
-		printf("duration:  %s\n", dur);
-		printf("attempt:   %d\n", r.attempt);
-		indented("output:", r.output && *r.output ? r.output : "(none)");
-		indented("error:", r.error && *r.error ? r.error : "(none)");
-		if (r.note)
-			indented("note:", r.note);
-		rc = store_call_list(lg->st, r.id, NULL, 0, show_call, &cs, &e);
-		struct receipt_filter rf = {.status = -1, .run_id = r.id};
-		struct receipts_out ro = {NULL, 0};
-		if (!rc)
-			rc = store_receipt_list(lg->st, &rf, run_receipt, &ro, &e);
-	}
-	if (rc)
-		fprintf(stderr, "%s: %s\n", prog, e.msg);
-	run_free(&r);
-	return rc;
-}
 
 /* --since: RFC 3339, a time expression ("yesterday 9:00"), or a duration
  * back from now ("2h", "3d"). */
@@ -544,314 +218,6 @@ parse_args(int argc, char **argv, struct args *a)
 	}
 	return 0;
 }
-
-/* --calls: the model calls, newest first, of a context, a task or all. */
-struct call_list {
-	struct logger *lg;
-	const char *context;
-	int64_t since;
-	long limit, n;
-};
-
-static cJSON *
-call_to_json(const struct llm_call *c)
-{
-	char when[40];
-	cJSON *o = cJSON_CreateObject();
-	time_fmt_utc(c->created_at, when, sizeof when);
-	cJSON_AddNumberToObject(o, "id", (double)c->id);
-	cJSON_AddStringToObject(o, "at", when);
-	const char *const strs[][2] = {{"provider", c->provider}, {"model", c->model},
-		{"answered_model", c->answered_model}, {"fallback_from", c->fallback_from},
-		{"context", c->context}, {"run_id", c->run_id}, {"task_id", c->task_id},
-		{"system_prompt", c->system_prompt}, {"prompt", c->prompt}, {"answer", c->answer},
-		{"finish_reason", c->finish_reason}, {"error", c->error}};
-	for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
-		cJSON_AddItemToObject(o, strs[i][0], strs[i][1] ? cJSON_CreateString(strs[i][1]) :
-		    cJSON_CreateNull());
-	cJSON_AddItemToObject(o, "input_tokens", json_tokens(c->input_tokens));
-	cJSON_AddItemToObject(o, "output_tokens", json_tokens(c->output_tokens));
-	cJSON_AddItemToObject(o, "cost", c->cost >= 0 ? cJSON_CreateNumber(c->cost) : cJSON_CreateNull());
-	cJSON_AddNumberToObject(o, "duration_ms", (double)c->duration_ms);
-	return o;
-}
-
-static int
-list_call(const struct llm_call *c, void *arg)
-{
-	struct call_list *cl = arg;
-	struct logger *lg = cl->lg;
-	if (cl->since != TIME_NONE && c->created_at < cl->since)
-		return 1; /* newest first: the rest are older still */
-	if (cl->context && (!c->context || strcmp(c->context, cl->context) != 0))
-		return 0;
-	if (cl->limit && cl->n >= cl->limit)
-		return 1;
-	cl->n++;
-	if (lg->json) {
-		cJSON *o = call_to_json(c);
-		char *line = json_print_line(o);
-		puts(line);
-		free(line);
-		cJSON_Delete(o);
-		return 0;
-	}
-	char when[64], dur[32], tokens[64];
-	fmt_tokens(c, tokens, sizeof tokens);
-	duration_fmt(c->duration_ms, dur, sizeof dur);
-	char *prompt = short_line(c->prompt ? c->prompt : "", lg->tb ? 40 : 200);
-	char *answer = short_line(c->error ? c->error : c->answer ? c->answer : "", lg->tb ? 60 : 200);
-	if (lg->tb) {
-		char *model = model_shown(c->model, c->answered_model);
-		char *context = text(c->context ? c->context : "-");
-		char *shown = c->error ? xasprintf("error: %s", answer) : xstrdup(answer);
-		zone_fmt_time(lg->zs, lg->utc ? "UTC" : NULL, c->created_at, TIME_WALL_ZONE, when,
-		    sizeof when);
-		const char *cells[] = {when, model, tokens[0] ? tokens : "-", dur, context, prompt, shown};
-		table_add(lg->tb, cells);
-		free(model);
-		free(context);
-		free(shown);
-	} else {
-		char in[24] = "", out[24] = "";
-		time_fmt_utc(c->created_at, when, sizeof when);
-		if (c->input_tokens >= 0)
-			snprintf(in, sizeof in, "%ld", c->input_tokens);
-		if (c->output_tokens >= 0)
-			snprintf(out, sizeof out, "%ld", c->output_tokens);
-		printf("%lld\t%s\t", (long long)c->id, when);
-		char *model = model_shown(c->model, c->answered_model);
-		tsv_field(model, 0);
-		free(model);
-		tsv_field(c->context ? c->context : "", 0);
-		printf("%s\t%s\t%lld\t%s\t", in, out, (long long)c->duration_ms, c->error ? "error" :
-		    "ok");
-		tsv_field(prompt, 0);
-		tsv_field(answer, 1);
-	}
-	free(prompt);
-	free(answer);
-	return 0;
-}
-
-static int
-list_calls(struct logger *lg, const struct run_filter *f, const struct args *a, struct err *e)
-{
-	static const char *const heads[] = {"AT", "MODEL", "TOKENS", "TIME", "CONTEXT", "PROMPT",
-		"ANSWER"};
-	struct call_list cl = {lg, a->context, f->since, a->limit, 0};
-	if (!a->json && isatty(1))
-		lg->tb = table_new(7, heads);
-	int rc = store_call_list(lg->st, NULL, f->task_id, 0, list_call, &cl, e);
-	if (rc)
-		fprintf(stderr, "%s: %s\n", prog, e->msg);
-	if (lg->tb && cl.n)
-		table_print(lg->tb, stdout, want_color(1));
-	else if (lg->tb && !rc)
-		fprintf(stderr, "%s: no model calls%s\n", prog, a->task || a->context || a->since ?
-		    " match" : " yet");
-	return rc;
-}
-
-/* One row of --usage: JSON, a table row or a line. */
-static void
-usage_line(struct logger *lg, int by, const struct usage_row *r, int total)
-{
-	static const char *const keys[] = {"task_id", "model", "day"};
-	if (lg->json) {
-		cJSON *o = cJSON_CreateObject();
-		if (total) {
-			cJSON_AddBoolToObject(o, "total", 1);
-		} else {
-			cJSON_AddItemToObject(o, keys[by], *r->key ? cJSON_CreateString(r->key)
-			    : cJSON_CreateNull());
-			if (by == USAGE_BY_TASK)
-				cJSON_AddItemToObject(o, "name", r->name ? cJSON_CreateString(r->name)
-				    : cJSON_CreateNull());
-			if (by == USAGE_BY_MODEL)
-				cJSON_AddItemToObject(o, "answered_model", r->name
-				    ? cJSON_CreateString(r->name) : cJSON_CreateNull());
-		}
-		cJSON_AddNumberToObject(o, "calls", (double)r->calls);
-		cJSON_AddNumberToObject(o, "input_tokens", (double)r->in);
-		cJSON_AddNumberToObject(o, "output_tokens", (double)r->out);
-		cJSON_AddNumberToObject(o, "cost", r->cost);
-		cJSON_AddNumberToObject(o, "unpriced_calls", (double)r->unpriced);
-		char *s = json_print_line(o);
-		puts(s);
-		free(s);
-		cJSON_Delete(o);
-		return;
-	}
-	char key[160], calls[24], in[24], out[24], cost[32];
-	const char *none = by == USAGE_BY_TASK ? "(no task)" : "(unknown)";
-	if (total)
-		snprintf(key, sizeof key, "total");
-	else if (by == USAGE_BY_TASK && lg->tb && *r->key)
-		snprintf(key, sizeof key, "%.100s %.8s", r->name ? r->name : "(deleted)", r->key);
-	else if (by == USAGE_BY_MODEL && r->name)
-		snprintf(key, sizeof key, "%.70s -> %.70s", *r->key ? r->key : "?", r->name);
-	else
-		snprintf(key, sizeof key, "%s", *r->key ? r->key : lg->tb ? none : "-");
-	snprintf(calls, sizeof calls, "%ld", r->calls);
-	snprintf(in, sizeof in, "%lld", r->in);
-	snprintf(out, sizeof out, "%lld", r->out);
-	if (lg->tb) {
-		money_fmt(r->cost, cost, sizeof cost);
-		const char *cells[] = {key, calls, in, out, cost};
-		table_add(lg->tb, cells);
-		return;
-	}
-	tsv_field(key, 0);
-	if (by == USAGE_BY_TASK)
-		tsv_field(total || !r->name ? "" : r->name, 0);
-	printf("%s\t%s\t%s\t%.6f\n", calls, in, out, r->cost);
-}
-
-/* After --usage: the runs whose gate found nothing to do, which cost
- * nothing (no model call), when there were any. */
-static int
-gate_skips_line(struct logger *lg, const struct run_filter *f, struct err *e)
-{
-	struct run_filter g = *f;
-	long n = 0;
-	g.gate_skips = 1;
-	g.status = -1;
-	g.limit = 0;
-	g.with_output = 0;
-	int rc = store_run_count(lg->st, &g, &n, e);
-	if (rc) {
-		fprintf(stderr, "%s: %s\n", prog, e->msg);
-		return rc;
-	}
-	if (!n)
-		return ST_OK;
-	if (lg->json)
-		printf("{\"gate_skips\":%ld,\"calls\":0,\"input_tokens\":0,\"output_tokens\":0,"
-		    "\"cost\":0}\n", n);
-	else if (lg->tb)
-		printf("%ld run%s skipped by %s gate: no model call, no tokens, $0\n", n,
-		    n == 1 ? "" : "s", n == 1 ? "its" : "their");
-	else
-		printf("gate skips\t%ld\n", n);
-	return ST_OK;
-}
-
-/* --usage: the calls summed per task, model or day, then the total. */
-static int
-show_usage(struct logger *lg, const struct run_filter *f, const struct args *a, struct err *e)
-{
-	static const char *const firsts[] = {"TASK", "MODEL", "DAY"};
-	int by = a->by ? usage_parse_by(a->by) : USAGE_BY_TASK;
-	const char *heads[] = {firsts[by], "CALLS", "INPUT", "OUTPUT", "DOLLARS"};
-	struct tz *z = NULL;
-	struct usage u;
-	int rc = tz_load(lg->utc ? "UTC" : NULL, &z, e);
-	if (!rc)
-		rc = usage_collect(lg->st, by, f->since, f->task_id, z, &u, e);
-	tz_free(z);
-	if (rc) {
-		fprintf(stderr, "%s: %s\n", prog, e->msg);
-		return rc;
-	}
-	if (!a->json && isatty(1))
-		lg->tb = table_new(5, heads);
-	for (size_t i = 0; i < u.n; i++)
-		usage_line(lg, by, &u.rows[i], 0);
-	usage_line(lg, by, &u.total, 1);
-	if (lg->tb)
-		table_print(lg->tb, stdout, want_color(1));
-	usage_free(&u);
-	return gate_skips_line(lg, f, e);
-}
-
-/* The runs of the filter, as a table or lines. */
-static int
-list_runs(struct logger *lg, struct run_filter *f, const struct args *a, struct err *e)
-{
-	static const char *const heads[] = {"RUN", "STARTED", "TASK", "NAME", "TRIGGER",
-		"STATUS", "EXIT", "TIME"};
-	if (!a->json && isatty(1))
-		lg->tb = table_new(8, heads);
-	int rc = store_run_list(lg->st, f, list_one, lg, e);
-	if (rc)
-		fprintf(stderr, "%s: %s\n", prog, e->msg);
-	if (lg->tb && lg->n)
-		table_print(lg->tb, stdout, want_color(1));
-	else if (lg->tb)
-		fprintf(stderr, "%s: no runs%s\n", prog, a->task || a->status || a->since ? " match"
-		    : " yet");
-	return rc;
-}
-
-/* --deliveries: the receipts, newest first. */
-struct receipt_list {
-	struct logger *lg;
-	long n;
-};
-
-static int
-list_receipt(const struct receipt *r, void *arg)
-{
-	struct receipt_list *rl = arg;
-	rl->n++;
-	if (rl->lg->json) {
-		cJSON *o = receipt_to_json(r);
-		char *s = json_print_line(o);
-		puts(s);
-		free(s);
-		cJSON_Delete(o);
-		return 0;
-	}
-	struct buf b = {0};
-	receipt_line(r, &b);
-	char *shown = text(b.data);
-	puts(shown);
-	free(shown);
-	buf_free(&b);
-	return 0;
-}
-
-static int
-list_deliveries(struct logger *lg, const struct run_filter *f, const struct args *a,
-    struct err *e)
-{
-	struct receipt_filter rf = {.status = a->status ? receipt_status_parse(a->status) : -1,
-		.task_id = f->task_id, .limit = a->limit};
-	struct receipt_list rl = {lg, 0};
-	int rc = store_receipt_list(lg->st, &rf, list_receipt, &rl, e);
-	if (rc)
-		fprintf(stderr, "%s: %s\n", prog, e->msg);
-	else if (!rl.n && isatty(1))
-		fprintf(stderr, "%s: no deliveries%s\n", prog, a->task || a->status ? " match" : " yet");
-	return rc;
-}
-
-/* The receipts of one run, after it. */
-static int
-run_receipt(const struct receipt *r, void *arg)
-{
-	struct receipts_out *ro = arg;
-	if (ro->arr) {
-		cJSON_AddItemToArray(ro->arr, receipt_to_json(r));
-		return 0;
-	}
-	if (!ro->n++)
-		printf("deliveries:\n");
-	char shown[300];
-	deliver_target_mask(r->target, shown, sizeof shown);
-	const char *said = r->status == RECEIPT_DELIVERED ? r->answer : r->error;
-	char *line = xasprintf("  %s %s %s (%d attempt%s)%s%s", receipt_status_name(r->status),
-	    r->kind, shown, r->attempts, r->attempts == 1 ? "" : "s", said ? ": " : "",
-	    said ? said : "");
-	char *t = text(line);
-	puts(t);
-	free(t);
-	free(line);
-	return 0;
-}
-
-/* --prune: every batch at once, then what went (and the space, --vacuum). */
 static int
 prune(struct store *st, const struct args *a, int64_t now, struct err *e)
 {
@@ -884,189 +250,65 @@ prune(struct store *st, const struct args *a, int64_t now, struct err *e)
 	return ST_OK;
 }
 
-/* --audit: the entries, newest first. */
-static void
-audit_change(const struct audit_entry *a, struct buf *b)
-{
-	cJSON *before = a->before ? cJSON_Parse(a->before) : NULL;
-	cJSON *after = a->after ? cJSON_Parse(a->after) : NULL;
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(after ? after : before, "name");
-	if ((!before || !after) && cJSON_IsString(name) &&
-	    cJSON_GetObjectItemCaseSensitive(after ? after : before, "prompt")) {
-		buf_printf(b, "name \"%s\"", name->valuestring);
-	} else if (after || before) {
-		const cJSON *x, *side = after ? after : before;
-		int n = 0;
-		cJSON_ArrayForEach(x, side) {
-			const cJSON *y = before && after ? cJSON_GetObjectItemCaseSensitive(before, x->string)
-			    : NULL;
-			char *vx = cJSON_PrintUnformatted(x), *vy = y ? cJSON_PrintUnformatted(y) : NULL;
-			if (before && after)
-				buf_printf(b, "%s%s: %s -> %s", n++ ? "; " : "", x->string, vy ? vy : "null",
-				    vx ? vx : "null");
-			else
-				buf_printf(b, "%s%s: %s", n++ ? "; " : "", x->string, vx ? vx : "null");
-			free(vx);
-			free(vy);
-		}
-	}
-	cJSON_Delete(before);
-	cJSON_Delete(after);
-}
-
-static cJSON *
-json_or_null(const char *s)
-{
-	cJSON *j = s ? cJSON_Parse(s) : NULL;
-	return j ? j : cJSON_CreateNull();
-}
-
+/* A listing's end: its error, its table, or on a terminal that it is empty
+ * (none: what there is none of; NULL, say nothing). */
 static int
-audit_one(const struct audit_entry *a, void *arg)
+listed(struct log_view *lv, int rc, const struct err *e, const char *none, int match)
 {
-	struct logger *lg = arg;
-	char at[40], who[200], seq[24];
-	time_fmt_utc(a->at, at, sizeof at);
-	lg->n++;
-	if (lg->json) {
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddNumberToObject(o, "seq", (double)a->seq);
-		cJSON_AddStringToObject(o, "at", at);
-		cJSON_AddItemToObject(o, "actor", json_or_null(a->actor));
-		cJSON_AddStringToObject(o, "action", a->action);
-		if (a->task_id[0])
-			cJSON_AddStringToObject(o, "task", a->task_id);
-		else
-			cJSON_AddNullToObject(o, "task");
-		cJSON_AddItemToObject(o, "before", json_or_null(a->before));
-		cJSON_AddItemToObject(o, "after", json_or_null(a->after));
-		cJSON_AddStringToObject(o, "prev", a->prev);
-		cJSON_AddStringToObject(o, "hash", a->hash);
-		char *line = json_print_line(o);
-		puts(line);
-		free(line);
-		cJSON_Delete(o);
-		return 0;
-	}
-	struct buf b = {0};
-	char task[9];
-	audit_actor_describe(a->actor, who, sizeof who);
-	audit_change(a, &b);
-	snprintf(seq, sizeof seq, "%lld", (long long)a->seq);
-	snprintf(task, sizeof task, "%.8s", a->task_id[0] ? a->task_id : "-");
-	if (lg->tb) {
-		char *change = text(b.data ? b.data : "");
-		const char *cells[] = {seq, at, who, a->action, task, change};
-		table_add(lg->tb, cells);
-		free(change);
-	} else {
-		tsv_field(seq, 0);
-		tsv_field(at, 0);
-		tsv_field(who, 0);
-		tsv_field(a->action, 0);
-		tsv_field(task, 0);
-		tsv_field(b.data ? b.data : "", 1);
-	}
-	buf_free(&b);
-	return 0;
-}
-
-static int
-list_audit(struct logger *lg, const char *task_id, long limit, struct err *e)
-{
-	static const char *const heads[] = {"SEQ", "AT", "WHO", "ACTION", "TASK", "CHANGE"};
-	if (!lg->json && isatty(1))
-		lg->tb = table_new(6, heads);
-	int rc = store_audit_list(lg->st, task_id, 1, limit, audit_one, lg, e);
-	if (!rc && lg->tb && lg->n)
-		table_print(lg->tb, stdout, want_color(1));
-	else if (!rc && lg->tb)
-		fprintf(stderr, "%s: no changes on record%s\n", prog, task_id ? " for that task" : "");
+	if (rc)
+		fprintf(stderr, "%s: %s\n", prog, e->msg);
+	if (lv->tb && lv->n)
+		table_print(lv->tb, stdout, want_color(1));
+	else if (lv->tb && none)
+		fprintf(stderr, "%s: no %s%s\n", prog, none, match ? " match" : " yet");
 	return rc;
 }
 
-/* --audit --verify: the chain recomputed; a checkpoint when it holds. */
 static int
-verify(struct logger *lg, int64_t now, struct err *e)
+run_shown(struct log_view *lv, const char *id, struct err *e)
 {
-	struct audit_check c;
-	int rc = store_audit_verify(lg->st, now, &c, e);
+	int rc = log_run(lv, id, e);
 	if (rc)
-		return rc;
-	if (lg->json) {
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddBoolToObject(o, "intact", !c.bad_seq);
-		cJSON_AddNumberToObject(o, "entries", (double)c.entries);
-		if (c.bad_seq) {
-			cJSON_AddNumberToObject(o, "entry", (double)c.bad_seq);
-			cJSON_AddStringToObject(o, "problem", c.removed ? "removed" : "changed");
-		} else {
-			cJSON_AddNumberToObject(o, "head", (double)c.head_seq);
-			cJSON_AddStringToObject(o, "hash", c.head_seq ? c.head : AUDIT_ZERO);
-		}
-		cJSON_AddNumberToObject(o, "pruned_through", (double)c.base_seq);
-		char *line = json_print_line(o);
-		puts(line);
-		free(line);
-		cJSON_Delete(o);
-	} else if (!c.bad_seq) {
-		printf("audit trail intact: %ld entr%s", c.entries, c.entries == 1 ? "y" : "ies");
-		if (c.head_seq)
-			printf(", the last %lld with hash %s", (long long)c.head_seq, c.head);
-		if (c.base_seq)
-			printf(" (entries through %lld pruned)", (long long)c.base_seq);
-		putchar('\n');
-	}
-	if (c.bad_seq)
-		return err_set(e, ST_ERR, "the audit trail is broken: entry %lld was %s", (long long)c.bad_seq,
-		    c.removed ? "removed" : "changed");
-	return ST_OK;
+		fprintf(stderr, "%s: %s\n", prog, e->msg);
+	return rc;
 }
 
-/* --diff: from's answer to to's; without to, from is the run compared
- * and the run it is compared with comes first. */
+/* --usage: the table, then the runs their gate skipped. */
 static int
-show_diff(struct logger *lg, const char *from_id, const char *to_id, int words, struct err *e)
+usage_shown(struct log_view *lv, const struct run_filter *f, const struct args *a, struct err *e)
 {
-	struct run a, b;
-	int found = 1, rc = store_run_get(lg->st, from_id, &a, e);
+	int rc = log_usage(lv, a->by ? usage_parse_by(a->by) : USAGE_BY_TASK, f, e);
+	if (!rc && lv->tb)
+		table_print(lv->tb, stdout, want_color(1));
+	if (!rc)
+		rc = log_gate_skips(lv, f, e);
 	if (rc)
-		return rc;
-	if (to_id) {
-		rc = store_run_get(lg->st, to_id, &b, e);
-	} else {
-		b = a;
-		rc = run_diff_base(lg->st, &b, &a, &found, e);
-		if (!rc && !found)
-			rc = err_set(e, ST_NOTFOUND, "run '%.8s' has no run before it to compare with: no"
-			    " earlier success of its task", b.id);
+		fprintf(stderr, "%s: %s\n", prog, e->msg);
+	return rc;
+}
+
+/* --audit: the trail of one task (in the trash too) or all, or --verify. */
+static int
+audit(struct log_view *lv, const struct args *a, int64_t now, struct err *e)
+{
+	char id[37];
+	int rc = ST_OK;
+	if (!a->task || !(rc = store_task_resolve(lv->st, a->task, 0, id, e)) ||
+	    (rc == ST_NOTFOUND && !(rc = store_task_resolve(lv->st, a->task, 1, id, e)))) {
+		if (a->verify) {
+			rc = log_audit_verify(lv, now, e);
+		} else {
+			rc = log_audit(lv, a->task ? id : NULL, a->limit, e);
+			if (!rc && lv->tb && lv->n)
+				table_print(lv->tb, stdout, want_color(1));
+			else if (!rc && lv->tb)
+				fprintf(stderr, "%s: no changes on record%s\n", prog, a->task ? " for that task"
+				    : "");
+		}
 	}
-	if (rc) {
-		run_free(&a);
-		if (to_id || found)
-			return rc;
-		run_free(&b);
-		return rc;
-	}
-	struct buf out = {0};
-	int differ = run_diff(&a, &b, words, &out);
-	if (lg->json) {
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "from", a.id);
-		cJSON_AddStringToObject(o, "to", b.id);
-		cJSON_AddBoolToObject(o, "changed", differ);
-		cJSON_AddStringToObject(o, "diff", out.data ? out.data : "");
-		char *line = json_print_line(o);
-		printf("%s\n", line);
-		free(line);
-		cJSON_Delete(o);
-	} else if (out.data) {
-		fputs(out.data, stdout);
-	}
-	buf_free(&out);
-	run_free(&a);
-	run_free(&b);
-	return ST_OK;
+	if (rc)
+		fprintf(stderr, "%s: %s\n", prog, e->msg);
+	return rc;
 }
 
 static int
@@ -1077,7 +319,8 @@ task_log(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	struct err e = {{0}};
-	struct logger lg = {.json = a.json, .utc = a.utc, .zs = zones_new()};
+	struct log_view lv = {.json = a.json, .utc = a.utc, .terminal = !a.json && isatty(1),
+		.zs = zones_new()};
 	struct run_filter f;
 	run_filter_init(&f);
 	f.limit = a.limit;
@@ -1095,58 +338,58 @@ task_log(int argc, char **argv)
 	if (!rc && a.since)
 		rc = parse_since(a.since, now, &f.since, &e);
 	if (!rc)
-		rc = store_open(NULL, STORE_READ, &lg.st, &e);
+		rc = store_open(NULL, STORE_READ, &lv.st, &e);
 	if (!rc && a.audit) {
-		if (!a.task || !(rc = store_task_resolve(lg.st, a.task, 0, id, &e)) ||
-		    (rc == ST_NOTFOUND && !(rc = store_task_resolve(lg.st, a.task, 1, id, &e))))
-			rc = a.verify ? verify(&lg, now, &e) : list_audit(&lg, a.task ? id : NULL, a.limit, &e);
-		if (rc)
-			fprintf(stderr, "%s: %s\n", prog, e.msg);
+		rc = audit(&lv, &a, now, &e);
 		goto done;
 	}
 	if (!rc && a.prune) {
-		if ((rc = prune(lg.st, &a, now, &e)))
+		if ((rc = prune(lv.st, &a, now, &e)))
 			fprintf(stderr, "%s: %s\n", prog, e.msg);
 		goto done;
 	}
-	if (!rc && a.task && !(rc = store_task_resolve(lg.st, a.task, 0, id, &e)))
+	if (!rc && a.task && !(rc = store_task_resolve(lv.st, a.task, 0, id, &e)))
 		f.task_id = id;
 	/* A task in the trash still has its runs. */
-	if (rc == ST_NOTFOUND && a.task && !store_task_resolve(lg.st, a.task, 1, id, &e)) {
+	if (rc == ST_NOTFOUND && a.task && !store_task_resolve(lv.st, a.task, 1, id, &e)) {
 		f.task_id = id;
 		rc = ST_OK;
 	}
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
 	} else if (a.diff) {
-		if ((rc = show_diff(&lg, argv[optind], argc - optind > 1 ? argv[optind + 1] : NULL,
+		if ((rc = log_diff(&lv, argv[optind], argc - optind > 1 ? argv[optind + 1] : NULL,
 		    a.words, &e)))
 			fprintf(stderr, "%s: %s\n", prog, e.msg);
 	} else if (argc > optind || a.run) {
-		if (a.run && (c = show_run(&lg, a.run)) > rc)
-			rc = c;
+		if (a.run)
+			rc = run_shown(&lv, a.run, &e);
 		for (int i = optind; i < argc; i++)
-			if ((c = show_run(&lg, argv[i])) > rc)
+			if ((c = run_shown(&lv, argv[i], &e)) > rc)
 				rc = c;
 	} else if (a.deliveries) {
-		rc = list_deliveries(&lg, &f, &a, &e);
+		rc = log_deliveries(&lv, a.status ? receipt_status_parse(a.status) : -1, f.task_id,
+		    a.limit, &e);
+		if (rc)
+			fprintf(stderr, "%s: %s\n", prog, e.msg);
+		else if (!lv.n && isatty(1))
+			fprintf(stderr, "%s: no deliveries%s\n", prog, a.task || a.status ? " match" : " yet");
 	} else if (a.calls) {
-		rc = list_calls(&lg, &f, &a, &e);
+		rc = log_calls(&lv, f.task_id, a.context, f.since, a.limit, &e);
+		rc = listed(&lv, rc, &e, rc ? NULL : "model calls", a.task || a.context || a.since);
 	} else if (a.usage) {
-		rc = show_usage(&lg, &f, &a, &e);
+		rc = usage_shown(&lv, &f, &a, &e);
 	} else {
-		rc = list_runs(&lg, &f, &a, &e);
+		rc = listed(&lv, log_runs(&lv, &f, &e), &e, "runs", a.task || a.status || a.since);
 	}
 done:
-	table_free(lg.tb);
 	if (visible_finish(&vis) != 0 && !rc) {
 		fprintf(stderr, "%s: cannot write to standard output: %s\n", prog, strerror(errno));
 		rc = ST_ERR;
 	}
-	if (lg.have_task)
-		task_free(&lg.task);
-	zones_free(lg.zs);
-	store_close(lg.st);
+	log_view_free(&lv);
+	zones_free(lv.zs);
+	store_close(lv.st);
 	return rc;
 }
 
