@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "claim_decide.h"
 #include "fire_input.h"
 #include "fire_internal.h"
 #include "fire_rules.h"
@@ -43,7 +44,8 @@ fire_manual(struct fire *f, const char *id, char run_id[37], struct err *e)
 }
 
 /* An event fired now: its input (payload, key) and its run made in one
- * claim, unless its key was seen (x->event_dup: nothing changes). */
+ * claim, as claim_decide_event decides; a key seen changes nothing
+ * (x->event_dup, x->event_run what it became). */
 static int
 claim_event(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
     struct err *e)
@@ -51,21 +53,32 @@ claim_event(struct task *t, int last_attempt, struct run *r, int *decision, void
 	struct claim_ctx *x = arg;
 	(void)last_attempt;
 	*decision = CLAIM_SKIP;
-	struct run_input in;
-	int found = 0, added = 0;
-	int rc = store_input_find(x->f->st, INPUT_BY_KEY, t->id, x->event_key, &in, &found, e);
-	if (!rc && found) {
-		x->event_dup = 1;
-		memcpy(x->event_run, in.run_id, sizeof x->event_run);
+	struct event_facts ef = {.t = t, .replay = x->replay};
+	struct claim_choice c;
+	int rc;
+	while (!(rc = claim_decide_event(&ef, &c)) && c.what == CLAIM_DO_NEED) {
+		struct run_input seen;
+		if ((rc = store_input_find(x->f->st, INPUT_BY_KEY, t->id, x->event_key, &seen,
+		    &ef.key_seen, e)))
+			break;
+		if (ef.key_seen)
+			memcpy(x->event_run, seen.run_id, sizeof x->event_run);
+		run_input_free(&seen);
+		ef.known |= c.need;
 	}
-	run_input_free(&in);
-	if (rc || found)
+	if (rc)
 		return rc;
-	if (t->status == STATUS_RUNNING)
+	if (c.what == CLAIM_DO_NOTHING) {
+		x->event_dup = 1;
+		return ST_OK;
+	}
+	if (c.what == CLAIM_DO_REFUSE)
 		return err_set(e, ST_REFUSED, "task '%.8s' is already running", t->id);
-	if ((rc = fire_run_fill(x->f, t, TIME_NONE, x->replay ? TRIGGER_REPLAY : TRIGGER_EVENT, 1, x->now,
-	    r, e)))
+	if ((rc = fire_run_fill(x->f, t, c.due.slot, c.trigger, c.attempt, x->now, r, e)))
 		return rc;
+	struct run_input in;
+	int added = 0;
+	run_input_init(&in);
 	if (uuid4(in.id) != 0)
 		return err_set(e, ST_ERR, "cannot make an event's id: no randomness");
 	memcpy(in.task_id, t->id, sizeof in.task_id);
@@ -165,6 +178,7 @@ struct backfill_ctx {
 	int ran, busy;
 };
 
+/* A past occurrence, as claim_decide_backfill decides. */
 static int
 claim_backfill(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
     struct err *e)
@@ -173,23 +187,25 @@ claim_backfill(struct task *t, int last_attempt, struct run *r, int *decision, v
 	struct fire *f = x->f;
 	(void)last_attempt;
 	*decision = CLAIM_SKIP;
-	if ((x->busy = t->status == STATUS_RUNNING))
-		return ST_OK;
-	int rc = fire_slot_ran(f, t->id, x->slot, &x->ran, e);
-	if (rc || x->ran)
+	struct backfill_facts bf = {.t = t, .slot = x->slot};
+	struct claim_choice c;
+	int rc;
+	while (!(rc = claim_decide_backfill(&bf, f->zs, &c)) && c.what == CLAIM_DO_NEED) {
+		if ((rc = fire_slot_ran(f, t->id, x->slot, &bf.slot_ran, e)))
+			break;
+		bf.known |= c.need;
+	}
+	x->ran = bf.slot_ran;
+	x->busy = c.what == CLAIM_DO_REFUSE;
+	if (rc || c.what != CLAIM_DO_START)
 		return rc;
-	/* A new arming: a record of a skip or a miss may hold the slot's. */
-	t->arming++;
-	if ((rc = fire_run_fill(f, t, x->slot, TRIGGER_BACKFILL, 1, x->now, r, e)))
+	if (c.new_arming)
+		t->arming++;
+	if ((rc = fire_run_fill(f, t, c.due.slot, c.trigger, c.attempt, x->now, r, e)))
 		return rc;
 	snprintf(r->prev_status, sizeof r->prev_status, "%s", task_status_name(t->status));
-	/* An overdue occurrence taken here is not the pass's to fire. */
-	if (t->next_run_at != TIME_NONE && t->next_run_at <= x->slot) {
-		int64_t next;
-		struct err ne;
-		if (task_next_slot(t, f->zs, x->slot, &next, &ne) == ST_OK)
-			rules_set_next(t, f->zs, next);
-	}
+	if (c.set_next)
+		rules_set_next(t, f->zs, c.due.next);
 	t->status = STATUS_RUNNING;
 	t->updated_at = x->now;
 	*decision = CLAIM_FIRE;
