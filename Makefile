@@ -22,7 +22,11 @@ BIN ?= bin
 PKGS = sqlite3 libpq libcurl libcjson libmicrohttpd libcrypto
 # The stores the suite runs against, one pass each (tests/run).
 STORES = sqlite postgres
-DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+# Each pkg-config answer is asked for once, when first needed (once
+# deps.sh has run), not again for every recipe that names it: once NAME
+# CMD is CMD's output, kept in the simple variable NAME.
+once = $(if $(filter undefined,$(origin $1)),$(eval $1 := $$(shell $2)))$($1)
+DEP_CFLAGS = $(call once,PC_CFLAGS,pkg-config --cflags $(PKGS))
 # Every program links cJSON and libm; LDLIBS_name adds its own: the store's
 # library for the programs that open the store, libcurl for llm-call and
 # task-deliver alone.
@@ -30,27 +34,27 @@ DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 # (common/pq_lib.h): its headers are needed, its libraries only then.
 # Test tools and unit tests get everything.
 LDFLAGS ?= -Wl,--as-needed
-LDLIBS = $(shell pkg-config --libs libcjson) -lm
+LDLIBS = $(call once,CJSON_LIBS,pkg-config --libs libcjson) -lm
 # SQLite goes into each program from the archive libsqlite3-dev ships: a
 # program starts about 0.5 ms sooner than with the shared library, whose
 # loading and symbol binding are most of what it costs to start.
 # SQLITE_LINK=shared (the default where there is no archive) links the
 # shared library, which follows the system's updates of it without a rebuild.
-SQLITE_ARCHIVE = $(wildcard $(shell pkg-config --variable=libdir sqlite3)/libsqlite3.a)
+SQLITE_ARCHIVE = $(wildcard $(call once,SQLITE_LIBDIR,pkg-config --variable=libdir sqlite3)/libsqlite3.a)
 SQLITE_LINK ?= static
 ifeq ($(SQLITE_LINK),static)
-SQLITE_LIBS = $(if $(SQLITE_ARCHIVE),$(SQLITE_ARCHIVE) -lm -pthread,$(shell pkg-config --libs sqlite3))
+SQLITE_LIBS = $(if $(SQLITE_ARCHIVE),$(SQLITE_ARCHIVE) -lm -pthread,$(call once,SQLITE_PC_LIBS,pkg-config --libs sqlite3))
 else
-SQLITE_LIBS = $(shell pkg-config --libs sqlite3)
+SQLITE_LIBS = $(call once,SQLITE_PC_LIBS,pkg-config --libs sqlite3)
 endif
 # libcrypto: SHA-256 of the store's audit trail (common/audit.c).
-STORE_LIBS = $(SQLITE_LIBS) $(shell pkg-config --libs libcrypto) -ldl
-CURL_LIBS = $(shell pkg-config --libs libcurl)
+STORE_LIBS = $(SQLITE_LIBS) $(call once,CRYPTO_LIBS,pkg-config --libs libcrypto) -ldl
+CURL_LIBS = $(call once,CURL_PC_LIBS,pkg-config --libs libcurl)
 STORE_PROGS = task-add task-edit task-log task-ls task-mcp task-rm task-run task-show task-status task-tick task-when
 $(foreach p,$(STORE_PROGS),$(eval LDLIBS_$(p) = $$(STORE_LIBS)))
 LDLIBS_llm-call = $(STORE_LIBS) $(CURL_LIBS)
 LDLIBS_task-deliver = $(STORE_LIBS) $(CURL_LIBS)
-LDLIBS_task-web = $(STORE_LIBS) $(shell pkg-config --libs libmicrohttpd)
+LDLIBS_task-web = $(STORE_LIBS) $(call once,MHD_LIBS,pkg-config --libs libmicrohttpd)
 ALL_LIBS = $(STORE_LIBS) $(CURL_LIBS) $(LDLIBS)
 
 PROGS = $(patsubst cmd/%.c,$(BIN)/%,$(wildcard cmd/*.c))

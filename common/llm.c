@@ -1,6 +1,7 @@
 /* One model call: the request over HTTP (http.c), server-sent events,
  * retries with backoff, and errors a person can act on.  The two wire
- * formats live in llm_openai.c and llm_anthropic.c.
+ * formats live in llm_openai.c and llm_anthropic.c, the providers' table
+ * and the messages in llm_provider.c, what both formats use in llm_wire.c.
  *
  * Retried: HTTP 408, 429, 500, 502, 503, 504, 529 and failures to connect
  * or to get a whole reply, honouring Retry-After (seconds or a date) and
@@ -51,200 +52,6 @@ struct attempt {
 	int too_big;
 };
 
-static const struct llm_ops *const ops_of[LLM_PROVIDER_COUNT] = {&llm_openai_ops, &llm_anthropic_ops,
-	&llm_echo_ops};
-
-const char *
-llm_provider_name(int provider)
-{
-	return provider >= 0 && provider < LLM_PROVIDER_COUNT ? ops_of[provider]->name : "?";
-}
-
-int
-llm_provider_parse(const char *s)
-{
-	for (int i = 0; i < LLM_PROVIDER_COUNT; i++)
-		if (strcasecmp(s, ops_of[i]->name) == 0)
-			return i;
-	return -1;
-}
-
-int
-llm_provider_for_model(const char *model)
-{
-	static const struct {
-		const char *prefix;
-		int provider;
-	} table[] = {
-		{"claude", LLM_ANTHROPIC}, {"anthropic/", LLM_ANTHROPIC},
-		{"gpt-", LLM_OPENAI}, {"chatgpt-", LLM_OPENAI}, {"o1", LLM_OPENAI},
-		{"o3", LLM_OPENAI}, {"o4", LLM_OPENAI}, {"openai/", LLM_OPENAI},
-	};
-	if (!model)
-		return -1;
-	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-		if (str_casecmp_prefix(model, table[i].prefix) == 0)
-			return table[i].provider;
-	return -1;
-}
-
-const char *
-llm_default_model(int provider)
-{
-	return ops_of[provider]->model;
-}
-
-const char *
-llm_default_url(int provider)
-{
-	return ops_of[provider]->url;
-}
-
-const char *
-llm_key_env(int provider)
-{
-	return ops_of[provider]->key_env;
-}
-
-const char *
-llm_image_type(const unsigned char *p, size_t n)
-{
-	if (n >= 8 && memcmp(p, "\x89PNG\r\n\x1a\n", 8) == 0)
-		return "image/png";
-	if (n >= 3 && memcmp(p, "\xff\xd8\xff", 3) == 0)
-		return "image/jpeg";
-	if (n >= 6 && (memcmp(p, "GIF87a", 6) == 0 || memcmp(p, "GIF89a", 6) == 0))
-		return "image/gif";
-	if (n >= 12 && memcmp(p, "RIFF", 4) == 0 && memcmp(p + 8, "WEBP", 4) == 0)
-		return "image/webp";
-	return NULL;
-}
-
-int
-llm_url_is_local(const char *url)
-{
-	const char *p = strstr(url, "://");
-	if (!p)
-		return 0;
-	p += 3;
-	static const char *const hosts[] = {"localhost", "127.", "[::1]"};
-	for (size_t i = 0; i < sizeof hosts / sizeof hosts[0]; i++) {
-		size_t n = strlen(hosts[i]);
-		if (strncasecmp(p, hosts[i], n) == 0) {
-			char c = p[n];
-			return hosts[i][n - 1] == '.' || c == 0 || c == ':' || c == '/';
-		}
-	}
-	return 0;
-}
-
-/* ---- helpers for the wire formats ---- */
-
-const char *
-llm_json_str(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-long
-llm_json_long(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsNumber(v) && v->valuedouble >= 0 ? (long)v->valuedouble : -1;
-}
-
-void
-llm_merge_options(cJSON *body, const cJSON *options)
-{
-	const cJSON *o;
-	cJSON_ArrayForEach(o, options) {
-		cJSON *copy = cJSON_Duplicate(o, 1);
-		if (!copy)
-			abort();
-		if (cJSON_GetObjectItemCaseSensitive(body, o->string))
-			cJSON_ReplaceItemInObjectCaseSensitive(body, o->string, copy);
-		else
-			cJSON_AddItemToObject(body, o->string, copy);
-	}
-}
-
-char *
-llm_base64(const unsigned char *p, size_t n)
-{
-	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	char *out = xmalloc((n + 2) / 3 * 4 + 1), *o = out;
-	size_t i = 0;
-	for (; i + 2 < n; i += 3) {
-		unsigned v = (unsigned)p[i] << 16 | (unsigned)p[i + 1] << 8 | p[i + 2];
-		*o++ = tab[v >> 18];
-		*o++ = tab[(v >> 12) & 63];
-		*o++ = tab[(v >> 6) & 63];
-		*o++ = tab[v & 63];
-	}
-	if (i < n) {
-		unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0);
-		*o++ = tab[v >> 18];
-		*o++ = tab[(v >> 12) & 63];
-		*o++ = i + 1 < n ? tab[(v >> 6) & 63] : '=';
-		*o++ = '=';
-	}
-	*o = 0;
-	return out;
-}
-
-void
-llm_stream_text(struct llm_stream *s, const char *text, size_t n)
-{
-	if (!n)
-		return;
-	buf_add(&s->text, text, n);
-	if (s->c->on_text) {
-		s->c->on_text(text, n, s->c->arg);
-		s->delivered = 1;
-	}
-}
-
-size_t
-llm_stream_call(struct llm_stream *s, long idx, const char *id, const char *name)
-{
-	struct llm_result *r = s->r;
-	for (size_t i = 0; i < r->ncalls; i++) {
-		if (s->index[i] == idx) {
-			if (id && !r->calls[i].id)
-				r->calls[i].id = xstrdup(id);
-			if (name && !r->calls[i].name)
-				r->calls[i].name = xstrdup(name);
-			return i;
-		}
-	}
-	if (r->ncalls == s->ncap) {
-		s->ncap = s->ncap ? 2 * s->ncap : 4;
-		r->calls = xrealloc(r->calls, s->ncap * sizeof *r->calls);
-		s->args = xrealloc(s->args, s->ncap * sizeof *s->args);
-		s->index = xrealloc(s->index, s->ncap * sizeof *s->index);
-	}
-	size_t i = r->ncalls++;
-	r->calls[i] = (struct llm_tool_call){xstrdup(id), xstrdup(name), NULL};
-	s->args[i] = (struct buf){0};
-	s->index[i] = idx;
-	return i;
-}
-
-void
-llm_stream_args(struct llm_stream *s, size_t call, const char *piece)
-{
-	if (piece)
-		buf_puts(&s->args[call], piece);
-}
-
-void
-llm_stream_finish(struct llm_stream *s, const char *reason)
-{
-	if (reason)
-		set_str(&s->r->finish_reason, reason);
-}
-
 static void
 stream_free(struct llm_stream *s)
 {
@@ -255,150 +62,6 @@ stream_free(struct llm_stream *s)
 	buf_free(&s->text);
 }
 
-void
-llm_result_free(struct llm_result *r)
-{
-	free(r->text);
-	free(r->finish_reason);
-	free(r->model);
-	for (size_t i = 0; i < r->ncalls; i++) {
-		free(r->calls[i].id);
-		free(r->calls[i].name);
-		free(r->calls[i].args);
-	}
-	free(r->calls);
-	memset(r, 0, sizeof *r);
-}
-
-/* Key-like words: a secret that a provider echoes back, even masked. */
-static int
-keyish(const char *p)
-{
-	return (strncmp(p, "sk-", 3) == 0 || strncmp(p, "sk_", 3) == 0) &&
-	    (p[3] && !isspace((unsigned char)p[3]));
-}
-
-void
-llm_redact(char *s, size_t cap, const char *key)
-{
-	static const char mark[] = "[redacted]";
-	struct buf b = {0};
-	size_t klen = key ? strlen(key) : 0;
-	for (const char *p = s; *p;) {
-		int word_start = p == s || isspace((unsigned char)p[-1]) || strchr("\"':=(", p[-1]);
-		if (klen >= 4 && strncmp(p, key, klen) == 0) {
-			buf_puts(&b, mark);
-			p += klen;
-		} else if (word_start && keyish(p)) {
-			/* "provided: sk-ab***cd." reads as "provided." */
-			if (b.len >= 2 && memcmp(b.data + b.len - 2, ": ", 2) == 0)
-				b.data[b.len -= 2] = 0;
-			else
-				buf_puts(&b, mark);
-			while (*p && !isspace((unsigned char)*p) && !strchr("\"',;)", *p))
-				p++;
-			/* Keep a sentence's full stop, drop the key's own dots. */
-			if (p[-1] == '.')
-				buf_puts(&b, ".");
-		} else {
-			buf_add(&b, p++, 1);
-		}
-	}
-	if (b.data && cap)
-		snprintf(s, cap, "%s", b.data);
-	buf_free(&b);
-}
-
-/* ---- messages ---- */
-
-void
-llm_msg_user(int provider, cJSON *messages, const char *text, const struct llm_image *img, size_t nimg)
-{
-	ops_of[provider]->msg_user(messages, text, img, nimg);
-}
-
-void
-llm_msg_assistant(int provider, cJSON *messages, const struct llm_result *r)
-{
-	ops_of[provider]->msg_assistant(messages, r);
-}
-
-void
-llm_msg_assistant_text(int provider, cJSON *messages, const char *text)
-{
-	struct llm_result r = {0};
-	r.text = (char *)text;
-	ops_of[provider]->msg_assistant(messages, &r);
-}
-
-void
-llm_msg_tool_results(int provider, cJSON *messages, const struct llm_result *r,
-    const struct llm_tool_result *res)
-{
-	ops_of[provider]->msg_tool_results(messages, r, res);
-}
-
-static int
-name_ok(const char *s)
-{
-	size_t n = strlen(s);
-	if (n < 1 || n > 64)
-		return 0;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
-			return 0;
-	return 1;
-}
-
-cJSON *
-llm_tools_convert(int provider, const cJSON *mcp_tools, cJSON **names)
-{
-	cJSON *out = cJSON_CreateArray(), *map = cJSON_CreateArray();
-	const cJSON *t;
-	cJSON_ArrayForEach(t, mcp_tools) {
-		const char *name = llm_json_str(t, "name");
-		if (!name)
-			continue;
-		char wire[80];
-		if (name_ok(name)) {
-			snprintf(wire, sizeof wire, "%s", name);
-		} else {
-			size_t i = 0;
-			for (const char *p = name; *p && i < 60; p++)
-				wire[i++] = isalnum((unsigned char)*p) || *p == '-' ? *p : '_';
-			wire[i] = 0;
-			if (!i)
-				snprintf(wire, sizeof wire, "tool");
-		}
-		/* Two names that map to one: number the later ones. */
-		char base[80];
-		snprintf(base, sizeof base, "%s", wire);
-		for (int k = 2; llm_tool_name(map, wire); k++)
-			snprintf(wire, sizeof wire, "%.58s_%d", base, k);
-		cJSON *pair = cJSON_CreateArray();
-		cJSON_AddItemToArray(pair, cJSON_CreateString(wire));
-		cJSON_AddItemToArray(pair, cJSON_CreateString(name));
-		cJSON_AddItemToArray(map, pair);
-		const cJSON *schema = cJSON_GetObjectItemCaseSensitive(t, "inputSchema");
-		cJSON_AddItemToArray(out, ops_of[provider]->tool(wire, llm_json_str(t, "description"),
-		    schema));
-	}
-	*names = map;
-	return out;
-}
-
-const char *
-llm_tool_name(const cJSON *names, const char *wire)
-{
-	const cJSON *pair;
-	cJSON_ArrayForEach(pair, names) {
-		const cJSON *w = cJSON_GetArrayItem(pair, 0), *n = cJSON_GetArrayItem(pair, 1);
-		if (cJSON_IsString(w) && cJSON_IsString(n) && strcmp(w->valuestring, wire) == 0)
-			return n->valuestring;
-	}
-	return NULL;
-}
-
 /* ---- the exchange ---- */
 
 int
@@ -407,10 +70,10 @@ llm_new(const struct llm_config *c, struct llm **out, struct err *e)
 	if (c->provider < 0 || c->provider >= LLM_PROVIDER_COUNT)
 		return err_set(e, ST_INVALID, "unknown provider");
 	struct http *own = NULL;
-	if (ops_of[c->provider]->answer) {
+	if (llm_ops_of(c->provider)->answer) {
 		struct llm *l = xcalloc(1, sizeof *l);
 		l->c = c;
-		l->ops = ops_of[c->provider];
+		l->ops = llm_ops_of(c->provider);
 		*out = l;
 		return ST_OK;
 	}
@@ -423,7 +86,7 @@ llm_new(const struct llm_config *c, struct llm **out, struct err *e)
 	l->c = c;
 	l->http = c->http ? c->http : own;
 	l->own = own;
-	l->ops = ops_of[c->provider];
+	l->ops = llm_ops_of(c->provider);
 	const char *base = c->base_url && *c->base_url ? c->base_url : l->ops->url;
 	size_t n = strlen(base);
 	while (n && base[n - 1] == '/')
@@ -955,15 +618,4 @@ llm_send(struct llm *l, const cJSON *messages, const cJSON *tools, struct llm_re
 	free(text);
 	llm_redact(e->msg, sizeof e->msg, c->api_key);
 	return rc;
-}
-
-cJSON *
-llm_tool_schema(const cJSON *schema)
-{
-	if (cJSON_IsObject(schema))
-		return cJSON_Duplicate(schema, 1);
-	cJSON *p = cJSON_CreateObject();
-	cJSON_AddStringToObject(p, "type", "object");
-	cJSON_AddObjectToObject(p, "properties");
-	return p;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hmac.h"
 #include "llm_impl.h"
 
 static cJSON *
@@ -154,7 +155,7 @@ text_block(const char *text)
 static cJSON *
 image_block(const struct llm_image *img)
 {
-	char *b64 = llm_base64(img->data, img->len);
+	char *b64 = base64_encode(img->data, img->len);
 	cJSON *p = cJSON_CreateObject();
 	cJSON_AddStringToObject(p, "type", "image");
 	cJSON *src = cJSON_AddObjectToObject(p, "source");

@@ -38,14 +38,15 @@ struct llm_ops {
 };
 
 extern const struct llm_ops llm_openai_ops, llm_anthropic_ops, llm_echo_ops;
+/* The wire format of provider (llm_provider.c). */
+const struct llm_ops *llm_ops_of(int provider);
 
-/* llm.c */
+/* llm_wire.c (llm_tool_schema: llm_provider.c) */
 void llm_stream_text(struct llm_stream *s, const char *text, size_t n);
 /* The call with the provider's index idx, added if new (id, name may be NULL). */
 size_t llm_stream_call(struct llm_stream *s, long idx, const char *id, const char *name);
 void llm_stream_args(struct llm_stream *s, size_t call, const char *piece);
 void llm_stream_finish(struct llm_stream *s, const char *reason);
-char *llm_base64(const unsigned char *p, size_t n);
 const char *llm_json_str(const cJSON *o, const char *key);   /* a string member or NULL */
 long llm_json_long(const cJSON *o, const char *key);         /* a number member or -1 */
 void llm_merge_options(cJSON *body, const cJSON *options);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hmac.h"
 #include "llm_impl.h"
 
 static cJSON *
@@ -142,7 +143,7 @@ event(struct llm_stream *s, const char *name, const cJSON *data, struct err *e)
 static cJSON *
 image_part(const struct llm_image *img)
 {
-	char *b64 = llm_base64(img->data, img->len);
+	char *b64 = base64_encode(img->data, img->len);
 	char *url = xasprintf("data:%s;base64,%s", img->mime, b64);
 	free(b64);
 	cJSON *p = cJSON_CreateObject();

@@ -5,6 +5,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "hmac.h"
 #include "llm.h"
 #include "llm_impl.h"
 #include "llm_request.h"
@@ -26,7 +27,7 @@ llm_request_save(const struct llm_session *s, const char *prompt)
 	cJSON *imgs = cJSON_AddArrayToObject(o, "images");
 	for (size_t i = 0; i < s->nimg; i++) {
 		cJSON *im = cJSON_CreateObject();
-		char *b64 = llm_base64(s->imgs[i].data, s->imgs[i].len);
+		char *b64 = base64_encode(s->imgs[i].data, s->imgs[i].len);
 		cJSON_AddStringToObject(im, "mime", s->imgs[i].mime);
 		cJSON_AddStringToObject(im, "data", b64);
 		free(b64);

@@ -428,6 +428,7 @@ mcp_start(struct llm_session *s, const struct mcpc_server *sv, const char *const
 		cJSON_AddItemToArray(where, cJSON_CreateNumber((double)idx));
 		cJSON_AddItemToArray(where, cJSON_CreateString(tool));
 		cJSON_AddItemToArray(where, cJSON_CreateBool(ok));
+		cJSON_AddItemToArray(where, cJSON_CreateBool(mcpc_needs_confirm(sv, tool)));
 		cJSON_DeleteItemFromObjectCaseSensitive(s->mcp_map, full);
 		cJSON_AddItemToObject(s->mcp_map, full, where);
 		if (ok) {
@@ -559,7 +560,20 @@ call_outcome(struct llm_session *s, const cJSON *args, int *is_error)
 	return xasprintf("Recorded: %s.", outcome_name(o));
 }
 
-/* An MCP server asked for a person: the run is blocked, saying what for. */
+/* Something wanted a person: the run is blocked, saying what (the first
+ * such want is the reason). */
+static void
+blocked(struct llm_session *s, const char *why)
+{
+	if (s->asked)
+		return;
+	s->asked = 1;
+	s->outcome = OUTCOME_BLOCKED;
+	free(s->outcome_summary);
+	s->outcome_summary = outcome_summary(why, strlen(why));
+}
+
+/* An MCP server asked for a person's input (an elicitation). */
 static void
 asked(struct llm_session *s, const struct mcpc *c)
 {
@@ -567,10 +581,7 @@ asked(struct llm_session *s, const struct mcpc *c)
 	char *what = outcome_summary(said, strlen(said));
 	char *why = xasprintf("MCP server '%s' asked for input that no one is there to give%s%s",
 	    mcpc_name(c), what ? ": " : "", what ? what : "");
-	s->asked = 1;
-	s->outcome = OUTCOME_BLOCKED;
-	free(s->outcome_summary);
-	s->outcome_summary = outcome_summary(why, strlen(why));
+	blocked(s, why);
 	free(what);
 	free(why);
 }
@@ -586,6 +597,16 @@ call_mcp(struct llm_session *s, const cJSON *where, const char *full, const cJSO
 	if (!cJSON_IsTrue(cJSON_GetArrayItem(where, 2))) {
 		*text = xasprintf("Refused: '%s' is not among the tools allowed for this call "
 		    "(--mcp-allow).", full);
+		out->is_error = 1;
+		return ST_OK;
+	}
+	if (cJSON_IsTrue(cJSON_GetArrayItem(where, 3))) {
+		char *why = xasprintf("tool '%s' needs a person's confirmation (\"confirm\" in mcp.json), "
+		    "which no one is there to give", full);
+		blocked(s, why);
+		free(why);
+		*text = xasprintf("Refused: '%s' needs a person's confirmation and no one is there to "
+		    "give it; it was not called.", full);
 		out->is_error = 1;
 		return ST_OK;
 	}

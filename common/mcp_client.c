@@ -1,28 +1,25 @@
-/* The MCP client: mcp.json, the two transports and the few requests
- * llm-call makes.  Both transports end in one place: rpc() sends a request
- * and reads messages until its response, answering the server's pings and
- * declining elicitation at once (no person is there to answer: the
- * request is kept for mcpc_declined) and refusing its other requests
- * (llm-call offers no roots or sampling), skipping notifications.
+/* The MCP client: the few requests llm-call makes, and the stdio
+ * transport (mcp_http.c is Streamable HTTP, mcp_config.c reads mcp.json,
+ * mcp_result.c makes a result into what the model is given).  Both
+ * transports end in one place: rpc() sends a request and reads messages
+ * until its response, answering the server's pings and declining
+ * elicitation at once (no person is there to answer: the request is kept
+ * for mcpc_declined) and refusing its other requests (llm-call offers no
+ * roots or sampling), skipping notifications.
  *
  * stdio: the server runs without a shell in a process group of its own,
  * with a short list of the caller's variables (as the MCP SDKs pass) plus
  * its own "env"; one JSON-RPC message per line each way; its standard
- * error is kept (the last line goes into failure messages).  Streamable
- * HTTP: each message is POSTed; the reply is JSON, or server-sent events
- * read until the response arrives; the Mcp-Session-Id the server gives at
- * initialize goes with every later request, and the session is deleted at
- * the end. */
+ * error is kept (the last line goes into failure messages).  The HTTP
+ * session is deleted at the end. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -33,15 +30,12 @@
 #include "http.h"
 #include "llm.h"
 #include "mcp_client.h"
+#include "mcp_impl.h"
 #include "pg_uri.h"
 #include "store.h"
 #include "task_json.h"
-#include "utf8.h"
 
-#define STDERR_KEEP 2048
 #define MAX_PAGES 100
-#define MAX_IMAGES 4
-#define IMAGE_MAX (5L << 20)
 
 extern char **environ;
 
@@ -58,28 +52,6 @@ static const char *const passed_env[] = {"HOME", "LOGNAME", "PATH", "SHELL", "TE
 static const char *const versions[] = {MCPC_VERSION, "2025-06-18", "2025-03-26", "2024-11-05",
 	NULL};
 
-struct mcpc {
-	char *name;
-	char version[16];
-	long timeout_ms;
-	long next_id;
-	double startup_ms;
-	/* stdio */
-	pid_t pid;
-	int in, out, errfd;         /* our ends; -1 when closed */
-	struct buf rd;              /* read from the server, not yet used */
-	char errtail[STDERR_KEEP];  /* the end of its standard error */
-	size_t nerr;
-	int status;                 /* from waitpid, once reaped */
-	int reaped;
-	/* Streamable HTTP */
-	struct http *http;
-	struct http *answers;       /* its own handle: answers go out while a reply streams in */
-	char *url;
-	char **headers;             /* "Name: value", NULL-terminated */
-	char *session;
-	char *declined;             /* what an elicitation asked for, the first one */
-};
 
 static int
 expand(const char *server, const char *s, char **out, struct err *e)
@@ -312,56 +284,15 @@ read_stdio(struct mcpc *c, const char *method, long deadline, cJSON **msg, struc
 	}
 }
 
-/* ---- Streamable HTTP ---- */
-
-struct reply {
-	struct mcpc *c;
-	long id;                    /* the response wanted; 0: none */
-	int sse;
-	struct buf body;            /* a JSON reply, or the SSE line being read */
-	struct buf data;            /* the SSE event's data */
-	cJSON *found;
-	int too_big, bad, bad_session;
-	char *session;             /* the Mcp-Session-Id it gave */
-	long status;
-};
-
-/* RFC 9110's visible ASCII, all an Mcp-Session-Id may hold. */
-static int
-session_id_ok(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (s[i] < 0x21 || s[i] > 0x7e)
-			return 0;
-	return n > 0;
-}
-
-static void
-reply_header(const char *p, size_t n, void *arg)
-{
-	struct reply *r = arg;
-	struct http_line l;
-	if (http_line_read(p, n, &l) == HTTP_LINE_STATUS) {
-		r->status = l.status;
-		r->sse = 0;
-	} else if (http_line_is(&l, "content-type")) {
-		r->sse = l.nvalue >= 17 && strncasecmp(l.value, "text/event-stream", 17) == 0;
-	} else if (http_line_is(&l, "mcp-session-id")) {
-		free(r->session);
-		r->session = http_line_value(&l);
-		r->bad_session = !session_id_ok(l.value, l.nvalue);
-	}
-}
-
-static long
-msg_id(const cJSON *m)
+long
+mcp_msg_id(const cJSON *m)
 {
 	const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
 	return cJSON_IsNumber(id) ? (long)id->valuedouble : -1;
 }
 
-static int
-is_response(const cJSON *m)
+int
+mcp_is_response(const cJSON *m)
 {
 	return cJSON_GetObjectItemCaseSensitive(m, "result") ||
 	    cJSON_GetObjectItemCaseSensitive(m, "error");
@@ -370,8 +301,8 @@ is_response(const cJSON *m)
 /* The answer to a request of the server's (a method and an id): pings
  * answered, elicitation declined (and what it asked kept), the rest
  * refused (no roots or sampling), as JSON text. */
-static char *
-server_answer(struct mcpc *c, const cJSON *m)
+char *
+mcp_server_answer(struct mcpc *c, const cJSON *m)
 {
 	const char *method = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "method"));
 	cJSON *r = cJSON_CreateObject();
@@ -398,183 +329,10 @@ server_answer(struct mcpc *c, const cJSON *m)
 	return s;
 }
 
-static int
-is_request(const cJSON *m)
+int
+mcp_is_request(const cJSON *m)
 {
 	return cJSON_GetObjectItemCaseSensitive(m, "method") && cJSON_GetObjectItemCaseSensitive(m, "id");
-}
-
-static const char **http_headers(const struct mcpc *c, struct buf *vh, struct buf *sh);
-
-/* A request of the server's inside an event stream, answered at once by
- * a POST of its own (the server may wait for it before it responds);
- * its fate is the server's: the reply being read says what follows. */
-static void
-answer_http(struct mcpc *c, const cJSON *m)
-{
-	struct err e;
-	if (!c->answers && http_new(&c->answers, &e))
-		return;
-	struct buf vh = {0}, sh = {0};
-	const char **hl = http_headers(c, &vh, &sh);
-	char *s = server_answer(c, m);
-	struct http_request rq = {
-		.url = c->url, .headers = hl, .body = s, .len = strlen(s),
-		.connect_timeout_ms = c->timeout_ms < 10000 ? c->timeout_ms : 10000,
-		.timeout_ms = c->timeout_ms < 10000 ? c->timeout_ms : 10000,
-	};
-	struct http_result hr;
-	http_perform(c->answers, &rq, &hr);
-	free(s);
-	free(hl);
-	buf_free(&vh);
-	buf_free(&sh);
-}
-
-/* One message of a reply: kept when it is the response wanted; a request
- * of the server's is answered. */
-static void
-reply_msg(struct reply *r, const char *s, size_t n)
-{
-	cJSON *m = cJSON_ParseWithLength(s, n);
-	if (!m) {
-		r->bad = 1;
-		return;
-	}
-	cJSON *it = cJSON_IsArray(m) ? m->child : m;
-	for (; it && !r->found; it = cJSON_IsArray(m) ? it->next : NULL) {
-		if (cJSON_IsObject(it) && is_response(it) && msg_id(it) == r->id)
-			r->found = cJSON_Duplicate(it, 1);
-		else if (cJSON_IsObject(it) && is_request(it))
-			answer_http(r->c, it);
-		if (!cJSON_IsArray(m))
-			break;
-	}
-	cJSON_Delete(m);
-}
-
-static size_t
-reply_data(const char *p, size_t n, void *arg)
-{
-	struct reply *r = arg;
-	if (r->body.len + r->data.len + n > (size_t)MCPC_MSG_MAX) {
-		r->too_big = 1;
-		return 0;
-	}
-	buf_add(&r->body, p, n);
-	if (!r->sse || r->status < 200 || r->status >= 300)
-		return n;
-	size_t start = 0;
-	for (size_t i = 0; i < r->body.len && !r->found; i++) {
-		if (r->body.data[i] != '\n')
-			continue;
-		char *line = r->body.data + start;
-		size_t len = i - start;
-		start = i + 1;
-		if (len && line[len - 1] == '\r')
-			len--;
-		if (len == 0) {
-			if (r->data.len)
-				reply_msg(r, r->data.data, r->data.len);
-			r->data.len = 0;
-		} else if (len >= 5 && strncmp(line, "data:", 5) == 0) {
-			size_t skip = len > 5 && line[5] == ' ' ? 6 : 5;
-			if (r->data.len)
-				buf_add(&r->data, "\n", 1);
-			buf_add(&r->data, line + skip, len - skip);
-		}
-	}
-	memmove(r->body.data, r->body.data + start, r->body.len - start);
-	r->body.len -= start;
-	/* The response is in: the stream may stay open, llm-call need not. */
-	return r->found ? 0 : n;
-}
-
-/* The headers of a POST to c (free the list; vh and sh hold two). */
-static const char **
-http_headers(const struct mcpc *c, struct buf *vh, struct buf *sh)
-{
-	size_t nh = 0;
-	while (c->headers && c->headers[nh])
-		nh++;
-	const char **hl = xcalloc(nh + 6, sizeof *hl);
-	size_t k = 0;
-	hl[k++] = "Content-Type: application/json";
-	hl[k++] = "Accept: application/json, text/event-stream";
-	if (c->version[0]) {
-		buf_printf(vh, "MCP-Protocol-Version: %s", c->version);
-		hl[k++] = vh->data;
-	}
-	if (c->session) {
-		buf_printf(sh, "Mcp-Session-Id: %s", c->session);
-		hl[k++] = sh->data;
-	}
-	for (size_t i = 0; i < nh; i++)
-		hl[k++] = c->headers[i];
-	return hl;
-}
-
-static int
-post_http(struct mcpc *c, const char *text, const char *method, long id, cJSON **resp, struct err *e)
-{
-	struct buf vh = {0}, sh = {0};
-	const char **hl = http_headers(c, &vh, &sh);
-	struct reply r = {.c = c, .id = id};
-	struct http_request rq = {
-		.url = c->url, .headers = hl, .body = text, .len = strlen(text),
-		.connect_timeout_ms = c->timeout_ms < 10000 ? c->timeout_ms : 10000,
-		.timeout_ms = c->timeout_ms, .on_header = reply_header, .on_data = reply_data, .arg = &r,
-	};
-	struct http_result hr;
-	int hc = http_perform(c->http, &rq, &hr);
-	int rc = ST_OK;
-	if (hc == HTTP_ABORTED && r.found)
-		hc = HTTP_OK;
-	if (r.too_big) {
-		rc = err_set(e, ST_ERR, "MCP server '%s' sent a message larger than %ld MiB", c->name,
-		    MCPC_MSG_MAX >> 20);
-	} else if (r.bad_session && hc == HTTP_OK) {
-		rc = err_set(e, ST_ERR, "MCP server '%s' sent a session id that is not visible ASCII",
-		    c->name);
-	} else if (hc == HTTP_TIMEOUT) {
-		rc = err_set(e, ST_ERR, "MCP server '%s' did not answer %s within %.3g s (--mcp-timeout)",
-		    c->name, method, c->timeout_ms / 1000.0);
-	} else if (hc != HTTP_OK) {
-		rc = err_set(e, ST_ERR, "MCP server '%s': %s: %s", c->name, c->url, hr.error);
-	} else if (hr.status == 404 && c->session) {
-		rc = err_set(e, ST_ERR, "MCP server '%s' ended the session", c->name);
-	} else if (hr.status == 401) {
-		/* Not worth a retry: the same request gets the same answer. */
-		rc = err_set(e, ST_INVALID, "MCP server '%s' asks for authorization (HTTP 401), which"
-		    " llm-call does not support; a static token can go in its \"headers\" in mcp.json",
-		    c->name);
-	} else if (hr.status < 200 || hr.status >= 300) {
-		rc = err_set(e, ST_ERR, "MCP server '%s' answered %s with HTTP %ld", c->name, method,
-		    hr.status);
-	} else if (id) {
-		if (!r.sse && r.body.len)
-			reply_msg(&r, r.body.data, r.body.len);
-		if (r.found)
-			*resp = r.found;
-		else if (r.bad)
-			rc = err_set(e, ST_ERR, "MCP server '%s' sent what is not a JSON-RPC message",
-			    c->name);
-		else
-			rc = err_set(e, ST_ERR, "MCP server '%s' sent no response to %s", c->name, method);
-	}
-	if (!rc && r.session && !c->session) {
-		c->session = r.session;
-		r.session = NULL;
-	}
-	free(r.session);
-	if (rc)
-		cJSON_Delete(r.found);
-	buf_free(&r.body);
-	buf_free(&r.data);
-	buf_free(&vh);
-	buf_free(&sh);
-	free(hl);
-	return rc;
 }
 
 /* ---- requests ---- */
@@ -600,7 +358,7 @@ static int
 notify(struct mcpc *c, const char *method, struct err *e)
 {
 	char *s = message(0, method, NULL);
-	int rc = c->url ? post_http(c, s, method, 0, NULL, e)
+	int rc = c->url ? mcp_post_http(c, s, method, 0, NULL, e)
 			: send_stdio(c, s, (long)mono_ms() + c->timeout_ms, e);
 	free(s);
 	return rc;
@@ -610,7 +368,7 @@ notify(struct mcpc *c, const char *method, struct err *e)
 static int
 answer_server(struct mcpc *c, const cJSON *m, long deadline, struct err *e)
 {
-	char *s = server_answer(c, m);
+	char *s = mcp_server_answer(c, m);
 	int rc = send_stdio(c, s, deadline, e);
 	free(s);
 	return rc;
@@ -629,14 +387,14 @@ rpc(struct mcpc *c, const char *method, cJSON *params, cJSON **result, char **rp
 	cJSON *resp = NULL;
 	int rc;
 	if (c->url) {
-		rc = post_http(c, s, method, id, &resp, e);
+		rc = mcp_post_http(c, s, method, id, &resp, e);
 	} else {
 		rc = send_stdio(c, s, deadline, e);
 		while (!rc && !resp) {
 			cJSON *m = NULL;
 			if ((rc = read_stdio(c, method, deadline, &m, e)))
 				break;
-			if (is_response(m) && msg_id(m) == id)
+			if (mcp_is_response(m) && mcp_msg_id(m) == id)
 				resp = m;
 			else if (cJSON_GetObjectItemCaseSensitive(m, "method") &&
 			    cJSON_GetObjectItemCaseSensitive(m, "id"))
@@ -999,132 +757,4 @@ mcpc_call(struct mcpc *c, const char *tool, const cJSON *args, cJSON **result, c
 	cJSON_AddStringToObject(p, "name", tool);
 	cJSON_AddItemToObject(p, "arguments", args ? cJSON_Duplicate(args, 1) : cJSON_CreateObject());
 	return rpc(c, "tools/call", p, result, rpc_error, e);
-}
-
-/* ---- results for the model ---- */
-
-static unsigned char *
-base64_decode(const char *s, size_t *n)
-{
-	size_t len = strlen(s);
-	unsigned char *out = xmalloc(len / 4 * 3 + 3);
-	unsigned v = 0;
-	int bits = 0;
-	size_t k = 0;
-	for (const char *p = s; *p; p++) {
-		const char *tab = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-		const char *q = *p ? strchr(tab, *p) : NULL;
-		if (*p == '=' || *p == '\n' || *p == '\r')
-			continue;
-		if (!q) {
-			free(out);
-			return NULL;
-		}
-		v = v << 6 | (unsigned)(q - tab);
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			out[k++] = (unsigned char)(v >> bits);
-		}
-	}
-	*n = k;
-	return out;
-}
-
-void
-mcpc_result(const cJSON *result, size_t cap, char **text, int *is_error, struct llm_image **imgs,
-    size_t *nimg)
-{
-	struct buf b = {0};
-	struct llm_image *im = xcalloc(MAX_IMAGES, sizeof *im);
-	size_t ni = 0;
-	int any_text = 0;
-	const cJSON *block;
-	buf_puts(&b, "");
-	cJSON_ArrayForEach(block, cJSON_GetObjectItemCaseSensitive(result, "content")) {
-		const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(block, "type"));
-		const char *mime = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(block, "mimeType"));
-		if (b.len)
-			buf_puts(&b, "\n");
-		if (!type) {
-			buf_puts(&b, "[a content block without a type]");
-		} else if (strcmp(type, "text") == 0) {
-			const char *t = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(block, "text"));
-			buf_puts(&b, t ? t : "");
-			any_text = 1;
-		} else if (strcmp(type, "image") == 0) {
-			const char *d = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(block, "data"));
-			size_t n = 0;
-			unsigned char *data = d ? base64_decode(d, &n) : NULL;
-			const char *kind = data ? llm_image_type(data, n) : NULL;
-			if (kind && ni < MAX_IMAGES && n <= (size_t)IMAGE_MAX) {
-				im[ni++] = (struct llm_image){kind, data, n};
-				buf_printf(&b, "[image %zu: %s, %zu bytes]", ni, kind, n);
-			} else {
-				free(data);
-				buf_printf(&b, "[image (%s) left out: %s]", mime ? mime : "?", !kind
-				    ? "not a PNG, JPEG, GIF or WebP" : ni >= MAX_IMAGES ? "more than 4 images"
-				    : "larger than 5 MiB");
-			}
-		} else if (strcmp(type, "audio") == 0) {
-			buf_printf(&b, "[audio (%s) left out: the model is given text and images only]",
-			    mime ? mime : "?");
-		} else if (strcmp(type, "resource_link") == 0) {
-			const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(block, "uri"));
-			const char *nm = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(block, "name"));
-			buf_printf(&b, "[resource link: %s%s%s]", uri ? uri : "?", nm ? " " : "", nm ? nm : "");
-		} else if (strcmp(type, "resource") == 0) {
-			const cJSON *r = cJSON_GetObjectItemCaseSensitive(block, "resource");
-			const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "uri"));
-			const char *t = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "text"));
-			if (t)
-				buf_printf(&b, "[resource %s]\n%s", uri ? uri : "?", t);
-			else
-				buf_printf(&b, "[binary resource %s left out]", uri ? uri : "?");
-			any_text |= t != NULL;
-		} else {
-			buf_printf(&b, "[a '%s' block left out]", type);
-		}
-	}
-	const cJSON *sc = cJSON_GetObjectItemCaseSensitive(result, "structuredContent");
-	if (sc && !any_text) {
-		char *s = cJSON_PrintUnformatted(sc);
-		if (b.len)
-			buf_puts(&b, "\n");
-		buf_puts(&b, s ? s : "");
-		free(s);
-	}
-	if (!b.len)
-		buf_puts(&b, "(the tool returned no content)");
-	if (b.len > cap) {
-		size_t keep = b.len <= cap ? b.len : (size_t)utf8_cut(b.data, cap), total = b.len;
-		b.len = keep;
-		b.data[keep] = 0;
-		buf_printf(&b, "\n[cut: the result was %zu bytes; llm-call passes at most %zu bytes of a "
-		    "tool result]", total, cap);
-	}
-	*text = b.data;
-	*is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError"));
-	*imgs = im;
-	*nimg = ni;
-}
-
-void
-mcpc_images_free(struct llm_image *imgs, size_t n)
-{
-	for (size_t i = 0; imgs && i < n; i++)
-		free((void *)imgs[i].data);
-	free(imgs);
-}
-
-/* A glob of --mcp-allow against a tool's full name. */
-int
-mcpc_allowed(const char *const *patterns, size_t n, const char *name)
-{
-	if (!n)
-		return 1;
-	for (size_t i = 0; i < n; i++)
-		if (fnmatch(patterns[i], name, 0) == 0)
-			return 1;
-	return 0;
 }

@@ -32,6 +32,10 @@ struct mcpc_server {
 	char **env;                 /* NAME, value pairs, NULL-terminated */
 	char *url;                  /* Streamable HTTP, or NULL */
 	char **headers;             /* name, value pairs, NULL-terminated */
+	/* Tools that need a person's confirmation ("confirm" in mcp.json):
+	 * never called, since no one is there to give it. */
+	int confirm_all;
+	char **confirm;             /* the server's own tool names, NULL-terminated */
 };
 
 struct mcpc_config {
@@ -53,6 +57,8 @@ int mcpc_config_load(const char *path, struct mcpc_config **out, struct err *e);
 void mcpc_config_free(struct mcpc_config *c);
 const struct mcpc_server *mcpc_config_find(const struct mcpc_config *c, const char *name);
 void mcpc_strv_free(char **v);                  /* a NULL-terminated list of strings */
+/* Does the server's tool (its own name) need a person's confirmation? */
+int mcpc_needs_confirm(const struct mcpc_server *sv, const char *tool);
 
 /* mcp_client.c */
 

@@ -42,6 +42,7 @@ server_free(struct mcpc_server *s)
 	mcpc_strv_free(s->env);
 	free(s->url);
 	mcpc_strv_free(s->headers);
+	mcpc_strv_free(s->confirm);
 }
 
 void
@@ -89,6 +90,7 @@ parse_server(const char *path, const cJSON *o, struct mcpc_server *s, int *secre
 	const cJSON *args = cJSON_GetObjectItemCaseSensitive(o, "args");
 	const cJSON *env = cJSON_GetObjectItemCaseSensitive(o, "env");
 	const cJSON *hdrs = cJSON_GetObjectItemCaseSensitive(o, "headers");
+	const cJSON *confirm = cJSON_GetObjectItemCaseSensitive(o, "confirm");
 	if (cJSON_IsString(type) && strcmp(type->valuestring, "sse") == 0)
 		return err_set(e, ST_INVALID, "%s: server '%s' uses the old SSE transport; llm-call "
 		    "speaks stdio and Streamable HTTP", path, name);
@@ -100,6 +102,10 @@ parse_server(const char *path, const cJSON *o, struct mcpc_server *s, int *secre
 	    (hdrs && (!cJSON_IsObject(hdrs) || strings(hdrs, 1, &s->headers))))
 		return err_set(e, ST_INVALID, "%s: server '%s': \"args\" is an array of strings, "
 		    "\"env\" and \"headers\" objects of strings", path, name);
+	if (confirm && !cJSON_IsBool(confirm) && (!cJSON_IsArray(confirm) || strings(confirm, 0, &s->confirm)))
+		return err_set(e, ST_INVALID, "%s: server '%s': \"confirm\" is true, false or an array "
+		    "of its tool names", path, name);
+	s->confirm_all = cJSON_IsTrue(confirm);
 	if (cJSON_IsString(cmd))
 		s->command = xstrdup(cmd->valuestring);
 	else if (str_casecmp_prefix(url->valuestring, "http://") &&
@@ -159,6 +165,15 @@ mcpc_config_load(const char *path, struct mcpc_config **out, struct err *e)
 	}
 	*out = c;
 	return ST_OK;
+}
+
+int
+mcpc_needs_confirm(const struct mcpc_server *sv, const char *tool)
+{
+	for (size_t i = 0; sv->confirm && sv->confirm[i]; i++)
+		if (strcmp(sv->confirm[i], tool) == 0)
+			return 1;
+	return sv->confirm_all;
 }
 
 const struct mcpc_server *

@@ -895,12 +895,13 @@ write_decided(struct store *st, struct task *tasks, struct decided *d, const str
  * outcome stays unknown (its runs, if made, are then recovered as this
  * process's lost ones). */
 static int
-claim_read_back(struct store *st, const struct decided *d, int rc)
+claim_read_back(struct store *st, const struct claimed *out, int n, int rc)
 {
+	/* The runs inserted were handed to out by write_decided. */
 	const char *id = NULL;
-	for (int i = 0; i < d->n && !id; i++)
-		if (d->decision[i] == CLAIM_FIRE && !d->dup[i] && d->runs[i].id[0])
-			id = d->runs[i].id;
+	for (int i = 0; i < n && !id; i++)
+		if (out[i].run.id[0])
+			id = out[i].run.id;
 	store_rollback(st);
 	if (!id)
 		return rc;
@@ -973,7 +974,7 @@ store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *ar
 		rc = write_decided(st, tasks, &d, &ew, out, n, e);
 	end_writes_free(&ew);
 	if (!rc && (rc = store_commit(st, e)) && st->commit_unknown)
-		rc = claim_read_back(st, &d, rc);
+		rc = claim_read_back(st, out, *n, rc);
 	if (rc) {
 		store_rollback(st);
 		claimed_free(out, (size_t)*n);

@@ -1,5 +1,6 @@
 /* task.c: the task model (task.h): names of kinds and statuses, validation,
- * the next firing instant, jitter, descriptions, ends and dedup keys. */
+ * the next firing instant, jitter, ends and dedup keys (descriptions in
+ * task_describe.c, the zone cache in zones.c). */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,72 +29,6 @@ static const char *const missed_names[MISSED_COUNT] = {"once", "skip", "all"};
 static const char *const trigger_names[TRIGGER_COUNT] = {"schedule", "manual", "retry", "catchup",
 	"heartbeat", "backfill", "after", "event", "replay"};
 static const char *const overlap_names[OVERLAP_COUNT] = {"queue", "skip", "replace"};
-
-#define ZONES_MAX 32
-
-struct zones {
-	struct tz *z[ZONES_MAX];
-	int n;
-	char local[128];
-	int stagger;               /* the config's stagger, seconds (0: off) */
-};
-
-void
-zones_set_stagger(struct zones *zs, int secs)
-{
-	zs->stagger = secs > 0 ? secs : 0;
-}
-
-const char *
-zones_local(struct zones *zs)
-{
-	if (!zs->local[0])
-		tz_local_name(zs->local, sizeof zs->local);
-	return zs->local;
-}
-
-struct zones *
-zones_new(void)
-{
-	return xcalloc(1, sizeof(struct zones));
-}
-
-void
-zones_free(struct zones *zs)
-{
-	if (!zs)
-		return;
-	for (int i = 0; i < zs->n; i++)
-		tz_free(zs->z[i]);
-	free(zs);
-}
-
-int
-zones_get(struct zones *zs, const char *name, const struct tz **out, struct err *e)
-{
-	for (int i = 0; i < zs->n; i++) {
-		if (strcmp(tz_name(zs->z[i]), name ? name : "") == 0) {
-			*out = zs->z[i];
-			return ST_OK;
-		}
-	}
-	struct tz *z;
-	int rc = tz_load(name, &z, e);
-	if (rc)
-		return rc;
-	if (zs->n == ZONES_MAX) {
-		/* Evict the oldest; a store with more zones than this is rare. */
-		tz_free(zs->z[0]);
-		memmove(zs->z, zs->z + 1, (ZONES_MAX - 1) * sizeof zs->z[0]);
-		zs->n--;
-	}
-	zs->z[zs->n++] = z;
-	*out = z;
-	return ST_OK;
-}
-
-/* Runs fn's zone lookups through zs, or a temporary cache when zs is NULL. */
-#define WITH_ZONES(zs, tmp) struct zones *tmp = (zs) ? NULL : zones_new(); if (!(zs)) (zs) = tmp
 
 static const char *
 name_of(const char *const *names, int n, int i)
@@ -490,9 +425,9 @@ task_delay(const struct task *t, struct zones *zs, int64_t slot)
 {
 	if (t->jitter > 0)
 		return task_jitter_delay(t->id, slot, t->jitter);
-	if (!zs || zs->stagger <= 0 || t->stagger == 0 || !task_staggered(t, zs, slot))
+	if (!zs || zones_stagger(zs) <= 0 || t->stagger == 0 || !task_staggered(t, zs, slot))
 		return 0;
-	return task_stagger_offset(t->id, zs->stagger);
+	return task_stagger_offset(t->id, zones_stagger(zs));
 }
 
 int
@@ -508,132 +443,6 @@ task_schedule_from(struct task *t, struct zones *zs, int64_t now, struct err *e)
 	t->next_run_at = slot;
 	t->due_at = slot == TIME_NONE ? TIME_NONE : slot + task_delay(t, zs, slot);
 	return rc;
-}
-
-void
-task_fmt_time(const struct task *t, struct zones *zs, int64_t when, int style, char *buf, size_t n)
-{
-	zone_fmt_time(zs, t->tz, when, style, buf, n);
-}
-
-void
-zone_fmt_time(struct zones *zs, const char *zone, int64_t when, int style, char *buf, size_t n)
-{
-	if (when == TIME_NONE) {
-		snprintf(buf, n, "none");
-		return;
-	}
-	const struct tz *z;
-	struct err e;
-	WITH_ZONES(zs, tmp);
-	if (zones_get(zs, zone ? zone : zones_local(zs), &z, &e) != ST_OK) {
-		time_fmt_utc(when, buf, n);
-	} else if (style == TIME_RFC3339) {
-		tz_fmt_rfc3339(z, when, buf, n);
-	} else {
-		char local[64];
-		tz_fmt_local(z, when, local, sizeof local);
-		if (style == TIME_WALL)
-			snprintf(buf, n, "%s", local);
-		else
-			snprintf(buf, n, "%s %s", local, tz_abbr(z, when));
-	}
-	zones_free(tmp);
-}
-
-void
-task_describe(const struct task *t, struct zones *zs, char *buf, size_t n)
-{
-	char when[64];
-	switch (t->kind) {
-	case KIND_CRON:
-	case KIND_EVERY: {
-		struct cron_list cl;
-		struct err e;
-		if (t->kind == KIND_EVERY) {
-			cron_describe_every(t->every, buf, n);
-			task_fmt_time(t, zs, t->anchor, TIME_WALL, when, sizeof when);
-			snprintf(buf + strlen(buf), n - strlen(buf), " from %s", when);
-		} else if (t->cron && cron_list_parse(t->cron, &cl, &e) == ST_OK) {
-			cron_list_describe(t->cron, &cl, buf, n);
-		} else {
-			snprintf(buf, n, "%s", t->cron ? t->cron : "cron");
-		}
-		size_t l = strlen(buf);
-		if (t->not_before != TIME_NONE && l < n) {
-			task_fmt_time(t, zs, t->not_before, TIME_WALL, when, sizeof when);
-			snprintf(buf + l, n - l, ", not before %s", when);
-			l = strlen(buf);
-		}
-		if (t->until_at != TIME_NONE && l < n) {
-			task_fmt_time(t, zs, t->until_at, TIME_WALL, when, sizeof when);
-			snprintf(buf + l, n - l, " until %s", when);
-			l = strlen(buf);
-		}
-		if (t->count && l < n)
-			snprintf(buf + l, n - l, ", %d time%s", t->count, t->count == 1 ? "" : "s");
-		break;
-	}
-	case KIND_AT:
-		if (t->nplan) {
-			task_fmt_time(t, zs, t->plan[0], TIME_WALL_ZONE, when, sizeof when);
-			/* "2026-03-02 07:00 GMT" -> "Once on 2026-03-02 at 07:00" */
-			snprintf(buf, n, "Once on %.10s at %.5s", when, when + 11);
-		} else {
-			snprintf(buf, n, "Once");
-		}
-		break;
-	case KIND_PLAN: {
-		struct buf b = {0};
-		buf_printf(&b, "Planned: %zu run%s", t->nplan, t->nplan == 1 ? "" : "s");
-		for (size_t i = 0; i < t->nplan && i < 3; i++) {
-			task_fmt_time(t, zs, t->plan[i], TIME_WALL_ZONE, when, sizeof when);
-			buf_printf(&b, "%s%.16s", i ? ", " : " at ", when);
-		}
-		if (t->nplan > 3)
-			buf_puts(&b, ", ...");
-		snprintf(buf, n, "%s", b.data);
-		buf_free(&b);
-		break;
-	}
-	case KIND_HEARTBEAT:
-		snprintf(buf, n, "On every heartbeat");
-		break;
-	default:
-		snprintf(buf, n, "Manual");
-		break;
-	}
-}
-
-void
-task_default_name(const char *prompt, char *buf, size_t n)
-{
-	/* The first six words, at most 48 bytes, cut at a word boundary. */
-	size_t len = 0, words = 0;
-	const char *p = prompt ? prompt : "";
-	while (isspace((unsigned char)*p))
-		p++;
-	buf[0] = 0;
-	while (*p && words < 6) {
-		const char *w = p;
-		while (*p && !isspace((unsigned char)*p))
-			p++;
-		size_t wl = (size_t)(p - w);
-		if (len + wl + (len ? 1 : 0) > 48 || len + wl + 2 > n) {
-			p = w;
-			break;
-		}
-		if (len)
-			buf[len++] = ' ';
-		memcpy(buf + len, w, wl);
-		len += wl;
-		buf[len] = 0;
-		words++;
-		while (isspace((unsigned char)*p))
-			p++;
-	}
-	if (len == 0 && *p && n > 1)
-		snprintf(buf, n < 49 ? n : 49, "%s", p);
 }
 
 static int
@@ -693,27 +502,6 @@ task_runs_left(const struct task *t, struct zones *zs, int cap)
 		if (task_next_slot(t, zs, s, &s, &e))
 			break;
 	return n;
-}
-
-void
-task_describe_end(const struct task *t, struct zones *zs, char *buf, size_t n)
-{
-	char when[64], until[64];
-	int64_t end = t->ends_at != TIME_NONE ? t->ends_at : t->until_at;
-	buf[0] = 0;
-	if (!task_repeats(t) || (t->until_at == TIME_NONE && !t->count))
-		return;
-	task_fmt_time(t, zs, end, TIME_WALL_ZONE, when, sizeof when);
-	task_fmt_time(t, zs, t->until_at, TIME_WALL, until, sizeof until);
-	if (end == TIME_NONE)
-		snprintf(buf, n, "after %d occurrence%s", t->count, t->count == 1 ? "" : "s");
-	else if (!t->count)
-		snprintf(buf, n, "%s (until)", when);
-	else if (t->until_at == TIME_NONE)
-		snprintf(buf, n, "%s (after %d occurrence%s)", when, t->count, t->count == 1 ? "" : "s");
-	else
-		snprintf(buf, n, "%s (after %d occurrence%s or until %s, whichever is first)", when, t->count,
-		    t->count == 1 ? "" : "s", until);
 }
 
 int

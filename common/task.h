@@ -118,11 +118,22 @@ struct task {
 struct zones;
 struct tz;
 
-/* task.c */
+/* Runs a function's zone lookups through zs, or a temporary cache when zs
+ * is NULL (free tmp with zones_free). */
+#define WITH_ZONES(zs, tmp) struct zones *tmp = (zs) ? NULL : zones_new(); if (!(zs)) (zs) = tmp
+
+/* zones.c */
 struct zones *zones_new(void);
 void zones_free(struct zones *zs);
 int zones_get(struct zones *zs, const char *name, const struct tz **z, struct err *e); /* zs owns *z */
 const char *zones_local(struct zones *zs);     /* the local zone's name, looked up once */
+/* The config's stagger, for the schedules computed through zs: each
+ * occurrence of a fixed-time cron expression waits a fixed offset per task
+ * within secs (0: off). */
+void zones_set_stagger(struct zones *zs, int secs);
+int zones_stagger(const struct zones *zs);
+
+/* task.c */
 void task_init(struct task *t);                 /* empty task with defaults */
 void task_free(struct task *t);                 /* frees members, keeps t */
 void task_copy(struct task *dst, const struct task *src); /* deep copy into an uninitialised dst */
@@ -155,15 +166,13 @@ int task_next_slot(const struct task *t, struct zones *zs, int64_t after, int64_
 /* Recompute next_run_at and due_at from `now` for a pending task. */
 int task_schedule_from(struct task *t, struct zones *zs, int64_t now, struct err *e);
 int64_t task_jitter_delay(const char *id, int64_t slot, int jitter); /* fixed per (task, slot) */
-/* The config's stagger, for the schedules computed through zs: each
- * occurrence of a fixed-time cron expression waits a fixed offset per task
- * within secs (0: off). */
-void zones_set_stagger(struct zones *zs, int secs);
 int64_t task_stagger_offset(const char *id, int window); /* 0 .. window-1, fixed per task */
 int task_staggered(const struct task *t, struct zones *zs, int64_t slot); /* of a fixed-time expression */
 /* How long after slot the task is due: its jitter when it has one (> 0),
  * else the stagger zs has, unless the task opted out (stagger 0). */
 int64_t task_delay(const struct task *t, struct zones *zs, int64_t slot);
+
+/* task_describe.c */
 void task_describe(const struct task *t, struct zones *zs, char *buf, size_t n); /* "Daily at 07:00", ... */
 /* An instant in the task's zone, the one formatter of times for people and
  * models: "none" when unset; UTC RFC 3339 when the zone cannot be read. */
@@ -179,6 +188,11 @@ void task_fmt_time(const struct task *t, struct zones *zs, int64_t when, int sty
 void zone_fmt_time(struct zones *zs, const char *zone, int64_t when, int style, char *buf,
     size_t n);
 void task_default_name(const char *prompt, char *buf, size_t n); /* the prompt's first words */
+/* The end for people: "2026-11-24 17:00 GMT (until)", "... (after 7 occurrences)";
+ * empty when the task has none. */
+void task_describe_end(const struct task *t, struct zones *zs, char *buf, size_t n);
+
+/* task.c */
 /* Two pending tasks with the same key are twins (DESIGN.md, deduplication):
  * intent (else prompt), schedule with its ends, zone, channel and scope; 16 hex
  * digits. */
@@ -198,9 +212,6 @@ int task_arm_end(struct task *t, struct zones *zs, int64_t now, struct err *e);
 /* The occurrences from next_run_at to ends_at, counting up to cap; 0 when
  * the task has no end or is not pending. */
 int task_runs_left(const struct task *t, struct zones *zs, int cap);
-/* The end for people: "2026-11-24 17:00 GMT (until)", "... (after 7 occurrences)";
- * empty when the task has none. */
-void task_describe_end(const struct task *t, struct zones *zs, char *buf, size_t n);
 /* Schedule sugar to cron: "07:00" -> "0 7 * * *"; "mon,fri 09:30" -> "30 9 * * 1,5". */
 int sched_daily_cron(const char *hhmm, char *out, size_t n, struct err *e);
 int sched_weekly_cron(const char *days_hhmm, char *out, size_t n, struct err *e);

@@ -4,7 +4,9 @@
 # their subreaper); a Streamable HTTP server that wants authorization
 # (HTTP 401) is told llm-call does not support it, and is not retried; a
 # server's requests inside an event stream are answered while the stream
-# is open (ping with a result, the rest -32601), as on stdio.
+# is open (ping with a result, the rest -32601), as on stdio; one asking
+# for a person (elicitation) is declined at once there too, and the run
+# ends blocked saying what it wanted.
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
@@ -63,6 +65,23 @@ test_expect_success 'requests inside an event stream: answered while it is open,
 	{"jsonrpc":"2.0","id":"p1","result":{}}
 	EOF
 	test_cmp expect asks/answers.log
+'
+
+test_expect_success 'elicitation inside an event stream: declined at once, llm-call ends blocked' '
+	: >asks/answers.log &&
+	test_expect_code 1 llm-call --mcp asks "[[call mcp__asks__ask_person {}]] go" >out 2>err &&
+	echo "llm-call: blocked: MCP server '\''asks'\'' asked for input that no one is there to give: Approve the transfer?" >expect &&
+	test_cmp expect err && test ! -s out &&
+	echo "{\"jsonrpc\":\"2.0\",\"id\":\"e1\",\"result\":{\"action\":\"decline\"}}" >expect &&
+	test_cmp expect asks/answers.log
+'
+
+test_expect_success 'the same as a scheduled run: its status is blocked, with the reason' '
+	task-add --at 12:30 --name Transfer --mcp asks "[[call mcp__asks__ask_person {}]] go" >/dev/null &&
+	TASK_NOW=2026-03-01T12:30:10Z task-tick >out 2>err &&
+	echo blocked >expect && task-log --task Transfer --limit 1 | cut -f7 >actual && test_cmp expect actual &&
+	task-log "$(task-log --task Transfer --limit 1 | cut -f1)" >log &&
+	grep -q "asked for input that no one is there to give: Approve the transfer?" log
 '
 
 test_done

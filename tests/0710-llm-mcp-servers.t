@@ -7,7 +7,7 @@
 # speak stdio only as started here and touch no network.
 . "$AC_TOP/tests/lib.sh"
 srv=$AC_TOP/build/mcp-servers
-port=$(provider_start fp "" 60 300) || exit 1
+port=$(provider_start fp "" 300 900) || exit 1
 OPENAI_BASE_URL=http://127.0.0.1:$port/v1 ANTHROPIC_BASE_URL=http://127.0.0.1:$port
 export OPENAI_BASE_URL ANTHROPIC_BASE_URL
 unset TASK_MCP TASK_MCP_ALLOW

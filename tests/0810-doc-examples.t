@@ -27,6 +27,9 @@
 #   before() say which;
 # - `make check` is this very run, so only its target is checked, and
 #   `make demo` runs what its target runs, tests/demo.
+# The documents' stores are files in the scratch homes (TASK_DB unset), so
+# the test is the same on every pass: it runs in the first only.
+# store: none
 . "$AC_TOP/tests/lib.sh"
 DOC=$AC_TOP/tests/tools/doc-examples.pl
 KEY=sk-fake-docs-0123456789abcdef

@@ -4,8 +4,9 @@
 # (not made), at each of the first commits of a pass (tests/tools/preload/
 # crash.so, CRASH_SIGNAL=CUT; the process lives on): each occurrence runs
 # once and is recorded once, a success, with nothing recovered or retried.
-# (A claim's own commit is not among these four: the read-back of a claim
-# is exercised by the failover tests, not here.)
+# (A cut after the COMMIT leaves the server's answer readable, so task-tick
+# still hears it: tests/0966-pg-claim-commit-cut.t loses the answer, at the
+# claim's commit.)
 . "$AC_TOP/tests/lib.sh"
 # crash.so is preloaded: under a sanitizer its runtime then comes second.
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0

@@ -3,7 +3,8 @@
 # provider: a scheduled run offers the model report_outcome, whose status
 # and summary (untrusted) become the run's; an empty answer is a failure
 # that says so; an MCP server that asks for a person (elicitation) is
-# declined at once and the run ends blocked, saying what it wanted.
+# declined at once and the run ends blocked, saying what it wanted; so
+# does a call of a tool that needs a person's confirmation, never made.
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-11-23T06:30:00Z
 export TASK_NOW
@@ -84,6 +85,38 @@ test_expect_success 'an MCP server that asks for a person: declined at once, the
 	echo "llm-call: blocked: MCP server '\''ask'\'' asked for input that no one is there to give: Which account should be charged? [2J" >expect &&
 	test_cmp expect err &&
 	test ! -s out
+'
+
+test_expect_success 'a tool that needs confirmation is never called: the run ends blocked, saying which' '
+	cat >"$XDG_CONFIG_HOME/agentcron/mcp.json" <<-EOF &&
+	{ "mcpServers": { "sched": { "command": "task-mcp", "confirm": ["task_delete"] },
+	  "all": { "command": "task-mcp", "confirm": true } } }
+	EOF
+	task-add --manual --name Keep "kept" >/dev/null &&
+	keep=$(task-ls | awk "\$NF == \"Keep\" { print \$1 }") &&
+	task-add --at 07:25 --name Tidy --mcp sched \
+		"[[call mcp__sched__task_delete {\"id\":\"$keep\"}]] Tidy up." >/dev/null &&
+	TASK_NOW=2026-11-23T07:25:10Z task-tick >out 2>err &&
+	echo blocked >expect && status Tidy >actual && test_cmp expect actual &&
+	printf "error:\n  reported blocked: tool %smcp__sched__task_delete%s needs a person%ss confirmation (\"confirm\" in mcp.json), which no one is there to give\n" "'\''" "'\''" "'\''" >expect &&
+	reason Tidy >actual && test_cmp expect actual &&
+	task-show Keep >/dev/null &&
+	test_expect_code 1 llm-call --mcp all "[[call mcp__all__task_list {}]] List." >out 2>err &&
+	echo "llm-call: blocked: tool '\''mcp__all__task_list'\'' needs a person'\''s confirmation (\"confirm\" in mcp.json), which no one is there to give" >expect &&
+	test_cmp expect err && test ! -s out &&
+	llm-call --mcp sched "[[call mcp__sched__task_show {\"id\":\"$keep\"}]] Show." >out 2>err &&
+	test ! -s err
+'
+
+test_expect_success 'confirm of the wrong shape: one line, exit 2, nothing called' '
+	cat >"$XDG_CONFIG_HOME/agentcron/mcp.json" <<-EOF &&
+	{ "mcpServers": { "sched": { "command": "task-mcp", "confirm": "task_delete" } } }
+	EOF
+	n=$(ls fp | grep -c "\.req$") &&
+	test_expect_code 2 llm-call --mcp sched "Hello." >out 2>err &&
+	echo "llm-call: $XDG_CONFIG_HOME/agentcron/mcp.json: server '\''sched'\'': \"confirm\" is true, false or an array of its tool names" >expect &&
+	test_cmp expect err && test ! -s out &&
+	test "$(ls fp | grep -c "\.req$")" = "$n"
 '
 
 test_done

@@ -5,9 +5,12 @@
 : "${AC_PG_DIR:?tests/run starts the PostgreSQL server (AC_PG_DIR)}"
 
 # The server's own client programs, called directly: Debian's psql on PATH
-# is a Perl wrapper that costs more than the query.
-AC_PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-[ -x "$AC_PG_BIN/psql" ] || AC_PG_BIN=$(dirname "$(command -v psql)")
+# is a Perl wrapper that costs more than the query.  Found once for the
+# suite's pass where tests/run found it (it sources this file), else here.
+if [ ! -x "${AC_PG_BIN:-}/psql" ]; then
+	AC_PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+	[ -x "$AC_PG_BIN/psql" ] || AC_PG_BIN=$(dirname "$(command -v psql)")
+fi
 export AC_PG_BIN
 # A new database copies its template's files: quicker than WAL-logging
 # them (PostgreSQL 15 and later), and the test server needs no durability.
@@ -64,7 +67,8 @@ on_host() {
 	fi
 }
 
-# Can this machine make namespaces?  Decided once per test file.
+# Can this machine make namespaces?  Decided once for the suite's pass
+# (tests/run), else once per test file.
 if [ -z "${AC_UNSHARE:-}" ]; then
 	if unshare --uts --pid --fork --mount-proc true 2>/dev/null; then
 		AC_UNSHARE=yes

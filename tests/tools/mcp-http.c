@@ -8,6 +8,8 @@
  * first asks the client (sampling/createMessage, then ping) and waits up
  * to 5 s for both answers, each POSTed on a connection of its own while
  * the stream stays open (logged in DIR/answers.log), before it responds;
+ * and a fourth, "ask_person", whose stream asks for a person
+ * (elicitation/create) and waits the same way for that one answer;
  * DELETE /mcp ends the session.
  *
  *   mcp-http [-ar] [-d DIR] [-v VERSION] [-s LENGTH] [-i IDLE] [-t MAX]
@@ -133,20 +135,29 @@ sse(int fd, const char *msg)
 	buf_free(&b);
 }
 
-/* tools/call of "ask": requests of ours in the stream, the response
- * once the client has answered them (or 5 s have passed). */
+#define STREAM_HEAD "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n" \
+	"Cache-Control: no-cache\r\nConnection: close\r\n\r\n"
+
+/* tools/call of "ask" (or "ask_person"): requests of ours in the stream,
+ * the response once the client has answered them (or 5 s have passed). */
 static void
-ask(struct server *sv, int fd, const cJSON *id)
+ask(struct server *sv, int fd, const cJSON *id, int person)
 {
-	static const char head[] = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
-	    "Cache-Control: no-cache\r\nConnection: close\r\n\r\n"
+	static const char sampling[] = STREAM_HEAD
 	    "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":"
 	    "\"sampling/createMessage\",\"params\":{\"messages\":[],\"maxTokens\":10}}\n\n"
 	    "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"p1\",\"method\":\"ping\"}\n\n";
-	write_all(fd, head, sizeof head - 1);
-	int before = sv->answers;
+	static const char elicit[] = STREAM_HEAD
+	    "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"e1\",\"method\":"
+	    "\"elicitation/create\",\"params\":{\"message\":\"Approve the transfer?\","
+	    "\"requestedSchema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\"}}}}}\n\n";
+	if (person)
+		write_all(fd, elicit, sizeof elicit - 1);
+	else
+		write_all(fd, sampling, sizeof sampling - 1);
+	int before = sv->answers, want = person ? 1 : 2;
 	time_t until = time(NULL) + 5;
-	while (sv->answers < before + 2 && time(NULL) < until) {
+	while (sv->answers < before + want && time(NULL) < until) {
 		struct pollfd p = {.fd = sv->ls, .events = POLLIN};
 		if (poll(&p, 1, 1000) <= 0)
 			continue;
@@ -179,6 +190,9 @@ tools(const struct server *sv)
 	if (sv->asks)
 		cJSON_AddItemToArray(cJSON_GetObjectItem(t, "tools"), cJSON_Parse("{\"name\":\"ask\","
 		    "\"description\":\"Asks the client first.\",\"inputSchema\":{\"type\":\"object\"}}"));
+	if (sv->asks)
+		cJSON_AddItemToArray(cJSON_GetObjectItem(t, "tools"), cJSON_Parse("{\"name\":\"ask_person\","
+		    "\"description\":\"Asks for a person first.\",\"inputSchema\":{\"type\":\"object\"}}"));
 	return t;
 }
 
@@ -270,8 +284,9 @@ handle(struct server *sv, int fd, const char *method, const char *sess, const ch
 		sse(fd, s);
 		free(s);
 		free(text);
-	} else if (strcmp(rpc, "tools/call") == 0 && tool && strcmp(tool, "ask") == 0) {
-		ask(sv, fd, id);
+	} else if (strcmp(rpc, "tools/call") == 0 && tool && (strcmp(tool, "ask") == 0 ||
+	    strcmp(tool, "ask_person") == 0)) {
+		ask(sv, fd, id, strcmp(tool, "ask_person") == 0);
 	} else if (strcmp(rpc, "tools/call") == 0 && tool && strcmp(tool, "add") == 0) {
 		const cJSON *a = cJSON_GetObjectItemCaseSensitive(args, "a");
 		const cJSON *b = cJSON_GetObjectItemCaseSensitive(args, "b");

@@ -14,7 +14,11 @@
  *                      "before", frozen inside its transaction)
  *   CRASH_SIGNAL=CUT   on PostgreSQL, the connection cut there instead and the
  *                      process left running: a commit whose outcome it
- *                      cannot know (with "after", made; "before", not) */
+ *                      cannot know (with "after", made; "before", not)
+ *   CRASH_SIGNAL=LOSE  as CUT, but with "after" the server's answer to the
+ *                      COMMIT is read and thrown away first: as it stands a
+ *                      cut leaves that answer readable, so libpq still hears
+ *                      "committed"; here it hears only the connection end */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -43,10 +47,17 @@ before(void)
 }
 
 static int
+lose(void)
+{
+	const char *s = getenv("CRASH_SIGNAL");
+	return s && strcmp(s, "LOSE") == 0;
+}
+
+static int
 cut(void)
 {
 	const char *s = getenv("CRASH_SIGNAL");
-	return s && strcmp(s, "CUT") == 0;
+	return (s && strcmp(s, "CUT") == 0) || lose();
 }
 
 static int
@@ -110,6 +121,9 @@ send(int fd, const void *buf, size_t len, int flags)
 		struct pollfd p = {.fd = fd, .events = POLLIN};
 		poll(&p, 1, 10000);
 		if (cut()) {
+			char drop[4096];
+			while (lose() && recv(fd, drop, sizeof drop, MSG_DONTWAIT) > 0)
+				;
 			shutdown(fd, SHUT_RDWR);
 			fputs("crash.so: connection cut after its COMMIT was sent\n", stderr);
 		} else

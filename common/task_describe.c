@@ -1,0 +1,156 @@
+/* task_describe.c: a task in words for people: its schedule ("Daily at
+ * 07:00"), its end, its instants in its zone, and a name from its prompt. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cron.h"
+#include "task.h"
+#include "tz.h"
+
+void
+task_fmt_time(const struct task *t, struct zones *zs, int64_t when, int style, char *buf, size_t n)
+{
+	zone_fmt_time(zs, t->tz, when, style, buf, n);
+}
+
+void
+zone_fmt_time(struct zones *zs, const char *zone, int64_t when, int style, char *buf, size_t n)
+{
+	if (when == TIME_NONE) {
+		snprintf(buf, n, "none");
+		return;
+	}
+	const struct tz *z;
+	struct err e;
+	WITH_ZONES(zs, tmp);
+	if (zones_get(zs, zone ? zone : zones_local(zs), &z, &e) != ST_OK) {
+		time_fmt_utc(when, buf, n);
+	} else if (style == TIME_RFC3339) {
+		tz_fmt_rfc3339(z, when, buf, n);
+	} else {
+		char local[64];
+		tz_fmt_local(z, when, local, sizeof local);
+		if (style == TIME_WALL)
+			snprintf(buf, n, "%s", local);
+		else
+			snprintf(buf, n, "%s %s", local, tz_abbr(z, when));
+	}
+	zones_free(tmp);
+}
+
+void
+task_describe(const struct task *t, struct zones *zs, char *buf, size_t n)
+{
+	char when[64];
+	switch (t->kind) {
+	case KIND_CRON:
+	case KIND_EVERY: {
+		struct cron_list cl;
+		struct err e;
+		if (t->kind == KIND_EVERY) {
+			cron_describe_every(t->every, buf, n);
+			task_fmt_time(t, zs, t->anchor, TIME_WALL, when, sizeof when);
+			snprintf(buf + strlen(buf), n - strlen(buf), " from %s", when);
+		} else if (t->cron && cron_list_parse(t->cron, &cl, &e) == ST_OK) {
+			cron_list_describe(t->cron, &cl, buf, n);
+		} else {
+			snprintf(buf, n, "%s", t->cron ? t->cron : "cron");
+		}
+		size_t l = strlen(buf);
+		if (t->not_before != TIME_NONE && l < n) {
+			task_fmt_time(t, zs, t->not_before, TIME_WALL, when, sizeof when);
+			snprintf(buf + l, n - l, ", not before %s", when);
+			l = strlen(buf);
+		}
+		if (t->until_at != TIME_NONE && l < n) {
+			task_fmt_time(t, zs, t->until_at, TIME_WALL, when, sizeof when);
+			snprintf(buf + l, n - l, " until %s", when);
+			l = strlen(buf);
+		}
+		if (t->count && l < n)
+			snprintf(buf + l, n - l, ", %d time%s", t->count, t->count == 1 ? "" : "s");
+		break;
+	}
+	case KIND_AT:
+		if (t->nplan) {
+			task_fmt_time(t, zs, t->plan[0], TIME_WALL_ZONE, when, sizeof when);
+			/* "2026-03-02 07:00 GMT" -> "Once on 2026-03-02 at 07:00" */
+			snprintf(buf, n, "Once on %.10s at %.5s", when, when + 11);
+		} else {
+			snprintf(buf, n, "Once");
+		}
+		break;
+	case KIND_PLAN: {
+		struct buf b = {0};
+		buf_printf(&b, "Planned: %zu run%s", t->nplan, t->nplan == 1 ? "" : "s");
+		for (size_t i = 0; i < t->nplan && i < 3; i++) {
+			task_fmt_time(t, zs, t->plan[i], TIME_WALL_ZONE, when, sizeof when);
+			buf_printf(&b, "%s%.16s", i ? ", " : " at ", when);
+		}
+		if (t->nplan > 3)
+			buf_puts(&b, ", ...");
+		snprintf(buf, n, "%s", b.data);
+		buf_free(&b);
+		break;
+	}
+	case KIND_HEARTBEAT:
+		snprintf(buf, n, "On every heartbeat");
+		break;
+	default:
+		snprintf(buf, n, "Manual");
+		break;
+	}
+}
+
+void
+task_default_name(const char *prompt, char *buf, size_t n)
+{
+	/* The first six words, at most 48 bytes, cut at a word boundary. */
+	size_t len = 0, words = 0;
+	const char *p = prompt ? prompt : "";
+	while (isspace((unsigned char)*p))
+		p++;
+	buf[0] = 0;
+	while (*p && words < 6) {
+		const char *w = p;
+		while (*p && !isspace((unsigned char)*p))
+			p++;
+		size_t wl = (size_t)(p - w);
+		if (len + wl + (len ? 1 : 0) > 48 || len + wl + 2 > n) {
+			p = w;
+			break;
+		}
+		if (len)
+			buf[len++] = ' ';
+		memcpy(buf + len, w, wl);
+		len += wl;
+		buf[len] = 0;
+		words++;
+		while (isspace((unsigned char)*p))
+			p++;
+	}
+	if (len == 0 && *p && n > 1)
+		snprintf(buf, n < 49 ? n : 49, "%s", p);
+}
+
+void
+task_describe_end(const struct task *t, struct zones *zs, char *buf, size_t n)
+{
+	char when[64], until[64];
+	int64_t end = t->ends_at != TIME_NONE ? t->ends_at : t->until_at;
+	buf[0] = 0;
+	if (!task_repeats(t) || (t->until_at == TIME_NONE && !t->count))
+		return;
+	task_fmt_time(t, zs, end, TIME_WALL_ZONE, when, sizeof when);
+	task_fmt_time(t, zs, t->until_at, TIME_WALL, until, sizeof until);
+	if (end == TIME_NONE)
+		snprintf(buf, n, "after %d occurrence%s", t->count, t->count == 1 ? "" : "s");
+	else if (!t->count)
+		snprintf(buf, n, "%s (until)", when);
+	else if (t->until_at == TIME_NONE)
+		snprintf(buf, n, "%s (after %d occurrence%s)", when, t->count, t->count == 1 ? "" : "s");
+	else
+		snprintf(buf, n, "%s (after %d occurrence%s or until %s, whichever is first)", when, t->count,
+		    t->count == 1 ? "" : "s", until);
+}

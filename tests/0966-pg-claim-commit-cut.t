@@ -1,0 +1,100 @@
+#!/bin/sh
+# The claim's own commit cut (tests/tools/preload/crash.so, CRASH_SIGNAL=LOSE:
+# the connection cut and the process left running): just after the COMMIT
+# reached the server, its answer lost (the claim made, task-tick never
+# told), or just before it was sent (not made).  task-tick cannot know which; it reads back what
+# is on the server before it starts or records anything, so each
+# occurrence runs exactly once either way, a success, nothing recovered.
+# Which commit of a pass is the claim is found, not assumed: the first one
+# after which, the process stopped there, the runs are in the store.
+. "$AC_TOP/tests/lib.sh"
+# crash.so is preloaded: under a sanitizer its runtime then comes second.
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+export ASAN_OPTIONS
+cat >job <<EOF
+#!/bin/sh
+echo "\$TASK_ID" >>"$PWD/execs"
+echo ok
+EOF
+chmod +x job || exit 1
+
+# fresh: a new database with 3 tasks due at 07:00, nothing run yet.
+fresh() {
+	TASK_DB=$(pg_new_db) && export TASK_DB && rm -f execs &&
+	for i in 1 2 3; do
+		TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T07:00:00Z --exec "$PWD/job" --name t$i x \
+			>/dev/null || return 1
+	done
+}
+pass_at() {
+	TASK_NOW=2026-11-23T07:00:0$1Z
+	export TASK_NOW
+}
+runs() {
+	pg_sql "SELECT status, count(*), count(note), count(error) FROM runs GROUP BY status"
+}
+# stopped PID: the process is stopped (SIGSTOP) or gone.
+stopped() {
+	st=$(cut -d" " -f3 "/proc/$1/stat" 2>/dev/null) || return 0
+	[ "$st" = T ] || [ "$st" = Z ]
+}
+
+test_expect_success 'the claim is the commit after which the runs are in the store, none started' '
+	n=1 claim= &&
+	while [ -z "$claim" ] && [ $n -le 4 ]; do
+		fresh && pass_at 1 &&
+		{ LD_PRELOAD=$AC_BUILD/tools/crash.so CRASH_AT=$n CRASH_WHEN=after CRASH_SIGNAL=STOP \
+			task-tick >stop.out 2>stop.err & } &&
+		pid=$! && test_until 30 stopped $pid &&
+		got=$(pg_sql "SELECT count(*) FROM runs WHERE status = '"'"'running'"'"'") &&
+		kill -KILL $pid && { wait $pid; :; } &&
+		if [ "$got" = 3 ]; then claim=$n; fi &&
+		n=$((n + 1)) || break
+	done &&
+	test -n "$claim" && echo "$claim" >claim &&
+	test ! -e execs
+'
+
+# cut WHEN: a pass whose claim's commit is cut (WHEN after or before it is
+# sent); prints the runs in the store after it.
+cut() {
+	fresh && pass_at 1 &&
+	{ LD_PRELOAD=$AC_BUILD/tools/crash.so CRASH_AT=$(cat claim) CRASH_WHEN=$1 CRASH_SIGNAL=LOSE \
+		task-tick >cut.out 2>cut.err || :; } &&
+	grep -q "^crash.so: connection cut $1 its COMMIT was sent" cut.err || {
+		echo "no cut $1 the claim's commit:" && cat cut.err
+		return 1
+	}
+}
+# started_in_cut_pass: the pass whose claim's commit was cut started each
+# of the 3 once (it read its claim back).
+started_in_cut_pass() {
+	test "$(cat execs 2>/dev/null | wc -l)" = 3 && test "$(sort -u execs | wc -l)" = 3 || {
+		echo "the cut pass started $(cat execs 2>/dev/null | wc -l) of 3; it said:" && cat cut.err
+		return 1
+	}
+}
+# then_once: a plain pass a second later and one two hours later: each
+# occurrence has run once in all, a success, nothing recovered or retried.
+then_once() {
+	pass_at 2 && task-tick >plain.out 2>plain.err &&
+	TASK_NOW=2026-11-23T09:00:00Z task-tick >later.out 2>later.err &&
+	test "$(wc -l <execs)" = 3 && test "$(sort -u execs | wc -l)" = 3 &&
+	echo "success|3|0|0" >expect && runs >actual && test_cmp expect actual || {
+		echo "cut pass:" && cat cut.err && echo "later passes:" && cat plain.err later.err &&
+		echo "started:" && cat execs
+		return 1
+	}
+}
+
+test_expect_success 'the claim'"'"'s commit cut after it reached the server: read back, each occurrence run once in that very pass' '
+	cut after && started_in_cut_pass && then_once
+'
+
+test_expect_success 'the claim'"'"'s commit cut before it was sent: nothing started that the store lacks; each occurrence run once' '
+	cut before &&
+	test "$(pg_sql "SELECT count(*) FROM runs")" = "$(cat execs 2>/dev/null | wc -l)" &&
+	then_once
+'
+
+test_done
