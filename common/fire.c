@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
-#include "fire_internal.h"
+#include "fire_owner.h"
 #include "notify.h"
 #include "proc.h"
 

@@ -6,7 +6,7 @@
 
 #include "claim_decide.h"
 #include "fire_input.h"
-#include "fire_internal.h"
+#include "fire_owner.h"
 #include "fire_rules.h"
 
 /* Task id claimed alone as fn decides, by this process registered first;

@@ -7,7 +7,7 @@
 
 #include "claim_decide.h"
 #include "fire_input.h"
-#include "fire_internal.h"
+#include "fire_owner.h"
 #include "fire_rules.h"
 #include "notify.h"
 #include "task_fields.h"

@@ -8,7 +8,7 @@
 
 #include "chain.h"
 #include "fire_env.h"
-#include "fire_internal.h"
+#include "fire_owner.h"
 #include "fire_rules.h"
 #include "notify.h"
 #include "outcome.h"

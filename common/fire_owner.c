@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "fire_internal.h"
+#include "fire_owner.h"
 
 void
 fire_warn(struct fire *f, const char *fmt, ...)

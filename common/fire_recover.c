@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fire_internal.h"
+#include "fire_owner.h"
 #include "proc.h"
 
 /* Partition fencing.  Others may recover this process's runs once the

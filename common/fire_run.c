@@ -7,7 +7,7 @@
 #include "config.h"
 #include "fire_env.h"
 #include "fire_input.h"
-#include "fire_internal.h"
+#include "fire_owner.h"
 #include "heartbeat.h"
 #include "outcome.h"
 #include "prompt_vars.h"

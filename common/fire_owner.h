@@ -1,4 +1,4 @@
-/* fire_internal.h: what the parts of firing share, and nothing outside
+/* fire_owner.h: what the parts of firing share, and nothing outside
  * them includes.  fire.c runs the pass (the public API of fire.h);
  * fire_ask.c claims the runs asked for (task-run, an event, a replay, a
  * backfill) and fire_claim.c the due and queued ones, deciding through
@@ -6,8 +6,8 @@
  * dead owners; fire_end.c records how runs ended and tells it; fire_run.c
  * starts claimed runs; fire_owner.c keeps this process known to the store.
  * Each calls only those after it in that list. */
-#ifndef AC_FIRE_INTERNAL_H
-#define AC_FIRE_INTERNAL_H
+#ifndef AC_FIRE_OWNER_H
+#define AC_FIRE_OWNER_H
 
 #include <stddef.h>
 #include <stdint.h>
