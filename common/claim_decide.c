@@ -126,3 +126,57 @@ claim_decide_manual(const struct manual_facts *in, int *need)
 	}
 	return CLAIM_DO_START;
 }
+
+int
+claim_decide_event(const struct event_facts *in, struct claim_choice *out)
+{
+	memset(out, 0, sizeof *out);
+	out->what = CLAIM_DO_NOTHING;
+	/* A key seen is answered with what it became, running or not. */
+	if (!(in->known & CLAIM_NEED_KEY))
+		return need(out, CLAIM_NEED_KEY);
+	if (in->key_seen)
+		return ST_OK;
+	if (in->t->status == STATUS_RUNNING) {
+		out->what = CLAIM_DO_REFUSE;
+		return ST_OK;
+	}
+	out->what = CLAIM_DO_START;
+	out->due.fire = 1;
+	out->due.slot = out->due.next = TIME_NONE;
+	out->trigger = in->replay ? TRIGGER_REPLAY : TRIGGER_EVENT;
+	out->attempt = 1;
+	return ST_OK;
+}
+
+int
+claim_decide_backfill(const struct backfill_facts *in, struct zones *zs,
+    struct claim_choice *out)
+{
+	const struct task *t = in->t;
+	memset(out, 0, sizeof *out);
+	out->what = CLAIM_DO_NOTHING;
+	if (t->status == STATUS_RUNNING) {
+		out->what = CLAIM_DO_REFUSE;
+		return ST_OK;
+	}
+	if (!(in->known & CLAIM_NEED_SLOT_RAN))
+		return need(out, CLAIM_NEED_SLOT_RAN);
+	if (in->slot_ran)
+		return ST_OK;
+	out->what = CLAIM_DO_START;
+	out->due.fire = 1;
+	out->due.slot = in->slot;
+	out->due.next = TIME_NONE;
+	out->trigger = TRIGGER_BACKFILL;
+	out->attempt = 1;
+	out->new_arming = 1;
+	int64_t next;
+	struct err ne;
+	if (t->next_run_at != TIME_NONE && t->next_run_at <= in->slot &&
+	    task_next_slot(t, zs, in->slot, &next, &ne) == ST_OK) {
+		out->set_next = 1;
+		out->due.next = next;
+	}
+	return ST_OK;
+}

@@ -1,6 +1,6 @@
 /* claim_decide.h: what a claim does with a task the scan found, as one
  * pure function: the facts gathered about it in, the decision out.  It
- * reads no store and starts nothing; the claim (fire.c) gathers the facts
+ * reads no store and starts nothing; the claim (fire_claim.c, fire_ask.c) gathers the facts
  * it asks for, then writes the decision in the claim's transaction.  Every
  * policy of a claim meets here: an unfit task, a task already fired this
  * pass, overlap (skip, replace, queue), missed occurrences and deadlines,
@@ -19,6 +19,8 @@
 enum {
 	CLAIM_NEED_IN_FLIGHT = 1,  /* whether the task's run in flight is on record */
 	CLAIM_NEED_BUDGET = 2,     /* whether its own or the global budget is spent */
+	CLAIM_NEED_KEY = 4,        /* an event: whether its key was stored already */
+	CLAIM_NEED_SLOT_RAN = 8,   /* a backfill: whether its occurrence ran */
 };
 
 struct claim_facts {
@@ -56,6 +58,7 @@ struct claim_choice {
 	int keep_status;           /* UNFIRED of a task running: its status stays */
 	int attempt, trigger;      /* START: the run's attempt and trigger */
 	int new_arming;            /* START: a recurring task's retry, a new arming */
+	int set_next;              /* START of a backfill: its next run becomes due.next */
 	char why[512];             /* PARK: the reason */
 };
 
@@ -75,6 +78,31 @@ struct manual_facts {
  * REFUSE, BUDGET_SKIP (a queued run: its budget holds as for a scheduled
  * occurrence; one asked for by hand is the user's), or NEED with *need. */
 enum claim_do claim_decide_manual(const struct manual_facts *in, int *need);
+/* A run asked for by an event (fire_event) or a replay (fire_replay). */
+struct event_facts {
+	const struct task *t;
+	int replay;                /* a request sent again, not an event */
+	int known;                 /* CLAIM_NEED_KEY gathered */
+	int key_seen;              /* CLAIM_NEED_KEY: its key was stored: it became a run, or waits */
+};
+/* NEED (its key first, whatever the task does), NOTHING (the key was
+ * seen: what it became is the answer), REFUSE (the task runs), or START
+ * with trigger EVENT or REPLAY, attempt 1. */
+int claim_decide_event(const struct event_facts *in, struct claim_choice *out);
+/* A past occurrence asked for again (fire_backfill). */
+struct backfill_facts {
+	const struct task *t;
+	int64_t slot;              /* the occurrence */
+	int known;                 /* CLAIM_NEED_SLOT_RAN gathered */
+	int slot_ran;              /* CLAIM_NEED_SLOT_RAN: it had a run (not a skip's or a miss's record) */
+};
+/* REFUSE (the task runs: try again after), NEED, NOTHING (it ran), or
+ * START with trigger BACKFILL, a new arming (a record of a skip or a miss
+ * may hold the slot's arming) and, when the task's next run is that
+ * occurrence or before, set_next with due.next the one after it (an
+ * overdue occurrence taken here is not the pass's to fire). */
+int claim_decide_backfill(const struct backfill_facts *in, struct zones *zs,
+    struct claim_choice *out);
 /* A failure more pauses t (its pause_after reached, not paused yet). */
 int claim_failure_pauses(const struct task *t);
 

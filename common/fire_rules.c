@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "fire_rules.h"
-#include "utf8.h"
+#include "oneline.h"
 
 static int
 plan_has(const struct task *t, int64_t s)
@@ -322,38 +322,6 @@ rules_run_ok(const struct run *r)
 	return r->status == RUN_SUCCESS;
 }
 
-/* A short single-line excerpt: blanks collapsed, cut on a character
- * boundary; NULL when there is nothing. */
-static char *
-excerpt(const char *s, size_t max)
-{
-	if (!s)
-		return NULL;
-	struct buf b = {0};
-	int space = 0;
-	/* A character's worth past max, to cut between whole characters. */
-	for (const char *p = s; *p && b.len < max + 4; p++) {
-		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
-			space = b.len > 0;
-			continue;
-		}
-		if (space)
-			buf_add(&b, " ", 1);
-		space = 0;
-		buf_add(&b, p, 1);
-	}
-	if (!b.len) {
-		buf_free(&b);
-		return NULL;
-	}
-	if (b.len > max) {
-		b.len = (size_t)utf8_cut(b.data, max);
-		b.data[b.len] = 0;
-		buf_puts(&b, "...");
-	}
-	return b.data;
-}
-
 #define EXCERPT 200 /* bytes of last_result and last_error */
 
 void
@@ -371,9 +339,9 @@ rules_after_run(struct task *t, struct zones *zs, const struct run *r, int64_t n
 	t->last_run_at = r->started_at;
 	set_str(&t->last_status, run_status_name(r->status));
 	free(t->last_error);
-	t->last_error = ok ? NULL : excerpt(r->error, EXCERPT);
+	t->last_error = ok ? NULL : (r->error ? oneline(r->error, EXCERPT, ONELINE_ELLIPSIS) : NULL);
 	free(t->last_result);
-	t->last_result = excerpt(r->output, EXCERPT);
+	t->last_result = (r->output ? oneline(r->output, EXCERPT, ONELINE_ELLIPSIS) : NULL);
 	t->updated_at = now;
 	/* Someone changed a running task (task-rm --cancel): theirs stands. */
 	if (t->status != STATUS_RUNNING)

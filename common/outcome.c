@@ -2,7 +2,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,9 +9,9 @@
 #include <cjson/cJSON.h>
 
 #include "exec.h"
+#include "oneline.h"
 #include "outcome.h"
 #include "store.h"
-#include "task.h"
 #include "utf8.h"
 
 static const char *const names[OUTCOME_COUNT] = {"", "done", "nothing_to_do", "blocked", "failed"};
@@ -36,35 +35,9 @@ char *
 outcome_summary(const char *s, size_t n)
 {
 	char *clean = utf8_clean(s, n);
-	struct buf b = {0};
-	int space = 0;
-	for (const char *p = clean; *p && b.len < OUTCOME_SUMMARY_MAX + 4; p++) {
-		unsigned char c = (unsigned char)*p;
-		/* C0 controls, DEL and the C1 controls (U+0080..U+009F, 0xC2 0x80..0x9F). */
-		int ctl = c < 0x20 || c == 0x7f;
-		if (c == 0xc2 && (unsigned char)p[1] >= 0x80 && (unsigned char)p[1] <= 0x9f) {
-			ctl = 1;
-			p++;
-		}
-		if (ctl || c == ' ') {
-			space = b.len > 0;
-			continue;
-		}
-		if (space)
-			buf_add(&b, " ", 1);
-		space = 0;
-		buf_add(&b, p, 1);
-	}
+	char *line = oneline(clean, OUTCOME_SUMMARY_MAX, ONELINE_CONTROLS);
 	free(clean);
-	if (!b.len) {
-		buf_free(&b);
-		return NULL;
-	}
-	if (b.len > OUTCOME_SUMMARY_MAX) {
-		b.len = (size_t)utf8_cut(b.data, OUTCOME_SUMMARY_MAX);
-		b.data[b.len] = 0;
-	}
-	return b.data;
+	return line;
 }
 
 char *

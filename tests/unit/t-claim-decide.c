@@ -1,6 +1,7 @@
 /* The claim's decision (common/claim_decide.c) as a table: each policy
  * alone and where they cross (overlap x deadline, budget x retries,
- * pause x dropped retries, previews), then the issue's repro driven
+ * pause x dropped retries, previews), the runs asked for (by hand,
+ * queued, an event or a replay, a backfill), then the issue's repro driven
  * through it: an every-minute task that always fails, --retries 1
  * --pause-after 2, pauses after its 2nd failed occurrence under one pass a
  * minute (cron), one a minute 5 s late, and a pass every 10 s alike. */
@@ -259,6 +260,96 @@ manual(struct zones *zs)
 	}
 }
 
+/* Runs of an event or a replay: a key seen answers whatever the task does. */
+static void
+events(struct zones *zs)
+{
+	static const struct {
+		const char *what;
+		int replay, running, known, key_seen;
+		enum claim_do want;
+		int need, trigger;
+	} erows[] = {
+		{"an event: its key is looked for first", 0, 0, 0, 0, CLAIM_DO_NEED, CLAIM_NEED_KEY, 0},
+		{"an event of a running task: its key first too", 0, 1, 0, 0, CLAIM_DO_NEED,
+			CLAIM_NEED_KEY, 0},
+		{"an event whose key was seen: nothing changes", 0, 0, CLAIM_NEED_KEY, 1,
+			CLAIM_DO_NOTHING, 0, 0},
+		{"an event seen, of a running task: the answer is what it became, no refusal", 0, 1,
+			CLAIM_NEED_KEY, 1, CLAIM_DO_NOTHING, 0, 0},
+		{"a new event of a running task: refused", 0, 1, CLAIM_NEED_KEY, 0, CLAIM_DO_REFUSE, 0, 0},
+		{"a new event: starts, trigger event", 0, 0, CLAIM_NEED_KEY, 0, CLAIM_DO_START, 0,
+			TRIGGER_EVENT},
+		{"a replay: starts, trigger replay", 1, 0, CLAIM_NEED_KEY, 0, CLAIM_DO_START, 0,
+			TRIGGER_REPLAY},
+		{"a replay of a running task: refused", 1, 1, CLAIM_NEED_KEY, 0, CLAIM_DO_REFUSE, 0, 0},
+	};
+	for (size_t i = 0; i < sizeof erows / sizeof erows[0]; i++) {
+		struct task t;
+		task_of(&t, "0 * * * *", zs);
+		t.kind = KIND_MANUAL;
+		if (erows[i].running)
+			t.status = STATUS_RUNNING;
+		struct event_facts in = {.t = &t, .replay = erows[i].replay, .known = erows[i].known,
+			.key_seen = erows[i].key_seen};
+		struct claim_choice c;
+		int rc = claim_decide_event(&in, &c);
+		int start = c.what == CLAIM_DO_START;
+		if (!check(!rc && c.what == erows[i].want && c.need == erows[i].need &&
+		    (!start || (c.trigger == erows[i].trigger && c.attempt == 1 &&
+		    c.due.slot == TIME_NONE && !c.new_arming)), "event, %s", erows[i].what))
+			printf("#   got %s need %d trigger %d attempt %d\n", names[c.what], c.need, c.trigger,
+			    c.attempt);
+		task_free(&t);
+	}
+}
+
+/* Backfills of an hourly task whose next run is T0. */
+static void
+backfills(struct zones *zs)
+{
+	static const struct {
+		const char *what;
+		int running;
+		int64_t slot;            /* from T0 */
+		int known, ran;
+		enum claim_do want;
+		int need, set_next;
+		int64_t next;            /* from T0, when set_next */
+	} brows[] = {
+		{"a backfill of a running task: refused before its runs are read", 1, -7200, 0, 0,
+			CLAIM_DO_REFUSE, 0, 0, 0},
+		{"a backfill: whether its occurrence ran is asked for", 0, -7200, 0, 0, CLAIM_DO_NEED,
+			CLAIM_NEED_SLOT_RAN, 0, 0},
+		{"a backfill of an occurrence that ran: nothing", 0, -7200, CLAIM_NEED_SLOT_RAN, 1,
+			CLAIM_DO_NOTHING, 0, 0, 0},
+		{"a backfill of a past occurrence: starts; the next run stays", 0, -7200,
+			CLAIM_NEED_SLOT_RAN, 0, CLAIM_DO_START, 0, 0, 0},
+		{"a backfill of the occurrence due: the next run moves past it", 0, 0,
+			CLAIM_NEED_SLOT_RAN, 0, CLAIM_DO_START, 0, 1, 3600},
+		{"a backfill past the next run: the next run moves past it", 0, 3600,
+			CLAIM_NEED_SLOT_RAN, 0, CLAIM_DO_START, 0, 1, 7200},
+	};
+	for (size_t i = 0; i < sizeof brows / sizeof brows[0]; i++) {
+		struct task t;
+		task_of(&t, "0 * * * *", zs);
+		if (brows[i].running)
+			t.status = STATUS_RUNNING;
+		struct backfill_facts in = {.t = &t, .slot = T0 + brows[i].slot, .known = brows[i].known,
+			.slot_ran = brows[i].ran};
+		struct claim_choice c;
+		int rc = claim_decide_backfill(&in, zs, &c);
+		int start = c.what == CLAIM_DO_START;
+		if (!check(!rc && c.what == brows[i].want && c.need == brows[i].need &&
+		    c.set_next == brows[i].set_next && (!c.set_next || c.due.next == T0 + brows[i].next) &&
+		    (!start || (c.trigger == TRIGGER_BACKFILL && c.attempt == 1 && c.new_arming &&
+		    c.due.slot == T0 + brows[i].slot)), "backfill, %s", brows[i].what))
+			printf("#   got %s need %d set_next %d next %+lld\n", names[c.what], c.need,
+			    c.set_next, (long long)(c.due.next - T0));
+		task_free(&t);
+	}
+}
+
 /* The issue's repro through the decision: passes at start, then every
  * step seconds for 15 minutes; each run fails at once. */
 static void
@@ -315,6 +406,8 @@ main(void)
 	struct zones *zs = zones_new();
 	table(zs);
 	manual(zs);
+	events(zs);
+	backfills(zs);
 	repro(zs, T0, 60, "one pass a minute");
 	repro(zs, T0 + 5, 60, "one pass a minute, 5 s late");
 	repro(zs, T0, 10, "a pass every 10 s");
