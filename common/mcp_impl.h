@@ -1,6 +1,6 @@
 /* mcp_impl.h: what the MCP client's files share (mcp_client.c the
- * requests and the stdio transport, mcp_http.c Streamable HTTP): the
- * client's state and the handling of messages both transports meet. */
+ * requests and the stdio transport, mcp_http.c Streamable HTTP,
+ * mcp_message.c the messages both transports meet): the client's state. */
 #ifndef AC_MCP_IMPL_H
 #define AC_MCP_IMPL_H
 
@@ -34,7 +34,7 @@ struct mcpc {
 	char *declined;             /* what an elicitation asked for, the first one */
 };
 
-/* mcp_client.c */
+/* mcp_message.c */
 long mcp_msg_id(const cJSON *m);           /* a numeric id, or -1 */
 int mcp_is_response(const cJSON *m);
 int mcp_is_request(const cJSON *m);        /* a method and an id */
