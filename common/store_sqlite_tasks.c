@@ -145,18 +145,29 @@ text_how(struct store *st, const struct task_filter *f, int count, struct buf *k
 	return n <= TEXT_FEW ? SQL_TEXT_INDEX : count || f->limit <= 0 ? SQL_TEXT_SCAN : SQL_TEXT_WALK;
 }
 
-int
-sq_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *arg, struct err *e)
+/* The statement listing (or counting) f's tasks, the text found the best way. */
+static sqlite3_stmt *
+task_query(struct store *st, const struct task_filter *f, int count, const char *what,
+    struct err *e)
 {
 	struct row p;
 	struct buf keys = {0};
-	int how = text_how(st, f, 0, &keys, e);
-	sqlite3_stmt *s = how < 0 ? NULL : sq_prepare_once(st, store_sql_task_list_text(sq_sql(st)->d,
-	    f, 0, how, keys.data, &p), &p, "listing tasks", e);
+	int how = text_how(st, f, count, &keys, e);
+	if (how < 0) {
+		buf_free(&keys);
+		return NULL;
+	}
+	sqlite3_stmt *s = sq_prepare_once(st, store_sql_task_list_text(sq_sql(st)->d, f, count, how,
+	    keys.data, &p), &p, what, e);
 	buf_free(&keys);
-	if (how < 0)
-		return ST_ERR;
 	row_free(&p);
+	return s;
+}
+
+int
+sq_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *arg, struct err *e)
+{
+	sqlite3_stmt *s = task_query(st, f, 0, "listing tasks", e);
 	if (!s)
 		return ST_ERR;
 	int rc, status = ST_OK;
@@ -177,15 +188,7 @@ sq_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *ar
 int
 sq_task_count(struct store *st, const struct task_filter *f, long *n, struct err *e)
 {
-	struct row p;
-	struct buf keys = {0};
-	int how = text_how(st, f, 1, &keys, e);
-	sqlite3_stmt *s = how < 0 ? NULL : sq_prepare_once(st, store_sql_task_list_text(sq_sql(st)->d,
-	    f, 1, how, keys.data, &p), &p, "counting tasks", e);
-	buf_free(&keys);
-	if (how < 0)
-		return ST_ERR;
-	row_free(&p);
+	sqlite3_stmt *s = task_query(st, f, 1, "counting tasks", e);
 	if (!s)
 		return ST_ERR;
 	int rc = sqlite3_step(s);
