@@ -147,11 +147,16 @@ fire_announce(struct fire *f, struct job *j)
 		    j->name ? j->name : "", j->run.task_id, j->paused, j->run.task_id);
 	if (hook)
 		notify(f, &ev, hook);
-	/* A fallback is told once a task and (UTC) day, whatever the policy. */
+	/* A fallback is told once a task and day, whatever the policy: the day
+	 * of the config's zone (else the local one), as the global budget's. */
 	char reason[300];
-	int64_t now = now_of(f);
+	int64_t now = now_of(f), day = now - (now % 86400 + 86400) % 86400;
+	const struct tz *z;
+	struct err ze;
+	if (j->notify && !zones_get(f->zs, f->spend.tz ? f->spend.tz : zones_local(f->zs), &z, &ze))
+		day = budget_window(PERIOD_DAY, z, now);
 	if (j->notify && !j->no_resources && notify_fallback_first(f->st, j->run.task_id, j->run.id,
-	    now - (now % 86400 + 86400) % 86400, reason, sizeof reason)) {
+	    day, reason, sizeof reason)) {
 		struct hook_event fb = {EV_FALLBACK, j->run.task_id, j->name, &j->run, reason, NULL};
 		notify(f, &fb, j->notify);
 	}

@@ -55,6 +55,14 @@ test_expect_success 'the fallback event names both models' '
 	test_cmp expect actual && rm -f hook.log
 '
 
+test_expect_success 'the day is the local one: in Tokyo, 15:00 UTC begins the next' '
+	rm -f hook.log &&
+	TZ=Asia/Tokyo TASK_NOW=2026-11-25T14:00:00Z task-tick >/dev/null 2>&1 &&
+	events && test ! -s events &&
+	TZ=Asia/Tokyo TASK_NOW=2026-11-25T15:00:00Z task-tick >/dev/null 2>&1 &&
+	events && echo "fallback success" >expect && test_cmp expect events
+'
+
 test_expect_success 'task-edit --fallback-model "": none left, the run fails for good' '
 	task-edit --fallback-model "" job >/dev/null &&
 	task-show job >show && ! grep -q "^fallbacks:" show &&
