@@ -560,17 +560,18 @@ call_outcome(struct llm_session *s, const cJSON *args, int *is_error)
 	return xasprintf("Recorded: %s.", outcome_name(o));
 }
 
-/* Something wanted a person: the run is blocked, saying what (the first
- * such want is the reason). */
+/* Something wanted a person: the run is blocked, the first want its reason
+ * (why is freed). */
 static void
-blocked(struct llm_session *s, const char *why)
+blocked(struct llm_session *s, char *why)
 {
-	if (s->asked)
-		return;
-	s->asked = 1;
-	s->outcome = OUTCOME_BLOCKED;
-	free(s->outcome_summary);
-	s->outcome_summary = outcome_summary(why, strlen(why));
+	if (!s->asked) {
+		s->asked = 1;
+		s->outcome = OUTCOME_BLOCKED;
+		free(s->outcome_summary);
+		s->outcome_summary = outcome_summary(why, strlen(why));
+	}
+	free(why);
 }
 
 /* An MCP server asked for a person's input (an elicitation). */
@@ -579,11 +580,9 @@ asked(struct llm_session *s, const struct mcpc *c)
 {
 	const char *said = mcpc_declined(c);
 	char *what = outcome_summary(said, strlen(said));
-	char *why = xasprintf("MCP server '%s' asked for input that no one is there to give%s%s",
-	    mcpc_name(c), what ? ": " : "", what ? what : "");
-	blocked(s, why);
+	blocked(s, xasprintf("MCP server '%s' asked for input that no one is there to give%s%s",
+	    mcpc_name(c), what ? ": " : "", what ? what : ""));
 	free(what);
-	free(why);
 }
 
 /* One MCP tool call: ST_OK with the result for the model, else the server
@@ -601,10 +600,8 @@ call_mcp(struct llm_session *s, const cJSON *where, const char *full, const cJSO
 		return ST_OK;
 	}
 	if (cJSON_IsTrue(cJSON_GetArrayItem(where, 3))) {
-		char *why = xasprintf("tool '%s' needs a person's confirmation (\"confirm\" in mcp.json), "
-		    "which no one is there to give", full);
-		blocked(s, why);
-		free(why);
+		blocked(s, xasprintf("tool '%s' needs a person's confirmation (\"confirm\" in mcp.json), "
+		    "which no one is there to give", full));
 		*text = xasprintf("Refused: '%s' needs a person's confirmation and no one is there to "
 		    "give it; it was not called.", full);
 		out->is_error = 1;
