@@ -368,6 +368,42 @@ late_success(struct store *st, const struct run *r, const struct end_rules *er, 
 	return rc;
 }
 
+/* A run found already ended: by this very end, when the answer to the
+ * commit that recorded it was lost and the record is made again (all it
+ * wrote is there), rather than by recovery. */
+static int
+ended_by_this(struct store *st, const struct run *r, int *same, struct err *e)
+{
+	struct run got;
+	*same = 0;
+	int rc = store_run_get(st, r->id, &got, e);
+	if (rc)
+		return rc == ST_NOTFOUND ? ST_OK : rc;
+	*same = got.status == r->status && got.ended_at == r->ended_at &&
+	    got.exit_code == r->exit_code && got.duration_ms == r->duration_ms;
+	run_free(&got);
+	return ST_OK;
+}
+
+/* A late result, once recovery had ended its run: a late success may
+ * still complete its occurrence; either way it is kept as the run's note.
+ * An end found already recorded by itself is ours after all. */
+static int
+late_result(struct store *st, struct run_end *end, const struct end_rules *er, struct err *e)
+{
+	int same, rc = ended_by_this(st, end->run, &same, e);
+	if (rc || same) {
+		end->ours = same;
+		return rc;
+	}
+	rc = late_success(st, end->run, er, &end->completed, e);
+	char *note = rc ? NULL : late_note(end->run, end->completed);
+	if (note)
+		rc = st->ops->run_note(st, end->run->id, note, e);
+	free(note);
+	return rc;
+}
+
 /* Tasks a claim or a group of ends wrote, together (the backend's batch). */
 static int
 tasks_put_many(struct store *st, const struct task *const *t, const struct task *const *before,
@@ -436,13 +472,8 @@ ends_write_many(struct store *st, struct run_end *ends, size_t n, const struct e
 	/* Late results: tasks of their own (two ends of one task are never
 	 * in one group). */
 	for (size_t i = 0; !rc && i < n; i++) {
-		if (!ends[i].ours) {
-			rc = late_success(st, ends[i].run, er, &ends[i].completed, e);
-			char *note = rc ? NULL : late_note(ends[i].run, ends[i].completed);
-			if (note)
-				rc = st->ops->run_note(st, ends[i].run->id, note, e);
-			free(note);
-		}
+		if (!ends[i].ours)
+			rc = late_result(st, &ends[i], er, e);
 	}
 	return rc;
 }
@@ -471,11 +502,7 @@ ends_write(struct store *st, struct run_end *ends, size_t n, const struct end_ru
 		if (ends[i].ours) {
 			rc = task_after(st, ends[i].run, er->fn, er->arg, e);
 		} else {
-			rc = late_success(st, ends[i].run, er, &ends[i].completed, e);
-			char *note = rc ? NULL : late_note(ends[i].run, ends[i].completed);
-			if (note)
-				rc = st->ops->run_note(st, ends[i].run->id, note, e);
-			free(note);
+			rc = late_result(st, &ends[i], er, e);
 		}
 	}
 	return rc;

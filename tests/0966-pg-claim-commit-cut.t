@@ -6,7 +6,10 @@
 # is on the server before it starts or records anything, so each
 # occurrence runs exactly once either way, a success, nothing recovered.
 # Which commit of a pass is the claim is found, not assumed: the first one
-# after which, the process stopped there, the runs are in the store.
+# after which, the process stopped there, the runs are in the store.  The
+# same for the commit that records the runs' ends: its answer lost, the
+# record is made again and finds its own end there, not a recovery's (no
+# note, no warning).
 . "$AC_TOP/tests/lib.sh"
 # crash.so is preloaded: under a sanitizer its runtime then comes second.
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
@@ -94,6 +97,27 @@ test_expect_success 'the claim'"'"'s commit cut after it reached the server: rea
 test_expect_success 'the claim'"'"'s commit cut before it was sent: nothing started that the store lacks; each occurrence run once' '
 	cut before &&
 	test "$(pg_sql "SELECT count(*) FROM runs")" = "$(cat execs 2>/dev/null | wc -l)" &&
+	then_once
+'
+
+test_expect_success 'the commit that records the ends, its answer lost: the record made again finds its own end, no note' '
+	n=$(($(cat claim) + 1)) rec= &&
+	while [ -z "$rec" ] && [ $n -le $(($(cat claim) + 4)) ]; do
+		fresh && pass_at 1 &&
+		{ LD_PRELOAD=$AC_BUILD/tools/crash.so CRASH_AT=$n CRASH_WHEN=after CRASH_SIGNAL=STOP \
+			task-tick >stop.out 2>stop.err & } &&
+		pid=$! && test_until 30 stopped $pid &&
+		got=$(pg_sql "SELECT count(*) FROM runs WHERE status = '"'"'success'"'"'") &&
+		kill -KILL $pid && { wait $pid; :; } &&
+		if [ "$got" = 3 ]; then rec=$n; fi &&
+		n=$((n + 1)) || break
+	done &&
+	test -n "$rec" &&
+	fresh && pass_at 1 &&
+	{ LD_PRELOAD=$AC_BUILD/tools/crash.so CRASH_AT=$rec CRASH_WHEN=after CRASH_SIGNAL=LOSE \
+		task-tick >cut.out 2>cut.err || :; } &&
+	grep -q "^crash.so: connection cut after its COMMIT was sent" cut.err &&
+	! grep -q "had been recovered" cut.err &&
 	then_once
 '
 
