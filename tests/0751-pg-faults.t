@@ -84,7 +84,8 @@ test_expect_success 'a server down when the runs end: the pass waits for it, rec
 	echo "$refuse" >>"$TEST_TMP/.pids" &&
 	read -r said <listening && test "$said" = ready &&
 	test_until 30 lines execs 3 &&
-	test_until 30 lines refused 1 &&
+	# Tries to record come at most RECORD_RETRY_MAX (30 s) apart.
+	test_until 90 lines refused 1 &&
 	kill "$refuse" && { wait "$refuse" || :; } &&
 	rm "$PGSRV/.s.PGSQL.5432" &&
 	"$AC_TOP/tests/pg-server" resume "$PGSRV" &&
