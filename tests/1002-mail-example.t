@@ -20,7 +20,7 @@ render() {
 # command on one line (a line ending in "\" joined to the next), a blank
 # line after each display.
 displays() {
-	awk '/^\t   / { sub(/^\t   /, ""); if (cont) { sub(/^ +/, ""); line = line $0 } else line = $0
+	awk '/^           / { sub(/^           /, ""); if (cont) { sub(/^ +/, ""); line = line $0 } else line = $0
 		cont = sub(/ \\$/, " ", line); if (!cont) print line; shown = 1; next }
 		shown { print ""; shown = 0 }'
 }
