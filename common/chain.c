@@ -182,8 +182,8 @@ chain_resolve(struct store *st, struct task *t, struct err *e)
 	if (rc)
 		return rc;
 	char ids[CHAIN_MAX][37];
+	int ons[CHAIN_MAX];
 	size_t m = 0;
-	cJSON *out = cJSON_CreateArray();
 	for (size_t i = 0; !rc && i < n; i++) {
 		char id[37];
 		struct err re;
@@ -196,18 +196,26 @@ chain_resolve(struct store *st, struct task *t, struct err *e)
 			rc = err_set(e, ST_INVALID, "after '%s': a task cannot follow itself", links[i].ref);
 			break;
 		}
-		int dup = 0;
-		for (size_t k = 0; k < m; k++)
-			dup |= strcmp(ids[k], id) == 0;
-		if (dup)
+		/* One link a task: success and failure of one task make any. */
+		size_t k = 0;
+		while (k < m && strcmp(ids[k], id) != 0)
+			k++;
+		if (k < m) {
+			if (ons[k] != links[i].on)
+				ons[k] = CHAIN_ANY;
 			continue;
-		memcpy(ids[m++], id, 37);
-		char *s = xasprintf("%s:%s", id, chain_on_name(links[i].on));
-		cJSON_AddItemToArray(out, cJSON_CreateString(s));
-		free(s);
+		}
+		memcpy(ids[m], id, 37);
+		ons[m++] = links[i].on;
 	}
 	if (!rc)
 		rc = loop_check(st, t, ids, m, e);
+	cJSON *out = cJSON_CreateArray();
+	for (size_t i = 0; !rc && i < m; i++) {
+		char *s = xasprintf("%s:%s", ids[i], chain_on_name(ons[i]));
+		cJSON_AddItemToArray(out, cJSON_CreateString(s));
+		free(s);
+	}
 	if (!rc) {
 		char *text = m ? cJSON_PrintUnformatted(out) : NULL;
 		free(t->after);

@@ -59,7 +59,11 @@ test_expect_success 'listings say what a task follows; JSON carries after with i
 		task-mcp --call >out &&
 	grep "^Schedule:" out >actual &&
 	echo "Schedule: Daily at 08:00 (UTC); after '\''alert'\'' ends" >expect && test_cmp expect actual &&
-	task-rm byagent >/dev/null 2>&1
+	task-rm byagent >/dev/null 2>&1 &&
+	task-add --manual --name twice --after alert --after "alert:failure" --exec true x >/dev/null &&
+	task-ls | grep twice | cut -f5 >actual &&
+	echo "after '\''alert'\'' ends" >expect && test_cmp expect actual &&
+	task-rm twice >/dev/null
 '
 
 test_expect_success 'a loop is refused, naming it, and nothing changes' '
