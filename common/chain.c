@@ -8,6 +8,7 @@
 #include "chain.h"
 #include "fire_rules.h"
 #include "store_chain.h"
+#include "utf8.h"
 
 static const char *const on_names[CHAIN_ON_COUNT] = {"success", "failure", "any"};
 static const char *const on_verbs[CHAIN_ON_COUNT] = {"succeeds", "fails", "ends"};
@@ -226,6 +227,26 @@ chain_resolve(struct store *st, struct task *t, struct err *e)
 	return rc;
 }
 
+/* src into dst[0..n), whole characters only, "..." where it was cut. */
+static void
+put_cut(char *dst, size_t n, const char *src)
+{
+	size_t len = strlen(src);
+	if (!n)
+		return;
+	if (len < n) {
+		memcpy(dst, src, len + 1);
+		return;
+	}
+	if (n < 4) {
+		dst[0] = 0;
+		return;
+	}
+	int keep = utf8_cut(src, n - 4);
+	memcpy(dst, src, (size_t)keep);
+	memcpy(dst + keep, "...", 4);
+}
+
 void
 chain_describe(struct store *st, const struct task *t, char *buf, size_t n)
 {
@@ -241,7 +262,7 @@ chain_describe(struct store *st, const struct task *t, char *buf, size_t n)
 		buf_printf(&b, "%s'%s' %s", i ? " or " : "after ", name, on_verbs[links[i].on]);
 		free(name);
 	}
-	snprintf(buf, n, "%s", b.data);
+	put_cut(buf, n, b.data);
 	buf_free(&b);
 }
 
@@ -253,12 +274,14 @@ chain_describe_task(struct store *st, const struct task *t, char *desc, size_t n
 	if (!chain[0])
 		return;
 	if (t->kind == KIND_MANUAL) {
-		snprintf(desc, n, "%s", chain);
+		put_cut(desc, n, chain);
 		return;
 	}
 	size_t l = strlen(desc);
-	if (l < n)
-		snprintf(desc + l, n - l, "; %s", chain);
+	if (l + 6 <= n) {
+		memcpy(desc + l, "; ", 3);
+		put_cut(desc + l + 2, n - l - 2, chain);
+	}
 }
 
 /* Would run r's occurrence be tried again (its followers wait for the end)? */

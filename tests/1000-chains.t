@@ -85,6 +85,24 @@ test_expect_success 'deleting an upstream leaves its followers disabled with the
 	task-ls --json | grep "\"name\":\"summarise\"" | grep -q "\"enabled\":false"
 '
 
+# utf8_ok: standard input is valid UTF-8.
+utf8_ok() {
+	perl -MEncode -e 'local $/; my $s = <STDIN>; Encode::decode("UTF-8", $s, Encode::FB_CROAK); 1'
+}
+
+test_expect_success 'a description too long for its line is cut between characters, and says so' '
+	n=$(perl -CO -e "print qq(\x{20ac}) x 66") &&
+	for i in 1 2 3; do task-add --manual --name "$n$i" --exec true x >/dev/null || return 1; done &&
+	task-add --manual --name wide --after "${n}1" --after "${n}2" --after "${n}3" --exec true x >/dev/null &&
+	TASK_NOW=2026-11-23T06:00:00Z task-add --daily 07:00 --name wide2 --after "${n}1" \
+		--after "${n}2" --exec true x >/dev/null &&
+	test_expect_code 2 task-when --describe --id wide 2>/dev/null >when &&
+	utf8_ok <when && grep -q "\.\.\.$" when &&
+	task-ls | grep wide >ls && utf8_ok <ls && test "$(grep -c "\.\.\.	" ls)" = 2 &&
+	task-show wide >show && utf8_ok <show && task-show wide2 >show && utf8_ok <show &&
+	grep -q "^schedule:     Daily at 07:00; after .*\.\.\. (cron" show
+'
+
 test_expect_success 'a retried upstream fires its followers once, when it finally succeeds' '
 	reset_store && rm -f log &&
 	cat >flaky <<-\EOF &&
