@@ -134,6 +134,26 @@ test_expect_success 'a retried upstream fires its followers once, when it finall
 	test_cmp expect actual
 '
 
+test_expect_success 'a retried upstream that fails every time fires its failure followers once, at its last attempt' '
+	reset_store && rm -f log &&
+	cat >broken <<-\EOF &&
+	#!/bin/sh
+	cat >/dev/null
+	echo "$TASK_NAME $TASK_TRIGGER" >>log
+	exit 1
+	EOF
+	chmod +x broken &&
+	TASK_NOW=2026-11-23T06:59:00Z task-add --cron "0 7 * * *" --retries 2 --name down \
+		--exec "$PWD/broken" "get" >/dev/null &&
+	task-add --manual --name ok --after down --exec "$PWD/ex" "use it" >/dev/null &&
+	task-add --manual --name onfail --after down:failure --exec "$PWD/ex" "alarm" >/dev/null &&
+	for at in 07:00:05 07:01:05 07:02:05 07:03:05 07:04:05 07:05:05; do
+		TASK_NOW=2026-11-23T${at}Z task-tick >/dev/null 2>&1 || return 1
+	done &&
+	cut -d" " -f1,2 log >actual &&
+	printf "down schedule\ndown retry\ndown retry\nonfail after\n" >expect && test_cmp expect actual
+'
+
 # blocker: a manual run of it stays in flight until killed; a chained run
 # is logged.
 cat >blocker <<\EOF
