@@ -103,13 +103,16 @@ test_expect_success 'a scheduled gate past its timeout: retried, then counted as
 	test "$(calls)" = 1
 '
 
-test_expect_success 'bad gates are refused when the task is made; --gate "" removes it' '
+test_expect_success 'bad gates are refused when the task is made; no shell reads one; --gate "" removes it' '
 	test_expect_code 2 task-add --manual --gate "unclosed \"quote" x 2>err && test_one_line err &&
 	grep -q "bad --gate" err &&
 	test_expect_code 2 task-add --manual --gate true --gate-timeout 0 x 2>err && test_one_line err &&
 	task-add --manual --name lost --gate "no-such-gate --now" --exec cat x >/dev/null &&
 	test_expect_code 1 task-run lost 2>err &&
 	grep -q "failed: gate: command .no-such-gate. not found in PATH" err &&
+	task-add --manual --name noshell --gate "echo \$HOME; \$(id) *" --exec cat "[{{gate}}]" >/dev/null &&
+	task-run noshell >actual &&
+	printf "[\$HOME; \$(id) *\n]" >expect && test_cmp expect actual &&
 	task-edit slow --gate "" >/dev/null &&
 	task-ls --json | grep "\"name\":\"slow\"" >json && ! grep -q "\"gate\"" json
 '
