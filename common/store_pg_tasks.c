@@ -130,13 +130,7 @@ pg_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *ar
 {
 	struct pq_params p = {.n = 0};
 	struct row r;
-	/* A text of one or two characters is in many tasks: walk the listing's
-	 * order until the page is full rather than read every task. */
-	char *phrase = f->text ? store_sql_text_phrase(f->text) : NULL;
-	int walk = f->text && !phrase && f->limit > 0;
-	free(phrase);
-	char *q = store_sql_task_list_text(pq_sql(st)->d, f, 0, walk ? SQL_TEXT_WALK : SQL_TEXT_SCAN,
-	    NULL, &r);
+	char *q = store_sql_task_list(pq_sql(st)->d, f, 0, &r);
 	pq_bind(&p, &r);
 	struct list_ctx c = {fn, arg};
 	int rc = pq_each_row(st, q, &p, f->limit, list_row, &c, "listing tasks", e);

@@ -121,9 +121,8 @@ text_how(struct store *st, const struct task_filter *f, int count, struct buf *k
     struct err *e)
 {
 	char *phrase = f->text ? store_sql_text_phrase(f->text) : NULL;
-	/* Too short for the index, and so found in many tasks: the walk. */
 	if (!phrase)
-		return !f->text || count || f->limit <= 0 ? SQL_TEXT_SCAN : SQL_TEXT_WALK;
+		return SQL_TEXT_SCAN;
 	static const char q[] = "SELECT rowid FROM task_text WHERE task_text MATCH ?1 LIMIT ?2";
 	sqlite3_stmt *s = sq_stmt(st, q, e);
 	if (!s) {
