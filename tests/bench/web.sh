@@ -6,7 +6,7 @@
 # filter is asked for a text one task holds (the trigram index finds it), one
 # 1,111 hold (the index again), one every task holds (the next-run order,
 # walked until a page is full) and one of two characters (too short for the
-# index: the next-run order walked until the page is full).
+# index: every task read).
 set -eu
 : "${AC_BIN:?run through make bench}" "${AC_BUILD:?}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/agentcron-bench.XXXXXX")
