@@ -19,13 +19,12 @@
 
 #include <cjson/cJSON.h>
 
-#include "fire_rules.h"
 #include "install.h"
 #include "opt.h"
 #include "proc.h"
 #include "prog.h"
 #include "spend.h"
-#include "status_budget.h"
+#include "status_facts.h"
 #include "store.h"
 #include "store_deliver.h"
 #include "store_history.h"
@@ -36,434 +35,8 @@
 
 static const char prog[] = "task-status";
 
-#define SHOWN_MAX 100          /* overdue or failing tasks listed, at most */
-#define SILENCE_DEFAULT 180
-
-enum { OK, WARNING, CRITICAL, UNKNOWN };
 #define CHECK_MS 10000   /* --check's time for the store to answer, once connected */
-static const char *const verdicts[] = {"OK", "WARNING", "CRITICAL", "UNKNOWN"};
 
-struct item {
-	char id[37];
-	char *name, *error;
-	int64_t due;
-	int failures;
-	char last[16];
-};
-
-struct count {
-	char name[24];
-	long long n;
-};
-
-struct status {
-	struct store *st;
-	int64_t now, max_silence;
-	char *paused;
-	struct pass *passes;
-	size_t npasses;
-	long tasks, enabled, due, by_status[STATUS_COUNT];
-	struct item overdue[SHOWN_MAX], failing[SHOWN_MAX], paused_by[SHOWN_MAX], over[SHOWN_MAX];
-	struct item blocked[SHOWN_MAX]; /* last run blocked: waiting for a person */
-	long noverdue, nfailing, npaused, nover, nblocked;
-	char global_over[256];     /* why all tasks are over the global budget, or "" */
-	double dollars_today;
-	struct count runs[16];
-	size_t nruns;
-	long gate_skips;           /* of the skipped runs of 24 h, those their gate skipped */
-	long long tok_in, tok_out;
-	int64_t bytes, free_bytes;
-	long long receipts[RECEIPT_STATUS_COUNT]; /* deliveries of 24 h by status (task-deliver(1)) */
-	int verdict;
-	char summary[1024];
-};
-
-/* Text that prints as it reads, on one line: valid UTF-8, controls as
- * spaces; of an error, its first line. */
-static char *
-one_line(const char *s, int first)
-{
-	char buf[320];
-	if (!s)
-		return NULL;
-	utf8_quote(buf, sizeof buf, s, first ? strcspn(s, "\n") : strlen(s));
-	return xstrdup(buf);
-}
-
-static int
-take_pass(const struct pass *p, void *arg)
-{
-	struct status *s = arg;
-	s->passes = xrealloc(s->passes, (s->npasses + 1) * sizeof *s->passes);
-	struct pass *q = &s->passes[s->npasses++];
-	*q = *p;
-	/* A host name is whatever TASK_HOST_ID said. */
-	utf8_quote(q->host, sizeof q->host, p->host, strlen(p->host));
-	utf8_quote(q->version, sizeof q->version, p->version, strlen(p->version));
-	return 0;
-}
-
-static void
-take_count(const char *status, long long n, void *arg)
-{
-	struct status *s = arg;
-	if (s->nruns < sizeof s->runs / sizeof s->runs[0]) {
-		snprintf(s->runs[s->nruns].name, sizeof s->runs[0].name, "%s", status);
-		s->runs[s->nruns++].n = n;
-	}
-}
-
-/* The runs of 24 h that their gate found nothing to do for: read among
- * the day's skipped runs only, when there are some. */
-static int
-count_gate_skips(struct status *s, struct err *e)
-{
-	long long skipped = 0;
-	for (size_t i = 0; i < s->nruns; i++)
-		if (strcmp(s->runs[i].name, "skipped") == 0)
-			skipped = s->runs[i].n;
-	if (!skipped)
-		return ST_OK;
-	struct run_filter f;
-	run_filter_init(&f);
-	f.gate_skips = 1;
-	f.since = s->now - 86400;
-	return store_run_count(s->st, &f, &s->gate_skips, e);
-}
-
-static void
-item_of(struct item *it, const struct task *t)
-{
-	memcpy(it->id, t->id, sizeof it->id);
-	it->name = one_line(t->name, 0);
-	it->error = one_line(t->last_error, 1);
-	it->due = t->due_at;
-	it->failures = t->consecutive_failures;
-	snprintf(it->last, sizeof it->last, "%s", t->last_status ? t->last_status : "");
-}
-
-static int
-take_overdue(const struct task *t, void *arg)
-{
-	struct status *s = arg;
-	s->due++;
-	if (rules_overdue(t, s->now) && s->noverdue < SHOWN_MAX)
-		item_of(&s->overdue[s->noverdue++], t);
-	else if (rules_overdue(t, s->now))
-		s->noverdue++;
-	return 0;
-}
-
-/* The first SHOWN_MAX in list, all counted. */
-static void
-item_add(struct item *list, long *n, const struct task *t, const char *why)
-{
-	if (*n < SHOWN_MAX) {
-		item_of(&list[*n], t);
-		if (why) {
-			free(list[*n].error);
-			list[*n].error = one_line(why, 1);
-		}
-	}
-	(*n)++;
-}
-
-static int
-take_paused(const struct task *t, void *arg)
-{
-	struct status *s = arg;
-	item_add(s->paused_by, &s->npaused, t, t->paused);
-	return 0;
-}
-
-static void
-take_over(const struct task *t, const char *why, void *arg)
-{
-	struct status *s = arg;
-	item_add(s->over, &s->nover, t, why);
-}
-
-/* Tasks over their own budget, and all over the global one. */
-static int
-check_budgets(struct status *s, struct err *e)
-{
-	return status_budgets(s->st, s->now, take_over, s, s->global_over, sizeof s->global_over, e);
-}
-
-static int take_blocked(const struct task *t, void *arg);
-
-/* Failing and blocked tasks come from one walk of the index of both. */
-static int
-take_failing(const struct task *t, void *arg)
-{
-	struct status *s = arg;
-	if (t->last_status && strcmp(t->last_status, "blocked") == 0)
-		return take_blocked(t, arg);
-	if (t->consecutive_failures <= 0 || t->status == STATUS_CANCELLED)
-		return 0;
-	if (s->nfailing < SHOWN_MAX)
-		item_of(&s->failing[s->nfailing], t);
-	s->nfailing++;
-	return 0;
-}
-
-static int
-take_blocked(const struct task *t, void *arg)
-{
-	struct status *s = arg;
-	if (t->status != STATUS_CANCELLED)
-		item_add(s->blocked, &s->nblocked, t, NULL);
-	return 0;
-}
-
-static int
-count_tasks(struct status *s, struct err *e)
-{
-	struct task_filter f;
-	struct task_tally tally;
-	int rc = store_task_tally(s->st, &tally, e);
-	if (rc)
-		return rc;
-	s->tasks = tally.all;
-	s->enabled = tally.enabled;
-	memcpy(s->by_status, tally.by_status, sizeof s->by_status);
-	/* Due now (or asked for): the overdue are among them. */
-	task_filter_init(&f);
-	f.statuses = 1u << STATUS_PENDING;
-	f.enabled = 1;
-	f.now = s->now;
-	f.due_within = 0;
-	if ((rc = store_task_list(s->st, &f, take_overdue, s, e)))
-		return rc;
-	task_filter_init(&f);
-	f.paused = 1;
-	if ((rc = store_task_list(s->st, &f, take_paused, s, e)))
-		return rc;
-	task_filter_init(&f);
-	f.last = 1u << RUN_FAILED | 1u << RUN_TIMEOUT | 1u << RUN_INTERRUPTED | 1u << RUN_BLOCKED;
-	return store_task_list(s->st, &f, take_failing, s, e);
-}
-
-/* The start of today in the local zone. */
-static int64_t
-today_start(int64_t now)
-{
-	struct tz *z;
-	struct err e;
-	if (tz_load(NULL, &z, &e))
-		return now - ((now % 86400) + 86400) % 86400;
-	int64_t local = now + tz_offset(z, now), out[2];
-	int64_t midnight = floor_div(local, 86400) * 86400;
-	int64_t start = tz_from_local(z, midnight, out) > 0 ? out[0] : midnight - tz_offset(z, now);
-	tz_free(z);
-	return start;
-}
-
-static int64_t
-last_pass(const struct status *s)
-{
-	return s->npasses ? s->passes[0].at : TIME_NONE;
-}
-
-/* "35 s", "4 min", "2 h 5 min", "3 days". */
-static void
-ago_fmt(int64_t secs, char *buf, size_t n)
-{
-	if (secs < 0)
-		secs = 0;
-	if (secs < 120)
-		snprintf(buf, n, "%lld s", (long long)secs);
-	else if (secs < 7200)
-		snprintf(buf, n, "%lld min", (long long)(secs / 60));
-	else if (secs < 3 * 86400)
-		snprintf(buf, n, "%lld h %lld min", (long long)(secs / 3600), (long long)(secs / 60 % 60));
-	else
-		snprintf(buf, n, "%lld days", (long long)(secs / 86400));
-}
-
-static const char *
-silence_words(int64_t secs)
-{
-	static char buf[48];   /* one caller at a time: judge() */
-	ago_fmt(secs, buf, sizeof buf);
-	return buf;
-}
-
-/* The verdict of --check and its one-line summary. */
-static void
-judge(struct status *s)
-{
-	char ago[48] = "", what[320];
-	int64_t at = last_pass(s);
-	int silent = at == TIME_NONE || s->now - at > s->max_silence;
-	if (at != TIME_NONE)
-		ago_fmt(s->now - at, ago, sizeof ago);
-	if (at == TIME_NONE)
-		snprintf(what, sizeof what, "no pass recorded");
-	else
-		snprintf(what, sizeof what, "last pass %s ago on %.200s", ago, s->passes[0].host);
-	s->verdict = OK;
-	if (s->paused) {
-		s->verdict = WARNING;
-		snprintf(s->summary, sizeof s->summary, "firing paused since %s; %s", s->paused, what);
-	} else if (silent) {
-		/* Whether or not a task is due: a dead scheduler with only a daily
-		 * task would otherwise look well all day. */
-		s->verdict = CRITICAL;
-		if (s->due)
-			snprintf(s->summary, sizeof s->summary, "%s, %ld task%s due: is task-tick running?",
-			    what, s->due, s->due == 1 ? "" : "s");
-		else
-			snprintf(s->summary, sizeof s->summary, "%s (more than %s): is task-tick running?",
-			    what, silence_words(s->max_silence));
-	} else if (s->noverdue) {
-		s->verdict = CRITICAL;
-		snprintf(s->summary, sizeof s->summary, "%ld task%s overdue ('%.60s' first); %s",
-		    s->noverdue, s->noverdue == 1 ? "" : "s", s->overdue[0].name, what);
-	} else if (s->npaused) {
-		s->verdict = WARNING;
-		snprintf(s->summary, sizeof s->summary, "%ld task%s paused by failures ('%.60s'); %s",
-		    s->npaused, s->npaused == 1 ? "" : "s", s->paused_by[0].name, what);
-	} else if (s->nblocked) {
-		s->verdict = WARNING;
-		snprintf(s->summary, sizeof s->summary, "%ld task%s blocked, waiting for a person"
-		    " ('%.60s': %.120s); %s", s->nblocked, s->nblocked == 1 ? "" : "s", s->blocked[0].name,
-		    s->blocked[0].error ? s->blocked[0].error : "blocked", what);
-	} else if (s->nfailing) {
-		s->verdict = WARNING;
-		snprintf(s->summary, sizeof s->summary, "%ld task%s failing ('%.60s': %d in a row); %s",
-		    s->nfailing, s->nfailing == 1 ? "" : "s", s->failing[0].name, s->failing[0].failures,
-		    what);
-	} else if (s->receipts[RECEIPT_FAILED]) {
-		s->verdict = WARNING;
-		snprintf(s->summary, sizeof s->summary, "%lld deliver%s failed for good (task-log"
-		    " --deliveries --status failed); %s", s->receipts[RECEIPT_FAILED],
-		    s->receipts[RECEIPT_FAILED] == 1 ? "y" : "ies", what);
-	} else {
-		snprintf(s->summary, sizeof s->summary, "%s; %ld task%s, none overdue or failing", what,
-		    s->tasks, s->tasks == 1 ? "" : "s");
-	}
-}
-
-/* --check --task: the task is late when the first occurrence after its
- * last success (or its creation) is more than grace past, grace being
- * by default the gap to the occurrence after that one (its period);
- * failing while not yet late is a warning. */
-static int
-judge_task(struct status *s, const char *which, int64_t grace, int64_t *limit, int64_t *age,
-    struct err *e)
-{
-	struct task t;
-	struct zones *zs;
-	char id[37], name[160], ago[48], when[64];
-	int rc = store_task_resolve(s->st, which, 0, id, e);
-	if (rc || (rc = store_task_get(s->st, id, &t, e)))
-		return rc;
-	zs = zones_new();
-	utf8_quote(name, sizeof name, t.name, strlen(t.name));
-	int64_t base = t.last_success_at != TIME_NONE ? t.last_success_at : t.created_at, first, then;
-	*age = t.last_success_at != TIME_NONE ? s->now - t.last_success_at : -1;
-	*limit = -1;
-	if ((rc = task_next_slot(&t, zs, base, &first, e)))
-		goto out;
-	if (first != TIME_NONE) {
-		first += task_delay(&t, zs, first);
-		if ((rc = task_next_slot(&t, zs, first, &then, e)))
-			goto out;
-		int64_t g = grace >= 0 ? grace : then != TIME_NONE ? then - first : s->max_silence;
-		*limit = first + g - base;
-	}
-	if (*age >= 0)
-		ago_fmt(*age, ago, sizeof ago);
-	s->verdict = OK;
-	if (first != TIME_NONE && s->now > base + *limit) {
-		s->verdict = CRITICAL;
-		time_fmt_utc(base + *limit, when, sizeof when);
-		if (*age >= 0)
-			snprintf(s->summary, sizeof s->summary, "task '%s': last success %s ago, one was due"
-			    " by %s", name, ago, when);
-		else
-			snprintf(s->summary, sizeof s->summary, "task '%s': no success since it was made,"
-			    " one was due by %s", name, when);
-	} else if (t.paused) {
-		s->verdict = WARNING;
-		snprintf(s->summary, sizeof s->summary, "task '%s' paused by failures: %.200s", name,
-		    t.paused);
-	} else if (t.consecutive_failures > 0) {
-		char err[240];
-		s->verdict = WARNING;
-		utf8_quote(err, sizeof err, t.last_error ? t.last_error : "", t.last_error ?
-		    strcspn(t.last_error, "\n") : 0);
-		snprintf(s->summary, sizeof s->summary, "task '%s' failing: %d in a row%s%s", name,
-		    t.consecutive_failures, *err ? ": " : "", err);
-	} else if (first == TIME_NONE) {
-		snprintf(s->summary, sizeof s->summary, "task '%s': no run expected (%s)", name,
-		    t.kind == KIND_MANUAL ? "manual" : task_status_name(t.status));
-	} else {
-		time_fmt_utc(base + *limit, when, sizeof when);
-		if (*age >= 0)
-			snprintf(s->summary, sizeof s->summary, "task '%s': last success %s ago; the next"
-			    " is due by %s", name, ago, when);
-		else
-			snprintf(s->summary, sizeof s->summary, "task '%s': no success yet; the first is"
-			    " due by %s", name, when);
-	}
-out:
-	task_free(&t);
-	zones_free(zs);
-	return rc;
-}
-
-static void
-take_receipts(const char *kind, const char *status, long long n, void *arg)
-{
-	struct status *s = arg;
-	int i = receipt_status_parse(status);
-	(void)kind;
-	if (i >= 0)
-		s->receipts[i] += n;
-}
-
-static int
-gather(struct status *s, struct err *e)
-{
-	long long tokens;
-	int rc;
-	if ((rc = store_now(s->st, &s->now, e)) ||
-	    (rc = store_setting_get(s->st, STORE_SETTING_PAUSED, &s->paused, e)) ||
-	    (rc = store_pass_list(s->st, take_pass, s, e)) || (rc = count_tasks(s, e)) ||
-	    (rc = store_run_counts(s->st, s->now - 86400, take_count, s, e)) ||
-	    (rc = count_gate_skips(s, e)) ||
-	    (rc = store_call_tokens(s->st, today_start(s->now), &s->tok_in, &s->tok_out, e)) ||
-	    (rc = store_call_spend(s->st, NULL, today_start(s->now), &s->dollars_today, &tokens, e)) ||
-	    (rc = check_budgets(s, e)) ||
-	    (rc = store_receipt_counts(s->st, s->now - 86400, take_receipts, s, e)) ||
-	    (rc = store_size(s->st, &s->bytes, &s->free_bytes, e)))
-		return rc;
-	judge(s);
-	return ST_OK;
-}
-
-static void
-items_free(struct item *it, long n)
-{
-	for (long i = 0; i < n && i < SHOWN_MAX; i++) {
-		free(it[i].name);
-		free(it[i].error);
-	}
-}
-
-static void
-status_free(struct status *s)
-{
-	items_free(s->overdue, s->noverdue);
-	items_free(s->failing, s->nfailing);
-	items_free(s->blocked, s->nblocked);
-	items_free(s->paused_by, s->npaused);
-	items_free(s->over, s->nover);
-	free(s->passes);
-	free(s->paused);
-}
 
 /* ---- text ---- */
 
@@ -479,16 +52,16 @@ bytes_fmt(int64_t b, char *buf, size_t n)
 enum { ITEM_OVERDUE, ITEM_FAILING, ITEM_WHY };
 
 static void
-print_items(const char *title, const struct item *it, long n, int64_t now, int kind)
+print_items(const char *title, const struct status_item *it, long n, int64_t now, int kind)
 {
 	char when[40], ago[48];
 	if (!n)
 		return;
 	printf("%s:\n", title);
-	for (long i = 0; i < n && i < SHOWN_MAX; i++) {
+	for (long i = 0; i < n && i < STATUS_SHOWN_MAX; i++) {
 		if (kind == ITEM_OVERDUE) {
 			time_fmt_utc(it[i].due, when, sizeof when);
-			ago_fmt(now - it[i].due, ago, sizeof ago);
+			status_ago_fmt(now - it[i].due, ago, sizeof ago);
 			printf("  %.8s  %s: due %s, %s ago\n", it[i].id, it[i].name, when, ago);
 		} else if (kind == ITEM_WHY) {
 			printf("  %.8s  %s: %s\n", it[i].id, it[i].name, it[i].error ? it[i].error : "");
@@ -498,20 +71,20 @@ print_items(const char *title, const struct item *it, long n, int64_t now, int k
 			    it[i].error ? it[i].error : "");
 		}
 	}
-	if (n > SHOWN_MAX)
-		printf("  ... and %ld more\n", n - SHOWN_MAX);
+	if (n > STATUS_SHOWN_MAX)
+		printf("  ... and %ld more\n", n - STATUS_SHOWN_MAX);
 }
 
 static void
 print_text(const struct status *s)
 {
 	char ago[48], size[32], fr[32], when[40];
-	printf("agentcron: %s: %s\n", verdicts[s->verdict], s->summary);
+	printf("agentcron: %s: %s\n", status_verdicts[s->verdict], s->summary);
 	printf("  Firing:    %s%s\n", s->paused ? "paused since " : "on", s->paused ? s->paused : "");
 	if (!s->npasses)
 		printf("  Passes:    none recorded (is task-tick in a crontab or a timer?)\n");
 	for (size_t i = 0; i < s->npasses; i++) {
-		ago_fmt(s->now - s->passes[i].at, ago, sizeof ago);
+		status_ago_fmt(s->now - s->passes[i].at, ago, sizeof ago);
 		time_fmt_utc(s->passes[i].at, when, sizeof when);
 		printf("  %s %s: %s ago (%s, %s)\n", i ? "          " : "Passes:   ", s->passes[i].host, ago,
 		    s->passes[i].mode, when);
@@ -551,10 +124,10 @@ print_text(const struct status *s)
 /* ---- JSON ---- */
 
 static cJSON *
-items_json(const struct item *it, long n, int kind)
+items_json(const struct status_item *it, long n, int kind)
 {
 	cJSON *a = cJSON_CreateArray();
-	for (long i = 0; i < n && i < SHOWN_MAX; i++) {
+	for (long i = 0; i < n && i < STATUS_SHOWN_MAX; i++) {
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "id", it[i].id);
 		cJSON_AddStringToObject(o, "name", it[i].name);
@@ -578,7 +151,7 @@ print_json(const struct status *s)
 {
 	cJSON *j = cJSON_CreateObject(), *o;
 	cJSON_AddItemToObject(j, "now", json_time(s->now));
-	cJSON_AddStringToObject(j, "check", verdicts[s->verdict]);
+	cJSON_AddStringToObject(j, "check", status_verdicts[s->verdict]);
 	cJSON_AddStringToObject(j, "summary", s->summary);
 	cJSON_AddItemToObject(j, "paused_since", s->paused ? cJSON_CreateString(s->paused) :
 	    cJSON_CreateNull());
@@ -641,8 +214,8 @@ print_json(const struct status *s)
 static void
 print_check(const struct status *s)
 {
-	int64_t at = last_pass(s);
-	printf("AGENTCRON %s - %s | ", verdicts[s->verdict], s->summary);
+	int64_t at = status_last_pass(s);
+	printf("AGENTCRON %s - %s | ", status_verdicts[s->verdict], s->summary);
 	if (at == TIME_NONE)
 		printf("last_pass_age=U;;%lld", (long long)s->max_silence);
 	else
@@ -654,7 +227,7 @@ print_check(const struct status *s)
 static void
 print_task_check(const struct status *s, int64_t limit, int64_t age)
 {
-	printf("AGENTCRON %s - %s | ", verdicts[s->verdict], s->summary);
+	printf("AGENTCRON %s - %s | ", status_verdicts[s->verdict], s->summary);
 	if (age < 0)
 		printf("last_success_age=U");
 	else
@@ -686,7 +259,7 @@ metric_head(const char *name, const char *type, const char *help)
 }
 
 struct totals {
-	struct count c[32];
+	struct status_count c[32];
 	size_t n;
 };
 
@@ -910,7 +483,7 @@ parse_args(int argc, char **argv, struct args *a)
 		return usage_error(prog, "--ping: a URL on one line");
 	if (a->textfile && (!*a->textfile || a->textfile[strcspn(a->textfile, "\n\r")]))
 		return usage_error(prog, "--textfile: a path on one line");
-	a->silence = SILENCE_DEFAULT;
+	a->silence = STATUS_SILENCE_DEFAULT;
 	a->grace = -1;
 	if (max && duration_arg("--max-silence", max, &a->silence))
 		return ST_INVALID;
@@ -940,7 +513,7 @@ task_status(int argc, char **argv)
 	int mode = a.mode;
 	/* A monitoring plugin that cannot tell says UNKNOWN, whatever the reason. */
 	if (rc)
-		return rc < 0 ? 0 : mode == MODE_CHECK ? UNKNOWN : rc;
+		return rc < 0 ? 0 : mode == MODE_CHECK ? VERDICT_UNKNOWN : rc;
 	if (mode == MODE_CRON)
 		return print_cron(&a);
 	s.max_silence = a.silence;
@@ -955,10 +528,10 @@ task_status(int argc, char **argv)
 		rc = err_set(&e, ST_ERR, "no store at '%s' (TASK_DB names none; task-tick and"
 		    " task-add make it)", store_name(s.st));
 	if (!rc && a.task)
-		rc = (rc = store_now(s.st, &s.now, &e)) ? rc : judge_task(&s, a.task, a.grace, &limit,
+		rc = (rc = store_now(s.st, &s.now, &e)) ? rc : status_judge_task(&s, a.task, a.grace, &limit,
 		    &age, &e);
 	else if (!rc)
-		rc = gather(&s, &e);
+		rc = status_gather(&s, &e);
 	if (!rc) {
 		if (a.task)
 			print_task_check(&s, limit, age);
@@ -978,7 +551,7 @@ task_status(int argc, char **argv)
 	status_free(&s);
 	store_close(s.st);
 	if (mode == MODE_CHECK)
-		return rc ? UNKNOWN : s.verdict;
+		return rc ? VERDICT_UNKNOWN : s.verdict;
 	return rc;
 }
 

@@ -4,21 +4,20 @@
  * stop signals.  Every request reads the store afresh, so several hosts
  * serving one PostgreSQL store show the same thing; actions go through the
  * store calls the command line uses.  Who may ask, the API and the pages
- * are in common/web*.c; this file is the HTTP edge: sockets, limits,
- * headers, and the one-time login link it prints at start. */
+ * are in common/web*.c (the listening sockets in web_listen.c, tokens and
+ * triggers made from the command line in web_admin.c); this file is the
+ * HTTP edge: limits, headers, and the one-time login link it prints at
+ * start. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -211,151 +210,6 @@ on_done(void *cls, struct MHD_Connection *c, void **state, enum MHD_RequestTermi
 	}
 }
 
-/* ---- where to listen ---- */
-
-struct where {
-	int fd;
-	int loopback;
-	char url[300];           /* http://ADDR:PORT, or unix:PATH */
-};
-
-static int
-is_loopback(const struct sockaddr *sa)
-{
-	if (sa->sa_family == AF_INET)
-		return (ntohl(((const struct sockaddr_in *)(const void *)sa)->sin_addr.s_addr) >> 24) == 127;
-	if (sa->sa_family == AF_INET6)
-		return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr);
-	return 0;
-}
-
-static int
-listen_tcp(const char *spec, struct where *w, struct err *e)
-{
-	char host[256];
-	const char *colon = strrchr(spec, ':');
-	if (!colon || colon == spec || (size_t)(colon - spec) >= sizeof host || !colon[1])
-		return err_set(e, ST_INVALID, "bad --listen '%s': give ADDRESS:PORT, as 127.0.0.1:8642",
-		    spec);
-	memcpy(host, spec, (size_t)(colon - spec));
-	host[colon - spec] = 0;
-	if (host[0] == '[' && host[strlen(host) - 1] == ']') {
-		memmove(host, host + 1, strlen(host));
-		host[strlen(host) - 1] = 0;
-	}
-	if (strcmp(host, "localhost") == 0)
-		snprintf(host, sizeof host, "127.0.0.1");
-	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-		.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE}, *ai;
-	char *end;
-	long port = strtol(colon + 1, &end, 10);
-	if (*end || port < 0 || port > 65535)
-		return err_set(e, ST_INVALID, "bad --listen '%s': the port is 0 to 65535", spec);
-	if (getaddrinfo(host, colon + 1, &hints, &ai) != 0)
-		return err_set(e, ST_INVALID, "bad --listen '%s': '%s' is not a numeric address", spec, host);
-	w->loopback = is_loopback(ai->ai_addr);
-	w->fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	int one = 1, rc = ST_OK;
-	if (w->fd < 0 || setsockopt(w->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) ||
-	    bind(w->fd, ai->ai_addr, ai->ai_addrlen) || listen(w->fd, 64))
-		rc = err_set(e, ST_ERR, "cannot listen on %s: %s", spec, strerror(errno));
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof ss;
-	char text[INET6_ADDRSTRLEN];
-	if (!rc && getsockname(w->fd, (struct sockaddr *)&ss, &sl) == 0) {
-		int v6 = ss.ss_family == AF_INET6;
-		const void *a = v6 ? (const void *)&((struct sockaddr_in6 *)&ss)->sin6_addr
-		    : (const void *)&((struct sockaddr_in *)&ss)->sin_addr;
-		unsigned p = ntohs(v6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-		    : ((struct sockaddr_in *)&ss)->sin_port);
-		inet_ntop(ss.ss_family, a, text, sizeof text);
-		snprintf(w->url, sizeof w->url, v6 ? "http://[%s]:%u" : "http://%s:%u", text, p);
-	}
-	freeaddrinfo(ai);
-	return rc;
-}
-
-static int
-listen_unix(const char *path, struct where *w, struct err *e)
-{
-	struct sockaddr_un sun = {.sun_family = AF_UNIX};
-	if (strlen(path) >= sizeof sun.sun_path)
-		return err_set(e, ST_INVALID, "--socket '%s': the path is too long", path);
-	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
-	struct stat sb;
-	/* A socket left by an earlier run is replaced; anything else is not. */
-	if (lstat(path, &sb) == 0 && S_ISSOCK(sb.st_mode))
-		unlink(path);
-	w->loopback = 1;
-	w->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	mode_t old = umask(0177);
-	int rc = ST_OK;
-	if (w->fd < 0 || bind(w->fd, (struct sockaddr *)&sun, sizeof sun) || listen(w->fd, 64))
-		rc = err_set(e, ST_ERR, "cannot listen on %s: %s", path, strerror(errno));
-	umask(old);
-	snprintf(w->url, sizeof w->url, "unix:%s", path);
-	return rc;
-}
-
-/* ---- tokens ---- */
-
-static int
-print_token(const struct web_token *t, void *arg)
-{
-	(void)arg;
-	char at[32];
-	time_fmt_utc(t->created_at, at, sizeof at);
-	printf("%s\t%s\t%s\n", t->name, t->read_only ? "read-only" : "read-write", at);
-	return 0;
-}
-
-static int
-tokens(const char *make, const char *revoke, int list, int read_only, struct err *e)
-{
-	struct store *st = NULL;
-	int64_t now;
-	int rc = now_get(&now, e);
-	if (!rc && !(rc = store_open(NULL, list ? STORE_READ : 0, &st, e)))
-		store_audit_by_user(st);
-	if (!rc && make) {
-		char tok[65];
-		if (!(rc = web_token_new(st, make, read_only, now, tok, e))) {
-			printf("%s\n", tok);
-			fprintf(stderr, "%s: made %s token '%s'; it is shown this once, only its hash is kept\n",
-			    prog, read_only ? "read-only" : "read-write", make);
-		}
-		explicit_bzero(tok, sizeof tok);
-	} else if (!rc && revoke) {
-		if (!(rc = store_token_revoke(st, revoke, e)))
-			fprintf(stderr, "%s: revoked token '%s'\n", prog, revoke);
-	} else if (!rc) {
-		rc = store_token_list(st, print_token, NULL, e);
-	}
-	store_close(st);
-	return rc;
-}
-
-static int
-new_trigger(const char *arg, int secret, struct err *e)
-{
-	struct store *st = NULL;
-	char id[37], out[65];
-	int64_t now;
-	int rc = now_get(&now, e);
-	if (!rc && !(rc = store_open(NULL, 0, &st, e)))
-		store_audit_by_user(st);
-	if (!rc)
-		rc = store_task_resolve(st, arg, 0, id, e);
-	if (!rc && !(rc = web_trigger_new(st, id, secret, now, out, e))) {
-		printf("%s\n", out);
-		fprintf(stderr, "%s: a new trigger %s for task %.8s: POST /hooks/%s; shown this once\n", prog,
-		    secret ? "secret (X-Hub-Signature-256)" : "token (Authorization: Bearer)", id, id);
-	}
-	explicit_bzero(out, sizeof out);
-	store_close(st);
-	return rc;
-}
-
 /* ---- serving ---- */
 
 /* The configuration's hook_rate: a trigger's fires a minute, at most. */
@@ -380,7 +234,7 @@ hook_rate(int *rate, struct err *e)
 static int
 serve(const char *listen_spec, int explicit_listen, const char *sock, int read_only, struct err *e)
 {
-	struct where w = {.fd = -1};
+	struct web_listener w = {.fd = -1};
 	struct store *st = NULL;
 	struct web *web = NULL;
 	struct MHD_Daemon *d = NULL;
@@ -389,7 +243,7 @@ serve(const char *listen_spec, int explicit_listen, const char *sock, int read_o
 	if (!rc)
 		rc = web_tokens_exist(st, &any, e);
 	if (!rc)
-		rc = sock ? listen_unix(sock, &w, e) : listen_tcp(listen_spec, &w, e);
+		rc = sock ? web_listen_unix(sock, &w, e) : web_listen_tcp(listen_spec, &w, e);
 	/* Beyond this machine only when asked for, and never without a token:
 	 * the login link alone would be the only lock on the door. */
 	if (!rc && !w.loopback && (!explicit_listen || !any))
@@ -542,9 +396,9 @@ task_web(int argc, char **argv)
 		return rc;
 	}
 	if (trigger)
-		rc = new_trigger(trigger, secret, &e);
+		rc = web_trigger_admin(prog, trigger, secret, &e);
 	else if (make || revoke || list)
-		rc = tokens(make, revoke, list, read_only, &e);
+		rc = web_tokens_admin(prog, make, revoke, list, read_only, &e);
 	else
 		rc = serve(listen_spec ? listen_spec : DEFAULT_LISTEN, listen_spec != NULL, sock, read_only,
 		    &e);

@@ -4,31 +4,47 @@
 #include <stdlib.h>
 
 #include "audit.h"
+#include "audit_view.h"
 #include "json_out.h"
 #include "log_view.h"
 #include "store_audit.h"
 
 static void
-audit_change(const struct audit_entry *a, struct buf *b)
+put_as_is(struct buf *b, const char *s)
+{
+	buf_puts(b, s);
+}
+
+void
+audit_change_words(const struct audit_entry *a, struct buf *b,
+    void (*esc)(struct buf *b, const char *s), const char *sep, const char *arrow)
 {
 	cJSON *before = a->before ? cJSON_Parse(a->before) : NULL;
 	cJSON *after = a->after ? cJSON_Parse(a->after) : NULL;
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(after ? after : before, "name");
+	const cJSON *side = after ? after : before;
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(side, "name");
+	if (!esc)
+		esc = put_as_is;
 	if ((!before || !after) && cJSON_IsString(name) &&
-	    cJSON_GetObjectItemCaseSensitive(after ? after : before, "prompt")) {
-		buf_printf(b, "name \"%s\"", name->valuestring);
-	} else if (after || before) {
-		const cJSON *x, *side = after ? after : before;
+	    cJSON_GetObjectItemCaseSensitive(side, "prompt")) {
+		buf_puts(b, "name \"");
+		esc(b, name->valuestring);
+		buf_puts(b, "\"");
+	} else if (side) {
+		const cJSON *x;
 		int n = 0;
 		cJSON_ArrayForEach(x, side) {
 			const cJSON *y = before && after ? cJSON_GetObjectItemCaseSensitive(before, x->string)
 			    : NULL;
 			char *vx = cJSON_PrintUnformatted(x), *vy = y ? cJSON_PrintUnformatted(y) : NULL;
-			if (before && after)
-				buf_printf(b, "%s%s: %s -> %s", n++ ? "; " : "", x->string, vy ? vy : "null",
-				    vx ? vx : "null");
-			else
-				buf_printf(b, "%s%s: %s", n++ ? "; " : "", x->string, vx ? vx : "null");
+			buf_puts(b, n++ ? sep : "");
+			esc(b, x->string ? x->string : "");
+			buf_puts(b, ": ");
+			if (before && after) {
+				esc(b, vy ? vy : "null");
+				buf_puts(b, arrow);
+			}
+			esc(b, vx ? vx : "null");
 			free(vx);
 			free(vy);
 		}
@@ -77,7 +93,7 @@ audit_one(const struct audit_entry *a, void *arg)
 	struct buf b = {0};
 	char task[9];
 	audit_actor_describe(a->actor, who, sizeof who);
-	audit_change(a, &b);
+	audit_change_words(a, &b, NULL, "; ", " -> ");
 	snprintf(seq, sizeof seq, "%lld", (long long)a->seq);
 	snprintf(task, sizeof task, "%.8s", a->task_id[0] ? a->task_id : "-");
 	if (lv->tb) {

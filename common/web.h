@@ -69,4 +69,21 @@ int web_trigger_new(struct store *st, const char *id, int secret, int64_t now, c
 /* Does the store hold at least one token? */
 int web_tokens_exist(struct store *st, int *any, struct err *e);
 
+
+/* web_listen.c: a listening socket, the URL it answers at */
+struct web_listener {
+	int fd;
+	int loopback;                /* only this machine reaches it */
+	char url[300];               /* http://ADDR:PORT, or unix:PATH */
+};
+/* ADDRESS:PORT (port 0: a free one), numeric or localhost. */
+int web_listen_tcp(const char *spec, struct web_listener *w, struct err *e);
+/* A Unix socket of mode 0600 at path (one left by an earlier run replaced). */
+int web_listen_unix(const char *path, struct web_listener *w, struct err *e);
+
+/* web_admin.c: --new-token NAME (make), --revoke NAME, --tokens (list);
+ * --trigger-token / --trigger-secret of task arg.  Messages as prog's. */
+int web_tokens_admin(const char *prog, const char *make, const char *revoke, int list,
+    int read_only, struct err *e);
+int web_trigger_admin(const char *prog, const char *arg, int secret, struct err *e);
 #endif

@@ -77,8 +77,9 @@ void web_hook(struct web *w, const struct web_req *rq, struct web_resp *rs);
 void web_failed(struct web *w, const struct web_req *rq, struct web_resp *rs, const char *how);
 
 /* web_trail.c: budgets as task-status says them, and a task's audit trail */
-/* The tasks over budget (a section, when any) into b, how many in *n. */
-int web_over_budget(struct web *w, int64_t now, struct buf *b, long *n, struct err *e);
+struct status;
+/* The tasks over budget of task-status's facts (a section, when any) into b. */
+void web_over_budget(const struct status *s, struct buf *b);
 /* t's budget row of its settings table, when it has one or is held. */
 int web_task_budget(struct web *w, const struct task *t, int64_t now, struct buf *b, struct err *e);
 /* t's newest changes: when, who (the actor), the action, before and after. */

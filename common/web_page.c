@@ -16,6 +16,7 @@
 #include "store_deliver.h"
 #include "store_history.h"
 #include "store_web.h"
+#include "status_facts.h"
 #include "web_impl.h"
 
 #define PAGE_TASKS 500           /* rows of the tasks page, at most */
@@ -221,58 +222,42 @@ passes(struct web *w, int64_t now, struct buf *b, struct err *e)
 	return rc;
 }
 
-static void
-receipt_count(const char *kind, const char *status, long long n, void *arg)
-{
-	(void)kind;
-	if (strcmp(status, "delivered") != 0)
-		*(long long *)arg += n;
-}
-
-/* What needs a look (task-status's: failing, paused, undelivered) and the
- * spend of today and this month (UTC), each from an index. */
+/* What needs a look, as task-status judges it (status_facts.h: the same
+ * facts and verdict, so the two cannot disagree), and the spend of today
+ * and this month (UTC), each from an index. */
 static int
-attention(struct web *w, int64_t now, struct buf *b, struct err *e)
+attention(struct web *w, const struct status *s, int64_t now, struct buf *b, struct err *e)
 {
-	struct task_filter f;
-	long failing = 0, paused = 0;
-	long long undelivered = 0, tokens;
+	long long tokens;
 	double today = 0, month = 0;
-	task_filter_init(&f);
-	f.last = 1u << RUN_FAILED | 1u << RUN_TIMEOUT | 1u << RUN_INTERRUPTED;
-	int rc = store_task_count(w->st, &f, &failing, e);
-	task_filter_init(&f);
-	f.paused = 1;
-	if (!rc)
-		rc = store_task_count(w->st, &f, &paused, e);
-	if (!rc)
-		rc = store_receipt_counts(w->st, INT64_MIN, receipt_count, &undelivered, e);
 	time_t t = (time_t)now;
 	struct tm tm;
 	gmtime_r(&t, &tm);
 	int64_t day = now - now % 86400, first = day - (int64_t)(tm.tm_mday - 1) * 86400;
-	if (!rc)
-		rc = store_call_spend(w->st, NULL, day, &today, &tokens, e);
+	int rc = store_call_spend(w->st, NULL, day, &today, &tokens, e);
 	if (!rc)
 		rc = store_call_spend(w->st, NULL, first, &month, &tokens, e);
-	struct buf over = {0};
-	long nover = 0;
-	if (!rc)
-		rc = web_over_budget(w, now, &over, &nover, e);
-	if (rc) {
-		buf_free(&over);
+	if (rc)
 		return rc;
-	}
-	buf_printf(b, "<h2>Needs a look</h2><table>"
+	long long undelivered = s->receipts[RECEIPT_FAILED];
+	buf_printf(b, "<p class=\"%s\">task-status: %s: ", s->verdict == VERDICT_OK ? "success"
+	    : "failed", status_verdicts[s->verdict]);
+	html_esc(b, s->summary);
+	buf_printf(b, "</p>\n<h2>Needs a look</h2><table>"
+	    "<tr><td>overdue</td><td%s>%ld</td></tr>\n"
 	    "<tr><td>failing (last run failed)</td><td%s>%ld</td></tr>\n"
+	    "<tr><td>blocked (waiting for a person)</td><td%s>%ld</td></tr>\n"
 	    "<tr><td><a href=\"/tasks?status=paused\">paused</a></td><td>%ld</td></tr>\n"
 	    "<tr><td>over budget</td><td%s>%ld</td></tr>\n"
-	    "<tr><td>deliveries not made (pending or failed)</td><td%s>%lld</td></tr>\n</table>\n%s"
-	    "<h2>Spend</h2><table><tr><td>today (UTC)</td><td>$%.2f</td></tr>\n"
-	    "<tr><td>this month</td><td>$%.2f</td></tr>\n</table>\n",
-	    failing ? " class=\"failed\"" : "", failing, paused, nover ? " class=\"failed\"" : "", nover,
-	    undelivered ? " class=\"failed\"" : "", undelivered, over.data ? over.data : "", today, month);
-	buf_free(&over);
+	    "<tr><td>deliveries failed for good (24 hours)</td><td%s>%lld</td></tr>\n</table>\n",
+	    s->noverdue ? " class=\"failed\"" : "", s->noverdue,
+	    s->nfailing ? " class=\"failed\"" : "", s->nfailing,
+	    s->nblocked ? " class=\"failed\"" : "", s->nblocked, s->npaused,
+	    s->nover ? " class=\"failed\"" : "", s->nover,
+	    undelivered ? " class=\"failed\"" : "", undelivered);
+	web_over_budget(s, b);
+	buf_printf(b, "<h2>Spend</h2><table><tr><td>today (UTC)</td><td>$%.2f</td></tr>\n"
+	    "<tr><td>this month</td><td>$%.2f</td></tr>\n</table>\n", today, month);
 	return ST_OK;
 }
 
@@ -282,38 +267,38 @@ overview(struct web *w, struct web_resp *rs)
 	struct buf b = {0};
 	struct err e = {{0}};
 	int64_t now;
-	char *paused = NULL;
+	struct status *s = xcalloc(1, sizeof *s);
 	static const char *const names[] = {"pending", "running", "completed", "failed", "cancelled"};
 	head(&b, "Overview", 1);
 	buf_puts(&b, "<div id=\"live\"><h1>Overview</h1>\n");
+	s->st = w->st;
+	s->max_silence = STATUS_SILENCE_DEFAULT;
 	int rc = now_get(&now, &e);
 	if (!rc)
-		rc = store_setting_get(w->st, STORE_SETTING_PAUSED, &paused, &e);
-	if (!rc && paused) {
+		rc = status_gather(s, &e);
+	if (!rc && s->paused) {
 		buf_puts(&b, "<p class=\"failed\">Firing is paused since ");
-		html_esc(&b, paused);
+		html_esc(&b, s->paused);
 		buf_puts(&b, " (task-tick --resume).</p>\n");
 	}
-	free(paused);
 	buf_puts(&b, "<h2>Tasks</h2><table><tr><th>status</th><th>tasks</th></tr>\n");
 	/* From indexes alone (task-status's count), not a walk of the tasks. */
-	struct task_tally tally;
-	if (!rc)
-		rc = store_task_tally(w->st, &tally, &e);
-	for (int s = 0; !rc && s < 5; s++)
+	for (int i = 0; !rc && i < 5; i++)
 		buf_printf(&b, "<tr><td><a href=\"/tasks?status=%s\">%s</a></td><td>%ld</td></tr>\n",
-		    names[s], names[s], tally.by_status[s]);
+		    names[i], names[i], s->by_status[i]);
 	buf_puts(&b, "</table>\n");
 	if (!rc)
-		rc = attention(w, now, &b, &e);
+		rc = attention(w, s, now, &b, &e);
 	buf_puts(&b, "<h2>Runs of the last 24 hours</h2><table>"
 	    "<tr><th>status</th><th>runs</th></tr>\n");
-	if (!rc)
-		rc = store_run_counts(w->st, now - 86400, count_row, &b, &e);
+	for (size_t i = 0; !rc && i < s->nruns; i++)
+		count_row(s->runs[i].name, s->runs[i].n, &b);
 	buf_puts(&b, "</table>\n");
 	if (!rc)
 		rc = passes(w, now, &b, &e);
 	buf_puts(&b, "</div>\n");
+	status_free(s);
+	free(s);
 	if (rc) {
 		buf_free(&b);
 		web_error(rs, 503, 0, "%s", e.msg);

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "audit.h"
+#include "audit_view.h"
 #include "status_budget.h"
+#include "status_facts.h"
 #include "store.h"
 #include "store_audit.h"
 #include "web_impl.h"
@@ -14,45 +16,29 @@
 #define OVER_SHOWN 20            /* tasks over budget listed on the overview */
 #define TRAIL_SHOWN 20           /* a task's changes shown, newest first */
 
-struct over_rows {
-	struct buf *rows;
-	long n;
-};
-
-static void
-take_over(const struct task *t, const char *why, void *arg)
+/* The tasks over budget as task-status gathered them (the first
+ * OVER_SHOWN), and the global budget when it holds every task. */
+void
+web_over_budget(const struct status *s, struct buf *b)
 {
-	struct over_rows *o = arg;
-	if (o->n++ >= OVER_SHOWN)
-		return;
-	buf_printf(o->rows, "<tr><td><a href=\"/tasks/%s\">", t->id);
-	html_esc(o->rows, t->name);
-	buf_puts(o->rows, "</a></td><td>");
-	html_esc(o->rows, why);
-	buf_puts(o->rows, "</td></tr>\n");
-}
-
-int
-web_over_budget(struct web *w, int64_t now, struct buf *b, long *n, struct err *e)
-{
-	struct buf rows = {0};
-	struct over_rows o = {&rows, 0};
-	char global[256];
-	int rc = status_budgets(w->st, now, take_over, &o, global, sizeof global, e);
-	*n = o.n;
-	if (!rc && global[0]) {
+	if (s->global_over[0]) {
 		buf_puts(b, "<p class=\"failed\">Every task is held by the global budget: ");
-		html_esc(b, global);
+		html_esc(b, s->global_over);
 		buf_puts(b, "</p>\n");
 	}
-	if (!rc && o.n) {
-		buf_printf(b, "<h2>Over budget</h2>\n<table><tr><th>task</th><th>why</th></tr>\n%s</table>\n",
-		    rows.data);
-		if (o.n > OVER_SHOWN)
-			buf_printf(b, "<p class=\"muted\">and %ld more (task-status)</p>\n", o.n - OVER_SHOWN);
+	if (!s->nover)
+		return;
+	buf_puts(b, "<h2>Over budget</h2>\n<table><tr><th>task</th><th>why</th></tr>\n");
+	for (long i = 0; i < s->nover && i < OVER_SHOWN && i < STATUS_SHOWN_MAX; i++) {
+		buf_printf(b, "<tr><td><a href=\"/tasks/%s\">", s->over[i].id);
+		html_esc(b, s->over[i].name);
+		buf_puts(b, "</a></td><td>");
+		html_esc(b, s->over[i].error);
+		buf_puts(b, "</td></tr>\n");
 	}
-	buf_free(&rows);
-	return rc;
+	buf_puts(b, "</table>\n");
+	if (s->nover > OVER_SHOWN)
+		buf_printf(b, "<p class=\"muted\">and %ld more (task-status)</p>\n", s->nover - OVER_SHOWN);
 }
 
 int
@@ -76,43 +62,6 @@ web_task_budget(struct web *w, const struct task *t, int64_t now, struct buf *b,
 	return ST_OK;
 }
 
-/* What an entry changed, as task-log --audit says it: a task's name when
- * it was made or removed, else each field before and after. */
-static void
-trail_change(struct buf *b, const struct audit_entry *a)
-{
-	cJSON *before = a->before ? cJSON_Parse(a->before) : NULL;
-	cJSON *after = a->after ? cJSON_Parse(a->after) : NULL;
-	const cJSON *side = after ? after : before;
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(side, "name");
-	if ((!before || !after) && cJSON_IsString(name) &&
-	    cJSON_GetObjectItemCaseSensitive(side, "prompt")) {
-		buf_puts(b, "name \"");
-		html_esc(b, name->valuestring);
-		buf_puts(b, "\"");
-	} else if (side) {
-		const cJSON *x;
-		int n = 0;
-		cJSON_ArrayForEach(x, side) {
-			const cJSON *y = before && after ? cJSON_GetObjectItemCaseSensitive(before, x->string)
-			    : NULL;
-			char *vx = cJSON_PrintUnformatted(x), *vy = y ? cJSON_PrintUnformatted(y) : NULL;
-			buf_puts(b, n++ ? "<br>" : "");
-			html_esc(b, x->string ? x->string : "");
-			buf_puts(b, ": ");
-			if (before && after) {
-				html_esc(b, vy ? vy : "null");
-				buf_puts(b, " &rarr; ");
-			}
-			html_esc(b, vx ? vx : "null");
-			free(vx);
-			free(vy);
-		}
-	}
-	cJSON_Delete(before);
-	cJSON_Delete(after);
-}
-
 struct trail {
 	struct buf *b;
 	long n;
@@ -133,7 +82,7 @@ trail_row(const struct audit_entry *a, void *arg)
 	buf_puts(tr->b, "</td><td>");
 	html_esc(tr->b, a->action);
 	buf_puts(tr->b, "</td><td>");
-	trail_change(tr->b, a);
+	audit_change_words(a, tr->b, html_esc, "<br>", " &rarr; ");
 	buf_puts(tr->b, "</td></tr>\n");
 	return 0;
 }
