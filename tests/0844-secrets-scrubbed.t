@@ -55,6 +55,23 @@ test_expect_success 'an executor that prints the config: the key not stored, sho
 	! store_dump | grep -q "$KEY"
 '
 
+test_expect_success 'an agent reads no key from a task'\''s text through the tools' '
+	id=$(task-add --manual --name "k $KEY" "use $KEY and s%6b-config-secret-0001") &&
+	{
+		echo "{\"name\":\"task_show\",\"arguments\":{\"id\":\"$id\"}}" &&
+		echo "{\"name\":\"task_list\",\"arguments\":{}}"
+	} >calls &&
+	task-mcp --call <calls >shown &&
+	grep -q "^Prompt: use \[redacted\] and \[redacted\]$" shown &&
+	grep -q "^Task .k \[redacted\]." shown &&
+	! grep -q -e "$KEY" -e "s%6b-config" shown &&
+	printf "%s\n" "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"task_list\",\"arguments\":{}}}" |
+		task-mcp >reply &&
+	grep -q "k \[redacted\]" reply &&
+	! grep -q "$KEY" reply &&
+	task-rm "$id" >/dev/null
+'
+
 test_expect_success 'a delivery target'\''s URL and token from the config are scrubbed too' '
 	cp "$cfg" cfg.saved &&
 	printf "deliver.team = slack:http://127.0.0.1:9/services/T0/B0/hooktoken77\ntelegram_token = 123:tg-token-88\n" >>"$cfg" &&
