@@ -12,6 +12,7 @@
 
 #include "config.h"
 #include "cron.h"
+#include "scrub.h"
 #include "store_audit.h"
 #include "tools_impl.h"
 #include "tz.h"
@@ -74,9 +75,12 @@ tools_open(struct store *st, unsigned profiles, const char *scope, struct tools 
 	}
 	struct tools *tl = xcalloc(1, sizeof *tl);
 	rc = agent_load(&tl->ag, cf, store_locator(st), scope, e);
+	scrub_init(&tl->secrets);
+	scrub_load(&tl->secrets, cf, store_locator(st), NULL);
 	config_free(cf);
 	if (rc) {
 		agent_free(&tl->ag);
+		scrub_free(&tl->secrets);
 		free(tl);
 		return rc;
 	}
@@ -102,6 +106,7 @@ tools_close(struct tools *tl)
 		return;
 	zones_free(tl->zs);
 	agent_free(&tl->ag);
+	scrub_free(&tl->secrets);
 	free(tl);
 }
 
@@ -849,8 +854,11 @@ tools_call(struct tools *tl, const char *name, const cJSON *args, char **text, i
 		if ((rc = run_body(tl, d, norm ? norm : args, &out, &trc, e)))
 			goto out;
 	*is_error = trc != ST_OK;
-	/* Names, prompts and outputs in the store may hold any bytes. */
-	utf8_sanitize(&valid, out.data ? out.data : "", out.len);
+	/* Names, prompts and outputs in the store may hold any bytes, and a
+	 * user's prompt or a run's output a key the agent must not read. */
+	char *clean = scrub_text(&tl->secrets, out.data ? out.data : "", out.len);
+	utf8_sanitize(&valid, clean, strlen(clean));
+	free(clean);
 	*text = valid.data;
 out:
 	buf_free(&out);

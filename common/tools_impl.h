@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "agent.h"
+#include "scrub.h"
 #include "store.h"
 #include "task.h"
 #include "tools.h"
@@ -27,6 +28,7 @@ struct tools {
 	int64_t now;        /* read at each call */
 	unsigned when_flags; /* how time expressions are read (config_when_flags), once a session */
 	struct agent ag;     /* what the calls may reach */
+	struct scrub secrets; /* kept out of every result: a task's text may hold a key */
 };
 
 /* One argument of a tool: its JSON Schema and how it is checked. */

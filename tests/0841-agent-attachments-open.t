@@ -68,7 +68,10 @@ test_expect_success 'an agent'\''s URL on a loopback address is refused; the use
 	test_cmp expect actual &&
 	agent_task Six "http://[::1]:$port/files/remote.txt" &&
 	test_expect_code 1 task-run Six 2>err &&
-	grep -q "refused to connect to ::1\|cannot fetch" err &&
+	grep -q "refused to connect to ::1, a loopback" err &&
+	agent_task Mapped "http://[::ffff:127.0.0.1]:$port/files/remote.txt" &&
+	test_expect_code 1 task-run Mapped 2>err &&
+	grep -q "refused to connect to ::ffff:127.0.0.1, a loopback" err &&
 	task-add --manual --attach "http://127.0.0.1:$port/files/remote.txt" --name MyURL "Read my URL." >/dev/null &&
 	task-run MyURL >out &&
 	grep -q "remote notes" out
