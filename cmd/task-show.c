@@ -22,6 +22,7 @@
 #include "store.h"
 #include "store_deliver.h"
 #include "deliver.h"
+#include "task_fields.h"
 #include "task_json.h"
 #include "utf8.h"
 #include "visible.h"
@@ -231,9 +232,8 @@ show_text(struct store *st, const struct task *t, struct zones *zs, int overdue,
 		snprintf(buf, sizeof buf, "%ds", t->gate_timeout);
 		field("gate timeout:", buf);
 	}
-	list_field("mcp servers:", t->mcp);
-	list_field("mcp allow:", t->mcp_allow);
-	list_field("fallbacks:", t->fallback_models);
+	for (int l = 0; l < WORD_LISTS; l++)
+		list_field(word_lists[l].label, CWORD_LIST_OF(t, &word_lists[l]));
 	if (t->timeout) {
 		snprintf(buf, sizeof buf, "%ds", t->timeout);
 		field("timeout:", buf);
