@@ -21,6 +21,7 @@
 #include "spend.h"
 #include "store_audit.h"
 #include "store.h"
+#include "task_import.h"
 #include "task_json.h"
 #include "taskargs.h"
 #include "tz.h"
@@ -197,36 +198,18 @@ add_one(struct store *st, struct task *t, int force, int if_missing, struct sink
 	return ST_OK;
 }
 
-/* Advance a line count from *from to at, so numbering a stream stays linear. */
-static int
-line_at(int *line, const char **from, const char *at)
-{
-	for (; *from < at; (*from)++)
-		*line += **from == '\n';
-	return *line;
-}
+struct import_to {
+	struct store *st;
+	int force;
+	struct sink *out;
+	struct zones *zs;
+};
 
-/* JSON text is UTF-8, and no field can hold a NUL, which cJSON would read
- * as the end of the string: the rest of a name or prompt would be lost,
- * and a key could match another task's. */
 static int
-check_input(const struct buf *in, struct err *e)
+import_one(struct task *t, const char *where, void *arg, struct err *e)
 {
-	const char *from = in->data;
-	int line = 1;
-	ssize_t nul = json_find_nul(in->data, in->len);
-	if (nul >= 0)
-		return err_set(e, ST_INVALID, "stdin:%d: a string holds \\u0000 (NUL), which no field can hold",
-		    line_at(&line, &from, in->data + nul));
-	for (size_t i = 0; i < in->len;) {
-		uint32_t c;
-		size_t l = utf8_decode(in->data + i, in->len - i, &c);
-		if (!l)
-			return err_set(e, ST_INVALID, "stdin:%d: not UTF-8 text", line_at(&line, &from,
-			    in->data + i));
-		i += l;
-	}
-	return ST_OK;
+	struct import_to *to = arg;
+	return add_one(to->st, t, to->force, 1, to->out, where, to->zs, e);
 }
 
 /* JSON objects (or arrays of them) from stdin, all or nothing. */
@@ -239,58 +222,17 @@ import(struct store *st, int force, int64_t now, unsigned when_flags, struct zon
 		buf_free(&in);
 		return err_set(e, ST_ERR, "cannot read standard input");
 	}
-	int rc = check_input(&in, e);
+	int rc = task_import_check(&in, e);
 	if (rc) {
 		buf_free(&in);
 		return rc;
 	}
-	rc = store_begin(st, e);
-	const char *p = in.data, *counted = in.data;
-	int lineno = 1;
-	long count = 0;
 	struct sink out = {.import = 1};
-	while (!rc) {
-		p += strspn(p, " \t\r\n");
-		if (!*p)
-			break;
-		const char *end = NULL;
-		int line = line_at(&lineno, &counted, p);
-		cJSON *j = cJSON_ParseWithLengthOpts(p, in.len - (size_t)(p - in.data), &end, 0);
-		if (!j) {
-			const char *bad = cJSON_GetErrorPtr();
-			size_t n = bad ? strcspn(bad, "\r\n") : 0;
-			if (n > 20)
-				n = 20;
-			if (bad && n && strspn(bad, " \t") < n)
-				rc = err_set(e, ST_INVALID, "stdin:%d: invalid JSON near '%.*s'",
-				    line_at(&lineno, &counted, bad), (int)n, bad);
-			else
-				rc = err_set(e, ST_INVALID, "stdin:%d: invalid JSON: the object is not finished", line);
-			break;
-		}
-		p = end;
-		const cJSON *item = cJSON_IsArray(j) ? j->child : j;
-		for (; item && !rc; item = cJSON_IsArray(j) ? item->next : NULL) {
-			struct task t;
-			struct err sub;
-			char where[32];
-			snprintf(where, sizeof where, "stdin:%d", line);
-			task_init(&t);
-			rc = task_from_json(item, &t, now, zs, when_flags, &sub);
-			/* A task exported mid-run has no run here to finish it. */
-			if (!rc && t.status == STATUS_RUNNING)
-				t.status = STATUS_PENDING;
-			if (!rc)
-				rc = task_finalize(&t, 1, t.next_run_at == TIME_NONE, now, zs, &sub);
-			if (rc)
-				err_set(e, rc, "%s: %s", where, sub.msg);
-			else
-				rc = add_one(st, &t, force, 1, &out, where, zs, e);
-			task_free(&t);
-			count++;
-		}
-		cJSON_Delete(j);
-	}
+	struct import_to to = {st, force, &out, zs};
+	long count = 0;
+	rc = store_begin(st, e);
+	if (!rc)
+		rc = task_import(&in, now, zs, when_flags, import_one, &to, &count, e);
 	buf_free(&in);
 	if (!rc && count == 0)
 		rc = err_set(e, ST_INVALID, "stdin: no JSON objects to add");

@@ -15,6 +15,7 @@
 #include "fire_rules.h"
 #include "history.h"
 #include "ids.h"
+#include "log_view.h"
 #include "opt.h"
 #include "prog.h"
 #include "prompt_vars.h"
@@ -22,6 +23,7 @@
 #include "store.h"
 #include "store_deliver.h"
 #include "deliver.h"
+#include "task_fields.h"
 #include "task_json.h"
 #include "utf8.h"
 #include "visible.h"
@@ -52,16 +54,8 @@ field(const char *label, const char *value)
 static void
 block(const char *label, const char *text)
 {
-	if (!text || !*text)
-		return;
-	char *all = utf8_clean(text, strlen(text));
-	printf("%s:\n", label);
-	for (const char *p = all; *p;) {
-		size_t n = strcspn(p, "\n");
-		printf("  %.*s\n", (int)n, p);
-		p += n + (p[n] == '\n');
-	}
-	free(all);
+	if (text && *text)
+		log_indented(label, text);
 }
 
 /* A JSON array of strings as "a, b". */
@@ -231,9 +225,8 @@ show_text(struct store *st, const struct task *t, struct zones *zs, int overdue,
 		snprintf(buf, sizeof buf, "%ds", t->gate_timeout);
 		field("gate timeout:", buf);
 	}
-	list_field("mcp servers:", t->mcp);
-	list_field("mcp allow:", t->mcp_allow);
-	list_field("fallbacks:", t->fallback_models);
+	for (int l = 0; l < WORD_LISTS; l++)
+		list_field(word_lists[l].label, CWORD_LIST_OF(t, &word_lists[l]));
 	if (t->timeout) {
 		snprintf(buf, sizeof buf, "%ds", t->timeout);
 		field("timeout:", buf);
@@ -270,9 +263,9 @@ show_text(struct store *st, const struct task *t, struct zones *zs, int overdue,
 		snprintf(buf, sizeof buf, "%s (in the trash; task-rm --undo %.8s)", when, t->id);
 		field("deleted:", buf);
 	}
-	block("system prompt", t->system_prompt);
-	block("prompt", t->prompt);
-	block("last result", t->last_result);
+	block("system prompt:", t->system_prompt);
+	block("prompt:", t->prompt);
+	block("last result:", t->last_result);
 }
 
 /* A delivery of the task's, after its runs. */

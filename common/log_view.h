@@ -46,6 +46,8 @@ int log_deliveries(struct log_view *lv, int status, const char *task_id, long li
     struct err *e);
 
 /* run_view.c */
+/* label on a line, then s as valid UTF-8, each line indented by two spaces. */
+void log_indented(const char *label, const char *s);
 int log_run(struct log_view *lv, const char *id, struct err *e);  /* in full, calls included */
 /* The change from from_id's answer to to_id's; without to_id, from the run
  * from_id is compared with (run_diff_base). */

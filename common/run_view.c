@@ -11,8 +11,8 @@
 #include "store_deliver.h"
 #include "task_json.h"
 
-static void
-indented(const char *label, const char *s)
+void
+log_indented(const char *label, const char *s)
 {
 	char *all = log_text(s);
 	printf("%s\n", label);
@@ -160,10 +160,10 @@ show_fields(struct log_view *lv, const struct run *r, const struct task *t, cons
 	duration_fmt(r->duration_ms, dur, sizeof dur);
 	printf("duration:  %s\n", dur);
 	printf("attempt:   %d\n", r->attempt);
-	indented("output:", r->output && *r->output ? r->output : "(none)");
-	indented("error:", r->error && *r->error ? r->error : "(none)");
+	log_indented("output:", r->output && *r->output ? r->output : "(none)");
+	log_indented("error:", r->error && *r->error ? r->error : "(none)");
 	if (r->note)
-		indented("note:", r->note);
+		log_indented("note:", r->note);
 }
 
 int

@@ -58,11 +58,74 @@ store_where(char *buf, size_t n, struct err *e)
 	return ST_OK;
 }
 
-int
-store_is_uri(const char *where)
+/* The kinds of store, one row each: the first row that claims a place
+ * opens it, so another backend is one more row.  Each opener fills st->ops
+ * with its operations (store_backend.h). */
+struct backend {
+	int (*claims)(const char *where);  /* NULL in the last row: it takes the rest */
+	int (*open)(struct store *st, const char *where, struct err *e);
+	/* Nothing stored at where yet, known without opening it; NULL: cannot tell. */
+	int (*none_at)(const char *where);
+	void (*locator)(const char *where, char *buf, size_t n); /* where, for TASK_DB and messages */
+	const char *in_memory;    /* where an empty store of this kind lives in memory, or NULL */
+	int server;               /* a database server that several hosts may share */
+};
+
+static int
+pg_claims(const char *where)
 {
 	return strncmp(where, "postgres://", 11) == 0 || strncmp(where, "postgresql://", 13) == 0 ||
 	    pg_conninfo_is(where);
+}
+
+static int
+no_file(const char *where)
+{
+	struct stat sb;
+	return stat(where, &sb) != 0 && errno == ENOENT;
+}
+
+static void
+path_locator(const char *where, char *buf, size_t n)
+{
+	char cwd[PATH_MAX];
+	if (where[0] != '/' && strcmp(where, ":memory:") != 0 && getcwd(cwd, sizeof cwd))
+		snprintf(buf, n, "%s/%s", cwd, where);
+	else
+		snprintf(buf, n, "%s", where);
+}
+
+static const struct backend backends[] = {
+	/* PostgreSQL: a postgres:// URI or a "key=value" connection string */
+	{pg_claims, store_pg_open, NULL, pg_uri_mask, NULL, 1},
+	/* SQLite: any other place is a file's path; the last row takes what none claims */
+	{NULL, store_sqlite_open, no_file, path_locator, ":memory:", 0},
+};
+
+static const struct backend *
+backend_of(const char *where)
+{
+	size_t n = sizeof backends / sizeof backends[0];
+	size_t i = 0;
+	while (i + 1 < n && !backends[i].claims(where))
+		i++;
+	return &backends[i];
+}
+
+/* An empty store in memory: what a read finds where nothing is stored. */
+static int
+standin_open(struct store *st, struct err *e)
+{
+	for (size_t i = 0; i < sizeof backends / sizeof backends[0]; i++)
+		if (backends[i].in_memory)
+			return backends[i].open(st, backends[i].in_memory, e);
+	return err_set(e, ST_ERR, "no store can live in memory");
+}
+
+int
+store_is_uri(const char *where)
+{
+	return backend_of(where)->server;
 }
 
 int
@@ -76,21 +139,17 @@ store_open(const char *where, int flags, struct store **out, struct err *e)
 		where = def;
 	struct store *st = xcalloc(1, sizeof *st);
 	st->flags = flags;
-	if (store_is_uri(where)) {
-		rc = store_pg_open(st, where, e);
-	} else {
-		struct stat sb;
-		/* Nothing to read is an empty store, and a read creates nothing. */
-		if ((flags & STORE_READ) && stat(where, &sb) != 0 && errno == ENOENT) {
-			rc = store_sqlite_open(st, ":memory:", e);
-			if (!rc) {
-				set_str(&st->name, where);
-				set_str(&st->locator, where);
-				set_str(&st->standin, where);
-			}
-		} else {
-			rc = store_sqlite_open(st, where, e);
+	const struct backend *b = backend_of(where);
+	/* Nothing to read is an empty store, and a read creates nothing. */
+	if ((flags & STORE_READ) && b->none_at && b->none_at(where)) {
+		rc = standin_open(st, e);
+		if (!rc) {
+			set_str(&st->name, where);
+			set_str(&st->locator, where);
+			set_str(&st->standin, where);
 		}
+	} else {
+		rc = b->open(st, where, e);
 	}
 	if (rc == ST_NOTFOUND && (flags & STORE_READ)) {
 		/* A database without our schema yet, read without creating it. */
@@ -99,7 +158,7 @@ store_open(const char *where, int flags, struct store **out, struct err *e)
 		if (st->ops)
 			st->ops->close(st);
 		st->ops = NULL;
-		rc = store_sqlite_open(st, ":memory:", e);
+		rc = standin_open(st, e);
 		free(st->name);
 		free(st->locator);
 		st->name = name;
@@ -153,10 +212,10 @@ store_writable(struct store *st, struct err *e)
 	st->ops->close(st);
 	st->ops = NULL;
 	st->flags &= ~STORE_READ;
-	int rc = store_is_uri(where) ? store_pg_open(st, where, e) : store_sqlite_open(st, where, e);
+	int rc = backend_of(where)->open(st, where, e);
 	if (rc) {
 		st->standin = where;
-		store_sqlite_open(st, ":memory:", NULL);
+		standin_open(st, NULL);
 		char name[PATH_MAX + 64];
 		store_locator_of(where, name, sizeof name);
 		set_str(&st->name, name);
@@ -188,13 +247,7 @@ store_password(const struct store *st)
 void
 store_locator_of(const char *where, char *buf, size_t n)
 {
-	char cwd[PATH_MAX];
-	if (store_is_uri(where))
-		pg_uri_mask(where, buf, n);
-	else if (where[0] != '/' && strcmp(where, ":memory:") != 0 && getcwd(cwd, sizeof cwd))
-		snprintf(buf, n, "%s/%s", cwd, where);
-	else
-		snprintf(buf, n, "%s", where);
+	backend_of(where)->locator(where, buf, n);
 }
 
 void

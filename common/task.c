@@ -260,16 +260,14 @@ task_validate(const struct task *t, struct zones *zs, struct err *e)
 	if (t->count < 0 || t->count > TASK_COUNT_MAX)
 		return err_set(e, ST_INVALID, "count must be from 1 to %d runs, or 0 for no end",
 		    TASK_COUNT_MAX);
-	if (t->mcp && !json_kind_ok(t->mcp, 1, 1))
-		return err_set(e, ST_INVALID, "mcp must be a JSON array of server names");
-	if (t->mcp_allow && !json_kind_ok(t->mcp_allow, 1, 1))
-		return err_set(e, ST_INVALID, "mcp_allow must be a JSON array of tool patterns");
-	if (t->fallback_models && !json_kind_ok(t->fallback_models, 1, 1))
-		return err_set(e, ST_INVALID, "fallback_models must be a JSON array of model names");
-	if ((rc = mcp_words_ok(t->mcp, "mcp", "server name", e)) ||
-	    (rc = mcp_words_ok(t->mcp_allow, "mcp_allow", "pattern", e)) ||
-	    (rc = mcp_words_ok(t->fallback_models, "fallback_models", "model", e)))
-		return rc;
+	for (const struct word_list *wl = word_lists; wl < word_lists + WORD_LISTS; wl++) {
+		const char *v = CWORD_LIST_OF(t, wl);
+		if (v && !json_kind_ok(v, 1, 1))
+			return err_set(e, ST_INVALID, "%s must be a JSON array of %s", wl->json, wl->words);
+	}
+	for (const struct word_list *wl = word_lists; wl < word_lists + WORD_LISTS; wl++)
+		if ((rc = mcp_words_ok(CWORD_LIST_OF(t, wl), wl->json, wl->word, e)))
+			return rc;
 	if (t->scope && (rc = task_scope_check(t->scope, e)))
 		return rc;
 	struct budget b;

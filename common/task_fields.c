@@ -109,6 +109,16 @@ static const struct field run_table[] = {
 	{"error",               "error",               FT_STR,        R(error),                 F_IN | F_OMIT | F_LARGE | F_END, NULL},
 };
 
+const struct word_list word_lists[WORD_LISTS] = {
+	/* JSON name and MCP argument, flag, a word, the words, task-show's line, member */
+	[WL_MCP] = {"mcp", "mcp", "server name", "server names", "mcp servers:",
+		offsetof(struct task, mcp)},
+	[WL_MCP_ALLOW] = {"mcp_allow", "mcp-allow", "pattern", "tool patterns", "mcp allow:",
+		offsetof(struct task, mcp_allow)},
+	[WL_FALLBACK] = {"fallback_models", "fallback-model", "model", "model names", "fallbacks:",
+		offsetof(struct task, fallback_models)},
+};
+
 const struct fields task_fields = {task_table, sizeof task_table / sizeof task_table[0]};
 const struct fields run_fields = {run_table, sizeof run_table / sizeof run_table[0]};
 

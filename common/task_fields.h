@@ -73,6 +73,24 @@ extern const struct fields task_fields, run_fields;
 #define FIELD_OF(obj, f, type) ((type *)((char *)(obj) + (f)->off))
 #define CFIELD_OF(obj, f, type) ((type const *)((const char *)(obj) + (f)->off))
 
+/* The fields given as lists of words, described once for every surface:
+ * a repeatable flag of task-add and task-edit (a value may hold several
+ * words separated by commas; '' alone clears the list), the same JSON
+ * name as an MCP tool's array argument, the check of each word
+ * (task_validate) and a line of task-show.  A new such field is a row of
+ * word_lists (task_fields.c) beside its row of task_fields. */
+struct word_list {
+	const char *json;             /* the field's JSON name and MCP argument */
+	const char *flag;             /* its long option, without "--" */
+	const char *word, *words;     /* what one word is and what they are, for messages */
+	const char *label;            /* its line in task-show */
+	size_t off;                   /* its member of struct task: a char *, a JSON array */
+};
+enum { WL_MCP, WL_MCP_ALLOW, WL_FALLBACK, WORD_LISTS };
+extern const struct word_list word_lists[WORD_LISTS];
+#define WORD_LIST_OF(t, wl) (*(char **)((char *)(t) + (wl)->off))
+#define CWORD_LIST_OF(t, wl) (*(char *const *)((const char *)(t) + (wl)->off))
+
 /* Which columns (COLS_*) a row holds, in table order. */
 enum {
 	COLS_READ,       /* read back: not derived, not large */

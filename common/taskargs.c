@@ -10,11 +10,12 @@
 enum {
 	OPT_DAILY = 256, OPT_WEEKLY, OPT_MANUAL, OPT_HEARTBEAT, OPT_ENABLED, OPT_DISABLED,
 	OPT_INTENT, OPT_CHANNEL, OPT_PAYLOAD, OPT_MISSED, OPT_JITTER, OPT_NOTIFY, OPT_UNTIL,
-	OPT_COUNT, OPT_MCP, OPT_MCP_ALLOW, OPT_SCOPE, OPT_EVERY, OPT_FROM, OPT_NOT_BEFORE,
+	OPT_COUNT, OPT_SCOPE, OPT_EVERY, OPT_FROM, OPT_NOT_BEFORE,
 	OPT_BUDGET, OPT_NOTIFY_ON,
 	OPT_OVERLAP, OPT_DEADLINE, OPT_PAUSE_AFTER, OPT_KEEP, OPT_DELIVER, OPT_DELIVER_ON,
 	OPT_GATE, OPT_GATE_TIMEOUT,
-	OPT_AFTER, OPT_FALLBACK,
+	OPT_AFTER,
+	OPT_WORDS, /* and one each after it: the word lists (task_fields.h) */
 };
 
 static const char task_shortopts[] = "n:p:s:c:a:P:z:m:e:t:r:k:A:C:";
@@ -51,8 +52,6 @@ static const struct option task_options[] = {
 	{"budget", required_argument, NULL, OPT_BUDGET},
 	{"until", required_argument, NULL, OPT_UNTIL},
 	{"count", required_argument, NULL, OPT_COUNT},
-	{"mcp", required_argument, NULL, OPT_MCP},
-	{"mcp-allow", required_argument, NULL, OPT_MCP_ALLOW},
 	{"scope", required_argument, NULL, OPT_SCOPE},
 	{"overlap", required_argument, NULL, OPT_OVERLAP},
 	{"every", required_argument, NULL, OPT_EVERY},
@@ -66,7 +65,6 @@ static const struct option task_options[] = {
 	{"gate", required_argument, NULL, OPT_GATE},
 	{"gate-timeout", required_argument, NULL, OPT_GATE_TIMEOUT},
 	{"after", required_argument, NULL, OPT_AFTER},
-	{"fallback-model", required_argument, NULL, OPT_FALLBACK},
 	{0, 0, 0, 0},
 };
 
@@ -82,10 +80,10 @@ taskargs_free(struct task_args *a)
 {
 	free(a->plan);
 	free(a->attach);
-	free(a->mcp);
-	free(a->mcp_allow);
-	free(a->fallback);
-	a->fallback = NULL;
+	for (int i = 0; i < WORD_LISTS; i++) {
+		free(a->words[i]);
+		a->words[i] = NULL;
+	}
 	free(a->deliver);
 	a->deliver = NULL;
 	free(a->after);
@@ -93,7 +91,7 @@ taskargs_free(struct task_args *a)
 	free(a->weekly_joined);
 	free(a->crons);
 	a->crons = NULL;
-	a->plan = a->attach = a->mcp = a->mcp_allow = NULL;
+	a->plan = a->attach = NULL;
 	a->weekly_joined = NULL;
 }
 
@@ -121,10 +119,12 @@ taskargs_options_of(int which, const struct option *extra, const char *extra_sho
 	size_t own = sizeof task_options / sizeof task_options[0] - 1, m = 0, k = 0;
 	while (extra[m].name)
 		m++;
-	struct option *all = xcalloc(own + m + 1, sizeof *all);
+	struct option *all = xcalloc(own + WORD_LISTS + m + 1, sizeof *all);
 	for (size_t i = 0; i < own; i++)
 		if (which == TASKARGS_ALL || is_schedule_option(task_options[i].name))
 			all[k++] = task_options[i];
+	for (int i = 0; i < WORD_LISTS && which == TASKARGS_ALL; i++)
+		all[k++] = (struct option){word_lists[i].flag, required_argument, NULL, OPT_WORDS + i};
 	memcpy(all + k, extra, m * sizeof *all);
 	return all;
 }
@@ -215,9 +215,6 @@ taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int ar
 	case OPT_BUDGET: a->budget = arg; break;
 	case OPT_UNTIL: a->until = arg; break;
 	case OPT_COUNT: a->count = arg; break;
-	case OPT_MCP: push(&a->mcp, &a->nmcp, arg); break;
-	case OPT_MCP_ALLOW: push(&a->mcp_allow, &a->nmcp_allow, arg); break;
-	case OPT_FALLBACK: push(&a->fallback, &a->nfallback, arg); break;
 	case OPT_SCOPE: a->scope = arg; break;
 	case OPT_EVERY: a->every = arg; kind_given(a, "--every"); break;
 	case OPT_FROM: a->from = arg; break;
@@ -229,7 +226,10 @@ taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int ar
 	case OPT_DELIVER: push(&a->deliver, &a->ndeliver, arg); break;
 	case OPT_DELIVER_ON: a->deliver_on = arg; break;
 	case OPT_AFTER: push(&a->after, &a->nafter, arg); break;
-	default: return 0;
+	default:
+		if (opt < OPT_WORDS || opt >= OPT_WORDS + WORD_LISTS)
+			return 0;
+		push(&a->words[opt - OPT_WORDS], &a->nwords[opt - OPT_WORDS], arg);
 	}
 	return 1;
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "task.h"
+#include "task_fields.h"
 #include "util.h"
 
 struct task_args {
@@ -24,8 +25,10 @@ struct task_args {
 	const char *notify_on;       /* "" goes back to the default */
 	const char *overlap, *deadline, *pause_after; /* --deadline none (or 0) removes it */
 	const char *keep;            /* history.h; "default" (or "") removes it */
-	const char **plan, **attach, **mcp, **mcp_allow;
-	size_t nplan, nattach, nmcp, nmcp_allow;
+	const char **plan, **attach;
+	size_t nplan, nattach;
+	const char **words[WORD_LISTS]; /* the word lists' flags (task_fields.h), repeatable */
+	size_t nwords[WORD_LISTS];
 	const char **deliver;        /* --deliver, repeatable; "none" removes them all */
 	size_t ndeliver;
 	const char *deliver_on;      /* "" goes back to the default */
@@ -33,8 +36,6 @@ struct task_args {
 	const char *gate_timeout;    /* "" goes back to the default */
 	const char **after;          /* --after TASK[:ON], repeatable; "none" removes them all */
 	size_t nafter;
-	const char **fallback;       /* --fallback-model, repeatable, in order; "" removes them */
-	size_t nfallback;
 	int manual, heartbeat;
 	int enabled;            /* -1 unchanged */
 	char *weekly_joined;

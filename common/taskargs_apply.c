@@ -366,15 +366,10 @@ check_text(const struct task_args *a, struct err *e)
 	for (size_t i = 0; i < a->nattach; i++)
 		if (!utf8_valid(a->attach[i], strlen(a->attach[i])))
 			return err_set(e, ST_INVALID, "--attach is not UTF-8 text");
-	for (size_t i = 0; i < a->nmcp; i++)
-		if (!utf8_valid(a->mcp[i], strlen(a->mcp[i])))
-			return err_set(e, ST_INVALID, "--mcp is not UTF-8 text");
-	for (size_t i = 0; i < a->nmcp_allow; i++)
-		if (!utf8_valid(a->mcp_allow[i], strlen(a->mcp_allow[i])))
-			return err_set(e, ST_INVALID, "--mcp-allow is not UTF-8 text");
-	for (size_t i = 0; i < a->nfallback; i++)
-		if (!utf8_valid(a->fallback[i], strlen(a->fallback[i])))
-			return err_set(e, ST_INVALID, "--fallback-model is not UTF-8 text");
+	for (int l = 0; l < WORD_LISTS; l++)
+		for (size_t i = 0; i < a->nwords[l]; i++)
+			if (!utf8_valid(a->words[l][i], strlen(a->words[l][i])))
+				return err_set(e, ST_INVALID, "--%s is not UTF-8 text", word_lists[l].flag);
 	for (size_t i = 0; i < a->ndeliver; i++)
 		if (!utf8_valid(a->deliver[i], strlen(a->deliver[i])))
 			return err_set(e, ST_INVALID, "--deliver is not UTF-8 text");
@@ -663,10 +658,9 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 		t->enabled = a->enabled;
 	if ((rc = apply_attachments(a, t, e)))
 		return rc;
-	apply_words(a->mcp, a->nmcp, &t->mcp);
-	apply_words(a->mcp_allow, a->nmcp_allow, &t->mcp_allow);
-	apply_words(a->fallback, a->nfallback, &t->fallback_models);
-	if (a->nmcp && (rc = check_servers(t->mcp, e)))
+	for (int l = 0; l < WORD_LISTS; l++)
+		apply_words(a->words[l], a->nwords[l], &WORD_LIST_OF(t, &word_lists[l]));
+	if (a->nwords[WL_MCP] && (rc = check_servers(t->mcp, e)))
 		return rc;
 	if ((rc = apply_deliver(a, t, e)) || (rc = apply_after(a, t, e)))
 		return rc;

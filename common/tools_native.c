@@ -176,8 +176,7 @@ static int
 native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char **payload,
     char count[3][24], struct buf *out)
 {
-	static const char *const arrays[] = {"plan", "attachments", "mcp", "mcp_allow", "deliver",
-		"after", "fallback_models"};
+	static const char *const arrays[] = {"plan", "attachments", "deliver", "after"};
 	int n = 0, b;
 	const char *given[8];
 	for (const char *const *k = schedule_args; *k; k++) {
@@ -235,12 +234,15 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
 	a->heartbeat = tools_arg_bool(args, "heartbeat", &b) && b;
 	if (tools_arg_bool(args, "enabled", &b))
 		a->enabled = b;
-	const char ***lists[] = {&a->plan, &a->attach, &a->mcp, &a->mcp_allow, &a->deliver, &a->after,
-		&a->fallback};
-	size_t *counts[] = {&a->nplan, &a->nattach, &a->nmcp, &a->nmcp_allow, &a->ndeliver, &a->nafter,
-		&a->nfallback};
+	/* The word lists follow, by their JSON names (task_fields.h). */
+	const char ***lists[4 + WORD_LISTS] = {&a->plan, &a->attach, &a->deliver, &a->after};
+	size_t *counts[4 + WORD_LISTS] = {&a->nplan, &a->nattach, &a->ndeliver, &a->nafter};
+	for (int l = 0; l < WORD_LISTS; l++) {
+		lists[4 + l] = &a->words[l];
+		counts[4 + l] = &a->nwords[l];
+	}
 	for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
-		const cJSON *v = tools_arg(args, arrays[i]), *it;
+		const cJSON *v = tools_arg(args, i < 4 ? arrays[i] : word_lists[i - 4].json), *it;
 		const char ***list = lists[i];
 		size_t *nlist = counts[i];
 		if (!v)

@@ -1,6 +1,6 @@
-/* util.c: errors, allocation, strings, growable buffers, civil dates,
+/* util.c: allocation, strings, growable buffers, civil dates,
  * RFC 3339 times, the clock (TASK_NOW) and the terminal (want_color)
- * (util.h). */
+ * (util.h); err_set is in err.c, now_get in now.c. */
 #define _DEFAULT_SOURCE
 #include <ctype.h>
 #include <errno.h>
@@ -12,39 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "utf8.h"
 #include "util.h"
-
-int
-err_set(struct err *e, int status, const char *fmt, ...)
-{
-	if (!e)
-		return status;
-	/* Room past the message, so a cut can see the character it splits. */
-	char raw[ERR_MAX + 4];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(raw, sizeof raw, fmt, ap);
-	va_end(ap);
-	size_t n = (size_t)utf8_cut(raw, ERR_MAX - 1), o = 0;
-	for (size_t i = 0; i < n;) {
-		uint32_t c;
-		size_t l = utf8_decode(raw + i, n - i, &c);
-		const char *s = l ? raw + i : UTF8_REPLACEMENT;
-		size_t sl = l ? l : sizeof UTF8_REPLACEMENT - 1;
-		if (l && (c < 0x20 || c == 0x7f)) {
-			s = isspace((int)c) ? " " : "?"; /* one line, no terminal controls */
-			sl = 1;
-		}
-		if (o + sl >= sizeof e->msg)
-			break;
-		memcpy(e->msg + o, s, sl);
-		o += sl;
-		i += l ? l : 1;
-	}
-	e->msg[o] = 0;
-	return status;
-}
 
 void *
 xmalloc(size_t n)
@@ -400,23 +368,6 @@ time_parse_rfc3339(const char *s, int64_t *t)
 	*t = days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60 + sec -
 	    sign * (oh * 3600 + om * 60);
 	return 0;
-}
-
-int
-now_get(int64_t *now, struct err *e)
-{
-	const char *env = getenv("TASK_NOW");
-	if (env && *env) {
-		if (time_parse_rfc3339(env, now) != 0)
-			return err_set(e, ST_INVALID,
-			    "TASK_NOW '%s' is not an RFC 3339 time (e.g. 2026-11-23T06:00:00Z)", env);
-		return ST_OK;
-	}
-	struct timespec ts;
-	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
-		return err_set(e, ST_ERR, "cannot read the clock: %s", strerror(errno));
-	*now = ts.tv_sec;
-	return ST_OK;
 }
 
 int

@@ -24,12 +24,13 @@ struct err {
 	char msg[ERR_MAX];
 };
 
-/* util.c */
+/* err.c */
 /* Fill e with one line of valid UTF-8, whatever it quotes (control
  * characters blanked, bytes that are not UTF-8 as U+FFFD, never cut inside
  * a character), and return status. */
 int err_set(struct err *e, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* util.c */
 void *xmalloc(size_t n);                        /* abort() on exhaustion */
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
@@ -63,7 +64,7 @@ void buf_wipe(struct buf *b);                   /* buf_free, its bytes cleared f
 int buf_read_fd(struct buf *b, int fd, size_t max); /* read to EOF; -1 on error or past max */
 
 /* Time: instants are int64_t seconds since the epoch, UTC. */
-int now_get(int64_t *now, struct err *e);       /* TASK_NOW (RFC 3339) or the clock */
+int now_get(int64_t *now, struct err *e);       /* now.c: TASK_NOW (RFC 3339) or the clock */
 void time_fmt_utc(int64_t t, char *buf, size_t n); /* 2026-11-23T06:00:00Z */
 void duration_fmt(int64_t ms, char *buf, size_t n); /* for people: 3ms, 1.2s, 2m05s; "-" if < 0 */
 int time_parse_rfc3339(const char *s, int64_t *t); /* offset or Z required; 0 ok, -1 not one */
