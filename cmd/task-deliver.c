@@ -251,8 +251,9 @@ attempt(struct pass *p, struct receipt *r, struct err *e)
 		} else if (run.status == RUN_SUCCESS)
 			text = xstrdup(run.output ? run.output : "");
 		else
-			text = xasprintf("%s%s%s", run.error ? run.error : "", run.error && run.output ?
-			    "\n\n" : "", run.output ? run.output : "");
+			/* A failure without output is its error alone, no blank lines after. */
+			text = xasprintf("%s%s%s", run.error ? run.error : "", run.error && run.output &&
+			    *run.output ? "\n\n" : "", run.output ? run.output : "");
 		struct deliver_msg m = {.id = r->id, .target = resolved, .task_id = r->task_id,
 			.task_name = name, .run_id = r->run_id, .status = run_status_name(run.status),
 			.text = text, .json = json, .now = p->now, .parts_done = r->parts_done};
