@@ -19,10 +19,11 @@ exec_field() {
 	$PY -c "import json,sys; v=json.load(open(\"got.in\")).get(sys.argv[1]); sys.stdout.write(v if isinstance(v, str) else json.dumps(v))" "$1"
 }
 # Each text kind's message, and the exec's diff, compared with the answer
-# followed by the diff task-log --diff gives for the newest run.
+# (its last line ended), a blank line, a heading and the diff task-log
+# --diff gives for the newest run.
 check_all() {
 	task-log --diff "$(last_run)" >diff &&
-	{ cat answer && printf "\nChanged since the answer before:\n" && cat diff; } >expect &&
+	$PY -c "import sys; a=open(\"answer\").read(); sys.stdout.write(a + (\"\" if a.endswith(\"\\n\") else \"\\n\") + \"\\nChanged since the answer before:\\n\" + open(\"diff\").read())" >expect &&
 	for k in slack ntfy telegram mail; do
 		check text $k >got.$k && test_cmp expect got.$k || return 1
 	done &&
@@ -39,8 +40,8 @@ test_expect_success 'the first answer has nothing before it: no diff' '
 	store_sql "SELECT count(*) FROM receipts WHERE status = '"'"'delivered'"'"'" >actual &&
 	echo 6 >expect && test_cmp expect actual &&
 	test "$(hook_field diff)" = None &&
-	check text slack >got && test_cmp answer got &&
-	check text mail >got && test_cmp answer got
+	check text slack >got.slack && test_cmp answer got.slack &&
+	check text mail >got.mail && test_cmp answer got.mail
 '
 
 test_expect_success 'a changed answer: every kind carries the diff' '
