@@ -1,9 +1,10 @@
 #!/bin/sh
 # The parts of delivery a user meets beside the sending: a task's targets
 # set, replaced and removed (options and JSON), a failure on ntfy with its
-# priority and tag, the receipts in task-log and task-show, mail through
-# sendmail when there is no smtp_url, the programs that link libcurl, and
-# an executor's environment without the delivery secrets.
+# priority and tag, SMTP's refusals, the receipts in task-log and
+# task-show, mail through sendmail when there is no smtp_url, the
+# programs that link libcurl, and an executor's environment without the
+# delivery secrets.
 . "$AC_TOP/tests/lib.sh"
 . "$AC_TOP/tests/lib-deliver.sh"
 printf '#!/bin/sh\necho fine\n' >job && chmod +x job || exit 1
@@ -56,6 +57,20 @@ test_expect_success 'the receipts in task-log --deliveries (--task, --json), tas
 	test_cmp expect actual &&
 	task-show "$id" >out && sed -n "/^deliveries:/,\$p" out >d &&
 	grep -c "delivered .*(1 attempt): HTTP 200" d >actual && test_cmp expect actual
+'
+
+test_expect_success 'SMTP: a 5xx refusal is failed at once, a 4xx retried by the next pass' '
+	fresh --deliver mailto:refuse@example.org --deliver mailto:busy@example.org &&
+	tick 2026-11-23T07:00:00Z &&
+	store_sql "SELECT target, status, attempts, next_at FROM receipts ORDER BY target" >actual &&
+	printf "mailto:busy@example.org|pending|1|%s\nmailto:refuse@example.org|failed|1|\n" \
+		$((1795417200 + 30)) >expect && test_cmp expect actual &&
+	store_sql "SELECT error FROM receipts ORDER BY target" >err &&
+	grep "^SMTP 451" err && grep "^SMTP 550" err &&
+	tick 2026-11-23T07:00:30Z &&
+	store_sql "SELECT attempts FROM receipts ORDER BY target" | paste -s -d " " >actual &&
+	echo "2 1" >expect && test_cmp expect actual &&
+	test ! -e rcv/mails
 '
 
 test_expect_success 'mailto without smtp_url: the message through sendmail -i -- ADDRESS' '
