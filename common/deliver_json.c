@@ -116,8 +116,11 @@ deliver_change_diff(struct store *st, const struct run *r)
 	struct run prev;
 	int found = 0;
 	struct err e;
-	if (run_diff_base(st, r, &prev, &found, &e) || !found)
+	if (run_diff_base(st, r, &prev, &found, &e) || !found) {
+		if (found)
+			run_free(&prev);
 		return NULL;
+	}
 	struct buf d = {0};
 	int changed = run_diff(&prev, r, 0, &d);
 	run_free(&prev);
