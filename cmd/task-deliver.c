@@ -18,6 +18,7 @@
 #include "deliver_send.h"
 #include "exec.h"
 #include "http.h"
+#include "notify.h"
 #include "opt.h"
 #include "proc.h"
 #include "prog.h"
@@ -83,6 +84,22 @@ wanted(struct pass *p, const struct task *t, const struct run *r, struct err *e)
 	    h.has_success ? h.prev_success : NULL);
 	deliver_history_free(&h);
 	return w;
+}
+
+/* Whether receipt r's task delivers on change, and so sends what changed
+ * beside the answer.  Its task gone, the config's deliver_on says. */
+static int
+carries_diff(struct pass *p, const struct receipt *r)
+{
+	struct task t;
+	struct err e;
+	unsigned mask;
+	int had = store_task_get(p->st, r->task_id, &t, &e) == ST_OK;
+	const char *on = had && t.deliver_on ? t.deliver_on : config_get(p->cf, "deliver_on");
+	int carry = !deliver_on_parse(on, &mask, &e) && (mask & (1u << EV_CHANGE));
+	if (had)
+		task_free(&t);
+	return carry;
 }
 
 static int
@@ -221,19 +238,27 @@ attempt(struct pass *p, struct receipt *r, struct err *e)
 		o.permanent = 1;
 	} else {
 		const char *name = r->task_name ? r->task_name : r->task_id;
+		char *diff = carries_diff(p, r) ? deliver_change_diff(p->st, &run) : NULL;
 		json = strcmp(r->kind, "exec") == 0 ? deliver_hook_json(p->st, &run, name, r->id) :
-		    deliver_run_json(p->st, &run, name, p->now);
+		    deliver_run_json(p->st, &run, name, p->now, diff);
 		if (!json)
 			json = xstrdup("{}");
-		if (run.status == RUN_SUCCESS)
+		if (run.status == RUN_SUCCESS && diff) {
+			const char *out = run.output ? run.output : "";
+			size_t n = strlen(out);
+			text = xasprintf("%s%s\nChanged since the answer before:\n%s", out,
+			    n && out[n - 1] != '\n' ? "\n" : "", diff);
+		} else if (run.status == RUN_SUCCESS)
 			text = xstrdup(run.output ? run.output : "");
 		else
-			text = xasprintf("%s%s%s", run.error ? run.error : "", run.error && run.output ?
-			    "\n\n" : "", run.output ? run.output : "");
+			/* A failure without output is its error alone, no blank lines after. */
+			text = xasprintf("%s%s%s", run.error ? run.error : "", run.error && run.output &&
+			    *run.output ? "\n\n" : "", run.output ? run.output : "");
 		struct deliver_msg m = {.id = r->id, .target = resolved, .task_id = r->task_id,
 			.task_name = name, .run_id = r->run_id, .status = run_status_name(run.status),
 			.text = text, .json = json, .now = p->now, .parts_done = r->parts_done};
 		deliver_send(p->h, p->cf, &m, &o);
+		free(diff);
 	}
 	r->last_at = p->now;
 	r->parts_done = o.parts_done;

@@ -31,6 +31,9 @@ scan_history(const struct run *r, void *arg)
 		s->found = strcmp(r->id, s->run_id) == 0;
 		return 0;
 	}
+	/* A replay is no occurrence of its task: not the answer before. */
+	if (r->trigger == TRIGGER_REPLAY)
+		return 0;
 	if (!h->has_prev && is_end(r->status)) {
 		h->prev = *r;
 		h->prev.output = h->prev.error = h->prev.note = NULL;
@@ -106,7 +109,31 @@ text_or_null(const char *v)
 }
 
 char *
-deliver_run_json(struct store *st, const struct run *r, const char *task_name, int64_t now)
+deliver_change_diff(struct store *st, const struct run *r)
+{
+	if (r->status != RUN_SUCCESS)
+		return NULL;
+	struct run prev;
+	int found = 0;
+	struct err e;
+	if (run_diff_base(st, r, &prev, &found, &e) || !found) {
+		if (found)
+			run_free(&prev);
+		return NULL;
+	}
+	struct buf d = {0};
+	int changed = run_diff(&prev, r, 0, &d);
+	run_free(&prev);
+	if (!changed) {
+		free(d.data);
+		return NULL;
+	}
+	return d.data;
+}
+
+char *
+deliver_run_json(struct store *st, const struct run *r, const char *task_name, int64_t now,
+    const char *diff)
 {
 	cJSON *o = cJSON_CreateObject(), *d;
 	cJSON_AddStringToObject(o, "type", "run.ended");
@@ -123,6 +150,7 @@ deliver_run_json(struct store *st, const struct run *r, const char *task_name, i
 	cJSON_AddItemToObject(d, "ended_at", json_time(r->ended_at));
 	cJSON_AddItemToObject(d, "answer", text_or_null(r->output));
 	cJSON_AddItemToObject(d, "error", text_or_null(r->error));
+	cJSON_AddItemToObject(d, "diff", text_or_null(diff));
 	add_spend(st, r->id, d);
 	char *s = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
@@ -154,25 +182,23 @@ deliver_hook_json(struct store *st, const struct run *r, const char *task_name,
 {
 	int event = r->status != RUN_SUCCESS ? EV_FAILURE : success_event(st, r);
 	/* A change carries what changed, from the answer before. */
-	char *diff = NULL;
-	struct run prev;
-	int found = 0;
-	struct err de;
-	if (event == EV_CHANGE && !run_diff_base(st, r, &prev, &found, &de) && found) {
-		struct buf d = {0};
-		run_diff(&prev, r, 0, &d);
-		diff = d.data;
-		run_free(&prev);
-	}
+	char *diff = event == EV_CHANGE ? deliver_change_diff(st, r) : NULL;
 	struct hook_event ev = {event, r->task_id, task_name, r, NULL, diff};
 	char *line = fire_hook_event(&ev);
-	free(diff);
 	cJSON *o = cJSON_Parse(line);
 	free(line);
-	if (!o)
+	if (!o) {
+		free(diff);
 		return NULL;
+	}
+	/* A delivery carries the whole answer, and so the whole diff. */
 	cJSON_ReplaceItemInObject(o, "output", cJSON_CreateString(r->output ? r->output : ""));
 	cJSON_ReplaceItemInObject(o, "output_truncated", cJSON_CreateFalse());
+	if (diff) {
+		cJSON_ReplaceItemInObject(o, "diff", cJSON_CreateString(diff));
+		cJSON_ReplaceItemInObject(o, "diff_truncated", cJSON_CreateFalse());
+	}
+	free(diff);
 	cJSON_AddStringToObject(o, "delivery_id", delivery_id);
 	cJSON_AddNumberToObject(o, "attempt", r->attempt);
 	add_spend(st, r->id, o);

@@ -24,11 +24,17 @@ struct deliver_history {
 int deliver_history_get(struct store *st, const struct run *r, struct deliver_history *h,
     struct err *e);
 void deliver_history_free(struct deliver_history *h);
-/* A webhook's body: the run and its whole answer (malloc'd). */
-char *deliver_run_json(struct store *st, const struct run *r, const char *task_name, int64_t now);
-/* An exec: target's input: a notify hook's line, with the whole answer,
- * the delivery's id and the run's spending (malloc'd, newline-ended;
- * NULL when it cannot be made). */
+/* What changed in success r's answer since the success before it
+ * (run_diff.h), malloc'd; NULL when r is no success, has none before it
+ * or answered the same. */
+char *deliver_change_diff(struct store *st, const struct run *r);
+/* A webhook's body: the run, its whole answer and diff (NULL: null),
+ * malloc'd. */
+char *deliver_run_json(struct store *st, const struct run *r, const char *task_name, int64_t now,
+    const char *diff);
+/* An exec: target's input: a notify hook's line, with the whole answer
+ * (and a change's whole diff), the delivery's id and the run's spending
+ * (malloc'd, newline-ended; NULL when it cannot be made). */
 char *deliver_hook_json(struct store *st, const struct run *r, const char *task_name,
     const char *delivery_id);
 void deliver_report(const struct receipt *r);  /* the attempt's JSON line on stdout */

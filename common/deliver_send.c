@@ -364,6 +364,16 @@ send_smtp(const struct config *c, const char *smtp_url, const char *to, const ch
 	bad |= curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf) != CURLE_OK;
 	bad |= curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, t < 10000 ? t : 10000) != CURLE_OK;
 	bad |= curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, t) != CURLE_OK;
+	/* The CA the HTTP kinds trust (http.c), read as curl(1) reads it. */
+	const char *ca = getenv("CURL_CA_BUNDLE"), *cadir = NULL;
+	if (!ca || !*ca) {
+		ca = getenv("SSL_CERT_FILE");
+		cadir = getenv("SSL_CERT_DIR");
+	}
+	if (ca && *ca)
+		bad |= curl_easy_setopt(h, CURLOPT_CAINFO, ca) != CURLE_OK;
+	if (cadir && *cadir)
+		bad |= curl_easy_setopt(h, CURLOPT_CAPATH, cadir) != CURLE_OK;
 	if (user && *user)
 		bad |= curl_easy_setopt(h, CURLOPT_USERNAME, user) != CURLE_OK;
 	if (pass && *pass)

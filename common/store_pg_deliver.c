@@ -92,7 +92,9 @@ pgd_due(struct store *st, int64_t now, long max, receipt_fn fn, void *arg, struc
 {
 	static const char q[] = "SELECT " RECEIPT_COLS RECEIPT_FROM " WHERE r.status = 'pending'"
 	    " AND r.next_at <= $1 AND (r.lease_until IS NULL OR r.lease_until <= $1)"
-	    " ORDER BY r.next_at, r.created_at, r.id LIMIT $2";
+	    /* Receipts made in one pass share their times: then as their runs ended. */
+	    " ORDER BY r.next_at, r.created_at,"
+	    " (SELECT ru.ended_at FROM runs ru WHERE ru.id = r.run_id), r.id LIMIT $2";
 	struct pq_params p = {.n = 0};
 	pq_int(&p, now);
 	if (max > 0)

@@ -39,6 +39,19 @@ test_expect_success 'one target: its receipts go in the order its runs ended' '
 	echo "answer of first answer of second" >expect && test_cmp expect actual
 '
 
+test_expect_success 'runs that ended before one pass: their receipts go in the order the runs ended' '
+	reset_store && rm -f rcv/requests rcv/plan rcv/release &&
+	printf "#!/bin/sh\necho \"run at \$TASK_SLOT\"\n" >stamp && chmod +x stamp &&
+	task-add --manual --exec "$PWD/stamp" --deliver @hook --name m x >/dev/null &&
+	for i in 0 1 2 3 4 5 6 7; do
+		TASK_NOW=2026-11-23T07:0$i:00Z task-run m >/dev/null || return 1
+	done &&
+	TASK_NOW=2026-11-23T07:30:00Z task-deliver >/dev/null &&
+	$PY -c "import json; print(*[json.loads(json.loads(l)[\"body\"])[\"data\"][\"started_at\"] for l in open(\"rcv/requests\")])" >actual &&
+	for i in 0 1 2 3 4 5 6 7; do printf "2026-11-23T07:0%s:00Z\n" $i; done | paste -s -d " " >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success '--jobs wants 1 to 64; --ids takes receipt ids only' '
 	test_expect_code 2 task-deliver --jobs 0 2>err && test_one_line err &&
 	grep "^task-deliver: --jobs wants a number from 1 to 64, not .0. (try" err &&
