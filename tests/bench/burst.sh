@@ -213,14 +213,16 @@ row() {
 	done
 	wait_ready "$tool" "$n"
 	at=$(( $(date +%s) + lead ))
+	fill0=$(date +%s)
 	"fill_$tool" "$db" "$at"
 	sql "$db" "CHECKPOINT"
 	early=$(( at * 1000000000 - $(ns) ))
 	if [ $early -lt 300000000 ] && [ $# -lt 4 ]; then
-		# A loaded machine: again, with more time to set up.
+		# A loaded machine: again, with twice the time setting up took.
+		fill=$(( $(date +%s) - fill0 ))
 		stop_workers
 		sql postgres "DROP DATABASE $db"
-		row "$tool" "$label" "$n" $((lead * 2 + 2))
+		row "$tool" "$label" "$n" $((lead * 2 + 2 + fill * 2))
 		return
 	fi
 	sleep_until $(( at * 1000000000 - 50000000 ))
