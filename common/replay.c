@@ -1,9 +1,11 @@
 /* replay.c: a past run's request, for task-run --replay (replay.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
+#include "fire.h"
 #include "replay.h"
 
 struct calls_seen {
@@ -73,4 +75,25 @@ replay_request(struct store *st, const char *run_prefix, const char *model,
 	*request = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
 	return *request ? ST_OK : err_set(e, ST_ERR, "out of memory");
+}
+
+int
+replay_run(const struct replay *rp, const char *run, struct err *e)
+{
+	char task_id[37], of_run[37], run_id[37];
+	char *request;
+	int rc = replay_request(rp->st, run, rp->model, rp->provider, task_id, of_run, &request, e);
+	if (!rc)
+		rc = rp->may_run(rp->arg, task_id, e);
+	if (!rc)
+		rc = fire_replay(rp->f, task_id, of_run, request, run_id, e);
+	free(request);
+	if (rc)
+		return rc;
+	rc = rp->wait(rp->arg, run_id, e);
+	if (rp->print_id) {
+		printf("%s\n", run_id);
+		fflush(stdout);
+	}
+	return rc;
 }
