@@ -396,7 +396,7 @@ weigh_all(struct fc_ctx *x, const struct forecast *f, const int64_t *dues, size_
 			rc = ST_OK; /* its model's price is bad: its cost is not known */
 		task_free(&t);
 		if (rc || !tn) {
-			free(tn ? td : NULL);
+			free(td);
 			continue;
 		}
 		double cost = fb->b.dollars ? (g.priced ? (g.in_tokens * g.price_in + g.out_tokens *
