@@ -12,6 +12,15 @@ MANDIR ?= $(PREFIX)/share/man
 # PREFIX=~/.local, bash-completion's own directory for a user).
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+# A POSIX sh (dash, Debian's /bin/sh) hands `PREFIX=~/.local` to make with
+# its tilde unexpanded, as bash does not: expand a leading ~ here, so the
+# files, DESTDIR and the PATH note all get the real directory.
+home_path = $(if $(filter ~ ~/%,$(1)),$(HOME)$(patsubst ~%,%,$(1)),$(1))
+override PREFIX := $(call home_path,$(PREFIX))
+override BINDIR := $(call home_path,$(BINDIR))
+override MANDIR := $(call home_path,$(MANDIR))
+override BASHCOMPDIR := $(call home_path,$(BASHCOMPDIR))
+override ZSHCOMPDIR := $(call home_path,$(ZSHCOMPDIR))
 CC ?= cc
 CFLAGS ?= -g -O2
 override CFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L -Wall -Wextra $(CFLAGS)

@@ -8,6 +8,7 @@
 #include "chain.h"
 #include "fire_rules.h"
 #include "store_chain.h"
+#include "utf8.h"
 
 static const char *const on_names[CHAIN_ON_COUNT] = {"success", "failure", "any"};
 static const char *const on_verbs[CHAIN_ON_COUNT] = {"succeeds", "fails", "ends"};
@@ -182,8 +183,8 @@ chain_resolve(struct store *st, struct task *t, struct err *e)
 	if (rc)
 		return rc;
 	char ids[CHAIN_MAX][37];
+	int ons[CHAIN_MAX];
 	size_t m = 0;
-	cJSON *out = cJSON_CreateArray();
 	for (size_t i = 0; !rc && i < n; i++) {
 		char id[37];
 		struct err re;
@@ -196,18 +197,26 @@ chain_resolve(struct store *st, struct task *t, struct err *e)
 			rc = err_set(e, ST_INVALID, "after '%s': a task cannot follow itself", links[i].ref);
 			break;
 		}
-		int dup = 0;
-		for (size_t k = 0; k < m; k++)
-			dup |= strcmp(ids[k], id) == 0;
-		if (dup)
+		/* One link a task: success and failure of one task make any. */
+		size_t k = 0;
+		while (k < m && strcmp(ids[k], id) != 0)
+			k++;
+		if (k < m) {
+			if (ons[k] != links[i].on)
+				ons[k] = CHAIN_ANY;
 			continue;
-		memcpy(ids[m++], id, 37);
-		char *s = xasprintf("%s:%s", id, chain_on_name(links[i].on));
-		cJSON_AddItemToArray(out, cJSON_CreateString(s));
-		free(s);
+		}
+		memcpy(ids[m], id, 37);
+		ons[m++] = links[i].on;
 	}
 	if (!rc)
 		rc = loop_check(st, t, ids, m, e);
+	cJSON *out = cJSON_CreateArray();
+	for (size_t i = 0; !rc && i < m; i++) {
+		char *s = xasprintf("%s:%s", ids[i], chain_on_name(ons[i]));
+		cJSON_AddItemToArray(out, cJSON_CreateString(s));
+		free(s);
+	}
 	if (!rc) {
 		char *text = m ? cJSON_PrintUnformatted(out) : NULL;
 		free(t->after);
@@ -216,6 +225,26 @@ chain_resolve(struct store *st, struct task *t, struct err *e)
 	}
 	cJSON_Delete(out);
 	return rc;
+}
+
+/* src into dst[0..n), whole characters only, "..." where it was cut. */
+static void
+put_cut(char *dst, size_t n, const char *src)
+{
+	size_t len = strlen(src);
+	if (!n)
+		return;
+	if (len < n) {
+		memcpy(dst, src, len + 1);
+		return;
+	}
+	if (n < 4) {
+		dst[0] = 0;
+		return;
+	}
+	int keep = utf8_cut(src, n - 4);
+	memcpy(dst, src, (size_t)keep);
+	memcpy(dst + keep, "...", 4);
 }
 
 void
@@ -233,7 +262,7 @@ chain_describe(struct store *st, const struct task *t, char *buf, size_t n)
 		buf_printf(&b, "%s'%s' %s", i ? " or " : "after ", name, on_verbs[links[i].on]);
 		free(name);
 	}
-	snprintf(buf, n, "%s", b.data);
+	put_cut(buf, n, b.data);
 	buf_free(&b);
 }
 
@@ -245,12 +274,14 @@ chain_describe_task(struct store *st, const struct task *t, char *desc, size_t n
 	if (!chain[0])
 		return;
 	if (t->kind == KIND_MANUAL) {
-		snprintf(desc, n, "%s", chain);
+		put_cut(desc, n, chain);
 		return;
 	}
 	size_t l = strlen(desc);
-	if (l < n)
-		snprintf(desc + l, n - l, "; %s", chain);
+	if (l + 6 <= n) {
+		memcpy(desc + l, "; ", 3);
+		put_cut(desc + l + 2, n - l - 2, chain);
+	}
 }
 
 /* Would run r's occurrence be tried again (its followers wait for the end)? */

@@ -33,9 +33,10 @@ int chain_link_parse(const char *spec, struct chain_link *l, struct err *e);
 /* The links of a stored or given `after` list (a JSON array of strings);
  * *n = 0 for NULL.  ST_INVALID when it is not such a list. */
 int chain_links(const char *after, struct chain_link *out, size_t max, size_t *n, struct err *e);
-/* t->after with every REF resolved to its task's id, each task once, as
- * "ID:ON"; refused: a task that follows itself, an unknown or ambiguous
- * task, or a loop (named: 'a' -> 'b' -> 'a').  An empty list becomes NULL. */
+/* t->after with every REF resolved to its task's id, each task once (its
+ * success and its failure named make any), as "ID:ON"; refused: a task
+ * that follows itself, an unknown or ambiguous task, or a loop (named:
+ * 'a' -> 'b' -> 'a').  An empty list becomes NULL. */
 int chain_resolve(struct store *st, struct task *t, struct err *e);
 /* "after 'Fetch news' succeeds or 'Other' fails"; "" when t follows none. */
 void chain_describe(struct store *st, const struct task *t, char *buf, size_t n);

@@ -61,6 +61,29 @@ test_expect_success 'queued with a key: one run by the next pass, whoever delive
 	echo $run >expect && test_cmp expect out
 '
 
+test_expect_success 'a payload on standard input (--payload -), and one too long for the environment' '
+	rm -f log &&
+	printf "{\"from\":\"stdin\"}" | task-run --payload - hook >out &&
+	echo "event <handle it||{\"from\":\"stdin\"}> env={\"from\":\"stdin\"} file={\"from\":\"stdin\"} mode=600" >expect &&
+	test_cmp expect log &&
+	cat >long <<-\EOF &&
+	#!/bin/sh
+	cat >stdin.got
+	printf "%s" "${TASK_PAYLOAD-unset}" >env.got
+	cp "$TASK_PAYLOAD_FILE" file.got
+	EOF
+	chmod +x long &&
+	task-add --manual --name long --exec "$PWD/long" "take it" >/dev/null &&
+	head -c 65536 /dev/zero | tr "\0" a >p64k &&
+	task-run --payload @p64k long >/dev/null &&
+	test_cmp p64k env.got && test_cmp p64k file.got &&
+	{ printf "take it\n\n" && cat p64k; } >expect && test_cmp expect stdin.got &&
+	{ cat p64k && echo b; } >p64k1 &&
+	task-run --payload @p64k1 long >/dev/null &&
+	test ! -s env.got && test_cmp p64k1 file.got &&
+	{ printf "take it\n\n" && cat p64k1; } >expect && test_cmp expect stdin.got
+'
+
 test_expect_success 'bad payloads and keys: one line, exit 2, nothing run' '
 	rm -f log &&
 	head -c 1048577 /dev/zero | tr "\0" a >big &&

@@ -88,13 +88,31 @@ test_expect_success 'a gate past its --gate-timeout: a timeout, its process ende
 	test "$(calls)" = 1
 '
 
-test_expect_success 'bad gates are refused when the task is made; --gate "" removes it' '
+test_expect_success 'a scheduled gate past its timeout: retried, then counted as a failure and told' '
+	echo hang >code && rm -f told &&
+	TASK_NOW=2026-11-23T07:59:00Z task-add --cron "0 8 * * *" --retries 1 --name slowday \
+		--gate "$PWD/gate" --gate-timeout 1 --notify "$PWD/hook" x >/dev/null &&
+	TASK_NOW=2026-11-23T08:00:10Z task-tick >out 2>err &&
+	grep -q "\"status\":\"timeout\",.*\"error\":\"gate: timed out after 1 s" out &&
+	task-show slowday >show &&
+	grep -q "^next run: .*a retry of the occurrence of 2026-11-23 08:00 UTC, which failed" show &&
+	TASK_NOW=2026-11-23T08:01:10Z task-tick >out 2>err &&
+	grep -q "\"trigger\":\"retry\",.*\"status\":\"timeout\"" out &&
+	task-show slowday | grep -q "^failures: *1$" &&
+	test_until 20 eval "grep -q \"\\\"event\\\":\\\"failure\\\"\" told" &&
+	test "$(calls)" = 1
+'
+
+test_expect_success 'bad gates are refused when the task is made; no shell reads one; --gate "" removes it' '
 	test_expect_code 2 task-add --manual --gate "unclosed \"quote" x 2>err && test_one_line err &&
 	grep -q "bad --gate" err &&
 	test_expect_code 2 task-add --manual --gate true --gate-timeout 0 x 2>err && test_one_line err &&
 	task-add --manual --name lost --gate "no-such-gate --now" --exec cat x >/dev/null &&
 	test_expect_code 1 task-run lost 2>err &&
 	grep -q "failed: gate: command .no-such-gate. not found in PATH" err &&
+	task-add --manual --name noshell --gate "echo \$HOME; \$(id) *" --exec cat "[{{gate}}]" >/dev/null &&
+	task-run noshell >actual &&
+	printf "[\$HOME; \$(id) *\n]" >expect && test_cmp expect actual &&
 	task-edit slow --gate "" >/dev/null &&
 	task-ls --json | grep "\"name\":\"slow\"" >json && ! grep -q "\"gate\"" json
 '
