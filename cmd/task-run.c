@@ -27,6 +27,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "backfill.h"
 #include "config.h"
 #include "when.h"
 #include "exec.h"
@@ -67,9 +68,6 @@ struct runner {
 	int replay;          /* --replay: print the new run's id, not its answer */
 };
 
-#define BACKFILL_MAX 100 /* occurrences in one --backfill range, at most */
-#define STORE_WAIT_MS 60000 /* how long a backfill waits for its store to come back */
-#define BACKFILL_WAIT_MS 200 /* between looks at a task another run holds */
 
 static int64_t
 clock_now(void *arg)
@@ -159,7 +157,7 @@ run_wait(struct runner *rn, const char *run_id, struct err *e)
 	 * recorded once it is back, before the next occurrence. */
 	struct err fe;
 	if (rn->range && !rn->done && fire_unrecorded(rn->f) &&
-	    fire_flush(rn->f, mono_ms() + STORE_WAIT_MS, &fe))
+	    fire_flush(rn->f, mono_ms() + BACKFILL_STORE_WAIT_MS, &fe))
 		fprintf(stderr, "%s: %s\n", prog, fe.msg);
 	return rn->done ? rn->rc_run : err_set(e, ST_ERR, "run %.8s was not recorded", run_id);
 }
@@ -225,143 +223,24 @@ event_now(struct runner *rn, const char *id, const char *payload, const char *ke
 	return rc || dup ? rc : run_wait(rn, run_id, e);
 }
 
-/* --backfill's range in t's zone: both ends in the past, in order. */
 static int
-backfill_range(struct runner *rn, const struct task *t, int64_t *from, int64_t *to, struct err *e)
+stopped(void *arg)
 {
-	const char *dots = strstr(rn->range, "..");
-	const struct tz *z;
-	struct err sub;
-	int rc = zones_get(rn->zs, t->tz, &z, e);
-	if (rc)
-		return rc;
-	if (!dots || dots == rn->range || !dots[2])
-		return err_set(e, ST_INVALID, "bad --backfill '%s': expected FROM..TO, e.g."
-		    " 2026-11-20T00:00Z..2026-11-21T00:00Z", rn->range);
-	char *a = xstrndup(rn->range, (size_t)(dots - rn->range));
-	rc = when_read(a, rn->now, z, rn->when_flags | WHEN_PAST_OK, from, &sub);
-	if (!rc)
-		rc = when_read(dots + 2, rn->now, z, rn->when_flags | WHEN_PAST_OK, to, &sub);
-	free(a);
-	if (rc)
-		return err_set(e, ST_INVALID, "bad --backfill '%s': %s", rn->range, sub.msg);
-	if (*to > rn->now)
-		return err_set(e, ST_INVALID, "--backfill '%s' ends in the future: only past occurrences"
-		    " are backfilled", rn->range);
-	if (*from > *to)
-		return err_set(e, ST_INVALID, "--backfill '%s' ends before it starts", rn->range);
-	if (!task_repeats(t))
-		return err_set(e, ST_INVALID, "task '%s' (%.8s) has no recurring schedule to backfill",
-		    t->name, t->id);
-	return ST_OK;
+	return stop_seen(arg);
 }
 
-/* The occurrences in [from, to], at most BACKFILL_MAX; those before the
- * task was made only with --before-created (a task made today has no
- * debt from last week), saying how many were left out. */
 static int
-backfill_slots(struct runner *rn, const struct task *t, int64_t from, int64_t to, int64_t *slots,
-    int *n, struct err *e)
+wait_run(void *arg, const char *run_id, struct err *e)
 {
-	int64_t s = from - 1;
-	long before = 0;
-	*n = 0;
-	if (!rn->before_created && t->created_at != TIME_NONE && from < t->created_at) {
-		for (int64_t b = from - 1;;) {
-			int rc = task_next_slot(t, rn->zs, b, &b, e);
-			if (rc)
-				return rc;
-			if (b == TIME_NONE || b > to || b >= t->created_at)
-				break;
-			before++;
-		}
-		if (before) {
-			char made[40];
-			time_fmt_utc(t->created_at, made, sizeof made);
-			fprintf(stderr, "%s: %ld occurrence%s of '%.60s' before it was made (%s) left out;"
-			    " --before-created runs %s too\n", prog, before, before == 1 ? "" : "s",
-			    t->name, made, before == 1 ? "it" : "them");
-		}
-		s = t->created_at - 1;
-		if (s < from - 1)
-			s = from - 1;
-	}
-	for (;;) {
-		int rc = task_next_slot(t, rn->zs, s, &s, e);
-		if (rc)
-			return rc;
-		if (s == TIME_NONE || s > to)
-			return ST_OK;
-		if (*n == BACKFILL_MAX)
-			return err_set(e, ST_INVALID, "--backfill '%s' holds more than %d occurrences of"
-			    " task '%.8s'; backfill a shorter range at a time", rn->range, BACKFILL_MAX,
-			    t->id);
-		slots[(*n)++] = s;
-	}
-}
-
-/* After a store error: was it the store going away (a server restarting,
- * a failover), for which a backfill waits until until, as task-tick
- * does?  An error of a store that answers is not waited for. */
-static int
-store_gone(struct runner *rn, int64_t until)
-{
-	char what[512];
-	struct err e;
-	if (mono_ms() >= until)
-		return 0;
-	return store_refresh(rn->st, what, sizeof what, &e) != ST_OK || what[0];
-}
-
-/* One occurrence: run it unless it ran, waiting while the task runs and
- * while its store is away. */
-static int
-backfill_one(struct runner *rn, const char *id, int64_t slot, struct err *e)
-{
-	char run_id[37], when[40];
-	int ran = 0, rc;
-	time_fmt_utc(slot, when, sizeof when);
-	if (rn->dry_run) {
-		if ((rc = fire_slot_ran(rn->f, id, slot, &ran, e)) || ran)
-			return rc;
-		if (rn->json)
-			printf("{\"task_id\":\"%s\",\"slot\":\"%s\"}\n", id, when);
-		else
-			printf("%s\n", when);
-		return ST_OK;
-	}
-	int64_t store_until = mono_ms() + STORE_WAIT_MS;
-	while ((rc = fire_backfill(rn->f, id, slot, run_id, &ran, e)) == ST_REFUSED ||
-	    (rc == ST_ERR && store_gone(rn, store_until))) {
-		if (stop_seen(rn))
-			return ST_ERR;
-		poll(NULL, 0, BACKFILL_WAIT_MS);
-	}
-	if (rc || ran)
-		return rc;
-	return run_wait(rn, run_id, e);
+	return run_wait(arg, run_id, e);
 }
 
 static int
 backfill(struct runner *rn, const char *id, struct err *e)
 {
-	struct task t;
-	int64_t from, to, slots[BACKFILL_MAX];
-	int n = 0, rc = store_task_get(rn->st, id, &t, e), worst = ST_OK;
-	if (rc)
-		return rc;
-	if (!(rc = backfill_range(rn, &t, &from, &to, e)))
-		rc = backfill_slots(rn, &t, from, to, slots, &n, e);
-	task_free(&t);
-	for (int i = 0; !rc && i < n && !stop_seen(rn); i++) {
-		int one = backfill_one(rn, id, slots[i], e);
-		/* A failed run said so; an error of the store ends it. */
-		if (one && one != ST_ERR)
-			rc = one;
-		else if (one > worst)
-			worst = one;
-	}
-	return rc ? rc : stop_seen(rn) ? ST_ERR : worst;
+	struct backfill b = {rn->st, rn->f, rn->zs, rn->now, rn->range, rn->when_flags,
+	    rn->before_created, rn->dry_run, rn->json, prog, stopped, wait_run, rn};
+	return backfill_task(&b, id, e);
 }
 
 static int
@@ -406,27 +285,19 @@ within_budget(struct runner *rn, const char *id, struct err *e)
 	return rc;
 }
 
-/* --replay RUN: its request sent again as a new run, whose id is printed. */
+static int
+budget_ok(void *arg, const char *task_id, struct err *e)
+{
+	struct runner *rn = arg;
+	return rn->force ? ST_OK : within_budget(rn, task_id, e);
+}
+
 static int
 replay_now(struct runner *rn, const char *run, const char *model, const char *provider,
     struct err *e)
 {
-	char task_id[37], of_run[37], run_id[37];
-	char *request;
-	int rc = replay_request(rn->st, run, model, provider, task_id, of_run, &request, e);
-	if (!rc && !rn->force)
-		rc = within_budget(rn, task_id, e);
-	if (!rc)
-		rc = fire_replay(rn->f, task_id, of_run, request, run_id, e);
-	free(request);
-	if (rc)
-		return rc;
-	rc = run_wait(rn, run_id, e);
-	if (!rn->json) {
-		printf("%s\n", run_id);
-		fflush(stdout);
-	}
-	return rc;
+	struct replay rp = {rn->st, rn->f, model, provider, !rn->json, budget_ok, wait_run, rn};
+	return replay_run(&rp, run, e);
 }
 
 static int

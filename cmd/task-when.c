@@ -16,12 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
-
 #include "chain.h"
 #include "config.h"
 #include "cron.h"
-#include "forecast.h"
+#include "forecast_cost.h"
 #include "opt.h"
 #include "prog.h"
 #include "simulate.h"
@@ -70,32 +68,6 @@ usage(FILE *f)
 	    "                   model's typical call; held against the budgets\n"
 	    "      --model M    --cost at model M's price and typical answer\n"
 	    "  -h, --help, -V, --version\n");
-}
-
-/* When neither reading works, worth reporting as a cron error rather than a
- * time error: a nickname, or a string with a '*' or of four or more words
- * starting with a cron field. */
-static int
-looks_like_cron(const char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	if (*s == '@' || strchr(s, '*'))
-		return 1;
-	int words = 0, first_ok = 1;
-	for (const char *p = s; *p;) {
-		const char *w = p;
-		while (*p && !isspace((unsigned char)*p))
-			p++;
-		if (words == 0)
-			for (const char *q = w; q < p; q++)
-				if (!isdigit((unsigned char)*q) && !strchr(",-/", *q))
-					first_ok = 0;
-		words++;
-		while (isspace((unsigned char)*p))
-			p++;
-	}
-	return words >= 4 && first_ok;
 }
 
 /* Instants past 9999-12-31T23:59:59, in UTC or in the zone, have no
@@ -319,7 +291,7 @@ print_once(const struct request *r, const char *sched, const struct err *ce, str
 {
 	int64_t t;
 	if (when_read(sched, now, z, flags | WHEN_PAST_OK, &t, e) != ST_OK &&
-	    looks_like_cron(sched)) {
+	    schedule_looks_like_cron(sched)) {
 		*e = *ce;
 		return ST_INVALID;
 	}
@@ -407,16 +379,6 @@ print_task(struct request *r, struct task *t, struct zones *zs, struct tz *z, in
 	return rc;
 }
 
-/* A task to preview: what a task needs besides its schedule. */
-static void
-preview_init(struct task *t, struct tz *z)
-{
-	task_init(t);
-	t->name = xstrdup("preview");
-	t->prompt = xstrdup("preview");
-	t->tz = xstrdup(tz_name(z));
-}
-
 /* The instants of a schedule given with task-add's flags, read and
  * checked as task-add reads them, up to -n or its end.  With --every,
  * --from is its anchor, the first instant listed. */
@@ -426,7 +388,7 @@ print_flags(struct request *r, struct tz *z, int64_t now, unsigned flags, struct
 	struct task t;
 	struct zones *zs = zones_new();
 	int changed, rc;
-	preview_init(&t, z);
+	schedule_preview_init(&t, z);
 	r->sched.tz = r->zone;
 	r->sched.when_flags = flags;
 	r->sched.creating = 1;
@@ -458,7 +420,7 @@ print_every(struct request *r, const char *sched, struct tz *z, int64_t now, uns
 		return rc == ST_NOTFOUND ? ST_OK : rc;
 	struct task t;
 	struct zones *zs = zones_new();
-	preview_init(&t, z);
+	schedule_preview_init(&t, z);
 	t.kind = KIND_EVERY;
 	t.every = secs > INT32_MAX ? INT32_MAX : (int)secs;
 	t.anchor = anchor != TIME_NONE ? anchor : now - (now % 60 + 60) % 60;
@@ -531,144 +493,6 @@ out:
 	return rc;
 }
 
-/* --simulate [DURATION]: every enabled task of the store, from now on. */
-static int
-simulate(const char *duration, const struct tz *z, int64_t now, int json, struct err *e)
-{
-	long secs = 7 * 86400;
-	if (duration && (parse_duration(duration, &secs) != 0 || secs < 60 || secs > SIM_MAX_SECS))
-		return err_set(e, ST_INVALID, "--simulate: bad duration '%.40s': expected 1m to 366d, "
-		    "like 7d, 12h or 90m", duration);
-	struct store *st = NULL;
-	struct config *cf = NULL;
-	struct sim *s = NULL;
-	int rc = config_load(&cf, e) ? ST_ERR : ST_OK;
-	if (!rc)
-		rc = store_open(NULL, STORE_READ, &st, e);
-	if (!rc)
-		rc = sim_run(st, cf, z, now, secs, &s, e);
-	if (!rc && json)
-		sim_print_json(s, stdout);
-	else if (!rc)
-		sim_print_text(s, stdout, isatty(STDOUT_FILENO));
-	sim_free(s);
-	store_close(st);
-	config_free(cf);
-	return rc;
-}
-
-/* A schedule alone as --cost reads it, into t (preview_init'd): task-add's
- * flags, else an interval, a cron expression or one instant. */
-static int
-cost_schedule(struct request *r, const char *sched, struct task *t, struct tz *z,
-    struct zones *zs, int64_t now, unsigned flags, struct err *e)
-{
-	int changed, rc;
-	if (r->sched.nkinds) {
-		r->sched.tz = r->zone;
-		r->sched.when_flags = flags;
-		r->sched.creating = 1;
-		if (r->sched.every && r->from)
-			r->sched.from = r->from;
-		return taskargs_apply(&r->sched, t, now, zs, &changed, e);
-	}
-	int64_t secs, anchor, at;
-	struct cron cr;
-	struct err ce = {{0}};
-	if ((rc = when_every(sched, now, z, flags, &secs, &anchor, e)) != ST_NOTFOUND) {
-		t->kind = KIND_EVERY;
-		t->every = secs > INT32_MAX ? INT32_MAX : (int)secs;
-		t->anchor = anchor != TIME_NONE ? anchor : now - (now % 60 + 60) % 60;
-		return rc;
-	}
-	if (cron_parse(sched, &cr, &ce) == ST_OK) {
-		t->kind = KIND_CRON;
-		t->cron = xstrdup(sched);
-		return ST_OK;
-	}
-	if ((rc = when_read(sched, now, z, flags, &at, e))) {
-		if (looks_like_cron(sched))
-			*e = ce;
-		return rc;
-	}
-	t->kind = KIND_AT;
-	t->plan = xmalloc(sizeof *t->plan);
-	t->plan[0] = at;
-	t->nplan = 1;
-	return ST_OK;
-}
-
-/* --cost: the forecast of a stored task (--id, or a word that names one)
- * or of a schedule, read as task-add would read it. */
-static int
-cost(struct request *r, const char *sched, int words, struct tz *z, int64_t now, unsigned flags,
-    struct err *e)
-{
-	struct store *st = NULL;
-	struct config *cf = NULL;
-	struct zones *zs = zones_new();
-	struct task t;
-	struct forecast f;
-	int with_task = 0;
-	char id[37], desc[768], from[64];
-	struct err sub;
-	task_init(&t);
-	int rc = config_load(&cf, e) ? ST_ERR : ST_OK;
-	if (!rc)
-		rc = store_open(NULL, STORE_READ, &st, e);
-	if (!rc && (r->id || (words == 1 && !r->sched.nkinds &&
-	    store_task_resolve(st, sched, 0, id, &sub) == ST_OK))) {
-		with_task = 1;
-		if (r->id)
-			rc = store_task_resolve(st, r->id, 0, id, e);
-		/* t holds nothing yet; a failed read leaves nothing to free. */
-		if (!rc && (rc = store_task_get(st, id, &t, e)))
-			task_init(&t);
-		zones_set_stagger(zs, r->stagger);
-	} else if (!rc) {
-		preview_init(&t, z);
-		rc = cost_schedule(r, sched, &t, z, zs, now, flags, e);
-		if (rc && words == 1 && !r->sched.nkinds && id_prefix_ok(sched))
-			err_set(e, rc, "no task '%.40s', and no schedule", sched);
-		if (!rc)
-			rc = task_finalize(&t, 1, 1, now, zs, e);
-	}
-	if (!rc)
-		rc = forecast_task(st, cf, &t, r->model, with_task, zs, now, &f, e);
-	if (rc)
-		goto out;
-	task_describe(&t, zs, desc, sizeof desc);
-	task_fmt_time(&t, zs, now, TIME_WALL_ZONE, from, sizeof from);
-	if (r->json) {
-		cJSON *o = forecast_json(&f);
-		if (with_task) {
-			cJSON_AddStringToObject(o, "id", t.id);
-			cJSON_AddStringToObject(o, "name", t.name);
-		}
-		cJSON_AddStringToObject(o, "description", desc);
-		cJSON_AddStringToObject(o, "tz", t.tz);
-		char *text = cJSON_PrintUnformatted(o);
-		if (text)
-			puts(text);
-		free(text);
-		cJSON_Delete(o);
-	} else {
-		char line[1024], q[112];
-		if (with_task)
-			snprintf(line, sizeof line, "task %.8s %s: %s (%s)", t.id,
-			    utf8_quote(q, 104, t.name, strlen(t.name)), desc, t.tz);
-		else
-			snprintf(line, sizeof line, "%s (%s)", desc, t.tz);
-		forecast_print(&f, line, from, stdout);
-	}
-out:
-	task_free(&t);
-	zones_free(zs);
-	store_close(st);
-	config_free(cf);
-	return rc;
-}
-
 static int
 task_when(int argc, char **argv)
 {
@@ -709,9 +533,12 @@ task_when(int argc, char **argv)
 	    cron_parse(sched.data, &cr, &ce) == ST_OK)
 		taskargs_take(&r.sched, 'c', sched.data, argv, argc, &optind);
 	if (r.cost)
-		rc = cost(&r, sched.data ? sched.data : "", argc - optind, z, now, flags, &e);
+		{
+		struct cost_query q = {r.zone, r.from, r.id, r.model, r.stagger, r.json, &r.sched};
+		rc = forecast_cost(&q, sched.data ? sched.data : "", argc - optind, z, now, flags, &e);
+	}
 	else if (r.simulate)
-		rc = simulate(optind < argc ? argv[optind] : NULL, z, now, r.json, &e);
+		rc = sim_command(optind < argc ? argv[optind] : NULL, z, now, r.json, &e);
 	else if (!r.sched.nkinds && optind >= argc)
 		rc = print_stored(&r, &z, now, &e);
 	else if (r.sched.nkinds)

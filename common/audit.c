@@ -99,6 +99,14 @@ audit_actor_agent(const char *origin, const char *run_id, const char *scope)
 }
 
 char *
+audit_actor_scheduler(void)
+{
+	cJSON *j = actor_base();
+	cJSON_AddStringToObject(j, "scheduler", "task-tick");
+	return print_free(j);
+}
+
+char *
 audit_actor_token(const char *name)
 {
 	cJSON *j = actor_base();
@@ -116,7 +124,11 @@ audit_actor_describe(const char *actor, char *buf, size_t n)
 	const cJSON *scope = cJSON_GetObjectItemCaseSensitive(j, "scope");
 	const cJSON *uid = cJSON_GetObjectItemCaseSensitive(j, "uid");
 	const cJSON *host = cJSON_GetObjectItemCaseSensitive(j, "host");
-	if (cJSON_IsString(tok))
+	const cJSON *sched = cJSON_GetObjectItemCaseSensitive(j, "scheduler");
+	if (cJSON_IsString(sched) && cJSON_IsNumber(uid) && cJSON_IsString(host))
+		snprintf(buf, n, "%s (uid %lld on %s)", sched->valuestring, (long long)uid->valuedouble,
+		    host->valuestring);
+	else if (cJSON_IsString(tok))
 		snprintf(buf, n, "token %s", tok->valuestring);
 	else if (cJSON_IsString(agent) && cJSON_IsString(run))
 		snprintf(buf, n, "agent run %.8s%s%s%s", run->valuestring,
@@ -138,8 +150,8 @@ audit_actor_describe(const char *actor, char *buf, size_t n)
 static int
 bookkeeping(const char *k)
 {
-	static const char *const keys[] = {"updated_at", "description", "next_run_at", "status",
-	    "paused", "consecutive_failures", NULL};
+	static const char *const keys[] = {"updated_at", "description", "next_run_at", "due_at",
+	    "status", "paused", "consecutive_failures", NULL};
 	for (int i = 0; keys[i]; i++)
 		if (strcmp(k, keys[i]) == 0)
 			return 1;

@@ -36,11 +36,14 @@ void audit_entry_free(struct audit_entry *a);
 /* a's hash (hex) over its canonical form, prev included; -1 if libcrypto failed. */
 int audit_hash(const struct audit_entry *a, char out[65]);
 /* Who, as JSON (malloc'd): the user (uid and host), or an agent (its
- * origin, run and scope) acting for that user, or a task-web token. */
+ * origin, run and scope) acting for that user, or a task-web token, or
+ * the scheduler's own rules (a pause after failures) as that user. */
 char *audit_actor_user(void);
 char *audit_actor_agent(const char *origin, const char *run_id, const char *scope);
 char *audit_actor_token(const char *name);
-/* The actor for people: "uid 1000 on HOST", "agent run ID (scope S)", "token NAME". */
+char *audit_actor_scheduler(void);
+/* The actor for people: "uid 1000 on HOST", "agent run ID (scope S)", "token NAME",
+ * "task-tick (uid 1000 on HOST)". */
 void audit_actor_describe(const char *actor, char *buf, size_t n);
 /* The fields that differ between a and b (either may be NULL: created,
  * deleted) as two JSON objects (malloc'd; NULL for a NULL side) and the

@@ -10,6 +10,7 @@
 #include "fire_owner.h"
 #include "fire_rules.h"
 #include "notify.h"
+#include "store_audit.h"
 #include "task_fields.h"
 
 int
@@ -217,13 +218,17 @@ claim_overlap(struct claim_ctx *x, struct task *t, const struct claim_choice *c,
 }
 
 /* The retry t waited for was overtaken by a newer occurrence: counted
- * failed now.  1 if that paused t (told once committed). */
+ * failed now.  1 if that paused t (told once committed, on the audit
+ * trail now: *rc). */
 static int
-retry_dropped(struct claim_ctx *x, struct task *t, const struct decision *d)
+retry_dropped(struct claim_ctx *x, struct task *t, const struct decision *d, int *rc,
+    struct err *e)
 {
+	int was_enabled = t->enabled;
 	t->updated_at = x->now;
 	if (!rules_retry_dropped(t, x->f->zs, d))
 		return 0;
+	*rc = store_audit_auto_pause(x->f->st, t, was_enabled, e);
 	struct notice *n = xcalloc(1, sizeof *n);
 	n->event = EV_PAUSED;
 	task_copy(&n->task, t);
@@ -281,7 +286,7 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		rc = claim_overlap(x, t, &c, &cur, r, e);
 		goto done;
 	}
-	if (c.count_failure && (retry_dropped(x, t, d) || c.what == CLAIM_DO_PAUSE))
+	if (c.count_failure && (retry_dropped(x, t, d, &rc, e) || c.what == CLAIM_DO_PAUSE))
 		goto done;
 	if (c.what == CLAIM_DO_BUDGET_SKIP) {
 		/* A last occurrence waits for the next window. */

@@ -14,6 +14,7 @@
 #include "outcome.h"
 #include "proc.h"
 #include "run_diff.h"
+#include "store_audit.h"
 #include "utf8.h"
 
 /* The task after one of ctx's jobs ended: the rules, and what to announce. */
@@ -34,12 +35,15 @@ fire_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 	int event = j && j->no_resources ? -1 : notify_run_event(t, r, mask, hash);
 	if (hash[0] && !(j && j->no_resources))
 		set_str(&t->output_hash, hash);
-	int was_paused = t->paused != NULL;
+	int was_paused = t->paused != NULL, was_enabled = t->enabled;
 	int queued = 0, rc = ST_OK;
 	if (j && j->no_resources)
 		rules_unstarted(t, x->f->zs, r, x->now);
 	else
 		rules_after_run(t, x->f->zs, r, x->now);
+	/* A pause after failures is a change to the task: on the audit trail. */
+	if (!was_paused && t->paused && (rc = store_audit_auto_pause(x->f->st, t, was_enabled, e)))
+		return rc;
 	/* Its followers' inputs, in the unit of work that records the end. */
 	if (!(j && j->no_resources) && (rc = chain_fire(x->f->st, x->f->zs, t, r, x->now, &queued, e)))
 		return rc;

@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "chain.h"
 #include "config.h"
 #include "forecast.h"
 #include "store.h"
@@ -40,35 +41,59 @@ next_window(int period, const struct tz *z, int64_t w)
 }
 
 void
-forecast_budget_check(const struct forecast *f, const int64_t *dues, size_t n,
-    const struct tz *z, struct forecast_budget *fb)
+forecast_weigh(const struct forecast_fire *fires, size_t n, const struct tz *z,
+    struct forecast_budget *fb)
 {
-	double per_run = fb->b.dollars ? f->run_dollars : f->in_tokens + f->out_tokens;
-	fb->known = !fb->b.dollars || f->priced;
-	fb->worst = 0;
+	fb->worst = fb->own = 0;
 	fb->worst_runs = 0;
 	fb->worst_at = TIME_NONE;
 	fb->worst_from[0] = 0;
 	fb->over = 0;
+	double own_all = 0;
+	for (size_t k = 0; k < n; k++)
+		own_all += fires[k].own ? fires[k].cost : 0;
 	size_t i = 0;
-	for (int64_t w = n ? budget_window(fb->b.period, z, dues[0]) : 0; i < n;) {
+	for (int64_t w = n ? budget_window(fb->b.period, z, fires[0].at) : 0; i < n;) {
 		int64_t next = next_window(fb->b.period, z, w);
 		long runs = 0;
-		for (; i < n && dues[i] < next; i++)
+		double sum = 0, own = 0;
+		for (; i < n && fires[i].at < next; i++) {
 			runs++;
-		if (runs > fb->worst_runs) {
+			sum += fires[i].cost;
+			own += fires[i].own ? fires[i].cost : 0;
+		}
+		/* The costliest window; among equals the earliest, and a window
+		 * of runs that cost nothing known still names the busiest. */
+		if (sum > fb->worst || (fb->worst == 0 && runs > fb->worst_runs)) {
+			fb->worst = sum;
+			fb->own = own;
 			fb->worst_runs = runs;
 			fb->worst_at = w;
 		}
 		if (next <= w)
 			break;
-		w = i < n ? budget_window(fb->b.period, z, dues[i]) : next;
+		w = i < n ? budget_window(fb->b.period, z, fires[i].at) : next;
 	}
-	fb->worst = (double)fb->worst_runs * per_run;
 	if (fb->worst_at != TIME_NONE)
 		tz_fmt_local(z, fb->worst_at, fb->worst_from, sizeof fb->worst_from);
-	/* As budgets count: reached is over (a hair of float noise aside). */
-	fb->over = fb->known && fb->worst > 0 && fb->worst >= fb->b.amount * (1 - 1e-9);
+	/* As budgets count: reached is over (a hair of float noise aside), and
+	 * only when the task itself spends: others alone are not its doing. */
+	fb->over = fb->known && fb->worst > 0 && own_all > 0 &&
+	    fb->worst >= fb->b.amount * (1 - 1e-9);
+}
+
+void
+forecast_budget_check(const struct forecast *f, const int64_t *dues, size_t n,
+    const struct tz *z, struct forecast_budget *fb)
+{
+	double per_run = fb->b.dollars ? f->run_dollars : f->in_tokens + f->out_tokens;
+	fb->known = !fb->b.dollars || f->priced;
+	struct forecast_fire *fires = n ? xmalloc(n * sizeof *fires) : NULL;
+	for (size_t i = 0; i < n; i++)
+		fires[i] = (struct forecast_fire){dues[i], per_run, 1};
+	forecast_weigh(fires, n, z, fb);
+	fb->tasks = n > 0;
+	free(fires);
 }
 
 int
@@ -169,14 +194,46 @@ own_command(const struct task *t)
 	return (size_t)(p + len - base) != strlen("llm-call") || strncmp(base, "llm-call", 8) != 0;
 }
 
+/* What forecast_task reads once and holds for every task it weighs. */
+struct fc_ctx {
+	struct store *st;
+	const struct config *cf;
+	struct zones *zs;
+	int64_t now;
+	const struct task *self;   /* the task as given, in place of its stored self */
+	struct typical *typicals;  /* the call log's mean call, a model at a time */
+	size_t ntypicals;
+	struct err *e;
+};
+
 static int
-tokens_per_run(struct store *st, const struct task *t, int with_task, int64_t now,
-    struct forecast *f, struct err *e)
+typical_of(struct fc_ctx *x, const char *model, const struct typical **out)
+{
+	for (size_t i = 0; i < x->ntypicals; i++)
+		if (strcmp(x->typicals[i].model, model) == 0) {
+			*out = &x->typicals[i];
+			return ST_OK;
+		}
+	struct typical ty = {.model = model};
+	int rc = store_call_usage(x->st, x->now - (int64_t)FORECAST_LOG_DAYS * 86400, take_model_call,
+	    &ty, x->e);
+	if (rc)
+		return rc;
+	ty.model = xstrdup(model);
+	x->typicals = xrealloc(x->typicals, (x->ntypicals + 1) * sizeof *x->typicals);
+	x->typicals[x->ntypicals] = ty;
+	*out = &x->typicals[x->ntypicals++];
+	return ST_OK;
+}
+
+static int
+tokens_per_run(struct fc_ctx *x, const struct task *t, int with_task, struct forecast *f)
 {
 	int rc;
 	if (with_task && t->id[0]) {
 		struct recent r = {0};
-		if ((rc = store_call_list(st, NULL, t->id, FORECAST_RUNS * 50, take_run_call, &r, e)))
+		if ((rc = store_call_list(x->st, NULL, t->id, FORECAST_RUNS * 50, take_run_call, &r,
+		    x->e)))
 			return rc;
 		if (r.nruns) {
 			f->basis = FC_RUNS;
@@ -190,20 +247,178 @@ tokens_per_run(struct store *st, const struct task *t, int with_task, int64_t no
 		f->basis = FC_EXEC;
 		return ST_OK;
 	}
-	struct typical ty = {.model = f->model};
-	if ((rc = store_call_usage(st, now - (int64_t)FORECAST_LOG_DAYS * 86400, take_model_call, &ty, e)))
+	const struct typical *ty;
+	if ((rc = typical_of(x, f->model, &ty)))
 		return rc;
-	f->basis_count = ty.calls;
+	f->basis_count = ty->calls;
 	if (with_task) {
 		f->basis = FC_PROMPT;
 		f->in_tokens = (double)forecast_prompt_tokens(t->prompt, t->system_prompt);
-		f->out_tokens = ty.calls ? ty.out / (double)ty.calls : 0;
-	} else if (ty.calls) {
+		f->out_tokens = ty->calls ? ty->out / (double)ty->calls : 0;
+	} else if (ty->calls) {
 		f->basis = FC_MODEL;
-		f->in_tokens = ty.in / (double)ty.calls;
-		f->out_tokens = ty.out / (double)ty.calls;
+		f->in_tokens = ty->in / (double)ty->calls;
+		f->out_tokens = ty->out / (double)ty->calls;
 	}
 	return ST_OK;
+}
+
+/* The model, tokens of a run and price of t (model overriding its own). */
+static int
+cost_of_run(struct fc_ctx *x, const struct task *t, const char *model, int with_task,
+    struct forecast *f)
+{
+	const char *m = !str_empty(model) ? model : !str_empty(t->model) ? t->model
+	    : x->cf ? config_get(x->cf, "model") : NULL;
+	snprintf(f->model, sizeof f->model, "%s", m ? m : "");
+	int rc = tokens_per_run(x, t, with_task, f);
+	if (rc)
+		return rc;
+	if (*f->model) {
+		int p = price_of(x->cf, f->model, &f->price_in, &f->price_out, x->e);
+		if (p < 0)
+			return ST_INVALID;
+		f->priced = p == 1 && f->basis != FC_EXEC && f->basis != FC_NONE;
+	}
+	return ST_OK;
+}
+
+static void
+dues_append(int64_t **dues, size_t *n, const int64_t *more, size_t nmore)
+{
+	if (!nmore)
+		return;
+	*dues = xrealloc(*dues, (*n + nmore) * sizeof **dues);
+	memcpy(*dues + *n, more, nmore * sizeof *more);
+	*n += nmore;
+}
+
+/* t's runs: its schedule's, and while it is enabled one after each run of
+ * a task it follows on success or any (chain.h; a failure is not
+ * expected), counted at the upstream's instant, depth tasks up at most. */
+static int
+all_dues(struct fc_ctx *x, const struct task *t, int depth, int64_t secs, int64_t **dues,
+    size_t *n, size_t *chained)
+{
+	int rc = forecast_dues(t, x->zs, x->now, secs, dues, n, x->e);
+	struct chain_link links[CHAIN_MAX];
+	size_t nl = 0, own = *n;
+	struct err le;
+	if (rc || !t->enabled || depth >= FORECAST_CHAIN_DEPTH ||
+	    chain_links(t->after, links, CHAIN_MAX, &nl, &le))
+		nl = 0;
+	for (size_t i = 0; !rc && i < nl; i++) {
+		if (links[i].on == CHAIN_FAILURE)
+			continue;
+		struct task up;
+		const struct task *u = &up;
+		if (x->self && x->self->id[0] && strcmp(links[i].ref, x->self->id) == 0) {
+			u = x->self;
+		} else if ((rc = store_task_get(x->st, links[i].ref, &up, x->e))) {
+			if (rc == ST_NOTFOUND)
+				rc = ST_OK; /* deleted: it runs no more */
+			continue;
+		}
+		int64_t *ud;
+		size_t un, uc;
+		if (!(rc = all_dues(x, u, depth + 1, secs, &ud, &un, &uc))) {
+			dues_append(dues, n, ud, un);
+			free(ud);
+		}
+		if (u == &up)
+			task_free(&up);
+	}
+	if (rc) {
+		free(*dues);
+		*dues = NULL;
+		*n = 0;
+	} else if (*n > own) {
+		qsort(*dues, *n, sizeof **dues, cmp_int64);
+	}
+	if (chained)
+		*chained = rc ? 0 : *n - own;
+	return rc;
+}
+
+struct ids {
+	char (*id)[37];
+	size_t n;
+	const char *skip;
+};
+
+static int
+take_id(const struct task *t, void *arg)
+{
+	struct ids *l = arg;
+	if (l->skip && strcmp(t->id, l->skip) == 0)
+		return 0;
+	l->id = xrealloc(l->id, (l->n + 1) * sizeof *l->id);
+	memcpy(l->id[l->n++], t->id, 37);
+	return 0;
+}
+
+static int
+by_at(const void *a, const void *b)
+{
+	const struct forecast_fire *x = a, *y = b;
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+/* The global budget: every enabled task's runs but this one's stored self,
+ * each at its own cost of a run, with this task's (own) runs. */
+static int
+weigh_all(struct fc_ctx *x, const struct forecast *f, const int64_t *dues, size_t n,
+    const struct tz *z, struct forecast_budget *fb)
+{
+	struct ids l = {NULL, 0, x->self->id[0] ? x->self->id : NULL};
+	struct task_filter tf;
+	task_filter_init(&tf);
+	tf.enabled = 1;
+	int rc = store_task_list(x->st, &tf, take_id, &l, x->e);
+	double per_run = fb->b.dollars ? f->run_dollars : f->in_tokens + f->out_tokens;
+	struct forecast_fire *fires = n ? xmalloc(n * sizeof *fires) : NULL;
+	size_t nf = n;
+	long tasks = n > 0;
+	for (size_t i = 0; i < n; i++)
+		fires[i] = (struct forecast_fire){dues[i], per_run, 1};
+	for (size_t i = 0; !rc && i < l.n; i++) {
+		struct task t;
+		struct forecast g = {0};
+		int64_t *td;
+		size_t tn;
+		if ((rc = store_task_get(x->st, l.id[i], &t, x->e))) {
+			if (rc == ST_NOTFOUND)
+				rc = ST_OK;
+			continue;
+		}
+		rc = all_dues(x, &t, 0, (int64_t)FORECAST_DAYS * 86400, &td, &tn, NULL);
+		if (!rc && tn && (rc = cost_of_run(x, &t, NULL, 1, &g)) == ST_INVALID)
+			rc = ST_OK; /* its model's price is bad: its cost is not known */
+		task_free(&t);
+		if (rc || !tn) {
+			free(td);
+			continue;
+		}
+		double cost = fb->b.dollars ? (g.priced ? (g.in_tokens * g.price_in + g.out_tokens *
+		    g.price_out) / 1e6 : 0) : g.basis == FC_EXEC || g.basis == FC_NONE ? 0
+		    : g.in_tokens + g.out_tokens;
+		if (cost > 0) {
+			fires = xrealloc(fires, (nf + tn) * sizeof *fires);
+			for (size_t k = 0; k < tn; k++)
+				fires[nf++] = (struct forecast_fire){td[k], cost, 0};
+			tasks++;
+		}
+		free(td);
+	}
+	if (!rc) {
+		if (nf)
+			qsort(fires, nf, sizeof *fires, by_at);
+		forecast_weigh(fires, nf, z, fb);
+		fb->tasks = tasks;
+	}
+	free(fires);
+	free(l.id);
+	return rc;
 }
 
 int
@@ -214,24 +429,16 @@ forecast_task(struct store *st, const struct config *cf, const struct task *t,
 	memset(f, 0, sizeof *f);
 	f->from = now;
 	f->disabled = !t->enabled;
-	const char *m = !str_empty(model) ? model : !str_empty(t->model) ? t->model
-	    : cf ? config_get(cf, "model") : NULL;
-	snprintf(f->model, sizeof f->model, "%s", m ? m : "");
-	int rc = tokens_per_run(st, t, with_task, now, f, e);
-	if (rc)
-		return rc;
-	if (*f->model) {
-		int p = price_of(cf, f->model, &f->price_in, &f->price_out, e);
-		if (p < 0)
-			return ST_INVALID;
-		f->priced = p == 1 && f->basis != FC_EXEC && f->basis != FC_NONE;
-	}
-	int64_t *dues;
-	size_t n;
-	if ((rc = forecast_dues(t, zs, now, (int64_t)FORECAST_DAYS * 86400, &dues, &n, e)))
-		return rc;
+	struct fc_ctx x = {st, cf, zs, now, t, NULL, 0, e};
+	int64_t *dues = NULL;
+	size_t n = 0, chained = 0;
+	int rc = cost_of_run(&x, t, model, with_task, f);
+	if (!rc)
+		rc = all_dues(&x, t, 0, (int64_t)FORECAST_DAYS * 86400, &dues, &n, &chained);
 	f->runs = (long)n;
-	forecast_price(f);
+	f->chained = (long)chained;
+	if (!rc)
+		forecast_price(f);
 	/* The task's budget in its zone, the global one in the config's. */
 	struct err pe;
 	const char *bs[2] = {with_task ? t->budget : NULL, cf ? config_get(cf, "budget") : NULL};
@@ -246,10 +453,18 @@ forecast_task(struct store *st, const struct config *cf, const struct task *t,
 		if ((rc = zones_get(zs, zone[i], &z, e)))
 			break;
 		fb->global = i == 1;
-		forecast_budget_check(f, dues, n, z, fb);
-		f->nbudgets++;
+		if (fb->global) {
+			fb->known = !fb->b.dollars || f->priced;
+			rc = weigh_all(&x, f, dues, n, z, fb);
+		} else {
+			forecast_budget_check(f, dues, n, z, fb);
+		}
+		f->nbudgets += !rc;
 	}
 	free(dues);
+	for (size_t i = 0; i < x.ntypicals; i++)
+		free((char *)x.typicals[i].model);
+	free(x.typicals);
 	return rc;
 }
 
@@ -327,7 +542,10 @@ forecast_print(const struct forecast *f, const char *desc, const char *from, FIL
 	static const char *const period[] = {"day", "week", "month"};
 	char a[160], b[48];
 	fprintf(out, "schedule: %s\n", desc);
-	fprintf(out, "runs:     %ld in %d days from %s\n", f->runs, FORECAST_DAYS, from);
+	fprintf(out, "runs:     %ld in %d days from %s", f->runs, FORECAST_DAYS, from);
+	if (f->chained)
+		fprintf(out, " (%ld after the tasks it follows)", f->chained);
+	fputc('\n', out);
 	if (f->basis == FC_EXEC || f->basis == FC_NONE) {
 		forecast_line(f, a, sizeof a);
 		fprintf(out, "a run:    unknown%s\n", strchr(a, ';') ? strchr(a, ';') : "");
@@ -364,8 +582,16 @@ forecast_print(const struct forecast *f, const char *desc, const char *from, FIL
 			money_fmt(fb->worst, b, sizeof b);
 		else
 			snprintf(b, sizeof b, "%.0f tokens", fb->worst);
-		fprintf(out, "at most %s in the %s from %s%s\n", b, period[fb->b.period], fb->worst_from,
-		    fb->over ? ": OVER" : "");
+		fprintf(out, "at most %s in the %s from %s", b, period[fb->b.period], fb->worst_from);
+		if (fb->global && fb->tasks > 1) {
+			char own[48];
+			if (fb->b.dollars)
+				money_fmt(fb->own, own, sizeof own);
+			else
+				snprintf(own, sizeof own, "%.0f tokens", fb->own);
+			fprintf(out, " (%ld tasks; %s of it this one's)", fb->tasks, own);
+		}
+		fprintf(out, "%s\n", fb->over ? ": OVER" : "");
 	}
 }
 
@@ -384,9 +610,20 @@ forecast_warnings(const struct forecast *f, const char *prog, const char *who, F
 			money_fmt(fb->worst, worst, sizeof worst);
 		else
 			snprintf(worst, sizeof worst, "%.0f tokens", fb->worst);
-		fprintf(out, "%s: warning: %s is expected to spend %s in the %s from %s, over %s budget"
-		    " of %s\n", prog, who, worst, period[fb->b.period], fb->worst_from,
-		    fb->global ? "the global" : "its", have);
+		if (fb->global && fb->tasks > 1) {
+			char own[48];
+			if (fb->b.dollars)
+				money_fmt(fb->own, own, sizeof own);
+			else
+				snprintf(own, sizeof own, "%.0f tokens", fb->own);
+			fprintf(out, "%s: warning: with %s, the %ld tasks that spend are expected to spend"
+			    " %s in the %s from %s (%s of it this task's), over the global budget of %s\n",
+			    prog, who, fb->tasks, worst, period[fb->b.period], fb->worst_from, own, have);
+		} else {
+			fprintf(out, "%s: warning: %s is expected to spend %s in the %s from %s, over %s"
+			    " budget of %s\n", prog, who, worst, period[fb->b.period], fb->worst_from,
+			    fb->global ? "the global" : "its", have);
+		}
 		count++;
 	}
 	return count;
@@ -410,6 +647,8 @@ forecast_json(const struct forecast *f)
 	time_fmt_utc(f->from, at, sizeof at);
 	cJSON_AddStringToObject(o, "from", at);
 	cJSON_AddNumberToObject(o, "runs", (double)f->runs);
+	if (f->chained)
+		cJSON_AddNumberToObject(o, "chained_runs", (double)f->chained);
 	if (f->disabled)
 		cJSON_AddBoolToObject(o, "disabled", 1);
 	cJSON_AddStringToObject(o, "basis", basis_names[f->basis]);
@@ -442,6 +681,11 @@ forecast_json(const struct forecast *f)
 			cJSON_AddNumberToObject(b, "worst", fb->b.dollars ? micro(fb->worst)
 			    : (double)llround(fb->worst));
 			cJSON_AddNumberToObject(b, "worst_runs", (double)fb->worst_runs);
+			if (fb->global) {
+				cJSON_AddNumberToObject(b, "tasks", (double)fb->tasks);
+				cJSON_AddNumberToObject(b, "own", fb->b.dollars ? micro(fb->own)
+				    : (double)llround(fb->own));
+			}
 			if (fb->worst_at != TIME_NONE) {
 				time_fmt_utc(fb->worst_at, at, sizeof at);
 				cJSON_AddStringToObject(b, "worst_from", at);

@@ -4,8 +4,13 @@
  * applied); the tokens of a run from its last FORECAST_RUNS runs on
  * record, else its prompt (a token per FORECAST_BYTES_PER_TOKEN bytes)
  * and the model's mean answer in the call log, else the model's mean call;
- * dollars at the model's price (spend.h).  Each budget, the task's and the
- * global one, is held against the most that falls in one of its windows. */
+ * dollars at the model's price (spend.h).  A task that follows others
+ * (chain.h) also runs after each of their runs on success or any, so its
+ * runs include theirs.  Its own budget is held against the most it spends
+ * in one of the budget's windows; the global one against the most all
+ * enabled tasks spend in one, this task as given with the others as they
+ * are stored, each at its own cost of a run (a task whose cost is not
+ * known counts nothing). */
 #ifndef AC_FORECAST_H
 #define AC_FORECAST_H
 
@@ -26,6 +31,7 @@ struct zones;
 #define FORECAST_RUNS 10          /* recent runs a run's tokens are the mean of */
 #define FORECAST_BYTES_PER_TOKEN 4
 #define FORECAST_LOG_DAYS 30      /* the call log read for a model's typical call */
+#define FORECAST_CHAIN_DEPTH 16   /* upstream tasks followed back, at most */
 
 enum {
 	FC_NONE,    /* nothing on record: no tokens known */
@@ -38,16 +44,26 @@ enum {
 struct forecast_budget {
 	struct budget b;
 	int global;
+	long tasks;            /* tasks weighed that spend: 1, or more for the global one */
 	int known;             /* 0: a dollar budget and no price */
 	double worst;          /* dollars or tokens in its busiest window */
+	double own;            /* of which this task's */
 	long worst_runs;
 	int64_t worst_at;      /* that window's start; TIME_NONE when no run falls in one */
 	char worst_from[64];   /* worst_at in the budget's zone, "2026-12-01 00:00" */
-	int over;
+	int over;              /* worst reaches the budget, and this task spends */
+};
+
+/* A run of some task at `at` and what it costs (dollars or tokens). */
+struct forecast_fire {
+	int64_t at;
+	double cost;
+	int own;               /* the forecast task's */
 };
 
 struct forecast {
 	long runs;             /* in the FORECAST_DAYS from `from` */
+	long chained;          /* of which after the tasks it follows */
 	int disabled;          /* so no runs */
 	int64_t from;
 	int basis;             /* FC_* */
@@ -72,6 +88,11 @@ void forecast_price(struct forecast *f);
  * from f's cost of a run. */
 void forecast_budget_check(const struct forecast *f, const int64_t *dues, size_t n,
     const struct tz *z, struct forecast_budget *fb);
+/* The window of fb->b (in zone z) in which the fires (sorted by at) cost
+ * most: fills fb's worst, own, worst_runs, worst_at and over (fb->known
+ * set by the caller). */
+void forecast_weigh(const struct forecast_fire *fires, size_t n, const struct tz *z,
+    struct forecast_budget *fb);
 /* The instants t fires at in [from, from + secs): an enabled pending task
  * from its next run (one already due counts at `from`), delays included.  *dues is
  * malloc'd (NULL when there is none). */

@@ -17,4 +17,20 @@
 int replay_request(struct store *st, const char *run_prefix, const char *model,
     const char *provider, char task_id[37], char run_id[37], char **request, struct err *e);
 
+struct fire;
+
+/* task-run --replay RUN: its request sent again by f as a new run of its
+ * task (trigger replay), once may_run lets it (a budget), then waited for;
+ * its id printed on standard output when print_id. */
+struct replay {
+	struct store *st;
+	struct fire *f;
+	const char *model, *provider;   /* NULL: as it was */
+	int print_id;
+	int (*may_run)(void *arg, const char *task_id, struct err *e);
+	int (*wait)(void *arg, const char *run_id, struct err *e);
+	void *arg;
+};
+int replay_run(const struct replay *rp, const char *run, struct err *e);
+
 #endif

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -12,6 +13,7 @@
 #include "spend.h"
 #include "store.h"
 #include "task.h"
+#include "taskargs.h"
 #include "tz.h"
 
 #define SIM_BUSIEST 5      /* minutes listed */
@@ -577,4 +579,30 @@ sim_print_json(const struct sim *s, FILE *f)
 		fprintf(f, "%s\n", text);
 	free(text);
 	cJSON_Delete(o);
+}
+
+/* --simulate [DURATION]: every enabled task of the store, from now on. */
+int
+sim_command(const char *duration, const struct tz *z, int64_t now, int json, struct err *e)
+{
+	long secs = 7 * 86400;
+	if (duration && (parse_duration(duration, &secs) != 0 || secs < 60 || secs > SIM_MAX_SECS))
+		return err_set(e, ST_INVALID, "--simulate: bad duration '%.40s': expected 1m to 366d, "
+		    "like 7d, 12h or 90m", duration);
+	struct store *st = NULL;
+	struct config *cf = NULL;
+	struct sim *s = NULL;
+	int rc = config_load(&cf, e) ? ST_ERR : ST_OK;
+	if (!rc)
+		rc = store_open(NULL, STORE_READ, &st, e);
+	if (!rc)
+		rc = sim_run(st, cf, z, now, secs, &s, e);
+	if (!rc && json)
+		sim_print_json(s, stdout);
+	else if (!rc)
+		sim_print_text(s, stdout, isatty(STDOUT_FILENO));
+	sim_free(s);
+	store_close(st);
+	config_free(cf);
+	return rc;
 }

@@ -26,5 +26,8 @@ int sim_run(struct store *st, const struct config *cf, const struct tz *z, int64
 void sim_print_text(const struct sim *s, FILE *f, int histogram);
 void sim_print_json(const struct sim *s, FILE *f);
 void sim_free(struct sim *s);
+/* task-when --simulate [DURATION] (default 7d): the store and config
+ * opened, the span counted and printed (a histogram on a terminal). */
+int sim_command(const char *duration, const struct tz *z, int64_t now, int json, struct err *e);
 
 #endif

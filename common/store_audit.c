@@ -4,9 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "store_audit.h"
 #include "store_backend.h"
 #include "task_fields.h"
+#include "task_json.h"
 
 #define VERIFIED_KEY "audit_verified"  /* "SEQ HASH": the last entry a verification found sound */
 #define BASE_KEY "audit_base"          /* "SEQ HASH": the last entry retention removed */
@@ -224,6 +227,32 @@ store_audit_prune(struct store *st, int64_t before, int dry, long *n, struct err
 		rc = store_commit(st, e);
 	if (rc || dry)
 		store_rollback(st);
+	return rc;
+}
+
+int
+store_audit_auto_pause(struct store *st, const struct task *t, int was_enabled, struct err *e)
+{
+	cJSON *b = cJSON_CreateObject(), *a = cJSON_CreateObject();
+	cJSON_AddBoolToObject(b, "enabled", was_enabled);
+	cJSON_AddNullToObject(b, "paused");
+	cJSON_AddBoolToObject(a, "enabled", t->enabled);
+	if (t->paused)
+		cJSON_AddStringToObject(a, "paused", t->paused);
+	else
+		cJSON_AddNullToObject(a, "paused");
+	char *before = json_print_line(b), *after = json_print_line(a);
+	cJSON_Delete(b);
+	cJSON_Delete(a);
+	char *mine = audit_actor_scheduler(), *theirs = st->audit_actor, *action = st->audit_action;
+	st->audit_actor = mine;
+	st->audit_action = NULL;
+	int rc = store_audit_note(st, "pause", t->id, before, after, e);
+	st->audit_actor = theirs;
+	st->audit_action = action;
+	free(mine);
+	free(before);
+	free(after);
 	return rc;
 }
 

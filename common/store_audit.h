@@ -11,7 +11,8 @@
 #include "store.h"
 
 /* Who makes the changes from now on (actor JSON, copied; NULL: nobody, as
- * the scheduler's own moves are not audited). */
+ * the scheduler's own moves are not audited: a next run moved, a status a
+ * run's end sets, a budget's skip). */
 void store_audit_by(struct store *st, const char *actor);
 /* The same for the user running this program (uid and host). */
 void store_audit_by_user(struct store *st);
@@ -22,6 +23,12 @@ void store_audit_action(struct store *st, const char *action);
  * work, when an actor is set. */
 int store_audit_note(struct store *st, const char *action, const char *task_id,
     const char *before, const char *after, struct err *e);
+
+/* The scheduler paused t (enabled before: was_enabled) by its own rule,
+ * after failures in a row: an entry "pause" by audit_actor_scheduler(),
+ * inside the caller's unit of work, whoever the store audits as. */
+int store_audit_auto_pause(struct store *st, const struct task *t, int was_enabled,
+    struct err *e);
 
 typedef int (*audit_fn)(const struct audit_entry *a, void *arg); /* non-zero stops */
 /* Entries in seq order (newest first with desc), of task_id alone unless NULL. */

@@ -90,7 +90,7 @@ test_expect_success 'bad input: one line, exit 2 or 3, nothing run' '
 	test_expect_code 2 task-run --replay "$(last_run r)" --provider nope 2>err && test_one_line err &&
 	task-add --manual --exec true --name plain x >/dev/null && task-run plain >/dev/null &&
 	test_expect_code 2 task-run --replay "$(last_run plain)" 2>err && test_one_line err &&
-	grep "no model request on record" err &&
+	grep "^task-run: run .[0-9a-f]\{8\}. cannot be replayed: it made no model call on record (not an llm-call run)$" err &&
 	store_sql "SELECT count(*) FROM runs" >after &&
 	echo $(( $(cat before) + 1 )) >expect && test_cmp expect after
 '

@@ -20,8 +20,10 @@ test_expect_success 'a store from before requests were kept is upgraded; old run
 	store_sql "SELECT count(*) FROM llm_calls WHERE request IS NULL" >actual &&
 	echo 1 >expect && test_cmp expect actual &&
 	test_expect_code 2 task-run --replay "$run" >out 2>err &&
-	test_one_line err &&
+	echo "task-run: run '\''$(echo "$run" | cut -c1-8)'\'' cannot be replayed: it was recorded before model requests were kept" >expect &&
+	test_cmp expect err &&
 	test ! -s out &&
+	task-log --json --task old >runs && test $(wc -l <runs) -eq 1 &&
 	task-run old >/dev/null &&
 	new=$(task-log --json --task old --limit 1 | sed "s/.*\"id\":\"\([^\"]*\)\".*/\1/") &&
 	task-run --replay "$new" >id &&

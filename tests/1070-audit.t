@@ -66,6 +66,32 @@ test_expect_success 'a run of the scheduler changes the task but adds no entry' 
 	test "$(store_sql "SELECT count(*) FROM audit")" = $((n + 1))
 '
 
+# The scheduler's own change to a task, a pause after failures in a row, is
+# on the trail as task-tick; its runs, the next run moving and a failure
+# counted are not changes anyone made.
+test_expect_success 'a pause after failures is on the trail, by task-tick' '
+	n=$(store_sql "SELECT count(*) FROM audit") &&
+	id=$(task-add --cron "0 * * * *" --retries 0 --pause-after 2 --name fragile --exec false x) &&
+	TASK_NOW=2026-11-23T07:00:00Z task-tick >/dev/null 2>&1 &&
+	test "$(store_sql "SELECT count(*) FROM audit")" = $((n + 1)) &&
+	TASK_NOW=2026-11-23T08:00:00Z task-tick >/dev/null 2>&1 &&
+	test "$(store_sql "SELECT count(*) FROM audit")" = $((n + 2)) &&
+	task-log --audit --limit 1 | cut -f2- >actual &&
+	printf "%s\ttask-tick (uid %s on here)\tpause\t%s\tenabled: true -> false; paused: null -> \"paused after 2 failures in a row: exited with status 1\"\n" \
+		2026-11-23T08:00:00Z "$(id -u)" "$(echo "$id" | cut -c1-8)" >expect &&
+	test_cmp expect actual &&
+	task-log --audit --json --limit 1 | sed "s/.*\"actor\":\({[^}]*}\).*/\1/" >actual &&
+	echo "{\"uid\":$(id -u),\"host\":\"here\",\"scheduler\":\"task-tick\"}" >expect &&
+	test_cmp expect actual &&
+	TASK_NOW=2026-11-23T09:00:00Z task-tick >/dev/null 2>&1 &&
+	test "$(store_sql "SELECT count(*) FROM audit")" = $((n + 2)) &&
+	task-edit --enable fragile >/dev/null &&
+	task-log --audit --limit 1 | cut -f3,4 >actual &&
+	printf "%s\tenable\n" "$me" >expect && test_cmp expect actual &&
+	task-rm fragile >/dev/null &&
+	task-log --audit --verify >/dev/null
+'
+
 test_expect_success 'an agent: its run and scope; grants of a trigger and of a token' '
 	printf "%s\n" "{\"name\":\"task_create\",\"arguments\":{\"name\":\"agents\",\"prompt\":\"p\",\"daily\":\"08:00\"}}" >calls &&
 	TASK_RUN_ID=$RUN TASK_SCOPE=team task-mcp --call <calls >out &&

@@ -3,8 +3,9 @@
 # the next 30 days and their spend (on a terminal, and as "forecast" in
 # --json), from its prompt and the model's typical answer while it is new,
 # from its recent runs once it has some, and warn on stderr when a budget
-# would be passed; task-when --cost answers the same for a task or any
-# schedule.  Calls are made by llm-call with the echo provider, which
+# would be passed (the global budget against all enabled tasks' spend with
+# this one's, a follower's runs counted after each run of its upstream);
+# task-when --cost answers the same for a task or any schedule.  Calls are made by llm-call with the echo provider, which
 # counts a word as a token, so every figure is worked out by hand below.
 . "$AC_TOP/tests/lib.sh"
 export TASK_NOW=2026-11-30T00:00:00Z TZ=UTC # a Monday
@@ -23,6 +24,48 @@ test_expect_success 'the call log: two answers of tiny, one of another model' '
 	llm-call -m tiny "a b c d e" >/dev/null &&    # 5 in, 6 out
 	llm-call -m big "a b c d e f g h i j k l m n o p" >/dev/null && # not tiny: not counted
 	task-log --calls >calls && test $(wc -l <calls) -eq 3
+'
+
+# A follower runs after each run of its upstream that its link matches:
+# weekdays at 09:00 are 22, so is "after up" and "after fol:any"; a
+# failure is not expected, so "after fol:failure" counts none.  Each run
+# is 3 tokens in (12 bytes), 5 out (the mean of tiny): $0.000013.
+test_expect_success 'a follower'\''s runs follow its upstream'\''s, down the chain' '
+	up=$(task-add --cron "0 9 * * 1-5" --name up abcdefghijkl) &&
+	task-add --json --after up --name fol abcdefghijkl >out &&
+	forecast <out | cut -d, -f3-5 >actual &&
+	echo "\"runs\":22,\"chained_runs\":22,\"basis\":\"prompt\"" >expect &&
+	test_cmp expect actual &&
+	task-add --json --after fol:failure --name folf abcdefghijkl >out &&
+	forecast <out | cut -d, -f3 >actual && echo "\"runs\":0" >expect && test_cmp expect actual &&
+	task-add --json --after fol:any --name fola --cron "0 12 * * 6" abcdefghijkl >out &&
+	forecast <out | cut -d, -f3-4 >actual &&
+	echo "\"runs\":26,\"chained_runs\":22" >expect && test_cmp expect actual &&
+	task-when --cost fola | sed -n 2p >actual &&
+	echo "runs:     26 in 30 days from 2026-11-30 00:00 UTC (22 after the tasks it follows)" >expect &&
+	test_cmp expect actual
+'
+
+# The global budget weighs every enabled task: on Monday at 09:00 up, fol
+# and fola run ($0.000039), and a new daily task adds $0.000013: $0.000052
+# reaches $0.00005 a day; alone it would be far within.  Disabled, the
+# upstream takes its followers' runs with it: what is left is fola's own
+# Saturday run beside the daily one.
+test_expect_success 'the global budget weighs all enabled tasks with the new one' '
+	config "provider = echo" "model = tiny" "price.tiny = 1 2" "stagger = 0" "budget = \$0.00005/day" &&
+	id=$(task-add --daily 9am --name daily abcdefghijkl 2>err) && s=$(echo "$id" | cut -c1-8) &&
+	echo "task-add: warning: with task $s \"daily\", the 4 tasks that spend are expected to spend \$0.000052 in the day from 2026-11-30 00:00 (\$0.000013 of it this task'\''s), over the global budget of \$0.000050 a day" >expect &&
+	test_cmp expect err &&
+	task-when --cost "$id" | tail -n 1 >actual &&
+	echo "budget:   \$0.000050 a day (all tasks): at most \$0.000052 in the day from 2026-11-30 00:00 (4 tasks; \$0.000013 of it this one'\''s): OVER" >expect &&
+	test_cmp expect actual &&
+	task-edit --json --disable up >out 2>err && test_cmp /dev/null err &&
+	task-edit --json --name daily2 "$id" >out 2>err && test_cmp /dev/null err &&
+	forecast <out | sed "s/.*\"budgets\"://" >actual &&
+	echo "[{\"budget\":\"\$0.00005/day\",\"global\":true,\"worst\":2.6e-05,\"worst_runs\":2,\"tasks\":2,\"own\":1.3e-05,\"worst_from\":\"2026-12-05T00:00:00Z\",\"over\":false}]}" >expect &&
+	test_cmp expect actual &&
+	task-rm "$id" up fol folf fola >/dev/null &&
+	config "provider = echo" "model = tiny" "price.tiny = 1 2" "stagger = 0"
 '
 
 # A new task: 12 bytes of prompt are 3 tokens in; tiny answered 5 tokens on
@@ -48,18 +91,19 @@ test_expect_success 'on a terminal task-add says it; piped, only the id' '
 '
 
 test_expect_success 'task-add warns when the task would pass its budget or the global one' '
+	# weekdays, term and piped each spend \$0.000065 a week too
 	config "provider = echo" "model = tiny" "price.tiny = 1 2" "stagger = 0" "budget = \$0.00005/week" &&
 	id=$(task-add --cron "0 9 * * 1-5" --name pricey --budget "\$0.00001/day" abcdefghijkl 2>err) &&
 	s=$(echo "$id" | cut -c1-8) &&
 	cat >expect <<-EOF &&
 	task-add: warning: task $s "pricey" is expected to spend \$0.000013 in the day from 2026-11-30 00:00, over its budget of \$0.000010 a day
-	task-add: warning: task $s "pricey" is expected to spend \$0.000065 in the week from 2026-11-30 00:00, over the global budget of \$0.000050 a week
+	task-add: warning: with task $s "pricey", the 4 tasks that spend are expected to spend \$0.00026 in the week from 2026-11-30 00:00 (\$0.000065 of it this task'\''s), over the global budget of \$0.000050 a week
 	EOF
 	test_cmp expect err &&
 	task-show "$id" >/dev/null &&
 	task-add --json --cron "0 9 * * 1-5" --name pricey2 --budget "\$0.00002/day" abcdefghijkl 2>err >out &&
 	forecast <out | sed "s/.*\"budgets\"://" >actual &&
-	echo "[{\"budget\":\"\$0.00002/day\",\"global\":false,\"worst\":1.3e-05,\"worst_runs\":1,\"worst_from\":\"2026-11-30T00:00:00Z\",\"over\":false},{\"budget\":\"\$0.00005/week\",\"global\":true,\"worst\":6.5e-05,\"worst_runs\":5,\"worst_from\":\"2026-11-30T00:00:00Z\",\"over\":true}]}" >expect &&
+	echo "[{\"budget\":\"\$0.00002/day\",\"global\":false,\"worst\":1.3e-05,\"worst_runs\":1,\"worst_from\":\"2026-11-30T00:00:00Z\",\"over\":false},{\"budget\":\"\$0.00005/week\",\"global\":true,\"worst\":0.000325,\"worst_runs\":25,\"tasks\":5,\"own\":6.5e-05,\"worst_from\":\"2026-11-30T00:00:00Z\",\"over\":true}]}" >expect &&
 	test_cmp expect actual && test $(wc -l <err) -eq 1 &&
 	config "provider = echo" "model = tiny" "price.tiny = 1 2" "stagger = 0"
 '

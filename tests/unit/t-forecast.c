@@ -31,6 +31,13 @@ test_prompt_tokens(void)
 		    cases[i].system ? cases[i].system : "(none)");
 }
 
+static int
+by_at(const void *a, const void *b)
+{
+	const struct forecast_fire *x = a, *y = b;
+	return (x->at > y->at) - (x->at < y->at);
+}
+
 /* Micro-dollars, whole: what the budgets compare. */
 static long long
 micro(double d)
@@ -172,6 +179,91 @@ test_budgets(void)
 	zones_free(zs);
 }
 
+/* The global budget: several tasks' runs, each at its own cost, against
+ * one budget.  The task's own runs (weekdays at 09:00, $0.00045 each) with
+ * another's: every day at 12:00 at $0.001, and a follower's run after each
+ * of those (same instant) at $0.0002, all counted by hand. */
+static void
+test_weigh(void)
+{
+	static const struct {
+		const char *budget;
+		int others;             /* 0: the task alone, 1: with the daily task, 2: and its follower */
+		long runs;
+		long long worst, own;   /* micro-dollars, or tokens */
+		const char *from;
+		int over;
+		const char *why;
+	} cases[] = {
+		{"$0.002/day", 0, 1, 450, 450, "2026-11-30 00:00", 0, "alone, a day of one run within"},
+		/* 450 + 1000 = 1450 on a weekday. */
+		{"$0.0014/day", 1, 2, 1450, 450, "2026-11-30 00:00", 1, "with the daily task, over"},
+		{"$0.0015/day", 1, 2, 1450, 450, "2026-11-30 00:00", 0, "with the daily task, within"},
+		/* And 200 for the follower: 1650. */
+		{"$0.0015/day", 2, 3, 1650, 450, "2026-11-30 00:00", 1, "and the follower's run, over"},
+		/* Weeks: 5 x 450 + 7 x 1000 + 7 x 200 = 10650 in Nov 30 - Dec 6. */
+		{"$0.01/week", 2, 19, 10650, 2250, "2026-11-30 00:00", 1, "a week of all three, over"},
+		/* Tokens: 1500 a run of the task, 2000 of the daily, 100 of the follower. */
+		{"4000/day", 2, 3, 3600, 1500, "2026-11-30 00:00", 0, "tokens, within"},
+		{"3600/day", 2, 3, 3600, 1500, "2026-11-30 00:00", 1, "tokens, reached is over"},
+	};
+	struct zones *zs = zones_new();
+	struct task t, d;
+	struct err e;
+	int64_t *mine, *daily;
+	size_t nmine = 0, ndaily = 0;
+	cron_task(&t, "0 9 * * 1-5", "UTC", zs);
+	cron_task(&d, "0 12 * * *", "UTC", zs);
+	if (forecast_dues(&t, zs, NOV30, MONTH, &mine, &nmine, &e) ||
+	    forecast_dues(&d, zs, NOV30, MONTH, &daily, &ndaily, &e))
+		nmine = ndaily = 0;
+	check_int((long)ndaily, 30, "the daily task: 30 runs");
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct forecast_budget fb = {0};
+		const struct tz *z;
+		if (budget_parse(cases[i].budget, &fb.b, &e) || zones_get(zs, "UTC", &z, &e)) {
+			check(0, "%s: %s", cases[i].why, e.msg);
+			continue;
+		}
+		int dollars = fb.b.dollars;
+		struct forecast_fire *fires = xmalloc((nmine + 2 * ndaily) * sizeof *fires);
+		size_t n = 0;
+		for (size_t k = 0; k < nmine; k++)
+			fires[n++] = (struct forecast_fire){mine[k], dollars ? 0.00045 : 1500, 1};
+		for (size_t k = 0; cases[i].others && k < ndaily; k++) {
+			fires[n++] = (struct forecast_fire){daily[k], dollars ? 0.001 : 2000, 0};
+			if (cases[i].others > 1)
+				fires[n++] = (struct forecast_fire){daily[k], dollars ? 0.0002 : 100, 0};
+		}
+		qsort(fires, n, sizeof *fires, by_at);
+		fb.known = 1;
+		forecast_weigh(fires, n, z, &fb);
+		check_int(fb.worst_runs, cases[i].runs, "%s: runs in the busiest window", cases[i].why);
+		check_int(dollars ? micro(fb.worst) : llround(fb.worst), cases[i].worst, "%s: all spend",
+		    cases[i].why);
+		check_int(dollars ? micro(fb.own) : llround(fb.own), cases[i].own, "%s: its share",
+		    cases[i].why);
+		check_str(fb.worst_from, cases[i].from, "%s: its start", cases[i].why);
+		check_int(fb.over, cases[i].over, "%s: over", cases[i].why);
+		free(fires);
+	}
+	/* Others over the budget, this task spending nothing: not its warning. */
+	struct forecast_fire others[] = {{NOV30 + 3600, 5, 0}, {NOV30 + 7200, 0, 1}};
+	struct forecast_budget fb = {0};
+	const struct tz *z;
+	if (!budget_parse("$1/day", &fb.b, &e) && !zones_get(zs, "UTC", &z, &e)) {
+		fb.known = 1;
+		forecast_weigh(others, 2, z, &fb);
+		check_int(micro(fb.worst), 5000000, "others alone: $5 in the day");
+		check_int(fb.over, 0, "others alone over: not this task's warning");
+	}
+	free(mine);
+	free(daily);
+	task_free(&t);
+	task_free(&d);
+	zones_free(zs);
+}
+
 int
 main(void)
 {
@@ -179,5 +271,6 @@ main(void)
 	test_price();
 	test_dues();
 	test_budgets();
+	test_weigh();
 	return tap_done();
 }
