@@ -63,6 +63,10 @@ char *
 xasprintf(const char *fmt, ...)
 {
 	va_list ap;
+	/* Said outright: under the sanitizers GCC's -Wformat-truncation
+	 * otherwise supposes a null format here. */
+	if (!fmt)
+		abort();
 	va_start(ap, fmt);
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
