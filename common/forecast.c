@@ -293,14 +293,13 @@ dues_append(int64_t **dues, size_t *n, const int64_t *more, size_t nmore)
 	*n += nmore;
 }
 
-/* t's runs: its schedule's, and while it is enabled one after each run of
- * a task it follows on success or any (chain.h; a failure is not
- * expected), counted at the upstream's instant, depth tasks up at most. */
+/* The chain rule of forecast_runs (forecast.h), depth tasks up already. */
 static int
-all_dues(struct fc_ctx *x, const struct task *t, int depth, int64_t secs, int64_t **dues,
-    size_t *n, size_t *chained)
+runs_from(struct store *st, struct zones *zs, const struct task *self, const struct task *t,
+    int depth, int64_t from, int64_t secs, int64_t **dues, size_t *n, size_t *chained,
+    struct err *e)
 {
-	int rc = forecast_dues(t, x->zs, x->now, secs, dues, n, x->e);
+	int rc = forecast_dues(t, zs, from, secs, dues, n, e);
 	struct chain_link links[CHAIN_MAX];
 	size_t nl = 0, own = *n;
 	struct err le;
@@ -312,16 +311,16 @@ all_dues(struct fc_ctx *x, const struct task *t, int depth, int64_t secs, int64_
 			continue;
 		struct task up;
 		const struct task *u = &up;
-		if (x->self && x->self->id[0] && strcmp(links[i].ref, x->self->id) == 0) {
-			u = x->self;
-		} else if ((rc = store_task_get(x->st, links[i].ref, &up, x->e))) {
+		if (self && self->id[0] && strcmp(links[i].ref, self->id) == 0) {
+			u = self;
+		} else if ((rc = store_task_get(st, links[i].ref, &up, e))) {
 			if (rc == ST_NOTFOUND)
 				rc = ST_OK; /* deleted: it runs no more */
 			continue;
 		}
 		int64_t *ud;
 		size_t un, uc;
-		if (!(rc = all_dues(x, u, depth + 1, secs, &ud, &un, &uc))) {
+		if (!(rc = runs_from(st, zs, self, u, depth + 1, from, secs, &ud, &un, &uc, e))) {
 			dues_append(dues, n, ud, un);
 			free(ud);
 		}
@@ -338,6 +337,20 @@ all_dues(struct fc_ctx *x, const struct task *t, int depth, int64_t secs, int64_
 	if (chained)
 		*chained = rc ? 0 : *n - own;
 	return rc;
+}
+
+int
+forecast_runs(struct store *st, struct zones *zs, const struct task *self, const struct task *t,
+    int64_t from, int64_t secs, int64_t **dues, size_t *n, size_t *chained, struct err *e)
+{
+	return runs_from(st, zs, self, t, 0, from, secs, dues, n, chained, e);
+}
+
+static int
+all_dues(struct fc_ctx *x, const struct task *t, int64_t secs, int64_t **dues, size_t *n,
+    size_t *chained)
+{
+	return forecast_runs(x->st, x->zs, x->self, t, x->now, secs, dues, n, chained, x->e);
 }
 
 struct ids {
@@ -391,7 +404,7 @@ weigh_all(struct fc_ctx *x, const struct forecast *f, const int64_t *dues, size_
 				rc = ST_OK;
 			continue;
 		}
-		rc = all_dues(x, &t, 0, (int64_t)FORECAST_DAYS * 86400, &td, &tn, NULL);
+		rc = all_dues(x, &t, (int64_t)FORECAST_DAYS * 86400, &td, &tn, NULL);
 		if (!rc && tn && (rc = cost_of_run(x, &t, NULL, 1, &g)) == ST_INVALID)
 			rc = ST_OK; /* its model's price is bad: its cost is not known */
 		task_free(&t);
@@ -434,7 +447,7 @@ forecast_task(struct store *st, const struct config *cf, const struct task *t,
 	size_t n = 0, chained = 0;
 	int rc = cost_of_run(&x, t, model, with_task, f);
 	if (!rc)
-		rc = all_dues(&x, t, 0, (int64_t)FORECAST_DAYS * 86400, &dues, &n, &chained);
+		rc = all_dues(&x, t, (int64_t)FORECAST_DAYS * 86400, &dues, &n, &chained);
 	f->runs = (long)n;
 	f->chained = (long)chained;
 	if (!rc)

@@ -99,6 +99,17 @@ void forecast_weigh(const struct forecast_fire *fires, size_t n, const struct tz
 int forecast_dues(const struct task *t, struct zones *zs, int64_t from, int64_t secs,
     int64_t **dues, size_t *n, struct err *e);
 
+/* The instants t runs at in [from, from + secs): its own (forecast_dues)
+ * and, while it is enabled, one at each instant a task it follows runs,
+ * when its link is on success or any (a failure is not expected), down
+ * the chain FORECAST_CHAIN_DEPTH tasks up at most; a deleted upstream adds
+ * none.  self, when not NULL, stands in for its stored self.  *dues is
+ * sorted and malloc'd (NULL when none); *chained (when not NULL): how many
+ * are after an upstream.  Reads the store, never writes it. */
+int forecast_runs(struct store *st, struct zones *zs, const struct task *self,
+    const struct task *t, int64_t from, int64_t secs, int64_t **dues, size_t *n,
+    size_t *chained, struct err *e);
+
 /* All of it for t: model overrides its model (NULL: the task's, else the
  * config's); with_task 0 for a schedule alone (FC_MODEL: no prompt).
  * Reads the store (its runs' calls, the call log), never writes it. */

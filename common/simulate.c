@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "config.h"
+#include "forecast.h"
 #include "simulate.h"
 #include "spend.h"
 #include "store.h"
@@ -63,7 +64,10 @@ static int
 take_task(const struct task *t, void *arg)
 {
 	struct sim *s = arg;
-	if (t->kind == KIND_MANUAL || t->kind == KIND_HEARTBEAT)
+	/* A follower runs after its upstream whatever its own schedule. */
+	int follows = !str_empty(t->after);
+	if (!follows && (t->status != STATUS_PENDING || t->kind == KIND_MANUAL ||
+	    t->kind == KIND_HEARTBEAT))
 		return 0;
 	if (s->ntasks == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 64;
@@ -121,23 +125,20 @@ count_fire(struct sim *s, struct sim_task *t, int64_t due)
 	}
 }
 
-/* From the slot the store holds, as task-tick takes it; a task already
- * due fires at the next pass, counted at `from`, and goes on from there. */
+/* Its runs, walked from the slot the store holds as task-tick takes it (a
+ * task already due fires at the next pass, counted at `from`), and one at
+ * each run of a task it follows on success or any, in that run's minute:
+ * the rule --cost forecasts with (forecast_runs). */
 static int
-walk_task(struct sim *s, struct sim_task *st, struct task *t, struct err *e)
+walk_task(struct sim *s, struct store *st, struct sim_task *sk, const struct task *t,
+    struct err *e)
 {
-	int64_t slot = t->next_run_at;
-	int rc = ST_OK;
-	if (slot != TIME_NONE && slot < s->from) {
-		count_fire(s, st, s->from);
-		rc = task_next_slot(t, s->zs, s->from, &slot, e);
-	}
-	while (!rc && slot != TIME_NONE && slot < s->until) {
-		int64_t due = slot + task_delay(t, s->zs, slot);
-		if (due >= s->from && due < s->until)
-			count_fire(s, st, due);
-		rc = task_next_slot(t, s->zs, slot, &slot, e);
-	}
+	int64_t *dues;
+	size_t n;
+	int rc = forecast_runs(st, s->zs, NULL, t, s->from, s->until - s->from, &dues, &n, NULL, e);
+	for (size_t i = 0; !rc && i < n; i++)
+		count_fire(s, sk, dues[i]);
+	free(dues);
 	return rc;
 }
 
@@ -213,7 +214,7 @@ walk_all(struct sim *s, struct store *st, struct err *e)
 		const struct tz *z;
 		if (!(rc = zones_get(s->zs, t.tz, &z, e))) {
 			zone_changes(s, z);
-			rc = walk_task(s, sk, &t, e);
+			rc = walk_task(s, st, sk, &t, e);
 		}
 		task_free(&t);
 		if (!rc && sk->budget.set && sk->cost > 0)
@@ -241,7 +242,6 @@ sim_run(struct store *st, const struct config *cf, const struct tz *z, int64_t f
 	struct spend_check sc;
 	struct task_filter f;
 	task_filter_init(&f);
-	f.statuses = 1u << STATUS_PENDING;
 	f.enabled = 1;
 	int rc = config_stagger(cf, &s->stagger, e);
 	if (!rc)

@@ -143,6 +143,48 @@ test_expect_success 'spend expected from recent model calls, against the budgets
 	grep -q "^  all tasks: \$0.90 a day; at most \$0.96 expected in the day from 2026-12-01 00:00: OVER$" out
 '
 
+# By hand: up fires at 09:00 and 15:00; first (manual, after up) and
+# second (manual, after first:any, two down the chain) run after each of
+# those; noon (its own 12:00, after up:any) fires 3 times; onfail (after
+# up:failure) expects no failure; off (after up) is disabled.  A chained
+# run counts in its upstream's minute, and at its own task's cost.
+test_expect_success 'runs started by chains count at their upstream'"'"'s minute' '
+	reset_store && config "stagger = 0" &&
+	task-add --cron "0 9,15 * * *" --name up --exec true a >/dev/null &&
+	first=$(task-add --manual --after up --name first --exec true b) &&
+	task-add --manual --after first:any --name second --exec true c >/dev/null &&
+	task-add --cron "0 12 * * *" --after up:any --name noon --exec true d >/dev/null &&
+	task-add --manual --after up:failure --name onfail --exec true e >/dev/null &&
+	off=$(task-add --manual --after up --name off --exec true f) &&
+	task-edit "$off" --disable >/dev/null &&
+	store_sql "INSERT INTO llm_calls (task_id, input_tokens, output_tokens, cost, created_at)
+		VALUES ('\''$first'\'', 10, 5, 0.03, 1796000000)" &&
+	task-when --simulate 1d >out &&
+	sed -n "1,/^fires per task:/p" out >actual &&
+	cat >expect <<-\EOF &&
+	from 2026-11-30 00:00 to 2026-12-01 00:00 (UTC): 5 tasks fire 9 times
+	busiest minutes:
+	  2026-11-30 09:00  4
+	  2026-11-30 15:00  4
+	  2026-11-30 12:00  1
+	fires per task:
+	EOF
+	test_cmp expect actual &&
+	grep -q "^       2  [0-9a-f]\{8\}  up  (no priced call in 30 days)$" out &&
+	grep -q "^       2  $(echo "$first" | cut -c1-8)  first  (\$0.03 a fire)$" out &&
+	grep -q "^       2  [0-9a-f]\{8\}  second  (no priced call in 30 days)$" out &&
+	grep -q "^       3  [0-9a-f]\{8\}  noon  (no priced call in 30 days)$" out &&
+	grep -q "^       0  [0-9a-f]\{8\}  onfail  (no priced call in 30 days)$" out &&
+	! grep -q "  off  " out &&
+	grep -q "^  2026-11-30       9 fires  \$0.06$" out &&
+	task-when --simulate --json 1d >out.json &&
+	sed "s/,\"busiest\".*//" out.json | minutes >actual &&
+	printf "%s\n" "2026-11-30T09:00:00Z 4" "2026-11-30T12:00:00Z 1" \
+		"2026-11-30T15:00:00Z 4" >expect &&
+	test_cmp expect actual &&
+	grep -q "\"per_day\":\[{\"date\":\"2026-11-30\",\"fires\":9,\"dollars\":0.06}\]" out.json
+'
+
 test_expect_success 'bad input: one line, exit 2, nothing changed' '
 	task-ls --json >before &&
 	for d in 0 30s 367d soon 1x; do
