@@ -1,8 +1,9 @@
 /* simulate.h: the days ahead of every enabled task, counted without
  * firing anything (task-when --simulate): fires per minute after stagger
- * and jitter, the busiest minutes, fires per task, the zones' clock
- * changes met, and the spend expected from each task's recent model calls
- * against the budgets. */
+ * and jitter (and a follower's runs in its upstream's minute, as
+ * forecast_runs counts them), the busiest minutes, fires per task, the
+ * zones' clock changes met, and the spend expected from each task's
+ * recent model calls against the budgets. */
 #ifndef AC_SIMULATE_H
 #define AC_SIMULATE_H
 
