@@ -549,6 +549,16 @@ forecast_line(const struct forecast *f, char *buf, size_t n)
 	    f->in_tokens, llround(f->in_tokens) == 1 ? "" : "s", f->out_tokens, basis);
 }
 
+/* An amount in a budget's unit: dollars, or whole tokens. */
+static void
+amount_fmt(const struct budget *b, double v, char *buf, size_t n)
+{
+	if (b->dollars)
+		money_fmt(v, buf, n);
+	else
+		snprintf(buf, n, "%.0f tokens", v);
+}
+
 void
 forecast_print(const struct forecast *f, const char *desc, const char *from, FILE *out)
 {
@@ -591,17 +601,11 @@ forecast_print(const struct forecast *f, const char *desc, const char *from, FIL
 			fprintf(out, "nothing expected\n");
 			continue;
 		}
-		if (fb->b.dollars)
-			money_fmt(fb->worst, b, sizeof b);
-		else
-			snprintf(b, sizeof b, "%.0f tokens", fb->worst);
+		amount_fmt(&fb->b, fb->worst, b, sizeof b);
 		fprintf(out, "at most %s in the %s from %s", b, period[fb->b.period], fb->worst_from);
 		if (fb->global && fb->tasks > 1) {
 			char own[48];
-			if (fb->b.dollars)
-				money_fmt(fb->own, own, sizeof own);
-			else
-				snprintf(own, sizeof own, "%.0f tokens", fb->own);
+			amount_fmt(&fb->b, fb->own, own, sizeof own);
 			fprintf(out, " (%ld tasks; %s of it this one's)", fb->tasks, own);
 		}
 		fprintf(out, "%s\n", fb->over ? ": OVER" : "");
@@ -619,16 +623,10 @@ forecast_warnings(const struct forecast *f, const char *prog, const char *who, F
 		if (!fb->over)
 			continue;
 		budget_describe(&fb->b, have, sizeof have);
-		if (fb->b.dollars)
-			money_fmt(fb->worst, worst, sizeof worst);
-		else
-			snprintf(worst, sizeof worst, "%.0f tokens", fb->worst);
+		amount_fmt(&fb->b, fb->worst, worst, sizeof worst);
 		if (fb->global && fb->tasks > 1) {
 			char own[48];
-			if (fb->b.dollars)
-				money_fmt(fb->own, own, sizeof own);
-			else
-				snprintf(own, sizeof own, "%.0f tokens", fb->own);
+			amount_fmt(&fb->b, fb->own, own, sizeof own);
 			fprintf(out, "%s: warning: with %s, the %ld tasks that spend are expected to spend"
 			    " %s in the %s from %s (%s of it this task's), over the global budget of %s\n",
 			    prog, who, fb->tasks, worst, period[fb->b.period], fb->worst_from, own, have);
