@@ -10,9 +10,9 @@
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
-port=$(provider_start fp "" 30 200) || exit 1
-aport=$("$AC_BUILD/tools/mcp-http" -a -d "$TEST_TMP/auth" -i 30 -t 200) || exit 1
-rport=$("$AC_BUILD/tools/mcp-http" -r -d "$TEST_TMP/asks" -i 30 -t 200) || exit 1
+port=$(provider_start fp "" 300 900) || exit 1
+aport=$("$AC_BUILD/tools/mcp-http" -a -d "$TEST_TMP/auth" -i 300 -t 900) || exit 1
+rport=$("$AC_BUILD/tools/mcp-http" -r -d "$TEST_TMP/asks" -i 300 -t 900) || exit 1
 cat "$TEST_TMP/auth/pid" "$TEST_TMP/asks/pid" >>"$TEST_TMP/.pids"
 OPENAI_BASE_URL=http://127.0.0.1:$port/v1
 export OPENAI_BASE_URL

@@ -7,9 +7,10 @@
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
-port=$(provider_start fp "" 30 200) || exit 1
-hport=$("$AC_BUILD/tools/mcp-http" -d "$TEST_TMP/mh" -i 30 -t 200) || exit 1
-jport=$("$AC_BUILD/tools/mcp-http" -d "$TEST_TMP/jwt" -s 1024 -i 30 -t 200) || exit 1
+port=$(provider_start fp "" 300 900) || exit 1
+hport=$("$AC_BUILD/tools/mcp-http" -d "$TEST_TMP/mh" -i 300 -t 900) || exit 1
+jport=$("$AC_BUILD/tools/mcp-http" -d "$TEST_TMP/jwt" -s 1024 -i 300 -t 900) || exit 1
+cat "$TEST_TMP/mh/pid" "$TEST_TMP/jwt/pid" >>"$TEST_TMP/.pids"
 OPENAI_BASE_URL=http://127.0.0.1:$port/v1 ANTHROPIC_BASE_URL=http://127.0.0.1:$port
 export OPENAI_BASE_URL ANTHROPIC_BASE_URL
 unset TASK_MCP TASK_MCP_ALLOW
