@@ -251,10 +251,11 @@ client() {
 # (tests/tools/fake-provider) in the background, its logs in DIR; prints
 # the port it listens on.  Requests must carry KEY ("": none).  It ends
 # with the test file, or after IDLE seconds without a request (default
-# 20), or MAX in all (default 120).
+# 300), or MAX in all (default 900): long enough for a file's checks
+# between two requests under the sanitizers on a busy machine.
 provider_start() {
-	FAKE_PROVIDER_KEY=$2 "$AC_BUILD/tools/fake-provider" -d "$TEST_TMP/$1" -i "${3:-20}" \
-		-t "${4:-120}" || return 1
+	FAKE_PROVIDER_KEY=$2 "$AC_BUILD/tools/fake-provider" -d "$TEST_TMP/$1" -i "${3:-300}" \
+		-t "${4:-900}" || return 1
 	cat "$TEST_TMP/$1/pid" >>"$TEST_TMP/.pids"
 }
 
