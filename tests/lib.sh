@@ -105,7 +105,7 @@ echo chain-\$?" 2>/dev/null </dev/null)" != chain-117 ]; then
 		test_failed=$((test_failed + 1))
 		return 0
 	fi
-	if (test_run_ "$2") >"$TEST_TMP/.log" 2>&1; then
+	if (test_run_ "$2"; test_rc_=$?; test_finished_ && exit "$test_rc_"; exit 1) >"$TEST_TMP/.log" 2>&1; then
 		echo "ok $test_count - $1"
 	else
 		echo "not ok $test_count - $1"
@@ -113,6 +113,26 @@ echo chain-\$?" 2>/dev/null </dev/null)" != chain-117 ]; then
 		sed 's/^/#   /' "$TEST_TMP/.log" >&2
 		test_failed=$((test_failed + 1))
 	fi
+}
+
+# test_when_finished CMD: inside a body, CMD (a string of shell) runs when
+# the body ends, whatever its outcome, after those registered later (as in
+# git's tests): a background process a check starts, a server it takes
+# down, is put back even when a step before fails, so the next checks meet
+# what they expect.  A CMD that fails fails the check.
+test_when_finished() {
+	test_finally_="{ $*
+} || test_finally_failed_=\"\$test_finally_failed_ $((${test_finally_n_:-0} + 1))\"
+${test_finally_:-}"
+	test_finally_n_=$((${test_finally_n_:-0} + 1))
+}
+test_finally_=
+test_finished_() {
+	test_finally_failed_=
+	eval "$test_finally_"
+	[ -z "$test_finally_failed_" ] && return 0
+	echo "clean-up failed: test_when_finished${test_finally_failed_} of the check" >&2
+	return 1
 }
 
 # test_expect_code CODE CMD...: CMD must exit with exactly CODE.
