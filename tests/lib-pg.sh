@@ -76,3 +76,22 @@ if [ -z "${AC_UNSHARE:-}" ]; then
 		AC_UNSHARE=no
 	fi
 fi
+
+# The commit cuts (tests/tools/preload/crash.so, preloaded into task-tick).
+# cut_setup: ./job, an executor that appends its TASK_ID to execs and
+# answers ok; and, as crash.so comes first, a sanitizer's runtime allowed
+# to come second.  cut_fresh: TASK_DB (exported) a new database with three
+# one-shots, t1 to t3, due at 2026-11-23T07:00:00Z running ./job, none run
+# yet (no execs).
+cut_setup() {
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	export ASAN_OPTIONS
+	printf '#!/bin/sh\necho "$TASK_ID" >>"%s/execs"\necho ok\n' "$PWD" >job && chmod +x job
+}
+cut_fresh() {
+	TASK_DB=$(pg_new_db) && export TASK_DB && rm -f execs &&
+	for cut_i_ in 1 2 3; do
+		TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T07:00:00Z --exec "$PWD/job" --name t$cut_i_ x \
+			>/dev/null || return 1
+	done
+}
