@@ -79,7 +79,7 @@ start_host() {
 		setsid unshare --uts --pid --fork --mount-proc \
 			sh -c 'hostname "$0" && exec "$@"' "$start_host_name" "$@" 2>"host.$start_host_name.err" &
 		start_host_pid=$!
-		test_until 10 sh -c "cat /proc/$start_host_pid/task/*/children 2>/dev/null | grep -q ." &&
+		test_until 60 sh -c "cat /proc/$start_host_pid/task/*/children 2>/dev/null | grep -q ." &&
 		cat /proc/$start_host_pid/task/*/children | tr " " "\n" | grep . | head -n 1 \
 			>"host.$start_host_name.init"
 	else
@@ -211,7 +211,7 @@ test_expect_success 'a watcher on one host wakes when another host adds or queue
 	on_host b task-add --at "$at" --exec true --name soon x >/dev/null &&
 	id=$(on_host c task-add --manual --exec true --name asked y) &&
 	on_host c task-run --queue "$id" >/dev/null &&
-	test_until 20 sh -c "test \$(wc -l <wout) -ge 2" &&
+	test_until 60 sh -c "test \$(wc -l <wout) -ge 2" &&
 	kill -TERM $test_ready_pid && wait $test_ready_pid &&
 	grep -q "\"name\":\"asked\",\"trigger\":\"manual\".*\"status\":\"success\"" wout &&
 	grep -q "\"name\":\"soon\",\"trigger\":\"schedule\",\"slot\":\"$at\",\"status\":\"success\",\"exit_code\":0,\"started_at\":\"$at\"" wout

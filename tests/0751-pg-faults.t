@@ -46,11 +46,7 @@ server_back() {
 # through the next checks' counts.
 tick_gone() {
 	touch go
-	if alive "$tick"; then
-		kill "$tick" 2>/dev/null
-		wait "$tick" 2>/dev/null
-	fi
-	return 0
+	test_end "$tick"
 }
 
 # refuse SOCKET LOG: a server that is down but whose socket is there:
@@ -76,15 +72,6 @@ die "refuse: accept: $!\n";
 EOF
 DIR=$PWD
 export DIR
-
-# watcher_gone: the watcher a check started (test_start_ready) ended.
-watcher_gone() {
-	if alive "$test_ready_pid"; then
-		kill "$test_ready_pid" 2>/dev/null
-		wait "$test_ready_pid" 2>/dev/null
-	fi
-	return 0
-}
 
 test_expect_success 'a restart in the middle of a pass: every run recorded once, nothing twice' '
 	rm -f go &&
@@ -144,7 +131,7 @@ test_expect_success 'a server down when the runs end: the pass waits for it, rec
 test_expect_success 'a watcher rides out a restart and fires what is added after it' '
 	rm -f started execs &&
 	test_start_ready wout werr task-tick --watch &&
-	test_when_finished watcher_gone &&
+	test_when_finished "test_end \$test_ready_pid" &&
 	test_when_finished server_back &&
 	"$AC_TOP/tests/pg-server" restart "$PGSRV" &&
 	at=$(date -u -d "@$(($(date +%s) + 2))" +%Y-%m-%dT%H:%M:%SZ) &&
@@ -163,7 +150,7 @@ test_expect_success 'a watcher rides out a restart and fires what is added after
 test_expect_success 'one host'\''s connections dropped (pg_terminate_backend): its watcher reconnects' '
 	rm -f started execs &&
 	PGAPPNAME=host-a test_start_ready wout werr task-tick --watch &&
-	test_when_finished watcher_gone &&
+	test_when_finished "test_end \$test_ready_pid" &&
 	own_sql "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = '\''host-a'\''" >n &&
 	echo 1 >expect && test_cmp expect n &&
 	at=$(date -u -d "@$(($(date +%s) + 2))" +%Y-%m-%dT%H:%M:%SZ) &&

@@ -11,7 +11,7 @@ TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/agentcron.XXXXXX") || exit 1
 test_cleanup_() {
 	for p in $(cat "$TEST_TMP/.pids" 2>/dev/null); do
 		case $(readlink "/proc/$p/cwd" 2>/dev/null) in
-		"$TEST_TMP" | "$TEST_TMP"/*) kill "$p" 2>/dev/null ;;
+		"$TEST_TMP" | "$TEST_TMP"/*) kill "$p" 2>/dev/null && kill -CONT "$p" 2>/dev/null ;;
 		esac
 	done
 	cd / && rm -rf "$TEST_TMP"
@@ -143,7 +143,10 @@ test_finished_() {
 test_end() {
 	for test_end_pid_; do
 		if alive "$test_end_pid_"; then
+			# A process a check stopped (SIGSTOP) takes the signal once
+			# it is continued.
 			kill "$test_end_pid_" 2>/dev/null
+			kill -CONT "$test_end_pid_" 2>/dev/null
 			wait "$test_end_pid_" 2>/dev/null
 		fi
 	done
