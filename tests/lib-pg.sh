@@ -95,3 +95,30 @@ cut_fresh() {
 			>/dev/null || return 1
 	done
 }
+
+# failover_counted HOW: tests/failover's two failovers (HOW: kill or
+# readonly; a synchronous standby) under a burst of 32 one-shots, its
+# figures in ./figures (shown as comments); fails unless every occurrence
+# ran once, none lost or doubled, no run outlived owner_timeout, and each
+# new primary claimed within owner_timeout and 5 s of its promotion.
+# figure NAME: one of those figures.
+figure() {
+	awk -v k="$1" '$1 == k { print $2 }' figures
+}
+failover_counted() {
+	{ "$AC_TOP/tests/failover" 32 "$1" sync >figures 2>failover.err ||
+		{ cat failover.err phases; false; }; } &&
+	sed "s/^/# /" figures &&
+	test "$(figure one-shots)" -ge 32 &&
+	test "$(figure ran-once)" = "$(figure one-shots)" &&
+	test "$(figure doubled)" = 0 &&
+	test "$(figure lost)" = 0 &&
+	test "$(figure every-minute-due)" -ge 9 &&
+	test "$(figure every-minute-runs)" -ge "$(figure every-minute-due)" &&
+	test "$(figure every-minute-lost)" = 0 &&
+	test "$(figure every-minute-gaps)" = 0 &&
+	test "$(figure running-past-owner-timeout)" = 0 &&
+	failover_bound_=$(($(figure owner-timeout-s) * 1000 + 5000)) &&
+	test "$(figure first-claim-1-ms)" -ge 0 && test "$(figure first-claim-1-ms)" -le $failover_bound_ &&
+	test "$(figure first-claim-2-ms)" -ge 0 && test "$(figure first-claim-2-ms)" -le $failover_bound_
+}
