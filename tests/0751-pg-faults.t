@@ -112,7 +112,8 @@ test_expect_success 'a server down when the runs end: the pass waits for it, rec
 	{ perl "$PWD/refuse" "$PGSRV/.s.PGSQL.5432" "$PWD/refused" >listening & } &&
 	refuse=$! &&
 	echo "$refuse" >>"$TEST_TMP/.pids" &&
-	read -r said <listening && test "$said" = ready &&
+	{ read -r said <listening && test "$said" = ready ||
+		{ echo "refuse did not listen on the stopped server'\''s socket"; false; }; } &&
 	touch go &&
 	test_until 60 lines execs 3 &&
 	# The first try to record comes as the runs end (then 250 ms apart,

@@ -142,6 +142,11 @@ test_finished_() {
 # outlive it when a step fails before the check stops it.
 test_end() {
 	for test_end_pid_; do
+		# Only a process of this test (a pid alone may have been reused).
+		case $(readlink "/proc/$test_end_pid_/cwd" 2>/dev/null) in
+		"$TEST_TMP" | "$TEST_TMP"/*) ;;
+		*) continue ;;
+		esac
 		if alive "$test_end_pid_"; then
 			# A process a check stopped (SIGSTOP) takes the signal once
 			# it is continued.
