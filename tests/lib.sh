@@ -120,7 +120,8 @@ echo chain-\$?" 2>/dev/null </dev/null)" != chain-117 ]; then
 # the body ends, whatever its outcome, after those registered later (as in
 # git's tests): a background process a check starts, a server it takes
 # down, is put back even when a step before fails, so the next checks meet
-# what they expect.  A CMD that fails fails the check.
+# what they expect.  A CMD that fails fails the check.  (A body that calls
+# exit skips them: return 1 ends a body.)
 test_in_check_=
 test_when_finished() {
 	test_finally_="{ $*
