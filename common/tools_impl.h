@@ -42,6 +42,11 @@ struct tool_param {
 	const struct tool_param *props;  /* an object's properties (schema only), or NULL */
 };
 
+/* A tool_param of this type stands for the MCP arguments of task_inputs
+ * (task_fields.h), in their order. */
+#define TOOL_TASK_INPUTS "task inputs"
+#define TASK_INPUTS_PARAM {"task_inputs", TOOL_TASK_INPUTS, NULL, NULL, 0, NULL, NULL}
+
 /* A tool body: ST_OK with the result text in out; ST_INVALID, ST_NOTFOUND
  * or ST_REFUSED for a tool-level error, its text in out when out is not
  * empty, else in e; ST_ERR when the store failed (e). */

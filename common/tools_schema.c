@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "task_fields.h"
 #include "tools_impl.h"
 
 /* ---- arguments ---- */
@@ -154,6 +155,55 @@ normalize(const struct tool_param *p, const cJSON *v)
 	return copy;
 }
 
+/* A tool's parameters in order, a TOOL_TASK_INPUTS row standing for the
+ * MCP arguments of task_inputs (task_fields.h). */
+struct param_walk {
+	const struct tool_param *p;
+	size_t in;
+	struct tool_param cur;
+};
+
+static int
+is_inputs(const struct tool_param *p)
+{
+	return p->name && p->type && strcmp(p->type, TOOL_TASK_INPUTS) == 0;
+}
+
+static const struct tool_param *
+walk_here(struct param_walk *w)
+{
+	while (is_inputs(w->p)) {
+		while (w->in < ntask_inputs && !task_inputs[w->in].type)
+			w->in++;
+		if (w->in < ntask_inputs) {
+			const struct task_input *ti = &task_inputs[w->in];
+			w->cur = (struct tool_param){ti->json, ti->type, ti->desc, ti->names, 0, NULL, NULL};
+			return &w->cur;
+		}
+		w->p++;
+		w->in = 0;
+	}
+	return w->p->name ? w->p : NULL;
+}
+
+static const struct tool_param *
+walk_first(struct param_walk *w, const struct tool_def *d)
+{
+	w->p = d->params;
+	w->in = 0;
+	return walk_here(w);
+}
+
+static const struct tool_param *
+walk_next(struct param_walk *w)
+{
+	if (is_inputs(w->p))
+		w->in++;
+	else
+		w->p++;
+	return walk_here(w);
+}
+
 /* Check args against a tool's parameters: ST_OK with *norm a copy in the
  * declared types (the caller frees it), else ST_INVALID and a message. */
 int
@@ -165,16 +215,18 @@ tools_args_check(const struct tool_def *d, const cJSON *args, cJSON **norm, stru
 		buf_printf(out, "The arguments of %s must be a JSON object.", d->name);
 		return ST_INVALID;
 	}
+	struct param_walk w;
 	cJSON_ArrayForEach(v, args) {
-		const struct tool_param *p = d->params;
-		while (p->name && strcmp(p->name, v->string) != 0)
-			p++;
-		if (!p->name) {
+		const struct tool_param *p = walk_first(&w, d);
+		while (p && strcmp(p->name, v->string) != 0)
+			p = walk_next(&w);
+		if (!p) {
 			buf_printf(out, "Unknown argument '%.*s' for %s.", utf8_cut(v->string, 64), v->string,
 			    d->name);
-			for (p = d->params; p->name; p++)
-				buf_printf(out, "%s%s", p == d->params ? " Valid arguments: " : ", ", p->name);
-			buf_puts(out, d->params->name ? "." : " It takes no arguments.");
+			int n = 0;
+			for (p = walk_first(&w, d); p; p = walk_next(&w))
+				buf_printf(out, "%s%s", n++ ? ", " : " Valid arguments: ", p->name);
+			buf_puts(out, n ? "." : " It takes no arguments.");
 			return ST_INVALID;
 		}
 		if (cJSON_IsNull(v))
@@ -203,7 +255,7 @@ tools_args_check(const struct tool_def *d, const cJSON *args, cJSON **norm, stru
 		if (!ok)
 			return ST_INVALID;
 	}
-	for (const struct tool_param *p = d->params; p->name; p++) {
+	for (const struct tool_param *p = walk_first(&w, d); p; p = walk_next(&w)) {
 		v = tools_arg(args, p->name);
 		if (p->required && (!v || (cJSON_IsString(v) && str_empty(v->valuestring)))) {
 			if (p->missing)
@@ -214,7 +266,7 @@ tools_args_check(const struct tool_def *d, const cJSON *args, cJSON **norm, stru
 		}
 	}
 	*norm = cJSON_CreateObject();
-	for (const struct tool_param *p = d->params; p->name; p++)
+	for (const struct tool_param *p = walk_first(&w, d); p; p = walk_next(&w))
 		if ((v = tools_arg(args, p->name)))
 			cJSON_AddItemToObject(*norm, p->name, normalize(p, v));
 	return ST_OK;
@@ -258,7 +310,8 @@ tools_schema_add(cJSON *list, const struct tool_def *d)
 	cJSON_AddStringToObject(schema, "type", "object");
 	cJSON *props = cJSON_AddObjectToObject(schema, "properties");
 	cJSON *req = cJSON_CreateArray();
-	for (const struct tool_param *p = d->params; p->name; p++) {
+	struct param_walk w;
+	for (const struct tool_param *p = walk_first(&w, d); p; p = walk_next(&w)) {
 		cJSON_AddItemToObject(props, p->name, param_schema(p));
 		if (p->required)
 			cJSON_AddItemToArray(req, cJSON_CreateString(p->name));
