@@ -95,7 +95,7 @@ $(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(B)/libagentcron.a common/*.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(DEP_CFLAGS) -Icommon -Itests/unit -o $@ $< $(B)/libagentcron.a $(ALL_LIBS)
 
-$(B)/tools/%: tests/tools/%.c $(B)/libagentcron.a common/*.h
+$(B)/tools/%: tests/tools/%.c $(B)/libagentcron.a common/*.h $(wildcard tests/tools/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(DEP_CFLAGS) -Icommon -o $@ $< $(B)/libagentcron.a $(ALL_LIBS)
 
