@@ -77,11 +77,14 @@ item_of(struct status_item *it, const struct task *t)
 	snprintf(it->last, sizeof it->last, "%s", t->last_status ? t->last_status : "");
 }
 
-/* The first STATUS_SHOWN_MAX overdue, then stop. */
+/* The first STATUS_SHOWN_MAX overdue in next-run order; past a grace
+ * ago none is (due_at is next_run_at or later): stop there. */
 static int
 take_overdue(const struct task *t, void *arg)
 {
 	struct status *s = arg;
+	if (t->next_run_at == TIME_NONE || t->next_run_at >= s->now - FIRE_GRACE)
+		return 1;
 	if (rules_overdue(t, s->now))
 		item_of(&s->overdue[s->noverdue++], t);
 	return s->noverdue >= STATUS_SHOWN_MAX;
@@ -162,16 +165,14 @@ count_tasks(struct status *s, struct err *e)
 	memcpy(s->by_status, tally.by_status, sizeof s->by_status);
 	/* Due now (or asked for) and overdue: counted from an index, as
 	 * thousands may be due when task-tick has stopped.  Only the first
-	 * overdue are read, from those whose next run is a grace ago, which
-	 * holds them all (due_at is next_run_at or later). */
+	 * overdue are read, walking the next-run order from its start (a
+	 * window of it would be sorted whole before the first row). */
 	long overdue;
 	if ((rc = store_task_due(s->st, s->now, s->now - FIRE_GRACE, &s->due, &overdue, e)))
 		return rc;
 	task_filter_init(&f);
 	f.statuses = 1u << STATUS_PENDING;
 	f.enabled = 1;
-	f.now = s->now - FIRE_GRACE;
-	f.due_within = 0;
 	if ((rc = store_task_list(s->st, &f, take_overdue, s, e)))
 		return rc;
 	/* The list, when not cut short, is the count (both read at once). */
