@@ -77,16 +77,17 @@ item_of(struct status_item *it, const struct task *t)
 	snprintf(it->last, sizeof it->last, "%s", t->last_status ? t->last_status : "");
 }
 
+/* The first STATUS_SHOWN_MAX overdue in next-run order; past a grace
+ * ago none is (due_at is next_run_at or later): stop there. */
 static int
 take_overdue(const struct task *t, void *arg)
 {
 	struct status *s = arg;
-	s->due++;
-	if (rules_overdue(t, s->now) && s->noverdue < STATUS_SHOWN_MAX)
+	if (t->next_run_at == TIME_NONE || t->next_run_at >= s->now - FIRE_GRACE)
+		return 1;
+	if (rules_overdue(t, s->now))
 		item_of(&s->overdue[s->noverdue++], t);
-	else if (rules_overdue(t, s->now))
-		s->noverdue++;
-	return 0;
+	return s->noverdue >= STATUS_SHOWN_MAX;
 }
 
 /* The first STATUS_SHOWN_MAX in list, all counted. */
@@ -162,14 +163,25 @@ count_tasks(struct status *s, struct err *e)
 	s->tasks = tally.all;
 	s->enabled = tally.enabled;
 	memcpy(s->by_status, tally.by_status, sizeof s->by_status);
-	/* Due now (or asked for): the overdue are among them. */
+	/* Due now (or asked for) and overdue: counted from an index, as
+	 * thousands may be due when task-tick has stopped.  Only the first
+	 * overdue are read, walking the next-run order from its start (a
+	 * window of it would be sorted whole before the first row). */
+	long overdue;
+	if ((rc = store_task_due(s->st, s->now, s->now - FIRE_GRACE, &s->due, &overdue, e)))
+		return rc;
 	task_filter_init(&f);
 	f.statuses = 1u << STATUS_PENDING;
 	f.enabled = 1;
-	f.now = s->now;
-	f.due_within = 0;
+	/* A limit, so PostgreSQL's planner walks the index rather than sort
+	 * every pending task; only jittered tasks (late in next_run_at, not
+	 * yet in due_at) come between the overdue ones. */
+	f.limit = 10 * STATUS_SHOWN_MAX;
 	if ((rc = store_task_list(s->st, &f, take_overdue, s, e)))
 		return rc;
+	/* The count, read a moment before the list (none listed: none shown). */
+	if (s->noverdue && overdue > s->noverdue)
+		s->noverdue = overdue;
 	task_filter_init(&f);
 	f.paused = 1;
 	if ((rc = store_task_list(s->st, &f, take_paused, s, e)))

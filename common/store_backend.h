@@ -164,6 +164,8 @@ struct history_ops {
 	int (*pass_list)(struct store *st, int (*fn)(const struct pass *p, void *arg), void *arg,
 	    struct err *e);
 	int (*task_tally)(struct store *st, struct task_tally *t, struct err *e);
+	int (*task_due)(struct store *st, int64_t now, int64_t late, long *due, long *overdue,
+	    struct err *e);
 	int (*run_counts)(struct store *st, int64_t since,
 	    void (*fn)(const char *status, long long n, void *arg), void *arg, struct err *e);
 	int (*last_success)(struct store *st,

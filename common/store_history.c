@@ -26,6 +26,14 @@ store_task_tally(struct store *st, struct task_tally *t, struct err *e)
 }
 
 int
+store_task_due(struct store *st, int64_t now, int64_t late, long *due, long *overdue,
+    struct err *e)
+{
+	*due = *overdue = 0;
+	return st->ops->history->task_due(st, now, late, due, overdue, e);
+}
+
+int
 store_run_counts(struct store *st, int64_t since,
     void (*fn)(const char *status, long long n, void *arg), void *arg, struct err *e)
 {

@@ -33,6 +33,11 @@ struct task_tally {
 	long all, enabled, by_status[STATUS_COUNT];
 };
 int store_task_tally(struct store *st, struct task_tally *t, struct err *e);
+/* Tasks pending and enabled (not in the trash) due at now (due_at reached,
+ * or a run asked for), and of those the overdue (due before late): counts
+ * from the due tasks' index alone, not a walk of them. */
+int store_task_due(struct store *st, int64_t now, int64_t late, long *due, long *overdue,
+    struct err *e);
 /* Runs started at or after since (TIME_NONE: all kept), by status:
  * fn(status name, count). */
 int store_run_counts(struct store *st, int64_t since,

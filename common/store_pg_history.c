@@ -91,6 +91,33 @@ pgh_task_tally(struct store *st, struct task_tally *t, struct err *e)
 	return pairs(st, q, NULL, take_tally, t, "counting tasks", e);
 }
 
+/* Ranges of the due tasks' partial index (tasks_due, its condition spelled
+ * as it is), and the few tasks asked to run (tasks_queued) not yet among
+ * them. */
+static int
+pgh_task_due(struct store *st, int64_t now, int64_t late, long *due, long *overdue,
+    struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	static const char q[] = "SELECT (SELECT count(*) FROM tasks WHERE status = 'pending'"
+	    " AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL AND due_at <= $1)"
+	    " + (SELECT count(*) FROM tasks WHERE queued <> 0 AND deleted_at IS NULL"
+	    " AND status = 'pending' AND enabled = 1 AND (due_at IS NULL OR due_at > $1)),"
+	    " (SELECT count(*) FROM tasks WHERE status = 'pending' AND enabled = 1"
+	    " AND deleted_at IS NULL AND due_at IS NOT NULL AND due_at < $2)";
+	struct pq_params p = {.n = 0};
+	PGresult *r;
+	pq_int(&p, now);
+	pq_int(&p, late);
+	int rc = pq_exec(st, q, &p, &r, "counting the due tasks", e);
+	if (rc)
+		return rc;
+	*due = (long)pq_get_int(pq, r, 0, 0);
+	*overdue = (long)pq_get_int(pq, r, 0, 1);
+	pq->clear(r);
+	return ST_OK;
+}
+
 static int
 pgh_run_counts(struct store *st, int64_t since, void (*fn)(const char *status, long long n,
     void *arg), void *arg, struct err *e)
@@ -372,6 +399,7 @@ const struct history_ops pg_history_ops = {
 	.pass_put = pgh_pass_put,
 	.pass_list = pgh_pass_list,
 	.task_tally = pgh_task_tally,
+	.task_due = pgh_task_due,
 	.run_counts = pgh_run_counts,
 	.last_success = pgh_last_success,
 	.budget_tasks = pgh_budget_tasks,

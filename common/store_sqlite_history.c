@@ -101,6 +101,33 @@ sqh_task_tally(struct store *st, struct task_tally *t, struct err *e)
 /* Each status's runs as one range of runs_status, the statuses found by a
  * seek each: without a term on status, SQLite would read the runs of
  * the window from the table (or all of them, planned on runs_status). */
+/* Ranges of the due tasks' partial index (tasks_due, its condition spelled
+ * as it is), and the few tasks asked to run (tasks_queued) not yet among
+ * them. */
+static int
+sqh_task_due(struct store *st, int64_t now, int64_t late, long *due, long *overdue,
+    struct err *e)
+{
+	static const char q[] = "SELECT (SELECT count(*) FROM tasks WHERE status = 'pending'"
+	    " AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL AND due_at <= ?1)"
+	    " + (SELECT count(*) FROM tasks WHERE queued != 0 AND deleted_at IS NULL"
+	    " AND status = 'pending' AND enabled = 1 AND (due_at IS NULL OR due_at > ?1)),"
+	    " (SELECT count(*) FROM tasks WHERE status = 'pending' AND enabled = 1"
+	    " AND deleted_at IS NULL AND due_at IS NOT NULL AND due_at < ?2)";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sqlite3_bind_int64(s, 1, now);
+	sqlite3_bind_int64(s, 2, late);
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*due = (long)sqlite3_column_int64(s, 0);
+		*overdue = (long)sqlite3_column_int64(s, 1);
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW ? ST_OK : sq_err(st, e, "counting the due tasks");
+}
+
 static int
 sqh_run_counts(struct store *st, int64_t since, void (*fn)(const char *status, long long n,
     void *arg), void *arg, struct err *e)
@@ -488,6 +515,7 @@ const struct history_ops sq_history_ops = {
 	.pass_put = sqh_pass_put,
 	.pass_list = sqh_pass_list,
 	.task_tally = sqh_task_tally,
+	.task_due = sqh_task_due,
 	.run_counts = sqh_run_counts,
 	.last_success = sqh_last_success,
 	.budget_tasks = sqh_budget_tasks,

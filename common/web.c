@@ -7,8 +7,6 @@
  * WEB_FAIL_MAX in a minute that address is answered 429 until the minute
  * is over, whatever it sends. */
 #define _GNU_SOURCE
-#include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +14,12 @@
 #include "store_web.h"
 #include "task_json.h"
 #include "web_crypto.h"
-#include "web_impl.h"
+#include "web.h"
+#include "web_api.h"
+#include "web_hook.h"
+#include "web_http.h"
+#include "web_layout.h"
+#include "web_page.h"
 
 int
 web_new(struct store *st, const struct web_opts *o, struct web **out, struct err *e)
@@ -91,189 +94,6 @@ web_tokens_exist(struct store *st, int *any, struct err *e)
 {
 	*any = 0;
 	return store_token_list(st, count_one, any, e);
-}
-
-/* ---- forms, queries and answers ---- */
-
-const char *
-web_arg(const struct web_kv *kv, size_t n, const char *key)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(kv[i].key, key) == 0)
-			return kv[i].value;
-	return NULL;
-}
-
-static char *
-url_decode(const char *s, size_t n)
-{
-	char *out = xmalloc(n + 1), *o = out;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '+') {
-			*o++ = ' ';
-		} else if (s[i] == '%' && i + 2 < n && isxdigit((unsigned char)s[i + 1]) &&
-		    isxdigit((unsigned char)s[i + 2])) {
-			char hex[3] = {s[i + 1], s[i + 2], 0};
-			*o++ = (char)strtol(hex, NULL, 16);
-			i += 2;
-		} else {
-			*o++ = s[i];
-		}
-	}
-	*o = 0;
-	return out;
-}
-
-struct web_kv *
-web_form_parse(const char *body, size_t n, size_t *count)
-{
-	struct web_kv *kv = NULL;
-	size_t k = 0;
-	const char *p = body, *end = body + n;
-	while (p < end) {
-		const char *amp = memchr(p, '&', (size_t)(end - p));
-		const char *stop = amp ? amp : end, *eq = memchr(p, '=', (size_t)(stop - p));
-		if (stop > p) {
-			kv = xrealloc(kv, (k + 1) * sizeof *kv);
-			kv[k].key = url_decode(p, (size_t)((eq ? eq : stop) - p));
-			kv[k].value = eq ? url_decode(eq + 1, (size_t)(stop - eq - 1)) : xstrdup("");
-			k++;
-		}
-		p = stop + 1;
-	}
-	*count = k;
-	return kv;
-}
-
-void
-web_kv_free(struct web_kv *kv, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(kv[i].key);
-		free(kv[i].value);
-	}
-	free(kv);
-}
-
-void
-html_esc(struct buf *b, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': buf_puts(b, "&amp;"); break;
-		case '<': buf_puts(b, "&lt;"); break;
-		case '>': buf_puts(b, "&gt;"); break;
-		case '"': buf_puts(b, "&quot;"); break;
-		case '\'': buf_puts(b, "&#39;"); break;
-		default: buf_add(b, s, 1);
-		}
-	}
-}
-
-void
-web_json(struct web_resp *rs, int status, cJSON *j)
-{
-	char *s = json_print_line(j);
-	cJSON_Delete(j);
-	rs->status = status;
-	rs->content_type = "application/json";
-	buf_free(&rs->body);
-	buf_puts(&rs->body, s);
-	buf_puts(&rs->body, "\n");
-	free(s);
-}
-
-void
-web_error(struct web_resp *rs, int status, int json, const char *fmt, ...)
-{
-	char raw[ERR_MAX];
-	struct err e;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(raw, sizeof raw, fmt, ap);
-	va_end(ap);
-	err_set(&e, status, "%s", raw); /* one line of valid UTF-8 */
-	if (json) {
-		cJSON *j = cJSON_CreateObject();
-		cJSON_AddStringToObject(j, "error", e.msg);
-		web_json(rs, status, j);
-		return;
-	}
-	rs->status = status;
-	rs->content_type = "text/plain; charset=utf-8";
-	buf_free(&rs->body);
-	buf_printf(&rs->body, "%s\n", e.msg);
-}
-
-void
-web_resp_free(struct web_resp *rs)
-{
-	buf_free(&rs->body);
-}
-
-/* ---- who is asking ---- */
-
-static struct web_fail *
-fail_slot(struct web *w, const char *addr, int make)
-{
-	struct web_fail *oldest = &w->fail[0];
-	int64_t now = mono_ms();
-	for (int i = 0; i < WEB_FAIL_SLOTS; i++) {
-		struct web_fail *f = &w->fail[i];
-		if (f->n && now - f->since > 60000)
-			f->n = 0;
-		if (f->n && strcmp(f->addr, addr) == 0)
-			return f;
-		if (!f->n || f->since < oldest->since)
-			oldest = f;
-	}
-	if (!make)
-		return NULL;
-	memset(oldest, 0, sizeof *oldest);
-	snprintf(oldest->addr, sizeof oldest->addr, "%s", addr);
-	oldest->since = now;
-	return oldest;
-}
-
-void
-web_failed(struct web *w, const struct web_req *rq, struct web_resp *rs, const char *how)
-{
-	struct web_fail *f = fail_slot(w, rq->addr, 1);
-	f->n++;
-	snprintf(rs->log, sizeof rs->log, "failed login from %s (%s)", rq->addr, how);
-}
-
-struct token_find {
-	char hash[65];
-	struct web_who *who;
-	int found;
-};
-
-static int
-token_match(const struct web_token *t, void *arg)
-{
-	struct token_find *tf = arg;
-	/* Every token is compared, whichever matches. */
-	if (ct_equal(t->hash, strlen(t->hash), tf->hash, 64) && !tf->found) {
-		tf->found = 1;
-		snprintf(tf->who->name, sizeof tf->who->name, "%s", t->name);
-		tf->who->read_only = t->read_only;
-	}
-	return 0;
-}
-
-static int
-bearer(struct web *w, const char *tok, struct web_who *who, struct err *e)
-{
-	struct token_find tf = {.who = who};
-	if (strlen(tok) != 64)
-		return ST_NOTFOUND;
-	sha256_hex(tok, tf.hash);
-	int rc = store_token_list(w->st, token_match, &tf, e);
-	if (rc)
-		return rc;
-	who->bearer = 1;
-	return tf.found ? ST_OK : ST_NOTFOUND;
 }
 
 static const char *
@@ -360,7 +180,7 @@ login(struct web *w, const struct web_req *rq, struct web_resp *rs)
 		size_t n;
 		struct web_kv *f = web_form_parse(rq->body, rq->nbody, &n);
 		const char *tok = web_arg(f, n, "token");
-		if (tok && (rc = bearer(w, str_trim((char *)tok), &who, &e)) == ST_OK)
+		if (tok && (rc = web_bearer(w, str_trim((char *)tok), &who, &e)) == ST_OK)
 			ok = 1;
 		web_kv_free(f, n);
 	}
@@ -395,7 +215,7 @@ web_handle(struct web *w, const struct web_req *rq, struct web_resp *rs)
 	struct err e = {{0}};
 	int json = wants_json(rq);
 	memset(rs, 0, sizeof *rs);
-	struct web_fail *f = fail_slot(w, rq->addr, 0);
+	struct web_fail *f = web_fail_slot(w, rq->addr, 0);
 	if (f && f->n >= WEB_FAIL_MAX) {
 		int64_t left = 60 - (mono_ms() - f->since) / 1000;
 		rs->retry_after = left > 0 ? (int)left : 1;
@@ -416,7 +236,7 @@ web_handle(struct web *w, const struct web_req *rq, struct web_resp *rs)
 	int rc = ST_NOTFOUND;
 	const char *auth = rq->authorization;
 	if (auth && strncasecmp(auth, "Bearer ", 7) == 0) {
-		rc = bearer(w, auth + 7 + strspn(auth + 7, " "), &who, &e);
+		rc = web_bearer(w, auth + 7 + strspn(auth + 7, " "), &who, &e);
 		json = 1;
 	} else if (auth) {
 		rc = ST_INVALID;

@@ -14,11 +14,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "store_audit.h"
 #include "store.h"
 #include "task_json.h"
 #include "taskargs.h"
-#include "web_impl.h"
+#include "web_api.h"
+#include "web_http.h"
 
 #define API_LIST_MAX 1000        /* objects in one answer, at most */
 

@@ -15,11 +15,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include <cjson/cJSON.h>
+
 #include "fire_input.h"
 #include "store_web.h"
 #include "task_json.h"
 #include "web_crypto.h"
-#include "web_impl.h"
+#include "web_hook.h"
+#include "web_http.h"
 
 int
 web_trigger_new(struct store *st, const char *id, int secret, int64_t now, char out[65],

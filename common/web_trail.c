@@ -11,7 +11,8 @@
 #include "status_facts.h"
 #include "store.h"
 #include "store_audit.h"
-#include "web_impl.h"
+#include "web_http.h"
+#include "web_trail.h"
 
 #define OVER_SHOWN 20            /* tasks over budget listed on the overview */
 #define TRAIL_SHOWN 20           /* a task's changes shown, newest first */

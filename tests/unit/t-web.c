@@ -6,7 +6,7 @@
 
 #include "tap.h"
 #include "web_crypto.h"
-#include "web_impl.h"
+#include "web_http.h"
 
 static void
 check_sha(const char *in, size_t n, const char *want, const char *what)

@@ -1,0 +1,143 @@
+/* task-web's the tasks (/tasks): filtered, sorted, paused and resumed in bulk. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "store.h"
+#include "web_api.h"
+#include "web_http.h"
+#include "web_layout.h"
+#include "web_pages.h"
+
+#define PAGE_TASKS 500           /* rows of the tasks page, at most */
+
+/* ---- tasks ---- */
+
+struct rows {
+	struct web *w;
+	const struct web_who *who;
+	struct task *t;          /* the tasks listed, to sort */
+	long n;
+};
+
+static int
+task_take(const struct task *t, void *arg)
+{
+	struct rows *r = arg;
+	task_copy(&r->t[r->n++], t);
+	return r->n >= PAGE_TASKS;
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	const struct task *x = a, *y = b;
+	int c = strcasecmp(x->name ? x->name : "", y->name ? y->name : "");
+	return c ? c : strcmp(x->id, y->id);
+}
+
+static int
+by_status(const void *a, const void *b)
+{
+	const struct task *x = a, *y = b;
+	int c = strcmp(task_status_name(x->status), task_status_name(y->status));
+	return c ? c : by_name(a, b);
+}
+
+static int
+by_last(const void *a, const void *b)
+{
+	const struct task *x = a, *y = b;
+	/* Latest first, never run last. */
+	return x->last_run_at == y->last_run_at ? by_name(a, b) : x->last_run_at > y->last_run_at ? -1 : 1;
+}
+
+static void
+task_row(struct buf *b, struct web *w, const struct web_who *who, const struct task *t)
+{
+	char sched[256];
+	task_describe(t, w->zs, sched, sizeof sched);
+	buf_puts(b, "<tr>");
+	if (!who->read_only)
+		buf_printf(b, "<td><input type=\"checkbox\" name=\"id\" value=\"%s\" form=\"bulk\""
+		    " aria-label=\"select\"></td>", t->id);
+	buf_printf(b, "<td><a href=\"/tasks/%s\">", t->id);
+	html_esc(b, t->name);
+	buf_printf(b, "</a></td><td class=\"%s\">%s%s</td><td>", task_status_name(t->status),
+	    task_status_name(t->status), t->paused ? " (paused)" : t->enabled ? "" : " (disabled)");
+	html_esc(b, sched);
+	buf_puts(b, "</td>");
+	web_time_cell(b, w, t, t->next_run_at);
+	web_time_cell(b, w, t, t->last_run_at);
+	buf_puts(b, "</tr>\n");
+}
+
+int
+web_tasks_page(struct web *w, const struct web_req *rq, const struct web_who *who, struct web_resp *rs)
+{
+	struct buf b = {0};
+	struct err e = {{0}};
+	struct task_filter f;
+	task_filter_init(&f);
+	const char *q = web_arg(rq->query, rq->nquery, "q"), *st = web_arg(rq->query, rq->nquery,
+	    "status");
+	if (web_task_filter(rq, &f)) {
+		web_error(rs, 400, 0, "bad status '%s'", st);
+		return 1;
+	}
+	web_head(&b, "Tasks", 1);
+	buf_puts(&b, "<h1>Tasks</h1>\n<form method=\"get\" action=\"/tasks\" id=\"filter\">"
+	    "<input name=\"q\" placeholder=\"name or prompt\" aria-label=\"text\" value=\"");
+	html_esc(&b, q);
+	buf_puts(&b, "\"> <select name=\"status\" aria-label=\"status\"><option value=\"\">any status</option>");
+	static const char *const opts[] = {"pending", "running", "completed", "failed", "cancelled",
+		"paused", "disabled"};
+	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
+		buf_printf(&b, "<option%s>%s</option>", st && !strcmp(st, opts[i]) ? " selected" : "",
+		    opts[i]);
+	const char *sort = web_arg(rq->query, rq->nquery, "sort");
+	static const char *const sorts[] = {"next", "name", "status", "last"};
+	buf_puts(&b, "</select> <select name=\"sort\" aria-label=\"sort\">");
+	for (size_t i = 0; i < sizeof sorts / sizeof *sorts; i++)
+		buf_printf(&b, "<option value=\"%s\"%s>by %s run</option>", sorts[i],
+		    sort && !strcmp(sort, sorts[i]) ? " selected" : "", sorts[i]);
+	buf_puts(&b, "</select> <input name=\"scope\" placeholder=\"scope\" aria-label=\"scope\" value=\"");
+	html_esc(&b, f.scope);
+	buf_puts(&b, "\"> <button>Filter</button></form>\n");
+	if (!who->read_only) {
+		buf_puts(&b, "<form method=\"post\" action=\"/tasks/bulk\" id=\"bulk\">");
+		web_csrf_field(&b, who);
+		buf_puts(&b, "Selected: <select name=\"action\" aria-label=\"action\"><option>pause</option>"
+		    "<option>resume</option></select> <input name=\"reason\" placeholder=\"reason (to pause)\""
+		    " aria-label=\"reason\"> <button>Apply</button></form>\n");
+	}
+	buf_puts(&b, "<div id=\"live\"><table><tr>");
+	if (!who->read_only)
+		buf_puts(&b, "<th></th>");
+	buf_puts(&b, "<th>name</th><th>status</th><th>schedule</th><th>next run</th><th>last run</th>"
+	    "</tr>\n");
+	struct rows r = {w, who, xcalloc(PAGE_TASKS, sizeof(struct task)), 0};
+	f.limit = PAGE_TASKS;
+	int rc = store_task_list(w->st, &f, task_take, &r, &e);
+	int (*cmp)(const void *, const void *) = !sort ? NULL : !strcmp(sort, "name") ? by_name
+	    : !strcmp(sort, "status") ? by_status : !strcmp(sort, "last") ? by_last : NULL;
+	if (cmp)
+		qsort(r.t, (size_t)r.n, sizeof *r.t, cmp);
+	for (long i = 0; i < r.n; i++) {
+		task_row(&b, w, who, &r.t[i]);
+		task_free(&r.t[i]);
+	}
+	free(r.t);
+	buf_printf(&b, "</table><p class=\"muted\">%ld task%s%s</p></div>\n", r.n, r.n == 1 ? "" : "s",
+	    r.n >= PAGE_TASKS ? " (the first ones; narrow the filter)" : "");
+	if (rc) {
+		buf_free(&b);
+		web_error(rs, 503, 0, "%s", e.msg);
+		return 1;
+	}
+	web_page_end(rs, &b);
+	return 1;
+}

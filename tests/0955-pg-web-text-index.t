@@ -1,0 +1,102 @@
+#!/bin/sh
+# The text filter on PostgreSQL: a store whose role may install pg_trgm
+# gets a trigram index of names and prompts (schema step 21); a role that
+# may not (no CREATE on the database) gets its schema all the same,
+# without the index, and the filter gives the same tasks in the same
+# order; the server uses the index for a rare text; a store of schema 20
+# is brought up to date.
+. "$AC_TOP/tests/lib.sh"
+
+role=plain$$
+pg_psql postgres -c "CREATE ROLE $role LOGIN" >/dev/null || exit 1
+plain=$(pg_new_db) || exit 1
+pg_psql "$(pg_db_of "$plain")" -c "GRANT CREATE ON SCHEMA public TO $role" >/dev/null || exit 1
+plain=$(printf '%s\n' "$plain" | sed "s/user=postgres/user=$role/")
+
+# fill: the same tasks in the store TASK_DB names.
+fill() {
+	TASK_NOW=2026-12-01T00:00:00Z task-add --manual --name "Quarterly report" "Write the REPORT" >/dev/null &&
+	TASK_NOW=2026-12-01T00:00:00Z task-add --manual --name "café menu" "list the dishes" >/dev/null &&
+	TASK_NOW=2026-12-01T00:00:00Z task-add --cron "0 9 * * *" --name "walrus watch" "count 100% of them" >/dev/null &&
+	TASK_NOW=2026-12-01T00:00:00Z task-add --cron "0 8 * * *" --name "otters" "report_on otters" >/dev/null &&
+	TASK_NOW=2026-12-01T00:00:00Z task-add --manual --name "to the trash" "a report on badgers" >/dev/null &&
+	task-rm "to the trash" >/dev/null
+}
+# names TEXT: the names task-web's /api/tasks gives for ?q=TEXT, in order.
+names() {
+	curl -s --max-time 20 -H "Authorization: Bearer $tok" "$url/api/tasks?q=$1" |
+		tr "{" "\n" | sed -n "s/.*\"name\":\"\([^\"]*\)\".*/\1/p"
+}
+web_start() {
+	url=
+	test_start_ready wout werr task-web --listen 127.0.0.1:0 || return 1
+	web_pid=$test_ready_pid
+	url=$(sed -n 's|^task-web: listening on \(http://127.0.0.1:[0-9]*\)/$|\1|p' werr)
+}
+
+test_expect_success 'a role that may install pg_trgm: the extension and the index' '
+	fill &&
+	store_sql "SELECT (SELECT count(*) FROM pg_extension WHERE extname = '\''pg_trgm'\''),
+	    (SELECT count(*) FROM pg_indexes WHERE indexname = '\''tasks_text'\''),
+	    (SELECT max(version) FROM agentcron_schema)" >actual &&
+	echo "1|1|21" >expect && test_cmp expect actual
+'
+
+test_expect_success 'a role that may not: the schema without the index, no error' '
+	TASK_DB=$plain fill 2>err &&
+	test ! -s err &&
+	TASK_DB=$plain task-ls | cut -f2 | sort >actual &&
+	printf "Quarterly report\ncafé menu\notters\nwalrus watch\n" | sort >expect &&
+	test_cmp expect actual &&
+	pg_psql "$(pg_db_of "$plain")" -c "SELECT (SELECT count(*) FROM pg_extension WHERE extname = '\''pg_trgm'\''),
+	    (SELECT count(*) FROM pg_indexes WHERE indexname = '\''tasks_text'\''),
+	    (SELECT max(version) FROM agentcron_schema)" >actual &&
+	echo "0|0|21" >expect && test_cmp expect actual
+'
+
+task-web --new-token t >tok 2>/dev/null && tok=$(cat tok)
+web_start
+for q in report REPORT rep re r walrus "100%25" "_on" "%C3%A9" CAFÉ badgers nothing; do
+	names "$q" >"with.$q"
+done
+kill "$web_pid" && wait "$web_pid" 2>/dev/null
+TASK_DB=$plain task-web --new-token t >tok 2>/dev/null && tok=$(cat tok)
+TASK_DB=$plain web_start
+for q in report REPORT rep re r walrus "100%25" "_on" "%C3%A9" CAFÉ badgers nothing; do
+	names "$q" >"without.$q"
+done
+kill "$web_pid" && wait "$web_pid" 2>/dev/null
+
+test_expect_success 'with the index and without: the same tasks, in the same order' '
+	printf "otters\nQuarterly report\n" >expect && test_cmp expect with.report &&
+	test_cmp expect with.REPORT &&
+	echo otters >expect && test_cmp expect with._on &&
+	echo "walrus watch" >expect && test_cmp expect with.100%25 &&
+	test ! -s with.badgers && test ! -s with.nothing &&
+	for q in report REPORT rep re r walrus "100%25" "_on" "%C3%A9" CAFÉ badgers nothing; do
+		test_cmp "with.$q" "without.$q" || return 1
+	done
+'
+
+test_expect_success 'among 5,000 tasks the server reads a rare text through the index' '
+	store_sql "CREATE TEMP TABLE f AS SELECT t.* FROM tasks t, generate_series(1, 5000) i
+	    WHERE t.name = '\''otters'\''; CREATE TEMP SEQUENCE n;
+	    UPDATE f SET id = gen_random_uuid()::text, name = '\''filler'\'', prompt = '\''nothing here'\'',
+	    seq = seq + 1000000 + nextval('\''n'\''), dedup = NULL;
+	    INSERT INTO tasks SELECT * FROM f" >/dev/null &&
+	store_sql "VACUUM ANALYZE tasks" &&
+	store_sql "EXPLAIN SELECT id FROM tasks WHERE deleted_at IS NULL
+	    AND (name ILIKE '\''%walrus%'\'' ESCAPE '\''\\'\'' OR prompt ILIKE '\''%walrus%'\'' ESCAPE '\''\\'\'')" >plan &&
+	grep -q "Bitmap Index Scan on tasks_text" plan
+'
+
+test_expect_success 'a store of schema 20 is brought up to date' '
+	store_sql "DROP INDEX tasks_text; DROP EXTENSION pg_trgm; UPDATE agentcron_schema SET version = 20" &&
+	task-ls >/dev/null &&
+	store_sql "SELECT (SELECT count(*) FROM pg_indexes WHERE indexname = '\''tasks_text'\''),
+	    (SELECT max(version) FROM agentcron_schema)" >actual &&
+	echo "1|21" >expect && test_cmp expect actual
+'
+
+pg_psql postgres -c "DROP DATABASE $(pg_db_of "$plain") WITH (FORCE)" -c "DROP ROLE $role" >/dev/null
+test_done
