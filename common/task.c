@@ -11,7 +11,7 @@
 #include "notify.h"
 #include "deliver.h"
 #include "spend.h"
-#include "history.h"
+#include "keep.h"
 #include "prompt_vars.h"
 #include "task.h"
 #include "task_fields.h"
