@@ -8,7 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "cron.h"
-#include "notify.h"
+#include "notify_on.h"
 #include "deliver.h"
 #include "spend.h"
 #include "keep.h"
