@@ -12,7 +12,7 @@
 #include "deliver.h"
 #include "spend.h"
 #include "keep.h"
-#include "prompt_vars.h"
+#include "prompt_text.h"
 #include "task.h"
 #include "task_fields.h"
 #include "tz.h"

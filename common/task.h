@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "prompt_text.h"
 #include "util.h"
 
 /* KIND_EVERY: a fixed interval in real time (--every) from an anchor. */
@@ -187,7 +188,6 @@ void task_fmt_time(const struct task *t, struct zones *zs, int64_t when, int sty
  * that show every row in one zone. */
 void zone_fmt_time(struct zones *zs, const char *zone, int64_t when, int style, char *buf,
     size_t n);
-void task_default_name(const char *prompt, char *buf, size_t n); /* the prompt's first words */
 /* The end for people: "2026-11-24 17:00 GMT (until)", "... (after 7 occurrences)";
  * empty when the task has none. */
 void task_describe_end(const struct task *t, struct zones *zs, char *buf, size_t n);

@@ -104,37 +104,6 @@ task_describe(const struct task *t, struct zones *zs, char *buf, size_t n)
 }
 
 void
-task_default_name(const char *prompt, char *buf, size_t n)
-{
-	/* The first six words, at most 48 bytes, cut at a word boundary. */
-	size_t len = 0, words = 0;
-	const char *p = prompt ? prompt : "";
-	while (isspace((unsigned char)*p))
-		p++;
-	buf[0] = 0;
-	while (*p && words < 6) {
-		const char *w = p;
-		while (*p && !isspace((unsigned char)*p))
-			p++;
-		size_t wl = (size_t)(p - w);
-		if (len + wl + (len ? 1 : 0) > 48 || len + wl + 2 > n) {
-			p = w;
-			break;
-		}
-		if (len)
-			buf[len++] = ' ';
-		memcpy(buf + len, w, wl);
-		len += wl;
-		buf[len] = 0;
-		words++;
-		while (isspace((unsigned char)*p))
-			p++;
-	}
-	if (len == 0 && *p && n > 1)
-		snprintf(buf, n < 49 ? n : 49, "%s", p);
-}
-
-void
 task_describe_end(const struct task *t, struct zones *zs, char *buf, size_t n)
 {
 	char when[64], until[64];
