@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "host.h"
 #include "keep.h"
 #include "store.h"
 
@@ -57,6 +58,5 @@ int history_give_back(struct store *st, struct err *e);
 
 /* Record that a pass ran now on this host ("cron" or "watch"). */
 int history_pass(struct store *st, const char *mode, int64_t now, struct err *e);
-void history_host(char *buf, size_t n);   /* TASK_HOST_ID, else the hostname */
 
 #endif
