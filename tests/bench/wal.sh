@@ -11,7 +11,7 @@
 # before the jobs are added (to try a schema change without a build).
 # Without pg_waldump, said so.
 set -eu
-: "${AC_BIN:?run through make bench}" "${AC_BUILD:?}" "${AC_TOP:?}"
+: "${AC_TOP:?run through make bench}"
 njobs=${BENCH_WAL_JOBS:-2000}
 procs=${BENCH_WAL_PROCS:-2}
 bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
@@ -19,19 +19,9 @@ if [ -z "$bindir" ] || [ ! -x "$bindir/pg_waldump" ]; then
 	echo "wal: skipped: no pg_waldump under /usr/lib/postgresql"
 	exit 0
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/agentcron-bench.XXXXXX")
-srv=$tmp/pg
-workers=
-stop_workers() {
-	for p in $workers; do kill -TERM "$p" 2>/dev/null || true; done
-	for p in $workers; do wait "$p" 2>/dev/null || true; done
-	workers=
-}
-trap 'stop_workers; "$AC_TOP/tests/pg-server" stop "$srv" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
-export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/config" TZ=UTC BURST_LOG=$tmp/log
-unset TASK_EXEC TASK_NOTIFY TASK_NOW
-mkdir -p "$HOME"
-PG_DURABLE=1 "$AC_TOP/tests/pg-server" start "$srv" >/dev/null
+. "$AC_TOP/tests/bench/lib-pg"
+export BURST_LOG=$tmp/log
+bench_pg_start
 # The segments of the drain are kept until they are read.
 "$AC_TOP/tests/pg-server" set "$srv" "wal_keep_size = 4GB" >/dev/null
 sql() { psql -h "$srv" -U postgres -d agentcron -X -q -A -t -v ON_ERROR_STOP=1 -c "$1"; }
