@@ -9,7 +9,7 @@
 #include <openssl/evp.h>
 
 #include "audit.h"
-#include "history.h"
+#include "host.h"
 #include "task.h"
 #include "task_json.h"
 

@@ -9,7 +9,7 @@
 #include "config.h"
 #include "deliver.h"
 #include "exec.h"
-#include "notify.h"
+#include "notify_on.h"
 #include "store.h"
 #include "task.h"
 #include "utf8.h"

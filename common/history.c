@@ -331,17 +331,6 @@ history_give_back(struct store *st, struct err *e)
 	return store_vacuum(st, 0, HISTORY_GIVE_PAGES, what, sizeof what, e);
 }
 
-void
-history_host(char *buf, size_t n)
-{
-	const char *forced = getenv("TASK_HOST_ID");
-	if (forced && *forced)
-		snprintf(buf, n, "%s", forced);
-	else if (gethostname(buf, n - 1) != 0)
-		snprintf(buf, n, "localhost");
-	buf[n - 1] = 0;
-}
-
 int
 history_pass(struct store *st, const char *mode, int64_t now, struct err *e)
 {

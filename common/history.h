@@ -18,33 +18,15 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "host.h"
+#include "keep.h"
 #include "store.h"
 
-#define HISTORY_MIN_RUNS 20
 #define HISTORY_KEEP_DEFAULT (90 * 86400)
 #define HISTORY_KEEP_RUNS_DEFAULT 25000
 #define HISTORY_CONTEXT_DEFAULT 100
 #define HISTORY_BATCH_ROWS 256    /* rows one batch removes, at most */
 #define HISTORY_BATCH_TASKS 32    /* tasks one batch looks at, at most */
-
-/* A keep: by age (secs > 0), by count (runs > 0), or forever. */
-struct keep {
-	int64_t secs;
-	long runs;
-	int forever;
-};
-/* keep.c */
-/* "90d", "12h", "30m", "2w", "45s", "500" (runs), "forever"; e says what
- * was expected ("a duration like ..."), to follow "expected". */
-int keep_parse(const char *s, struct keep *k, struct err *e);
-void keep_fmt(const struct keep *k, char *buf, size_t n);   /* "90d", "500", "forever" */
-struct keep_unit {
-	char unit;
-	int64_t secs;
-	const char *word;
-};
-extern const struct keep_unit keep_units[];  /* largest first */
-#define KEEP_UNITS 5
 
 struct history_opts {
 	int64_t keep;            /* seconds, 0: no age limit */
@@ -76,6 +58,5 @@ int history_give_back(struct store *st, struct err *e);
 
 /* Record that a pass ran now on this host ("cron" or "watch"). */
 int history_pass(struct store *st, const char *mode, int64_t now, struct err *e);
-void history_host(char *buf, size_t n);   /* TASK_HOST_ID, else the hostname */
 
 #endif

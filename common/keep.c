@@ -1,4 +1,4 @@
-/* A keep (history.h): how much of its history a task keeps, as written
+/* A keep (keep.h): how much of its history a task keeps, as written
  * and read.  Apart from history.c so that the task codec does not pull the
  * store into programs without one. */
 #include <errno.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "history.h"
+#include "keep.h"
 
 const struct keep_unit keep_units[] = {{'w', 7 * 86400, "week"}, {'d', 86400, "day"},
 	{'h', 3600, "hour"}, {'m', 60, "minute"}, {'s', 1, "second"}, {0, 0, NULL}};

@@ -9,23 +9,13 @@
 
 #include <stdint.h>
 
+#include "prompt_text.h"
 #include "util.h"
 
 struct store;
 struct task;
 struct zones;
 
-/* The values of one run; NULL reads as empty. */
-struct prompt_vals {
-	const char *now, *slot, *date, *task, *attempt, *last_answer, *input, *gate;
-};
-
-/* prompt_vars.c */
-/* ST_INVALID naming the first name text holds that is not a variable,
- * or a "{{" never closed; what names the text ("prompt"). */
-int prompt_vars_check(const char *text, const char *what, struct err *e);
-int prompt_vars_names(const char *text, const char *name); /* text names {{name}} */
-char *prompt_vars_expand(const char *text, const struct prompt_vals *v); /* malloc'd */
 /* The prompt and system prompt of a run of t as sent, malloc'd (*system
  * NULL when t has none): started and slot are the run's instants, shown
  * in t's zone; last_answer is read from st only when named; input and

@@ -1,75 +1,13 @@
-/* store_pg.h: what the PostgreSQL backend's files share (store_pg.c: the
- * connection, statements, transactions, wake-ups; store_pg_params.c:
+/* store_pg.h: what the PostgreSQL backend's files share (store_pg_conn.c:
+ * the connection, statements, transactions, wake-ups; store_pg_params.c:
  * values in and out; store_pg_schema.c: the schema; store_pg_tasks.c:
- * tasks, settings, owners; store_pg_runs.c: runs, claims, conversations).
- * Not for cmd/. */
+ * tasks, settings, owners; store_pg_runs.c: runs, claims, conversations;
+ * store_pg.c: the table of them all).  Not for cmd/. */
 #ifndef AC_STORE_PG_H
 #define AC_STORE_PG_H
 
-#include "pq_lib.h"
-#include "store_backend.h"
-#include "store_sql.h"
-
-#define PQ_MAXPARAMS ROW_MAX
-
-/* The parameters of one statement, as text (NULL for SQL NULL). */
-struct pq_params {
-	const char *v[PQ_MAXPARAMS];
-	char num[PQ_MAXPARAMS][24];
-	char *owned[PQ_MAXPARAMS];  /* copies made valid UTF-8 */
-	int n;
-};
-void pq_text(struct pq_params *p, const char *s);
-void pq_int(struct pq_params *p, long long v);
-void pq_time(struct pq_params *p, int64_t t);          /* TIME_NONE: NULL */
-void pq_params_free(struct pq_params *p);
-
-/* The libpq of st, loaded when it was opened. */
-const struct pq_lib *pq_of(struct store *st);
-
-/* Run sql (a string literal or a statement of pq_sql: prepared once per
- * connection, keyed by pointer) with p; *res is the result to PQclear.  ST_ERR says what failed
- * and where, never with a password; a unique violation is ST_REFUSED. */
-int pq_exec(struct store *st, const char *sql, struct pq_params *p, PGresult **res,
-    const char *what, struct err *e);
-int pq_exec_dynamic(struct store *st, const char *sql, struct pq_params *p, PGresult **res,
-    const char *what, struct err *e);      /* built at run time: not prepared */
-int pq_do(struct store *st, const char *sql, struct pq_params *p, long *rows, const char *what,
-    struct err *e);                        /* no rows wanted; *rows affected (may be NULL) */
-/* Statements with no parameters and no rows, several at once allowed
- * (the schema's steps), by the simple protocol. */
-int pq_simple(struct store *st, const char *sql, const char *what, struct err *e);
-void pq_abort(struct store *st);           /* ROLLBACK, whatever became of the connection */
-int pq_connected(struct store *st);        /* the connection is up */
-
-char *pq_get_text(const struct pq_lib *pq, const PGresult *r, int row, int col);    /* malloc'd, NULL for NULL */
-int64_t pq_get_time(const struct pq_lib *pq, const PGresult *r, int row, int col);  /* TIME_NONE for NULL */
-long long pq_get_int(const struct pq_lib *pq, const PGresult *r, int row, int col); /* 0 for NULL */
-void pq_get_copy(const struct pq_lib *pq, const PGresult *r, int row, int col, char *dst, size_t n);
-
-/* the statements of store_sql.h (store_pg.c), and rows in and out (store_pg_params.c) */
-struct store_sql *pq_sql(struct store *st);
-void pq_bind(struct pq_params *p, const struct row *r);  /* r's texts must outlive p */
-/* A row of a result, for pq_cell. */
-struct pq_row {
-	const struct pq_lib *pq;
-	const PGresult *res;
-	int row;
-};
-struct cell pq_cell(void *row, int col, int is_int);     /* a cell_fn of a struct pq_row */
-/* Rows of a query, a batch at a time through a cursor, so fn may use the
- * store between rows and a big listing is never all in memory; a query of
- * at most FETCH_ROWS rows (limit) in one trip.  fn's non-zero stops. */
-int pq_each_row(struct store *st, const char *sql, struct pq_params *p, long limit,
-    int (*fn)(const struct pq_lib *pq, const PGresult *r, int row, void *arg), void *arg,
-    const char *what, struct err *e);
-
-/* store_pg_schema.c: the schema version (0: none of ours) and the
- * server's clock minus ours (st->skew_ms); the schema brought up to date. */
-int pg_schema_version(struct store *st, int *version, struct err *e);
-int pg_migrate(struct store *st, struct err *e);
-int pg_durability(struct store *st, char *off, size_t n, struct err *e);  /* store_ops' */
-int pg_async_standbys(struct store *st, long *n, struct err *e);
+#include "store_pg_conn.h"
+#include "store_pg_schema.h"
 
 /* store_pg_tasks.c */
 int pg_task_find_twin(struct store *st, const struct task *t, int *found, char id[37], struct err *e);

@@ -2,7 +2,7 @@
  * text, a result's cells back as C values. */
 #include <stdlib.h>
 
-#include "store_pg.h"
+#include "store_pg_params.h"
 #include "utf8.h"
 
 void

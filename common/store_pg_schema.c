@@ -5,9 +5,9 @@
  * step leaves the old schema whole.  Also the server's settings that
  * would make a commit less than durable. */
 #include <stdio.h>
-#include <time.h>
 
-#include "store_pg.h"
+#include "store_pg_conn.h"
+#include "store_pg_schema.h"
 
 #define SCHEMA_LOCK 7306115113L   /* pg_advisory_xact_lock key of migrations */
 
@@ -310,33 +310,6 @@ static const char *const migrations[] = {
 	" EXCEPTION WHEN undefined_object THEN NULL; END$$;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
-
-/* The schema version (0 when the database has none of ours) and the
- * server's clock minus ours, in one round trip: the version table is read
- * only if it exists (query_to_xml runs its query when called), and the
- * clock is taken at the middle of the trip. */
-int
-pg_schema_version(struct store *st, int *version, struct err *e)
-{
-	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint,"
-	    " CASE WHEN to_regclass('agentcron_schema') IS NULL THEN 0 ELSE coalesce((xpath('//v/text()',"
-	    " query_to_xml('SELECT max(version) AS v FROM agentcron_schema', false, true, '')))[1]::text::int,"
-	    " 0) END";
-	struct timespec t0, t1;
-	PGresult *r;
-	clock_gettime(CLOCK_REALTIME, &t0);
-	int rc = pq_exec_dynamic(st, q, NULL, &r, "reading the schema version", e);
-	clock_gettime(CLOCK_REALTIME, &t1);
-	if (rc)
-		return rc;
-	int64_t ms0 = (int64_t)t0.tv_sec * 1000 + t0.tv_nsec / 1000000;
-	int64_t ms1 = (int64_t)t1.tv_sec * 1000 + t1.tv_nsec / 1000000;
-	st->skew_ms = pq_get_int(pq, r, 0, 0) - (ms0 + ms1) / 2;
-	*version = (int)pq_get_int(pq, r, 0, 1);
-	pq->clear(r);
-	return ST_OK;
-}
 
 int
 pg_migrate(struct store *st, struct err *e)

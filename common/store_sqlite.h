@@ -1,43 +1,13 @@
 /* store_sqlite.h: what the SQLite backend's files share (store_sqlite.c:
- * the file, statements, transactions, wake-ups; store_sqlite_schema.c: the
- * schema; store_sqlite_tasks.c: tasks, settings, owners;
- * store_sqlite_runs.c: runs, claims, conversations).  Not for cmd/. */
+ * the file, transactions, wake-ups; store_sqlite_conn.c: statements, values
+ * in and out; store_sqlite_schema.c: the schema; store_sqlite_tasks.c:
+ * tasks, settings, owners; store_sqlite_runs.c: runs, claims,
+ * conversations).  Not for cmd/. */
 #ifndef AC_STORE_SQLITE_H
 #define AC_STORE_SQLITE_H
 
-#include <sqlite3.h>
-
-#include "store_backend.h"
-#include "store_sql.h"
-
-sqlite3 *sq_db(struct store *st);
-int sq_err(struct store *st, struct err *e, const char *what); /* ST_ERR with SQLite's reason */
-int sq_exec(struct store *st, const char *sql, struct err *e);  /* statements without rows */
-/* A cached prepared statement for sql (a string literal or a statement of
- * sq_sql: keyed by pointer), reset and with bindings cleared.  NULL on
- * error, message in e. */
-sqlite3_stmt *sq_stmt(struct store *st, const char *sql, struct err *e);
-int sq_done(struct store *st, sqlite3_stmt *s, struct err *e, const char *what); /* step to the end */
-/* The same for a write whose loss in a crash costs nothing (a heartbeat):
- * outside a unit of work its commit does not wait for the disk. */
-int sq_done_quietly(struct store *st, sqlite3_stmt *s, struct err *e, const char *what);
-void sq_text(sqlite3_stmt *s, int i, const char *v);   /* NULL binds NULL */
-char *sq_col_text(sqlite3_stmt *s, int i);             /* malloc'd copy or NULL */
-int64_t sq_col_time(sqlite3_stmt *s, int i);           /* NULL reads TIME_NONE */
-void sq_col_copy(sqlite3_stmt *s, int i, char *dst, size_t n);
-
-/* store_sqlite.c: the statements of store_sql.h, and rows in and out */
-struct store_sql *sq_sql(struct store *st);
-void sq_bind(sqlite3_stmt *s, const struct row *p);
-struct cell sq_cell(void *stmt, int col, int is_int);   /* a cell_fn */
-/* A statement built for one use (sql, malloc'd, is freed) with p bound;
- * finalize it after. */
-sqlite3_stmt *sq_prepare_once(struct store *st, char *sql, const struct row *p, const char *what,
-    struct err *e);
-
-/* store_sqlite_schema.c: the schema brought up to date (*migrated set if
- * this call changed it). */
-int sq_migrate(struct store *st, int *migrated, struct err *e);
+#include "store_sqlite_conn.h"
+#include "store_sqlite_schema.h"
 
 /* store_sqlite_tasks.c */
 int sq_task_find_twin(struct store *st, const struct task *t, int *found, char id[37], struct err *e);

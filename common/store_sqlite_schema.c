@@ -3,7 +3,8 @@
  * bump so an interrupted upgrade leaves the old schema intact. */
 #include <stdio.h>
 
-#include "store_sqlite.h"
+#include "store_sqlite_conn.h"
+#include "store_sqlite_schema.h"
 
 /* Schema steps; migrations[i] takes a store from user_version i to i + 1.
  * Step 1 is the first released schema (tests/fixtures/store-v1.db). */

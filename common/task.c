@@ -1,6 +1,6 @@
 /* task.c: the task model (task.h): names of kinds and statuses, validation,
- * the next firing instant, jitter, ends and dedup keys (descriptions in
- * task_describe.c, the zone cache in zones.c). */
+ * the next firing instant, jitter, ends, dedup keys and instants in a zone
+ * for people (descriptions in task_describe.c, the zone cache in zones.c). */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,11 +8,11 @@
 #include <cjson/cJSON.h>
 
 #include "cron.h"
-#include "notify.h"
+#include "notify_on.h"
 #include "deliver.h"
 #include "spend.h"
-#include "history.h"
-#include "prompt_vars.h"
+#include "keep.h"
+#include "prompt_text.h"
 #include "task.h"
 #include "task_fields.h"
 #include "tz.h"
@@ -698,4 +698,35 @@ task_dedup_key(const struct task *t, char out[17])
 		h *= 1099511628211ULL;
 	}
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+void
+task_fmt_time(const struct task *t, struct zones *zs, int64_t when, int style, char *buf, size_t n)
+{
+	zone_fmt_time(zs, t->tz, when, style, buf, n);
+}
+
+void
+zone_fmt_time(struct zones *zs, const char *zone, int64_t when, int style, char *buf, size_t n)
+{
+	if (when == TIME_NONE) {
+		snprintf(buf, n, "none");
+		return;
+	}
+	const struct tz *z;
+	struct err e;
+	WITH_ZONES(zs, tmp);
+	if (zones_get(zs, zone ? zone : zones_local(zs), &z, &e) != ST_OK) {
+		time_fmt_utc(when, buf, n);
+	} else if (style == TIME_RFC3339) {
+		tz_fmt_rfc3339(z, when, buf, n);
+	} else {
+		char local[64];
+		tz_fmt_local(z, when, local, sizeof local);
+		if (style == TIME_WALL)
+			snprintf(buf, n, "%s", local);
+		else
+			snprintf(buf, n, "%s %s", local, tz_abbr(z, when));
+	}
+	zones_free(tmp);
 }

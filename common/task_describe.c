@@ -1,5 +1,6 @@
 /* task_describe.c: a task in words for people: its schedule ("Daily at
- * 07:00"), its end, its instants in its zone, and a name from its prompt. */
+ * 07:00") and its end (its instants: task.c's task_fmt_time; a name from
+ * its prompt: prompt_text.c). */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,37 +8,6 @@
 #include "cron.h"
 #include "task.h"
 #include "tz.h"
-
-void
-task_fmt_time(const struct task *t, struct zones *zs, int64_t when, int style, char *buf, size_t n)
-{
-	zone_fmt_time(zs, t->tz, when, style, buf, n);
-}
-
-void
-zone_fmt_time(struct zones *zs, const char *zone, int64_t when, int style, char *buf, size_t n)
-{
-	if (when == TIME_NONE) {
-		snprintf(buf, n, "none");
-		return;
-	}
-	const struct tz *z;
-	struct err e;
-	WITH_ZONES(zs, tmp);
-	if (zones_get(zs, zone ? zone : zones_local(zs), &z, &e) != ST_OK) {
-		time_fmt_utc(when, buf, n);
-	} else if (style == TIME_RFC3339) {
-		tz_fmt_rfc3339(z, when, buf, n);
-	} else {
-		char local[64];
-		tz_fmt_local(z, when, local, sizeof local);
-		if (style == TIME_WALL)
-			snprintf(buf, n, "%s", local);
-		else
-			snprintf(buf, n, "%s %s", local, tz_abbr(z, when));
-	}
-	zones_free(tmp);
-}
 
 void
 task_describe(const struct task *t, struct zones *zs, char *buf, size_t n)
@@ -101,37 +71,6 @@ task_describe(const struct task *t, struct zones *zs, char *buf, size_t n)
 		snprintf(buf, n, "Manual");
 		break;
 	}
-}
-
-void
-task_default_name(const char *prompt, char *buf, size_t n)
-{
-	/* The first six words, at most 48 bytes, cut at a word boundary. */
-	size_t len = 0, words = 0;
-	const char *p = prompt ? prompt : "";
-	while (isspace((unsigned char)*p))
-		p++;
-	buf[0] = 0;
-	while (*p && words < 6) {
-		const char *w = p;
-		while (*p && !isspace((unsigned char)*p))
-			p++;
-		size_t wl = (size_t)(p - w);
-		if (len + wl + (len ? 1 : 0) > 48 || len + wl + 2 > n) {
-			p = w;
-			break;
-		}
-		if (len)
-			buf[len++] = ' ';
-		memcpy(buf + len, w, wl);
-		len += wl;
-		buf[len] = 0;
-		words++;
-		while (isspace((unsigned char)*p))
-			p++;
-	}
-	if (len == 0 && *p && n > 1)
-		snprintf(buf, n < 49 ? n : 49, "%s", p);
 }
 
 void

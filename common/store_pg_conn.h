@@ -1,0 +1,52 @@
+/* store_pg_conn.h: the PostgreSQL backend's connection (store_pg_conn.c):
+ * statements, transactions, wake-ups.  Below the backend's other files,
+ * its schema's among them.  Not for cmd/. */
+#ifndef AC_STORE_PG_CONN_H
+#define AC_STORE_PG_CONN_H
+
+#include "store_pg_params.h"
+
+/* The libpq of st, loaded when it was opened. */
+const struct pq_lib *pq_of(struct store *st);
+
+/* Run sql (a string literal or a statement of pq_sql: prepared once per
+ * connection, keyed by pointer) with p; *res is the result to PQclear.  ST_ERR says what failed
+ * and where, never with a password; a unique violation is ST_REFUSED. */
+int pq_exec(struct store *st, const char *sql, struct pq_params *p, PGresult **res,
+    const char *what, struct err *e);
+int pq_exec_dynamic(struct store *st, const char *sql, struct pq_params *p, PGresult **res,
+    const char *what, struct err *e);      /* built at run time: not prepared */
+int pq_do(struct store *st, const char *sql, struct pq_params *p, long *rows, const char *what,
+    struct err *e);                        /* no rows wanted; *rows affected (may be NULL) */
+/* Statements with no parameters and no rows, several at once allowed
+ * (the schema's steps), by the simple protocol. */
+int pq_simple(struct store *st, const char *sql, const char *what, struct err *e);
+void pq_abort(struct store *st);           /* ROLLBACK, whatever became of the connection */
+int pq_connected(struct store *st);        /* the connection is up */
+
+/* the statements of store_sql.h */
+struct store_sql *pq_sql(struct store *st);
+/* Rows of a query, a batch at a time through a cursor, so fn may use the
+ * store between rows and a big listing is never all in memory; a query of
+ * at most FETCH_ROWS rows (limit) in one trip.  fn's non-zero stops. */
+int pq_each_row(struct store *st, const char *sql, struct pq_params *p, long limit,
+    int (*fn)(const struct pq_lib *pq, const PGresult *r, int row, void *arg), void *arg,
+    const char *what, struct err *e);
+
+/* The schema version (0: none of ours) and the server's clock minus ours
+ * (st->skew_ms): read again at every reconnection. */
+int pg_schema_version(struct store *st, int *version, struct err *e);
+
+/* The connection's state in st, connected (pg_close frees it, whatever
+ * became of the opening), and the store_ops it serves. */
+int pg_conn_open(struct store *st, const char *uri, struct err *e);
+void pg_close(struct store *st);
+int pg_refresh(struct store *st, char *what, size_t n, struct err *e);
+int pg_begin(struct store *st, int of_runs, struct err *e);
+int pg_commit(struct store *st, struct err *e);
+void pg_rollback(struct store *st);
+void pg_wake(struct store *st);
+int pg_wake_fd(struct store *st, struct err *e);
+int pg_wake_take(struct store *st);
+
+#endif
