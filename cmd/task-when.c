@@ -214,7 +214,8 @@ print_stored(struct schedule_request *r, struct tz **z, int64_t now, struct err 
 	if (s <= now && r->from)
 		rc = task_next_slot(&t, zs, now, &s, e);
 	for (long i = 0; !rc && i < r->count && s != TIME_NONE && !schedule_past_9999(*z, s); i++) {
-		schedule_list_instant(stdout, *z, s + task_delay(&t, zs, s), s, r->utc, r->json, r->describe ? desc : NULL);
+		schedule_list_instant(stdout, *z, s + task_delay(&t, zs, s), s, r->utc, r->json,
+		    r->describe ? desc : NULL);
 		rc = task_next_slot(&t, zs, s, &s, e);
 	}
 out:
