@@ -105,32 +105,58 @@ print_run(const struct run *r, void *arg)
 	return 0;
 }
 
-/* Failures, lateness and overlap: what is not the default. */
+/* The lines of task_inputs (task_fields.h) whose place is in [lo, hi), in
+ * the order of their places; budget is the budget's line. */
 static void
-show_policies(const struct task *t)
+show_inputs(const struct task *t, const char *budget, int lo, int hi)
 {
-	char buf[128], d[32];
-	if (t->retries >= 0) {
-		snprintf(buf, sizeof buf, "%d", t->retries);
-		field("retries:", t->retries == TASK_RETRIES_FOREVER ? "until it succeeds" : buf);
-	}
-	if (t->pause_after >= 0) {
-		snprintf(buf, sizeof buf, "%d failed occurrences in a row", t->pause_after);
-		field("pause after:", t->pause_after ? buf : "never");
-	}
-	field("missed:", task_missed_name(t->missed));
-	if (t->deadline) {
-		duration_fmt((int64_t)t->deadline * 1000, d, sizeof d);
-		snprintf(buf, sizeof buf, "start within %s of each instant, else missed", d);
-		field("deadline:", buf);
-	}
-	if (t->overlap != OVERLAP_QUEUE)
-		field("overlap:", task_overlap_name(t->overlap));
-	if (t->jitter) {
-		snprintf(buf, sizeof buf, "up to %ds", t->jitter);
-		field("jitter:", buf);
-	} else if (t->stagger == 0) {
-		field("jitter:", "none, not staggered (--jitter 0)");
+	char buf[512], d[32];
+	for (int place = lo; place < hi; place++) {
+		for (size_t i = 0; i < ntask_inputs; i++) {
+			const struct task_input *in = &task_inputs[i];
+			if (in->place != place || in->show == SHOW_NONE)
+				continue;
+			const struct field *f = task_input_field(in);
+			int n = f->type == FT_STR ? 0 : *CFIELD_OF(t, f, int);
+			const char *s = f->type == FT_STR ? *CFIELD_OF(t, f, char *) : NULL;
+			switch (in->show) {
+			case SHOW_NONE: break;
+			case SHOW_TEXT: field(in->label, s); break;
+			case SHOW_SECONDS:
+				if (n > 0) {
+					snprintf(buf, sizeof buf, "%ds", n);
+					field(in->label, buf);
+				}
+				break;
+			case SHOW_NUMBER:
+				if (n < 0)
+					break;
+				snprintf(buf, sizeof buf, in->fmt, n);
+				field(in->label, n == 0 && in->zero ? in->zero : n == INT_MAX && in->most ? in->most
+				    : buf);
+				break;
+			case SHOW_ENUM:
+				if (n != in->def)
+					field(in->label, f->names->name(n));
+				break;
+			case SHOW_DURATION:
+				if (n) {
+					duration_fmt((int64_t)n * 1000, d, sizeof d);
+					snprintf(buf, sizeof buf, in->fmt, d);
+					field(in->label, buf);
+				}
+				break;
+			case SHOW_BUDGET: field(in->label, budget[0] ? budget : NULL); break;
+			case SHOW_KEEP:
+				if (s) {
+					/* A task's own keep says all it keeps; the defaults are not read. */
+					struct history_opts ho = {0};
+					history_describe(s, &ho, buf, sizeof buf);
+					field(in->label, buf);
+				}
+				break;
+			}
+		}
 	}
 }
 
@@ -227,31 +253,25 @@ show_text(struct store *st, const struct task *t, struct zones *zs, int overdue,
 	}
 	for (int l = 0; l < WORD_LISTS; l++)
 		list_field(word_lists[l].label, CWORD_LIST_OF(t, &word_lists[l]));
-	if (t->timeout) {
-		snprintf(buf, sizeof buf, "%ds", t->timeout);
-		field("timeout:", buf);
+	show_inputs(t, budget, SHOW_AT_RUN, SHOW_AT_NOTIFY);
+	if (t->jitter) {
+		snprintf(buf, sizeof buf, "up to %ds", t->jitter);
+		field("jitter:", buf);
+	} else if (t->stagger == 0) {
+		field("jitter:", "none, not staggered (--jitter 0)");
 	}
-	show_policies(t);
 	field("intent:", t->intent);
 	field("channel:", t->channel);
 	field("payload:", t->payload);
 	field("key:", t->key);
 	field("notify:", t->notify);
-	field("notify on:", t->notify_on);
+	show_inputs(t, budget, SHOW_AT_NOTIFY, SHOW_AT_END);
 	if (t->deliver) {
 		char *masked = deliver_targets_mask(t->deliver);
 		list_field("deliver to:", masked);
 		free(masked);
 	}
-	field("deliver on:", t->deliver_on);
-	field("budget:", budget[0] ? budget : NULL);
-	field("scope:", t->scope);
-	if (t->keep) {
-		/* A task's own keep says all it keeps; the defaults are not read. */
-		struct history_opts ho = {0};
-		history_describe(t->keep, &ho, buf, sizeof buf);
-		field("keeps:", buf);
-	}
+	show_inputs(t, budget, SHOW_AT_END, SHOW_AT_MAX);
 	task_origin_describe(t, buf, sizeof buf);
 	field("made by:", buf);
 	if (t->queued)

@@ -91,6 +91,56 @@ extern const struct word_list word_lists[WORD_LISTS];
 #define WORD_LIST_OF(t, wl) (*(char **)((char *)(t) + (wl)->off))
 #define CWORD_LIST_OF(t, wl) (*(char *const *)((const char *)(t) + (wl)->off))
 
+/* The task's settings given as one value each, described once for every
+ * surface: a flag of task-add and task-edit, an MCP argument of
+ * task_create and task_update (when it has a schema type), how the value
+ * is read and checked (taskargs_apply.c, by kind) and its line in
+ * task-show (by its show kind, at its place).  Each is the row of
+ * task_fields with the same JSON name.  A new such setting of a kind
+ * already here is a row of task_inputs (task_fields.c) beside its row of
+ * task_fields; its --help line is in task-add.c. */
+enum task_input_kind {
+	IN_TEXT,        /* text; '' clears it */
+	IN_SECONDS,     /* seconds or a duration (90s, 5m); '' restores def */
+	IN_NUMBER,      /* a whole number; '' restores def */
+	IN_ENUM,        /* one of the field's names (hint lists them) */
+	IN_DEADLINE,    /* a duration up to TASK_DEADLINE_MAX; none or 0 removes it */
+	IN_BUDGET,      /* AMOUNT/PERIOD (spend.h), or none */
+	IN_RUNS_ON,     /* which runs, notify_on_parse's list; '' goes back to the default */
+	IN_KEEP,        /* history kept (history.h); default or '' removes it */
+};
+enum task_show_kind {
+	SHOW_NONE,      /* task-show prints it its own way */
+	SHOW_TEXT,      /* as stored, when set */
+	SHOW_SECONDS,   /* "90s", when over 0 */
+	SHOW_NUMBER,    /* fmt, zero for 0, most for INT_MAX; when not -1 */
+	SHOW_ENUM,      /* its name, when not def */
+	SHOW_DURATION,  /* fmt of its duration, when set */
+	SHOW_BUDGET,    /* with what its window spent */
+	SHOW_KEEP,      /* what it keeps */
+};
+struct task_input {
+	const char *json;             /* its JSON name, row of task_fields and MCP argument */
+	const char *flag;             /* its long option, without "--" */
+	char letter;                  /* its short option, or 0 */
+	enum task_input_kind kind;
+	long min;                     /* IN_SECONDS, IN_NUMBER: the least value */
+	int def;                      /* what '' restores (IN_ENUM, SHOW_ENUM: the default) */
+	const char *hint;             /* IN_ENUM: "use a, b or c" */
+	const char *type, *desc;      /* its MCP argument's schema; NULL: no MCP argument */
+	const char *const *names;     /* the values the schema lists, or NULL */
+	enum task_show_kind show;
+	int place;                    /* task-show prints places in order (SHOW_AT_*) */
+	const char *label, *fmt, *zero, *most; /* task-show's line */
+};
+/* Where task-show prints a setting: a range of places. */
+enum { SHOW_AT_RUN = 10, SHOW_AT_NOTIFY = 20, SHOW_AT_END = 30, SHOW_AT_MAX = 40 };
+#define TASK_INPUTS_MAX 32
+extern const struct task_input task_inputs[];
+extern const size_t ntask_inputs;
+/* The row of task_fields an input sets. */
+const struct field *task_input_field(const struct task_input *in);
+
 /* Which columns (COLS_*) a row holds, in table order. */
 enum {
 	COLS_READ,       /* read back: not derived, not large */

@@ -9,16 +9,14 @@
 
 enum {
 	OPT_DAILY = 256, OPT_WEEKLY, OPT_MANUAL, OPT_HEARTBEAT, OPT_ENABLED, OPT_DISABLED,
-	OPT_INTENT, OPT_CHANNEL, OPT_PAYLOAD, OPT_MISSED, OPT_JITTER, OPT_NOTIFY, OPT_UNTIL,
-	OPT_COUNT, OPT_SCOPE, OPT_EVERY, OPT_FROM, OPT_NOT_BEFORE,
-	OPT_BUDGET, OPT_NOTIFY_ON,
-	OPT_OVERLAP, OPT_DEADLINE, OPT_PAUSE_AFTER, OPT_KEEP, OPT_DELIVER, OPT_DELIVER_ON,
-	OPT_GATE, OPT_GATE_TIMEOUT,
-	OPT_AFTER,
+	OPT_INTENT, OPT_CHANNEL, OPT_PAYLOAD, OPT_JITTER, OPT_NOTIFY, OPT_UNTIL,
+	OPT_COUNT, OPT_EVERY, OPT_FROM, OPT_NOT_BEFORE, OPT_DELIVER, OPT_GATE, OPT_AFTER,
 	OPT_WORDS, /* and one each after it: the word lists (task_fields.h) */
+	OPT_INPUTS = OPT_WORDS + WORD_LISTS, /* and one each after it: task_inputs */
 };
 
-static const char task_shortopts[] = "n:p:s:c:a:P:z:m:e:t:r:k:A:C:";
+/* The letters of task_inputs follow. */
+static const char task_shortopts[] = "n:p:s:c:a:P:z:m:e:k:A:C:";
 
 static const struct option task_options[] = {
 	{"name", required_argument, NULL, 'n'},
@@ -39,31 +37,19 @@ static const struct option task_options[] = {
 	{"attach", required_argument, NULL, 'A'},
 	{"model", required_argument, NULL, 'm'},
 	{"exec", required_argument, NULL, 'e'},
-	{"timeout", required_argument, NULL, 't'},
-	{"retries", required_argument, NULL, 'r'},
 	{"intent", required_argument, NULL, OPT_INTENT},
 	{"channel", required_argument, NULL, OPT_CHANNEL},
 	{"payload", required_argument, NULL, OPT_PAYLOAD},
 	{"key", required_argument, NULL, 'k'},
-	{"missed", required_argument, NULL, OPT_MISSED},
 	{"jitter", required_argument, NULL, OPT_JITTER},
 	{"notify", required_argument, NULL, OPT_NOTIFY},
-	{"notify-on", required_argument, NULL, OPT_NOTIFY_ON},
-	{"budget", required_argument, NULL, OPT_BUDGET},
 	{"until", required_argument, NULL, OPT_UNTIL},
 	{"count", required_argument, NULL, OPT_COUNT},
-	{"scope", required_argument, NULL, OPT_SCOPE},
-	{"overlap", required_argument, NULL, OPT_OVERLAP},
 	{"every", required_argument, NULL, OPT_EVERY},
 	{"from", required_argument, NULL, OPT_FROM},
 	{"not-before", required_argument, NULL, OPT_NOT_BEFORE},
-	{"deadline", required_argument, NULL, OPT_DEADLINE},
-	{"pause-after", required_argument, NULL, OPT_PAUSE_AFTER},
-	{"keep", required_argument, NULL, OPT_KEEP},
 	{"deliver", required_argument, NULL, OPT_DELIVER},
-	{"deliver-on", required_argument, NULL, OPT_DELIVER_ON},
 	{"gate", required_argument, NULL, OPT_GATE},
-	{"gate-timeout", required_argument, NULL, OPT_GATE_TIMEOUT},
 	{"after", required_argument, NULL, OPT_AFTER},
 	{0, 0, 0, 0},
 };
@@ -114,17 +100,29 @@ struct option *
 taskargs_options_of(int which, const struct option *extra, const char *extra_short,
     char *shortopts, size_t n)
 {
-	snprintf(shortopts, n, ":%s%s", which == TASKARGS_SCHEDULE ? schedule_shortopts :
-	    task_shortopts, extra_short);
+	char letters[2 * TASK_INPUTS_MAX + 1] = "";
+	size_t nl = 0;
+	for (size_t i = 0; i < ntask_inputs && which == TASKARGS_ALL; i++) {
+		if (task_inputs[i].letter) {
+			letters[nl++] = task_inputs[i].letter;
+			letters[nl++] = ':';
+		}
+	}
+	letters[nl] = 0;
+	snprintf(shortopts, n, ":%s%s%s", which == TASKARGS_SCHEDULE ? schedule_shortopts :
+	    task_shortopts, letters, extra_short);
 	size_t own = sizeof task_options / sizeof task_options[0] - 1, m = 0, k = 0;
 	while (extra[m].name)
 		m++;
-	struct option *all = xcalloc(own + WORD_LISTS + m + 1, sizeof *all);
+	struct option *all = xcalloc(own + WORD_LISTS + ntask_inputs + m + 1, sizeof *all);
 	for (size_t i = 0; i < own; i++)
 		if (which == TASKARGS_ALL || is_schedule_option(task_options[i].name))
 			all[k++] = task_options[i];
 	for (int i = 0; i < WORD_LISTS && which == TASKARGS_ALL; i++)
 		all[k++] = (struct option){word_lists[i].flag, required_argument, NULL, OPT_WORDS + i};
+	for (size_t i = 0; i < ntask_inputs && which == TASKARGS_ALL; i++)
+		all[k++] = (struct option){task_inputs[i].flag, required_argument, NULL,
+		    task_inputs[i].letter ? task_inputs[i].letter : OPT_INPUTS + (int)i};
 	memcpy(all + k, extra, m * sizeof *all);
 	return all;
 }
@@ -200,33 +198,27 @@ taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int ar
 	case 'A': push(&a->attach, &a->nattach, arg); break;
 	case 'm': a->model = arg; break;
 	case 'e': a->exec = arg; break;
-	case 't': a->timeout = arg; break;
-	case 'r': a->retries = arg; break;
 	case OPT_INTENT: a->intent = arg; break;
 	case OPT_CHANNEL: a->channel = arg; break;
 	case OPT_PAYLOAD: a->payload = arg; break;
 	case 'k': a->key = arg; break;
-	case OPT_MISSED: a->missed = arg; break;
 	case OPT_JITTER: a->jitter = arg; break;
 	case OPT_NOTIFY: a->notify = arg; break;
 	case OPT_GATE: a->gate = arg; break;
-	case OPT_GATE_TIMEOUT: a->gate_timeout = arg; break;
-	case OPT_NOTIFY_ON: a->notify_on = arg; break;
-	case OPT_BUDGET: a->budget = arg; break;
 	case OPT_UNTIL: a->until = arg; break;
 	case OPT_COUNT: a->count = arg; break;
-	case OPT_SCOPE: a->scope = arg; break;
 	case OPT_EVERY: a->every = arg; kind_given(a, "--every"); break;
 	case OPT_FROM: a->from = arg; break;
 	case OPT_NOT_BEFORE: a->not_before = arg; break;
-	case OPT_OVERLAP: a->overlap = arg; break;
-	case OPT_DEADLINE: a->deadline = arg; break;
-	case OPT_PAUSE_AFTER: a->pause_after = arg; break;
-	case OPT_KEEP: a->keep = arg; break;
 	case OPT_DELIVER: push(&a->deliver, &a->ndeliver, arg); break;
-	case OPT_DELIVER_ON: a->deliver_on = arg; break;
 	case OPT_AFTER: push(&a->after, &a->nafter, arg); break;
 	default:
+		for (size_t i = 0; i < ntask_inputs; i++) {
+			if (opt == (task_inputs[i].letter ? task_inputs[i].letter : OPT_INPUTS + (int)i)) {
+				a->in[i] = arg;
+				return 1;
+			}
+		}
 		if (opt < OPT_WORDS || opt >= OPT_WORDS + WORD_LISTS)
 			return 0;
 		push(&a->words[opt - OPT_WORDS], &a->nwords[opt - OPT_WORDS], arg);

@@ -13,27 +13,22 @@
 
 struct task_args {
 	const char *name, *prompt, *system_prompt, *tz, *context, *model, *exec, *notify;
-	const char *intent, *channel, *payload, *key, *missed, *timeout, *retries, *jitter;
+	const char *intent, *channel, *payload, *key, *jitter;
 	const char *cron, *at, *daily, *weekly;   /* cron: one more expression (the tools') */
 	const char **crons;          /* --cron, repeatable: the union (cron.h) */
 	size_t ncrons;
 	const char *every, *from;    /* --every DURATION [--from TIME] */
 	const char *not_before;      /* "" or "none" removes it */
 	const char *until, *count;   /* a recurrence's end; "none" and "0" remove it */
-	const char *scope;           /* "" removes it */
-	const char *budget;          /* "none" removes it */
-	const char *notify_on;       /* "" goes back to the default */
-	const char *overlap, *deadline, *pause_after; /* --deadline none (or 0) removes it */
-	const char *keep;            /* history.h; "default" (or "") removes it */
+	const char *in[TASK_INPUTS_MAX]; /* the values of task_inputs (task_fields.h), by row */
+	char in_number[TASK_INPUTS_MAX][24]; /* an MCP integer argument's text, for in[] */
 	const char **plan, **attach;
 	size_t nplan, nattach;
 	const char **words[WORD_LISTS]; /* the word lists' flags (task_fields.h), repeatable */
 	size_t nwords[WORD_LISTS];
 	const char **deliver;        /* --deliver, repeatable; "none" removes them all */
 	size_t ndeliver;
-	const char *deliver_on;      /* "" goes back to the default */
 	const char *gate;            /* --gate COMMAND; "" removes it */
-	const char *gate_timeout;    /* "" goes back to the default */
 	const char **after;          /* --after TASK[:ON], repeatable; "none" removes them all */
 	size_t nafter;
 	int manual, heartbeat;

@@ -350,13 +350,15 @@ check_text(const struct task_args *a, struct err *e)
 		{"--notify", a->notify}, {"--intent", a->intent}, {"--channel", a->channel},
 		{"--payload", a->payload}, {"--key", a->key}, {"--cron", a->cron}, {"--at", a->at},
 		{"--daily", a->daily}, {"--weekly", a->weekly}, {"--until", a->until},
-		{"--count", a->count}, {"--scope", a->scope}, {"--every", a->every},
-		{"--from", a->from}, {"--not-before", a->not_before}, {"--budget", a->budget},
-		{"--notify-on", a->notify_on}, {"--keep", a->keep}, {"--deliver-on", a->deliver_on},
+		{"--count", a->count}, {"--every", a->every},
+		{"--from", a->from}, {"--not-before", a->not_before},
 		{"--gate", a->gate}};
 	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
 		if (one[i].v && !utf8_valid(one[i].v, strlen(one[i].v)))
 			return err_set(e, ST_INVALID, "%s is not UTF-8 text", one[i].flag);
+	for (size_t i = 0; i < ntask_inputs; i++)
+		if (a->in[i] && !utf8_valid(a->in[i], strlen(a->in[i])))
+			return err_set(e, ST_INVALID, "--%s is not UTF-8 text", task_inputs[i].flag);
 	for (size_t i = 0; i < a->nplan; i++)
 		if (!utf8_valid(a->plan[i], strlen(a->plan[i])))
 			return err_set(e, ST_INVALID, "--plan is not UTF-8 text");
@@ -386,15 +388,6 @@ static int
 apply_deliver(const struct task_args *a, struct task *t, struct err *e)
 {
 	int rc;
-	if (a->deliver_on) {
-		unsigned mask;
-		char buf[96];
-		if (*a->deliver_on && (rc = deliver_on_parse(a->deliver_on, &mask, e)))
-			return err_set(e, rc, "bad --deliver-on: %s", e->msg);
-		if (*a->deliver_on)
-			notify_on_fmt(mask, buf, sizeof buf);
-		set_str(&t->deliver_on, *a->deliver_on ? buf : NULL);
-	}
 	if (!a->ndeliver)
 		return ST_OK;
 	int none = 0;
@@ -473,52 +466,76 @@ apply_after(const struct task_args *a, struct task *t, struct err *e)
 	return rc;
 }
 
-/* --budget and --notify-on, stored in their plain form ("$2/day"). */
+/* The value v of one of task_inputs, read and checked by its kind, into
+ * its field of t; messages name its flag. */
 static int
-apply_spending(const struct task_args *a, struct task *t, struct err *e)
+apply_input(const struct task_input *in, const char *v, struct task *t, struct err *e)
 {
-	char buf[96];
+	const struct field *f = task_input_field(in);
+	char flag[40], buf[96];
 	int rc;
-	if (a->budget) {
+	snprintf(flag, sizeof flag, "--%s", in->flag);
+	switch (in->kind) {
+	case IN_TEXT:
+		set_opt(FIELD_OF(t, f, char *), v, NULL);
+		return ST_OK;
+	case IN_SECONDS:
+	case IN_NUMBER:
+		return apply_number(flag, v, in->kind == IN_SECONDS, in->min, in->def, FIELD_OF(t, f, int),
+		    e);
+	case IN_ENUM: {
+		int n = f->names->parse(v);
+		if (n < 0)
+			return err_set(e, ST_INVALID, "bad %s '%s': %s", flag, v, in->hint);
+		*FIELD_OF(t, f, int) = n;
+		return ST_OK;
+	}
+	case IN_DEADLINE: {
+		long n;
+		if (!strcmp(v, "none") || !strcmp(v, "0")) {
+			*FIELD_OF(t, f, int) = 0;
+			return ST_OK;
+		}
+		if (parse_duration(v, &n) != 0 || n < in->min || n > TASK_DEADLINE_MAX)
+			return opt_bad(e, flag, v, "a duration like 90s, 10m, 2h (at most 366d), or none");
+		*FIELD_OF(t, f, int) = (int)n;
+		return ST_OK;
+	}
+	case IN_BUDGET: {
 		struct budget b;
 		struct err why;
-		if ((rc = budget_check_input(a->budget, &why)))
-			return err_set(e, rc, "bad --budget: %s", why.msg);
-		if ((rc = budget_parse(a->budget, &b, e)))
-			return err_set(e, rc, "bad --budget '%.80s': expected AMOUNT/PERIOD (like $2/day,"
-			    " 2usd/week, 200k/month, 1.5M/day) or none", a->budget);
+		if ((rc = budget_check_input(v, &why)))
+			return err_set(e, rc, "bad %s: %s", flag, why.msg);
+		if ((rc = budget_parse(v, &b, e)))
+			return err_set(e, rc, "bad %s '%.80s': expected AMOUNT/PERIOD (like $2/day,"
+			    " 2usd/week, 200k/month, 1.5M/day) or none", flag, v);
 		budget_fmt(&b, buf, sizeof buf);
-		set_str(&t->budget, b.set ? buf : NULL);
+		set_str(FIELD_OF(t, f, char *), b.set ? buf : NULL);
+		return ST_OK;
 	}
-	if (a->notify_on) {
+	case IN_RUNS_ON: {
 		unsigned mask;
-		if (*a->notify_on && (rc = notify_on_parse(a->notify_on, &mask, e)))
-			return err_set(e, rc, "bad --notify-on: %s", e->msg);
-		if (*a->notify_on)
+		if (*v && (rc = notify_on_parse(v, &mask, e)))
+			return err_set(e, rc, "bad %s: %s", flag, e->msg);
+		if (*v)
 			notify_on_fmt(mask, buf, sizeof buf);
-		set_str(&t->notify_on, *a->notify_on ? buf : NULL);
+		set_str(FIELD_OF(t, f, char *), *v ? buf : NULL);
+		return ST_OK;
+	}
+	case IN_KEEP:
+		return apply_keep(v, t, e);
 	}
 	return ST_OK;
 }
 
-/* --overlap, --deadline, --pause-after, and --enable's end of a pause. */
+/* task_inputs, in their order; --enable's end of a pause. */
 static int
-apply_policies(const struct task_args *a, struct task *t, struct err *e)
+apply_inputs(const struct task_args *a, struct task *t, struct err *e)
 {
 	int rc;
-	if (a->overlap && (t->overlap = task_overlap_parse(a->overlap)) < 0)
-		return err_set(e, ST_INVALID, "bad --overlap '%s': use queue, skip or replace", a->overlap);
-	if (a->deadline && (!strcmp(a->deadline, "none") || !strcmp(a->deadline, "0"))) {
-		t->deadline = 0;
-	} else if (a->deadline) {
-		long n;
-		if (parse_duration(a->deadline, &n) != 0 || n < 1 || n > TASK_DEADLINE_MAX)
-			return opt_bad(e, "--deadline", a->deadline,
-			    "a duration like 90s, 10m, 2h (at most 366d), or none");
-		t->deadline = (int)n;
-	}
-	if ((rc = apply_number("--pause-after", a->pause_after, 0, 0, -1, &t->pause_after, e)))
-		return rc;
+	for (size_t i = 0; i < ntask_inputs; i++)
+		if (a->in[i] && (rc = apply_input(&task_inputs[i], a->in[i], t, e)))
+			return rc;
 	/* Enabling ends a pause for failures and starts their count again. */
 	if (a->enabled == 1 && t->paused) {
 		set_str(&t->paused, NULL);
@@ -551,9 +568,6 @@ apply_texts(const struct task_args *a, struct task *t, struct err *e)
 	set_opt(&t->intent, a->intent, NULL);
 	set_opt(&t->channel, a->channel, NULL);
 	set_opt(&t->key, a->key, NULL);
-	set_opt(&t->scope, a->scope, NULL);
-	if (a->keep && (rc = apply_keep(a->keep, t, e)))
-		return rc;
 	if (a->payload && *a->payload) {
 		cJSON *p = cJSON_Parse(a->payload);
 		int ok = cJSON_IsObject(p);
@@ -635,17 +649,10 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 	}
 	if ((rc = apply_texts(a, t, e)))
 		return rc;
-	if ((rc = apply_spending(a, t, e)))
-		return rc;
-	if (a->missed && (t->missed = task_missed_parse(a->missed)) < 0)
-		return err_set(e, ST_INVALID, "bad --missed '%s': use once, skip or all", a->missed);
-	if ((rc = apply_number("--timeout", a->timeout, 1, 0, 0, &t->timeout, e)) ||
-	    (rc = apply_number("--retries", a->retries, 0, 0, -1, &t->retries, e)) ||
-	    (rc = apply_number("--gate-timeout", a->gate_timeout, 1, 1, -1, &t->gate_timeout, e)))
+	if ((rc = apply_inputs(a, t, e)))
 		return rc;
 	int old_jitter = t->jitter, old_stagger = t->stagger;
-	if ((rc = apply_number("--jitter", a->jitter, 1, 0, 0, &t->jitter, e)) ||
-	    (rc = apply_policies(a, t, e)))
+	if ((rc = apply_number("--jitter", a->jitter, 1, 0, 0, &t->jitter, e)))
 		return rc;
 	/* --jitter 0: no delay at all, not even the config's stagger. */
 	if (a->jitter)

@@ -1,8 +1,8 @@
-/* tools_impl.h: what tools.c (the dispatch, argument checking and the
- * steps every tool shares) gives the tool sets: tools_native.c and one file
- * per seed system's profile, tools_oneclaw.c, tools_agentzero.c,
- * tools_kai.c, tools_toolpack.c and tools_wooster.c.  Not for cmd/:
- * programs use tools.h. */
+/* tools_impl.h: what tools.c (the dispatch and the steps every tool
+ * shares) and tools_schema.c (argument checking) give the tool sets:
+ * tools_native.c and one file per seed system's profile, tools_oneclaw.c,
+ * tools_agentzero.c, tools_kai.c, tools_toolpack.c and tools_wooster.c.
+ * Not for cmd/: programs use tools.h. */
 #ifndef AC_TOOLS_IMPL_H
 #define AC_TOOLS_IMPL_H
 
@@ -42,6 +42,11 @@ struct tool_param {
 	const struct tool_param *props;  /* an object's properties (schema only), or NULL */
 };
 
+/* A tool_param of this type stands for the MCP arguments of task_inputs
+ * (task_fields.h), in their order. */
+#define TOOL_TASK_INPUTS "task inputs"
+#define TASK_INPUTS_PARAM {"task_inputs", TOOL_TASK_INPUTS, NULL, NULL, 0, NULL, NULL}
+
 /* A tool body: ST_OK with the result text in out; ST_INVALID, ST_NOTFOUND
  * or ST_REFUSED for a tool-level error, its text in out when out is not
  * empty, else in e; ST_ERR when the store failed (e). */
@@ -69,7 +74,14 @@ extern const struct tool_def tools_kai_defs[];       /* tools_kai.c */
 extern const struct tool_def tools_toolpack_defs[];  /* tools_toolpack.c */
 extern const struct tool_def tools_wooster_defs[];   /* tools_wooster.c */
 
-/* tools.c: reading checked arguments.  They have their declared types
+/* tools_schema.c: a tool's arguments.  Check args against d's parameters:
+ * ST_OK with *norm a copy in the declared types (the caller frees it), else
+ * ST_INVALID and a message in out.  tools_schema_add appends d, with its
+ * JSON Schema, to a tools/list array. */
+int tools_args_check(const struct tool_def *d, const cJSON *args, cJSON **norm, struct buf *out);
+void tools_schema_add(cJSON *list, const struct tool_def *d);
+
+/* tools_schema.c: reading checked arguments.  They have their declared types
  * (checking turns "20" into 20 and so on); each getter gives NULL or 0 when
  * the argument is absent or null. */
 const cJSON *tools_arg(const cJSON *args, const char *name);

@@ -15,7 +15,6 @@
 
 static const char *const statuses_all[] = {"pending", "running", "completed", "failed",
 	"cancelled", "paused", "all", NULL};
-static const char *const overlaps_all[] = {"queue", "skip", "replace", NULL};
 static const char *const kinds_all[] = {"cron", "at", "plan", "manual", "heartbeat", "every", NULL};
 static const char *const schedule_args[] = {"cron", "at", "plan", "daily", "weekly", "every",
 	"manual", "heartbeat", NULL};
@@ -170,11 +169,11 @@ native_after(struct tools *tl, const struct task_args *a, struct task *t, struct
 }
 
 /* JSON arguments to the fields task-add and task-edit take; *payload is
- * the payload's text and count[] the text of the count, retries and
- * pause_after, which a borrows (the caller frees the payload). */
+ * the payload's text and count the text of the count, which a borrows (the
+ * caller frees the payload). */
 static int
 native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char **payload,
-    char count[3][24], struct buf *out)
+    char count[24], struct buf *out)
 {
 	static const char *const arrays[] = {"plan", "attachments", "deliver", "after"};
 	int n = 0, b;
@@ -212,20 +211,20 @@ native_taskargs(struct tools *tl, const cJSON *args, struct task_args *a, char *
 	a->every = tools_arg_str(args, "every");
 	a->from = tools_arg_str(args, "from");
 	a->not_before = tools_arg_str(args, "not_before");
-	a->scope = tools_arg_str(args, "scope");
-	a->budget = tools_arg_str(args, "budget");
-	a->notify_on = tools_arg_str(args, "notify_on");
-	a->keep = tools_arg_str(args, "keep");
 	a->when_flags = tl->when_flags;
-	a->overlap = tools_arg_str(args, "overlap");
-	a->deadline = tools_arg_str(args, "deadline");
-	static const char *const ints[] = {"count", "retries", "pause_after"};
-	const char **dst[] = {&a->count, &a->retries, &a->pause_after};
-	for (int i = 0; i < 3; i++) {
-		long v;
-		if (tools_arg_int(args, ints[i], &v)) {
-			snprintf(count[i], 24, "%ld", v);
-			*dst[i] = count[i];
+	long v;
+	if (tools_arg_int(args, "count", &v)) {
+		snprintf(count, 24, "%ld", v);
+		a->count = count;
+	}
+	/* The settings of task_inputs, by their MCP names (task_fields.h). */
+	for (size_t i = 0; i < ntask_inputs; i++) {
+		const struct task_input *in = &task_inputs[i];
+		if (in->type && strcmp(in->type, "integer") == 0 && tools_arg_int(args, in->json, &v)) {
+			snprintf(a->in_number[i], sizeof a->in_number[i], "%ld", v);
+			a->in[i] = a->in_number[i];
+		} else if (in->type) {
+			a->in[i] = tools_arg_str(args, in->json);
 		}
 	}
 	if (agent_limits(args, out))
@@ -282,7 +281,7 @@ native_create(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	struct task_args a;
 	struct task t;
 	int rc, changed, force = 0, is_dup;
-	char dup[37], *payload = NULL, count[3][24];
+	char dup[37], *payload = NULL, count[24];
 	taskargs_init(&a);
 	a.creating = 1;
 	task_init(&t);
@@ -518,7 +517,7 @@ native_update(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	const char *id = tools_arg_str(args, "id");
 	struct task_args a;
 	struct task old, t;
-	char *payload = NULL, count[3][24];
+	char *payload = NULL, count[24];
 	int rc, changed;
 	if ((rc = tools_task_get(tl, id, &old, e)))
 		return not_found(id, rc, out, e);
@@ -667,31 +666,7 @@ native_delete(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 	{"mcp_allow", "array", "Glob patterns on the full tool name mcp__SERVER__TOOL limiting " \
 	    "which of those MCP tools the model may call (e.g. 'mcp__github__list_*'); within this " \
 	    "run's own when it has some.", NULL, 0, NULL, NULL}, \
-	{"scope", "string", "Scope of the task (letters, digits, '.', '_', '-'): only agents of " \
-	    "that scope see it, its runs see only that scope's tasks and share conversations only " \
-	    "within it. A session that has a scope makes every task in it.", NULL, 0, NULL, NULL}, \
-	{"overlap", "string", "What an occurrence due while the task still runs does: queue (the " \
-	    "default: the latest one runs as soon as the run ends), skip (recorded as skipped) or " \
-	    "replace (the running run is ended and recorded cancelled).", overlaps_all, 0, NULL, \
-	    NULL}, \
-	{"budget", "string", "Most the task may spend per day, week or month: dollars ('$2/day', " \
-	    "'2usd/week') or tokens ('200k/month', '1.5M/day'). Over it, its runs are skipped until " \
-	    "the next period. 'none' removes it.", NULL, 0, NULL, NULL}, \
-	{"notify_on", "string", "Which runs the notify hook hears of, comma-separated: failure, " \
-	    "recovery, change (output differs from the last success's), success, always, never. " \
-	    "Default: 'failure,recovery'; an empty string goes back to it.", NULL, 0, NULL, NULL}, \
-	{"deadline", "string", "How late an occurrence may still start, e.g. '10m', '2h': past it " \
-	    "it is recorded missed and not run, and missed runs are never caught up past it. " \
-	    "'none' removes it.", NULL, 0, NULL, NULL}, \
-	{"retries", "integer", "Retries of a failed run, 0 to 3: a one-shot's (default 3, backing " \
-	    "off from 60 s), or a recurring task's failed occurrence (default 2: after 30 s, 2 min, " \
-	    "10 min, 30 min, 1 h, never past its next occurrence).", NULL, 0, NULL, NULL}, \
-	{"pause_after", "integer", "Failed occurrences in a row after which a recurring task is " \
-	    "paused (disabled, with the reason; enabling it again resumes it), 1 to 5. Default 5.", \
-	    NULL, 0, NULL, NULL}, \
-	{"keep", "string", "How much run history to keep: a duration ('30d', '12h', '2w'), a number " \
-	    "of runs (20 or more), or 'default' for the configured one (90 days).", NULL, \
-	    0, NULL, NULL}
+	TASK_INPUTS_PARAM
 
 static const struct tool_param create_params[] = {
 	TASK_FIELDS(1),

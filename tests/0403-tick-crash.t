@@ -18,7 +18,7 @@ chmod +x slow
 
 # wait_for FILE: until FILE exists and is not empty.
 wait_for() {
-	test_until 20 test -s "$1"
+	test_until 60 test -s "$1"
 }
 
 # gone PID...: none of these processes is alive (within 10 s).
@@ -35,7 +35,7 @@ field() {
 
 test_expect_success 'task-tick killed mid-run: the next pass records interrupted and retries the one-shot' '
 	id=$(task-add --at 2026-11-23T07:00:00Z --name oneshot --exec "$PWD/slow" x) &&
-	{ task-tick >out 2>err & } && tick=$! &&
+	{ task-tick >out 2>err & } && tick=$! && test_when_finished "test_end \$tick" &&
 	wait_for oneshot.pid && wait_for oneshot.grandchild &&
 	test "$(field $id 3)" = running &&
 	kill -9 $tick && { wait $tick; test $? -eq 137; } &&
@@ -73,7 +73,7 @@ test_expect_success 'the retry fires at its instant with trigger retry' '
 test_expect_success 'a recurring task without retries interrupted by a crash moves to its next occurrence' '
 	reset_store &&
 	id=$(task-add --cron "*/10 * * * *" --retries 0 --name recurring --exec "$PWD/slow" x) &&
-	{ TASK_NOW=2026-11-23T07:10:00Z task-tick >out 2>err & } && tick=$! &&
+	{ TASK_NOW=2026-11-23T07:10:00Z task-tick >out 2>err & } && tick=$! && test_when_finished "test_end \$tick" &&
 	wait_for recurring.pid && kill -9 $tick && test_expect_code 137 wait $tick &&
 	gone $(cat recurring.pid) &&
 	TASK_NOW=2026-11-23T07:11:00Z task-tick >out2 &&
@@ -92,7 +92,7 @@ test_expect_success 'an executor killed with SIGKILL: interrupted, its leftovers
 	reset_store && rm -f victim.pid victim.grandchild &&
 	id=$(task-add --at 2026-11-23T07:00:00Z --name victim --exec "$PWD/slow" x) &&
 	task-add --at 2026-11-23T07:00:00Z --name bystander --exec "$PWD/quick" y >/dev/null &&
-	{ task-tick >out 2>err & } && tick=$! &&
+	{ task-tick >out 2>err & } && tick=$! && test_when_finished "test_end \$tick" &&
 	wait_for victim.pid && wait_for victim.grandchild &&
 	kill -9 $(cat victim.pid) &&
 	wait $tick &&
@@ -111,7 +111,7 @@ test_expect_success 'an executor killed with SIGKILL: interrupted, its leftovers
 test_expect_success 'a stopped task-tick whose lease ran out is recovered; its late result is kept as a note' '
 	reset_store && rm -f stuck.pid stuck.grandchild &&
 	id=$(task-add --at 2026-11-23T07:00:00Z --name stuck --timeout 60 --exec "$PWD/slow" x) &&
-	{ task-tick >out 2>err & } && tick=$! &&
+	{ task-tick >out 2>err & } && tick=$! && test_when_finished "test_end \$tick" &&
 	wait_for stuck.pid && wait_for stuck.grandchild &&
 	kill -STOP $tick &&
 	TASK_NOW=2026-11-23T07:01:00Z task-tick >early &&
@@ -136,7 +136,7 @@ test_expect_success 'a manual run whose task-run died gives the task back its st
 	reset_store && rm -f manual.pid manual.grandchild &&
 	id=$(task-add --manual --name manual --exec "$PWD/slow" x) &&
 	task-edit --disable $id >/dev/null &&
-	{ task-run $id >out 2>err & } && run=$! &&
+	{ task-run $id >out 2>err & } && run=$! && test_when_finished "test_end \$run" &&
 	wait_for manual.pid && kill -9 $run && test_expect_code 137 wait $run &&
 	gone $(cat manual.pid) &&
 	task-tick >out2 &&

@@ -93,8 +93,8 @@ test_expect_success 'task-log --status failed | task-run -: each task whose runs
 test_expect_success 'a task already running is refused with exit 4' '
 	reset_store && rm -f slow.started &&
 	id=$(task-add --manual --exec "$PWD/slow" x) &&
-	{ task-run $id >bg.out 2>bg.err & } && bg=$! &&
-	test_until 20 test -e slow.started &&
+	{ task-run $id >bg.out 2>bg.err & } && bg=$! && test_when_finished "test_end \$bg" &&
+	test_until 60 test -e slow.started &&
 	test_expect_code 4 task-run $id >out 2>err &&
 	test_one_line err &&
 	printf "task-run: task '\''%.8s'\'' is already running\n" $id >expect && test_cmp expect err &&
@@ -104,8 +104,8 @@ test_expect_success 'a task already running is refused with exit 4' '
 test_expect_success 'Ctrl-C ends the run: recorded interrupted, exit 1, status given back' '
 	reset_store && rm -f slow.started &&
 	id=$(task-add --at 2026-11-24T07:00:00Z --exec "$PWD/slow" x) &&
-	{ task-run $id >out 2>err & } && bg=$! &&
-	test_until 20 test -e slow.started && kill -INT $bg &&
+	{ task-run $id >out 2>err & } && bg=$! && test_when_finished "test_end \$bg" &&
+	test_until 60 test -e slow.started && kill -INT $bg &&
 	{ wait $bg; test $? -eq 1; } &&
 	grep -q "^task-run: task '\''x'\'' ([0-9a-f]*) interrupted: killed by signal 15 (SIGTERM); stopped before the run finished$" err &&
 	task-ls | cut -f3,4,6 >actual &&
@@ -116,8 +116,8 @@ test_expect_success 'Ctrl-C stops task-run: the ids after the interrupted run ar
 	reset_store && rm -f slow.started &&
 	a=$(task-add --manual --name first --exec "$PWD/slow" x) &&
 	b=$(task-add --manual --force --name second --exec "$PWD/slow" y) &&
-	{ task-run $a $b >out 2>err & } && bg=$! &&
-	test_until 20 test -e slow.started && rm slow.started && kill -INT $bg &&
+	{ task-run $a $b >out 2>err & } && bg=$! && test_when_finished "test_end \$bg" &&
+	test_until 60 test -e slow.started && rm slow.started && kill -INT $bg &&
 	{ wait $bg; test $? -eq 1; } &&
 	test ! -e slow.started &&
 	task-log | cut -f4,7 >actual &&
@@ -161,7 +161,7 @@ test_expect_success '--queue wakes a watching task-tick, which runs it at once' 
 	id=$(task-add --manual --exec "$PWD/answer" woken) &&
 	test_start_ready wout werr task-tick --watch && w=$test_ready_pid &&
 	task-run --queue $id >/dev/null &&
-	test_until 20 test -s wout &&
+	test_until 60 test -s wout &&
 	kill -TERM $w && wait $w &&
 	grep -q "\"trigger\":\"manual\",.*\"status\":\"success\"" wout
 '

@@ -40,7 +40,7 @@ test_expect_success 'an edit wakes the watcher too' '
 	id=$(task-add --at "$(in_s 3600)" --exec true x) &&
 	tick_watch &&
 	at=$(in_s 1) && task-edit --at "$at" $id >/dev/null &&
-	test_until 20 lines wout 1 && tick_stop &&
+	test_until 60 lines wout 1 && tick_stop &&
 	grep -q "\"slot\":\"$at\",\"status\":\"success\"" wout
 '
 
@@ -48,7 +48,7 @@ test_expect_success 'an edit wakes the watcher too' '
 test_expect_success 'TASK_NOW moves forward with the clock in --watch' '
 	reset_store &&
 	TASK_NOW=2026-11-23T06:59:00Z task-add --at 2026-11-23T07:00:02Z --exec true x >/dev/null &&
-	TASK_NOW=2026-11-23T07:00:00Z tick_watch && test_until 20 lines wout 1 && tick_stop &&
+	TASK_NOW=2026-11-23T07:00:00Z tick_watch && test_until 60 lines wout 1 && tick_stop &&
 	cat wout &&
 	grep -q "\"slot\":\"2026-11-23T07:00:02Z\",\"status\":\"success\",\"exit_code\":0,\"started_at\":\"2026-11-23T07:00:0[2-9]Z\"" wout
 '
@@ -61,9 +61,9 @@ test_expect_success 'SIGTERM: a run in flight finishes within the grace; exit 0'
 	chmod +x held &&
 	TASK_NOW=2026-11-23T06:59:00Z task-add --at 2026-11-23T07:00:00Z --exec "$PWD/held" x >/dev/null &&
 	TASK_NOW=2026-11-23T07:00:00Z tick_watch --grace 10 &&
-	test_until 20 test -e started &&
+	test_until 60 test -e started &&
 	kill -TERM "$(cat watcher)" &&
-	test_until 20 grep -q "letting 1 run finish" werr &&
+	test_until 60 grep -q "letting 1 run finish" werr &&
 	touch go && wait "$(cat watcher)" &&
 	echo "task-tick: Terminated: letting 1 run finish (up to 10 s), then stopping" >expect &&
 	watcher_said werr >said && test_cmp expect said &&
@@ -82,7 +82,7 @@ test_expect_success 'SIGTERM: past the grace the run is ended and recorded inter
 	printf "#!/bin/sh\n: >started\nsleep 30\n" >long && chmod +x long &&
 	TASK_NOW=2026-11-23T06:59:00Z task-add --at 2026-11-23T07:00:00Z --exec "$PWD/long" x >id &&
 	TASK_NOW=2026-11-23T07:00:00Z tick_watch --grace 1 &&
-	test_until 20 test -e started &&
+	test_until 60 test -e started &&
 	start=$(date +%s) && tick_stop && took=$(($(date +%s) - start)) &&
 	{ cat wout werr && echo "stopped in $took s"; } >&2 &&
 	grep -q "\"status\":\"interrupted\",\"exit_code\":null,.*\"error\":\"killed by signal 15 (SIGTERM); stopped before the run finished\"" wout &&
@@ -103,7 +103,7 @@ test_expect_success 'nothing fires while paused; --resume wakes the watcher' '
 	TASK_NOW=2026-11-23T07:00:01Z tick_watch &&
 	test ! -s wout && test -z "$(task-log --limit 0)" &&
 	task-tick --resume 2>/dev/null &&
-	test_until 20 lines wout 1 && tick_stop &&
+	test_until 60 lines wout 1 && tick_stop &&
 	grep -q "\"trigger\":\"schedule\",\"slot\":\"2026-11-23T07:00:00Z\",\"status\":\"success\"" wout
 '
 
@@ -123,7 +123,7 @@ test_expect_success 'the notify socket may be a path; a single pass says nothing
 test_expect_success 'a NOTIFY_SOCKET that cannot be used is said on stderr; the watcher goes on' '
 	reset_store && rm -f werr &&
 	{ NOTIFY_SOCKET=relative/sock task-tick --watch >wout 2>werr & } && echo $! >watcher &&
-	test_until 20 grep -q NOTIFY_SOCKET werr &&
+	test_until 60 grep -q NOTIFY_SOCKET werr &&
 	tick_stop &&
 	cat >expect <<-\EOF &&
 	task-tick: NOTIFY_SOCKET is neither an absolute socket path nor an @abstract name
@@ -132,7 +132,7 @@ test_expect_success 'a NOTIFY_SOCKET that cannot be used is said on stderr; the 
 	watcher_said werr >said && test_cmp expect said &&
 	rm werr &&
 	{ NOTIFY_SOCKET=@no-one-listens task-tick --watch >wout 2>werr & } && echo $! >watcher &&
-	test_until 20 grep -q NOTIFY_SOCKET werr &&
+	test_until 60 grep -q NOTIFY_SOCKET werr &&
 	tick_stop &&
 	cat >expect <<-\EOF &&
 	task-tick: cannot notify the service manager at NOTIFY_SOCKET: Connection refused

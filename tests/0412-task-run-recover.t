@@ -13,7 +13,7 @@ test_expect_success 'the next task-run recovers a run whose task-run was killed'
 	id=$(task-add --manual --exec "sh -c \"test -f go || sleep 30; echo done\"" --name slow "p") &&
 	{ task-run "$id" >/dev/null 2>&1 & } &&
 	pid=$! &&
-	test_until 20 status_is running &&
+	test_until 60 status_is running &&
 	kill -9 "$pid" && test_expect_code 137 wait "$pid" &&
 	touch go &&
 	task-run "$id" >out 2>err &&

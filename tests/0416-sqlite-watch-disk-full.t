@@ -26,11 +26,11 @@ test_expect_success 'a result the full disk would not take is kept and recorded 
 		--exec "sh -c '\''echo x >>$PWD/execs; touch $PWD/disk-full; sleep 0.5; echo done'\''" p >/dev/null &&
 	LD_PRELOAD=$AC_BUILD/tools/enospc.so ENOSPC_DIR=$PWD/full ENOSPC_WHILE=$PWD/disk-full \
 		test_start_ready wout werr task-tick --watch &&
-	test_until 20 grep -q "the disk is full; firing nothing until it is back" werr &&
+	test_until 60 grep -q "the disk is full; firing nothing until it is back" werr &&
 	echo "running running " >expect && state once >actual && test_cmp expect actual &&
 	rm disk-full &&
 	test_until 30 grep -q "'\'' is back$" werr &&
-	test_until 10 sh -c "task-log | cut -f7 | grep -q success" &&
+	test_until 60 sh -c "task-log | cut -f7 | grep -q success" &&
 	kill -TERM $test_ready_pid && wait $test_ready_pid &&
 	echo "completed success " >expect && state once >actual && test_cmp expect actual &&
 	echo x >expect && test_cmp expect execs &&
@@ -45,7 +45,7 @@ test_expect_success 'a store replaced under a watcher: said, reopened, its tasks
 	TASK_DB=$PWD/backup.db task-add --at "$(in_s 3)" --name restored --exec "echo from-backup" r >/dev/null &&
 	test_start_ready wout werr task-tick --watch &&
 	mv backup.db live.db && rm -f backup.db-wal backup.db-shm backup.db-wake &&
-	test_until 20 sh -c "task-log | cut -f7 | grep -q success" &&
+	test_until 60 sh -c "task-log | cut -f7 | grep -q success" &&
 	kill -TERM $test_ready_pid && wait $test_ready_pid &&
 	echo "task-tick: store '\''$PWD/live.db'\'' was replaced by another file; reopened it" >expect &&
 	watcher_said werr >said && test_cmp expect said &&
@@ -59,9 +59,9 @@ test_expect_success 'a store replaced by a file that is not one: said once, then
 	TASK_DB=$PWD/good.db task-add --at "$(in_s 3)" --name good --exec "echo good" g >/dev/null &&
 	test_start_ready wout werr task-tick --watch &&
 	head -c 8192 /dev/zero | tr "\0" x >junk && mv junk swap.db &&
-	test_until 20 grep -q "trying again" werr &&
+	test_until 60 grep -q "trying again" werr &&
 	mv good.db swap.db && rm -f good.db-wal good.db-shm good.db-wake &&
-	test_until 20 sh -c "task-log 2>/dev/null | cut -f7 | grep -q success" &&
+	test_until 60 sh -c "task-log 2>/dev/null | cut -f7 | grep -q success" &&
 	kill -TERM $test_ready_pid && wait $test_ready_pid &&
 	grep -c "trying again" werr >n && echo 1 >expect && test_cmp expect n &&
 	grep -q "was replaced by another file; reopened it" werr &&

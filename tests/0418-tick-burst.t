@@ -69,8 +69,8 @@ test_expect_success 'two passes at once on the next burst, 500 one-shots and the
 	export TASK_NOW=2026-11-23T07:05:00Z &&
 	burst 500 2026-11-23T07:10:00Z at b &&
 	export TASK_NOW=2026-11-23T07:10:01Z &&
-	{ task-tick -j 8 >out.1 2>err.1 & } && p1=$! &&
-	{ task-tick -j 8 >out.2 2>err.2 & } && p2=$! &&
+	{ task-tick -j 8 >out.1 2>err.1 & } && p1=$! && test_when_finished "test_end \$p1" &&
+	{ task-tick -j 8 >out.2 2>err.2 & } && p2=$! && test_when_finished "test_end \$p2" &&
 	wait $p1 && wait $p2 &&
 	cat err.1 err.2 >errs && test ! -s errs &&
 	test "$(cat out.1 out.2 | wc -l)" -eq 600 &&

@@ -28,7 +28,7 @@ test_expect_success 'skip: the occurrence due while it runs is recorded skipped,
 	TASK_NOW=2026-11-23T06:59:00Z task-add --cron "* * * * *" --overlap skip --name s \
 		--exec "$PWD/slow" p >id &&
 	{ TASK_NOW=2026-11-23T07:00:00Z task-tick >a.out 2>a.err & } &&
-	test_until 20 lines log 1 &&
+	test_until 60 lines log 1 &&
 	TASK_NOW=2026-11-23T07:01:00Z task-tick >b.out 2>b.err &&
 	test "$(wc -l <b.out)" -eq 1 && grep -q "\"status\":\"skipped\"" b.out &&
 	test "$(wc -l <b.err)" -eq 1 && grep -q "^task-tick: task .s. (.*) skipped: still running since" b.err &&
@@ -50,7 +50,7 @@ test_expect_success 'queue (the default): the occurrence waits and runs once the
 	reset_store && rm -f log &&
 	TASK_NOW=2026-11-23T06:59:00Z task-add --cron "* * * * *" --name q --exec "$PWD/slow" p >/dev/null &&
 	TASK_NOW=2026-11-23T07:00:57Z tick_watch &&
-	test_until 20 lines log 1 &&
+	test_until 60 lines log 1 &&
 	TASK_NOW=2026-11-23T07:01:05Z task-tick >b.out 2>b.err && test ! -s b.out &&
 	touch fast go &&
 	test_until 30 lines wout 2 && tick_stop && rm fast go &&
@@ -70,7 +70,7 @@ test_expect_success 'replace: the run is ended, recorded cancelled, and the new 
 	TASK_NOW=2026-11-23T06:59:00Z task-add --cron "* * * * *" --overlap replace --name r \
 		--exec "$PWD/slow" p >id &&
 	TASK_NOW=2026-11-23T07:00:58Z tick_watch &&
-	test_until 20 lines log 1 && touch fast &&
+	test_until 60 lines log 1 && touch fast &&
 	test_until 60 lines wout 2 && tick_stop && rm fast &&
 	cat >expect <<-\EOF &&
 	start 2026-11-23T07:00:00Z

@@ -36,8 +36,8 @@ ended() {
 recover_stopped() {
 	id=$(TASK_NOW=2026-11-23T06:55:00Z task-add --cron "*/10 * * * *" --timeout 60 --name "$1" \
 	    --exec "$PWD/job" x) &&
-	{ TASK_HOST_ID=a task-tick >a.out 2>a.err & } && tick=$! &&
-	test_until 20 test -s "$1.1.pid" &&
+	{ TASK_HOST_ID=a task-tick >a.out 2>a.err & } && tick=$! && test_when_finished "test_end \$tick" &&
+	test_until 60 test -s "$1.1.pid" &&
 	kill -STOP $tick &&
 	TASK_NOW=2026-11-23T07:05:00Z TASK_HOST_ID=b task-tick >b.out 2>b.err &&
 	grep -q "\"status\":\"interrupted\",.*\"error\":\"its lease ran out at 2026-11-23T07:02:02Z; the process running it (pid $tick on [^ )]*) stopped answering\"" b.out &&
@@ -64,7 +64,7 @@ task_state() {
 
 test_expect_success 'a late success before the retry started completes the occurrence; the retry is cancelled' '
 	recover_stopped rec &&
-	touch go && test_until 20 ended 1 &&
+	touch go && test_until 60 ended 1 &&
 	kill -CONT $tick && wait $tick &&
 	test ! -s a.out &&
 	grep -q "^task-tick: run [0-9a-f]* of task .[0-9a-f]*. had been recovered as interrupted before it ended; its result (success) is kept as the run.s note, and completed its occurrence: the retry armed at recovery is cancelled\$" a.err &&
@@ -89,9 +89,9 @@ test_expect_success 'the task goes on with its next occurrence, as after a succe
 test_expect_success 'a late success after the retry started: both runs recorded, nothing else changes' '
 	reset_store && rm -f go go2 "$LOG" ./*.pid &&
 	recover_stopped again &&
-	{ TASK_NOW=2026-11-23T07:06:00Z TASK_HOST_ID=c task-tick >c.out 2>c.err & } && c=$! &&
-	test_until 20 test -s again.2.pid &&
-	touch go && test_until 20 ended 1 &&
+	{ TASK_NOW=2026-11-23T07:06:00Z TASK_HOST_ID=c task-tick >c.out 2>c.err & } && c=$! && test_when_finished "test_end \$c" &&
+	test_until 60 test -s again.2.pid &&
+	touch go && test_until 60 ended 1 &&
 	kill -CONT $tick && wait $tick &&
 	touch go2 && wait $c &&
 	grep -q "\"trigger\":\"retry\",\"slot\":\"2026-11-23T07:00:00Z\",\"status\":\"success\"" c.out &&
@@ -109,7 +109,7 @@ test_expect_success 'a late success after the retry finished changes nothing but
 	TASK_NOW=2026-11-23T07:06:00Z TASK_HOST_ID=c task-tick >c.out 2>c.err &&
 	grep -q "\"trigger\":\"retry\",\"slot\":\"2026-11-23T07:00:00Z\",\"status\":\"success\"" c.out &&
 	task_state >before &&
-	touch go && test_until 20 ended 2 &&
+	touch go && test_until 60 ended 2 &&
 	kill -CONT $tick && wait $tick &&
 	task_state >actual && test_cmp before actual &&
 	both_recorded &&

@@ -125,7 +125,7 @@ test_expect_success 'a 401 says where the key came from' '
 test_expect_success 'the key is not in ps while a call runs' '
 	{ OPENAI_API_KEY=$KEY OPENAI_BASE_URL=$URL llm-call "[[slow=1500]] wait" >out 2>err & } &&
 	pid=$! &&
-	test_until 20 grep -q "slow=1500" fp/last.req &&
+	test_until 60 grep -q "slow=1500" fp/last.req &&
 	ps -o args= -p $pid >args &&
 	tr "\0" " " </proc/$pid/cmdline >cmdline &&
 	wait $pid &&

@@ -16,14 +16,38 @@ own_sql() {
 	"$AC_PG_BIN/psql" -h "$PGSRV" -U postgres -d agentcron -X -q -A -t -v ON_ERROR_STOP=1 -c "$1"
 }
 
+# job: a run that says it started, then ends only once the file $DIR/go is
+# there (a barrier the check lifts when the server is where it wants it;
+# at most 300 s, so that a failed check leaves no run waiting forever).
 cat >job <<\EOF
 #!/bin/sh
 echo "$TASK_ID" >>"$DIR/started"
-sleep "${SLOW:-2}"
+n=6000
+while [ ! -e "$DIR/go" ] && [ "$n" -gt 0 ]; do sleep 0.05; n=$((n - 1)); done
 echo "$TASK_ID" >>"$DIR/execs"
 echo ok
 EOF
 chmod +x job || exit 1
+
+# server_back: the server up again whatever a check left it as (stopped,
+# its socket held by refuse), for the checks after it.
+server_back() {
+	if [ -n "${refuse:-}" ]; then
+		kill "$refuse" 2>/dev/null
+		wait "$refuse" 2>/dev/null
+		refuse=
+		rm -f "$PGSRV/.s.PGSQL.5432"
+	fi
+	test -f "$PGSRV/data/postmaster.pid" || "$AC_TOP/tests/pg-server" resume "$PGSRV"
+}
+
+# tick_gone: the pass started in the background (pid in tick) ended, for a
+# check that failed before it waited for it: the runs it held would come
+# through the next checks' counts.
+tick_gone() {
+	touch go
+	test_end "$tick"
+}
 
 # refuse SOCKET LOG: a server that is down but whose socket is there:
 # each connection is accepted, counted (a line appended to LOG) and closed
@@ -50,13 +74,17 @@ DIR=$PWD
 export DIR
 
 test_expect_success 'a restart in the middle of a pass: every run recorded once, nothing twice' '
+	rm -f go &&
 	for i in 1 2 3 4 5 6; do
 		TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T07:00:00Z --force --exec "$PWD/job" p$i >/dev/null || return 1
 	done &&
 	{ TASK_NOW=2026-11-23T07:00:01Z task-tick -j 6 >out 2>err & } &&
 	tick=$! && echo "$tick" >>"$TEST_TMP/.pids" &&
-	test_until 30 lines started 6 &&
+	test_when_finished tick_gone &&
+	test_when_finished server_back &&
+	test_until 60 lines started 6 &&
 	"$AC_TOP/tests/pg-server" restart "$PGSRV" &&
+	touch go &&
 	{ wait $tick || { echo "task-tick exited $?; it said:"; cat err; false; }; } &&
 	wc -l <execs | tr -d " " >n && echo 6 >expect && test_cmp expect n &&
 	grep -c "\"status\":\"success\"" out >n && test_cmp expect n &&
@@ -67,28 +95,31 @@ test_expect_success 'a restart in the middle of a pass: every run recorded once,
 '
 
 test_expect_success 'a server down when the runs end: the pass waits for it, records each run once, exits 0' '
-	rm -f started execs &&
+	rm -f started execs go &&
 	for i in 1 2 3; do
 		TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T08:00:00Z --force --exec "$PWD/job" q$i >/dev/null || return 1
 	done &&
-	{ SLOW=1 TASK_NOW=2026-11-23T08:00:01Z task-tick -j 3 >out 2>err & } &&
+	{ TASK_NOW=2026-11-23T08:00:01Z task-tick -j 3 >out 2>err & } &&
 	tick=$! && echo "$tick" >>"$TEST_TMP/.pids" &&
-	test_until 30 lines started 3 &&
+	test_when_finished tick_gone &&
+	test_when_finished server_back &&
+	test_until 60 lines started 3 &&
 	"$AC_TOP/tests/pg-server" stop "$PGSRV" &&
-	# Not a pause but a sign that the pass met the down store after the
-	# runs ended: refuse, on the socket of the stopped server (default
-	# port), counts the tries to reach it; then the server comes back.
+	# refuse, on the socket of the stopped server (default port), counts
+	# the tries to reach it; the runs end only once it listens, so the
+	# pass meets the store down after they ended.
 	rm -f listening refused && mkfifo listening &&
 	{ perl "$PWD/refuse" "$PGSRV/.s.PGSQL.5432" "$PWD/refused" >listening & } &&
 	refuse=$! &&
 	echo "$refuse" >>"$TEST_TMP/.pids" &&
-	read -r said <listening && test "$said" = ready &&
-	test_until 30 lines execs 3 &&
-	# Tries to record come at most RECORD_RETRY_MAX (30 s) apart.
-	test_until 90 lines refused 1 &&
-	kill "$refuse" && { wait "$refuse" || :; } &&
-	rm "$PGSRV/.s.PGSQL.5432" &&
-	"$AC_TOP/tests/pg-server" resume "$PGSRV" &&
+	{ read -r said <listening && test "$said" = ready ||
+		{ echo "refuse did not listen on the stopped server'\''s socket"; false; }; } &&
+	touch go &&
+	test_until 60 lines execs 3 &&
+	# The first try to record comes as the runs end (then 250 ms apart,
+	# doubling).
+	test_until 60 lines refused 1 &&
+	server_back &&
 	{ wait $tick || { echo "task-tick exited $?; it said:"; cat err; false; }; } &&
 	test_cmp /dev/null err &&
 	grep -c "\"status\":\"success\"" out >n && echo 3 >expect && test_cmp expect n &&
@@ -101,9 +132,11 @@ test_expect_success 'a server down when the runs end: the pass waits for it, rec
 test_expect_success 'a watcher rides out a restart and fires what is added after it' '
 	rm -f started execs &&
 	test_start_ready wout werr task-tick --watch &&
+	test_when_finished "test_end \$test_ready_pid" &&
+	test_when_finished server_back &&
 	"$AC_TOP/tests/pg-server" restart "$PGSRV" &&
 	at=$(date -u -d "@$(($(date +%s) + 2))" +%Y-%m-%dT%H:%M:%SZ) &&
-	SLOW=0 task-add --at "$at" --exec "$PWD/job" after-restart >/dev/null &&
+	task-add --at "$at" --exec "$PWD/job" after-restart >/dev/null &&
 	test_until 30 lines wout 1 &&
 	kill -TERM $test_ready_pid && wait $test_ready_pid &&
 	grep -q "\"name\":\"after-restart\",\"trigger\":\"schedule\",\"slot\":\"$at\",\"status\":\"success\"" wout &&
@@ -118,10 +151,11 @@ test_expect_success 'a watcher rides out a restart and fires what is added after
 test_expect_success 'one host'\''s connections dropped (pg_terminate_backend): its watcher reconnects' '
 	rm -f started execs &&
 	PGAPPNAME=host-a test_start_ready wout werr task-tick --watch &&
+	test_when_finished "test_end \$test_ready_pid" &&
 	own_sql "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = '\''host-a'\''" >n &&
 	echo 1 >expect && test_cmp expect n &&
 	at=$(date -u -d "@$(($(date +%s) + 2))" +%Y-%m-%dT%H:%M:%SZ) &&
-	SLOW=0 task-add --at "$at" --exec "$PWD/job" after-drop >/dev/null &&
+	task-add --at "$at" --exec "$PWD/job" after-drop >/dev/null &&
 	test_until 30 lines wout 1 &&
 	kill -TERM $test_ready_pid && wait $test_ready_pid &&
 	grep -q "\"name\":\"after-drop\",\"trigger\":\"schedule\",\"slot\":\"$at\",\"status\":\"success\"" wout

@@ -141,7 +141,7 @@ test_expect_success 'the end of a run changes no index of runs: the server updat
 while_locked() {
 	{ pg_sql "BEGIN; LOCK TABLE tasks IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60)" >/dev/null 2>&1 & }
 	while_locked_pid_=$!
-	test_until 20 sh -c "test \"\$(store-sql \"SELECT count(*) FROM pg_locks WHERE
+	test_until 60 sh -c "test \"\$(store-sql \"SELECT count(*) FROM pg_locks WHERE
 		mode = 'AccessExclusiveLock' AND relation = 'tasks'::regclass\")\" = 1" || return 1
 	"$@"
 	while_locked_rc_=$?

@@ -37,7 +37,7 @@ test_expect_success 'a crash with 8 runs in flight and writes just acknowledged:
 	done &&
 	gone=$(TASK_NOW=2026-11-23T06:00:00Z task-add --manual --name gone x) &&
 	{ TASK_NOW=2026-11-23T07:00:01Z task-tick -j 8 >out 2>err & } &&
-	tick=$! && echo "$tick" >>"$TEST_TMP/.pids" &&
+	tick=$! && echo "$tick" >>"$TEST_TMP/.pids" && test_when_finished "test_end \$tick" &&
 	test_until 30 lines started 8 &&
 	task-rm "$gone" 2>/dev/null &&
 	kept=$(TASK_NOW=2026-11-23T06:00:00Z task-add --manual --name kept y) &&
@@ -56,7 +56,7 @@ test_expect_success 'an every-minute task through three crashes: each minute onc
 	TASK_NOW=2026-11-23T07:59:30Z task-add --cron "* * * * *" --exec "$PWD/job" minutely >/dev/null &&
 	for m in 00 01 02; do
 		SLOW=3 TASK_NOW=2026-11-23T08:$m:05Z task-tick >>out 2>>err &
-		tick=$! &&
+		tick=$! && test_when_finished "test_end $tick" &&
 		test_until 30 lines started $((${m#0} + 1)) &&
 		"$AC_TOP/tests/pg-server" crash "$PGSRV" &&
 		# A pass that meets the crash between statements may end with

@@ -37,8 +37,8 @@ stopped_recovered() {
 	rm -f go b.out b.err "$1".*pid &&
 	id=$(TASK_NOW=2026-11-23T06:55:00Z task-add --every 10m --from 2026-11-23T07:00:00Z \
 	    --timeout 60 --name "$@" --exec "$PWD/job" x) &&
-	{ TASK_HOST_ID=a task-tick >a.out 2>a.err & } && tick=$! &&
-	test_until 20 test -s "$1.1.pid" &&
+	{ TASK_HOST_ID=a task-tick >a.out 2>a.err & } && tick=$! && test_when_finished "test_end \$tick" &&
+	test_until 60 test -s "$1.1.pid" &&
 	kill -STOP $tick &&
 	test_until 40 recovered &&
 	grep -q "\"error\":\"the process running it (pid $tick on [^ )]*) stopped showing signs of life [0-9]* s ago\"" b.out &&
@@ -51,7 +51,7 @@ stopped_recovered() {
 # and a is continued: the success completes the occurrence.
 late_success() {
 	stopped_recovered "$@" &&
-	touch go && test_until 20 grep -q "^end $1 " "$LOG" &&
+	touch go && test_until 60 grep -q "^end $1 " "$LOG" &&
 	kill -CONT $tick && { wait $tick || :; } &&
 	grep -q "^task-tick: run [0-9a-f]* of task .[0-9a-f]*. had been recovered as interrupted before it ended; its result (success) is kept as the run.s note, and completed its occurrence: the retry armed at recovery is cancelled\$" a.err
 }
@@ -81,8 +81,8 @@ test_expect_success 'the last occurrence of a counted task: the task is complete
 test_expect_success 'once the retry started, the late success is a note: both runs recorded' '
 	pg_sql "DELETE FROM tasks" >/dev/null &&
 	stopped_recovered retried &&
-	{ TASK_NOW=2026-11-23T07:02:00Z TASK_HOST_ID=c task-tick >c.out 2>c.err & } && c=$! &&
-	test_until 20 test -s retried.2.pid &&
+	{ TASK_NOW=2026-11-23T07:02:00Z TASK_HOST_ID=c task-tick >c.out 2>c.err & } && c=$! && test_when_finished "test_end \$c" &&
+	test_until 60 test -s retried.2.pid &&
 	touch go && { wait $c || :; } &&
 	kill -CONT $tick && { wait $tick || :; } &&
 	grep -q "its result (success) is kept as the run.s note\$" a.err &&

@@ -118,8 +118,20 @@ done
 EOF
 chmod +x "$stubs"/*
 
-# fixtures: what the man pages' examples name, in the current store.
+# fixtures: what the man pages' examples name, in the current store and
+# home: made once for each TASK_NOW in a home of their own, then copied
+# into each scratch home (the store is a file in it, and nothing in it
+# names the home it was made in: checked).
 fixtures() {
+	fixtures_home=$TEST_TMP/fixtures-$TASK_NOW
+	if [ ! -d "$fixtures_home" ]; then
+		(HOME=$fixtures_home.new && export HOME && mkdir "$HOME" && cd "$HOME" && fixtures_make &&
+			! grep -rqF "$HOME" .) &&
+		mv "$fixtures_home.new" "$fixtures_home" || return 1
+	fi
+	cp -R "$fixtures_home/." "$HOME/"
+}
+fixtures_make() {
 	cat >fixtures.json <<-\EOF &&
 	{"id":"3f2a9c1e-5b7d-4e21-9a0c-2d6f1b8e4a73","name":"Morning briefing","prompt":"Summarise my calendar and the news, briefly","cron":"0 7 * * *","tz":"Europe/London"}
 	{"id":"5b1e0a2c-7d3f-4c8e-b9a1-6e2d4f0c8b15","name":"Weekly report","prompt":"Write the weekly report","at":"2026-11-20T09:00:00Z","tz":"Europe/London","status":"failed","last_status":"failed","last_error":"exited with status 1","exec":"echo The report, fixed."}

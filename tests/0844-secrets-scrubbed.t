@@ -70,7 +70,7 @@ test_expect_success 'an executor that prints the config: the key not stored, sho
 	TASK_NOTIFY=$PWD/hook task-run "$id" >out &&
 	echo "openai_api_key = [redacted]" >expect &&
 	test_cmp expect out &&
-	test_until 10 test -s hook.log &&
+	test_until 60 test -s hook.log &&
 	grep -q "openai_api_key = \[redacted\]" hook.log &&
 	! grep -q "$KEY" hook.log &&
 	echo "{\"name\":\"task_show\",\"arguments\":{\"id\":\"$id\"}}" | task-mcp --call >shown &&

@@ -18,6 +18,16 @@ hook_field() {
 exec_field() {
 	$PY -c "import json,sys; v=json.load(open(\"got.in\")).get(sys.argv[1]); sys.stdout.write(v if isinstance(v, str) else json.dumps(v))" "$1"
 }
+# one_then_two: a fresh task delivered everywhere answers "one" on the
+# 23rd, then "two" on the 24th: what is delivered is the second's alone.
+one_then_two() {
+	printf "one\n" >answer &&
+	fresh $ALL &&
+	tick 2026-11-23T07:00:00Z &&
+	rm -f rcv/requests rcv/mails got.in &&
+	printf "two\n" >answer &&
+	tick 2026-11-24T07:00:00Z
+}
 # Each text kind's message, and the exec's diff, compared with the answer
 # (its last line ended), a blank line, a heading and the diff task-log
 # --diff gives for the newest run.
@@ -81,12 +91,7 @@ test_expect_success 'long answers: the diff arrives whole, in numbered parts whe
 '
 
 test_expect_success 'without change in --deliver-on: the answer alone, diff null' '
-	printf "one\n" >answer &&
-	fresh $ALL &&
-	tick 2026-11-23T07:00:00Z &&
-	rm -f rcv/requests rcv/mails got.in &&
-	printf "two\n" >answer &&
-	tick 2026-11-24T07:00:00Z &&
+	one_then_two &&
 	test "$(hook_field diff)" = None &&
 	for k in slack ntfy telegram mail; do
 		check text $k >got.$k && test_cmp answer got.$k || return 1
@@ -95,12 +100,7 @@ test_expect_success 'without change in --deliver-on: the answer alone, diff null
 
 test_expect_success 'deliver_on = change in the config does as --deliver-on change' '
 	echo "deliver_on = change" >>config/agentcron/config &&
-	printf "one\n" >answer &&
-	fresh $ALL &&
-	tick 2026-11-23T07:00:00Z &&
-	rm -f rcv/requests rcv/mails got.in &&
-	printf "two\n" >answer &&
-	tick 2026-11-24T07:00:00Z &&
+	one_then_two &&
 	check_all
 '
 

@@ -14,27 +14,8 @@
 # from the kill is a figure of make bench.
 . "$AC_TOP/tests/lib.sh"
 
-# figure NAME: a figure tests/failover printed.
-figure() {
-	awk -v k="$1" '$1 == k { print $2 }' figures
-}
-
 test_expect_success 'two failovers by a killed primary: every occurrence once, nothing lost' '
-	{ "$AC_TOP/tests/failover" 32 kill sync >figures 2>failover.err ||
-		{ cat failover.err phases; false; }; } &&
-	sed "s/^/# /" figures &&
-	test "$(figure one-shots)" -ge 32 &&
-	test "$(figure ran-once)" = "$(figure one-shots)" &&
-	test "$(figure doubled)" = 0 &&
-	test "$(figure lost)" = 0 &&
-	test "$(figure every-minute-due)" -ge 9 &&
-	test "$(figure every-minute-runs)" -ge "$(figure every-minute-due)" &&
-	test "$(figure every-minute-lost)" = 0 &&
-	test "$(figure every-minute-gaps)" = 0 &&
-	test "$(figure running-past-owner-timeout)" = 0 &&
-	bound=$(($(figure owner-timeout-s) * 1000 + 5000)) &&
-	test "$(figure first-claim-1-ms)" -ge 0 && test "$(figure first-claim-1-ms)" -le $bound &&
-	test "$(figure first-claim-2-ms)" -ge 0 && test "$(figure first-claim-2-ms)" -le $bound
+	failover_counted kill
 '
 
 # The next look is up to a minute away (RECHECK_MS); the bound leaves room

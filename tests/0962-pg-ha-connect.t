@@ -59,11 +59,11 @@ test_expect_success 'task-status --check: UNKNOWN within its time when the serve
 	echo "$proxy" >>"$TEST_TMP/.pids" &&
 	{ "$AC_PG_BIN/psql" -h "$A" -U postgres -d agentcron -X -q -c "BEGIN" \
 		-c "LOCK TABLE settings IN ACCESS EXCLUSIVE MODE" -c "SELECT pg_sleep(60)" >/dev/null 2>&1 & } &&
-	locker=$! && echo "$locker" >>"$TEST_TMP/.pids" &&
+	locker=$! && echo "$locker" >>"$TEST_TMP/.pids" && test_when_finished "test_end \$locker" &&
 	test_until 30 sh -c "test \"\$(\"$AC_PG_BIN/psql\" -h $A -U postgres -d agentcron -XAtc \"SELECT count(*) FROM pg_locks WHERE relation = '\''settings'\''::regclass AND granted\")\" -ge 1" &&
 	start=$(ms) &&
 	{ TASK_DB="postgresql:///agentcron?host=$PWD/px&user=postgres" timeout 60 task-status --check >out 2>err & } &&
-	checker=$! &&
+	checker=$! && test_when_finished "test_end \$checker" &&
 	test_until 30 sh -c "test \"\$(\"$AC_PG_BIN/psql\" -h $A -U postgres -d agentcron -XAtc \"SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = '\''Lock'\''\")\" -ge 1" &&
 	kill -USR1 "$proxy" &&
 	on_a "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '\''SELECT pg_sleep%'\''" >/dev/null &&

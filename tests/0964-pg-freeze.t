@@ -33,8 +33,8 @@ started() { test "$(cat "$LOG" 2>/dev/null | grep -c "^start ")" -ge "$1"; }
 stopped() { test "$(cut -d" " -f3 "/proc/$1/stat" 2>/dev/null)" = T; }
 # freeze PID SECONDS: PID stopped for SECONDS, counted from when it was.
 freeze() {
-	kill -STOP "$1" && test_until 10 stopped "$1" && sleep "$2" && kill -CONT "$1" &&
-	test_until 10 eval '! stopped '"$1"
+	kill -STOP "$1" && test_until 60 stopped "$1" && sleep "$2" && kill -CONT "$1" &&
+	test_until 60 eval '! stopped '"$1"
 }
 succeeded() { test "$(pg_sql "SELECT count(*) FROM runs WHERE status = 'success'")" -ge "$1"; }
 

@@ -8,24 +8,12 @@
 # still hears it: tests/0966-pg-claim-commit-cut.t loses the answer, at the
 # claim's commit.)
 . "$AC_TOP/tests/lib.sh"
-# crash.so is preloaded: under a sanitizer its runtime then comes second.
-ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
-export ASAN_OPTIONS
-cat >job <<EOF
-#!/bin/sh
-echo "\$TASK_ID" >>"$PWD/execs"
-echo ok
-EOF
-chmod +x job || exit 1
+cut_setup || exit 1
 
 # cut_at N WHEN: a new database, 3 tasks due; a pass whose Nth commit is
 # cut (WHEN after or before it is sent), then a plain pass for what is left.
 cut_at() {
-	TASK_DB=$(pg_new_db) && export TASK_DB && rm -f execs &&
-	for i in 1 2 3; do
-		TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T07:00:00Z --exec "$PWD/job" --name t$i x \
-			>/dev/null || return 1
-	done &&
+	cut_fresh &&
 	{ LD_PRELOAD=$AC_BUILD/tools/crash.so CRASH_AT=$1 CRASH_WHEN=$2 CRASH_SIGNAL=CUT \
 		TASK_NOW=2026-11-23T07:00:01Z task-tick >cut.out 2>cut.err || :; } &&
 	grep -q "^crash.so: connection cut $2 its COMMIT was sent" cut.err &&

@@ -11,24 +11,8 @@
 # record is made again and finds its own end there, not a recovery's (no
 # note, no warning).
 . "$AC_TOP/tests/lib.sh"
-# crash.so is preloaded: under a sanitizer its runtime then comes second.
-ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
-export ASAN_OPTIONS
-cat >job <<EOF
-#!/bin/sh
-echo "\$TASK_ID" >>"$PWD/execs"
-echo ok
-EOF
-chmod +x job || exit 1
+cut_setup || exit 1
 
-# fresh: a new database with 3 tasks due at 07:00, nothing run yet.
-fresh() {
-	TASK_DB=$(pg_new_db) && export TASK_DB && rm -f execs &&
-	for i in 1 2 3; do
-		TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T07:00:00Z --exec "$PWD/job" --name t$i x \
-			>/dev/null || return 1
-	done
-}
 pass_at() {
 	TASK_NOW=2026-11-23T07:00:0$1Z
 	export TASK_NOW
@@ -41,27 +25,41 @@ stopped() {
 	st=$(cut -d" " -f3 "/proc/$1/stat" 2>/dev/null) || return 0
 	[ "$st" = T ] || [ "$st" = Z ]
 }
+# commit_after FIRST LAST STATUS FILE: the first commit of a pass, from
+# the FIRST to the LAST, after which (the pass stopped there, SIGSTOP) the
+# store holds the 3 runs with STATUS, written to FILE.  Each stopped pass
+# is killed whatever becomes of the check.
+commit_after() {
+	commit_n_=$1
+	while [ "$commit_n_" -le "$2" ]; do
+		cut_fresh && pass_at 1 || return 1
+		LD_PRELOAD=$AC_BUILD/tools/crash.so CRASH_AT=$commit_n_ CRASH_WHEN=after CRASH_SIGNAL=STOP \
+			task-tick >stop.out 2>stop.err &
+		commit_pid_=$!
+		commit_got_=
+		test_until 60 stopped $commit_pid_ &&
+			commit_got_=$(pg_sql "SELECT count(*) FROM runs WHERE status = '$3'")
+		commit_rc_=$?
+		kill -KILL $commit_pid_ 2>/dev/null
+		wait $commit_pid_
+		[ "$commit_rc_" = 0 ] || return 1
+		[ "$commit_got_" = 3 ] && echo "$commit_n_" >"$4" && return 0
+		commit_n_=$((commit_n_ + 1))
+	done
+	echo "no commit from $1 to $2 leaves 3 runs $3; the last pass said:" >&2
+	cat stop.err >&2
+	return 1
+}
 
 test_expect_success 'the claim is the commit after which the runs are in the store, none started' '
-	n=1 claim= &&
-	while [ -z "$claim" ] && [ $n -le 4 ]; do
-		fresh && pass_at 1 &&
-		{ LD_PRELOAD=$AC_BUILD/tools/crash.so CRASH_AT=$n CRASH_WHEN=after CRASH_SIGNAL=STOP \
-			task-tick >stop.out 2>stop.err & } &&
-		pid=$! && test_until 30 stopped $pid &&
-		got=$(pg_sql "SELECT count(*) FROM runs WHERE status = '"'"'running'"'"'") &&
-		kill -KILL $pid && { wait $pid; :; } &&
-		if [ "$got" = 3 ]; then claim=$n; fi &&
-		n=$((n + 1)) || break
-	done &&
-	test -n "$claim" && echo "$claim" >claim &&
+	commit_after 1 4 running claim &&
 	test ! -e execs
 '
 
 # cut WHEN: a pass whose claim's commit is cut (WHEN after or before it is
 # sent); prints the runs in the store after it.
 cut() {
-	fresh && pass_at 1 &&
+	cut_fresh && pass_at 1 &&
 	{ LD_PRELOAD=$AC_BUILD/tools/crash.so CRASH_AT=$(cat claim) CRASH_WHEN=$1 CRASH_SIGNAL=LOSE \
 		task-tick >cut.out 2>cut.err || :; } &&
 	grep -q "^crash.so: connection cut $1 its COMMIT was sent" cut.err || {
@@ -101,20 +99,9 @@ test_expect_success 'the claim'"'"'s commit cut before it was sent: nothing star
 '
 
 test_expect_success 'the commit that records the ends, its answer lost: the record made again finds its own end, no note' '
-	n=$(($(cat claim) + 1)) rec= &&
-	while [ -z "$rec" ] && [ $n -le $(($(cat claim) + 4)) ]; do
-		fresh && pass_at 1 &&
-		{ LD_PRELOAD=$AC_BUILD/tools/crash.so CRASH_AT=$n CRASH_WHEN=after CRASH_SIGNAL=STOP \
-			task-tick >stop.out 2>stop.err & } &&
-		pid=$! && test_until 30 stopped $pid &&
-		got=$(pg_sql "SELECT count(*) FROM runs WHERE status = '"'"'success'"'"'") &&
-		kill -KILL $pid && { wait $pid; :; } &&
-		if [ "$got" = 3 ]; then rec=$n; fi &&
-		n=$((n + 1)) || break
-	done &&
-	test -n "$rec" &&
-	fresh && pass_at 1 &&
-	{ LD_PRELOAD=$AC_BUILD/tools/crash.so CRASH_AT=$rec CRASH_WHEN=after CRASH_SIGNAL=LOSE \
+	commit_after $(($(cat claim) + 1)) $(($(cat claim) + 4)) success rec &&
+	cut_fresh && pass_at 1 &&
+	{ LD_PRELOAD=$AC_BUILD/tools/crash.so CRASH_AT=$(cat rec) CRASH_WHEN=after CRASH_SIGNAL=LOSE \
 		task-tick >cut.out 2>cut.err || :; } &&
 	grep -q "^crash.so: connection cut after its COMMIT was sent" cut.err &&
 	! grep -q "had been recovered" cut.err &&

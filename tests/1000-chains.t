@@ -172,9 +172,11 @@ test_expect_success 'exactly once across a kill -9 between the end and the claim
 	a=$(task-add --manual --name A --exec "$PWD/ex" "first") &&
 	b=$(task-add --manual --name B --after A --exec "$PWD/blocker" "second") &&
 	{ task-run $b >/dev/null 2>&1 & echo $! >runner; } &&
+	test_when_finished "test_end \$(cat runner) \$(cat blocker.pid 2>/dev/null)" &&
 	test_until 30 test -s blocker.pid &&
 	task-run --queue $a >/dev/null 2>&1 &&
 	{ task-tick --watch >w.out 2>w.err & echo $! >watcher; } &&
+	test_when_finished "test_end \$(cat watcher)" &&
 	test_until 60 eval "task-log --task $a | cut -f7 | grep -q success" &&
 	test "$(store_sql "SELECT count(*) FROM run_inputs WHERE run_id IS NULL")" = 1 &&
 	kill -9 $(cat watcher) && { wait $(cat watcher) || :; } &&
@@ -208,6 +210,7 @@ test_expect_success 'an upstream whose ticker is killed mid-run: recovered as in
 	task-add --manual --name onok --after up --exec "$PWD/ex" "fine" >/dev/null &&
 	task-run --queue up >/dev/null 2>&1 &&
 	{ task-tick >k.out 2>k.err & echo $! >ticker; } &&
+	test_when_finished "test_end \$(cat ticker) \$(cat up.pid 2>/dev/null)" &&
 	test_until 30 test -s up.pid &&
 	kill -9 $(cat ticker) && { wait $(cat ticker) || :; } &&
 	test "$(store_sql "SELECT count(*) FROM run_inputs")" = 0 &&

@@ -31,6 +31,11 @@ gate_section() {
 calls() { task-log --usage --json | sed -n 's/.*"total":true,"calls":\([0-9]*\).*/\1/p'; }
 # answer TASK: what its latest run answered, as task-log shows it.
 answer() { task-log "$(task-log --task "$1" | head -n 1 | cut -f1)" | sed -n "/^output:/,/^error:/p"; }
+# answer_of_two_mails FIRST: the answer (as answer prints it) whose first
+# line is FIRST, then the rest of the two mails' headers.
+answer_of_two_mails() {
+	printf "output:\n  %s\n  Subject: lunch on friday?\n  From: bob@example.org\n  Subject: the invoice is late\nerror:\n" "$1"
+}
 
 test_expect_success 'task-add(1) shows the script and the two tasks; task-run(1) and agentcron(7) the same tasks' '
 	gate_section | displays >blocks &&
@@ -69,25 +74,12 @@ test_expect_success 'a morning with mail: summarised, and the digest given the s
 	printf "From: ana@example.org\nSubject: lunch on friday?\n\nhi\n" >Mail/new/1 &&
 	printf "From: bob@example.org\nSubject: the invoice is late\n\nplease\n" >Mail/new/2 &&
 	TASK_NOW=2026-11-24T07:00:10Z task-tick >out 2>err && test ! -s err &&
+	summary="echo: Summarise this mail for the morning, the urgent first: From: ana@example.org" &&
 	answer "Morning mail" >actual &&
-	cat >expect <<-\EOF &&
-	output:
-	  echo: Summarise this mail for the morning, the urgent first: From: ana@example.org
-	  Subject: lunch on friday?
-	  From: bob@example.org
-	  Subject: the invoice is late
-	error:
-	EOF
+	answer_of_two_mails "$summary" >expect &&
 	test_cmp expect actual &&
 	answer "Mail digest" >actual &&
-	cat >expect <<-\EOF &&
-	output:
-	  echo: The three things to answer first, one line each: echo: Summarise this mail for the morning, the urgent first: From: ana@example.org
-	  Subject: lunch on friday?
-	  From: bob@example.org
-	  Subject: the invoice is late
-	error:
-	EOF
+	answer_of_two_mails "echo: The three things to answer first, one line each: $summary" >expect &&
 	test_cmp expect actual &&
 	TASK_NOW=2026-11-24T07:05:00Z task-tick >/dev/null 2>&1 &&
 	task-log | cut -f4,5,7 >actual &&

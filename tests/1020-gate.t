@@ -99,7 +99,7 @@ test_expect_success 'a scheduled gate past its timeout: retried, then counted as
 	TASK_NOW=2026-11-23T08:01:10Z task-tick >out 2>err &&
 	grep -q "\"trigger\":\"retry\",.*\"status\":\"timeout\"" out &&
 	task-show slowday | grep -q "^failures: *1$" &&
-	test_until 20 eval "grep -q \"\\\"event\\\":\\\"failure\\\"\" told" &&
+	test_until 60 eval "grep -q \"\\\"event\\\":\\\"failure\\\"\" told" &&
 	test "$(calls)" = 1
 '
 

@@ -14,6 +14,14 @@ why="paused after 2 failures in a row: exited with status 1"
 trail() {
 	task-log --audit "$@" | cut -f1,3,4,6 | sort -n
 }
+# trail_created_paused NAME: the trail is NAME's creation by this user,
+# then its pause by task-tick, and nothing else.
+trail_created_paused() {
+	trail >actual &&
+	printf "1\t%s\tcreate\tname \"%s\"\n2\t%s\tpause\tenabled: true -> false; paused: null -> \"%s\"\n" \
+		"$me" "$1" "$tick" "$why" >expect &&
+	test_cmp expect actual
+}
 entries() {
 	store_sql "SELECT count(*) FROM audit"
 }
@@ -39,12 +47,7 @@ test_expect_success 'a retry overtaken pauses at the claim: one entry, by task-t
 	TASK_NOW=2026-11-23T09:00:10Z task-show gappy >show &&
 	grep "^status: *pending (paused)$" show && grep "^failures: *2$" show &&
 	grep -c "is paused after 2 failures in a row" tick.err >n && echo 1 >expect && test_cmp expect n &&
-	trail >actual &&
-	cat >expect <<-EOF &&
-	1	$me	create	name "gappy"
-	2	$tick	pause	enabled: true -> false; paused: null -> "$why"
-	EOF
-	test_cmp expect actual &&
+	trail_created_paused gappy &&
 	task-log --audit --task gappy | cut -f2,4,5 >actual &&
 	printf "2026-11-23T09:00:00Z\tpause\t%s\n2026-11-23T06:30:00Z\tcreate\t%s\n" \
 		"$(echo "$id" | cut -c1-8)" "$(echo "$id" | cut -c1-8)" >expect &&
@@ -104,12 +107,7 @@ test_expect_success 'every minute, one pass a minute: paused at a run end, one e
 	for m in 01 02 03 04 05 06; do
 		TASK_NOW=2026-11-30T09:$m:00Z task-tick >/dev/null 2>>tick.err || return 1
 	done &&
-	trail >actual &&
-	cat >expect <<-EOF &&
-	1	$me	create	name "fail1m"
-	2	$tick	pause	enabled: true -> false; paused: null -> "$why"
-	EOF
-	test_cmp expect actual &&
+	trail_created_paused fail1m &&
 	task-log --audit --limit 1 | cut -f2 >actual && echo 2026-11-30T09:02:00Z >expect &&
 	test_cmp expect actual &&
 	test "$(task-log --limit 0 | wc -l)" -eq 2 &&

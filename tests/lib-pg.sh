@@ -76,3 +76,49 @@ if [ -z "${AC_UNSHARE:-}" ]; then
 		AC_UNSHARE=no
 	fi
 fi
+
+# The commit cuts (tests/tools/preload/crash.so, preloaded into task-tick).
+# cut_setup: ./job, an executor that appends its TASK_ID to execs and
+# answers ok; and, as crash.so comes first, a sanitizer's runtime allowed
+# to come second.  cut_fresh: TASK_DB (exported) a new database with three
+# one-shots, t1 to t3, due at 2026-11-23T07:00:00Z running ./job, none run
+# yet (no execs).
+cut_setup() {
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	export ASAN_OPTIONS
+	printf '#!/bin/sh\necho "$TASK_ID" >>"%s/execs"\necho ok\n' "$PWD" >job && chmod +x job
+}
+cut_fresh() {
+	TASK_DB=$(pg_new_db) && export TASK_DB && rm -f execs &&
+	for cut_i_ in 1 2 3; do
+		TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T07:00:00Z --exec "$PWD/job" --name t$cut_i_ x \
+			>/dev/null || return 1
+	done
+}
+
+# failover_counted HOW: tests/failover's two failovers (HOW: kill or
+# readonly; a synchronous standby) under a burst of 32 one-shots, its
+# figures in ./figures (shown as comments); fails unless every occurrence
+# ran once, none lost or doubled, no run outlived owner_timeout, and each
+# new primary claimed within owner_timeout and 5 s of its promotion.
+# figure NAME: one of those figures.
+figure() {
+	awk -v k="$1" '$1 == k { print $2 }' figures
+}
+failover_counted() {
+	{ "$AC_TOP/tests/failover" 32 "$1" sync >figures 2>failover.err ||
+		{ cat failover.err phases; false; }; } &&
+	sed "s/^/# /" figures &&
+	test "$(figure one-shots)" -ge 32 &&
+	test "$(figure ran-once)" = "$(figure one-shots)" &&
+	test "$(figure doubled)" = 0 &&
+	test "$(figure lost)" = 0 &&
+	test "$(figure every-minute-due)" -ge 9 &&
+	test "$(figure every-minute-runs)" -ge "$(figure every-minute-due)" &&
+	test "$(figure every-minute-lost)" = 0 &&
+	test "$(figure every-minute-gaps)" = 0 &&
+	test "$(figure running-past-owner-timeout)" = 0 &&
+	failover_bound_=$(($(figure owner-timeout-s) * 1000 + 5000)) &&
+	test "$(figure first-claim-1-ms)" -ge 0 && test "$(figure first-claim-1-ms)" -le $failover_bound_ &&
+	test "$(figure first-claim-2-ms)" -ge 0 && test "$(figure first-claim-2-ms)" -le $failover_bound_
+}

@@ -11,7 +11,7 @@ TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/agentcron.XXXXXX") || exit 1
 test_cleanup_() {
 	for p in $(cat "$TEST_TMP/.pids" 2>/dev/null); do
 		case $(readlink "/proc/$p/cwd" 2>/dev/null) in
-		"$TEST_TMP" | "$TEST_TMP"/*) kill "$p" 2>/dev/null ;;
+		"$TEST_TMP" | "$TEST_TMP"/*) kill "$p" 2>/dev/null && kill -CONT "$p" 2>/dev/null ;;
 		esac
 	done
 	cd / && rm -rf "$TEST_TMP"
@@ -105,7 +105,8 @@ echo chain-\$?" 2>/dev/null </dev/null)" != chain-117 ]; then
 		test_failed=$((test_failed + 1))
 		return 0
 	fi
-	if (test_run_ "$2") >"$TEST_TMP/.log" 2>&1; then
+	if (test_in_check_=1; test_run_ "$2"; test_rc_=$?; test_finished_ && exit "$test_rc_"; exit 1) \
+		>"$TEST_TMP/.log" 2>&1; then
 		echo "ok $test_count - $1"
 	else
 		echo "not ok $test_count - $1"
@@ -113,6 +114,49 @@ echo chain-\$?" 2>/dev/null </dev/null)" != chain-117 ]; then
 		sed 's/^/#   /' "$TEST_TMP/.log" >&2
 		test_failed=$((test_failed + 1))
 	fi
+}
+
+# test_when_finished CMD: inside a body, CMD (a string of shell) runs when
+# the body ends, whatever its outcome, after those registered later (as in
+# git's tests): a background process a check starts, a server it takes
+# down, is put back even when a step before fails, so the next checks meet
+# what they expect.  A CMD that fails fails the check.  (A body that calls
+# exit skips them: return 1 ends a body.)
+test_in_check_=
+test_when_finished() {
+	test_finally_="{ $*
+} || test_finally_failed_=\"\$test_finally_failed_ $((${test_finally_n_:-0} + 1))\"
+${test_finally_:-}"
+	test_finally_n_=$((${test_finally_n_:-0} + 1))
+}
+test_finally_=
+test_finished_() {
+	test_finally_failed_=
+	eval "$test_finally_"
+	[ -z "$test_finally_failed_" ] && return 0
+	echo "clean-up failed: test_when_finished${test_finally_failed_} of the check" >&2
+	return 1
+}
+
+# test_end PID...: each PID that still runs ended (SIGTERM) and waited
+# for; for test_when_finished, so that what a check started does not
+# outlive it when a step fails before the check stops it.
+test_end() {
+	for test_end_pid_; do
+		# Only a process of this test (a pid alone may have been reused).
+		case $(readlink "/proc/$test_end_pid_/cwd" 2>/dev/null) in
+		"$TEST_TMP" | "$TEST_TMP"/*) ;;
+		*) continue ;;
+		esac
+		if alive "$test_end_pid_"; then
+			# A process a check stopped (SIGSTOP) takes the signal once
+			# it is continued.
+			kill "$test_end_pid_" 2>/dev/null
+			kill -CONT "$test_end_pid_" 2>/dev/null
+			wait "$test_end_pid_" 2>/dev/null
+		fi
+	done
+	return 0
 }
 
 # test_expect_code CODE CMD...: CMD must exit with exactly CODE.
@@ -167,7 +211,8 @@ test_until() {
 # $NOTIFY_SOCKET, as systemd's Type=notify services do (within 30 s, else
 # fail).  test_ready_pid is then the pid to signal and wait for in CMD's
 # place, and every state CMD sends goes to the file $test_ready_log (.OUT.notify
-# beside OUT), one a line.
+# beside OUT), one a line.  Started inside a check, CMD is ended when the
+# check ends if it still runs then (test_end); outside, with the file.
 test_start_ready() {
 	test_ready_out_=$1 test_ready_err_=$2
 	test_ready_log=$(dirname "$1")/.$(basename "$1").notify
@@ -177,6 +222,8 @@ test_start_ready() {
 		>"$test_ready_out_" 2>"$test_ready_err_" 3>"$TEST_TMP/.ready" &
 	test_ready_pid=$!
 	echo "$test_ready_pid" >>"$TEST_TMP/.pids"
+	# Started by a check, it ends with the check at the latest.
+	[ -z "${test_in_check_:-}" ] || test_when_finished "test_end $test_ready_pid"
 	test_ready_=
 	read -r test_ready_ <"$TEST_TMP/.ready"
 	[ "$test_ready_" = READY=1 ] && return 0

@@ -37,22 +37,14 @@
 # or without the npm registry, the node queues' rows are skipped and said
 # so.
 set -eu
-: "${AC_BIN:?run through make bench}" "${AC_BUILD:?}" "${AC_TOP:?}"
 njobs=${BURST_JOBS:-10000}
 procs=${BURST_PROCS:-1 2 4}
 queue_procs=${BURST_QUEUE_PROCS:-4}
 row_timeout=${BURST_TIMEOUT:-120}
 npmdir=$AC_TOP/build/bench-npm
 job=$AC_BUILD/tools/burst-job
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/agentcron-bench.XXXXXX")
-srv=$tmp/pg
-workers=
-stop_workers() {
-	for p in $workers; do kill -TERM "$p" 2>/dev/null || true; done
-	for p in $workers; do wait "$p" 2>/dev/null || true; done
-	workers=
-}
-trap 'stop_workers; "$AC_TOP/tests/pg-server" stop "$srv"; rm -rf "$tmp"' EXIT
+: "${AC_TOP:?run through make bench}"
+. "$AC_TOP/tests/bench/lib-pg"
 hz=$(getconf CLK_TCK)
 ns() { date +%s%N; }
 
@@ -269,12 +261,9 @@ row() {
 
 # ---- PostgreSQL: the side-by-side table ----
 
-export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/config" TZ=UTC
 queues=yes
 queues_ready || queues=
-mkdir -p "$HOME"
-unset TASK_EXEC TASK_NOTIFY TASK_NOW
-PG_DURABLE=1 "$AC_TOP/tests/pg-server" start "$srv" >/dev/null
+bench_pg_start
 pgver=$(sql postgres "SHOW server_version" | cut -d' ' -f1)
 : >"$tmp/rows"
 echo "burst: $njobs one-shots due at one instant, each job $job then /bin/true;"
