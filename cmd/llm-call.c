@@ -35,7 +35,10 @@
 #include "exec.h"
 #include "http.h"
 #include "llm.h"
+#include "llm_answer.h"
+#include "llm_input.h"
 #include "llm_request.h"
+#include "llm_options.h"
 #include "llm_session.h"
 #include "mcp_client.h"
 #include "opt.h"
@@ -49,19 +52,6 @@
 #include "utf8.h"
 #include "util.h"
 
-#define PROMPT_MAX (16L * 1024 * 1024)
-#define DEFAULT_ROUNDS 20
-#define MAX_RUN_TOKENS 1000000000L
-
-struct opts {
-	struct llm_session s;       /* the call's own settings */
-	const char *tools;
-	struct buf mcp, allow;      /* --mcp and --mcp-allow, comma-joined */
-	int json, stream, no_log, list_tools;
-	struct llm_limits lim;
-	const char **fallback;      /* --fallback-model, in order */
-	size_t nfallback;
-};
 
 /* What streaming output needs to end on a newline. */
 struct sink {
@@ -141,81 +131,11 @@ elapsed_ms(const struct timespec *t0)
 	return (long)((t1.tv_sec - t0->tv_sec) * 1000 + (t1.tv_nsec - t0->tv_nsec) / 1000000);
 }
 
-static int
-read_prompt(int argc, char **argv, struct buf *prompt, struct err *e)
-{
-	if (argc > 0) {
-		for (int i = 0; i < argc; i++) {
-			if (i)
-				buf_puts(prompt, " ");
-			buf_puts(prompt, argv[i]);
-		}
-	} else {
-		if (isatty(0))
-			return err_set(e, ST_INVALID, "no prompt: give it as arguments or on standard input");
-		errno = 0;
-		if (buf_read_fd(prompt, 0, (size_t)PROMPT_MAX) != 0)
-			return errno ? err_set(e, ST_ERR, "cannot read the prompt: %s", strerror(errno))
-				     : err_set(e, ST_INVALID, "the prompt is larger than %ld MiB",
-					 PROMPT_MAX >> 20);
-	}
-	if (str_empty(prompt->data))
-		return err_set(e, ST_INVALID, "the prompt is empty");
-	if (memchr(prompt->data, 0, prompt->len))
-		return err_set(e, ST_INVALID, "the prompt holds a NUL byte; it must be text");
-	if (!utf8_valid(prompt->data, prompt->len))
-		return err_set(e, ST_INVALID, "the prompt is not UTF-8 text");
-	return ST_OK;
-}
-
 static void
 print_json(const struct llm_session *s, const struct llm_result *r, long latency, long long id,
     double cost, const char *fallback_from)
 {
-	const struct llm_config *lc = &s->lc;
-	const char *context = s->context;
-	int tool_calls = s->tools ? s->tool_calls : -1;
-	cJSON *j = cJSON_CreateObject();
-	cJSON_AddStringToObject(j, "answer", r->text ? r->text : "");
-	cJSON_AddStringToObject(j, "provider", llm_provider_name(lc->provider));
-	cJSON_AddStringToObject(j, "model", r->model ? r->model : lc->model);
-	if (r->model && strcmp(r->model, lc->model) != 0)
-		cJSON_AddStringToObject(j, "requested_model", lc->model);
-	if (fallback_from)
-		cJSON_AddStringToObject(j, "fallback_from", fallback_from);
-	cJSON *u = cJSON_AddObjectToObject(j, "usage");
-	if (r->input_tokens >= 0)
-		cJSON_AddNumberToObject(u, "input_tokens", (double)r->input_tokens);
-	else
-		cJSON_AddNullToObject(u, "input_tokens");
-	if (r->output_tokens >= 0)
-		cJSON_AddNumberToObject(u, "output_tokens", (double)r->output_tokens);
-	else
-		cJSON_AddNullToObject(u, "output_tokens");
-	cJSON_AddItemToObject(j, "cost", cost >= 0 ? cJSON_CreateNumber(cost) : cJSON_CreateNull());
-	if (r->finish_reason)
-		cJSON_AddStringToObject(j, "finish_reason", r->finish_reason);
-	else
-		cJSON_AddNullToObject(j, "finish_reason");
-	cJSON_AddNumberToObject(j, "latency_ms", (double)latency);
-	cJSON_AddNumberToObject(j, "attempts", r->attempts);
-	if (context)
-		cJSON_AddStringToObject(j, "context", context);
-	if (tool_calls >= 0)
-		cJSON_AddNumberToObject(j, "tool_calls", tool_calls);
-	if (s->nmcp) {
-		cJSON *a = cJSON_AddArrayToObject(j, "mcp_servers");
-		for (size_t i = 0; i < s->nmcp; i++) {
-			cJSON *o = cJSON_CreateObject();
-			cJSON_AddStringToObject(o, "name", mcpc_name(s->mcp[i]));
-			cJSON_AddStringToObject(o, "protocol_version", mcpc_version(s->mcp[i]));
-			cJSON_AddNumberToObject(o, "startup_ms",
-			    (double)(long)(mcpc_startup_ms(s->mcp[i]) * 1000) / 1000);
-			cJSON_AddItemToArray(a, o);
-		}
-	}
-	if (id > 0)
-		cJSON_AddNumberToObject(j, "id", (double)id);
+	cJSON *j = llm_answer_json(s, r, latency, id, cost, fallback_from);
 	char *out = json_print_line(j);
 	puts(out);
 	free(out);
@@ -267,121 +187,28 @@ usage(FILE *f)
 	    "  -n, --no-log             do not record the call in the store\n"
 	    "A run's budget: what is left in $TASK_BUDGET_LEFT (task-tick sets it).\n"
 	    "Keys: OPENAI_API_KEY, ANTHROPIC_API_KEY or the config file %s.\n",
-	    LLM_OPENAI_MODEL, LLM_ANTHROPIC_MODEL, DEFAULT_ROUNDS, LLM_SESSION_DEADLINE, LLM_SESSION_RETRIES,
+	    LLM_OPENAI_MODEL, LLM_ANTHROPIC_MODEL, LLM_DEFAULT_ROUNDS, LLM_SESSION_DEADLINE, LLM_SESSION_RETRIES,
 	    "$XDG_CONFIG_HOME/agentcron/config");
 }
 
 /* Options into o.  Returns ST_OK to go on, -1 when done (--help,
  * --version), else the exit status, the message printed. */
 static int
-parse_options(int argc, char **argv, struct opts *o)
+parse_options(int argc, char **argv, struct llm_options *o)
 {
-	enum { O_PROVIDER = 256, O_BASE_URL, O_KEY_FILE, O_TOOLS, O_MAX_ROUNDS, O_MAX_TOKENS, O_JSON,
-		O_STREAM,
-		O_NO_STREAM, O_TIMEOUT, O_CONNECT_TIMEOUT, O_RETRIES, O_MCP, O_MCP_ALLOW, O_MCP_TIMEOUT,
-		O_LIST_TOOLS, O_HELP, O_VERSION, O_DEADLINE, O_FALLBACK };
-	static const struct option longopts[] = {
-		{"system", required_argument, NULL, 's'},
-		{"model", required_argument, NULL, 'm'},
-		{"attach", required_argument, NULL, 'a'},
-		{"option", required_argument, NULL, 'o'},
-		{"provider", required_argument, NULL, 'p'},
-		{"base-url", required_argument, NULL, O_BASE_URL},
-		{"key-file", required_argument, NULL, O_KEY_FILE},
-		{"context", required_argument, NULL, 'c'},
-		{"tools", optional_argument, NULL, O_TOOLS},
-		{"max-rounds", required_argument, NULL, O_MAX_ROUNDS},
-		{"max-run-tokens", required_argument, NULL, O_MAX_TOKENS},
-		{"mcp", required_argument, NULL, O_MCP},
-		{"mcp-allow", required_argument, NULL, O_MCP_ALLOW},
-		{"mcp-timeout", required_argument, NULL, O_MCP_TIMEOUT},
-		{"list-tools", no_argument, NULL, O_LIST_TOOLS},
-		{"fallback-model", required_argument, NULL, O_FALLBACK},
-		{"json", no_argument, NULL, O_JSON},
-		{"stream", no_argument, NULL, O_STREAM},
-		{"no-stream", no_argument, NULL, O_NO_STREAM},
-		{"timeout", required_argument, NULL, O_TIMEOUT},
-		{"deadline", required_argument, NULL, O_DEADLINE},
-		{"connect-timeout", required_argument, NULL, O_CONNECT_TIMEOUT},
-		{"retries", required_argument, NULL, O_RETRIES},
-		{"no-log", no_argument, NULL, 'n'},
-		{"help", no_argument, NULL, O_HELP},
-		{"version", no_argument, NULL, O_VERSION},
-		{NULL, 0, NULL, 0},
-	};
 	struct err e = {""};
-	char msg[128];
-	double t;
-	long n;
-	int c, rc = ST_OK;
-	while (!rc && (c = opt_next(argc, argv, ":s:m:a:o:p:c:n", longopts, msg, sizeof msg)) != -1) {
-		switch (c) {
-		case 's': o->s.system = optarg; break;
-		case 'm': o->s.model = optarg; break;
-		case 'a': o->s.attach[o->s.nattach++] = optarg; break;
-		case 'o': rc = llm_session_option(o->s.options, optarg, &e); break;
-		case 'p':
-			if (llm_provider_parse(optarg) < 0)
-				rc = opt_bad(&e, "--provider", optarg, "openai, anthropic or echo");
-			o->s.provider = optarg;
-			break;
-		case O_BASE_URL:
-			if (str_casecmp_prefix(optarg, "http://") && str_casecmp_prefix(optarg, "https://"))
-				rc = opt_bad(&e, "--base-url", optarg, "an http or https URL");
-			o->s.base_url = optarg;
-			break;
-		case O_KEY_FILE: o->s.key_file = optarg; break;
-		case 'c': o->s.context = optarg; break;
-		case O_TOOLS: o->tools = optarg ? optarg : "native"; break;
-		case O_MCP:
-		case O_MCP_ALLOW: {
-			struct buf *b = c == O_MCP ? &o->mcp : &o->allow;
-			buf_printf(b, "%s%s", b->len ? "," : "", optarg);
-			break;
-		}
-		case O_MCP_TIMEOUT:
-			if (!(rc = opt_seconds("--mcp-timeout", optarg, 86400, &t, &e)))
-				o->s.mcp_timeout_ms = (long)(t * 1000);
-			break;
-		case O_MAX_ROUNDS:
-			if (!(rc = opt_number("--max-rounds", optarg, NULL, 1, 1000, &n, &e)))
-				o->lim.max_rounds = (int)n;
-			break;
-		case O_MAX_TOKENS:
-			if (!(rc = opt_number("--max-run-tokens", optarg, "tokens", 1, MAX_RUN_TOKENS, &n,
-			    &e)))
-				o->lim.max_tokens = n;
-			break;
-		case O_LIST_TOOLS: o->list_tools = 1; break;
-		case O_FALLBACK:
-			if (str_empty(optarg) || strpbrk(optarg, ", \t\n"))
-				rc = opt_bad(&e, "--fallback-model", optarg, "a model name");
-			o->fallback[o->nfallback++] = optarg;
-			break;
-		case O_JSON: o->json = 1; break;
-		case O_STREAM: o->stream = 1; break;
-		case O_NO_STREAM: o->stream = 0; break;
-		case O_TIMEOUT: rc = opt_seconds("--timeout", optarg, 86400, &o->s.timeout, &e); break;
-		case O_DEADLINE: rc = opt_seconds("--deadline", optarg, 86400 * 7, &o->s.deadline, &e); break;
-		case O_CONNECT_TIMEOUT:
-			rc = opt_seconds("--connect-timeout", optarg, 86400, &o->s.connect_timeout, &e);
-			break;
-		case O_RETRIES:
-			if (!(rc = opt_number("--retries", optarg, NULL, 0, 20, &n, &e)))
-				o->s.retries = (int)n;
-			break;
-		case 'n': o->no_log = 1; break;
-		case O_HELP: usage(stdout); return -1;
-		case O_VERSION: printf("llm-call (agentcron) %s\n", AC_VERSION); return -1;
-		default: return usage_error(prog, "%s", msg);
-		}
+	int rc = llm_options_parse(argc, argv, o, &e);
+	switch (rc) {
+	case LLM_OPTIONS_HELP: usage(stdout); return -1;
+	case LLM_OPTIONS_VERSION: printf("llm-call (agentcron) %s\n", AC_VERSION); return -1;
+	case LLM_OPTIONS_USAGE: return usage_error(prog, "%s", e.msg);
 	}
 	return rc ? fail(rc, e.msg) : ST_OK;
 }
 
 /* One call from its options to its answer, and what it leaves behind. */
 struct call {
-	struct opts o;
+	struct llm_options o;
 	struct config *cf;
 	struct store *st;
 	struct llm *l;
@@ -401,45 +228,6 @@ struct call {
 	double ledger_dollars;      /* what the requests wrote to the spend ledger */
 	long long ledger_tokens;
 };
-
-/* The request in file replaces the prompt, system prompt, context,
- * attachments, options and stream of the call; without a model of its
- * own (a replay on another provider) the provider's from the config. */
-static int
-replay_load(struct call *k, const char *file, struct err *e)
-{
-	struct llm_session *s = &k->o.s;
-	struct buf text = {0};
-	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	errno = 0;
-	if (fd < 0 || buf_read_fd(&text, fd, (size_t)PROMPT_MAX * 4) != 0) {
-		int en = errno;
-		if (fd >= 0)
-			close(fd);
-		buf_free(&text);
-		return err_set(e, ST_ERR, "cannot read the request to replay '%s': %s", file,
-		    en ? strerror(en) : "too large");
-	}
-	close(fd);
-	const char *prompt;
-	int stream;
-	int rc = llm_request_load(s, text.data ? text.data : "", &prompt, &stream, e);
-	buf_free(&text);
-	if (rc)
-		return rc;
-	k->prompt.len = 0;
-	buf_puts(&k->prompt, prompt);
-	if (stream >= 0 && k->o.stream < 0)
-		k->o.stream = stream;
-	if (!s->model && s->provider) {
-		char key[64];
-		snprintf(key, sizeof key, "%s_model", s->provider);
-		const char *m = config_get(k->cf, key);
-		int p = llm_provider_parse(s->provider);
-		s->model = m && *m ? m : p >= 0 ? llm_default_model(p) : NULL;
-	}
-	return ST_OK;
-}
 
 /* The model's price and what the run's budget leaves.  A price line that
  * does not read fails every run alike: EXEC_EXIT_PERMANENT. */
@@ -489,10 +277,10 @@ spend_now(const struct llm_result *r, void *arg)
 static int
 prepare(struct call *k, int argc, char **argv, struct err *e)
 {
-	struct opts *o = &k->o;
+	struct llm_options *o = &k->o;
 	struct llm_config *lc = &o->s.lc;
 	int rc;
-	if ((rc = llm_session_env(&o->s, e)) || (rc = read_prompt(argc, argv, &k->prompt, e)) ||
+	if ((rc = llm_session_env(&o->s, e)) || (rc = llm_input_prompt(argc, argv, &k->prompt, e)) ||
 	    (rc = now_get(&k->now, e)))
 		return rc;
 	/* The config and the key are in memory from here: no core dump and
@@ -505,7 +293,7 @@ prepare(struct call *k, int argc, char **argv, struct err *e)
 	/* A replay (task-run --replay) sends a recorded request again: its
 	 * prompt replaces the one on standard input. */
 	const char *replay = env("TASK_REPLAY_FILE");
-	if (replay && (rc = replay_load(k, replay, e)))
+	if (replay && (rc = llm_input_replay(replay, k->cf, &o->s, &k->prompt, &o->stream, e)))
 		return rc == ST_INVALID ? EXEC_EXIT_PERMANENT : rc;
 	if ((rc = llm_session_resolve(&o->s, k->cf, e)))
 		return rc == ST_INVALID ? EXEC_EXIT_PERMANENT : rc;
@@ -567,7 +355,7 @@ tried(const struct call *k, const char *model)
 static const char *
 next_fallback(struct call *k, const char *model, char *buf, size_t n)
 {
-	struct opts *o = &k->o;
+	struct llm_options *o = &k->o;
 	for (size_t i = 0; i < o->nfallback; i++)
 		if (!tried(k, o->fallback[i]))
 			return o->fallback[i];
@@ -658,7 +446,7 @@ ask(struct call *k, struct err *e)
 static int
 record(struct call *k, int rc, struct err *e)
 {
-	struct opts *o = &k->o;
+	struct llm_options *o = &k->o;
 	const struct llm_config *lc = &o->s.lc;
 	/* The price of the model asked for, else of the one that answered. */
 	const struct llm_limits *lim = &o->lim;
@@ -727,7 +515,7 @@ record(struct call *k, int rc, struct err *e)
 static int
 list_mcp_tools(struct call *k, struct err *e)
 {
-	struct opts *o = &k->o;
+	struct llm_options *o = &k->o;
 	const char *mcp = o->mcp.len ? o->mcp.data : env("TASK_MCP");
 	const char *allow = o->allow.len ? o->allow.data : env("TASK_MCP_ALLOW");
 	int rc;
@@ -789,7 +577,7 @@ static int
 llm_call(int argc, char **argv)
 {
 	struct call k = {.cost = -1, .o = {.s = {.retries = -1}, .stream = -1,
-		.lim = {.max_rounds = DEFAULT_ROUNDS, .left_dollars = -1, .left_tokens = -1}}};
+		.lim = {.max_rounds = LLM_DEFAULT_ROUNDS, .left_dollars = -1, .left_tokens = -1}}};
 	struct err e = {""};
 	k.o.s.options = cJSON_CreateObject();
 	k.o.s.attach = xcalloc((size_t)argc + 1, sizeof *k.o.s.attach);

@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "deliver.h"
+#include "deliver_attempt.h"
 #include "deliver_json.h"
 #include "deliver_send.h"
 #include "exec.h"
@@ -32,9 +33,6 @@ static const char *prog = "task-deliver";
 #define CURSOR_LAG 300               /* runs ending this long before it are looked at again */
 #define FIRST_LOOK 3600              /* how far back the first pass looks */
 #define RUN_SPAN 86400               /* a run that ends may have started this long before */
-#define GIVE_UP 86400                /* retries stop this long after the receipt was made */
-
-static const int backoff[] = {30, 120, 600, 1800, 3600};
 
 struct pass {
 	struct store *st;
@@ -206,22 +204,12 @@ collect_due(const struct receipt *r, void *arg)
 	return 0;
 }
 
-static int64_t
-lease_secs(const struct config *cf)
-{
-	const char *v = config_get(cf, "deliver_timeout");
-	long t = v ? strtol(v, NULL, 10) : 0;
-	if (t <= 0 || t > 3600)
-		t = DELIVER_TIMEOUT;
-	/* Room for a message in several parts, each within the timeout. */
-	return 10 * t + 60;
-}
-
 static int
 attempt(struct pass *p, struct receipt *r, struct err *e)
 {
 	int got = 0;
-	int rc = store_receipt_claim(p->st, r->id, p->owner, p->now, p->now + lease_secs(p->cf), &got, e);
+	int rc = store_receipt_claim(p->st, r->id, p->owner, p->now, p->now + deliver_lease_secs(p->cf),
+	    &got, e);
 	if (rc || !got)
 		return rc;
 	r->attempts++;
@@ -243,49 +231,14 @@ attempt(struct pass *p, struct receipt *r, struct err *e)
 		    deliver_run_json(p->st, &run, name, p->now, diff);
 		if (!json)
 			json = xstrdup("{}");
-		if (run.status == RUN_SUCCESS && diff) {
-			const char *out = run.output ? run.output : "";
-			size_t n = strlen(out);
-			text = xasprintf("%s%s\nChanged since the answer before:\n%s", out,
-			    n && out[n - 1] != '\n' ? "\n" : "", diff);
-		} else if (run.status == RUN_SUCCESS)
-			text = xstrdup(run.output ? run.output : "");
-		else
-			/* A failure without output is its error alone, no blank lines after. */
-			text = xasprintf("%s%s%s", run.error ? run.error : "", run.error && run.output &&
-			    *run.output ? "\n\n" : "", run.output ? run.output : "");
+		text = deliver_text_of(&run, diff);
 		struct deliver_msg m = {.id = r->id, .target = resolved, .task_id = r->task_id,
 			.task_name = name, .run_id = r->run_id, .status = run_status_name(run.status),
 			.text = text, .json = json, .now = p->now, .parts_done = r->parts_done};
 		deliver_send(p->h, p->cf, &m, &o);
 		free(diff);
 	}
-	r->last_at = p->now;
-	r->parts_done = o.parts_done;
-	set_str(&r->answer, o.delivered ? o.answer : NULL);
-	set_str(&r->error, o.delivered ? NULL : o.error);
-	if (o.delivered) {
-		r->status = RECEIPT_DELIVERED;
-		r->next_at = TIME_NONE;
-	} else if (o.permanent) {
-		r->status = RECEIPT_FAILED;
-		r->next_at = TIME_NONE;
-	} else {
-		int n = (int)(sizeof backoff / sizeof backoff[0]);
-		int64_t wait = backoff[r->attempts - 1 < n ? r->attempts - 1 : n - 1];
-		if (o.retry_after >= 0)
-			wait = o.retry_after > 0 ? o.retry_after : 1;
-		r->next_at = p->now + wait;
-		r->status = RECEIPT_PENDING;
-		if (r->next_at > r->created_at + GIVE_UP) {
-			r->status = RECEIPT_FAILED;
-			r->next_at = TIME_NONE;
-			char why[ERR_MAX];
-			snprintf(why, sizeof why, "gave up after %d attempts in 24 hours: %.400s", r->attempts,
-			    o.error);
-			set_str(&r->error, why);
-		}
-	}
+	deliver_settle(r, &o, p->now);
 	int ours = 0;
 	rc = store_receipt_finish(p->st, r, p->owner, &ours, e);
 	if (!rc && !ours)

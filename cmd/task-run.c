@@ -39,6 +39,7 @@
 #include "outcome.h"
 #include "proc.h"
 #include "replay.h"
+#include "run_waiter.h"
 #include "prog.h"
 #include "spend.h"
 #include "stopsig.h"
@@ -50,15 +51,12 @@ static const char prog[] = "task-run";
 
 struct runner {
 	struct store *st;
-	struct fire *f;
-	int queue, json, tty, sfd, force;
+	struct run_waiter w;   /* the fire, the stop signals, the run waited for */
+	int queue, json, tty, force;
 	struct spend_check spend;
 	struct zones *zs;
 	int64_t now;
 	int status;
-	int done;        /* the run we wait for was reported */
-	int rc_run;      /* its exit status */
-	int stopped;     /* Ctrl-C or SIGTERM: run nothing more */
 	const char *range; /* --backfill FROM..TO */
 	int dry_run;
 	int before_created; /* --before-created: backfill instants before the task was made */
@@ -88,8 +86,8 @@ on_report(const struct fire_report *r, void *arg)
 	int idle = run->status == RUN_SKIPPED && run->error &&
 	    (strncmp(run->error, STORE_GATE_IDLE, strlen(STORE_GATE_IDLE)) == 0 ||
 	    strncmp(run->error, OUTCOME_IDLE, strlen(OUTCOME_IDLE)) == 0);
-	rn->done = 1;
-	rn->rc_run = ok || idle ? ST_OK : ST_ERR;
+	rn->w.done = 1;
+	rn->w.rc_run = ok || idle ? ST_OK : ST_ERR;
 	if (rn->json) {
 		cJSON *o = run_to_json(run);
 		cJSON_AddStringToObject(o, "name", r->name);
@@ -129,46 +127,13 @@ on_warn(const char *msg, void *arg)
 	fprintf(stderr, "%s: %s\n", prog, msg);
 }
 
-/* Has a signal asked us to stop? */
-static int
-stop_seen(struct runner *rn)
-{
-	if (!rn->stopped && stopsig_take(rn->sfd))
-		rn->stopped = 1;
-	return rn->stopped;
-}
-
-/* Run run_id started to its end (and its notify hook's). */
-static int
-run_wait(struct runner *rn, const char *run_id, struct err *e)
-{
-	int stopping = 0;
-	rn->done = 0;
-	while (fire_busy(rn->f)) {
-		struct err we;
-		if (fire_wait(rn->f, -1, &rn->sfd, 1, &we))
-			fprintf(stderr, "%s: %s\n", prog, we.msg);
-		if (!stopping && stop_seen(rn)) {
-			stopping = 1;
-			fire_stop(rn->f);
-		}
-	}
-	/* A backfill's result that its store, restarting, did not take is
-	 * recorded once it is back, before the next occurrence. */
-	struct err fe;
-	if (rn->range && !rn->done && fire_unrecorded(rn->f) &&
-	    fire_flush(rn->f, mono_ms() + BACKFILL_STORE_WAIT_MS, &fe))
-		fprintf(stderr, "%s: %s\n", prog, fe.msg);
-	return rn->done ? rn->rc_run : err_set(e, ST_ERR, "run %.8s was not recorded", run_id);
-}
-
 /* A foreground run, to its end (and its notify hook's). */
 static int
 run_now(struct runner *rn, const char *id, struct err *e)
 {
 	char run_id[37];
-	int rc = fire_manual(rn->f, id, run_id, e);
-	return rc ? rc : run_wait(rn, run_id, e);
+	int rc = fire_manual(rn->w.f, id, run_id, e);
+	return rc ? rc : run_waiter_wait(&rn->w, run_id, e);
 }
 
 /* Event (payload, key) of task id became run_id already: say which. */
@@ -217,28 +182,28 @@ event_now(struct runner *rn, const char *id, const char *payload, const char *ke
 		printf("%s\n", id);
 		return ST_OK;
 	}
-	rc = fire_event(rn->f, id, payload, key, run_id, &dup, e);
+	rc = fire_event(rn->w.f, id, payload, key, run_id, &dup, e);
 	if (!rc && dup)
 		event_had(rn, id, key, run_id);
-	return rc || dup ? rc : run_wait(rn, run_id, e);
+	return rc || dup ? rc : run_waiter_wait(&rn->w, run_id, e);
 }
 
 static int
 stopped(void *arg)
 {
-	return stop_seen(arg);
+	return run_waiter_stopped(&((struct runner *)arg)->w);
 }
 
 static int
 wait_run(void *arg, const char *run_id, struct err *e)
 {
-	return run_wait(arg, run_id, e);
+	return run_waiter_wait(&((struct runner *)arg)->w, run_id, e);
 }
 
 static int
 backfill(struct runner *rn, const char *id, struct err *e)
 {
-	struct backfill b = {rn->st, rn->f, rn->zs, rn->now, rn->range, rn->when_flags,
+	struct backfill b = {rn->st, rn->w.f, rn->zs, rn->now, rn->range, rn->when_flags,
 	    rn->before_created, rn->dry_run, rn->json, prog, stopped, wait_run, rn};
 	return backfill_task(&b, id, e);
 }
@@ -296,7 +261,7 @@ static int
 replay_now(struct runner *rn, const char *run, const char *model, const char *provider,
     struct err *e)
 {
-	struct replay rp = {rn->st, rn->f, model, provider, !rn->json, budget_ok, wait_run, rn};
+	struct replay rp = {rn->st, rn->w.f, model, provider, !rn->json, budget_ok, wait_run, rn};
 	return replay_run(&rp, run, e);
 }
 
@@ -307,7 +272,7 @@ run_one(const char *arg, void *ctx)
 	char id[37];
 	struct err e = {{0}};
 	/* Interrupted: the ids left are not run. */
-	if (!rn->queue && stop_seen(rn)) {
+	if (!rn->queue && run_waiter_stopped(&rn->w)) {
 		if (rn->status < ST_ERR)
 			rn->status = ST_ERR;
 		return 0;
@@ -333,7 +298,7 @@ run_event(const char *arg, const char *payload, const char *key, long lineno, vo
 	struct runner *rn = ctx;
 	char id[37];
 	struct err e = {{0}};
-	if (!rn->queue && stop_seen(rn)) {
+	if (!rn->queue && run_waiter_stopped(&rn->w)) {
 		if (rn->status < ST_ERR)
 			rn->status = ST_ERR;
 		return;
@@ -392,7 +357,7 @@ task_run(int argc, char **argv)
 		{"provider", required_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
 	};
-	struct runner rn = {.sfd = -1, .tty = isatty(1)};
+	struct runner rn = {.w = {.sfd = -1}, .tty = isatty(1)};
 	const char *payload_arg = NULL, *replay = NULL, *model = NULL, *provider = NULL;
 	char *payload = NULL;
 	char msg[128];
@@ -456,6 +421,8 @@ task_run(int argc, char **argv)
 	proc_self("", self, dir, sizeof self);
 	struct fire_opts fo = {.jobs = 1, .search_dir = dir[0] ? dir : NULL, .clock = clock_now};
 	struct fire_cb cb = {.report = on_report, .warn = on_warn, .arg = &rn};
+	rn.w.warn = on_warn;
+	rn.w.flush = rn.range != NULL;
 	signal(SIGPIPE, SIG_IGN);
 	int rc = now_get(&rn.now, &e);
 	if (!rc && config_load(&cf, &e))
@@ -470,12 +437,12 @@ task_run(int argc, char **argv)
 	if (!rc)
 		rc = store_open(NULL, 0, &rn.st, &e);
 	if (!rc && !rn.queue) {
-		rc = stopsig_catch(&rn.sfd, &e);
+		rc = stopsig_catch(&rn.w.sfd, &e);
 		if (!rc)
-			rc = fire_new(rn.st, &fo, &cb, &rn.f, &e);
+			rc = fire_new(rn.st, &fo, &cb, &rn.w.f, &e);
 		/* A task-run killed earlier must not leave its task running for
 		 * good where no task-tick ever passes. */
-		if (!rc && fire_recover(rn.f, NULL, &e))
+		if (!rc && fire_recover(rn.w.f, NULL, &e))
 			rc = ST_ERR;
 	}
 	if (!rc) {
@@ -497,9 +464,9 @@ task_run(int argc, char **argv)
 	} else {
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
 	}
-	if (rn.sfd >= 0)
-		close(rn.sfd);
-	fire_free(rn.f);
+	if (rn.w.sfd >= 0)
+		close(rn.w.sfd);
+	fire_free(rn.w.f);
 	free(payload);
 	zones_free(rn.zs);
 	store_close(rn.st);

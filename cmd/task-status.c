@@ -25,6 +25,7 @@
 #include "prog.h"
 #include "spend.h"
 #include "status_facts.h"
+#include "status_prometheus.h"
 #include "store.h"
 #include "store_deliver.h"
 #include "store_history.h"
@@ -237,153 +238,6 @@ print_task_check(const struct status *s, int64_t limit, int64_t age)
 	putchar('\n');
 }
 
-/* ---- --prometheus ---- */
-
-static void
-label(const char *v)
-{
-	for (; *v; v++) {
-		if (*v == '\\' || *v == '"')
-			printf("\\%c", *v);
-		else if (*v == '\n')
-			printf("\\n");
-		else
-			putchar(*v);
-	}
-}
-
-static void
-metric_head(const char *name, const char *type, const char *help)
-{
-	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
-}
-
-struct totals {
-	struct status_count c[32];
-	size_t n;
-};
-
-static void
-add_total(struct totals *t, const char *key, long long n)
-{
-	for (size_t i = 0; i < t->n; i++) {
-		if (strcmp(t->c[i].name, key) == 0) {
-			t->c[i].n += n;
-			return;
-		}
-	}
-	if (t->n < sizeof t->c / sizeof t->c[0]) {
-		snprintf(t->c[t->n].name, sizeof t->c[0].name, "%s", key);
-		t->c[t->n++].n = n;
-	}
-}
-
-static void
-take_total(const char *status, long long n, void *arg)
-{
-	char key[40];
-	snprintf(key, sizeof key, "runs.%s", status);
-	add_total(arg, key, n);
-}
-
-static void
-take_pruned(const char *key, long long n, void *arg)
-{
-	add_total(arg, key, n);
-}
-
-/* Labelled with the task's name as well as its id, so a dashboard or an
- * alert says which task a person knows by name (one in the trash has
- * none).  The name comes with the instant, in one read of the tasks. */
-static void
-print_success(const char *task_id, const char *name, int64_t at, void *arg)
-{
-	(void)arg;
-	printf("agentcron_task_last_success_timestamp_seconds{task=\"");
-	label(task_id);
-	if (name) {
-		char buf[320];
-		utf8_quote(buf, sizeof buf, name, strlen(name));
-		printf("\",name=\"");
-		label(buf);
-	}
-	printf("\"} %lld\n", (long long)at);
-}
-
-static void
-print_receipts(const char *kind, const char *status, long long n, void *arg)
-{
-	(void)arg;
-	printf("agentcron_deliveries_total{kind=\"");
-	label(kind);
-	printf("\",status=\"");
-	label(status);
-	printf("\"} %lld\n", n);
-}
-
-static int
-print_prometheus(struct status *s, struct err *e)
-{
-	struct totals t = {.n = 0};
-	long long in, out, tokens;
-	double dollars;
-	int rc;
-	if ((rc = store_run_counts(s->st, TIME_NONE, take_total, &t, e)) ||
-	    (rc = store_pruned_totals(s->st, take_pruned, &t, e)) ||
-	    (rc = store_call_tokens(s->st, TIME_NONE, &in, &out, e)) ||
-	    (rc = store_call_spend(s->st, NULL, INT64_MIN, &dollars, &tokens, e)))
-		return rc;
-	for (size_t i = 0; i < t.n; i++)
-		if (strcmp(t.c[i].name, "cost_micro") == 0)
-			dollars += (double)t.c[i].n / 1e6;
-	add_total(&t, "input_tokens", in);
-	add_total(&t, "output_tokens", out);
-	metric_head("agentcron_runs_total", "counter", "Runs recorded, by how they ended (pruned ones"
-	    " included).");
-	for (size_t i = 0; i < t.n; i++)
-		if (strncmp(t.c[i].name, "runs.", 5) == 0 && strcmp(t.c[i].name, "runs.running") != 0)
-			printf("agentcron_runs_total{status=\"%s\"} %lld\n", t.c[i].name + 5, t.c[i].n);
-	metric_head("agentcron_tokens_total", "counter", "Model tokens used, by direction (pruned"
-	    " calls included).");
-	for (size_t i = 0; i < t.n; i++)
-		if (strcmp(t.c[i].name, "input_tokens") == 0 || strcmp(t.c[i].name, "output_tokens") == 0)
-			printf("agentcron_tokens_total{direction=\"%.*s\"} %lld\n",
-			    (int)strcspn(t.c[i].name, "_"), t.c[i].name, t.c[i].n);
-	metric_head("agentcron_cost_dollars_total", "counter", "What model calls cost, in US dollars"
-	    " (calls of a model without a price count 0; pruned calls included).");
-	printf("agentcron_cost_dollars_total %.6f\n", dollars);
-	metric_head("agentcron_last_pass_timestamp_seconds", "gauge", "When each host's last"
-	    " scheduler pass ran.");
-	for (size_t i = 0; i < s->npasses; i++) {
-		printf("agentcron_last_pass_timestamp_seconds{host=\"");
-		label(s->passes[i].host);
-		printf("\"} %lld\n", (long long)s->passes[i].at);
-	}
-	metric_head("agentcron_task_last_success_timestamp_seconds", "gauge", "When each task's last"
-	    " successful run (still kept) ended.");
-	if ((rc = store_last_success(s->st, print_success, NULL, e)))
-		return rc;
-	metric_head("agentcron_tasks", "gauge", "Tasks, by state.");
-	for (int i = 0; i < STATUS_COUNT; i++)
-		printf("agentcron_tasks{state=\"%s\"} %ld\n", task_status_name(i), s->by_status[i]);
-	printf("agentcron_tasks{state=\"disabled\"} %ld\n", s->tasks - s->enabled);
-	printf("agentcron_tasks{state=\"due\"} %ld\n", s->due);
-	printf("agentcron_tasks{state=\"overdue\"} %ld\n", s->noverdue);
-	printf("agentcron_tasks{state=\"failing\"} %ld\n", s->nfailing);
-	printf("agentcron_tasks{state=\"paused_by_failures\"} %ld\n", s->npaused);
-	printf("agentcron_tasks{state=\"over_budget\"} %ld\n", s->nover);
-	printf("agentcron_tasks{state=\"blocked\"} %ld\n", s->nblocked);
-	metric_head("agentcron_paused", "gauge", "1 while firing is paused (task-tick --pause).");
-	printf("agentcron_paused %d\n", s->paused != NULL);
-	metric_head("agentcron_deliveries_total", "counter", "Deliveries of answers (receipts kept),"
-	    " by kind of target and status.");
-	if ((rc = store_receipt_counts(s->st, INT64_MIN, print_receipts, NULL, e)))
-		return rc;
-	metric_head("agentcron_store_size_bytes", "gauge", "Bytes the store takes.");
-	printf("agentcron_store_size_bytes %lld\n", (long long)s->bytes);
-	return ST_OK;
-}
-
 /* ---- main ---- */
 
 static void
@@ -540,7 +394,7 @@ task_status(int argc, char **argv)
 		else if (mode == MODE_CHECK)
 			print_check(&s);
 		else if (mode == MODE_PROM)
-			rc = print_prometheus(&s, &e);
+			rc = status_prometheus(&s, stdout, &e);
 		else
 			print_text(&s);
 	}

@@ -53,7 +53,7 @@ struct exec_result {
 
 struct exec_pool;
 
-/* exec.c */
+/* exec_spawn.c */
 /* Split a command line: words separated by blanks, '...' literal, "..."
  * with \\ \" \$ \` escapes, a backslash outside quotes escapes the next
  * character.  No expansions.  ST_INVALID on an unterminated quote or an
@@ -81,6 +81,7 @@ struct exec_proc {
 int exec_spawn(const char *what, char *const *argv, char *const *envp, const char *dir, int die,
     struct exec_proc *p, int *no_resources, struct err *e);
 
+/* exec.c */
 struct exec_pool *exec_pool_new(void);
 void exec_pool_free(struct exec_pool *p);       /* SIGKILLs and reaps what still runs */
 size_t exec_pool_count(const struct exec_pool *p); /* started and not yet returned */
