@@ -132,8 +132,10 @@ fire_beat(struct fire *f, int force)
 	}
 	f->alive = 1;
 	alive_since(f, sent);
-	/* Back means writable: a full disk still answers reads. */
-	fire_store_up(f);
+	/* Back means writable: a full disk still answers reads, and a file
+	 * store's beat writes nothing (one machine needs none). */
+	if (store_is_uri(store_locator(f->st)))
+		fire_store_up(f);
 }
 
 void

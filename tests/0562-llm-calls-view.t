@@ -47,7 +47,7 @@ test_expect_success '--json: one object per call, null tokens for the failed one
 
 test_expect_success 'on a terminal: a table, and no -1 for tokens the provider never gave' '
 	NO_COLOR=1 script -qec "task-log --calls --utc" /dev/null | tr -d "\r" |
-		sed -e "s/  *[0-9.]*m\{0,1\}s  */  <ms>  /" -e "1s/TOKENS  *TIME/TOKENS  TIME/" >actual &&
+		sed -e "s/  *[0-9.]*m\{0,1\}s  */  <ms>  /" -e "1s/TOKENS  *TIME  *CONTEXT/TOKENS  TIME  CONTEXT/" >actual &&
 	cat >expect <<-\EOF &&
 	AT                    MODEL        TOKENS  TIME  CONTEXT  PROMPT                     ANSWER
 	2026-11-23 09:03 UTC  gpt-4o-mini  -  <ms>  trip     refused                    error: openai: 401 Incorrect API key ...
