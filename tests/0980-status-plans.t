@@ -95,7 +95,9 @@ test_expect_success 'no statement of task-status reads the runs table whole' '
 
 test_expect_success 'on SQLite, tasks are only walked whole to count them (an index read alone)' '
 	if test "$AC_STORE" = sqlite; then
-		grep -E "^PLAN SCAN tasks" text | grep -v -E "USING (COVERING )?INDEX tasks_(paused|failing|budget|status|queued)\$" >walks &&
+		# A walk a LIMIT bounds (the first overdue tasks) is not a whole one.
+		awk "/^SQL / { bounded = / LIMIT [0-9]+\$/ } !bounded && /^PLAN SCAN tasks/" text |
+			grep -v -E "USING (COVERING )?INDEX tasks_(paused|failing|budget|status|queued)\$" >walks &&
 		echo "PLAN SCAN tasks USING INDEX tasks_order" >expect &&
 		test_cmp expect walks &&
 		awk "/^SQL / { s = /count\\(\\*\\)/ } s && /SCAN tasks USING INDEX tasks_order/" text >counted &&
@@ -128,7 +130,7 @@ test_expect_success '--prometheus: every run counted from an index, on SQLite wi
 # the same read as the instants, not from a second walk of every task.
 test_expect_success '--prometheus walks the tasks whole twice at most: to count them, for their last successes' '
 	if test "$AC_STORE" = sqlite; then
-		awk "/^SQL / { hit = 0 }
+		awk "/^SQL / { hit = / LIMIT [0-9]+\$/ }
 			/^PLAN SCAN tasks/ && !/INDEX tasks_(paused|failing|budget|status|queued)\$/ && !hit { hit = 1; n++ }
 			END { print n + 0 }" prom >walks &&
 		echo 2 >expect &&
