@@ -248,7 +248,29 @@ fields_copy_text(const struct fields *fs, void *obj)
 	}
 }
 
-/* ---- runs (store.h), freed by their table ---- */
+/* ---- tasks (task.h) and runs (store.h), freed and copied by their tables ---- */
+
+/* The string members of t are those its table lists:
+ * freeing and copying a task cannot miss one. */
+void
+task_free(struct task *t)
+{
+	fields_free_text(&task_fields, t);
+	free(t->plan);
+	t->plan = NULL;
+	t->nplan = 0;
+}
+
+void
+task_copy(struct task *dst, const struct task *src)
+{
+	*dst = *src;
+	fields_copy_text(&task_fields, dst);
+	if (src->nplan) {
+		dst->plan = xcalloc(src->nplan, sizeof *dst->plan);
+		memcpy(dst->plan, src->plan, src->nplan * sizeof *dst->plan);
+	}
+}
 
 void
 run_init(struct run *r)
