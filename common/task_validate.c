@@ -127,8 +127,13 @@ task_validate(const struct task *t, struct zones *zs, struct err *e)
 	for (const struct word_list *wl = word_lists; wl < word_lists + WORD_LISTS; wl++)
 		if ((rc = mcp_words_ok(CWORD_LIST_OF(t, wl), wl->json, wl->word, e)))
 			return rc;
-	if (t->scope && (rc = task_scope_check(t->scope, e)))
-		return rc;
+	/* The settings that bring a check of their own (task_inputs). */
+	for (size_t i = 0; i < ntask_inputs; i++) {
+		const struct field *f = task_input_field(&task_inputs[i]);
+		const char *v = f->type == FT_STR ? *CFIELD_OF(t, f, char *) : NULL;
+		if (task_inputs[i].check && v && (rc = task_inputs[i].check(v, e)))
+			return rc;
+	}
 	struct budget b;
 	unsigned mask;
 	if (t->budget && (rc = budget_parse(t->budget, &b, e)))
