@@ -6,6 +6,7 @@
 # task-tick started, pauses with a reason, with no console error.  The
 # screenshots stay in build/web-browser/shots-STORE.
 . "$AC_TOP/tests/lib.sh"
+. "$AC_TOP/tests/lib-web.sh"
 dir=$AC_TOP/build/web-browser
 shots=$dir/shots-$AC_STORE
 
@@ -25,9 +26,7 @@ task-add --manual --name alpha --exec "printf 'hello from alpha'" "say hello" >i
 task-add --manual --name beta "second" >/dev/null
 task-run "$(cat id1)" >/dev/null
 tick_watch
-test_start_ready out err task-web --listen 127.0.0.1:0
-web_pid=$test_ready_pid
-login=$(sed -n 's|^task-web: log in at \(http://[^ ]*\) (once)$|\1|p' err)
+web_start
 
 test_expect_success 'in chromium: log in, filter, a run, Run now, pause with a reason' '
 	rm -rf "$shots" && mkdir -p "$shots" &&
@@ -49,7 +48,7 @@ test_expect_success 'in chromium: log in, filter, a run, Run now, pause with a r
 	test "$(task-log --json --task "$(cat id1)" | wc -l)" = 2
 '
 
-kill -TERM "$web_pid" && wait "$web_pid"; stopped=$?
+web_stop; stopped=$?
 tick_stop; ticked=$?
 rm -rf "$shots/profile"
 test_expect_success 'task-web and the watcher stop, exit 0' 'test "$stopped" = 0 && test "$ticked" = 0'
