@@ -11,13 +11,7 @@ dir=$AC_TOP/build/web-browser
 shots=$dir/shots-$AC_STORE
 
 test_expect_success 'puppeteer-core is installed (once for both runs of the suite)' '
-	if ! cmp -s "$AC_TOP/tests/web-browser/package.json" "$dir/package.json" ||
-	   ! test -f "$dir/node_modules/puppeteer-core/package.json"; then
-		rm -rf "$dir/node_modules" && mkdir -p "$dir" &&
-		cp "$AC_TOP/tests/web-browser/package.json" "$dir/" &&
-		(cd "$dir" && npm install --no-audit --no-fund --loglevel=error >npm.log 2>&1) ||
-		{ cat "$dir/npm.log"; return 1; }
-	fi &&
+	npm_once web-browser node_modules/puppeteer-core/package.json &&
 	cp "$AC_TOP/tests/web-browser/drive.mjs" "$dir/" &&
 	test -x /usr/bin/chromium
 '
