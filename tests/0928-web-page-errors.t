@@ -41,5 +41,7 @@ test_expect_success 'a store that fails: 503, one line of text, no page' '
 	done
 '
 
-web_stop
+web_stop; stopped=$?
+test_expect_success 'stops on SIGTERM, exit 0' 'test "$stopped" = 0'
+
 test_done
