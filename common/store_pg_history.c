@@ -18,9 +18,7 @@ pgh_pass_put(struct store *st, const struct pass *p, struct err *e)
 	    " true)) INSERT INTO passes (host, at, mode, pid, version) SELECT $1, $2, $3, $4, $5"
 	    " FROM quiet ON CONFLICT (host) DO UPDATE SET at = excluded.at, mode = excluded.mode,"
 	    " pid = excluded.pid, version = excluded.version";
-	static const char q_in_unit[] = "INSERT INTO passes (host, at, mode, pid, version) VALUES"
-	    " ($1, $2, $3, $4, $5) ON CONFLICT (host) DO UPDATE SET at = excluded.at,"
-	    " mode = excluded.mode, pid = excluded.pid, version = excluded.version";
+	const char *q_in_unit = store_sql(pq_sql(st), SQL_PASS_PUT);
 	struct pq_params pp = {.n = 0};
 	pq_text(&pp, p->host);
 	pq_int(&pp, p->at);
@@ -35,7 +33,7 @@ pgh_pass_list(struct store *st, int (*fn)(const struct pass *p, void *arg), void
     struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = "SELECT host, at, mode, pid, version FROM passes ORDER BY at DESC, host";
+	const char *q = store_sql(pq_sql(st), SQL_PASS_LIST);
 	PGresult *r;
 	int rc = pq_exec(st, q, NULL, &r, "reading the passes", e);
 	if (rc)
@@ -135,7 +133,7 @@ pgh_last_success(struct store *st,
     struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = "SELECT " STORE_SQL_LAST_SUCCESS;
+	const char *q = store_sql(pq_sql(st), SQL_LAST_SUCCESS);
 	PGresult *r;
 	int rc = pq_exec(st, q, NULL, &r, "reading the last successes", e);
 	if (rc)
@@ -152,8 +150,7 @@ pgh_budget_tasks(struct store *st, void (*fn)(const char *task_id, void *arg), v
     struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = "SELECT id FROM tasks WHERE budget IS NOT NULL AND deleted_at IS NULL"
-	    " ORDER BY id";
+	const char *q = store_sql(pq_sql(st), SQL_BUDGET_TASKS);
 	PGresult *r;
 	int rc = pq_exec(st, q, NULL, &r, "reading the budgets", e);
 	if (rc)
@@ -186,7 +183,7 @@ static int
 pgh_pruned_totals(struct store *st, void (*fn)(const char *key, long long n, void *arg), void *arg,
     struct err *e)
 {
-	static const char q[] = "SELECT key, n FROM pruned ORDER BY key";
+	const char *q = store_sql(pq_sql(st), SQL_PRUNED_TOTALS);
 	return pairs(st, q, NULL, fn, arg, "reading what pruning removed", e);
 }
 
@@ -209,19 +206,12 @@ pgh_size(struct store *st, int64_t *bytes, int64_t *free_bytes, struct err *e)
 	return ST_OK;
 }
 
-/* Each next distinct value of a column by one index seek. */
-#define LOOSE_SCAN(col, table) \
-	"WITH RECURSIVE t(v, k) AS (SELECT (SELECT min(" col ") FROM " table " WHERE " col " > $1), 1" \
-	" UNION ALL SELECT (SELECT min(" col ") FROM " table " WHERE " col " > t.v), k + 1 FROM t" \
-	" WHERE t.v IS NOT NULL AND k < $2) "
-
 static int
 pgh_prune_tasks(struct store *st, const char *after, int max, struct prune_task *out, int *n,
     struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = LOOSE_SCAN("task_id", "runs")
-	    "SELECT t.v, tasks.keep FROM t JOIN tasks ON tasks.id = t.v ORDER BY t.v";
+	const char *q = store_sql(pq_sql(st), SQL_PRUNE_TASKS);
 	struct pq_params p = {.n = 0};
 	pq_text(&p, after);
 	pq_int(&p, max);
@@ -244,9 +234,7 @@ pgh_prune_bounds(struct store *st, const char *id, long nth0, long nth1, int64_t
     int64_t *at0, int64_t *at1, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = "SELECT (SELECT min(started_at) FROM runs WHERE task_id = $1),"
-	    " (SELECT started_at FROM runs WHERE task_id = $1 ORDER BY started_at DESC LIMIT 1 OFFSET $2),"
-	    " (SELECT started_at FROM runs WHERE task_id = $1 ORDER BY started_at DESC LIMIT 1 OFFSET $3)";
+	const char *q = store_sql(pq_sql(st), SQL_PRUNE_BOUNDS);
 	struct pq_params p = {.n = 0};
 	pq_text(&p, id);
 	pq_int(&p, nth0 - 1);
@@ -311,8 +299,7 @@ pgh_prune_contexts(struct store *st, const char *after, int max, char **out, int
     struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = LOOSE_SCAN("context", "messages")
-	    "SELECT v FROM t WHERE v IS NOT NULL ORDER BY v";
+	const char *q = store_sql(pq_sql(st), SQL_PRUNE_CONTEXTS);
 	struct pq_params p = {.n = 0};
 	pq_text(&p, after);
 	pq_int(&p, max);

@@ -12,10 +12,7 @@
 static int
 sqh_pass_put(struct store *st, const struct pass *p, struct err *e)
 {
-	static const char q[] = "INSERT INTO passes (host, at, mode, pid, version) VALUES (?1, ?2,"
-	    " ?3, ?4, ?5) ON CONFLICT(host) DO UPDATE SET at = excluded.at, mode = excluded.mode,"
-	    " pid = excluded.pid, version = excluded.version";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_PASS_PUT), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, p->host);
@@ -31,8 +28,7 @@ static int
 sqh_pass_list(struct store *st, int (*fn)(const struct pass *p, void *arg), void *arg,
     struct err *e)
 {
-	static const char q[] = "SELECT host, at, mode, pid, version FROM passes ORDER BY at DESC, host";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_PASS_LIST), e);
 	if (!s)
 		return ST_ERR;
 	int rc;
@@ -145,8 +141,7 @@ sqh_last_success(struct store *st,
     void (*fn)(const char *task_id, const char *name, int64_t at, void *arg), void *arg,
     struct err *e)
 {
-	static const char q[] = "SELECT " STORE_SQL_LAST_SUCCESS;
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_LAST_SUCCESS), e);
 	if (!s)
 		return ST_ERR;
 	int rc;
@@ -161,9 +156,7 @@ static int
 sqh_budget_tasks(struct store *st, void (*fn)(const char *task_id, void *arg), void *arg,
     struct err *e)
 {
-	static const char q[] = "SELECT id FROM tasks WHERE budget IS NOT NULL AND deleted_at IS NULL"
-	    " ORDER BY id";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_BUDGET_TASKS), e);
 	if (!s)
 		return ST_ERR;
 	int rc;
@@ -195,7 +188,7 @@ static int
 sqh_pruned_totals(struct store *st, void (*fn)(const char *key, long long n, void *arg), void *arg,
     struct err *e)
 {
-	static const char q[] = "SELECT key, n FROM pruned ORDER BY key";
+	const char *q = store_sql(sq_sql(st), SQL_PRUNED_TOTALS);
 	return pairs(st, q, NULL, fn, arg, "reading what pruning removed", e);
 }
 
@@ -236,14 +229,8 @@ sqh_size(struct store *st, int64_t *bytes, int64_t *free_bytes, struct err *e)
 	return ST_OK;
 }
 
-/* The rows of a loose index scan: each next distinct value of a column
- * by one index seek, however many rows share it. */
-#define LOOSE_SCAN(col, table) \
-	"WITH RECURSIVE t(v, k) AS (SELECT (SELECT min(" col ") FROM " table " WHERE " col " > ?1), 1" \
-	" UNION ALL SELECT (SELECT min(" col ") FROM " table " WHERE " col " > t.v), k + 1 FROM t" \
-	" WHERE t.v IS NOT NULL AND k < ?2) "
-
-/* A LOOSE_SCAN statement from after (?1), for at most max (?2) values. */
+/* A loose index scan (SQL_PRUNE_TASKS, SQL_PRUNE_CONTEXTS) from after, for
+ * at most max values. */
 static sqlite3_stmt *
 scan_open(struct store *st, const char *q, const char *after, int max, struct err *e)
 {
@@ -267,8 +254,7 @@ static int
 sqh_prune_tasks(struct store *st, const char *after, int max, struct prune_task *out, int *n,
     struct err *e)
 {
-	static const char q[] = LOOSE_SCAN("task_id", "runs")
-	    "SELECT t.v, tasks.keep FROM t JOIN tasks ON tasks.id = t.v ORDER BY t.v";
+	const char *q = store_sql(sq_sql(st), SQL_PRUNE_TASKS);
 	sqlite3_stmt *s = scan_open(st, q, after, max, e);
 	if (!s)
 		return ST_ERR;
@@ -290,10 +276,7 @@ static int
 sqh_prune_bounds(struct store *st, const char *id, long nth0, long nth1, int64_t *oldest,
     int64_t *at0, int64_t *at1, struct err *e)
 {
-	static const char q[] = "SELECT (SELECT min(started_at) FROM runs WHERE task_id = ?1),"
-	    " (SELECT started_at FROM runs WHERE task_id = ?1 ORDER BY started_at DESC LIMIT 1 OFFSET ?2),"
-	    " (SELECT started_at FROM runs WHERE task_id = ?1 ORDER BY started_at DESC LIMIT 1 OFFSET ?3)";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_PRUNE_BOUNDS), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, id);
@@ -368,8 +351,7 @@ static int
 sqh_prune_contexts(struct store *st, const char *after, int max, char **out, int *n,
     struct err *e)
 {
-	static const char q[] = LOOSE_SCAN("context", "messages")
-	    "SELECT v FROM t WHERE v IS NOT NULL ORDER BY v";
+	const char *q = store_sql(sq_sql(st), SQL_PRUNE_CONTEXTS);
 	sqlite3_stmt *s = scan_open(st, q, after, max, e);
 	if (!s)
 		return ST_ERR;
