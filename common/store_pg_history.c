@@ -89,20 +89,12 @@ pgh_task_tally(struct store *st, struct task_tally *t, struct err *e)
 	return pairs(st, q, NULL, take_tally, t, "counting tasks", e);
 }
 
-/* Ranges of the due tasks' partial index (tasks_due, its condition spelled
- * as it is), and the few tasks asked to run (tasks_queued) not yet among
- * them. */
 static int
 pgh_task_due(struct store *st, int64_t now, int64_t late, long *due, long *overdue,
     struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = "SELECT (SELECT count(*) FROM tasks WHERE status = 'pending'"
-	    " AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL AND due_at <= $1)"
-	    " + (SELECT count(*) FROM tasks WHERE queued <> 0 AND deleted_at IS NULL"
-	    " AND status = 'pending' AND enabled = 1 AND (due_at IS NULL OR due_at > $1)),"
-	    " (SELECT count(*) FROM tasks WHERE status = 'pending' AND enabled = 1"
-	    " AND deleted_at IS NULL AND due_at IS NOT NULL AND due_at < $2)";
+	const char *q = store_sql(pq_sql(st), SQL_TASK_DUE_COUNT);
 	struct pq_params p = {.n = 0};
 	PGresult *r;
 	pq_int(&p, now);
@@ -165,8 +157,7 @@ static int
 pgh_call_tokens(struct store *st, int64_t since, long long *in, long long *out, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = "SELECT coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0)"
-	    " FROM llm_calls WHERE created_at >= $1";
+	const char *q = store_sql(pq_sql(st), SQL_CALL_TOKENS);
 	struct pq_params p = {.n = 0};
 	pq_int(&p, since == TIME_NONE ? INT64_MIN : since);
 	PGresult *r;

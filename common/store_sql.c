@@ -57,6 +57,15 @@ static const char *const alike[SQL_COUNT] = {
 	    " ?5) ON CONFLICT (host) DO UPDATE SET at = excluded.at, mode = excluded.mode,"
 	    " pid = excluded.pid, version = excluded.version",
 	[SQL_PASS_LIST] = "SELECT host, at, mode, pid, version FROM passes ORDER BY at DESC, host",
+	/* Ranges of the due tasks' partial index (tasks_due, its condition
+	 * spelled as it is), and the few tasks asked to run (tasks_queued) not
+	 * yet among them. */
+	[SQL_TASK_DUE_COUNT] = "SELECT (SELECT count(*) FROM tasks WHERE " DUE_WHERE " AND due_at <= ?1)"
+	    " + (SELECT count(*) FROM tasks WHERE queued <> 0 AND deleted_at IS NULL"
+	    " AND status = 'pending' AND enabled = 1 AND (due_at IS NULL OR due_at > ?1)),"
+	    " (SELECT count(*) FROM tasks WHERE " DUE_WHERE " AND due_at < ?2)",
+	[SQL_CALL_TOKENS] = "SELECT coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0)"
+	    " FROM llm_calls WHERE created_at >= ?1",
 	[SQL_LAST_SUCCESS] = "SELECT id, CASE WHEN deleted_at IS NULL THEN name END, last_success_at"
 	    " FROM tasks WHERE last_success_at IS NOT NULL ORDER BY id",
 	[SQL_BUDGET_TASKS] = "SELECT id FROM tasks WHERE budget IS NOT NULL AND deleted_at IS NULL"

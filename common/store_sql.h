@@ -71,6 +71,9 @@ enum {
 	/* passes, figures and pruning (store_history.h) */
 	SQL_PASS_PUT,           /* host, at, mode, pid, version */
 	SQL_PASS_LIST,          /* none; the same, newest first */
+	SQL_TASK_DUE_COUNT,     /* now, late; the tasks due (or asked to run), and those due
+	                           before late */
+	SQL_CALL_TOKENS,        /* since; the tokens in and out of the model calls since */
 	SQL_LAST_SUCCESS,       /* none; each task's id, its name (NULL in the trash) and the
 	                           end of its last successful run, in id order */
 	SQL_BUDGET_TASKS,       /* none; ids of the live tasks with a budget */

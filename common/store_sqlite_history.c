@@ -94,23 +94,11 @@ sqh_task_tally(struct store *st, struct task_tally *t, struct err *e)
 	return pairs(st, q, NULL, take_tally, t, "counting tasks", e);
 }
 
-/* Each status's runs as one range of runs_status, the statuses found by a
- * seek each: without a term on status, SQLite would read the runs of
- * the window from the table (or all of them, planned on runs_status). */
-/* Ranges of the due tasks' partial index (tasks_due, its condition spelled
- * as it is), and the few tasks asked to run (tasks_queued) not yet among
- * them. */
 static int
 sqh_task_due(struct store *st, int64_t now, int64_t late, long *due, long *overdue,
     struct err *e)
 {
-	static const char q[] = "SELECT (SELECT count(*) FROM tasks WHERE status = 'pending'"
-	    " AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL AND due_at <= ?1)"
-	    " + (SELECT count(*) FROM tasks WHERE queued != 0 AND deleted_at IS NULL"
-	    " AND status = 'pending' AND enabled = 1 AND (due_at IS NULL OR due_at > ?1)),"
-	    " (SELECT count(*) FROM tasks WHERE status = 'pending' AND enabled = 1"
-	    " AND deleted_at IS NULL AND due_at IS NOT NULL AND due_at < ?2)";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_TASK_DUE_COUNT), e);
 	if (!s)
 		return ST_ERR;
 	sqlite3_bind_int64(s, 1, now);
@@ -124,6 +112,9 @@ sqh_task_due(struct store *st, int64_t now, int64_t late, long *due, long *overd
 	return rc == SQLITE_ROW ? ST_OK : sq_err(st, e, "counting the due tasks");
 }
 
+/* Each status's runs as one range of runs_status, the statuses found by a
+ * seek each: without a term on status, SQLite would read the runs of
+ * the window from the table (or all of them, planned on runs_status). */
 static int
 sqh_run_counts(struct store *st, int64_t since, void (*fn)(const char *status, long long n,
     void *arg), void *arg, struct err *e)
@@ -169,9 +160,7 @@ sqh_budget_tasks(struct store *st, void (*fn)(const char *task_id, void *arg), v
 static int
 sqh_call_tokens(struct store *st, int64_t since, long long *in, long long *out, struct err *e)
 {
-	static const char q[] = "SELECT ifnull(sum(input_tokens), 0), ifnull(sum(output_tokens), 0)"
-	    " FROM llm_calls WHERE created_at >= ?1";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_CALL_TOKENS), e);
 	if (!s)
 		return ST_ERR;
 	sqlite3_bind_int64(s, 1, since == TIME_NONE ? INT64_MIN : since);
