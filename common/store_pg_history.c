@@ -258,8 +258,7 @@ two_counts(struct store *st, const char *q, struct pq_params *p, long *a, long *
 	return ST_OK;
 }
 
-#define BATCH "(SELECT id FROM runs WHERE task_id = $1 AND started_at < $2 AND status <> 'running'" \
-	" ORDER BY started_at LIMIT $3)"
+#define BATCH STORE_SQL_PRUNE_RUNS("$")
 /* Totals only grow: what a statement removes (rows k of v) is added. */
 #define ADD_TOTALS(rows) ", ins AS (INSERT INTO pruned (key, n) SELECT key, v FROM (" rows ") x" \
 	" WHERE v <> 0 ON CONFLICT (key) DO UPDATE SET n = pruned.n + excluded.n) "
@@ -309,8 +308,7 @@ static int
 pgh_prune_messages(struct store *st, const char *context, long keep, long limit, int dry, long *n,
     struct err *e)
 {
-#define OLD_MESSAGES "(SELECT id FROM messages WHERE context = $1 AND id < (SELECT id FROM messages" \
-	" WHERE context = $1 ORDER BY id DESC LIMIT 1 OFFSET $2) ORDER BY id LIMIT $3)"
+#define OLD_MESSAGES STORE_SQL_PRUNE_MESSAGES("$")
 	static const char qcount[] = "SELECT count(*) FROM " OLD_MESSAGES " m";
 	static const char qdel[] = "WITH d AS (DELETE FROM messages WHERE id IN " OLD_MESSAGES
 	    " RETURNING 1) SELECT count(*) FROM d";
@@ -325,8 +323,7 @@ static int
 pgh_prune_loose_calls(struct store *st, int64_t before, long limit, int dry, long *n,
     struct err *e)
 {
-#define LOOSE "(SELECT id FROM llm_calls WHERE run_id IS NULL AND created_at < $1" \
-	" ORDER BY created_at LIMIT $2)"
+#define LOOSE STORE_SQL_PRUNE_CALLS("$")
 	static const char qcount[] = "SELECT count(*) FROM " LOOSE " l";
 	static const char qdel[] = "WITH c AS (DELETE FROM llm_calls WHERE id IN " LOOSE
 	    " RETURNING input_tokens, output_tokens, cost)"

@@ -15,6 +15,19 @@
 #define STORE_SQL_IN_FLIGHT "runs.id IN (SELECT run_in_flight FROM tasks WHERE run_in_flight IS" \
 	" NOT NULL) AND runs.status = 'running'"
 
+/* What one step of pruning takes, in placeholders P ("?" or "$"), for the
+ * statements around it that each backend writes its own way: task P1's
+ * runs started before P2 and not running, at most P3, oldest first;
+ * conversation P1's messages but its last P2 + 1, at most P3; the model
+ * calls of no run made before P1, at most P2. */
+#define STORE_SQL_PRUNE_RUNS(P) "(SELECT id FROM runs WHERE task_id = " P "1 AND started_at < " \
+	P "2 AND status <> 'running' ORDER BY started_at LIMIT " P "3)"
+#define STORE_SQL_PRUNE_MESSAGES(P) "(SELECT id FROM messages WHERE context = " P "1 AND id <" \
+	" (SELECT id FROM messages WHERE context = " P "1 ORDER BY id DESC LIMIT 1 OFFSET " P "2)" \
+	" ORDER BY id LIMIT " P "3)"
+#define STORE_SQL_PRUNE_CALLS(P) "(SELECT id FROM llm_calls WHERE run_id IS NULL AND created_at < " \
+	P "1 ORDER BY created_at LIMIT " P "2)"
+
 /* The audit trail's columns, as store_audit_row and store_audit_read
  * (store_audit.h) order them. */
 #define STORE_SQL_AUDIT_COLS "seq, at, actor, action, task_id, before, after, prev, hash"

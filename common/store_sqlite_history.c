@@ -302,8 +302,7 @@ batch_step(struct store *st, const char *q, const char *id, int64_t before, long
 	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "pruning runs");
 }
 
-#define BATCH "(SELECT id FROM runs WHERE task_id = ?1 AND started_at < ?2 AND status <> 'running'" \
-	" ORDER BY started_at LIMIT ?3)"
+#define BATCH STORE_SQL_PRUNE_RUNS("?")
 
 static int
 sqh_prune_runs(struct store *st, const char *id, int64_t before, long limit, int dry, long *runs,
@@ -359,8 +358,7 @@ static int
 sqh_prune_messages(struct store *st, const char *context, long keep, long limit, int dry, long *n,
     struct err *e)
 {
-#define OLD_MESSAGES "(SELECT id FROM messages WHERE context = ?1 AND id < (SELECT id FROM messages" \
-	" WHERE context = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2) ORDER BY id LIMIT ?3)"
+#define OLD_MESSAGES STORE_SQL_PRUNE_MESSAGES("?")
 	static const char qcount[] = "SELECT count(*) FROM " OLD_MESSAGES;
 	static const char qdel[] = "DELETE FROM messages WHERE id IN " OLD_MESSAGES;
 	sqlite3_stmt *s = sq_stmt(st, dry ? qcount : qdel, e);
@@ -385,8 +383,7 @@ static int
 sqh_prune_loose_calls(struct store *st, int64_t before, long limit, int dry, long *n,
     struct err *e)
 {
-#define LOOSE "(SELECT id FROM llm_calls WHERE run_id IS NULL AND created_at < ?1" \
-	" ORDER BY created_at LIMIT ?2)"
+#define LOOSE STORE_SQL_PRUNE_CALLS("?")
 	static const char qcount[] = "SELECT count(*) FROM " LOOSE;
 	static const char qadd[] = "INSERT INTO pruned (key, n) SELECT key, v FROM"
 	    " (SELECT 'input_tokens' AS key, ifnull(sum(input_tokens), 0) AS v FROM llm_calls"
