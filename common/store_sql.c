@@ -1,5 +1,5 @@
 /* store_sql.c: the SQL backends' statements about tasks and runs, from the
- * tables of task_fields.c (store_sql.h).  They are written here with ?N
+ * tables of task_fields.c, and those the two spell alike (store_sql.h).  They are written here with ?N
  * placeholders and given each backend's own.  Every value is a parameter;
  * only names from our own tables (columns, statuses, kinds) and numbers we
  * format go into the text. */

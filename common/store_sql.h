@@ -1,6 +1,7 @@
 /* store_sql.h: what the SQL backends (store_sqlite*.c, store_pg*.c) share:
  * their statements about tasks and runs, written once from the tables of
- * task_fields.c in each backend's dialect, with the parameters each takes.
+ * task_fields.c in each backend's dialect, and every other statement the
+ * two spell alike but for placeholders, with the parameters each takes.
  * Which tasks are due, which run was a task's last attempt and what a
  * listing's filter means are said here, once.  Not for cmd/. */
 #ifndef AC_STORE_SQL_H
