@@ -1,8 +1,8 @@
 /* store_sql.c: the SQL backends' statements about tasks and runs, from the
- * tables of task_fields.c, and those the two spell alike (store_sql.h).  They are written here with ?N
- * placeholders and given each backend's own.  Every value is a parameter;
- * only names from our own tables (columns, statuses, kinds) and numbers we
- * format go into the text. */
+ * tables of task_fields.c, and those the two spell alike (store_sql.h).
+ * They are written here with ?N placeholders and given each backend's own.
+ * Every value is a parameter; only names from our own tables (columns,
+ * statuses, kinds) and numbers we format go into the text. */
 #include <stdlib.h>
 #include <string.h>
 
