@@ -1,7 +1,6 @@
 /* Chains: tasks that follow other tasks (chain.h). */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <cjson/cJSON.h>
 
@@ -10,80 +9,7 @@
 #include "store_chain.h"
 #include "utf8.h"
 
-static const char *const on_names[CHAIN_ON_COUNT] = {"success", "failure", "any"};
 static const char *const on_verbs[CHAIN_ON_COUNT] = {"succeeds", "fails", "ends"};
-
-const char *
-chain_on_name(int on)
-{
-	return on >= 0 && on < CHAIN_ON_COUNT ? on_names[on] : "success";
-}
-
-int
-chain_link_parse(const char *spec, struct chain_link *l, struct err *e)
-{
-	l->on = CHAIN_SUCCESS;
-	const char *colon = strrchr(spec, ':');
-	size_t len = strlen(spec);
-	if (colon) {
-		int on = -1;
-		for (int i = 0; i < CHAIN_ON_COUNT; i++)
-			if (strcasecmp(colon + 1, on_names[i]) == 0)
-				on = i;
-		if (on >= 0) {
-			l->on = on;
-			len = (size_t)(colon - spec);
-		} else if (colon[1] && !strchr(colon + 1, ' ') && strlen(colon + 1) < 12 &&
-		    colon > spec && colon[-1] != ' ') {
-			/* "fetch:sucess": a typo, not a name with a colon in it. */
-			return err_set(e, ST_INVALID, "after '%.80s': '%.20s' is not success, failure or any",
-			    spec, colon + 1);
-		}
-	}
-	while (len && (spec[len - 1] == ' ' || spec[len - 1] == '\t'))
-		len--;
-	while (len && (*spec == ' ' || *spec == '\t')) {
-		spec++;
-		len--;
-	}
-	if (!len)
-		return err_set(e, ST_INVALID, "after: a task to follow is needed (TASK[:success|failure|any])");
-	if (len >= sizeof l->ref)
-		return err_set(e, ST_INVALID, "after: '%.40s...' is too long for a task's id or name", spec);
-	memcpy(l->ref, spec, len);
-	l->ref[len] = 0;
-	return ST_OK;
-}
-
-int
-chain_links(const char *after, struct chain_link *out, size_t max, size_t *n, struct err *e)
-{
-	*n = 0;
-	if (!after)
-		return ST_OK;
-	cJSON *a = cJSON_Parse(after);
-	if (!cJSON_IsArray(a)) {
-		cJSON_Delete(a);
-		return err_set(e, ST_INVALID, "after: expected a list of tasks");
-	}
-	int rc = ST_OK;
-	const cJSON *it;
-	cJSON_ArrayForEach(it, a) {
-		if (!cJSON_IsString(it)) {
-			rc = err_set(e, ST_INVALID, "after: each entry is a task (TASK[:success|failure|any])");
-			break;
-		}
-		if (*n == max) {
-			rc = err_set(e, ST_INVALID, "after: at most %d tasks", CHAIN_MAX);
-			break;
-		}
-		if ((rc = chain_link_parse(it->valuestring, &out[*n], e)))
-			break;
-		(*n)++;
-	}
-	cJSON_Delete(a);
-	return rc;
-}
 
 /* The name of task id for messages; the id's start when it cannot be read. */
 static char *
@@ -356,52 +282,5 @@ chain_fire(struct store *st, struct zones *zs, const struct task *t, const struc
 	struct fire_ctx x = {st, r, ok, now, 0, ST_OK, e};
 	int rc = store_followers(st, r->task_id, follow, &x, e);
 	*queued = x.queued;
-	return x.rc ? x.rc : rc;
-}
-
-struct orphan_ctx {
-	struct store *st;
-	const char *upstream, *name;
-	int64_t now;
-	int n, rc;
-	struct err *e;
-};
-
-static int
-orphan(const char *id, const char *after, int enabled, void *arg)
-{
-	struct orphan_ctx *x = arg;
-	struct chain_link links[CHAIN_MAX];
-	size_t n = 0;
-	struct err le;
-	int match = 0;
-	if (!enabled || chain_links(after, links, CHAIN_MAX, &n, &le))
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		match |= strcmp(links[i].ref, x->upstream) == 0;
-	if (!match)
-		return 0;
-	struct task t;
-	if ((x->rc = store_task_get(x->st, id, &t, x->e)))
-		return 1;
-	t.enabled = 0;
-	char *why = xasprintf("disabled: the task it follows, '%s', was deleted", x->name);
-	set_str(&t.paused, why);
-	free(why);
-	t.updated_at = x->now;
-	x->rc = store_task_put(x->st, &t, x->e);
-	task_free(&t);
-	x->n += !x->rc;
-	return x->rc != ST_OK;
-}
-
-int
-chain_orphan(struct store *st, const char *upstream, const char *name, int64_t now, int *n,
-    struct err *e)
-{
-	struct orphan_ctx x = {st, upstream, name, now, 0, ST_OK, e};
-	int rc = store_followers(st, upstream, orphan, &x, e);
-	if (n)
-		*n = x.n;
 	return x.rc ? x.rc : rc;
 }

@@ -2,8 +2,8 @@
  * the `after` list of a task, checked and resolved when the task is made
  * or edited (no loops), fired when an upstream run ends (one input per
  * follower, in the unit of work that records the end: store_chain.h),
- * described for people, and followers disabled when their upstream is
- * deleted.  The list is stored as a JSON array of "ID:ON" strings, ON one
+ * described for people; followers are disabled when their upstream is
+ * deleted by the store (store_task_trash).  The list is stored as a JSON array of "ID:ON" strings, ON one
  * of success, failure, any. */
 #ifndef AC_CHAIN_H
 #define AC_CHAIN_H
@@ -11,28 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "chain_link.h"
 #include "store.h"
 #include "task.h"
 #include "util.h"
 
-enum chain_on { CHAIN_SUCCESS, CHAIN_FAILURE, CHAIN_ANY, CHAIN_ON_COUNT };
-
-#define CHAIN_MAX 32              /* upstream tasks of one task, at most */
 #define CHAIN_DEPTH_MAX 1000      /* tasks looked at when checking for a loop */
 
-struct chain_link {
-	char ref[256];                /* a task's id (stored) or what the user wrote */
-	int on;                       /* CHAIN_* */
-};
-
 /* chain.c */
-const char *chain_on_name(int on);              /* "success", "failure", "any" */
-/* "REF" or "REF:success|failure|any" (a name may hold ':'): ST_INVALID
- * with a message naming the bad word. */
-int chain_link_parse(const char *spec, struct chain_link *l, struct err *e);
-/* The links of a stored or given `after` list (a JSON array of strings);
- * *n = 0 for NULL.  ST_INVALID when it is not such a list. */
-int chain_links(const char *after, struct chain_link *out, size_t max, size_t *n, struct err *e);
 /* t->after with every REF resolved to its task's id, each task once (its
  * success and its failure named make any), as "ID:ON"; refused: a task
  * that follows itself, an unknown or ambiguous task, or a loop (named:
@@ -50,9 +36,5 @@ void chain_describe_task(struct store *st, const struct task *t, char *desc, siz
  * is r's id. */
 int chain_fire(struct store *st, struct zones *zs, const struct task *t, const struct run *r,
     int64_t now, int *queued, struct err *e);
-/* upstream (named name) was deleted: its followers are disabled with the
- * reason, inside the caller's unit of work.  *n: how many. */
-int chain_orphan(struct store *st, const char *upstream, const char *name, int64_t now, int *n,
-    struct err *e);
 
 #endif

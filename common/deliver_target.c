@@ -10,7 +10,7 @@
 #include "deliver.h"
 #include "exec.h"
 #include "notify_on.h"
-#include "store.h"
+#include "store_run.h"
 #include "task.h"
 #include "utf8.h"
 

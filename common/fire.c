@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
+#include "fire.h"
 #include "fire_owner.h"
 #include "notify.h"
 #include "proc.h"

@@ -11,51 +11,9 @@
 
 #include <stdint.h>
 
+#include "fire_opts.h"
 #include "store.h"
 #include "util.h"
-
-struct config;
-
-#define FIRE_DEFAULT_TIMEOUT 600 /* seconds, when neither task nor config says */
-#define FIRE_LEASE_MARGIN 60     /* a claim's lease: timeout + kill grace + this */
-#define FIRE_HOOK_TIMEOUT 30     /* seconds a notify hook may take */
-#define FIRE_OWNER_TIMEOUT 30    /* seconds of silence before others recover an owner's runs */
-
-typedef int64_t (*fire_clock_fn)(void *arg);  /* "now" in seconds */
-
-struct fire_opts {
-	int jobs;                /* executors at once (task-tick -j) */
-	const char *exec;        /* the default executor command line */
-	const char *notify;      /* the default notify hook, or NULL */
-	const char *notify_on;   /* the default notify policy (notify.h), NULL: NOTIFY_DEFAULT */
-	const char *budget;      /* the budget of all tasks together (spend.h), or NULL */
-	const char *budget_tz;   /* the zone of its windows, NULL: the local zone */
-	int timeout;             /* default seconds per run */
-	int64_t kill_grace_ms;   /* SIGTERM to SIGKILL; 0: the exec default */
-	const char *search_dir;  /* where executors are looked for after PATH */
-	int owner_timeout;       /* seconds; 0: FIRE_OWNER_TIMEOUT */
-	int deadline;            /* seconds, for tasks without their own; 0: none */
-	int watch;               /* a watcher: a store gone is said once (warn) and waited out */
-	int stagger;             /* the config's stagger, seconds (task.h: task_delay) */
-	int max_concurrent;      /* llm-call runs in flight in all (0: no limit) */
-	const struct config *cf; /* for concurrency.MODEL and the default model; may be NULL */
-	fire_clock_fn clock;
-	void *clock_arg;
-};
-
-/* A finished run, handed to the report callback. */
-struct fire_report {
-	const struct run *run;   /* with output and error */
-	const char *name;        /* the task's name */
-	const char *hook;        /* the notify hook it went to, or NULL */
-	int told;                /* a gate's skip that ends a streak of others: said */
-};
-
-struct fire_cb {
-	void (*report)(const struct fire_report *r, void *arg);
-	void (*warn)(const char *msg, void *arg);  /* one line, no program name */
-	void *arg;
-};
 
 struct fire;
 
@@ -121,12 +79,8 @@ void fire_notify(struct fire *f, const struct task *t, int event, const struct r
     const char *reason);
 /* The instant the next task is due (TIME_NONE: none), for --watch. */
 int fire_next_due(struct fire *f, int64_t *due, struct err *e);
-/* What a pass would fire at now, without changing anything. */
-struct fire_preview {
-	const struct task *task;
-	int64_t slot;            /* TIME_NONE: queued or skipped */
-	const char *trigger;     /* schedule, catchup, retry, heartbeat, manual; "skip" */
-};
+/* What a pass would fire at now (struct fire_preview), without changing
+ * anything. */
 int fire_preview(struct fire *f, void (*fn)(const struct fire_preview *p, void *arg), void *arg,
     struct err *e);
 

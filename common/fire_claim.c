@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "claim_decide.h"
+#include "fire.h"
 #include "fire_input.h"
 #include "fire_owner.h"
 #include "fire_rules.h"

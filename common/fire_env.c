@@ -6,7 +6,7 @@
 #include <cjson/cJSON.h>
 
 #include "config.h"
-#include "fire.h"
+#include "fire_opts.h"
 #include "fire_env.h"
 #include "utf8.h"
 #include "notify.h"

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "exec.h"
-#include "fire.h"
+#include "fire_opts.h"
 #include "idset.h"
 #include "scrub.h"
 #include "spend.h"

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fire.h"
 #include "fire_owner.h"
 #include "proc.h"
 

@@ -15,9 +15,8 @@
 #include "config.h"
 #include "pg_uri.h"
 #include "proc.h"
-#include "chain.h"
+#include "chain_link.h"
 #include "store_backend.h"
-#include "store_audit.h"
 
 const char *
 store_default_path(char *buf, size_t n)
@@ -364,6 +363,20 @@ store_own_end(struct store *st, int own, int rc, struct err *e)
 
 /* ---- tasks ---- */
 
+/* The audit trail's steps, where the layer above installed them
+ * (store_audit_by). */
+static int
+audit_task(struct store *st, const struct task *a, const struct task *b, struct err *e)
+{
+	return st->audit ? st->audit->task(st, a, b, e) : ST_OK;
+}
+
+static int
+audit_note(struct store *st, const char *action, const char *task_id, struct err *e)
+{
+	return st->audit ? st->audit->note(st, action, task_id, NULL, NULL, e) : ST_OK;
+}
+
 void
 task_filter_init(struct task_filter *f)
 {
@@ -397,7 +410,7 @@ store_task_add(struct store *st, struct task *t, int dedup, int *is_dup, char du
 	if (!rc && (rc = st->ops->task_insert(st, t, e)) == ST_REFUSED)
 		err_set(e, rc, "a task with id '%s' or key '%s' already exists", t->id, t->key ? t->key : "");
 	if (!rc)
-		rc = store_audit_task(st, NULL, t, e);
+		rc = audit_task(st, NULL, t, e);
 	return store_own_end(st, own, rc, e);
 }
 
@@ -520,7 +533,7 @@ store_task_put(struct store *st, const struct task *t, struct err *e)
 	if (!rc)
 		rc = store_task_put_plain(st, t, e);
 	if (!rc)
-		rc = store_audit_task(st, &old, t, e);
+		rc = audit_task(st, &old, t, e);
 	if (got)
 		task_free(&old);
 	return store_own_end(st, own, no_task(rc, t->id, e), e);
@@ -538,10 +551,56 @@ store_task_count(struct store *st, const struct task_filter *f, long *n, struct 
 	return st->ops->task_count(st, f, n, e);
 }
 
+struct orphan_ctx {
+	struct store *st;
+	const char *upstream, *name;
+	int64_t now;
+	int rc;
+	struct err *e;
+};
+
+static int
+orphan(const char *id, const char *after, int enabled, void *arg)
+{
+	struct orphan_ctx *x = arg;
+	struct chain_link links[CHAIN_MAX];
+	size_t n = 0;
+	struct err le;
+	int match = 0;
+	if (!enabled || chain_links(after, links, CHAIN_MAX, &n, &le))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		match |= strcmp(links[i].ref, x->upstream) == 0;
+	if (!match)
+		return 0;
+	struct task t;
+	if ((x->rc = store_task_get(x->st, id, &t, x->e)))
+		return 1;
+	t.enabled = 0;
+	char *why = xasprintf("disabled: the task it follows, '%s', was deleted", x->name);
+	set_str(&t.paused, why);
+	free(why);
+	t.updated_at = x->now;
+	x->rc = store_task_put(x->st, &t, x->e);
+	task_free(&t);
+	return x->rc != ST_OK;
+}
+
+/* upstream (named name) was deleted: its followers are disabled with the
+ * reason, inside the caller's unit of work. */
+static int
+orphan_followers(struct store *st, const char *upstream, const char *name, int64_t now,
+    struct err *e)
+{
+	struct orphan_ctx x = {st, upstream, name, now, ST_OK, e};
+	int rc = store_followers(st, upstream, orphan, &x, e);
+	return x.rc ? x.rc : rc;
+}
+
 int
 store_task_trash(struct store *st, const char *id, int64_t now, struct err *e)
 {
-	/* Its followers are disabled with it, saying why (chain.h). */
+	/* Its followers are disabled with it, saying why. */
 	struct task t;
 	int own, rc = store_own_begin(st, &own, e), got = 0;
 	if (!rc && !(rc = st->ops->task_get(st, id, &t, e)))
@@ -549,9 +608,9 @@ store_task_trash(struct store *st, const char *id, int64_t now, struct err *e)
 	if (!rc)
 		rc = st->ops->task_trash(st, id, now, e);
 	if (!rc)
-		rc = store_audit_task(st, &t, NULL, e);
+		rc = audit_task(st, &t, NULL, e);
 	if (!rc)
-		rc = chain_orphan(st, id, t.name ? t.name : id, now, NULL, e);
+		rc = orphan_followers(st, id, t.name ? t.name : id, now, e);
 	if (got)
 		task_free(&t);
 	return store_own_end(st, own, no_task(rc, id, e), e);
@@ -564,7 +623,7 @@ store_trash_restore(struct store *st, const char *id, char restored[37], struct 
 	if (!rc)
 		rc = st->ops->trash_restore(st, id, restored, e);
 	if (!rc)
-		rc = store_audit_note(st, "restore", restored, NULL, NULL, e);
+		rc = audit_note(st, "restore", restored, e);
 	rc = store_own_end(st, own, rc, e);
 	if (rc == ST_REFUSED)
 		return err_set(e, rc, "cannot restore '%s': a live task has the same key",
@@ -581,8 +640,8 @@ store_trash_purge(struct store *st, long *n, struct err *e)
 	/* Their runs go with them; their model calls and the totals of both
 	 * are the history's (store_history.h). */
 	int own, rc = store_own_begin(st, &own, e);
-	if (!rc && st->audit_actor)
-		rc = store_audit_purge(st, e);
+	if (!rc && st->audit_actor && st->audit)
+		rc = st->audit->purge(st, e);
 	if (!rc)
 		rc = st->ops->history->forget_trash(st, e);
 	if (!rc)
@@ -599,7 +658,7 @@ store_task_queue(struct store *st, const char *id, int64_t now, struct err *e)
 	if (!rc)
 		rc = no_task(st->ops->task_queue(st, id, now, e), id, e);
 	if (!rc)
-		rc = store_audit_note(st, "run", id, NULL, NULL, e);
+		rc = audit_note(st, "run", id, e);
 	return store_own_end(st, own, rc, e);
 }
 

@@ -14,10 +14,13 @@
 #define VERIFIED_KEY "audit_verified"  /* "SEQ HASH": the last entry a verification found sound */
 #define BASE_KEY "audit_base"          /* "SEQ HASH": the last entry retention removed */
 
+static const struct store_audit_hooks hooks;
+
 void
 store_audit_by(struct store *st, const char *actor)
 {
 	set_str(&st->audit_actor, actor);
+	st->audit = &hooks;
 }
 
 void
@@ -258,8 +261,8 @@ store_audit_auto_pause(struct store *st, const struct task *t, int was_enabled, 
 
 /* ---- the entries of store.c's task writes ---- */
 
-int
-store_audit_task(struct store *st, const struct task *a, const struct task *b, struct err *e)
+static int
+audit_task(struct store *st, const struct task *a, const struct task *b, struct err *e)
 {
 	if (!st->audit_actor)
 		return ST_OK;
@@ -290,8 +293,8 @@ purge_one(const struct task *t, void *arg)
 	return 0;
 }
 
-int
-store_audit_purge(struct store *st, struct err *e)
+static int
+audit_purge(struct store *st, struct err *e)
 {
 	struct task_filter f;
 	struct purge_ctx x = {NULL, 0, 0};
@@ -303,6 +306,8 @@ store_audit_purge(struct store *st, struct err *e)
 	free(x.ids);
 	return rc;
 }
+
+static const struct store_audit_hooks hooks = {audit_task, store_audit_note, audit_purge};
 
 /* ---- the backends' rows ---- */
 

@@ -12,7 +12,8 @@
 
 /* Who makes the changes from now on (actor JSON, copied; NULL: nobody, as
  * the scheduler's own moves are not audited: a next run moved, a status a
- * run's end sets, a budget's skip). */
+ * run's end sets, a budget's skip).  It installs the trail's steps in the
+ * store's writes (store_backend.h's store_audit_hooks). */
 void store_audit_by(struct store *st, const char *actor);
 /* The same for the user running this program (uid and host). */
 void store_audit_by_user(struct store *st);

@@ -18,6 +18,7 @@
 struct store_ops;
 struct web_store_ops;
 struct audit_ops;
+struct store_audit_hooks;
 
 /* The ids a prefix stands for: every id from `from` (the prefix, lower
  * case) up to `to`, not included. */
@@ -35,6 +36,7 @@ struct store {
 	char *standin;            /* read in an empty stand-in: where the real store would be */
 	int depth;                /* units of work open (0 or 1) */
 	char *audit_actor;        /* store_audit_by's: who the changes are audited as, or NULL */
+	const struct store_audit_hooks *audit; /* installed by store_audit_by, else NULL */
 	char *audit_action;       /* store_audit_action's, for the next entry */
 	int has_owner;
 	struct owner self;        /* the registered owner of claims */
@@ -212,11 +214,18 @@ int store_unit_begin(struct store *st, int of_runs, struct err *e);
 int store_own_begin(struct store *st, int *own, struct err *e);
 int store_own_end(struct store *st, int own, int rc, struct err *e);
 int store_task_put_plain(struct store *st, const struct task *t, struct err *e);
-/* store_audit.c: the audit entries of a task's change from a to b (NULL:
- * none, before or after) and of the trash's tasks before it is emptied,
- * when an actor is set, in the caller's unit of work. */
-int store_audit_task(struct store *st, const struct task *a, const struct task *b, struct err *e);
-int store_audit_purge(struct store *st, struct err *e);
+/* The audit trail's steps in store.c's writes, each in the caller's unit
+ * of work and a no-op while no actor is set: the layer above installs
+ * them (store_audit_by), so the store calls no code above its own. */
+struct store_audit_hooks {
+	/* a task's change from a to b (NULL: none, before or after) */
+	int (*task)(struct store *st, const struct task *a, const struct task *b, struct err *e);
+	/* store_audit_note's entry */
+	int (*note)(struct store *st, const char *action, const char *task_id, const char *before,
+	    const char *after, struct err *e);
+	/* one for each task in the trash, before it is emptied */
+	int (*purge)(struct store *st, struct err *e);
+};
 
 #define STORE_LOCK_WAIT_MS 15000 /* how long a writer waits for another's lock */
 #define STORE_IDLE_TX_MS 5000    /* a transaction idle this long on the client is ended */
