@@ -139,6 +139,68 @@ pg_herd(struct store *st, int64_t until, web_herd_fn fn, void *arg, struct err *
 	    e);
 }
 
+static const struct sql_dialect *
+pg_dialect(struct store *st)
+{
+	return pq_sql(st)->d;
+}
+
+static int
+pg_keyset(struct store *st, char *sql, const struct row *r, struct web_keyset *k, long *n,
+    int *found, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	struct pq_params p = {.n = 0};
+	pq_bind(&p, r);
+	PGresult *res;
+	int rc = pq_exec_dynamic(st, sql, &p, &res, "walking the tasks", e);
+	free(sql);
+	if (rc)
+		return rc;
+	if ((*found = pq->ntuples(res) > 0)) {
+		k->key = (int64_t)pq_get_int(pq, res, 0, 0);
+		k->seq = (int64_t)pq_get_int(pq, res, 0, 1);
+		*n = (long)pq_get_int(pq, res, 0, 2);
+	}
+	pq->clear(res);
+	return ST_OK;
+}
+
+struct tasks_arg {
+	task_fn fn;
+	void *arg;
+	struct web_keyset *last;
+	long *given;
+};
+
+static int
+task_row(const struct pq_lib *pq, const PGresult *r, int row, void *arg)
+{
+	struct tasks_arg *ta = arg;
+	int ncols = task_read_ncols();
+	struct task t;
+	task_read(&t, pq_cell, &(struct pq_row){pq, r, row});
+	ta->last->key = (int64_t)pq_get_int(pq, r, row, ncols);
+	ta->last->seq = (int64_t)pq_get_int(pq, r, row, ncols + 1);
+	++*ta->given;
+	int stop = ta->fn(&t, ta->arg);
+	task_free(&t);
+	return stop;
+}
+
+static int
+pg_tasks(struct store *st, char *sql, const struct row *r, long limit, task_fn fn, void *arg,
+    struct web_keyset *last, long *given, struct err *e)
+{
+	struct pq_params p = {.n = 0};
+	pq_bind(&p, r);
+	struct tasks_arg ta = {fn, arg, last, given};
+	*given = 0;
+	int rc = pq_each_row(st, sql, &p, limit, task_row, &ta, "listing tasks", e);
+	free(sql);
+	return rc;
+}
+
 const struct web_store_ops pg_web_ops = {
 	.token_add = pg_token_add,
 	.token_del = pg_token_del,
@@ -147,4 +209,7 @@ const struct web_store_ops pg_web_ops = {
 	.hook_get = pg_hook_get,
 	.hook_event = pg_hook_event,
 	.herd = pg_herd,
+	.dialect = pg_dialect,
+	.keyset = pg_keyset,
+	.tasks = pg_tasks,
 };
