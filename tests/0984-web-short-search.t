@@ -4,6 +4,9 @@
 # most 5,000 of them, not every task.  A walk that stops before the end
 # says so, with a link that goes on from where it stopped (a keyset, not
 # an offset), keeping the filter; a page that fills up does the same.
+# Plans, not times: on PostgreSQL the walk goes down the ordering index
+# (the planner, left alone, read and sorted every task), and the tasks by
+# state (task-status, the overview) are counted from indexes alone.
 . "$AC_TOP/tests/lib.sh"
 export TASK_NOW=2026-12-01T00:00:00Z
 
@@ -47,7 +50,13 @@ test_expect_success 'a store of 6,000 tasks' '
 	esac &&
 	store_sql "UPDATE tasks SET name = '\''Zq one'\'' WHERE name = '\''task 10'\''" &&
 	store_sql "UPDATE tasks SET name = '\''zQ two'\'' WHERE name = '\''task 5500'\''" &&
-	test "$(store_sql "SELECT count(*) FROM tasks")" = 6000
+	test "$(store_sql "SELECT count(*) FROM tasks")" = 6000 &&
+	if test "$AC_STORE" = postgres; then
+		db=$(pg_db_of "$TASK_DB") &&
+		pg_sql "VACUUM ANALYZE tasks" &&
+		pg_psql postgres -c "ALTER DATABASE $db SET session_preload_libraries = '\''auto_explain'\''" \
+			-c "ALTER DATABASE $db SET auto_explain.log_min_duration = 0"
+	fi
 '
 
 task-web --new-token short >tok 2>/dev/null
@@ -107,6 +116,39 @@ test_expect_success 'a bad place to go on from: 400, one line, nothing else' '
 		test "$(req bad "$url/tasks?q=zq&after=$bad")" = 400 || return 1
 		grep -q "bad '\''after'\''" bad || return 1
 	done
+'
+
+# plans_of WHAT FILE: the plan lines (PostgreSQL's log, since offset
+# $off) of the statements holding WHAT.
+plans_of() {
+	tail -c +$((off + 1)) "$AC_PG_DIR/log" | awk -v what="$1" '
+		/LOG:  duration: .* plan:$/ { inplan = 1; s = 0; next }
+		/^[^\t]/ { inplan = 0 }
+		inplan && /^\tQuery Text: / { s = index($0, what) > 0; next }
+		inplan && s && /^\t/ { sub(/^\t */, ""); print }' >"$2"
+}
+
+test_expect_success 'PostgreSQL: the walk goes down the ordering index' '
+	if test "$AC_STORE" = postgres; then
+		off=$(wc -c <"$AC_PG_DIR/log") &&
+		test "$(req walk "$url/tasks?q=zq")" = 200 &&
+		plans_of "WITH w AS" walk.plan &&
+		grep -q "Index Scan using tasks_order on tasks" walk.plan &&
+		if grep -E "Seq Scan|Bitmap|JIT" walk.plan; then return 1; fi
+	fi
+'
+
+test_expect_success 'the tasks by state are counted from indexes alone' '
+	case $AC_STORE in
+	sqlite) "$AC_BUILD/tools/status-plans" >all.plan; test $? -le 2 &&
+		awk "/^SQL / { s = index(\$0, \"*all\") > 0 } s && /^PLAN /" all.plan >tally.plan ;;
+	postgres) off=$(wc -c <"$AC_PG_DIR/log") &&
+		{ task-status >/dev/null; test $? -le 2; } &&
+		plans_of "'\''*all'\''" tally.plan ;;
+	esac &&
+	grep -E "SCAN tasks USING (COVERING )?INDEX tasks_order|Index Only Scan using tasks_order" tally.plan &&
+	grep -E "tasks_disabled" tally.plan && grep -E "tasks_status" tally.plan &&
+	if grep -E "SCAN tasks$|Seq Scan on tasks|Heap Scan" tally.plan; then return 1; fi
 '
 
 test_done
