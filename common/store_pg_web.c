@@ -191,24 +191,48 @@ task_row(const struct pq_lib *pq, const PGresult *r, int row, void *arg)
 	int ncols = task_read_ncols();
 	struct task t;
 	task_read(&t, pq_cell, &(struct pq_row){pq, r, row});
-	ta->last->key = (int64_t)pq_get_int(pq, r, row, ncols);
-	ta->last->seq = (int64_t)pq_get_int(pq, r, row, ncols + 1);
+	if (ta->last) {
+		ta->last->key = (int64_t)pq_get_int(pq, r, row, ncols);
+		ta->last->seq = (int64_t)pq_get_int(pq, r, row, ncols + 1);
+	}
 	++*ta->given;
 	int stop = ta->fn(&t, ta->arg);
 	task_free(&t);
 	return stop;
 }
 
+/* The rows of sql in one answer: planned for as many as its LIMIT, where
+ * a cursor is planned to give its first rows soonest. */
 static int
 pg_tasks(struct store *st, char *sql, const struct row *r, long limit, task_fn fn, void *arg,
     struct web_keyset *last, long *given, struct err *e)
 {
+	const struct pq_lib *pq = pq_of(st);
 	struct pq_params p = {.n = 0};
 	pq_bind(&p, r);
 	struct tasks_arg ta = {fn, arg, last, given};
+	PGresult *res;
 	*given = 0;
-	int rc = pq_each_row(st, sql, &p, limit, task_row, &ta, "listing tasks", e);
+	int rc = pq_exec_dynamic(st, sql, &p, &res, "listing tasks", e);
 	free(sql);
+	if (rc)
+		return rc;
+	for (int i = 0, n = pq->ntuples(res); i < n && (limit <= 0 || i < limit); i++)
+		if (task_row(pq, res, i, &ta))
+			break;
+	pq->clear(res);
+	return ST_OK;
+}
+
+static int
+pg_task_page(struct store *st, const struct task_filter *f, task_fn fn, void *arg, struct err *e)
+{
+	struct row r;
+	long given;
+	/* Without the keyset columns: no last one to say. */
+	int rc = pg_tasks(st, store_sql_task_list(pq_sql(st)->d, f, 0, &r), &r, f->limit, fn, arg,
+	    NULL, &given, e);
+	row_free(&r);
 	return rc;
 }
 
@@ -223,4 +247,5 @@ const struct web_store_ops pg_web_ops = {
 	.dialect = pg_dialect,
 	.keyset = pg_keyset,
 	.tasks = pg_tasks,
+	.task_page = pg_task_page,
 };

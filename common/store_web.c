@@ -201,3 +201,12 @@ store_web_task_walk(struct store *st, const struct task_filter *f, struct web_ke
 	}
 	return ST_OK;
 }
+
+int
+store_web_task_page(struct store *st, const struct task_filter *f, task_fn fn, void *arg,
+    struct err *e)
+{
+	if (st->standin || !st->ops->web->task_page)
+		return store_task_list(st, f, fn, arg, e);
+	return st->ops->web->task_page(st, f, fn, arg, e);
+}

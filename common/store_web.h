@@ -69,6 +69,13 @@ struct web_keyset {
 int store_web_task_walk(struct store *st, const struct task_filter *f, struct web_keyset from,
     long examine, task_fn fn, void *arg, int *cut, struct web_keyset *next, struct err *e);
 
+/* The tasks page's listing of f's tasks (at most f->limit, a page):
+ * store_task_list, but on PostgreSQL planned for that page, not as a
+ * cursor that walks the tasks in order (which, for a text the trigram
+ * index finds in a thousand tasks, read half the tasks to fill a page). */
+int store_web_task_page(struct store *st, const struct task_filter *f, task_fn fn, void *arg,
+    struct err *e);
+
 /* What a backend provides for them (store_backend.h's store_ops.web). */
 struct web_store_ops {
 	int (*token_add)(struct store *st, const struct web_token *t, struct err *e);
@@ -91,6 +98,9 @@ struct web_store_ops {
 	 * keyset of the last. */
 	int (*tasks)(struct store *st, char *sql, const struct row *p, long limit, task_fn fn,
 	    void *arg, struct web_keyset *last, long *given, struct err *e);
+	/* store_web_task_page; NULL: store_task_list is planned so already. */
+	int (*task_page)(struct store *st, const struct task_filter *f, task_fn fn, void *arg,
+	    struct err *e);
 };
 
 #endif

@@ -201,7 +201,7 @@ web_tasks_page(struct web *w, const struct web_req *rq, const struct web_who *wh
 	if (walk)
 		rc = store_web_task_walk(w->st, &f, from, WEB_WALK_EXAMINE, task_take, &r, &cut, &next, &e);
 	else
-		rc = store_task_list(w->st, &f, task_take, &r, &e);
+		rc = store_web_task_page(w->st, &f, task_take, &r, &e);
 	int (*cmp)(const void *, const void *) = !sort ? NULL : !strcmp(sort, "name") ? by_name
 	    : !strcmp(sort, "status") ? by_status : !strcmp(sort, "last") ? by_last : NULL;
 	if (cmp)
