@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "err_line.h"
 #include "util.h"
 
 #define PROG_OUT_BUF (1 << 16) /* stdout's buffer when it is no terminal */
@@ -23,13 +24,11 @@
 static inline int __attribute__((format(printf, 2, 3)))
 usage_error(const char *prog, const char *fmt, ...)
 {
-	char raw[ERR_MAX];
 	struct err e;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(raw, sizeof raw, fmt, ap);
+	err_vline(&e, ST_INVALID, fmt, ap);
 	va_end(ap);
-	err_set(&e, ST_INVALID, "%s", raw);
 	fprintf(stderr, "%s: %s (try '%s --help')\n", prog, e.msg, prog);
 	return ST_INVALID;
 }

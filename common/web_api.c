@@ -83,6 +83,20 @@ take_run(const struct run *r, void *arg)
 	return --c->left <= 0;
 }
 
+/* A list's answer: its objects, or, when rc failed, the error e says (the
+ * objects dropped).  Returns 1, answered. */
+static int
+list_answer(struct web_resp *rs, int rc, cJSON *arr, const struct err *e)
+{
+	if (rc) {
+		cJSON_Delete(arr);
+		web_error(rs, http_status(rc), 1, "%s", e->msg);
+		return 1;
+	}
+	web_json(rs, 200, arr);
+	return 1;
+}
+
 /* ?status=LIST (task statuses and "paused") into f; -1 on a bad one. */
 int
 web_task_filter(const struct web_req *rq, struct task_filter *f)
@@ -199,13 +213,8 @@ web_api_get(struct web *w, const struct web_req *rq, const struct web_who *who, 
 			return 1;
 		}
 		f.limit = c.left;
-		if ((rc = store_task_list(w->st, &f, take_task, &c, &e))) {
-			cJSON_Delete(c.arr);
-			web_error(rs, http_status(rc), 1, "%s", e.msg);
-			return 1;
-		}
-		web_json(rs, 200, c.arr);
-		return 1;
+		rc = store_task_list(w->st, &f, take_task, &c, &e);
+		return list_answer(rs, rc, c.arr, &e);
 	}
 	if (path_id(rq->path, "/api/tasks/", id, sizeof id, &rest) && !*rest) {
 		struct task t;
@@ -229,33 +238,22 @@ web_api_get(struct web *w, const struct web_req *rq, const struct web_who *who, 
 			web_error(rs, 400, 1, "bad limit or status");
 			return 1;
 		}
-		if (task && (rc = store_task_resolve(w->st, task, 0, full, &e))) {
-			cJSON_Delete(c.arr);
-			web_error(rs, http_status(rc), 1, "%s", e.msg);
-			return 1;
-		}
+		if (task && (rc = store_task_resolve(w->st, task, 0, full, &e)))
+			return list_answer(rs, rc, c.arr, &e);
 		/* ?before=RUN: the runs listed after it, as the next page. */
 		const char *from = web_arg(rq->query, rq->nquery, "before");
 		struct run after;
 		run_init(&after);
 		if (from && (rc = store_run_get(w->st, from, &after, &e))) {
 			run_free(&after);
-			cJSON_Delete(c.arr);
-			web_error(rs, http_status(rc), 1, "%s", e.msg);
-			return 1;
+			return list_answer(rs, rc, c.arr, &e);
 		}
 		f.before = from ? after.id : NULL;
 		f.task_id = task ? full : NULL;
 		f.limit = c.left;
 		rc = store_run_list(w->st, &f, take_run, &c, &e);
 		run_free(&after);
-		if (rc) {
-			cJSON_Delete(c.arr);
-			web_error(rs, http_status(rc), 1, "%s", e.msg);
-			return 1;
-		}
-		web_json(rs, 200, c.arr);
-		return 1;
+		return list_answer(rs, rc, c.arr, &e);
 	}
 	if (path_id(rq->path, "/api/runs/", id, sizeof id, &rest) && !*rest) {
 		struct run r;

@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "err_line.h"
 #include "store_web.h"
 #include "task_json.h"
 #include "web_crypto.h"
@@ -108,13 +109,11 @@ web_json(struct web_resp *rs, int status, cJSON *j)
 void
 web_error(struct web_resp *rs, int status, int json, const char *fmt, ...)
 {
-	char raw[ERR_MAX];
 	struct err e;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(raw, sizeof raw, fmt, ap);
+	err_vline(&e, status, fmt, ap);
 	va_end(ap);
-	err_set(&e, status, "%s", raw); /* one line of valid UTF-8 */
 	if (json) {
 		cJSON *j = cJSON_CreateObject();
 		cJSON_AddStringToObject(j, "error", e.msg);

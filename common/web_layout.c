@@ -79,14 +79,27 @@ web_head(struct buf *b, const char *title, int poll)
 	buf_puts(b, "><header><a href=\"/\">agentcron</a><a href=\"/tasks\">Tasks</a><a href=\"/timeline\">Timeline</a></header>\n<main>\n");
 }
 
-void
-web_page_end(struct web_resp *rs, struct buf *b)
+/* b, the page, ended and made rs's body (status 200 unless set). */
+static void
+page_end(struct web_resp *rs, struct buf *b)
 {
 	buf_puts(b, "</main></body></html>\n");
 	rs->status = rs->status ? rs->status : 200;
 	rs->content_type = "text/html; charset=utf-8";
 	buf_free(&rs->body);
 	rs->body = *b;
+}
+
+int
+web_page_finish(struct web_resp *rs, struct buf *b, int rc, const struct err *e)
+{
+	if (rc) {
+		buf_free(b);
+		web_error(rs, 503, 0, "%s", e->msg);
+		return 1;
+	}
+	page_end(rs, b);
+	return 1;
 }
 
 void
@@ -105,7 +118,7 @@ web_login_page(struct web_resp *rs, int status, const char *why)
 	    "<form method=\"post\" action=\"/login\"><input type=\"password\" name=\"token\""
 	    " autocomplete=\"off\" aria-label=\"token\"> <button>Log in</button></form>\n");
 	rs->status = status;
-	web_page_end(rs, &b);
+	page_end(rs, &b);
 }
 
 void

@@ -6,8 +6,10 @@
 
 /* A page's head, its title escaped; poll: it refreshes itself while shown. */
 void web_head(struct buf *b, const char *title, int poll);
-/* b, the page, ended and made rs's body (status 200 unless set). */
-void web_page_end(struct web_resp *rs, struct buf *b);
+/* A page's last step, after it gathered its facts with status rc: b ended
+ * and made rs's body (status 200 unless set), or, when rc failed, b freed
+ * and e's message answered 503.  Returns 1, the page answered. */
+int web_page_finish(struct web_resp *rs, struct buf *b, int rc, const struct err *e);
 void web_login_page(struct web_resp *rs, int status, const char *why);
 /* The session's CSRF token as a hidden field (nothing for a bearer token). */
 void web_csrf_field(struct buf *b, const struct web_who *who);

@@ -74,9 +74,10 @@ int
 web_listen_unix(const char *path, struct web_listener *w, struct err *e)
 {
 	struct sockaddr_un sun = {.sun_family = AF_UNIX};
-	if (strlen(path) >= sizeof sun.sun_path)
+	size_t n = strlen(path);
+	if (n >= sizeof sun.sun_path)
 		return err_set(e, ST_INVALID, "--socket '%s': the path is too long", path);
-	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
+	memcpy(sun.sun_path, path, n + 1);
 	struct stat sb;
 	/* A socket left by an earlier run is replaced; anything else is not. */
 	if (lstat(path, &sb) == 0 && S_ISSOCK(sb.st_mode))

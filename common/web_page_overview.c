@@ -145,11 +145,5 @@ web_overview(struct web *w, struct web_resp *rs)
 	buf_puts(&b, "</div>\n");
 	status_free(s);
 	free(s);
-	if (rc) {
-		buf_free(&b);
-		web_error(rs, 503, 0, "%s", e.msg);
-		return 1;
-	}
-	web_page_end(rs, &b);
-	return 1;
+	return web_page_finish(rs, &b, rc, &e);
 }

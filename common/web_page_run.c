@@ -108,11 +108,5 @@ web_run_page(struct web *w, const char *arg, const struct web_who *who, struct w
 	buf_free(&rcpt);
 	buf_puts(&b, "</div>\n");
 	run_free(&r);
-	if (rc) {
-		buf_free(&b);
-		web_error(rs, 503, 0, "%s", e.msg);
-		return 1;
-	}
-	web_page_end(rs, &b);
-	return 1;
+	return web_page_finish(rs, &b, rc, &e);
 }

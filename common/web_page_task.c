@@ -184,11 +184,5 @@ web_task_page(struct web *w, const struct web_req *rq, const char *arg, const st
 		rc = web_task_trail(w, &t, &b, &e);
 	buf_puts(&b, "</div>\n");
 	task_free(&t);
-	if (rc) {
-		buf_free(&b);
-		web_error(rs, 503, 0, "%s", e.msg);
-		return 1;
-	}
-	web_page_end(rs, &b);
-	return 1;
+	return web_page_finish(rs, &b, rc, &e);
 }

@@ -216,11 +216,5 @@ web_tasks_page(struct web *w, const struct web_req *rq, const struct web_who *wh
 	else
 		buf_printf(&b, "</table><p class=\"muted\">%ld task%s%s</p></div>\n", r.n,
 		    r.n == 1 ? "" : "s", r.n >= PAGE_TASKS ? " (the first ones; narrow the filter)" : "");
-	if (rc) {
-		buf_free(&b);
-		web_error(rs, 503, 0, "%s", e.msg);
-		return 1;
-	}
-	web_page_end(rs, &b);
-	return 1;
+	return web_page_finish(rs, &b, rc, &e);
 }

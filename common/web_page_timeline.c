@@ -124,11 +124,5 @@ web_timeline(struct web *w, struct web_resp *rs)
 	buf_puts(&b, "<h2>Spend per day, the last 30 days (UTC)</h2>\n");
 	web_bars(&b, rev, NULL, 30, "most in a day", top);
 	buf_puts(&b, "</div>\n");
-	if (rc) {
-		buf_free(&b);
-		web_error(rs, 503, 0, "%s", e.msg);
-		return 1;
-	}
-	web_page_end(rs, &b);
-	return 1;
+	return web_page_finish(rs, &b, rc, &e);
 }

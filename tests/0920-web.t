@@ -2,28 +2,8 @@
 # task-web over HTTP: tokens, the login link and sessions, the JSON API and
 # the actions, each status code, and the headers every answer carries.
 . "$AC_TOP/tests/lib.sh"
+. "$AC_TOP/tests/lib-web.sh"
 
-# web_start [ARG...]: task-web on a free port of 127.0.0.1, started
-# outside any test body (they run in subshells); $url is where, $login its
-# login link.
-web_start() {
-	url= login=
-	test_start_ready wout werr task-web --listen 127.0.0.1:0 "$@" || return 1
-	web_pid=$test_ready_pid
-	url=$(sed -n 's|^task-web: listening on \(http://127.0.0.1:[0-9]*\)/$|\1|p' werr)
-	login=$(sed -n 's|^task-web: log in at \(http://[^ ]*\) (once)$|\1|p' werr)
-}
-# web_stop: SIGTERM; task-web (through notify-wait) must exit 0.
-web_stop() {
-	kill -TERM "$web_pid" && wait "$web_pid"
-}
-# req OUT [CURL ARG...] URL: the status code on stdout, the body in OUT,
-# the headers in OUT.h.
-req() {
-	req_out_=$1
-	shift
-	curl -s --max-time 20 -o "$req_out_" -D "$req_out_.h" -w '%{http_code}' "$@"
-}
 # one_error FILE: an HTTP answer that is one line: a JSON error, or text.
 one_error() {
 	[ "$(wc -l <"$1")" -eq 1 ] && return 0

@@ -6,17 +6,12 @@
 # task-tick started, pauses with a reason, with no console error.  The
 # screenshots stay in build/web-browser/shots-STORE.
 . "$AC_TOP/tests/lib.sh"
+. "$AC_TOP/tests/lib-web.sh"
 dir=$AC_TOP/build/web-browser
 shots=$dir/shots-$AC_STORE
 
 test_expect_success 'puppeteer-core is installed (once for both runs of the suite)' '
-	if ! cmp -s "$AC_TOP/tests/web-browser/package.json" "$dir/package.json" ||
-	   ! test -f "$dir/node_modules/puppeteer-core/package.json"; then
-		rm -rf "$dir/node_modules" && mkdir -p "$dir" &&
-		cp "$AC_TOP/tests/web-browser/package.json" "$dir/" &&
-		(cd "$dir" && npm install --no-audit --no-fund --loglevel=error >npm.log 2>&1) ||
-		{ cat "$dir/npm.log"; return 1; }
-	fi &&
+	npm_once web-browser node_modules/puppeteer-core/package.json &&
 	cp "$AC_TOP/tests/web-browser/drive.mjs" "$dir/" &&
 	test -x /usr/bin/chromium
 '
@@ -25,9 +20,7 @@ task-add --manual --name alpha --exec "printf 'hello from alpha'" "say hello" >i
 task-add --manual --name beta "second" >/dev/null
 task-run "$(cat id1)" >/dev/null
 tick_watch
-test_start_ready out err task-web --listen 127.0.0.1:0
-web_pid=$test_ready_pid
-login=$(sed -n 's|^task-web: log in at \(http://[^ ]*\) (once)$|\1|p' err)
+web_start
 
 test_expect_success 'in chromium: log in, filter, a run, Run now, pause with a reason' '
 	rm -rf "$shots" && mkdir -p "$shots" &&
@@ -49,7 +42,7 @@ test_expect_success 'in chromium: log in, filter, a run, Run now, pause with a r
 	test "$(task-log --json --task "$(cat id1)" | wc -l)" = 2
 '
 
-kill -TERM "$web_pid" && wait "$web_pid"; stopped=$?
+web_stop; stopped=$?
 tick_stop; ticked=$?
 rm -rf "$shots/profile"
 test_expect_success 'task-web and the watcher stop, exit 0' 'test "$stopped" = 0 && test "$ticked" = 0'

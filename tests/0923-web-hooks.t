@@ -5,17 +5,13 @@
 # answers 429 with Retry-After, a body over 1 MiB 413; the trigger's token
 # reads nothing.
 . "$AC_TOP/tests/lib.sh"
+. "$AC_TOP/tests/lib-web.sh"
 
 mkdir -p config/agentcron && echo "hook_rate = 3" >config/agentcron/config
 task-add --manual --name deploy --exec cat "deploy {{input}}" >id
 task-add --manual --name other "other" >id2
 id=$(cat id) id2=$(cat id2)
 
-req() {
-	req_out_=$1
-	shift
-	curl -s --max-time 20 -o "$req_out_" -D "$req_out_.h" -w '%{http_code}' "$@"
-}
 queued() {
 	store_sql "SELECT queued FROM tasks WHERE id = '$1'"
 }
@@ -33,9 +29,7 @@ test_expect_success 'a trigger token and a secret, printed once' '
 	test "$(wc -l <err)" = 1
 '
 
-test_start_ready out err task-web --listen 127.0.0.1:0
-web_pid=$test_ready_pid
-url=$(sed -n 's|^task-web: listening on \(http://127.0.0.1:[0-9]*\)/$|\1|p' err)
+web_start
 ttok=$(cat ttok)
 
 test_expect_success 'no token, a wrong one, another task: 401 alike' '
@@ -101,7 +95,7 @@ test_expect_success 'a body over 1 MiB: 413' '
 		"$url/hooks/$id")" = 413
 '
 
-kill -TERM "$web_pid" && wait "$web_pid"; stopped=$?
+web_stop; stopped=$?
 test_expect_success 'task-web stops, exit 0' 'test "$stopped" = 0'
 
 test_expect_success 'a bad hook_rate: one line, exit 2, nothing served' '

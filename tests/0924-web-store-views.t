@@ -4,17 +4,11 @@
 # minute from groups of tasks that fire alike (the tasks_herd index, with
 # its upgrade), and a task's runs paged by keyset (?before=RUN).
 . "$AC_TOP/tests/lib.sh"
+. "$AC_TOP/tests/lib-web.sh"
 
-web_start() {
-	url=
-	test_start_ready wout werr task-web --listen 127.0.0.1:0 "$@" || return 1
-	web_pid=$test_ready_pid
-	url=$(sed -n 's|^task-web: listening on \(http://127.0.0.1:[0-9]*\)/$|\1|p' werr)
-}
+# req OUT [CURL ARG...] URL: as the token $tok.
 req() {
-	req_out_=$1
-	shift
-	curl -s --max-time 20 -o "$req_out_" -H "Authorization: Bearer $tok" -w '%{http_code}' "$@"
+	req_as "$tok" "$@"
 }
 
 test_expect_success 'a store from before the timeline index is upgraded in place' '
@@ -148,7 +142,7 @@ test_expect_success 'a run page lists its delivery receipts, and only where ther
 	! grep -q "Deliveries" page
 '
 
-kill -TERM "$web_pid" && wait "$web_pid"; stopped=$?
+web_stop; stopped=$?
 test_expect_success 'stops on SIGTERM, exit 0' 'test "$stopped" = 0'
 
 test_done

@@ -5,14 +5,11 @@
 # failed run queues one that the next pass carries out.  And
 # --print-systemd writes nothing where systemd is not init.
 . "$AC_TOP/tests/lib.sh"
+. "$AC_TOP/tests/lib-web.sh"
 
-# req OUT [CURL ARG...] URL: as the token $as (default: ci's), the status
-# code on stdout, the body in OUT.
+# req OUT [CURL ARG...] URL: req_as the token $as (default: ci's).
 req() {
-	req_out_=$1
-	shift
-	curl -s --max-time 20 -o "$req_out_" -H "Authorization: Bearer ${as:-$tok}" \
-		-w '%{http_code}' "$@"
+	req_as "${as:-$tok}" "$@"
 }
 # running NAME: the id of NAME's run in flight, once there is one.
 running() {
@@ -45,9 +42,7 @@ task-add --manual --name ticked --exec "$PWD/slow" p >/dev/null
 task-add --manual --name fore --exec "$PWD/slow" p >/dev/null
 task-add --manual --name flaky --exec false p >/dev/null
 
-test_start_ready wout werr task-web --listen 127.0.0.1:0
-web_pid=$test_ready_pid
-url=$(sed -n 's|^task-web: listening on \(http://127.0.0.1:[0-9]*\)/$|\1|p' werr)
+web_start
 
 task-run --queue ticked >/dev/null 2>&1
 task-tick >tick.out 2>tick.err &
@@ -115,7 +110,7 @@ test_expect_success 'task-edit --trigger-token new: a token that fires the task 
 	test_expect_code 3 task-edit ffffffff --trigger-token new 2>err && test_one_line err
 '
 
-kill -TERM "$web_pid" && wait "$web_pid"; stopped=$?
+web_stop; stopped=$?
 test_expect_success 'task-web stops on SIGTERM, exit 0' 'test "$stopped" = 0'
 
 test_expect_success '--print-systemd: the script tests for systemd as task-tick'\''s does' '

@@ -6,17 +6,11 @@
 # the index follows adds, edits, the trash and purges, and a store from
 # before it is upgraded in place.
 . "$AC_TOP/tests/lib.sh"
+. "$AC_TOP/tests/lib-web.sh"
 
-web_start() {
-	url=
-	test_start_ready wout werr task-web --listen 127.0.0.1:0 "$@" || return 1
-	web_pid=$test_ready_pid
-	url=$(sed -n 's|^task-web: listening on \(http://127.0.0.1:[0-9]*\)/$|\1|p' werr)
-}
+# req OUT [CURL ARG...] URL: as the token $tok.
 req() {
-	req_out_=$1
-	shift
-	curl -s --max-time 20 -o "$req_out_" -H "Authorization: Bearer $tok" -w '%{http_code}' "$@"
+	req_as "$tok" "$@"
 }
 # names QUERY: the names /api/tasks gives for QUERY, one a line, in order.
 names() {

@@ -5,6 +5,7 @@
 # (due, not overdue), a run asked for of a task not yet due (due), and a
 # disabled task (neither).  Time moved with TASK_NOW.
 . "$AC_TOP/tests/lib.sh"
+. "$AC_TOP/tests/lib-web.sh"
 export TASK_HOST_ID=alpha TASK_EXEC=true
 
 test_expect_success 'setup: 105 tasks of 07:00, one of 07:04, one of tomorrow asked to run, one disabled' '
@@ -36,13 +37,8 @@ test_expect_success 'a task within its grace is due, not overdue; one disabled i
 	grep -q "\"due\":107,\"overdue\":106," out
 '
 
-web_start() {
-	test_start_ready wout werr env TASK_NOW=2026-11-24T07:04:30Z task-web --listen 127.0.0.1:0 || return 1
-	web_pid=$test_ready_pid
-	url=$(sed -n 's|^task-web: listening on \(http://127.0.0.1:[0-9]*\)/$|\1|p' werr)
-}
 task-web --new-token ci >tok 2>/dev/null
-web_start
+TASK_NOW=2026-11-24T07:04:30Z web_start
 
 test_expect_success 'the overview shows the overdue count, not the length of the list' '
 	test -n "$url" &&
@@ -50,5 +46,5 @@ test_expect_success 'the overview shows the overdue count, not the length of the
 	grep -q "<tr><td>overdue</td><td class=\"failed\">105</td></tr>" page
 '
 
-kill -TERM "$web_pid" && wait "$web_pid"
+web_stop
 test_done

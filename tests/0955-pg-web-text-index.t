@@ -6,6 +6,7 @@
 # order; the server uses the index for a rare text; a store of schema 20
 # is brought up to date.
 . "$AC_TOP/tests/lib.sh"
+. "$AC_TOP/tests/lib-web.sh"
 
 role=plain$$
 pg_psql postgres -c "CREATE ROLE $role LOGIN" >/dev/null || exit 1
@@ -26,12 +27,6 @@ fill() {
 names() {
 	curl -s --max-time 20 -H "Authorization: Bearer $tok" "$url/api/tasks?q=$1" |
 		tr "{" "\n" | sed -n "s/.*\"name\":\"\([^\"]*\)\".*/\1/p"
-}
-web_start() {
-	url=
-	test_start_ready wout werr task-web --listen 127.0.0.1:0 || return 1
-	web_pid=$test_ready_pid
-	url=$(sed -n 's|^task-web: listening on \(http://127.0.0.1:[0-9]*\)/$|\1|p' werr)
 }
 
 test_expect_success 'a role that may install pg_trgm: the extension and the index' '

@@ -8,17 +8,11 @@
 # (the planner, left alone, read and sorted every task), and the tasks by
 # state (task-status, the overview) are counted from indexes alone.
 . "$AC_TOP/tests/lib.sh"
+. "$AC_TOP/tests/lib-web.sh"
 export TASK_NOW=2026-12-01T00:00:00Z
 
-web_start() {
-	url=
-	test_start_ready wout werr task-web --listen 127.0.0.1:0 "$@" || return 1
-	url=$(sed -n 's|^task-web: listening on \(http://127.0.0.1:[0-9]*\)/$|\1|p' werr)
-}
 req() {
-	req_out_=$1
-	shift
-	curl -s --max-time 20 -o "$req_out_" -H "Authorization: Bearer $tok" -w '%{http_code}' "$@"
+	req_as "$tok" "$@"
 }
 # names FILE: the names the page FILE lists, in its order.
 names() {

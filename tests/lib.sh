@@ -335,3 +335,17 @@ test_done() {
 	echo "1..$test_count"
 	[ "$test_failed" -eq 0 ]
 }
+
+# npm_once NAME FILE: the node packages tests/NAME/package.json lists,
+# installed into build/NAME once for both runs of the suite: again only
+# when that list changed or FILE (a path below build/NAME that the install
+# makes) is missing.  What npm said when it fails.
+npm_once() {
+	npm_dir_=$AC_TOP/build/$1
+	cmp -s "$AC_TOP/tests/$1/package.json" "$npm_dir_/package.json" && test -e "$npm_dir_/$2" &&
+		return 0
+	rm -rf "$npm_dir_/node_modules" && mkdir -p "$npm_dir_" &&
+	cp "$AC_TOP/tests/$1/package.json" "$npm_dir_/" &&
+	(cd "$npm_dir_" && npm install --no-audit --no-fund --loglevel=error >npm.log 2>&1) ||
+	{ cat "$npm_dir_/npm.log"; return 1; }
+}
