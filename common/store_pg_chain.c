@@ -17,8 +17,7 @@ or_null(const char *s)
 static int
 pgc_input_add(struct store *st, const struct run_input *in, int *added, struct err *e)
 {
-	static const char q[] = "INSERT INTO run_inputs (" INPUT_COLS ")"
-	    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (task_id, key) DO NOTHING";
+	const char *q = store_sql(pq_sql(st), SQL_INPUT_ADD);
 	struct pq_params p = {.n = 0};
 	pq_text(&p, in->id);
 	pq_text(&p, in->task_id);
@@ -40,8 +39,7 @@ static int
 pgc_input_find(struct store *st, int by, const char *task_id, const char *key,
     struct run_input *out, int *found, struct err *e)
 {
-	static const char qkey[] = "SELECT " INPUT_COLS " FROM run_inputs WHERE task_id = $1"
-	    " AND key = $2";
+	const char *qkey = store_sql(pq_sql(st), SQL_INPUT_BY_KEY);
 	static const char qrun[] = "SELECT " INPUT_COLS " FROM run_inputs WHERE run_id = $1";
 	static const char qnext[] = "SELECT " INPUT_COLS " FROM run_inputs WHERE task_id = $1"
 	    " AND run_id IS NULL ORDER BY created_at, seq LIMIT 1";
@@ -82,7 +80,7 @@ pgc_input_find(struct store *st, int by, const char *task_id, const char *key,
 static int
 pgc_input_bind(struct store *st, const char *id, const char *run_id, int *got, struct err *e)
 {
-	static const char q[] = "UPDATE run_inputs SET run_id = $2 WHERE id = $1 AND run_id IS NULL";
+	const char *q = store_sql(pq_sql(st), SQL_INPUT_BIND);
 	struct pq_params p = {.n = 0};
 	pq_text(&p, id);
 	pq_text(&p, run_id);

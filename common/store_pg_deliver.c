@@ -52,9 +52,7 @@ rows(struct store *st, const char *q, struct pq_params *p, receipt_fn fn, void *
 static int
 pgd_add(struct store *st, const struct receipt *r, int *added, struct err *e)
 {
-	static const char q[] = "INSERT INTO receipts (id, run_id, task_id, target, kind, status,"
-	    " attempts, created_at, next_at) VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $7)"
-	    " ON CONFLICT (run_id, target) DO NOTHING";
+	const char *q = store_sql(pq_sql(st), SQL_RECEIPT_ADD);
 	struct pq_params p = {.n = 0};
 	pq_text(&p, r->id);
 	pq_text(&p, r->run_id);
@@ -90,11 +88,7 @@ pgd_list(struct store *st, const struct receipt_filter *f, receipt_fn fn, void *
 static int
 pgd_due(struct store *st, int64_t now, long max, receipt_fn fn, void *arg, struct err *e)
 {
-	static const char q[] = "SELECT " RECEIPT_COLS RECEIPT_FROM " WHERE r.status = 'pending'"
-	    " AND r.next_at <= $1 AND (r.lease_until IS NULL OR r.lease_until <= $1)"
-	    /* Receipts made in one pass share their times: then as their runs ended. */
-	    " ORDER BY r.next_at, r.created_at,"
-	    " (SELECT ru.ended_at FROM runs ru WHERE ru.id = r.run_id), r.id LIMIT $2";
+	const char *q = store_sql(pq_sql(st), SQL_RECEIPT_DUE);
 	struct pq_params p = {.n = 0};
 	pq_int(&p, now);
 	if (max > 0)
@@ -108,9 +102,7 @@ static int
 pgd_claim(struct store *st, const char *id, const char *owner, int64_t now, int64_t lease_until,
     int *got, struct err *e)
 {
-	static const char q[] = "UPDATE receipts SET lease_owner = $2, lease_until = $4,"
-	    " attempts = attempts + 1 WHERE id = $1 AND status = 'pending' AND next_at <= $3"
-	    " AND (lease_until IS NULL OR lease_until <= $3)";
+	const char *q = store_sql(pq_sql(st), SQL_RECEIPT_CLAIM);
 	struct pq_params p = {.n = 0};
 	pq_text(&p, id);
 	pq_text(&p, owner);
@@ -126,9 +118,7 @@ pgd_claim(struct store *st, const char *id, const char *owner, int64_t now, int6
 static int
 pgd_finish(struct store *st, const struct receipt *r, const char *owner, int *ours, struct err *e)
 {
-	static const char q[] = "UPDATE receipts SET status = $3, next_at = $4, last_at = $5,"
-	    " answer = $6, error = $7, parts_done = $8, lease_owner = NULL, lease_until = NULL"
-	    " WHERE id = $1 AND lease_owner = $2";
+	const char *q = store_sql(pq_sql(st), SQL_RECEIPT_FINISH);
 	struct pq_params p = {.n = 0};
 	pq_text(&p, r->id);
 	pq_text(&p, owner);
@@ -150,9 +140,7 @@ pgd_counts(struct store *st, int64_t since, void (*fn)(const char *kind, const c
     long long n, void *arg), void *arg, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = "SELECT kind, status, count(*) FROM receipts WHERE created_at >= $1"
-	    " GROUP BY kind, status"
-	    " ORDER BY kind, status";
+	const char *q = store_sql(pq_sql(st), SQL_RECEIPT_COUNTS);
 	struct pq_params p = {.n = 0};
 	pq_int(&p, since);
 	PGresult *res;

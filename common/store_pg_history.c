@@ -18,9 +18,7 @@ pgh_pass_put(struct store *st, const struct pass *p, struct err *e)
 	    " true)) INSERT INTO passes (host, at, mode, pid, version) SELECT $1, $2, $3, $4, $5"
 	    " FROM quiet ON CONFLICT (host) DO UPDATE SET at = excluded.at, mode = excluded.mode,"
 	    " pid = excluded.pid, version = excluded.version";
-	static const char q_in_unit[] = "INSERT INTO passes (host, at, mode, pid, version) VALUES"
-	    " ($1, $2, $3, $4, $5) ON CONFLICT (host) DO UPDATE SET at = excluded.at,"
-	    " mode = excluded.mode, pid = excluded.pid, version = excluded.version";
+	const char *q_in_unit = store_sql(pq_sql(st), SQL_PASS_PUT);
 	struct pq_params pp = {.n = 0};
 	pq_text(&pp, p->host);
 	pq_int(&pp, p->at);
@@ -35,7 +33,7 @@ pgh_pass_list(struct store *st, int (*fn)(const struct pass *p, void *arg), void
     struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = "SELECT host, at, mode, pid, version FROM passes ORDER BY at DESC, host";
+	const char *q = store_sql(pq_sql(st), SQL_PASS_LIST);
 	PGresult *r;
 	int rc = pq_exec(st, q, NULL, &r, "reading the passes", e);
 	if (rc)
@@ -102,20 +100,12 @@ pgh_task_tally(struct store *st, struct task_tally *t, struct err *e)
 	return pairs(st, q, NULL, take_tally, t, "counting tasks", e);
 }
 
-/* Ranges of the due tasks' partial index (tasks_due, its condition spelled
- * as it is), and the few tasks asked to run (tasks_queued) not yet among
- * them. */
 static int
 pgh_task_due(struct store *st, int64_t now, int64_t late, long *due, long *overdue,
     struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = "SELECT (SELECT count(*) FROM tasks WHERE status = 'pending'"
-	    " AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL AND due_at <= $1)"
-	    " + (SELECT count(*) FROM tasks WHERE queued <> 0 AND deleted_at IS NULL"
-	    " AND status = 'pending' AND enabled = 1 AND (due_at IS NULL OR due_at > $1)),"
-	    " (SELECT count(*) FROM tasks WHERE status = 'pending' AND enabled = 1"
-	    " AND deleted_at IS NULL AND due_at IS NOT NULL AND due_at < $2)";
+	const char *q = store_sql(pq_sql(st), SQL_TASK_DUE_COUNT);
 	struct pq_params p = {.n = 0};
 	PGresult *r;
 	pq_int(&p, now);
@@ -146,7 +136,7 @@ pgh_last_success(struct store *st,
     struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = "SELECT " STORE_SQL_LAST_SUCCESS;
+	const char *q = store_sql(pq_sql(st), SQL_LAST_SUCCESS);
 	PGresult *r;
 	int rc = pq_exec(st, q, NULL, &r, "reading the last successes", e);
 	if (rc)
@@ -163,8 +153,7 @@ pgh_budget_tasks(struct store *st, void (*fn)(const char *task_id, void *arg), v
     struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = "SELECT id FROM tasks WHERE budget IS NOT NULL AND deleted_at IS NULL"
-	    " ORDER BY id";
+	const char *q = store_sql(pq_sql(st), SQL_BUDGET_TASKS);
 	PGresult *r;
 	int rc = pq_exec(st, q, NULL, &r, "reading the budgets", e);
 	if (rc)
@@ -179,8 +168,7 @@ static int
 pgh_call_tokens(struct store *st, int64_t since, long long *in, long long *out, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = "SELECT coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0)"
-	    " FROM llm_calls WHERE created_at >= $1";
+	const char *q = store_sql(pq_sql(st), SQL_CALL_TOKENS);
 	struct pq_params p = {.n = 0};
 	pq_int(&p, since == TIME_NONE ? INT64_MIN : since);
 	PGresult *r;
@@ -197,7 +185,7 @@ static int
 pgh_pruned_totals(struct store *st, void (*fn)(const char *key, long long n, void *arg), void *arg,
     struct err *e)
 {
-	static const char q[] = "SELECT key, n FROM pruned ORDER BY key";
+	const char *q = store_sql(pq_sql(st), SQL_PRUNED_TOTALS);
 	return pairs(st, q, NULL, fn, arg, "reading what pruning removed", e);
 }
 
@@ -220,19 +208,12 @@ pgh_size(struct store *st, int64_t *bytes, int64_t *free_bytes, struct err *e)
 	return ST_OK;
 }
 
-/* Each next distinct value of a column by one index seek. */
-#define LOOSE_SCAN(col, table) \
-	"WITH RECURSIVE t(v, k) AS (SELECT (SELECT min(" col ") FROM " table " WHERE " col " > $1), 1" \
-	" UNION ALL SELECT (SELECT min(" col ") FROM " table " WHERE " col " > t.v), k + 1 FROM t" \
-	" WHERE t.v IS NOT NULL AND k < $2) "
-
 static int
 pgh_prune_tasks(struct store *st, const char *after, int max, struct prune_task *out, int *n,
     struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = LOOSE_SCAN("task_id", "runs")
-	    "SELECT t.v, tasks.keep FROM t JOIN tasks ON tasks.id = t.v ORDER BY t.v";
+	const char *q = store_sql(pq_sql(st), SQL_PRUNE_TASKS);
 	struct pq_params p = {.n = 0};
 	pq_text(&p, after);
 	pq_int(&p, max);
@@ -255,9 +236,7 @@ pgh_prune_bounds(struct store *st, const char *id, long nth0, long nth1, int64_t
     int64_t *at0, int64_t *at1, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = "SELECT (SELECT min(started_at) FROM runs WHERE task_id = $1),"
-	    " (SELECT started_at FROM runs WHERE task_id = $1 ORDER BY started_at DESC LIMIT 1 OFFSET $2),"
-	    " (SELECT started_at FROM runs WHERE task_id = $1 ORDER BY started_at DESC LIMIT 1 OFFSET $3)";
+	const char *q = store_sql(pq_sql(st), SQL_PRUNE_BOUNDS);
 	struct pq_params p = {.n = 0};
 	pq_text(&p, id);
 	pq_int(&p, nth0 - 1);
@@ -290,8 +269,7 @@ two_counts(struct store *st, const char *q, struct pq_params *p, long *a, long *
 	return ST_OK;
 }
 
-#define BATCH "(SELECT id FROM runs WHERE task_id = $1 AND started_at < $2 AND status <> 'running'" \
-	" ORDER BY started_at LIMIT $3)"
+#define BATCH STORE_SQL_PRUNE_RUNS("$")
 /* Totals only grow: what a statement removes (rows k of v) is added. */
 #define ADD_TOTALS(rows) ", ins AS (INSERT INTO pruned (key, n) SELECT key, v FROM (" rows ") x" \
 	" WHERE v <> 0 ON CONFLICT (key) DO UPDATE SET n = pruned.n + excluded.n) "
@@ -322,8 +300,7 @@ pgh_prune_contexts(struct store *st, const char *after, int max, char **out, int
     struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = LOOSE_SCAN("context", "messages")
-	    "SELECT v FROM t WHERE v IS NOT NULL ORDER BY v";
+	const char *q = store_sql(pq_sql(st), SQL_PRUNE_CONTEXTS);
 	struct pq_params p = {.n = 0};
 	pq_text(&p, after);
 	pq_int(&p, max);
@@ -342,8 +319,7 @@ static int
 pgh_prune_messages(struct store *st, const char *context, long keep, long limit, int dry, long *n,
     struct err *e)
 {
-#define OLD_MESSAGES "(SELECT id FROM messages WHERE context = $1 AND id < (SELECT id FROM messages" \
-	" WHERE context = $1 ORDER BY id DESC LIMIT 1 OFFSET $2) ORDER BY id LIMIT $3)"
+#define OLD_MESSAGES STORE_SQL_PRUNE_MESSAGES("$")
 	static const char qcount[] = "SELECT count(*) FROM " OLD_MESSAGES " m";
 	static const char qdel[] = "WITH d AS (DELETE FROM messages WHERE id IN " OLD_MESSAGES
 	    " RETURNING 1) SELECT count(*) FROM d";
@@ -358,8 +334,7 @@ static int
 pgh_prune_loose_calls(struct store *st, int64_t before, long limit, int dry, long *n,
     struct err *e)
 {
-#define LOOSE "(SELECT id FROM llm_calls WHERE run_id IS NULL AND created_at < $1" \
-	" ORDER BY created_at LIMIT $2)"
+#define LOOSE STORE_SQL_PRUNE_CALLS("$")
 	static const char qcount[] = "SELECT count(*) FROM " LOOSE " l";
 	static const char qdel[] = "WITH c AS (DELETE FROM llm_calls WHERE id IN " LOOSE
 	    " RETURNING input_tokens, output_tokens, cost)"

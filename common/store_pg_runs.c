@@ -114,7 +114,7 @@ pg_run_finish(struct store *st, const struct run *r, const char *owner_id, int *
 int
 pg_run_note(struct store *st, const char *run_id, const char *note, struct err *e)
 {
-	static const char q[] = "UPDATE runs SET note = $2 WHERE id = $1";
+	const char *q = store_sql(pq_sql(st), SQL_RUN_NOTE);
 	struct pq_params p = {.n = 0};
 	pq_text(&p, run_id);
 	pq_text(&p, note);
@@ -184,8 +184,7 @@ pg_history_load(struct store *st, const char *context, size_t max, struct histor
     size_t *n, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = "SELECT role, content, run_id, created_at FROM messages"
-	    " WHERE context = $1 ORDER BY id DESC LIMIT $2";
+	const char *q = store_sql(pq_sql(st), SQL_HISTORY_LOAD);
 	struct pq_params p = {.n = 0};
 	pq_text(&p, context);
 	pq_time(&p, max ? (int64_t)max : TIME_NONE);
@@ -211,8 +210,7 @@ int
 pg_history_add(struct store *st, const char *context, const char *role, const char *content,
     const char *run_id, int64_t now, struct err *e)
 {
-	static const char q[] = "INSERT INTO messages (context, role, content, run_id, created_at)"
-	    " VALUES ($1, $2, $3, $4, $5)";
+	const char *q = store_sql(pq_sql(st), SQL_HISTORY_ADD);
 	struct pq_params p = {.n = 0};
 	pq_text(&p, context);
 	pq_text(&p, role);
@@ -225,7 +223,7 @@ pg_history_add(struct store *st, const char *context, const char *role, const ch
 int
 pg_history_clear(struct store *st, const char *context, long *n, struct err *e)
 {
-	static const char q[] = "DELETE FROM messages WHERE context = $1";
+	const char *q = store_sql(pq_sql(st), SQL_HISTORY_CLEAR);
 	struct pq_params p = {.n = 0};
 	pq_text(&p, context);
 	return pq_do(st, q, &p, n, "clearing a conversation", e);
@@ -391,9 +389,7 @@ usage_row(const struct pq_lib *pq, const PGresult *r, int row, void *arg)
 int
 pg_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, struct err *e)
 {
-	static const char q[] = "SELECT c.task_id, t.name, c.model, c.created_at, c.input_tokens,"
-	    " c.output_tokens, c.cost, nullif(c.answered_model, c.model) FROM llm_calls c"
-	    " LEFT JOIN tasks t ON t.id = c.task_id WHERE c.created_at >= $1 ORDER BY c.created_at, c.id";
+	const char *q = store_sql(pq_sql(st), SQL_CALL_USAGE);
 	struct pq_params p = {.n = 0};
 	pq_int(&p, since == TIME_NONE ? INT64_MIN : since);
 	struct usage_ctx x = {fn, arg};

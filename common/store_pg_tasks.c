@@ -10,9 +10,6 @@ pg_task_find_twin(struct store *st, const struct task *t, int *found, char id[37
 {
 	const struct pq_lib *pq = pq_of(st);
 	static const char lock[] = "SELECT pg_advisory_xact_lock(hashtext($1))";
-	static const char qkey[] = "SELECT id FROM tasks WHERE idem_key = $1 AND deleted_at IS NULL";
-	static const char qdup[] = "SELECT id FROM tasks WHERE dedup = $1 AND status = 'pending'"
-	    " AND deleted_at IS NULL LIMIT 1";
 	char dedup[17], *which;
 	struct pq_params p = {.n = 0};
 	PGresult *r;
@@ -26,7 +23,8 @@ pg_task_find_twin(struct store *st, const struct task *t, int *found, char id[37
 	if (rc)
 		return rc;
 	pq_text(&p, t->key ? t->key : dedup);
-	if ((rc = pq_exec(st, t->key ? qkey : qdup, &p, &r, "looking for a twin", e)))
+	if ((rc = pq_exec(st, store_sql(pq_sql(st), t->key ? SQL_TASK_BY_KEY : SQL_TASK_BY_DEDUP), &p,
+	    &r, "looking for a twin", e)))
 		return rc;
 	if (pq->ntuples(r)) {
 		*found = 1;
@@ -164,41 +162,35 @@ pg_task_count(struct store *st, const struct task_filter *f, long *n, struct err
 	return rc;
 }
 
-/* An update of task id by one of its instants (now). */
+/* An update of task id by one of its instants (now): an SQL_*. */
 static int
-task_stamp(struct store *st, const char *sql, const char *id, int64_t now, const char *what,
+task_stamp(struct store *st, int which, const char *id, int64_t now, const char *what,
     struct err *e)
 {
 	struct pq_params p = {.n = 0};
 	pq_text(&p, id);
 	pq_int(&p, now);
 	long rows = 0;
-	int rc = pq_do(st, sql, &p, &rows, what, e);
+	int rc = pq_do(st, store_sql(pq_sql(st), which), &p, &rows, what, e);
 	return !rc && rows == 0 ? ST_NOTFOUND : rc;
 }
 
 int
 pg_task_trash(struct store *st, const char *id, int64_t now, struct err *e)
 {
-	static const char q[] = "UPDATE tasks SET deleted_at = $2, updated_at = $2"
-	    " WHERE id = $1 AND deleted_at IS NULL";
-	return task_stamp(st, q, id, now, "deleting a task", e);
+	return task_stamp(st, SQL_TASK_TRASH, id, now, "deleting a task", e);
 }
 
 int
 pg_trash_restore(struct store *st, const char *id, char restored[37], struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char qid[] = "UPDATE tasks SET deleted_at = NULL WHERE id = $1"
-	    " AND deleted_at IS NOT NULL RETURNING id";
-	static const char qlast[] = "UPDATE tasks SET deleted_at = NULL WHERE id ="
-	    " (SELECT id FROM tasks WHERE deleted_at IS NOT NULL ORDER BY deleted_at DESC, seq DESC"
-	    " LIMIT 1) RETURNING id";
 	struct pq_params p = {.n = 0};
 	if (id)
 		pq_text(&p, id);
 	PGresult *r;
-	int rc = pq_exec(st, id ? qid : qlast, &p, &r, "restoring a task", e);
+	int rc = pq_exec(st, store_sql(pq_sql(st), id ? SQL_TASK_RESTORE : SQL_TASK_RESTORE_LAST), &p,
+	    &r, "restoring a task", e);
 	if (rc)
 		return rc;
 	int found = pq->ntuples(r) > 0;
@@ -211,27 +203,23 @@ pg_trash_restore(struct store *st, const char *id, char restored[37], struct err
 int
 pg_trash_purge(struct store *st, long *n, struct err *e)
 {
-	static const char q[] = "DELETE FROM tasks WHERE deleted_at IS NOT NULL";
-	return pq_do(st, q, NULL, n, "emptying the trash", e);
+	return pq_do(st, store_sql(pq_sql(st), SQL_TRASH_PURGE), NULL, n, "emptying the trash", e);
 }
 
 int
 pg_task_queue(struct store *st, const char *id, int64_t now, struct err *e)
 {
-	static const char q[] = "UPDATE tasks SET queued = 1, updated_at = $2 WHERE id = $1"
-	    " AND deleted_at IS NULL";
-	return task_stamp(st, q, id, now, "queueing a run", e);
+	return task_stamp(st, SQL_TASK_QUEUE, id, now, "queueing a run", e);
 }
 
 int
 pg_setting_get(struct store *st, const char *key, char **value, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q[] = "SELECT value FROM settings WHERE key = $1";
 	struct pq_params p = {.n = 0};
 	pq_text(&p, key);
 	PGresult *r;
-	int rc = pq_exec(st, q, &p, &r, "reading a setting", e);
+	int rc = pq_exec(st, store_sql(pq_sql(st), SQL_SETTING_GET), &p, &r, "reading a setting", e);
 	if (rc)
 		return rc;
 	if (pq->ntuples(r))
@@ -243,14 +231,12 @@ pg_setting_get(struct store *st, const char *key, char **value, struct err *e)
 int
 pg_setting_set(struct store *st, const char *key, const char *value, struct err *e)
 {
-	static const char qset[] = "INSERT INTO settings (key, value) VALUES ($1, $2)"
-	    " ON CONFLICT (key) DO UPDATE SET value = excluded.value";
-	static const char qdel[] = "DELETE FROM settings WHERE key = $1";
 	struct pq_params p = {.n = 0};
 	pq_text(&p, key);
 	if (value)
 		pq_text(&p, value);
-	return pq_do(st, value ? qset : qdel, &p, NULL, "writing a setting", e);
+	return pq_do(st, store_sql(pq_sql(st), value ? SQL_SETTING_SET : SQL_SETTING_DEL), &p, NULL,
+	    "writing a setting", e);
 }
 
 /* ---- owners ---- */

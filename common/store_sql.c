@@ -1,11 +1,13 @@
 /* store_sql.c: the SQL backends' statements about tasks and runs, from the
- * tables of task_fields.c (store_sql.h).  They are written here with ?N
- * placeholders and given each backend's own.  Every value is a parameter;
- * only names from our own tables (columns, statuses, kinds) and numbers we
- * format go into the text. */
+ * tables of task_fields.c, and those the two spell alike (store_sql.h).
+ * They are written here with ?N placeholders and given each backend's own.
+ * Every value is a parameter; only names from our own tables (columns,
+ * statuses, kinds) and numbers we format go into the text. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "store_chain.h"
+#include "store_deliver.h"
 #include "store_sql.h"
 
 /* The condition of the due tasks' partial index, spelled as the index
@@ -18,6 +20,85 @@
  * 'running', else it walks every task at each look). */
 #define OVERLAP_WHERE "status = 'running' AND status <> 'pending' AND overlap <> 'queue'" \
 	" AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL"
+
+/* Each next distinct value of a column by one index seek, however many
+ * rows share it, from after (?1), for at most ?2 values. */
+#define LOOSE_SCAN(col, table) \
+	"WITH RECURSIVE t(v, k) AS (SELECT (SELECT min(" col ") FROM " table " WHERE " col " > ?1), 1" \
+	" UNION ALL SELECT (SELECT min(" col ") FROM " table " WHERE " col " > t.v), k + 1 FROM t" \
+	" WHERE t.v IS NOT NULL AND k < ?2) "
+
+/* The statements both dialects spell alike but for their placeholders. */
+static const char *const alike[SQL_COUNT] = {
+	[SQL_TASK_BY_KEY] = "SELECT id FROM tasks WHERE idem_key = ?1 AND deleted_at IS NULL",
+	[SQL_TASK_BY_DEDUP] = "SELECT id FROM tasks WHERE dedup = ?1 AND status = 'pending'"
+	    " AND deleted_at IS NULL LIMIT 1",
+	[SQL_TASK_TRASH] = "UPDATE tasks SET deleted_at = ?2, updated_at = ?2"
+	    " WHERE id = ?1 AND deleted_at IS NULL",
+	[SQL_TASK_RESTORE] = "UPDATE tasks SET deleted_at = NULL WHERE id = ?1"
+	    " AND deleted_at IS NOT NULL RETURNING id",
+	[SQL_TRASH_PURGE] = "DELETE FROM tasks WHERE deleted_at IS NOT NULL",
+	[SQL_TASK_QUEUE] = "UPDATE tasks SET queued = 1, updated_at = ?2 WHERE id = ?1"
+	    " AND deleted_at IS NULL",
+	[SQL_SETTING_GET] = "SELECT value FROM settings WHERE key = ?1",
+	[SQL_SETTING_SET] = "INSERT INTO settings (key, value) VALUES (?1, ?2)"
+	    " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+	[SQL_SETTING_DEL] = "DELETE FROM settings WHERE key = ?1",
+	[SQL_RUN_NOTE] = "UPDATE runs SET note = ?2 WHERE id = ?1",
+	[SQL_HISTORY_LOAD] = "SELECT role, content, run_id, created_at FROM messages"
+	    " WHERE context = ?1 ORDER BY id DESC LIMIT ?2",
+	[SQL_HISTORY_ADD] = "INSERT INTO messages (context, role, content, run_id, created_at)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5)",
+	[SQL_HISTORY_CLEAR] = "DELETE FROM messages WHERE context = ?1",
+	[SQL_CALL_USAGE] = "SELECT c.task_id, t.name, c.model, c.created_at, c.input_tokens,"
+	    " c.output_tokens, c.cost, nullif(c.answered_model, c.model) FROM llm_calls c"
+	    " LEFT JOIN tasks t ON t.id = c.task_id WHERE c.created_at >= ?1 ORDER BY c.created_at, c.id",
+	[SQL_PASS_PUT] = "INSERT INTO passes (host, at, mode, pid, version) VALUES (?1, ?2, ?3, ?4,"
+	    " ?5) ON CONFLICT (host) DO UPDATE SET at = excluded.at, mode = excluded.mode,"
+	    " pid = excluded.pid, version = excluded.version",
+	[SQL_PASS_LIST] = "SELECT host, at, mode, pid, version FROM passes ORDER BY at DESC, host",
+	/* Ranges of the due tasks' partial index (tasks_due, its condition
+	 * spelled as it is), and the few tasks asked to run (tasks_queued) not
+	 * yet among them. */
+	[SQL_TASK_DUE_COUNT] = "SELECT (SELECT count(*) FROM tasks WHERE " DUE_WHERE " AND due_at <= ?1)"
+	    " + (SELECT count(*) FROM tasks WHERE queued <> 0 AND deleted_at IS NULL"
+	    " AND status = 'pending' AND enabled = 1 AND (due_at IS NULL OR due_at > ?1)),"
+	    " (SELECT count(*) FROM tasks WHERE " DUE_WHERE " AND due_at < ?2)",
+	[SQL_CALL_TOKENS] = "SELECT coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0)"
+	    " FROM llm_calls WHERE created_at >= ?1",
+	[SQL_LAST_SUCCESS] = "SELECT id, CASE WHEN deleted_at IS NULL THEN name END, last_success_at"
+	    " FROM tasks WHERE last_success_at IS NOT NULL ORDER BY id",
+	[SQL_BUDGET_TASKS] = "SELECT id FROM tasks WHERE budget IS NOT NULL AND deleted_at IS NULL"
+	    " ORDER BY id",
+	[SQL_PRUNED_TOTALS] = "SELECT key, n FROM pruned ORDER BY key",
+	[SQL_PRUNE_TASKS] = LOOSE_SCAN("task_id", "runs")
+	    "SELECT t.v, tasks.keep FROM t JOIN tasks ON tasks.id = t.v ORDER BY t.v",
+	[SQL_PRUNE_CONTEXTS] = LOOSE_SCAN("context", "messages")
+	    "SELECT v FROM t WHERE v IS NOT NULL ORDER BY v",
+	[SQL_PRUNE_BOUNDS] = "SELECT (SELECT min(started_at) FROM runs WHERE task_id = ?1),"
+	    " (SELECT started_at FROM runs WHERE task_id = ?1 ORDER BY started_at DESC LIMIT 1 OFFSET ?2),"
+	    " (SELECT started_at FROM runs WHERE task_id = ?1 ORDER BY started_at DESC LIMIT 1 OFFSET ?3)",
+	[SQL_RECEIPT_ADD] = "INSERT INTO receipts (id, run_id, task_id, target, kind, status,"
+	    " attempts, created_at, next_at) VALUES (?1, ?2, ?3, ?4, ?5, 'pending', 0, ?6, ?7)"
+	    " ON CONFLICT (run_id, target) DO NOTHING",
+	[SQL_RECEIPT_DUE] = "SELECT " RECEIPT_COLS RECEIPT_FROM " WHERE r.status = 'pending'"
+	    " AND r.next_at <= ?1 AND (r.lease_until IS NULL OR r.lease_until <= ?1)"
+	    /* Receipts made in one pass share their times: then as their runs ended. */
+	    " ORDER BY r.next_at, r.created_at,"
+	    " (SELECT ru.ended_at FROM runs ru WHERE ru.id = r.run_id), r.id LIMIT ?2",
+	[SQL_RECEIPT_CLAIM] = "UPDATE receipts SET lease_owner = ?2, lease_until = ?4,"
+	    " attempts = attempts + 1 WHERE id = ?1 AND status = 'pending' AND next_at <= ?3"
+	    " AND (lease_until IS NULL OR lease_until <= ?3)",
+	[SQL_RECEIPT_FINISH] = "UPDATE receipts SET status = ?3, next_at = ?4, last_at = ?5,"
+	    " answer = ?6, error = ?7, parts_done = ?8, lease_owner = NULL, lease_until = NULL"
+	    " WHERE id = ?1 AND lease_owner = ?2",
+	[SQL_RECEIPT_COUNTS] = "SELECT kind, status, count(*) FROM receipts WHERE created_at >= ?1"
+	    " GROUP BY kind, status ORDER BY kind, status",
+	[SQL_INPUT_ADD] = "INSERT INTO run_inputs (" INPUT_COLS ")"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (task_id, key) DO NOTHING",
+	[SQL_INPUT_BY_KEY] = "SELECT " INPUT_COLS " FROM run_inputs WHERE task_id = ?1 AND key = ?2",
+	[SQL_INPUT_BIND] = "UPDATE run_inputs SET run_id = ?2 WHERE id = ?1 AND run_id IS NULL",
+};
 
 /* The statement b holds, in d's placeholders (none of our statements has
  * a '?' of its own). */
@@ -233,7 +314,16 @@ static char *
 write_sql(const struct sql_dialect *d, int which)
 {
 	struct buf b = {0};
+	if (alike[which]) {
+		buf_puts(&b, alike[which]);
+		return in_dialect(&b, d);
+	}
 	switch (which) {
+	case SQL_TASK_RESTORE_LAST:
+		buf_printf(&b, "UPDATE tasks SET deleted_at = NULL WHERE id = (SELECT id FROM tasks"
+		    " WHERE deleted_at IS NOT NULL ORDER BY deleted_at DESC, %s DESC LIMIT 1)"
+		    " RETURNING id", d->seq);
+		return in_dialect(&b, d);
 	case SQL_TASK_INSERT: return insert(d, "tasks", &task_fields, "", 0, "");
 	case SQL_TASK_UPDATE: return task_update(d);
 	case SQL_TASK_GET: return select_by(d, &task_fields, 0, "FROM tasks WHERE id = ?1", "");

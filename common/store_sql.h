@@ -1,6 +1,7 @@
 /* store_sql.h: what the SQL backends (store_sqlite*.c, store_pg*.c) share:
  * their statements about tasks and runs, written once from the tables of
- * task_fields.c in each backend's dialect, with the parameters each takes.
+ * task_fields.c in each backend's dialect, and every other statement the
+ * two spell alike but for placeholders, with the parameters each takes.
  * Which tasks are due, which run was a task's last attempt and what a
  * listing's filter means are said here, once.  Not for cmd/. */
 #ifndef AC_STORE_SQL_H
@@ -14,10 +15,19 @@
  * run's end changes none. */
 #define STORE_SQL_IN_FLIGHT "runs.id IN (SELECT run_in_flight FROM tasks WHERE run_in_flight IS" \
 	" NOT NULL) AND runs.status = 'running'"
-/* Each task's id, its name (NULL in the trash) and the end of its last
- * successful run, in id order. */
-#define STORE_SQL_LAST_SUCCESS "id, CASE WHEN deleted_at IS NULL THEN name END, last_success_at" \
-	" FROM tasks WHERE last_success_at IS NOT NULL ORDER BY id"
+
+/* What one step of pruning takes, in placeholders P ("?" or "$"), for the
+ * statements around it that each backend writes its own way: task P1's
+ * runs started before P2 and not running, at most P3, oldest first;
+ * conversation P1's messages but its last P2 + 1, at most P3; the model
+ * calls of no run made before P1, at most P2. */
+#define STORE_SQL_PRUNE_RUNS(P) "(SELECT id FROM runs WHERE task_id = " P "1 AND started_at < " \
+	P "2 AND status <> 'running' ORDER BY started_at LIMIT " P "3)"
+#define STORE_SQL_PRUNE_MESSAGES(P) "(SELECT id FROM messages WHERE context = " P "1 AND id <" \
+	" (SELECT id FROM messages WHERE context = " P "1 ORDER BY id DESC LIMIT 1 OFFSET " P "2)" \
+	" ORDER BY id LIMIT " P "3)"
+#define STORE_SQL_PRUNE_CALLS(P) "(SELECT id FROM llm_calls WHERE run_id IS NULL AND created_at < " \
+	P "1 ORDER BY created_at LIMIT " P "2)"
 
 /* The audit trail's columns, as store_audit_row and store_audit_read
  * (store_audit.h) order them. */
@@ -54,6 +64,48 @@ enum {
 	SQL_AUDIT_LAST,         /* none; the last entry's seq and hash */
 	SQL_AUDIT_APPEND,       /* store_audit_row */
 	SQL_AUDIT_PRUNE,        /* the last seq to delete */
+	/* tasks and settings */
+	SQL_TASK_BY_KEY,        /* idempotency key; the live task's id */
+	SQL_TASK_BY_DEDUP,      /* task_dedup_key; a pending live twin's id */
+	SQL_TASK_TRASH,         /* id, now */
+	SQL_TASK_RESTORE,       /* id; the id restored */
+	SQL_TASK_RESTORE_LAST,  /* none; the id of the last one trashed, restored */
+	SQL_TRASH_PURGE,        /* none */
+	SQL_TASK_QUEUE,         /* id, now */
+	SQL_SETTING_GET,        /* key; value */
+	SQL_SETTING_SET,        /* key, value */
+	SQL_SETTING_DEL,        /* key */
+	/* runs, conversations and model calls */
+	SQL_RUN_NOTE,           /* run id, note */
+	SQL_HISTORY_LOAD,       /* context, max (none: -1 or NULL); role, content, run_id,
+	                           created_at, newest first */
+	SQL_HISTORY_ADD,        /* context, role, content, run id, now */
+	SQL_HISTORY_CLEAR,      /* context */
+	SQL_CALL_USAGE,         /* since; store_call_usage's columns */
+	/* passes, figures and pruning (store_history.h) */
+	SQL_PASS_PUT,           /* host, at, mode, pid, version */
+	SQL_PASS_LIST,          /* none; the same, newest first */
+	SQL_TASK_DUE_COUNT,     /* now, late; the tasks due (or asked to run), and those due
+	                           before late */
+	SQL_CALL_TOKENS,        /* since; the tokens in and out of the model calls since */
+	SQL_LAST_SUCCESS,       /* none; each task's id, its name (NULL in the trash) and the
+	                           end of its last successful run, in id order */
+	SQL_BUDGET_TASKS,       /* none; ids of the live tasks with a budget */
+	SQL_PRUNED_TOTALS,      /* none; key, n */
+	SQL_PRUNE_TASKS,        /* after, max; task id, keep: the tasks with runs after after */
+	SQL_PRUNE_CONTEXTS,     /* after, max; the conversations after after */
+	SQL_PRUNE_BOUNDS,       /* task id, two offsets; its oldest run's start, and those
+	                           of its runs at the offsets from the newest */
+	/* delivery receipts (store_deliver.h) */
+	SQL_RECEIPT_ADD,        /* id, run id, task id, target, kind, created_at, next_at */
+	SQL_RECEIPT_DUE,        /* now, max; RECEIPT_COLS */
+	SQL_RECEIPT_CLAIM,      /* id, owner, now, lease until */
+	SQL_RECEIPT_FINISH,     /* id, owner, status, next_at, last_at, answer, error, parts */
+	SQL_RECEIPT_COUNTS,     /* since; kind, status, count */
+	/* inputs of chained runs (store_chain.h) */
+	SQL_INPUT_ADD,          /* INPUT_COLS */
+	SQL_INPUT_BY_KEY,       /* task id, key; INPUT_COLS */
+	SQL_INPUT_BIND,         /* id, run id */
 	/* PostgreSQL only: several rows in one statement, each parameter an
 	 * array of one column's values (store_sql_arrays), row after row. */
 	SQL_TASKS_UPDATE,       /* row_task(t, 1)'s columns as arrays */

@@ -15,9 +15,7 @@ or_null(const char *s)
 static int
 sqc_input_add(struct store *st, const struct run_input *in, int *added, struct err *e)
 {
-	static const char q[] = "INSERT INTO run_inputs (" INPUT_COLS ")"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (task_id, key) DO NOTHING";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_INPUT_ADD), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, in->id);
@@ -40,8 +38,7 @@ static int
 sqc_input_find(struct store *st, int by, const char *task_id, const char *key,
     struct run_input *out, int *found, struct err *e)
 {
-	static const char qkey[] = "SELECT " INPUT_COLS " FROM run_inputs WHERE task_id = ?1"
-	    " AND key = ?2";
+	const char *qkey = store_sql(sq_sql(st), SQL_INPUT_BY_KEY);
 	static const char qrun[] = "SELECT " INPUT_COLS " FROM run_inputs WHERE run_id = ?2"
 	    " AND ?1 IS NULL";
 	static const char qnext[] = "SELECT " INPUT_COLS " FROM run_inputs WHERE task_id = ?1"
@@ -72,8 +69,7 @@ sqc_input_find(struct store *st, int by, const char *task_id, const char *key,
 static int
 sqc_input_bind(struct store *st, const char *id, const char *run_id, int *got, struct err *e)
 {
-	static const char q[] = "UPDATE run_inputs SET run_id = ?2 WHERE id = ?1 AND run_id IS NULL";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_INPUT_BIND), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, id);

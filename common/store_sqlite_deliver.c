@@ -53,10 +53,7 @@ each(struct store *st, sqlite3_stmt *s, receipt_fn fn, void *arg, const char *wh
 static int
 sqd_add(struct store *st, const struct receipt *r, int *added, struct err *e)
 {
-	static const char q[] = "INSERT INTO receipts (id, run_id, task_id, target, kind, status,"
-	    " attempts, created_at, next_at) VALUES (?1, ?2, ?3, ?4, ?5, 'pending', 0, ?6, ?7)"
-	    " ON CONFLICT (run_id, target) DO NOTHING";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_RECEIPT_ADD), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, r->id);
@@ -91,12 +88,7 @@ sqd_list(struct store *st, const struct receipt_filter *f, receipt_fn fn, void *
 static int
 sqd_due(struct store *st, int64_t now, long max, receipt_fn fn, void *arg, struct err *e)
 {
-	static const char q[] = "SELECT " RECEIPT_COLS RECEIPT_FROM " WHERE r.status = 'pending'"
-	    " AND r.next_at <= ?1 AND (r.lease_until IS NULL OR r.lease_until <= ?1)"
-	    /* Receipts made in one pass share their times: then as their runs ended. */
-	    " ORDER BY r.next_at, r.created_at,"
-	    " (SELECT ru.ended_at FROM runs ru WHERE ru.id = r.run_id), r.id LIMIT ?2";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_RECEIPT_DUE), e);
 	if (!s)
 		return ST_ERR;
 	sqlite3_bind_int64(s, 1, now);
@@ -108,10 +100,7 @@ static int
 sqd_claim(struct store *st, const char *id, const char *owner, int64_t now, int64_t lease_until,
     int *got, struct err *e)
 {
-	static const char q[] = "UPDATE receipts SET lease_owner = ?2, lease_until = ?4,"
-	    " attempts = attempts + 1 WHERE id = ?1 AND status = 'pending' AND next_at <= ?3"
-	    " AND (lease_until IS NULL OR lease_until <= ?3)";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_RECEIPT_CLAIM), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, id);
@@ -127,10 +116,7 @@ sqd_claim(struct store *st, const char *id, const char *owner, int64_t now, int6
 static int
 sqd_finish(struct store *st, const struct receipt *r, const char *owner, int *ours, struct err *e)
 {
-	static const char q[] = "UPDATE receipts SET status = ?3, next_at = ?4, last_at = ?5,"
-	    " answer = ?6, error = ?7, parts_done = ?8, lease_owner = NULL, lease_until = NULL"
-	    " WHERE id = ?1 AND lease_owner = ?2";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_RECEIPT_FINISH), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, r->id);
@@ -154,10 +140,7 @@ static int
 sqd_counts(struct store *st, int64_t since, void (*fn)(const char *kind, const char *status,
     long long n, void *arg), void *arg, struct err *e)
 {
-	static const char q[] = "SELECT kind, status, count(*) FROM receipts WHERE created_at >= ?1"
-	    " GROUP BY kind, status"
-	    " ORDER BY kind, status";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_RECEIPT_COUNTS), e);
 	if (!s)
 		return ST_ERR;
 	sqlite3_bind_int64(s, 1, since);

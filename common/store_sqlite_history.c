@@ -12,10 +12,7 @@
 static int
 sqh_pass_put(struct store *st, const struct pass *p, struct err *e)
 {
-	static const char q[] = "INSERT INTO passes (host, at, mode, pid, version) VALUES (?1, ?2,"
-	    " ?3, ?4, ?5) ON CONFLICT(host) DO UPDATE SET at = excluded.at, mode = excluded.mode,"
-	    " pid = excluded.pid, version = excluded.version";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_PASS_PUT), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, p->host);
@@ -31,8 +28,7 @@ static int
 sqh_pass_list(struct store *st, int (*fn)(const struct pass *p, void *arg), void *arg,
     struct err *e)
 {
-	static const char q[] = "SELECT host, at, mode, pid, version FROM passes ORDER BY at DESC, host";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_PASS_LIST), e);
 	if (!s)
 		return ST_ERR;
 	int rc;
@@ -98,23 +94,11 @@ sqh_task_tally(struct store *st, struct task_tally *t, struct err *e)
 	return pairs(st, q, NULL, take_tally, t, "counting tasks", e);
 }
 
-/* Each status's runs as one range of runs_status, the statuses found by a
- * seek each: without a term on status, SQLite would read the runs of
- * the window from the table (or all of them, planned on runs_status). */
-/* Ranges of the due tasks' partial index (tasks_due, its condition spelled
- * as it is), and the few tasks asked to run (tasks_queued) not yet among
- * them. */
 static int
 sqh_task_due(struct store *st, int64_t now, int64_t late, long *due, long *overdue,
     struct err *e)
 {
-	static const char q[] = "SELECT (SELECT count(*) FROM tasks WHERE status = 'pending'"
-	    " AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL AND due_at <= ?1)"
-	    " + (SELECT count(*) FROM tasks WHERE queued != 0 AND deleted_at IS NULL"
-	    " AND status = 'pending' AND enabled = 1 AND (due_at IS NULL OR due_at > ?1)),"
-	    " (SELECT count(*) FROM tasks WHERE status = 'pending' AND enabled = 1"
-	    " AND deleted_at IS NULL AND due_at IS NOT NULL AND due_at < ?2)";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_TASK_DUE_COUNT), e);
 	if (!s)
 		return ST_ERR;
 	sqlite3_bind_int64(s, 1, now);
@@ -128,6 +112,9 @@ sqh_task_due(struct store *st, int64_t now, int64_t late, long *due, long *overd
 	return rc == SQLITE_ROW ? ST_OK : sq_err(st, e, "counting the due tasks");
 }
 
+/* Each status's runs as one range of runs_status, the statuses found by a
+ * seek each: without a term on status, SQLite would read the runs of
+ * the window from the table (or all of them, planned on runs_status). */
 static int
 sqh_run_counts(struct store *st, int64_t since, void (*fn)(const char *status, long long n,
     void *arg), void *arg, struct err *e)
@@ -145,8 +132,7 @@ sqh_last_success(struct store *st,
     void (*fn)(const char *task_id, const char *name, int64_t at, void *arg), void *arg,
     struct err *e)
 {
-	static const char q[] = "SELECT " STORE_SQL_LAST_SUCCESS;
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_LAST_SUCCESS), e);
 	if (!s)
 		return ST_ERR;
 	int rc;
@@ -161,9 +147,7 @@ static int
 sqh_budget_tasks(struct store *st, void (*fn)(const char *task_id, void *arg), void *arg,
     struct err *e)
 {
-	static const char q[] = "SELECT id FROM tasks WHERE budget IS NOT NULL AND deleted_at IS NULL"
-	    " ORDER BY id";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_BUDGET_TASKS), e);
 	if (!s)
 		return ST_ERR;
 	int rc;
@@ -176,9 +160,7 @@ sqh_budget_tasks(struct store *st, void (*fn)(const char *task_id, void *arg), v
 static int
 sqh_call_tokens(struct store *st, int64_t since, long long *in, long long *out, struct err *e)
 {
-	static const char q[] = "SELECT ifnull(sum(input_tokens), 0), ifnull(sum(output_tokens), 0)"
-	    " FROM llm_calls WHERE created_at >= ?1";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_CALL_TOKENS), e);
 	if (!s)
 		return ST_ERR;
 	sqlite3_bind_int64(s, 1, since == TIME_NONE ? INT64_MIN : since);
@@ -195,7 +177,7 @@ static int
 sqh_pruned_totals(struct store *st, void (*fn)(const char *key, long long n, void *arg), void *arg,
     struct err *e)
 {
-	static const char q[] = "SELECT key, n FROM pruned ORDER BY key";
+	const char *q = store_sql(sq_sql(st), SQL_PRUNED_TOTALS);
 	return pairs(st, q, NULL, fn, arg, "reading what pruning removed", e);
 }
 
@@ -236,14 +218,8 @@ sqh_size(struct store *st, int64_t *bytes, int64_t *free_bytes, struct err *e)
 	return ST_OK;
 }
 
-/* The rows of a loose index scan: each next distinct value of a column
- * by one index seek, however many rows share it. */
-#define LOOSE_SCAN(col, table) \
-	"WITH RECURSIVE t(v, k) AS (SELECT (SELECT min(" col ") FROM " table " WHERE " col " > ?1), 1" \
-	" UNION ALL SELECT (SELECT min(" col ") FROM " table " WHERE " col " > t.v), k + 1 FROM t" \
-	" WHERE t.v IS NOT NULL AND k < ?2) "
-
-/* A LOOSE_SCAN statement from after (?1), for at most max (?2) values. */
+/* A loose index scan (SQL_PRUNE_TASKS, SQL_PRUNE_CONTEXTS) from after, for
+ * at most max values. */
 static sqlite3_stmt *
 scan_open(struct store *st, const char *q, const char *after, int max, struct err *e)
 {
@@ -267,8 +243,7 @@ static int
 sqh_prune_tasks(struct store *st, const char *after, int max, struct prune_task *out, int *n,
     struct err *e)
 {
-	static const char q[] = LOOSE_SCAN("task_id", "runs")
-	    "SELECT t.v, tasks.keep FROM t JOIN tasks ON tasks.id = t.v ORDER BY t.v";
+	const char *q = store_sql(sq_sql(st), SQL_PRUNE_TASKS);
 	sqlite3_stmt *s = scan_open(st, q, after, max, e);
 	if (!s)
 		return ST_ERR;
@@ -290,10 +265,7 @@ static int
 sqh_prune_bounds(struct store *st, const char *id, long nth0, long nth1, int64_t *oldest,
     int64_t *at0, int64_t *at1, struct err *e)
 {
-	static const char q[] = "SELECT (SELECT min(started_at) FROM runs WHERE task_id = ?1),"
-	    " (SELECT started_at FROM runs WHERE task_id = ?1 ORDER BY started_at DESC LIMIT 1 OFFSET ?2),"
-	    " (SELECT started_at FROM runs WHERE task_id = ?1 ORDER BY started_at DESC LIMIT 1 OFFSET ?3)";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_PRUNE_BOUNDS), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, id);
@@ -330,8 +302,7 @@ batch_step(struct store *st, const char *q, const char *id, int64_t before, long
 	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "pruning runs");
 }
 
-#define BATCH "(SELECT id FROM runs WHERE task_id = ?1 AND started_at < ?2 AND status <> 'running'" \
-	" ORDER BY started_at LIMIT ?3)"
+#define BATCH STORE_SQL_PRUNE_RUNS("?")
 
 static int
 sqh_prune_runs(struct store *st, const char *id, int64_t before, long limit, int dry, long *runs,
@@ -368,8 +339,7 @@ static int
 sqh_prune_contexts(struct store *st, const char *after, int max, char **out, int *n,
     struct err *e)
 {
-	static const char q[] = LOOSE_SCAN("context", "messages")
-	    "SELECT v FROM t WHERE v IS NOT NULL ORDER BY v";
+	const char *q = store_sql(sq_sql(st), SQL_PRUNE_CONTEXTS);
 	sqlite3_stmt *s = scan_open(st, q, after, max, e);
 	if (!s)
 		return ST_ERR;
@@ -388,8 +358,7 @@ static int
 sqh_prune_messages(struct store *st, const char *context, long keep, long limit, int dry, long *n,
     struct err *e)
 {
-#define OLD_MESSAGES "(SELECT id FROM messages WHERE context = ?1 AND id < (SELECT id FROM messages" \
-	" WHERE context = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2) ORDER BY id LIMIT ?3)"
+#define OLD_MESSAGES STORE_SQL_PRUNE_MESSAGES("?")
 	static const char qcount[] = "SELECT count(*) FROM " OLD_MESSAGES;
 	static const char qdel[] = "DELETE FROM messages WHERE id IN " OLD_MESSAGES;
 	sqlite3_stmt *s = sq_stmt(st, dry ? qcount : qdel, e);
@@ -414,8 +383,7 @@ static int
 sqh_prune_loose_calls(struct store *st, int64_t before, long limit, int dry, long *n,
     struct err *e)
 {
-#define LOOSE "(SELECT id FROM llm_calls WHERE run_id IS NULL AND created_at < ?1" \
-	" ORDER BY created_at LIMIT ?2)"
+#define LOOSE STORE_SQL_PRUNE_CALLS("?")
 	static const char qcount[] = "SELECT count(*) FROM " LOOSE;
 	static const char qadd[] = "INSERT INTO pruned (key, n) SELECT key, v FROM"
 	    " (SELECT 'input_tokens' AS key, ifnull(sum(input_tokens), 0) AS v FROM llm_calls"

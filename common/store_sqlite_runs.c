@@ -117,8 +117,7 @@ sq_run_finish(struct store *st, const struct run *r, const char *owner_id, int *
 int
 sq_run_note(struct store *st, const char *run_id, const char *note, struct err *e)
 {
-	static const char q[] = "UPDATE runs SET note = ?2 WHERE id = ?1";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_RUN_NOTE), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, run_id);
@@ -190,9 +189,7 @@ int
 sq_history_load(struct store *st, const char *context, size_t max, struct history_msg **out,
     size_t *n, struct err *e)
 {
-	static const char q[] = "SELECT role, content, run_id, created_at FROM messages"
-	    " WHERE context = ?1 ORDER BY id DESC LIMIT ?2";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_HISTORY_LOAD), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, context);
@@ -223,9 +220,7 @@ int
 sq_history_add(struct store *st, const char *context, const char *role, const char *content,
     const char *run_id, int64_t now, struct err *e)
 {
-	static const char q[] = "INSERT INTO messages (context, role, content, run_id, created_at)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5)";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_HISTORY_ADD), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, context);
@@ -239,8 +234,7 @@ sq_history_add(struct store *st, const char *context, const char *role, const ch
 int
 sq_history_clear(struct store *st, const char *context, long *n, struct err *e)
 {
-	static const char q[] = "DELETE FROM messages WHERE context = ?1";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_HISTORY_CLEAR), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, context);
@@ -397,10 +391,7 @@ sq_call_spend(struct store *st, const char *task_id, int64_t since, double *doll
 int
 sq_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, struct err *e)
 {
-	static const char q[] = "SELECT c.task_id, t.name, c.model, c.created_at, c.input_tokens,"
-	    " c.output_tokens, c.cost, nullif(c.answered_model, c.model) FROM llm_calls c"
-	    " LEFT JOIN tasks t ON t.id = c.task_id WHERE c.created_at >= ?1 ORDER BY c.created_at, c.id";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_CALL_USAGE), e);
 	if (!s)
 		return ST_ERR;
 	sqlite3_bind_int64(s, 1, since == TIME_NONE ? INT64_MIN : since);

@@ -11,14 +11,11 @@ sq_task_find_twin(struct store *st, const struct task *t, int *found, char id[37
 	sqlite3_stmt *s;
 	*found = 0;
 	if (t->key) {
-		static const char q[] = "SELECT id FROM tasks WHERE idem_key = ?1 AND deleted_at IS NULL";
-		if (!(s = sq_stmt(st, q, e)))
+		if (!(s = sq_stmt(st, store_sql(sq_sql(st), SQL_TASK_BY_KEY), e)))
 			return ST_ERR;
 		sq_text(s, 1, t->key);
 	} else {
-		static const char q[] = "SELECT id FROM tasks WHERE dedup = ?1 AND status = 'pending'"
-		    " AND deleted_at IS NULL LIMIT 1";
-		if (!(s = sq_stmt(st, q, e)))
+		if (!(s = sq_stmt(st, store_sql(sq_sql(st), SQL_TASK_BY_DEDUP), e)))
 			return ST_ERR;
 		char dedup[17];
 		task_dedup_key(t, dedup);
@@ -198,12 +195,12 @@ sq_task_count(struct store *st, const struct task_filter *f, long *n, struct err
 	return rc == SQLITE_ROW ? ST_OK : sq_err(st, e, "counting tasks");
 }
 
-/* An update of task id by one of its instants (now). */
+/* An update of task id by one of its instants (now): an SQL_*. */
 static int
-task_stamp(struct store *st, const char *sql, const char *id, int64_t now, const char *what,
+task_stamp(struct store *st, int which, const char *id, int64_t now, const char *what,
     struct err *e)
 {
-	sqlite3_stmt *s = sq_stmt(st, sql, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), which), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, id);
@@ -215,28 +212,18 @@ task_stamp(struct store *st, const char *sql, const char *id, int64_t now, const
 int
 sq_task_trash(struct store *st, const char *id, int64_t now, struct err *e)
 {
-	static const char q[] = "UPDATE tasks SET deleted_at = ?2, updated_at = ?2"
-	    " WHERE id = ?1 AND deleted_at IS NULL";
-	return task_stamp(st, q, id, now, "deleting a task", e);
+	return task_stamp(st, SQL_TASK_TRASH, id, now, "deleting a task", e);
 }
 
 int
 sq_trash_restore(struct store *st, const char *id, char restored[37], struct err *e)
 {
-	sqlite3_stmt *s;
-	if (id) {
-		static const char q[] = "UPDATE tasks SET deleted_at = NULL WHERE id = ?1"
-		    " AND deleted_at IS NOT NULL RETURNING id";
-		if (!(s = sq_stmt(st, q, e)))
-			return ST_ERR;
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), id ? SQL_TASK_RESTORE
+	    : SQL_TASK_RESTORE_LAST), e);
+	if (!s)
+		return ST_ERR;
+	if (id)
 		sq_text(s, 1, id);
-	} else {
-		static const char q[] = "UPDATE tasks SET deleted_at = NULL WHERE id ="
-		    " (SELECT id FROM tasks WHERE deleted_at IS NOT NULL ORDER BY deleted_at DESC,"
-		    " rowid DESC LIMIT 1) RETURNING id";
-		if (!(s = sq_stmt(st, q, e)))
-			return ST_ERR;
-	}
 	int rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
 		sq_col_copy(s, 0, restored, 37);
@@ -253,8 +240,7 @@ sq_trash_restore(struct store *st, const char *id, char restored[37], struct err
 int
 sq_trash_purge(struct store *st, long *n, struct err *e)
 {
-	static const char q[] = "DELETE FROM tasks WHERE deleted_at IS NOT NULL";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_TRASH_PURGE), e);
 	if (!s)
 		return ST_ERR;
 	int rc = sq_done(st, s, e, "emptying the trash");
@@ -266,16 +252,13 @@ sq_trash_purge(struct store *st, long *n, struct err *e)
 int
 sq_task_queue(struct store *st, const char *id, int64_t now, struct err *e)
 {
-	static const char q[] = "UPDATE tasks SET queued = 1, updated_at = ?2 WHERE id = ?1"
-	    " AND deleted_at IS NULL";
-	return task_stamp(st, q, id, now, "queueing a run", e);
+	return task_stamp(st, SQL_TASK_QUEUE, id, now, "queueing a run", e);
 }
 
 int
 sq_setting_get(struct store *st, const char *key, char **value, struct err *e)
 {
-	static const char q[] = "SELECT value FROM settings WHERE key = ?1";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_SETTING_GET), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, key);
@@ -289,10 +272,8 @@ sq_setting_get(struct store *st, const char *key, char **value, struct err *e)
 int
 sq_setting_set(struct store *st, const char *key, const char *value, struct err *e)
 {
-	static const char qset[] = "INSERT INTO settings (key, value) VALUES (?1, ?2)"
-	    " ON CONFLICT(key) DO UPDATE SET value = excluded.value";
-	static const char qdel[] = "DELETE FROM settings WHERE key = ?1";
-	sqlite3_stmt *s = sq_stmt(st, value ? qset : qdel, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), value ? SQL_SETTING_SET : SQL_SETTING_DEL),
+	    e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, key);

@@ -136,8 +136,10 @@ int zones_stagger(const struct zones *zs);
 
 /* task.c */
 void task_init(struct task *t);                 /* empty task with defaults */
+/* task_fields.c: by the table of fields, so no member is missed */
 void task_free(struct task *t);                 /* frees members, keeps t */
 void task_copy(struct task *dst, const struct task *src); /* deep copy into an uninitialised dst */
+/* task.c */
 const char *task_kind_name(int kind);           /* "cron", "at", "plan", "manual", "heartbeat" */
 int task_kind_parse(const char *s);             /* -1 if unknown */
 const char *task_status_name(int status);
@@ -160,8 +162,6 @@ int task_repeats(const struct task *t);         /* a schedule of its own that re
 void task_origin_describe(const struct task *t, char *buf, size_t n);
 /* A scope's name: 1 to TASK_SCOPE_MAX letters, digits, '.', '_', '-'. */
 int task_scope_check(const char *name, struct err *e);
-/* Check every field; ST_INVALID with a message naming the field. */
-int task_validate(const struct task *t, struct zones *zs, struct err *e);
 /* The first slot strictly after `after` (TIME_NONE when there is none). */
 int task_next_slot(const struct task *t, struct zones *zs, int64_t after, int64_t *slot, struct err *e);
 /* Recompute next_run_at and due_at from `now` for a pending task. */
@@ -199,12 +199,18 @@ void task_describe_end(const struct task *t, struct zones *zs, char *buf, size_t
 void task_dedup_key(const struct task *t, char out[17]);
 char *task_plan_text(const struct task *t);    /* "i1,i2,..." for storage; NULL when no instants */
 void task_plan_parse(struct task *t, const char *s); /* back into t->plan; none when unreadable */
+/* ST_INVALID: "cron expression '...' never fires again", or its schedule's. */
+int task_never_again(const struct task *t, struct err *e);
+/* task_validate.c */
+/* Check every field; ST_INVALID with a message naming the field. */
+int task_validate(const struct task *t, struct zones *zs, struct err *e);
 /* Make a new or edited task ready to store: default name (the prompt's first
  * words) and zone (the local one), validation, updated_at (and created_at
  * for a new one), and, when `reschedule`, next_run_at from now.  A pending
  * one-shot whose time is gone is refused. */
 int task_finalize(struct task *t, int is_new, int reschedule, int64_t now, struct zones *zs,
     struct err *e);
+/* task.c */
 /* Arm a recurrence's end (--until, --count) from now: ends_at is the
  * earlier of until_at and the count-th occurrence after now.  An until in
  * the past or before the first occurrence is ST_INVALID. */

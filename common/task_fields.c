@@ -125,52 +125,52 @@ static const char *const overlap_names[] = {"queue", "skip", "replace", NULL};
  * other arguments of task_create and task_update. */
 const struct task_input task_inputs[] = {
 	{"timeout", "timeout", 't', IN_SECONDS, 1, 0, NULL, NULL, NULL, NULL,
-		SHOW_SECONDS, SHOW_AT_RUN, "timeout:", NULL, NULL, NULL},
+		SHOW_SECONDS, SHOW_AT_RUN, "timeout:", NULL, NULL, NULL, NULL},
 	{"gate_timeout", "gate-timeout", 0, IN_SECONDS, 1, -1, NULL, NULL, NULL, NULL,
-		SHOW_NONE, 0, NULL, NULL, NULL, NULL},
+		SHOW_NONE, 0, NULL, NULL, NULL, NULL, NULL},
 	{"missed", "missed", 0, IN_ENUM, 0, -1, "use once, skip or all", NULL, NULL, NULL,
-		SHOW_ENUM, SHOW_AT_RUN + 3, "missed:", NULL, NULL, NULL},
+		SHOW_ENUM, SHOW_AT_RUN + 3, "missed:", NULL, NULL, NULL, NULL},
 	{"scope", "scope", 0, IN_TEXT, 0, 0, NULL, "string",
 		"Scope of the task (letters, digits, '.', '_', '-'): only agents of that scope see it, "
 		"its runs see only that scope's tasks and share conversations only within it. A "
 		"session that has a scope makes every task in it.", NULL,
-		SHOW_TEXT, SHOW_AT_END + 2, "scope:", NULL, NULL, NULL},
+		SHOW_TEXT, SHOW_AT_END + 2, "scope:", NULL, NULL, NULL, task_scope_check},
 	{"overlap", "overlap", 0, IN_ENUM, 0, OVERLAP_QUEUE, "use queue, skip or replace", "string",
 		"What an occurrence due while the task still runs does: queue (the default: the "
 		"latest one runs as soon as the run ends), skip (recorded as skipped) or replace (the "
 		"running run is ended and recorded cancelled).", overlap_names,
-		SHOW_ENUM, SHOW_AT_RUN + 5, "overlap:", NULL, NULL, NULL},
+		SHOW_ENUM, SHOW_AT_RUN + 5, "overlap:", NULL, NULL, NULL, NULL},
 	{"budget", "budget", 0, IN_BUDGET, 0, 0, NULL, "string",
 		"Most the task may spend per day, week or month: dollars ('$2/day', '2usd/week') or "
 		"tokens ('200k/month', '1.5M/day'). Over it, its runs are skipped until the next "
 		"period. 'none' removes it.", NULL,
-		SHOW_BUDGET, SHOW_AT_END + 1, "budget:", NULL, NULL, NULL},
+		SHOW_BUDGET, SHOW_AT_END + 1, "budget:", NULL, NULL, NULL, NULL},
 	{"notify_on", "notify-on", 0, IN_RUNS_ON, 0, 0, NULL, "string",
 		"Which runs the notify hook hears of, comma-separated: failure, recovery, change "
 		"(output differs from the last success's), success, always, never. Default: "
 		"'failure,recovery'; an empty string goes back to it.", NULL,
-		SHOW_TEXT, SHOW_AT_NOTIFY, "notify on:", NULL, NULL, NULL},
+		SHOW_TEXT, SHOW_AT_NOTIFY, "notify on:", NULL, NULL, NULL, NULL},
 	{"deliver_on", "deliver-on", 0, IN_RUNS_ON, 0, 0, NULL, NULL, NULL, NULL,
-		SHOW_TEXT, SHOW_AT_END, "deliver on:", NULL, NULL, NULL},
+		SHOW_TEXT, SHOW_AT_END, "deliver on:", NULL, NULL, NULL, NULL},
 	{"deadline", "deadline", 0, IN_DEADLINE, 1, 0, NULL, "string",
 		"How late an occurrence may still start, e.g. '10m', '2h': past it it is recorded "
 		"missed and not run, and missed runs are never caught up past it. 'none' removes it.",
 		NULL, SHOW_DURATION, SHOW_AT_RUN + 4, "deadline:",
-		"start within %s of each instant, else missed", NULL, NULL},
+		"start within %s of each instant, else missed", NULL, NULL, NULL},
 	{"retries", "retries", 'r', IN_NUMBER, 0, -1, NULL, "integer",
 		"Retries of a failed run, 0 to 3: a one-shot's (default 3, backing off from 60 s), or "
 		"a recurring task's failed occurrence (default 2: after 30 s, 2 min, 10 min, 30 min, "
 		"1 h, never past its next occurrence).", NULL,
-		SHOW_NUMBER, SHOW_AT_RUN + 1, "retries:", "%d", NULL, "until it succeeds"},
+		SHOW_NUMBER, SHOW_AT_RUN + 1, "retries:", "%d", NULL, "until it succeeds", NULL},
 	{"pause_after", "pause-after", 0, IN_NUMBER, 0, -1, NULL, "integer",
 		"Failed occurrences in a row after which a recurring task is paused (disabled, with "
 		"the reason; enabling it again resumes it), 1 to 5. Default 5.", NULL,
 		SHOW_NUMBER, SHOW_AT_RUN + 2, "pause after:", "%d failed occurrences in a row", "never",
-		NULL},
+		NULL, NULL},
 	{"keep", "keep", 0, IN_KEEP, 0, 0, NULL, "string",
 		"How much run history to keep: a duration ('30d', '12h', '2w'), a number of runs (20 "
 		"or more), or 'default' for the configured one (90 days).", NULL,
-		SHOW_KEEP, SHOW_AT_END + 3, "keeps:", NULL, NULL, NULL},
+		SHOW_KEEP, SHOW_AT_END + 3, "keeps:", NULL, NULL, NULL, NULL},
 };
 const size_t ntask_inputs = sizeof task_inputs / sizeof task_inputs[0];
 _Static_assert(sizeof task_inputs / sizeof task_inputs[0] <= TASK_INPUTS_MAX,
@@ -248,7 +248,29 @@ fields_copy_text(const struct fields *fs, void *obj)
 	}
 }
 
-/* ---- runs (store.h), freed by their table ---- */
+/* ---- tasks (task.h) and runs (store.h), freed and copied by their tables ---- */
+
+/* The string members of t are those its table lists:
+ * freeing and copying a task cannot miss one. */
+void
+task_free(struct task *t)
+{
+	fields_free_text(&task_fields, t);
+	free(t->plan);
+	t->plan = NULL;
+	t->nplan = 0;
+}
+
+void
+task_copy(struct task *dst, const struct task *src)
+{
+	*dst = *src;
+	fields_copy_text(&task_fields, dst);
+	if (src->nplan) {
+		dst->plan = xcalloc(src->nplan, sizeof *dst->plan);
+		memcpy(dst->plan, src->plan, src->nplan * sizeof *dst->plan);
+	}
+}
 
 void
 run_init(struct run *r)

@@ -15,6 +15,7 @@
 
 struct task;
 struct run;
+struct err;
 
 enum field_type {
 	FT_ID,          /* char[37]: text */
@@ -94,11 +95,20 @@ extern const struct word_list word_lists[WORD_LISTS];
 /* The task's settings given as one value each, described once for every
  * surface: a flag of task-add and task-edit, an MCP argument of
  * task_create and task_update (when it has a schema type), how the value
- * is read and checked (taskargs_apply.c, by kind) and its line in
- * task-show (by its show kind, at its place).  Each is the row of
- * task_fields with the same JSON name.  A new such setting of a kind
- * already here is a row of task_inputs (task_fields.c) beside its row of
- * task_fields; its --help line is in task-add.c. */
+ * is read and checked (taskargs_apply.c, by kind; task_validate, by its
+ * check) and its line in task-show (by its show kind, at its place).  Each
+ * is the row of task_fields with the same JSON name.  A new such setting of
+ * a kind already here is a row of task_inputs (task_fields.c) beside its
+ * row of task_fields; its --help line is in task-add.c.
+ *
+ * Not rows here: the schedule (--cron, --daily, --weekly, --at, --plan,
+ * --every, --manual, --heartbeat: exclusive flags making one value, its
+ * ends and zone read with it); name and prompt (required, the prompt also
+ * an argument or stdin); the lists (--attach, --deliver, --after: each
+ * word resolved, and none or '' with its own meaning); the commands
+ * (--exec, --notify, --gate: split and checked as command lines); and the
+ * plain texts whose MCP argument and task-show line sit among those, where
+ * a row would move them and change tools/list and task-show. */
 enum task_input_kind {
 	IN_TEXT,        /* text; '' clears it */
 	IN_SECONDS,     /* seconds or a duration (90s, 5m); '' restores def */
@@ -132,6 +142,8 @@ struct task_input {
 	enum task_show_kind show;
 	int place;                    /* task-show prints places in order (SHOW_AT_*) */
 	const char *label, *fmt, *zero, *most; /* task-show's line */
+	/* IN_TEXT: the check of a value set (task_validate), or NULL: any text */
+	int (*check)(const char *v, struct err *e);
 };
 /* Where task-show prints a setting: a range of places. */
 enum { SHOW_AT_RUN = 10, SHOW_AT_NOTIFY = 20, SHOW_AT_END = 30, SHOW_AT_MAX = 40 };

@@ -77,11 +77,13 @@ tools_arg_count(const cJSON *args, const char *const *names)
 	return n;
 }
 
+/* exact: only as written, as a task setting's names are (task_inputs):
+ * its flag reads them so and applying it would refuse another case. */
 static int
-enum_ok(const struct tool_param *p, const char *s)
+enum_ok(const struct tool_param *p, const char *s, int exact)
 {
 	for (const char *const *v = p->enums; *v; v++)
-		if (strcasecmp(*v, s) == 0)
+		if ((exact ? strcmp(*v, s) : strcasecmp(*v, s)) == 0)
 			return 1;
 	return 0;
 }
@@ -240,11 +242,11 @@ tools_args_check(const struct tool_def *d, const cJSON *args, cJSON **norm, stru
 		/* A string may arrive as a number (type_ok): compare its text. */
 		cJSON *nv = normalize(p, v);
 		const cJSON *it = nv;
-		int ok = 1;
+		int ok = 1, exact = is_inputs(w.p);
 		if (cJSON_IsArray(nv)) {
-			cJSON_ArrayForEach(it, nv) if (!enum_ok(p, it->valuestring)) { ok = 0; break; }
+			cJSON_ArrayForEach(it, nv) if (!enum_ok(p, it->valuestring, exact)) { ok = 0; break; }
 		} else {
-			ok = enum_ok(p, nv->valuestring);
+			ok = enum_ok(p, nv->valuestring, exact);
 		}
 		if (!ok) {
 			buf_printf(out, "Argument '%s' must be ", p->name);
