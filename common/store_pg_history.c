@@ -72,20 +72,31 @@ static void
 take_tally(const char *key, long long n, void *arg)
 {
 	struct task_tally *t = arg;
-	int status = task_status_parse(key + 1);
-	t->all += (long)n;
-	if (key[0] == '1')
+	int status = task_status_parse(key);
+	if (strcmp(key, "*all") == 0) {
+		t->all += (long)n;
 		t->enabled += (long)n;
-	if (status >= 0)
+		t->by_status[STATUS_PENDING] += (long)n;
+	} else if (strcmp(key, "*disabled") == 0) {
+		t->enabled -= (long)n;
+	} else if (status >= 0 && status != STATUS_PENDING) {
 		t->by_status[status] += (long)n;
+		t->by_status[STATUS_PENDING] -= (long)n;
+	}
 }
 
-/* One pass over the tasks: the server reads a table as fast as an index. */
+/* Counts from indexes alone, as on SQLite: all the tasks (tasks_order),
+ * the disabled (tasks_disabled) and the few not pending (tasks_status);
+ * the rest are enabled, or pending.  A pass over the table itself read
+ * every task's row, prompts and all.  Rows in any order. */
 static int
 pgh_task_tally(struct store *st, struct task_tally *t, struct err *e)
 {
-	static const char q[] = "SELECT (enabled = 1)::int || status, count(*) FROM tasks"
-	    " WHERE deleted_at IS NULL GROUP BY 1";
+	memset(t, 0, sizeof *t);
+	static const char q[] = "SELECT '*all', count(*) FROM tasks WHERE deleted_at IS NULL"
+	    " UNION ALL SELECT '*disabled', count(*) FROM tasks WHERE enabled = 0 AND"
+	    " deleted_at IS NULL UNION ALL SELECT * FROM (SELECT status, count(*) FROM tasks"
+	    " WHERE deleted_at IS NULL AND status <> 'pending' GROUP BY status) s";
 	return pairs(st, q, NULL, take_tally, t, "counting tasks", e);
 }
 

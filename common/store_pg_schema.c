@@ -308,6 +308,10 @@ static const char *const migrations[] = {
 	" CREATE INDEX IF NOT EXISTS tasks_text ON tasks USING gin (name gin_trgm_ops,"
 	" prompt gin_trgm_ops); END IF;"
 	" EXCEPTION WHEN undefined_object THEN NULL; END$$;",
+	/* 22: the disabled tasks, so that task-status and task-web's overview
+	 * count the tasks by state from indexes alone (as on SQLite). */
+	"CREATE INDEX IF NOT EXISTS tasks_disabled ON tasks (enabled)"
+	" WHERE enabled = 0 AND deleted_at IS NULL;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 

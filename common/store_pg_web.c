@@ -139,6 +139,103 @@ pg_herd(struct store *st, int64_t until, web_herd_fn fn, void *arg, struct err *
 	    e);
 }
 
+static const struct sql_dialect *
+pg_dialect(struct store *st)
+{
+	return pq_sql(st)->d;
+}
+
+static int
+pg_keyset(struct store *st, char *sql, const struct row *r, struct web_keyset *k, long *n,
+    int *found, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	struct pq_params p = {.n = 0};
+	pq_bind(&p, r);
+	PGresult *res;
+	/* The planner reckons the keyset's range holds a third of the tasks
+	 * and would rather read and sort them all than walk the ordering
+	 * index for a few thousand; with those plans priced out, their cost
+	 * would call in the JIT compiler (hundreds of ms). */
+	int own = !st->depth, rc = own ? pq_simple(st, "BEGIN; SET LOCAL enable_bitmapscan = off;"
+	    " SET LOCAL enable_seqscan = off; SET LOCAL jit = off", "walking the tasks", e) : ST_OK;
+	if (!rc)
+		rc = pq_exec_dynamic(st, sql, &p, &res, "walking the tasks", e);
+	free(sql);
+	if (!rc) {
+		if ((*found = pq->ntuples(res) > 0)) {
+			k->key = (int64_t)pq_get_int(pq, res, 0, 0);
+			k->seq = (int64_t)pq_get_int(pq, res, 0, 1);
+			*n = (long)pq_get_int(pq, res, 0, 2);
+		}
+		pq->clear(res);
+	}
+	if (own && !rc)
+		rc = pq_simple(st, "COMMIT", "walking the tasks", e);
+	else if (own)
+		pq_abort(st);
+	return rc;
+}
+
+struct tasks_arg {
+	task_fn fn;
+	void *arg;
+	struct web_keyset *last;
+	long *given;
+};
+
+static int
+task_row(const struct pq_lib *pq, const PGresult *r, int row, void *arg)
+{
+	struct tasks_arg *ta = arg;
+	int ncols = task_read_ncols();
+	struct task t;
+	task_read(&t, pq_cell, &(struct pq_row){pq, r, row});
+	if (ta->last) {
+		ta->last->key = (int64_t)pq_get_int(pq, r, row, ncols);
+		ta->last->seq = (int64_t)pq_get_int(pq, r, row, ncols + 1);
+	}
+	++*ta->given;
+	int stop = ta->fn(&t, ta->arg);
+	task_free(&t);
+	return stop;
+}
+
+/* The rows of sql in one answer: planned for as many as its LIMIT, where
+ * a cursor is planned to give its first rows soonest. */
+static int
+pg_tasks(struct store *st, char *sql, const struct row *r, long limit, task_fn fn, void *arg,
+    struct web_keyset *last, long *given, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	struct pq_params p = {.n = 0};
+	pq_bind(&p, r);
+	struct tasks_arg ta = {fn, arg, last, given};
+	PGresult *res;
+	*given = 0;
+	int rc = pq_exec_dynamic(st, sql, &p, &res, "listing tasks", e);
+	free(sql);
+	if (rc)
+		return rc;
+	for (int i = 0, n = pq->ntuples(res); i < n && (limit <= 0 || i < limit); i++)
+		if (task_row(pq, res, i, &ta))
+			break;
+	pq->clear(res);
+	return ST_OK;
+}
+
+static int
+pg_task_page(struct store *st, const struct task_filter *f, task_fn fn, void *arg, struct err *e)
+{
+	struct row r;
+	long given;
+	/* Without the keyset columns: no last one to say. */
+	int rc = pg_tasks(st, store_sql_task_list(pq_sql(st)->d, f, 0, &r), &r, f->limit, fn, arg,
+	    NULL, &given, e);
+	row_free(&r);
+	return rc;
+}
+
 const struct web_store_ops pg_web_ops = {
 	.token_add = pg_token_add,
 	.token_del = pg_token_del,
@@ -147,4 +244,8 @@ const struct web_store_ops pg_web_ops = {
 	.hook_get = pg_hook_get,
 	.hook_event = pg_hook_event,
 	.herd = pg_herd,
+	.dialect = pg_dialect,
+	.keyset = pg_keyset,
+	.tasks = pg_tasks,
+	.task_page = pg_task_page,
 };

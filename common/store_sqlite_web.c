@@ -144,6 +144,56 @@ sq_herd(struct store *st, int64_t until, web_herd_fn fn, void *arg, struct err *
 	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reading the next day's fires");
 }
 
+static const struct sql_dialect *
+sq_dialect(struct store *st)
+{
+	return sq_sql(st)->d;
+}
+
+static int
+sq_keyset(struct store *st, char *sql, const struct row *p, struct web_keyset *k, long *n,
+    int *found, struct err *e)
+{
+	sqlite3_stmt *s = sq_prepare_once(st, sql, p, "walking the tasks", e);
+	if (!s)
+		return ST_ERR;
+	int rc = sqlite3_step(s);
+	if ((*found = rc == SQLITE_ROW)) {
+		k->key = sqlite3_column_int64(s, 0);
+		k->seq = sqlite3_column_int64(s, 1);
+		*n = (long)sqlite3_column_int64(s, 2);
+	}
+	int status = rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "walking the tasks");
+	sqlite3_finalize(s);
+	return status;
+}
+
+static int
+sq_tasks(struct store *st, char *sql, const struct row *p, long limit, task_fn fn, void *arg,
+    struct web_keyset *last, long *given, struct err *e)
+{
+	sqlite3_stmt *s = sq_prepare_once(st, sql, p, "listing tasks", e);
+	if (!s)
+		return ST_ERR;
+	int rc, ncols = task_read_ncols(), status = ST_OK;
+	*given = 0;
+	while ((limit <= 0 || *given < limit) && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct task t;
+		task_read(&t, sq_cell, s);
+		last->key = sqlite3_column_int64(s, ncols);
+		last->seq = sqlite3_column_int64(s, ncols + 1);
+		++*given;
+		int stop = fn(&t, arg);
+		task_free(&t);
+		if (stop)
+			break;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		status = sq_err(st, e, "listing tasks");
+	sqlite3_finalize(s);
+	return status;
+}
+
 const struct web_store_ops sq_web_ops = {
 	.token_add = sq_token_add,
 	.token_del = sq_token_del,
@@ -152,4 +202,7 @@ const struct web_store_ops sq_web_ops = {
 	.hook_get = sq_hook_get,
 	.hook_event = sq_hook_event,
 	.herd = sq_herd,
+	.dialect = sq_dialect,
+	.keyset = sq_keyset,
+	.tasks = sq_tasks,
 };

@@ -7,6 +7,7 @@
 #include "store_audit.h"
 #include "store_backend.h"
 #include "store_web.h"
+#include "util.h"
 #include "task_json.h"
 
 /* A grant of access as an audit entry's JSON: never the secret itself. */
@@ -120,4 +121,92 @@ store_web_herd(struct store *st, int64_t until, web_herd_fn fn, void *arg, struc
 	if (st->standin)
 		return ST_OK;
 	return st->ops->web->herd(st, until, fn, arg, e);
+}
+
+/* s with text inserted before the first (or, last, the last) occurrence of
+ * at, malloc'd; NULL when at is not there. */
+static char *
+insert_at(const char *s, const char *at, int last, const char *text)
+{
+	const char *p = strstr(s, at);
+	for (const char *q = p; last && q; q = strstr(q + 1, at))
+		p = q;
+	if (!p)
+		return NULL;
+	return xasprintf("%.*s%s%s", (int)(p - s), s, text, p);
+}
+
+int
+store_web_task_walk(struct store *st, const struct task_filter *f, struct web_keyset from,
+    long examine, task_fn fn, void *arg, int *cut, struct web_keyset *next, struct err *e)
+{
+	*cut = 0;
+	if (st->standin)
+		return ST_OK;
+	const struct sql_dialect *d = st->ops->web->dialect(st);
+	char c = d->param;
+	/* Where the walk stops: the examine-th task from `from`, from the
+	 * ordering index alone. */
+	/* The key's own bound, beside the row value's, is the index's range. */
+	char *end_sql = xasprintf("WITH w AS (SELECT %s AS k, %s AS s FROM tasks WHERE deleted_at"
+	    " IS NULL AND %s >= %c1 AND (%s, %s) > (%c1, %c2) ORDER BY %s, %s LIMIT %c3) SELECT k, s,"
+	    " (SELECT count(*) FROM w) FROM w ORDER BY k DESC, s DESC LIMIT 1", d->order_key, d->seq,
+	    d->order_key, c, d->order_key, d->seq, c, c, d->order_key, d->seq, c);
+	struct row p;
+	p.n = p.nowned = 0;
+	row_int(&p, from.key);
+	row_int(&p, from.seq);
+	row_int(&p, examine);
+	struct web_keyset end;
+	long n = 0;
+	int found = 0;
+	int rc = st->ops->web->keyset(st, end_sql, &p, &end, &n, &found, e);
+	row_free(&p);
+	if (rc || !found)
+		return rc;
+	/* The listing's own statement, within (from, end] and with each
+	 * task's keyset after its columns. */
+	char *list = store_sql_task_list_text(d, f, 0, SQL_TEXT_WALK, NULL, &p);
+	char *keys = xasprintf(", %s, %s", d->order_key, d->seq);
+	int k = p.n + 1;
+	char *range = xasprintf(" AND %s BETWEEN %c%d AND %c%d AND (%s, %s) > (%c%d, %c%d)"
+	    " AND (%s, %s) <= (%c%d, %c%d)", d->order_key, c, k, c, k + 2, d->order_key, d->seq,
+	    c, k, c, k + 1, d->order_key, d->seq, c, k + 2, c, k + 3);
+	char *with_keys = insert_at(list, " FROM tasks WHERE ", 0, keys);
+	char *sql = with_keys ? insert_at(with_keys, " ORDER BY ", 1, range) : NULL;
+	free(list);
+	free(keys);
+	free(range);
+	free(with_keys);
+	if (!sql) {
+		row_free(&p);
+		return err_set(e, ST_ERR, "listing tasks: the listing's statement has changed shape");
+	}
+	row_int(&p, from.key);
+	row_int(&p, from.seq);
+	row_int(&p, end.key);
+	row_int(&p, end.seq);
+	struct web_keyset last = from;
+	long given = 0;
+	rc = st->ops->web->tasks(st, sql, &p, f->limit, fn, arg, &last, &given, e);
+	row_free(&p);
+	if (rc)
+		return rc;
+	if (f->limit > 0 && given >= f->limit) {
+		*cut = 1;
+		*next = last;
+	} else if (n >= examine) {
+		*cut = 1;
+		*next = end;
+	}
+	return ST_OK;
+}
+
+int
+store_web_task_page(struct store *st, const struct task_filter *f, task_fn fn, void *arg,
+    struct err *e)
+{
+	if (st->standin || !st->ops->web->task_page)
+		return store_task_list(st, f, fn, arg, e);
+	return st->ops->web->task_page(st, f, fn, arg, e);
 }

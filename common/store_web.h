@@ -7,6 +7,8 @@
 #include <stdint.h>
 
 #include "store.h"
+#include "store_sql.h"
+#include "task_fields.h"
 
 struct web_token {
 	char name[65];
@@ -49,6 +51,31 @@ int store_web_herd(struct store *st, int64_t until, web_herd_fn fn, void *arg, s
 	" AND deleted_at IS NULL AND next_run_at IS NOT NULL AND next_run_at <= " until \
 	" GROUP BY next_run_at, kind, cron, tz, every, anchor, not_before, ends_at"
 
+/* The tasks page's search for a text too short for the trigram index
+ * (under three characters), which would otherwise read every task: a
+ * walk of the tasks in next-run order after `from` (a keyset: the order's
+ * key and insertion sequence; WEB_KEYSET_START for the first), reading at
+ * most `examine` tasks, giving fn those f selects (at most f->limit).
+ * *cut = 1 when the walk stopped before the end of the tasks, and `next`
+ * is then where to go on from (after the last task given when f->limit
+ * were, else after the last task read). */
+struct web_keyset {
+	int64_t key;             /* next_run_at, or INT64_MAX when it has none */
+	int64_t seq;             /* insertion order */
+};
+#define WEB_KEYSET_START ((struct web_keyset){INT64_MIN, INT64_MIN})
+#define WEB_WALK_EXAMINE 5000    /* tasks a short text's search reads, at most */
+#define WEB_WALK_EXAMINE_TEXT "5,000"
+int store_web_task_walk(struct store *st, const struct task_filter *f, struct web_keyset from,
+    long examine, task_fn fn, void *arg, int *cut, struct web_keyset *next, struct err *e);
+
+/* The tasks page's listing of f's tasks (at most f->limit, a page):
+ * store_task_list, but on PostgreSQL planned for that page, not as a
+ * cursor that walks the tasks in order (which, for a text the trigram
+ * index finds in a thousand tasks, read half the tasks to fill a page). */
+int store_web_task_page(struct store *st, const struct task_filter *f, task_fn fn, void *arg,
+    struct err *e);
+
 /* What a backend provides for them (store_backend.h's store_ops.web). */
 struct web_store_ops {
 	int (*token_add)(struct store *st, const struct web_token *t, struct err *e);
@@ -61,6 +88,19 @@ struct web_store_ops {
 	int (*hook_event)(struct store *st, const char *task_id, const char *key,
 	    const char *body_sha256, int64_t now, struct err *e); /* ST_REFUSED: seen */
 	int (*herd)(struct store *st, int64_t until, web_herd_fn fn, void *arg, struct err *e);
+	const struct sql_dialect *(*dialect)(struct store *st);
+	/* The first row of sql (freed; parameters p): two integers and a
+	 * count; *found = 0 when it has none. */
+	int (*keyset)(struct store *st, char *sql, const struct row *p, struct web_keyset *k,
+	    long *n, int *found, struct err *e);
+	/* The tasks of sql (freed; parameters p), each row task_read's
+	 * columns then its keyset, into fn; how many it was given and the
+	 * keyset of the last. */
+	int (*tasks)(struct store *st, char *sql, const struct row *p, long limit, task_fn fn,
+	    void *arg, struct web_keyset *last, long *given, struct err *e);
+	/* store_web_task_page; NULL: store_task_list is planned so already. */
+	int (*task_page)(struct store *st, const struct task_filter *f, task_fn fn, void *arg,
+	    struct err *e);
 };
 
 #endif
