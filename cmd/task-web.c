@@ -115,6 +115,11 @@ send_resp(struct MHD_Connection *c, const struct web_resp *rs)
 		MHD_add_response_header(r, "Location", rs->location);
 	if (rs->set_cookie[0])
 		MHD_add_response_header(r, "Set-Cookie", rs->set_cookie);
+	if (rs->link_next[0]) {
+		char s[sizeof rs->link_next + 16];
+		snprintf(s, sizeof s, "<%s>; rel=\"next\"", rs->link_next);
+		MHD_add_response_header(r, "Link", s);
+	}
 	if (rs->retry_after) {
 		char s[16];
 		snprintf(s, sizeof s, "%d", rs->retry_after);

@@ -22,6 +22,7 @@
 #include "taskargs.h"
 #include "web_api.h"
 #include "web_http.h"
+#include "web_search.h"
 
 #define API_LIST_MAX 1000        /* objects in one answer, at most */
 
@@ -213,7 +214,35 @@ web_api_get(struct web *w, const struct web_req *rq, const struct web_who *who, 
 			return 1;
 		}
 		f.limit = c.left;
-		rc = store_task_list(w->st, &f, take_task, &c, &e);
+		if (!f.text || !web_search_short(f.text)) {
+			rc = store_task_list(w->st, &f, take_task, &c, &e);
+			return list_answer(rs, rc, c.arr, &e);
+		}
+		/* A text too short for the trigram index: a bounded walk, and
+		 * a Link header to go on from where it stopped. */
+		struct web_keyset from, next;
+		int cut = 0;
+		if (!web_search_after(rq, &from)) {
+			cJSON_Delete(c.arr);
+			web_error(rs, 400, 1, "bad 'after' (KEY.SEQ, from a Link header)");
+			return 1;
+		}
+		rc = store_web_task_walk(w->st, &f, from, WEB_WALK_EXAMINE, take_task, &c, &cut,
+		    &next, &e);
+		if (!rc && cut) {
+			static const char *const keep[] = {"status", "scope", "limit", NULL};
+			struct buf link = {0};
+			web_search_next(&link, "/api/tasks", rq, f.text, keep, "&", next);
+			int fits = link.len < sizeof rs->link_next;
+			if (fits)
+				memcpy(rs->link_next, link.data, link.len + 1);
+			buf_free(&link);
+			if (!fits) {
+				cJSON_Delete(c.arr);
+				web_error(rs, 400, 1, "the query is too long to go on from");
+				return 1;
+			}
+		}
 		return list_answer(rs, rc, c.arr, &e);
 	}
 	if (path_id(rq->path, "/api/tasks/", id, sizeof id, &rest) && !*rest) {

@@ -41,6 +41,7 @@ struct web_resp {
 	struct buf body;
 	char location[512];          /* a redirect's, or "" */
 	char set_cookie[256];        /* or "" */
+	char link_next[1024];        /* a Link header's next page, or "" */
 	int retry_after;             /* seconds, 0: none */
 	int cacheable;               /* a static file: may be kept an hour */
 	char log[600];               /* a line task-web prints on stderr, or "" */

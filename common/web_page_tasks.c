@@ -14,6 +14,7 @@
 #include "web_http.h"
 #include "web_layout.h"
 #include "web_pages.h"
+#include "web_search.h"
 
 #define PAGE_TASKS 500           /* rows of the tasks page, at most */
 
@@ -78,48 +79,6 @@ task_row(struct buf *b, struct web *w, const struct web_who *who, const struct t
 	buf_puts(b, "</tr>\n");
 }
 
-/* Characters of UTF-8 s. */
-static size_t
-utf8_chars(const char *s)
-{
-	size_t n = 0;
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
-	return n;
-}
-
-/* ?after=KEY.SEQ, a keyset of a continue link; absent: the start.  0 when bad. */
-static int
-keyset_parse(const char *s, struct web_keyset *k)
-{
-	if (!s)
-		return 1;
-	char *end;
-	errno = 0;
-	long long key = strtoll(s, &end, 10);
-	if (end == s || *end != '.' || errno)
-		return 0;
-	const char *q = end + 1;
-	long long seq = strtoll(q, &end, 10);
-	if (end == q || *end || errno)
-		return 0;
-	k->key = key;
-	k->seq = seq;
-	return 1;
-}
-
-/* s percent-encoded as a query's value. */
-static void
-url_arg(struct buf *b, const char *s)
-{
-	for (const unsigned char *c = (const unsigned char *)s; c && *c; c++) {
-		if (isalnum(*c) || strchr("-._~", *c))
-			buf_add(b, (const char *)c, 1);
-		else
-			buf_printf(b, "%%%02X", *c);
-	}
-}
-
 /* The end of a search cut short: how far it read, and a link that goes on
  * from there with the same filter. */
 static void
@@ -127,20 +86,12 @@ cut_note(struct buf *b, const struct web_req *rq, const struct task_filter *f, l
     struct web_keyset next)
 {
 	buf_printf(b, "</table><p class=\"muted\" id=\"cut\">%ld task%s found; the search was cut"
-	    " short (%s, in next-run order). <a href=\"/tasks?q=", n, n == 1 ? "" : "s",
+	    " short (%s, in next-run order). <a href=\"", n, n == 1 ? "" : "s",
 	    n >= PAGE_TASKS ? "a page is full" : "a short text is looked for in "
 	    WEB_WALK_EXAMINE_TEXT " tasks at a time");
-	url_arg(b, f->text);
-	static const char *const keep[] = {"status", "scope", "sort"};
-	for (size_t i = 0; i < sizeof keep / sizeof *keep; i++) {
-		const char *v = web_arg(rq->query, rq->nquery, keep[i]);
-		if (v && *v) {
-			buf_printf(b, "&amp;%s=", keep[i]);
-			url_arg(b, v);
-		}
-	}
-	buf_printf(b, "&amp;after=%lld.%lld\" id=\"continue\">Continue the search</a></p></div>\n",
-	    (long long)next.key, (long long)next.seq);
+	static const char *const keep[] = {"status", "scope", "sort", NULL};
+	web_search_next(b, "/tasks", rq, f->text, keep, "&amp;", next);
+	buf_puts(b, "\" id=\"continue\">Continue the search</a></p></div>\n");
 }
 
 int
@@ -190,9 +141,9 @@ web_tasks_page(struct web *w, const struct web_req *rq, const struct web_who *wh
 	struct rows r = {w, who, xcalloc(PAGE_TASKS, sizeof(struct task)), 0};
 	f.limit = PAGE_TASKS;
 	/* A text too short for the trigram index: a bounded walk, said so. */
-	struct web_keyset from = WEB_KEYSET_START, next;
-	int cut = 0, rc, walk = f.text && utf8_chars(f.text) < 3;
-	if (walk && !keyset_parse(web_arg(rq->query, rq->nquery, "after"), &from)) {
+	struct web_keyset from, next;
+	int cut = 0, rc, walk = f.text && web_search_short(f.text);
+	if (walk && !web_search_after(rq, &from)) {
 		free(r.t);
 		buf_free(&b);
 		web_error(rs, 400, 0, "bad 'after' (KEY.SEQ, from a continue link)");

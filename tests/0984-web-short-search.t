@@ -115,6 +115,38 @@ test_expect_success 'a bad place to go on from: 400, one line, nothing else' '
 	done
 '
 
+# api_names FILE: the names of the API answer FILE's tasks, in its order.
+api_names() {
+	python3 -c "import json, sys; [print(t[\"name\"]) for t in json.load(open(sys.argv[1]))]" "$1"
+}
+# next FILE: the API answer FILE's Link rel="next" target.
+next() {
+	sed -n 's|^Link: <\(/api/tasks?[^>]*\)>; rel="next"\r$|\1|p' "$1.h"
+}
+
+test_expect_success 'the API: a short text is the same bounded walk, going on by a Link header' '
+	test "$(req api "$url/api/tasks?q=zq&status=pending")" = 200 &&
+	api_names api >actual && echo "Zq one" >expect && test_cmp expect actual &&
+	next api >link &&
+	grep -q "^/api/tasks?q=zq&status=pending&after=[0-9-]*\.[0-9]*$" link &&
+	test "$(req api2 "$url$(cat link)")" = 200 &&
+	api_names api2 >actual && echo "zQ two" >expect && test_cmp expect actual &&
+	test -z "$(next api2)"
+'
+
+test_expect_success 'the API: a full answer goes on after its last task; a long text has no link' '
+	test "$(req full "$url/api/tasks?q=sk&limit=3")" = 200 &&
+	api_names full >actual && printf "task 0\ntask 1\ntask 2\n" >expect && test_cmp expect actual &&
+	next full >link && grep -q "^/api/tasks?q=sk&limit=3&after=" link &&
+	test "$(req full2 "$url$(cat link)")" = 200 &&
+	api_names full2 >actual && printf "task 3\ntask 4\ntask 5\n" >expect && test_cmp expect actual &&
+	test "$(req long "$url/api/tasks?q=zQ%20t")" = 200 &&
+	api_names long >actual && echo "zQ two" >expect && test_cmp expect actual &&
+	! grep -qi "^Link:" long.h &&
+	test "$(req bad "$url/api/tasks?q=zq&after=1.x")" = 400 &&
+	grep -q "^{\"error\":\"bad '\''after'\''" bad
+'
+
 # plans_of WHAT FILE: the plan lines (PostgreSQL's log, since offset
 # $off) of the statements holding WHAT.
 plans_of() {
