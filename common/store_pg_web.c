@@ -8,14 +8,12 @@
 static int
 pg_token_add(struct store *st, const struct web_token *t, struct err *e)
 {
-	static const char q[] = "INSERT INTO web_tokens (name, hash, read_only, created_at)"
-	    " VALUES ($1, $2, $3, $4)";
 	struct pq_params p = {.n = 0};
 	pq_text(&p, t->name);
 	pq_text(&p, t->hash);
 	pq_int(&p, t->read_only);
 	pq_int(&p, t->created_at);
-	return pq_do(st, q, &p, NULL, "adding a token", e);
+	return pq_do(st, store_sql(pq_sql(st), SQL_WEB_TOKEN_ADD), &p, NULL, "adding a token", e);
 }
 
 static int
@@ -24,7 +22,8 @@ pg_token_del(struct store *st, const char *name, int *found, struct err *e)
 	struct pq_params p = {.n = 0};
 	long rows = 0;
 	pq_text(&p, name);
-	int rc = pq_do(st, "DELETE FROM web_tokens WHERE name = $1", &p, &rows, "revoking a token", e);
+	int rc = pq_do(st, store_sql(pq_sql(st), SQL_WEB_TOKEN_DEL), &p, &rows, "revoking a token",
+	    e);
 	*found = !rc && rows > 0;
 	return rc;
 }
@@ -49,9 +48,8 @@ token_row(const struct pq_lib *pq, const PGresult *r, int row, void *arg)
 static int
 pg_token_list(struct store *st, web_token_fn fn, void *arg, struct err *e)
 {
-	static const char q[] = "SELECT name, hash, read_only, created_at FROM web_tokens ORDER BY name";
 	struct list_arg la = {fn, arg};
-	return pq_each_row(st, q, NULL, 1000, token_row, &la, "reading the tokens", e);
+	return pq_each_row(st, store_sql(pq_sql(st), SQL_WEB_TOKEN_LIST), NULL, 1000, token_row, &la, "reading the tokens", e);
 }
 
 static int
@@ -77,7 +75,7 @@ pg_hook_get(struct store *st, const char *task_id, struct web_hook *h, int *foun
 	struct pq_params p = {.n = 0};
 	PGresult *r;
 	pq_text(&p, task_id);
-	int rc = pq_exec(st, "SELECT token_hash, secret FROM web_hooks WHERE task_id = $1", &p, &r,
+	int rc = pq_exec(st, store_sql(pq_sql(st), SQL_WEB_HOOK_GET), &p, &r,
 	    "reading a trigger", e);
 	if (rc)
 		return rc;
@@ -93,14 +91,13 @@ static int
 pg_hook_event(struct store *st, const char *task_id, const char *key, const char *body_sha256,
     int64_t now, struct err *e)
 {
-	static const char q[] = "INSERT INTO web_hook_events (task_id, key, at, body_sha256)"
-	    " VALUES ($1, $2, $3, $4)";
 	struct pq_params p = {.n = 0};
 	pq_text(&p, task_id);
 	pq_text(&p, key);
 	pq_int(&p, now);
 	pq_text(&p, body_sha256);
-	return pq_do(st, q, &p, NULL, "recording an event", e);
+	return pq_do(st, store_sql(pq_sql(st), SQL_WEB_HOOK_EVENT), &p, NULL, "recording an event",
+	    e);
 }
 
 struct herd_arg {

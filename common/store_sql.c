@@ -98,6 +98,13 @@ static const char *const alike[SQL_COUNT] = {
 	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (task_id, key) DO NOTHING",
 	[SQL_INPUT_BY_KEY] = "SELECT " INPUT_COLS " FROM run_inputs WHERE task_id = ?1 AND key = ?2",
 	[SQL_INPUT_BIND] = "UPDATE run_inputs SET run_id = ?2 WHERE id = ?1 AND run_id IS NULL",
+	[SQL_WEB_TOKEN_ADD] = "INSERT INTO web_tokens (name, hash, read_only, created_at)"
+	    " VALUES (?1, ?2, ?3, ?4)",
+	[SQL_WEB_TOKEN_DEL] = "DELETE FROM web_tokens WHERE name = ?1",
+	[SQL_WEB_TOKEN_LIST] = "SELECT name, hash, read_only, created_at FROM web_tokens ORDER BY name",
+	[SQL_WEB_HOOK_GET] = "SELECT token_hash, secret FROM web_hooks WHERE task_id = ?1",
+	[SQL_WEB_HOOK_EVENT] = "INSERT INTO web_hook_events (task_id, key, at, body_sha256)"
+	    " VALUES (?1, ?2, ?3, ?4)",
 };
 
 /* The statement b holds, in d's placeholders (none of our statements has

@@ -106,6 +106,12 @@ enum {
 	SQL_INPUT_ADD,          /* INPUT_COLS */
 	SQL_INPUT_BY_KEY,       /* task id, key; INPUT_COLS */
 	SQL_INPUT_BIND,         /* id, run id */
+	/* task-web's tokens and triggers (store_web.h) */
+	SQL_WEB_TOKEN_ADD,      /* name, hash, read_only, created_at */
+	SQL_WEB_TOKEN_DEL,      /* name */
+	SQL_WEB_TOKEN_LIST,     /* none; name, hash, read_only, created_at */
+	SQL_WEB_HOOK_GET,       /* task id; token_hash, secret */
+	SQL_WEB_HOOK_EVENT,     /* task id, key, at, body_sha256 */
 	/* PostgreSQL only: several rows in one statement, each parameter an
 	 * array of one column's values (store_sql_arrays), row after row. */
 	SQL_TASKS_UPDATE,       /* row_task(t, 1)'s columns as arrays */

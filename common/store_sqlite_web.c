@@ -7,9 +7,7 @@
 static int
 sq_token_add(struct store *st, const struct web_token *t, struct err *e)
 {
-	static const char q[] = "INSERT INTO web_tokens (name, hash, read_only, created_at)"
-	    " VALUES (?1, ?2, ?3, ?4)";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_WEB_TOKEN_ADD), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, t->name);
@@ -26,7 +24,7 @@ sq_token_add(struct store *st, const struct web_token *t, struct err *e)
 static int
 sq_token_del(struct store *st, const char *name, int *found, struct err *e)
 {
-	sqlite3_stmt *s = sq_stmt(st, "DELETE FROM web_tokens WHERE name = ?1", e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_WEB_TOKEN_DEL), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, name);
@@ -38,8 +36,7 @@ sq_token_del(struct store *st, const char *name, int *found, struct err *e)
 static int
 sq_token_list(struct store *st, web_token_fn fn, void *arg, struct err *e)
 {
-	static const char q[] = "SELECT name, hash, read_only, created_at FROM web_tokens ORDER BY name";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_WEB_TOKEN_LIST), e);
 	if (!s)
 		return ST_ERR;
 	int rc;
@@ -79,8 +76,7 @@ sq_hook_set(struct store *st, const char *task_id, const char *token_hash, const
 static int
 sq_hook_get(struct store *st, const char *task_id, struct web_hook *h, int *found, struct err *e)
 {
-	static const char q[] = "SELECT token_hash, secret FROM web_hooks WHERE task_id = ?1";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_WEB_HOOK_GET), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, task_id);
@@ -97,9 +93,7 @@ static int
 sq_hook_event(struct store *st, const char *task_id, const char *key, const char *body_sha256,
     int64_t now, struct err *e)
 {
-	static const char q[] = "INSERT INTO web_hook_events (task_id, key, at, body_sha256)"
-	    " VALUES (?1, ?2, ?3, ?4)";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_WEB_HOOK_EVENT), e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, task_id);
