@@ -103,6 +103,7 @@ bench() {
 	page "a run" "/runs/$run"
 	page "timeline" /timeline
 	page "API /api/tasks?limit=100" "/api/tasks?limit=100"
+	page "API /api/tasks?q=99 (2 characters)" "/api/tasks?q=99&limit=100"
 	page "API /api/runs?task=..." "/api/runs?task=$busy&limit=100"
 	kill "$pid" && wait "$pid" 2>/dev/null || true
 	pid=
