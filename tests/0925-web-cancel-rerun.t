@@ -2,7 +2,8 @@
 # task-web's run actions: a cancel ends any run in flight (not only those
 # of --overlap replace tasks), whichever program runs it (task-tick,
 # task-run), and records it cancelled with the token's name; a rerun of a
-# failed run queues one that the next pass carries out.  And
+# failed run, or Run now, queues one that the next pass carries out, on
+# another host too (TASK_HOST_ID).  And
 # --print-systemd writes nothing where systemd is not init.
 . "$AC_TOP/tests/lib.sh"
 . "$AC_TOP/tests/lib-web.sh"
@@ -42,7 +43,7 @@ task-add --manual --name ticked --exec "$PWD/slow" p >/dev/null
 task-add --manual --name fore --exec "$PWD/slow" p >/dev/null
 task-add --manual --name flaky --exec false p >/dev/null
 
-web_start
+TASK_HOST_ID=host-a web_start
 
 task-run --queue ticked >/dev/null 2>&1
 task-tick >tick.out 2>tick.err &
@@ -93,6 +94,15 @@ test_expect_success 'a rerun of a failed run: queued (202), carried out by the n
 	{ task-tick >out 2>err; test $? -le 1; } &&
 	task-log --task flaky --limit 0 --json | sed -n "s/.*\"trigger\":\"\([a-z]*\)\".*\"status\":\"\([a-z]*\)\".*/\1 \2/p" >actual &&
 	printf "manual failed\nmanual failed\n" >expect && test_cmp expect actual
+'
+
+test_expect_success 'Run now on one host'\''s task-web is carried out by another host'\''s ticker' '
+	task-add --manual --name elsewhere --exec true p >id &&
+	test "$(req body -X POST "$url/tasks/$(cat id)/run")" = 202 &&
+	{ TASK_HOST_ID=host-b task-tick >out 2>err; test $? -le 1; } &&
+	task-log --task elsewhere --json | sed -n "s/.*\"trigger\":\"\([a-z]*\)\".*\"status\":\"\([a-z]*\)\".*/\1 \2/p" >actual &&
+	echo "manual success" >expect && test_cmp expect actual &&
+	test "$(store_sql "SELECT count(*) FROM passes WHERE host = '\''host-b'\''")" = 1
 '
 
 test_expect_success 'task-edit --trigger-token new: a token that fires the task and reads nothing' '
