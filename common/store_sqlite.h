@@ -17,6 +17,11 @@ int sq_task_prefix(struct store *st, const struct id_range *ids, int trashed, ch
     int max, int *n, struct err *e);
 int sq_task_get(struct store *st, const char *id, struct task *t, struct err *e);
 int sq_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *arg, struct err *e);
+/* The tasks of statement s (each row task_read's columns, then, when tail
+ * is not NULL, two integers it keeps of the last row given) into fn, at
+ * most limit (<= 0: all); how many in *given (may be NULL).  Finalizes s. */
+int sq_task_rows(struct store *st, sqlite3_stmt *s, long limit, task_fn fn, void *arg,
+    int64_t tail[2], long *given, struct err *e);
 int sq_task_count(struct store *st, const struct task_filter *f, long *n, struct err *e);
 int sq_task_trash(struct store *st, const char *id, int64_t now, struct err *e);
 int sq_trash_restore(struct store *st, const char *id, char restored[37], struct err *e);

@@ -167,10 +167,23 @@ sq_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *ar
 	sqlite3_stmt *s = task_query(st, f, 0, "listing tasks", e);
 	if (!s)
 		return ST_ERR;
-	int rc, status = ST_OK;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	return sq_task_rows(st, s, 0, fn, arg, NULL, NULL, e);
+}
+
+int
+sq_task_rows(struct store *st, sqlite3_stmt *s, long limit, task_fn fn, void *arg,
+    int64_t tail[2], long *given, struct err *e)
+{
+	int rc = SQLITE_DONE, ncols = task_read_ncols(), status = ST_OK;
+	long n = 0;
+	while ((limit <= 0 || n < limit) && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct task t;
 		task_read(&t, sq_cell, s);
+		if (tail) {
+			tail[0] = sqlite3_column_int64(s, ncols);
+			tail[1] = sqlite3_column_int64(s, ncols + 1);
+		}
+		n++;
 		int stop = fn(&t, arg);
 		task_free(&t);
 		if (stop)
@@ -179,6 +192,8 @@ sq_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *ar
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		status = sq_err(st, e, "listing tasks");
 	sqlite3_finalize(s);
+	if (given)
+		*given = n;
 	return status;
 }
 

@@ -169,23 +169,11 @@ sq_tasks(struct store *st, char *sql, const struct row *p, long limit, task_fn f
 	sqlite3_stmt *s = sq_prepare_once(st, sql, p, "listing tasks", e);
 	if (!s)
 		return ST_ERR;
-	int rc, ncols = task_read_ncols(), status = ST_OK;
-	*given = 0;
-	while ((limit <= 0 || *given < limit) && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct task t;
-		task_read(&t, sq_cell, s);
-		last->key = sqlite3_column_int64(s, ncols);
-		last->seq = sqlite3_column_int64(s, ncols + 1);
-		++*given;
-		int stop = fn(&t, arg);
-		task_free(&t);
-		if (stop)
-			break;
-	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		status = sq_err(st, e, "listing tasks");
-	sqlite3_finalize(s);
-	return status;
+	int64_t tail[2] = {last->key, last->seq};
+	int rc = sq_task_rows(st, s, limit, fn, arg, tail, given, e);
+	last->key = tail[0];
+	last->seq = tail[1];
+	return rc;
 }
 
 const struct web_store_ops sq_web_ops = {
