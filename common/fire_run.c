@@ -1,6 +1,7 @@
 /* Starting claimed runs: their executor, environment and input, a task's
  * gate (--gate) first, and the runs that wait for a concurrency slot. */
 #define _GNU_SOURCE
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +56,14 @@ fire_job_cmd(const struct fire *f, const struct job *j, int64_t timeout_ms)
 static void
 launch(struct fire *f, struct job *j)
 {
+	/* The instant the run will be ended, from when it starts: an executor
+	 * started late (a wrapper, a busy machine) still ends in time. */
+	if (j->timeout_ms > 0) {
+		int64_t end = wall_ms() + j->timeout_ms;
+		char at[32];
+		snprintf(at, sizeof at, "%" PRId64 ".%03d", end / 1000, (int)(end % 1000));
+		fire_env_set(&j->envp, "TASK_DEADLINE", at);
+	}
 	struct exec_cmd c = fire_job_cmd(f, j, j->timeout_ms);
 	c.die_with_parent = 1;
 	exec_pool_start(f->pool, &c, j);

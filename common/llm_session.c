@@ -1,7 +1,6 @@
 /* llm_session.c: settings, the user's message, the conversation and the
  * rounds of tool calls of llm-call's model call (llm_session.h). */
 #define _DEFAULT_SOURCE
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include "mcp_client.h"
 #include "opt.h"
 #include "outcome.h"
+#include "run_deadline.h"
 #include "spend.h"
 #include "store.h"
 #include "task.h"
@@ -249,16 +249,13 @@ resolve_limits(struct llm_session *s, const struct config *cf, struct err *e)
 		lc->connect_timeout_ms = lc->timeout_ms;
 	lc->retries = retries >= 0 ? (int)retries : LLM_SESSION_RETRIES;
 	double d = s->deadline;
-	if (d <= 0) {
-		/* In a run, end in time to say why and be recorded before
-		 * task-tick ends the run at its timeout. */
-		const char *tt = getenv("TASK_TIMEOUT");
-		long run = tt ? strtol(tt, NULL, 10) : 0;
-		long margin = run / 20 < 1 ? 1 : run / 20 > 30 ? 30 : run / 20;
-		d = run > 0 ? (double)(run > margin ? run - margin : run) : LLM_SESSION_DEADLINE;
-	}
+	int64_t left_ms = -1;
+	/* In a run, end in time to say why and be recorded before task-tick
+	 * ends the run at its timeout. */
+	if (d <= 0 && !run_deadline(&d, &left_ms))
+		d = LLM_SESSION_DEADLINE;
 	s->deadline = d;
-	lc->deadline_ms = mono_ms() + (int64_t)(d * 1000);
+	lc->deadline_ms = mono_ms() + (left_ms >= 0 ? left_ms : (int64_t)(d * 1000));
 	return agent_max_calls(cf, &s->max_calls, e);
 }
 

@@ -433,6 +433,15 @@ mono_ms(void)
 }
 
 int64_t
+wall_ms(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+		return 0;
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t
 year_of(int64_t t)
 {
 	int64_t y;

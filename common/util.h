@@ -69,11 +69,12 @@ void time_fmt_utc(int64_t t, char *buf, size_t n); /* 2026-11-23T06:00:00Z */
 void duration_fmt(int64_t ms, char *buf, size_t n); /* for people: 3ms, 1.2s, 2m05s; "-" if < 0 */
 int time_parse_rfc3339(const char *s, int64_t *t); /* offset or Z required; 0 ok, -1 not one */
 int64_t mono_ms(void);                          /* a monotonic clock (counting suspends), ms */
+int64_t wall_ms(void);                          /* the system's clock (never TASK_NOW), ms */
 int64_t days_from_civil(int64_t y, unsigned m, unsigned d);
 void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d);
 int days_in_month(int64_t y, unsigned m);
-int weekday_from_days(int64_t z);
-int64_t year_of(int64_t t);                     /* the year of an instant (or a local time) */               /* 0 = Sunday */
+int weekday_from_days(int64_t z);               /* 0 = Sunday */
+int64_t year_of(int64_t t);                     /* the year of an instant (or a local time) */
 
 /* Identifiers. */
 int uuid4(char out[37]);                        /* random v4 UUID; -1 if no randomness */

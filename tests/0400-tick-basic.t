@@ -46,9 +46,17 @@ test_expect_success 'the executor gets the prompt on stdin and the TASK_* enviro
 		--mcp notes,files --mcp github --mcp-allow "mcp__notes__read_*" --mcp-allow "mcp__github__*" \
 		--exec "$PWD/show-env \"two words\" '\''\$HOME'\'' a\\ b" "line one
 line two") &&
+	before=$(date +%s) &&
 	TASK_NOW=2026-11-23T07:00:00Z task-tick >out &&
+	after=$(date +%s) &&
 	run=$(sed "s/.*\"run_id\":\"\([0-9a-f-]*\)\".*/\1/" out) &&
-	run_output "$run" | sed "s|^TASK_OUTCOME_FILE=${TMPDIR:-/tmp}/agentcron-outcome-......$|TASK_OUTCOME_FILE=<private file>|" >actual &&
+	run_output "$run" >log &&
+	# The instant the run would be ended: its start (the real clock, not
+	# TASK_NOW) plus the timeout, to the millisecond.
+	deadline=$(sed -n "s/^TASK_DEADLINE=\([0-9]*\)\.[0-9][0-9][0-9]$/\1/p" log) &&
+	test "$deadline" -ge $((before + 600)) && test "$deadline" -le $((after + 600)) &&
+	sed -e "s|^TASK_OUTCOME_FILE=${TMPDIR:-/tmp}/agentcron-outcome-......$|TASK_OUTCOME_FILE=<private file>|" \
+		-e "s|^TASK_DEADLINE=$deadline\.[0-9]*$|TASK_DEADLINE=<start + 600 s>|" log >actual &&
 	cat >expect <<-EOF &&
 	line one
 	line two
@@ -61,6 +69,7 @@ line two") &&
 	TASK_CHANNEL=ch1
 	TASK_CONTEXT=ctx1
 	TASK_DB=$TASK_DB
+	TASK_DEADLINE=<start + 600 s>
 	TASK_FALLBACK_MODELS=
 	TASK_ID=$id
 	TASK_INTENT=in1

@@ -46,4 +46,22 @@ test_expect_success 'in a run of timeout 5: llm-call ends itself first, the run 
 	test $(($(requests) - n)) -le 3
 '
 
+# A wrapper that starts llm-call 2 s into a run of timeout 5: counted from
+# its own start, llm-call would go on until 6 s and be ended at 5 without
+# saying why; counted from the run's start (TASK_DEADLINE) it ends at 4.
+test_expect_success 'started late in a run: llm-call still ends itself before the run is ended' '
+	cat >late <<-\EOF &&
+	#!/bin/sh
+	sleep 2
+	exec llm-call --tools --timeout 5
+	EOF
+	chmod +x late &&
+	TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T08:00:00Z --timeout 5 \
+		--exec "$PWD/late" --name late "[[loop]] [[slow=700]] go" >/dev/null &&
+	TASK_NOW=2026-11-23T08:00:00Z task-tick >out 2>err &&
+	grep -q "\"name\":\"late\".*\"status\":\"failed\",\"exit_code\":1" out &&
+	grep -q "no answer within the deadline of 4 s (--deadline)" err &&
+	! grep -q "timed out" err
+'
+
 test_done
