@@ -78,7 +78,7 @@ extern const struct fields task_fields, run_fields;
  * a repeatable flag of task-add and task-edit (a value may hold several
  * words separated by commas; '' alone clears the list), the same JSON
  * name as an MCP tool's array argument, the check of each word
- * (task_validate) and a line of task-show.  A new such field is a row of
+ * (task_validate), a line of task-show and of --help.  A new such field is a row of
  * word_lists (task_fields.c) beside its row of task_fields. */
 struct word_list {
 	const char *json;             /* the field's JSON name and MCP argument */
@@ -86,6 +86,7 @@ struct word_list {
 	const char *word, *words;     /* what one word is and what they are, for messages */
 	const char *label;            /* its line in task-show */
 	size_t off;                   /* its member of struct task: a char *, a JSON array */
+	const char *arg, *help;       /* its --help line: the value's name and what it does */
 };
 enum { WL_MCP, WL_MCP_ALLOW, WL_FALLBACK, WORD_LISTS };
 extern const struct word_list word_lists[WORD_LISTS];
@@ -99,7 +100,7 @@ extern const struct word_list word_lists[WORD_LISTS];
  * check) and its line in task-show (by its show kind, at its place).  Each
  * is the row of task_fields with the same JSON name.  A new such setting of
  * a kind already here is a row of task_inputs (task_fields.c) beside its
- * row of task_fields; its --help line is in task-add.c.
+ * row of task_fields, its --help line in the row (taskargs_help).
  *
  * Not rows here: the schedule (--cron, --daily, --weekly, --at, --plan,
  * --every, --manual, --heartbeat: exclusive flags making one value, its
@@ -144,6 +145,7 @@ struct task_input {
 	const char *label, *fmt, *zero, *most; /* task-show's line */
 	/* IN_TEXT: the check of a value set (task_validate), or NULL: any text */
 	int (*check)(const char *v, struct err *e);
+	const char *arg, *help;       /* its --help line: the value's name and what it does */
 };
 /* Where task-show prints a setting: a range of places. */
 enum { SHOW_AT_RUN = 10, SHOW_AT_NOTIFY = 20, SHOW_AT_END = 30, SHOW_AT_MAX = 40 };
