@@ -212,6 +212,33 @@ task_input_field(const struct task_input *in)
 
 const struct fields task_fields = {task_table, sizeof task_table / sizeof task_table[0]};
 const struct fields run_fields = {run_table, sizeof run_table / sizeof run_table[0]};
+const struct field_table field_tables[FIELD_TABLES] = {{"tasks", &task_fields}, {"runs", &run_fields}};
+
+/* The stored columns of the two tables that the numbered steps made. */
+#define FIELD_COLUMNS_BASE 80
+
+int
+fields_generation(void)
+{
+	int n = 0;
+	for (int t = 0; t < FIELD_TABLES; t++)
+		for (size_t i = 0; i < field_tables[t].fs->n; i++)
+			n += field_tables[t].fs->f[i].column != NULL;
+	return n - FIELD_COLUMNS_BASE;
+}
+
+int
+fields_schema_version(int steps)
+{
+	return steps + FIELDS_UNIT * fields_generation();
+}
+
+void
+fields_schema_split(int version, int *steps, int *generation)
+{
+	*steps = version % FIELDS_UNIT;
+	*generation = version / FIELDS_UNIT;
+}
 
 /* Every column and, for an update, a keep flag each fit in a row. */
 _Static_assert(2 * sizeof task_table / sizeof task_table[0] + 8 <= ROW_MAX, "ROW_MAX too small");

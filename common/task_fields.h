@@ -1,8 +1,8 @@
 /* task_fields.h: the one description of the fields of a task and of a run:
  * for each its member, type, JSON name and column.  The JSON codec
  * (task_json.c) and the stores (store_sql.c and the backends) read and write
- * through these tables, so a new field is a member of its struct, a line in
- * its table (task_fields.c) and a migration in each backend.
+ * through these tables, so a new field is a member of its struct and a line
+ * in its table (task_fields.c); the stores add its column (fields_generation).
  *
  * A store's row is cells: NULL, an integer or text.  A field that this
  * agentcron cannot read as stored (a kind or status of a newer one,
@@ -69,6 +69,29 @@ struct fields {
 	size_t n;
 };
 extern const struct fields task_fields, run_fields;
+
+/* The store's table of each, in the order a store adds missing columns. */
+struct field_table {
+	const char *table;
+	const struct fields *fs;
+};
+enum { FIELD_TABLES = 2 };
+extern const struct field_table field_tables[FIELD_TABLES];
+
+/* A store's columns of the fields come from their rows: a field added
+ * after the numbered schema steps has no step of its own.  A store
+ * records, beside its steps, how many such columns it has (its fields
+ * generation: the stored columns of the tables beyond the 80 that the
+ * steps made); a store whose generation is behind the program's adds each
+ * column it lacks (of the type its field's type gives) when it is opened,
+ * and a store ahead of it is newer.  A row of these tables is therefore
+ * never removed while its column exists. */
+#define FIELDS_UNIT 1000              /* schema version = steps + FIELDS_UNIT * generation */
+int fields_generation(void);
+/* The schema version of a store with steps numbered steps and this
+ * program's columns; a stored version split into its parts. */
+int fields_schema_version(int steps);
+void fields_schema_split(int version, int *steps, int *generation);
 
 /* The member of obj that f describes, as a type *. */
 #define FIELD_OF(obj, f, type) ((type *)((char *)(obj) + (f)->off))
