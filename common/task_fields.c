@@ -81,6 +81,7 @@ static const struct field task_table[] = {
 	{"scope",               "scope",               FT_STR,        T(scope),                 F_IN, NULL},
 	{"origin",              "origin",              FT_STR,        T(origin),                F_IN, NULL},
 	{"keep",                "keep",                FT_STR,        T(keep),                  F_IN | F_OMIT, NULL},
+	{"comment",             "comment",             FT_STR,        T(comment),               F_IN | F_OMIT, NULL},
 	{"created_at",          "created_at",          FT_TIME,       T(created_at),            F_IN, NULL},
 	{"updated_at",          "updated_at",          FT_TIME,       T(updated_at),            F_IN, NULL},
 	{"deleted_at",          "deleted_at",          FT_TIME,       T(deleted_at),            F_IN, NULL},
@@ -124,6 +125,17 @@ const struct word_list word_lists[WORD_LISTS] = {
 };
 
 static const char *const overlap_names[] = {"queue", "skip", "replace", NULL};
+
+/* A comment is a line of task-show and of a crontab-like listing. */
+static int
+comment_check(const char *v, struct err *e)
+{
+	if (strpbrk(v, "\r\n"))
+		return err_set(e, ST_INVALID, "comment must be one line");
+	if (strlen(v) > TASK_COMMENT_MAX)
+		return err_set(e, ST_INVALID, "comment is longer than %d bytes", TASK_COMMENT_MAX);
+	return ST_OK;
+}
 
 /* The flags' order is the MCP arguments' order: their schemas follow the
  * other arguments of task_create and task_update. */
@@ -196,6 +208,11 @@ const struct task_input task_inputs[] = {
 		SHOW_KEEP, SHOW_AT_END + 3, "keeps:", NULL, NULL, NULL, NULL,
 		"DURATION|N|forever", "history kept: the runs younger than 30d, 12h..., the "
 		"newest N (20 or more), or all; default: the config's keep"},
+	{"comment", "comment", 0, IN_TEXT, 0, 0, NULL, "string",
+		"A note for people: why the task exists, who asked for it (one line). An empty string "
+		"removes it.", NULL,
+		SHOW_TEXT, SHOW_AT_END + 4, "comment:", NULL, NULL, NULL, comment_check,
+		"TEXT", "a note for people: why it exists, who asked for it (one line)"},
 };
 const size_t ntask_inputs = sizeof task_inputs / sizeof task_inputs[0];
 _Static_assert(sizeof task_inputs / sizeof task_inputs[0] <= TASK_INPUTS_MAX,
