@@ -229,7 +229,10 @@ task_input_field(const struct task_input *in)
 
 const struct fields task_fields = {task_table, sizeof task_table / sizeof task_table[0]};
 const struct fields run_fields = {run_table, sizeof run_table / sizeof run_table[0]};
-const struct field_table field_tables[FIELD_TABLES] = {{"tasks", &task_fields}, {"runs", &run_fields}};
+const struct field_table field_tables[FIELD_TABLES] = {
+	{"tasks", &task_fields},
+	{"runs", &run_fields},
+};
 
 /* The stored columns of the two tables that the numbered steps made. */
 #define FIELD_COLUMNS_BASE 80

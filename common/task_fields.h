@@ -101,8 +101,9 @@ void fields_schema_split(int version, int *steps, int *generation);
  * a repeatable flag of task-add and task-edit (a value may hold several
  * words separated by commas; '' alone clears the list), the same JSON
  * name as an MCP tool's array argument, the check of each word
- * (task_validate), a line of task-show and of --help.  A new such field is a row of
- * word_lists (task_fields.c) beside its row of task_fields. */
+ * (task_validate), a line of task-show and one of --help.  A new such
+ * field is a row of word_lists (task_fields.c) beside its row of
+ * task_fields. */
 struct word_list {
 	const char *json;             /* the field's JSON name and MCP argument */
 	const char *flag;             /* its long option, without "--" */
