@@ -395,7 +395,9 @@ pg_migrate(struct store *st, struct err *e)
 	char bump[96];
 	snprintf(bump, sizeof bump, "DELETE FROM agentcron_schema; INSERT INTO agentcron_schema"
 	    " VALUES (%d)", ours);
-	if ((rc = add_field_columns(st, e)) || (rc = pq_simple(st, bump, "creating the schema", e)))
+	/* Columns are only added: a store of this generation has them all. */
+	if ((gen < fields_generation() && (rc = add_field_columns(st, e))) ||
+	    (rc = pq_simple(st, bump, "creating the schema", e)))
 		goto fail;
 	return pq_simple(st, "COMMIT", "creating the schema", e);
 fail:

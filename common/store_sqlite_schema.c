@@ -457,7 +457,9 @@ sq_migrate(struct store *st, int *migrated, struct err *e)
 			goto fail;
 	char bump[64];
 	snprintf(bump, sizeof bump, "PRAGMA user_version = %d", ours);
-	if ((rc = add_field_columns(st, e)) || (rc = sq_exec(st, bump, e)))
+	/* Columns are only added: a store of this generation has them all. */
+	if ((gen < fields_generation() && (rc = add_field_columns(st, e))) || (rc = sq_exec(st, bump,
+	    e)))
 		goto fail;
 	return sq_exec(st, "COMMIT", e);
 fail:
