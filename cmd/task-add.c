@@ -314,6 +314,8 @@ add_flags(struct task_args *a, int argc, char **argv, int force, int if_missing,
 static void
 usage(FILE *f)
 {
+	struct buf settings = {0};
+	taskargs_help(&settings, 0);
 	fprintf(f,
 	    "usage: task-add [options] SCHEDULE [PROMPT...]\n"
 	    "       task-add --json - < tasks.jsonl\n"
@@ -341,51 +343,31 @@ usage(FILE *f)
 	    "  -z, --tz ZONE          IANA zone the schedule is read in (default: local)\n"
 	    "  -C, --context NAME     share a conversation across runs\n"
 	    "  -A, --attach PATH|URL  hand a file or URL to the model (repeatable)\n"
-	    "  -m, --model MODEL      -e, --exec COMMAND    -t, --timeout DURATION\n"
-	    "      --fallback-model MODEL  asked instead when the provider says the model does\n"
-	    "                         not exist or is retired (repeatable, in order)\n"
-	    "  -r, --retries N        retries of a failed run: a one-shot's (default %d), a\n"
-	    "                         recurring occurrence's (default %d, never past the next)\n"
-	    "      --pause-after N    pause a recurring task after N failed occurrences in a\n"
-	    "                         row (default %d; 0 never); task-edit --enable resumes it\n"
+	    "  -m, --model MODEL      -e, --exec COMMAND\n"
 	    "      --gate COMMAND     run first: exit 0 goes on, its output in {{gate}} (else\n"
 	    "                         after the prompt); 1 skips the run (no model call, no\n"
 	    "                         failure); anything else fails it\n"
-	    "      --gate-timeout DURATION   how long the gate may take (default 60s)\n"
-	    "      --deadline DURATION   an occurrence not started this late is missed\n"
-	    "      --overlap queue|skip|replace   an occurrence due while the last run goes on:\n"
-	    "                         waits for it (default), is skipped, or ends it\n"
 	    "      --intent, --channel TEXT, --payload JSON   routing data\n"
 	    "  -k, --key KEY          idempotency key: the same key never adds twice\n"
-	    "      --missed once|skip|all   what to do with runs missed while down\n"
 	    "      --jitter DURATION  fire up to this long after each instant\n"
 	    "      --notify COMMAND   is told of runs (and budget skips) as JSON\n"
-	    "      --notify-on LIST   which runs: failure,recovery,change,success,always,never\n"
-	    "                         (default: the config's notify_on, else failure,recovery)\n"
 	    "      --deliver TARGET   send each answer to TARGET (repeatable): webhook:URL,\n"
 	    "                         slack:URL, ntfy:URL, telegram:CHAT_ID, mailto:ADDRESS,\n"
 	    "                         exec:COMMAND, or @NAME of the config's deliver.NAME\n"
-	    "      --deliver-on LIST  which runs are delivered, as --notify-on (default: every\n"
-	    "                         run that ends)\n"
 	    "      --after TASK[:success|failure|any]   run once each time a run of TASK ends\n"
 	    "                         so (default success; repeatable), its answer as input;\n"
 	    "                         alone, the task runs only then (as --manual)\n"
-	    "      --budget AMOUNT/PERIOD  most its runs may spend a day, week or month:\n"
-	    "                         $2/day, 2usd/week, 200k/month (tokens), none\n"
-	    "      --mcp NAME[,NAME]  MCP servers of mcp.json its runs may use (repeatable)\n"
-	    "      --mcp-allow GLOB   only the MCP tools matching (repeatable)\n"
-	    "      --scope NAME       agents of this scope alone see it; its runs see only it\n"
-	    "      --keep DURATION|N|forever  history kept: runs younger than 30d, 12h..., or\n"
-	    "                         the newest N (20 or more); default: the config's keep\n"
 	    "      --disabled         add it disabled\n"
+	    "settings:\n"
+	    "%s"
 	    "output:\n"
 	    "  -f, --force            add even if a pending twin exists\n"
 	    "      --if-missing       a pending twin (the same schedule, prompt, name, executor,\n"
 	    "                         model and MCP servers) is no error: print its id, exit 0\n"
 	    "                         (without it a twin is refused, exit 4)\n"
 	    "  -j, --json             print the created task as JSON; with '-', read tasks as JSON\n"
-	    "  -h, --help, -V, --version\n",
-	    TASK_DEFAULT_RETRIES, TASK_DEFAULT_RECURRING_RETRIES, TASK_DEFAULT_PAUSE_AFTER);
+	    "  -h, --help, -V, --version\n", settings.data ? settings.data : "");
+	buf_free(&settings);
 }
 
 static int

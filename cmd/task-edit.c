@@ -155,6 +155,8 @@ new_trigger(struct store *st, const char *arg, int secret, int64_t now, struct e
 static void
 usage(FILE *f)
 {
+	struct buf settings = {0};
+	taskargs_help(&settings, 1);
 	fprintf(f,
 	    "usage: task-edit [--json] [task-add's options] ID\n"
 	    "  -c, --cron, -a, --at, -P, --plan, --daily, --weekly, --every, --manual,\n"
@@ -163,20 +165,20 @@ usage(FILE *f)
 	    "      --until WHEN, --count N, --not-before WHEN   a new end or start, counted\n"
 	    "                         from now (re-arms too); none and 0 remove them\n"
 	    "  -n, --name, -p, --prompt, -s, --system, -z, --tz, -C, --context,\n"
-	    "  -A, --attach, -m, --model, -e, --exec, -t, --timeout, -r, --retries,\n"
-	    "  --intent, --channel, --payload, -k, --key, --missed, --jitter, --notify,\n"
-	    "  --notify-on, --budget, --mcp, --mcp-allow, --scope, --overlap, --deadline,\n"
-	    "  --pause-after, --keep, --deliver (none removes them all), --deliver-on,\n"
-	    "  --gate, --gate-timeout, --fallback-model ('' removes them all)\n"
+	    "  -A, --attach, -m, --model, -e, --exec, --intent, --channel, --payload,\n"
+	    "  -k, --key, --jitter, --notify, --gate, --deliver (none removes them all),\n"
 	    "  --after TASK[:success|failure|any] (none removes them all)\n"
+	    "%s"
 	    "                         change that field; an empty value clears an optional one\n"
+	    "                         (a list: '' alone removes it all)\n"
 	    "      --enable, --disable   --enable also ends a pause for failures\n"
 	    "      --trigger-token new, --trigger-secret new   alone: a new token, or a secret\n"
 	    "                         for GitHub-style signatures, that fires the task through\n"
 	    "                         task-web's POST /hooks/TASK; printed once\n"
 	    "  -j, --json             print the changed task as JSON\n"
 	    "  -h, --help, -V, --version\n"
-	    "See task-add(1) for each option.\n");
+	    "See task-add(1) for each option.\n", settings.data ? settings.data : "");
+	buf_free(&settings);
 }
 
 static int

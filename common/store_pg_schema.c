@@ -8,10 +8,13 @@
 
 #include "store_pg_conn.h"
 #include "store_pg_schema.h"
+#include "task_fields.h"
 
 #define SCHEMA_LOCK 7306115113L   /* pg_advisory_xact_lock key of migrations */
 
-/* Step i takes the database from schema version i to i + 1. */
+/* Step i takes the database from schema version i to i + 1.  A new
+ * field's column is no step: the store adds it from the field's row
+ * (add_field_columns), and the version counts it (task_fields.h). */
 static const char *const migrations[] = {
 	/* 1 */
 	"CREATE TABLE tasks ("
@@ -315,16 +318,61 @@ static const char *const migrations[] = {
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
+/* The type of a field's column: what its cells are (task_fields.h). */
+static const char *
+column_type(const struct field *f)
+{
+	switch (f->type) {
+	case FT_INT:
+	case FT_BOOL: return "integer NOT NULL DEFAULT 0";
+	case FT_OPT_INT: return "integer";
+	default: return field_is_int(f) ? "bigint" : "text";
+	}
+}
+
+/* The columns of the fields tables that the store lacks, added from their
+ * rows (after the numbered steps: a step cannot use them); one statement
+ * a table, the columns there already skipped. */
+static int
+add_field_columns(struct store *st, struct err *e)
+{
+	int rc = ST_OK;
+	for (int t = 0; t < FIELD_TABLES && !rc; t++) {
+		const struct fields *fs = field_tables[t].fs;
+		struct buf b = {0};
+		buf_printf(&b, "ALTER TABLE %s", field_tables[t].table);
+		for (size_t i = 0, n = 0; i < fs->n; i++)
+			if (fs->f[i].column)
+				buf_printf(&b, "%s ADD COLUMN IF NOT EXISTS %s %s", n++ ? "," : "",
+				    fs->f[i].column, column_type(&fs->f[i]));
+		rc = pq_simple(st, b.data, "creating the schema", e);
+		buf_free(&b);
+	}
+	return rc;
+}
+
+/* The stored version: its numbered steps and its fields generation
+ * (task_fields.h), each at most ours. */
+static int
+newer(struct store *st, int version, struct err *e)
+{
+	int steps, gen;
+	fields_schema_split(version, &steps, &gen);
+	if (steps > SCHEMA_VERSION || gen > fields_generation())
+		return store_schema_newer(st, version, fields_schema_version(SCHEMA_VERSION), e);
+	return ST_OK;
+}
+
 int
 pg_migrate(struct store *st, struct err *e)
 {
-	int version, rc;
+	int version, steps, gen, rc, ours = fields_schema_version(SCHEMA_VERSION);
 	if ((rc = pg_schema_version(st, &version, e)))
 		return rc;
-	if (version == SCHEMA_VERSION)
+	if (version == ours)
 		return ST_OK;
-	if (version > SCHEMA_VERSION)
-		return store_schema_newer(st, version, SCHEMA_VERSION, e);
+	if ((rc = newer(st, version, e)))
+		return rc;
 	if (st->flags & STORE_READ && version == 0)
 		return ST_NOTFOUND;
 	char lock[96];
@@ -336,14 +384,21 @@ pg_migrate(struct store *st, struct err *e)
 	    (rc = pq_simple(st, "CREATE TABLE IF NOT EXISTS agentcron_schema (version integer NOT NULL)",
 	    "creating the schema", e)) || (rc = pg_schema_version(st, &version, e)))
 		goto fail;
-	for (; version < SCHEMA_VERSION; version++) {
-		char bump[96];
-		snprintf(bump, sizeof bump, "DELETE FROM agentcron_schema; INSERT INTO agentcron_schema"
-		    " VALUES (%d)", version + 1);
-		if ((rc = pq_simple(st, migrations[version], "creating the schema", e)) ||
-		    (rc = pq_simple(st, bump, "creating the schema", e)))
+	if (version == ours)
+		return pq_simple(st, "COMMIT", "creating the schema", e);
+	if ((rc = newer(st, version, e)))
+		goto fail;
+	fields_schema_split(version, &steps, &gen);
+	for (; steps < SCHEMA_VERSION; steps++)
+		if ((rc = pq_simple(st, migrations[steps], "creating the schema", e)))
 			goto fail;
-	}
+	char bump[96];
+	snprintf(bump, sizeof bump, "DELETE FROM agentcron_schema; INSERT INTO agentcron_schema"
+	    " VALUES (%d)", ours);
+	/* Columns are only added: a store of this generation has them all. */
+	if ((gen < fields_generation() && (rc = add_field_columns(st, e))) ||
+	    (rc = pq_simple(st, bump, "creating the schema", e)))
+		goto fail;
 	return pq_simple(st, "COMMIT", "creating the schema", e);
 fail:
 	pq_abort(st);

@@ -2,12 +2,16 @@
  * (PRAGMA user_version), each step in the same transaction as its version
  * bump so an interrupted upgrade leaves the old schema intact. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "store_sqlite_conn.h"
 #include "store_sqlite_schema.h"
+#include "task_fields.h"
 
 /* Schema steps; migrations[i] takes a store from user_version i to i + 1.
- * Step 1 is the first released schema (tests/fixtures/store-v1.db). */
+ * Step 1 is the first released schema (tests/fixtures/store-v1.db).  A
+ * new field's column is no step: the store adds it from the field's row
+ * (add_field_columns), and user_version counts it (task_fields.h). */
 static const char *const migrations[] = {
 	/* 1 */
 	"CREATE TABLE tasks ("
@@ -372,34 +376,93 @@ pragma_int(struct store *st, const char *sql, int *out, struct err *e)
 	return rc == SQLITE_ROW ? ST_OK : sq_err(st, e, "reading the schema version");
 }
 
+/* The type of a field's column: what its cells are (task_fields.h). */
+static const char *
+column_type(const struct field *f)
+{
+	if (f->type == FT_INT || f->type == FT_BOOL)
+		return "INTEGER NOT NULL DEFAULT 0";
+	return field_is_int(f) ? "INTEGER" : "TEXT";
+}
+
+/* The columns of the fields tables that the store lacks, added from their
+ * rows (after the numbered steps: a step cannot use them). */
+static int
+add_field_columns(struct store *st, struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc = ST_OK;
+	if (sqlite3_prepare_v2(sq_db(st), "SELECT count(*) FROM pragma_table_info(?1) WHERE name = ?2",
+	    -1, &s, NULL) != SQLITE_OK)
+		return sq_err(st, e, "reading the schema");
+	for (int t = 0; t < FIELD_TABLES && !rc; t++) {
+		const struct fields *fs = field_tables[t].fs;
+		for (size_t i = 0; i < fs->n && !rc; i++) {
+			const struct field *f = &fs->f[i];
+			if (!f->column)
+				continue;
+			sqlite3_reset(s);
+			if (sqlite3_bind_text(s, 1, field_tables[t].table, -1, SQLITE_STATIC) != SQLITE_OK ||
+			    sqlite3_bind_text(s, 2, f->column, -1, SQLITE_STATIC) != SQLITE_OK ||
+			    sqlite3_step(s) != SQLITE_ROW) {
+				rc = sq_err(st, e, "reading the schema");
+			} else if (sqlite3_column_int(s, 0) == 0) {
+				char *sql = xasprintf("ALTER TABLE %s ADD COLUMN %s %s", field_tables[t].table,
+				    f->column, column_type(f));
+				rc = sq_exec(st, sql, e);
+				free(sql);
+			}
+		}
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+/* The stored version: its numbered steps and its fields generation
+ * (task_fields.h), each at most ours. */
+static int
+newer(struct store *st, int version, struct err *e)
+{
+	int steps, gen;
+	fields_schema_split(version, &steps, &gen);
+	if (steps > SCHEMA_VERSION || gen > fields_generation())
+		return store_schema_newer(st, version, fields_schema_version(SCHEMA_VERSION), e);
+	return ST_OK;
+}
+
 int
 sq_migrate(struct store *st, int *migrated, struct err *e)
 {
-	int version;
+	int version, steps, gen, ours = fields_schema_version(SCHEMA_VERSION);
 	int rc = pragma_int(st, "PRAGMA user_version", &version, e);
 	if (rc)
 		return rc;
-	if (version == SCHEMA_VERSION)
+	if (version == ours)
 		return ST_OK;
-	if (version > SCHEMA_VERSION)
-		return store_schema_newer(st, version, SCHEMA_VERSION, e);
+	if ((rc = newer(st, version, e)))
+		return rc;
 	if ((rc = sq_exec(st, "BEGIN IMMEDIATE", e)))
 		return rc;
 	/* Another process may have migrated while we waited for the lock. */
 	if ((rc = pragma_int(st, "PRAGMA user_version", &version, e)))
 		goto fail;
-	for (; version < SCHEMA_VERSION; version++) {
-		*migrated = 1;
-		if ((rc = sq_exec(st, migrations[version], e)))
+	if (version == ours)
+		return sq_exec(st, "COMMIT", e);
+	if ((rc = newer(st, version, e)))
+		goto fail;
+	fields_schema_split(version, &steps, &gen);
+	*migrated = 1;
+	for (; steps < SCHEMA_VERSION; steps++)
+		if ((rc = sq_exec(st, migrations[steps], e)))
 			goto fail;
-		char bump[64];
-		snprintf(bump, sizeof bump, "PRAGMA user_version = %d", version + 1);
-		if ((rc = sq_exec(st, bump, e)))
-			goto fail;
-	}
+	char bump[64];
+	snprintf(bump, sizeof bump, "PRAGMA user_version = %d", ours);
+	/* Columns are only added: a store of this generation has them all. */
+	if ((gen < fields_generation() && (rc = add_field_columns(st, e))) || (rc = sq_exec(st, bump,
+	    e)))
+		goto fail;
 	return sq_exec(st, "COMMIT", e);
 fail:
 	sqlite3_exec(sq_db(st), "ROLLBACK", NULL, NULL, NULL);
 	return rc;
 }
-

@@ -42,6 +42,7 @@ enum overlap_policy { OVERLAP_QUEUE, OVERLAP_SKIP, OVERLAP_REPLACE, OVERLAP_COUN
 #define TASK_SCOPE_MAX 64
 #define TASK_GATE_TIMEOUT 60     /* seconds a gate may take, when its task does not say */
 #define TASK_GATE_TIMEOUT_MAX 86400
+#define TASK_COMMENT_MAX 500   /* bytes of a comment */
 /* Retries past any count of failures: a one-shot that backs off until it
  * succeeds, as Kai's do.  A plain number, so the firing rule "attempt <=
  * retries" needs no case of its own. */
@@ -106,6 +107,7 @@ struct task {
 	char *output_hash;         /* of its last successful run's output, for `change` */
 	char *keep;                /* how much history it keeps (history.h: "30d", "500",
 	                              "forever"), or NULL: the configured default */
+	char *comment;             /* for people: why it exists, who asked (one line), or NULL */
 	int arming;                /* bumped each time the schedule is set again: an instant
 	                              that already ran is a new occurrence in a new arming */
 	int64_t last_success_at;   /* when its last successful run ended, or TIME_NONE */

@@ -10,6 +10,8 @@
 #define T(m) offsetof(struct task, m), sizeof(((struct task *)0)->m)
 #define R(m) offsetof(struct run, m), sizeof(((struct run *)0)->m)
 #define NONE 0, 0
+#define STR(x) STR_(x)    /* a number's macro as a string, for --help texts */
+#define STR_(x) #x
 
 static const struct field_enum kinds = {task_kind_name, task_kind_parse, -1};
 static const struct field_enum statuses = {task_status_name, task_status_parse, -1};
@@ -79,6 +81,7 @@ static const struct field task_table[] = {
 	{"scope",               "scope",               FT_STR,        T(scope),                 F_IN, NULL},
 	{"origin",              "origin",              FT_STR,        T(origin),                F_IN, NULL},
 	{"keep",                "keep",                FT_STR,        T(keep),                  F_IN | F_OMIT, NULL},
+	{"comment",             "comment",             FT_STR,        T(comment),               F_IN | F_OMIT, NULL},
 	{"created_at",          "created_at",          FT_TIME,       T(created_at),            F_IN, NULL},
 	{"updated_at",          "updated_at",          FT_TIME,       T(updated_at),            F_IN, NULL},
 	{"deleted_at",          "deleted_at",          FT_TIME,       T(deleted_at),            F_IN, NULL},
@@ -112,65 +115,104 @@ static const struct field run_table[] = {
 const struct word_list word_lists[WORD_LISTS] = {
 	/* JSON name and MCP argument, flag, a word, the words, task-show's line, member */
 	[WL_MCP] = {"mcp", "mcp", "server name", "server names", "mcp servers:",
-		offsetof(struct task, mcp)},
+		offsetof(struct task, mcp), "NAME[,NAME]",
+		"MCP servers of mcp.json its runs may use (repeatable)"},
 	[WL_MCP_ALLOW] = {"mcp_allow", "mcp-allow", "pattern", "tool patterns", "mcp allow:",
-		offsetof(struct task, mcp_allow)},
+		offsetof(struct task, mcp_allow), "GLOB", "only the MCP tools matching (repeatable)"},
 	[WL_FALLBACK] = {"fallback_models", "fallback-model", "model", "model names", "fallbacks:",
-		offsetof(struct task, fallback_models)},
+		offsetof(struct task, fallback_models), "MODEL", "asked instead when the provider says "
+		"the model does not exist or is retired (repeatable, in order)"},
 };
 
 static const char *const overlap_names[] = {"queue", "skip", "replace", NULL};
+
+/* A comment is a line of task-show and of a crontab-like listing. */
+static int
+comment_check(const char *v, struct err *e)
+{
+	if (strpbrk(v, "\r\n"))
+		return err_set(e, ST_INVALID, "comment must be one line");
+	if (strlen(v) > TASK_COMMENT_MAX)
+		return err_set(e, ST_INVALID, "comment is longer than %d bytes", TASK_COMMENT_MAX);
+	return ST_OK;
+}
 
 /* The flags' order is the MCP arguments' order: their schemas follow the
  * other arguments of task_create and task_update. */
 const struct task_input task_inputs[] = {
 	{"timeout", "timeout", 't', IN_SECONDS, 1, 0, NULL, NULL, NULL, NULL,
-		SHOW_SECONDS, SHOW_AT_RUN, "timeout:", NULL, NULL, NULL, NULL},
+		SHOW_SECONDS, SHOW_AT_RUN, "timeout:", NULL, NULL, NULL, NULL,
+		"DURATION", "how long a run may take before it is ended"},
 	{"gate_timeout", "gate-timeout", 0, IN_SECONDS, 1, -1, NULL, NULL, NULL, NULL,
-		SHOW_NONE, 0, NULL, NULL, NULL, NULL, NULL},
+		SHOW_NONE, 0, NULL, NULL, NULL, NULL, NULL,
+		"DURATION", "how long the gate may take (default " STR(TASK_GATE_TIMEOUT) "s)"},
 	{"missed", "missed", 0, IN_ENUM, 0, -1, "use once, skip or all", NULL, NULL, NULL,
-		SHOW_ENUM, SHOW_AT_RUN + 3, "missed:", NULL, NULL, NULL, NULL},
+		SHOW_ENUM, SHOW_AT_RUN + 3, "missed:", NULL, NULL, NULL, NULL,
+		"once|skip|all", "what to do with runs missed while down: run once "
+		"(default), skip them, or run each"},
 	{"scope", "scope", 0, IN_TEXT, 0, 0, NULL, "string",
 		"Scope of the task (letters, digits, '.', '_', '-'): only agents of that scope see it, "
 		"its runs see only that scope's tasks and share conversations only within it. A "
 		"session that has a scope makes every task in it.", NULL,
-		SHOW_TEXT, SHOW_AT_END + 2, "scope:", NULL, NULL, NULL, task_scope_check},
+		SHOW_TEXT, SHOW_AT_END + 2, "scope:", NULL, NULL, NULL, task_scope_check,
+		"NAME", "agents of this scope alone see it; its runs see only the tasks of "
+		"that scope"},
 	{"overlap", "overlap", 0, IN_ENUM, 0, OVERLAP_QUEUE, "use queue, skip or replace", "string",
 		"What an occurrence due while the task still runs does: queue (the default: the "
 		"latest one runs as soon as the run ends), skip (recorded as skipped) or replace (the "
 		"running run is ended and recorded cancelled).", overlap_names,
-		SHOW_ENUM, SHOW_AT_RUN + 5, "overlap:", NULL, NULL, NULL, NULL},
+		SHOW_ENUM, SHOW_AT_RUN + 5, "overlap:", NULL, NULL, NULL, NULL,
+		"queue|skip|replace", "an occurrence due while the last run goes on: waits for it "
+		"(default), is skipped, or ends it"},
 	{"budget", "budget", 0, IN_BUDGET, 0, 0, NULL, "string",
 		"Most the task may spend per day, week or month: dollars ('$2/day', '2usd/week') or "
 		"tokens ('200k/month', '1.5M/day'). Over it, its runs are skipped until the next "
 		"period. 'none' removes it.", NULL,
-		SHOW_BUDGET, SHOW_AT_END + 1, "budget:", NULL, NULL, NULL, NULL},
+		SHOW_BUDGET, SHOW_AT_END + 1, "budget:", NULL, NULL, NULL, NULL,
+		"AMOUNT/PERIOD", "most its runs may spend a day, week or month: $2/day, 2usd/week, "
+		"200k/month (tokens), none"},
 	{"notify_on", "notify-on", 0, IN_RUNS_ON, 0, 0, NULL, "string",
 		"Which runs the notify hook hears of, comma-separated: failure, recovery, change "
 		"(output differs from the last success's), success, always, never. Default: "
 		"'failure,recovery'; an empty string goes back to it.", NULL,
-		SHOW_TEXT, SHOW_AT_NOTIFY, "notify on:", NULL, NULL, NULL, NULL},
+		SHOW_TEXT, SHOW_AT_NOTIFY, "notify on:", NULL, NULL, NULL, NULL,
+		"LIST", "which runs --notify hears of: failure,recovery,change,success,always,never "
+		"(default: the config's notify_on, else failure,recovery)"},
 	{"deliver_on", "deliver-on", 0, IN_RUNS_ON, 0, 0, NULL, NULL, NULL, NULL,
-		SHOW_TEXT, SHOW_AT_END, "deliver on:", NULL, NULL, NULL, NULL},
+		SHOW_TEXT, SHOW_AT_END, "deliver on:", NULL, NULL, NULL, NULL,
+		"LIST", "which runs are delivered, as --notify-on (default: every run that ends)"},
 	{"deadline", "deadline", 0, IN_DEADLINE, 1, 0, NULL, "string",
 		"How late an occurrence may still start, e.g. '10m', '2h': past it it is recorded "
 		"missed and not run, and missed runs are never caught up past it. 'none' removes it.",
 		NULL, SHOW_DURATION, SHOW_AT_RUN + 4, "deadline:",
-		"start within %s of each instant, else missed", NULL, NULL, NULL},
+		"start within %s of each instant, else missed", NULL, NULL, NULL,
+		"DURATION", "an occurrence not started this late is missed (none removes it)"},
 	{"retries", "retries", 'r', IN_NUMBER, 0, -1, NULL, "integer",
 		"Retries of a failed run, 0 to 3: a one-shot's (default 3, backing off from 60 s), or "
 		"a recurring task's failed occurrence (default 2: after 30 s, 2 min, 10 min, 30 min, "
 		"1 h, never past its next occurrence).", NULL,
-		SHOW_NUMBER, SHOW_AT_RUN + 1, "retries:", "%d", NULL, "until it succeeds", NULL},
+		SHOW_NUMBER, SHOW_AT_RUN + 1, "retries:", "%d", NULL, "until it succeeds", NULL,
+		"N", "retries of a failed run: a one-shot's (default " STR(TASK_DEFAULT_RETRIES) "), a "
+		"recurring occurrence's (default " STR(TASK_DEFAULT_RECURRING_RETRIES) "; never past "
+		"its next occurrence)"},
 	{"pause_after", "pause-after", 0, IN_NUMBER, 0, -1, NULL, "integer",
 		"Failed occurrences in a row after which a recurring task is paused (disabled, with "
 		"the reason; enabling it again resumes it), 1 to 5. Default 5.", NULL,
 		SHOW_NUMBER, SHOW_AT_RUN + 2, "pause after:", "%d failed occurrences in a row", "never",
-		NULL, NULL},
+		NULL, NULL,
+		"N", "pause a recurring task after N failed occurrences in a row (default "
+		STR(TASK_DEFAULT_PAUSE_AFTER) "; 0 never), until task-edit --enable resumes it"},
 	{"keep", "keep", 0, IN_KEEP, 0, 0, NULL, "string",
 		"How much run history to keep: a duration ('30d', '12h', '2w'), a number of runs (20 "
 		"or more), or 'default' for the configured one (90 days).", NULL,
-		SHOW_KEEP, SHOW_AT_END + 3, "keeps:", NULL, NULL, NULL, NULL},
+		SHOW_KEEP, SHOW_AT_END + 3, "keeps:", NULL, NULL, NULL, NULL,
+		"DURATION|N|forever", "history kept: the runs younger than 30d, 12h..., the "
+		"newest N (20 or more), or all; default: the config's keep"},
+	{"comment", "comment", 0, IN_TEXT, 0, 0, NULL, "string",
+		"A note for people: why the task exists, who asked for it (one line). An empty string "
+		"removes it.", NULL,
+		SHOW_TEXT, SHOW_AT_END + 4, "comment:", NULL, NULL, NULL, comment_check,
+		"TEXT", "a note for people: why it exists, who asked for it (one line)"},
 };
 const size_t ntask_inputs = sizeof task_inputs / sizeof task_inputs[0];
 _Static_assert(sizeof task_inputs / sizeof task_inputs[0] <= TASK_INPUTS_MAX,
@@ -187,6 +229,36 @@ task_input_field(const struct task_input *in)
 
 const struct fields task_fields = {task_table, sizeof task_table / sizeof task_table[0]};
 const struct fields run_fields = {run_table, sizeof run_table / sizeof run_table[0]};
+const struct field_table field_tables[FIELD_TABLES] = {
+	{"tasks", &task_fields},
+	{"runs", &run_fields},
+};
+
+/* The stored columns of the two tables that the numbered steps made. */
+#define FIELD_COLUMNS_BASE 80
+
+int
+fields_generation(void)
+{
+	int n = 0;
+	for (int t = 0; t < FIELD_TABLES; t++)
+		for (size_t i = 0; i < field_tables[t].fs->n; i++)
+			n += field_tables[t].fs->f[i].column != NULL;
+	return n - FIELD_COLUMNS_BASE;
+}
+
+int
+fields_schema_version(int steps)
+{
+	return steps + FIELDS_UNIT * fields_generation();
+}
+
+void
+fields_schema_split(int version, int *steps, int *generation)
+{
+	*steps = version % FIELDS_UNIT;
+	*generation = version / FIELDS_UNIT;
+}
 
 /* Every column and, for an update, a keep flag each fit in a row. */
 _Static_assert(2 * sizeof task_table / sizeof task_table[0] + 8 <= ROW_MAX, "ROW_MAX too small");

@@ -1,8 +1,8 @@
 /* task_fields.h: the one description of the fields of a task and of a run:
  * for each its member, type, JSON name and column.  The JSON codec
  * (task_json.c) and the stores (store_sql.c and the backends) read and write
- * through these tables, so a new field is a member of its struct, a line in
- * its table (task_fields.c) and a migration in each backend.
+ * through these tables, so a new field is a member of its struct and a line
+ * in its table (task_fields.c); the stores add its column (fields_generation).
  *
  * A store's row is cells: NULL, an integer or text.  A field that this
  * agentcron cannot read as stored (a kind or status of a newer one,
@@ -70,6 +70,29 @@ struct fields {
 };
 extern const struct fields task_fields, run_fields;
 
+/* The store's table of each, in the order a store adds missing columns. */
+struct field_table {
+	const char *table;
+	const struct fields *fs;
+};
+enum { FIELD_TABLES = 2 };
+extern const struct field_table field_tables[FIELD_TABLES];
+
+/* A store's columns of the fields come from their rows: a field added
+ * after the numbered schema steps has no step of its own.  A store
+ * records, beside its steps, how many such columns it has (its fields
+ * generation: the stored columns of the tables beyond the 80 that the
+ * steps made); a store whose generation is behind the program's adds each
+ * column it lacks (of the type its field's type gives) when it is opened,
+ * and a store ahead of it is newer.  A row of these tables is therefore
+ * never removed while its column exists. */
+#define FIELDS_UNIT 1000              /* schema version = steps + FIELDS_UNIT * generation */
+int fields_generation(void);
+/* The schema version of a store with steps numbered steps and this
+ * program's columns; a stored version split into its parts. */
+int fields_schema_version(int steps);
+void fields_schema_split(int version, int *steps, int *generation);
+
 /* The member of obj that f describes, as a type *. */
 #define FIELD_OF(obj, f, type) ((type *)((char *)(obj) + (f)->off))
 #define CFIELD_OF(obj, f, type) ((type const *)((const char *)(obj) + (f)->off))
@@ -78,14 +101,16 @@ extern const struct fields task_fields, run_fields;
  * a repeatable flag of task-add and task-edit (a value may hold several
  * words separated by commas; '' alone clears the list), the same JSON
  * name as an MCP tool's array argument, the check of each word
- * (task_validate) and a line of task-show.  A new such field is a row of
- * word_lists (task_fields.c) beside its row of task_fields. */
+ * (task_validate), a line of task-show and one of --help.  A new such
+ * field is a row of word_lists (task_fields.c) beside its row of
+ * task_fields. */
 struct word_list {
 	const char *json;             /* the field's JSON name and MCP argument */
 	const char *flag;             /* its long option, without "--" */
 	const char *word, *words;     /* what one word is and what they are, for messages */
 	const char *label;            /* its line in task-show */
 	size_t off;                   /* its member of struct task: a char *, a JSON array */
+	const char *arg, *help;       /* its --help line: the value's name and what it does */
 };
 enum { WL_MCP, WL_MCP_ALLOW, WL_FALLBACK, WORD_LISTS };
 extern const struct word_list word_lists[WORD_LISTS];
@@ -99,7 +124,7 @@ extern const struct word_list word_lists[WORD_LISTS];
  * check) and its line in task-show (by its show kind, at its place).  Each
  * is the row of task_fields with the same JSON name.  A new such setting of
  * a kind already here is a row of task_inputs (task_fields.c) beside its
- * row of task_fields; its --help line is in task-add.c.
+ * row of task_fields, its --help line in the row (taskargs_help).
  *
  * Not rows here: the schedule (--cron, --daily, --weekly, --at, --plan,
  * --every, --manual, --heartbeat: exclusive flags making one value, its
@@ -144,6 +169,7 @@ struct task_input {
 	const char *label, *fmt, *zero, *most; /* task-show's line */
 	/* IN_TEXT: the check of a value set (task_validate), or NULL: any text */
 	int (*check)(const char *v, struct err *e);
+	const char *arg, *help;       /* its --help line: the value's name and what it does */
 };
 /* Where task-show prints a setting: a range of places. */
 enum { SHOW_AT_RUN = 10, SHOW_AT_NOTIFY = 20, SHOW_AT_END = 30, SHOW_AT_MAX = 40 };

@@ -225,3 +225,70 @@ taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int ar
 	}
 	return 1;
 }
+
+/* --help's layout: an option from column 3, its text from HELP_COL (or
+ * three spaces after a longer option), words wrapped before HELP_WIDTH. */
+enum { HELP_COL = 25, HELP_WIDTH = 79 };
+#define NBSP '\001' /* a space that does not break a line ("-t, --timeout") */
+
+static void
+help_words(struct buf *b, size_t col, size_t indent, const char *text)
+{
+	for (int first = 1; *text; first = 0) {
+		size_t n = strcspn(text, " ");
+		if (!first && col + 1 + n > HELP_WIDTH) {
+			buf_printf(b, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (!first) {
+			buf_puts(b, " ");
+			col++;
+		}
+		for (size_t i = 0; i < n; i++)
+			buf_printf(b, "%c", text[i] == NBSP ? ' ' : text[i]);
+		col += n;
+		text += n;
+		text += strspn(text, " ");
+	}
+	buf_puts(b, "\n");
+}
+
+static void
+help_option(struct buf *b, char letter, const char *flag, const char *arg, const char *help)
+{
+	char opt[96];
+	if (letter)
+		snprintf(opt, sizeof opt, "  -%c, --%s %s", letter, flag, arg);
+	else
+		snprintf(opt, sizeof opt, "      --%s %s", flag, arg);
+	size_t len = strlen(opt);
+	size_t col = len + 2 <= HELP_COL ? HELP_COL : len + 3;
+	buf_printf(b, "%s%*s", opt, (int)(col - len), "");
+	help_words(b, col, HELP_COL, help);
+}
+
+void
+taskargs_help(struct buf *b, int flags_only)
+{
+	struct buf list = {0};
+	for (size_t i = 0; i < ntask_inputs; i++) {
+		const struct task_input *in = &task_inputs[i];
+		if (flags_only && in->letter)
+			buf_printf(&list, "%s-%c,%c--%s", list.len ? ", " : "", in->letter, NBSP, in->flag);
+		else if (flags_only)
+			buf_printf(&list, "%s--%s", list.len ? ", " : "", in->flag);
+		else
+			help_option(b, in->letter, in->flag, in->arg, in->help);
+	}
+	for (int i = 0; i < WORD_LISTS; i++) {
+		const struct word_list *wl = &word_lists[i];
+		if (flags_only)
+			buf_printf(&list, "%s--%s", list.len ? ", " : "", wl->flag);
+		else
+			help_option(b, 0, wl->flag, wl->arg, wl->help);
+	}
+	if (flags_only) {
+		buf_puts(b, "  ");
+		help_words(b, 2, 2, list.data ? list.data : "");
+	}
+	buf_free(&list);
+}

@@ -176,7 +176,7 @@ test_expect_success 'missing, mistyped and unknown arguments are tool errors the
 	[12] error
 	Argument '\''attachments'\'' must be a list of strings.
 	[13] error
-	Unknown argument '\''colour'\'' for task_create. Valid arguments: name, prompt, system_prompt, cron, every, from, not_before, at, plan, daily, weekly, manual, heartbeat, tz, enabled, context, attachments, intent, channel, payload, model, fallback_models, until, count, mcp, deliver, after, mcp_allow, scope, overlap, budget, notify_on, deadline, retries, pause_after, keep, key, force.
+	Unknown argument '\''colour'\'' for task_create. Valid arguments: name, prompt, system_prompt, cron, every, from, not_before, at, plan, daily, weekly, manual, heartbeat, tz, enabled, context, attachments, intent, channel, payload, model, fallback_models, until, count, mcp, deliver, after, mcp_allow, scope, overlap, budget, notify_on, deadline, retries, pause_after, keep, comment, key, force.
 	[14] error
 	Argument '\''limit'\'' must be an integer.
 	[15] error

@@ -28,7 +28,7 @@ test_expect_success 'every program is registered, and every option of its --help
 
 test_expect_success 'an option prefix narrows the list' '
 	complete task-add --c >actual &&
-	printf "%s\n" --channel --context --count --cron >expect &&
+	printf "%s\n" --channel --comment --context --count --cron >expect &&
 	test_cmp expect actual &&
 	complete task-ls -s >actual &&
 	echo -s >expect &&

@@ -7,6 +7,14 @@
 . "$AC_TOP/tests/lib.sh"
 export TASK_NOW=2026-12-01T00:00:00Z
 
+# The schema version this agentcron gives a new store: its numbered steps
+# and the columns of its fields (task_fields.h).
+schema=$(d=$(new_store schema) && TASK_DB=$d task-add --manual --name v x >/dev/null &&
+	case $AC_STORE in
+	sqlite) TASK_DB=$d store_sql "PRAGMA user_version" ;;
+	postgres) TASK_DB=$d store_sql "SELECT max(version) FROM agentcron_schema" ;;
+	esac) || exit 1
+
 tally() {
 	task-status --json >status.json
 	test $? -le 2 && sed -n 's/.*"tasks":{\("total":[^}]*\)}.*/\1/p' status.json |
@@ -35,7 +43,7 @@ test_expect_success 'PostgreSQL: a store from before the disabled tasks index ge
 		task-ls >/dev/null &&
 		store_sql "SELECT (SELECT count(*) FROM pg_indexes WHERE indexname = '\''tasks_disabled'\''),
 		    (SELECT max(version) FROM agentcron_schema)" >actual &&
-		echo "1|22" >expect && test_cmp expect actual &&
+		echo "1|$schema" >expect && test_cmp expect actual &&
 		tally >actual &&
 		printf "%s\n" "\"total\":6" "\"enabled\":4" "\"disabled\":2" "\"pending\":2" "\"running\":0" \
 			"\"completed\":2" "\"failed\":1" "\"cancelled\":1" >expect &&
