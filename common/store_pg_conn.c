@@ -54,6 +54,7 @@ static const struct sql_dialect dialect = {
 	.lock_skip = " FOR UPDATE SKIP LOCKED",
 	.like = "ILIKE",
 	.scan = "",
+	.text_table = "task_text",
 };
 
 static struct pg *

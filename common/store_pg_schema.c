@@ -315,6 +315,33 @@ static const char *const migrations[] = {
 	 * count the tasks by state from indexes alone (as on SQLite). */
 	"CREATE INDEX IF NOT EXISTS tasks_disabled ON tasks (enabled)"
 	" WHERE enabled = 0 AND deleted_at IS NULL;",
+	/* 23: names and prompts in a table of their own, with the trigram
+	 * index: on tasks, every claim and every end wrote a new version of
+	 * a task's row, and each version added its trigrams to the index
+	 * (a quarter of a job's WAL).  Kept by triggers, written only when a
+	 * task is added, renamed, given a new prompt or deleted. */
+	"CREATE TABLE IF NOT EXISTS task_text (id text PRIMARY KEY, name text, prompt text);"
+	"INSERT INTO task_text (id, name, prompt) SELECT id, name, prompt FROM tasks"
+	" ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, prompt = EXCLUDED.prompt;"
+	"CREATE OR REPLACE FUNCTION agentcron_task_text() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN"
+	" IF TG_OP = 'DELETE' OR OLD.id IS DISTINCT FROM NEW.id THEN"
+	" DELETE FROM task_text WHERE id = OLD.id; END IF;"
+	" IF TG_OP <> 'DELETE' THEN INSERT INTO task_text (id, name, prompt)"
+	" VALUES (NEW.id, NEW.name, NEW.prompt) ON CONFLICT (id) DO UPDATE"
+	" SET name = EXCLUDED.name, prompt = EXCLUDED.prompt; END IF;"
+	" RETURN NULL; END$$;"
+	"CREATE OR REPLACE TRIGGER task_text_add AFTER INSERT ON tasks"
+	" FOR EACH ROW EXECUTE FUNCTION agentcron_task_text();"
+	"CREATE OR REPLACE TRIGGER task_text_edit AFTER UPDATE OF id, name, prompt ON tasks"
+	" FOR EACH ROW WHEN (OLD.id IS DISTINCT FROM NEW.id OR OLD.name IS DISTINCT FROM NEW.name"
+	" OR OLD.prompt IS DISTINCT FROM NEW.prompt) EXECUTE FUNCTION agentcron_task_text();"
+	"CREATE OR REPLACE TRIGGER task_text_drop AFTER DELETE ON tasks"
+	" FOR EACH ROW EXECUTE FUNCTION agentcron_task_text();"
+	"DROP INDEX IF EXISTS tasks_text;"
+	"DO $$BEGIN IF EXISTS (SELECT FROM pg_extension WHERE extname = 'pg_trgm') THEN"
+	" CREATE INDEX IF NOT EXISTS task_text_trgm ON task_text USING gin (name gin_trgm_ops,"
+	" prompt gin_trgm_ops); END IF;"
+	" EXCEPTION WHEN undefined_object THEN NULL; END$$;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 

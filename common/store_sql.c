@@ -590,13 +590,20 @@ and_text(struct buf *b, struct row *p, const char *lhs, const char *v)
 	buf_printf(b, " AND %s ?%d", lhs, p->n);
 }
 
+/* Has a text a trigram, three characters or more? */
+static int
+text_has_trigram(const char *text)
+{
+	size_t chars = 0;
+	for (const unsigned char *c = (const unsigned char *)text; *c && chars < 3; c++)
+		chars += (*c & 0xC0) != 0x80;
+	return chars >= 3;
+}
+
 char *
 store_sql_text_phrase(const char *text)
 {
-	size_t chars = 0;
-	for (const unsigned char *c = (const unsigned char *)text; *c; c++)
-		chars += (*c & 0xC0) != 0x80;
-	if (chars < 3)
+	if (!text_has_trigram(text))
 		return NULL;
 	struct buf b = {0};
 	buf_puts(&b, "\"");
@@ -646,6 +653,11 @@ store_sql_task_list_text(const struct sql_dialect *d, const struct task_filter *
 		p->owned[p->nowned++] = pat.data;
 		buf_printf(&b, " AND (name %s ?%d ESCAPE '\\' OR prompt %s ?%d ESCAPE '\\')", d->like, p->n,
 		    d->like, p->n);
+		/* The few candidates from the text's own table (its index is
+		 * written when a name or prompt is, not at every claim). */
+		if (d->text_table && text_how != SQL_TEXT_WALK && text_has_trigram(f->text))
+			buf_printf(&b, " AND id IN (SELECT id FROM %s WHERE name %s ?%d ESCAPE '\\'"
+			    " OR prompt %s ?%d ESCAPE '\\')", d->text_table, d->like, p->n, d->like, p->n);
 	}
 	if (f->paused) {
 		/* Paused is a state people ask for beside the statuses: either. */

@@ -42,6 +42,8 @@ struct sql_dialect {
 	const char *lock_skip;  /* the same, passing over rows another holds */
 	const char *like;       /* a pattern match in any case */
 	const char *scan;       /* after "FROM tasks": read the table itself, in its order */
+	const char *text_table; /* names and prompts in a table of their own, indexed for
+	                         * texts of 3 characters or more; NULL: none */
 };
 
 /* Statements a backend prepares once and keeps, with their parameters in
