@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "chain.h"
-#include "fire.h"
 #include "fire_env.h"
 #include "fire_owner.h"
 #include "fire_rules.h"

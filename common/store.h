@@ -262,9 +262,15 @@ void claimed_free(struct claimed *c, size_t n);
  * not. */
 int store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *arg,
     struct claimed *out, int *n, struct err *e);
-/* The earliest due_at of an enabled pending task and whether a run is
- * queued: what a watcher sleeps until.  TIME_NONE when nothing is. */
-int store_due_next(struct store *st, int64_t *due, int *queued, struct err *e);
+/* What a claimer looks at before it claims, read at once: whether firing
+ * is paused and, when not, the earliest due_at of an enabled pending task
+ * (TIME_NONE: none) and whether a run is queued.  Nothing is locked. */
+struct claim_look {
+	int paused;
+	int64_t next;
+	int queued;
+};
+int store_claim_look(struct store *st, struct claim_look *out, struct err *e);
 /* Concurrency (max_concurrent, concurrency.MODEL): run run_id, in flight,
  * takes a slot if fewer than max_all runs in flight hold one (0: no limit)
  * and fewer than max_model of model's do (0: none; model "" counts in all
