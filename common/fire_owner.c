@@ -114,21 +114,16 @@ fire_beat(struct fire *f, int force)
 		return;
 	f->beat_at = mono_ms() + BEAT_EVERY_MS(f->o.owner_timeout);
 	struct err e;
-	int alive;
+	int renewed;
 	int64_t sent = mono_ms();
-	if (store_owner_beat(f->st, &alive, &e)) {
+	int rc = store_owner_sign(f->st, &f->self, &renewed, &e);
+	if (renewed)
+		fire_warn(f, "this process was silent for more than %d s and others recovered its runs;"
+		    " going on under a new identity", f->o.owner_timeout);
+	if (rc) {
 		f->alive = 0;
 		fire_store_down(f, &e);
 		return;
-	}
-	if (!alive) {
-		fire_warn(f, "this process was silent for more than %d s and others recovered its runs;"
-		    " going on under a new identity", f->o.owner_timeout);
-		if (owner_self(&f->self, &e) || store_owner_start(f->st, &f->self, &e)) {
-			f->alive = 0;
-			fire_store_down(f, &e);
-			return;
-		}
 	}
 	f->alive = 1;
 	alive_since(f, sent);

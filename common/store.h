@@ -191,10 +191,11 @@ int owner_self(struct owner *o, struct err *e);    /* this process, with a new i
 /* Register o as the owner of this store's claims from now on.  A backend
  * that tracks liveness (PostgreSQL) records a heartbeat on its own clock. */
 int store_owner_start(struct store *st, const struct owner *o, struct err *e);
-/* A sign of life.  *alive = 0 when others declared this owner dead (it was
- * silent too long and its runs were recovered): it must claim nothing more
- * until store_owner_start gives it a new identity. */
-int store_owner_beat(struct store *st, int *alive, struct err *e);
+/* A sign of life.  An owner others declared dead (it was silent too long
+ * and its runs were recovered) must claim nothing more under its identity:
+ * it goes on under a new one, written to *self and registered, and
+ * *renewed says so (also when taking it failed: the error). */
+int store_owner_sign(struct store *st, struct owner *self, int *renewed, struct err *e);
 void store_owner_stop(struct store *st);            /* leaves, as a clean exit */
 
 /* ---- claims ---- */
