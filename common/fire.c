@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include "fire.h"
@@ -38,7 +39,10 @@ fire_new(struct store *st, const struct fire_opts *o, const struct fire_cb *cb, 
 	struct fire *f = xcalloc(1, sizeof *f);
 	f->st = st;
 	f->o = *o;
-	f->server = store_is_uri(store_locator(st));
+	/* The store's facts that every child is told, read once. */
+	f->db = xstrdup(store_locator(st));
+	f->db_password = store_password(st) ? xstrdup(store_password(st)) : NULL;
+	f->server = store_is_uri(f->db);
 	scrub_load(&f->scrub, o->cf, NULL, NULL);
 	scrub_add(&f->scrub, store_password(st));
 	if (cb)
@@ -97,6 +101,11 @@ fire_free(struct fire *f)
 	zones_free(f->zs);
 	idset_free(&f->fired);
 	scrub_free(&f->scrub);
+	free(f->db);
+	if (f->db_password) {
+		explicit_bzero(f->db_password, strlen(f->db_password));
+		free(f->db_password);
+	}
 	free(f);
 }
 

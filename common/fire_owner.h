@@ -105,6 +105,7 @@ struct fire {
 	int64_t overlap_at;      /* mono_ms of the next look at running tasks' due occurrences */
 	int more_due;            /* the last claim took all it asked for: more may be due */
 	int server;              /* the store is a server that hosts share, not a file on this machine */
+	char *db, *db_password;  /* the store as children are told of it (TASK_DB, PGPASSWORD) */
 	int64_t look_at;         /* mono_ms of the next look (due tasks, queued runs, pause) */
 	int64_t cancel_at;       /* mono_ms of the next look for such requests */
 	struct spend_check spend; /* the global budget */

@@ -766,9 +766,7 @@ store_owner_sign(struct store *st, struct owner *self, int *renewed, struct err 
 	*renewed = !rc && !alive;
 	if (rc || alive)
 		return rc;
-	if ((rc = owner_self(self, e)))
-		return rc;
-	return store_owner_start(st, self, e);
+	return (rc = owner_self(self, e)) ? rc : store_owner_start(st, self, e);
 }
 
 void
