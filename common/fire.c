@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include "fire.h"
@@ -38,7 +39,10 @@ fire_new(struct store *st, const struct fire_opts *o, const struct fire_cb *cb, 
 	struct fire *f = xcalloc(1, sizeof *f);
 	f->st = st;
 	f->o = *o;
-	f->gather_all = store_is_uri(store_locator(st));
+	/* The store's facts that every child is told, read once. */
+	f->db = xstrdup(store_locator(st));
+	f->db_password = store_password(st) ? xstrdup(store_password(st)) : NULL;
+	f->server = store_is_uri(f->db);
 	scrub_load(&f->scrub, o->cf, NULL, NULL);
 	scrub_add(&f->scrub, store_password(st));
 	if (cb)
@@ -97,6 +101,11 @@ fire_free(struct fire *f)
 	zones_free(f->zs);
 	idset_free(&f->fired);
 	scrub_free(&f->scrub);
+	free(f->db);
+	if (f->db_password) {
+		explicit_bzero(f->db_password, strlen(f->db_password));
+		free(f->db_password);
+	}
 	free(f);
 }
 
@@ -153,6 +162,32 @@ fire_claim(struct fire *f, int *started, int *more, struct err *e)
 }
 
 int
+fire_paused(struct fire *f, char **since, struct err *e)
+{
+	char *v = NULL;
+	if (store_setting_get(f->st, STORE_SETTING_PAUSED, &v, e))
+		return -1;
+	if (since)
+		*since = v;
+	else
+		free(v);
+	return v != NULL;
+}
+
+int
+fire_next_due(struct fire *f, int64_t *due, struct err *e)
+{
+	return fire_claim_next(f, due, e);
+}
+
+int
+fire_preview(struct fire *f, void (*fn)(const struct fire_preview *p, void *arg), void *arg,
+    struct err *e)
+{
+	return fire_claim_preview(f, fn, arg, e);
+}
+
+int
 fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct err *e)
 {
 	int status = ST_OK, defer = f->claimed;
@@ -196,7 +231,7 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 			fire_gates_try(f);
 		return status;
 	}
-	int64_t gather_until = mono_ms() + (f->gather_all ? GATHER_SERVER_MS : GATHER_FILE_MS);
+	int64_t gather_until = mono_ms() + (f->server ? GATHER_SERVER_MS : GATHER_FILE_MS);
 	size_t before = f->npending;
 	for (;;) {
 		fire_job_ended(f, &x, now_of(f));
@@ -209,7 +244,7 @@ fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, struct e
 		int64_t left = gather_until - mono_ms();
 		if (left > GATHER_GAP_MS)
 			left = GATHER_GAP_MS;
-		int enough = !f->nruns || (!f->gather_all && 2 * (f->o.jobs - (int)f->nruns) >= f->o.jobs);
+		int enough = !f->nruns || (!f->server && 2 * (f->o.jobs - (int)f->nruns) >= f->o.jobs);
 		if (!f->more_due || left <= 0 || enough || !exec_pool_wait(f->pool, left, NULL, 0, &x))
 			break;
 	}

@@ -70,13 +70,6 @@ int fire_wait(struct fire *f, int64_t timeout_ms, const int *fds, int nfds, stru
  * ST_ERR when some run could not be. */
 int fire_flush(struct fire *f, int64_t deadline_ms, struct err *e);
 void fire_stop(struct fire *f);            /* end the runs in flight (shutdown) */
-/* Tell t's notify hook (its own, else the default) of an event of notify.h
- * that is not a finished run's own: EV_BUDGET, EV_PAUSED (an auto-pause),
- * with the run it is about (NULL: none) and the reason (one line, NULL:
- * none).  Always told, whatever the task's policy; call it once the change
- * is committed.  The hook runs in the background, as a run's does. */
-void fire_notify(struct fire *f, const struct task *t, int event, const struct run *r,
-    const char *reason);
 /* The instant the next task is due (TIME_NONE: none), for --watch. */
 int fire_next_due(struct fire *f, int64_t *due, struct err *e);
 /* What a pass would fire at now (struct fire_preview), without changing

@@ -6,26 +6,12 @@
 #include <string.h>
 
 #include "claim_decide.h"
-#include "fire.h"
 #include "fire_input.h"
 #include "fire_owner.h"
 #include "fire_rules.h"
 #include "notify.h"
 #include "store_audit.h"
 #include "task_fields.h"
-
-int
-fire_paused(struct fire *f, char **since, struct err *e)
-{
-	char *v = NULL;
-	if (store_setting_get(f->st, STORE_SETTING_PAUSED, &v, e))
-		return -1;
-	if (since)
-		*since = v;
-	else
-		free(v);
-	return v != NULL;
-}
 
 /* The run a claim fires: owned by us, leased for its timeout and more. */
 int
@@ -411,34 +397,18 @@ claim_ready(struct fire *f, int64_t now, int64_t *next, int *queued, struct err 
 	}
 	f->more_due = 0;
 	f->look_at = mono_ms() + LOOK_EVERY_MS;
-	int paused = fire_paused(f, NULL, e), rc;
-	if (paused < 0) {
-		fire_store_down(f, e);
-		return -ST_ERR;
-	}
-	if (paused)
-		return 0;
 	/* Nothing due costs one read and no lock. */
-	if ((rc = store_due_next(f->st, next, queued, e))) {
+	struct claim_look look;
+	int rc = store_claim_look(f->st, &look, e);
+	*next = look.next;
+	*queued = look.queued;
+	if (rc) {
 		fire_store_down(f, e);
 		return -rc;
 	}
-	/* An unregistered process only reads: a read that works is the store back. */
-	if (!f->registered)
-		fire_store_up(f);
-	if ((*next == TIME_NONE || *next > now) && !*queued)
+	if (look.paused)
 		return 0;
-	if (!f->registered) {
-		if ((rc = fire_enlist(f, e))) {
-			fire_store_down(f, e);
-			return -rc;
-		}
-	} else if (!f->alive) {
-		fire_beat(f, 1);
-		if (!f->alive)
-			return 0;
-	}
-	return 1;
+	return fire_fit(f, (look.next != TIME_NONE && look.next <= now) || look.queued, e);
 }
 
 /* Running tasks with an occurrence due (--overlap skip and replace): they
@@ -545,27 +515,22 @@ fire_claim_now(struct fire *f, int *started, int *more, struct err *e)
 }
 
 int
-fire_next_due(struct fire *f, int64_t *due, struct err *e)
+fire_claim_next(struct fire *f, int64_t *due, struct err *e)
 {
 	/* Claims coming back full: due now, as the next look will say. */
 	if (f->more_due && mono_ms() < f->look_at) {
 		*due = now_of(f);
 		return ST_OK;
 	}
-	int paused = fire_paused(f, NULL, e), queued = 0, rc;
-	*due = TIME_NONE;
-	if (paused)
-		return paused < 0 ? ST_ERR : ST_OK;
-	if ((rc = store_due_next(f->st, due, &queued, e)))
-		return rc;
-	if (queued)
-		*due = now_of(f);
-	return ST_OK;
+	struct claim_look look;
+	int rc = store_claim_look(f->st, &look, e);
+	*due = !rc && look.queued ? now_of(f) : look.next;
+	return rc;
 }
 
 int
-fire_preview(struct fire *f, void (*fn)(const struct fire_preview *p, void *arg), void *arg,
-    struct err *e)
+fire_claim_preview(struct fire *f, void (*fn)(const struct fire_preview *p, void *arg),
+    void *arg, struct err *e)
 {
 	/* A claim that decides to change nothing: it sees what a pass would. */
 	struct claim_ctx x = {.f = f, .now = now_of(f), .from_queue = 1, .preview = fn,

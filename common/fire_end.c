@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "chain.h"
-#include "fire.h"
 #include "fire_env.h"
 #include "fire_owner.h"
 #include "fire_rules.h"
@@ -85,8 +84,8 @@ notify(struct fire *f, const struct hook_event *ev, const char *hook)
 		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, e.msg);
 		return;
 	}
-	j->envp = fire_hook_env(ev, store_locator(f->st));
-	fire_env_password(&j->envp, f->st);
+	j->envp = fire_hook_env(ev, f->db);
+	fire_env_password(&j->envp, f->db_password);
 	struct exec_cmd c = fire_job_cmd(f, j, FIRE_HOOK_TIMEOUT * 1000);
 	c.cap = 64 * 1024;
 	exec_pool_start(f->pool, &c, j);

@@ -192,9 +192,8 @@ fire_env_set(char ***envp, const char *name, const char *value)
 }
 
 void
-fire_env_password(char ***envp, const struct store *st)
+fire_env_password(char ***envp, const char *pw)
 {
-	const char *pw = store_password(st);
 	if (pw)
 		fire_env_set(envp, "PGPASSWORD", pw);
 }

@@ -51,9 +51,9 @@ struct hook_event {
 /* A notify hook's environment: TASK_ID, TASK_NAME, TASK_EVENT and, with a
  * run, TASK_RUN_ID and TASK_STATUS. */
 char **fire_hook_env(const struct hook_event *ev, const char *db);
-/* *envp with PGPASSWORD set to the store's password, if its URI holds
- * one: TASK_DB goes without it, as executors may print it. */
-void fire_env_password(char ***envp, const struct store *st);
+/* *envp with PGPASSWORD set to pw, the store's password (NULL: its URI
+ * holds none): TASK_DB goes without it, as executors may print it. */
+void fire_env_password(char ***envp, const char *pw);
 void fire_env_set(char ***envp, const char *name, const char *value); /* NAME=value in *envp */
 /* TASK_SLOT of run r of t: the scheduled instant it is for (a one-shot's
  * retry: the planned instant it retries; a manual run: when it started). */

@@ -114,28 +114,46 @@ fire_beat(struct fire *f, int force)
 		return;
 	f->beat_at = mono_ms() + BEAT_EVERY_MS(f->o.owner_timeout);
 	struct err e;
-	int alive;
+	int renewed;
 	int64_t sent = mono_ms();
-	if (store_owner_beat(f->st, &alive, &e)) {
+	int rc = store_owner_sign(f->st, &f->self, &renewed, &e);
+	if (renewed)
+		fire_warn(f, "this process was silent for more than %d s and others recovered its runs;"
+		    " going on under a new identity", f->o.owner_timeout);
+	if (rc) {
 		f->alive = 0;
 		fire_store_down(f, &e);
 		return;
-	}
-	if (!alive) {
-		fire_warn(f, "this process was silent for more than %d s and others recovered its runs;"
-		    " going on under a new identity", f->o.owner_timeout);
-		if (owner_self(&f->self, &e) || store_owner_start(f->st, &f->self, &e)) {
-			f->alive = 0;
-			fire_store_down(f, &e);
-			return;
-		}
 	}
 	f->alive = 1;
 	alive_since(f, sent);
 	/* Back means writable: a full disk still answers reads, and a file
 	 * store's beat writes nothing (one machine needs none). */
-	if (store_is_uri(store_locator(f->st)))
+	if (f->server)
 		fire_store_up(f);
+}
+
+/* Fit to claim what is due (due: something is due or queued): registered
+ * before the first claim, and its last sign of life taken.  1 yes, 0 no,
+ * else the error, negated. */
+int
+fire_fit(struct fire *f, int due, struct err *e)
+{
+	/* An unregistered process only reads: a read that works is the store back. */
+	if (!f->registered)
+		fire_store_up(f);
+	if (!due)
+		return 0;
+	if (!f->registered) {
+		int rc = fire_enlist(f, e);
+		if (rc) {
+			fire_store_down(f, e);
+			return -rc;
+		}
+	} else if (!f->alive) {
+		fire_beat(f, 1);
+	}
+	return f->alive;
 }
 
 void

@@ -104,7 +104,8 @@ struct fire {
 	size_t nreplace;         /* runs in flight that may be asked to end */
 	int64_t overlap_at;      /* mono_ms of the next look at running tasks' due occurrences */
 	int more_due;            /* the last claim took all it asked for: more may be due */
-	int gather_all;          /* an end waits for every run (a server), not half the slots */
+	int server;              /* the store is a server that hosts share, not a file on this machine */
+	char *db, *db_password;  /* the store as children are told of it (TASK_DB, PGPASSWORD) */
 	int64_t look_at;         /* mono_ms of the next look (due tasks, queued runs, pause) */
 	int64_t cancel_at;       /* mono_ms of the next look for such requests */
 	struct spend_check spend; /* the global budget */
@@ -164,6 +165,7 @@ void fire_store_down(struct fire *f, const struct err *e);
 void fire_store_up(struct fire *f);
 int fire_enlist(struct fire *f, struct err *e);
 void fire_beat(struct fire *f, int force);
+int fire_fit(struct fire *f, int due, struct err *e);
 
 /* fire_run.c: starting claimed runs, and runs waiting for a concurrency slot */
 struct exec_cmd fire_job_cmd(const struct fire *f, const struct job *j, int64_t timeout_ms);
@@ -175,6 +177,13 @@ void fire_gate_end(struct fire *f, struct job *j, int status, char *why);
 
 /* fire_end.c: recording how runs ended, telling it */
 int fire_after_end(struct task *t, const struct run *r, int *write, void *arg, struct err *e);
+/* Tell t's notify hook (its own, else the default) of an event of notify.h
+ * that is not a finished run's own: EV_BUDGET, EV_PAUSED (an auto-pause),
+ * with the run it is about (NULL: none) and the reason (one line, NULL:
+ * none).  Always told, whatever the task's policy; call it once the change
+ * is committed.  The hook runs in the background, as a run's does. */
+void fire_notify(struct fire *f, const struct task *t, int event, const struct run *r,
+    const char *reason);
 void fire_announce(struct fire *f, struct job *j);
 void fire_notices_flush(struct fire *f, struct claim_ctx *x, int committed);
 void fire_ride_attach(struct fire *f, struct claim_req *q, struct ride *rd, int64_t now);
@@ -192,5 +201,8 @@ int fire_run_fill(struct fire *f, const struct task *t, int64_t slot, int trigge
 int fire_claim_manual(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
     struct err *e);
 int fire_claim_now(struct fire *f, int *started, int *more, struct err *e);
+int fire_claim_next(struct fire *f, int64_t *due, struct err *e);
+int fire_claim_preview(struct fire *f, void (*fn)(const struct fire_preview *p, void *arg),
+    void *arg, struct err *e);
 
 #endif

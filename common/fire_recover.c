@@ -21,7 +21,7 @@ fire_fence(struct fire *f)
 	/* A file store's owners share this machine: a live one is never
 	 * taken for dead, however long the store kept it waiting. */
 	if (!f->registered || !f->nruns || f->fencing || mono_ms() < f->fence_at ||
-	    !store_is_uri(store_locator(f->st)))
+	    !f->server)
 		return;
 	f->fencing = 1;
 	/* What ended meanwhile (while the store held this process) is not

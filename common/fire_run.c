@@ -138,10 +138,10 @@ fire_run_executor(struct fire *f, struct job *j, const struct task *t, char *bas
 		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, why);
 		return;
 	}
-	j->envp = fire_exec_env(&sent, &j->run, store_locator(f->st));
+	j->envp = fire_exec_env(&sent, &j->run, f->db);
 	free(system);
 	budget_env(f, j, t);
-	fire_env_password(&j->envp, f->st);
+	fire_env_password(&j->envp, f->db_password);
 	int rc = have_in ? fire_input_apply(&in, named, &j->input, &j->envp, &j->input_file, &e) : 0;
 	if (have_in)
 		run_input_free(&in);
@@ -190,8 +190,8 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, why);
 		return;
 	}
-	j->envp = fire_exec_env(t, &j->run, store_locator(f->st));
-	fire_env_password(&j->envp, f->st);
+	j->envp = fire_exec_env(t, &j->run, f->db);
+	fire_env_password(&j->envp, f->db_password);
 	j->timeout_ms = (int64_t)(t->gate_timeout > 0 ? t->gate_timeout : TASK_GATE_TIMEOUT) * 1000;
 	launch(f, j);
 }

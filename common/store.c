@@ -760,10 +760,13 @@ store_owner_start(struct store *st, const struct owner *o, struct err *e)
 }
 
 int
-store_owner_beat(struct store *st, int *alive, struct err *e)
+store_owner_sign(struct store *st, struct owner *self, int *renewed, struct err *e)
 {
-	*alive = 1;
-	return st->ops->owner_beat(st, alive, e);
+	int alive = 1, rc = st->ops->owner_beat(st, &alive, e);
+	*renewed = !rc && !alive;
+	if (rc || alive)
+		return rc;
+	return (rc = owner_self(self, e)) ? rc : store_owner_start(st, self, e);
 }
 
 void

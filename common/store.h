@@ -191,10 +191,11 @@ int owner_self(struct owner *o, struct err *e);    /* this process, with a new i
 /* Register o as the owner of this store's claims from now on.  A backend
  * that tracks liveness (PostgreSQL) records a heartbeat on its own clock. */
 int store_owner_start(struct store *st, const struct owner *o, struct err *e);
-/* A sign of life.  *alive = 0 when others declared this owner dead (it was
- * silent too long and its runs were recovered): it must claim nothing more
- * until store_owner_start gives it a new identity. */
-int store_owner_beat(struct store *st, int *alive, struct err *e);
+/* A sign of life.  An owner others declared dead (it was silent too long
+ * and its runs were recovered) must claim nothing more under its identity:
+ * it goes on under a new one, written to *self and registered, and
+ * *renewed says so (also when taking it failed: the error). */
+int store_owner_sign(struct store *st, struct owner *self, int *renewed, struct err *e);
 void store_owner_stop(struct store *st);            /* leaves, as a clean exit */
 
 /* ---- claims ---- */
@@ -262,9 +263,15 @@ void claimed_free(struct claimed *c, size_t n);
  * not. */
 int store_claim(struct store *st, const struct claim_req *req, claim_fn fn, void *arg,
     struct claimed *out, int *n, struct err *e);
-/* The earliest due_at of an enabled pending task and whether a run is
- * queued: what a watcher sleeps until.  TIME_NONE when nothing is. */
-int store_due_next(struct store *st, int64_t *due, int *queued, struct err *e);
+/* What a claimer looks at before it claims, read at once: whether firing
+ * is paused and, when not, the earliest due_at of an enabled pending task
+ * (TIME_NONE: none) and whether a run is queued.  Nothing is locked. */
+struct claim_look {
+	int paused;
+	int64_t next;
+	int queued;
+};
+int store_claim_look(struct store *st, struct claim_look *out, struct err *e);
 /* Concurrency (max_concurrent, concurrency.MODEL): run run_id, in flight,
  * takes a slot if fewer than max_all runs in flight hold one (0: no limit)
  * and fewer than max_model of model's do (0: none; model "" counts in all

@@ -305,11 +305,16 @@ store_run_gate(struct store *st, const char *run_id, const char *model, int max_
 }
 
 int
-store_due_next(struct store *st, int64_t *due, int *queued, struct err *e)
+store_claim_look(struct store *st, struct claim_look *out, struct err *e)
 {
-	*due = TIME_NONE;
-	*queued = 0;
-	return st->ops->due_next(st, due, queued, e);
+	char *since = NULL;
+	*out = (struct claim_look){.next = TIME_NONE};
+	int rc = st->ops->setting_get(st, STORE_SETTING_PAUSED, &since, e);
+	out->paused = since != NULL;
+	free(since);
+	if (rc || out->paused)
+		return rc;
+	return st->ops->due_next(st, &out->next, &out->queued, e);
 }
 
 /* What a late result looks like once recovery had ended its run. */

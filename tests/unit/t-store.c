@@ -76,9 +76,9 @@ static void
 work(struct store *st, int64_t now)
 {
 	struct err e;
-	int64_t due;
-	int queued, n, seen_due = 0;
-	check_int(store_due_next(st, &due, &queued, &e), ST_OK, "next due instant");
+	struct claim_look lk;
+	int n, seen_due = 0;
+	check_int(store_claim_look(st, &lk, &e), ST_OK, "next due instant");
 	struct owner self;
 	check_int(owner_self(&self, &e), ST_OK, "this process as an owner");
 	check_int(store_owner_start(st, &self, &e), ST_OK, "registered");
