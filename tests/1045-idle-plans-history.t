@@ -4,12 +4,21 @@
 # (its walk of the tasks that have runs, each task's bounds), and the
 # planners know the tables' sizes (PostgreSQL's ANALYZE; on SQLite, the
 # plans with and without the statistics ANALYZE leaves).  SQLite: the plans
-# from tests/tools/tick-plans.  PostgreSQL: the server's auto_explain, on
-# for this database alone and in JSON, which sets its plans apart from
-# those of other files sharing the server's log.
+# from tests/tools/tick-plans.  PostgreSQL: the auto_explain (in JSON) of a
+# server of this file's own: the suite's log is read by other files.
 . "$AC_TOP/tests/lib.sh"
 export TASK_NOW=2026-11-23T07:00:00Z TASK_HOST_ID=alpha
 now=$(date -u -d "$TASK_NOW" +%s)
+
+if test "$AC_STORE" = postgres; then
+	PGSRV=$TEST_TMP/pg
+	TASK_DB=$("$AC_TOP/tests/pg-server" start "$PGSRV") || exit 1
+	export TASK_DB
+	trap '"$AC_TOP/tests/pg-server" stop "$PGSRV"; test_cleanup_' EXIT
+	store_sql() {
+		"$AC_PG_BIN/psql" -h "$PGSRV" -U postgres -d agentcron -X -q -A -t -v ON_ERROR_STOP=1 -c "$1"
+	}
+fi
 
 test_expect_success 'a store of 20,000 tasks and 60,000 runs' '
 	for i in 1 2 3 4; do
@@ -47,8 +56,7 @@ sqlite)
 	}
 	;;
 postgres)
-	db=$(pg_db_of "$TASK_DB")
-	log=$AC_PG_DIR/log
+	log=$PGSRV/log
 	# plans: a pass, then the plans of this database's statements as
 	# "SQL" and "PLAN" lines (each node: its type, on what, through what).
 	plans() {
@@ -78,10 +86,10 @@ esac
 
 test_expect_success 'the first pass: the round of pruning starts, and nothing is read whole' '
 	if test "$AC_STORE" = postgres; then
-		pg_sql "ANALYZE" &&
-		pg_psql postgres -c "ALTER DATABASE $db SET session_preload_libraries = '\''auto_explain'\''" \
-			-c "ALTER DATABASE $db SET auto_explain.log_min_duration = 0" \
-			-c "ALTER DATABASE $db SET auto_explain.log_format = json"
+		store_sql "ANALYZE" &&
+		store_sql "ALTER DATABASE agentcron SET session_preload_libraries = '\''auto_explain'\''" &&
+		store_sql "ALTER DATABASE agentcron SET auto_explain.log_min_duration = 0" &&
+		store_sql "ALTER DATABASE agentcron SET auto_explain.log_format = json"
 	fi &&
 	plans >first &&
 	grep -q "^SQL .*min(task_id) FROM runs WHERE task_id >" first &&
