@@ -44,6 +44,7 @@ struct pg {
 	 * "current transaction is aborted" (25P02). */
 	char first_err[ERR_MAX];
 	struct store_sql sql;
+	void *bounds;             /* pruning's (store_pg_history.c): one allocation */
 };
 
 static const struct sql_dialect dialect = {
@@ -73,6 +74,12 @@ struct store_sql *
 pq_sql(struct store *st)
 {
 	return &pg(st)->sql;
+}
+
+void **
+pq_bounds(struct store *st)
+{
+	return &pg(st)->bounds;
 }
 
 /* ---- waiting for the server, within the store's deadline ---- */
@@ -536,6 +543,7 @@ pg_close(struct store *st)
 		q->pq.finish(q->conn);
 	pq_lib_close(&q->pq);
 	store_sql_free(&q->sql);
+	free(q->bounds);
 	free(q->uri);
 	free(q);
 	st->be = NULL;

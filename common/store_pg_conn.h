@@ -26,6 +26,9 @@ int pq_connected(struct store *st);        /* the connection is up */
 
 /* the statements of store_sql.h */
 struct store_sql *pq_sql(struct store *st);
+/* Pruning's memory of the bounds it read (store_pg_history.c), freed with
+ * the connection's state. */
+void **pq_bounds(struct store *st);
 /* Rows of a query, a batch at a time through a cursor, so fn may use the
  * store between rows and a big listing is never all in memory; a query of
  * at most FETCH_ROWS rows (limit) in one trip.  fn's non-zero stops. */

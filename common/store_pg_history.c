@@ -208,16 +208,56 @@ pgh_size(struct store *st, int64_t *bytes, int64_t *free_bytes, struct err *e)
 	return ST_OK;
 }
 
+/* A round asks for the bounds of each task the walk gave, a statement a
+ * task: a trip to the server each, a minute a round at a million tasks.
+ * Once the offsets asked for are known, the walk reads every task's bounds
+ * with it (as the same statements would, in the same unit of work), and
+ * the asks of that batch are answered from them; a task asked at other
+ * offsets (a keep of its own) is read alone, and those offsets are the
+ * next walk's. */
+#define BOUNDS_MAX 64
+struct pg_bounds {
+	long nth0, nth1;          /* the offsets last asked for; 0: none yet */
+	int n;                    /* bounds the last walk read */
+	struct {
+		char id[37];
+		int64_t oldest, at0, at1;
+	} b[BOUNDS_MAX];
+};
+
+static struct pg_bounds *
+bounds_of(struct store *st)
+{
+	void **slot = pq_bounds(st);
+	if (!*slot)
+		*slot = xcalloc(1, sizeof(struct pg_bounds));
+	return *slot;
+}
+
 static int
 pgh_prune_tasks(struct store *st, const char *after, int max, struct prune_task *out, int *n,
     struct err *e)
 {
+	static const char with_bounds[] = "WITH RECURSIVE t(v, k) AS (SELECT (SELECT min(task_id)"
+	    " FROM runs WHERE task_id > $1), 1 UNION ALL SELECT (SELECT min(task_id) FROM runs"
+	    " WHERE task_id > t.v), k + 1 FROM t WHERE t.v IS NOT NULL AND k < $2)"
+	    " SELECT t.v, tasks.keep, (SELECT min(started_at) FROM runs WHERE task_id = t.v),"
+	    " (SELECT started_at FROM runs WHERE task_id = t.v ORDER BY started_at DESC LIMIT 1"
+	    " OFFSET $3), (SELECT started_at FROM runs WHERE task_id = t.v ORDER BY started_at DESC"
+	    " LIMIT 1 OFFSET $4) FROM t JOIN tasks ON tasks.id = t.v ORDER BY t.v";
 	const struct pq_lib *pq = pq_of(st);
-	const char *q = store_sql(pq_sql(st), SQL_PRUNE_TASKS);
+	struct pg_bounds *c = bounds_of(st);
+	int ahead = c->nth0 > 0 && max <= BOUNDS_MAX;
+	const char *q = ahead ? with_bounds : store_sql(pq_sql(st), SQL_PRUNE_TASKS);
 	struct pq_params p = {.n = 0};
 	pq_text(&p, after);
 	pq_int(&p, max);
+	if (ahead) {
+		pq_int(&p, c->nth0 - 1);
+		pq_int(&p, c->nth1 - 1);
+	}
 	PGresult *r;
+	c->n = 0;
 	int rc = pq_exec(st, q, &p, &r, "looking for history to prune", e);
 	if (rc)
 		return rc;
@@ -225,6 +265,13 @@ pgh_prune_tasks(struct store *st, const char *after, int max, struct prune_task 
 	for (int i = 0, rows = pq->ntuples(r); i < rows && *n < max; i++) {
 		pq_get_copy(pq, r, i, 0, out[*n].id, sizeof out[*n].id);
 		out[*n].keep = pq_get_text(pq, r, i, 1);
+		if (ahead) {
+			memcpy(c->b[*n].id, out[*n].id, sizeof c->b[*n].id);
+			c->b[*n].oldest = pq_get_time(pq, r, i, 2);
+			c->b[*n].at0 = pq_get_time(pq, r, i, 3);
+			c->b[*n].at1 = pq_get_time(pq, r, i, 4);
+			c->n = *n + 1;
+		}
 		(*n)++;
 	}
 	pq->clear(r);
@@ -236,6 +283,17 @@ pgh_prune_bounds(struct store *st, const char *id, long nth0, long nth1, int64_t
     int64_t *at0, int64_t *at1, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
+	struct pg_bounds *c = bounds_of(st);
+	if (c->nth0 == nth0 && c->nth1 == nth1)
+		for (int i = 0; i < c->n; i++)
+			if (strcmp(c->b[i].id, id) == 0) {
+				*oldest = c->b[i].oldest;
+				*at0 = c->b[i].at0;
+				*at1 = c->b[i].at1;
+				return ST_OK;
+			}
+	c->nth0 = nth0;
+	c->nth1 = nth1;
 	const char *q = store_sql(pq_sql(st), SQL_PRUNE_BOUNDS);
 	struct pq_params p = {.n = 0};
 	pq_text(&p, id);
