@@ -350,7 +350,8 @@ task_tick(int argc, char **argv)
 		goto done;
 	}
 	char *since = NULL;
-	if (!a.watch && fire_paused(tk.f, &since, &e) > 0 && isatty(2))
+	/* Said to a person only: under cron the pass does not ask. */
+	if (!a.watch && isatty(2) && fire_paused(tk.f, &since, &e) > 0)
 		fprintf(stderr, "%s: scheduler paused since %s; nothing fires (task-tick --resume)\n",
 		    prog, since);
 	free(since);

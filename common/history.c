@@ -287,7 +287,7 @@ history_prune(struct store *st, const struct history_opts *o, int64_t now, int d
 	struct batch b = {.st = st, .o = o, .now = now, .dry = dry, .s = s};
 	int64_t until = mono_ms() + budget_ms;
 	char *last = NULL;
-	int rc = ST_OK;
+	int rc = ST_OK, recent = 0;
 	memset(s, 0, sizeof *s);
 	*done = 0;
 	if (dry) {
@@ -303,7 +303,7 @@ history_prune(struct store *st, const struct history_opts *o, int64_t now, int d
 		long long at = strtoll(last, NULL, 10);
 		rc = store_setting_get(st, CURSOR_KEY, &cur, e);
 		if (!rc && now - at < ROUND_GAP && now >= at && (!cur || strcmp(cur, "0:") == 0))
-			*done = 1;
+			*done = recent = 1;
 		free(cur);
 	}
 	free(last);
@@ -312,10 +312,10 @@ history_prune(struct store *st, const struct history_opts *o, int64_t now, int d
 		rc = batch_unit(&b, done, e);
 	}
 	free(b.after);
-	/* The audit trail ages as the runs do, but never past what a
-	 * verification vouched for (store_audit.h). */
+	/* The audit trail ages as the runs do, at the end of each round, but
+	 * never past what a verification vouched for (store_audit.h). */
 	long gone = 0;
-	if (!rc && !dry && *done && o->keep > 0)
+	if (!rc && !dry && *done && !recent && o->keep > 0)
 		rc = store_audit_prune(st, now - o->keep, 0, &gone, e);
 	return rc;
 }
