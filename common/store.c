@@ -298,13 +298,6 @@ store_refresh(struct store *st, char *what, size_t n, struct err *e)
 	return st->ops->refresh(st, what, n, e);
 }
 
-int
-store_schema_newer(const struct store *st, int version, int ours, struct err *e)
-{
-	return err_set(e, ST_ERR, "store '%s' has schema version %d, newer than this agentcron's %d;"
-	    " upgrade agentcron", st->name, version, ours);
-}
-
 /* ---- units of work ---- */
 
 int

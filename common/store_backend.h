@@ -202,8 +202,6 @@ struct history_ops {
 /* The backends' openers: fill st->ops, st->be, st->name, st->locator. */
 int store_sqlite_open(struct store *st, const char *path, struct err *e);
 int store_pg_open(struct store *st, const char *uri, struct err *e);
-/* A store whose schema is newer than ours: ST_ERR, saying so. */
-int store_schema_newer(const struct store *st, int version, int ours, struct err *e);
 
 /* store.c, for the files that build store.h's operations (store_claim.c,
  * store_calls.c): a unit of work (of_runs: one that claims or ends runs);

@@ -378,18 +378,6 @@ add_field_columns(struct store *st, struct err *e)
 	return rc;
 }
 
-/* The stored version: its numbered steps and its fields generation
- * (task_fields.h), each at most ours. */
-static int
-newer(struct store *st, int version, struct err *e)
-{
-	int steps, gen;
-	fields_schema_split(version, &steps, &gen);
-	if (steps > SCHEMA_VERSION || gen > fields_generation())
-		return store_schema_newer(st, version, fields_schema_version(SCHEMA_VERSION), e);
-	return ST_OK;
-}
-
 int
 pg_migrate(struct store *st, struct err *e)
 {
@@ -398,7 +386,7 @@ pg_migrate(struct store *st, struct err *e)
 		return rc;
 	if (version == ours)
 		return ST_OK;
-	if ((rc = newer(st, version, e)))
+	if ((rc = fields_schema_ahead(st->name, version, SCHEMA_VERSION, e)))
 		return rc;
 	if (st->flags & STORE_READ && version == 0)
 		return ST_NOTFOUND;
@@ -413,7 +401,7 @@ pg_migrate(struct store *st, struct err *e)
 		goto fail;
 	if (version == ours)
 		return pq_simple(st, "COMMIT", "creating the schema", e);
-	if ((rc = newer(st, version, e)))
+	if ((rc = fields_schema_ahead(st->name, version, SCHEMA_VERSION, e)))
 		goto fail;
 	fields_schema_split(version, &steps, &gen);
 	for (; steps < SCHEMA_VERSION; steps++)

@@ -418,18 +418,6 @@ add_field_columns(struct store *st, struct err *e)
 	return rc;
 }
 
-/* The stored version: its numbered steps and its fields generation
- * (task_fields.h), each at most ours. */
-static int
-newer(struct store *st, int version, struct err *e)
-{
-	int steps, gen;
-	fields_schema_split(version, &steps, &gen);
-	if (steps > SCHEMA_VERSION || gen > fields_generation())
-		return store_schema_newer(st, version, fields_schema_version(SCHEMA_VERSION), e);
-	return ST_OK;
-}
-
 int
 sq_migrate(struct store *st, int *migrated, struct err *e)
 {
@@ -439,7 +427,7 @@ sq_migrate(struct store *st, int *migrated, struct err *e)
 		return rc;
 	if (version == ours)
 		return ST_OK;
-	if ((rc = newer(st, version, e)))
+	if ((rc = fields_schema_ahead(st->name, version, SCHEMA_VERSION, e)))
 		return rc;
 	if ((rc = sq_exec(st, "BEGIN IMMEDIATE", e)))
 		return rc;
@@ -448,7 +436,7 @@ sq_migrate(struct store *st, int *migrated, struct err *e)
 		goto fail;
 	if (version == ours)
 		return sq_exec(st, "COMMIT", e);
-	if ((rc = newer(st, version, e)))
+	if ((rc = fields_schema_ahead(st->name, version, SCHEMA_VERSION, e)))
 		goto fail;
 	fields_schema_split(version, &steps, &gen);
 	*migrated = 1;

@@ -260,6 +260,17 @@ fields_schema_split(int version, int *steps, int *generation)
 	*generation = version / FIELDS_UNIT;
 }
 
+int
+fields_schema_ahead(const char *store_name, int version, int steps, struct err *e)
+{
+	int theirs, gen;
+	fields_schema_split(version, &theirs, &gen);
+	if (theirs <= steps && gen <= fields_generation())
+		return ST_OK;
+	return err_set(e, ST_ERR, "store '%s' has schema version %d, newer than this agentcron's %d;"
+	    " upgrade agentcron", store_name, version, fields_schema_version(steps));
+}
+
 /* Every column and, for an update, a keep flag each fit in a row. */
 _Static_assert(2 * sizeof task_table / sizeof task_table[0] + 8 <= ROW_MAX, "ROW_MAX too small");
 

@@ -92,6 +92,9 @@ int fields_generation(void);
  * program's columns; a stored version split into its parts. */
 int fields_schema_version(int steps);
 void fields_schema_split(int version, int *steps, int *generation);
+/* A stored version ahead of this program's (its steps or its columns):
+ * ST_ERR saying the store is newer; else ST_OK. */
+int fields_schema_ahead(const char *store_name, int version, int steps, struct err *e);
 
 /* The member of obj that f describes, as a type *. */
 #define FIELD_OF(obj, f, type) ((type *)((char *)(obj) + (f)->off))
