@@ -15,10 +15,16 @@ own_sql() {
 	"$AC_PG_BIN/psql" -h "$PGSRV" -U postgres -d agentcron -X -q -A -t -v ON_ERROR_STOP=1 -c "$1"
 }
 
+# A job runs until the file "go" exists (the server has crashed), else
+# SLOW seconds: its end comes after the crash however busy the machine.
 cat >job <<\EOF
 #!/bin/sh
 echo "$TASK_ID $TASK_SLOT" >>"$DIR/started"
-sleep "${SLOW:-2}"
+if [ -n "${GO:-}" ]; then
+	while [ ! -e "$DIR/go" ]; do sleep 0.05; done
+else
+	sleep "${SLOW:-2}"
+fi
 echo "$TASK_ID $TASK_SLOT" >>"$DIR/execs"
 EOF
 chmod +x job || exit 1
@@ -36,12 +42,13 @@ test_expect_success 'a crash with 8 runs in flight and writes just acknowledged:
 		TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T07:00:00Z --force --exec "$PWD/job" p$i >/dev/null || return 1
 	done &&
 	gone=$(TASK_NOW=2026-11-23T06:00:00Z task-add --manual --name gone x) &&
-	{ TASK_NOW=2026-11-23T07:00:01Z task-tick -j 8 >out 2>err & } &&
+	{ GO=1 TASK_NOW=2026-11-23T07:00:01Z task-tick -j 8 >out 2>err & } &&
 	tick=$! && echo "$tick" >>"$TEST_TMP/.pids" && test_when_finished "test_end \$tick" &&
 	test_until 30 lines started 8 &&
 	task-rm "$gone" 2>/dev/null &&
 	kept=$(TASK_NOW=2026-11-23T06:00:00Z task-add --manual --name kept y) &&
 	"$AC_TOP/tests/pg-server" crash "$PGSRV" &&
+	touch go &&
 	{ wait $tick || { echo "task-tick exited $?; it said:"; cat err; false; }; } &&
 	sort execs | uniq -c | awk "{print \$1}" | sort | uniq -c | tr -s " " >actual &&
 	echo " 8 1" >expect && test_cmp expect actual &&
