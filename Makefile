@@ -108,9 +108,11 @@ $(B)/tools/%.so: tests/tools/preload/%.c
 check: all
 	@tests/run $(CURDIR)/$(BIN) $(CURDIR)/$(B) $(STORES)
 
+# The sanitized programs are several times slower: two test files at a
+# time a pass, not three.
 check-asan: | deps
 	@$(MAKE) --no-print-directory B=build/asan BIN=build/asan/bin CFLAGS="$(ASAN)" all
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 JOBS=$${JOBS:-2} \
 	  tests/run $(CURDIR)/build/asan/bin $(CURDIR)/build/asan $(STORES)
 
 # BENCH=burst (or any names of tests/bench/*.sh) runs those alone.
