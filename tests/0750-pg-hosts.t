@@ -90,7 +90,9 @@ start_host() {
 	fi
 }
 
-# host_pids NAME: every live process of host NAME.
+# host_pids NAME: every live process of host NAME.  Without namespaces,
+# the processes of this file alone (its HOME) with that TASK_HOST_ID:
+# other files running beside it name their hosts a, b and c too.
 host_pids() {
 	if [ "$AC_UNSHARE" = yes ]; then
 		host_ns_=$(readlink "/proc/$(cat "host.$1.init")/ns/pid" 2>/dev/null) || return 0
@@ -98,7 +100,9 @@ host_pids() {
 			[ "$(readlink "$p/ns/pid" 2>/dev/null)" = "$host_ns_" ] && echo "${p#/proc/}"
 		done
 	else
-		grep -l -z -x "TASK_HOST_ID=$1" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3
+		for f in $(grep -l -z -x -F "TASK_HOST_ID=$1" /proc/[0-9]*/environ 2>/dev/null); do
+			grep -q -z -x -F "HOME=$HOME" "$f" 2>/dev/null && echo "$f" | cut -d/ -f3
+		done
 	fi
 	return 0
 }
