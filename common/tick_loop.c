@@ -159,7 +159,7 @@ tick_loop(struct tick *tk, int watch)
 {
 	struct err e;
 	int status = 0, wake_fd = -1, ready = !watch;
-	int64_t recover_every = watch ? 5000 : 0, last_recover = mono_ms(), flush_by = 0;
+	int64_t recover_every = 5000, last_recover = mono_ms(), flush_by = 0;
 	/* A pass claims during its first minute, then only sees its runs to
 	 * their end: the next pass claims what falls due meanwhile, so once
 	 * cron stops starting passes nothing new starts. */
@@ -234,12 +234,13 @@ tick_loop(struct tick *tk, int watch)
 			fire_stop(tk->f);
 			tk->stopped = 1;
 		}
-		if (watch && !tk->stop_at) {
+		if (watch && !tk->stop_at)
 			refresh(tk, &wake_fd);
-			if (mono_ms() - last_recover >= recover_every) {
-				last_recover = mono_ms();
-				fire_recover(tk->f, NULL, &e);
-			}
+		/* A pass waiting for a slot that a dead host's run holds would
+		 * wait for ever without another pass: it looks too. */
+		if (!tk->stop_at && mono_ms() - last_recover >= recover_every) {
+			last_recover = mono_ms();
+			fire_recover(tk->f, NULL, &e);
 		}
 	}
 	if (!flush_by)
