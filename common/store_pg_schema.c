@@ -437,13 +437,14 @@ pg_durability(struct store *st, char *off, size_t n, struct err *e)
 }
 
 /* Unknown (sync_state hidden from a role without pg_read_all_stats) says
- * nothing. */
+ * nothing.  The function under pg_stat_replication, read without the view:
+ * its join costs a new session a millisecond to plan, at every pass. */
 int
 pg_async_standbys(struct store *st, long *n, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
 	PGresult *r;
-	int rc = pq_exec(st, "SELECT count(*) FROM pg_stat_replication HAVING count(*) > 0"
+	int rc = pq_exec(st, "SELECT count(*) FROM pg_stat_get_wal_senders() HAVING count(*) > 0"
 	    " AND count(sync_state) = count(*) AND bool_and(sync_state NOT IN ('sync', 'quorum'))"
 	    " AND coalesce(current_setting('agentcron.allow_nondurable', true), '') <> 'on'",
 	    NULL, &r, "reading the server's standbys", e);
