@@ -11,9 +11,7 @@ TASK_DB=$(pg_new_db) || exit 1
 export TASK_DB
 
 # Others recover a silent process's runs after 3 s (default 30).
-mkdir -p config/agentcron &&
-printf 'owner_timeout = 3\n' >config/agentcron/config &&
-chmod 600 config/agentcron/config || exit 1
+test_config 'owner_timeout = 3' || exit 1
 
 T0=2026-11-23T07:00:00Z
 

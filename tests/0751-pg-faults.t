@@ -5,16 +5,9 @@
 # suite's.
 . "$AC_TOP/tests/lib.sh"
 
-PGSRV=$TEST_TMP/pg
-TASK_DB=$("$AC_TOP/tests/pg-server" start "$PGSRV") || exit 1
-export TASK_DB
 # At the end the server stops, then lib.sh's cleanup ends what the tests
 # left running in the background (.pids) and removes the scratch directory.
-trap '"$AC_TOP/tests/pg-server" stop "$PGSRV"; test_cleanup_' EXIT
-
-own_sql() {
-	"$AC_PG_BIN/psql" -h "$PGSRV" -U postgres -d agentcron -X -q -A -t -v ON_ERROR_STOP=1 -c "$1"
-}
+pg_own_server || exit 1
 
 # job: a run that says it started, then ends only once the file $DIR/go is
 # there (a barrier the check lifts when the server is where it wants it;

@@ -6,14 +6,7 @@
 # (PG_DURABLE=1 tests/pg-server) and crashes it (restart -m immediate).
 . "$AC_TOP/tests/lib.sh"
 
-PGSRV=$TEST_TMP/pg
-TASK_DB=$(PG_DURABLE=1 "$AC_TOP/tests/pg-server" start "$PGSRV") || exit 1
-export TASK_DB
-trap '"$AC_TOP/tests/pg-server" stop "$PGSRV"; test_cleanup_' EXIT
-
-own_sql() {
-	"$AC_PG_BIN/psql" -h "$PGSRV" -U postgres -d agentcron -X -q -A -t -v ON_ERROR_STOP=1 -c "$1"
-}
+pg_own_server durable || exit 1
 
 # A job runs until the file "go" exists (the server has crashed), else
 # SLOW seconds: its end comes after the crash however busy the machine.

@@ -5,10 +5,7 @@
 # task-tick does, and goes on: every occurrence once, in order, all
 # recorded.  Its own server (tests/pg-server).
 . "$AC_TOP/tests/lib.sh"
-PGSRV=$TEST_TMP/pg
-TASK_DB=$("$AC_TOP/tests/pg-server" start "$PGSRV") || exit 1
-export TASK_DB
-trap '"$AC_TOP/tests/pg-server" stop "$PGSRV"; test_cleanup_' EXIT
+pg_own_server || exit 1
 
 cat >job <<EOF
 #!/bin/sh

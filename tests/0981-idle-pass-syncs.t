@@ -71,14 +71,8 @@ test_expect_success 'the store reads whole after all that (sqlite3 integrity che
 
 else
 
-PGSRV=$TEST_TMP/pg
 # Durable (synchronous_commit on), as the suite's server is not.
-TASK_DB=$(PG_DURABLE=1 "$AC_TOP/tests/pg-server" start "$PGSRV") || exit 1
-export TASK_DB
-trap '"$AC_TOP/tests/pg-server" stop "$PGSRV"; test_cleanup_' EXIT
-own_sql() {
-	"$AC_PG_BIN/psql" -h "$PGSRV" -U postgres -d agentcron -X -q -A -t -v ON_ERROR_STOP=1 -c "$1"
-}
+pg_own_server durable || exit 1
 
 test_expect_success 'a store with a task due tomorrow, a first pass made' '
 	TASK_NOW=2026-11-23T06:00:00Z task-add --cron "0 7 * * *" --name later "Summarise" >/dev/null &&

@@ -8,9 +8,7 @@ TASK_DB=$(pg_new_db) || exit 1
 export TASK_DB
 
 # A sign of life every 250 ms (owner_timeout 3 s).
-mkdir -p config/agentcron &&
-printf 'owner_timeout = 3\n' >config/agentcron/config &&
-chmod 600 config/agentcron/config || exit 1
+test_config 'owner_timeout = 3' || exit 1
 
 test_expect_success 'declared dead: told once, a new identity, and the next task runs' '
 	TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T07:00:00Z --exec true first >/dev/null &&

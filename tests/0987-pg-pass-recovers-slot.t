@@ -5,9 +5,7 @@
 # silent past owner_timeout it recovers that run, takes the slot, runs
 # its own and ends.  Without another pass it waited for ever.
 . "$AC_TOP/tests/lib.sh"
-mkdir -p config/agentcron &&
-printf 'max_concurrent = 1\nowner_timeout = 4\n' >config/agentcron/config &&
-chmod 600 config/agentcron/config || exit 1
+test_config 'max_concurrent = 1' 'owner_timeout = 4' || exit 1
 # llm-call as the tickers find it first in PATH: logs its start, then
 # holds on until the file HOLD names exists, if it names one.
 mkdir -p fake && cat >fake/llm-call <<\END && chmod +x fake/llm-call || exit 1

@@ -11,13 +11,8 @@ export TASK_NOW=2026-11-23T07:00:00Z TASK_HOST_ID=alpha
 now=$(date -u -d "$TASK_NOW" +%s)
 
 if test "$AC_STORE" = postgres; then
-	PGSRV=$TEST_TMP/pg
-	TASK_DB=$("$AC_TOP/tests/pg-server" start "$PGSRV") || exit 1
-	export TASK_DB
-	trap '"$AC_TOP/tests/pg-server" stop "$PGSRV"; test_cleanup_' EXIT
-	store_sql() {
-		"$AC_PG_BIN/psql" -h "$PGSRV" -U postgres -d agentcron -X -q -A -t -v ON_ERROR_STOP=1 -c "$1"
-	}
+	pg_own_server || exit 1
+	store_sql() { own_sql "$1"; }
 fi
 
 test_expect_success 'a store of 20,000 tasks and 60,000 runs' '

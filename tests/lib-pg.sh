@@ -52,6 +52,20 @@ pg_sql() {
 	pg_psql "$(pg_db_of "$TASK_DB")" -c "$1"
 }
 
+# pg_own_server [durable]: a server of the file's own, for a file that
+# restarts or crashes it, or reads its log: in $TEST_TMP/pg (PGSRV), TASK_DB
+# its database, stopped when the file ends; "durable" keeps fsync and
+# synchronous_commit on.  own_sql SQL: one statement there.
+pg_own_server() {
+	PGSRV=$TEST_TMP/pg
+	TASK_DB=$(PG_DURABLE=${1:+1} "$AC_TOP/tests/pg-server" start "$PGSRV") || return 1
+	export TASK_DB
+	trap '"$AC_TOP/tests/pg-server" stop "$PGSRV"; test_cleanup_' EXIT
+}
+own_sql() {
+	"$AC_PG_BIN/psql" -h "$PGSRV" -U postgres -d agentcron -X -q -A -t -v ON_ERROR_STOP=1 -c "$1"
+}
+
 # on_host NAME CMD...: CMD as a process of another host.  Where unshare
 # can, in new UTS and PID namespaces (its own hostname, its own pids, so no
 # pid of one host means anything on another); elsewhere TASK_HOST_ID names

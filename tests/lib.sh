@@ -190,6 +190,14 @@ test_json_norm() {
 	"$AC_BUILD/tools/json-norm" "$@"
 }
 
+# test_config LINE...: the config file of this file's home with these
+# lines, mode 600 as agentcron requires.
+test_config() {
+	mkdir -p "$XDG_CONFIG_HOME/agentcron" &&
+	printf '%s\n' "$@" >"$XDG_CONFIG_HOME/agentcron/config" &&
+	chmod 600 "$XDG_CONFIG_HOME/agentcron/config"
+}
+
 # test_until SECONDS CMD...: run CMD every 50 ms until it succeeds, for at
 # most SECONDS.  For outcomes that have no signal of their own (a file that
 # an executor writes, a process that ends); a daemon's readiness has one
