@@ -6,9 +6,9 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
-#include <openssl/evp.h>
 
 #include "audit.h"
+#include "hmac.h"
 #include "host.h"
 #include "task.h"
 #include "task_json.h"
@@ -50,13 +50,12 @@ audit_hash(const struct audit_entry *a, char out[65])
 	field(&b, a->before);
 	field(&b, a->after);
 	field(&b, a->prev);
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int n = 0;
-	int ok = EVP_Digest(b.data, b.len, md, &n, EVP_sha256(), NULL) == 1 && n == 32;
+	unsigned char md[SHA256_LEN];
+	int rc = sha256(b.data, b.len, md);
 	buf_free(&b);
-	if (!ok)
+	if (rc)
 		return -1;
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < SHA256_LEN; i++)
 		snprintf(out + 2 * i, 3, "%02x", md[i]);
 	return 0;
 }

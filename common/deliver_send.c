@@ -150,10 +150,12 @@ deliver_webhook_signature(const char *secret, const char *id, int64_t ts, const 
 		key = (unsigned char *)xstrndup(secret, nkey);
 	}
 	char *msg = xasprintf("%s.%lld.%s", id, (long long)ts, body);
-	hmac_sha256(key, nkey, msg, strlen(msg), mac);
+	int rc = hmac_sha256(key, nkey, msg, strlen(msg), mac);
 	memset(key, 0, nkey);
 	free(key);
 	free(msg);
+	if (rc)
+		return NULL;
 	char *b = base64_encode(mac, sizeof mac), *sig = xasprintf("v1,%s", b);
 	free(b);
 	return sig;
@@ -169,6 +171,13 @@ send_webhook(struct http *h, const struct config *c, const struct deliver_msg *m
 	char *hsig = NULL;
 	if (secret && *secret) {
 		char *sig = deliver_webhook_signature(secret, m->id, m->now, m->json);
+		if (!sig) {
+			snprintf(o->error, sizeof o->error, "cannot sign the delivery: %s cannot be loaded",
+			    CRYPTO_LIB_SONAME);
+			free(hid);
+			free(hts);
+			return;
+		}
 		hsig = xasprintf("webhook-signature: %s", sig);
 		free(sig);
 	}

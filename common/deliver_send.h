@@ -39,7 +39,8 @@ struct deliver_outcome {
 void deliver_send(struct http *h, const struct config *c, const struct deliver_msg *m,
     struct deliver_outcome *o);
 /* The Standard Webhooks signature of id, timestamp and body with secret
- * (whsec_BASE64, else its bytes as they are): "v1,BASE64", malloc'd. */
+ * (whsec_BASE64, else its bytes as they are): "v1,BASE64", malloc'd;
+ * NULL when libcrypto cannot be loaded. */
 char *deliver_webhook_signature(const char *secret, const char *id, int64_t ts, const char *body);
 
 #endif

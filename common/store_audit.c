@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "hmac.h"
 #include "store_audit.h"
 #include "store_backend.h"
 #include "task_fields.h"
@@ -59,7 +60,7 @@ store_audit_note(struct store *st, const char *action, const char *task_id, cons
 	a.before = (char *)before;
 	a.after = (char *)after;
 	if (audit_hash(&a, a.hash) != 0)
-		return err_set(e, ST_ERR, "cannot hash an audit entry (libcrypto)");
+		return err_set(e, ST_ERR, "cannot hash an audit entry: %s cannot be loaded", CRYPTO_LIB_SONAME);
 	set_str(&st->audit_action, NULL);
 	return st->ops->audit->append(st, &a, e);
 }

@@ -51,7 +51,8 @@ web_login_key(struct web *w, char key[65], struct err *e)
 {
 	if (random_hex(key, 32))
 		return err_set(e, ST_ERR, "no randomness for the login key");
-	sha256_hex(key, w->login);
+	if (sha256_hex(key, w->login))
+		return err_set(e, ST_ERR, "cannot hash the login key: %s cannot be loaded", CRYPTO_LIB_SONAME);
 	return ST_OK;
 }
 
@@ -77,7 +78,8 @@ web_token_new(struct store *st, const char *name, int read_only, int64_t now, ch
 	if (random_hex(tok, 32))
 		return err_set(e, ST_ERR, "no randomness for the token");
 	snprintf(t.name, sizeof t.name, "%s", name);
-	sha256_hex(tok, t.hash);
+	if (sha256_hex(tok, t.hash))
+		return err_set(e, ST_ERR, "cannot hash the token: %s cannot be loaded", CRYPTO_LIB_SONAME);
 	return store_token_add(st, &t, e);
 }
 
@@ -169,8 +171,7 @@ login(struct web *w, const struct web_req *rq, struct web_resp *rs)
 			return;
 		}
 		char h[65];
-		sha256_hex(key, h);
-		if (w->login[0] && ct_equal(w->login, 64, h, 64)) {
+		if (w->login[0] && !sha256_hex(key, h) && ct_equal(w->login, 64, h, 64)) {
 			ok = 1;
 			w->login[0] = 0; /* once */
 			snprintf(who.name, sizeof who.name, "login");

@@ -17,12 +17,15 @@ hex_encode(const unsigned char *b, size_t n, char *out)
 	out[2 * n] = 0;
 }
 
-void
+int
 sha256_hex(const char *s, char out[65])
 {
 	unsigned char d[32];
-	sha256(s, strlen(s), d);
+	out[0] = 0;
+	if (sha256(s, strlen(s), d))
+		return -1;
 	hex_encode(d, 32, out);
+	return 0;
 }
 
 int

@@ -11,7 +11,7 @@
 
 /* web_crypto.c */
 void hex_encode(const unsigned char *b, size_t n, char *out);   /* out has 2n + 1 bytes */
-void sha256_hex(const char *s, char out[65]);                   /* of a string */
+int sha256_hex(const char *s, char out[65]);    /* of a string; -1 without libcrypto */
 /* 1 when a[0..na) equals b[0..nb); the time depends on nb alone. */
 int ct_equal(const void *a, size_t na, const void *b, size_t nb);
 /* nbytes random bytes as hex into out (2 * nbytes + 1); -1 without randomness. */

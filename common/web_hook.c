@@ -31,7 +31,8 @@ web_trigger_new(struct store *st, const char *id, int secret, int64_t now, char 
 	char hash[65];
 	if (random_hex(out, 32))
 		return err_set(e, ST_ERR, "no randomness for the trigger");
-	sha256_hex(out, hash);
+	if (sha256_hex(out, hash))
+		return err_set(e, ST_ERR, "cannot hash the trigger: %s cannot be loaded", CRYPTO_LIB_SONAME);
 	return store_hook_set(st, id, secret ? NULL : hash, secret ? out : NULL, now, e);
 }
 
@@ -75,7 +76,8 @@ signed_ok(const struct web_hook *h, const struct web_req *rq)
 	char hex[65];
 	if (!h->secret[0] || !sig || strncasecmp(sig, "sha256=", 7) != 0)
 		return 0;
-	hmac_sha256(h->secret, strlen(h->secret), rq->body, rq->nbody, mac);
+	if (hmac_sha256(h->secret, strlen(h->secret), rq->body, rq->nbody, mac))
+		return 0;
 	hex_encode(mac, 32, hex);
 	sig += 7;
 	char lower[65];
@@ -94,7 +96,8 @@ token_ok(const struct web_hook *h, const struct web_req *rq)
 	char hash[65];
 	if (!h->token_hash[0] || !a || strncasecmp(a, "Bearer ", 7) != 0)
 		return 0;
-	sha256_hex(a + 7 + strspn(a + 7, " "), hash);
+	if (sha256_hex(a + 7 + strspn(a + 7, " "), hash))
+		return 0;
 	return ct_equal(h->token_hash, strlen(h->token_hash), hash, 64);
 }
 
@@ -179,8 +182,10 @@ web_hook(struct web *w, const struct web_req *rq, struct web_resp *rs)
 		return;
 	}
 	unsigned char digest[32];
-	sha256(rq->body, rq->nbody, digest);
-	hex_encode(digest, 32, body_hash);
+	if (!rc && sha256(rq->body, rq->nbody, digest))
+		rc = err_set(&e, ST_ERR, "cannot hash the body: %s cannot be loaded", CRYPTO_LIB_SONAME);
+	if (!rc)
+		hex_encode(digest, 32, body_hash);
 	if (!rc)
 		rc = store_begin(w->st, &e);
 	if (!rc && rq->event_key && *rq->event_key) {

@@ -189,7 +189,8 @@ web_bearer(struct web *w, const char *tok, struct web_who *who, struct err *e)
 	struct token_find tf = {.who = who};
 	if (strlen(tok) != 64)
 		return ST_NOTFOUND;
-	sha256_hex(tok, tf.hash);
+	if (sha256_hex(tok, tf.hash))
+		return err_set(e, ST_ERR, "cannot hash the token: %s cannot be loaded", CRYPTO_LIB_SONAME);
 	int rc = store_token_list(w->st, token_match, &tf, e);
 	if (rc)
 		return rc;
