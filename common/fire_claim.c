@@ -419,7 +419,7 @@ claim_overlaps(struct fire *f, int64_t now, struct err *e)
 	struct claim_ctx x = {.f = f, .now = now};
 	struct claim_req q = {.what = CLAIM_OVERLAP, .now = now, .max = CLAIM_BATCH};
 	int n = 0, rc = store_claim(f->st, &q, claim_due, &x, NULL, &n, e);
-	fire_notices_flush(f, &x, rc == ST_OK);
+	fire_notices_keep(f, &x, rc == ST_OK);
 	if (rc == ST_REFUSED) {
 		f->alive = 0;
 		return ST_OK;
@@ -430,8 +430,9 @@ claim_overlaps(struct fire *f, int64_t now, struct err *e)
 }
 
 int
-fire_claim_now(struct fire *f, int *started, int *more, struct err *e)
+fire_claim_now(struct fire *f, struct claimed **claimed, int *started, int *more, struct err *e)
 {
+	*claimed = NULL;
 	*started = 0;
 	*more = 0;
 	int room = f->o.jobs - (int)f->nruns;
@@ -450,7 +451,8 @@ fire_claim_now(struct fire *f, int *started, int *more, struct err *e)
 		*more = 1;
 		return ST_OK;
 	}
-	struct claimed *c = xcalloc((size_t)(room < CLAIM_BATCH ? CLAIM_BATCH : room), sizeof *c);
+	/* Each claim takes at most the room left: together, room runs. */
+	struct claimed *c = *claimed = xcalloc((size_t)room, sizeof *c);
 	struct claim_ctx x = {.f = f, .now = now, .from_queue = 1};
 	struct claim_req q = {.what = CLAIM_QUEUED, .now = now, .max = room};
 	int n = 0, looked = 0;
@@ -461,9 +463,8 @@ fire_claim_now(struct fire *f, int *started, int *more, struct err *e)
 	rc = queued ? store_claim(f->st, &q, fire_claim_manual, &x, c, &n, e) : ST_OK;
 	if (queued)
 		fire_ride_settle(f, &q, &rd, !rc);
-	fire_notices_flush(f, &x, rc == ST_OK);
+	fire_notices_keep(f, &x, rc == ST_OK);
 	if (!rc) {
-		fire_start_claimed(f, c, n);
 		*started += n;
 		room -= n;
 	}
@@ -479,15 +480,14 @@ fire_claim_now(struct fire *f, int *started, int *more, struct err *e)
 		q.max = room < CLAIM_BATCH ? room : CLAIM_BATCH;
 		struct due_cursor before = f->cur;
 		spend_check_fresh(&f->spend);
-		rc = store_claim(f->st, &q, claim_due, &x, c, &n, e);
+		rc = store_claim(f->st, &q, claim_due, &x, c + *started, &n, e);
 		fire_ride_settle(f, &q, &rd, !rc);
-		fire_notices_flush(f, &x, rc == ST_OK);
+		fire_notices_keep(f, &x, rc == ST_OK);
 		if (rc)
 			break;
 		if (!memcmp(&before, &f->cur, sizeof before))
 			break; /* nothing left past the cursor */
 		looked += q.max;
-		fire_start_claimed(f, c, n);
 		*started += n;
 		room -= n;
 		fired0 = f->fired.n;
@@ -510,7 +510,6 @@ fire_claim_now(struct fire *f, int *started, int *more, struct err *e)
 			*more = 1;
 	}
 	fire_ride_settle(f, &q, &rd, 0);
-	free(c);
 	return rc;
 }
 
