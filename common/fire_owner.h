@@ -208,9 +208,10 @@ int fire_run_fill(struct fire *f, const struct task *t, int64_t slot, int trigge
     int64_t now, struct run *r, struct err *e);
 int fire_claim_manual(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
     struct err *e);
-/* The runs claimed, *n of them in *c (free it), to start: committed,
- * whatever the return. */
-int fire_claim_now(struct fire *f, struct claimed **c, int *n, int *more, struct err *e);
+/* The runs claimed, *started of them in *claimed (free it), to start:
+ * committed, whatever the return. */
+int fire_claim_now(struct fire *f, struct claimed **claimed, int *started, int *more,
+    struct err *e);
 int fire_claim_next(struct fire *f, int64_t *due, struct err *e);
 int fire_claim_preview(struct fire *f, void (*fn)(const struct fire_preview *p, void *arg),
     void *arg, struct err *e);
