@@ -145,7 +145,14 @@ fire_pass_begin(struct fire *f)
 int
 fire_claim(struct fire *f, int *started, int *more, struct err *e)
 {
-	int rc = fire_claim_now(f, started, more, e);
+	struct claimed *c;
+	int rc = fire_claim_now(f, &c, started, more, e);
+	/* What the claims made true is told, and the runs they took start,
+	 * once they are done with the store (those of a claim that failed
+	 * after them too: they were committed). */
+	fire_tell(f);
+	fire_start_claimed(f, c, *started);
+	free(c);
 	/* What no claim took along is recorded on its own. */
 	struct err e1;
 	if (f->npending && mono_ms() >= f->retry_at && fire_record_pending(f, &e1) && !rc)

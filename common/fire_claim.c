@@ -411,6 +411,22 @@ claim_ready(struct fire *f, int64_t now, int64_t *next, int *queued, struct err 
 	return fire_fit(f, (look.next != TIME_NONE && look.next <= now) || look.queued, e);
 }
 
+/* One claim of q (fn deciding, with x): what it made true kept to tell if
+ * it committed; with carry, the ends waiting to be recorded ride along. */
+static int
+claim_once(struct fire *f, struct claim_req *q, claim_fn fn, struct claim_ctx *x, int carry,
+    struct claimed *c, int *n, struct err *e)
+{
+	struct ride rd = {0};
+	if (carry)
+		fire_ride_attach(f, q, &rd, x->now);
+	spend_check_fresh(&f->spend);
+	int rc = store_claim(f->st, q, fn, x, c, n, e);
+	fire_ride_settle(f, q, &rd, rc == ST_OK);
+	fire_notices_keep(f, x, rc == ST_OK);
+	return rc;
+}
+
 /* Running tasks with an occurrence due (--overlap skip and replace): they
  * are looked at whether executor slots are free or not. */
 static int
@@ -418,8 +434,7 @@ claim_overlaps(struct fire *f, int64_t now, struct err *e)
 {
 	struct claim_ctx x = {.f = f, .now = now};
 	struct claim_req q = {.what = CLAIM_OVERLAP, .now = now, .max = CLAIM_BATCH};
-	int n = 0, rc = store_claim(f->st, &q, claim_due, &x, NULL, &n, e);
-	fire_notices_flush(f, &x, rc == ST_OK);
+	int n = 0, rc = claim_once(f, &q, claim_due, &x, 0, NULL, &n, e);
 	if (rc == ST_REFUSED) {
 		f->alive = 0;
 		return ST_OK;
@@ -430,8 +445,9 @@ claim_overlaps(struct fire *f, int64_t now, struct err *e)
 }
 
 int
-fire_claim_now(struct fire *f, int *started, int *more, struct err *e)
+fire_claim_now(struct fire *f, struct claimed **claimed, int *started, int *more, struct err *e)
 {
+	*claimed = NULL;
 	*started = 0;
 	*more = 0;
 	int room = f->o.jobs - (int)f->nruns;
@@ -450,20 +466,15 @@ fire_claim_now(struct fire *f, int *started, int *more, struct err *e)
 		*more = 1;
 		return ST_OK;
 	}
-	struct claimed *c = xcalloc((size_t)(room < CLAIM_BATCH ? CLAIM_BATCH : room), sizeof *c);
+	/* Each claim takes at most the room left: together, room runs. */
+	struct claimed *c = *claimed = xcalloc((size_t)room, sizeof *c);
 	struct claim_ctx x = {.f = f, .now = now, .from_queue = 1};
 	struct claim_req q = {.what = CLAIM_QUEUED, .now = now, .max = room};
 	int n = 0, looked = 0;
 	size_t fired0 = f->fired.n;
-	struct ride rd;
-	fire_ride_attach(f, &q, &rd, now);
-	spend_check_fresh(&f->spend);
-	rc = queued ? store_claim(f->st, &q, fire_claim_manual, &x, c, &n, e) : ST_OK;
-	if (queued)
-		fire_ride_settle(f, &q, &rd, !rc);
-	fire_notices_flush(f, &x, rc == ST_OK);
+	/* The ends waiting to be recorded ride on the first claim. */
+	rc = queued ? claim_once(f, &q, fire_claim_manual, &x, 1, c, &n, e) : ST_OK;
 	if (!rc) {
-		fire_start_claimed(f, c, n);
 		*started += n;
 		room -= n;
 	}
@@ -478,16 +489,11 @@ fire_claim_now(struct fire *f, int *started, int *more, struct err *e)
 		}
 		q.max = room < CLAIM_BATCH ? room : CLAIM_BATCH;
 		struct due_cursor before = f->cur;
-		spend_check_fresh(&f->spend);
-		rc = store_claim(f->st, &q, claim_due, &x, c, &n, e);
-		fire_ride_settle(f, &q, &rd, !rc);
-		fire_notices_flush(f, &x, rc == ST_OK);
-		if (rc)
+		if ((rc = claim_once(f, &q, claim_due, &x, !looked && !queued, c + *started, &n, e)))
 			break;
 		if (!memcmp(&before, &f->cur, sizeof before))
 			break; /* nothing left past the cursor */
 		looked += q.max;
-		fire_start_claimed(f, c, n);
 		*started += n;
 		room -= n;
 		fired0 = f->fired.n;
@@ -509,8 +515,6 @@ fire_claim_now(struct fire *f, int *started, int *more, struct err *e)
 		if (room <= 0)
 			*more = 1;
 	}
-	fire_ride_settle(f, &q, &rd, 0);
-	free(c);
 	return rc;
 }
 

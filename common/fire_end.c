@@ -167,49 +167,98 @@ fire_announce(struct fire *f, struct job *j)
 	free(diff);
 }
 
-/* Tell the budget skips of a committed claim; forget those of one that failed. */
-void
-fire_notices_flush(struct fire *f, struct claim_ctx *x, int committed)
+/* A run recorded: announced if its end was ours, else kept as a late
+ * result (said); let go. */
+static void
+tell_end(struct fire *f, struct job *j, int ours, int completed)
 {
-	while (x->notices) {
-		struct notice *n = x->notices;
-		x->notices = n->next;
-		if (committed && n->event == EV_PAUSED) {
-			fire_warn(f, "task '%s' (%.8s) is %s; task-edit --enable %.8s resumes it",
-			    n->task.name ? n->task.name : "", n->task.id, n->task.paused, n->task.id);
-			fire_notify(f, &n->task, EV_PAUSED, NULL, n->task.paused);
-		} else if (committed) {
-			/* Once a window (a streak), as the hook hears of a budget
-			 * skip: a line in the pass's output (tick.log), and cron's
-			 * mail without a hook.  Other skips have no hook event. */
-			const char *hook = n->event != EV_BUDGET ? NULL : !str_empty(n->task.notify)
-			    ? n->task.notify : f->o.notify;
-			struct fire_report rep = {.run = &n->run, .name = n->task.name, .hook = hook};
-			if (f->cb.report)
-				f->cb.report(&rep, f->cb.arg);
-			if (n->event == EV_BUDGET)
-				fire_notify(f, &n->task, EV_BUDGET, &n->run, n->run.error);
-		}
-		task_free(&n->task);
-		run_free(&n->run);
-		free(n);
+	if (ours)
+		fire_announce(f, j);
+	else
+		fire_warn(f, "run %.8s of task '%.8s' had been recovered as interrupted before it"
+		    " ended; its result (%s) is kept as the run's note%s", j->run.id, j->run.task_id,
+		    run_status_name(j->run.status), completed
+		    ? ", and completed its occurrence: the retry armed at recovery is cancelled" : "");
+	fire_job_free(j);
+}
+
+/* A skip or a pause of a committed claim told: a pause as its own event,
+ * a skip once a window (a streak), as the hook hears of a budget skip: a
+ * line in the pass's output (tick.log), and cron's mail without a hook.
+ * Other skips have no hook event. */
+static void
+tell_notice(struct fire *f, struct notice *n)
+{
+	if (n->event == EV_PAUSED) {
+		fire_warn(f, "task '%s' (%.8s) is %s; task-edit --enable %.8s resumes it",
+		    n->task.name ? n->task.name : "", n->task.id, n->task.paused, n->task.id);
+		fire_notify(f, &n->task, EV_PAUSED, NULL, n->task.paused);
+		return;
+	}
+	const char *hook = n->event != EV_BUDGET ? NULL : !str_empty(n->task.notify)
+	    ? n->task.notify : f->o.notify;
+	struct fire_report rep = {.run = &n->run, .name = n->task.name, .hook = hook};
+	if (f->cb.report)
+		f->cb.report(&rep, f->cb.arg);
+	if (n->event == EV_BUDGET)
+		fire_notify(f, &n->task, EV_BUDGET, &n->run, n->run.error);
+}
+
+static void
+notice_free(struct notice *n)
+{
+	task_free(&n->task);
+	run_free(&n->run);
+	free(n);
+}
+
+/* n (a chain) to tell after the claims, in its order. */
+static void
+tell_later(struct fire *f, struct notice *n)
+{
+	if (!f->told)
+		f->told_end = &f->told;
+	*f->told_end = n;
+	while (*f->told_end)
+		f->told_end = &(*f->told_end)->next;
+}
+
+void
+fire_notices_keep(struct fire *f, struct claim_ctx *x, int committed)
+{
+	struct notice *n = x->notices;
+	x->notices = NULL;
+	if (committed) {
+		tell_later(f, n);
+		return;
+	}
+	while (n) {
+		struct notice *next = n->next;
+		notice_free(n);
+		n = next;
 	}
 }
 
-/* jobs[0..n) were recorded (ends says how): announce them, and let go. */
+void
+fire_tell(struct fire *f)
+{
+	while (f->told) {
+		struct notice *n = f->told;
+		f->told = n->next;
+		if (n->ended)
+			tell_end(f, n->ended, n->ours, n->completed);
+		else
+			tell_notice(f, n);
+		notice_free(n);
+	}
+}
+
+/* jobs[0..n) were recorded (ends says how): told now. */
 static void
 recorded(struct fire *f, struct job **jobs, const struct run_end *ends, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (ends[i].ours)
-			fire_announce(f, jobs[i]);
-		else
-			fire_warn(f, "run %.8s of task '%.8s' had been recovered as interrupted before it"
-			    " ended; its result (%s) is kept as the run's note%s", jobs[i]->run.id,
-			    jobs[i]->run.task_id, run_status_name(jobs[i]->run.status), ends[i].completed
-			    ? ", and completed its occurrence: the retry armed at recovery is cancelled" : "");
-		fire_job_free(jobs[i]);
-	}
+	for (size_t i = 0; i < n; i++)
+		tell_end(f, jobs[i], ends[i].ours, ends[i].completed);
 }
 
 /* Record jobs[0..n) as their owner, in one transaction. */
@@ -255,7 +304,14 @@ fire_ride_settle(struct fire *f, struct claim_req *q, struct ride *rd, int commi
 	q->ends = NULL;
 	q->nends = 0;
 	if (committed) {
-		recorded(f, f->pending, rd->ends, rd->n);
+		/* Told after the claims, with what they made true. */
+		for (size_t i = 0; i < rd->n; i++) {
+			struct notice *n = xcalloc(1, sizeof *n);
+			n->ended = f->pending[i];
+			n->ours = rd->ends[i].ours;
+			n->completed = rd->ends[i].completed;
+			tell_later(f, n);
+		}
 		memmove(f->pending, f->pending + rd->n, (f->npending - rd->n) * sizeof *f->pending);
 		f->npending -= rd->n;
 		f->retry_ms = RECORD_RETRY_MIN;

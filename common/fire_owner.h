@@ -111,13 +111,17 @@ struct fire {
 	struct spend_check spend; /* the global budget */
 	unsigned notify_on;      /* the default notify policy */
 	int chained;             /* an end queued followers: claim again before the pass ends */
+	struct notice *told, **told_end; /* what committed claims made true, to tell after them */
 };
 
-/* A skip or a pause to tell once its claim is committed. */
+/* What a claim makes true, told once it is committed (fire_tell): a skip
+ * or a pause, or a run its commit recorded (ended). */
 struct notice {
 	int event;               /* EV_BUDGET, EV_PAUSED (run unused), or -1: a skip, told in the output */
 	struct task task;
 	struct run run;
+	struct job *ended;       /* a run recorded: announced as fire_announce does (the rest unused) */
+	int ours, completed;     /* ... and how its end went (struct run_end's) */
 	struct notice *next;
 };
 
@@ -185,7 +189,11 @@ int fire_after_end(struct task *t, const struct run *r, int *write, void *arg, s
 void fire_notify(struct fire *f, const struct task *t, int event, const struct run *r,
     const char *reason);
 void fire_announce(struct fire *f, struct job *j);
-void fire_notices_flush(struct fire *f, struct claim_ctx *x, int committed);
+/* The notices of a claim (x's) kept to tell when it committed, else dropped. */
+void fire_notices_keep(struct fire *f, struct claim_ctx *x, int committed);
+/* Tell what the claims since the last call made true (the pass calls it
+ * after them): reports, warnings and notify hooks. */
+void fire_tell(struct fire *f);
 void fire_ride_attach(struct fire *f, struct claim_req *q, struct ride *rd, int64_t now);
 void fire_ride_settle(struct fire *f, struct claim_req *q, struct ride *rd, int committed);
 int fire_record_pending(struct fire *f, struct err *e);
@@ -200,7 +208,10 @@ int fire_run_fill(struct fire *f, const struct task *t, int64_t slot, int trigge
     int64_t now, struct run *r, struct err *e);
 int fire_claim_manual(struct task *t, int last_attempt, struct run *r, int *decision, void *arg,
     struct err *e);
-int fire_claim_now(struct fire *f, int *started, int *more, struct err *e);
+/* The runs claimed, *started of them in *claimed (free it), to start:
+ * committed, whatever the return. */
+int fire_claim_now(struct fire *f, struct claimed **claimed, int *started, int *more,
+    struct err *e);
 int fire_claim_next(struct fire *f, int64_t *due, struct err *e);
 int fire_claim_preview(struct fire *f, void (*fn)(const struct fire_preview *p, void *arg),
     void *arg, struct err *e);

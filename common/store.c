@@ -1,8 +1,9 @@
-/* The store's front: opening picks the backend, units of work, tasks, runs,
- * owners and wake-ups, each from the backend's primitives.  What is not
- * storage (id prefixes, messages) is here, so both backends behave alike.
- * Claims, ends of runs and recovery: store_claim.c; conversations, model
- * calls and the spend ledger: store_calls.c. */
+/* The store's front: opening picks the backend; tasks, runs, owners and
+ * wake-ups, each from the backend's primitives.  What is not storage (id
+ * prefixes, messages) is here, so both backends behave alike.  Units of
+ * work, and claims, ends of runs and recovery built in them:
+ * store_claim.c; conversations, model calls and the spend ledger:
+ * store_calls.c. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
@@ -298,62 +299,6 @@ store_refresh(struct store *st, char *what, size_t n, struct err *e)
 	return st->ops->refresh(st, what, n, e);
 }
 
-/* ---- units of work ---- */
-
-int
-store_unit_begin(struct store *st, int of_runs, struct err *e)
-{
-	if (st->depth)
-		return err_set(e, ST_ERR, "store '%s': a unit of work is already open", st->name);
-	int rc = st->ops->begin(st, of_runs, e);
-	if (!rc)
-		st->depth = 1;
-	return rc;
-}
-
-int
-store_begin(struct store *st, struct err *e)
-{
-	return store_unit_begin(st, 0, e);
-}
-
-int
-store_commit(struct store *st, struct err *e)
-{
-	int rc = st->ops->commit(st, e);
-	if (!rc)
-		st->depth = 0;
-	return rc;
-}
-
-void
-store_rollback(struct store *st)
-{
-	if (st->depth)
-		st->ops->rollback(st);
-	st->depth = 0;
-}
-
-/* A unit around fn's steps unless the caller already has one. */
-int
-store_own_begin(struct store *st, int *own, struct err *e)
-{
-	*own = !st->depth;
-	return *own ? store_begin(st, e) : ST_OK;
-}
-
-int
-store_own_end(struct store *st, int own, int rc, struct err *e)
-{
-	if (!own)
-		return rc;
-	if (!rc)
-		rc = store_commit(st, e);
-	if (rc)
-		store_rollback(st);
-	return rc;
-}
-
 /* ---- tasks ---- */
 
 /* The audit trail's steps, where the layer above installed them
@@ -502,16 +447,6 @@ int
 store_task_get(struct store *st, const char *id, struct task *t, struct err *e)
 {
 	return no_task(st->ops->task_get(st, id, t, e), id, e);
-}
-
-/* A write of the scheduler's own (claims, ends of runs): never audited. */
-int
-store_task_put_plain(struct store *st, const struct task *t, struct err *e)
-{
-	int rc = st->ops->task_put(st, t, e);
-	if (rc == ST_REFUSED)
-		return err_set(e, rc, "another task already has key '%s'", t->key ? t->key : "");
-	return no_task(rc, t->id, e);
 }
 
 int

@@ -203,7 +203,7 @@ struct history_ops {
 int store_sqlite_open(struct store *st, const char *path, struct err *e);
 int store_pg_open(struct store *st, const char *uri, struct err *e);
 
-/* store.c, for the files that build store.h's operations (store_claim.c,
+/* store_claim.c, for the files that build store.h's operations (store.c,
  * store_calls.c): a unit of work (of_runs: one that claims or ends runs);
  * one around a few steps unless the caller has one already (own_end
  * commits it, or rolls it back on rc); a task written as the scheduler's

@@ -1,8 +1,9 @@
-/* Claims and the ends of runs (store.h), built once for both backends
- * from their primitives inside one unit of work: the ends a pass brings
- * first, then the due tasks scanned, decided by the caller, their runs
- * inserted and the tasks written together; recovery of another
- * process's runs; a claim whose commit went unanswered read back. */
+/* Units of work, and what store.h builds in one for both backends from
+ * their primitives: claims (the ends a pass brings first, then the due
+ * tasks scanned, decided by the caller, their runs inserted and the tasks
+ * written together), ends of runs, recovery of another process's runs; a
+ * claim whose commit went unanswered read back.  The rest of the store
+ * (store.c) opens its units here. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,93 @@ claimed_free(struct claimed *c, size_t n)
 		task_free(&c[i].task);
 		run_free(&c[i].run);
 	}
+}
+
+/* ---- units of work ---- */
+
+int
+store_unit_begin(struct store *st, int of_runs, struct err *e)
+{
+	if (st->depth)
+		return err_set(e, ST_ERR, "store '%s': a unit of work is already open", st->name);
+	int rc = st->ops->begin(st, of_runs, e);
+	if (!rc)
+		st->depth = 1;
+	return rc;
+}
+
+int
+store_begin(struct store *st, struct err *e)
+{
+	return store_unit_begin(st, 0, e);
+}
+
+int
+store_commit(struct store *st, struct err *e)
+{
+	int rc = st->ops->commit(st, e);
+	if (!rc)
+		st->depth = 0;
+	return rc;
+}
+
+void
+store_rollback(struct store *st)
+{
+	if (st->depth)
+		st->ops->rollback(st);
+	st->depth = 0;
+}
+
+/* A unit around fn's steps unless the caller already has one. */
+int
+store_own_begin(struct store *st, int *own, struct err *e)
+{
+	*own = !st->depth;
+	return *own ? store_begin(st, e) : ST_OK;
+}
+
+int
+store_own_end(struct store *st, int own, int rc, struct err *e)
+{
+	if (!own)
+		return rc;
+	if (!rc)
+		rc = store_commit(st, e);
+	if (rc)
+		store_rollback(st);
+	return rc;
+}
+
+/* A write of the scheduler's own (claims, ends of runs): never audited. */
+int
+store_task_put_plain(struct store *st, const struct task *t, struct err *e)
+{
+	int rc = st->ops->task_put(st, t, e);
+	if (rc == ST_REFUSED)
+		return err_set(e, rc, "another task already has key '%s'", t->key ? t->key : "");
+	return rc == ST_NOTFOUND ? err_set(e, rc, "no task '%s'", t->id) : rc;
+}
+
+/* ---- claims and ends of runs ---- */
+
+/* The run of that id (ST_NOTFOUND bare: none), read in the claim's unit. */
+static int
+run_by_id(struct store *st, const char *id, struct run *r, struct err *e)
+{
+	struct id_range ids;
+	struct run two[2];
+	int n = 0;
+	/* '~' sorts after every character of an id: the id alone. */
+	snprintf(ids.from, sizeof ids.from, "%s", id);
+	snprintf(ids.to, sizeof ids.to, "%s~", id);
+	int rc = st->ops->run_prefix(st, &ids, two, &n, e);
+	if (rc || !n)
+		return rc ? rc : ST_NOTFOUND;
+	for (int i = 1; i < n; i++)
+		run_free(&two[i]);
+	*r = two[0];
+	return ST_OK;
 }
 
 /* What becomes of a run's task when it ends, and of a late success's. */
@@ -210,7 +298,7 @@ claim_read_back(struct store *st, const struct claimed *out, int n, int rc)
 		until = st->deadline_ms;
 	for (;;) {
 		struct run r;
-		int got = store_run_get(st, id, &r, &e2);
+		int got = run_by_id(st, id, &r, &e2);
 		if (got == ST_OK) {
 			run_free(&r);
 			return ST_OK;
@@ -381,7 +469,7 @@ ended_by_this(struct store *st, const struct run *r, int *same, struct err *e)
 {
 	struct run got;
 	*same = 0;
-	int rc = store_run_get(st, r->id, &got, e);
+	int rc = run_by_id(st, r->id, &got, e);
 	if (rc)
 		return rc == ST_NOTFOUND ? ST_OK : rc;
 	*same = got.status == r->status && got.ended_at == r->ended_at &&
