@@ -34,6 +34,7 @@ test_list() {
 		'command -v node|nodejs' \
 		'command -v npm|npm' \
 		'command -v openssl|openssl' \
+		'command -v flock|util-linux' \
 		'command -v promtool|prometheus' \
 		'command -v chromium|chromium' \
 		'test -x /usr/bin/python3|python3' \

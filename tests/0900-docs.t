@@ -116,7 +116,7 @@ test_expect_success 'tests/run refuses two test files with the same number' '
 '
 
 test_expect_success 'make install puts programs and pages under DESTDIR and PREFIX' '
-	make -s --no-print-directory -C "$AC_TOP" install DESTDIR="$TEST_TMP/root" PREFIX=/opt/ac >/dev/null &&
+	test_make -s --no-print-directory -C "$AC_TOP" install DESTDIR="$TEST_TMP/root" PREFIX=/opt/ac >/dev/null &&
 	for p in $progs; do
 		test -x "root/opt/ac/bin/$p" && test -f "root/opt/ac/share/man/man1/$p.1" || { echo "$p not installed"; exit 1; }
 	done &&
@@ -131,7 +131,7 @@ test_expect_success 'make install puts programs and pages under DESTDIR and PREF
 '
 
 test_expect_success 'make uninstall removes every file make install put there' '
-	make -s -C "$AC_TOP" uninstall DESTDIR="$TEST_TMP/root" PREFIX=/opt/ac >/dev/null &&
+	test_make -s -C "$AC_TOP" uninstall DESTDIR="$TEST_TMP/root" PREFIX=/opt/ac >/dev/null &&
 	find root ! -type d >left &&
 	test_cmp /dev/null left
 '

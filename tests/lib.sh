@@ -190,6 +190,13 @@ test_json_norm() {
 	"$AC_BUILD/tools/json-norm" "$@"
 }
 
+# make in the project's tree, one test file at a time: two files building
+# it at once race on its objects (on a fresh clone, make check-asan's first
+# `make install` builds build/default).
+test_make() {
+	mkdir -p "$AC_TOP/build" && flock "$AC_TOP/build/.make-lock" make "$@"
+}
+
 # test_config LINE...: the config file of this file's home with these
 # lines, mode 600 as agentcron requires.
 test_config() {
