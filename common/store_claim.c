@@ -608,11 +608,7 @@ store_runs_end(struct store *st, struct run_end *ends, size_t n, end_fn fn, late
 	int rc = store_unit_begin(st, 1, e);
 	if (!rc)
 		rc = ends_write(st, ends, n, &(struct end_rules){fn, late, arg}, NULL, e);
-	if (!rc)
-		rc = store_commit(st, e);
-	if (rc)
-		store_rollback(st);
-	return rc;
+	return store_own_end(st, 1, rc, e);
 }
 
 int

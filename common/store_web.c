@@ -23,17 +23,6 @@ grant_json(const char *key, const char *value, int read_only)
 	return s;
 }
 
-/* The end of a unit of work of the changes below. */
-static int
-unit_end(struct store *st, int rc, struct err *e)
-{
-	if (!rc)
-		rc = store_commit(st, e);
-	if (rc)
-		store_rollback(st);
-	return rc;
-}
-
 int
 store_token_add(struct store *st, const struct web_token *t, struct err *e)
 {
@@ -49,7 +38,7 @@ store_token_add(struct store *st, const struct web_token *t, struct err *e)
 	if (!rc)
 		rc = store_audit_note(st, "token", NULL, NULL, after, e);
 	free(after);
-	return unit_end(st, rc, e);
+	return store_own_end(st, 1, rc, e);
 }
 
 int
@@ -67,7 +56,7 @@ store_token_revoke(struct store *st, const char *name, struct err *e)
 	if (!rc)
 		rc = store_audit_note(st, "token", NULL, before, NULL, e);
 	free(before);
-	return unit_end(st, rc, e);
+	return store_own_end(st, 1, rc, e);
 }
 
 int
@@ -91,7 +80,7 @@ store_hook_set(struct store *st, const char *task_id, const char *token_hash, co
 	if (!rc)
 		rc = store_audit_note(st, "grant", task_id, NULL, after, e);
 	free(after);
-	return unit_end(st, rc, e);
+	return store_own_end(st, 1, rc, e);
 }
 
 int
