@@ -14,9 +14,9 @@
 
 #include "store_pg.h"
 
-#define AHEAD_MS 250
 /* ---- answers read ahead ---- */
 
+#define AHEAD_MS 250      /* answers older than this are not taken */
 #define AHEAD_MAX 8
 #define AHEAD_VAL 128     /* longer answers are not kept: the call asks */
 
