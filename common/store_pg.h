@@ -2,12 +2,27 @@
  * the connection, statements, transactions, wake-ups; store_pg_params.c:
  * values in and out; store_pg_schema.c: the schema; store_pg_tasks.c:
  * tasks, settings, owners; store_pg_runs.c: runs, claims, conversations;
- * store_pg.c: the table of them all).  Not for cmd/. */
+ * store_pg_look.c: an idle pass's reads; store_pg.c: the table of them
+ * all).  Not for cmd/. */
 #ifndef AC_STORE_PG_H
 #define AC_STORE_PG_H
 
 #include "store_pg_conn.h"
 #include "store_pg_schema.h"
+
+/* store_pg_look.c: a pass's first look, in one statement: the server's
+ * standbys and durability (checks), whether a task has a run in flight;
+ * the pause and the next due task come with it, read ahead for the calls
+ * that ask them next. */
+struct pg_look {
+	long standbys;             /* checks only */
+	char durability[64];
+	int in_flight;
+};
+int pg_look(struct store *st, int checks, struct pg_look *out, struct err *e);
+int pg_durability(struct store *st, char *off, size_t n, struct err *e);  /* store_ops' */
+int pg_async_standbys(struct store *st, long *n, struct err *e);
+int pg_due_next(struct store *st, int64_t *due, int *queued, struct err *e);
 
 /* store_pg_tasks.c */
 int pg_task_find_twin(struct store *st, const struct task *t, int *found, char id[37], struct err *e);
@@ -47,7 +62,6 @@ int pg_run_insert(struct store *st, const struct run *r, int running, int *dup, 
 int pg_run_finish(struct store *st, const struct run *r, const char *owner_id, int *ended,
     struct err *e);
 int pg_run_note(struct store *st, const char *run_id, const char *note, struct err *e);
-int pg_due_next(struct store *st, int64_t *due, int *queued, struct err *e);
 int pg_run_gate(struct store *st, const char *run_id, const char *model, int max_all, int max_model,
     int64_t lease, int *got, struct err *e);
 int pg_run_claims(struct store *st, struct run_claim **out, size_t *n, struct err *e);

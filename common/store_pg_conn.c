@@ -45,6 +45,8 @@ struct pg {
 	char first_err[ERR_MAX];
 	struct store_sql sql;
 	void *bounds;             /* pruning's (store_pg_history.c): one allocation */
+	unsigned long sent;       /* statements sent on the connection, for what was read ahead */
+	void *ahead;              /* what was read ahead (store_pg_look.c): one allocation */
 };
 
 static const struct sql_dialect dialect = {
@@ -80,6 +82,18 @@ void **
 pq_bounds(struct store *st)
 {
 	return &pg(st)->bounds;
+}
+
+void **
+pq_ahead(struct store *st)
+{
+	return &pg(st)->ahead;
+}
+
+unsigned long
+pq_sent(struct store *st)
+{
+	return pg(st)->sent;
 }
 
 /* ---- waiting for the server, within the store's deadline ---- */
@@ -121,6 +135,7 @@ result_of(struct store *st, int sent)
 	PGconn *c = pg(st)->conn;
 	if (!sent)
 		return NULL;
+	pg(st)->sent++;
 	int64_t until = wait_until(st);
 	PGresult *keep = NULL, *r;
 	for (;;) {
@@ -544,6 +559,7 @@ pg_close(struct store *st)
 	pq_lib_close(&q->pq);
 	store_sql_free(&q->sql);
 	free(q->bounds);
+	free(q->ahead);
 	free(q->uri);
 	free(q);
 	st->be = NULL;

@@ -29,12 +29,27 @@ struct store_sql *pq_sql(struct store *st);
 /* Pruning's memory of the bounds it read (store_pg_history.c), freed with
  * the connection's state. */
 void **pq_bounds(struct store *st);
+/* What was read ahead (store_pg_look.c), freed with the connection's
+ * state, and the statements sent on the connection so far, which tell
+ * whether anything came between. */
+void **pq_ahead(struct store *st);
+unsigned long pq_sent(struct store *st);
 /* Rows of a query, a batch at a time through a cursor, so fn may use the
  * store between rows and a big listing is never all in memory; a query of
  * at most FETCH_ROWS rows (limit) in one trip.  fn's non-zero stops. */
 int pq_each_row(struct store *st, const char *sql, struct pq_params *p, long limit,
     int (*fn)(const struct pq_lib *pq, const PGresult *r, int row, void *arg), void *arg,
     const char *what, struct err *e);
+
+/* store_pg_look.c: answers a statement read beside its own for the calls
+ * that follow (each key once), good while nothing else is sent on the
+ * connection, outside a transaction, for a moment.  start after the
+ * statement, then put column col of its first row under key; take says
+ * 1 with *value (NULL for SQL NULL) when it has the answer, else 0 and
+ * the call asks the server. */
+void pq_ahead_start(struct store *st);
+void pq_ahead_put(struct store *st, const char *key, const PGresult *r, int col);
+int pq_ahead_take(struct store *st, const char *key, char **value);
 
 /* The schema version (0: none of ours) and the server's clock minus ours
  * (st->skew_ms): read again at every reconnection. */

@@ -8,6 +8,16 @@
 
 #include "store_pg.h"
 
+/* What a pass asks after recording itself, read by the same statement
+ * (store_pg_look.c): pruning's two settings (history.c) and whether
+ * deliveries are due or have targets (pgd_work). */
+#define PASS_AHEAD " (SELECT value FROM settings WHERE key = 'prune_round'), (SELECT value" \
+	" FROM settings WHERE key = 'prune_cursor'), (SELECT next_at FROM receipts WHERE" \
+	" status = 'pending' ORDER BY next_at LIMIT 1), EXISTS (SELECT 1 FROM tasks WHERE" \
+	" deliver IS NOT NULL AND deleted_at IS NULL)::int"
+static const char *const pass_ahead[] = {"setting:prune_round", "setting:prune_cursor",
+	"receipt_next", "deliver_targets"};
+
 static int
 pgh_pass_put(struct store *st, const struct pass *p, struct err *e)
 {
@@ -15,9 +25,10 @@ pgh_pass_put(struct store *st, const struct pass *p, struct err *e)
 	 * commit (the statement's own, outside a unit of work) does not wait
 	 * for the server's disk. */
 	static const char q[] = "WITH quiet AS (SELECT set_config('synchronous_commit', 'off',"
-	    " true)) INSERT INTO passes (host, at, mode, pid, version) SELECT $1, $2, $3, $4, $5"
-	    " FROM quiet ON CONFLICT (host) DO UPDATE SET at = excluded.at, mode = excluded.mode,"
-	    " pid = excluded.pid, version = excluded.version";
+	    " true)), put AS (INSERT INTO passes (host, at, mode, pid, version) SELECT $1, $2, $3, $4,"
+	    " $5 FROM quiet ON CONFLICT (host) DO UPDATE SET at = excluded.at, mode = excluded.mode,"
+	    " pid = excluded.pid, version = excluded.version RETURNING 1) SELECT (SELECT count(*)"
+	    " FROM put)," PASS_AHEAD;
 	const char *q_in_unit = store_sql(pq_sql(st), SQL_PASS_PUT);
 	struct pq_params pp = {.n = 0};
 	pq_text(&pp, p->host);
@@ -25,7 +36,17 @@ pgh_pass_put(struct store *st, const struct pass *p, struct err *e)
 	pq_text(&pp, p->mode);
 	pq_int(&pp, p->pid);
 	pq_text(&pp, p->version);
-	return pq_do(st, st->depth ? q_in_unit : q, &pp, NULL, "recording a pass", e);
+	if (st->depth)
+		return pq_do(st, q_in_unit, &pp, NULL, "recording a pass", e);
+	PGresult *r;
+	int rc = pq_exec(st, q, &pp, &r, "recording a pass", e);
+	if (rc)
+		return rc;
+	pq_ahead_start(st);
+	for (int i = 0; i < (int)(sizeof pass_ahead / sizeof pass_ahead[0]); i++)
+		pq_ahead_put(st, pass_ahead[i], r, i + 1);
+	pq_of(st)->clear(r);
+	return ST_OK;
 }
 
 static int

@@ -122,23 +122,26 @@ pg_run_note(struct store *st, const char *run_id, const char *note, struct err *
 }
 
 int
-pg_due_next(struct store *st, int64_t *due, int *queued, struct err *e)
-{
-	const struct pq_lib *pq = pq_of(st);
-	PGresult *r;
-	int rc = pq_exec(st, store_sql(pq_sql(st), SQL_DUE_NEXT), NULL, &r, "looking for due tasks", e);
-	if (rc)
-		return rc;
-	*due = pq_get_time(pq, r, 0, 0);
-	*queued = strcmp(pq->getvalue(r, 0, 1), "t") == 0;
-	pq->clear(r);
-	return ST_OK;
-}
-
-int
 pg_run_claims(struct store *st, struct run_claim **out, size_t *n, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
+	int rc = ST_OK;
+	/* Most passes find no task in flight: they learn it from tasks alone
+	 * (store_pg_look.c), runs and processes untouched. */
+	char *ahead;
+	int in_flight;
+	struct pg_look look;
+	if (pq_ahead_take(st, "in_flight", &ahead))
+		in_flight = ahead && strcmp(ahead, "t") == 0;
+	else if ((rc = pg_look(st, 0, &look, e)))
+		return rc;
+	else
+		in_flight = look.in_flight;
+	free(ahead);
+	*out = NULL;
+	*n = 0;
+	if (!in_flight)
+		return ST_OK;
 	/* Silence on the server's clock, so hosts with skewed clocks agree; a
 	 * process declared dead or gone from the table is silent for ever. */
 	static const char q[] = "SELECT runs.id, runs.task_id, runs.slot, runs.started_at,"
@@ -147,7 +150,7 @@ pg_run_claims(struct store *st, struct run_claim **out, size_t *n, struct err *e
 	    " floor(extract(epoch FROM clock_timestamp() - p.beat_at))::bigint END"
 	    " FROM runs LEFT JOIN processes p ON p.id = runs.owner_id WHERE " STORE_SQL_IN_FLIGHT;
 	PGresult *r;
-	int rc = pq_exec(st, q, NULL, &r, "listing running runs", e);
+	rc = pq_exec(st, q, NULL, &r, "listing running runs", e);
 	if (rc)
 		return rc;
 	size_t len = (size_t)pq->ntuples(r);

@@ -419,39 +419,3 @@ fail:
 	pq_abort(st);
 	return rc;
 }
-
-int
-pg_durability(struct store *st, char *off, size_t n, struct err *e)
-{
-	const struct pq_lib *pq = pq_of(st);
-	PGresult *r;
-	int rc = pq_exec(st, "SELECT string_agg(name, ' and ' ORDER BY name) FROM pg_settings"
-	    " WHERE name IN ('fsync', 'synchronous_commit') AND setting = 'off'"
-	    " AND coalesce(current_setting('agentcron.allow_nondurable', true), '') <> 'on'",
-	    NULL, &r, "reading the server's durability settings", e);
-	if (rc)
-		return rc;
-	pq_get_copy(pq, r, 0, 0, off, n);
-	pq->clear(r);
-	return ST_OK;
-}
-
-/* Unknown (sync_state hidden from a role without pg_read_all_stats) says
- * nothing.  The function under pg_stat_replication, read without the view:
- * its join costs a new session a millisecond to plan, at every pass. */
-int
-pg_async_standbys(struct store *st, long *n, struct err *e)
-{
-	const struct pq_lib *pq = pq_of(st);
-	PGresult *r;
-	int rc = pq_exec(st, "SELECT count(*) FROM pg_stat_get_wal_senders() HAVING count(*) > 0"
-	    " AND count(sync_state) = count(*) AND bool_and(sync_state NOT IN ('sync', 'quorum'))"
-	    " AND coalesce(current_setting('agentcron.allow_nondurable', true), '') <> 'on'",
-	    NULL, &r, "reading the server's standbys", e);
-	if (rc)
-		return rc;
-	*n = pq->ntuples(r) ? pq_get_int(pq, r, 0, 0) : 0;
-	pq->clear(r);
-	return ST_OK;
-}
-

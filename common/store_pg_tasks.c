@@ -216,6 +216,10 @@ int
 pg_setting_get(struct store *st, const char *key, char **value, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
+	char ahead[64];
+	snprintf(ahead, sizeof ahead, "setting:%s", key);
+	if (pq_ahead_take(st, ahead, value))
+		return ST_OK;
 	struct pq_params p = {.n = 0};
 	pq_text(&p, key);
 	PGresult *r;
