@@ -50,6 +50,8 @@ int pq_each_row(struct store *st, const char *sql, struct pq_params *p, long lim
 void pq_ahead_start(struct store *st);
 void pq_ahead_put(struct store *st, const char *key, const PGresult *r, int col);
 int pq_ahead_take(struct store *st, const char *key, char **value);
+/* Both answers, or neither (1: both taken; 0: *v1 and *v2 NULL). */
+int pq_ahead_take2(struct store *st, const char *k1, char **v1, const char *k2, char **v2);
 
 /* The schema version (0: none of ours) and the server's clock minus ours
  * (st->skew_ms): read again at every reconnection. */

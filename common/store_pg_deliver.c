@@ -160,15 +160,12 @@ pgd_work(struct store *st, int64_t now, int *due, int *targets, struct err *e)
 	char *next, *some;
 	/* Read with the pass's record (store_pg_history.c): the earliest
 	 * pending receipt, due when it is not after now. */
-	if (pq_ahead_take(st, "receipt_next", &next)) {
-		if (pq_ahead_take(st, "deliver_targets", &some)) {
-			*due = next && strtoll(next, NULL, 10) <= now;
-			*targets = some && strcmp(some, "1") == 0;
-			free(next);
-			free(some);
-			return ST_OK;
-		}
+	if (pq_ahead_take2(st, "receipt_next", &next, "deliver_targets", &some)) {
+		*due = next && strtoll(next, NULL, 10) <= now;
+		*targets = some && strcmp(some, "1") == 0;
 		free(next);
+		free(some);
+		return ST_OK;
 	}
 	static const char q[] = "SELECT EXISTS (SELECT 1 FROM receipts WHERE status = 'pending'"
 	    " AND next_at <= $1)::int, EXISTS (SELECT 1 FROM tasks WHERE deliver IS NOT NULL"

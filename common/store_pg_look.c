@@ -74,6 +74,17 @@ pq_ahead_take(struct store *st, const char *key, char **value)
 	return 0;
 }
 
+int
+pq_ahead_take2(struct store *st, const char *k1, char **v1, const char *k2, char **v2)
+{
+	*v2 = NULL;
+	if (pq_ahead_take(st, k1, v1) && pq_ahead_take(st, k2, v2))
+		return 1;
+	free(*v1);
+	*v1 = NULL;
+	return 0;
+}
+
 /* ---- a pass's first look ---- */
 
 /* fsync or synchronous_commit off, unless the server is said to be meant
@@ -89,17 +100,13 @@ pq_ahead_take(struct store *st, const char *key, char **value)
 	"' and ', CASE WHEN current_setting('fsync') = 'off' THEN 'fsync' END, CASE WHEN" \
 	" current_setting('synchronous_commit') = 'off' THEN 'synchronous_commit' END), '') END, "
 
-/* store_sql.c's SQL_DUE_NEXT, its conditions spelled out (DUE_WHERE,
- * OVERLAP_WHERE, QUEUED_WHERE there): the earlier of two first rows by
+/* store_sql.c's SQL_DUE_NEXT, but the earlier of two first rows by
  * least(), not min() over a union, which the planner plans twice (as an
  * aggregate, then as an index's first row), each plan of tasks weighing
  * its many indexes: a millisecond of each pass's new session. */
-#define DUE_NEXT "least((SELECT due_at FROM tasks WHERE status = 'pending' AND enabled = 1" \
-	" AND deleted_at IS NULL AND due_at IS NOT NULL ORDER BY due_at LIMIT 1), (SELECT due_at" \
-	" FROM tasks WHERE status = 'running' AND status <> 'pending' AND overlap <> 'queue'" \
-	" AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL ORDER BY due_at LIMIT 1))," \
-	" EXISTS (SELECT 1 FROM tasks WHERE queued <> 0 AND deleted_at IS NULL" \
-	" AND status <> 'running')"
+#define DUE_NEXT "least((SELECT due_at FROM tasks WHERE " STORE_SQL_DUE_WHERE " ORDER BY due_at" \
+	" LIMIT 1), (SELECT due_at FROM tasks WHERE " STORE_SQL_OVERLAP_WHERE " ORDER BY due_at" \
+	" LIMIT 1)), EXISTS (SELECT 1 FROM tasks WHERE " STORE_SQL_QUEUED_WHERE ")"
 
 /* In flight, the pause ($1), the next due task. */
 #define LOOK "EXISTS (SELECT 1 FROM tasks WHERE run_in_flight IS NOT NULL), (SELECT value" \
@@ -169,15 +176,12 @@ pg_due_next(struct store *st, int64_t *due, int *queued, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
 	char *d, *q;
-	if (pq_ahead_take(st, "due", &d)) {
-		if (pq_ahead_take(st, "queued", &q)) {
-			*due = d ? strtoll(d, NULL, 10) : TIME_NONE;
-			*queued = q && strcmp(q, "t") == 0;
-			free(d);
-			free(q);
-			return ST_OK;
-		}
+	if (pq_ahead_take2(st, "due", &d, "queued", &q)) {
+		*due = d ? strtoll(d, NULL, 10) : TIME_NONE;
+		*queued = q && strcmp(q, "t") == 0;
 		free(d);
+		free(q);
+		return ST_OK;
 	}
 	PGresult *r;
 	int rc = pq_exec(st, "SELECT " DUE_NEXT, NULL, &r, "looking for due tasks", e);

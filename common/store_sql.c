@@ -10,16 +10,6 @@
 #include "store_deliver.h"
 #include "store_sql.h"
 
-/* The condition of the due tasks' partial index, spelled as the index
- * spells it, so the planner uses it. */
-#define DUE_WHERE "status = 'pending' AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL"
-#define QUEUED_WHERE "queued <> 0 AND deleted_at IS NULL AND status <> 'running'"
-/* Running tasks whose due occurrence their --overlap handles at once (the
- * status index leaves pending out: few rows, whatever the schedule; its
- * condition spelled out, as SQLite does not infer it from status =
- * 'running', else it walks every task at each look). */
-#define OVERLAP_WHERE "status = 'running' AND status <> 'pending' AND overlap <> 'queue'" \
-	" AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL"
 
 /* Each next distinct value of a column by one index seek, however many
  * rows share it, from after (?1), for at most ?2 values. */
@@ -60,10 +50,10 @@ static const char *const alike[SQL_COUNT] = {
 	/* Ranges of the due tasks' partial index (tasks_due, its condition
 	 * spelled as it is), and the few tasks asked to run (tasks_queued) not
 	 * yet among them. */
-	[SQL_TASK_DUE_COUNT] = "SELECT (SELECT count(*) FROM tasks WHERE " DUE_WHERE " AND due_at <= ?1)"
+	[SQL_TASK_DUE_COUNT] = "SELECT (SELECT count(*) FROM tasks WHERE " STORE_SQL_DUE_WHERE " AND due_at <= ?1)"
 	    " + (SELECT count(*) FROM tasks WHERE queued <> 0 AND deleted_at IS NULL"
 	    " AND status = 'pending' AND enabled = 1 AND (due_at IS NULL OR due_at > ?1)),"
-	    " (SELECT count(*) FROM tasks WHERE " DUE_WHERE " AND due_at < ?2)",
+	    " (SELECT count(*) FROM tasks WHERE " STORE_SQL_DUE_WHERE " AND due_at < ?2)",
 	[SQL_CALL_TOKENS] = "SELECT coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0)"
 	    " FROM llm_calls WHERE created_at >= ?1",
 	[SQL_LAST_SUCCESS] = "SELECT id, CASE WHEN deleted_at IS NULL THEN name END, last_success_at"
@@ -340,21 +330,21 @@ write_sql(const struct sql_dialect *d, int which)
 		    " AND (deleted_at IS NULL) = (?3 = 0) ORDER BY id LIMIT ?4");
 		return in_dialect(&b, d);
 	case SQL_CLAIM_DUE:
-		return claim(d, DUE_WHERE " AND due_at <= ?1 AND (due_at, id) > (?2, ?3)"
+		return claim(d, STORE_SQL_DUE_WHERE " AND due_at <= ?1 AND (due_at, id) > (?2, ?3)"
 		    " ORDER BY due_at, id LIMIT ?4", d->lock_skip);
-	case SQL_CLAIM_QUEUED: return claim(d, QUEUED_WHERE " LIMIT ?1", d->lock_skip);
+	case SQL_CLAIM_QUEUED: return claim(d, STORE_SQL_QUEUED_WHERE " LIMIT ?1", d->lock_skip);
 	case SQL_CLAIM_ONE: return claim(d, "id = ?1", d->lock);
 	case SQL_CLAIM_OVERLAP:
-		return claim(d, OVERLAP_WHERE " AND due_at <= ?1 ORDER BY due_at, id LIMIT ?2",
+		return claim(d, STORE_SQL_OVERLAP_WHERE " AND due_at <= ?1 ORDER BY due_at, id LIMIT ?2",
 		    d->lock_skip);
 	case SQL_DUE_NEXT:
 		/* The due index's first row, not min(): with statistics older
 		 * than a burst's rows a planner reads every due row for min().
 		 * The running tasks are few. */
 		return xstrdup("SELECT (SELECT min(d) FROM (SELECT (SELECT due_at FROM tasks WHERE "
-		    DUE_WHERE " ORDER BY due_at LIMIT 1) AS d UNION ALL SELECT min(due_at) FROM tasks"
-		    " WHERE " OVERLAP_WHERE ") AS m),"
-		    " EXISTS (SELECT 1 FROM tasks WHERE " QUEUED_WHERE ")");
+		    STORE_SQL_DUE_WHERE " ORDER BY due_at LIMIT 1) AS d UNION ALL SELECT min(due_at) FROM tasks"
+		    " WHERE " STORE_SQL_OVERLAP_WHERE ") AS m),"
+		    " EXISTS (SELECT 1 FROM tasks WHERE " STORE_SQL_QUEUED_WHERE ")");
 	case SQL_RUN_INSERT:
 		/* Its owner's columns after a run's, for store_sql_run_insert. */
 		return insert(d, "runs", &run_fields, ", owner_id, owner_host, owner_node, owner_pid,"

@@ -10,6 +10,17 @@
 #include "store.h"
 #include "task_fields.h"
 
+/* The condition of the due tasks' partial index, spelled as the index
+ * spells it, so the planner uses it. */
+#define STORE_SQL_DUE_WHERE "status = 'pending' AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL"
+#define STORE_SQL_QUEUED_WHERE "queued <> 0 AND deleted_at IS NULL AND status <> 'running'"
+/* Running tasks whose due occurrence their --overlap handles at once (the
+ * status index leaves pending out: few rows, whatever the schedule; its
+ * condition spelled out, as SQLite does not infer it from status =
+ * 'running', else it walks every task at each look). */
+#define STORE_SQL_OVERLAP_WHERE "status = 'running' AND status <> 'pending' AND overlap <> 'queue'" \
+	" AND enabled = 1 AND deleted_at IS NULL AND due_at IS NOT NULL"
+
 /* The runs in flight, found from their tasks' rows (store.c keeps the
  * one of each there): no index of runs says which are running, so that a
  * run's end changes none. */

@@ -22,7 +22,7 @@ test_expect_success 'a clone in a 0700 directory: the postgres pass starts its s
 	test_done
 	EOF
 	chmod +x home/agentcron/tests/0001-store.t &&
-	(cd home/agentcron && env -u TMPDIR -u AC_PG_DIR -u PG_TEMPLATE -u TASK_DB \
+	(cd home/agentcron && env -u TMPDIR -u AC_PG_DIR -u PG_TEMPLATE -u TASK_DB -u TESTS \
 		tests/run "$AC_BIN" "$PWD/build" postgres) >out 2>err &&
 	tail -n 1 out >actual && echo "postgres: 1 passed, 0 failed" >expect &&
 	test_cmp expect actual &&
