@@ -84,8 +84,11 @@ static int
 sqc_followers(struct store *st, const char *upstream_id, follower_fn fn, void *arg,
     struct err *e)
 {
-	static const char q[] = "SELECT id, after_tasks, enabled FROM tasks WHERE after_tasks IS NOT NULL"
-	    " AND deleted_at IS NULL AND instr(after_tasks, ?1) > 0 ORDER BY created_at, id";
+	/* Through the index of the few tasks that follow others: else SQLite
+	 * walked every task at the end of every run. */
+	static const char q[] = "SELECT id, after_tasks, enabled FROM tasks INDEXED BY tasks_after"
+	    " WHERE after_tasks IS NOT NULL AND deleted_at IS NULL AND instr(after_tasks, ?1) > 0"
+	    " ORDER BY created_at, id";
 	sqlite3_stmt *s = sq_stmt(st, q, e);
 	if (!s)
 		return ST_ERR;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # An idle pass reads indexes, not every task or run, on both stores, in a
-# store of 20,000 tasks with runs: the pass starts a round of pruning
+# store of 20,000 tasks with runs, and so does a pass that runs a few
+# (its claims, and at each end the tasks that follow the one that ran): the pass starts a round of pruning
 # (its walk of the tasks that have runs, each task's bounds), and the
 # planners know the tables' sizes (PostgreSQL's ANALYZE; on SQLite, the
 # plans with and without the statistics ANALYZE leaves).  SQLite: the plans
@@ -35,11 +36,11 @@ test_expect_success 'a store of 20,000 tasks and 60,000 runs' '
 '
 
 # walks PLANS: the plan lines that read the tasks or the runs whole (on
-# SQLite, other than through the partial indexes of the few queued or
-# delivering tasks); none is no failure.
+# SQLite, other than through the partial indexes of the few queued,
+# delivering or following tasks); none is no failure.
 walks() {
 	grep -E "^PLAN SCAN (tasks|runs)( |$)" "$1" |
-		grep -v -E "USING (COVERING )?INDEX (tasks_queued|tasks_deliver)( |$)"
+		grep -v -E "USING (COVERING )?INDEX (tasks_queued|tasks_deliver|tasks_after)( |$)"
 	grep -E "^PLAN .*Seq Scan on (tasks|runs)" "$1"
 	return 0
 }
@@ -92,6 +93,18 @@ test_expect_success 'the first pass: the round of pruning starts, and nothing is
 	grep -q "^SQL .*deliver IS NOT NULL" first &&
 	grep -q "^PLAN " first &&
 	walks first >walked &&
+	test_cmp /dev/null walked
+'
+
+test_expect_success 'a pass that runs due tasks: their claims and ends read nothing whole (SQLite: no statistics)' '
+	for i in 1 2 3; do
+		TASK_NOW=2026-11-23T06:59:00Z task-add --at 2026-11-23T07:00:00Z --exec true \
+			--name "due$i" "Run $i" >/dev/null || return 1
+	done &&
+	TASK_NOW=2026-11-23T07:00:05Z plans >ran &&
+	test "$(store_sql "SELECT count(*) FROM runs WHERE status = '\''success'\''")" = 60003 &&
+	grep -q "^SQL .*after_tasks IS NOT NULL" ran &&
+	walks ran >walked &&
 	test_cmp /dev/null walked
 '
 
