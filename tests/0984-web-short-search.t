@@ -10,6 +10,12 @@
 . "$AC_TOP/tests/lib.sh"
 . "$AC_TOP/tests/lib-web.sh"
 export TASK_NOW=2026-12-01T00:00:00Z
+if test "$AC_STORE" = postgres; then
+	# A server of this file's own: its log is read for plans, and the
+	# suite's is written by every file at once.
+	pg_own_server || exit 1
+	store_sql() { own_sql "$1"; }
+fi
 
 req() {
 	req_as "$tok" "$@"
@@ -46,13 +52,12 @@ test_expect_success 'a store of 6,000 tasks' '
 	store_sql "UPDATE tasks SET name = '\''zQ two'\'' WHERE name = '\''task 5500'\''" &&
 	test "$(store_sql "SELECT count(*) FROM tasks")" = 6000 &&
 	if test "$AC_STORE" = postgres; then
-		db=$(pg_db_of "$TASK_DB") &&
 		# Prompts of a real size: a table of tiny rows costs about as
 		# little to read whole as its index, and its plans say nothing.
 		store_sql "UPDATE tasks SET prompt = repeat('\''plain prompt '\'', 60)" &&
-		pg_sql "VACUUM ANALYZE tasks" &&
-		pg_psql postgres -c "ALTER DATABASE $db SET session_preload_libraries = '\''auto_explain'\''" \
-			-c "ALTER DATABASE $db SET auto_explain.log_min_duration = 0"
+		own_sql "VACUUM ANALYZE tasks" &&
+		own_sql "ALTER DATABASE agentcron SET session_preload_libraries = '\''auto_explain'\''" &&
+		own_sql "ALTER DATABASE agentcron SET auto_explain.log_min_duration = 0"
 	fi
 '
 
@@ -150,7 +155,7 @@ test_expect_success 'the API: a full answer goes on after its last task; a long 
 # plans_of WHAT FILE: the plan lines (PostgreSQL's log, since offset
 # $off) of the statements holding WHAT.
 plans_of() {
-	tail -c +$((off + 1)) "$AC_PG_DIR/log" | awk -v what="$1" '
+	tail -c +$((off + 1)) "$PGSRV/log" | awk -v what="$1" '
 		/LOG:  duration: .* plan:$/ { inplan = 1; s = 0; next }
 		/^[^\t]/ { inplan = 0 }
 		inplan && /^\tQuery Text: / { s = index($0, what) > 0; next }
@@ -159,7 +164,7 @@ plans_of() {
 
 test_expect_success 'PostgreSQL: the walk goes down the ordering index' '
 	if test "$AC_STORE" = postgres; then
-		off=$(wc -c <"$AC_PG_DIR/log") &&
+		off=$(wc -c <"$PGSRV/log") &&
 		test "$(req walk "$url/tasks?q=zq")" = 200 &&
 		plans_of "WITH w AS" walk.plan &&
 		grep -q "Index Scan using tasks_order on tasks" walk.plan &&
@@ -171,7 +176,7 @@ test_expect_success 'the tasks by state are counted from indexes alone' '
 	case $AC_STORE in
 	sqlite) "$AC_BUILD/tools/status-plans" >all.plan; test $? -le 2 &&
 		awk "/^SQL / { s = index(\$0, \"*all\") > 0 } s && /^PLAN /" all.plan >tally.plan ;;
-	postgres) off=$(wc -c <"$AC_PG_DIR/log") &&
+	postgres) off=$(wc -c <"$PGSRV/log") &&
 		{ task-status >/dev/null; test $? -le 2; } &&
 		plans_of "'\''*all'\''" tally.plan ;;
 	esac &&
