@@ -7,6 +7,9 @@
 #include "store.h"
 #include "task.h"
 #include "tz.h"
+#include "util.h"
+
+#define RECENT_MS 60000
 
 int
 spend_check_init(struct spend_check *c, const struct config *cf, struct err *e)
@@ -125,8 +128,21 @@ spend_reserve(struct spend_check *c, struct store *st, const struct task *t, con
 	int known, rc;
 	/* Written even when nothing is expected: what the run spends is
 	 * kept with it, the next run's expectation. */
-	if ((rc = store_run_cost(st, t->id, &dollars, &tokens, &known, e)) ||
-	    (rc = store_reserve(st, run_id, t->id, dollars, tokens, e)))
+	if ((rc = store_run_cost(st, t->id, &dollars, &tokens, &known, e)))
+		return rc;
+	/* A pass of many first runs reads what any run spent lately once a
+	 * minute, not once a run: an expectation, and a slow one to read. */
+	if (!known && (!c->recent_at || mono_ms() - c->recent_at >= RECENT_MS)) {
+		if ((rc = store_run_cost(st, NULL, &c->recent.dollars, &c->recent.tokens,
+		    &c->recent_known, e)))
+			return rc;
+		c->recent_at = mono_ms();
+	}
+	if (!known && c->recent_known) {
+		dollars = c->recent.dollars;
+		tokens = c->recent.tokens;
+	}
+	if ((rc = store_reserve(st, run_id, t->id, dollars, tokens, e)))
 		return rc;
 	if (c->gwindow != TIME_NONE && c->nrs >= 0 && c->nrs < (int)(sizeof c->rs / sizeof c->rs[0])) {
 		c->gspent.dollars += dollars;

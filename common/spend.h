@@ -83,6 +83,11 @@ struct spend_check {
 	 * a run's own can be left out without reading again. */
 	struct { char run[37]; double dollars; long long tokens; } rs[64];
 	int nrs;               /* -1: more than rs holds */
+	/* What a run of any task spent lately, the expectation of a task's
+	 * first run: read again once RECENT_MS old (mono_ms; 0: never read). */
+	int64_t recent_at;
+	struct spend recent;
+	int recent_known;
 };
 void spend_check_fresh(struct spend_check *c);
 int spend_check_init(struct spend_check *c, const struct config *cf, struct err *e);

@@ -409,8 +409,9 @@ int store_spend_read(struct store *st, const char *task_id, int64_t since, const
 int store_reserve(struct store *st, const char *run_id, const char *task_id, double dollars,
     long long tokens, struct err *e);
 /* What a run of task_id spent lately: its last reserved run, else the
- * most of its last runs whose calls are on record, else a run of any task
- * (their mean); *known 0 when none is on record. */
+ * most of its last runs whose calls are on record; task_id NULL: what a
+ * run of any task spent lately (their mean).  *known 0 when none is on
+ * record. */
 int store_run_cost(struct store *st, const char *task_id, double *dollars, long long *tokens,
     int *known, struct err *e);
 #define STORE_SPEND_BUCKET 900 /* seconds: the ledger's quarter-hours */

@@ -530,25 +530,25 @@ pg_run_cost(struct store *st, const char *task_id, double *dollars, long long *t
     int *known, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	static const char q_last[] = "SELECT count(*), coalesce(max(spent), 0)::text,"
-	    " coalesce(max(spent_tokens), 0)::bigint FROM reserves WHERE task_id = $1";
-	static const char q_task[] = "SELECT count(*), coalesce(max(d), 0)::text,"
-	    " coalesce(max(t), 0)::bigint FROM (" RECENT_RUNS("task_id = $1 AND") ") AS l";
+	/* The last reserved run's, and the task's recent runs': one round trip. */
+	static const char q_task[] = "SELECT * FROM (SELECT count(*), coalesce(max(spent), 0)::text,"
+	    " coalesce(max(spent_tokens), 0)::bigint FROM reserves WHERE task_id = $1) AS r,"
+	    " (SELECT count(*), coalesce(max(d), 0)::text, coalesce(max(t), 0)::bigint FROM ("
+	    RECENT_RUNS("task_id = $1 AND") ") AS g) AS l";
 	static const char q_all[] = "SELECT count(*), coalesce(avg(d), 0)::text,"
 	    " coalesce(avg(t), 0)::bigint FROM (" RECENT_RUNS("") ") AS l";
-	const char *qs[] = {q_last, q_task, q_all};
-	for (int i = 0; i < 3 && !*known; i++) {
-		struct pq_params p = {.n = 0};
-		if (i < 2)
-			pq_text(&p, task_id);
-		PGresult *r;
-		int rc = pq_exec(st, qs[i], &p, &r, "reading what runs spent", e);
-		if (rc)
-			return rc;
-		*known = pq_get_int(pq, r, 0, 0) > 0;
-		*dollars = strtod(pq->getvalue(r, 0, 1), NULL);
-		*tokens = pq_get_int(pq, r, 0, 2);
-		pq->clear(r);
+	struct pq_params p = {.n = 0};
+	if (task_id)
+		pq_text(&p, task_id);
+	PGresult *r;
+	int rc = pq_exec(st, task_id ? q_task : q_all, &p, &r, "reading what runs spent", e);
+	if (rc)
+		return rc;
+	for (int col = 0; col < pq->nfields(r) && !*known; col += 3) {
+		*known = pq_get_int(pq, r, 0, col) > 0;
+		*dollars = strtod(pq->getvalue(r, 0, col + 1), NULL);
+		*tokens = pq_get_int(pq, r, 0, col + 2);
 	}
+	pq->clear(r);
 	return ST_OK;
 }

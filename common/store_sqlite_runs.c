@@ -541,11 +541,11 @@ sq_run_cost(struct store *st, const char *task_id, double *dollars, long long *t
 	    RECENT_RUNS("task_id = ?1 AND") ")";
 	static const char q_all[] = "SELECT count(*), avg(d), avg(t) FROM (" RECENT_RUNS("") ")";
 	const char *qs[] = {q_last, q_task, q_all};
-	for (int i = 0; i < 3 && !*known; i++) {
+	for (int i = task_id ? 0 : 2; i < (task_id ? 2 : 3) && !*known; i++) {
 		sqlite3_stmt *s = sq_stmt(st, qs[i], e);
 		if (!s)
 			return ST_ERR;
-		if (i < 2)
+		if (task_id)
 			sq_text(s, 1, task_id);
 		int rc = sqlite3_step(s);
 		if (rc == SQLITE_ROW) {
