@@ -33,6 +33,9 @@ void **pq_bounds(struct store *st);
  * state, and the statements sent on the connection so far, which tell
  * whether anything came between. */
 void **pq_ahead(struct store *st);
+/* n tasks added: many in one unit bring the planner's statistics up to
+ * date at its commit. */
+void pq_tasks_added(struct store *st, long n);
 unsigned long pq_sent(struct store *st);
 /* Rows of a query, a batch at a time through a cursor, so fn may use the
  * store between rows and a big listing is never all in memory; a query of

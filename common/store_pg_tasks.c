@@ -52,7 +52,10 @@ task_write(struct store *st, const struct task *t, int update, long *rows, const
 int
 pg_task_insert(struct store *st, const struct task *t, struct err *e)
 {
-	return task_write(st, t, 0, NULL, "adding a task", e);
+	int rc = task_write(st, t, 0, NULL, "adding a task", e);
+	if (!rc)
+		pq_tasks_added(st, 1);
+	return rc;
 }
 
 int
