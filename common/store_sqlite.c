@@ -288,12 +288,14 @@ sq_begin(struct store *st, int of_runs, struct err *e)
 static int
 sq_commit(struct store *st, struct err *e)
 {
-	return sq_exec(st, "COMMIT", e);
+	int rc = sq_text_index(st, e);
+	return rc ? rc : sq_exec(st, "COMMIT", e);
 }
 
 static void
 sq_rollback(struct store *st)
 {
+	sq(st)->text_added = 0;
 	if (!sqlite3_get_autocommit(sq(st)->db))
 		sqlite3_exec(sq(st)->db, "ROLLBACK", NULL, NULL, NULL);
 }

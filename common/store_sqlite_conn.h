@@ -34,6 +34,7 @@ struct sq {
 	int quiet;                /* a commit that need not reach the disk is under way */
 	int migrated;             /* this connection changed the schema */
 	sqlite3_int64 quiet_changes; /* rows those commits changed */
+	long text_added;          /* tasks added, not yet in the text index (sq_text_index) */
 	struct store_sql sql;
 };
 
@@ -41,6 +42,9 @@ struct sq *sq(struct store *st);
 sqlite3 *sq_db(struct store *st);
 int sq_err(struct store *st, struct err *e, const char *what); /* ST_ERR with SQLite's reason */
 int sq_exec(struct store *st, const char *sql, struct err *e);  /* statements without rows */
+/* The tasks added since the last call (and any other pending one) put in
+ * the text index, in one statement (schema step 25). */
+int sq_text_index(struct store *st, struct err *e);
 /* A cached prepared statement for sql (a string literal or a statement of
  * sq_sql: keyed by pointer), reset and with bindings cleared.  NULL on
  * error, message in e. */

@@ -56,7 +56,33 @@ sq_task_insert(struct store *st, const struct task *t, struct err *e)
 		return ST_ERR;
 	if (rc == SQLITE_CONSTRAINT)
 		return ST_REFUSED;
-	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "adding a task");
+	if (rc != SQLITE_DONE)
+		return sq_err(st, e, "adding a task");
+	sq(st)->text_added++;
+	/* In a unit, its commit indexes what it added.  Alone, the task is
+	 * added whether or not this fails: a text filter takes a task not yet
+	 * indexed as a candidate, and the next commit that adds one indexes it. */
+	struct err ignored;
+	if (sqlite3_get_autocommit(sq_db(st)))
+		sq_text_index(st, &ignored);
+	return ST_OK;
+}
+
+int
+sq_text_index(struct store *st, struct err *e)
+{
+	struct sq *q = sq(st);
+	if (!q->text_added)
+		return ST_OK;
+	int rc = sq_exec(st, "SAVEPOINT text_index; INSERT INTO task_text (rowid, name, prompt)"
+	    " SELECT k.n, t.name, t.prompt FROM task_text_keys k JOIN tasks t ON t.id = k.id"
+	    " WHERE k.pending IS NOT NULL ORDER BY k.n;"
+	    " UPDATE task_text_keys SET pending = NULL WHERE pending IS NOT NULL; RELEASE text_index", e);
+	if (rc)
+		sqlite3_exec(q->db, "ROLLBACK TO text_index; RELEASE text_index", NULL, NULL, NULL);
+	else
+		q->text_added = 0;
+	return rc;
 }
 
 int
@@ -120,7 +146,10 @@ text_how(struct store *st, const struct task_filter *f, int count, struct buf *k
 	char *phrase = f->text ? store_sql_text_phrase(f->text) : NULL;
 	if (!phrase)
 		return SQL_TEXT_SCAN;
-	static const char q[] = "SELECT rowid FROM task_text WHERE task_text MATCH ?1 LIMIT ?2";
+	/* With the tasks not yet indexed (added by hand, or by a program
+	 * that died before its commit indexed them): few, candidates all. */
+	static const char q[] = "SELECT rowid FROM task_text WHERE task_text MATCH ?1 UNION ALL"
+	    " SELECT n FROM task_text_keys WHERE pending IS NOT NULL LIMIT ?2";
 	sqlite3_stmt *s = sq_stmt(st, q, e);
 	if (!s) {
 		free(phrase);

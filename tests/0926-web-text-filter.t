@@ -120,4 +120,33 @@ test_expect_success 'a filter on text and status together' '
 	printf "common %s\n" 2050 5 >expect && test_cmp expect actual
 '
 
+# SQLite indexes the tasks a unit added at its commit, all in one
+# statement; one added by another program is pending until then, and a
+# candidate of every text meanwhile.
+test_expect_success 'SQLite: a task not yet indexed is found, renamed, indexed by the next add' '
+	if test "$AC_STORE" = sqlite; then
+		pending() { store_sql "SELECT count(*) FROM task_text_keys WHERE pending IS NOT NULL"; } &&
+		test "$(pending)" = 2100 &&
+		task-add --manual --name "indexes them" "p" >/dev/null &&
+		test "$(pending)" = 0 &&
+		store_sql "INSERT INTO tasks (id, name, prompt, kind, tz, created_at, updated_at)
+			VALUES ('\''w1'\'', '\''pending walrus'\'', '\''about narwhals'\'', '\''manual'\'', '\''UTC'\'',
+			1795000000, 1795000000), ('\''w2'\'', '\''gone walrus'\'', '\''p'\'', '\''manual'\'', '\''UTC'\'',
+			1795000000, 1795000000)" &&
+		test "$(pending)" = 2 &&
+		names "q=narwhal" >actual &&
+		echo "pending walrus" >expect && test_cmp expect actual &&
+		task-edit "pending walrus" --name "narwhal watch" >/dev/null &&
+		task-rm "gone walrus" >/dev/null && task-rm --purge >/dev/null &&
+		names "q=walrus" >actual && test ! -s actual &&
+		test "$(pending)" = 1 &&
+		task-add --manual --name "and this one" "p" >/dev/null &&
+		test "$(pending)" = 0 &&
+		names "q=narwhal" >actual &&
+		echo "narwhal watch" >expect && test_cmp expect actual &&
+		names "q=walrus" >actual && test ! -s actual &&
+		sqlite3 "$TASK_DB" "INSERT INTO task_text (task_text, rank) VALUES ('\''integrity-check'\'', 0)"
+	fi
+'
+
 test_done
