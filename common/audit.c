@@ -168,21 +168,35 @@ grant_key(const char *k)
 	return 0;
 }
 
-int
-audit_task_diff(const struct task *a, const struct task *b, char **before, char **after,
-    const char **action, int *same)
+/* A whole task as its fields that are set: a null says nothing of a task
+ * created or deleted, and an import's trail is a third the size without
+ * them.  Its name and prompt stay, which say an entry is a whole task. */
+static cJSON *
+set_fields(cJSON *task)
 {
-	struct zones *zs = zones_new();
+	cJSON *x = task ? task->child : NULL;
+	while (x) {
+		cJSON *next = x->next;
+		if (cJSON_IsNull(x) && strcmp(x->string, "name") != 0 && strcmp(x->string, "prompt") != 0)
+			cJSON_Delete(cJSON_DetachItemViaPointer(task, x));
+		x = next;
+	}
+	return task;
+}
+
+int
+audit_task_diff(const struct task *a, const struct task *b, struct zones *zs, char **before,
+    char **after, const char **action, int *same)
+{
 	cJSON *ja = a ? task_to_json(a, zs) : NULL, *jb = b ? task_to_json(b, zs) : NULL;
-	zones_free(zs);
 	*before = *after = NULL;
 	*same = 0;
 	if (!ja || !jb) {
 		*action = ja ? "delete" : "create";
 		if (ja)
-			*before = print_free(ja);
+			*before = print_free(set_fields(ja));
 		if (jb)
-			*after = print_free(jb);
+			*after = print_free(set_fields(jb));
 		return 0;
 	}
 	cJSON *da = cJSON_CreateObject(), *db = cJSON_CreateObject();

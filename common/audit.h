@@ -16,6 +16,7 @@
 #include "util.h"
 
 struct task;
+struct zones;
 
 struct audit_entry {
 	int64_t seq;           /* 1, 2, ... in the order written */
@@ -46,9 +47,10 @@ char *audit_actor_scheduler(void);
  * "task-tick (uid 1000 on HOST)". */
 void audit_actor_describe(const char *actor, char *buf, size_t n);
 /* The fields that differ between a and b (either may be NULL: created,
- * deleted) as two JSON objects (malloc'd; NULL for a NULL side) and the
- * action they amount to; *same when nothing but bookkeeping changed. */
-int audit_task_diff(const struct task *a, const struct task *b, char **before, char **after,
-    const char **action, int *same);
+ * deleted) as two JSON objects (malloc'd; NULL for a NULL side), schedules
+ * described in the zones of zs, and the action they amount to; *same when
+ * nothing but bookkeeping changed. */
+int audit_task_diff(const struct task *a, const struct task *b, struct zones *zs, char **before,
+    char **after, const char **action, int *same);
 
 #endif

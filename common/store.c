@@ -194,6 +194,7 @@ store_close(struct store *st)
 	free(st->standin);
 	free(st->audit_actor);
 	free(st->audit_action);
+	zones_free(st->audit_zones);
 	if (st->password) {
 		explicit_bzero(st->password, strlen(st->password));
 		free(st->password);

@@ -270,7 +270,9 @@ audit_task(struct store *st, const struct task *a, const struct task *b, struct 
 	char *before, *after;
 	const char *action;
 	int same;
-	audit_task_diff(a, b, &before, &after, &action, &same);
+	if (!st->audit_zones)
+		st->audit_zones = zones_new();
+	audit_task_diff(a, b, st->audit_zones, &before, &after, &action, &same);
 	int rc = same ? ST_OK : store_audit_note(st, action, (b ? b : a)->id, before, after, e);
 	free(before);
 	free(after);

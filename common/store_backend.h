@@ -38,6 +38,7 @@ struct store {
 	char *audit_actor;        /* store_audit_by's: who the changes are audited as, or NULL */
 	const struct store_audit_hooks *audit; /* installed by store_audit_by, else NULL */
 	char *audit_action;       /* store_audit_action's, for the next entry */
+	struct zones *audit_zones; /* the zones audit entries describe schedules in */
 	int has_owner;
 	struct owner self;        /* the registered owner of claims */
 	int64_t skew_ms;

@@ -49,8 +49,10 @@ zones_free(struct zones *zs)
 int
 zones_get(struct zones *zs, const char *name, const struct tz **out, struct err *e)
 {
+	/* The local zone is cached under the name it resolves to. */
+	const char *want = name ? name : zones_local(zs);
 	for (int i = 0; i < zs->n; i++) {
-		if (strcmp(tz_name(zs->z[i]), name ? name : "") == 0) {
+		if (strcmp(tz_name(zs->z[i]), want) == 0) {
 			*out = zs->z[i];
 			return ST_OK;
 		}
