@@ -434,7 +434,7 @@ task_add(int argc, char **argv)
 	if (!rc && !(rc = config_stagger_load(&stagger, &e)))
 		zones_set_stagger(zs, stagger);
 	if (!rc && importing) {
-		if (!(rc = store_open(NULL, STORE_BULK, &st, &e))) {
+		if (!(rc = store_open(NULL, 0, &st, &e))) {
 			store_audit_by_user(st);
 			rc = import(st, force, now, a.when_flags, zs, &e);
 		}

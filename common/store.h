@@ -41,7 +41,6 @@ struct store;
 enum {
 	STORE_READ = 1 << 0, /* read only: create nothing; no store reads as an empty one */
 	STORE_LOG = 1 << 1,  /* appends records (llm-call): a crash may lose the last ones */
-	STORE_BULK = 1 << 2, /* adds many rows in one unit (an import) */
 };
 
 /* The store to open: TASK_DB, else the configuration file's `db` key, else

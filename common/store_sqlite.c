@@ -156,6 +156,7 @@ sq_free(struct sq *q)
 		close(q->ino_fd);
 	free(q->path);
 	free(q->wake);
+	free(q->task_insert);
 	free(q);
 }
 
@@ -212,11 +213,6 @@ sq_connect(struct store *st, const char *path, struct err *e)
 		rc = sq_exec(st, st->flags & STORE_READ ? "PRAGMA foreign_keys = ON; PRAGMA synchronous"
 		    " = FULL; PRAGMA cache_size = -2000" : "PRAGMA foreign_keys = ON; PRAGMA synchronous"
 		    " = FULL; PRAGMA cache_size = -32768", e);
-	/* Each row a unit adds through a trigger makes SQLite keep the pages
-	 * the statement changes, to undo it alone: in a temporary file once
-	 * they pass 64 KiB, a write of each page at every row of an import. */
-	if (!rc && (st->flags & STORE_BULK))
-		rc = sq_exec(st, "PRAGMA temp_store = MEMORY", e);
 	if (!rc)
 		rc = sq_migrate(st, &q->migrated, e);
 	if (!rc && (st->flags & STORE_LOG) && !memory) {

@@ -35,6 +35,7 @@ struct sq {
 	int migrated;             /* this connection changed the schema */
 	sqlite3_int64 quiet_changes; /* rows those commits changed */
 	long text_added;          /* tasks added, not yet in the text index (sq_text_index) */
+	char *task_insert;        /* SQL_TASK_INSERT as OR FAIL (task_write) */
 	struct store_sql sql;
 };
 

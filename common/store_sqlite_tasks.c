@@ -35,8 +35,16 @@ sq_task_find_twin(struct store *st, const struct task *t, int *found, char id[37
 static int
 task_write(struct store *st, const struct task *t, int update, struct err *e)
 {
-	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), update ? SQL_TASK_UPDATE
-	    : SQL_TASK_INSERT), e);
+	struct sq *q = sq(st);
+	const char *sql = store_sql(sq_sql(st), update ? SQL_TASK_UPDATE : SQL_TASK_INSERT);
+	/* The insert fires the text index's trigger: a statement that writes
+	 * two tables, which SQLite would make undoable alone by keeping a copy
+	 * of every page it changes (20 writes a task in an import).  OR FAIL
+	 * needs no copy: the insert checks its constraints before it writes,
+	 * and a unit whose insert failed is rolled back whole. */
+	if (!update && !q->task_insert && strncmp(sql, "INSERT ", 7) == 0)
+		q->task_insert = xasprintf("INSERT OR FAIL %s", sql + 7);
+	sqlite3_stmt *s = sq_stmt(st, !update && q->task_insert ? q->task_insert : sql, e);
 	if (!s)
 		return -1;
 	struct row p;
