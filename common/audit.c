@@ -12,6 +12,7 @@
 #include "host.h"
 #include "task.h"
 #include "task_json.h"
+#include "web_crypto.h"
 
 void
 audit_entry_free(struct audit_entry *a)
@@ -55,8 +56,7 @@ audit_hash(const struct audit_entry *a, char out[65])
 	buf_free(&b);
 	if (rc)
 		return -1;
-	for (unsigned i = 0; i < SHA256_LEN; i++)
-		snprintf(out + 2 * i, 3, "%02x", md[i]);
+	hex_encode(md, SHA256_LEN, out);
 	return 0;
 }
 

@@ -129,9 +129,11 @@ task_validate(const struct task *t, struct zones *zs, struct err *e)
 			return rc;
 	/* The settings that bring a check of their own (task_inputs). */
 	for (size_t i = 0; i < ntask_inputs; i++) {
+		if (!task_inputs[i].check)
+			continue;
 		const struct field *f = task_input_field(&task_inputs[i]);
 		const char *v = f->type == FT_STR ? *CFIELD_OF(t, f, char *) : NULL;
-		if (task_inputs[i].check && v && (rc = task_inputs[i].check(v, e)))
+		if (v && (rc = task_inputs[i].check(v, e)))
 			return rc;
 	}
 	struct budget b;
