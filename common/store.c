@@ -346,6 +346,8 @@ store_task_add(struct store *st, struct task *t, int dedup, int *is_dup, char du
 	}
 	if (!rc && !t->id[0] && uuid4(t->id) != 0)
 		rc = err_set(e, ST_ERR, "cannot generate a task id: %s", strerror(errno));
+	if (t->after)
+		st->unfollowed = 0;
 	if (!rc && (rc = st->ops->task_insert(st, t, e)) == ST_REFUSED)
 		err_set(e, rc, "a task with id '%s' or key '%s' already exists", t->id, t->key ? t->key : "");
 	if (!rc)
@@ -453,6 +455,8 @@ store_task_get(struct store *st, const char *id, struct task *t, struct err *e)
 int
 store_task_put(struct store *st, const struct task *t, struct err *e)
 {
+	if (t->after)
+		st->unfollowed = 0;
 	if (!st->audit_actor)
 		return store_task_put_plain(st, t, e);
 	struct task old;

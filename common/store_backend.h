@@ -35,6 +35,8 @@ struct store {
 	int flags;                /* STORE_* */
 	char *standin;            /* read in an empty stand-in: where the real store would be */
 	int depth;                /* units of work open (0 or 1) */
+	unsigned long unit;       /* units of work begun */
+	unsigned long unfollowed; /* the unit that found no task following another */
 	char *audit_actor;        /* store_audit_by's: who the changes are audited as, or NULL */
 	const struct store_audit_hooks *audit; /* installed by store_audit_by, else NULL */
 	char *audit_action;       /* store_audit_action's, for the next entry */

@@ -62,6 +62,8 @@ struct chain_ops {
 	    struct err *e);
 	int (*followers)(struct store *st, const char *upstream_id, follower_fn fn, void *arg,
 	    struct err *e);
+	/* Whether any task (not in the trash) follows another. */
+	int (*followed)(struct store *st, int *any, struct err *e);
 };
 extern const struct chain_ops sq_chain_ops, pg_chain_ops;
 

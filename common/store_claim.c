@@ -35,8 +35,10 @@ store_unit_begin(struct store *st, int of_runs, struct err *e)
 	if (st->depth)
 		return err_set(e, ST_ERR, "store '%s': a unit of work is already open", st->name);
 	int rc = st->ops->begin(st, of_runs, e);
-	if (!rc)
+	if (!rc) {
 		st->depth = 1;
+		st->unit++;
+	}
 	return rc;
 }
 

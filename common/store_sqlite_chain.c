@@ -115,9 +115,24 @@ sqc_followers(struct store *st, const char *upstream_id, follower_fn fn, void *a
 	return status;
 }
 
+static int
+sqc_followed(struct store *st, int *any, struct err *e)
+{
+	static const char q[] = "SELECT EXISTS (SELECT 1 FROM tasks INDEXED BY tasks_after"
+	    " WHERE after_tasks IS NOT NULL AND deleted_at IS NULL)";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	int rc = sqlite3_step(s);
+	*any = rc != SQLITE_ROW || sqlite3_column_int(s, 0) != 0;
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW ? ST_OK : sq_err(st, e, "looking for tasks that follow others");
+}
+
 const struct chain_ops sq_chain_ops = {
 	.input_add = sqc_input_add,
 	.input_find = sqc_input_find,
 	.input_bind = sqc_input_bind,
 	.followers = sqc_followers,
+	.followed = sqc_followed,
 };
