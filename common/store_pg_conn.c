@@ -63,6 +63,7 @@ static const struct sql_dialect dialect = {
 	.like = "ILIKE",
 	.scan = "",
 	.text_table = "task_text",
+	.owners_apart = 1,
 };
 
 static struct pg *

@@ -286,6 +286,17 @@ runs_finish(const struct sql_dialect *d)
 	return in_dialect(&b, d);
 }
 
+/* The owner's columns of a run, written after the run's (each after
+ * ", ").  Where owners are kept apart (a row of processes each, kept
+ * while it owns a run in flight) the id alone: the rest was a fifth of
+ * a new run's row. */
+static const char *
+owner_columns(const struct sql_dialect *d)
+{
+	return d->owners_apart ? ", owner_id"
+	    : ", owner_id, owner_host, owner_node, owner_pid, owner_start";
+}
+
 /* SQL_RUNS_INSERT: SQL_RUN_INSERT for the arrays' rows; the ids inserted. */
 static char *
 runs_insert(const struct sql_dialect *d)
@@ -294,7 +305,7 @@ runs_insert(const struct sql_dialect *d)
 	int n = 0;
 	buf_puts(&b, "INSERT INTO runs (");
 	columns(&b, &run_fields, COLS_WRITE, "");
-	buf_puts(&b, ", owner_id, owner_host, owner_node, owner_pid, owner_start) SELECT * FROM unnest(");
+	buf_printf(&b, "%s) SELECT * FROM unnest(", owner_columns(d));
 	for (size_t i = 0; i < run_fields.n; i++) {
 		if (field_in(&run_fields.f[i], COLS_WRITE)) {
 			buf_printf(&b, "%s?%d::%s[]", n ? ", " : "", n + 1,
@@ -302,8 +313,11 @@ runs_insert(const struct sql_dialect *d)
 			n++;
 		}
 	}
-	buf_printf(&b, ", ?%d::text[], ?%d::text[], ?%d::text[], ?%d::bigint[], ?%d::bigint[])"
-	    " ON CONFLICT DO NOTHING RETURNING id", n + 1, n + 2, n + 3, n + 4, n + 5);
+	buf_printf(&b, ", ?%d::text[]", n + 1);
+	if (!d->owners_apart)
+		buf_printf(&b, ", ?%d::text[], ?%d::text[], ?%d::bigint[], ?%d::bigint[]", n + 2, n + 3,
+		    n + 4, n + 5);
+	buf_puts(&b, ") ON CONFLICT DO NOTHING RETURNING id");
 	return in_dialect(&b, d);
 }
 
@@ -347,8 +361,8 @@ write_sql(const struct sql_dialect *d, int which)
 		    " EXISTS (SELECT 1 FROM tasks WHERE " STORE_SQL_QUEUED_WHERE ")");
 	case SQL_RUN_INSERT:
 		/* Its owner's columns after a run's, for store_sql_run_insert. */
-		return insert(d, "runs", &run_fields, ", owner_id, owner_host, owner_node, owner_pid,"
-		    " owner_start", 5, " ON CONFLICT DO NOTHING");
+		return insert(d, "runs", &run_fields, owner_columns(d), d->owners_apart ? 1 : 5,
+		    " ON CONFLICT DO NOTHING");
 	case SQL_RUN_FINISH: return run_finish(d);
 	case SQL_RUNS_INSERT: return runs_insert(d);
 	case SQL_GATE_COUNT:
@@ -497,10 +511,13 @@ store_sql_claim(struct store_sql *q, const struct claim_req *req, struct row *p)
 }
 
 void
-store_sql_run_insert(struct row *p, const struct run *r, const struct owner *o)
+store_sql_run_insert(const struct sql_dialect *d, struct row *p, const struct run *r,
+    const struct owner *o)
 {
 	row_run(p, r, COLS_WRITE);
 	row_text(p, o ? o->id : NULL);
+	if (d->owners_apart)
+		return;
 	row_text(p, o ? o->host : NULL);
 	row_text(p, o ? o->node : NULL);
 	row_time(p, o ? o->pid : TIME_NONE);
