@@ -64,6 +64,7 @@ static const struct sql_dialect dialect = {
 	.scan = "",
 	.text_table = "task_text",
 	.owners_apart = 1,
+	.unique_by_read = 1,
 };
 
 static struct pg *

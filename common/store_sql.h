@@ -57,6 +57,8 @@ struct sql_dialect {
 	                         * texts of 3 characters or more; NULL: none */
 	int owners_apart;       /* a run records its owner's id alone: the owner's host,
 	                         * node, pid and start are on its row of processes */
+	int unique_by_read;     /* a run's insert reads its unique key first, instead of
+	                         * ON CONFLICT (every insert of a run holds its task's row) */
 };
 
 /* Statements a backend prepares once and keeps, with their parameters in

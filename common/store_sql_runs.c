@@ -70,6 +70,62 @@ owner_columns(const struct sql_dialect *d)
 	    : ", owner_id, owner_host, owner_node, owner_pid, owner_start";
 }
 
+/* The end of a run's insert: a run of the same task, instant and arming
+ * (the unique key; u. the names of the row inserted) makes it insert
+ * nothing.  Where the dialect reads the key first (unique_by_read), no
+ * ON CONFLICT: every insert of a run holds its task's row (the claim's
+ * lock), so none of the same key can be under way, and PostgreSQL's
+ * speculative insertion writes a record more per run to say it is done. */
+static void
+run_insert_unless(struct buf *b, const struct sql_dialect *d, const char *task_id,
+    const char *slot, const char *arming)
+{
+	if (d->unique_by_read)
+		buf_printf(b, " WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.task_id = %s"
+		    " AND r.slot = %s AND r.arming = %s)", task_id, slot, arming);
+	else
+		buf_puts(b, " ON CONFLICT DO NOTHING");
+}
+
+/* The placeholder of a run's column (COLS_WRITE) among its insert's. */
+static void
+run_param(char *out, size_t n, const char *column)
+{
+	int pos = 0;
+	for (size_t i = 0; i < run_fields.n; i++) {
+		if (!field_in(&run_fields.f[i], COLS_WRITE))
+			continue;
+		pos++;
+		if (strcmp(run_fields.f[i].column, column) == 0)
+			break;
+	}
+	snprintf(out, n, "?%d", pos);
+}
+
+/* SQL_RUN_INSERT: a run's columns, then its owner's. */
+static char *
+run_insert(const struct sql_dialect *d)
+{
+	if (!d->unique_by_read)
+		return sql_insert(d, "runs", &run_fields, owner_columns(d), d->owners_apart ? 1 : 5,
+		    " ON CONFLICT DO NOTHING");
+	struct buf b = {0};
+	int n = 0, nmore = d->owners_apart ? 1 : 5;
+	char task_id[16], slot[16], arming[16];
+	buf_puts(&b, "INSERT INTO runs (");
+	sql_columns(&b, &run_fields, COLS_WRITE, "");
+	buf_printf(&b, "%s) SELECT ", owner_columns(d));
+	for (size_t i = 0; i < run_fields.n; i++)
+		n += field_in(&run_fields.f[i], COLS_WRITE);
+	for (int i = 1; i <= n + nmore; i++)
+		buf_printf(&b, i > 1 ? ", ?%d" : "?%d", i);
+	run_param(task_id, sizeof task_id, "task_id");
+	run_param(slot, sizeof slot, "slot");
+	run_param(arming, sizeof arming, "arming");
+	run_insert_unless(&b, d, task_id, slot, arming);
+	return sql_in_dialect(&b, d);
+}
+
 /* SQL_RUNS_INSERT: SQL_RUN_INSERT for the arrays' rows; the ids inserted. */
 static char *
 runs_insert(const struct sql_dialect *d)
@@ -90,7 +146,12 @@ runs_insert(const struct sql_dialect *d)
 	if (!d->owners_apart)
 		buf_printf(&b, ", ?%d::text[], ?%d::text[], ?%d::bigint[], ?%d::bigint[]", n + 2, n + 3,
 		    n + 4, n + 5);
-	buf_puts(&b, ") ON CONFLICT DO NOTHING RETURNING id");
+	/* The arrays' columns named as the table's. */
+	buf_puts(&b, ") AS u(");
+	sql_columns(&b, &run_fields, COLS_WRITE, "");
+	buf_printf(&b, "%s)", owner_columns(d));
+	run_insert_unless(&b, d, "u.task_id", "u.slot", "u.arming");
+	buf_puts(&b, " RETURNING id");
 	return sql_in_dialect(&b, d);
 }
 
@@ -119,10 +180,7 @@ char *
 sql_run_write(const struct sql_dialect *d, int which)
 {
 	switch (which) {
-	case SQL_RUN_INSERT:
-		/* Its owner's columns after a run's, for store_sql_run_insert. */
-		return sql_insert(d, "runs", &run_fields, owner_columns(d), d->owners_apart ? 1 : 5,
-		    " ON CONFLICT DO NOTHING");
+	case SQL_RUN_INSERT: return run_insert(d);
 	case SQL_RUN_FINISH: return run_finish(d);
 	case SQL_RUNS_INSERT: return runs_insert(d);
 	default: return runs_finish(d);
