@@ -141,7 +141,7 @@ pg_runs_insert_many(struct store *st, const struct run *const *r, const int *run
 {
 	struct row *rows = xcalloc(n, sizeof *rows);
 	for (size_t i = 0; i < n; i++)
-		store_sql_run_insert(&rows[i], r[i], running[i] ? &st->self : NULL);
+		store_sql_run_insert(pq_sql(st)->d, &rows[i], r[i], running[i] ? &st->self : NULL);
 	int rc = exec_rows_hits(st, store_sql(pq_sql(st), SQL_RUNS_INSERT), rows, n, dup,
 	    "recording runs", e);
 	/* Returned: inserted; the others a unique index refused. */

@@ -63,6 +63,8 @@ static const struct sql_dialect dialect = {
 	.like = "ILIKE",
 	.scan = "",
 	.text_table = "task_text",
+	.owners_apart = 1,
+	.unique_by_read = 1,
 };
 
 static struct pg *

@@ -87,7 +87,7 @@ pg_run_insert(struct store *st, const struct run *r, int running, int *dup, stru
 {
 	struct pq_params p = {.n = 0};
 	struct row row;
-	store_sql_run_insert(&row, r, running ? &st->self : NULL);
+	store_sql_run_insert(pq_sql(st)->d, &row, r, running ? &st->self : NULL);
 	pq_bind(&p, &row);
 	long rows = 0;
 	int rc = pq_do(st, store_sql(pq_sql(st), SQL_RUN_INSERT), &p, &rows, "recording a run", e);
@@ -143,10 +143,14 @@ pg_run_claims(struct store *st, struct run_claim **out, size_t *n, struct err *e
 	if (!in_flight)
 		return ST_OK;
 	/* Silence on the server's clock, so hosts with skewed clocks agree; a
-	 * process declared dead or gone from the table is silent for ever. */
+	 * process declared dead or gone from the table is silent for ever.  A
+	 * run names its owner by id (its row of processes is kept while it
+	 * owns a run in flight); one recorded before says who it was itself. */
 	static const char q[] = "SELECT runs.id, runs.task_id, runs.slot, runs.started_at,"
-	    " runs.lease_until, runs.trigger, runs.prev_status, runs.owner_id, runs.owner_host,"
-	    " runs.owner_node, runs.owner_pid, runs.owner_start, runs.attempt, runs.arming, CASE WHEN p.id IS NULL OR p.dead THEN 1000000000 ELSE"
+	    " runs.lease_until, runs.trigger, runs.prev_status, runs.owner_id,"
+	    " coalesce(runs.owner_host, p.host), coalesce(runs.owner_node, p.node),"
+	    " coalesce(runs.owner_pid, p.pid), coalesce(runs.owner_start, p.start), runs.attempt,"
+	    " runs.arming, CASE WHEN p.id IS NULL OR p.dead THEN 1000000000 ELSE"
 	    " floor(extract(epoch FROM clock_timestamp() - p.beat_at))::bigint END"
 	    " FROM runs LEFT JOIN processes p ON p.id = runs.owner_id WHERE " STORE_SQL_IN_FLIGHT;
 	PGresult *r;

@@ -1,6 +1,7 @@
 /* store_sql.c: the SQL backends' statements about tasks and runs, from the
- * tables of task_fields.c, and those the two spell alike (store_sql.h).
- * They are written here with ?N placeholders and given each backend's own.
+ * tables of task_fields.c, and those the two spell alike (store_sql.h);
+ * those that insert and end runs are in store_sql_runs.c.  They are
+ * written with ?N placeholders and given each backend's own.
  * Every value is a parameter; only names from our own tables (columns,
  * statuses, kinds) and numbers we format go into the text. */
 #include <stdlib.h>
@@ -8,7 +9,7 @@
 
 #include "store_chain.h"
 #include "store_deliver.h"
-#include "store_sql.h"
+#include "store_sql_impl.h"
 
 
 /* Each next distinct value of a column by one index seek, however many
@@ -99,8 +100,8 @@ static const char *const alike[SQL_COUNT] = {
 
 /* The statement b holds, in d's placeholders (none of our statements has
  * a '?' of its own). */
-static char *
-in_dialect(struct buf *b, const struct sql_dialect *d)
+char *
+sql_in_dialect(struct buf *b, const struct sql_dialect *d)
 {
 	for (char *p = b->data; (p = strchr(p, '?')); p++)
 		*p = d->param;
@@ -108,8 +109,8 @@ in_dialect(struct buf *b, const struct sql_dialect *d)
 }
 
 /* The columns of fs that cols selects, comma-separated, after sep. */
-static void
-columns(struct buf *b, const struct fields *fs, int cols, const char *sep)
+void
+sql_columns(struct buf *b, const struct fields *fs, int cols, const char *sep)
 {
 	for (size_t i = 0; i < fs->n; i++) {
 		if (field_in(&fs->f[i], cols)) {
@@ -121,32 +122,32 @@ columns(struct buf *b, const struct fields *fs, int cols, const char *sep)
 }
 
 /* What task_read or run_read reads, as a SELECT list. */
-static void
-select_list(struct buf *b, const struct fields *fs, int large)
+void
+sql_select_list(struct buf *b, const struct fields *fs, int large)
 {
 	buf_puts(b, "SELECT ");
-	columns(b, fs, COLS_READ, "");
+	sql_columns(b, fs, COLS_READ, "");
 	if (large)
-		columns(b, fs, COLS_LARGE, ", ");
+		sql_columns(b, fs, COLS_LARGE, ", ");
 }
 
 /* INSERT INTO table (its columns, then more) VALUES (?1, ..., ?n), with
  * nmore parameters for more, then tail. */
-static char *
-insert(const struct sql_dialect *d, const char *table, const struct fields *fs, const char *more,
-    int nmore, const char *tail)
+char *
+sql_insert(const struct sql_dialect *d, const char *table, const struct fields *fs,
+    const char *more, int nmore, const char *tail)
 {
 	struct buf b = {0};
 	int n = 0;
 	buf_printf(&b, "INSERT INTO %s (", table);
-	columns(&b, fs, COLS_WRITE, "");
+	sql_columns(&b, fs, COLS_WRITE, "");
 	buf_printf(&b, "%s) VALUES (", more);
 	for (size_t i = 0; i < fs->n; i++)
 		n += field_in(&fs->f[i], COLS_WRITE);
 	for (int i = 1; i <= n + nmore; i++)
 		buf_printf(&b, i > 1 ? ", ?%d" : "?%d", i);
 	buf_printf(&b, ")%s", tail);
-	return in_dialect(&b, d);
+	return sql_in_dialect(&b, d);
 }
 
 /* A task's columns set by its id (?1), in the order of row_task; a column
@@ -171,33 +172,7 @@ task_update(const struct sql_dialect *d)
 			buf_printf(&b, "?%d", n);
 	}
 	buf_puts(&b, " WHERE id = ?1");
-	return in_dialect(&b, d);
-}
-
-/* "UPDATE runs SET" each end column = PREFIX2, PREFIX3, ...; the last number. */
-static int
-set_end_columns(struct buf *b, const char *prefix)
-{
-	int n = 1;
-	buf_puts(b, "UPDATE runs SET ");
-	for (size_t i = 0; i < run_fields.n; i++) {
-		if (field_in(&run_fields.f[i], COLS_END)) {
-			n++;
-			buf_printf(b, "%s%s = %s%d", n > 2 ? ", " : "", run_fields.f[i].column, prefix, n);
-		}
-	}
-	return n;
-}
-
-/* A run's end (its F_END columns) by its id (?1), if it is still running
- * under the owner given last. */
-static char *
-run_finish(const struct sql_dialect *d)
-{
-	struct buf b = {0};
-	int n = set_end_columns(&b, "?");
-	buf_printf(&b, " WHERE id = ?1 AND status = 'running' AND coalesce(owner_id, '') = ?%d", n + 1);
-	return in_dialect(&b, d);
+	return sql_in_dialect(&b, d);
 }
 
 /* The tasks a claim looks at (where), each with the attempt of its latest
@@ -206,12 +181,12 @@ static char *
 claim(const struct sql_dialect *d, const char *where, const char *lock)
 {
 	struct buf b = {0};
-	select_list(&b, &task_fields, 0);
+	sql_select_list(&b, &task_fields, 0);
 	buf_printf(&b, ", (SELECT attempt FROM runs WHERE runs.task_id = tasks.id"
 	    " AND trigger <> '%s' AND status <> '%s' ORDER BY started_at DESC, %s DESC LIMIT 1)"
 	    " FROM tasks WHERE %s%s", run_trigger_name(TRIGGER_MANUAL), run_status_name(RUN_UNSTARTED),
 	    d->seq, where, lock);
-	return in_dialect(&b, d);
+	return sql_in_dialect(&b, d);
 }
 
 static char *
@@ -219,9 +194,9 @@ select_by(const struct sql_dialect *d, const struct fields *fs, int large, const
     const char *lock)
 {
 	struct buf b = {0};
-	select_list(&b, fs, large);
+	sql_select_list(&b, fs, large);
 	buf_printf(&b, " %s%s", rest, lock);
-	return in_dialect(&b, d);
+	return sql_in_dialect(&b, d);
 }
 
 /* SQL_TASKS_UPDATE for the columns set in cols (COLS_WRITE positions; the
@@ -256,55 +231,7 @@ tasks_update(const struct sql_dialect *d, const unsigned char *cols)
 	buf_printf(&b, " FROM unnest(%s) AS u(%s) WHERE tasks.id = u.c1", arrays.data, names.data);
 	buf_free(&arrays);
 	buf_free(&names);
-	return in_dialect(&b, d);
-}
-
-/* SQL_RUNS_FINISH (PostgreSQL's): run_finish for the arrays' rows, and the
- * task of each run it ended read and held (in the order of their ids, as
- * any group of tasks is locked), the run's id after the task's columns:
- * one round trip where there were two. */
-static char *
-runs_finish(const struct sql_dialect *d)
-{
-	struct buf b = {0};
-	buf_puts(&b, "WITH ended AS (");
-	int n = set_end_columns(&b, "u.c");
-	/* The id first, as row_run writes it, then the end's columns. */
-	buf_puts(&b, " FROM unnest(?1::text[]");
-	n = 1;
-	for (size_t i = 0; i < run_fields.n; i++)
-		if (field_in(&run_fields.f[i], COLS_END))
-			buf_printf(&b, ", ?%d::%s[]", ++n, field_is_int(&run_fields.f[i]) ? "bigint" : "text");
-	buf_printf(&b, ", ?%d::text[]) AS u(c1", n + 1);
-	for (int k = 2; k <= n; k++)
-		buf_printf(&b, ", c%d", k);
-	buf_puts(&b, ", owner) WHERE runs.id = u.c1 AND runs.status = 'running'"
-	    " AND coalesce(runs.owner_id, '') = u.owner RETURNING runs.id AS run_id, runs.task_id) ");
-	select_list(&b, &task_fields, 0);
-	buf_puts(&b, ", ended.run_id FROM ended JOIN tasks ON tasks.id = ended.task_id"
-	    " ORDER BY tasks.id FOR UPDATE OF tasks");
-	return in_dialect(&b, d);
-}
-
-/* SQL_RUNS_INSERT: SQL_RUN_INSERT for the arrays' rows; the ids inserted. */
-static char *
-runs_insert(const struct sql_dialect *d)
-{
-	struct buf b = {0};
-	int n = 0;
-	buf_puts(&b, "INSERT INTO runs (");
-	columns(&b, &run_fields, COLS_WRITE, "");
-	buf_puts(&b, ", owner_id, owner_host, owner_node, owner_pid, owner_start) SELECT * FROM unnest(");
-	for (size_t i = 0; i < run_fields.n; i++) {
-		if (field_in(&run_fields.f[i], COLS_WRITE)) {
-			buf_printf(&b, "%s?%d::%s[]", n ? ", " : "", n + 1,
-			    field_is_int(&run_fields.f[i]) ? "bigint" : "text");
-			n++;
-		}
-	}
-	buf_printf(&b, ", ?%d::text[], ?%d::text[], ?%d::text[], ?%d::bigint[], ?%d::bigint[])"
-	    " ON CONFLICT DO NOTHING RETURNING id", n + 1, n + 2, n + 3, n + 4, n + 5);
-	return in_dialect(&b, d);
+	return sql_in_dialect(&b, d);
 }
 
 static char *
@@ -313,22 +240,22 @@ write_sql(const struct sql_dialect *d, int which)
 	struct buf b = {0};
 	if (alike[which]) {
 		buf_puts(&b, alike[which]);
-		return in_dialect(&b, d);
+		return sql_in_dialect(&b, d);
 	}
 	switch (which) {
 	case SQL_TASK_RESTORE_LAST:
 		buf_printf(&b, "UPDATE tasks SET deleted_at = NULL WHERE id = (SELECT id FROM tasks"
 		    " WHERE deleted_at IS NOT NULL ORDER BY deleted_at DESC, %s DESC LIMIT 1)"
 		    " RETURNING id", d->seq);
-		return in_dialect(&b, d);
-	case SQL_TASK_INSERT: return insert(d, "tasks", &task_fields, "", 0, "");
+		return sql_in_dialect(&b, d);
+	case SQL_TASK_INSERT: return sql_insert(d, "tasks", &task_fields, "", 0, "");
 	case SQL_TASK_UPDATE: return task_update(d);
 	case SQL_TASK_GET: return select_by(d, &task_fields, 0, "FROM tasks WHERE id = ?1", "");
 	case SQL_TASK_GET_LOCK: return select_by(d, &task_fields, 0, "FROM tasks WHERE id = ?1", d->lock);
 	case SQL_TASK_PREFIX:
 		buf_puts(&b, "SELECT id FROM tasks WHERE id >= ?1 AND id < ?2"
 		    " AND (deleted_at IS NULL) = (?3 = 0) ORDER BY id LIMIT ?4");
-		return in_dialect(&b, d);
+		return sql_in_dialect(&b, d);
 	case SQL_CLAIM_DUE:
 		return claim(d, STORE_SQL_DUE_WHERE " AND due_at <= ?1 AND (due_at, id) > (?2, ?3)"
 		    " ORDER BY due_at, id LIMIT ?4", d->lock_skip);
@@ -346,30 +273,28 @@ write_sql(const struct sql_dialect *d, int which)
 		    " WHERE " STORE_SQL_OVERLAP_WHERE ") AS m),"
 		    " EXISTS (SELECT 1 FROM tasks WHERE " STORE_SQL_QUEUED_WHERE ")");
 	case SQL_RUN_INSERT:
-		/* Its owner's columns after a run's, for store_sql_run_insert. */
-		return insert(d, "runs", &run_fields, ", owner_id, owner_host, owner_node, owner_pid,"
-		    " owner_start", 5, " ON CONFLICT DO NOTHING");
-	case SQL_RUN_FINISH: return run_finish(d);
-	case SQL_RUNS_INSERT: return runs_insert(d);
+	case SQL_RUN_FINISH:
+	case SQL_RUNS_INSERT:
+	case SQL_RUNS_FINISH:
+		return sql_run_write(d, which);
 	case SQL_GATE_COUNT:
 		buf_puts(&b, "SELECT count(*), count(CASE WHEN gate = ?1 THEN 1 END),"
 		    " (SELECT count(*) FROM runs WHERE id = ?2 AND status = 'running')"
 		    " FROM runs WHERE " STORE_SQL_IN_FLIGHT " AND gate IS NOT NULL");
-		return in_dialect(&b, d);
+		return sql_in_dialect(&b, d);
 	case SQL_AUDIT_LAST: return xstrdup("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1");
 	case SQL_AUDIT_APPEND:
 		buf_puts(&b, "INSERT INTO audit (" STORE_SQL_AUDIT_COLS ")"
 		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
-		return in_dialect(&b, d);
+		return sql_in_dialect(&b, d);
 	case SQL_AUDIT_PRUNE:
 		buf_puts(&b, "DELETE FROM audit WHERE seq <= ?1");
-		return in_dialect(&b, d);
+		return sql_in_dialect(&b, d);
 	case SQL_TASKS_UPDATE: {
 		unsigned char all[ROW_MAX];
 		memset(all, 1, sizeof all);
 		return tasks_update(d, all);
 	}
-	case SQL_RUNS_FINISH: return runs_finish(d);
 	default:
 		return select_by(d, &run_fields, 1, "FROM runs WHERE id >= ?1 AND id < ?2"
 		    " ORDER BY id LIMIT 2", "");
@@ -496,24 +421,6 @@ store_sql_claim(struct store_sql *q, const struct claim_req *req, struct row *p)
 	    ? SQL_CLAIM_QUEUED : req->what == CLAIM_OVERLAP ? SQL_CLAIM_OVERLAP : SQL_CLAIM_ONE);
 }
 
-void
-store_sql_run_insert(struct row *p, const struct run *r, const struct owner *o)
-{
-	row_run(p, r, COLS_WRITE);
-	row_text(p, o ? o->id : NULL);
-	row_text(p, o ? o->host : NULL);
-	row_text(p, o ? o->node : NULL);
-	row_time(p, o ? o->pid : TIME_NONE);
-	row_time(p, o ? o->start : TIME_NONE);
-}
-
-void
-store_sql_run_finish(struct row *p, const struct run *r, const char *owner_id)
-{
-	row_run(p, r, COLS_END);
-	row_text(p, owner_id);
-}
-
 /* One cell as an element of an array literal. */
 static void
 array_elem(struct buf *b, const struct cell *c)
@@ -619,7 +526,7 @@ store_sql_task_list_text(const struct sql_dialect *d, const struct task_filter *
 	if (count)
 		buf_puts(&b, "SELECT count(*)");
 	else
-		select_list(&b, &task_fields, 0);
+		sql_select_list(&b, &task_fields, 0);
 	/* A text is looked for in every row: the table read in its own order
 	 * (then the few found sorted) costs less than in next-run order. */
 	buf_printf(&b, " FROM tasks%s WHERE %s", f->text && text_how == SQL_TEXT_SCAN ? d->scan : "",
@@ -708,7 +615,7 @@ store_sql_task_list_text(const struct sql_dialect *d, const struct task_filter *
 		buf_printf(&b, " ORDER BY %s, %s", d->order_key, d->seq);
 	if (!count && f->limit > 0)
 		buf_printf(&b, " LIMIT %ld", f->limit);
-	return in_dialect(&b, d);
+	return sql_in_dialect(&b, d);
 }
 
 char *
@@ -716,7 +623,7 @@ store_sql_run_list(const struct sql_dialect *d, const struct run_filter *f, stru
 {
 	struct buf b = {0};
 	p->n = p->nowned = 0;
-	select_list(&b, &run_fields, f->with_output);
+	sql_select_list(&b, &run_fields, f->with_output);
 	buf_puts(&b, " FROM runs WHERE true");
 	if (f->task_id && f->status == RUN_RUNNING) {
 		/* A task's run in flight: the one its row names, not a walk of
@@ -747,7 +654,7 @@ store_sql_run_list(const struct sql_dialect *d, const struct run_filter *f, stru
 	buf_printf(&b, " ORDER BY started_at DESC, %s DESC", d->seq);
 	if (f->limit > 0)
 		buf_printf(&b, " LIMIT %ld", f->limit);
-	return in_dialect(&b, d);
+	return sql_in_dialect(&b, d);
 }
 
 int

@@ -55,6 +55,10 @@ struct sql_dialect {
 	const char *scan;       /* after "FROM tasks": read the table itself, in its order */
 	const char *text_table; /* names and prompts in a table of their own, indexed for
 	                         * texts of 3 characters or more; NULL: none */
+	int owners_apart;       /* a run records its owner's id alone: the owner's host,
+	                         * node, pid and start are on its row of processes */
+	int unique_by_read;     /* a run's insert reads its unique key first, instead of
+	                         * ON CONFLICT (every insert of a run holds its task's row) */
 };
 
 /* Statements a backend prepares once and keeps, with their parameters in
@@ -166,8 +170,10 @@ int store_sql_gate(int64_t all, int64_t mine, int64_t alive, int max_all, int ma
 
 /* The statement of a claim (an SQL_CLAIM_*) and its parameters. */
 const char *store_sql_claim(struct store_sql *q, const struct claim_req *req, struct row *p);
-/* Parameters of run_insert: the run's columns, then its owner's (NULL: none). */
-void store_sql_run_insert(struct row *p, const struct run *r, const struct owner *o);
+/* Parameters of run_insert: the run's columns, then its owner's (NULL: none),
+ * its id alone where the dialect keeps owners apart. */
+void store_sql_run_insert(const struct sql_dialect *d, struct row *p, const struct run *r,
+    const struct owner *o);
 /* Parameters of run_finish: the run's id and end, then the owner it must have. */
 void store_sql_run_finish(struct row *p, const struct run *r, const char *owner_id);
 

@@ -89,7 +89,7 @@ sq_run_insert(struct store *st, const struct run *r, int running, int *dup, stru
 	if (!s)
 		return ST_ERR;
 	struct row p;
-	store_sql_run_insert(&p, r, running ? &st->self : NULL);
+	store_sql_run_insert(sq_sql(st)->d, &p, r, running ? &st->self : NULL);
 	sq_bind(s, &p);
 	row_free(&p);
 	int rc = sq_done(st, s, e, "recording a run");

@@ -45,7 +45,7 @@ test_expect_success 'host b replaces the run host a has in flight; host a ends i
 	end 2026-11-23T07:01:00Z
 	EOF
 	test_cmp expect log &&
-	pg_sql "SELECT owner_host <> '\'''\'', trigger, status, split_part(error, '\'';'\'', 1) FROM runs ORDER BY slot" >actual &&
+	pg_sql "SELECT owner_id <> '\'''\'', trigger, status, split_part(error, '\'';'\'', 1) FROM runs ORDER BY slot" >actual &&
 	cat >expect <<-\EOF &&
 	t|schedule|cancelled|replaced by its occurrence of 2026-11-23T07:01:00Z (--overlap replace)
 	t|schedule|success|
