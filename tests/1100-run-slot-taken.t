@@ -14,6 +14,16 @@ add() {
 		--exec "echo $1" p >/dev/null
 }
 
+# ran: the name and status of each run task-tick reported in out.
+ran() {
+	python3 -c "
+import json
+for l in open(\"out\"):
+    r = json.loads(l)
+    print(r[\"name\"], r[\"status\"])
+"
+}
+
 # taken NAME: a run of NAME's occurrence at 07:00, ended, put there by hand.
 taken() {
 	id=$(store_sql "SELECT id FROM tasks WHERE name = '$1'") &&
@@ -27,12 +37,7 @@ test_expect_success 'one claim at a time (-j 1): the task whose occurrence has i
 	taken a 1 &&
 	TASK_NOW=2026-11-23T07:00:10Z task-tick -j 1 >out 2>err &&
 	test ! -s err &&
-	python3 -c "
-import json
-for l in open(\"out\"):
-    r = json.loads(l)
-    print(r[\"name\"], r[\"status\"])
-" >actual &&
+	ran >actual &&
 	echo "e success" >expect &&
 	test_cmp expect actual &&
 	task-ls --json | python3 -c "
@@ -53,12 +58,7 @@ test_expect_success 'three due, one with its run: the other two run, once each' 
 	taken c 2 &&
 	TASK_NOW=2026-11-23T07:00:10Z task-tick -j 4 >out 2>err &&
 	test ! -s err &&
-	python3 -c "
-import json, sys
-for l in open(\"out\"):
-    r = json.loads(l)
-    print(r[\"name\"], r[\"status\"])
-" | sort >actual &&
+	ran | sort >actual &&
 	printf "b success\nd success\n" >expect &&
 	test_cmp expect actual &&
 	task-ls | cut -f2,3 | sort >actual &&
