@@ -66,8 +66,8 @@ store_followers(struct store *st, const char *upstream_id, follower_fn fn, void 
 {
 	/* The ends of a group of runs share a unit: in a store where no task
 	 * follows another (most), one look for all of them instead of a
-	 * round trip each.  A task given an `after` list in the unit, or one
-	 * added beside it by another, is looked for in the next unit. */
+	 * round trip each.  A task given an `after` list in the unit clears
+	 * the answer; one another program adds meanwhile, the next unit finds. */
 	if (st->depth && st->unfollowed == st->unit)
 		return ST_OK;
 	if (st->depth) {
