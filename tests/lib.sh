@@ -5,6 +5,10 @@ set -u
 : "${AC_BIN:?run through make check}" "${AC_BUILD:?}" "${AC_TOP:?}"
 PATH=$AC_BIN:$PATH
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/agentcron.XXXXXX") || exit 1
+# What the programs make in TMPDIR (a killed ticker's outcome files) goes
+# with the file's scratch directory.
+TMPDIR=$TEST_TMP
+export TMPDIR
 # Whatever a test left running in the background (test_start_ready) ends
 # with the file: each notify-wait it started that still runs here (a pid
 # alone may have been reused by then).
