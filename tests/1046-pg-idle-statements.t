@@ -9,15 +9,12 @@
 . "$AC_TOP/tests/lib.sh"
 export TASK_NOW=2026-11-23T07:00:00Z TASK_HOST_ID=alpha
 pg_own_server || exit 1
-log=$PGSRV/log
 
 # statements: a pass, then the first 40 characters of each statement the
 # server was sent meanwhile, one a line.
 statements() {
-	off=$(wc -c <"$log") &&
-	task-tick "$@" >/dev/null &&
-	tail -c +$((off + 1)) "$log" |
-		sed -n -E "s/^.*LOG:  (statement|execute [^:]*): //p" | cut -c 1-40
+	own_sent task-tick "$@" >sent.log &&
+	cut -c 1-40 sent.log
 }
 
 cat >idle <<'EOF'

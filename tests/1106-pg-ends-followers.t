@@ -8,15 +8,12 @@
 . "$AC_TOP/tests/lib.sh"
 export TASK_NOW=2026-11-23T07:00:00Z TASK_HOST_ID=alpha
 pg_own_server || exit 1
-log=$PGSRV/log
 
 # sent CMD...: CMD run, then how many statements of each kind the server
 # was sent meanwhile: the probe for any follower, the followers of one
 # upstream.
 sent() {
-	off=$(wc -c <"$log") &&
-	"$@" >/dev/null &&
-	tail -c +$((off + 1)) "$log" | sed -n -E "s/^.*LOG:  (statement|execute [^:]*): //p" >sent.log &&
+	own_sent "$@" >sent.log &&
 	printf "probe %s\nupstream %s\n" \
 		"$(grep -c "^SELECT EXISTS (SELECT 1 FROM tasks WHERE after_tasks IS NOT NULL" sent.log)" \
 		"$(grep -c "^SELECT id, after_tasks, enabled FROM tasks" sent.log)"

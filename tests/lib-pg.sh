@@ -66,6 +66,15 @@ own_sql() {
 	"$AC_PG_BIN/psql" -h "$PGSRV" -U postgres -d agentcron -X -q -A -t -v ON_ERROR_STOP=1 -c "$1"
 }
 
+# own_sent CMD...: CMD run (its output dropped), then each statement the
+# own server was sent meanwhile, one a line, from its log (log_statement).
+own_sent() {
+	own_sent_off_=$(wc -c <"$PGSRV/log") &&
+	"$@" >/dev/null &&
+	tail -c +$((own_sent_off_ + 1)) "$PGSRV/log" |
+		sed -n -E "s/^.*LOG:  (statement|execute [^:]*): //p"
+}
+
 # on_host NAME CMD...: CMD as a process of another host.  Where unshare
 # can, in new UTS and PID namespaces (its own hostname, its own pids, so no
 # pid of one host means anything on another); elsewhere TASK_HOST_ID names
