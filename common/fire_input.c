@@ -10,21 +10,19 @@
 
 #include "fire_env.h"
 #include "fire_input.h"
+#include "run_file.h"
 #include "store_chain.h"
 #include "utf8.h"
 
 /* The payload in a file of its own: a long one does not fit the environment. */
 static int
-payload_file(const char *text, char **file, struct err *e)
+payload_file(const char *run_id, const char *text, char **file, struct err *e)
 {
-	const char *dir = getenv("TMPDIR");
-	char *path = xasprintf("%s/agentcron-payload-XXXXXX", !str_empty(dir) ? dir : "/tmp");
-	int fd = mkstemp(path);
-	if (fd < 0) {
-		int err = errno;
-		free(path);
-		return err_set(e, ST_ERR, "cannot make a payload file: %s", strerror(err));
-	}
+	int fd;
+	char *path;
+	int rc = run_file_new("payload", run_id, &fd, &path, e);
+	if (rc)
+		return rc;
 	size_t n = strlen(text), off = 0;
 	while (off < n) {
 		ssize_t w = write(fd, text + off, n - off);
@@ -66,14 +64,14 @@ fire_input_load(struct store *st, const struct run *r, struct run_input *in, int
 }
 
 int
-fire_input_apply(const struct run_input *in, int named, char **text, char ***envp, char **file,
-    struct err *e)
+fire_input_apply(const struct run_input *in, const char *run_id, int named, char **text,
+    char ***envp, char **file, struct err *e)
 {
 	*file = NULL;
 	const char *s = in->text ? in->text : "";
 	/* A replay's request goes to llm-call whole, in a file. */
 	if (in->kind == INPUT_REPLAY) {
-		int rc = payload_file(s, file, e);
+		int rc = payload_file(run_id, s, file, e);
 		if (!rc)
 			fire_env_set(envp, "TASK_REPLAY_FILE", *file);
 		return rc;
@@ -88,7 +86,7 @@ fire_input_apply(const struct run_input *in, int named, char **text, char ***env
 		return ST_OK;
 	}
 	fire_env_set(envp, "TASK_PAYLOAD", strlen(s) <= FIRE_PAYLOAD_ENV_MAX ? s : "");
-	int rc = payload_file(s, file, e);
+	int rc = payload_file(run_id, s, file, e);
 	if (!rc)
 		fire_env_set(envp, "TASK_PAYLOAD_FILE", *file);
 	return rc;

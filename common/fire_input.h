@@ -24,10 +24,10 @@ int fire_input_load(struct store *st, const struct run *r, struct run_input *in,
     struct err *e);
 /* Input in given to a run: appended to *text after a blank line unless a
  * prompt named {{input}} (named), and its variables set in *envp; *file is
- * the payload file made (0600, in TMPDIR), to unlink once the run is
- * over, else NULL. */
-int fire_input_apply(const struct run_input *in, int named, char **text, char ***envp, char **file,
-    struct err *e);
+ * the payload file made for run_id (0600, in TMPDIR: run_file.h), to
+ * unlink once the run is over, else NULL. */
+int fire_input_apply(const struct run_input *in, const char *run_id, int named, char **text,
+    char ***envp, char **file, struct err *e);
 /* A payload as task-run --payload takes it: JSON text, @FILE, or - (the
  * standard input): valid UTF-8, no NUL, at most FIRE_PAYLOAD_MAX bytes. */
 int fire_payload_read(const char *arg, char **out, struct err *e);

@@ -7,6 +7,7 @@
 #include "fire.h"
 #include "fire_owner.h"
 #include "proc.h"
+#include "run_file.h"
 
 /* Partition fencing.  Others may recover this process's runs once the
  * store has had no sign of life from it for owner_timeout; three quarters
@@ -106,6 +107,8 @@ recover_one(const struct run_claim *c, void *arg)
 		if (killed)
 			snprintf(why + l, sizeof why - l, "; %d process%s it left behind %s killed", killed,
 			    killed == 1 ? "" : "es", killed == 1 ? "was" : "were");
+		/* The files its ticker made for it, which no one else removes. */
+		run_files_remove(c->id);
 	}
 	struct job *j = xcalloc(1, sizeof *j);
 	struct run *r = &j->run;

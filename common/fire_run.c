@@ -142,7 +142,7 @@ fire_run_executor(struct fire *f, struct job *j, const struct task *t, char *bas
 	free(system);
 	budget_env(f, j, t);
 	fire_env_password(&j->envp, f->db_password);
-	int rc = have_in ? fire_input_apply(&in, named, &j->input, &j->envp, &j->input_file, &e) : 0;
+	int rc = have_in ? fire_input_apply(&in, j->run.id, named, &j->input, &j->envp, &j->input_file, &e) : 0;
 	if (have_in)
 		run_input_free(&in);
 	if (rc) {
@@ -151,7 +151,7 @@ fire_run_executor(struct fire *f, struct job *j, const struct task *t, char *bas
 		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, why);
 		return;
 	}
-	if (outcome_file_new(&j->outcome_file, &e)) {
+	if (outcome_file_new(j->run.id, &j->outcome_file, &e)) {
 		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, e.msg);
 		return;
 	}

@@ -11,6 +11,7 @@
 #include "exec.h"
 #include "oneline.h"
 #include "outcome.h"
+#include "run_file.h"
 #include "store.h"
 #include "utf8.h"
 
@@ -92,21 +93,14 @@ outcome_parse_json(const char *text, size_t n, int *o, char **summary, struct er
 }
 
 int
-outcome_file_new(char **path, struct err *e)
+outcome_file_new(const char *run_id, char **path, struct err *e)
 {
-	const char *dir = getenv("TMPDIR");
-	char *p = xasprintf("%s/agentcron-outcome-XXXXXX", !str_empty(dir) ? dir : "/tmp");
 	/* mkstemp makes it 0600: the run's own, no other user reads or fakes it. */
-	int fd = mkstemp(p);
-	if (fd < 0) {
-		int err = errno;
-		free(p);
-		*path = NULL;
-		return err_set(e, ST_ERR, "cannot make an outcome file: %s", strerror(err));
-	}
-	close(fd);
-	*path = p;
-	return ST_OK;
+	int fd;
+	int rc = run_file_new("outcome", run_id, &fd, path, e);
+	if (!rc)
+		close(fd);
+	return rc;
 }
 
 int

@@ -35,8 +35,9 @@ char *outcome_json(int o, const char *summary);
 /* An outcome's JSON text: ST_OK with *o (OUTCOME_NONE for empty text) and
  * *summary (malloc'd, cleaned, or NULL); ST_INVALID with a message. */
 int outcome_parse_json(const char *text, size_t n, int *o, char **summary, struct err *e);
-/* A new empty file for it, 0600, in TMPDIR (else /tmp): *path malloc'd. */
-int outcome_file_new(char **path, struct err *e);
+/* A new empty file for run_id's, 0600, in TMPDIR (else /tmp), named after
+ * the run (run_file.h): *path malloc'd. */
+int outcome_file_new(const char *run_id, char **path, struct err *e);
 /* The outcome in path, read back (at most OUTCOME_FILE_MAX bytes). */
 int outcome_file_read(const char *path, int *o, char **summary, struct err *e);
 /* Write it to path (truncating). */

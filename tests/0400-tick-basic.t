@@ -55,7 +55,7 @@ line two") &&
 	# TASK_NOW) plus the timeout, to the millisecond.
 	deadline=$(sed -n "s/^TASK_DEADLINE=\([0-9]*\)\.[0-9][0-9][0-9]$/\1/p" log) &&
 	test "$deadline" -ge $((before + 600)) && test "$deadline" -le $((after + 600)) &&
-	sed -e "s|^TASK_OUTCOME_FILE=${TMPDIR:-/tmp}/agentcron-outcome-......$|TASK_OUTCOME_FILE=<private file>|" \
+	sed -e "s|^TASK_OUTCOME_FILE=${TMPDIR:-/tmp}/agentcron-outcome-$run-......$|TASK_OUTCOME_FILE=<private file>|" \
 		-e "s|^TASK_DEADLINE=$deadline\.[0-9]*$|TASK_DEADLINE=<start + 600 s>|" log >actual &&
 	cat >expect <<-EOF &&
 	line one
