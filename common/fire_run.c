@@ -142,7 +142,8 @@ fire_run_executor(struct fire *f, struct job *j, const struct task *t, char *bas
 	free(system);
 	budget_env(f, j, t);
 	fire_env_password(&j->envp, f->db_password);
-	int rc = have_in ? fire_input_apply(&in, j->run.id, named, &j->input, &j->envp, &j->input_file, &e) : 0;
+	int rc = have_in ? fire_input_apply(&in, j->run.id, named, &j->input, &j->envp,
+	    &j->input_file, &e) : 0;
 	if (have_in)
 		run_input_free(&in);
 	if (rc) {

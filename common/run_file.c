@@ -58,8 +58,9 @@ named_for(const char *name, const char *run_id)
 	name += sizeof lead - 1;
 	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
 		size_t n = strlen(kinds[k]), m = strlen(run_id);
-		if (strncmp(name, kinds[k], n) == 0 && name[n] == '-' && strncmp(name + n + 1, run_id, m) == 0
-		    && name[n + 1 + m] == '-' && strlen(name + n + 2 + m) == 6)
+		if (strncmp(name, kinds[k], n) == 0 && name[n] == '-' &&
+		    strncmp(name + n + 1, run_id, m) == 0 && name[n + 1 + m] == '-' &&
+		    strlen(name + n + 2 + m) == 6)
 			return 1;
 	}
 	return 0;
