@@ -119,15 +119,10 @@ pgc_followed(struct store *st, int *any, struct err *e)
 {
 	static const char q[] = "SELECT EXISTS (SELECT 1 FROM tasks WHERE after_tasks IS NOT NULL"
 	    " AND deleted_at IS NULL)::int";
-	struct pq_params p = {.n = 0};
-	const struct pq_lib *pq = pq_of(st);
-	PGresult *res;
-	int rc = pq_exec(st, q, &p, &res, "looking for tasks that follow others", e);
-	if (rc)
-		return rc;
-	*any = pq->ntuples(res) != 1 || pq_get_int(pq, res, 0, 0) != 0;
-	pq->clear(res);
-	return ST_OK;
+	long long v;
+	int rc = pq_ints(st, q, NULL, &v, 1, "looking for tasks that follow others", e);
+	*any = rc || v != 0;
+	return rc;
 }
 
 const struct chain_ops pg_chain_ops = {

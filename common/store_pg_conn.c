@@ -388,6 +388,21 @@ pq_do(struct store *st, const char *sql, struct pq_params *p, long *rows, const 
 }
 
 int
+pq_ints(struct store *st, const char *sql, struct pq_params *p, long long *out, int n,
+    const char *what, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	PGresult *r;
+	int rc = pq_exec(st, sql, p, &r, what, e);
+	if (rc)
+		return rc;
+	for (int i = 0; i < n; i++)
+		out[i] = pq_get_int(pq, r, 0, i);
+	pq->clear(r);
+	return ST_OK;
+}
+
+int
 pq_simple(struct store *st, const char *sql, const char *what, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);

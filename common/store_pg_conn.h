@@ -18,6 +18,10 @@ int pq_exec_dynamic(struct store *st, const char *sql, struct pq_params *p, PGre
     const char *what, struct err *e);      /* built at run time: not prepared */
 int pq_do(struct store *st, const char *sql, struct pq_params *p, long *rows, const char *what,
     struct err *e);                        /* no rows wanted; *rows affected (may be NULL) */
+/* The first n columns of the first row as integers (0 for NULL, and for
+ * every column when no row came back). */
+int pq_ints(struct store *st, const char *sql, struct pq_params *p, long long *out, int n,
+    const char *what, struct err *e);
 /* Statements with no parameters and no rows, several at once allowed
  * (the schema's steps), by the simple protocol. */
 int pq_simple(struct store *st, const char *sql, const char *what, struct err *e);

@@ -156,7 +156,6 @@ pgd_counts(struct store *st, int64_t since, void (*fn)(const char *kind, const c
 static int
 pgd_work(struct store *st, int64_t now, int *due, int *targets, struct err *e)
 {
-	const struct pq_lib *pq = pq_of(st);
 	char *next, *some;
 	/* Read with the pass's record (store_pg_history.c): the earliest
 	 * pending receipt, due when it is not after now. */
@@ -172,14 +171,13 @@ pgd_work(struct store *st, int64_t now, int *due, int *targets, struct err *e)
 	    " AND deleted_at IS NULL)::int";
 	struct pq_params p = {.n = 0};
 	pq_int(&p, now);
-	PGresult *res;
-	int rc = pq_exec(st, q, &p, &res, "looking for deliveries", e);
-	if (rc)
-		return rc;
-	*due = (int)pq_get_int(pq, res, 0, 0);
-	*targets = (int)pq_get_int(pq, res, 0, 1);
-	pq->clear(res);
-	return ST_OK;
+	long long v[2];
+	int rc = pq_ints(st, q, &p, v, 2, "looking for deliveries", e);
+	if (!rc) {
+		*due = v[0] != 0;
+		*targets = v[1] != 0;
+	}
+	return rc;
 }
 
 const struct deliver_ops pg_deliver_ops = {

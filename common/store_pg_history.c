@@ -121,23 +121,30 @@ pgh_task_tally(struct store *st, struct task_tally *t, struct err *e)
 	return pairs(st, q, NULL, take_tally, t, "counting tasks", e);
 }
 
+/* Two counts from one row (b NULL: one). */
+static int
+two_counts(struct store *st, const char *q, struct pq_params *p, long *a, long *b,
+    const char *what, struct err *e)
+{
+	long long v[2];
+	int rc = pq_ints(st, q, p, v, b ? 2 : 1, what, e);
+	if (!rc) {
+		*a = (long)v[0];
+		if (b)
+			*b = (long)v[1];
+	}
+	return rc;
+}
+
 static int
 pgh_task_due(struct store *st, int64_t now, int64_t late, long *due, long *overdue,
     struct err *e)
 {
-	const struct pq_lib *pq = pq_of(st);
 	const char *q = store_sql(pq_sql(st), SQL_TASK_DUE_COUNT);
 	struct pq_params p = {.n = 0};
-	PGresult *r;
 	pq_int(&p, now);
 	pq_int(&p, late);
-	int rc = pq_exec(st, q, &p, &r, "counting the due tasks", e);
-	if (rc)
-		return rc;
-	*due = (long)pq_get_int(pq, r, 0, 0);
-	*overdue = (long)pq_get_int(pq, r, 0, 1);
-	pq->clear(r);
-	return ST_OK;
+	return two_counts(st, q, &p, due, overdue, "counting the due tasks", e);
 }
 
 static int
@@ -188,18 +195,16 @@ pgh_budget_tasks(struct store *st, void (*fn)(const char *task_id, void *arg), v
 static int
 pgh_call_tokens(struct store *st, int64_t since, long long *in, long long *out, struct err *e)
 {
-	const struct pq_lib *pq = pq_of(st);
 	const char *q = store_sql(pq_sql(st), SQL_CALL_TOKENS);
 	struct pq_params p = {.n = 0};
 	pq_int(&p, since == TIME_NONE ? INT64_MIN : since);
-	PGresult *r;
-	int rc = pq_exec(st, q, &p, &r, "counting tokens", e);
-	if (rc)
-		return rc;
-	*in = pq_get_int(pq, r, 0, 0);
-	*out = pq_get_int(pq, r, 0, 1);
-	pq->clear(r);
-	return ST_OK;
+	long long v[2];
+	int rc = pq_ints(st, q, &p, v, 2, "counting tokens", e);
+	if (!rc) {
+		*in = v[0];
+		*out = v[1];
+	}
+	return rc;
 }
 
 static int
@@ -213,20 +218,16 @@ pgh_pruned_totals(struct store *st, void (*fn)(const char *key, long long n, voi
 static int
 pgh_size(struct store *st, int64_t *bytes, int64_t *free_bytes, struct err *e)
 {
-	const struct pq_lib *pq = pq_of(st);
 	/* Ours only: the database may hold other things. */
 	static const char q[] = "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
 	    " WHERE c.oid IN (to_regclass('tasks'), to_regclass('runs'), to_regclass('messages'),"
 	    " to_regclass('llm_calls'), to_regclass('settings'), to_regclass('processes'),"
 	    " to_regclass('passes'), to_regclass('pruned'), to_regclass('agentcron_schema'))";
-	PGresult *r;
-	int rc = pq_exec(st, q, NULL, &r, "reading the store's size", e);
-	if (rc)
-		return rc;
-	*bytes = pq_get_int(pq, r, 0, 0);
+	long long v;
+	int rc = pq_ints(st, q, NULL, &v, 1, "reading the store's size", e);
+	*bytes = rc ? 0 : v;
 	*free_bytes = -1;
-	pq->clear(r);
-	return ST_OK;
+	return rc;
 }
 
 /* A round asks for the bounds of each task the walk gave, a statement a
@@ -327,23 +328,6 @@ pgh_prune_bounds(struct store *st, const char *id, long nth0, long nth1, int64_t
 	*oldest = pq_get_time(pq, r, 0, 0);
 	*at0 = pq_get_time(pq, r, 0, 1);
 	*at1 = pq_get_time(pq, r, 0, 2);
-	pq->clear(r);
-	return ST_OK;
-}
-
-/* Two counts from one row. */
-static int
-two_counts(struct store *st, const char *q, struct pq_params *p, long *a, long *b,
-    const char *what, struct err *e)
-{
-	const struct pq_lib *pq = pq_of(st);
-	PGresult *r;
-	int rc = pq_exec(st, q, p, &r, what, e);
-	if (rc)
-		return rc;
-	*a = (long)pq_get_int(pq, r, 0, 0);
-	if (b)
-		*b = (long)pq_get_int(pq, r, 0, 1);
 	pq->clear(r);
 	return ST_OK;
 }
