@@ -18,6 +18,16 @@ EOF
 DIR=$PWD
 export DIR
 chmod +x slow || exit 1
+# left: leaves a process behind for certain once the ticker dies (slow's
+# sleeps of 0.1 s may be over before a loaded machine's next pass looks).
+cat >left <<\EOF
+#!/bin/sh
+sleep 300 &
+echo $! >"$DIR/$TASK_NAME.child"
+echo $$ >"$DIR/$TASK_NAME.pid"
+wait
+EOF
+chmod +x left || exit 1
 
 # owner: the owner's columns of the run in flight, then its process's pid.
 owner() {
@@ -28,9 +38,9 @@ owner() {
 
 test_expect_success 'the run holds its owner id; killed, the next pass here recovers it by its pid' '
 	TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T07:00:00Z --name here \
-		--exec "$PWD/slow" p >/dev/null &&
+		--exec "$PWD/left" p >/dev/null &&
 	{ TASK_NOW=2026-11-23T07:00:00Z task-tick >out 2>err & } && tick=$! &&
-	test_when_finished "test_end \$tick" &&
+	test_when_finished "test_end \$tick; kill \$(cat here.child) 2>/dev/null; true" &&
 	test_until 60 test -s here.pid &&
 	owner >actual &&
 	echo "t|t|t|t|$tick" >expect && test_cmp expect actual &&
