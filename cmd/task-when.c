@@ -224,6 +224,31 @@ out:
 	return rc;
 }
 
+/* --id with a schedule: the task's full id, which task-tick's stagger and
+ * jitter are drawn from.  A prefix or a name is looked up as everywhere
+ * else; a UUID is taken as it is, lower-cased (a task yet to be imported
+ * with it). */
+static int
+id_for_schedule(const char *given, char id[37], struct err *e)
+{
+	size_t n = strlen(given);
+	int uuid = n == 36;
+	for (size_t i = 0; uuid && i < n; i++)
+		uuid = i == 8 || i == 13 || i == 18 || i == 23 ? given[i] == '-' :
+		    isxdigit((unsigned char)given[i]);
+	if (uuid) {
+		for (size_t i = 0; i <= n; i++)
+			id[i] = (char)tolower((unsigned char)given[i]);
+		return ST_OK;
+	}
+	struct store *st = NULL;
+	int rc = store_open(NULL, STORE_READ, &st, e);
+	if (!rc)
+		rc = store_task_resolve(st, given, 0, id, e);
+	store_close(st);
+	return rc;
+}
+
 static int
 task_when(int argc, char **argv)
 {
@@ -258,6 +283,12 @@ task_when(int argc, char **argv)
 	int done = 0;
 	if ((rc = config_stagger_load(&r.stagger, &e)))
 		goto fail;
+	char id[37];
+	if (r.id && !r.cost && (r.sched.nkinds || optind < argc)) {
+		if ((rc = id_for_schedule(r.id, id, &e)))
+			goto fail;
+		r.id = id;
+	}
 	/* --not-before, --jitter, --id or a stagger with a cron expression: the
 	 * flags' reading has them. */
 	if (!r.sched.nkinds && (r.sched.not_before || r.sched.jitter || r.id || r.stagger) &&

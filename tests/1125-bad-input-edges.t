@@ -1,0 +1,57 @@
+#!/bin/sh
+# Bad input the earlier files do not try: task-when --id beside a schedule
+# is a task found as everywhere else (a prefix or a name, not text hashed
+# as it was typed), a JSON task naming a field twice, and the lines
+# task-web --print-systemd and task-status --print-cron write for a value
+# they cannot carry.  Each refusal: its exit status, one line on standard
+# error, nothing on standard output, the store as it was.
+. "$AC_TOP/tests/lib.sh"
+export TASK_NOW=2026-11-25T08:00:00Z
+mkdir -p config/agentcron && echo "stagger = 30m" >config/agentcron/config
+
+keep=5eed0000-0000-4000-8000-00000000c0de
+echo "{\"id\":\"$keep\",\"name\":\"keep\",\"prompt\":\"A task that must survive\",\"cron\":\"0 9 * * *\",\"exec\":\"true\"}" |
+	task-add --json - >/dev/null
+task-ls --json >before
+
+# refused CODE CMD...: exits CODE, one error line, nothing on stdout, store unchanged.
+refused() {
+	code=$1
+	shift
+	test_expect_code "$code" "$@" >out 2>err </dev/null &&
+	test_one_line err &&
+	test ! -s out &&
+	task-ls --json >after &&
+	test_cmp before after
+}
+
+test_expect_success 'task-when --id with a schedule: a prefix, a name or capitals are the task' '
+	task-when --utc --id "$keep" --daily 09:00 >expect &&
+	task-ls --json | python3 -c "import json, sys; print(json.loads(sys.stdin.readline())[\"due_at\"])" >due &&
+	test_cmp expect due && test "$(cat due)" != 2026-11-25T09:00:00Z &&
+	task-when --utc --id "$(echo "$keep" | cut -c1-8)" --daily 09:00 >actual &&
+	test_cmp expect actual &&
+	task-when --utc --id keep "0 9 * * *" >actual &&
+	test_cmp expect actual &&
+	task-when --utc --id "$(echo "$keep" | tr a-f A-F)" --daily 09:00 >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'task-when --id with a schedule: a UUID no task has yet is taken as given' '
+	task-when --utc --id 0123abcd-0000-4000-8000-000000000000 --daily 09:00 >actual &&
+	task-when --utc --id "$keep" --daily 09:00 >keep &&
+	test "$(wc -l <actual)" -eq 1 && test "$(cat actual)" != "$(cat keep)"
+'
+
+test_expect_success 'task-when --id with a schedule: no such task, or several, is said' '
+	refused 3 task-when --id "$(printf "\377\001x")" --daily 09:00 &&
+	echo "task-when: no task '\''$(printf "\357\277\275")?x'\'' (an id, a prefix of 4+ of its characters, or its name)" >expect &&
+	test_cmp expect err &&
+	refused 3 task-when --id "" "0 9 * * *" &&
+	task-add --manual --name twin p >/dev/null && task-add --manual --name twin q >/dev/null &&
+	task-ls --json >before &&
+	refused 4 task-when --id twin --daily 09:00 &&
+	grep -q "name .twin. is ambiguous" err
+'
+
+test_done
