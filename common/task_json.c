@@ -316,6 +316,10 @@ fields_from_json(const struct fields *fs, const cJSON *obj, void *dst, struct er
 		return err_set(e, ST_INVALID, "expected a JSON object");
 	const cJSON *it;
 	cJSON_ArrayForEach(it, obj) {
+		/* Which of two values would win is no one's guess to make. */
+		for (const cJSON *before = obj->child; before != it; before = before->next)
+			if (strcmp(before->string, it->string) == 0)
+				return err_set(e, ST_INVALID, "field '%s' is given twice", it->string);
 		const struct field *f = field_named(fs, it->string);
 		if (!f && it->string && strcmp(it->string, "forecast") == 0)
 			continue; /* task-add's and task-edit's, computed: read back as nothing */

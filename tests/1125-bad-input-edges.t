@@ -54,4 +54,18 @@ test_expect_success 'task-when --id with a schedule: no such task, or several, i
 	grep -q "name .twin. is ambiguous" err
 '
 
+test_expect_success 'a JSON task naming a field twice is refused, not read as one of them' '
+	cat >in <<-\EOF &&
+	{"name":"first","prompt":"p","kind":"manual"}
+	{"name":"first","prompt":"p","kind":"manual","name":"second"}
+	EOF
+	refused 2 sh -c "task-add --json - <in" &&
+	echo "task-add: stdin:2: field '\''name'\'' is given twice" >expect &&
+	test_cmp expect err &&
+	echo "{\"name\":\"n\",\"prompt\":\"p\",\"at\":\"2026-11-26T09:00:00Z\",\"at\":null}" >in &&
+	refused 2 sh -c "task-add --json - <in" &&
+	echo "task-add: stdin:1: field '\''at'\'' is given twice" >expect &&
+	test_cmp expect err
+'
+
 test_done
