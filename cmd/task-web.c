@@ -10,6 +10,7 @@
  * start. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <netdb.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -332,6 +333,47 @@ usage(FILE *f)
 	    "Authorization: Bearer TOKEN.\n");
 }
 
+/* What --print-systemd writes after ExecStart= is split at white space,
+ * with quotes, backslashes, % and $ read: a value holding any of them, a
+ * control or bytes that are not UTF-8 would start something else. */
+static int
+unit_word_ok(const char *s)
+{
+	if (!*s || !utf8_valid(s, strlen(s)) || strpbrk(s, "\"'\\%$"))
+		return 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p <= ' ' || *p == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* ADDRESS:PORT as web_listen_tcp reads it, without binding: the unit's
+ * service would fail at every start on what serving refuses. */
+static int
+listen_spec_ok(const char *spec)
+{
+	const char *colon = strrchr(spec, ':');
+	char host[256];
+	if (!colon || colon == spec || (size_t)(colon - spec) >= sizeof host || !colon[1] ||
+	    strlen(colon + 1) > 5 || colon[1 + strspn(colon + 1, "0123456789")] ||
+	    atol(colon + 1) > 65535)
+		return 0;
+	size_t n = (size_t)(colon - spec);
+	if (n > 2 && spec[0] == '[' && spec[n - 1] == ']')
+		memcpy(host, spec + 1, n -= 2);
+	else
+		memcpy(host, spec, n);
+	host[n] = 0;
+	if (strcmp(host, "localhost") == 0)
+		return 1;
+	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+		.ai_flags = AI_NUMERICHOST}, *ai;
+	if (getaddrinfo(host, NULL, &hints, &ai) != 0)
+		return 0;
+	freeaddrinfo(ai);
+	return 1;
+}
+
 static int
 task_web(int argc, char **argv)
 {
@@ -383,22 +425,22 @@ task_web(int argc, char **argv)
 	if (systemd) {
 		char self[PATH_MAX], dir[PATH_MAX];
 		struct buf args = {0};
+		if (listen_spec && !listen_spec_ok(listen_spec))
+			return usage_error(prog, "bad --listen '%s': give ADDRESS:PORT, as %s", listen_spec,
+			    DEFAULT_LISTEN);
+		if ((listen_spec || sock) && !unit_word_ok(sock ? sock : listen_spec))
+			return usage_error(prog, "--print-systemd: the address or path has characters a unit"
+			    " would read otherwise (white space, quotes, \\, %%, $, controls)");
 		proc_self(prog, self, dir, sizeof self);
 		if (listen_spec || sock)
 			buf_printf(&args, " %s %s", sock ? "--socket" : "--listen", sock ? sock : listen_spec);
 		if (read_only)
 			buf_puts(&args, " --read-only");
-		if (args.data && strpbrk(args.data, "\"'\\%$\n"))
-			rc = usage_error(prog, "--print-systemd: the address or path has characters a unit"
-			    " would read otherwise");
-		else {
-			char *text = install_web_text(self, args.data ? args.data : "");
-			fputs(text, stdout);
-			free(text);
-			rc = ST_OK;
-		}
+		char *text = install_web_text(self, args.data ? args.data : "");
+		fputs(text, stdout);
+		free(text);
 		buf_free(&args);
-		return rc;
+		return ST_OK;
 	}
 	if (trigger)
 		rc = web_trigger_admin(prog, trigger, secret, &e);

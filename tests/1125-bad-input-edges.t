@@ -68,4 +68,29 @@ test_expect_success 'a JSON task naming a field twice is refused, not read as on
 	test_cmp expect err
 '
 
+test_expect_success 'task-web --print-systemd: an address serving would refuse is refused now' '
+	for l in "" 12abc -1 "127.0.0.1:" ":8642" "127.0.0.1:65536" "127.0.0.1:+80" host.example:80; do
+		refused 2 task-web --print-systemd --listen "$l" &&
+		echo "task-web: bad --listen '\''$l'\'': give ADDRESS:PORT, as 127.0.0.1:8642 (try '\''task-web --help'\'')" >expect &&
+		test_cmp expect err || return 1
+	done &&
+	for l in 127.0.0.1:0 "[::1]:8642" localhost:8642; do
+		task-web --print-systemd --listen "$l" >unit &&
+		echo "--listen $l" >expect &&
+		sed -n "s/^ExecStart=.*\/task-web //p" unit >actual &&
+		test_cmp expect actual || return 1
+	done
+'
+
+test_expect_success 'task-web --print-systemd: what ExecStart= would split or read otherwise is refused' '
+	for v in "127.0.0.1:80 --read-only" "[fe80::1%lo]:80" "$(printf "127.0.0.1:80\001")"; do
+		refused 2 task-web --print-systemd --listen "$v" || return 1
+	done &&
+	for v in "/tmp/a b.sock" "$(printf "/tmp/\377.sock")" "$(printf "/tmp/\033[2J.sock")"; do
+		refused 2 task-web --print-systemd --socket "$v" &&
+		echo "task-web: --print-systemd: the address or path has characters a unit would read otherwise (white space, quotes, \\, %, \$, controls) (try '\''task-web --help'\'')" >expect &&
+		test_cmp expect err || return 1
+	done
+'
+
 test_done
