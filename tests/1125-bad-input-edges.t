@@ -93,4 +93,17 @@ test_expect_success 'task-web --print-systemd: what ExecStart= would split or re
 	done
 '
 
+test_expect_success 'task-status --print-cron: a path or URL that is not one line of text is refused' '
+	for v in "$(printf "/tmp/\377.prom")" "$(printf "/tmp/\033[2J.prom")" "$(printf "a\nb")"; do
+		refused 2 task-status --print-cron --textfile "$v" &&
+		echo "task-status: --textfile: a path on one line, UTF-8 text without controls (try '\''task-status --help'\'')" >expect &&
+		test_cmp expect err || return 1
+	done &&
+	refused 2 task-status --print-cron --ping "$(printf "https://hc.example/\377")" &&
+	echo "task-status: --ping: a URL on one line, UTF-8 text without controls (try '\''task-status --help'\'')" >expect &&
+	test_cmp expect err &&
+	task-status --print-cron --textfile "$(printf "/tmp/m\303\251trics.prom")" >cron &&
+	grep -qF "$(printf "/tmp/m\303\251trics.prom")" cron
+'
+
 test_done
