@@ -106,4 +106,26 @@ test_expect_success 'task-status --print-cron: a path or URL that is not one lin
 	grep -qF "$(printf "/tmp/m\303\251trics.prom")" cron
 '
 
+test_expect_success 'a NUL byte in a prompt or a JSON stream is refused, not read as the end' '
+	printf "a\000b" >in &&
+	refused 2 sh -c "task-add --manual --name n <in" &&
+	echo "task-add: the prompt holds a NUL byte; it must be text" >expect &&
+	test_cmp expect err &&
+	printf "{\"name\":\"n\",\"prompt\":\"p\",\"kind\":\"manual\"}\n\n{\"name\":\"n\",\"prompt\":\"p\000x\",\"kind\":\"manual\"}\n" >in &&
+	refused 2 sh -c "task-add --json - <in" &&
+	echo "task-add: stdin:3: holds a NUL byte; it must be text" >expect &&
+	test_cmp expect err &&
+	printf "{\"name\":\"n\",\"prompt\":\"p\",\"kind\":\"manual\"}\000{\"name\":\"m\"}" >in &&
+	refused 2 sh -c "task-add --json - <in" &&
+	echo "task-add: stdin:1: holds a NUL byte; it must be text" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'a prompt past 16 MiB on standard input is bad input, not a failure to read' '
+	head -c 16777217 /dev/zero | tr "\000" a >in &&
+	refused 2 sh -c "task-add --manual --name n <in" &&
+	echo "task-add: the prompt on standard input is longer than 16 MiB" >expect &&
+	test_cmp expect err
+'
+
 test_done
