@@ -128,4 +128,29 @@ test_expect_success 'a prompt past 16 MiB on standard input is bad input, not a 
 	test_cmp expect err
 '
 
+test_expect_success 'a number is digits: blanks, a plus sign, hex and exponents are refused' '
+	while IFS="|" read -r line cmd; do
+		# $cmd is a command line, split on purpose; a value with a blank is quoted apart.
+		refused 2 $cmd &&
+		printf "%s\n" "$line" >expect && test_cmp expect err || return 1
+	done <<-\EOF &&
+	task-deliver: bad --max '\''0'\'': expected a number from 1 to 100000|task-deliver --max 0
+	task-deliver: bad --jobs '\''x'\'': expected a number from 1 to 64|task-deliver --jobs x
+	task-ls: bad --limit '\''+5'\'': expected a number, 1 or more|task-ls --limit +5
+	task-log: bad --limit '\''0x10'\'': expected a number, 0 or more (0: all)|task-log --limit 0x10
+	llm-call: bad --timeout '\''0x10'\'': expected a number of seconds above 0, at most 86400|llm-call --timeout 0x10 hi
+	llm-call: bad --deadline '\''1e3'\'': expected a number of seconds above 0, at most 604800|llm-call --deadline 1e3 hi
+	llm-call: bad --connect-timeout '\''inf'\'': expected a number of seconds above 0, at most 86400|llm-call --connect-timeout inf hi
+	EOF
+	refused 2 task-when -n " 5" @daily &&
+	echo "task-when: bad -n '\'' 5'\'': expected a number from 1 to 100000" >expect &&
+	test_cmp expect err &&
+	refused 2 task-deliver --jobs " 5" &&
+	echo "task-deliver: bad --jobs '\'' 5'\'': expected a number from 1 to 64" >expect &&
+	test_cmp expect err &&
+	task-when -n 2 @daily >out && test "$(wc -l <out)" -eq 2 &&
+	llm-call --provider echo --no-log --timeout 0.5 hi >out &&
+	echo "echo: hi" >expect && test_cmp expect out
+'
+
 test_done
