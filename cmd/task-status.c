@@ -285,7 +285,6 @@ duration_arg(const char *flag, const char *v, int64_t *out)
 	return 0;
 }
 
-/* 0 to go on, else the exit status (help and version: -1, meaning 0). */
 /* A value written into a crontab line, which is printed and read by cron:
  * one line of UTF-8 text, no control character. */
 static int
@@ -298,6 +297,8 @@ cron_text_ok(const char *s)
 			return 0;
 	return 1;
 }
+
+/* 0 to go on, else the exit status (help and version: -1, meaning 0). */
 
 static int
 parse_args(int argc, char **argv, struct args *a)
