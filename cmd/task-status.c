@@ -285,19 +285,6 @@ duration_arg(const char *flag, const char *v, int64_t *out)
 	return 0;
 }
 
-/* A value written into a crontab line, which is printed and read by cron:
- * one line of UTF-8 text, no control character. */
-static int
-cron_text_ok(const char *s)
-{
-	if (!utf8_valid(s, strlen(s)))
-		return 0;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p < ' ' || *p == 0x7f)
-			return 0;
-	return 1;
-}
-
 /* 0 to go on, else the exit status (help and version: -1, meaning 0). */
 
 static int
@@ -347,9 +334,9 @@ parse_args(int argc, char **argv, struct args *a)
 		    " --textfile PATH (metrics), or both");
 	if (a->ping && (strncmp(a->ping, "https://", 8) != 0 && strncmp(a->ping, "http://", 7) != 0))
 		return usage_error(prog, "--ping '%.100s': an http:// or https:// URL", a->ping);
-	if (a->ping && !cron_text_ok(a->ping))
+	if (a->ping && !utf8_line(a->ping, strlen(a->ping)))
 		return usage_error(prog, "--ping: a URL on one line, UTF-8 text without controls");
-	if (a->textfile && (!*a->textfile || !cron_text_ok(a->textfile)))
+	if (a->textfile && (!*a->textfile || !utf8_line(a->textfile, strlen(a->textfile))))
 		return usage_error(prog, "--textfile: a path on one line, UTF-8 text without controls");
 	a->silence = STATUS_SILENCE_DEFAULT;
 	a->grace = -1;

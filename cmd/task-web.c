@@ -339,12 +339,7 @@ usage(FILE *f)
 static int
 unit_word_ok(const char *s)
 {
-	if (!*s || !utf8_valid(s, strlen(s)) || strpbrk(s, "\"'\\%$"))
-		return 0;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p <= ' ' || *p == 0x7f)
-			return 0;
-	return 1;
+	return *s && utf8_line(s, strlen(s)) && !strpbrk(s, " \"'\\%$");
 }
 
 /* ADDRESS:PORT as web_listen_tcp reads it, without binding: the unit's

@@ -119,7 +119,14 @@ parse_options(int argc, char **argv, struct schedule_request *r)
 		case 'j': r->json = 1; break;
 		case 's': r->simulate = 1; break;
 		case 1000: r->cost = 1; break;
-		case 1001: r->model = optarg; break;
+		case 1001:
+			/* It is printed back: one line of UTF-8 text. */
+			r->model = optarg;
+			if (!*optarg || !utf8_line(optarg, strlen(optarg))) {
+				opt_bad(&e, "--model", optarg, "a model name");
+				goto bad;
+			}
+			break;
 		case 'h': usage(stdout); rc = 0; break;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); rc = 0; break;
 		default:

@@ -153,4 +153,14 @@ test_expect_success 'a number is digits: blanks, a plus sign, hex and exponents 
 	echo "echo: hi" >expect && test_cmp expect out
 '
 
+test_expect_success 'task-when --cost --model: a name it would print back is one line of text' '
+	for m in "$(printf "a\377b")" "" "$(printf "a\033[2Jb")"; do
+		refused 2 task-when --cost --model "$m" @daily || return 1
+	done &&
+	echo "task-when: bad --model '\''a?[2Jb'\'': expected a model name" >expect &&
+	test_cmp expect err &&
+	task-when --cost --model gpt-4o @daily >out &&
+	grep -q "no call of gpt-4o on record" out
+'
+
 test_done
