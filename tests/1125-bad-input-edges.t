@@ -163,4 +163,14 @@ test_expect_success 'task-when --cost --model: a name it would print back is one
 	grep -q "no call of gpt-4o on record" out
 '
 
+test_expect_success 'a date in the year 0000 is out of range, not a date without a year' '
+	for d in 0000-01-01 "0000-06-15 10:00" 1/2/0000 1.2.0000 "jan 5 0000"; do
+		refused 2 task-when --utc "$d" &&
+		grep -q "year 0000 is out of range 1970-9999" err &&
+		refused 2 task-add --at "$d" --name n p || return 1
+	done &&
+	task-when --utc 2027-01-01 >out &&
+	echo 2027-01-01T00:00:00Z >expect && test_cmp expect out
+'
+
 test_done
