@@ -165,7 +165,20 @@ parse_options(int argc, char **argv, struct llm_options *o)
 	case LLM_OPTIONS_VERSION: printf("llm-call (agentcron) %s\n", AC_VERSION); return -1;
 	case LLM_OPTIONS_USAGE: return usage_error(prog, "%s", e.msg);
 	}
-	return rc ? fail(rc, e.msg) : ST_OK;
+	if (rc)
+		return fail(rc, e.msg);
+	/* Sent and kept in the store as text, as task-add keeps them. */
+	const struct { const char *flag, *v; } text[] = {{"--system", o->s.system},
+		{"--model", o->s.model}, {"--context", o->s.context}};
+	for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
+		if (text[i].v && !utf8_valid(text[i].v, strlen(text[i].v))) {
+			snprintf(e.msg, sizeof e.msg, "%s is not UTF-8 text", text[i].flag);
+			return fail(ST_INVALID, e.msg);
+		}
+	for (size_t i = 0; i < o->nfallback; i++)
+		if (!utf8_valid(o->fallback[i], strlen(o->fallback[i])))
+			return fail(ST_INVALID, "--fallback-model is not UTF-8 text");
+	return ST_OK;
 }
 
 /* --list-tools: the tools the MCP servers offer, as the model would get

@@ -173,4 +173,16 @@ test_expect_success 'a date in the year 0000 is out of range, not a date without
 	echo 2027-01-01T00:00:00Z >expect && test_cmp expect out
 '
 
+test_expect_success 'llm-call: a system prompt, model or context that is not UTF-8 is refused, not stored' '
+	for f in --system --model --context --fallback-model; do
+		refused 2 llm-call --provider echo $f "$(printf "a\377b")" hi &&
+		echo "llm-call: $f is not UTF-8 text" >expect &&
+		test_cmp expect err || return 1
+	done &&
+	task-log --calls --json >calls &&
+	test ! -s calls &&
+	llm-call --provider echo --context "$(printf "caf\303\251")" hi >out &&
+	echo "echo: hi" >expect && test_cmp expect out
+'
+
 test_done
