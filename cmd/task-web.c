@@ -342,8 +342,8 @@ unit_word_ok(const char *s)
 	return *s && utf8_line(s, strlen(s)) && !strpbrk(s, " \"'\\%$");
 }
 
-/* ADDRESS:PORT as web_listen_tcp reads it, without binding: the unit's
- * service would fail at every start on what serving refuses. */
+/* ADDRESS:PORT as web_listen_tcp reads it, without binding (a unit's
+ * service would fail at every start on what serving refuses). */
 static int
 listen_spec_ok(const char *spec)
 {
@@ -416,13 +416,14 @@ task_web(int argc, char **argv)
 		return usage_error(prog, "--read-only goes with --new-token or serving");
 	if (make && web_token_name_ok(make, &e))
 		return usage_error(prog, "%s", e.msg);
+	/* Before the store is opened, or made. */
+	if (listen_spec && !listen_spec_ok(listen_spec))
+		return usage_error(prog, "bad --listen '%s': give ADDRESS:PORT, a numeric address and a"
+		    " port 0-65535, as %s", listen_spec, DEFAULT_LISTEN);
 	int rc;
 	if (systemd) {
 		char self[PATH_MAX], dir[PATH_MAX];
 		struct buf args = {0};
-		if (listen_spec && !listen_spec_ok(listen_spec))
-			return usage_error(prog, "bad --listen '%s': give ADDRESS:PORT, as %s", listen_spec,
-			    DEFAULT_LISTEN);
 		if ((listen_spec || sock) && !unit_word_ok(sock ? sock : listen_spec))
 			return usage_error(prog, "--print-systemd: the address or path has characters a unit"
 			    " would read otherwise (white space, quotes, \\, %%, $, controls)");

@@ -71,7 +71,7 @@ test_expect_success 'a JSON task naming a field twice is refused, not read as on
 test_expect_success 'task-web --print-systemd: an address serving would refuse is refused now' '
 	for l in "" 12abc -1 "127.0.0.1:" ":8642" "127.0.0.1:65536" "127.0.0.1:+80" host.example:80; do
 		refused 2 task-web --print-systemd --listen "$l" &&
-		echo "task-web: bad --listen '\''$l'\'': give ADDRESS:PORT, as 127.0.0.1:8642 (try '\''task-web --help'\'')" >expect &&
+		echo "task-web: bad --listen '\''$l'\'': give ADDRESS:PORT, a numeric address and a port 0-65535, as 127.0.0.1:8642 (try '\''task-web --help'\'')" >expect &&
 		test_cmp expect err || return 1
 	done &&
 	for l in 127.0.0.1:0 "[::1]:8642" localhost:8642; do
@@ -183,6 +183,14 @@ test_expect_success 'llm-call: a system prompt, model or context that is not UTF
 	test ! -s calls &&
 	llm-call --provider echo --context "$(printf "caf\303\251")" hi >out &&
 	echo "echo: hi" >expect && test_cmp expect out
+'
+
+test_expect_success 'task-web: an address it cannot serve on is refused before the store is made' '
+	TASK_DB=$TEST_TMP/none.db test_expect_code 2 task-web --listen 127.0.0.1:99999 >out 2>err </dev/null &&
+	test_one_line err && test ! -s out &&
+	test ! -e none.db &&
+	echo "task-web: bad --listen '\''127.0.0.1:99999'\'': give ADDRESS:PORT, a numeric address and a port 0-65535, as 127.0.0.1:8642 (try '\''task-web --help'\'')" >expect &&
+	test_cmp expect err
 '
 
 test_done
