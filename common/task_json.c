@@ -434,6 +434,9 @@ task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs,
 		return rc;
 	const cJSON *at = last_named(obj, "at"), *plan = last_named(obj, "plan"), *kind;
 	kind = last_named(obj, "kind");
+	/* A negative interval is none to the task: said, not read as no schedule. */
+	if (t->every < 0 && last_named(obj, "every"))
+		return err_set(e, ST_INVALID, "an interval (--every) must be from 1 minute to 366 days");
 	int every = t->every >= 0;
 	if (!kind)
 		t->kind = t->cron ? KIND_CRON : at ? KIND_AT : plan ? KIND_PLAN : every ? KIND_EVERY : -1;

@@ -193,4 +193,11 @@ test_expect_success 'task-web: an address it cannot serve on is refused before t
 	test_cmp expect err
 '
 
+test_expect_success 'a JSON task with a negative interval is told so, not "no schedule"' '
+	echo "{\"name\":\"n\",\"prompt\":\"p\",\"every\":-60}" >in &&
+	refused 2 sh -c "task-add --json - <in" &&
+	echo "task-add: stdin:1: an interval (--every) must be from 1 minute to 366 days" >expect &&
+	test_cmp expect err
+'
+
 test_done
