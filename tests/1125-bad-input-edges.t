@@ -86,7 +86,7 @@ test_expect_success 'task-web --print-systemd: what ExecStart= would split or re
 	for v in "127.0.0.1:80 --read-only" "[fe80::1%lo]:80" "$(printf "127.0.0.1:80\001")"; do
 		refused 2 task-web --print-systemd --listen "$v" || return 1
 	done &&
-	for v in "/tmp/a b.sock" "$(printf "/tmp/\377.sock")" "$(printf "/tmp/\033[2J.sock")"; do
+	for v in "run/a b.sock" "$(printf "run/\377.sock")" "$(printf "run/\033[2J.sock")"; do
 		refused 2 task-web --print-systemd --socket "$v" &&
 		echo "task-web: --print-systemd: the address or path has characters a unit would read otherwise (white space, quotes, \\, %, \$, controls) (try '\''task-web --help'\'')" >expect &&
 		test_cmp expect err || return 1
@@ -94,7 +94,7 @@ test_expect_success 'task-web --print-systemd: what ExecStart= would split or re
 '
 
 test_expect_success 'task-status --print-cron: a path or URL that is not one line of text is refused' '
-	for v in "$(printf "/tmp/\377.prom")" "$(printf "/tmp/\033[2J.prom")" "$(printf "a\nb")"; do
+	for v in "$(printf "run/\377.prom")" "$(printf "run/\033[2J.prom")" "$(printf "a\nb")"; do
 		refused 2 task-status --print-cron --textfile "$v" &&
 		echo "task-status: --textfile: a path on one line, UTF-8 text without controls (try '\''task-status --help'\'')" >expect &&
 		test_cmp expect err || return 1
@@ -102,8 +102,8 @@ test_expect_success 'task-status --print-cron: a path or URL that is not one lin
 	refused 2 task-status --print-cron --ping "$(printf "https://hc.example/\377")" &&
 	echo "task-status: --ping: a URL on one line, UTF-8 text without controls (try '\''task-status --help'\'')" >expect &&
 	test_cmp expect err &&
-	task-status --print-cron --textfile "$(printf "/tmp/m\303\251trics.prom")" >cron &&
-	grep -qF "$(printf "/tmp/m\303\251trics.prom")" cron
+	task-status --print-cron --textfile "$(printf "run/m\303\251trics.prom")" >cron &&
+	grep -qF "$(printf "run/m\303\251trics.prom")" cron
 '
 
 test_expect_success 'a NUL byte in a prompt or a JSON stream is refused, not read as the end' '
