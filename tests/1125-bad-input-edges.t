@@ -1,10 +1,12 @@
 #!/bin/sh
 # Bad input the earlier files do not try: task-when --id beside a schedule
-# is a task found as everywhere else (a prefix or a name, not text hashed
-# as it was typed), a JSON task naming a field twice, and the lines
-# task-web --print-systemd and task-status --print-cron write for a value
-# they cannot carry.  Each refusal: its exit status, one line on standard
-# error, nothing on standard output, the store as it was.
+# (a task found as everywhere else, not text hashed as typed), JSON tasks
+# naming a field twice or holding a NUL byte, a prompt too long or cut by
+# a NUL, numbers with blanks, signs or exponents, the year 0000, values
+# printed back or written into a unit or a crontab line that are not one
+# line of UTF-8 text, llm-call's text options, an address task-web cannot
+# serve on.  Each refusal: its exit status, one line on standard error,
+# nothing on standard output, the store as it was.
 . "$AC_TOP/tests/lib.sh"
 export TASK_NOW=2026-11-25T08:00:00Z
 mkdir -p config/agentcron && echo "stagger = 30m" >config/agentcron/config
