@@ -147,6 +147,7 @@ usage(FILE *f)
 	    "                           not exist or is retired; repeatable, in order (default\n"
 	    "                           $TASK_FALLBACK_MODELS, else the config's fallback.MODEL)\n"
 	    "  -n, --no-log             do not record the call in the store\n"
+	    "      --help, --version\n"
 	    "A run's budget: what is left in $TASK_BUDGET_LEFT (task-tick sets it).\n"
 	    "Keys: OPENAI_API_KEY, ANTHROPIC_API_KEY or the config file %s.\n",
 	    LLM_OPENAI_MODEL, LLM_ANTHROPIC_MODEL, LLM_DEFAULT_ROUNDS, LLM_SESSION_DEADLINE, LLM_SESSION_RETRIES,
