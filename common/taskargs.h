@@ -14,9 +14,13 @@
 struct task_args {
 	const char *name, *prompt, *system_prompt, *tz, *context, *model, *exec, *notify;
 	const char *intent, *channel, *payload, *key, *jitter;
-	const char *cron, *at, *daily, *weekly;   /* cron: one more expression (the tools') */
+	const char *cron, *at, *daily, *weekly;   /* one more of each (the tools') */
 	const char **crons;          /* --cron, repeatable: the union (cron.h) */
 	size_t ncrons;
+	const char **dailies;        /* --daily, repeatable, in that union */
+	size_t ndailies;
+	char **weeklies;             /* --weekly, repeatable: "DAY TIME", owned */
+	size_t nweeklies;
 	const char *every, *from;    /* --every DURATION [--from TIME] */
 	const char *not_before;      /* "" or "none" removes it */
 	const char *until, *count;   /* a recurrence's end; "none" and "0" remove it */
@@ -33,7 +37,6 @@ struct task_args {
 	size_t nafter;
 	int manual, heartbeat;
 	int enabled;            /* -1 unchanged */
-	char *weekly_joined;
 	const char *kinds[8];   /* the schedule options given, for the error (--cron, --daily
 	                           and --weekly, which combine, once) */
 	int nkinds;

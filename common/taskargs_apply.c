@@ -148,27 +148,36 @@ read_time(const char *flag, const char *text, int64_t now, const struct tz *z, u
 	return ST_OK;
 }
 
-/* --cron (any number), --daily and --weekly: one union of expressions. */
+/* --cron, --daily and --weekly, each any number of times: one union of
+ * expressions. */
 static int
 apply_crons(const struct task_args *a, struct task *t, struct err *e)
 {
-	char daily[128], weekly[128];
-	const char **all = xcalloc(a->ncrons + 3, sizeof *all);
+	size_t most = a->ncrons + a->ndailies + a->nweeklies + 3;
+	const char **all = xcalloc(most, sizeof *all);
+	char (*made)[128] = xcalloc(most, sizeof *made);
 	size_t n = 0;
 	int rc = ST_OK;
 	if (a->cron)
 		all[n++] = a->cron;
 	for (size_t i = 0; i < a->ncrons; i++)
 		all[n++] = a->crons[i];
-	if (a->daily && !(rc = sched_daily_cron(a->daily, daily, sizeof daily, e)))
-		all[n++] = daily;
-	if (!rc && a->weekly && !(rc = sched_weekly_cron(a->weekly, weekly, sizeof weekly, e)))
-		all[n++] = weekly;
+	for (size_t i = 0; !rc && i <= a->ndailies; i++) {
+		const char *d = i < a->ndailies ? a->dailies[i] : a->daily;
+		if (d && !(rc = sched_daily_cron(d, made[n], sizeof made[n], e)))
+			all[n] = made[n], n++;
+	}
+	for (size_t i = 0; !rc && i <= a->nweeklies; i++) {
+		const char *w = i < a->nweeklies ? a->weeklies[i] : a->weekly;
+		if (w && !(rc = sched_weekly_cron(w, made[n], sizeof made[n], e)))
+			all[n] = made[n], n++;
+	}
 	if (!rc) {
 		t->kind = KIND_CRON;
 		free(t->cron);
 		t->cron = cron_list_text(all, n);
 	}
+	free(made);
 	free(all);
 	return rc;
 }
@@ -365,6 +374,12 @@ check_text(const struct task_args *a, struct err *e)
 	for (size_t i = 0; i < a->ncrons; i++)
 		if (!utf8_valid(a->crons[i], strlen(a->crons[i])))
 			return err_set(e, ST_INVALID, "--cron is not UTF-8 text");
+	for (size_t i = 0; i < a->ndailies; i++)
+		if (!utf8_valid(a->dailies[i], strlen(a->dailies[i])))
+			return err_set(e, ST_INVALID, "--daily is not UTF-8 text");
+	for (size_t i = 0; i < a->nweeklies; i++)
+		if (!utf8_valid(a->weeklies[i], strlen(a->weeklies[i])))
+			return err_set(e, ST_INVALID, "--weekly is not UTF-8 text");
 	for (size_t i = 0; i < a->nattach; i++)
 		if (!utf8_valid(a->attach[i], strlen(a->attach[i])))
 			return err_set(e, ST_INVALID, "--attach is not UTF-8 text");
