@@ -432,6 +432,14 @@ task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs,
 	}
 	if ((rc = crons_from_json(obj, t, e)))
 		return rc;
+	/* "" would fail every run (no file has that name); a stored task
+	 * holding one still loads, so the check is here, on new objects. */
+	const cJSON *it, *att = last_named(obj, "attachments");
+	if (!cJSON_IsArray(att))
+		att = NULL;
+	cJSON_ArrayForEach(it, att)
+		if (cJSON_IsString(it) && !*it->valuestring)
+			return err_set(e, ST_INVALID, "field 'attachments' holds an empty path");
 	const cJSON *at = last_named(obj, "at"), *plan = last_named(obj, "plan"), *kind;
 	kind = last_named(obj, "kind");
 	/* A negative interval is none to the task: said, not read as no schedule. */

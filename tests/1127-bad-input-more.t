@@ -1,6 +1,7 @@
 #!/bin/sh
 # More bad input: every --daily and --weekly given counts (they combine as
-# --cron does, in task-add, task-edit and task-when).
+# --cron does, in task-add, task-edit and task-when); a JSON task's empty
+# attachment path.
 . "$AC_TOP/tests/lib.sh"
 export TASK_NOW=2026-11-25T08:00:00Z
 
@@ -36,6 +37,16 @@ test_expect_success 'task-add and task-edit: each --daily and --weekly given is 
 	test_expect_code 2 task-edit "$id" --daily 06:00 --daily 25:00 >out 2>err &&
 	test_one_line err && test ! -s out &&
 	crons "$id" >actual && test_cmp expect actual
+'
+
+test_expect_success 'task-add --json -: an empty attachment path is refused, nothing stored' '
+	task-ls --json >before &&
+	echo "{\"name\":\"a\",\"prompt\":\"p\",\"cron\":\"0 9 * * *\",\"attachments\":[\"\"]}" >in &&
+	test_expect_code 2 task-add --json - <in >out 2>err &&
+	test ! -s out &&
+	printf "task-add: stdin:1: field \047attachments\047 holds an empty path\n" >expect &&
+	test_cmp expect err &&
+	task-ls --json >after && test_cmp before after
 '
 
 test_done
