@@ -85,6 +85,22 @@ json_mask_nul(char *s, size_t n)
 	return count;
 }
 
+const char *
+json_utf8_bad(const cJSON *j)
+{
+	if (cJSON_IsString(j))
+		return utf8_valid(j->valuestring, strlen(j->valuestring)) ? NULL : "";
+	for (const cJSON *it = cJSON_IsObject(j) || cJSON_IsArray(j) ? j->child : NULL; it;
+	    it = it->next) {
+		if (it->string && !utf8_valid(it->string, strlen(it->string)))
+			return it->string;
+		const char *sub = json_utf8_bad(it);
+		if (sub)
+			return it->string ? it->string : sub;
+	}
+	return NULL;
+}
+
 static cJSON *
 text_or_null(const char *s)
 {

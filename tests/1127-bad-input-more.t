@@ -1,8 +1,9 @@
 #!/bin/sh
 # More bad input: every --daily and --weekly given counts (they combine as
 # --cron does, in task-add, task-edit and task-when); a JSON task's empty
-# attachment path.
+# attachment path; task-mcp arguments that are not UTF-8 or hold a NUL.
 . "$AC_TOP/tests/lib.sh"
+SQ="'"
 export TASK_NOW=2026-11-25T08:00:00Z
 
 test_expect_success 'task-when: each --daily and --weekly given fires' '
@@ -46,6 +47,37 @@ test_expect_success 'task-add --json -: an empty attachment path is refused, not
 	test ! -s out &&
 	printf "task-add: stdin:1: field \047attachments\047 holds an empty path\n" >expect &&
 	test_cmp expect err &&
+	task-ls --json >after && test_cmp before after
+'
+
+test_expect_success 'task-mcp: arguments that are not UTF-8 are a tool error, nothing stored' '
+	task-ls --json >before &&
+	{ printf "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"task_create\",\"arguments\":{\"name\":\"n\",\"prompt\":\"caf\351\",\"manual\":true}}}\n" &&
+	  printf "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"task_create\",\"arguments\":{\"name\":\"n\",\"prompt\":\"p\",\"cron\":\"0 9 * * *\",\"payload\":{\"k\":[\"\377\"]}}}}\n"
+	} | task-mcp >out 2>err &&
+	cat >expect <<-EOF &&
+	{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Argument ${SQ}prompt${SQ} must be UTF-8 text."}],"isError":true}}
+	{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"Argument ${SQ}payload${SQ} must be UTF-8 text."}],"isError":true}}
+	EOF
+	test_cmp expect out && test ! -s err &&
+	task-ls --json >after && test_cmp before after
+'
+
+test_expect_success 'task-mcp --call: a NUL byte or \u0000 and bytes that are not UTF-8 are refused, nothing stored' '
+	task-ls --json >before &&
+	{ printf "{\"name\":\"task_create\",\"arguments\":{\"name\":\"n\",\"prompt\":\"p\0 more\",\"manual\":true}}\n" &&
+	  printf "{\"name\":\"task_create\",\"arguments\":{\"name\":\"n\",\"prompt\":\"p\\\\u0000 more\",\"manual\":true}}\n" &&
+	  printf "{\"name\":\"task_create\",\"arguments\":\"{\\\\\"name\\\\\":\\\\\"n\377\\\\\"}\"}\n" &&
+	  printf "{\"name\":\"task_show\",\"arguments\":{\"id\":\"zzzz\"}}\n"
+	} | test_expect_code 2 task-mcp --call --json >out 2>err &&
+	cat >expect <<-EOF &&
+	task-mcp: stdin:1: a NUL byte, which no call can hold
+	task-mcp: stdin:2: a string holds \\u0000 (a NUL character), which no argument can hold
+	task-mcp: stdin:3: the arguments are not UTF-8 text
+	EOF
+	test_cmp expect err &&
+	echo "{\"tool\":\"task_show\",\"is_error\":true,\"text\":\"Task not found with ID ${SQ}zzzz${SQ}.\"}" >expect &&
+	test_cmp expect out &&
 	task-ls --json >after && test_cmp before after
 '
 
