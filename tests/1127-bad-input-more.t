@@ -1,7 +1,8 @@
 #!/bin/sh
 # More bad input: every --daily and --weekly given counts (they combine as
 # --cron does, in task-add, task-edit and task-when); a JSON task's empty
-# attachment path; task-mcp arguments that are not UTF-8 or hold a NUL.
+# attachment path; task-mcp arguments that are not UTF-8 or hold a NUL;
+# llm-call -o with bytes that are not UTF-8.
 . "$AC_TOP/tests/lib.sh"
 SQ="'"
 export TASK_NOW=2026-11-25T08:00:00Z
@@ -79,6 +80,18 @@ test_expect_success 'task-mcp --call: a NUL byte or \u0000 and bytes that are no
 	echo "{\"tool\":\"task_show\",\"is_error\":true,\"text\":\"Task not found with ID ${SQ}zzzz${SQ}.\"}" >expect &&
 	test_cmp expect out &&
 	task-ls --json >after && test_cmp before after
+'
+
+test_expect_success 'llm-call -o: a value or key that is not UTF-8 is refused, nothing sent or stored' '
+	for kv in "temperature=$(printf "0\377")" "stop=\"$(printf "\351")\"" "$(printf "k\377")=1" "$(printf "\377")"; do
+		test_expect_code 2 llm-call --provider echo -o "$kv" hi >out 2>err &&
+		test ! -s out &&
+		echo "llm-call: -o is not UTF-8 text" >expect &&
+		test_cmp expect err || return 1
+	done &&
+	task-log --calls --json >calls && test ! -s calls &&
+	llm-call --provider echo -o "stop=$(printf "caf\303\251")" hi >out &&
+	echo "echo: hi" >expect && test_cmp expect out
 '
 
 test_done
