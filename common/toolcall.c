@@ -35,7 +35,7 @@ int
 toolcall_next(struct toolcall_in *in, struct buf *text)
 {
 	int depth = 0, in_str = 0, esc = 0, started = 0;
-	ssize_t got;
+	ssize_t got = 0;
 	text->len = 0;
 	buf_add(text, "", 0);
 	in->too_long = 0;
