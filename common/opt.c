@@ -82,6 +82,15 @@ plain_number(const char *s)
 	return isdigit((unsigned char)*s);
 }
 
+/* An option (its name starts with '-') is checked as a person types it; a
+ * configuration key is read as older versions read it (strtol's blanks and
+ * '+', strtod's 1e3 and 0x10), so a file that loaded goes on loading. */
+static int
+typed(const char *opt)
+{
+	return *opt == '-';
+}
+
 int
 opt_number(const char *opt, const char *value, const char *unit, long min, long max,
     long *out, struct err *e)
@@ -90,7 +99,8 @@ opt_number(const char *opt, const char *value, const char *unit, long min, long 
 	errno = 0;
 	long v = strtol(value, &end, 10);
 	/* strtol's leading blanks and '+' are no number a person wrote. */
-	if (end == value || *end || errno || v < min || v > max || !plain_number(value)) {
+	if (end == value || *end || errno || v < min || v > max ||
+	    (typed(opt) && !plain_number(value))) {
 		if (max == LONG_MAX)
 			return opt_bad(e, opt, value, "a number%s%s, %ld or more", unit ? " of " : "",
 			    unit ? unit : "", min);
@@ -108,7 +118,8 @@ opt_seconds(const char *opt, const char *value, double max, double *out, struct 
 	errno = 0;
 	double v = strtod(value, &end);
 	/* Decimal only: strtod also reads 0x10, 1e3, inf and leading blanks. */
-	if (end == value || *end || errno || !(v > 0) || v > max || value[strspn(value, "0123456789.")])
+	if (end == value || *end || errno || !(v > 0) || v > max ||
+	    (typed(opt) && value[strspn(value, "0123456789.")]))
 		return opt_bad(e, opt, value, "a number of seconds above 0, at most %g", max);
 	*out = v;
 	return ST_OK;

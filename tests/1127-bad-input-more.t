@@ -2,7 +2,8 @@
 # More bad input: every --daily and --weekly given counts (they combine as
 # --cron does, in task-add, task-edit and task-when); a JSON task's empty
 # attachment path; task-mcp arguments that are not UTF-8 or hold a NUL;
-# llm-call -o with bytes that are not UTF-8.
+# llm-call -o with bytes that are not UTF-8; the config file's numbers
+# read as older versions read them, where an option's must be digits.
 . "$AC_TOP/tests/lib.sh"
 SQ="'"
 export TASK_NOW=2026-11-25T08:00:00Z
@@ -92,6 +93,20 @@ test_expect_success 'llm-call -o: a value or key that is not UTF-8 is refused, n
 	task-log --calls --json >calls && test ! -s calls &&
 	llm-call --provider echo -o "stop=$(printf "caf\303\251")" hi >out &&
 	echo "echo: hi" >expect && test_cmp expect out
+'
+
+test_expect_success 'a config file number older versions read still loads; on the command line it is refused' '
+	mkdir -p config/agentcron &&
+	test_when_finished "rm -f config/agentcron/config" &&
+	printf "timeout = 1e3\nconnect_timeout = 0x10\nretries = +2\ncontext_messages = \" 5\"\n" >config/agentcron/config &&
+	llm-call --provider echo --no-log hi >out 2>err &&
+	echo "echo: hi" >expect && test_cmp expect out && test ! -s err &&
+	test_expect_code 2 llm-call --provider echo --no-log --timeout 1e3 hi >out 2>err &&
+	echo "llm-call: bad --timeout ${SQ}1e3${SQ}: expected a number of seconds above 0, at most 86400" >expect &&
+	test_cmp expect err &&
+	test_expect_code 2 llm-call --provider echo --no-log --retries +2 hi >out 2>err &&
+	echo "llm-call: bad --retries ${SQ}+2${SQ}: expected a number from 0 to 20" >expect &&
+	test_cmp expect err
 '
 
 test_done
