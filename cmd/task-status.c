@@ -276,7 +276,7 @@ duration_arg(const char *flag, const char *v, int64_t *out)
 {
 	long secs;
 	struct err e;
-	if (parse_duration(v, &secs) || secs <= 0) {
+	if (parse_duration_typed(v, &secs) || secs <= 0) {
 		opt_bad(&e, flag, v, "a duration like 90s, 3m or 1h");
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
 		return ST_INVALID;

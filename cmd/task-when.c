@@ -307,6 +307,10 @@ task_when(int argc, char **argv)
 		struct cost_query q = {r.zone, r.from, r.id, r.model, r.stagger, r.json, &r.sched};
 		rc = forecast_cost(&q, sched.data ? sched.data : "", argc - optind, z, now, flags, &e);
 	}
+	else if (r.simulate && optind < argc && !isdigit((unsigned char)*argv[optind]))
+		/* Typed, so digits first: sim_command's strtol takes blanks and '+'. */
+		rc = err_set(&e, ST_INVALID, "--simulate: bad duration '%.40s': expected 1m to 366d, "
+		    "like 7d, 12h or 90m", argv[optind]);
 	else if (r.simulate)
 		rc = sim_command(optind < argc ? argv[optind] : NULL, z, now, r.json, &e);
 	else if (!r.sched.nkinds && optind >= argc)

@@ -74,6 +74,10 @@ int taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, in
 int taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zones *zs,
     int *schedule_changed, struct err *e);
 int parse_duration(const char *s, long *secs);  /* "90", "90s", "5m", "2h", "1d" */
+/* parse_duration for a value typed now (an option, a tool's argument):
+ * digits first, not strtol's blanks and '+', which the config file's
+ * deadline goes on taking. */
+int parse_duration_typed(const char *s, long *secs);
 /* The --help lines of the settings described by tables (task_fields.h:
  * task_inputs, then word_lists), each option and what it does, aligned
  * and wrapped under 80 columns; or (flags_only) their options alone, as

@@ -53,6 +53,12 @@ parse_duration(const char *s, long *secs)
 	return 0;
 }
 
+int
+parse_duration_typed(const char *s, long *secs)
+{
+	return isdigit((unsigned char)*s) ? parse_duration(s, secs) : -1;
+}
+
 /* --keep: stored as keep_fmt writes it; "default" or "" removes it. */
 static int
 apply_keep(const char *v, struct task *t, struct err *e)
@@ -130,7 +136,7 @@ apply_number(const char *flag, const char *v, int is_duration, long min, int def
 	if (!is_duration) {
 		if (opt_number(flag, v, NULL, min, INT_MAX, &n, e))
 			return ST_INVALID;
-	} else if (parse_duration(v, &n) != 0 || n < min || n > INT_MAX) {
+	} else if (parse_duration_typed(v, &n) != 0 || n < min || n > INT_MAX) {
 		return opt_bad(e, flag, v, "seconds or a duration like 90s, 5m, 2h");
 	}
 	*dst = (int)n;
@@ -511,7 +517,7 @@ apply_input(const struct task_input *in, const char *v, struct task *t, struct e
 			*FIELD_OF(t, f, int) = 0;
 			return ST_OK;
 		}
-		if (parse_duration(v, &n) != 0 || n < in->min || n > TASK_DEADLINE_MAX)
+		if (parse_duration_typed(v, &n) != 0 || n < in->min || n > TASK_DEADLINE_MAX)
 			return opt_bad(e, flag, v, "a duration like 90s, 10m, 2h (at most 366d), or none");
 		*FIELD_OF(t, f, int) = (int)n;
 		return ST_OK;

@@ -3,7 +3,8 @@
 # --cron does, in task-add, task-edit and task-when); a JSON task's empty
 # attachment path; task-mcp arguments that are not UTF-8 or hold a NUL;
 # llm-call -o with bytes that are not UTF-8; the config file's numbers
-# read as older versions read them, where an option's must be digits.
+# read as older versions read them, where an option's must be digits; a
+# duration with a blank or a sign before it.
 . "$AC_TOP/tests/lib.sh"
 SQ="'"
 export TASK_NOW=2026-11-25T08:00:00Z
@@ -107,6 +108,28 @@ test_expect_success 'a config file number older versions read still loads; on th
 	test_expect_code 2 llm-call --provider echo --no-log --retries +2 hi >out 2>err &&
 	echo "llm-call: bad --retries ${SQ}+2${SQ}: expected a number from 0 to 20" >expect &&
 	test_cmp expect err
+'
+
+test_expect_success 'a duration typed with a blank or a sign first is refused' '
+	task-ls --json >before &&
+	while IFS="|" read -r line flag value; do
+		test_expect_code 2 task-add --daily 07:00 "$flag" "$value" p >out 2>err &&
+		test ! -s out &&
+		printf "%s\n" "$line" >expect && test_cmp expect err || return 1
+	done <<-EOF &&
+	task-add: bad --jitter ${SQ} 5${SQ}: expected seconds or a duration like 90s, 5m, 2h|--jitter| 5
+	task-add: bad --jitter ${SQ}+5m${SQ}: expected seconds or a duration like 90s, 5m, 2h|--jitter|+5m
+	task-add: bad --timeout ${SQ} 5${SQ}: expected seconds or a duration like 90s, 5m, 2h|--timeout| 5
+	task-add: bad --deadline ${SQ} 5m${SQ}: expected a duration like 90s, 10m, 2h (at most 366d), or none|--deadline| 5m
+	EOF
+	task-ls --json >after && test_cmp before after &&
+	test_expect_code 3 task-status --check --max-silence " 5m" >out 2>err &&
+	echo "task-status: bad --max-silence ${SQ} 5m${SQ}: expected a duration like 90s, 3m or 1h" >expect &&
+	test_cmp expect err &&
+	test_expect_code 2 task-when --simulate " 1d" >out 2>err &&
+	echo "task-when: --simulate: bad duration ${SQ} 1d${SQ}: expected 1m to 366d, like 7d, 12h or 90m" >expect &&
+	test_cmp expect err &&
+	task-add --daily 07:00 --jitter 5m --timeout 90 --deadline 5m q >/dev/null
 '
 
 test_done
