@@ -73,6 +73,10 @@ int taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, in
  * exec_split can split. */
 int taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zones *zs,
     int *schedule_changed, struct err *e);
+/* The values that mean the same whatever the task (texts, commands,
+ * numbers, lists, the zone), checked as taskargs_apply checks them: for
+ * task-edit, before the store is opened and the task looked for. */
+int taskargs_check(const struct task_args *a, struct zones *zs, struct err *e);
 int parse_duration(const char *s, long *secs);  /* "90", "90s", "5m", "2h", "1d" */
 /* parse_duration for a value typed now (an option, a tool's argument):
  * digits first, not strtol's blanks and '+', which the config file's

@@ -700,3 +700,19 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 	*schedule_changed |= rearm || t->jitter != old_jitter || t->stagger != old_stagger;
 	return ST_OK;
 }
+
+int
+taskargs_check(const struct task_args *a, struct zones *zs, struct err *e)
+{
+	struct task t;
+	const struct tz *z;
+	int rc;
+	task_init(&t);
+	if (!(rc = apply_texts(a, &t, e)) && !(rc = apply_inputs(a, &t, e)) &&
+	    !(rc = apply_number("--jitter", a->jitter, 1, 0, 0, &t.jitter, e)) &&
+	    !(rc = apply_attachments(a, &t, e)) && !(rc = apply_deliver(a, &t, e)) &&
+	    !(rc = apply_after(a, &t, e)) && a->tz)
+		rc = zones_get(zs, a->tz, &z, e);
+	task_free(&t);
+	return rc;
+}

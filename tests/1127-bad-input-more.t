@@ -4,7 +4,8 @@
 # attachment path; task-mcp arguments that are not UTF-8 or hold a NUL;
 # llm-call -o with bytes that are not UTF-8; the config file's numbers
 # read as older versions read them, where an option's must be digits; a
-# duration with a blank or a sign before it.
+# duration with a blank or a sign before it; task-edit's values checked
+# before the task is looked for.
 . "$AC_TOP/tests/lib.sh"
 SQ="'"
 export TASK_NOW=2026-11-25T08:00:00Z
@@ -130,6 +131,27 @@ test_expect_success 'a duration typed with a blank or a sign first is refused' '
 	echo "task-when: --simulate: bad duration ${SQ} 1d${SQ}: expected 1m to 366d, like 7d, 12h or 90m" >expect &&
 	test_cmp expect err &&
 	task-add --daily 07:00 --jitter 5m --timeout 90 --deadline 5m q >/dev/null
+'
+
+# edit_refused ARGS...: task-edit of no task with a bad value: exit 2, one
+# line not about the task, no store made.
+edit_refused() {
+	TASK_DB=$TEST_TMP/none.db test_expect_code 2 task-edit nosuchtask "$@" >out 2>err &&
+	test_one_line err && test ! -s out && ! grep -q "no task" err &&
+	test ! -e none.db
+}
+
+test_expect_success 'task-edit: a bad value is said before the task is looked for, and makes no store' '
+	edit_refused --jitter -5 &&
+	edit_refused --tz Nowhere/Zone &&
+	edit_refused --exec "\"a" &&
+	edit_refused --model "$(printf "\377")" &&
+	edit_refused --deliver "@nowhere" &&
+	edit_refused --timeout x &&
+	echo "task-edit: bad --timeout ${SQ}x${SQ}: expected seconds or a duration like 90s, 5m, 2h" >expect &&
+	test_cmp expect err &&
+	test_expect_code 3 task-edit nosuchtask --timeout 5 >out 2>err &&
+	echo "task-edit: no task ${SQ}nosuchtask${SQ} (an id, a prefix of 4+ of its characters, or its name)" >expect && test_cmp expect err
 '
 
 test_done
