@@ -5,7 +5,8 @@
 # llm-call -o with bytes that are not UTF-8; the config file's numbers
 # read as older versions read them, where an option's must be digits; a
 # duration with a blank or a sign before it; task-edit's values checked
-# before the task is looked for.
+# before the task is looked for; a long number quoted whole in a cron
+# error; task-add naming where a bad zone came from.
 . "$AC_TOP/tests/lib.sh"
 SQ="'"
 export TASK_NOW=2026-11-25T08:00:00Z
@@ -152,6 +153,15 @@ test_expect_success 'task-edit: a bad value is said before the task is looked fo
 	test_cmp expect err &&
 	test_expect_code 3 task-edit nosuchtask --timeout 5 >out 2>err &&
 	echo "task-edit: no task ${SQ}nosuchtask${SQ} (an id, a prefix of 4+ of its characters, or its name)" >expect && test_cmp expect err
+'
+
+test_expect_success 'a cron number out of range is quoted whole, or cut with "..." past 24 digits' '
+	test_expect_code 2 task-when "1234567890123456789 * * * *" >out 2>err &&
+	echo "task-when: bad minute field ${SQ}1234567890123456789${SQ}: 1234567890123456789 is out of range 0-59" >expect &&
+	test_cmp expect err &&
+	test_expect_code 2 task-when "0 1234567890123456789012345 * * *" >out 2>err &&
+	echo "task-when: bad hour field ${SQ}1234567890123456789012345${SQ}: 123456789012345678901... is out of range 0-23" >expect &&
+	test_cmp expect err
 '
 
 test_done
