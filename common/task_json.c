@@ -472,9 +472,12 @@ task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs,
 	    (plan && t->kind != KIND_PLAN) || (every && t->kind != KIND_EVERY))
 		return err_set(e, ST_INVALID, "kind '%s' does not match the schedule fields given",
 		    task_kind_name(t->kind));
+	const struct tz *z;
+	/* The local zone loaded as such, so a bad one says "(from TZ)". */
+	if (!t->tz && (rc = zones_get(zs, NULL, &z, e)))
+		return rc;
 	if (!t->tz)
 		t->tz = xstrdup(zones_local(zs));
-	const struct tz *z;
 	if ((rc = zones_get(zs, t->tz, &z, e)))
 		return rc;
 	/* Times of a task being carried over (it has a next run, or is done)

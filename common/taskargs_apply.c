@@ -621,6 +621,10 @@ apply_when(const struct task_args *a, struct task *t, int64_t now, struct zones 
 		*rearm = !t->tz || strcmp(t->tz, tz_name(z)) != 0;
 		set_str(&t->tz, tz_name(z));
 	} else if (!t->tz) {
+		/* Loaded as the local zone first, so a bad one says "(from TZ)". */
+		const struct tz *local;
+		if ((rc = zones_get(zs, NULL, &local, e)))
+			return rc;
 		t->tz = xstrdup(zones_local(zs));
 	}
 	const struct tz *z = NULL;

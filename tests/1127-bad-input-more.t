@@ -164,4 +164,19 @@ test_expect_success 'a cron number out of range is quoted whole, or cut with "..
 	test_cmp expect err
 '
 
+test_expect_success 'task-add with a bad TZ says the zone came from TZ, as task-when does' '
+	task-ls --json >before &&
+	TZ=Nowhere/Zone test_expect_code 2 task-add --daily 07:00 p >out 2>err &&
+	echo "task-add: unknown time zone ${SQ}Nowhere/Zone${SQ} (from TZ)" >expect &&
+	test_cmp expect err && test ! -s out &&
+	echo "{\"name\":\"n\",\"prompt\":\"p\",\"cron\":\"0 9 * * *\"}" >in &&
+	TZ=Nowhere/Zone test_expect_code 2 task-add --json - <in >out 2>err &&
+	echo "task-add: stdin:1: unknown time zone ${SQ}Nowhere/Zone${SQ} (from TZ)" >expect &&
+	test_cmp expect err &&
+	TZ=Nowhere/Zone test_expect_code 2 task-add --tz Nowhere/Else --daily 07:00 p >out 2>err &&
+	echo "task-add: unknown time zone ${SQ}Nowhere/Else${SQ}" >expect &&
+	test_cmp expect err &&
+	task-ls --json >after && test_cmp before after
+'
+
 test_done
