@@ -143,7 +143,7 @@ toolcall_parse(const char *text, size_t len, struct toolcall *c, struct err *e)
 		return rc;
 	}
 	/* Arguments that are not UTF-8 are refused, as the command line
-	 * refuses them; a name is only shown (as U+FFFD). */
+	 * refuses them; a name is only shown, as U+FFFD. */
 	if (bad) {
 		int rc = !*bad ? err_set(e, ST_INVALID, "the arguments are not UTF-8 text")
 		    : !utf8_valid(bad, strlen(bad)) ? err_set(e, ST_INVALID, "an argument's name is not "
@@ -161,6 +161,10 @@ toolcall_parse(const char *text, size_t len, struct toolcall *c, struct err *e)
 	if (cJSON_IsString(args) && (c->parsed = cJSON_Parse(args->valuestring)) &&
 	    cJSON_IsObject(c->parsed))
 		args = c->parsed;
+	char *clean = utf8_fix(name->valuestring);
+	if (clean && !cJSON_SetValuestring((cJSON *)name, clean))
+		abort(); /* cJSON fails only when out of memory */
+	free(clean);
 	c->name = name->valuestring;
 	c->args = cJSON_IsNull(args) ? NULL : args;
 	return ST_OK;

@@ -76,6 +76,8 @@ test_calls(void)
 		{"arguments that are not UTF-8 are refused",
 		    "{\"name\": \"r\", \"arguments\": {\"s\": \"caf\xe9\"}}\n",
 		    "1 error: argument 's' is not UTF-8 text\n"},
+		{"a name that is not UTF-8 is read with U+FFFD",
+		    "{\"name\": \"r\xff\"}\n", "1 r\xef\xbf\xbd -\n"},
 		{"the last call without a newline", "{\"name\": \"t\"}", "1 t -\n"},
 		{"nothing", "", ""},
 	};
