@@ -147,6 +147,7 @@ usage(FILE *f)
 	    "                           not exist or is retired; repeatable, in order (default\n"
 	    "                           $TASK_FALLBACK_MODELS, else the config's fallback.MODEL)\n"
 	    "  -n, --no-log             do not record the call in the store\n"
+	    "      --help, --version\n"
 	    "A run's budget: what is left in $TASK_BUDGET_LEFT (task-tick sets it).\n"
 	    "Keys: OPENAI_API_KEY, ANTHROPIC_API_KEY or the config file %s.\n",
 	    LLM_OPENAI_MODEL, LLM_ANTHROPIC_MODEL, LLM_DEFAULT_ROUNDS, LLM_SESSION_DEADLINE, LLM_SESSION_RETRIES,
@@ -165,7 +166,20 @@ parse_options(int argc, char **argv, struct llm_options *o)
 	case LLM_OPTIONS_VERSION: printf("llm-call (agentcron) %s\n", AC_VERSION); return -1;
 	case LLM_OPTIONS_USAGE: return usage_error(prog, "%s", e.msg);
 	}
-	return rc ? fail(rc, e.msg) : ST_OK;
+	if (rc)
+		return fail(rc, e.msg);
+	/* Sent and kept in the store as text, as task-add keeps them. */
+	const struct { const char *flag, *v; } text[] = {{"--system", o->s.system},
+		{"--model", o->s.model}, {"--context", o->s.context}};
+	for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
+		if (text[i].v && !utf8_valid(text[i].v, strlen(text[i].v))) {
+			snprintf(e.msg, sizeof e.msg, "%s is not UTF-8 text", text[i].flag);
+			return fail(ST_INVALID, e.msg);
+		}
+	for (size_t i = 0; i < o->nfallback; i++)
+		if (!utf8_valid(o->fallback[i], strlen(o->fallback[i])))
+			return fail(ST_INVALID, "--fallback-model is not UTF-8 text");
+	return ST_OK;
 }
 
 /* --list-tools: the tools the MCP servers offer, as the model would get

@@ -258,9 +258,20 @@ read_prompt(int argc, char **argv, char **prompt, struct err *e)
 			buf_printf(&b, "%s%s", i ? " " : "", argv[i]);
 	} else if (isatty(0)) {
 		return err_set(e, ST_INVALID, "no prompt: give it as an argument or on standard input");
-	} else if (buf_read_fd(&b, 0, 1 << 24) != 0) {
-		buf_free(&b);
-		return err_set(e, ST_ERR, "cannot read the prompt from standard input");
+	} else {
+		/* Past the limit buf_read_fd fails with errno untouched. */
+		errno = 0;
+		if (buf_read_fd(&b, 0, 1 << 24) != 0) {
+			buf_free(&b);
+			return errno ? err_set(e, ST_ERR, "cannot read the prompt from standard input: %s",
+			    strerror(errno)) : err_set(e, ST_INVALID, "the prompt on standard input is longer"
+			    " than 16 MiB");
+		}
+		/* The store keeps it as a C string: cut there, and silently. */
+		if (memchr(b.data, 0, b.len)) {
+			buf_free(&b);
+			return err_set(e, ST_INVALID, "the prompt holds a NUL byte; it must be text");
+		}
 	}
 	*prompt = b.data ? b.data : xstrdup("");
 	return ST_OK;
@@ -326,8 +337,8 @@ usage(FILE *f)
 	    "      --from WHEN        with --every: its first instant (default: now, to the minute)\n"
 	    "  -a, --at WHEN          once: RFC 3339, '2026-12-01 09:00', 'tomorrow at 10am', 'in 2 hours'\n"
 	    "  -P, --plan WHEN        a list of instants (repeat the flag)\n"
-	    "      --daily TIME       every day at TIME (09:00, 9am, 6:30pm, noon)\n"
-	    "      --weekly 'DAY TIME'  every DAY (mon,wed,...) at TIME\n"
+	    "      --daily TIME       every day at TIME (09:00, 9am, 6:30pm, noon); repeatable\n"
+	    "      --weekly 'DAY TIME'  every DAY (mon,wed,...) at TIME; repeatable\n"
 	    "      --manual           only when asked (task-run)\n"
 	    "      --heartbeat        a standing addition to every heartbeat\n"
 	    "      --until WHEN       end a recurring schedule: no run after WHEN\n"

@@ -406,18 +406,17 @@ task_deliver(int argc, char **argv)
 	};
 	long max = 100, jobs = 4;
 	int no_new = 0, by_id = 0, c;
-	char msg[128], *end;
+	char msg[128];
+	struct err oe;
 	while ((c = opt_next(argc, argv, ":n:j:hV", opts, msg, sizeof msg)) != -1) {
 		switch (c) {
 		case 'n':
-			max = strtol(optarg, &end, 10);
-			if (end == optarg || *end || max < 1 || max > 100000)
-				return usage_error(prog, "--max wants a number from 1 to 100000, not '%s'", optarg);
-			break;
 		case 'j':
-			jobs = strtol(optarg, &end, 10);
-			if (end == optarg || *end || jobs < 1 || jobs > 64)
-				return usage_error(prog, "--jobs wants a number from 1 to 64, not '%s'", optarg);
+			if (c == 'n' ? opt_number("--max", optarg, NULL, 1, 100000, &max, &oe) :
+			    opt_number("--jobs", optarg, NULL, 1, 64, &jobs, &oe)) {
+				fprintf(stderr, "%s: %s\n", prog, oe.msg);
+				return ST_INVALID;
+			}
 			break;
 		case OPT_NO_NEW: no_new = 1; break;
 		case OPT_IDS: by_id = no_new = 1; break;

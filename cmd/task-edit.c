@@ -241,6 +241,9 @@ task_edit(int argc, char **argv)
 	int stagger;
 	if (!rc && !(rc = config_stagger_load(&stagger, &e)))
 		zones_set_stagger(zs, stagger);
+	/* A bad value is said as such, not as "no task", and makes no store. */
+	if (!rc && trigger < 0)
+		rc = taskargs_check(&a, zs, &e);
 	if (!rc && !(rc = store_open(NULL, 0, &st, &e)))
 		store_audit_by_user(st);
 	if (!rc && trigger >= 0)

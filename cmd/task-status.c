@@ -276,7 +276,7 @@ duration_arg(const char *flag, const char *v, int64_t *out)
 {
 	long secs;
 	struct err e;
-	if (parse_duration(v, &secs) || secs <= 0) {
+	if (parse_duration_typed(v, &secs) || secs <= 0) {
 		opt_bad(&e, flag, v, "a duration like 90s, 3m or 1h");
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
 		return ST_INVALID;
@@ -286,6 +286,7 @@ duration_arg(const char *flag, const char *v, int64_t *out)
 }
 
 /* 0 to go on, else the exit status (help and version: -1, meaning 0). */
+
 static int
 parse_args(int argc, char **argv, struct args *a)
 {
@@ -333,10 +334,10 @@ parse_args(int argc, char **argv, struct args *a)
 		    " --textfile PATH (metrics), or both");
 	if (a->ping && (strncmp(a->ping, "https://", 8) != 0 && strncmp(a->ping, "http://", 7) != 0))
 		return usage_error(prog, "--ping '%.100s': an http:// or https:// URL", a->ping);
-	if (a->ping && a->ping[strcspn(a->ping, "\n\r")])
-		return usage_error(prog, "--ping: a URL on one line");
-	if (a->textfile && (!*a->textfile || a->textfile[strcspn(a->textfile, "\n\r")]))
-		return usage_error(prog, "--textfile: a path on one line");
+	if (a->ping && !utf8_line(a->ping, strlen(a->ping)))
+		return usage_error(prog, "--ping: a URL on one line, UTF-8 text without controls");
+	if (a->textfile && (!*a->textfile || !utf8_line(a->textfile, strlen(a->textfile))))
+		return usage_error(prog, "--textfile: a path on one line, UTF-8 text without controls");
 	a->silence = STATUS_SILENCE_DEFAULT;
 	a->grace = -1;
 	if (max && duration_arg("--max-silence", max, &a->silence))

@@ -10,6 +10,7 @@
  * start. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <netdb.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -332,6 +333,42 @@ usage(FILE *f)
 	    "Authorization: Bearer TOKEN.\n");
 }
 
+/* What --print-systemd writes after ExecStart= is split at white space,
+ * with quotes, backslashes, % and $ read: a value holding any of them, a
+ * control or bytes that are not UTF-8 would start something else. */
+static int
+unit_word_ok(const char *s)
+{
+	return *s && utf8_line(s, strlen(s)) && !strpbrk(s, " \"'\\%$");
+}
+
+/* ADDRESS:PORT as web_listen_tcp reads it, without binding (a unit's
+ * service would fail at every start on what serving refuses). */
+static int
+listen_spec_ok(const char *spec)
+{
+	const char *colon = strrchr(spec, ':');
+	char host[256];
+	if (!colon || colon == spec || (size_t)(colon - spec) >= sizeof host || !colon[1] ||
+	    strlen(colon + 1) > 5 || colon[1 + strspn(colon + 1, "0123456789")] ||
+	    atol(colon + 1) > 65535)
+		return 0;
+	size_t n = (size_t)(colon - spec);
+	if (n > 2 && spec[0] == '[' && spec[n - 1] == ']')
+		memcpy(host, spec + 1, n -= 2);
+	else
+		memcpy(host, spec, n);
+	host[n] = 0;
+	if (strcmp(host, "localhost") == 0)
+		return 1;
+	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+		.ai_flags = AI_NUMERICHOST}, *ai;
+	if (getaddrinfo(host, NULL, &hints, &ai) != 0)
+		return 0;
+	freeaddrinfo(ai);
+	return 1;
+}
+
 static int
 task_web(int argc, char **argv)
 {
@@ -379,26 +416,27 @@ task_web(int argc, char **argv)
 		return usage_error(prog, "--read-only goes with --new-token or serving");
 	if (make && web_token_name_ok(make, &e))
 		return usage_error(prog, "%s", e.msg);
+	/* Before the store is opened, or made. */
+	if (listen_spec && !listen_spec_ok(listen_spec))
+		return usage_error(prog, "bad --listen '%s': give ADDRESS:PORT, a numeric address and a"
+		    " port 0-65535, as %s", listen_spec, DEFAULT_LISTEN);
 	int rc;
 	if (systemd) {
 		char self[PATH_MAX], dir[PATH_MAX];
 		struct buf args = {0};
+		if ((listen_spec || sock) && !unit_word_ok(sock ? sock : listen_spec))
+			return usage_error(prog, "--print-systemd: the address or path has characters a unit"
+			    " would read otherwise (white space, quotes, \\, %%, $, controls)");
 		proc_self(prog, self, dir, sizeof self);
 		if (listen_spec || sock)
 			buf_printf(&args, " %s %s", sock ? "--socket" : "--listen", sock ? sock : listen_spec);
 		if (read_only)
 			buf_puts(&args, " --read-only");
-		if (args.data && strpbrk(args.data, "\"'\\%$\n"))
-			rc = usage_error(prog, "--print-systemd: the address or path has characters a unit"
-			    " would read otherwise");
-		else {
-			char *text = install_web_text(self, args.data ? args.data : "");
-			fputs(text, stdout);
-			free(text);
-			rc = ST_OK;
-		}
+		char *text = install_web_text(self, args.data ? args.data : "");
+		fputs(text, stdout);
+		free(text);
 		buf_free(&args);
-		return rc;
+		return ST_OK;
 	}
 	if (trigger)
 		rc = web_trigger_admin(prog, trigger, secret, &e);

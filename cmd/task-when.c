@@ -40,12 +40,13 @@ usage(FILE *f)
 	    "usage: task-when [--tz ZONE] [--from TIME] [-n N] [--until TIME] [--count N] [--utc]\n"
 	    "                 [--id ID] [--describe] [--json] SCHEDULE | task-add's schedule flags\n"
 	    "       task-when --simulate [--from TIME] [--tz ZONE] [--json] [DURATION]\n"
-	    "       task-when --cost [--model M] [--json] ID | SCHEDULE | task-add's schedule flags\n"
+	    "       task-when --cost [--model M] [--from TIME] [--tz ZONE] [--json]\n"
+	    "                 ID | SCHEDULE | task-add's schedule flags\n"
 	    "  SCHEDULE     a cron expression ('0 7 * * 1-5'), a nickname (@daily), an\n"
 	    "               interval ('every 90 minutes', 'every 2 hours from 9am') or a\n"
 	    "               time expression ('tomorrow at 10am', 2026-11-23T07:00:00Z)\n"
-	    "  -c, --cron EXPR (repeatable), -a, --at WHEN, -P, --plan WHEN (repeatable),\n"
-	    "  --daily TIME, --weekly 'DAY TIME', --every DURATION, --not-before WHEN,\n"
+	    "  -c, --cron EXPR, -a, --at WHEN, -P, --plan WHEN, --daily TIME, --weekly\n"
+	    "  'DAY TIME' (all but --at repeatable), --every DURATION, --not-before WHEN,\n"
 	    "  --jitter DURATION  the schedule as task-add takes it\n"
 	    "      --id ID      the instants the task with this id fires at: the config's\n"
 	    "                   stagger (and --jitter) applied as task-tick applies them\n"
@@ -119,7 +120,14 @@ parse_options(int argc, char **argv, struct schedule_request *r)
 		case 'j': r->json = 1; break;
 		case 's': r->simulate = 1; break;
 		case 1000: r->cost = 1; break;
-		case 1001: r->model = optarg; break;
+		case 1001:
+			/* It is printed back: one line of UTF-8 text. */
+			r->model = optarg;
+			if (!*optarg || !utf8_line(optarg, strlen(optarg))) {
+				opt_bad(&e, "--model", optarg, "a model name");
+				goto bad;
+			}
+			break;
 		case 'h': usage(stdout); rc = 0; break;
 		case 'V': printf("%s (agentcron) %s\n", prog, AC_VERSION); rc = 0; break;
 		default:
@@ -224,6 +232,31 @@ out:
 	return rc;
 }
 
+/* --id with a schedule: the task's full id, which task-tick's stagger and
+ * jitter are drawn from.  A prefix or a name is looked up as everywhere
+ * else; a UUID is taken as it is, lower-cased (a task yet to be imported
+ * with it). */
+static int
+id_for_schedule(const char *given, char id[37], struct err *e)
+{
+	size_t n = strlen(given);
+	int uuid = n == 36;
+	for (size_t i = 0; uuid && i < n; i++)
+		uuid = i == 8 || i == 13 || i == 18 || i == 23 ? given[i] == '-' :
+		    isxdigit((unsigned char)given[i]);
+	if (uuid) {
+		for (size_t i = 0; i <= n; i++)
+			id[i] = (char)tolower((unsigned char)given[i]);
+		return ST_OK;
+	}
+	struct store *st = NULL;
+	int rc = store_open(NULL, STORE_READ, &st, e);
+	if (!rc)
+		rc = store_task_resolve(st, given, 0, id, e);
+	store_close(st);
+	return rc;
+}
+
 static int
 task_when(int argc, char **argv)
 {
@@ -258,6 +291,12 @@ task_when(int argc, char **argv)
 	int done = 0;
 	if ((rc = config_stagger_load(&r.stagger, &e)))
 		goto fail;
+	char id[37];
+	if (r.id && !r.cost && (r.sched.nkinds || optind < argc)) {
+		if ((rc = id_for_schedule(r.id, id, &e)))
+			goto fail;
+		r.id = id;
+	}
 	/* --not-before, --jitter, --id or a stagger with a cron expression: the
 	 * flags' reading has them. */
 	if (!r.sched.nkinds && (r.sched.not_before || r.sched.jitter || r.id || r.stagger) &&
@@ -268,6 +307,10 @@ task_when(int argc, char **argv)
 		struct cost_query q = {r.zone, r.from, r.id, r.model, r.stagger, r.json, &r.sched};
 		rc = forecast_cost(&q, sched.data ? sched.data : "", argc - optind, z, now, flags, &e);
 	}
+	else if (r.simulate && optind < argc && !isdigit((unsigned char)*argv[optind]))
+		/* Typed, so digits first: sim_command's strtol takes blanks and '+'. */
+		rc = err_set(&e, ST_INVALID, "--simulate: bad duration '%.40s': expected 1m to 366d, "
+		    "like 7d, 12h or 90m", argv[optind]);
 	else if (r.simulate)
 		rc = sim_command(optind < argc ? argv[optind] : NULL, z, now, r.json, &e);
 	else if (!r.sched.nkinds && optind >= argc)

@@ -144,8 +144,11 @@ get_value(int f, const char *p, const char *end, int *v, const char *ftext, size
 			q++;
 		}
 		if (n < fields[f].lo || n > fields[f].hi) {
-			char num[32];
-			snprintf(num, sizeof num, "%.*s", (int)(q - p > 16 ? 16 : q - p), p);
+			char num[32]; /* a long number whole, a longer one cut with "..." */
+			if (q - p <= 24)
+				snprintf(num, sizeof num, "%.*s", (int)(q - p), p);
+			else
+				snprintf(num, sizeof num, "%.21s...", p);
 			*rc = field_error(e, f, ftext, flen, CE_RANGE, num, fields[f].lo, fields[f].hi);
 			return NULL;
 		}

@@ -37,6 +37,9 @@ llm_session_option(cJSON *options, const char *kv, struct err *e)
 {
 	static const char *const reserved[] = {"model", "messages", "system", "stream",
 		"stream_options", "tools"};
+	/* It goes into the request as it is: text, as every other option. */
+	if (!utf8_valid(kv, strlen(kv)))
+		return err_set(e, ST_INVALID, "-o is not UTF-8 text");
 	const char *eq = strchr(kv, '=');
 	if (!eq || eq == kv)
 		return err_set(e, ST_INVALID, "-o wants KEY=VALUE, not '%s'", kv);

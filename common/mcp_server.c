@@ -5,8 +5,9 @@
  * asked for when we speak it; a stateless (2026-07-28) client puts the
  * version in every request's params._meta and needs no handshake.  Requests
  * before initialize are served too: being lenient costs nothing here.
- * Every reply is valid UTF-8: bytes of a request that are not are read as
- * U+FFFD, and so are those of names and outputs in the store. */
+ * Every reply is valid UTF-8: bytes of a request that are not are printed
+ * as U+FFFD, and so are those of names and outputs in the store; a tool's
+ * arguments that are not are refused. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,7 +194,13 @@ do_tools_call(struct mcp_server *m, const cJSON *params, const cJSON *id)
 		return error_reply(id, MCP_INVALID_PARAMS, "tools/call params.arguments must be an "
 		    "object", NULL);
 	struct err e;
-	if (tools_call(m->tl, name->valuestring, cJSON_IsObject(args) || string_ok ? args : NULL,
+	/* As on the command line: text, not bytes read as U+FFFD and stored. */
+	const char *bad = json_utf8_bad(args);
+	if (bad) {
+		text = *bad ? xasprintf("Argument '%.*s' must be UTF-8 text.", utf8_cut(bad, 64), bad)
+		    : xstrdup("The arguments must be UTF-8 text.");
+		is_error = 1;
+	} else if (tools_call(m->tl, name->valuestring, cJSON_IsObject(args) || string_ok ? args : NULL,
 	    &text, &is_error, &e) != ST_OK) {
 		/* The model sees the failure and may retry; the caller logs it. */
 		m->store_failed = 1;
@@ -308,8 +315,8 @@ print(cJSON *reply)
 	if (!s)
 		abort(); /* cJSON fails only when out of memory */
 	cJSON_Delete(reply);
-	/* Past the parse every string is U+FFFD-clean; this is for what the
-	 * store gives back (a task's name, a run's output). */
+	/* A request's bytes echoed (a method, a tool's name, an id) and what
+	 * the store gives back (a task's name, a run's output). */
 	if ((fixed = utf8_fix(s))) {
 		free(s);
 		s = fixed;
@@ -328,12 +335,6 @@ mcp_server_handle(struct mcp_server *m, const char *msg, size_t len, char **repl
 		i++;
 	if (i == len)
 		return ST_OK; /* a blank line is no message */
-	struct buf valid = {0};
-	if (!utf8_valid(msg, len)) {
-		utf8_sanitize(&valid, msg, len);
-		msg = valid.data;
-		len = valid.len;
-	}
 	const char *end = NULL;
 	/* No JSON text holds a raw NUL; cJSON would read it as a blank. */
 	cJSON *j = memchr(msg, 0, len) ? NULL : cJSON_ParseWithLengthOpts(msg, len, &end, 0);
@@ -375,7 +376,6 @@ mcp_server_handle(struct mcp_server *m, const char *msg, size_t len, char **repl
 		r = handle_one(m, j, 0);
 	}
 	cJSON_Delete(j);
-	buf_free(&valid);
 	if (r)
 		*reply = print(r);
 	if (m->store_failed) {

@@ -1,4 +1,5 @@
 /* Command-line options: getopt_long's refusals and option values (opt.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -73,6 +74,23 @@ opt_bad(struct err *e, const char *opt, const char *value, const char *expected,
 	return err_set(e, ST_INVALID, "bad %s '%s': expected %s", opt, value, what);
 }
 
+/* Digits, after at most a '-'. */
+static int
+plain_number(const char *s)
+{
+	s += *s == '-';
+	return isdigit((unsigned char)*s);
+}
+
+/* An option (its name starts with '-') is checked as a person types it; a
+ * configuration key is read as older versions read it (strtol's blanks and
+ * '+', strtod's 1e3 and 0x10), so a file that loaded goes on loading. */
+static int
+typed(const char *opt)
+{
+	return *opt == '-';
+}
+
 int
 opt_number(const char *opt, const char *value, const char *unit, long min, long max,
     long *out, struct err *e)
@@ -80,7 +98,9 @@ opt_number(const char *opt, const char *value, const char *unit, long min, long 
 	char *end;
 	errno = 0;
 	long v = strtol(value, &end, 10);
-	if (end == value || *end || errno || v < min || v > max) {
+	/* strtol's leading blanks and '+' are no number a person wrote. */
+	if (end == value || *end || errno || v < min || v > max ||
+	    (typed(opt) && !plain_number(value))) {
 		if (max == LONG_MAX)
 			return opt_bad(e, opt, value, "a number%s%s, %ld or more", unit ? " of " : "",
 			    unit ? unit : "", min);
@@ -97,7 +117,9 @@ opt_seconds(const char *opt, const char *value, double max, double *out, struct 
 	char *end;
 	errno = 0;
 	double v = strtod(value, &end);
-	if (end == value || *end || errno || !(v > 0) || v > max)
+	/* Decimal only: strtod also reads 0x10, 1e3, inf and leading blanks. */
+	if (end == value || *end || errno || !(v > 0) || v > max ||
+	    (typed(opt) && value[strspn(value, "0123456789.")]))
 		return opt_bad(e, opt, value, "a number of seconds above 0, at most %g", max);
 	*out = v;
 	return ST_OK;

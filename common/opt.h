@@ -23,7 +23,10 @@ int opt_next(int argc, char **argv, const char *shortopts, const struct option *
 int opt_bad(struct err *e, const char *opt, const char *value, const char *expected, ...)
 	__attribute__((format(printf, 4, 5)));
 /* A whole number from min to max (LONG_MAX: no bound); unit names what it
- * counts ("runs": "expected a number of runs from 1 to 100000"), or NULL. */
+ * counts ("runs": "expected a number of runs from 1 to 100000"), or NULL.
+ * For an option (opt "-n", "--limit") only digits and a '-'; for a
+ * configuration key (opt "retries") what strtol reads, as it always was.
+ * opt_seconds likewise: decimal for an option, what strtod reads for a key. */
 int opt_number(const char *opt, const char *value, const char *unit, long min, long max,
     long *out, struct err *e);
 /* Seconds, fractions allowed: above 0, at most max. */

@@ -36,6 +36,10 @@ task_import_check(const struct buf *in, struct err *e)
 		if (!l)
 			return err_set(e, ST_INVALID, "stdin:%d: not UTF-8 text", line_at(&line, &from,
 			    in->data + i));
+		/* A NUL byte ends the text the parser sees: what follows would be lost. */
+		if (!c)
+			return err_set(e, ST_INVALID, "stdin:%d: holds a NUL byte; it must be text",
+			    line_at(&line, &from, in->data + i));
 		i += l;
 	}
 	return ST_OK;

@@ -85,6 +85,22 @@ json_mask_nul(char *s, size_t n)
 	return count;
 }
 
+const char *
+json_utf8_bad(const cJSON *j)
+{
+	if (cJSON_IsString(j))
+		return utf8_valid(j->valuestring, strlen(j->valuestring)) ? NULL : "";
+	for (const cJSON *it = cJSON_IsObject(j) || cJSON_IsArray(j) ? j->child : NULL; it;
+	    it = it->next) {
+		if (it->string && !utf8_valid(it->string, strlen(it->string)))
+			return it->string;
+		const char *sub = json_utf8_bad(it);
+		if (sub)
+			return it->string ? it->string : sub;
+	}
+	return NULL;
+}
+
 static cJSON *
 text_or_null(const char *s)
 {
@@ -316,6 +332,10 @@ fields_from_json(const struct fields *fs, const cJSON *obj, void *dst, struct er
 		return err_set(e, ST_INVALID, "expected a JSON object");
 	const cJSON *it;
 	cJSON_ArrayForEach(it, obj) {
+		/* Which of two values would win is no one's guess to make. */
+		for (const cJSON *before = obj->child; before != it; before = before->next)
+			if (strcmp(before->string, it->string) == 0)
+				return err_set(e, ST_INVALID, "field '%s' is given twice", it->string);
 		const struct field *f = field_named(fs, it->string);
 		if (!f && it->string && strcmp(it->string, "forecast") == 0)
 			continue; /* task-add's and task-edit's, computed: read back as nothing */
@@ -428,8 +448,19 @@ task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs,
 	}
 	if ((rc = crons_from_json(obj, t, e)))
 		return rc;
+	/* "" would fail every run (no file has that name); a stored task
+	 * holding one still loads, so the check is here, on new objects. */
+	const cJSON *it, *att = last_named(obj, "attachments");
+	if (!cJSON_IsArray(att))
+		att = NULL;
+	cJSON_ArrayForEach(it, att)
+		if (cJSON_IsString(it) && !*it->valuestring)
+			return err_set(e, ST_INVALID, "field 'attachments' holds an empty path");
 	const cJSON *at = last_named(obj, "at"), *plan = last_named(obj, "plan"), *kind;
 	kind = last_named(obj, "kind");
+	/* A negative interval is none to the task: said, not read as no schedule. */
+	if (t->every < 0 && last_named(obj, "every"))
+		return err_set(e, ST_INVALID, "an interval (--every) must be from 1 minute to 366 days");
 	int every = t->every >= 0;
 	if (!kind)
 		t->kind = t->cron ? KIND_CRON : at ? KIND_AT : plan ? KIND_PLAN : every ? KIND_EVERY : -1;
@@ -441,9 +472,12 @@ task_from_json(const cJSON *obj, struct task *t, int64_t now, struct zones *zs,
 	    (plan && t->kind != KIND_PLAN) || (every && t->kind != KIND_EVERY))
 		return err_set(e, ST_INVALID, "kind '%s' does not match the schedule fields given",
 		    task_kind_name(t->kind));
+	const struct tz *z;
+	/* The local zone loaded as such, so a bad one says "(from TZ)". */
+	if (!t->tz && (rc = zones_get(zs, NULL, &z, e)))
+		return rc;
 	if (!t->tz)
 		t->tz = xstrdup(zones_local(zs));
-	const struct tz *z;
 	if ((rc = zones_get(zs, t->tz, &z, e)))
 		return rc;
 	/* Times of a task being carried over (it has a next run, or is done)

@@ -25,6 +25,9 @@ ssize_t json_find_nul(const char *s, size_t n);
 /* Each \u0000 in the strings of JSON text s[0..n) made \uFFFD, in place;
  * how many there were. */
 size_t json_mask_nul(char *s, size_t n);
+/* Where j holds a key or a string that is not UTF-8: the key of j's member
+ * that holds it ("" when j is that string), or NULL when all is text. */
+const char *json_utf8_bad(const cJSON *j);
 cJSON *run_to_json(const struct run *r);                        /* output and error when read */
 int run_from_json(const cJSON *obj, struct run *r, struct err *e); /* the inverse; r uninitialised */
 cJSON *task_to_json(const struct task *t, struct zones *zs);   /* every field; instants RFC 3339 UTC */

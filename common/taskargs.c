@@ -74,11 +74,14 @@ taskargs_free(struct task_args *a)
 	a->deliver = NULL;
 	free(a->after);
 	a->after = NULL;
-	free(a->weekly_joined);
+	for (size_t i = 0; i < a->nweeklies; i++)
+		free(a->weeklies[i]);
+	free(a->weeklies);
+	free(a->dailies);
 	free(a->crons);
-	a->crons = NULL;
+	a->crons = a->dailies = NULL;
+	a->weeklies = NULL;
 	a->plan = a->attach = NULL;
-	a->weekly_joined = NULL;
 }
 
 /* The options that give a schedule when it fires, as task-when previews
@@ -174,19 +177,18 @@ taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, int ar
 			kind_given(a, "--plan");
 		push(&a->plan, &a->nplan, arg);
 		break;
-	case OPT_DAILY: a->daily = arg; cron_given(a, "--daily"); break;
+	case OPT_DAILY: push(&a->dailies, &a->ndailies, arg); cron_given(a, "--daily"); break;
 	case OPT_WEEKLY: {
 		int h, m;
 		struct err ignored;
-		a->weekly = arg;
 		cron_given(a, "--weekly");
+		a->weeklies = xrealloc(a->weeklies, (a->nweeklies + 1) * sizeof *a->weeklies);
 		/* "--weekly mon 09:00": the time is the next word. */
 		if (!strchr(arg, ' ') && *optind < argc && when_clock(argv[*optind], &h, &m, &ignored) ==
-		    ST_OK) {
-			free(a->weekly_joined);
-			a->weekly = a->weekly_joined = xasprintf("%s %s", arg, argv[*optind]);
-			(*optind)++;
-		}
+		    ST_OK)
+			a->weeklies[a->nweeklies++] = xasprintf("%s %s", arg, argv[(*optind)++]);
+		else
+			a->weeklies[a->nweeklies++] = xstrdup(arg);
 		break;
 	}
 	case OPT_MANUAL: a->manual = 1; kind_given(a, "--manual"); break;

@@ -14,9 +14,13 @@
 struct task_args {
 	const char *name, *prompt, *system_prompt, *tz, *context, *model, *exec, *notify;
 	const char *intent, *channel, *payload, *key, *jitter;
-	const char *cron, *at, *daily, *weekly;   /* cron: one more expression (the tools') */
+	const char *cron, *at, *daily, *weekly;   /* one more of each (the tools') */
 	const char **crons;          /* --cron, repeatable: the union (cron.h) */
 	size_t ncrons;
+	const char **dailies;        /* --daily, repeatable, in that union */
+	size_t ndailies;
+	char **weeklies;             /* --weekly, repeatable: "DAY TIME", owned */
+	size_t nweeklies;
 	const char *every, *from;    /* --every DURATION [--from TIME] */
 	const char *not_before;      /* "" or "none" removes it */
 	const char *until, *count;   /* a recurrence's end; "none" and "0" remove it */
@@ -33,7 +37,6 @@ struct task_args {
 	size_t nafter;
 	int manual, heartbeat;
 	int enabled;            /* -1 unchanged */
-	char *weekly_joined;
 	const char *kinds[8];   /* the schedule options given, for the error (--cron, --daily
 	                           and --weekly, which combine, once) */
 	int nkinds;
@@ -70,7 +73,15 @@ int taskargs_take(struct task_args *a, int opt, const char *arg, char **argv, in
  * exec_split can split. */
 int taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zones *zs,
     int *schedule_changed, struct err *e);
+/* The values that mean the same whatever the task (texts, commands,
+ * numbers, lists, the zone), checked as taskargs_apply checks them: for
+ * task-edit, before the store is opened and the task looked for. */
+int taskargs_check(const struct task_args *a, struct zones *zs, struct err *e);
 int parse_duration(const char *s, long *secs);  /* "90", "90s", "5m", "2h", "1d" */
+/* parse_duration for a value typed now (an option, a tool's argument):
+ * digits first, not strtol's blanks and '+', which the config file's
+ * deadline goes on taking. */
+int parse_duration_typed(const char *s, long *secs);
 /* The --help lines of the settings described by tables (task_fields.h:
  * task_inputs, then word_lists), each option and what it does, aligned
  * and wrapped under 80 columns; or (flags_only) their options alone, as

@@ -53,6 +53,12 @@ parse_duration(const char *s, long *secs)
 	return 0;
 }
 
+int
+parse_duration_typed(const char *s, long *secs)
+{
+	return isdigit((unsigned char)*s) ? parse_duration(s, secs) : -1;
+}
+
 /* --keep: stored as keep_fmt writes it; "default" or "" removes it. */
 static int
 apply_keep(const char *v, struct task *t, struct err *e)
@@ -130,7 +136,7 @@ apply_number(const char *flag, const char *v, int is_duration, long min, int def
 	if (!is_duration) {
 		if (opt_number(flag, v, NULL, min, INT_MAX, &n, e))
 			return ST_INVALID;
-	} else if (parse_duration(v, &n) != 0 || n < min || n > INT_MAX) {
+	} else if (parse_duration_typed(v, &n) != 0 || n < min || n > INT_MAX) {
 		return opt_bad(e, flag, v, "seconds or a duration like 90s, 5m, 2h");
 	}
 	*dst = (int)n;
@@ -148,27 +154,36 @@ read_time(const char *flag, const char *text, int64_t now, const struct tz *z, u
 	return ST_OK;
 }
 
-/* --cron (any number), --daily and --weekly: one union of expressions. */
+/* --cron, --daily and --weekly, each any number of times: one union of
+ * expressions. */
 static int
 apply_crons(const struct task_args *a, struct task *t, struct err *e)
 {
-	char daily[128], weekly[128];
-	const char **all = xcalloc(a->ncrons + 3, sizeof *all);
+	size_t most = a->ncrons + a->ndailies + a->nweeklies + 3;
+	const char **all = xcalloc(most, sizeof *all);
+	char (*made)[128] = xcalloc(most, sizeof *made);
 	size_t n = 0;
 	int rc = ST_OK;
 	if (a->cron)
 		all[n++] = a->cron;
 	for (size_t i = 0; i < a->ncrons; i++)
 		all[n++] = a->crons[i];
-	if (a->daily && !(rc = sched_daily_cron(a->daily, daily, sizeof daily, e)))
-		all[n++] = daily;
-	if (!rc && a->weekly && !(rc = sched_weekly_cron(a->weekly, weekly, sizeof weekly, e)))
-		all[n++] = weekly;
+	for (size_t i = 0; !rc && i <= a->ndailies; i++) {
+		const char *d = i < a->ndailies ? a->dailies[i] : a->daily;
+		if (d && !(rc = sched_daily_cron(d, made[n], sizeof made[n], e)))
+			all[n] = made[n], n++;
+	}
+	for (size_t i = 0; !rc && i <= a->nweeklies; i++) {
+		const char *w = i < a->nweeklies ? a->weeklies[i] : a->weekly;
+		if (w && !(rc = sched_weekly_cron(w, made[n], sizeof made[n], e)))
+			all[n] = made[n], n++;
+	}
 	if (!rc) {
 		t->kind = KIND_CRON;
 		free(t->cron);
 		t->cron = cron_list_text(all, n);
 	}
+	free(made);
 	free(all);
 	return rc;
 }
@@ -365,6 +380,12 @@ check_text(const struct task_args *a, struct err *e)
 	for (size_t i = 0; i < a->ncrons; i++)
 		if (!utf8_valid(a->crons[i], strlen(a->crons[i])))
 			return err_set(e, ST_INVALID, "--cron is not UTF-8 text");
+	for (size_t i = 0; i < a->ndailies; i++)
+		if (!utf8_valid(a->dailies[i], strlen(a->dailies[i])))
+			return err_set(e, ST_INVALID, "--daily is not UTF-8 text");
+	for (size_t i = 0; i < a->nweeklies; i++)
+		if (!utf8_valid(a->weeklies[i], strlen(a->weeklies[i])))
+			return err_set(e, ST_INVALID, "--weekly is not UTF-8 text");
 	for (size_t i = 0; i < a->nattach; i++)
 		if (!utf8_valid(a->attach[i], strlen(a->attach[i])))
 			return err_set(e, ST_INVALID, "--attach is not UTF-8 text");
@@ -496,7 +517,7 @@ apply_input(const struct task_input *in, const char *v, struct task *t, struct e
 			*FIELD_OF(t, f, int) = 0;
 			return ST_OK;
 		}
-		if (parse_duration(v, &n) != 0 || n < in->min || n > TASK_DEADLINE_MAX)
+		if (parse_duration_typed(v, &n) != 0 || n < in->min || n > TASK_DEADLINE_MAX)
 			return opt_bad(e, flag, v, "a duration like 90s, 10m, 2h (at most 366d), or none");
 		*FIELD_OF(t, f, int) = (int)n;
 		return ST_OK;
@@ -600,6 +621,10 @@ apply_when(const struct task_args *a, struct task *t, int64_t now, struct zones 
 		*rearm = !t->tz || strcmp(t->tz, tz_name(z)) != 0;
 		set_str(&t->tz, tz_name(z));
 	} else if (!t->tz) {
+		/* Loaded as the local zone first, so a bad one says "(from TZ)". */
+		const struct tz *local;
+		if ((rc = zones_get(zs, NULL, &local, e)))
+			return rc;
 		t->tz = xstrdup(zones_local(zs));
 	}
 	const struct tz *z = NULL;
@@ -678,4 +703,20 @@ taskargs_apply(const struct task_args *a, struct task *t, int64_t now, struct zo
 		t->ends_at = TIME_NONE;
 	*schedule_changed |= rearm || t->jitter != old_jitter || t->stagger != old_stagger;
 	return ST_OK;
+}
+
+int
+taskargs_check(const struct task_args *a, struct zones *zs, struct err *e)
+{
+	struct task t;
+	const struct tz *z;
+	int rc;
+	task_init(&t);
+	if (!(rc = apply_texts(a, &t, e)) && !(rc = apply_inputs(a, &t, e)) &&
+	    !(rc = apply_number("--jitter", a->jitter, 1, 0, 0, &t.jitter, e)) &&
+	    !(rc = apply_attachments(a, &t, e)) && !(rc = apply_deliver(a, &t, e)) &&
+	    !(rc = apply_after(a, &t, e)) && a->tz)
+		rc = zones_get(zs, a->tz, &z, e);
+	task_free(&t);
+	return rc;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "task_json.h"
 #include "toolcall.h"
 #include "utf8.h"
 
@@ -34,14 +35,18 @@ int
 toolcall_next(struct toolcall_in *in, struct buf *text)
 {
 	int depth = 0, in_str = 0, esc = 0, started = 0;
+	ssize_t got = 0;
 	text->len = 0;
 	buf_add(text, "", 0);
 	in->too_long = 0;
-	while (in->held || getline(&in->lbuf, &in->lcap, in->f) >= 0) {
+	while (in->held || (got = getline(&in->lbuf, &in->lcap, in->f)) >= 0) {
 		const char *line = in->lbuf, *p = line + strspn(line, " \t\r\n");
+		/* A NUL goes into the text, to be refused there, not cut at. */
+		size_t len = in->held ? in->hlen : (size_t)got;
 		if (!in->held)
 			in->line++;
 		in->held = 0;
+		in->hlen = len;
 		if (!started && (!*p || fence(p)))
 			continue;
 		if (started && (fence(p) || *line == '{' || *line == '[')) {
@@ -51,7 +56,7 @@ toolcall_next(struct toolcall_in *in, struct buf *text)
 		if (!started)
 			in->first = in->line;
 		started = 1;
-		for (p = line; *p; p++) {
+		for (p = line; p < line + len; p++) {
 			if (esc)
 				esc = 0;
 			else if (in_str && *p == '\\')
@@ -63,8 +68,8 @@ toolcall_next(struct toolcall_in *in, struct buf *text)
 			else if (!in_str && (*p == '}' || *p == ']'))
 				depth--;
 		}
-		if (text->len + strlen(line) <= in->max)
-			buf_puts(text, line);
+		if (text->len + len <= in->max)
+			buf_add(text, line, len);
 		else
 			in->too_long = 1;
 		if (depth <= 0 && !in_str)
@@ -119,14 +124,31 @@ toolcall_parse(const char *text, size_t len, struct toolcall *c, struct err *e)
 		"args", NULL};
 	struct buf b = {0};
 	memset(c, 0, sizeof *c);
-	utf8_sanitize(&b, text, len);
+	/* No JSON text holds a raw NUL, and no argument a \u0000: cJSON
+	 * would stop reading at either. */
+	if (memchr(text, 0, len))
+		return err_set(e, ST_INVALID, "a NUL byte, which no call can hold");
+	if (json_find_nul(text, len) >= 0)
+		return err_set(e, ST_INVALID, "a string holds \\u0000 (a NUL character), which no "
+		    "argument can hold");
+	buf_add(&b, text, len);
 	toolcall_relax(&b);
-	/* No JSON text holds a raw NUL; cJSON would stop reading there. */
-	c->root = memchr(b.data, 0, b.len) ? NULL : cJSON_ParseWithLength(b.data, b.len);
+	c->root = cJSON_ParseWithLength(b.data, b.len);
 	buf_free(&b);
 	const cJSON *name = either(c->root, name_keys), *args = either(c->root, arg_keys);
+	const char *bad = json_utf8_bad(args);
 	if (!cJSON_IsObject(c->root)) {
 		int rc = err_set(e, ST_INVALID, c->root ? "not a JSON object" : "invalid JSON");
+		toolcall_free(c);
+		return rc;
+	}
+	/* Arguments that are not UTF-8 are refused, as the command line
+	 * refuses them; a name is only shown, as U+FFFD. */
+	if (bad) {
+		int rc = !*bad ? err_set(e, ST_INVALID, "the arguments are not UTF-8 text")
+		    : !utf8_valid(bad, strlen(bad)) ? err_set(e, ST_INVALID, "an argument's name is not "
+		    "UTF-8 text") : err_set(e, ST_INVALID, "argument '%.*s' is not UTF-8 text",
+		    utf8_cut(bad, 64), bad);
 		toolcall_free(c);
 		return rc;
 	}
@@ -139,6 +161,10 @@ toolcall_parse(const char *text, size_t len, struct toolcall *c, struct err *e)
 	if (cJSON_IsString(args) && (c->parsed = cJSON_Parse(args->valuestring)) &&
 	    cJSON_IsObject(c->parsed))
 		args = c->parsed;
+	char *clean = utf8_fix(name->valuestring);
+	if (clean && !cJSON_SetValuestring((cJSON *)name, clean))
+		abort(); /* cJSON fails only when out of memory */
+	free(clean);
 	c->name = name->valuestring;
 	c->args = cJSON_IsNull(args) ? NULL : args;
 	return ST_OK;

@@ -23,6 +23,7 @@ struct toolcall_in {
 	long first;      /* the line the last call began on */
 	int too_long;    /* the last call was longer than max (its text is cut) */
 	int held;        /* lbuf holds a line read that begins the next call */
+	size_t hlen;     /* its length (it may hold a NUL) */
 	char *lbuf;
 	size_t lcap;
 };

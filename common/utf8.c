@@ -79,6 +79,19 @@ utf8_valid(const char *s, size_t n)
 	return 1;
 }
 
+int
+utf8_line(const char *s, size_t n)
+{
+	uint32_t c;
+	for (size_t i = 0; i < n;) {
+		size_t k = utf8_decode(s + i, n - i, &c);
+		if (!k || c < 0x20 || (c >= 0x7f && c < 0xa0))
+			return 0;
+		i += k;
+	}
+	return 1;
+}
+
 void
 utf8_sanitize(struct buf *out, const char *s, size_t n)
 {

@@ -19,6 +19,9 @@
  * as WHATWG decoders do): never 0, never more than n. */
 size_t utf8_next(const char *s, size_t n, uint32_t *cp);
 int utf8_valid(const char *s, size_t n);             /* 1 if s[0..n) is all well-formed */
+/* 1 if s[0..n) is well-formed and holds no control character (C0, DEL or
+ * C1): one line that a terminal shows as it is. */
+int utf8_line(const char *s, size_t n);
 /* Append s[0..n) to out with each ill-formed sequence as U+FFFD; a NUL
  * byte is kept as it is (it is well-formed). */
 void utf8_sanitize(struct buf *out, const char *s, size_t n);

@@ -1341,6 +1341,9 @@ numeric_date(struct parser *p)
 		if (three)
 			y = full_year(c);
 	}
+	/* Year 0 is set_abs's "no year": 0000 written out is a year out of range. */
+	if (!y && (a->ndig == 4 || (three && c->ndig == 4)))
+		return fail(p, "year 0000 is out of range 1970-9999");
 	if (set_abs(p, y, (int)m, (int)d))
 		return -1;
 	p->i += three ? 5 : 3;

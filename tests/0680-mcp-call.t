@@ -180,16 +180,18 @@ test_expect_success 'the profiles given are the tools callable' '
 	test_cmp expect actual
 '
 
-test_expect_success 'bytes that are not UTF-8 in a call print as U+FFFD' '
+test_expect_success 'bytes that are not UTF-8 in a tool name print as U+FFFD; in arguments they are refused' '
+	task-ls --json >before &&
 	printf "{\"name\":\"rm\377\",\"arguments\":{}}\n{\"name\":\"task_create\",\"arguments\":{\"name\":\"N\351\",\"prompt\":\"p\",\"manual\":true}}\n" |
-		test_expect_code 2 task-mcp --call --json >out &&
+		test_expect_code 2 task-mcp --call --json >out 2>err &&
 	R=$(printf "\357\277\275") &&
-	uuids <out >actual &&
 	cat >expect <<-EOF &&
 	{"tool":"rm$R","is_error":true,"text":"Unknown tool '\''rm$R'\''."}
-	{"tool":"task_create","is_error":false,"text":"Created task '\''N$R'\''.\nID: <uuid>\nSchedule: Manual\nStatus: pending, enabled\nNext run: none (runs only when asked: task_run)\n"}
 	EOF
-	test_cmp expect actual
+	test_cmp expect out &&
+	echo "task-mcp: stdin:2: argument '\''name'\'' is not UTF-8 text" >expect &&
+	test_cmp expect err &&
+	task-ls --json >after && test_cmp before after
 '
 
 test_expect_success '--list-tools prints each name and description' '

@@ -73,9 +73,11 @@ test_calls(void)
 		    "1 error: no tool name (\"tool_name\" or \"name\")\n"
 		    "2 error: no tool name (\"tool_name\" or \"name\")\n"},
 		{"prose is not a call", "not a call at all\n", "1 error: invalid JSON\n"},
-		{"bytes that are not UTF-8 become U+FFFD",
+		{"arguments that are not UTF-8 are refused",
 		    "{\"name\": \"r\", \"arguments\": {\"s\": \"caf\xe9\"}}\n",
-		    "1 r {\"s\":\"caf\xef\xbf\xbd\"}\n"},
+		    "1 error: argument 's' is not UTF-8 text\n"},
+		{"a name that is not UTF-8 is read with U+FFFD",
+		    "{\"name\": \"r\xff\"}\n", "1 r\xef\xbf\xbd -\n"},
 		{"the last call without a newline", "{\"name\": \"t\"}", "1 t -\n"},
 		{"nothing", "", ""},
 	};

@@ -142,11 +142,26 @@ test_cut(void)
 	check_int(c, 0xfffd, "next: a short sequence is U+FFFD");
 }
 
+/* utf8_line: well-formed text a terminal shows as it is. */
+static void
+test_line(void)
+{
+	static const struct { const char *in; size_t n; int want; } cases[] = {
+		{S("gpt-4o mini"), 1}, {S(""), 1}, {S("caf\xc3\xa9 \xe2\x82\xac"), 1},
+		{S("a\nb"), 0}, {S("a\tb"), 0}, {S("\x1b[2J"), 0}, {S("a\x7f"), 0},
+		{S("a\0b"), 0}, {S("\xc2\x9b" "31m"), 0}, {S("\xc2\x9f"), 0}, {S("\xc2\xa0"), 1},
+		{S("a\xff"), 0}, {S("\xed\xa0\x80"), 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		check_int(utf8_line(cases[i].in, cases[i].n), cases[i].want, "line case %zu", i);
+}
+
 int
 main(void)
 {
 	test_sanitize();
 	test_random();
 	test_cut();
+	test_line();
 	return tap_done();
 }
