@@ -85,6 +85,17 @@ claim_decide(const struct claim_facts *in, struct zones *zs, struct claim_choice
 		if (!(in->known & CLAIM_NEED_BUDGET))
 			return need(out, CLAIM_NEED_BUDGET);
 		if (in->over_budget) {
+			/* A recurring task's retry skipped is given up (a last
+			 * occurrence's waits for the next window): its occurrence
+			 * failed, and the failure may pause the task. */
+			if (d->trigger == TRIGGER_RETRY && task_repeats(t) && d->next != TIME_NONE &&
+			    !in->preview) {
+				out->count_failure = 1;
+				if (claim_failure_pauses(t)) {
+					out->what = CLAIM_DO_PAUSE;
+					return ST_OK;
+				}
+			}
 			out->what = CLAIM_DO_BUDGET_SKIP;
 			return ST_OK;
 		}

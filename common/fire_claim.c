@@ -314,9 +314,19 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		rc = claim_overlap(x, t, &c, &cur, r, e);
 		goto done;
 	}
-	if (c.count_failure && (retry_dropped(x, t, d, &rc, e) || c.what == CLAIM_DO_PAUSE))
-		goto done;
+	if (c.count_failure) {
+		/* A retry given up over budget: paused, it goes on at the next. */
+		struct decision gone = *d;
+		if (d->trigger == TRIGGER_RETRY)
+			gone.slot = d->next;
+		if (retry_dropped(x, t, &gone, &rc, e) || c.what == CLAIM_DO_PAUSE)
+			goto done;
+	}
 	if (c.what == CLAIM_DO_BUDGET_SKIP) {
+		/* A recurring task's retry is its occurrence armed again: its
+		 * skip is a record of its own beside the attempt that failed. */
+		if (d->trigger == TRIGGER_RETRY && task_repeats(t))
+			t->arming++;
 		/* A last occurrence waits for the next window. */
 		skip_over_budget(x, t, d, r, why, window, d->next != TIME_NONE ? d->next : until);
 		goto done;
