@@ -400,9 +400,13 @@ rules_after_run(struct task *t, struct zones *zs, const struct run *r, int64_t n
 	if (task_repeats(t)) {
 		if (retry_occurrence(t, r, now))
 			return;
-		rules_count_failure(t);
-		if (last)
+		/* Its last occurrence failed: ended, not paused (nothing to resume). */
+		if (last) {
+			t->consecutive_failures++;
 			t->status = STATUS_COMPLETED;
+		} else {
+			rules_count_failure(t);
+		}
 		overlap_after(t, zs, r, now);
 		return;
 	}
