@@ -226,46 +226,6 @@ retry_dropped(struct claim_ctx *x, struct task *t, const struct decision *d, int
 	return 1;
 }
 
-/* The newest run of an occurrence (slot), into out. */
-struct attempt_look {
-	int64_t slot;
-	struct run *out;
-};
-
-static int
-occurrence_attempt(const struct run *r, void *arg)
-{
-	struct attempt_look *l = arg;
-	if (r->slot != l->slot || (r->trigger != TRIGGER_SCHEDULE && r->trigger != TRIGGER_RETRY &&
-	    r->trigger != TRIGGER_CATCHUP && r->trigger != TRIGGER_HEARTBEAT))
-		return 0;
-	*l->out = *r;
-	fields_copy_text(&run_fields, l->out);
-	return 1;
-}
-
-/* The retry of t's occurrence slot was given up: the attempt that failed
- * was its last, so it fires the followers it held back (once per run:
- * chain_fire keys their inputs by it).  t as the claim leaves it. */
-static int
-chain_given_up(struct claim_ctx *x, const struct task *t, int64_t slot, struct err *e)
-{
-	struct run last;
-	run_init(&last);
-	struct attempt_look l = {slot, &last};
-	struct run_filter rf;
-	run_filter_init(&rf);
-	rf.task_id = t->id;
-	rf.since = slot;
-	rf.with_output = 1;
-	int queued = 0, rc = store_run_list(x->f->st, &rf, occurrence_attempt, &l, e);
-	if (!rc && last.id[0])
-		rc = chain_fire(x->f->st, x->f->zs, t, &last, x->now, &queued, e);
-	x->f->chained |= queued > 0;
-	run_free(&last);
-	return rc;
-}
-
 /* A due task: the facts claim_decide asks for gathered, its decision
  * written into t and r. */
 static int
@@ -349,8 +309,11 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 	rules_set_next(t, f->zs, d->next);
 	t->updated_at = x->now;
 done:
-	if (!rc && c.count_failure)
-		rc = chain_given_up(x, t, failed, e);
+	if (!rc && c.count_failure) {
+		int queued = 0;
+		rc = chain_fire_given_up(f->st, f->zs, t, failed, x->now, &queued, e);
+		f->chained |= queued > 0;
+	}
 	run_free(&cur);
 	return rc;
 }

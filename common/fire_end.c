@@ -48,6 +48,11 @@ fire_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 	if (!(j && j->no_resources) && (rc = chain_fire(x->f->st, x->f->zs, t, r, x->now, &queued, e)))
 		return rc;
 	x->f->chained |= queued > 0;
+	/* A retry cut short: the attempt that failed before it was the last. */
+	if (rules_retry_cut(t, r) &&
+	    (rc = chain_fire_given_up(x->f->st, x->f->zs, t, r->slot, x->now, &queued, e)))
+		return rc;
+	x->f->chained |= queued > 0;
 	if (j && !was_paused && t->paused)
 		set_str(&j->paused, t->paused);
 	if (j) {
