@@ -287,8 +287,22 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		 * skip is a record of its own beside the attempt that failed. */
 		if (d->trigger == TRIGGER_RETRY && task_repeats(t))
 			t->arming++;
-		/* A last occurrence waits for the next window. */
-		skip_over_budget(x, t, d, r, why, window, d->next != TIME_NONE ? d->next : until);
+		/* A last occurrence waits for the next window, unless that is
+		 * past its deadline (a retry's wait is none of the deadline's). */
+		int64_t next = d->next != TIME_NONE ? d->next : until;
+		int dl = t->deadline > 0 ? t->deadline : f->o.deadline;
+		if (d->next == TIME_NONE && d->trigger != TRIGGER_RETRY && dl > 0 &&
+		    until != TIME_NONE && until - (d->slot + task_delay(t, f->zs, d->slot)) > dl) {
+			char dls[32];
+			size_t l = strlen(why);
+			duration_fmt((int64_t)dl * 1000, dls, sizeof dls);
+			snprintf(why + l, sizeof why - l, "; not run later: its deadline (%s) ends before"
+			    " the next window", dls);
+			next = TIME_NONE;
+		}
+		skip_over_budget(x, t, d, r, why, window, next);
+		if (next == TIME_NONE)
+			t->status = STATUS_COMPLETED;
 		goto done;
 	}
 	if (c.what == CLAIM_DO_START) {
