@@ -62,9 +62,18 @@ claim_decide(const struct claim_facts *in, struct zones *zs, struct claim_choice
 			return need(out, CLAIM_NEED_IN_FLIGHT);
 		if (!in->in_flight || !task_repeats(t))
 			return ST_OK;
-		if (t->overlap == OVERLAP_REPLACE && d->fire)
+		if (t->overlap == OVERLAP_REPLACE && d->fire) {
+			/* Not ended for an occurrence that its budget would skip. */
+			if (!str_empty(t->budget) || in->global_budget) {
+				if (!(in->known & CLAIM_NEED_BUDGET))
+					return need(out, CLAIM_NEED_BUDGET);
+				if (in->over_budget) {
+					out->what = CLAIM_DO_BUDGET_SKIP;
+					return ST_OK;
+				}
+			}
 			out->what = CLAIM_DO_REPLACE;
-		else if (d->fire)
+		} else if (d->fire)
 			out->what = CLAIM_DO_SKIP_OVERLAP;
 		else {
 			out->what = CLAIM_DO_UNFIRED;

@@ -287,6 +287,9 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		 * skip is a record of its own beside the attempt that failed. */
 		if (d->trigger == TRIGGER_RETRY && task_repeats(t))
 			t->arming++;
+		/* A run in flight goes on (--overlap replace): the task stays
+		 * running, and queued if it was. */
+		int queued = t->queued;
 		/* A last occurrence waits for the next window, unless that is
 		 * past its deadline (a retry's wait is none of the deadline's). */
 		int64_t next = d->next != TIME_NONE ? d->next : until;
@@ -301,7 +304,9 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 			next = TIME_NONE;
 		}
 		skip_over_budget(x, t, d, r, why, window, next);
-		if (next == TIME_NONE)
+		if (t->status == STATUS_RUNNING)
+			t->queued = queued;
+		else if (next == TIME_NONE)
 			t->status = STATUS_COMPLETED;
 		goto done;
 	}
