@@ -409,7 +409,15 @@ fire_claim_manual(struct task *t, int last_attempt, struct run *r, int *decision
 		}
 		snprintf(r->prev_status, sizeof r->prev_status, "%s", task_status_name(t->status));
 		t->status = STATUS_RUNNING;
+		/* A run by hand stands for a queued one, but not for an
+		 * upstream's answer or an event waiting: those stay queued. */
+		int was = t->queued;
 		t->queued = 0;
+		if (!x->from_queue && was &&
+		    (rc = store_input_find(x->f->st, INPUT_NEXT, t->id, NULL, &in, &t->queued, e))) {
+			run_input_free(&in);
+			return rc;
+		}
 		t->updated_at = x->now;
 		*decision = CLAIM_FIRE;
 	}

@@ -1,10 +1,13 @@
 #!/bin/sh
-# A recurring task's failed attempt that will be retried fires none of its
-# followers: its last attempt does.  When that retry never comes (no pass
-# reached it before the next occurrence was due, so the occurrence is
-# counted failed), the attempt that failed was the last one: its
-# --after TASK:failure (and :any) followers fire then, once, with its
-# error as their input, however the passes are timed.
+# The inputs a follower (task-add --after) or an event is given each
+# become one run.  A recurring task's failed attempt that will be retried
+# fires none of its followers: its last attempt does.  When that retry
+# never comes (no pass reached it before the next occurrence was due, so
+# the occurrence is counted failed), the attempt that failed was the last
+# one: its --after TASK:failure (and :any) followers fire then, once, with
+# its error as their input, however the passes are timed.  A task run by
+# hand while such an input waits for the next pass leaves it waiting: the
+# pass still runs it.
 . "$AC_TOP/tests/lib.sh"
 
 # ex: logs task, trigger, slot and input, one line a run; a task named
@@ -70,6 +73,33 @@ test_expect_success 'a retry given up that pauses the task fires them too' '
 	task-ls | grep "	failing	" | cut -f3 >actual &&
 	echo paused >expect && test_cmp expect actual &&
 	tick 2026-11-23T09:31:00Z && test_cmp expect.log log
+'
+
+test_expect_success 'a follower run by hand before the pass: the input still runs, at the pass' '
+	reset_store && rm -f log &&
+	TASK_NOW=2026-11-23T06:30:00Z task-add --manual --name fetch --exec "$PWD/ex" up >/dev/null &&
+	TASK_NOW=2026-11-23T06:30:00Z task-add --after fetch --name digest --exec "$PWD/ex" sum >/dev/null &&
+	TASK_NOW=2026-11-23T07:00:00Z task-run fetch >/dev/null &&
+	TASK_NOW=2026-11-23T07:00:10Z task-run digest >/dev/null &&
+	tick 2026-11-23T07:01:00Z && tick 2026-11-23T07:02:00Z &&
+	cat >expect <<-\EOF &&
+	fetch manual 2026-11-23T07:00:00Z <up>
+	digest manual 2026-11-23T07:00:10Z <sum>
+	digest after 2026-11-23T07:01:00Z <sum||answer of fetch|>
+	EOF
+	test_cmp expect log
+'
+
+test_expect_success 'an event queued, the task run by hand: the event still runs, once' '
+	rm -f log &&
+	TASK_NOW=2026-11-23T07:10:00Z task-run --queue --payload "{\"n\":1}" --key one digest >/dev/null &&
+	TASK_NOW=2026-11-23T07:10:10Z task-run digest >/dev/null &&
+	tick 2026-11-23T07:11:00Z && tick 2026-11-23T07:12:00Z &&
+	cat >expect <<-\EOF &&
+	digest manual 2026-11-23T07:10:10Z <sum>
+	digest event 2026-11-23T07:11:00Z <sum||{"n":1}>
+	EOF
+	test_cmp expect log
 '
 
 test_done
