@@ -127,7 +127,6 @@ skip_over_budget(struct claim_ctx *x, struct task *t, const struct decision *d, 
 	set_str(&t->last_status, "skipped");
 	set_str(&t->last_error, why);
 	rules_set_next(t, x->f->zs, next);
-	t->queued = 0;
 	t->updated_at = x->now;
 	if (t->budget_noticed == window)
 		return;
@@ -287,9 +286,6 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		 * skip is a record of its own beside the attempt that failed. */
 		if (d->trigger == TRIGGER_RETRY && task_repeats(t))
 			t->arming++;
-		/* A run in flight goes on (--overlap replace): the task stays
-		 * running, and queued if it was. */
-		int queued = t->queued;
 		/* A last occurrence waits for the next window, unless that is
 		 * past its deadline (a retry's wait is none of the deadline's). */
 		int64_t next = d->next != TIME_NONE ? d->next : until;
@@ -304,9 +300,8 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 			next = TIME_NONE;
 		}
 		skip_over_budget(x, t, d, r, why, window, next);
-		if (t->status == STATUS_RUNNING)
-			t->queued = queued;
-		else if (next == TIME_NONE)
+		/* A run in flight goes on (--overlap replace). */
+		if (next == TIME_NONE && t->status != STATUS_RUNNING)
 			t->status = STATUS_COMPLETED;
 		goto done;
 	}
@@ -397,6 +392,7 @@ fire_claim_manual(struct task *t, int last_attempt, struct run *r, int *decision
 	if (over) {
 		struct decision d = {.slot = slot, .next = t->next_run_at, .trigger = trigger};
 		skip_over_budget(x, t, &d, r, why, window, t->next_run_at);
+		t->queued = 0;
 		*decision = CLAIM_WRITE;
 	} else {
 		/* A slot of its own is the upstream's: a new arming, as a backfill's. */

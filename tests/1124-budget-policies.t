@@ -5,7 +5,9 @@
 # cannot start in time: it is skipped with the reason saying so and
 # completed, not run hours past its deadline.  Without one it still waits.
 # --overlap replace does not end a run in flight for an occurrence its
-# budget skips: the occurrence is skipped, the run goes on.
+# budget skips: the occurrence is skipped, the run goes on.  A scheduled
+# occurrence skipped over budget leaves an upstream's answer that waits
+# for the task (--after) queued: it becomes a run, or a skip, of its own.
 . "$AC_TOP/tests/lib.sh"
 test_config "provider = echo" "budget = 3tok/day"
 
@@ -108,6 +110,25 @@ for l in sys.stdin:
 	spender	pending	-	success
 	EOF
 	test_cmp expect actual
+'
+
+test_expect_success 'an occurrence skipped over budget as its upstream ends: the input still taken' '
+	reset_store && rm -f log go && test_config "provider = echo" &&
+	TASK_NOW=2026-11-23T06:00:00Z task-add --cron "0 7 * * *" --name up --exec "$PWD/slow" p >/dev/null 2>&1 &&
+	TASK_NOW=2026-11-23T06:00:00Z task-add --cron "1 7 * * *" --after up --budget 3tok/day --name f \
+		"one two three four" >/dev/null 2>&1 &&
+	TASK_NOW=2026-11-23T06:00:00Z task-run --force f >/dev/null &&
+	{ TASK_NOW=2026-11-23T07:01:00Z task-tick -j 1 >a.out 2>a.err & } &&
+	test_until 60 lines log 1 && touch go && wait &&
+	task-log --task f --limit 0 | cut -f5,7 >actual &&
+	cat >expect <<-\EOF &&
+	after	skipped
+	schedule	skipped
+	manual	success
+	EOF
+	test_cmp expect actual &&
+	store_sql "SELECT count(*) FROM run_inputs WHERE run_id IS NULL" >actual &&
+	echo 0 >expect && test_cmp expect actual
 '
 
 test_done
