@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chain.h"
 #include "claim_decide.h"
 #include "fire_input.h"
 #include "fire_owner.h"
@@ -323,10 +322,16 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 	rules_set_next(t, f->zs, d->next);
 	t->updated_at = x->now;
 done:
+	/* Its followers fire once the claim committed, in a unit of their
+	 * own: queued here, a follower this claim also writes would lose it. */
 	if (!rc && c.count_failure) {
-		int queued = 0;
-		rc = chain_fire_given_up(f->st, f->zs, t, failed, x->now, &queued, e);
-		f->chained |= queued > 0;
+		struct notice *n = xcalloc(1, sizeof *n);
+		n->event = -1;
+		n->given_up = failed;
+		task_copy(&n->task, t);
+		run_init(&n->run);
+		n->next = x->notices;
+		x->notices = n;
 	}
 	run_free(&cur);
 	return rc;

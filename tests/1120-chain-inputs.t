@@ -75,6 +75,27 @@ test_expect_success 'a retry given up that pauses the task fires them too' '
 	tick 2026-11-23T09:31:00Z && test_cmp expect.log log
 '
 
+test_expect_success 'a follower on a schedule of its own at the same instant: both its runs' '
+	reset_store && rm -f log &&
+	TASK_NOW=2026-11-23T06:30:00Z task-add --cron "0 * * * *" --name failing --exec "$PWD/ex" up >/dev/null &&
+	TASK_NOW=2026-11-23T06:30:00Z task-add --cron "0 * * * *" --after failing:failure --name alert \
+		--exec "$PWD/ex" tell >/dev/null &&
+	tick 2026-11-23T07:00:00Z &&
+	tick 2026-11-23T08:00:00Z &&
+	tick 2026-11-23T08:00:30Z &&
+	sort log >actual &&
+	cat >expect <<-\EOF &&
+	alert after 2026-11-23T07:00:00Z <tell||exited with status 1|it broke at 2026-11-23T07:00:00Z|>
+	alert schedule 2026-11-23T07:00:00Z <tell>
+	alert schedule 2026-11-23T08:00:00Z <tell>
+	failing schedule 2026-11-23T07:00:00Z <up>
+	failing schedule 2026-11-23T08:00:00Z <up>
+	EOF
+	test_cmp expect actual &&
+	store_sql "SELECT count(*) FROM run_inputs WHERE run_id IS NULL" >actual &&
+	echo 0 >expect && test_cmp expect actual
+'
+
 test_expect_success 'a follower run by hand before the pass: the input still runs, at the pass' '
 	reset_store && rm -f log &&
 	TASK_NOW=2026-11-23T06:30:00Z task-add --manual --name fetch --exec "$PWD/ex" up >/dev/null &&
