@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "config.h"
 #include "ids.h"
 #include "opt.h"
 #include "prog.h"
@@ -21,6 +22,7 @@ static const char prog[] = "task-rm";
 
 struct remover {
 	struct store *st;
+	struct zones *zs;
 	int cancel;
 	int64_t now;
 	int status;
@@ -88,6 +90,35 @@ remove_one(const char *arg, void *ctx)
 	return 0;
 }
 
+/* A task back in play computes its next run from now, as task-edit
+ * --enable does: the occurrences that went by in the trash are not missed
+ * runs to catch up on.  A one-shot keeps its instant. */
+static int
+rearm(struct remover *r, struct task *t, struct err *e)
+{
+	int64_t next = t->next_run_at, due = t->due_at;
+	if (!t->enabled || t->status != STATUS_PENDING || !task_repeats(t))
+		return ST_OK;
+	int rc = task_schedule_from(t, r->zs, r->now, e);
+	if (rc || (t->next_run_at == next && t->due_at == due))
+		return rc;
+	t->updated_at = r->now;
+	return store_task_put(r->st, t, e);
+}
+
+/* After restoring id, inside its unit of work: its next run from now. */
+static int
+restored_again(struct remover *r, const char *id, struct err *e)
+{
+	struct task t;
+	int rc = store_task_get(r->st, id, &t, e);
+	if (rc)
+		return rc;
+	rc = rearm(r, &t, e);
+	task_free(&t);
+	return rc;
+}
+
 static void
 usage(FILE *f)
 {
@@ -149,15 +180,20 @@ task_rm(int argc, char **argv)
 			fprintf(stderr, "%s: purged %ld task%s from the trash\n", prog, n, n == 1 ? "" : "s");
 	} else if (!rc && undo) {
 		char id[37], restored[37];
-		if (!(rc = store_begin(r.st, &e)) &&
+		int stagger;
+		r.zs = zones_new();
+		if (!(rc = config_stagger_load(&stagger, &e)))
+			zones_set_stagger(r.zs, stagger);
+		if (!rc && !(rc = store_begin(r.st, &e)) &&
 		    !(rc = argc ? store_task_resolve(r.st, argv[0], 1, id, &e) : ST_OK) &&
 		    !(rc = store_trash_restore(r.st, argc ? id : NULL, restored, &e)) &&
-		    !(rc = store_commit(r.st, &e))) {
+		    !(rc = restored_again(&r, restored, &e)) && !(rc = store_commit(r.st, &e))) {
 			store_wake(r.st);
 			report(&r, restored, "Restored task %s \"%s\"\n");
 		}
 		if (rc)
 			store_rollback(r.st);
+		zones_free(r.zs);
 	} else if (!rc) {
 		rc = ids_each(argc, argv, remove_one, &r, &e);
 		if (!rc)
