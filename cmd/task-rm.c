@@ -10,12 +10,14 @@
 
 #include <cjson/cJSON.h>
 
+#include "chain_link.h"
 #include "config.h"
 #include "ids.h"
 #include "opt.h"
 #include "prog.h"
 #include "store_audit.h"
 #include "store.h"
+#include "store_chain.h"
 #include "task_json.h"
 
 static const char prog[] = "task-rm";
@@ -25,6 +27,10 @@ struct remover {
 	struct zones *zs;
 	int cancel;
 	int64_t now;
+	const char *upstream;  /* restored: its id */
+	char *why;             /* the reason its deletion disabled its followers with */
+	int rc;
+	struct err *e;
 	int status;
 	int tty, json;
 };
@@ -106,7 +112,36 @@ rearm(struct remover *r, struct task *t, struct err *e)
 	return store_task_put(r->st, t, e);
 }
 
-/* After restoring id, inside its unit of work: its next run from now. */
+/* A follower the deletion of r->upstream disabled (its reason says so) is
+ * enabled again; one disabled for another reason stays as it is. */
+static int
+unorphan(const char *id, const char *after, int enabled, void *arg)
+{
+	struct remover *r = arg;
+	struct chain_link links[CHAIN_MAX];
+	size_t n = 0;
+	struct err le;
+	int match = 0;
+	if (enabled || chain_links(after, links, CHAIN_MAX, &n, &le))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		match |= strcmp(links[i].ref, r->upstream) == 0;
+	struct task t;
+	if (!match || (r->rc = store_task_get(r->st, id, &t, r->e)))
+		return r->rc != ST_OK;
+	if (t.paused && strcmp(t.paused, r->why) == 0) {
+		t.enabled = 1;
+		set_str(&t.paused, NULL);
+		t.updated_at = r->now;
+		if (!(r->rc = store_task_put(r->st, &t, r->e)))
+			r->rc = rearm(r, &t, r->e);
+	}
+	task_free(&t);
+	return r->rc != ST_OK;
+}
+
+/* After restoring id, inside its unit of work: the task and the followers
+ * its deletion disabled, back as they were, each next run from now. */
 static int
 restored_again(struct remover *r, const char *id, struct err *e)
 {
@@ -114,7 +149,18 @@ restored_again(struct remover *r, const char *id, struct err *e)
 	int rc = store_task_get(r->st, id, &t, e);
 	if (rc)
 		return rc;
-	rc = rearm(r, &t, e);
+	if (!(rc = rearm(r, &t, e))) {
+		/* The reason as store_task_trash wrote it. */
+		r->why = xasprintf("disabled: the task it follows, '%s', was deleted",
+		    t.name ? t.name : id);
+		r->upstream = id;
+		r->e = e;
+		r->rc = ST_OK;
+		rc = store_followers(r->st, id, unorphan, r, e);
+		rc = r->rc ? r->rc : rc;
+		free(r->why);
+		r->why = NULL;
+	}
 	task_free(&t);
 	return rc;
 }
