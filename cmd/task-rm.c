@@ -10,19 +10,27 @@
 
 #include <cjson/cJSON.h>
 
+#include "chain_link.h"
+#include "config.h"
 #include "ids.h"
 #include "opt.h"
 #include "prog.h"
 #include "store_audit.h"
 #include "store.h"
+#include "store_chain.h"
 #include "task_json.h"
 
 static const char prog[] = "task-rm";
 
 struct remover {
 	struct store *st;
+	struct zones *zs;
 	int cancel;
 	int64_t now;
+	const char *upstream;  /* restored: its id */
+	char *why;             /* the reason its deletion disabled its followers with */
+	int rc;
+	struct err *e;
 	int status;
 	int tty, json;
 };
@@ -88,6 +96,75 @@ remove_one(const char *arg, void *ctx)
 	return 0;
 }
 
+/* A task back in play computes its next run from now, as task-edit
+ * --enable does: the occurrences that went by in the trash are not missed
+ * runs to catch up on.  A one-shot keeps its instant. */
+static int
+rearm(struct remover *r, struct task *t, struct err *e)
+{
+	int64_t next = t->next_run_at, due = t->due_at;
+	if (!t->enabled || t->status != STATUS_PENDING || !task_repeats(t))
+		return ST_OK;
+	int rc = task_schedule_from(t, r->zs, r->now, e);
+	if (rc || (t->next_run_at == next && t->due_at == due))
+		return rc;
+	t->updated_at = r->now;
+	return store_task_put(r->st, t, e);
+}
+
+/* A follower the deletion of r->upstream disabled (its reason says so) is
+ * enabled again; one disabled for another reason stays as it is. */
+static int
+unorphan(const char *id, const char *after, int enabled, void *arg)
+{
+	struct remover *r = arg;
+	struct chain_link links[CHAIN_MAX];
+	size_t n = 0;
+	struct err le;
+	int match = 0;
+	if (enabled || chain_links(after, links, CHAIN_MAX, &n, &le))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		match |= strcmp(links[i].ref, r->upstream) == 0;
+	struct task t;
+	if (!match || (r->rc = store_task_get(r->st, id, &t, r->e)))
+		return r->rc != ST_OK;
+	if (t.paused && strcmp(t.paused, r->why) == 0) {
+		t.enabled = 1;
+		set_str(&t.paused, NULL);
+		t.updated_at = r->now;
+		if (!(r->rc = store_task_put(r->st, &t, r->e)))
+			r->rc = rearm(r, &t, r->e);
+	}
+	task_free(&t);
+	return r->rc != ST_OK;
+}
+
+/* After restoring id, inside its unit of work: the task and the followers
+ * its deletion disabled, back as they were, each next run from now. */
+static int
+restored_again(struct remover *r, const char *id, struct err *e)
+{
+	struct task t;
+	int rc = store_task_get(r->st, id, &t, e);
+	if (rc)
+		return rc;
+	if (!(rc = rearm(r, &t, e))) {
+		/* The reason as store_task_trash wrote it. */
+		r->why = xasprintf("disabled: the task it follows, '%s', was deleted",
+		    t.name ? t.name : id);
+		r->upstream = id;
+		r->e = e;
+		r->rc = ST_OK;
+		rc = store_followers(r->st, id, unorphan, r, e);
+		rc = r->rc ? r->rc : rc;
+		free(r->why);
+		r->why = NULL;
+	}
+	task_free(&t);
+	return rc;
+}
+
 static void
 usage(FILE *f)
 {
@@ -149,15 +226,20 @@ task_rm(int argc, char **argv)
 			fprintf(stderr, "%s: purged %ld task%s from the trash\n", prog, n, n == 1 ? "" : "s");
 	} else if (!rc && undo) {
 		char id[37], restored[37];
-		if (!(rc = store_begin(r.st, &e)) &&
+		int stagger;
+		r.zs = zones_new();
+		if (!(rc = config_stagger_load(&stagger, &e)))
+			zones_set_stagger(r.zs, stagger);
+		if (!rc && !(rc = store_begin(r.st, &e)) &&
 		    !(rc = argc ? store_task_resolve(r.st, argv[0], 1, id, &e) : ST_OK) &&
 		    !(rc = store_trash_restore(r.st, argc ? id : NULL, restored, &e)) &&
-		    !(rc = store_commit(r.st, &e))) {
+		    !(rc = restored_again(&r, restored, &e)) && !(rc = store_commit(r.st, &e))) {
 			store_wake(r.st);
 			report(&r, restored, "Restored task %s \"%s\"\n");
 		}
 		if (rc)
 			store_rollback(r.st);
+		zones_free(r.zs);
 	} else if (!rc) {
 		rc = ids_each(argc, argv, remove_one, &r, &e);
 		if (!rc)

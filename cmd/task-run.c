@@ -200,11 +200,14 @@ wait_run(void *arg, const char *run_id, struct err *e)
 	return run_waiter_wait(&((struct runner *)arg)->w, run_id, e);
 }
 
+static int budget_ok(void *arg, const char *task_id, struct err *e);
+
 static int
 backfill(struct runner *rn, const char *id, struct err *e)
 {
 	struct backfill b = {rn->st, rn->w.f, rn->zs, rn->now, rn->range, rn->when_flags,
-	    rn->before_created, rn->dry_run, rn->json, prog, stopped, wait_run, rn};
+	    rn->before_created, rn->dry_run, rn->json, prog, stopped, wait_run, rn,
+	    rn->force ? NULL : budget_ok};
 	return backfill_task(&b, id, e);
 }
 

@@ -120,6 +120,10 @@ backfill_one(struct backfill *b, const char *id, int64_t slot, struct err *e)
 			printf("%s\n", when);
 		return ST_OK;
 	}
+	/* Each occurrence is held to the budget the runs before it spent. */
+	if (b->budget_ok && ((rc = fire_slot_ran(b->f, id, slot, &ran, e)) || ran ||
+	    (rc = b->budget_ok(b->arg, id, e))))
+		return rc;
 	int64_t store_until = mono_ms() + BACKFILL_STORE_WAIT_MS;
 	while ((rc = fire_backfill(b->f, id, slot, run_id, &ran, e)) == ST_REFUSED ||
 	    (rc == ST_ERR && store_gone(b, store_until))) {

@@ -28,6 +28,9 @@ struct backfill {
 	int (*stopped)(void *arg);  /* has a signal asked to stop? */
 	int (*wait)(void *arg, const char *run_id, struct err *e); /* a started run, to its end */
 	void *arg;
+	/* Before each occurrence that would run: ST_OK, or why it may not
+	 * (ST_REFUSED: over budget), which ends the backfill; NULL: none. */
+	int (*budget_ok)(void *arg, const char *task_id, struct err *e);
 };
 
 /* Backfill task id: ST_INVALID for a bad range; else the worst of its

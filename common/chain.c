@@ -7,6 +7,7 @@
 #include "chain.h"
 #include "fire_rules.h"
 #include "store_chain.h"
+#include "task_fields.h"
 #include "utf8.h"
 
 static const char *const on_verbs[CHAIN_ON_COUNT] = {"succeeds", "fails", "ends"};
@@ -283,4 +284,44 @@ chain_fire(struct store *st, struct zones *zs, const struct task *t, const struc
 	int rc = store_followers(st, r->task_id, follow, &x, e);
 	*queued = x.queued;
 	return x.rc ? x.rc : rc;
+}
+
+/* The newest attempt of an occurrence (slot) that failed, into out. */
+struct attempt_look {
+	int64_t slot;
+	struct run *out;
+};
+
+static int
+failed_attempt(const struct run *r, void *arg)
+{
+	struct attempt_look *l = arg;
+	if (r->slot != l->slot || r->prev_status[0] || (r->status != RUN_FAILED &&
+	    r->status != RUN_TIMEOUT && r->status != RUN_INTERRUPTED) ||
+	    (r->trigger != TRIGGER_SCHEDULE && r->trigger != TRIGGER_RETRY &&
+	    r->trigger != TRIGGER_CATCHUP && r->trigger != TRIGGER_HEARTBEAT))
+		return 0;
+	*l->out = *r;
+	fields_copy_text(&run_fields, l->out);
+	return 1;
+}
+
+int
+chain_fire_given_up(struct store *st, struct zones *zs, const struct task *t, int64_t slot,
+    int64_t now, int *queued, struct err *e)
+{
+	struct run last;
+	run_init(&last);
+	struct attempt_look l = {slot, &last};
+	struct run_filter rf;
+	run_filter_init(&rf);
+	rf.task_id = t->id;
+	rf.since = slot;
+	rf.with_output = 1;
+	*queued = 0;
+	int rc = slot == TIME_NONE ? ST_OK : store_run_list(st, &rf, failed_attempt, &l, e);
+	if (!rc && last.id[0])
+		rc = chain_fire(st, zs, t, &last, now, queued, e);
+	run_free(&last);
+	return rc;
 }

@@ -36,5 +36,11 @@ void chain_describe_task(struct store *st, const struct task *t, char *desc, siz
  * is r's id. */
 int chain_fire(struct store *st, struct zones *zs, const struct task *t, const struct run *r,
     int64_t now, int *queued, struct err *e);
+/* The retries of t's occurrence slot ended with no last attempt (given up
+ * when the next occurrence came first or over budget, or a retry ended
+ * by --overlap replace): its newest failed attempt, held back for them,
+ * fires its followers now, as chain_fire; t as it stands after. */
+int chain_fire_given_up(struct store *st, struct zones *zs, const struct task *t, int64_t slot,
+    int64_t now, int *queued, struct err *e);
 
 #endif

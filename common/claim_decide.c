@@ -62,9 +62,18 @@ claim_decide(const struct claim_facts *in, struct zones *zs, struct claim_choice
 			return need(out, CLAIM_NEED_IN_FLIGHT);
 		if (!in->in_flight || !task_repeats(t))
 			return ST_OK;
-		if (t->overlap == OVERLAP_REPLACE && d->fire)
+		if (t->overlap == OVERLAP_REPLACE && d->fire) {
+			/* Not ended for an occurrence that its budget would skip. */
+			if (!str_empty(t->budget) || in->global_budget) {
+				if (!(in->known & CLAIM_NEED_BUDGET))
+					return need(out, CLAIM_NEED_BUDGET);
+				if (in->over_budget) {
+					out->what = CLAIM_DO_BUDGET_SKIP;
+					return ST_OK;
+				}
+			}
 			out->what = CLAIM_DO_REPLACE;
-		else if (d->fire)
+		} else if (d->fire)
 			out->what = CLAIM_DO_SKIP_OVERLAP;
 		else {
 			out->what = CLAIM_DO_UNFIRED;
@@ -85,6 +94,17 @@ claim_decide(const struct claim_facts *in, struct zones *zs, struct claim_choice
 		if (!(in->known & CLAIM_NEED_BUDGET))
 			return need(out, CLAIM_NEED_BUDGET);
 		if (in->over_budget) {
+			/* A recurring task's retry skipped is given up (a last
+			 * occurrence's waits for the next window): its occurrence
+			 * failed, and the failure may pause the task. */
+			if (d->trigger == TRIGGER_RETRY && task_repeats(t) && d->next != TIME_NONE &&
+			    !in->preview) {
+				out->count_failure = 1;
+				if (claim_failure_pauses(t)) {
+					out->what = CLAIM_DO_PAUSE;
+					return ST_OK;
+				}
+			}
 			out->what = CLAIM_DO_BUDGET_SKIP;
 			return ST_OK;
 		}

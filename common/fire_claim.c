@@ -126,7 +126,6 @@ skip_over_budget(struct claim_ctx *x, struct task *t, const struct decision *d, 
 	set_str(&t->last_status, "skipped");
 	set_str(&t->last_error, why);
 	rules_set_next(t, x->f->zs, next);
-	t->queued = 0;
 	t->updated_at = x->now;
 	if (t->budget_noticed == window)
 		return;
@@ -242,7 +241,7 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 	struct run cur;
 	run_init(&cur);
 	char why[256];
-	int64_t window = TIME_NONE, until = TIME_NONE;
+	int64_t window = TIME_NONE, until = TIME_NONE, failed = t->next_run_at;
 	int rc;
 	while (!(rc = claim_decide(&in, f->zs, &c)) && c.what == CLAIM_DO_NEED) {
 		if (c.need & CLAIM_NEED_IN_FLIGHT) {
@@ -273,11 +272,36 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 		rc = claim_overlap(x, t, &c, &cur, r, e);
 		goto done;
 	}
-	if (c.count_failure && (retry_dropped(x, t, d, &rc, e) || c.what == CLAIM_DO_PAUSE))
-		goto done;
+	if (c.count_failure) {
+		/* A retry given up over budget: paused, it goes on at the next. */
+		struct decision gone = *d;
+		if (d->trigger == TRIGGER_RETRY)
+			gone.slot = d->next;
+		if (retry_dropped(x, t, &gone, &rc, e) || c.what == CLAIM_DO_PAUSE)
+			goto done;
+	}
 	if (c.what == CLAIM_DO_BUDGET_SKIP) {
-		/* A last occurrence waits for the next window. */
-		skip_over_budget(x, t, d, r, why, window, d->next != TIME_NONE ? d->next : until);
+		/* A recurring task's retry is its occurrence armed again: its
+		 * skip is a record of its own beside the attempt that failed. */
+		if (d->trigger == TRIGGER_RETRY && task_repeats(t))
+			t->arming++;
+		/* A last occurrence waits for the next window, unless that is
+		 * past its deadline (a retry's wait is none of the deadline's). */
+		int64_t next = d->next != TIME_NONE ? d->next : until;
+		int dl = t->deadline > 0 ? t->deadline : f->o.deadline;
+		if (d->next == TIME_NONE && d->trigger != TRIGGER_RETRY && dl > 0 &&
+		    until != TIME_NONE && until - (d->slot + task_delay(t, f->zs, d->slot)) > dl) {
+			char dls[32];
+			size_t l = strlen(why);
+			duration_fmt((int64_t)dl * 1000, dls, sizeof dls);
+			snprintf(why + l, sizeof why - l, "; not run later: its deadline (%s) ends before"
+			    " the next window", dls);
+			next = TIME_NONE;
+		}
+		skip_over_budget(x, t, d, r, why, window, next);
+		/* A run in flight goes on (--overlap replace). */
+		if (next == TIME_NONE && t->status != STATUS_RUNNING)
+			t->status = STATUS_COMPLETED;
 		goto done;
 	}
 	if (c.what == CLAIM_DO_START) {
@@ -298,6 +322,17 @@ claim_due(struct task *t, int last_attempt, struct run *r, int *decision, void *
 	rules_set_next(t, f->zs, d->next);
 	t->updated_at = x->now;
 done:
+	/* Its followers fire once the claim committed, in a unit of their
+	 * own: queued here, a follower this claim also writes would lose it. */
+	if (!rc && c.count_failure) {
+		struct notice *n = xcalloc(1, sizeof *n);
+		n->event = -1;
+		n->given_up = failed;
+		task_copy(&n->task, t);
+		run_init(&n->run);
+		n->next = x->notices;
+		x->notices = n;
+	}
 	run_free(&cur);
 	return rc;
 }
@@ -362,6 +397,7 @@ fire_claim_manual(struct task *t, int last_attempt, struct run *r, int *decision
 	if (over) {
 		struct decision d = {.slot = slot, .next = t->next_run_at, .trigger = trigger};
 		skip_over_budget(x, t, &d, r, why, window, t->next_run_at);
+		t->queued = 0;
 		*decision = CLAIM_WRITE;
 	} else {
 		/* A slot of its own is the upstream's: a new arming, as a backfill's. */
@@ -374,7 +410,15 @@ fire_claim_manual(struct task *t, int last_attempt, struct run *r, int *decision
 		}
 		snprintf(r->prev_status, sizeof r->prev_status, "%s", task_status_name(t->status));
 		t->status = STATUS_RUNNING;
+		/* A run by hand stands for a queued one, but not for an
+		 * upstream's answer or an event waiting: those stay queued. */
+		int was = t->queued;
 		t->queued = 0;
+		if (!x->from_queue && was &&
+		    (rc = store_input_find(x->f->st, INPUT_NEXT, t->id, NULL, &in, &t->queued, e))) {
+			run_input_free(&in);
+			return rc;
+		}
 		t->updated_at = x->now;
 		*decision = CLAIM_FIRE;
 	}

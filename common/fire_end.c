@@ -48,6 +48,11 @@ fire_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 	if (!(j && j->no_resources) && (rc = chain_fire(x->f->st, x->f->zs, t, r, x->now, &queued, e)))
 		return rc;
 	x->f->chained |= queued > 0;
+	/* A retry cut short: the attempt that failed before it was the last. */
+	if (rules_retry_cut(t, r) &&
+	    (rc = chain_fire_given_up(x->f->st, x->f->zs, t, r->slot, x->now, &queued, e)))
+		return rc;
+	x->f->chained |= queued > 0;
 	if (j && !was_paused && t->paused)
 		set_str(&j->paused, t->paused);
 	if (j) {
@@ -182,6 +187,26 @@ tell_end(struct fire *f, struct job *j, int ours, int completed)
 	fire_job_free(j);
 }
 
+/* The retry of n's occurrence was given up by a committed claim: the
+ * attempt that failed fires the followers it held back, in a unit of its
+ * own (once per run, however often: its inputs are keyed by it). */
+static void
+given_up(struct fire *f, struct notice *n)
+{
+	struct err e;
+	int queued = 0, rc = store_begin(f->st, &e);
+	if (!rc)
+		rc = chain_fire_given_up(f->st, f->zs, &n->task, n->given_up, now_of(f), &queued, &e);
+	if (!rc)
+		rc = store_commit(f->st, &e);
+	if (rc) {
+		store_rollback(f->st);
+		fire_warn(f, "task '%.8s': the followers of its failed occurrence were not told: %s",
+		    n->task.id, e.msg);
+	}
+	f->chained |= !rc && queued > 0;
+}
+
 /* A skip or a pause of a committed claim told: a pause as its own event,
  * a skip once a window (a streak), as the hook hears of a budget skip: a
  * line in the pass's output (tick.log), and cron's mail without a hook.
@@ -189,6 +214,10 @@ tell_end(struct fire *f, struct job *j, int ours, int completed)
 static void
 tell_notice(struct fire *f, struct notice *n)
 {
+	if (n->given_up) {
+		given_up(f, n);
+		return;
+	}
 	if (n->event == EV_PAUSED) {
 		fire_warn(f, "task '%s' (%.8s) is %s; task-edit --enable %.8s resumes it",
 		    n->task.name ? n->task.name : "", n->task.id, n->task.paused, n->task.id);

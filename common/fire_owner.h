@@ -122,6 +122,7 @@ struct notice {
 	struct run run;
 	struct job *ended;       /* a run recorded: announced as fire_announce does (the rest unused) */
 	int ours, completed;     /* ... and how its end went (struct run_end's) */
+	int64_t given_up;        /* not 0: a retry given up, the occurrence whose followers fire */
 	struct notice *next;
 };
 

@@ -324,6 +324,13 @@ rules_run_ok(const struct run *r)
 
 #define EXCERPT 200 /* bytes of last_result and last_error */
 
+int
+rules_retry_cut(const struct task *t, const struct run *r)
+{
+	return r->status == RUN_CANCELLED && task_repeats(t) && r->trigger == TRIGGER_RETRY &&
+	    !r->prev_status[0];
+}
+
 void
 rules_after_run(struct task *t, struct zones *zs, const struct run *r, int64_t now)
 {
@@ -374,6 +381,12 @@ rules_after_run(struct task *t, struct zones *zs, const struct run *r, int64_t n
 	/* Ended to make way for the next occurrence (--overlap replace): not
 	 * the task's failure; the occurrence that replaces it is due now. */
 	if (r->status == RUN_CANCELLED) {
+		/* A retry ended so leaves its occurrence failed, by the attempt
+		 * before it, with no try left: one failure. */
+		if (rules_retry_cut(t, r) && last)
+			t->consecutive_failures++;
+		else if (rules_retry_cut(t, r))
+			rules_count_failure(t);
 		if (last && task_repeats(t))
 			t->status = STATUS_COMPLETED;
 		if (!last)
@@ -400,9 +413,13 @@ rules_after_run(struct task *t, struct zones *zs, const struct run *r, int64_t n
 	if (task_repeats(t)) {
 		if (retry_occurrence(t, r, now))
 			return;
-		rules_count_failure(t);
-		if (last)
+		/* Its last occurrence failed: ended, not paused (nothing to resume). */
+		if (last) {
+			t->consecutive_failures++;
 			t->status = STATUS_COMPLETED;
+		} else {
+			rules_count_failure(t);
+		}
 		overlap_after(t, zs, r, now);
 		return;
 	}

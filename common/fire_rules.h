@@ -62,6 +62,9 @@ int rules_is_retry(const struct task *t, struct zones *zs);
  * running: cancelled) keeps its new state; last_* are set either way. */
 void rules_after_run(struct task *t, struct zones *zs, const struct run *r, int64_t now);
 int rules_run_ok(const struct run *r);          /* status success */
+/* Run r, a recurring task's retry, was cancelled (--overlap replace, a
+ * person): its occurrence failed by the attempt before, with no try left. */
+int rules_retry_cut(const struct task *t, const struct run *r);
 /* The run could not start for lack of resources (no fault of the task):
  * the same occurrence is armed again, nothing counted. */
 void rules_unstarted(struct task *t, struct zones *zs, const struct run *r, int64_t now);

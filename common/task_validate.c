@@ -227,9 +227,16 @@ task_finalize(struct task *t, int is_new, int reschedule, int64_t now, struct zo
 		goto out;
 	if (reschedule && (rc = task_schedule_from(t, zs, now, e)))
 		goto out;
-	if (!reschedule)
-		t->due_at = t->next_run_at == TIME_NONE ? TIME_NONE
+	/* The schedule kept, a due instant held past the slot's (a retry
+	 * waiting, an occurrence queued behind a run) is kept: lowered, the
+	 * retry would read as an occurrence missed and never fire.  A new
+	 * schedule drops it with the rest. */
+	if (!reschedule) {
+		int64_t due = t->next_run_at == TIME_NONE ? TIME_NONE
 		    : t->next_run_at + task_delay(t, zs, t->next_run_at);
+		if (due == TIME_NONE || t->due_at == TIME_NONE || t->due_at < due)
+			t->due_at = due;
+	}
 	if (reschedule && t->status == STATUS_PENDING && t->next_run_at == TIME_NONE &&
 	    (t->kind == KIND_AT || t->kind == KIND_PLAN)) {
 		char when[64];
