@@ -55,8 +55,11 @@ test_expect_success 'messages quoting such text: U+FFFD' '
 	test_expect_code 3 task-show "$(printf "ab\377d")" 2>err &&
 	echo "task-show: no task '\''ab${R}d'\'' (an id, a prefix of 4+ of its characters, or its name)" >expect &&
 	test_cmp expect err &&
+	test_expect_code 2 task-when --tz "$(printf "Eu\377")" daily 2>err &&
+	echo "task-when: unknown time zone '\''Eu$R'\''" >expect &&
+	test_cmp expect err &&
 	test_expect_code 2 llm-call -o "$(printf "k\377=1")" hi 2>err &&
-	echo "llm-call: -o key '\''k$R'\'' is not a plain name" >expect &&
+	echo "llm-call: -o is not UTF-8 text" >expect &&
 	test_cmp expect err
 '
 
