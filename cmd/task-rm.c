@@ -150,9 +150,7 @@ restored_again(struct remover *r, const char *id, struct err *e)
 	if (rc)
 		return rc;
 	if (!(rc = rearm(r, &t, e))) {
-		/* The reason as store_task_trash wrote it. */
-		r->why = xasprintf("disabled: the task it follows, '%s', was deleted",
-		    t.name ? t.name : id);
+		r->why = store_orphaned_why(t.name ? t.name : id);
 		r->upstream = id;
 		r->e = e;
 		r->rc = ST_OK;

@@ -510,7 +510,7 @@ orphan(const char *id, const char *after, int enabled, void *arg)
 	if ((x->rc = store_task_get(x->st, id, &t, x->e)))
 		return 1;
 	t.enabled = 0;
-	char *why = xasprintf("disabled: the task it follows, '%s', was deleted", x->name);
+	char *why = store_orphaned_why(x->name);
 	set_str(&t.paused, why);
 	free(why);
 	t.updated_at = x->now;

@@ -82,3 +82,9 @@ store_followers(struct store *st, const char *upstream_id, follower_fn fn, void 
 	}
 	return st->ops->chain->followers(st, upstream_id, fn, arg, e);
 }
+
+char *
+store_orphaned_why(const char *name)
+{
+	return xasprintf("disabled: the task it follows, '%s', was deleted", name);
+}

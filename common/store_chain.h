@@ -52,6 +52,9 @@ int store_input_bind(struct store *st, const char *id, const char *run_id, int *
 typedef int (*follower_fn)(const char *id, const char *after, int enabled, void *arg);
 int store_followers(struct store *st, const char *upstream_id, follower_fn fn, void *arg,
     struct err *e);
+/* The reason a follower is disabled with when the task it follows, named
+ * name, is deleted (and, that reason still its own, enabled by its restore). */
+char *store_orphaned_why(const char *name);
 
 /* What a backend provides (store_sqlite_chain.c, store_pg_chain.c). */
 struct chain_ops {
