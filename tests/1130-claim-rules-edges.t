@@ -36,4 +36,61 @@ test_expect_success 'the last occurrence missed while a run goes on: the task st
 	printf "last\tcompleted\n" >expect && test_cmp expect actual
 '
 
+# fired: trigger, slot and status of every run, oldest slot first.
+fired() {
+	task-log --limit 0 | cut -f5-7 | sort -k2
+}
+
+test_expect_success 'a deadline holds to the second: at DUR after its instant a run starts, a second later it is missed' '
+	reset_store &&
+	TASK_NOW=2026-11-23T06:30:00Z task-add --cron "0 7 * * *" --deadline 2m --exec true x >/dev/null &&
+	TASK_NOW=2026-11-23T07:02:00Z task-tick >/dev/null &&
+	TASK_NOW=2026-11-24T07:02:01Z task-tick >/dev/null 2>&1 &&
+	fired >actual &&
+	cat >expect <<-\EOF &&
+	schedule	2026-11-23T07:00:00Z	success
+	catchup	2026-11-24T07:00:00Z	missed
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success '--missed all under a deadline: the oldest occurrence exactly DUR old still runs' '
+	reset_store &&
+	TASK_NOW=2026-11-22T23:30:00Z task-add --cron "0 * * * *" --missed all --deadline 2h \
+		--exec true x >/dev/null &&
+	for i in 1 2 3 4; do TASK_NOW=2026-11-23T06:00:00Z task-tick || return 1; done >/dev/null &&
+	fired >actual &&
+	cat >expect <<-\EOF &&
+	catchup	2026-11-23T04:00:00Z	success
+	catchup	2026-11-23T05:00:00Z	success
+	schedule	2026-11-23T06:00:00Z	success
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success '--missed skip after a gap: the newest occurrence a minute late runs, a second more and it is skipped' '
+	reset_store &&
+	TASK_NOW=2026-11-23T06:30:00Z task-add --cron "0 * * * *" --missed skip --exec true x >/dev/null &&
+	TASK_NOW=2026-11-23T08:01:00Z task-tick >/dev/null &&
+	TASK_NOW=2026-11-23T10:01:01Z task-tick >/dev/null &&
+	fired >actual &&
+	cat >expect <<-\EOF &&
+	schedule	2026-11-23T08:00:00Z	success
+	catchup	2026-11-23T10:00:00Z	skipped
+	EOF
+	test_cmp expect actual &&
+	task-ls | cut -f4 >actual &&
+	echo 2026-11-23T11:00:00Z >expect && test_cmp expect actual
+'
+
+test_expect_success '--missed skip with a deadline, after a gap: the newest occurrence within it runs as scheduled' '
+	reset_store &&
+	TASK_NOW=2026-11-23T06:30:00Z task-add --cron "0 * * * *" --missed skip --deadline 10m \
+		--exec "sh -c \"echo \\\$TASK_TRIGGER >>\\\$HOME/triggers\"" x >/dev/null &&
+	TASK_NOW=2026-11-23T08:05:00Z task-tick >/dev/null &&
+	fired >actual &&
+	printf "schedule\t2026-11-23T08:00:00Z\tsuccess\n" >expect && test_cmp expect actual &&
+	echo schedule >expect && test_cmp expect triggers
+'
+
 test_done
