@@ -93,4 +93,26 @@ test_expect_success '--missed skip with a deadline, after a gap: the newest occu
 	echo schedule >expect && test_cmp expect triggers
 '
 
+test_expect_success 'a recurring task retries after 30 s, 2 min, 10 min, 30 min and 1 h' '
+	reset_store &&
+	TASK_NOW=2026-11-23T06:30:00Z task-add --cron "0 7 * * *" --retries 5 --exec false x >/dev/null &&
+	at=2026-11-23T07:00:00Z &&
+	for i in 1 2 3 4 5 6; do
+		TASK_NOW=$at task-tick >/dev/null 2>&1 &&
+		at=$(task-ls --json | python3 -c "import json,sys; print(json.load(sys.stdin)[\"due_at\"])") &&
+		echo "$at" >>dues || return 1
+	done &&
+	cat >expect <<-\EOF &&
+	2026-11-23T07:01:00Z
+	2026-11-23T07:03:00Z
+	2026-11-23T07:13:00Z
+	2026-11-23T07:43:00Z
+	2026-11-23T08:43:00Z
+	2026-11-24T07:00:00Z
+	EOF
+	test_cmp expect dues &&
+	task-log --limit 0 | cut -f5,7 | sort | uniq -c | sed "s/^ *//" >actual &&
+	printf "5 retry\tfailed\n1 schedule\tfailed\n" >expect && test_cmp expect actual
+'
+
 test_done
