@@ -1,0 +1,41 @@
+#!/bin/sh
+# How a run's end is read: which signals are someone outside ending it
+# (interrupted, not the task's failure) and which are the executor's own
+# failure; what an outcome file may say.  Found by mutating
+# common/fire_rules.c, common/outcome.c and common/fire_end.c and seeing
+# which changes no other test noticed.
+. "$AC_TOP/tests/lib.sh"
+
+# The executor: ends itself with the signal its task is named after.
+cat >sig <<\EOF
+#!/bin/sh
+kill -s "$TASK_NAME" $$
+sleep 5
+EOF
+chmod +x sig
+
+# ended: each task's name and how its run ended, by name.
+ended() {
+	store_sql "SELECT t.name, r.status FROM runs r JOIN tasks t ON t.id = r.task_id ORDER BY t.name"
+}
+
+test_expect_success 'a run ended by HUP, INT, QUIT, TERM or KILL is interrupted; by another signal it failed' '
+	for s in HUP INT QUIT TERM KILL USR1 SEGV; do
+		TASK_NOW=2026-11-23T06:30:00Z task-add --at 2026-11-23T07:00:00Z --name $s \
+			--exec "$PWD/sig" p >/dev/null || return 1
+	done &&
+	TASK_NOW=2026-11-23T07:00:00Z task-tick -j 7 >/dev/null 2>&1 &&
+	ended >actual &&
+	cat >expect <<-\EOF &&
+	HUP|interrupted
+	INT|interrupted
+	KILL|interrupted
+	QUIT|interrupted
+	SEGV|failed
+	TERM|interrupted
+	USR1|failed
+	EOF
+	test_cmp expect actual
+'
+
+test_done
