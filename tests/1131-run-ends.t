@@ -38,4 +38,29 @@ test_expect_success 'a run ended by HUP, INT, QUIT, TERM or KILL is interrupted;
 	test_cmp expect actual
 '
 
+# The executor: writes ./say to its outcome file and answers.
+cat >say-job <<\EOF
+#!/bin/sh
+cat >/dev/null
+cat "$HOME/say" >"$TASK_OUTCOME_FILE"
+echo answered
+EOF
+chmod +x say-job
+
+test_expect_success 'an outcome whose summary is null is understood: no summary' '
+	TASK_NOW=2026-11-22T06:00:00Z task-add --manual --name done --exec "$PWD/say-job" p >/dev/null &&
+	TASK_NOW=2026-11-22T06:00:00Z task-add --manual --name idle --exec "$PWD/say-job" p >/dev/null &&
+	printf "{\"status\":\"done\",\"summary\":null}" >say &&
+	TASK_NOW=2026-11-22T06:00:00Z task-run done >out &&
+	echo answered >expect && test_cmp expect out &&
+	printf "{\"status\":\"nothing_to_do\",\"summary\":null}" >say &&
+	TASK_NOW=2026-11-22T06:01:00Z task-run idle >out &&
+	store_sql "SELECT t.name, r.status, coalesce(r.error, '\''-'\'') FROM runs r JOIN tasks t ON t.id = r.task_id WHERE t.kind = '\''manual'\'' ORDER BY t.name" >actual &&
+	cat >expect <<-\EOF &&
+	done|success|-
+	idle|skipped|reported nothing to do
+	EOF
+	test_cmp expect actual
+'
+
 test_done
