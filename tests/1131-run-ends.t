@@ -63,4 +63,25 @@ test_expect_success 'an outcome whose summary is null is understood: no summary'
 	test_cmp expect actual
 '
 
+# The executor: notes its pid, then waits for a long time.
+cat >slow <<\EOF
+#!/bin/sh
+echo $$ >"$HOME/$TASK_NAME.pid"
+sleep 300
+EOF
+chmod +x slow
+
+test_expect_success 'a run recovered after its ticker died lasted from its start to the recovery' '
+	reset_store &&
+	TASK_NOW=2026-11-23T06:30:00Z task-add --at 2026-11-23T07:00:00Z --name crash \
+		--exec "$PWD/slow" x >/dev/null &&
+	{ TASK_NOW=2026-11-23T07:00:00Z task-tick >/dev/null 2>&1 & } && tick=$! &&
+	test_when_finished "test_end \$tick" &&
+	test_until 60 test -s crash.pid &&
+	kill -9 $tick && { wait $tick; test $? -eq 137; } &&
+	TASK_NOW=2026-11-23T07:00:30Z task-tick >out 2>err &&
+	python3 -c "import json,sys; r=json.loads(open(\"out\").readline()); print(r[\"status\"], r[\"duration_ms\"])" >actual &&
+	echo "interrupted 30000" >expect && test_cmp expect actual
+'
+
 test_done
