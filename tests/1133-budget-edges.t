@@ -45,4 +45,11 @@ test_expect_success 'a month is from its first day: what the last day of the mon
 	test_cmp expect actual
 '
 
+test_expect_success 'a budget of nothing is refused, in dollars as in tokens' '
+	for bad in \$0/day 0usd/week \$0.0/month; do
+		test_expect_code 2 task-add --manual --budget "$bad" x >out 2>err &&
+		test_one_line err && test ! -s out || return 1
+	done
+'
+
 test_done
