@@ -206,6 +206,13 @@ task_finalize(struct task *t, int is_new, int reschedule, int64_t now, struct zo
 		t->anchor = now - (now % 60 + 60) % 60;
 	if ((rc = task_validate(t, zs, e)))
 		goto out;
+	/* Enabled, by whichever door (an option, a tool, a page), a task is
+	 * paused no more: the pause's reason goes and its failures count
+	 * from nothing again, or it would never be paused for them again. */
+	if (t->enabled && t->paused) {
+		set_str(&t->paused, NULL);
+		t->consecutive_failures = 0;
+	}
 	if (is_new && t->created_at == TIME_NONE)
 		t->created_at = now;
 	if (is_new && !t->origin)

@@ -549,7 +549,7 @@ apply_input(const struct task_input *in, const char *v, struct task *t, struct e
 	return ST_OK;
 }
 
-/* task_inputs, in their order; --enable's end of a pause. */
+/* task_inputs, in their order (--enable's end of a pause: task_finalize). */
 static int
 apply_inputs(const struct task_args *a, struct task *t, struct err *e)
 {
@@ -557,11 +557,6 @@ apply_inputs(const struct task_args *a, struct task *t, struct err *e)
 	for (size_t i = 0; i < ntask_inputs; i++)
 		if (a->in[i] && (rc = apply_input(&task_inputs[i], a->in[i], t, e)))
 			return rc;
-	/* Enabling ends a pause for failures and starts their count again. */
-	if (a->enabled == 1 && t->paused) {
-		set_str(&t->paused, NULL);
-		t->consecutive_failures = 0;
-	}
 	return ST_OK;
 }
 
