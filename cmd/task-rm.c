@@ -98,7 +98,9 @@ remove_one(const char *arg, void *ctx)
 
 /* A task back in play computes its next run from now, as task-edit
  * --enable does: the occurrences that went by in the trash are not missed
- * runs to catch up on.  A one-shot keeps its instant. */
+ * runs to catch up on.  A one-shot keeps its instant.  One whose end
+ * (--until, --count) passed meanwhile is completed, as it would have ended
+ * had it stayed: pending with no next run, nothing would ever end it. */
 static int
 rearm(struct remover *r, struct task *t, struct err *e)
 {
@@ -106,8 +108,12 @@ rearm(struct remover *r, struct task *t, struct err *e)
 	if (!t->enabled || t->status != STATUS_PENDING || !task_repeats(t))
 		return ST_OK;
 	int rc = task_schedule_from(t, r->zs, r->now, e);
-	if (rc || (t->next_run_at == next && t->due_at == due))
+	if (!rc && t->next_run_at == TIME_NONE) {
+		t->status = STATUS_COMPLETED;
+		t->queued = 0;
+	} else if (rc || (t->next_run_at == next && t->due_at == due)) {
 		return rc;
+	}
 	t->updated_at = r->now;
 	return store_task_put(r->st, t, e);
 }
