@@ -47,4 +47,32 @@ test_expect_success 'a UTF-8 heartbeat prompt is stored as given' '
 	echo "Café check ✓" >expect &&
 	test_cmp expect actual
 '
+# exec_start: the options of the unit's ExecStart= line.
+exec_start() {
+	sed -n "s/^ExecStart=.*\/task-web //p" unit
+}
+
+test_expect_success 'task-web --print-systemd: a relative --socket is written from the current directory' '
+	task-web --print-systemd --socket run/web.sock >unit &&
+	echo "--socket $PWD/run/web.sock" >expect &&
+	exec_start >actual && test_cmp expect actual &&
+	task-web --print-systemd --socket ./run/web.sock --read-only >unit &&
+	echo "--socket $PWD/run/web.sock --read-only" >expect &&
+	exec_start >actual && test_cmp expect actual &&
+	mkdir -p sub && (cd sub && task-web --print-systemd --socket ../web.sock) >unit &&
+	echo "--socket $PWD/sub/../web.sock" >expect &&
+	exec_start >actual && test_cmp expect actual &&
+	task-web --print-systemd --socket /run/user/web.sock >unit &&
+	echo "--socket /run/user/web.sock" >expect &&
+	exec_start >actual && test_cmp expect actual
+'
+
+test_expect_success 'task-web --print-systemd: a current directory the unit would split is refused' '
+	mkdir "a b" &&
+	(cd "a b" && test_expect_code 2 task-web --print-systemd --socket web.sock) >out 2>err &&
+	test ! -s out &&
+	echo "task-web: --print-systemd: the address or path has characters a unit would read otherwise (white space, quotes, \\, %, \$, controls) (try '\''task-web --help'\'')" >expect &&
+	test_cmp expect err
+'
+
 test_done
