@@ -426,7 +426,7 @@ task_web(int argc, char **argv)
 		struct buf args = {0};
 		/* systemd starts the service in /: a relative path would name
 		 * another socket there, so the unit holds it from here. */
-		if (sock && sock[0] != '/') {
+		if (sock && *sock && sock[0] != '/') {
 			if (!getcwd(dir, sizeof dir)) {
 				fprintf(stderr, "%s: the current directory: %s\n", prog, strerror(errno));
 				return ST_ERR;
@@ -434,6 +434,8 @@ task_web(int argc, char **argv)
 			const char *rel = sock;
 			while (rel[0] == '.' && rel[1] == '/')
 				rel += 2 + strspn(rel + 2, "/");
+			if (!*rel)
+				return usage_error(prog, "--print-systemd: --socket '%s' names no file", sock);
 			int n = snprintf(abs, sizeof abs, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", rel);
 			if (n < 0 || (size_t)n >= sizeof abs)
 				return usage_error(prog, "--print-systemd: the socket's path is too long");

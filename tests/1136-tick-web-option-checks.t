@@ -75,4 +75,13 @@ test_expect_success 'task-web --print-systemd: a current directory the unit woul
 	test_cmp expect err
 '
 
+test_expect_success 'task-web --print-systemd: a --socket that names no file is refused' '
+	test_expect_code 2 task-web --print-systemd --socket "" >out 2>err &&
+	test ! -s out &&
+	test_expect_code 2 task-web --print-systemd --socket ./ >out 2>err &&
+	test ! -s out &&
+	echo "task-web: --print-systemd: --socket '\''./'\'' names no file (try '\''task-web --help'\'')" >expect &&
+	test_cmp expect err
+'
+
 test_done
