@@ -305,6 +305,11 @@ task_tick(int argc, char **argv)
 	}
 
 	struct err e = {{0}};
+	/* A bad value is refused before the store is opened: no file made. */
+	if (a.hb && heartbeat_check(a.hb, a.hbp, &e)) {
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+		return ST_INVALID;
+	}
 	struct tick tk = {.prog = prog, .sfd = -1, .grace_ms = (int64_t)a.grace * 1000};
 	struct out out = {0};
 	struct config *cf = NULL;

@@ -422,8 +422,25 @@ task_web(int argc, char **argv)
 		    " port 0-65535, as %s", listen_spec, DEFAULT_LISTEN);
 	int rc;
 	if (systemd) {
-		char self[PATH_MAX], dir[PATH_MAX];
+		char self[PATH_MAX], dir[PATH_MAX], abs[PATH_MAX];
 		struct buf args = {0};
+		/* systemd starts the service in /: a relative path would name
+		 * another socket there, so the unit holds it from here. */
+		if (sock && *sock && sock[0] != '/') {
+			if (!getcwd(dir, sizeof dir)) {
+				fprintf(stderr, "%s: the current directory: %s\n", prog, strerror(errno));
+				return ST_ERR;
+			}
+			const char *rel = sock;
+			while (rel[0] == '.' && rel[1] == '/')
+				rel += 2 + strspn(rel + 2, "/");
+			if (!*rel)
+				return usage_error(prog, "--print-systemd: --socket '%s' names no file", sock);
+			int n = snprintf(abs, sizeof abs, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", rel);
+			if (n < 0 || (size_t)n >= sizeof abs)
+				return usage_error(prog, "--print-systemd: the socket's path is too long");
+			sock = abs;
+		}
 		if ((listen_spec || sock) && !unit_word_ok(sock ? sock : listen_spec))
 			return usage_error(prog, "--print-systemd: the address or path has characters a unit"
 			    " would read otherwise (white space, quotes, \\, %%, $, controls)");

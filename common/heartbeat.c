@@ -2,7 +2,10 @@
  * that schedules the beats. */
 #include <string.h>
 
+#include "cron.h"
 #include "heartbeat.h"
+#include "prompt_text.h"
+#include "utf8.h"
 
 int
 heartbeat_is(const struct task *t)
@@ -64,6 +67,23 @@ take_first(const struct task *t, void *arg)
 }
 
 int
+heartbeat_check(const char *cron, const char *prompt, struct err *e)
+{
+	int rc;
+	struct cron_list l;
+	if (!utf8_valid(cron, strlen(cron)))
+		return err_set(e, ST_INVALID, "--heartbeat is not UTF-8 text");
+	if (strcmp(cron, "off") != 0 && (rc = cron_list_parse(cron, &l, e)))
+		return rc;
+	if (!prompt)
+		return ST_OK;
+	/* Stored as it is and shown as text later: the same rule as task-add's. */
+	if (!utf8_valid(prompt, strlen(prompt)))
+		return err_set(e, ST_INVALID, "--heartbeat-prompt is not UTF-8 text");
+	return prompt_vars_check(prompt, "--heartbeat-prompt", e);
+}
+
+int
 heartbeat_set(struct store *st, const char *cron, const char *prompt, int64_t now,
     struct task *out, int *created, struct err *e)
 {
@@ -74,7 +94,10 @@ heartbeat_set(struct store *st, const char *cron, const char *prompt, int64_t no
 	struct task t;
 	task_init(&t);
 	t.id[0] = 0;
-	int rc = store_begin(st, e);
+	int rc = heartbeat_check(cron, prompt, e);
+	if (rc)
+		return rc;
+	rc = store_begin(st, e);
 	if (!rc)
 		rc = store_task_list(st, &flt, take_first, &t, e);
 	/* Read again inside the unit, so it holds the task. */

@@ -20,6 +20,10 @@ int heartbeat_is(const struct task *t);         /* the heartbeat task itself */
 /* The prompt a heartbeat run gets: base, then "## Heartbeat Additions"
  * and each pending enabled heartbeat task's prompt.  Malloc'd. */
 int heartbeat_prompt(struct store *st, const char *base, char **out, struct err *e);
+/* The command line's values before any store is opened: cron "off" or a
+ * schedule that parses, a prompt that is UTF-8 text with known variables
+ * (prompt NULL: none given).  ST_INVALID otherwise. */
+int heartbeat_check(const char *cron, const char *prompt, struct err *e);
 /* Create or change the heartbeat task: cron "off" disables it; prompt
  * NULL keeps the current one (or the default for a new one).  *created
  * tells which. */
