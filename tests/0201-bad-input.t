@@ -7,40 +7,30 @@ export TASK_NOW=2026-11-22T10:00:00Z
 task-add --daily 07:00 --name keep "A task that must survive" >/dev/null
 task-ls --json >before
 
-# refused CODE CMD...: exits CODE, one error line, nothing on stdout, store unchanged.
-refused() {
-	code=$1
-	shift
-	test_expect_code "$code" "$@" >out 2>err </dev/null &&
-	test_one_line err &&
-	test ! -s out &&
-	task-ls --json >after &&
-	test_cmp before after
-}
 
-test_expect_success 'unknown flag' 'refused 2 task-add --bogus --daily 07:00 x && grep -q "unknown option .--bogus." err'
-test_expect_success 'flag without its value' 'refused 2 task-add --manual x --cron'
-test_expect_success 'two schedule kinds' 'refused 2 task-add --cron "0 7 * * *" --at "in 1 hour" x && grep -q "give one schedule, not --cron and --at" err'
-test_expect_success 'no schedule kind' 'refused 2 task-add "a prompt" && grep -q "no schedule" err'
-test_expect_success 'bad cron expression names the field' 'refused 2 task-add --cron "0 25 * * *" x && grep -q "hour" err'
-test_expect_success 'cron expression that never fires' 'refused 2 task-add --cron "0 0 30 2 *" x'
-test_expect_success 'unparseable --at' 'refused 2 task-add --at "blorp o clock" x && grep -q "blorp" err'
-test_expect_success 'past --at names the zone' 'refused 2 task-add --tz Europe/London --at "2026-11-21 09:00" x && grep -q "Europe/London" err'
-test_expect_success 'impossible date' 'refused 2 task-add --at "feb 30" x'
-test_expect_success 'unknown zone' 'refused 2 task-add --tz Mars/Olympus --daily 07:00 x && grep -q "Mars/Olympus" err'
-test_expect_success 'bad --daily' 'refused 2 task-add --daily 25:00 x'
-test_expect_success 'bad --weekly day' 'refused 2 task-add --weekly "funday 09:00" x'
-test_expect_success 'bad --payload' 'refused 2 task-add --manual --payload "[1,2]" x'
-test_expect_success 'bad --timeout' 'refused 2 task-add --manual --timeout 5parsecs x'
-test_expect_success 'missing attachment' 'refused 2 task-add --manual --attach no-such-file x'
+test_expect_success 'unknown flag' 'test_refused 2 task-add --bogus --daily 07:00 x && grep -q "unknown option .--bogus." err'
+test_expect_success 'flag without its value' 'test_refused 2 task-add --manual x --cron'
+test_expect_success 'two schedule kinds' 'test_refused 2 task-add --cron "0 7 * * *" --at "in 1 hour" x && grep -q "give one schedule, not --cron and --at" err'
+test_expect_success 'no schedule kind' 'test_refused 2 task-add "a prompt" && grep -q "no schedule" err'
+test_expect_success 'bad cron expression names the field' 'test_refused 2 task-add --cron "0 25 * * *" x && grep -q "hour" err'
+test_expect_success 'cron expression that never fires' 'test_refused 2 task-add --cron "0 0 30 2 *" x'
+test_expect_success 'unparseable --at' 'test_refused 2 task-add --at "blorp o clock" x && grep -q "blorp" err'
+test_expect_success 'past --at names the zone' 'test_refused 2 task-add --tz Europe/London --at "2026-11-21 09:00" x && grep -q "Europe/London" err'
+test_expect_success 'impossible date' 'test_refused 2 task-add --at "feb 30" x'
+test_expect_success 'unknown zone' 'test_refused 2 task-add --tz Mars/Olympus --daily 07:00 x && grep -q "Mars/Olympus" err'
+test_expect_success 'bad --daily' 'test_refused 2 task-add --daily 25:00 x'
+test_expect_success 'bad --weekly day' 'test_refused 2 task-add --weekly "funday 09:00" x'
+test_expect_success 'bad --payload' 'test_refused 2 task-add --manual --payload "[1,2]" x'
+test_expect_success 'bad --timeout' 'test_refused 2 task-add --manual --timeout 5parsecs x'
+test_expect_success 'missing attachment' 'test_refused 2 task-add --manual --attach no-such-file x'
 test_expect_success 'an error quoting input with a newline stays one line' '
-	refused 2 task-add --tz "Mars/
+	test_refused 2 task-add --tz "Mars/
 Olympus" --daily 07:00 x &&
-	refused 3 task-show "abcd
+	test_refused 3 task-show "abcd
 ef01"
 '
-test_expect_success 'empty name' 'refused 2 task-add --manual --name "" "a prompt" && grep -q "name" err'
-test_expect_success 'empty prompt' 'refused 2 task-add --manual --name n "  " && grep -q "prompt" err'
+test_expect_success 'empty name' 'test_refused 2 task-add --manual --name "" "a prompt" && grep -q "name" err'
+test_expect_success 'empty prompt' 'test_refused 2 task-add --manual --name n "  " && grep -q "prompt" err'
 test_expect_success 'invalid JSON on stdin' '
 	echo "{\"name\": " >in &&
 	test_expect_code 2 task-add --json - <in >out 2>err && test_one_line err &&
@@ -80,18 +70,18 @@ test_expect_success 'a JSON number out of the range of an integer field is refus
 	task-ls --json >after && test_cmp before after
 '
 test_expect_success 'unknown id' '
-	refused 3 task-show 0123abcd && grep -q "no task .0123abcd." err &&
-	refused 3 task-edit 0123abcd --name x &&
-	refused 3 task-rm 0123abcd
+	test_refused 3 task-show 0123abcd && grep -q "no task .0123abcd." err &&
+	test_refused 3 task-edit 0123abcd --name x &&
+	test_refused 3 task-rm 0123abcd
 '
 test_expect_success 'ambiguous prefix lists the candidates' '
 	printf "%s\n" "{\"id\":\"abcd0000-0000-4000-8000-000000000001\",\"name\":\"a\",\"prompt\":\"p\",\"kind\":\"manual\"}" \
 		"{\"id\":\"abcd0000-0000-4000-8000-000000000002\",\"name\":\"b\",\"prompt\":\"q\",\"kind\":\"manual\"}" |
 		task-add --json - >/dev/null &&
 	task-ls --json >before &&
-	refused 4 task-show abcd0000 &&
+	test_refused 4 task-show abcd0000 &&
 	grep -q "ambiguous: abcd0000-0000, abcd0000-0000" err &&
-	refused 4 task-rm abcd &&
+	test_refused 4 task-rm abcd &&
 	task-show abcd0000-0000-4000-8000-000000000002 >/dev/null
 '
 test_expect_success 'a corrupt store file' '

@@ -174,6 +174,19 @@ test_expect_code() {
 	return 1
 }
 
+# test_refused CODE CMD...: CMD, its standard input closed, exits CODE
+# with one error line and nothing on standard output, and the store's
+# tasks are as task-ls --json printed them into ./before.
+test_refused() {
+	code=$1
+	shift
+	test_expect_code "$code" "$@" >out 2>err </dev/null &&
+	test_one_line err &&
+	test ! -s out &&
+	task-ls --json >after &&
+	test_cmp before after
+}
+
 # test_one_line FILE: FILE holds exactly one line that starts "PROG: ".
 test_one_line() {
 	[ "$(wc -l <"$1")" -eq 1 ] && grep -q '^[a-z-]*: ' "$1" && return 0
