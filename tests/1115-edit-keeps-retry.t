@@ -27,12 +27,7 @@ test_expect_success 'an edit of the prompt keeps the waiting retry' '
 	schedule	2026-11-23T07:00:00Z	failed
 	EOF
 	test_cmp expect actual &&
-	task-ls --json | python3 -c "
-import json, sys
-for l in sys.stdin:
-    t = json.loads(l)
-    print(t[\"name\"], t[\"next_run_at\"], t[\"consecutive_failures\"])
-" >actual &&
+	task_failures >actual &&
 	echo "up 2026-11-23T08:00:00Z 1" >expect && test_cmp expect actual &&
 	test_expect_code 1 env TASK_NOW=2026-11-23T07:05:00Z task-status --check >out &&
 	grep "^AGENTCRON WARNING - 1 task failing" out

@@ -38,12 +38,7 @@ test_expect_success 'the retry skipped over budget: its occurrence counts failed
 	schedule	2026-11-23T07:00:00Z	failed
 	EOF
 	test_cmp expect actual &&
-	task-ls --json | python3 -c "
-import json, sys
-for l in sys.stdin:
-    t = json.loads(l)
-    print(t[\"name\"], t[\"next_run_at\"], t[\"consecutive_failures\"])
-" | sort >actual &&
+	task_failures | sort >actual &&
 	cat >expect <<-\EOF &&
 	alert None 0
 	up 2026-11-23T08:00:00Z 1

@@ -187,6 +187,16 @@ test_refused() {
 	test_cmp before after
 }
 
+# task_failures: each task's name, next run and failures in a row, a line
+# each in task-ls order ("None" for no next run).
+task_failures() {
+	task-ls --json | python3 -c '
+import json, sys
+for l in sys.stdin:
+    t = json.loads(l)
+    print(t["name"], t["next_run_at"], t["consecutive_failures"])'
+}
+
 # test_one_line FILE: FILE holds exactly one line that starts "PROG: ".
 test_one_line() {
 	[ "$(wc -l <"$1")" -eq 1 ] && grep -q '^[a-z-]*: ' "$1" && return 0
