@@ -21,6 +21,23 @@ test_expect_success 'a file past its limit fails, named; the others run' '
 	test_cmp expect actual
 '
 
+test_expect_success 'a file stopped at its limit leaves no scratch directory behind' '
+	mkdir inner &&
+	cat >"$PWD/0003-stuck.t" <<-EOF &&
+	#!/bin/sh
+	. "\$AC_TOP/tests/lib.sh"
+	echo "\$TEST_TMP" >"$PWD/scratch"
+	test_expect_success "stuck" "sleep 60"
+	test_done
+	EOF
+	test_expect_code 1 env TMPDIR="$PWD/inner" TEST_LIMIT=3 TESTS="$PWD/0003-stuck.t" \
+		"$AC_TOP/tests/run" "$AC_BIN" "$PWD/build" sqlite >out 2>&1 &&
+	grep "0003-stuck.t ran past its time limit (3 s)" out &&
+	case $(cat scratch) in "$PWD/inner/"*) ;; *) false ;; esac &&
+	ls -A inner >actual &&
+	test_cmp /dev/null actual
+'
+
 test_expect_success 'a file within its limit passes as before' '
 	test_expect_code 0 env TEST_LIMIT=20 TESTS="$PWD/0002-quick.t" \
 		"$AC_TOP/tests/run" "$AC_BIN" "$PWD/build" sqlite >out 2>&1 &&

@@ -21,6 +21,11 @@ test_cleanup_() {
 	cd / && rm -rf "$TEST_TMP"
 }
 trap test_cleanup_ EXIT
+# A file stopped from outside (tests/run's time limit sends TERM) still
+# cleans up: the EXIT trap runs on the way out.
+trap 'exit 143' TERM
+trap 'exit 130' INT
+trap 'exit 129' HUP
 cd "$TEST_TMP" || exit 1
 HOME=$TEST_TMP XDG_CONFIG_HOME=$TEST_TMP/config XDG_DATA_HOME=$TEST_TMP/data
 TZ=UTC LC_ALL=C
