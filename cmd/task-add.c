@@ -299,8 +299,8 @@ add_flags(struct task_args *a, int argc, char **argv, int force, int if_missing,
 	if (!rc)
 		rc = task_finalize(&t, 1, 1, now, zs, e);
 	struct config *cf = NULL;
-	if (!rc && config_load(&cf, e))
-		rc = ST_ERR;
+	if (!rc)
+		rc = config_load(&cf, e);
 	if (!rc && !(rc = store_open(NULL, 0, st, e)))
 		store_audit_by_user(*st);
 	struct sink out = {.json = json, .st = *st, .cf = cf, .now = now};

@@ -227,7 +227,9 @@ prune(struct store *st, const struct args *a, int64_t now, struct err *e)
 	struct history_opts ho;
 	struct prune_stats s;
 	char what[256] = "";
-	int done, rc = config_load(&cf, e) ? ST_ERR : history_opts_config(&ho, cf, e);
+	int done, rc = config_load(&cf, e);
+	if (!rc)
+		rc = history_opts_config(&ho, cf, e);
 	config_free(cf);
 	if (!rc)
 		rc = history_prune(st, &ho, now, a->dry, 0, &s, &done, e);

@@ -428,8 +428,8 @@ task_run(int argc, char **argv)
 	rn.w.flush = rn.range != NULL;
 	signal(SIGPIPE, SIG_IGN);
 	int rc = now_get(&rn.now, &e);
-	if (!rc && config_load(&cf, &e))
-		rc = ST_ERR;
+	if (!rc)
+		rc = config_load(&cf, &e);
 	if (!rc)
 		rc = fire_opts_config(&fo, cf, &e);
 	if (!rc)
