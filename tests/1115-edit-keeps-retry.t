@@ -46,4 +46,19 @@ test_expect_success 'a new schedule drops it: the next run from now' '
 	printf "schedule\t2026-11-23T07:00:00Z\tfailed\n" >expect && test_cmp expect actual
 '
 
+test_expect_success 'the occurrence it dropped is given up unseen: not counted, not told' '
+	reset_store &&
+	TASK_NOW=2026-11-23T06:30:00Z task-add --cron "0 * * * *" --name up --exec false \
+		--pause-after 2 x >/dev/null &&
+	TASK_NOW=2026-11-23T06:30:00Z task-add --after up:failure --name told --exec true y >/dev/null &&
+	tick 2026-11-23T07:00:00Z &&
+	TASK_NOW=2026-11-23T07:00:30Z task-edit up --cron "30 * * * *" >/dev/null &&
+	tick 2026-11-23T07:01:00Z &&
+	tick 2026-11-23T07:03:00Z &&
+	task_failures >actual &&
+	printf "up 2026-11-23T07:30:00Z 0\ntold None 0\n" >expect && test_cmp expect actual &&
+	task-log --task told --limit 0 >actual &&
+	test_cmp /dev/null actual
+'
+
 test_done
