@@ -12,6 +12,7 @@
 #include "config.h"
 #include "cron.h"
 #include "scrub.h"
+#include "spend.h"
 #include "store_audit.h"
 #include "tools_impl.h"
 #include "tz.h"
@@ -76,10 +77,11 @@ tools_open(struct store *st, unsigned profiles, const char *scope, struct tools 
 	rc = agent_load(&tl->ag, cf, store_locator(st), scope, e);
 	scrub_init(&tl->secrets);
 	scrub_load(&tl->secrets, cf, store_locator(st), NULL);
-	config_free(cf);
+	tl->cf = cf;
 	if (rc) {
 		agent_free(&tl->ag);
 		scrub_free(&tl->secrets);
+		config_free(cf);
 		free(tl);
 		return rc;
 	}
@@ -106,6 +108,7 @@ tools_close(struct tools *tl)
 	zones_free(tl->zs);
 	agent_free(&tl->ag);
 	scrub_free(&tl->secrets);
+	config_free(tl->cf);
 	free(tl);
 }
 
@@ -388,6 +391,54 @@ twin_visible(struct tools *tl, const struct task *t, const char *dup_id, struct 
 	return rc;
 }
 
+static int
+same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* A dollar budget counts only the calls whose model has a price: a model
+ * an agent names without one (as the model or a fallback) would run past
+ * the cap that holds it, the task's or the config's.  old: the task as
+ * stored, whose models stay as they are; NULL when creating. */
+static int
+models_priced(struct tools *tl, const struct task *t, const struct task *old, struct err *e)
+{
+	struct budget b;
+	struct err pe;
+	int global = 0;
+	const char *g = config_get(tl->cf, "budget");
+	if (str_empty(t->budget) || budget_parse(t->budget, &b, &pe) || !b.set || !b.dollars) {
+		global = 1;
+		if (str_empty(g) || budget_parse(g, &b, &pe) || !b.set || !b.dollars)
+			return ST_OK;
+	}
+	cJSON *fb = NULL;
+	if (!old || !same(old->fallback_models, t->fallback_models))
+		fb = t->fallback_models ? cJSON_Parse(t->fallback_models) : NULL;
+	const cJSON *it = cJSON_IsArray(fb) ? fb->child : NULL;
+	const char *m = !old || !same(old->model, t->model) ? t->model : NULL;
+	int rc = ST_OK;
+	for (;;) {
+		double in, out;
+		if (!str_empty(m) && price_of(tl->cf, m, &in, &out, &pe) != 1) {
+			char said[64];
+			budget_describe(&b, said, sizeof said);
+			rc = err_set(e, ST_REFUSED, "Refused: model '%.*s' has no price in the user's config "
+			    "(price.%.*s), so the budget of %s%s could not count what its runs spend; name a "
+			    "model that has one", utf8_cut(m, 80), m, utf8_cut(m, 80), m, said,
+			    global ? " (all tasks)" : "");
+			break;
+		}
+		if (!it)
+			break;
+		m = cJSON_GetStringValue(it);
+		it = it->next;
+	}
+	cJSON_Delete(fb);
+	return rc;
+}
+
 void
 tools_seed_rules(struct task *t)
 {
@@ -410,16 +461,11 @@ tools_task_add(struct tools *tl, struct task *t, int dedup, int *is_dup, char du
 	    (rc = task_finalize(t, 1, 1, tl->now, tl->zs, e)) || (rc = no_heartbeat(tl, t, e)) ||
 	    (rc = agent_check_mcp(&tl->ag, t->mcp, t->mcp_allow, e)) ||
 	    (rc = agent_check_deliver(&tl->ag, t->deliver, e)) ||
+	    (rc = models_priced(tl, t, NULL, e)) ||
 	    (rc = attachments_check(tl, t, e)) || (rc = quotas(tl, e)) || (rc = name_free(tl, t, e)) ||
 	    (rc = store_task_add(tl->st, t, dedup, is_dup, dup_id, e)))
 		return rc;
 	return *is_dup ? twin_visible(tl, t, dup_id, e) : ST_OK;
-}
-
-static int
-same(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
 int
@@ -456,6 +502,8 @@ tools_task_save(struct tools *tl, struct task *t, int reschedule, struct err *e)
 		    " change or remove it", old.name, old.budget);
 		goto out;
 	}
+	if ((rc = models_priced(tl, t, &old, e)))
+		goto out;
 	rc = store_task_put(tl->st, t, e);
 out:
 	task_free(&old);
