@@ -121,6 +121,22 @@ spend_now(const struct llm_result *r, void *arg)
 	}
 }
 
+/* In a run, the MCP servers and tool patterns its tools may give tasks
+ * (agent.h: TASK_MCP, TASK_MCP_ALLOW, also for the servers started here)
+ * are those this call has: --mcp and --mcp-allow of the executor line
+ * replace the task's, so a line that narrows them narrows what the
+ * run's agent may hand on. */
+static int
+run_grants(const struct llm_options *o, struct err *e)
+{
+	if (!env("TASK_RUN_ID"))
+		return ST_OK;
+	if ((o->mcp.len && setenv("TASK_MCP", o->mcp.data, 1) != 0) ||
+	    (o->allow.len && setenv("TASK_MCP_ALLOW", o->allow.data, 1) != 0))
+		return err_set(e, ST_ERR, "cannot set the run's MCP grants: %s", strerror(errno));
+	return ST_OK;
+}
+
 int
 llm_ask_prepare(struct llm_ask *k, int argc, char **argv, struct err *e)
 {
@@ -171,6 +187,8 @@ llm_ask_prepare(struct llm_ask *k, int argc, char **argv, struct err *e)
 	}
 	const char *mcp = o->mcp.len ? o->mcp.data : env("TASK_MCP");
 	const char *allow = o->allow.len ? o->allow.data : env("TASK_MCP_ALLOW");
+	if ((rc = run_grants(o, e)))
+		return rc;
 	if ((!replay && (rc = llm_session_conversation(&o->s, k->st, e))) ||
 	    (o->tools && (rc = llm_session_tools(&o->s, k->st, o->tools, e))))
 		return rc;
