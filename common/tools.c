@@ -369,6 +369,72 @@ name_free(struct tools *tl, const struct task *t, struct err *e)
 	    "another name", utf8_cut(t->name, 100), t->name) : ST_OK;
 }
 
+static int
+same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* The conversation a task's runs share: its context, within its scope. */
+static char *
+convo_key(const char *scope, const char *context)
+{
+	return scope ? xasprintf("%s/%s", scope, context) : xstrdup(context);
+}
+
+struct convo_ctx {
+	const struct agent *ag;
+	const char *key, *id;
+	int theirs;
+};
+
+static int
+convo_one(const struct task *u, void *arg)
+{
+	struct convo_ctx *c = arg;
+	struct err e;
+	if (str_empty(u->context) || strcmp(u->id, c->id) == 0)
+		return 0;
+	char *k = convo_key(u->scope, u->context);
+	c->theirs = strcmp(k, c->key) == 0 && agent_may_change(c->ag, u, &e) != ST_OK;
+	free(k);
+	return c->theirs;
+}
+
+/* What an agent's task says in a conversation, the other tasks of it read
+ * as their own history: it joins one only if each of those is a task the
+ * agent may change, or the conversation is the run's own (TASK_CONTEXT:
+ * agent-zero's tasks run in the chat that made them).  old: the task as
+ * stored, whose conversation stays; NULL when creating. */
+static int
+convo_free(struct tools *tl, const struct task *t, const struct task *old, struct err *e)
+{
+	const char *own = getenv("TASK_CONTEXT"), *scope = getenv("TASK_SCOPE");
+	if (str_empty(t->context) || (old && same(old->context, t->context) &&
+	    same(old->scope, t->scope)))
+		return ST_OK;
+	char *key = convo_key(t->scope, t->context);
+	if (tl->ag.in_run && !str_empty(own)) {
+		char *k = convo_key(str_empty(scope) ? NULL : scope, own);
+		int mine = strcmp(k, key) == 0;
+		free(k);
+		if (mine) {
+			free(key);
+			return ST_OK;
+		}
+	}
+	struct convo_ctx c = {&tl->ag, key, t->id, 0};
+	struct task_filter f;
+	task_filter_init(&f);
+	int rc = store_task_list(tl->st, &f, convo_one, &c, e);
+	free(key);
+	if (!rc && c.theirs)
+		rc = err_set(e, ST_REFUSED, "Refused: conversation '%.*s' is shared with a task agents "
+		    "may not change, whose runs would read what this task's runs say; give the task a "
+		    "context of its own", utf8_cut(t->context, 100), t->context);
+	return rc;
+}
+
 /* A key given in a scope is that scope's own ("SCOPE:KEY" in the store),
  * so "taken" never tells of another scope's tasks. */
 static void
@@ -403,12 +469,6 @@ twin_visible(struct tools *tl, const struct task *t, const char *dup_id, struct 
 		    t->key ? t->key : "");
 	task_free(&twin);
 	return rc;
-}
-
-static int
-same(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
 /* A dollar budget counts only the calls whose model has a price: a model
@@ -475,7 +535,7 @@ tools_task_add(struct tools *tl, struct task *t, int dedup, int *is_dup, char du
 	    (rc = task_finalize(t, 1, 1, tl->now, tl->zs, e)) || (rc = no_heartbeat(tl, t, e)) ||
 	    (rc = agent_check_mcp(&tl->ag, t->mcp, t->mcp_allow, e)) ||
 	    (rc = agent_check_deliver(&tl->ag, t->deliver, e)) ||
-	    (rc = models_priced(tl, t, NULL, e)) ||
+	    (rc = models_priced(tl, t, NULL, e)) || (rc = convo_free(tl, t, NULL, e)) ||
 	    (rc = attachments_check(tl, t, e)) || (rc = quotas(tl, e)) || (rc = name_free(tl, t, e)) ||
 	    (rc = store_task_add(tl->st, t, dedup, is_dup, dup_id, e)))
 		return rc;
@@ -516,7 +576,7 @@ tools_task_save(struct tools *tl, struct task *t, int reschedule, struct err *e)
 		    " change or remove it", old.name, old.budget);
 		goto out;
 	}
-	if ((rc = models_priced(tl, t, &old, e)))
+	if ((rc = models_priced(tl, t, &old, e)) || (rc = convo_free(tl, t, &old, e)))
 		goto out;
 	rc = store_task_put(tl->st, t, e);
 out:
