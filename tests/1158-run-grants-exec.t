@@ -4,7 +4,9 @@
 # task's executor line replace the task's servers and patterns
 # (TASK_MCP, TASK_MCP_ALLOW), so a line that narrows them narrows what the
 # run's agent may hand on, through llm-call's own tools and through the
-# task-mcp it starts as an MCP server.
+# task-mcp it starts as an MCP server.  And a task an agent made outside a
+# run holds its servers as the config's agent_mcp lets agents give them
+# now, as its attachments are held to agent_attach_dirs.
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
@@ -70,6 +72,42 @@ test_expect_success 'what the run has it may still give' '
 	made w4 >actual &&
 	echo "w4 ['\''gh'\''] ['\''mcp__gh__task_list'\'']" >expect &&
 	test_cmp expect actual
+'
+
+test_expect_success 'a session'\''s task keeps its servers only while agent_mcp gives them' '
+	cfg=$XDG_CONFIG_HOME/agentcron/config &&
+	echo "agent_mcp = gh" >"$cfg" &&
+	printf "%s\n" "{\"name\":\"task_create\",\"arguments\":{\"name\":\"s1\",\"prompt\":\"[[call mcp__gh__task_list {}]] go\",\"manual\":true,\"mcp\":[\"gh\"]}}" |
+		task-mcp --call >out &&
+	id=$(task-ls --json | python3 -c "
+import json, sys
+for l in sys.stdin:
+    t = json.loads(l)
+    if t[\"name\"] == \"s1\":
+        print(t[\"id\"])
+") &&
+	task-run "$id" >out &&
+	echo "tool results: No tasks found." >expect &&
+	test_cmp expect out &&
+	n=$(wc -l <fp/requests.log) &&
+	: >"$cfg" &&
+	test_expect_code 1 task-run "$id" >out 2>err &&
+	test ! -s out &&
+	short=$(echo "$id" | cut -c1-8) &&
+	cat >expect <<-EOF &&
+	llm-call: MCP server '\''gh'\'' of task '\''s1'\'', which an agent made, is no longer one the config'\''s agent_mcp lets agents give (none); add it there, or take it from the task (task-edit --mcp)
+	task-run: task '\''s1'\'' ($short) failed: exited with status 78
+	EOF
+	test_cmp expect err &&
+	test $(wc -l <fp/requests.log) -eq $n &&
+	echo "agent_mcp = mail, all" >"$cfg" &&
+	task-run "$id" >out &&
+	echo "tool results: No tasks found." >expect &&
+	test_cmp expect out &&
+	: >"$cfg" &&
+	mine=$(task-add --manual --name mine --mcp gh "[[call mcp__gh__task_list {}]] go") &&
+	task-run "$mine" >out &&
+	test_cmp expect out
 '
 
 test_done
