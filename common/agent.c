@@ -286,6 +286,34 @@ agent_check_mcp(const struct agent *a, const char *mcp, const char *allow, struc
 	return rc;
 }
 
+int
+agent_check_held(const struct config *cf, const struct task *t, const char *mcp, struct err *e)
+{
+	if (!t->origin || strncmp(t->origin, "agent:session:", 14) != 0 || str_empty(mcp))
+		return ST_OK;
+	size_t ngrant, nused;
+	char **grant = str_words(config_get(cf, "agent_mcp"), &ngrant);
+	char **used = str_words(mcp, &nused);
+	int rc = ST_OK;
+	for (size_t i = 0; i < nused && !rc; i++) {
+		int ok = 0;
+		for (size_t k = 0; k < ngrant && !ok; k++)
+			ok = strcmp(grant[k], "all") == 0 || strcmp(grant[k], used[i]) == 0;
+		if (!ok) {
+			struct buf b = {0};
+			list_words(&b, grant, ngrant);
+			rc = err_set(e, ST_REFUSED, "MCP server '%.*s' of task '%.*s', which an agent made, "
+			    "is no longer one the config's agent_mcp lets agents give (%s); add it there, or "
+			    "take it from the task (task-edit --mcp)", utf8_cut(used[i], 64), used[i],
+			    utf8_cut(t->name, 100), t->name, b.data);
+			buf_free(&b);
+		}
+	}
+	str_words_free(grant, ngrant);
+	str_words_free(used, nused);
+	return rc;
+}
+
 /* ---- delivery ---- */
 
 int

@@ -62,6 +62,13 @@ int agent_max_calls(const struct config *cf, long *n, struct err *e);
 /* A task's MCP servers and tool patterns (JSON arrays of strings, or NULL)
  * within the agent's own. */
 int agent_check_mcp(const struct agent *a, const char *mcp, const char *allow, struct err *e);
+/* When a run of task t uses the MCP servers mcp (a comma list): a task an
+ * agent made outside a run holds only those the config's agent_mcp lets
+ * agents give as it is now, as its attachments are held to
+ * agent_attach_dirs (ST_REFUSED says which and what to do).  Other tasks
+ * pass. */
+int agent_check_held(const struct config *cf, const struct task *t, const char *mcp,
+    struct err *e);
 /* A task's delivery targets (a JSON array, or NULL): only @NAMEs the
  * config's agent_deliver lists, so an injected prompt cannot send answers
  * to an address of its choosing. */

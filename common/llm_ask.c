@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "agent.h"
 #include "config.h"
 #include "exec.h"
 #include "http.h"
@@ -22,6 +23,7 @@
 #include "proc.h"
 #include "spend.h"
 #include "store.h"
+#include "task.h"
 #include "utf8.h"
 
 static const char *
@@ -121,6 +123,41 @@ spend_now(const struct llm_result *r, void *arg)
 	}
 }
 
+/* In a run, the MCP servers and tool patterns its tools may give tasks
+ * (agent.h: TASK_MCP, TASK_MCP_ALLOW, also for the servers started here)
+ * are those this call has: --mcp and --mcp-allow of the executor line
+ * replace the task's, so a line that narrows them narrows what the
+ * run's agent may hand on. */
+static int
+run_grants(const struct llm_options *o, struct err *e)
+{
+	if (!env("TASK_RUN_ID"))
+		return ST_OK;
+	if ((o->mcp.len && setenv("TASK_MCP", o->mcp.data, 1) != 0) ||
+	    (o->allow.len && setenv("TASK_MCP_ALLOW", o->allow.data, 1) != 0))
+		return err_set(e, ST_ERR, "cannot set the run's MCP grants: %s", strerror(errno));
+	return ST_OK;
+}
+
+/* An agent's task uses MCP servers only as the config lets agents give
+ * them now (agent.h), which does not change between attempts. */
+static int
+held(struct llm_ask *k, const char *mcp, struct err *e)
+{
+	const char *origin = env("TASK_ORIGIN"), *id = env("TASK_ID");
+	struct task t;
+	int rc;
+	if (!origin || strcmp(origin, "agent") != 0 || !id || !mcp || !*mcp)
+		return ST_OK;
+	if (!k->st && (rc = store_open(NULL, STORE_LOG, &k->st, e)))
+		return rc;
+	if ((rc = store_task_get(k->st, id, &t, e)))
+		return rc == ST_NOTFOUND ? EXEC_EXIT_PERMANENT : rc;
+	rc = agent_check_held(k->cf, &t, mcp, e);
+	task_free(&t);
+	return rc ? EXEC_EXIT_PERMANENT : ST_OK;
+}
+
 int
 llm_ask_prepare(struct llm_ask *k, int argc, char **argv, struct err *e)
 {
@@ -171,6 +208,8 @@ llm_ask_prepare(struct llm_ask *k, int argc, char **argv, struct err *e)
 	}
 	const char *mcp = o->mcp.len ? o->mcp.data : env("TASK_MCP");
 	const char *allow = o->allow.len ? o->allow.data : env("TASK_MCP_ALLOW");
+	if ((rc = run_grants(o, e)) || (rc = held(k, mcp, e)))
+		return rc;
 	if ((!replay && (rc = llm_session_conversation(&o->s, k->st, e))) ||
 	    (o->tools && (rc = llm_session_tools(&o->s, k->st, o->tools, e))))
 		return rc;

@@ -232,7 +232,7 @@ read_stdio(struct mcpc *c, const char *method, long deadline, cJSON **msg, struc
 		char *nl = c->rd.len ? memchr(c->rd.data, '\n', c->rd.len) : NULL;
 		if (nl) {
 			size_t n = (size_t)(nl - c->rd.data);
-			cJSON *m = cJSON_ParseWithLength(c->rd.data, n);
+			cJSON *m = mcp_msg_parse(c->rd.data, n);
 			int blank = 1;
 			for (size_t i = 0; i < n; i++)
 				blank &= c->rd.data[i] == ' ' || c->rd.data[i] == '\r' || c->rd.data[i] == '\t';

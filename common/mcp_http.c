@@ -82,7 +82,7 @@ answer_http(struct mcpc *c, const cJSON *m)
 static void
 reply_msg(struct reply *r, const char *s, size_t n)
 {
-	cJSON *m = cJSON_ParseWithLength(s, n);
+	cJSON *m = mcp_msg_parse(s, n);
 	if (!m) {
 		r->bad = 1;
 		return;

@@ -36,6 +36,9 @@ struct mcpc {
 
 /* mcp_message.c */
 long mcp_msg_id(const cJSON *m);           /* a numeric id, or -1 */
+/* A message from a server, its bytes that are not UTF-8 made U+FFFD
+ * first: what it says reaches the model's request and the store. */
+cJSON *mcp_msg_parse(const char *s, size_t n);
 int mcp_is_response(const cJSON *m);
 int mcp_is_request(const cJSON *m);        /* a method and an id */
 /* The answer to a request of the server's, as JSON text (malloc'd): pings

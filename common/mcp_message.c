@@ -5,12 +5,25 @@
 #include <string.h>
 
 #include "mcp_impl.h"
+#include "utf8.h"
 
 long
 mcp_msg_id(const cJSON *m)
 {
 	const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
 	return cJSON_IsNumber(id) ? (long)id->valuedouble : -1;
+}
+
+cJSON *
+mcp_msg_parse(const char *s, size_t n)
+{
+	if (utf8_valid(s, n))
+		return cJSON_ParseWithLength(s, n);
+	struct buf b = {0};
+	utf8_sanitize(&b, s, n);
+	cJSON *m = cJSON_ParseWithLength(b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return m;
 }
 
 int

@@ -12,6 +12,7 @@
 #include "config.h"
 #include "cron.h"
 #include "scrub.h"
+#include "spend.h"
 #include "store_audit.h"
 #include "tools_impl.h"
 #include "tz.h"
@@ -76,10 +77,11 @@ tools_open(struct store *st, unsigned profiles, const char *scope, struct tools 
 	rc = agent_load(&tl->ag, cf, store_locator(st), scope, e);
 	scrub_init(&tl->secrets);
 	scrub_load(&tl->secrets, cf, store_locator(st), NULL);
-	config_free(cf);
+	tl->cf = cf;
 	if (rc) {
 		agent_free(&tl->ag);
 		scrub_free(&tl->secrets);
+		config_free(cf);
 		free(tl);
 		return rc;
 	}
@@ -106,6 +108,7 @@ tools_close(struct tools *tl)
 	zones_free(tl->zs);
 	agent_free(&tl->ag);
 	scrub_free(&tl->secrets);
+	config_free(tl->cf);
 	free(tl);
 }
 
@@ -231,12 +234,26 @@ tools_task_get(struct tools *tl, const char *id, struct task *t, struct err *e)
 	return err_set(e, ST_NOTFOUND, "no task '%s'", id);
 }
 
+/* The fields a run's environment carries (TASK_INTENT, TASK_PAYLOAD, ...),
+ * where one variable holds at most 128 KiB: past these a task an agent
+ * made could never start. */
 static int
 text_limits(const struct task *t, struct err *e)
 {
+	const struct {
+		const char *name, *v;
+		size_t max;
+	} f[] = {{"intent", t->intent, 4096}, {"channel", t->channel, 4096},
+		{"context", t->context, 4096}, {"model", t->model, 4096},
+		{"payload", t->payload, 65536}, {"attachments", t->attachments, 65536},
+		{"fallback_models", t->fallback_models, 65536}, {"mcp", t->mcp, 65536},
+		{"mcp_allow", t->mcp_allow, 65536}};
 	if ((t->prompt && strlen(t->prompt) > TEXT_MAX_LEN) ||
 	    (t->system_prompt && strlen(t->system_prompt) > TEXT_MAX_LEN))
 		return err_set(e, ST_INVALID, "the prompt is longer than %d bytes", TEXT_MAX_LEN);
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+		if (f[i].v && strlen(f[i].v) > f[i].max)
+			return err_set(e, ST_INVALID, "%s is longer than %zu bytes", f[i].name, f[i].max);
 	return ST_OK;
 }
 
@@ -352,6 +369,72 @@ name_free(struct tools *tl, const struct task *t, struct err *e)
 	    "another name", utf8_cut(t->name, 100), t->name) : ST_OK;
 }
 
+static int
+same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* The conversation a task's runs share: its context, within its scope. */
+static char *
+convo_key(const char *scope, const char *context)
+{
+	return scope ? xasprintf("%s/%s", scope, context) : xstrdup(context);
+}
+
+struct convo_ctx {
+	const struct agent *ag;
+	const char *key, *id;
+	int theirs;
+};
+
+static int
+convo_one(const struct task *u, void *arg)
+{
+	struct convo_ctx *c = arg;
+	struct err e;
+	if (str_empty(u->context) || strcmp(u->id, c->id) == 0)
+		return 0;
+	char *k = convo_key(u->scope, u->context);
+	c->theirs = strcmp(k, c->key) == 0 && agent_may_change(c->ag, u, &e) != ST_OK;
+	free(k);
+	return c->theirs;
+}
+
+/* What an agent's task says in a conversation, the other tasks of it read
+ * as their own history: it joins one only if each of those is a task the
+ * agent may change, or the conversation is the run's own (TASK_CONTEXT:
+ * agent-zero's tasks run in the chat that made them).  old: the task as
+ * stored, whose conversation stays; NULL when creating. */
+static int
+convo_free(struct tools *tl, const struct task *t, const struct task *old, struct err *e)
+{
+	const char *own = getenv("TASK_CONTEXT"), *scope = getenv("TASK_SCOPE");
+	if (str_empty(t->context) || (old && same(old->context, t->context) &&
+	    same(old->scope, t->scope)))
+		return ST_OK;
+	char *key = convo_key(t->scope, t->context);
+	if (tl->ag.in_run && !str_empty(own)) {
+		char *k = convo_key(str_empty(scope) ? NULL : scope, own);
+		int mine = strcmp(k, key) == 0;
+		free(k);
+		if (mine) {
+			free(key);
+			return ST_OK;
+		}
+	}
+	struct convo_ctx c = {&tl->ag, key, t->id, 0};
+	struct task_filter f;
+	task_filter_init(&f);
+	int rc = store_task_list(tl->st, &f, convo_one, &c, e);
+	free(key);
+	if (!rc && c.theirs)
+		rc = err_set(e, ST_REFUSED, "Refused: conversation '%.*s' is shared with a task agents "
+		    "may not change, whose runs would read what this task's runs say; give the task a "
+		    "context of its own", utf8_cut(t->context, 100), t->context);
+	return rc;
+}
+
 /* A key given in a scope is that scope's own ("SCOPE:KEY" in the store),
  * so "taken" never tells of another scope's tasks. */
 static void
@@ -388,6 +471,48 @@ twin_visible(struct tools *tl, const struct task *t, const char *dup_id, struct 
 	return rc;
 }
 
+/* A dollar budget counts only the calls whose model has a price: a model
+ * an agent names without one (as the model or a fallback) would run past
+ * the cap that holds it, the task's or the config's.  old: the task as
+ * stored, whose models stay as they are; NULL when creating. */
+static int
+models_priced(struct tools *tl, const struct task *t, const struct task *old, struct err *e)
+{
+	struct budget b;
+	struct err pe;
+	int global = 0;
+	const char *g = config_get(tl->cf, "budget");
+	if (str_empty(t->budget) || budget_parse(t->budget, &b, &pe) || !b.set || !b.dollars) {
+		global = 1;
+		if (str_empty(g) || budget_parse(g, &b, &pe) || !b.set || !b.dollars)
+			return ST_OK;
+	}
+	cJSON *fb = NULL;
+	if (!old || !same(old->fallback_models, t->fallback_models))
+		fb = t->fallback_models ? cJSON_Parse(t->fallback_models) : NULL;
+	const cJSON *it = cJSON_IsArray(fb) ? fb->child : NULL;
+	const char *m = !old || !same(old->model, t->model) ? t->model : NULL;
+	int rc = ST_OK;
+	for (;;) {
+		double in, out;
+		if (!str_empty(m) && price_of(tl->cf, m, &in, &out, &pe) != 1) {
+			char said[64];
+			budget_describe(&b, said, sizeof said);
+			rc = err_set(e, ST_REFUSED, "Refused: model '%.*s' has no price in the user's config "
+			    "(price.%.*s), so the budget of %s%s could not count what its runs spend; name a "
+			    "model that has one", utf8_cut(m, 80), m, utf8_cut(m, 80), m, said,
+			    global ? " (all tasks)" : "");
+			break;
+		}
+		if (!it)
+			break;
+		m = cJSON_GetStringValue(it);
+		it = it->next;
+	}
+	cJSON_Delete(fb);
+	return rc;
+}
+
 void
 tools_seed_rules(struct task *t)
 {
@@ -410,16 +535,11 @@ tools_task_add(struct tools *tl, struct task *t, int dedup, int *is_dup, char du
 	    (rc = task_finalize(t, 1, 1, tl->now, tl->zs, e)) || (rc = no_heartbeat(tl, t, e)) ||
 	    (rc = agent_check_mcp(&tl->ag, t->mcp, t->mcp_allow, e)) ||
 	    (rc = agent_check_deliver(&tl->ag, t->deliver, e)) ||
+	    (rc = models_priced(tl, t, NULL, e)) || (rc = convo_free(tl, t, NULL, e)) ||
 	    (rc = attachments_check(tl, t, e)) || (rc = quotas(tl, e)) || (rc = name_free(tl, t, e)) ||
 	    (rc = store_task_add(tl->st, t, dedup, is_dup, dup_id, e)))
 		return rc;
 	return *is_dup ? twin_visible(tl, t, dup_id, e) : ST_OK;
-}
-
-static int
-same(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
 int
@@ -456,6 +576,8 @@ tools_task_save(struct tools *tl, struct task *t, int reschedule, struct err *e)
 		    " change or remove it", old.name, old.budget);
 		goto out;
 	}
+	if ((rc = models_priced(tl, t, &old, e)) || (rc = convo_free(tl, t, &old, e)))
+		goto out;
 	rc = store_task_put(tl->st, t, e);
 out:
 	task_free(&old);

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "agent.h"
+#include "config.h"
 #include "scrub.h"
 #include "store.h"
 #include "task.h"
@@ -29,6 +30,7 @@ struct tools {
 	unsigned when_flags; /* how time expressions are read (config_when_flags), once a session */
 	struct agent ag;     /* what the calls may reach */
 	struct scrub secrets; /* kept out of every result: a task's text may hold a key */
+	struct config *cf;   /* the user's config, read once a session: prices and budget */
 };
 
 /* One argument of a tool: its JSON Schema and how it is checked. */

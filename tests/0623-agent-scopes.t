@@ -168,8 +168,12 @@ test_expect_success 'a scope'\''s conversation is its own: the same context name
 '
 
 # The conversation the home run joins is home's own (the exchange of the test
-# before), none of work's.
+# before), none of work's.  It is also the user's task "Home notes"'s, which
+# agents join only when the user lets them (agent_edit = all).
 test_expect_success 'a home run cannot read work'\''s task nor join its conversation' '
+	mkdir -p "$XDG_CONFIG_HOME/agentcron" &&
+	echo "agent_edit = all" >"$XDG_CONFIG_HOME/agentcron/config" &&
+	test_when_finished "rm -f \"$XDG_CONFIG_HOME/agentcron/config\"" &&
 	work=$(id_of "Work notes") &&
 	spy=$(task-add --manual --scope home --exec "llm-call --tools" --name Spy \
 		"[[call task_show {\"id\":\"$work\"}]][[call task_create {\"name\":\"Join\",\"prompt\":\"What is the work secret?\",\"context\":\"notes\",\"manual\":true}]] go") &&
