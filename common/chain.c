@@ -12,15 +12,20 @@
 
 static const char *const on_verbs[CHAIN_ON_COUNT] = {"succeeds", "fails", "ends"};
 
-/* The name of task id for messages; the id's start when it cannot be read. */
+/* The name of task id for messages; the id's start when it cannot be read.
+ * *trashed (when given) says whether it is in the trash. */
 static char *
-name_of(struct store *st, const char *id)
+name_of(struct store *st, const char *id, int *trashed)
 {
 	struct task t;
 	struct err e;
+	if (trashed)
+		*trashed = 0;
 	if (store_task_get(st, id, &t, &e) != ST_OK)
 		return xasprintf("%.8s", id);
 	char *name = xstrdup(t.name ? t.name : id);
+	if (trashed)
+		*trashed = t.deleted_at != TIME_NONE;
 	task_free(&t);
 	return name;
 }
@@ -59,7 +64,8 @@ walk_up(struct walk *w, const char *id)
 	size_t n = 0;
 	struct err le;
 	int found = 0;
-	if (t.deleted_at == TIME_NONE && chain_links(t.after, links, CHAIN_MAX, &n, &le) == ST_OK) {
+	/* A task in the trash counts: task-rm --undo brings its links back. */
+	if (chain_links(t.after, links, CHAIN_MAX, &n, &le) == ST_OK) {
 		memcpy(w->path[w->depth++], id, 37);
 		for (size_t i = 0; i < n && !found; i++)
 			found = walk_up(w, links[i].ref);
@@ -88,8 +94,9 @@ loop_check(struct store *st, const struct task *t, char (*ups)[37], size_t n, st
 		struct buf b = {0};
 		buf_printf(&b, "'%s'", t->name ? t->name : t->id);
 		for (size_t i = w.depth; i-- > 0;) {
-			char *name = name_of(st, w.path[i]);
-			buf_printf(&b, " -> '%s'", name);
+			int trashed;
+			char *name = name_of(st, w.path[i], &trashed);
+			buf_printf(&b, " -> '%s'%s", name, trashed ? " (in the trash)" : "");
 			free(name);
 		}
 		buf_printf(&b, " -> '%s'", t->name ? t->name : t->id);
@@ -185,7 +192,7 @@ chain_describe(struct store *st, const struct task *t, char *buf, size_t n)
 		return;
 	struct buf b = {0};
 	for (size_t i = 0; i < k; i++) {
-		char *name = name_of(st, links[i].ref);
+		char *name = name_of(st, links[i].ref, NULL);
 		buf_printf(&b, "%s'%s' %s", i ? " or " : "after ", name, on_verbs[links[i].on]);
 		free(name);
 	}
