@@ -257,6 +257,14 @@ follow(const char *id, const char *after, int enabled, void *arg)
 			match |= links[i].on == CHAIN_ANY || (links[i].on == CHAIN_SUCCESS) == x->ok;
 	if (!match)
 		return 0;
+	/* A cancelled task (task-rm --cancel) fires no more, as a deleted one. */
+	struct task f;
+	if ((x->rc = store_task_get(x->st, id, &f, x->e)))
+		return 1;
+	int cancelled = f.status == STATUS_CANCELLED;
+	task_free(&f);
+	if (cancelled)
+		return 0;
 	struct run_input in;
 	run_input_init(&in);
 	if (uuid4(in.id) != 0) {
