@@ -222,7 +222,7 @@ chain_describe_task(struct store *st, const struct task *t, char *desc, size_t n
 static int
 retried(const struct task *t, struct zones *zs, const struct run *r)
 {
-	if (r->prev_status[0] || r->status == RUN_SUCCESS)
+	if (r->prev_status[0] || r->status == RUN_SUCCESS || r->status == RUN_BLOCKED)
 		return 0;
 	if (task_repeats(t))
 		return rules_is_retry(t, zs);
@@ -291,7 +291,9 @@ chain_fire(struct store *st, struct zones *zs, const struct task *t, const struc
 {
 	int ok = r->status == RUN_SUCCESS;
 	*queued = 0;
-	if (!ok && r->status != RUN_FAILED && r->status != RUN_TIMEOUT && r->status != RUN_INTERRUPTED)
+	/* Blocked (a person is needed) is told as a failure, never retried. */
+	if (!ok && r->status != RUN_FAILED && r->status != RUN_TIMEOUT &&
+	    r->status != RUN_INTERRUPTED && r->status != RUN_BLOCKED)
 		return ST_OK;
 	if (retried(t, zs, r))
 		return ST_OK;
