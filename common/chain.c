@@ -39,6 +39,7 @@ struct walk {
 	char (*path)[37];
 	size_t depth;
 	struct err *e;
+	struct err scratch;           /* what is not the caller's to hear */
 };
 
 /* 1: target reached (path[0..depth) leads to it), 0: not, -1: error. */
@@ -56,23 +57,26 @@ walk_up(struct walk *w, const char *id)
 		return -1;
 	}
 	memcpy(w->seen[w->nseen++], id, 37);
-	struct task t;
-	struct err ge;
-	if (store_task_get(w->st, id, &t, &ge) != ST_OK)
+	/* On the heap: CHAIN_DEPTH_MAX frames of them overflowed the stack. */
+	struct task *t = xcalloc(1, sizeof *t);
+	if (store_task_get(w->st, id, t, &w->scratch) != ST_OK) {
+		free(t);
 		return 0;
-	struct chain_link links[CHAIN_MAX];
+	}
+	struct chain_link *links = xcalloc(CHAIN_MAX, sizeof *links);
 	size_t n = 0;
-	struct err le;
 	int found = 0;
 	/* A task in the trash counts: task-rm --undo brings its links back. */
-	if (chain_links(t.after, links, CHAIN_MAX, &n, &le) == ST_OK) {
+	if (chain_links(t->after, links, CHAIN_MAX, &n, &w->scratch) == ST_OK) {
 		memcpy(w->path[w->depth++], id, 37);
 		for (size_t i = 0; i < n && !found; i++)
 			found = walk_up(w, links[i].ref);
 		if (!found)
 			w->depth--;
 	}
-	task_free(&t);
+	task_free(t);
+	free(t);
+	free(links);
 	return found;
 }
 
@@ -83,7 +87,8 @@ loop_check(struct store *st, const struct task *t, char (*ups)[37], size_t n, st
 {
 	if (!t->id[0])
 		return ST_OK; /* a new task: nothing follows it yet */
-	struct walk w = {st, t->id, xcalloc(CHAIN_DEPTH_MAX, 37), 0, xcalloc(CHAIN_DEPTH_MAX, 37), 0, e};
+	struct walk w = {.st = st, .target = t->id, .seen = xcalloc(CHAIN_DEPTH_MAX, 37),
+	    .path = xcalloc(CHAIN_DEPTH_MAX, 37), .e = e};
 	int found = 0;
 	for (size_t i = 0; i < n && !found; i++) {
 		w.depth = 0;
