@@ -12,15 +12,20 @@
 
 static const char *const on_verbs[CHAIN_ON_COUNT] = {"succeeds", "fails", "ends"};
 
-/* The name of task id for messages; the id's start when it cannot be read. */
+/* The name of task id for messages; the id's start when it cannot be read.
+ * *trashed (when given) says whether it is in the trash. */
 static char *
-name_of(struct store *st, const char *id)
+name_of(struct store *st, const char *id, int *trashed)
 {
 	struct task t;
 	struct err e;
+	if (trashed)
+		*trashed = 0;
 	if (store_task_get(st, id, &t, &e) != ST_OK)
 		return xasprintf("%.8s", id);
 	char *name = xstrdup(t.name ? t.name : id);
+	if (trashed)
+		*trashed = t.deleted_at != TIME_NONE;
 	task_free(&t);
 	return name;
 }
@@ -34,6 +39,7 @@ struct walk {
 	char (*path)[37];
 	size_t depth;
 	struct err *e;
+	struct err scratch;           /* what is not the caller's to hear */
 };
 
 /* 1: target reached (path[0..depth) leads to it), 0: not, -1: error. */
@@ -51,22 +57,26 @@ walk_up(struct walk *w, const char *id)
 		return -1;
 	}
 	memcpy(w->seen[w->nseen++], id, 37);
-	struct task t;
-	struct err ge;
-	if (store_task_get(w->st, id, &t, &ge) != ST_OK)
+	/* On the heap: CHAIN_DEPTH_MAX frames of them overflowed the stack. */
+	struct task *t = xcalloc(1, sizeof *t);
+	if (store_task_get(w->st, id, t, &w->scratch) != ST_OK) {
+		free(t);
 		return 0;
-	struct chain_link links[CHAIN_MAX];
+	}
+	struct chain_link *links = xcalloc(CHAIN_MAX, sizeof *links);
 	size_t n = 0;
-	struct err le;
 	int found = 0;
-	if (t.deleted_at == TIME_NONE && chain_links(t.after, links, CHAIN_MAX, &n, &le) == ST_OK) {
+	/* A task in the trash counts: task-rm --undo brings its links back. */
+	if (chain_links(t->after, links, CHAIN_MAX, &n, &w->scratch) == ST_OK) {
 		memcpy(w->path[w->depth++], id, 37);
 		for (size_t i = 0; i < n && !found; i++)
 			found = walk_up(w, links[i].ref);
 		if (!found)
 			w->depth--;
 	}
-	task_free(&t);
+	task_free(t);
+	free(t);
+	free(links);
 	return found;
 }
 
@@ -77,7 +87,8 @@ loop_check(struct store *st, const struct task *t, char (*ups)[37], size_t n, st
 {
 	if (!t->id[0])
 		return ST_OK; /* a new task: nothing follows it yet */
-	struct walk w = {st, t->id, xcalloc(CHAIN_DEPTH_MAX, 37), 0, xcalloc(CHAIN_DEPTH_MAX, 37), 0, e};
+	struct walk w = {.st = st, .target = t->id, .seen = xcalloc(CHAIN_DEPTH_MAX, 37),
+	    .path = xcalloc(CHAIN_DEPTH_MAX, 37), .e = e};
 	int found = 0;
 	for (size_t i = 0; i < n && !found; i++) {
 		w.depth = 0;
@@ -88,8 +99,9 @@ loop_check(struct store *st, const struct task *t, char (*ups)[37], size_t n, st
 		struct buf b = {0};
 		buf_printf(&b, "'%s'", t->name ? t->name : t->id);
 		for (size_t i = w.depth; i-- > 0;) {
-			char *name = name_of(st, w.path[i]);
-			buf_printf(&b, " -> '%s'", name);
+			int trashed;
+			char *name = name_of(st, w.path[i], &trashed);
+			buf_printf(&b, " -> '%s'%s", name, trashed ? " (in the trash)" : "");
 			free(name);
 		}
 		buf_printf(&b, " -> '%s'", t->name ? t->name : t->id);
@@ -185,7 +197,7 @@ chain_describe(struct store *st, const struct task *t, char *buf, size_t n)
 		return;
 	struct buf b = {0};
 	for (size_t i = 0; i < k; i++) {
-		char *name = name_of(st, links[i].ref);
+		char *name = name_of(st, links[i].ref, NULL);
 		buf_printf(&b, "%s'%s' %s", i ? " or " : "after ", name, on_verbs[links[i].on]);
 		free(name);
 	}
@@ -215,7 +227,7 @@ chain_describe_task(struct store *st, const struct task *t, char *desc, size_t n
 static int
 retried(const struct task *t, struct zones *zs, const struct run *r)
 {
-	if (r->prev_status[0] || r->status == RUN_SUCCESS)
+	if (r->prev_status[0] || r->status == RUN_SUCCESS || r->status == RUN_BLOCKED)
 		return 0;
 	if (task_repeats(t))
 		return rules_is_retry(t, zs);
@@ -250,6 +262,14 @@ follow(const char *id, const char *after, int enabled, void *arg)
 			match |= links[i].on == CHAIN_ANY || (links[i].on == CHAIN_SUCCESS) == x->ok;
 	if (!match)
 		return 0;
+	/* A cancelled task (task-rm --cancel) fires no more, as a deleted one. */
+	struct task f;
+	if ((x->rc = store_task_get(x->st, id, &f, x->e)))
+		return 1;
+	int cancelled = f.status == STATUS_CANCELLED;
+	task_free(&f);
+	if (cancelled)
+		return 0;
 	struct run_input in;
 	run_input_init(&in);
 	if (uuid4(in.id) != 0) {
@@ -276,7 +296,9 @@ chain_fire(struct store *st, struct zones *zs, const struct task *t, const struc
 {
 	int ok = r->status == RUN_SUCCESS;
 	*queued = 0;
-	if (!ok && r->status != RUN_FAILED && r->status != RUN_TIMEOUT && r->status != RUN_INTERRUPTED)
+	/* Blocked (a person is needed) is told as a failure, never retried. */
+	if (!ok && r->status != RUN_FAILED && r->status != RUN_TIMEOUT &&
+	    r->status != RUN_INTERRUPTED && r->status != RUN_BLOCKED)
 		return ST_OK;
 	if (retried(t, zs, r))
 		return ST_OK;

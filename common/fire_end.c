@@ -53,6 +53,8 @@ fire_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 	    (rc = chain_fire_given_up(x->f->st, x->f->zs, t, r->slot, x->now, &queued, e)))
 		return rc;
 	x->f->chained |= queued > 0;
+	/* More inputs wait behind the one this run took: this pass runs them. */
+	x->f->chained |= t->queued && (r->trigger == TRIGGER_AFTER || r->trigger == TRIGGER_EVENT);
 	if (j && !was_paused && t->paused)
 		set_str(&j->paused, t->paused);
 	if (j) {

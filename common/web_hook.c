@@ -158,6 +158,15 @@ web_hook(struct web *w, const struct web_req *rq, struct web_resp *rs)
 		web_error(rs, 400, 1, "%s", e.msg);
 		return;
 	}
+	/* One key, one rule, with a body or without: it is stored as text. */
+	const char *key = rq->event_key && *rq->event_key ? rq->event_key : NULL;
+	char *checked = NULL;
+	rc = key ? fire_event_key(key, &checked, &e) : ST_OK;
+	free(checked);
+	if (rc) {
+		web_error(rs, 400, 1, "%s", e.msg);
+		return;
+	}
 	int wait = rate(w, id);
 	if (wait) {
 		rs->retry_after = wait;
@@ -167,12 +176,8 @@ web_hook(struct web *w, const struct web_req *rq, struct web_resp *rs)
 	}
 	rc = now_get(&now, &e);
 	if (!rc && rq->nbody) {
-		if (rq->event_key && *rq->event_key && strlen(rq->event_key) > FIRE_EVENT_KEY_MAX)
-			rc = err_set(&e, ST_INVALID, "the event's key is over %d bytes", FIRE_EVENT_KEY_MAX);
-		char *payload = rc ? NULL : xstrndup(rq->body, rq->nbody);
-		if (!rc)
-			rc = fire_event_queue(w->st, id, payload, rq->event_key && *rq->event_key ?
-			    rq->event_key : NULL, now, &dup, run_id, &e);
+		char *payload = xstrndup(rq->body, rq->nbody);
+		rc = fire_event_queue(w->st, id, payload, key, now, &dup, run_id, &e);
 		free(payload);
 		if (rc) {
 			web_error(rs, rc == ST_INVALID ? 400 : rc == ST_NOTFOUND ? 404 : 503, 1, "%s", e.msg);
@@ -188,12 +193,8 @@ web_hook(struct web *w, const struct web_req *rq, struct web_resp *rs)
 		hex_encode(digest, 32, body_hash);
 	if (!rc)
 		rc = store_begin(w->st, &e);
-	if (!rc && rq->event_key && *rq->event_key) {
-		if (strlen(rq->event_key) > 200)
-			rc = err_set(&e, ST_INVALID, "the event's key is over 200 bytes");
-		else
-			rc = store_hook_event(w->st, id, rq->event_key, body_hash, now, &dup, &e);
-	}
+	if (!rc && key)
+		rc = store_hook_event(w->st, id, key, body_hash, now, &dup, &e);
 	if (!rc && !dup)
 		rc = store_task_queue(w->st, id, now, &e);
 	if (!rc)
