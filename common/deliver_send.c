@@ -228,8 +228,10 @@ send_parts(struct http *h, const struct config *c, const struct deliver_msg *m, 
 {
 	char *text = message_text(m), **parts;
 	size_t n;
+	/* Slack's limit holds for the text as escaped. */
 	deliver_split(text, kind == DK_TELEGRAM ? TELEGRAM_LIMIT : kind == DK_SLACK ? SLACK_LIMIT :
-	    NTFY_LIMIT, kind == DK_NTFY, &parts, &n);
+	    NTFY_LIMIT, kind == DK_NTFY ? DELIVER_UNITS_BYTES : kind == DK_SLACK ?
+	    DELIVER_UNITS_SLACK : DELIVER_UNITS_CHARS, &parts, &n);
 	free(text);
 	int failed = strcmp(m->status, "success") != 0;
 	o->parts_done = m->parts_done;
