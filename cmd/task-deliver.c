@@ -232,9 +232,11 @@ attempt(struct pass *p, struct receipt *r, struct err *e)
 		if (!json)
 			json = xstrdup("{}");
 		text = deliver_text_of(&run, diff);
+		struct deliver_lease l = {p->st, p->cf, p->owner, r->id};
 		struct deliver_msg m = {.id = r->id, .target = resolved, .task_id = r->task_id,
 			.task_name = name, .run_id = r->run_id, .status = run_status_name(run.status),
-			.text = text, .json = json, .now = p->now, .parts_done = r->parts_done};
+			.text = text, .json = json, .now = p->now, .parts_done = r->parts_done,
+			.on_part = deliver_part_taken, .arg = &l};
 		deliver_send(p->h, p->cf, &m, &o);
 		free(diff);
 	}

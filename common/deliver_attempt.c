@@ -24,6 +24,24 @@ deliver_lease_secs(const struct config *cf)
 	return 10 * t + 60;
 }
 
+int
+deliver_part_taken(void *arg, int parts_done, char *why, size_t n)
+{
+	struct deliver_lease *l = arg;
+	struct err e;
+	int64_t now;
+	int ours = 0;
+	int rc = store_now(l->st, &now, &e);
+	if (!rc)
+		rc = store_receipt_progress(l->st, l->id, l->owner, parts_done,
+		    now + deliver_lease_secs(l->cf), &ours, &e);
+	if (rc)
+		snprintf(why, n, "after part %d: %s", parts_done, e.msg);
+	else if (!ours)
+		snprintf(why, n, "its lease ran out after part %d; another pass sends the rest", parts_done);
+	return rc || !ours;
+}
+
 char *
 deliver_text_of(const struct run *run, const char *diff)
 {

@@ -281,6 +281,11 @@ send_parts(struct http *h, const struct config *c, const struct deliver_msg *m, 
 			return;
 		}
 		o->parts_done = (int)i + 1;
+		if (i + 1 < n && m->on_part && m->on_part(m->arg, o->parts_done, o->error,
+		    sizeof o->error)) {
+			deliver_parts_free(parts, n);
+			return;
+		}
 	}
 	if (n > 1) {
 		char last[sizeof o->answer];

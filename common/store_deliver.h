@@ -64,6 +64,12 @@ int store_receipt_claim(struct store *st, const char *id, const char *owner, int
  * r) and release the lease, if owner still holds it: *ours says if so. */
 int store_receipt_finish(struct store *st, const struct receipt *r, const char *owner, int *ours,
     struct err *e);
+/* The receiver has parts_done parts of receipt id's message, and owner
+ * goes on sending until lease_until (a lease is never shortened), if
+ * owner still holds it: *ours says if so.  A sender killed between parts
+ * leaves on record those it sent. */
+int store_receipt_progress(struct store *st, const char *id, const char *owner, int parts_done,
+    int64_t lease_until, int *ours, struct err *e);
 /* Receipts made at or after since (INT64_MIN: all kept) by kind and
  * status: fn(kind, status, n). */
 int store_receipt_counts(struct store *st, int64_t since, void (*fn)(const char *kind,
@@ -83,6 +89,8 @@ struct deliver_ops {
 	    int64_t lease_until, int *got, struct err *e);
 	int (*finish)(struct store *st, const struct receipt *r, const char *owner, int *ours,
 	    struct err *e);
+	int (*progress)(struct store *st, const char *id, const char *owner, int parts_done,
+	    int64_t lease_until, int *ours, struct err *e);
 	int (*counts)(struct store *st, int64_t since, void (*fn)(const char *kind,
 	    const char *status, long long n, void *arg), void *arg, struct err *e);
 	int (*work)(struct store *st, int64_t now, int *due, int *targets, struct err *e);

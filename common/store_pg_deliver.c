@@ -136,6 +136,24 @@ pgd_finish(struct store *st, const struct receipt *r, const char *owner, int *ou
 }
 
 static int
+pgd_progress(struct store *st, const char *id, const char *owner, int parts_done,
+    int64_t lease_until, int *ours, struct err *e)
+{
+	static const char q[] = "UPDATE receipts SET parts_done = $3,"
+	    " lease_until = GREATEST(lease_until, $4) WHERE id = $1 AND lease_owner = $2";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, id);
+	pq_text(&p, owner);
+	pq_int(&p, parts_done);
+	pq_int(&p, lease_until);
+	long n = 0;
+	int rc = pq_do(st, q, &p, &n, "recording a part delivered", e);
+	if (!rc)
+		*ours = n > 0;
+	return rc;
+}
+
+static int
 pgd_counts(struct store *st, int64_t since, void (*fn)(const char *kind, const char *status,
     long long n, void *arg), void *arg, struct err *e)
 {
@@ -182,5 +200,5 @@ pgd_work(struct store *st, int64_t now, int *due, int *targets, struct err *e)
 
 const struct deliver_ops pg_deliver_ops = {
 	.add = pgd_add, .list = pgd_list, .due = pgd_due, .claim = pgd_claim, .finish = pgd_finish,
-	.counts = pgd_counts, .work = pgd_work,
+	.progress = pgd_progress, .counts = pgd_counts, .work = pgd_work,
 };

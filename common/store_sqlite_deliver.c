@@ -137,6 +137,25 @@ sqd_finish(struct store *st, const struct receipt *r, const char *owner, int *ou
 }
 
 static int
+sqd_progress(struct store *st, const char *id, const char *owner, int parts_done,
+    int64_t lease_until, int *ours, struct err *e)
+{
+	static const char q[] = "UPDATE receipts SET parts_done = ?3,"
+	    " lease_until = max(lease_until, ?4) WHERE id = ?1 AND lease_owner = ?2";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, id);
+	sq_text(s, 2, owner);
+	sqlite3_bind_int(s, 3, parts_done);
+	sqlite3_bind_int64(s, 4, lease_until);
+	int rc = sq_done(st, s, e, "recording a part delivered");
+	if (!rc)
+		*ours = sqlite3_changes(sq_db(st)) > 0;
+	return rc;
+}
+
+static int
 sqd_counts(struct store *st, int64_t since, void (*fn)(const char *kind, const char *status,
     long long n, void *arg), void *arg, struct err *e)
 {
@@ -175,5 +194,5 @@ sqd_work(struct store *st, int64_t now, int *due, int *targets, struct err *e)
 
 const struct deliver_ops sq_deliver_ops = {
 	.add = sqd_add, .list = sqd_list, .due = sqd_due, .claim = sqd_claim, .finish = sqd_finish,
-	.counts = sqd_counts, .work = sqd_work,
+	.progress = sqd_progress, .counts = sqd_counts, .work = sqd_work,
 };
