@@ -441,6 +441,9 @@ task_deliver(int argc, char **argv)
 	}
 	if (!rc)
 		rc = config_load(&p.cf, &e);
+	unsigned mask;
+	if (!rc && deliver_on_parse(config_get(p.cf, "deliver_on"), &mask, &e))
+		rc = err_set(&e, ST_ERR, "config: deliver_on: %s", e.msg);
 	if (!rc)
 		rc = owner_self(&self, &e);
 	if (!rc) {
