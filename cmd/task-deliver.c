@@ -29,10 +29,7 @@
 
 static const char *prog = "task-deliver";
 
-#define CURSOR_KEY "deliver_cursor"  /* the latest run end a pass has looked at */
-#define CURSOR_LAG 300               /* runs ending this long before it are looked at again */
-#define FIRST_LOOK 3600              /* how far back the first pass looks */
-#define RUN_SPAN 86400               /* a run that ends may have started this long before */
+#define CURSOR_LAG 300  /* runs ending this long before the cursor are looked at again */
 
 struct pass {
 	struct store *st;
@@ -151,17 +148,17 @@ static int
 make_receipts(struct pass *p, struct err *e)
 {
 	char *v = NULL;
-	int rc = store_setting_get(p->st, CURSOR_KEY, &v, e);
+	int rc = store_setting_get(p->st, DELIVER_CURSOR, &v, e);
 	if (rc)
 		return rc;
-	int64_t cursor = p->now - FIRST_LOOK;
+	int64_t cursor = p->now - DELIVER_FIRST_LOOK;
 	if (v)
 		cursor = strtoll(v, NULL, 10);
 	free(v);
 	struct ended en = {.since = cursor - CURSOR_LAG, .newest = cursor};
 	struct run_filter f;
 	run_filter_init(&f);
-	f.since = en.since - RUN_SPAN;
+	f.since = en.since - DELIVER_RUN_SPAN;
 	rc = store_run_list(p->st, &f, collect_ended, &en, e);
 	/* Oldest first: receipts in the order the runs ended. */
 	for (size_t i = en.n; !rc && i-- > 0;)
@@ -170,7 +167,7 @@ make_receipts(struct pass *p, struct err *e)
 	if (!rc && (en.newest != cursor || !v)) {
 		char buf[32];
 		snprintf(buf, sizeof buf, "%lld", (long long)en.newest);
-		rc = store_setting_set(p->st, CURSOR_KEY, buf, e);
+		rc = store_setting_set(p->st, DELIVER_CURSOR, buf, e);
 	}
 	return rc;
 }

@@ -84,9 +84,11 @@ store_receipt_progress(struct store *st, const char *id, const char *owner, int 
 }
 
 int
-store_deliver_work(struct store *st, int64_t now, int *due, int *targets, struct err *e)
+store_deliver_work(struct store *st, int64_t now, int any, int *due, int *targets, int *fresh,
+    struct err *e)
 {
-	return st->ops->deliver->work(st, now, due, targets, e);
+	*due = *targets = *fresh = 0;
+	return st->ops->deliver->work(st, now, any, due, targets, fresh, e);
 }
 
 int

@@ -75,9 +75,20 @@ int store_receipt_progress(struct store *st, const char *id, const char *owner, 
 int store_receipt_counts(struct store *st, int64_t since, void (*fn)(const char *kind,
     const char *status, long long n, void *arg), void *arg, struct err *e);
 
+/* What a delivery pass reads and leaves: the setting of the latest run
+ * end it has looked at; without one it looks this far back. */
+#define DELIVER_CURSOR "deliver_cursor"
+#define DELIVER_FIRST_LOOK 3600
+#define DELIVER_RUN_SPAN 86400   /* a run that ends may have started this long before */
+
 /* Whether a delivery pass has work: *due, a pending receipt due at now;
- * *targets, a task (not in the trash) with targets of its own. */
-int store_deliver_work(struct store *st, int64_t now, int *due, int *targets, struct err *e);
+ * *targets, a task (not in the trash) with targets of its own; *fresh
+ * (looked for only when neither due nor targets and any say there is
+ * nothing), a run that ended after the last pass looked, of a task with
+ * targets, or of any task when any (the config has default targets):
+ * one that no pass of task-tick ended (task-run in the foreground). */
+int store_deliver_work(struct store *st, int64_t now, int any, int *due, int *targets, int *fresh,
+    struct err *e);
 
 /* What a backend provides (store_sqlite_deliver.c, store_pg_deliver.c). */
 struct deliver_ops {
@@ -93,7 +104,8 @@ struct deliver_ops {
 	    int64_t lease_until, int *ours, struct err *e);
 	int (*counts)(struct store *st, int64_t since, void (*fn)(const char *kind,
 	    const char *status, long long n, void *arg), void *arg, struct err *e);
-	int (*work)(struct store *st, int64_t now, int *due, int *targets, struct err *e);
+	int (*work)(struct store *st, int64_t now, int any, int *due, int *targets, int *fresh,
+	    struct err *e);
 };
 extern const struct deliver_ops sq_deliver_ops, pg_deliver_ops;
 
