@@ -1,8 +1,9 @@
 #!/bin/sh
 # What a receiver says back is kept and printed as text: its bytes that
 # are not UTF-8 as U+FFFD, its control characters (a terminal's escape
-# sequences) as '?' or a blank, a cut between characters.  PostgreSQL
-# refuses a text that is not UTF-8, and must not be handed one.
+# sequences) as '?' or a blank, a cut between characters.  A redirect is
+# the receiver's word too: not followed (the answer would go where the
+# target does not say), failed for good.
 . "$AC_TOP/tests/lib.sh"
 PY=/usr/bin/python3
 [ -x $PY ] || PY=python3
@@ -20,8 +21,11 @@ class H(BaseHTTPRequestHandler):
         pass
     def do_POST(self):
         self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        open("requests", "a").write(self.path + "\n")
         b = BODY.get(self.path, b"")
-        self.send_response(500)
+        self.send_response(301 if self.path == "/moved" else 500)
+        if self.path == "/moved":
+            self.send_header("Location", "/elsewhere")
         self.send_header("Content-Length", str(len(b)))
         self.end_headers()
         self.wfile.write(b)
@@ -58,6 +62,19 @@ for l in open(sys.argv[1], \"rb\"):
 		printf "webhook pending 2 HTTP 500: erreur: caf\357\277\275 ?[31mferm\357\277\275?[0m? pour l\047instant\n"
 	} >expect &&
 	test_cmp expect actual
+'
+
+test_expect_success 'a redirect (301): not followed, failed at once, not tried again' '
+	rm -f requests &&
+	TASK_NOW=2026-11-23T06:30:00Z task-add --manual --exec "$PWD/job" --name moved \
+		--deliver webhook:http://127.0.0.1:$P/moved x >id &&
+	TASK_NOW=2026-11-23T08:00:00Z task-run "$(cat id)" >/dev/null &&
+	TASK_NOW=2026-11-23T08:01:00Z task-deliver >/dev/null &&
+	TASK_NOW=2026-11-23T09:01:00Z task-deliver >/dev/null &&
+	store_sql "SELECT status, attempts, error FROM receipts WHERE task_id = '"'"'$(cat id)'"'"'" >actual &&
+	echo "failed|1|HTTP 301" >expect && test_cmp expect actual &&
+	grep -v -e "^/cut$" -e "^/latin$" requests >actual &&
+	echo /moved >expect && test_cmp expect actual
 '
 
 test_done
