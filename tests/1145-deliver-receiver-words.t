@@ -3,7 +3,8 @@
 # are not UTF-8 as U+FFFD, its control characters (a terminal's escape
 # sequences) as '?' or a blank, a cut between characters.  A redirect is
 # the receiver's word too: not followed (the answer would go where the
-# target does not say), failed for good.
+# target does not say), failed for good.  So is one whose Retry-After
+# asks for a wait past the 24 hours a delivery is tried for, saying so.
 . "$AC_TOP/tests/lib.sh"
 PY=/usr/bin/python3
 [ -x $PY ] || PY=python3
@@ -23,9 +24,11 @@ class H(BaseHTTPRequestHandler):
         self.rfile.read(int(self.headers.get("Content-Length", "0")))
         open("requests", "a").write(self.path + "\n")
         b = BODY.get(self.path, b"")
-        self.send_response(301 if self.path == "/moved" else 500)
+        self.send_response(301 if self.path == "/moved" else 503 if self.path == "/later" else 500)
         if self.path == "/moved":
             self.send_header("Location", "/elsewhere")
+        if self.path == "/later":
+            self.send_header("Retry-After", "200000")
         self.send_header("Content-Length", str(len(b)))
         self.end_headers()
         self.wfile.write(b)
@@ -75,6 +78,16 @@ test_expect_success 'a redirect (301): not followed, failed at once, not tried a
 	echo "failed|1|HTTP 301" >expect && test_cmp expect actual &&
 	grep -v -e "^/cut$" -e "^/latin$" requests >actual &&
 	echo /moved >expect && test_cmp expect actual
+'
+
+test_expect_success 'a Retry-After past the 24 hours of tries: failed at once, and why' '
+	TASK_NOW=2026-11-23T06:30:00Z task-add --manual --exec "$PWD/job" --name later \
+		--deliver webhook:http://127.0.0.1:$P/later x >id &&
+	TASK_NOW=2026-11-23T08:00:00Z task-run "$(cat id)" >/dev/null &&
+	TASK_NOW=2026-11-23T08:01:00Z task-deliver >/dev/null &&
+	store_sql "SELECT status, attempts, error FROM receipts WHERE task_id = '"'"'$(cat id)'"'"'" >actual &&
+	echo "failed|1|gave up after 1 attempt: the receiver asked to wait 200000 s (Retry-After), past the 24 hours a delivery is tried for: HTTP 503" >expect &&
+	test_cmp expect actual
 '
 
 test_done
