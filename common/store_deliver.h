@@ -80,6 +80,11 @@ int store_receipt_counts(struct store *st, int64_t since, void (*fn)(const char 
 #define DELIVER_CURSOR "deliver_cursor"
 #define DELIVER_FIRST_LOOK 3600
 #define DELIVER_RUN_SPAN 86400   /* a run that ends may have started this long before */
+/* store_deliver_work looks for runs that no pass ended (task-run in the
+ * foreground) among those started this long before the cursor: a span
+ * an idle pass reads cheaply in a busy store.  A longer one waits for a
+ * pass that ends a run, whose delivery pass looks a whole RUN_SPAN back. */
+#define DELIVER_FRESH_SPAN 3600
 
 /* Whether a delivery pass has work: *due, a pending receipt due at now;
  * *targets, a task (not in the trash) with targets of its own; *fresh

@@ -182,7 +182,7 @@ pgd_fresh(struct store *st, int64_t now, int any, int *fresh, struct err *e)
 	struct pq_params p = {.n = 0};
 	pq_int(&p, now);
 	pq_int(&p, any != 0);
-	pq_int(&p, DELIVER_RUN_SPAN);
+	pq_int(&p, DELIVER_FRESH_SPAN);
 	pq_int(&p, DELIVER_FIRST_LOOK);
 	long long v[1];
 	int rc = pq_ints(st, q, &p, v, 1, "looking for runs to deliver", e);

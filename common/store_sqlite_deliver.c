@@ -171,8 +171,8 @@ sqd_counts(struct store *st, int64_t since, void (*fn)(const char *kind, const c
 	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "counting receipts");
 }
 
-/* A run ended after the cursor, read through runs_started: it started at
- * most a run's span before. */
+/* A run ended after the cursor, read through runs_started
+ * (DELIVER_FRESH_SPAN). */
 static int
 sqd_fresh(struct store *st, int64_t now, int any, int *fresh, struct err *e)
 {
@@ -185,7 +185,7 @@ sqd_fresh(struct store *st, int64_t now, int any, int *fresh, struct err *e)
 		return ST_ERR;
 	sqlite3_bind_int64(s, 1, now);
 	sqlite3_bind_int(s, 2, any != 0);
-	sqlite3_bind_int64(s, 3, DELIVER_RUN_SPAN);
+	sqlite3_bind_int64(s, 3, DELIVER_FRESH_SPAN);
 	sqlite3_bind_int64(s, 4, DELIVER_FIRST_LOOK);
 	int rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
