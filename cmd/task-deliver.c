@@ -71,7 +71,11 @@ wanted(struct pass *p, const struct task *t, const struct run *r, struct err *e)
 	if (deliver_on_parse(on, &mask, e))
 		return -1;
 	struct deliver_history h = {0};
-	if (r->status == RUN_SUCCESS && deliver_history_get(p->st, r, &h, e)) {
+	/* The runs before it matter only to recovery and change: not read
+	 * (with their answers) when every success goes. */
+	unsigned before = (1u << EV_RECOVERY) | (1u << EV_CHANGE);
+	if (r->status == RUN_SUCCESS && (mask & before) && !(mask & (1u << EV_SUCCESS)) &&
+	    deliver_history_get(p->st, r, &h, e)) {
 		deliver_history_free(&h);
 		return -1;
 	}
