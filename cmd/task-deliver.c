@@ -29,10 +29,7 @@
 
 static const char *prog = "task-deliver";
 
-#define CURSOR_KEY "deliver_cursor"  /* the latest run end a pass has looked at */
-#define CURSOR_LAG 300               /* runs ending this long before it are looked at again */
-#define FIRST_LOOK 3600              /* how far back the first pass looks */
-#define RUN_SPAN 86400               /* a run that ends may have started this long before */
+#define CURSOR_LAG 300  /* runs ending this long before the cursor are looked at again */
 
 struct pass {
 	struct store *st;
@@ -74,7 +71,11 @@ wanted(struct pass *p, const struct task *t, const struct run *r, struct err *e)
 	if (deliver_on_parse(on, &mask, e))
 		return -1;
 	struct deliver_history h = {0};
-	if (r->status == RUN_SUCCESS && deliver_history_get(p->st, r, &h, e)) {
+	/* The runs before it matter only to recovery and change: not read
+	 * (with their answers) when every success goes. */
+	unsigned before = (1u << EV_RECOVERY) | (1u << EV_CHANGE);
+	if (r->status == RUN_SUCCESS && (mask & before) && !(mask & (1u << EV_SUCCESS)) &&
+	    deliver_history_get(p->st, r, &h, e)) {
 		deliver_history_free(&h);
 		return -1;
 	}
@@ -151,17 +152,17 @@ static int
 make_receipts(struct pass *p, struct err *e)
 {
 	char *v = NULL;
-	int rc = store_setting_get(p->st, CURSOR_KEY, &v, e);
+	int rc = store_setting_get(p->st, DELIVER_CURSOR, &v, e);
 	if (rc)
 		return rc;
-	int64_t cursor = p->now - FIRST_LOOK;
+	int64_t cursor = p->now - DELIVER_FIRST_LOOK;
 	if (v)
 		cursor = strtoll(v, NULL, 10);
 	free(v);
 	struct ended en = {.since = cursor - CURSOR_LAG, .newest = cursor};
 	struct run_filter f;
 	run_filter_init(&f);
-	f.since = en.since - RUN_SPAN;
+	f.since = en.since - DELIVER_RUN_SPAN;
 	rc = store_run_list(p->st, &f, collect_ended, &en, e);
 	/* Oldest first: receipts in the order the runs ended. */
 	for (size_t i = en.n; !rc && i-- > 0;)
@@ -170,7 +171,7 @@ make_receipts(struct pass *p, struct err *e)
 	if (!rc && (en.newest != cursor || !v)) {
 		char buf[32];
 		snprintf(buf, sizeof buf, "%lld", (long long)en.newest);
-		rc = store_setting_set(p->st, CURSOR_KEY, buf, e);
+		rc = store_setting_set(p->st, DELIVER_CURSOR, buf, e);
 	}
 	return rc;
 }
@@ -232,9 +233,11 @@ attempt(struct pass *p, struct receipt *r, struct err *e)
 		if (!json)
 			json = xstrdup("{}");
 		text = deliver_text_of(&run, diff);
+		struct deliver_lease l = {p->st, p->cf, p->owner, r->id};
 		struct deliver_msg m = {.id = r->id, .target = resolved, .task_id = r->task_id,
 			.task_name = name, .run_id = r->run_id, .status = run_status_name(run.status),
-			.text = text, .json = json, .now = p->now, .parts_done = r->parts_done};
+			.text = text, .json = json, .now = p->now, .parts_done = r->parts_done,
+			.on_part = deliver_part_taken, .arg = &l};
 		deliver_send(p->h, p->cf, &m, &o);
 		free(diff);
 	}
@@ -439,6 +442,9 @@ task_deliver(int argc, char **argv)
 	}
 	if (!rc)
 		rc = config_load(&p.cf, &e);
+	unsigned mask;
+	if (!rc && deliver_on_parse(config_get(p.cf, "deliver_on"), &mask, &e))
+		rc = err_set(&e, ST_ERR, "config: deliver_on: %s", e.msg);
 	if (!rc)
 		rc = owner_self(&self, &e);
 	if (!rc) {

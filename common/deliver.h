@@ -53,13 +53,16 @@ int deliver_on_parse(const char *list, unsigned *mask, struct err *e);
 int deliver_wants(unsigned mask, const struct run *r, const struct run *prev,
     const char *prev_success);
 /* deliver_text.c */
-/* text in parts of at most limit characters (a character past U+FFFF
- * counts two, as UTF-16 counts it), cut after a blank line where one
+/* What deliver_split's limit counts: characters (one past U+FFFF counts
+ * two, as UTF-16 counts it), bytes, or characters as Slack's escaping
+ * sends them (& five, < and > four). */
+enum { DELIVER_UNITS_CHARS, DELIVER_UNITS_BYTES, DELIVER_UNITS_SLACK };
+/* text in parts of at most limit units, cut after a blank line where one
  * falls in the part's last half, else after a newline, else after a
- * blank, else between characters (in_bytes: limit counts bytes); the parts joined are text again.  With
+ * blank, else between characters; the parts joined are text again.  With
  * more than one part each begins "[i/n]\n", counted in the limit.
  * *parts: *n malloc'd strings in a malloc'd vector. */
-void deliver_split(const char *text, size_t limit, int in_bytes, char ***parts, size_t *n);
+void deliver_split(const char *text, size_t limit, int units, char ***parts, size_t *n);
 void deliver_parts_free(char **parts, size_t n);
 /* Slack's escaping of text: & < > as entities. */
 char *deliver_slack_escape(const char *text);

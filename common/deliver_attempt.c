@@ -24,6 +24,24 @@ deliver_lease_secs(const struct config *cf)
 	return 10 * t + 60;
 }
 
+int
+deliver_part_taken(void *arg, int parts_done, char *why, size_t n)
+{
+	struct deliver_lease *l = arg;
+	struct err e;
+	int64_t now;
+	int ours = 0;
+	int rc = store_now(l->st, &now, &e);
+	if (!rc)
+		rc = store_receipt_progress(l->st, l->id, l->owner, parts_done,
+		    now + deliver_lease_secs(l->cf), &ours, &e);
+	if (rc)
+		snprintf(why, n, "after part %d: %s", parts_done, e.msg);
+	else if (!ours)
+		snprintf(why, n, "its lease ran out after part %d; another pass sends the rest", parts_done);
+	return rc || !ours;
+}
+
 char *
 deliver_text_of(const struct run *run, const char *diff)
 {
@@ -55,7 +73,7 @@ deliver_settle(struct receipt *r, const struct deliver_outcome *o, int64_t now)
 		r->next_at = TIME_NONE;
 	} else {
 		int n = (int)(sizeof backoff / sizeof backoff[0]);
-		int64_t wait = backoff[r->attempts - 1 < n ? r->attempts - 1 : n - 1];
+		int64_t usual = backoff[r->attempts - 1 < n ? r->attempts - 1 : n - 1], wait = usual;
 		if (o->retry_after >= 0)
 			wait = o->retry_after > 0 ? o->retry_after : 1;
 		r->next_at = now + wait;
@@ -64,8 +82,16 @@ deliver_settle(struct receipt *r, const struct deliver_outcome *o, int64_t now)
 			r->status = RECEIPT_FAILED;
 			r->next_at = TIME_NONE;
 			char why[ERR_MAX];
-			snprintf(why, sizeof why, "gave up after %d attempts in 24 hours: %.400s", r->attempts,
-			    o->error);
+			const char *s = r->attempts == 1 ? "" : "s";
+			/* A wait the receiver asked for, not the backoff, may be what
+			 * ends it: then that is why. */
+			if (o->retry_after >= 0 && now + usual <= r->created_at + DELIVER_GIVE_UP)
+				snprintf(why, sizeof why, "gave up after %d attempt%s: the receiver asked to wait"
+				    " %lld s (Retry-After), past the 24 hours a delivery is tried for: %.300s",
+				    r->attempts, s, (long long)o->retry_after, o->error);
+			else
+				snprintf(why, sizeof why, "gave up after %d attempt%s in 24 hours: %.400s",
+				    r->attempts, s, o->error);
 			set_str(&r->error, why);
 		}
 	}

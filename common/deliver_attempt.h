@@ -4,9 +4,11 @@
 #ifndef AC_DELIVER_ATTEMPT_H
 #define AC_DELIVER_ATTEMPT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct config;
+struct store;
 struct deliver_outcome;
 struct receipt;
 struct run;
@@ -16,6 +18,18 @@ struct run;
 /* Seconds a claimed receipt stays the claimer's: room for a message in
  * several parts, each within deliver_timeout. */
 int64_t deliver_lease_secs(const struct config *cf);
+/* A receipt's lease, as a pass holds it while it sends. */
+struct deliver_lease {
+	struct store *st;
+	const struct config *cf;
+	const char *owner, *id;
+};
+/* deliver_msg's on_part (deliver_send.h), arg a struct deliver_lease: a
+ * part the receiver took goes on record at once and the lease is renewed
+ * from the clock of now, so a sender killed between parts leaves only
+ * the rest to send, and a long message keeps its lease.  Non-zero, with
+ * why, when the lease is lost or the store cannot be used. */
+int deliver_part_taken(void *arg, int parts_done, char *why, size_t n);
 /* What a message says of run: its answer (with diff, what changed since
  * the answer before, when given), or a failure's error and output;
  * malloc'd. */

@@ -90,12 +90,15 @@ deliver_kick_start(struct deliver_kick *k, struct store *st, const struct config
 	*started = 0;
 	if (k->pid > 0)
 		return ST_OK;
-	int due = 0, targets = 0;
+	int due = 0, targets = 0, fresh = 0;
 	const char *dflt = cf ? config_get(cf, "deliver") : NULL;
-	int rc = store_deliver_work(st, now, &due, &targets, e);
+	int any = dflt && !str_empty(dflt);
+	int rc = store_deliver_work(st, now, any, &due, &targets, &fresh, e);
 	if (rc)
 		return rc;
-	if (!due && !(ended && (targets || (dflt && !str_empty(dflt)))))
+	/* fresh: a run no pass ended (task-run in the foreground) waits for
+	 * no other run to end. */
+	if (!due && !fresh && !(ended && (targets || any)))
 		return ST_OK;
 	char *argv[] = {"task-deliver", NULL};
 	struct exec_proc p;

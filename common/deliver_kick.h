@@ -1,6 +1,7 @@
 /* deliver_kick.h: how task-tick hands delivery to task-deliver, which
  * links libcurl where task-tick does not: after a pass that ended runs,
- * when a task or the config has targets, or whenever a receipt is due,
+ * when a task or the config has targets, when a run ended that no pass
+ * looked at (task-run in the foreground), or whenever a receipt is due,
  * task-deliver is started without a shell and supervised beside the
  * runs, never two at once and bounded in time, so a slow receiver never
  * holds up firing: a watcher polls the descriptors deliver_kick_fds gives
@@ -24,8 +25,9 @@ struct deliver_kick;
 struct deliver_kick *deliver_kick_new(const char *dir);
 void deliver_kick_free(struct deliver_kick *k);  /* SIGKILLs and reaps one still running */
 int deliver_kick_running(const struct deliver_kick *k);
-/* Start task-deliver when there is work (ended: runs ended since the
- * last start) and none runs: *started says whether it was. */
+/* Start task-deliver when there is work (ended: runs this program ended
+ * since the last start; store_deliver_work says of the rest) and none
+ * runs: *started says whether it was. */
 int deliver_kick_start(struct deliver_kick *k, struct store *st, const struct config *cf,
     int ended, int64_t now, int *started, struct err *e);
 /* The descriptors that wake a poll when the running one writes or ends

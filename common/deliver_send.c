@@ -20,6 +20,7 @@
 #include "exec.h"
 #include "hmac.h"
 #include "http.h"
+#include "utf8.h"
 
 #define TELEGRAM_LIMIT 4096
 #define SLACK_LIMIT 39000
@@ -49,6 +50,15 @@ retry_after_secs(const char *v, int64_t now)
 	if (t == (time_t)-1 || !strpbrk(v, " ,"))
 		return -1;
 	return (int64_t)t > now ? (int64_t)t - now : 0;
+}
+
+/* The first line of what a receiver said, as text to keep and print:
+ * whole UTF-8 characters, U+FFFD for other bytes, no control character
+ * (a terminal's escape sequence from afar), "..." when cut. */
+static void
+said_of(char *buf, size_t n, const char *s)
+{
+	utf8_quote(buf, n, s ? s : "", strcspn(s ? s : "", "\r\n"));
 }
 
 static void
@@ -129,8 +139,7 @@ post(struct http *h, const struct config *c, int64_t now, const char *url,
 			o->permanent = 1;
 		const cJSON *d = cJSON_GetObjectItem(j, "description");
 		char said[200];
-		snprintf(said, sizeof said, "%s", cJSON_IsString(d) ? d->valuestring : r.body.data);
-		said[strcspn(said, "\r\n")] = 0;
+		said_of(said, sizeof said, cJSON_IsString(d) ? d->valuestring : r.body.data);
 		snprintf(o->error, sizeof o->error, "HTTP %ld%s%s", st, said[0] ? ": " : "", said);
 	}
 	cJSON_Delete(j);
@@ -219,8 +228,10 @@ send_parts(struct http *h, const struct config *c, const struct deliver_msg *m, 
 {
 	char *text = message_text(m), **parts;
 	size_t n;
+	/* Slack's limit holds for the text as escaped. */
 	deliver_split(text, kind == DK_TELEGRAM ? TELEGRAM_LIMIT : kind == DK_SLACK ? SLACK_LIMIT :
-	    NTFY_LIMIT, kind == DK_NTFY, &parts, &n);
+	    NTFY_LIMIT, kind == DK_NTFY ? DELIVER_UNITS_BYTES : kind == DK_SLACK ?
+	    DELIVER_UNITS_SLACK : DELIVER_UNITS_CHARS, &parts, &n);
 	free(text);
 	int failed = strcmp(m->status, "success") != 0;
 	o->parts_done = m->parts_done;
@@ -270,6 +281,11 @@ send_parts(struct http *h, const struct config *c, const struct deliver_msg *m, 
 			return;
 		}
 		o->parts_done = (int)i + 1;
+		if (i + 1 < n && m->on_part && m->on_part(m->arg, o->parts_done, o->error,
+		    sizeof o->error)) {
+			deliver_parts_free(parts, n);
+			return;
+		}
 	}
 	if (n > 1) {
 		char last[sizeof o->answer];
@@ -435,8 +451,7 @@ send_sendmail(const struct config *c, const char *to, const char *msg, struct de
 		snprintf(o->answer, sizeof o->answer, "sendmail exited 0");
 	} else {
 		char said[200];
-		snprintf(said, sizeof said, "%s", r.err ? r.err : "");
-		said[strcspn(said, "\r\n")] = 0;
+		said_of(said, sizeof said, r.err);
 		snprintf(o->error, sizeof o->error, "sendmail %.300s%s%.150s", r.why, said[0] ? ": " : "", said);
 		o->permanent = r.how == EXEC_NOTFOUND;
 	}
@@ -510,8 +525,7 @@ send_exec(const struct config *c, const struct deliver_msg *m, const char *cmd,
 		snprintf(o->answer, sizeof o->answer, "exit 0");
 	} else {
 		char said[200];
-		snprintf(said, sizeof said, "%s", r.err ? r.err : "");
-		said[strcspn(said, "\r\n")] = 0;
+		said_of(said, sizeof said, r.err);
 		snprintf(o->error, sizeof o->error, "%.300s%s%.150s", r.why, said[0] ? ": " : "", said);
 		o->permanent = r.how == EXEC_NOTFOUND ||
 		    (r.how == EXEC_EXITED && r.code == EXEC_EXIT_PERMANENT);

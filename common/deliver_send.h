@@ -23,6 +23,11 @@ struct deliver_msg {
 	const char *json;         /* the run as JSON (webhook's data, exec's input) */
 	int64_t now;              /* the attempt's time (webhook-timestamp, Date) */
 	int parts_done;           /* parts the receiver already has */
+	/* Told after each part but the last that the receiver took, with
+	 * how many it has; non-zero (the lease is lost, or cannot be
+	 * kept) stops the sending, with why in err. */
+	int (*on_part)(void *arg, int parts_done, char *err, size_t nerr);
+	void *arg;
 };
 
 struct deliver_outcome {

@@ -1,6 +1,7 @@
 /* deliver_target.c: delivery targets, their masks and the policy of which
  * runs are delivered (deliver.h). */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,23 +54,26 @@ is_address(const char *s)
 	return 1;
 }
 
+/* @ and a name, or a number as Telegram makes them: no leading zero (it
+ * goes as a JSON number), within 64 bits. */
 static int
 is_chat_id(const char *s)
 {
 	if (*s == '@') {
+		if (!s[1])
+			return 0;
 		for (s++; *s; s++)
 			if (!isalnum((unsigned char)*s) && *s != '_')
 				return 0;
 		return 1;
 	}
-	if (*s == '-')
-		s++;
-	if (!*s)
+	const char *d = s + (*s == '-');
+	size_t n = strspn(d, "0123456789");
+	if (n == 0 || d[n] || *d == '0')
 		return 0;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return 0;
-	return 1;
+	errno = 0;
+	(void)strtoll(s, NULL, 10);
+	return errno != ERANGE;
 }
 
 static int

@@ -17,19 +17,33 @@ char_len(const unsigned char *p)
 	return 1;
 }
 
+/* The units of the character at p, l bytes long, as the receiver counts
+ * it: bytes; else UTF-16 units; Slack's the entity & < > will be sent as. */
+static size_t
+units_of(const char *p, size_t l, int units)
+{
+	if (units == DELIVER_UNITS_BYTES)
+		return l;
+	if (units == DELIVER_UNITS_SLACK && *p == '&')
+		return 5;
+	if (units == DELIVER_UNITS_SLACK && (*p == '<' || *p == '>'))
+		return 4;
+	return l == 4 ? 2 : 1;
+}
+
 /* Where the part from s should end: at most max units. */
 static size_t
-part_end(const char *s, size_t max, int in_bytes)
+part_end(const char *s, size_t max, int units)
 {
-	size_t i = 0, units = 0, para = 0, line = 0, blank = 0;
+	size_t i = 0, sum = 0, para = 0, line = 0, blank = 0;
 	while (s[i]) {
-		size_t l = char_len((const unsigned char *)s + i), u = in_bytes ? l : l == 4 ? 2 : 1;
+		size_t l = char_len((const unsigned char *)s + i), u = units_of(s + i, l, units);
 		for (size_t k = 1; k < l; k++)
 			if (!s[i + k])
 				l = k;
-		if (units + u > max)
+		if (sum + u > max)
 			break;
-		units += u;
+		sum += u;
 		i += l;
 		if (s[i - 1] == '\n' && i >= 2 && s[i - 2] == '\n')
 			para = i;
@@ -48,12 +62,11 @@ part_end(const char *s, size_t max, int in_bytes)
 }
 
 void
-deliver_split(const char *text, size_t limit, int in_bytes, char ***parts, size_t *n)
+deliver_split(const char *text, size_t limit, int units, char ***parts, size_t *n)
 {
 	size_t total = 0, len = strlen(text);
 	for (size_t i = 0; i < len; i += char_len((const unsigned char *)text + i))
-		total += in_bytes ? char_len((const unsigned char *)text + i) :
-		    char_len((const unsigned char *)text + i) == 4 ? 2 : 1;
+		total += units_of(text + i, char_len((const unsigned char *)text + i), units);
 	if (total <= limit || limit < 40) {
 		*parts = xmalloc(sizeof **parts);
 		(*parts)[0] = xstrdup(text);
@@ -64,7 +77,7 @@ deliver_split(const char *text, size_t limit, int in_bytes, char ***parts, size_
 	size_t room = limit - 12, cap = 8, count = 0;
 	char **v = xmalloc(cap * sizeof *v);
 	for (size_t pos = 0; pos < len;) {
-		size_t end = part_end(text + pos, room, in_bytes);
+		size_t end = part_end(text + pos, room, units);
 		if (count == cap)
 			v = xrealloc(v, (cap *= 2) * sizeof *v);
 		v[count++] = xstrndup(text + pos, end);

@@ -77,9 +77,18 @@ store_receipt_finish(struct store *st, const struct receipt *r, const char *owne
 }
 
 int
-store_deliver_work(struct store *st, int64_t now, int *due, int *targets, struct err *e)
+store_receipt_progress(struct store *st, const char *id, const char *owner, int parts_done,
+    int64_t lease_until, int *ours, struct err *e)
 {
-	return st->ops->deliver->work(st, now, due, targets, e);
+	return st->ops->deliver->progress(st, id, owner, parts_done, lease_until, ours, e);
+}
+
+int
+store_deliver_work(struct store *st, int64_t now, int any, int *due, int *targets, int *fresh,
+    struct err *e)
+{
+	*due = *targets = *fresh = 0;
+	return st->ops->deliver->work(st, now, any, due, targets, fresh, e);
 }
 
 int

@@ -64,14 +64,36 @@ int store_receipt_claim(struct store *st, const char *id, const char *owner, int
  * r) and release the lease, if owner still holds it: *ours says if so. */
 int store_receipt_finish(struct store *st, const struct receipt *r, const char *owner, int *ours,
     struct err *e);
+/* The receiver has parts_done parts of receipt id's message, and owner
+ * goes on sending until lease_until (a lease is never shortened), if
+ * owner still holds it: *ours says if so.  A sender killed between parts
+ * leaves on record those it sent. */
+int store_receipt_progress(struct store *st, const char *id, const char *owner, int parts_done,
+    int64_t lease_until, int *ours, struct err *e);
 /* Receipts made at or after since (INT64_MIN: all kept) by kind and
  * status: fn(kind, status, n). */
 int store_receipt_counts(struct store *st, int64_t since, void (*fn)(const char *kind,
     const char *status, long long n, void *arg), void *arg, struct err *e);
 
+/* What a delivery pass reads and leaves: the setting of the latest run
+ * end it has looked at; without one it looks this far back. */
+#define DELIVER_CURSOR "deliver_cursor"
+#define DELIVER_FIRST_LOOK 3600
+#define DELIVER_RUN_SPAN 86400   /* a run that ends may have started this long before */
+/* store_deliver_work looks for runs that no pass ended (task-run in the
+ * foreground) among those started this long before the cursor: a span
+ * an idle pass reads cheaply in a busy store.  A longer one waits for a
+ * pass that ends a run, whose delivery pass looks a whole RUN_SPAN back. */
+#define DELIVER_FRESH_SPAN 3600
+
 /* Whether a delivery pass has work: *due, a pending receipt due at now;
- * *targets, a task (not in the trash) with targets of its own. */
-int store_deliver_work(struct store *st, int64_t now, int *due, int *targets, struct err *e);
+ * *targets, a task (not in the trash) with targets of its own; *fresh
+ * (looked for only when neither due nor targets and any say there is
+ * nothing), a run that ended after the last pass looked, of a task with
+ * targets, or of any task when any (the config has default targets):
+ * one that no pass of task-tick ended (task-run in the foreground). */
+int store_deliver_work(struct store *st, int64_t now, int any, int *due, int *targets, int *fresh,
+    struct err *e);
 
 /* What a backend provides (store_sqlite_deliver.c, store_pg_deliver.c). */
 struct deliver_ops {
@@ -83,9 +105,12 @@ struct deliver_ops {
 	    int64_t lease_until, int *got, struct err *e);
 	int (*finish)(struct store *st, const struct receipt *r, const char *owner, int *ours,
 	    struct err *e);
+	int (*progress)(struct store *st, const char *id, const char *owner, int parts_done,
+	    int64_t lease_until, int *ours, struct err *e);
 	int (*counts)(struct store *st, int64_t since, void (*fn)(const char *kind,
 	    const char *status, long long n, void *arg), void *arg, struct err *e);
-	int (*work)(struct store *st, int64_t now, int *due, int *targets, struct err *e);
+	int (*work)(struct store *st, int64_t now, int any, int *due, int *targets, int *fresh,
+	    struct err *e);
 };
 extern const struct deliver_ops sq_deliver_ops, pg_deliver_ops;
 

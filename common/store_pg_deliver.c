@@ -136,6 +136,24 @@ pgd_finish(struct store *st, const struct receipt *r, const char *owner, int *ou
 }
 
 static int
+pgd_progress(struct store *st, const char *id, const char *owner, int parts_done,
+    int64_t lease_until, int *ours, struct err *e)
+{
+	static const char q[] = "UPDATE receipts SET parts_done = $3,"
+	    " lease_until = GREATEST(lease_until, $4) WHERE id = $1 AND lease_owner = $2";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, id);
+	pq_text(&p, owner);
+	pq_int(&p, parts_done);
+	pq_int(&p, lease_until);
+	long n = 0;
+	int rc = pq_do(st, q, &p, &n, "recording a part delivered", e);
+	if (!rc)
+		*ours = n > 0;
+	return rc;
+}
+
+static int
 pgd_counts(struct store *st, int64_t since, void (*fn)(const char *kind, const char *status,
     long long n, void *arg), void *arg, struct err *e)
 {
@@ -154,7 +172,28 @@ pgd_counts(struct store *st, int64_t since, void (*fn)(const char *kind, const c
 }
 
 static int
-pgd_work(struct store *st, int64_t now, int *due, int *targets, struct err *e)
+pgd_fresh(struct store *st, int64_t now, int any, int *fresh, struct err *e)
+{
+	static const char q[] = "SELECT EXISTS (SELECT 1 FROM runs r WHERE r.started_at >= c.at - $3"
+	    " AND r.ended_at > c.at AND ($2::int <> 0 OR EXISTS (SELECT 1 FROM tasks t WHERE"
+	    " t.id = r.task_id AND t.deliver IS NOT NULL AND t.deleted_at IS NULL)))::int FROM"
+	    " (SELECT coalesce((SELECT value::bigint FROM settings WHERE key = '" DELIVER_CURSOR "'),"
+	    " $1::bigint - $4) AS at) c";
+	struct pq_params p = {.n = 0};
+	pq_int(&p, now);
+	pq_int(&p, any != 0);
+	pq_int(&p, DELIVER_FRESH_SPAN);
+	pq_int(&p, DELIVER_FIRST_LOOK);
+	long long v[1];
+	int rc = pq_ints(st, q, &p, v, 1, "looking for runs to deliver", e);
+	if (!rc)
+		*fresh = v[0] != 0;
+	return rc;
+}
+
+static int
+pgd_work(struct store *st, int64_t now, int any, int *due, int *targets, int *fresh,
+    struct err *e)
 {
 	char *next, *some;
 	/* Read with the pass's record (store_pg_history.c): the earliest
@@ -164,7 +203,7 @@ pgd_work(struct store *st, int64_t now, int *due, int *targets, struct err *e)
 		*targets = some && strcmp(some, "1") == 0;
 		free(next);
 		free(some);
-		return ST_OK;
+		return *due || !(*targets || any) ? ST_OK : pgd_fresh(st, now, any, fresh, e);
 	}
 	static const char q[] = "SELECT EXISTS (SELECT 1 FROM receipts WHERE status = 'pending'"
 	    " AND next_at <= $1)::int, EXISTS (SELECT 1 FROM tasks WHERE deliver IS NOT NULL"
@@ -173,14 +212,14 @@ pgd_work(struct store *st, int64_t now, int *due, int *targets, struct err *e)
 	pq_int(&p, now);
 	long long v[2];
 	int rc = pq_ints(st, q, &p, v, 2, "looking for deliveries", e);
-	if (!rc) {
-		*due = v[0] != 0;
-		*targets = v[1] != 0;
-	}
-	return rc;
+	if (rc)
+		return rc;
+	*due = v[0] != 0;
+	*targets = v[1] != 0;
+	return *due || !(*targets || any) ? ST_OK : pgd_fresh(st, now, any, fresh, e);
 }
 
 const struct deliver_ops pg_deliver_ops = {
 	.add = pgd_add, .list = pgd_list, .due = pgd_due, .claim = pgd_claim, .finish = pgd_finish,
-	.counts = pgd_counts, .work = pgd_work,
+	.progress = pgd_progress, .counts = pgd_counts, .work = pgd_work,
 };

@@ -137,6 +137,25 @@ sqd_finish(struct store *st, const struct receipt *r, const char *owner, int *ou
 }
 
 static int
+sqd_progress(struct store *st, const char *id, const char *owner, int parts_done,
+    int64_t lease_until, int *ours, struct err *e)
+{
+	static const char q[] = "UPDATE receipts SET parts_done = ?3,"
+	    " lease_until = max(lease_until, ?4) WHERE id = ?1 AND lease_owner = ?2";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, id);
+	sq_text(s, 2, owner);
+	sqlite3_bind_int(s, 3, parts_done);
+	sqlite3_bind_int64(s, 4, lease_until);
+	int rc = sq_done(st, s, e, "recording a part delivered");
+	if (!rc)
+		*ours = sqlite3_changes(sq_db(st)) > 0;
+	return rc;
+}
+
+static int
 sqd_counts(struct store *st, int64_t since, void (*fn)(const char *kind, const char *status,
     long long n, void *arg), void *arg, struct err *e)
 {
@@ -152,8 +171,32 @@ sqd_counts(struct store *st, int64_t since, void (*fn)(const char *kind, const c
 	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "counting receipts");
 }
 
+/* A run ended after the cursor, read through runs_started
+ * (DELIVER_FRESH_SPAN). */
 static int
-sqd_work(struct store *st, int64_t now, int *due, int *targets, struct err *e)
+sqd_fresh(struct store *st, int64_t now, int any, int *fresh, struct err *e)
+{
+	static const char q[] = "SELECT EXISTS (SELECT 1 FROM runs r WHERE r.started_at >= c.at - ?3"
+	    " AND r.ended_at > c.at AND (?2 OR EXISTS (SELECT 1 FROM tasks t WHERE t.id = r.task_id"
+	    " AND t.deliver IS NOT NULL AND t.deleted_at IS NULL))) FROM (SELECT coalesce((SELECT"
+	    " CAST(value AS INTEGER) FROM settings WHERE key = '" DELIVER_CURSOR "'), ?1 - ?4) AS at) c";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sqlite3_bind_int64(s, 1, now);
+	sqlite3_bind_int(s, 2, any != 0);
+	sqlite3_bind_int64(s, 3, DELIVER_FRESH_SPAN);
+	sqlite3_bind_int64(s, 4, DELIVER_FIRST_LOOK);
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*fresh = sqlite3_column_int(s, 0);
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW ? ST_OK : sq_err(st, e, "looking for runs to deliver");
+}
+
+static int
+sqd_work(struct store *st, int64_t now, int any, int *due, int *targets, int *fresh,
+    struct err *e)
 {
 	/* Named: the planner would rather walk every live task in
 	 * tasks_order, a second an idle pass at a million tasks. */
@@ -170,10 +213,12 @@ sqd_work(struct store *st, int64_t now, int *due, int *targets, struct err *e)
 		*targets = sqlite3_column_int(s, 1);
 	}
 	sqlite3_reset(s);
-	return rc == SQLITE_ROW ? ST_OK : sq_err(st, e, "looking for deliveries");
+	if (rc != SQLITE_ROW)
+		return sq_err(st, e, "looking for deliveries");
+	return *due || !(*targets || any) ? ST_OK : sqd_fresh(st, now, any, fresh, e);
 }
 
 const struct deliver_ops sq_deliver_ops = {
 	.add = sqd_add, .list = sqd_list, .due = sqd_due, .claim = sqd_claim, .finish = sqd_finish,
-	.counts = sqd_counts, .work = sqd_work,
+	.progress = sqd_progress, .counts = sqd_counts, .work = sqd_work,
 };
