@@ -1,16 +1,20 @@
 /* What firing hands its children, and its defaults (fire_env.h). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "config.h"
 #include "fire_opts.h"
 #include "fire_env.h"
+#include "fire_input.h"
 #include "utf8.h"
 #include "notify.h"
 #include "opt.h"
+#include "run_file.h"
 #include "spend.h"
 #include "taskargs.h"
 #include "task_json.h"
@@ -168,13 +172,46 @@ fire_exec_env(const struct task *t, const struct run *r, const char *db)
 	snprintf(attempt, sizeof attempt, "%d", r->attempt > 0 ? r->attempt : 1);
 	const char *values[] = {t->id, t->name, r->id, run_trigger_name(r->trigger),
 		t->system_prompt, t->context, t->model, t->attachments ? t->attachments : "[]", t->intent,
-		t->channel, t->payload ? t->payload : "{}", db, mcp, allow, t->scope, slot, attempt,
+		t->channel, !t->payload ? "{}" : strlen(t->payload) > FIRE_PAYLOAD_ENV_MAX ? "" : t->payload, db, mcp, allow, t->scope, slot, attempt,
 		t->origin && strncmp(t->origin, "agent:", 6) == 0 ? "agent" : "user", fallback};
 	char **env = make_env(names, values, sizeof names / sizeof names[0]);
 	free(fallback);
 	free(mcp);
 	free(allow);
 	return env;
+}
+
+int
+fire_task_payload(const struct task *t, const char *run_id, char ***envp, char **file,
+    struct err *e)
+{
+	*file = NULL;
+	if (!t->payload || strlen(t->payload) <= FIRE_PAYLOAD_ENV_MAX)
+		return ST_OK;
+	int fd;
+	char *path;
+	int rc = run_file_new("payload", run_id, &fd, &path, e);
+	if (rc)
+		return rc;
+	size_t n = strlen(t->payload), off = 0;
+	int err = 0;
+	while (off < n && !err) {
+		ssize_t w = write(fd, t->payload + off, n - off);
+		if (w > 0)
+			off += (size_t)w;
+		else if (!(w < 0 && errno == EINTR))
+			err = w < 0 ? errno : EIO;
+	}
+	if (close(fd) != 0 && !err)
+		err = errno;
+	if (err) {
+		unlink(path);
+		free(path);
+		return err_set(e, ST_ERR, "cannot write a payload file: %s", strerror(err));
+	}
+	fire_env_set(envp, "TASK_PAYLOAD_FILE", path);
+	*file = path;
+	return ST_OK;
 }
 
 void

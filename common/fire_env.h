@@ -37,8 +37,13 @@ int64_t fire_clock_now(void *clock);       /* in seconds, a fire_clock_fn */
 int fire_opts_config(struct fire_opts *o, const struct config *cf, struct err *e);
 /* The executor's environment for run r of t: this process's, with the
  * TASK_* variables of the contract in place of any it had; db is
- * TASK_DB.  Free with exec_argv_free. */
+ * TASK_DB; TASK_PAYLOAD is empty past FIRE_PAYLOAD_ENV_MAX.  Free with exec_argv_free. */
 char **fire_exec_env(const struct task *t, const struct run *r, const char *db);
+/* A task's payload past FIRE_PAYLOAD_ENV_MAX (TASK_PAYLOAD is then empty)
+ * in a file of run run_id (0600, run_file.h) named by TASK_PAYLOAD_FILE in
+ * *envp: *file, to unlink once the run is over; else *file NULL. */
+int fire_task_payload(const struct task *t, const char *run_id, char ***envp, char **file,
+    struct err *e);
 /* What a notify hook is told: an event (notify.h's EV_*) of a task, with
  * the run it is about (NULL: none) and a reason (NULL: none). */
 struct hook_event {

@@ -92,6 +92,21 @@ gate_needed(struct fire *f, struct job *j, const struct task *t)
 	return 1;
 }
 
+/* A task stored before its fields were bounded, one too long for the
+ * environment ("Argument list too long"): its run fails to start, saying
+ * which (a long payload goes in a file instead: fire_task_payload). */
+static int
+env_unfit(struct fire *f, struct job *j, const struct task *t)
+{
+	struct err e;
+	if (!task_env_fields_check(t, 0, &e))
+		return 0;
+	char why[ERR_MAX + 64];
+	snprintf(why, sizeof why, "the task cannot run: its %s; task-edit it", e.msg);
+	exec_pool_fail(f->pool, j, EXEC_STARTFAIL, why);
+	return 1;
+}
+
 /* Executor, environment and input of a claimed run; start it.  The
  * prompt (base, else the task's; base is taken) is sent with its
  * variables (prompt_vars.h) expanded: {{input}} the run's input (a chain's
@@ -102,6 +117,10 @@ fire_run_executor(struct fire *f, struct job *j, const struct task *t, char *bas
 {
 	const char *cmdline = !str_empty(t->exec) ? t->exec : f->o.exec;
 	struct err e;
+	if (env_unfit(f, j, t)) {
+		free(base);
+		return;
+	}
 	struct task sent = *t;
 	char *system = NULL;
 	if (base)
@@ -146,6 +165,9 @@ fire_run_executor(struct fire *f, struct job *j, const struct task *t, char *bas
 	    &j->input_file, &e) : 0;
 	if (have_in)
 		run_input_free(&in);
+	/* An event's payload stands for the task's; else a long one in a file. */
+	if (!rc && !j->input_file)
+		rc = fire_task_payload(t, j->run.id, &j->envp, &j->input_file, &e);
 	if (rc) {
 		char why[ERR_MAX + 64];
 		snprintf(why, sizeof why, "its input could not be given: %s", e.msg);
@@ -191,6 +213,8 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, why);
 		return;
 	}
+	if (env_unfit(f, j, t))
+		return;
 	j->envp = fire_exec_env(t, &j->run, f->db);
 	fire_env_password(&j->envp, f->db_password);
 	j->timeout_ms = (int64_t)(t->gate_timeout > 0 ? t->gate_timeout : TASK_GATE_TIMEOUT) * 1000;

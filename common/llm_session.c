@@ -102,40 +102,6 @@ llm_session_env(struct llm_session *s, struct err *e)
 	return ST_OK;
 }
 
-/* The key from a file of its own: a private file that holds a key. */
-static int
-read_key_file(const char *path, char **key, struct err *e)
-{
-	struct buf b = {0};
-	unsigned mode;
-	int rc = config_read_private("key file", path, 16384, &b, &mode, e);
-	/* A key file that cannot be used fails every run the same way. */
-	if (rc)
-		return ST_INVALID;
-	if ((rc = config_private_secret("key file", path, mode, "a key", e))) {
-		buf_wipe(&b);
-		return rc;
-	}
-	char *nl = strchr(b.data, '\n');
-	if (nl)
-		*nl = 0;
-	str_trim(b.data);
-	if (!*b.data)
-		rc = err_set(e, ST_INVALID, "key file '%s' is empty", path);
-	*key = xstrdup(b.data);
-	buf_wipe(&b);
-	return rc;
-}
-
-static int
-key_clean(const char *k)
-{
-	for (; *k; k++)
-		if ((unsigned char)*k < 0x21 || *k == 0x7f)
-			return 0;
-	return 1;
-}
-
 /* Provider, model, URL and key: flags, then environment, then config. */
 static int
 resolve(struct llm_session *s, const struct config *cf, struct err *e)
@@ -192,7 +158,7 @@ resolve(struct llm_session *s, const struct config *cf, struct err *e)
 	size_t hintn = sizeof s->hint;
 	snprintf(ck, sizeof ck, "%s_api_key", name);
 	if (s->key_file) {
-		int rc = read_key_file(s->key_file, &s->key, e);
+		int rc = llm_key_file_read(s->key_file, &s->key, e);
 		if (rc)
 			return rc;
 		snprintf(hint, hintn, "the key in %s", s->key_file);
@@ -210,7 +176,7 @@ resolve(struct llm_session *s, const struct config *cf, struct err *e)
 	} else {
 		snprintf(hint, hintn, "%s", kenv);
 	}
-	if (s->key && !key_clean(s->key))
+	if (s->key && !llm_key_clean(s->key))
 		return err_set(e, ST_INVALID, "the %s key (%s) holds spaces or control characters", name,
 		    hint);
 	lc->api_key = s->key;
@@ -290,6 +256,13 @@ llm_session_resolve(struct llm_session *s, const struct config *cf, struct err *
 	if ((rc = resolve(s, cf, e)) || (rc = resolve_limits(s, cf, e)) ||
 	    (rc = resolve_rules(s, cf, e)))
 		return rc;
+	char store[PATH_MAX];
+	struct err we;
+	const char *db = env("TASK_DB");
+	scrub_free(&s->secrets);
+	scrub_load(&s->secrets, cf, db ? db : store_where(store, sizeof store, &we) == ST_OK ? store
+	    : NULL, s->key_file);
+	scrub_add(&s->secrets, s->key);
 	s->lc.system = s->system;
 	s->lc.options = s->options;
 	if (!s->http && (rc = http_new(&s->http, e)))
@@ -666,6 +639,8 @@ run_tools(struct llm_session *s, const struct llm_result *r, struct err *e)
 			texts[i] = xasprintf("Unknown tool '%s'.", r->calls[i].name);
 			res[i].is_error = 1;
 		}
+		/* Before the model, the record and the screen see it. */
+		scrub_in_place(&s->secrets, &texts[i]);
 		double ms = since_ms(&t0);
 		const char *server = where ? mcpc_name(s->mcp[(size_t)cJSON_GetArrayItem(where, 0)->valuedouble])
 		    : NULL;
@@ -795,5 +770,6 @@ llm_session_free(struct llm_session *s)
 		explicit_bzero(s->key, strlen(s->key));
 		free(s->key);
 	}
+	scrub_free(&s->secrets);
 	memset(s, 0, sizeof *s);
 }

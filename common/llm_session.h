@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "llm.h"
+#include "scrub.h"
 #include "util.h"
 
 struct config;
@@ -62,6 +63,7 @@ struct llm_session {
 	long history_max;           /* messages of a context sent along (context_messages) */
 	char *key;
 	char hint[PATH_MAX + 64];   /* where the key comes from */
+	struct scrub secrets;       /* kept out of every tool result the model is sent */
 	struct llm_attachment *atts;
 	size_t natts;
 	cJSON *env_attach;          /* TASK_ATTACHMENTS, which attach points into */
@@ -80,6 +82,12 @@ struct llm_session {
 	int asked;                  /* an MCP server asked for a person: the run is blocked */
 };
 
+/* llm_key.c */
+/* The key in path, a private file: its first line, trimmed, in *key
+ * (malloc'd); ST_INVALID when the file cannot be used or holds none. */
+int llm_key_file_read(const char *path, char **key, struct err *e);
+int llm_key_clean(const char *k);     /* no spaces or control characters */
+
 /* llm_session.c */
 /* -o KEY=VALUE into options: VALUE is JSON when it reads as JSON (numbers,
  * true, an object ...), else a string. */
@@ -92,7 +100,8 @@ int llm_session_env(struct llm_session *s, struct err *e);
  * in a run TASK_TIMEOUT less a margin, else LLM_SESSION_DEADLINE, from
  * now) and retries into s->lc; the key from
  * --key-file, else the environment, else cf; s->http, the call's one HTTP
- * handle. */
+ * handle; s->secrets: those scrub_load knows (the store TASK_DB, else the
+ * default one) and the key. */
 int llm_session_resolve(struct llm_session *s, const struct config *cf, struct err *e);
 /* s->text and s->imgs: the attachments, loaded within lc.timeout_ms, and
  * the prompt. */
@@ -122,7 +131,9 @@ struct llm_limits {
 	double price_in, price_out;
 };
 /* Requests until the model answers without calling tools; with tools its
- * calls are answered, at most lim->max_rounds rounds of them.  An MCP
+ * calls are answered, at most lim->max_rounds rounds of them, each result
+ * (ours, an MCP server's text, structured content or error) without
+ * s->secrets: a server that reads the config would hand its keys on.  An MCP
  * server that asks for a person (elicitation, declined) ends it there,
  * ST_OK with s->asked set and s->outcome blocked, saying what it wanted.  r is the
  * last reply with the tokens of all of them; ST_OK or the status of the

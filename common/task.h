@@ -43,6 +43,10 @@ enum overlap_policy { OVERLAP_QUEUE, OVERLAP_SKIP, OVERLAP_REPLACE, OVERLAP_COUN
 #define TASK_GATE_TIMEOUT 60     /* seconds a gate may take, when its task does not say */
 #define TASK_GATE_TIMEOUT_MAX 86400
 #define TASK_COMMENT_MAX 500   /* bytes of a comment */
+/* Bytes of the fields a run's environment carries (TASK_INTENT, ...), where
+ * one variable holds at most 128 KiB: words, and JSON lists and objects. */
+#define TASK_ENV_WORD_MAX 4096
+#define TASK_ENV_JSON_MAX (64 * 1024)
 /* Retries past any count of failures: a one-shot that backs off until it
  * succeeds, as Kai's do.  A plain number, so the firing rule "attempt <=
  * retries" needs no case of its own. */
@@ -206,6 +210,10 @@ int task_never_again(const struct task *t, struct err *e);
 /* task_validate.c */
 /* Check every field; ST_INVALID with a message naming the field. */
 int task_validate(const struct task *t, struct zones *zs, struct err *e);
+/* The fields a run's environment carries within TASK_ENV_WORD_MAX and
+ * TASK_ENV_JSON_MAX, the payload too unless !payload_too: ST_INVALID
+ * "FIELD is longer than N bytes". */
+int task_env_fields_check(const struct task *t, int payload_too, struct err *e);
 /* Make a new or edited task ready to store: default name (the prompt's first
  * words) and zone (the local one), validation, updated_at (and created_at
  * for a new one), and, when `reschedule`, next_run_at from now.  A pending

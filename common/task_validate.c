@@ -76,6 +76,24 @@ kind_phrase(int kind)
 }
 
 int
+task_env_fields_check(const struct task *t, int payload_too, struct err *e)
+{
+	const struct {
+		const char *name, *v;
+		size_t max;
+	} f[] = {{"intent", t->intent, TASK_ENV_WORD_MAX}, {"channel", t->channel, TASK_ENV_WORD_MAX},
+		{"context", t->context, TASK_ENV_WORD_MAX}, {"model", t->model, TASK_ENV_WORD_MAX},
+		{"payload", payload_too ? t->payload : NULL, TASK_ENV_JSON_MAX},
+		{"attachments", t->attachments, TASK_ENV_JSON_MAX},
+		{"fallback_models", t->fallback_models, TASK_ENV_JSON_MAX},
+		{"mcp", t->mcp, TASK_ENV_JSON_MAX}, {"mcp_allow", t->mcp_allow, TASK_ENV_JSON_MAX}};
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+		if (f[i].v && strlen(f[i].v) > f[i].max)
+			return err_set(e, ST_INVALID, "%s is longer than %zu bytes", f[i].name, f[i].max);
+	return ST_OK;
+}
+
+int
 task_validate(const struct task *t, struct zones *zs, struct err *e)
 {
 	int rc = ST_OK;
@@ -103,6 +121,8 @@ task_validate(const struct task *t, struct zones *zs, struct err *e)
 		return err_set(e, ST_INVALID, "pause_after cannot be negative");
 	if (t->gate_timeout < -1 || t->gate_timeout == 0 || t->gate_timeout > TASK_GATE_TIMEOUT_MAX)
 		return err_set(e, ST_INVALID, "gate_timeout must be from 1 second to 1 day");
+	if ((rc = task_env_fields_check(t, 1, e)))
+		return rc;
 	if ((rc = prompt_vars_check(t->prompt, "prompt", e)) ||
 	    (rc = prompt_vars_check(t->system_prompt, "system prompt", e)))
 		return rc;

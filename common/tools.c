@@ -234,27 +234,14 @@ tools_task_get(struct tools *tl, const char *id, struct task *t, struct err *e)
 	return err_set(e, ST_NOTFOUND, "no task '%s'", id);
 }
 
-/* The fields a run's environment carries (TASK_INTENT, TASK_PAYLOAD, ...),
- * where one variable holds at most 128 KiB: past these a task an agent
- * made could never start. */
+/* The prompts, and the fields a run's environment carries (task.h). */
 static int
 text_limits(const struct task *t, struct err *e)
 {
-	const struct {
-		const char *name, *v;
-		size_t max;
-	} f[] = {{"intent", t->intent, 4096}, {"channel", t->channel, 4096},
-		{"context", t->context, 4096}, {"model", t->model, 4096},
-		{"payload", t->payload, 65536}, {"attachments", t->attachments, 65536},
-		{"fallback_models", t->fallback_models, 65536}, {"mcp", t->mcp, 65536},
-		{"mcp_allow", t->mcp_allow, 65536}};
 	if ((t->prompt && strlen(t->prompt) > TEXT_MAX_LEN) ||
 	    (t->system_prompt && strlen(t->system_prompt) > TEXT_MAX_LEN))
 		return err_set(e, ST_INVALID, "the prompt is longer than %d bytes", TEXT_MAX_LEN);
-	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-		if (f[i].v && strlen(f[i].v) > f[i].max)
-			return err_set(e, ST_INVALID, "%s is longer than %zu bytes", f[i].name, f[i].max);
-	return ST_OK;
+	return task_env_fields_check(t, 1, e);
 }
 
 /* The task's scope: the session's, which an agent cannot leave. */

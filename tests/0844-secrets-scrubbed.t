@@ -41,7 +41,7 @@ test_expect_success 'the model-call log holds neither the prompt'\''s key nor th
 	! store_dump | grep -q -e "$KEY" -e "u0073k-config" -e "sk%2Dconfig" -e "u006b%2Dconfig"
 '
 
-test_expect_success 'a key in an MCP server'\''s tool result: not printed, not recorded' '
+test_expect_success 'a key in an MCP server'\''s tool result: not sent, printed or recorded' '
 	cat >leak <<-\EOF &&
 	#!/bin/sh
 	read -r _ || exit 1
@@ -59,7 +59,7 @@ test_expect_success 'a key in an MCP server'\''s tool result: not printed, not r
 	llm-call --mcp leak "[[call mcp__leak__probe {}]] go" >out &&
 	grep -q "^tool results: found \[redacted\]" out &&
 	! grep -q "$KEY" out &&
-	grep -rq "$KEY" fp &&
+	! grep -q "$KEY" fp/last.req &&
 	! store_dump | grep -q "$KEY" &&
 	rm "$XDG_CONFIG_HOME/agentcron/mcp.json"
 '
