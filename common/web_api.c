@@ -452,6 +452,11 @@ action(struct web *w, const struct web_req *rq, const struct web_who *who,
 			web_error(rs, 400, json, "a pause needs a reason");
 			return 1;
 		}
+		/* Nothing ticked is a mistake to say, not "0 tasks" done. */
+		if (!web_arg(form, nform, "id")) {
+			web_error(rs, 400, json, "bulk action: no task selected (give one id per task)");
+			return 1;
+		}
 		long done = 0, bad = 0;
 		for (size_t i = 0; i < nform && !rc; i++) {
 			if (strcmp(form[i].key, "id") != 0)

@@ -24,7 +24,9 @@ static const char css[] =
     "svg{background:#fff;border:1px solid #ddd}.bar{fill:#58a}.bad{fill:#c44}\n";
 
 /* Polling: a page marked data-poll reloads its content every 10 s while
- * it is visible, and stops while the tab is hidden. */
+ * it is visible, and stops while the tab is hidden.  Boxes ticked for a
+ * bulk action stay ticked, and while the focus is inside the content it
+ * is left alone (a keyboard user would be thrown back to the top). */
 static const char js[] =
     "'use strict';\n"
     "(function () {\n"
@@ -41,7 +43,13 @@ static const char js[] =
     "      if (!html) return;\n"
     "      var doc = new DOMParser().parseFromString(html, 'text/html');\n"
     "      var fresh = doc.getElementById('live'), old = document.getElementById('live');\n"
-    "      if (fresh && old) old.replaceWith(fresh);\n"
+    "      if (!fresh || !old || old.contains(document.activeElement)) return;\n"
+    "      old.querySelectorAll('input[type=checkbox]:checked').forEach(function (c) {\n"
+    "        fresh.querySelectorAll('input[type=checkbox]').forEach(function (n) {\n"
+    "          if (n.name === c.name && n.value === c.value) n.checked = true;\n"
+    "        });\n"
+    "      });\n"
+    "      old.replaceWith(fresh);\n"
     "    }).catch(function () {});\n"
     "  }\n"
     "  function arm() {\n"
