@@ -119,10 +119,11 @@ web_tasks_page(struct web *w, const struct web_req *rq, const struct web_who *wh
 		    opts[i]);
 	const char *sort = web_arg(rq->query, rq->nquery, "sort");
 	static const char *const sorts[] = {"next", "name", "status", "last"};
+	static const char *const sort_words[] = {"next run", "name", "status", "last run"};
 	buf_puts(&b, "</select> <select name=\"sort\" aria-label=\"sort\">");
 	for (size_t i = 0; i < sizeof sorts / sizeof *sorts; i++)
-		buf_printf(&b, "<option value=\"%s\"%s>by %s run</option>", sorts[i],
-		    sort && !strcmp(sort, sorts[i]) ? " selected" : "", sorts[i]);
+		buf_printf(&b, "<option value=\"%s\"%s>by %s</option>", sorts[i],
+		    sort && !strcmp(sort, sorts[i]) ? " selected" : "", sort_words[i]);
 	buf_puts(&b, "</select> <input name=\"scope\" placeholder=\"scope\" aria-label=\"scope\" value=\"");
 	html_esc(&b, f.scope);
 	buf_puts(&b, "\"> <button>Filter</button></form>\n");
@@ -149,13 +150,21 @@ web_tasks_page(struct web *w, const struct web_req *rq, const struct web_who *wh
 		web_error(rs, 400, 0, "bad 'after' (KEY.SEQ, from a continue link)");
 		return 1;
 	}
-	if (walk)
-		rc = store_web_task_walk(w->st, &f, from, WEB_WALK_EXAMINE, task_take, &r, &cut, &next, &e);
-	else
-		rc = store_web_task_page(w->st, &f, task_take, &r, &e);
 	int (*cmp)(const void *, const void *) = !sort ? NULL : !strcmp(sort, "name") ? by_name
 	    : !strcmp(sort, "status") ? by_status : !strcmp(sort, "last") ? by_last : NULL;
-	if (cmp)
+	/* Sorted by the store, over all the tasks the filter selects: the
+	 * first page in next-run order sorted would leave out the first ones
+	 * by name, or the last run, of a store of more than a page. */
+	int by = cmp == by_name ? WEB_SORT_NAME : cmp == by_status ? WEB_SORT_STATUS
+	    : cmp == by_last ? WEB_SORT_LAST : 0;
+	if (walk)
+		rc = store_web_task_walk(w->st, &f, from, WEB_WALK_EXAMINE, task_take, &r, &cut, &next, &e);
+	else if (by)
+		rc = store_web_task_sorted(w->st, &f, by, task_take, &r, &e);
+	else
+		rc = store_web_task_page(w->st, &f, task_take, &r, &e);
+	/* A bounded walk's finds, in next-run order as read, sorted here. */
+	if (walk && cmp)
 		qsort(r.t, (size_t)r.n, sizeof *r.t, cmp);
 	for (long i = 0; i < r.n; i++) {
 		task_row(&b, w, who, &r.t[i]);
