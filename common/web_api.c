@@ -22,6 +22,7 @@
 #include "taskargs.h"
 #include "web_api.h"
 #include "web_http.h"
+#include "utf8.h"
 #include "web_search.h"
 
 #define API_LIST_MAX 1000        /* objects in one answer, at most */
@@ -398,6 +399,29 @@ act_cancel(struct act *a, const struct run *r)
 	return rc;
 }
 
+#define REASON_MAX 500             /* bytes of a pause's reason */
+#define REASON_MAX_TEXT "500"
+
+/* A pause's reason is one line of text as task-show prints it after
+ * "paused:": no control (a newline, a terminal's escape), no bidi control
+ * that would turn the "(by NAME)" after it around, and short. */
+static const char *
+reason_bad(const char *r)
+{
+	size_t n = strlen(r);
+	if (n > REASON_MAX)
+		return "is over " REASON_MAX_TEXT " bytes";
+	if (!utf8_line(r, n))
+		return "is not one line of UTF-8 text (a control character or bytes that are not UTF-8)";
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		i += utf8_next(r + i, n - i, &cp);
+		if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
+			return "holds a bidirectional control character";
+	}
+	return NULL;
+}
+
 static void
 redirect_back(struct web_resp *rs, const struct web_kv *form, size_t n, const char *dflt)
 {
@@ -452,6 +476,10 @@ action(struct web *w, const struct web_req *rq, const struct web_who *who,
 			web_error(rs, 400, json, "a pause needs a reason");
 			return 1;
 		}
+		if (pause && reason_bad(reason)) {
+			web_error(rs, 400, json, "the pause's reason %s", reason_bad(reason));
+			return 1;
+		}
 		/* Nothing ticked is a mistake to say, not "0 tasks" done. */
 		if (!web_arg(form, nform, "id")) {
 			web_error(rs, 400, json, "bulk action: no task selected (give one id per task)");
@@ -499,6 +527,8 @@ action(struct web *w, const struct web_req *rq, const struct web_who *who,
 			rc = act_queue(&a, id);
 		else if (!strcmp(verb, "pause") && str_empty(reason))
 			rc = err_set(&a.e, ST_INVALID, "a pause needs a reason (the form field 'reason')");
+		else if (!strcmp(verb, "pause") && reason_bad(reason))
+			rc = err_set(&a.e, ST_INVALID, "the pause's reason %s", reason_bad(reason));
 		else if (!strcmp(verb, "pause") || !strcmp(verb, "resume"))
 			rc = act_pause(&a, id, verb[0] == 'p', reason);
 		else if (!strcmp(verb, "delete"))

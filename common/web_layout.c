@@ -155,7 +155,7 @@ web_button(struct buf *b, const struct web_who *who, const char *path, const cha
 	buf_puts(b, ">");
 	web_csrf_field(b, who);
 	if (with_reason)
-		buf_puts(b, "<input name=\"reason\" required placeholder=\"reason\" aria-label=\"reason\"> ");
+		buf_puts(b, "<input name=\"reason\" required maxlength=\"500\" placeholder=\"reason\" aria-label=\"reason\"> ");
 	buf_puts(b, "<button>");
 	html_esc(b, label);
 	buf_puts(b, "</button></form>\n");

@@ -131,7 +131,7 @@ web_tasks_page(struct web *w, const struct web_req *rq, const struct web_who *wh
 		buf_puts(&b, "<form method=\"post\" action=\"/tasks/bulk\" id=\"bulk\">");
 		web_csrf_field(&b, who);
 		buf_puts(&b, "Selected: <select name=\"action\" aria-label=\"action\"><option>pause</option>"
-		    "<option>resume</option></select> <input name=\"reason\" placeholder=\"reason (to pause)\""
+		    "<option>resume</option></select> <input name=\"reason\" maxlength=\"500\" placeholder=\"reason (to pause)\""
 		    " aria-label=\"reason\"> <button>Apply</button></form>\n");
 	}
 	buf_puts(&b, "<div id=\"live\"><table><tr>");

@@ -2,6 +2,9 @@
 # A task's status reads the same on its page, on the tasks page and in
 # task-show: "(paused)" for a pause with a reason, "(disabled)" for a task
 # only disabled (the task's page said "paused" of every disabled task).
+# A pause's reason, printed by task-show after "paused:", is one line of
+# text: task-web stored newlines, a terminal's escapes and bidi controls
+# (which turned the "(by NAME)" after them around).
 . "$AC_TOP/tests/lib.sh"
 . "$AC_TOP/tests/lib-web.sh"
 
@@ -40,6 +43,39 @@ test_expect_success 'each status as task-show says it, on the task page and the 
 	on pending
 	EOF
 	test_cmp expect tasks-page
+'
+
+# refused CODE WHAT ARGS...: the pause is refused, its answer the JSON
+# error line "the pause's reason WHAT", and the tasks are as they were.
+refused() {
+	code=$1 what=$2
+	shift 2
+	task-ls --json >before &&
+	test "$(req_as "$tok" out "$@")" = "$code" &&
+	printf '{"error":"the pause'"'"'s reason %s"}\n' "$what" >expect &&
+	test_cmp expect out &&
+	task-ls --json >after &&
+	test_cmp before after
+}
+
+test_expect_success 'a reason that is not one line of text is refused, as is a long one' '
+	ctl="is not one line of UTF-8 text (a control character or bytes that are not UTF-8)" &&
+	refused 400 "$ctl" --data-urlencode "reason=$(printf "a\nb")" "$url/tasks/$on/pause" &&
+	refused 400 "$ctl" --data-urlencode "reason=$(printf "\033[31mred")" "$url/tasks/$on/pause" &&
+	refused 400 "$ctl" -d "reason=%ff" "$url/tasks/$on/pause" &&
+	refused 400 "holds a bidirectional control character" \
+		--data-urlencode "reason=$(printf "\342\200\256lin ym")" "$url/tasks/$on/pause" &&
+	refused 400 "holds a bidirectional control character" \
+		--data-urlencode "reason=$(printf "x \342\201\247y")" -d action=pause -d id=$on \
+		"$url/tasks/bulk" &&
+	refused 400 "is over 500 bytes" -d "reason=$(printf "%0501d" 0)" "$url/tasks/$on/pause" &&
+	test "$(req_as "$tok" out --data-urlencode "reason=$(printf "%0500d" 0) é" \
+		"$url/tasks/$on/pause")" = 400 &&
+	test "$(req_as "$tok" out --data-urlencode "reason=$(printf "%0497d" 0) é" \
+		"$url/tasks/$on/pause")" = 200 &&
+	task-show "$on" | sed -n "s/^paused: *//p" >actual &&
+	echo "$(printf "%0497d" 0) é (by me)" >expect &&
+	test_cmp expect actual
 '
 
 web_stop; stopped=$?
