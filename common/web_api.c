@@ -16,6 +16,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "log_view.h"
 #include "store_audit.h"
 #include "store.h"
 #include "task_json.h"
@@ -67,7 +68,18 @@ struct collect {
 	cJSON *arr;
 	struct zones *zs;
 	long left;
+	struct log_view *lv;     /* runs: their tasks' names, as task-log --json */
 };
+
+/* A run's object as task-log --json prints it: with its task's name. */
+static cJSON *
+run_json(struct log_view *lv, const struct run *r)
+{
+	const struct task *t = log_task_of(lv, r->task_id);
+	cJSON *o = run_to_json(r);
+	cJSON_AddStringToObject(o, "name", t && t->name ? t->name : "(deleted)");
+	return o;
+}
 
 static int
 take_task(const struct task *t, void *arg)
@@ -81,7 +93,7 @@ static int
 take_run(const struct run *r, void *arg)
 {
 	struct collect *c = arg;
-	cJSON_AddItemToArray(c->arr, run_to_json(r));
+	cJSON_AddItemToArray(c->arr, run_json(c->lv, r));
 	return --c->left <= 0;
 }
 
@@ -207,7 +219,7 @@ web_api_get(struct web *w, const struct web_req *rq, const struct web_who *who, 
 	if (strcmp(rq->path, "/api/tasks") == 0) {
 		struct task_filter f;
 		task_filter_init(&f);
-		struct collect c = {cJSON_CreateArray(), w->zs, arg_limit(rq, API_LIST_MAX)};
+		struct collect c = {cJSON_CreateArray(), w->zs, arg_limit(rq, API_LIST_MAX), NULL};
 		if (c.left < 0 || web_task_filter(rq, &f)) {
 			cJSON_Delete(c.arr);
 			web_error(rs, 400, 1, "bad limit or status (pending, running, completed, failed,"
@@ -262,7 +274,8 @@ web_api_get(struct web *w, const struct web_req *rq, const struct web_who *who, 
 		run_filter_init(&f);
 		const char *task = web_arg(rq->query, rq->nquery, "task");
 		const char *st = web_arg(rq->query, rq->nquery, "status");
-		struct collect c = {cJSON_CreateArray(), w->zs, arg_limit(rq, 100)};
+		struct log_view lv = {.st = w->st, .zs = w->zs};
+		struct collect c = {cJSON_CreateArray(), w->zs, arg_limit(rq, 100), &lv};
 		if (c.left < 0 || (st && (f.status = run_status_parse(st)) < 0)) {
 			cJSON_Delete(c.arr);
 			web_error(rs, 400, 1, "bad limit or status");
@@ -283,6 +296,7 @@ web_api_get(struct web *w, const struct web_req *rq, const struct web_who *who, 
 		f.limit = c.left;
 		rc = store_run_list(w->st, &f, take_run, &c, &e);
 		run_free(&after);
+		log_view_free(&lv);
 		return list_answer(rs, rc, c.arr, &e);
 	}
 	if (path_id(rq->path, "/api/runs/", id, sizeof id, &rest) && !*rest) {
@@ -293,7 +307,9 @@ web_api_get(struct web *w, const struct web_req *rq, const struct web_who *who, 
 			web_error(rs, http_status(rc), 1, "%s", e.msg);
 			return 1;
 		}
-		web_json(rs, 200, run_to_json(&r));
+		struct log_view lv = {.st = w->st, .zs = w->zs};
+		web_json(rs, 200, run_json(&lv, &r));
+		log_view_free(&lv);
 		run_free(&r);
 		return 1;
 	}

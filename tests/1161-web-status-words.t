@@ -4,7 +4,8 @@
 # only disabled (the task's page said "paused" of every disabled task).
 # A pause's reason, printed by task-show after "paused:", is one line of
 # text: task-web stored newlines, a terminal's escapes and bidi controls
-# (which turned the "(by NAME)" after them around).
+# (which turned the "(by NAME)" after them around).  The API's runs are
+# task-log --json's objects, their task's name included.
 . "$AC_TOP/tests/lib.sh"
 . "$AC_TOP/tests/lib-web.sh"
 
@@ -75,6 +76,30 @@ test_expect_success 'a reason that is not one line of text is refused, as is a l
 		"$url/tasks/$on/pause")" = 200 &&
 	task-show "$on" | sed -n "s/^paused: *//p" >actual &&
 	echo "$(printf "%0497d" 0) é (by me)" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success '/api/runs and /api/runs/ID: the objects task-log --json prints, names too' '
+	r=$(task-add --manual --name ran --exec "printf hi" p) &&
+	task-run "$r" >/dev/null &&
+	gone=$(task-add --manual --name gone --exec "printf bye" p) &&
+	task-run "$gone" >/dev/null &&
+	task-rm "$gone" >/dev/null &&
+	task-log --json >expect &&
+	test "$(req_as "$tok" out "$url/api/runs")" = 200 &&
+	python3 -c "
+import json, sys
+for o in json.load(sys.stdin): print(json.dumps(o, separators=(\",\", \":\"), ensure_ascii=False))" \
+		<out >actual &&
+	test_cmp expect actual &&
+	sed -n "s/.*\"name\":\"\([^\"]*\)\".*/\1/p" actual >names &&
+	printf "gone\nran\n" >expect &&
+	test_cmp expect names &&
+	id=$(sed -n "2s/^{\"id\":\"\([^\"]*\)\".*/\1/p" actual) &&
+	test "$(req_as "$tok" out "$url/api/runs/$id")" = 200 &&
+	python3 -c "import json, sys; o = json.load(sys.stdin); print(o[\"name\"], o[\"output\"])" \
+		<out >actual &&
+	echo "ran hi" >expect &&
 	test_cmp expect actual
 '
 
