@@ -238,3 +238,20 @@ store_web_task_sorted(struct store *st, const struct task_filter *f, int by, tas
 	row_free(&p);
 	return rc;
 }
+
+int
+store_web_task_keyset(struct store *st, const char *id, struct web_keyset *k, struct err *e)
+{
+	if (st->standin)
+		return ST_NOTFOUND;
+	const struct sql_dialect *d = st->ops->web->dialect(st);
+	char *sql = xasprintf("SELECT %s, %s, 1 FROM tasks WHERE id = %c1", d->order_key, d->seq,
+	    d->param);
+	struct row p;
+	p.n = p.nowned = 0;
+	row_text(&p, id);
+	long n;
+	int found = 0, rc = st->ops->web->keyset(st, sql, &p, k, &n, &found, e);
+	row_free(&p);
+	return rc ? rc : found ? ST_OK : ST_NOTFOUND;
+}

@@ -87,8 +87,9 @@ cut_note(struct buf *b, const struct web_req *rq, const struct task_filter *f, l
 {
 	buf_printf(b, "</table><p class=\"muted\" id=\"cut\">%ld task%s found; the search was cut"
 	    " short (%s, in next-run order). <a href=\"", n, n == 1 ? "" : "s",
-	    n >= PAGE_TASKS ? "a page is full" : "a short text is looked for in "
-	    WEB_WALK_EXAMINE_TEXT " tasks at a time");
+	    n >= PAGE_TASKS ? "a page is full" : f->text && web_search_short(f->text) ? "a short text"
+	    " is looked for in " WEB_WALK_EXAMINE_TEXT " tasks at a time" : WEB_WALK_EXAMINE_TEXT
+	    " tasks are read at a time");
 	static const char *const keep[] = {"status", "scope", "sort", NULL};
 	web_search_next(b, "/tasks", rq, f->text, keep, "&amp;", next);
 	buf_puts(b, "\" id=\"continue\">Continue the search</a></p></div>\n");
@@ -141,15 +142,6 @@ web_tasks_page(struct web *w, const struct web_req *rq, const struct web_who *wh
 	    "</tr>\n");
 	struct rows r = {w, who, xcalloc(PAGE_TASKS, sizeof(struct task)), 0};
 	f.limit = PAGE_TASKS;
-	/* A text too short for the trigram index: a bounded walk, said so. */
-	struct web_keyset from, next;
-	int cut = 0, rc, walk = f.text && web_search_short(f.text);
-	if (walk && !web_search_after(rq, &from)) {
-		free(r.t);
-		buf_free(&b);
-		web_error(rs, 400, 0, "bad 'after' (KEY.SEQ, from a continue link)");
-		return 1;
-	}
 	int (*cmp)(const void *, const void *) = !sort ? NULL : !strcmp(sort, "name") ? by_name
 	    : !strcmp(sort, "status") ? by_status : !strcmp(sort, "last") ? by_last : NULL;
 	/* Sorted by the store, over all the tasks the filter selects: the
@@ -157,6 +149,17 @@ web_tasks_page(struct web *w, const struct web_req *rq, const struct web_who *wh
 	 * by name, or the last run, of a store of more than a page. */
 	int by = cmp == by_name ? WEB_SORT_NAME : cmp == by_status ? WEB_SORT_STATUS
 	    : cmp == by_last ? WEB_SORT_LAST : 0;
+	/* A text too short for the trigram index, or the pages after the
+	 * first in next-run order: a bounded walk, said so. */
+	struct web_keyset from, next;
+	int cut = 0, rc, walk = (f.text && web_search_short(f.text)) ||
+	    (!by && web_arg(rq->query, rq->nquery, "after"));
+	if (walk && !web_search_after(rq, &from)) {
+		free(r.t);
+		buf_free(&b);
+		web_error(rs, 400, 0, "bad 'after' (KEY.SEQ, from a continue link)");
+		return 1;
+	}
 	if (walk)
 		rc = store_web_task_walk(w->st, &f, from, WEB_WALK_EXAMINE, task_take, &r, &cut, &next, &e);
 	else if (by)
@@ -166,14 +169,28 @@ web_tasks_page(struct web *w, const struct web_req *rq, const struct web_who *wh
 	/* A bounded walk's finds, in next-run order as read, sorted here. */
 	if (walk && cmp)
 		qsort(r.t, (size_t)r.n, sizeof *r.t, cmp);
+	/* A full first page goes on, as a walk does, after its last task. */
+	if (!rc && !walk && !by && r.n >= PAGE_TASKS) {
+		int k = store_web_task_keyset(w->st, r.t[r.n - 1].id, &next, &e);
+		if (!k)
+			cut = 1;
+		else if (k != ST_NOTFOUND)   /* else deleted meanwhile: no link */
+			rc = k;
+	}
 	for (long i = 0; i < r.n; i++) {
 		task_row(&b, w, who, &r.t[i]);
 		task_free(&r.t[i]);
 	}
 	free(r.t);
-	if (walk && cut)
+	if (walk && cut) {
 		cut_note(&b, rq, &f, r.n, next);
-	else
+	} else if (cut) {
+		static const char *const keep[] = {"status", "scope", NULL};
+		buf_printf(&b, "</table><p class=\"muted\" id=\"cut\">%ld tasks (the first ones; narrow"
+		    " the filter) <a href=\"", r.n);
+		web_search_next(&b, "/tasks", rq, f.text, keep, "&amp;", next);
+		buf_puts(&b, "\" id=\"continue\">or see the next ones</a></p></div>\n");
+	} else
 		buf_printf(&b, "</table><p class=\"muted\">%ld task%s%s</p></div>\n", r.n,
 		    r.n == 1 ? "" : "s", r.n >= PAGE_TASKS ? " (the first ones; narrow the filter)" : "");
 	return web_page_finish(rs, &b, rc, &e);

@@ -53,7 +53,7 @@ web_search_next(struct buf *b, const char *path, const struct web_req *rq,
     const char *text, const char *const keep[], const char *sep, struct web_keyset next)
 {
 	buf_printf(b, "%s?q=", path);
-	url_arg(b, text);
+	url_arg(b, text ? text : "");
 	for (size_t i = 0; keep[i]; i++) {
 		const char *v = web_arg(rq->query, rq->nquery, keep[i]);
 		if (v && *v) {
