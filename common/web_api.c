@@ -227,21 +227,27 @@ web_api_get(struct web *w, const struct web_req *rq, const struct web_who *who, 
 			return 1;
 		}
 		f.limit = c.left;
-		if (!f.text || !web_search_short(f.text)) {
-			rc = store_task_list(w->st, &f, take_task, &c, &e);
-			return list_answer(rs, rc, c.arr, &e);
-		}
-		/* A text too short for the trigram index: a bounded walk, and
-		 * a Link header to go on from where it stopped. */
+		/* A text too short for the trigram index, or the answers after a
+		 * full one: a bounded walk, and a Link header to go on from where
+		 * it stopped. */
 		struct web_keyset from, next;
 		int cut = 0;
-		if (!web_search_after(rq, &from)) {
+		if (!(f.text && web_search_short(f.text)) && !web_arg(rq->query, rq->nquery, "after")) {
+			rc = store_task_list(w->st, &f, take_task, &c, &e);
+			cJSON *last = cJSON_GetArrayItem(c.arr, (int)f.limit - 1);
+			const char *lid = last ? cJSON_GetStringValue(cJSON_GetObjectItem(last, "id")) : NULL;
+			int k = !rc && lid ? store_web_task_keyset(w->st, lid, &next, &e) : ST_NOTFOUND;
+			if (k && k != ST_NOTFOUND)
+				rc = k;
+			cut = !k;
+		} else if (!web_search_after(rq, &from)) {
 			cJSON_Delete(c.arr);
 			web_error(rs, 400, 1, "bad 'after' (KEY.SEQ, from a Link header)");
 			return 1;
+		} else {
+			rc = store_web_task_walk(w->st, &f, from, WEB_WALK_EXAMINE, take_task, &c, &cut,
+			    &next, &e);
 		}
-		rc = store_web_task_walk(w->st, &f, from, WEB_WALK_EXAMINE, take_task, &c, &cut,
-		    &next, &e);
 		if (!rc && cut) {
 			static const char *const keep[] = {"status", "scope", "limit", NULL};
 			struct buf link = {0};

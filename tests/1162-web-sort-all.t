@@ -83,6 +83,22 @@ for l in sys.stdin:
 	grep -q "^</table><p class=\"muted\">23 tasks</p></div>\$" page
 '
 
+test_expect_success '/api/tasks: a full answer has a Link to the next; all of them are task-ls --json' '
+	task-ls --json >expect &&
+	next="/api/tasks?limit=200" && n=0 && : >actual &&
+	while test -n "$next" && test $n -lt 10; do
+		test "$(req_as "$tok" out "$url$next")" = 200 &&
+		python3 -c "
+import json, sys
+for o in json.load(sys.stdin): print(json.dumps(o, separators=(\",\", \":\"), ensure_ascii=False))" \
+			<out >>actual &&
+		next=$(sed -n "s|^Link: <\(.*\)>; rel=\"next\"\r\$|\1|p" out.h) &&
+		n=$((n + 1)) || return 1
+	done &&
+	test "$n" = 3 &&
+	test_cmp expect actual
+'
+
 web_stop; stopped=$?
 test_expect_success 'task-web stops, exit 0' 'test "$stopped" = 0'
 
