@@ -449,7 +449,8 @@ redirect_back(struct web_resp *rs, const struct web_kv *form, size_t n, const ch
 {
 	const char *back = web_arg(form, n, "back");
 	/* Only a path of this site: never an open redirect. */
-	if (!back || back[0] != '/' || back[1] == '/' || back[1] == '\\' || strpbrk(back, "\r\n"))
+	if (!back || back[0] != '/' || back[1] == '/' || back[1] == '\\' || strpbrk(back, "\r\n") ||
+	    strlen(back) >= sizeof rs->location)
 		back = dflt;
 	rs->status = 303;
 	snprintf(rs->location, sizeof rs->location, "%s", back);

@@ -131,6 +131,13 @@ web_tasks_page(struct web *w, const struct web_req *rq, const struct web_who *wh
 	if (!who->read_only) {
 		buf_puts(&b, "<form method=\"post\" action=\"/tasks/bulk\" id=\"bulk\">");
 		web_csrf_field(&b, who);
+		/* Back to this very page, its filter kept. */
+		struct buf here = {0};
+		web_search_here(&here, "/tasks", rq);
+		buf_puts(&b, "<input type=\"hidden\" name=\"back\" value=\"");
+		html_esc(&b, here.data);
+		buf_puts(&b, "\">");
+		buf_free(&here);
 		buf_puts(&b, "Selected: <select name=\"action\" aria-label=\"action\"><option>pause</option>"
 		    "<option>resume</option></select> <input name=\"reason\" maxlength=\"500\" placeholder=\"reason (to pause)\""
 		    " aria-label=\"reason\"> <button>Apply</button></form>\n");

@@ -63,3 +63,15 @@ web_search_next(struct buf *b, const char *path, const struct web_req *rq,
 	}
 	buf_printf(b, "%safter=%lld.%lld", sep, (long long)next.key, (long long)next.seq);
 }
+
+void
+web_search_here(struct buf *b, const char *path, const struct web_req *rq)
+{
+	buf_puts(b, path);
+	for (size_t i = 0; i < rq->nquery; i++) {
+		buf_puts(b, i ? "&" : "?");
+		url_arg(b, rq->query[i].key);
+		buf_puts(b, "=");
+		url_arg(b, rq->query[i].value);
+	}
+}

@@ -3,7 +3,8 @@
 # for a bulk pause stay ticked across a refresh (they used to be cleared,
 # and "Apply" then paused nothing, silently), and a keyboard user's focus
 # in the list is not thrown away.  A bulk action without a task ticked is
-# refused with one line rather than done to none.
+# refused with one line rather than done to none, and "Apply" comes back
+# to the page it was on, its filter and order kept (it went to /tasks).
 . "$AC_TOP/tests/lib.sh"
 . "$AC_TOP/tests/lib-web.sh"
 dir=$AC_TOP/build/web-browser
@@ -26,7 +27,7 @@ test_expect_success 'in chromium: ticks and focus outlive a refresh; the two tic
 	tasks: alpha,beta,omega
 	refreshed: alpha,beta,gamma,omega; still ticked: alpha,beta
 	keyboard focus in the list kept over a refresh: true
-	applied: /tasks
+	applied: /tasks?sort=name
 	EOF
 	{ node "$dir/keep.mjs" "$login" "$PWD/add" >actual 2>drive.err ||
 		{ cat actual drive.err; false; }; } &&

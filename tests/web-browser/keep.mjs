@@ -51,7 +51,7 @@ try {
 	await page.waitForFunction(() => document.querySelectorAll('#live td a').length === 5,
 		{timeout: 20000});
 	await Promise.all([page.waitForNavigation(), page.click('#bulk button')]);
-	console.log(`applied: ${new URL(page.url()).pathname}`);
+	{ const u = new URL(page.url()); console.log(`applied: ${u.pathname}${u.search}`); }
 } catch (e) {
 	console.log(`failed: ${e.message}`);
 	failed = true;
