@@ -65,9 +65,14 @@ task_row(struct buf *b, struct web *w, const struct web_who *who, const struct t
 	char sched[256];
 	task_describe(t, w->zs, sched, sizeof sched);
 	buf_puts(b, "<tr>");
-	if (!who->read_only)
+	/* Named for its task: "select" alone, a hundred times, tells a
+	 * screen reader's user nothing. */
+	if (!who->read_only) {
 		buf_printf(b, "<td><input type=\"checkbox\" name=\"id\" value=\"%s\" form=\"bulk\""
-		    " aria-label=\"select\"></td>", t->id);
+		    " aria-label=\"select ", t->id);
+		html_esc(b, t->name);
+		buf_puts(b, "\"></td>");
+	}
 	buf_printf(b, "<td><a href=\"/tasks/%s\">", t->id);
 	html_esc(b, t->name);
 	buf_printf(b, "</a></td><td class=\"%s\">%s%s</td><td>", task_status_name(t->status),

@@ -5,7 +5,8 @@
 # A pause's reason, printed by task-show after "paused:", is one line of
 # text: task-web stored newlines, a terminal's escapes and bidi controls
 # (which turned the "(by NAME)" after them around).  The API's runs are
-# task-log --json's objects, their task's name included.
+# task-log --json's objects, their task's name included.  Each row's box
+# is named for its task ("select" alone told a screen reader nothing).
 . "$AC_TOP/tests/lib.sh"
 . "$AC_TOP/tests/lib-web.sh"
 
@@ -43,7 +44,11 @@ test_expect_success 'each status as task-show says it, on the task page and the 
 	off pending (disabled)
 	on pending
 	EOF
-	test_cmp expect tasks-page
+	test_cmp expect tasks-page &&
+	sed -n "s|.*<input type=\"checkbox\" name=\"id\" value=\"[^\"]*\" form=\"bulk\" aria-label=\"\([^\"]*\)\">.*|\1|p" \
+		page >labels &&
+	printf "select %s\n" held off on >expect &&
+	test_cmp expect labels
 '
 
 # refused CODE WHAT ARGS...: the pause is refused, its answer the JSON
