@@ -78,8 +78,11 @@ web_head(struct buf *b, const char *title, int poll)
 {
 	buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	    "<meta name=\"viewport\" content=\"width=device-width\"><title>");
+	/* A task's name between FSI and PDI: an override in it (U+202E)
+	 * ends there, and does not turn " - agentcron" around. */
+	buf_puts(b, "\xe2\x81\xa8");
 	html_esc(b, title);
-	buf_puts(b, " - agentcron</title><link rel=\"stylesheet\" href=\"/static/web.css\">"
+	buf_puts(b, "\xe2\x81\xa9 - agentcron</title><link rel=\"stylesheet\" href=\"/static/web.css\">"
 	    "<link rel=\"icon\" href=\"/static/icon.svg\" type=\"image/svg+xml\">"
 	    "<script src=\"/static/web.js\" defer></script></head>\n<body");
 	if (poll)

@@ -6,7 +6,8 @@
 # text: task-web stored newlines, a terminal's escapes and bidi controls
 # (which turned the "(by NAME)" after them around).  The API's runs are
 # task-log --json's objects, their task's name included.  Each row's box
-# is named for its task ("select" alone told a screen reader nothing).
+# is named for its task ("select" alone told a screen reader nothing).  A
+# name's bidi override ends with the name in the page's title.
 . "$AC_TOP/tests/lib.sh"
 . "$AC_TOP/tests/lib-web.sh"
 
@@ -105,6 +106,14 @@ for o in json.load(sys.stdin): print(json.dumps(o, separators=(\",\", \":\"), en
 	python3 -c "import json, sys; o = json.load(sys.stdin); print(o[\"name\"], o[\"output\"])" \
 		<out >actual &&
 	echo "ran hi" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a name with a bidi override does not turn the page title around' '
+	b=$(task-add --manual --name "$(printf "\342\200\256evil")" p) &&
+	test "$(req_as "$tok" page "$url/tasks/$b")" = 200 &&
+	sed -n "s|.*<title>\(.*\)</title>.*|\1|p" page >actual &&
+	printf "\342\201\250\342\200\256evil\342\201\251 - agentcron\n" >expect &&
 	test_cmp expect actual
 '
 
