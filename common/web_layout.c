@@ -26,21 +26,41 @@ static const char css[] =
 /* Polling: a page marked data-poll reloads its content every 10 s while
  * it is visible, and stops while the tab is hidden.  Boxes ticked for a
  * bulk action stay ticked, and while the focus is inside the content it
- * is left alone (a keyboard user would be thrown back to the top). */
+ * is left alone (a keyboard user would be thrown back to the top).  A
+ * page that cannot refresh says so at its top: a session ended (task-web
+ * restarted, 12 hours gone) stops it for good, and stale numbers must not
+ * pass for live ones. */
 static const char js[] =
     "'use strict';\n"
     "(function () {\n"
-    "  var body = document.body, timer = null;\n"
+    "  var body = document.body, timer = null, ended = false;\n"
     "  document.querySelectorAll('[data-confirm]').forEach(function (f) {\n"
     "    f.addEventListener('submit', function (ev) {\n"
     "      if (!window.confirm(f.getAttribute('data-confirm'))) ev.preventDefault();\n"
     "    });\n"
     "  });\n"
+    "  function note(text) {\n"
+    "    var p = document.getElementById('stale');\n"
+    "    if (!text) { if (p) p.remove(); return; }\n"
+    "    if (!p) {\n"
+    "      p = document.createElement('p');\n"
+    "      p.id = 'stale'; p.className = 'failed'; p.setAttribute('role', 'status');\n"
+    "      document.querySelector('main').prepend(p);\n"
+    "    }\n"
+    "    p.textContent = text;\n"
+    "  }\n"
     "  function refresh() {\n"
     "    fetch(location.href, {credentials: 'same-origin'}).then(function (r) {\n"
+    "      if (r.status === 401) {\n"
+    "        ended = true; arm();\n"
+    "        note('This page no longer refreshes: the session has ended. Log in again.');\n"
+    "        return null;\n"
+    "      }\n"
+    "      if (!r.ok) note('Not refreshed: task-web answered ' + r.status + '.');\n"
     "      return r.ok ? r.text() : null;\n"
     "    }).then(function (html) {\n"
     "      if (!html) return;\n"
+    "      note(null);\n"
     "      var doc = new DOMParser().parseFromString(html, 'text/html');\n"
     "      var fresh = doc.getElementById('live'), old = document.getElementById('live');\n"
     "      if (!fresh || !old || old.contains(document.activeElement)) return;\n"
@@ -50,11 +70,12 @@ static const char js[] =
     "        });\n"
     "      });\n"
     "      old.replaceWith(fresh);\n"
-    "    }).catch(function () {});\n"
+    "    }).catch(function () { note('Not refreshed: task-web cannot be reached.'); });\n"
     "  }\n"
     "  function arm() {\n"
     "    if (timer) { clearInterval(timer); timer = null; }\n"
-    "    if (!document.hidden && body.hasAttribute('data-poll')) timer = setInterval(refresh, 10000);\n"
+    "    if (!ended && !document.hidden && body.hasAttribute('data-poll'))\n"
+    "      timer = setInterval(refresh, 10000);\n"
     "  }\n"
     "  function zones(root) {\n"
     "    root.querySelectorAll('time[datetime]').forEach(function (t) {\n"

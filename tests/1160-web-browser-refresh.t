@@ -5,6 +5,8 @@
 # in the list is not thrown away.  A bulk action without a task ticked is
 # refused with one line rather than done to none, and "Apply" comes back
 # to the page it was on, its filter and order kept (it went to /tasks).
+# A page whose session ended says it no longer refreshes (it went stale
+# without a word).
 . "$AC_TOP/tests/lib.sh"
 . "$AC_TOP/tests/lib-web.sh"
 dir=$AC_TOP/build/web-browser
@@ -28,6 +30,7 @@ test_expect_success 'in chromium: ticks and focus outlive a refresh; the two tic
 	refreshed: alpha,beta,gamma,omega; still ticked: alpha,beta
 	keyboard focus in the list kept over a refresh: true
 	applied: /tasks?sort=name
+	session ended: This page no longer refreshes: the session has ended. Log in again.
 	EOF
 	{ node "$dir/keep.mjs" "$login" "$PWD/add" >actual 2>drive.err ||
 		{ cat actual drive.err; false; }; } &&

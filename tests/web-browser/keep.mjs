@@ -1,6 +1,7 @@
 // keep.mjs LOGIN-URL ADD-CMD: the tasks page as a person uses it while it
 // refreshes itself (every 10 s): boxes ticked for a bulk pause stay
-// ticked, and a keyboard user's focus stays where it was.  ADD-CMD (a
+// ticked, a keyboard user's focus stays where it was, and a page whose
+// session ended says it no longer refreshes.  ADD-CMD (a
 // shell-free path) adds a task, so a refresh shows a change.  Prints one
 // line per step; any console or page error fails the run.
 import puppeteer from 'puppeteer-core';
@@ -13,13 +14,17 @@ const args = ['--headless=new', '--disable-gpu', '--no-first-run', '--disable-de
 if (process.getuid && process.getuid() === 0) args.push('--no-sandbox');
 const browser = await puppeteer.launch({executablePath: '/usr/bin/chromium', args, timeout: 60000});
 const problems = [];
-let failed = false;
+let failed = false, ended = false;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const names = (page) => page.$$eval('#live td a', (as) => as.map((a) => a.textContent).join(','));
 try {
 	const page = await browser.newPage();
 	page.setDefaultTimeout(30000);
-	page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+	// Once the session is ended on purpose, the refresh's 401 is expected.
+	page.on('console', (m) => {
+		if (m.type() === 'error' && !(ended && / 401 /.test(m.text())))
+			problems.push(`console: ${m.text()}`);
+	});
 	page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
 	await page.goto(login);
 	await page.goto(`${base}/tasks?sort=name`);
@@ -52,6 +57,13 @@ try {
 		{timeout: 20000});
 	await Promise.all([page.waitForNavigation(), page.click('#bulk button')]);
 	{ const u = new URL(page.url()); console.log(`applied: ${u.pathname}${u.search}`); }
+
+	// The session ends (12 hours gone, task-web restarted): the page says
+	// it no longer refreshes, rather than pass stale numbers for live.
+	ended = true;
+	await page.deleteCookie(...(await page.cookies()));
+	await page.waitForSelector('#stale', {timeout: 20000});
+	console.log(`session ended: ${await page.$eval('#stale', (p) => p.textContent)}`);
 } catch (e) {
 	console.log(`failed: ${e.message}`);
 	failed = true;
