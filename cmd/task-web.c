@@ -15,6 +15,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <netinet/in.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,18 @@ log_line(const char *s)
 			*p = ' ';
 	fprintf(stderr, "%s: %s\n", prog, clean);
 	free(clean);
+}
+
+/* The HTTP server's own messages (a client gone mid-request, the
+ * connection limit) as ours: one line, the program's name first. */
+static void
+mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	(void)cls;
+	char s[512];
+	vsnprintf(s, sizeof s, fmt, ap);
+	s[strcspn(s, "\n")] = 0;
+	log_line(s);
 }
 
 static enum MHD_Result
@@ -268,7 +281,7 @@ serve(const char *listen_spec, int explicit_listen, const char *sock, int read_o
 	if (!rc) {
 		unsigned flags = MHD_USE_ERROR_LOG;
 		d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, &sv,
-		    MHD_OPTION_LISTEN_SOCKET, (MHD_socket)w.fd,
+		    MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_LISTEN_SOCKET, (MHD_socket)w.fd,
 		    MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS,
 		    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)(sock ? 0 : MAX_PER_ADDRESS),
 		    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)REQUEST_SECONDS,

@@ -199,3 +199,59 @@ store_web_task_page(struct store *st, const struct task_filter *f, task_fn fn, v
 		return store_task_list(st, f, fn, arg, e);
 	return st->ops->web->task_page(st, f, fn, arg, e);
 }
+
+int
+store_web_task_sorted(struct store *st, const struct task_filter *f, int by, task_fn fn,
+    void *arg, struct err *e)
+{
+	if (st->standin)
+		return ST_OK;
+	const struct sql_dialect *d = st->ops->web->dialect(st);
+	/* strcasecmp's order on both stores: bytes, ASCII letters folded. */
+	const char *name = d->param == '$' ? "lower(name) COLLATE \"C\", id" : "lower(name), id";
+	char *order = xasprintf(" ORDER BY %s%s", by == WEB_SORT_STATUS ? "status, " : by ==
+	    WEB_SORT_LAST ? "last_run_at IS NULL, last_run_at DESC, " : "", name);
+	struct row p;
+	char *list = store_sql_task_list_text(d, f, 0, SQL_TEXT_SCAN, NULL, &p);
+	char *keys = xasprintf(", %s, %s", d->order_key, d->seq);
+	char *with_keys = insert_at(list, " FROM tasks", 0, keys);
+	char *cut = with_keys ? strstr(with_keys, " ORDER BY ") : NULL;
+	for (char *q = cut; q; q = strstr(q + 1, " ORDER BY "))
+		cut = q;
+	char *sql = NULL;
+	if (cut) {
+		*cut = 0;
+		sql = f->limit > 0 ? xasprintf("%s%s LIMIT %ld", with_keys, order, f->limit)
+		    : xasprintf("%s%s", with_keys, order);
+	}
+	free(list);
+	free(keys);
+	free(order);
+	free(with_keys);
+	if (!sql) {
+		row_free(&p);
+		return err_set(e, ST_ERR, "listing tasks: the listing's statement has changed shape");
+	}
+	struct web_keyset last = WEB_KEYSET_START;
+	long given = 0;
+	int rc = st->ops->web->tasks(st, sql, &p, f->limit, fn, arg, &last, &given, e);
+	row_free(&p);
+	return rc;
+}
+
+int
+store_web_task_keyset(struct store *st, const char *id, struct web_keyset *k, struct err *e)
+{
+	if (st->standin)
+		return ST_NOTFOUND;
+	const struct sql_dialect *d = st->ops->web->dialect(st);
+	char *sql = xasprintf("SELECT %s, %s, 1 FROM tasks WHERE id = %c1", d->order_key, d->seq,
+	    d->param);
+	struct row p;
+	p.n = p.nowned = 0;
+	row_text(&p, id);
+	long n;
+	int found = 0, rc = st->ops->web->keyset(st, sql, &p, k, &n, &found, e);
+	row_free(&p);
+	return rc ? rc : found ? ST_OK : ST_NOTFOUND;
+}

@@ -76,6 +76,18 @@ int store_web_task_walk(struct store *st, const struct task_filter *f, struct we
 int store_web_task_page(struct store *st, const struct task_filter *f, task_fn fn, void *arg,
     struct err *e);
 
+/* Task id's place in the next-run order, for a walk to go on after it.
+ * ST_NOTFOUND: no such task. */
+int store_web_task_keyset(struct store *st, const char *id, struct web_keyset *k, struct err *e);
+
+/* The tasks page's listing of f's tasks (at most f->limit) in another
+ * order than next-run: by name (ASCII case folded, then id), by status
+ * then name, or by last run (latest first, never run last, then name);
+ * the whole listing's order, not a page's. */
+enum { WEB_SORT_NAME = 1, WEB_SORT_STATUS, WEB_SORT_LAST };
+int store_web_task_sorted(struct store *st, const struct task_filter *f, int by, task_fn fn,
+    void *arg, struct err *e);
+
 /* What a backend provides for them (store_backend.h's store_ops.web). */
 struct web_store_ops {
 	int (*token_add)(struct store *st, const struct web_token *t, struct err *e);

@@ -16,12 +16,14 @@
 
 #include <cjson/cJSON.h>
 
+#include "log_view.h"
 #include "store_audit.h"
 #include "store.h"
 #include "task_json.h"
 #include "taskargs.h"
 #include "web_api.h"
 #include "web_http.h"
+#include "utf8.h"
 #include "web_search.h"
 
 #define API_LIST_MAX 1000        /* objects in one answer, at most */
@@ -66,7 +68,18 @@ struct collect {
 	cJSON *arr;
 	struct zones *zs;
 	long left;
+	struct log_view *lv;     /* runs: their tasks' names, as task-log --json */
 };
+
+/* A run's object as task-log --json prints it: with its task's name. */
+static cJSON *
+run_json(struct log_view *lv, const struct run *r)
+{
+	const struct task *t = log_task_of(lv, r->task_id);
+	cJSON *o = run_to_json(r);
+	cJSON_AddStringToObject(o, "name", t && t->name ? t->name : "(deleted)");
+	return o;
+}
 
 static int
 take_task(const struct task *t, void *arg)
@@ -80,7 +93,7 @@ static int
 take_run(const struct run *r, void *arg)
 {
 	struct collect *c = arg;
-	cJSON_AddItemToArray(c->arr, run_to_json(r));
+	cJSON_AddItemToArray(c->arr, run_json(c->lv, r));
 	return --c->left <= 0;
 }
 
@@ -206,7 +219,7 @@ web_api_get(struct web *w, const struct web_req *rq, const struct web_who *who, 
 	if (strcmp(rq->path, "/api/tasks") == 0) {
 		struct task_filter f;
 		task_filter_init(&f);
-		struct collect c = {cJSON_CreateArray(), w->zs, arg_limit(rq, API_LIST_MAX)};
+		struct collect c = {cJSON_CreateArray(), w->zs, arg_limit(rq, API_LIST_MAX), NULL};
 		if (c.left < 0 || web_task_filter(rq, &f)) {
 			cJSON_Delete(c.arr);
 			web_error(rs, 400, 1, "bad limit or status (pending, running, completed, failed,"
@@ -214,21 +227,27 @@ web_api_get(struct web *w, const struct web_req *rq, const struct web_who *who, 
 			return 1;
 		}
 		f.limit = c.left;
-		if (!f.text || !web_search_short(f.text)) {
-			rc = store_task_list(w->st, &f, take_task, &c, &e);
-			return list_answer(rs, rc, c.arr, &e);
-		}
-		/* A text too short for the trigram index: a bounded walk, and
-		 * a Link header to go on from where it stopped. */
+		/* A text too short for the trigram index, or the answers after a
+		 * full one: a bounded walk, and a Link header to go on from where
+		 * it stopped. */
 		struct web_keyset from, next;
 		int cut = 0;
-		if (!web_search_after(rq, &from)) {
+		if (!(f.text && web_search_short(f.text)) && !web_arg(rq->query, rq->nquery, "after")) {
+			rc = store_task_list(w->st, &f, take_task, &c, &e);
+			cJSON *last = cJSON_GetArrayItem(c.arr, (int)f.limit - 1);
+			const char *lid = last ? cJSON_GetStringValue(cJSON_GetObjectItem(last, "id")) : NULL;
+			int k = !rc && lid ? store_web_task_keyset(w->st, lid, &next, &e) : ST_NOTFOUND;
+			if (k && k != ST_NOTFOUND)
+				rc = k;
+			cut = !k;
+		} else if (!web_search_after(rq, &from)) {
 			cJSON_Delete(c.arr);
 			web_error(rs, 400, 1, "bad 'after' (KEY.SEQ, from a Link header)");
 			return 1;
+		} else {
+			rc = store_web_task_walk(w->st, &f, from, WEB_WALK_EXAMINE, take_task, &c, &cut,
+			    &next, &e);
 		}
-		rc = store_web_task_walk(w->st, &f, from, WEB_WALK_EXAMINE, take_task, &c, &cut,
-		    &next, &e);
 		if (!rc && cut) {
 			static const char *const keep[] = {"status", "scope", "limit", NULL};
 			struct buf link = {0};
@@ -261,7 +280,8 @@ web_api_get(struct web *w, const struct web_req *rq, const struct web_who *who, 
 		run_filter_init(&f);
 		const char *task = web_arg(rq->query, rq->nquery, "task");
 		const char *st = web_arg(rq->query, rq->nquery, "status");
-		struct collect c = {cJSON_CreateArray(), w->zs, arg_limit(rq, 100)};
+		struct log_view lv = {.st = w->st, .zs = w->zs};
+		struct collect c = {cJSON_CreateArray(), w->zs, arg_limit(rq, 100), &lv};
 		if (c.left < 0 || (st && (f.status = run_status_parse(st)) < 0)) {
 			cJSON_Delete(c.arr);
 			web_error(rs, 400, 1, "bad limit or status");
@@ -282,6 +302,7 @@ web_api_get(struct web *w, const struct web_req *rq, const struct web_who *who, 
 		f.limit = c.left;
 		rc = store_run_list(w->st, &f, take_run, &c, &e);
 		run_free(&after);
+		log_view_free(&lv);
 		return list_answer(rs, rc, c.arr, &e);
 	}
 	if (path_id(rq->path, "/api/runs/", id, sizeof id, &rest) && !*rest) {
@@ -292,7 +313,9 @@ web_api_get(struct web *w, const struct web_req *rq, const struct web_who *who, 
 			web_error(rs, http_status(rc), 1, "%s", e.msg);
 			return 1;
 		}
-		web_json(rs, 200, run_to_json(&r));
+		struct log_view lv = {.st = w->st, .zs = w->zs};
+		web_json(rs, 200, run_json(&lv, &r));
+		log_view_free(&lv);
 		run_free(&r);
 		return 1;
 	}
@@ -398,12 +421,36 @@ act_cancel(struct act *a, const struct run *r)
 	return rc;
 }
 
+#define REASON_MAX 500             /* bytes of a pause's reason */
+#define REASON_MAX_TEXT "500"
+
+/* A pause's reason is one line of text as task-show prints it after
+ * "paused:": no control (a newline, a terminal's escape), no bidi control
+ * that would turn the "(by NAME)" after it around, and short. */
+static const char *
+reason_bad(const char *r)
+{
+	size_t n = strlen(r);
+	if (n > REASON_MAX)
+		return "is over " REASON_MAX_TEXT " bytes";
+	if (!utf8_line(r, n))
+		return "is not one line of UTF-8 text (a control character or bytes that are not UTF-8)";
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		i += utf8_next(r + i, n - i, &cp);
+		if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
+			return "holds a bidirectional control character";
+	}
+	return NULL;
+}
+
 static void
 redirect_back(struct web_resp *rs, const struct web_kv *form, size_t n, const char *dflt)
 {
 	const char *back = web_arg(form, n, "back");
 	/* Only a path of this site: never an open redirect. */
-	if (!back || back[0] != '/' || back[1] == '/' || back[1] == '\\' || strpbrk(back, "\r\n"))
+	if (!back || back[0] != '/' || back[1] == '/' || back[1] == '\\' || strpbrk(back, "\r\n") ||
+	    strlen(back) >= sizeof rs->location)
 		back = dflt;
 	rs->status = 303;
 	snprintf(rs->location, sizeof rs->location, "%s", back);
@@ -452,6 +499,15 @@ action(struct web *w, const struct web_req *rq, const struct web_who *who,
 			web_error(rs, 400, json, "a pause needs a reason");
 			return 1;
 		}
+		if (pause && reason_bad(reason)) {
+			web_error(rs, 400, json, "the pause's reason %s", reason_bad(reason));
+			return 1;
+		}
+		/* Nothing ticked is a mistake to say, not "0 tasks" done. */
+		if (!web_arg(form, nform, "id")) {
+			web_error(rs, 400, json, "bulk action: no task selected (give one id per task)");
+			return 1;
+		}
 		long done = 0, bad = 0;
 		for (size_t i = 0; i < nform && !rc; i++) {
 			if (strcmp(form[i].key, "id") != 0)
@@ -494,6 +550,8 @@ action(struct web *w, const struct web_req *rq, const struct web_who *who,
 			rc = act_queue(&a, id);
 		else if (!strcmp(verb, "pause") && str_empty(reason))
 			rc = err_set(&a.e, ST_INVALID, "a pause needs a reason (the form field 'reason')");
+		else if (!strcmp(verb, "pause") && reason_bad(reason))
+			rc = err_set(&a.e, ST_INVALID, "the pause's reason %s", reason_bad(reason));
 		else if (!strcmp(verb, "pause") || !strcmp(verb, "resume"))
 			rc = act_pause(&a, id, verb[0] == 'p', reason);
 		else if (!strcmp(verb, "delete"))

@@ -24,29 +24,58 @@ static const char css[] =
     "svg{background:#fff;border:1px solid #ddd}.bar{fill:#58a}.bad{fill:#c44}\n";
 
 /* Polling: a page marked data-poll reloads its content every 10 s while
- * it is visible, and stops while the tab is hidden. */
+ * it is visible, and stops while the tab is hidden.  Boxes ticked for a
+ * bulk action stay ticked, and while the focus is inside the content it
+ * is left alone (a keyboard user would be thrown back to the top).  A
+ * page that cannot refresh says so at its top: a session ended (task-web
+ * restarted, 12 hours gone) stops it for good, and stale numbers must not
+ * pass for live ones. */
 static const char js[] =
     "'use strict';\n"
     "(function () {\n"
-    "  var body = document.body, timer = null;\n"
+    "  var body = document.body, timer = null, ended = false;\n"
     "  document.querySelectorAll('[data-confirm]').forEach(function (f) {\n"
     "    f.addEventListener('submit', function (ev) {\n"
     "      if (!window.confirm(f.getAttribute('data-confirm'))) ev.preventDefault();\n"
     "    });\n"
     "  });\n"
+    "  function note(text) {\n"
+    "    var p = document.getElementById('stale');\n"
+    "    if (!text) { if (p) p.remove(); return; }\n"
+    "    if (!p) {\n"
+    "      p = document.createElement('p');\n"
+    "      p.id = 'stale'; p.className = 'failed'; p.setAttribute('role', 'status');\n"
+    "      document.querySelector('main').prepend(p);\n"
+    "    }\n"
+    "    p.textContent = text;\n"
+    "  }\n"
     "  function refresh() {\n"
     "    fetch(location.href, {credentials: 'same-origin'}).then(function (r) {\n"
+    "      if (r.status === 401) {\n"
+    "        ended = true; arm();\n"
+    "        note('This page no longer refreshes: the session has ended. Log in again.');\n"
+    "        return null;\n"
+    "      }\n"
+    "      if (!r.ok) note('Not refreshed: task-web answered ' + r.status + '.');\n"
     "      return r.ok ? r.text() : null;\n"
     "    }).then(function (html) {\n"
     "      if (!html) return;\n"
+    "      note(null);\n"
     "      var doc = new DOMParser().parseFromString(html, 'text/html');\n"
     "      var fresh = doc.getElementById('live'), old = document.getElementById('live');\n"
-    "      if (fresh && old) old.replaceWith(fresh);\n"
-    "    }).catch(function () {});\n"
+    "      if (!fresh || !old || old.contains(document.activeElement)) return;\n"
+    "      old.querySelectorAll('input[type=checkbox]:checked').forEach(function (c) {\n"
+    "        fresh.querySelectorAll('input[type=checkbox]').forEach(function (n) {\n"
+    "          if (n.name === c.name && n.value === c.value) n.checked = true;\n"
+    "        });\n"
+    "      });\n"
+    "      old.replaceWith(fresh);\n"
+    "    }).catch(function () { note('Not refreshed: task-web cannot be reached.'); });\n"
     "  }\n"
     "  function arm() {\n"
     "    if (timer) { clearInterval(timer); timer = null; }\n"
-    "    if (!document.hidden && body.hasAttribute('data-poll')) timer = setInterval(refresh, 10000);\n"
+    "    if (!ended && !document.hidden && body.hasAttribute('data-poll'))\n"
+    "      timer = setInterval(refresh, 10000);\n"
     "  }\n"
     "  function zones(root) {\n"
     "    root.querySelectorAll('time[datetime]').forEach(function (t) {\n"
@@ -70,8 +99,11 @@ web_head(struct buf *b, const char *title, int poll)
 {
 	buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	    "<meta name=\"viewport\" content=\"width=device-width\"><title>");
+	/* A task's name between FSI and PDI: an override in it (U+202E)
+	 * ends there, and does not turn " - agentcron" around. */
+	buf_puts(b, "\xe2\x81\xa8");
 	html_esc(b, title);
-	buf_puts(b, " - agentcron</title><link rel=\"stylesheet\" href=\"/static/web.css\">"
+	buf_puts(b, "\xe2\x81\xa9 - agentcron</title><link rel=\"stylesheet\" href=\"/static/web.css\">"
 	    "<link rel=\"icon\" href=\"/static/icon.svg\" type=\"image/svg+xml\">"
 	    "<script src=\"/static/web.js\" defer></script></head>\n<body");
 	if (poll)
@@ -147,7 +179,7 @@ web_button(struct buf *b, const struct web_who *who, const char *path, const cha
 	buf_puts(b, ">");
 	web_csrf_field(b, who);
 	if (with_reason)
-		buf_puts(b, "<input name=\"reason\" required placeholder=\"reason\" aria-label=\"reason\"> ");
+		buf_puts(b, "<input name=\"reason\" required maxlength=\"500\" placeholder=\"reason\" aria-label=\"reason\"> ");
 	buf_puts(b, "<button>");
 	html_esc(b, label);
 	buf_puts(b, "</button></form>\n");

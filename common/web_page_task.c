@@ -120,7 +120,8 @@ web_task_page(struct web *w, const struct web_req *rq, const char *arg, const st
 	buf_puts(&b, "</p>\n<div id=\"live\"><table>\n<tr><th>id</th><td>");
 	buf_puts(&b, t.id);
 	buf_printf(&b, "</td></tr>\n<tr><th>status</th><td class=\"%s\">%s%s</td></tr>\n",
-	    task_status_name(t.status), task_status_name(t.status), t.enabled ? "" : " (paused)");
+	    task_status_name(t.status), task_status_name(t.status), t.paused ? " (paused)" : t.enabled ? ""
+	    : " (disabled)");
 	if (t.paused) {
 		buf_puts(&b, "<tr><th>paused</th><td>");
 		html_esc(&b, t.paused);

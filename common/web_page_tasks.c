@@ -65,9 +65,14 @@ task_row(struct buf *b, struct web *w, const struct web_who *who, const struct t
 	char sched[256];
 	task_describe(t, w->zs, sched, sizeof sched);
 	buf_puts(b, "<tr>");
-	if (!who->read_only)
+	/* Named for its task: "select" alone, a hundred times, tells a
+	 * screen reader's user nothing. */
+	if (!who->read_only) {
 		buf_printf(b, "<td><input type=\"checkbox\" name=\"id\" value=\"%s\" form=\"bulk\""
-		    " aria-label=\"select\"></td>", t->id);
+		    " aria-label=\"select ", t->id);
+		html_esc(b, t->name);
+		buf_puts(b, "\"></td>");
+	}
 	buf_printf(b, "<td><a href=\"/tasks/%s\">", t->id);
 	html_esc(b, t->name);
 	buf_printf(b, "</a></td><td class=\"%s\">%s%s</td><td>", task_status_name(t->status),
@@ -87,8 +92,9 @@ cut_note(struct buf *b, const struct web_req *rq, const struct task_filter *f, l
 {
 	buf_printf(b, "</table><p class=\"muted\" id=\"cut\">%ld task%s found; the search was cut"
 	    " short (%s, in next-run order). <a href=\"", n, n == 1 ? "" : "s",
-	    n >= PAGE_TASKS ? "a page is full" : "a short text is looked for in "
-	    WEB_WALK_EXAMINE_TEXT " tasks at a time");
+	    n >= PAGE_TASKS ? "a page is full" : f->text && web_search_short(f->text) ? "a short text"
+	    " is looked for in " WEB_WALK_EXAMINE_TEXT " tasks at a time" : WEB_WALK_EXAMINE_TEXT
+	    " tasks are read at a time");
 	static const char *const keep[] = {"status", "scope", "sort", NULL};
 	web_search_next(b, "/tasks", rq, f->text, keep, "&amp;", next);
 	buf_puts(b, "\" id=\"continue\">Continue the search</a></p></div>\n");
@@ -119,18 +125,26 @@ web_tasks_page(struct web *w, const struct web_req *rq, const struct web_who *wh
 		    opts[i]);
 	const char *sort = web_arg(rq->query, rq->nquery, "sort");
 	static const char *const sorts[] = {"next", "name", "status", "last"};
+	static const char *const sort_words[] = {"next run", "name", "status", "last run"};
 	buf_puts(&b, "</select> <select name=\"sort\" aria-label=\"sort\">");
 	for (size_t i = 0; i < sizeof sorts / sizeof *sorts; i++)
-		buf_printf(&b, "<option value=\"%s\"%s>by %s run</option>", sorts[i],
-		    sort && !strcmp(sort, sorts[i]) ? " selected" : "", sorts[i]);
+		buf_printf(&b, "<option value=\"%s\"%s>by %s</option>", sorts[i],
+		    sort && !strcmp(sort, sorts[i]) ? " selected" : "", sort_words[i]);
 	buf_puts(&b, "</select> <input name=\"scope\" placeholder=\"scope\" aria-label=\"scope\" value=\"");
 	html_esc(&b, f.scope);
 	buf_puts(&b, "\"> <button>Filter</button></form>\n");
 	if (!who->read_only) {
 		buf_puts(&b, "<form method=\"post\" action=\"/tasks/bulk\" id=\"bulk\">");
 		web_csrf_field(&b, who);
+		/* Back to this very page, its filter kept. */
+		struct buf here = {0};
+		web_search_here(&here, "/tasks", rq);
+		buf_puts(&b, "<input type=\"hidden\" name=\"back\" value=\"");
+		html_esc(&b, here.data);
+		buf_puts(&b, "\">");
+		buf_free(&here);
 		buf_puts(&b, "Selected: <select name=\"action\" aria-label=\"action\"><option>pause</option>"
-		    "<option>resume</option></select> <input name=\"reason\" placeholder=\"reason (to pause)\""
+		    "<option>resume</option></select> <input name=\"reason\" maxlength=\"500\" placeholder=\"reason (to pause)\""
 		    " aria-label=\"reason\"> <button>Apply</button></form>\n");
 	}
 	buf_puts(&b, "<div id=\"live\"><table><tr>");
@@ -140,9 +154,18 @@ web_tasks_page(struct web *w, const struct web_req *rq, const struct web_who *wh
 	    "</tr>\n");
 	struct rows r = {w, who, xcalloc(PAGE_TASKS, sizeof(struct task)), 0};
 	f.limit = PAGE_TASKS;
-	/* A text too short for the trigram index: a bounded walk, said so. */
+	int (*cmp)(const void *, const void *) = !sort ? NULL : !strcmp(sort, "name") ? by_name
+	    : !strcmp(sort, "status") ? by_status : !strcmp(sort, "last") ? by_last : NULL;
+	/* Sorted by the store, over all the tasks the filter selects: the
+	 * first page in next-run order sorted would leave out the first ones
+	 * by name, or the last run, of a store of more than a page. */
+	int by = cmp == by_name ? WEB_SORT_NAME : cmp == by_status ? WEB_SORT_STATUS
+	    : cmp == by_last ? WEB_SORT_LAST : 0;
+	/* A text too short for the trigram index, or the pages after the
+	 * first in next-run order: a bounded walk, said so. */
 	struct web_keyset from, next;
-	int cut = 0, rc, walk = f.text && web_search_short(f.text);
+	int cut = 0, rc, walk = (f.text && web_search_short(f.text)) ||
+	    (!by && web_arg(rq->query, rq->nquery, "after"));
 	if (walk && !web_search_after(rq, &from)) {
 		free(r.t);
 		buf_free(&b);
@@ -151,20 +174,35 @@ web_tasks_page(struct web *w, const struct web_req *rq, const struct web_who *wh
 	}
 	if (walk)
 		rc = store_web_task_walk(w->st, &f, from, WEB_WALK_EXAMINE, task_take, &r, &cut, &next, &e);
+	else if (by)
+		rc = store_web_task_sorted(w->st, &f, by, task_take, &r, &e);
 	else
 		rc = store_web_task_page(w->st, &f, task_take, &r, &e);
-	int (*cmp)(const void *, const void *) = !sort ? NULL : !strcmp(sort, "name") ? by_name
-	    : !strcmp(sort, "status") ? by_status : !strcmp(sort, "last") ? by_last : NULL;
-	if (cmp)
+	/* A bounded walk's finds, in next-run order as read, sorted here. */
+	if (walk && cmp)
 		qsort(r.t, (size_t)r.n, sizeof *r.t, cmp);
+	/* A full first page goes on, as a walk does, after its last task. */
+	if (!rc && !walk && !by && r.n >= PAGE_TASKS) {
+		int k = store_web_task_keyset(w->st, r.t[r.n - 1].id, &next, &e);
+		if (!k)
+			cut = 1;
+		else if (k != ST_NOTFOUND)   /* else deleted meanwhile: no link */
+			rc = k;
+	}
 	for (long i = 0; i < r.n; i++) {
 		task_row(&b, w, who, &r.t[i]);
 		task_free(&r.t[i]);
 	}
 	free(r.t);
-	if (walk && cut)
+	if (walk && cut) {
 		cut_note(&b, rq, &f, r.n, next);
-	else
+	} else if (cut) {
+		static const char *const keep[] = {"status", "scope", NULL};
+		buf_printf(&b, "</table><p class=\"muted\" id=\"cut\">%ld tasks (the first ones; narrow"
+		    " the filter) <a href=\"", r.n);
+		web_search_next(&b, "/tasks", rq, f.text, keep, "&amp;", next);
+		buf_puts(&b, "\" id=\"continue\">or see the next ones</a></p></div>\n");
+	} else
 		buf_printf(&b, "</table><p class=\"muted\">%ld task%s%s</p></div>\n", r.n,
 		    r.n == 1 ? "" : "s", r.n >= PAGE_TASKS ? " (the first ones; narrow the filter)" : "");
 	return web_page_finish(rs, &b, rc, &e);

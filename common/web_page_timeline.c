@@ -38,6 +38,18 @@ herd_group(const struct task *t, long n, void *arg)
 	if (cron && (zones_get(h->w->zs, t->tz, &z, &e) || cron_list_parse(t->cron, &l, &e)))
 		return 0;
 	int64_t at = t->next_run_at, end = h->from + 86400;
+	/* Overdue (no pass for a while): on from now.  A day's steps from an
+	 * old next run would not reach it. */
+	if (at != TIME_NONE && at < h->from && task_repeats(t)) {
+		int64_t next;
+		if (!cron && task_next_slot(t, h->w->zs, h->from - 1, &at, &e))
+			return 0;
+		if (cron) {
+			next = cron_list_next(&l, z, t->not_before != TIME_NONE && h->from < t->not_before ?
+			    t->not_before - 1 : h->from - 1);
+			at = next >= 0 && (t->ends_at == TIME_NONE || next <= t->ends_at) ? next : TIME_NONE;
+		}
+	}
 	for (int k = 0; at != TIME_NONE && at < end && k < 1440; k++) {
 		if (at >= h->from)
 			h->perminute[(at - h->from) / 60] += n;

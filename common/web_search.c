@@ -53,7 +53,7 @@ web_search_next(struct buf *b, const char *path, const struct web_req *rq,
     const char *text, const char *const keep[], const char *sep, struct web_keyset next)
 {
 	buf_printf(b, "%s?q=", path);
-	url_arg(b, text);
+	url_arg(b, text ? text : "");
 	for (size_t i = 0; keep[i]; i++) {
 		const char *v = web_arg(rq->query, rq->nquery, keep[i]);
 		if (v && *v) {
@@ -62,4 +62,16 @@ web_search_next(struct buf *b, const char *path, const struct web_req *rq,
 		}
 	}
 	buf_printf(b, "%safter=%lld.%lld", sep, (long long)next.key, (long long)next.seq);
+}
+
+void
+web_search_here(struct buf *b, const char *path, const struct web_req *rq)
+{
+	buf_puts(b, path);
+	for (size_t i = 0; i < rq->nquery; i++) {
+		buf_puts(b, i ? "&" : "?");
+		url_arg(b, rq->query[i].key);
+		buf_puts(b, "=");
+		url_arg(b, rq->query[i].value);
+	}
 }

@@ -20,4 +20,8 @@ int web_search_after(const struct web_req *rq, struct web_keyset *from);
 void web_search_next(struct buf *b, const char *path, const struct web_req *rq,
     const char *text, const char *const keep[], const char *sep, struct web_keyset next);
 
+/* Appends path and the request's query as it came (percent-encoded), for
+ * a form to come back to the page it was on. */
+void web_search_here(struct buf *b, const char *path, const struct web_req *rq);
+
 #endif
