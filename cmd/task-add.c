@@ -203,13 +203,22 @@ struct import_to {
 	int force;
 	struct sink *out;
 	struct zones *zs;
+	struct task_import_links links;
 };
 
 static int
 import_one(struct task *t, const char *where, void *arg, struct err *e)
 {
 	struct import_to *to = arg;
-	return add_one(to->st, t, to->force, 1, to->out, where, to->zs, e);
+	/* Its links once every task is in: it may follow one further down. */
+	char *after = t->after;
+	t->after = NULL;
+	long added = to->out->added;
+	int rc = add_one(to->st, t, to->force, 1, to->out, where, to->zs, e);
+	if (!rc && to->out->added > added)
+		task_import_defer(&to->links, t->id, &after, where);
+	t->after = after; /* freed with t */
+	return rc;
 }
 
 /* JSON objects (or arrays of them) from stdin, all or nothing. */
@@ -228,12 +237,15 @@ import(struct store *st, int force, int64_t now, unsigned when_flags, struct zon
 		return rc;
 	}
 	struct sink out = {.import = 1};
-	struct import_to to = {st, force, &out, zs};
+	struct import_to to = {st, force, &out, zs, {NULL, 0}};
 	long count = 0;
 	rc = store_begin(st, e);
 	if (!rc)
 		rc = task_import(&in, now, zs, when_flags, import_one, &to, &count, e);
 	buf_free(&in);
+	if (!rc)
+		rc = task_import_link(st, &to.links, e);
+	task_import_links_free(&to.links);
 	if (!rc && count == 0)
 		rc = err_set(e, ST_INVALID, "stdin: no JSON objects to add");
 	if (!rc)

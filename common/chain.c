@@ -40,9 +40,11 @@ struct walk {
 	size_t depth;
 	struct err *e;
 	struct err scratch;           /* what is not the caller's to hear */
+	int code;                     /* the error's, when -1 */
 };
 
-/* 1: target reached (path[0..depth) leads to it), 0: not, -1: error. */
+/* 1: target reached (path[0..depth) leads to it), 0: not, -1: error (in
+ * w->e; a task that cannot be read is no proof there is no loop). */
 static int
 walk_up(struct walk *w, const char *id)
 {
@@ -57,25 +59,28 @@ walk_up(struct walk *w, const char *id)
 		return -1;
 	}
 	memcpy(w->seen[w->nseen++], id, 37);
-	/* On the heap: CHAIN_DEPTH_MAX frames of them overflowed the stack. */
-	struct task *t = xcalloc(1, sizeof *t);
-	if (store_task_get(w->st, id, t, &w->scratch) != ST_OK) {
-		free(t);
-		return 0;
+	struct chain_upstream u;
+	int found = 0, rc = store_chain_upstream(w->st, id, &u, &found, w->e);
+	if (rc) {
+		w->code = rc;
+		return -1;
 	}
+	if (!found)
+		return 0;
+	free(u.name);
+	/* On the heap: CHAIN_DEPTH_MAX frames of them overflowed the stack. */
 	struct chain_link *links = xcalloc(CHAIN_MAX, sizeof *links);
 	size_t n = 0;
-	int found = 0;
+	found = 0;
 	/* A task in the trash counts: task-rm --undo brings its links back. */
-	if (chain_links(t->after, links, CHAIN_MAX, &n, &w->scratch) == ST_OK) {
+	if (u.after && chain_links(u.after, links, CHAIN_MAX, &n, &w->scratch) == ST_OK) {
 		memcpy(w->path[w->depth++], id, 37);
 		for (size_t i = 0; i < n && !found; i++)
 			found = walk_up(w, links[i].ref);
 		if (!found)
 			w->depth--;
 	}
-	task_free(t);
-	free(t);
+	free(u.after);
 	free(links);
 	return found;
 }
@@ -87,22 +92,31 @@ loop_check(struct store *st, const struct task *t, char (*ups)[37], size_t n, st
 {
 	if (!t->id[0])
 		return ST_OK; /* a new task: nothing follows it yet */
+	int rc = store_chain_lock(st, e);
+	if (rc)
+		return rc;
 	struct walk w = {.st = st, .target = t->id, .seen = xcalloc(CHAIN_DEPTH_MAX, 37),
-	    .path = xcalloc(CHAIN_DEPTH_MAX, 37), .e = e};
+	    .path = xcalloc(CHAIN_DEPTH_MAX, 37), .e = e, .code = ST_INVALID};
 	int found = 0;
 	for (size_t i = 0; i < n && !found; i++) {
 		w.depth = 0;
 		found = walk_up(&w, ups[i]);
 	}
-	int rc = found < 0 ? ST_INVALID : ST_OK;
+	rc = found < 0 ? w.code : ST_OK;
 	if (found > 0) {
 		struct buf b = {0};
 		buf_printf(&b, "'%s'", t->name ? t->name : t->id);
 		for (size_t i = w.depth; i-- > 0;) {
-			int trashed;
-			char *name = name_of(st, w.path[i], &trashed);
-			buf_printf(&b, " -> '%s'%s", name, trashed ? " (in the trash)" : "");
-			free(name);
+			struct chain_upstream u;
+			int got = 0;
+			struct err scratch;
+			if (store_chain_upstream(st, w.path[i], &u, &got, &scratch) || !got)
+				buf_printf(&b, " -> '%.8s'", w.path[i]);
+			else
+				buf_printf(&b, " -> '%s'%s", u.name ? u.name : w.path[i],
+				    u.trashed ? " (in the trash)" : "");
+			free(u.after);
+			free(u.name);
 		}
 		buf_printf(&b, " -> '%s'", t->name ? t->name : t->id);
 		rc = err_set(e, ST_INVALID, "after: that would make a loop: %s", b.data);

@@ -2,6 +2,7 @@
  * gate (--gate) first, and the runs that wait for a concurrency slot. */
 #define _GNU_SOURCE
 #include <inttypes.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,6 +162,12 @@ fire_run_executor(struct fire *f, struct job *j, const struct task *t, char *bas
 	free(system);
 	budget_env(f, j, t);
 	fire_env_password(&j->envp, f->db_password);
+	/* The gate's copy of the payload, its run over: the executor makes its own. */
+	if (j->input_file) {
+		unlink(j->input_file);
+		free(j->input_file);
+		j->input_file = NULL;
+	}
 	int rc = have_in ? fire_input_apply(&in, j->run.id, named, &j->input, &j->envp,
 	    &j->input_file, &e) : 0;
 	if (have_in)
@@ -190,8 +197,10 @@ fire_run_executor(struct fire *f, struct job *j, const struct task *t, char *bas
 		launch(f, j);
 }
 
-/* A task with a gate (--gate) runs it first, in the task's environment
- * with nothing on its input; gate_ended says what follows. */
+/* A task with a gate (--gate) runs it first, in the executor's
+ * environment with the run's input (TASK_PAYLOAD, TASK_PAYLOAD_FILE,
+ * TASK_INPUT_RUN: a gate may filter events) and nothing on its standard
+ * input; gate_ended says what follows. */
 static void
 start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 {
@@ -215,8 +224,27 @@ start_job(struct fire *f, struct job *j, const struct task *t, char *prompt)
 	}
 	if (env_unfit(f, j, t))
 		return;
+	struct run_input in;
+	int have_in = 0;
+	if (fire_input_load(f->st, &j->run, &in, &have_in, &e)) {
+		char why[ERR_MAX + 64];
+		snprintf(why, sizeof why, "its input could not be read: %s", e.msg);
+		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, why);
+		return;
+	}
 	j->envp = fire_exec_env(t, &j->run, f->db);
 	fire_env_password(&j->envp, f->db_password);
+	/* Named: the input goes in the environment, not on the gate's stdin. */
+	int rc = have_in ? fire_input_apply(&in, j->run.id, 1, &j->input, &j->envp, &j->input_file,
+	    &e) : ST_OK;
+	if (have_in)
+		run_input_free(&in);
+	if (rc) {
+		char why[ERR_MAX + 64];
+		snprintf(why, sizeof why, "its input could not be given: %s", e.msg);
+		exec_pool_fail(f->pool, j, EXEC_STARTFAIL, why);
+		return;
+	}
 	j->timeout_ms = (int64_t)(t->gate_timeout > 0 ? t->gate_timeout : TASK_GATE_TIMEOUT) * 1000;
 	launch(f, j);
 }

@@ -83,6 +83,21 @@ store_followers(struct store *st, const char *upstream_id, follower_fn fn, void 
 	return st->ops->chain->followers(st, upstream_id, fn, arg, e);
 }
 
+int
+store_chain_lock(struct store *st, struct err *e)
+{
+	return st->ops->chain->lock(st, e);
+}
+
+int
+store_chain_upstream(struct store *st, const char *id, struct chain_upstream *u, int *found,
+    struct err *e)
+{
+	memset(u, 0, sizeof *u);
+	*found = 0;
+	return st->ops->chain->upstream(st, id, u, found, e);
+}
+
 char *
 store_orphaned_why(const char *name)
 {

@@ -52,6 +52,19 @@ int store_input_bind(struct store *st, const char *id, const char *run_id, int *
 typedef int (*follower_fn)(const char *id, const char *after, int enabled, void *arg);
 int store_followers(struct store *st, const char *upstream_id, follower_fn fn, void *arg,
     struct err *e);
+/* Held to the end of the unit of work: one check of links for loops at a
+ * time, with the write that follows it. */
+int store_chain_lock(struct store *st, struct err *e);
+/* Of task id (in the trash or not), what the loop check reads, locking
+ * nothing (a lock there could wait on an edit waiting on the check's):
+ * *found 0 when there is no such task, else u filled (free after and name). */
+struct chain_upstream {
+	char *after;      /* NULL when it follows none */
+	char *name;       /* NULL when it has none */
+	int trashed;
+};
+int store_chain_upstream(struct store *st, const char *id, struct chain_upstream *u, int *found,
+    struct err *e);
 /* The reason a follower is disabled with when the task it follows, named
  * name, is deleted (and, that reason still its own, enabled by its restore). */
 char *store_orphaned_why(const char *name);
@@ -67,6 +80,11 @@ struct chain_ops {
 	    struct err *e);
 	/* Whether any task (not in the trash) follows another. */
 	int (*followed)(struct store *st, int *any, struct err *e);
+	/* Held to the end of the unit of work by every check of `after` links
+	 * for loops: two checks at once could each pass and make one. */
+	int (*lock)(struct store *st, struct err *e);
+	int (*upstream)(struct store *st, const char *id, struct chain_upstream *u, int *found,
+	    struct err *e);
 };
 extern const struct chain_ops sq_chain_ops, pg_chain_ops;
 

@@ -125,10 +125,45 @@ pgc_followed(struct store *st, int *any, struct err *e)
 	return rc;
 }
 
+static int
+pgc_lock(struct store *st, struct err *e)
+{
+	static const char lock[] = "SELECT pg_advisory_xact_lock(hashtext('agentcron chains'))";
+	struct pq_params p = {.n = 0};
+	return pq_do(st, lock, &p, NULL, "locking the chains", e);
+}
+
+static int
+pgc_upstream(struct store *st, const char *id, struct chain_upstream *u, int *found,
+    struct err *e)
+{
+	static const char q[] = "SELECT after_tasks, name, deleted_at IS NOT NULL FROM tasks"
+	    " WHERE id = $1";
+	struct pq_params p = {.n = 0};
+	pq_text(&p, id);
+	const struct pq_lib *pq = pq_of(st);
+	PGresult *r;
+	int rc = pq_exec(st, q, &p, &r, "reading a task's links", e);
+	if (rc)
+		return rc;
+	if (pq->ntuples(r) > 0) {
+		*found = 1;
+		if (!pq->getisnull(r, 0, 0))
+			u->after = xstrdup(pq->getvalue(r, 0, 0));
+		if (!pq->getisnull(r, 0, 1))
+			u->name = xstrdup(pq->getvalue(r, 0, 1));
+		u->trashed = strcmp(pq->getvalue(r, 0, 2), "t") == 0;
+	}
+	pq->clear(r);
+	return ST_OK;
+}
+
 const struct chain_ops pg_chain_ops = {
 	.input_add = pgc_input_add,
 	.input_find = pgc_input_find,
 	.input_bind = pgc_input_bind,
 	.followers = pgc_followers,
 	.followed = pgc_followed,
+	.lock = pgc_lock,
+	.upstream = pgc_upstream,
 };

@@ -345,7 +345,8 @@ pgh_prune_runs(struct store *st, const char *id, int64_t before, long limit, int
 	    " (SELECT count(*) FROM llm_calls WHERE run_id IN " BATCH ")";
 	static const char qdel[] = "WITH d AS (DELETE FROM runs WHERE id IN " BATCH
 	    " RETURNING id, status), c AS (DELETE FROM llm_calls WHERE run_id IN (SELECT id FROM d)"
-	    " RETURNING input_tokens, output_tokens, cost)"
+	    " RETURNING input_tokens, output_tokens, cost),"
+	    " i AS (DELETE FROM run_inputs WHERE run_id IN (SELECT id FROM d))"
 	    ADD_TOTALS("SELECT 'runs.' || status AS key, count(*) AS v FROM d GROUP BY status"
 	    " UNION ALL SELECT 'input_tokens', coalesce(sum(input_tokens), 0) FROM c"
 	    " UNION ALL SELECT 'output_tokens', coalesce(sum(output_tokens), 0) FROM c"
@@ -434,7 +435,8 @@ pgh_forget_trash(struct store *st, struct err *e)
 {
 	static const char q[] = "WITH t AS (SELECT id FROM tasks WHERE deleted_at IS NOT NULL),"
 	    " c AS (DELETE FROM llm_calls WHERE task_id IN (SELECT id FROM t)"
-	    " RETURNING input_tokens, output_tokens, cost)"
+	    " RETURNING input_tokens, output_tokens, cost),"
+	    " i AS (DELETE FROM run_inputs WHERE task_id IN (SELECT id FROM t))"
 	    ADD_TOTALS("SELECT 'runs.' || status AS key, count(*) AS v FROM runs"
 	    " WHERE task_id IN (SELECT id FROM t) AND status <> 'running' GROUP BY status"
 	    " UNION ALL SELECT 'input_tokens', coalesce(sum(input_tokens), 0) FROM c"

@@ -129,10 +129,43 @@ sqc_followed(struct store *st, int *any, struct err *e)
 	return rc == SQLITE_ROW ? ST_OK : sq_err(st, e, "looking for tasks that follow others");
 }
 
+/* A unit of work that writes holds the database's one write lock, and one
+ * that read before another wrote cannot write: nothing more to hold. */
+static int
+sqc_lock(struct store *st, struct err *e)
+{
+	(void)st;
+	(void)e;
+	return ST_OK;
+}
+
+static int
+sqc_upstream(struct store *st, const char *id, struct chain_upstream *u, int *found,
+    struct err *e)
+{
+	static const char q[] = "SELECT after_tasks, name, deleted_at IS NOT NULL FROM tasks"
+	    " WHERE id = ?1";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, id);
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*found = 1;
+		u->after = sq_col_text(s, 0);
+		u->name = sq_col_text(s, 1);
+		u->trashed = sqlite3_column_int(s, 2) != 0;
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reading a task's links");
+}
+
 const struct chain_ops sq_chain_ops = {
 	.input_add = sqc_input_add,
 	.input_find = sqc_input_find,
 	.input_bind = sqc_input_bind,
 	.followers = sqc_followers,
 	.followed = sqc_followed,
+	.lock = sqc_lock,
+	.upstream = sqc_upstream,
 };

@@ -322,6 +322,8 @@ sqh_prune_runs(struct store *st, const char *id, int64_t before, long limit, int
 	    " CAST(round(total(cost) * 1000000) AS INTEGER) FROM llm_calls WHERE run_id IN " BATCH ")"
 	    " WHERE v <> 0 ON CONFLICT(key) DO UPDATE SET n = n + excluded.n";
 	static const char del_calls[] = "DELETE FROM llm_calls WHERE run_id IN " BATCH;
+	/* A run's input (an event's payload, an upstream's answer) goes with it. */
+	static const char del_inputs[] = "DELETE FROM run_inputs WHERE run_id IN " BATCH;
 	static const char del_runs[] = "DELETE FROM runs WHERE id IN " BATCH;
 	int rc;
 	*runs = *calls = 0;
@@ -330,7 +332,8 @@ sqh_prune_runs(struct store *st, const char *id, int64_t before, long limit, int
 		return rc;
 	if ((rc = batch_step(st, add_runs, id, before, limit, NULL, e)) ||
 	    (rc = batch_step(st, add_tokens, id, before, limit, NULL, e)) ||
-	    (rc = batch_step(st, del_calls, id, before, limit, NULL, e)))
+	    (rc = batch_step(st, del_calls, id, before, limit, NULL, e)) ||
+	    (rc = batch_step(st, del_inputs, id, before, limit, NULL, e)))
 		return rc;
 	return batch_step(st, del_runs, id, before, limit, NULL, e);
 }
@@ -467,6 +470,7 @@ sqh_forget_trash(struct store *st, struct err *e)
 		" * 1000000) AS INTEGER) FROM llm_calls WHERE task_id IN " TRASH ") WHERE v <> 0"
 		" ON CONFLICT(key) DO UPDATE SET n = n + excluded.n",
 		"DELETE FROM llm_calls WHERE task_id IN " TRASH,
+		"DELETE FROM run_inputs WHERE task_id IN " TRASH,
 	};
 	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
 		sqlite3_stmt *s = sq_stmt(st, steps[i], e);

@@ -1,10 +1,12 @@
 /* task_import.c: tasks read from a stream of JSON objects (task_import.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 
 #include <cjson/cJSON.h>
 
+#include "chain.h"
 #include "task_import.h"
 #include "task_json.h"
 #include "utf8.h"
@@ -95,4 +97,50 @@ task_import(const struct buf *in, int64_t now, struct zones *zs, unsigned when_f
 		cJSON_Delete(j);
 	}
 	return rc;
+}
+
+void
+task_import_defer(struct task_import_links *l, const char *id, char **after, const char *where)
+{
+	if (!*after)
+		return;
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+	struct task_import_link *k = &l->v[l->n++];
+	snprintf(k->id, sizeof k->id, "%s", id);
+	k->after = *after;
+	*after = NULL;
+	snprintf(k->where, sizeof k->where, "%s", where);
+}
+
+int
+task_import_link(struct store *st, struct task_import_links *l, struct err *e)
+{
+	int rc = ST_OK;
+	for (size_t i = 0; !rc && i < l->n; i++) {
+		struct task_import_link *k = &l->v[i];
+		struct task t;
+		struct err sub;
+		if ((rc = store_task_get(st, k->id, &t, e)))
+			break;
+		free(t.after);
+		t.after = k->after;
+		k->after = NULL;
+		rc = chain_resolve(st, &t, &sub);
+		if (!rc)
+			rc = store_task_put(st, &t, &sub);
+		if (rc)
+			err_set(e, rc, "%s: %s", k->where, sub.msg);
+		task_free(&t);
+	}
+	return rc;
+}
+
+void
+task_import_links_free(struct task_import_links *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].after);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
 }

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "store.h"
 #include "task.h"
 #include "util.h"
 
@@ -23,5 +24,23 @@ int task_import_check(const struct buf *in, struct err *e);
  * exported mid-run reads as pending: no run here would finish it. */
 int task_import(const struct buf *in, int64_t now, struct zones *zs, unsigned when_flags,
     task_import_fn fn, void *arg, long *count, struct err *e);
+
+/* The links (`after`) of the tasks imported, set once all are in, so a
+ * task may follow one further down the input. */
+struct task_import_links {
+	struct task_import_link {
+		char id[37];
+		char *after;
+		char where[32];
+	} *v;
+	size_t n;
+};
+/* Keep *after (taken: set to NULL) for task id, read at where. */
+void task_import_defer(struct task_import_links *l, const char *id, char **after,
+    const char *where);
+/* Each kept list resolved and checked for loops (chain_resolve) and set,
+ * in the caller's unit of work; errors say where the task was read. */
+int task_import_link(struct store *st, struct task_import_links *l, struct err *e);
+void task_import_links_free(struct task_import_links *l);
 
 #endif

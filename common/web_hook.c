@@ -8,7 +8,7 @@
  * recorded in the same unit of work as the queueing, so a redelivery
  * fires nothing, on any host.  Each task's trigger fires at most
  * hook_rate times a minute in this process; past that, 429 with
- * Retry-After. */
+ * Retry-After, but for a redelivery, which still gets its 200. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,6 +122,45 @@ answer(struct web *w, const struct web_req *rq, struct web_resp *rs, const char 
 	    rq->event_key ? ", event " : "", rq->event_key ? rq->event_key : "");
 }
 
+/* Whether the event of key was had (*dup, and run_id the run it became),
+ * writing nothing: a redelivery is answered alike past the rate. */
+static int
+seen(struct web *w, const char *id, const char *key, const struct web_req *rq, int *dup,
+    char run_id[37], struct err *e)
+{
+	*dup = 0;
+	if (rq->nbody) {
+		struct run_input had;
+		char *k = NULL;
+		int found = 0, rc = fire_event_key(key, &k, e);
+		run_input_init(&had);
+		if (!rc)
+			rc = store_input_find(w->st, INPUT_BY_KEY, id, k, &had, &found, e);
+		if (!rc && found) {
+			*dup = 1;
+			snprintf(run_id, 37, "%s", had.run_id);
+		}
+		run_input_free(&had);
+		free(k);
+		return rc;
+	}
+	/* Bodiless events' keys are kept apart: try the record, then undo it. */
+	unsigned char digest[32];
+	char body_hash[65];
+	int64_t now;
+	int rc = now_get(&now, e);
+	if (!rc && sha256(rq->body, rq->nbody, digest))
+		rc = err_set(e, ST_ERR, "cannot hash the body: %s cannot be loaded", CRYPTO_LIB_SONAME);
+	if (rc)
+		return rc;
+	hex_encode(digest, 32, body_hash);
+	rc = store_begin(w->st, e);
+	if (!rc)
+		rc = store_hook_event(w->st, id, key, body_hash, now, dup, e);
+	store_rollback(w->st);
+	return rc;
+}
+
 void
 web_hook(struct web *w, const struct web_req *rq, struct web_resp *rs)
 {
@@ -168,6 +207,16 @@ web_hook(struct web *w, const struct web_req *rq, struct web_resp *rs)
 		return;
 	}
 	int wait = rate(w, id);
+	if (wait && key) {
+		if ((rc = seen(w, id, key, rq, &dup, run_id, &e))) {
+			web_error(rs, 503, 1, "%s", e.msg);
+			return;
+		}
+		if (dup) {
+			answer(w, rq, rs, id, dup, run_id);
+			return;
+		}
+	}
 	if (wait) {
 		rs->retry_after = wait;
 		web_error(rs, 429, 1, "task '%.8s' fired %d times this minute (hook_rate); try again in %d s",
