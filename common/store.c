@@ -712,6 +712,31 @@ store_owner_stop(struct store *st)
 
 /* ---- wake-ups ---- */
 
+int
+store_idle_mark(struct store *st, const char *cfg, int64_t now, int *marked, struct err *e)
+{
+	struct claim_look look;
+	*marked = 0;
+	if (!st->ops->idle_mark || st->standin)
+		return ST_OK;
+	int rc = store_begin(st, e);
+	if (rc)
+		return rc;
+	rc = store_claim_look(st, &look, e);
+	if (!rc && !look.paused && !look.queued && (look.next == TIME_NONE || look.next > now))
+		rc = st->ops->idle_mark(st, cfg, look.next, now, marked, e);
+	/* Not a commit: SQLite calls the commit hook, which retires the note,
+	 * for any unit that took the write lock, written or not. */
+	store_rollback(st);
+	return rc;
+}
+
+int
+store_idle_pass(struct store *st, struct pass *p)
+{
+	return st->ops->idle_pass && !st->standin ? st->ops->idle_pass(st, p) : 0;
+}
+
 void
 store_wake(struct store *st)
 {

@@ -315,6 +315,21 @@ int store_run_claims(struct store *st, int (*fn)(const struct run_claim *c, void
 int store_run_recover(struct store *st, const struct run_claim *c, int64_t stale_after,
     struct run *r, end_fn fn, void *arg, int *done, struct err *e);
 
+/* ---- idle passes ---- */
+
+/* At the end of a pass from cron that did nothing: in one unit holding
+ * the write lock, if nothing is queued, due, in flight or to deliver and
+ * firing is not paused, leave the note that lets the next passes skip
+ * opening the store until the next due instant (idle_hint.h; cfg the
+ * config file read, may be NULL).  *marked says if it did; a store that
+ * keeps no such note (PostgreSQL) does nothing.  Nothing is written to
+ * the store: the last call on it before store_close. */
+int store_idle_mark(struct store *st, const char *cfg, int64_t now, int *marked, struct err *e);
+/* The latest pass such notes record (host, at, mode "cron", version):
+ * 1 with *p filled, else 0. */
+struct pass;
+int store_idle_pass(struct store *st, struct pass *p);
+
 /* ---- wake-ups ---- */
 
 void store_wake(struct store *st);                  /* the schedule changed: watchers look again */

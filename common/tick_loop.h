@@ -35,6 +35,8 @@ struct tick {
 	struct deliver_kick *dk;    /* task-deliver, while one runs */
 	int64_t deliver_at;         /* mono_ms of the last look for deliveries */
 	int64_t claim_ms;           /* how long a pass (not a watcher) claims */
+	int busy;                   /* it started, recovered, pruned, delivered or said
+	                               something (or has more to prune): not an idle pass */
 };
 
 /* tick_loop.c */
