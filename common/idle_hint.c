@@ -15,7 +15,7 @@
 #define HINT_MAGIC "agentcron-idle"
 #define HINT_FORMAT 1
 #define HINT_MAX 1024
-#define ID_FIELDS 15           /* five numbers for each of three files */
+#define ID_FIELDS 17           /* five numbers for each of three files, the log's header's salts */
 
 /* A file as the hint knows it: device, inode, size, mtime s and ns. */
 static void
@@ -34,6 +34,24 @@ file_id(const char *path, long long *id)
 	id[4] = sb.st_mtim.tv_nsec;
 }
 
+/* The salts of a log's header, which a log started over anew changes:
+ * a write made then in the same tick of the file system's clock may leave
+ * its size and time as they were. */
+static void
+wal_salts(const char *wal, long long *salt)
+{
+	unsigned char h[32];
+	int fd = open(wal, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	salt[0] = salt[1] = -1;
+	if (fd < 0)
+		return;
+	if (read(fd, h, sizeof h) == (ssize_t)sizeof h) {
+		salt[0] = (long long)h[16] << 24 | h[17] << 16 | h[18] << 8 | h[19];
+		salt[1] = (long long)h[20] << 24 | h[21] << 16 | h[22] << 8 | h[23];
+	}
+	close(fd);
+}
+
 static void
 store_ids(const char *db, const char *cfg, long long *ids)
 {
@@ -41,6 +59,7 @@ store_ids(const char *db, const char *cfg, long long *ids)
 	file_id(db, ids);
 	file_id(wal, ids + 5);
 	file_id(cfg, ids + 10);
+	wal_salts(wal, ids + 15);
 	free(wal);
 }
 

@@ -412,7 +412,9 @@ sq_idle_mark(struct store *st, const char *cfg, int64_t due, int64_t now, int *m
 	    " OR EXISTS (SELECT 1 FROM run_inputs WHERE run_id IS NULL)"
 	    " OR EXISTS (SELECT 1 FROM receipts WHERE status = 'pending')";
 	struct sq *b = sq(st);
-	if (!b->path[0])
+	/* A large log is copied in at close (sq_free), which changes the
+	 * files: the next pass writes the note. */
+	if (!b->path[0] || !log_small(b))
 		return ST_OK;
 	sqlite3_stmt *s = sq_stmt(st, q, e);
 	if (!s)
