@@ -38,37 +38,6 @@ take_pass(const struct pass *p, void *arg)
 	return 0;
 }
 
-/* A pass from cron that an idle pass's note records and the store does
- * not (it opened no store): its host's row moves to the later time. */
-static void
-take_idle_pass(struct status *s)
-{
-	struct pass p, q;
-	if (!store_idle_pass(s->st, &p))
-		return;
-	q = p;
-	utf8_quote(q.host, sizeof q.host, p.host, strlen(p.host));
-	utf8_quote(q.version, sizeof q.version, p.version, strlen(p.version));
-	size_t i = 0;
-	while (i < s->npasses && strcmp(s->passes[i].host, q.host) != 0)
-		i++;
-	if (i == s->npasses) {
-		s->passes = xrealloc(s->passes, (s->npasses + 1) * sizeof *s->passes);
-		s->passes[s->npasses++] = q;
-	} else if (q.at > s->passes[i].at) {
-		q.pid = s->passes[i].pid;
-		s->passes[i] = q;
-	} else {
-		return;
-	}
-	/* Latest first, as the store lists them. */
-	while (i > 0 && s->passes[i].at > s->passes[i - 1].at) {
-		p = s->passes[i - 1];
-		s->passes[i - 1] = s->passes[i];
-		s->passes[--i] = p;
-	}
-}
-
 static void
 take_count(const char *status, long long n, void *arg)
 {
@@ -404,8 +373,7 @@ status_gather(struct status *s, struct err *e)
 	int rc;
 	if ((rc = store_now(s->st, &s->now, e)) ||
 	    (rc = store_setting_get(s->st, STORE_SETTING_PAUSED, &s->paused, e)) ||
-	    (rc = store_pass_list(s->st, take_pass, s, e)) || (take_idle_pass(s), 0) ||
-	    (rc = count_tasks(s, e)) ||
+	    (rc = store_pass_list(s->st, take_pass, s, e)) || (rc = count_tasks(s, e)) ||
 	    (rc = store_run_counts(s->st, s->now - 86400, take_count, s, e)) ||
 	    (rc = count_gate_skips(s, e)) ||
 	    (rc = store_call_tokens(s->st, today_start(s->now), &s->tok_in, &s->tok_out, e)) ||
