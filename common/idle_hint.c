@@ -205,20 +205,16 @@ seen_one(const char *path, struct hint *h, int64_t *at)
 }
 
 int
-idle_hint_seen(const char *db, char *host, size_t n, char *version, size_t vn, int64_t *at)
+idle_hint_seen(const char *db, int which, char *host, size_t n, char *version, size_t vn,
+    int64_t *at)
 {
 	char *paths[2];
 	struct hint h;
-	int64_t t;
-	int found = 0;
 	idle_hint_paths(db, &paths[0], &paths[1]);
-	for (int i = 0; i < 2; i++) {
-		if (seen_one(paths[i], &h, &t) == 0 && (!found || t > *at)) {
-			found = 1;
-			*at = t;
-			snprintf(host, n, "%s", h.host);
-			snprintf(version, vn, "%s", h.version);
-		}
+	int found = seen_one(paths[which != 0], &h, at) == 0;
+	if (found) {
+		snprintf(host, n, "%s", h.host);
+		snprintf(version, vn, "%s", h.version);
 	}
 	free(paths[0]);
 	free(paths[1]);

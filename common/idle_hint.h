@@ -31,8 +31,10 @@ int idle_hint_write(const char *db, const char *cfg, int64_t due, int64_t now, s
 /* 1 when the hint of db holds at now for this host and version and nothing
  * changed: it is touched with now; else 0 (a full pass is due). */
 int idle_hint_take(const char *db, const char *cfg, int64_t now);
-/* The latest pass a hint of db records, the retired one's included: 1 with
- * host (n bytes), version (vn) and *at set, 0 when there is none. */
-int idle_hint_seen(const char *db, char *host, size_t n, char *version, size_t vn, int64_t *at);
+/* The pass that db's note (which 0) or the one a commit retired (which 1)
+ * records: 1 with host (n bytes), version (vn) and *at (its time) set, 0
+ * when there is none. */
+int idle_hint_seen(const char *db, int which, char *host, size_t n, char *version, size_t vn,
+    int64_t *at);
 
 #endif

@@ -732,9 +732,12 @@ store_idle_mark(struct store *st, const char *cfg, int64_t now, int *marked, str
 }
 
 int
-store_idle_pass(struct store *st, struct pass *p)
+store_idle_passes(struct store *st, struct pass *p)
 {
-	return st->ops->idle_pass && !st->standin ? st->ops->idle_pass(st, p) : 0;
+	int n = 0;
+	for (int which = 0; which < 2 && st->ops->idle_pass && !st->standin; which++)
+		n += st->ops->idle_pass(st, which, &p[n]);
+	return n;
 }
 
 void

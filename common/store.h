@@ -325,10 +325,11 @@ int store_run_recover(struct store *st, const struct run_claim *c, int64_t stale
  * keeps no such note (PostgreSQL) does nothing.  Nothing is written to
  * the store: the last call on it before store_close. */
 int store_idle_mark(struct store *st, const char *cfg, int64_t now, int *marked, struct err *e);
-/* The latest pass such notes record (host, at, mode "cron", version):
- * 1 with *p filled, else 0. */
+/* The passes such notes record (host, at, mode "cron", version): the
+ * standing note's and the one a commit retired, p[0..n) (room for 2), n
+ * returned. */
 struct pass;
-int store_idle_pass(struct store *st, struct pass *p);
+int store_idle_passes(struct store *st, struct pass *p);
 
 /* ---- wake-ups ---- */
 

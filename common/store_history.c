@@ -26,32 +26,35 @@ take_pass(const struct pass *p, void *arg)
 }
 
 /* Passes from cron that took an idle pass's note opened no store: the
- * note's time is its host's last pass when it is later (store_idle_pass). */
+ * note's time is its host's last pass when it is later (store_idle_passes). */
 int
 store_pass_list(struct store *st, int (*fn)(const struct pass *p, void *arg), void *arg,
     struct err *e)
 {
 	struct passes all = {0};
-	struct pass idle;
-	if (!store_idle_pass(st, &idle))
+	struct pass idle[2];
+	int nidle = store_idle_passes(st, idle);
+	if (!nidle)
 		return st->ops->history->pass_list(st, fn, arg, e);
 	int rc = st->ops->history->pass_list(st, take_pass, &all, e);
-	size_t i = 0;
-	while (i < all.n && strcmp(all.p[i].host, idle.host) != 0)
-		i++;
-	if (i == all.n) {
-		take_pass(&idle, &all);
-	} else if (idle.at > all.p[i].at) {
-		idle.pid = all.p[i].pid;
-		all.p[i] = idle;
+	for (int k = 0; k < nidle; k++) {
+		size_t i = 0;
+		while (i < all.n && strcmp(all.p[i].host, idle[k].host) != 0)
+			i++;
+		if (i == all.n) {
+			take_pass(&idle[k], &all);
+		} else if (idle[k].at > all.p[i].at) {
+			idle[k].pid = all.p[i].pid;
+			all.p[i] = idle[k];
+		}
+		/* Latest first, as the store lists them. */
+		for (; i > 0 && i < all.n && all.p[i].at > all.p[i - 1].at; i--) {
+			struct pass t = all.p[i - 1];
+			all.p[i - 1] = all.p[i];
+			all.p[i] = t;
+		}
 	}
-	/* Latest first, as the store lists them. */
-	for (; i > 0 && i < all.n && all.p[i].at > all.p[i - 1].at; i--) {
-		struct pass t = all.p[i - 1];
-		all.p[i - 1] = all.p[i];
-		all.p[i] = t;
-	}
-	for (i = 0; !rc && i < all.n && !fn(&all.p[i], arg); i++)
+	for (size_t i = 0; !rc && i < all.n && !fn(&all.p[i], arg); i++)
 		;
 	free(all.p);
 	return rc;

@@ -434,11 +434,11 @@ sq_idle_mark(struct store *st, const char *cfg, int64_t due, int64_t now, int *m
 }
 
 static int
-sq_idle_pass(struct store *st, struct pass *p)
+sq_idle_pass(struct store *st, int which, struct pass *p)
 {
 	struct sq *b = sq(st);
 	int64_t at;
-	if (!b->path[0] || !idle_hint_seen(b->path, p->host, sizeof p->host, p->version,
+	if (!b->path[0] || !idle_hint_seen(b->path, which, p->host, sizeof p->host, p->version,
 	    sizeof p->version, &at))
 		return 0;
 	p->at = at;
