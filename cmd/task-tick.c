@@ -54,7 +54,7 @@ struct out {
 	struct store *st;           /* for a dry run's prompts, */
 	struct fire_clock *clk;     /* and its "now" */
 	int ended;                  /* runs ended since delivery last looked */
-	int warned;                 /* something was said (fire_cb.warn) */
+	int said;                   /* a run was reported, or a warning said */
 };
 
 static void
@@ -71,6 +71,7 @@ on_report(const struct fire_report *r, void *arg)
 	struct out *out = arg;
 	const struct run *run = r->run;
 	out->ended++;
+	out->said = 1;
 	print_line(out->human ? report_line(r, out->zs) : report_json(r));
 	/* Without a hook, a failure must still reach someone: cron mails
 	 * stderr.  On a terminal the line above said it.  A run ended because
@@ -92,7 +93,7 @@ static void
 on_warn(const char *msg, void *arg)
 {
 	struct out *out = arg;
-	out->warned = 1;
+	out->said = 1;
 	fprintf(stderr, "%s: %s\n", prog, msg);
 }
 
@@ -221,11 +222,11 @@ idle_fast(const struct config *cf, int64_t now)
 
 /* After a pass from cron that did nothing, the note for the next ones. */
 static void
-idle_mark(struct tick *tk, const struct out *out, int recovered, const char *said)
+idle_mark(struct tick *tk, const struct out *out, int recovered, const char *delivery_said)
 {
 	struct err e;
 	int marked;
-	if (tk->busy || out->ended || out->warned || recovered || tk->stop_at || said)
+	if (tk->busy || out->said || recovered || tk->stop_at || delivery_said || !tk->prune_at)
 		return;
 	if (store_idle_mark(tk->st, config_path(tk->cf), fire_clock_ms(&tk->clk) / 1000, &marked, &e))
 		fprintf(stderr, "%s: %s\n", prog, e.msg);

@@ -129,6 +129,7 @@ test_expect_success 'at the next due instant: a full pass, which fires the task'
 	fast 2026-11-23T07:59:59Z &&
 	TASK_NOW=2026-11-23T08:00:00Z task-tick >out &&
 	test "$(wc -l <out)" = 1 &&
+	test ! -e "$note" &&
 	task-log --json | python3 -c "
 import json, sys
 for l in sys.stdin:
