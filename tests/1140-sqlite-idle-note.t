@@ -88,6 +88,14 @@ print(len(p), p[0][\"host\"], p[0][\"at\"], p[0][\"mode\"])" >actual &&
 	test "$(store_sql "SELECT at FROM passes")" = "$(at 2026-11-23T07:00:00Z)"
 '
 
+test_expect_success 'programs that only read leave it standing: task-ls, task-show, task-status, task-log' '
+	TASK_NOW=2026-11-23T07:02:40Z task-ls >/dev/null &&
+	TASK_NOW=2026-11-23T07:02:40Z task-show later >/dev/null &&
+	TASK_NOW=2026-11-23T07:02:40Z task-status >/dev/null &&
+	TASK_NOW=2026-11-23T07:02:40Z task-log >/dev/null &&
+	fast 2026-11-23T07:02:50Z
+'
+
 test_expect_success 'a write with the sqlite3 shell: a full pass' '
 	full 2026-11-23T07:03:00Z &&
 	fast 2026-11-23T07:04:00Z &&
