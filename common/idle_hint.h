@@ -4,7 +4,8 @@
  * the host, D (the earliest instant the store may need a pass; "-": none),
  * W (when it was written), and the store's identity as the pass saw it:
  * the file's, its "-wal" log's and the config file's device, inode, size
- * and modification time (-1 each when absent).  A pass takes it while
+ * and modification time (-1 each when absent), and the salts of the log's
+ * header.  A pass takes it while
  * W <= now < min(D, W + IDLE_HINT_CAP_S) and nothing of that identity
  * changed, and touches it (its time is that pass's).  Every commit
  * through agentcron retires it first (renamed "PATH-idle-last", whose

@@ -3,10 +3,11 @@
 # (PATH-idle: the next instant anything may be due, when it was written,
 # the files as they were) and the next passes take it without opening the
 # store until then.  Anything that the note does not see coming gives a
-# full pass: a write made outside agentcron (the sqlite3 shell, whose reading too copies the log in at close), the file
-# replaced, the config edited, a clock that went back, the hour the note
-# stands for at most, another version's note, a torn or garbage note,
-# another host.
+# full pass: a write made outside agentcron (the sqlite3 shell, whose
+# reading too copies the log in at close), the file replaced, the config
+# edited, a clock that went back, the hour the note stands for at most,
+# another version's note, a torn or garbage note, another host.  Programs
+# of ours that only read leave it standing.
 . "$AC_TOP/tests/lib.sh"
 export TASK_EXEC=true TASK_HOST_ID=alpha
 note=$TASK_DB-idle
