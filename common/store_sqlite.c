@@ -402,7 +402,8 @@ sq_wake_take(struct store *st)
 /* ---- idle passes ---- */
 
 /* store_idle_mark's part, in its unit: nothing in flight (whose owner
- * might die), no input waiting for its run, no receipt not finished. */
+ * might die), no input waiting for its run, no receipt not finished.  Not
+ * for a store in memory, nor the stand-in of one that went away. */
 static int
 sq_idle_mark(struct store *st, const char *cfg, int64_t due, int64_t now, int *marked,
     struct err *e)
@@ -414,7 +415,7 @@ sq_idle_mark(struct store *st, const char *cfg, int64_t due, int64_t now, int *m
 	struct sq *b = sq(st);
 	/* A large log is copied in at close (sq_free), which changes the
 	 * files: the next pass writes the note. */
-	if (!b->path[0] || !log_small(b))
+	if (!b->idle || !log_small(b))
 		return ST_OK;
 	sqlite3_stmt *s = sq_stmt(st, q, e);
 	if (!s)
@@ -438,7 +439,7 @@ sq_idle_pass(struct store *st, int which, struct pass *p)
 {
 	struct sq *b = sq(st);
 	int64_t at;
-	if (!b->path[0] || !idle_hint_seen(b->path, which, p->host, sizeof p->host, p->version,
+	if (!b->idle || !idle_hint_seen(b->path, which, p->host, sizeof p->host, p->version,
 	    sizeof p->version, &at))
 		return 0;
 	p->at = at;
