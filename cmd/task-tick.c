@@ -226,9 +226,11 @@ idle_mark(struct tick *tk, const struct out *out, int recovered, const char *del
 {
 	struct err e;
 	int marked;
-	if (tk->busy || out->said || recovered || tk->stop_at || delivery_said || !tk->prune_at)
+	if (tk->busy || out->said || recovered || tk->stop_at || delivery_said || !tk->prune_at ||
+	    !tk->passed)
 		return;
-	if (store_idle_mark(tk->st, config_path(tk->cf), fire_clock_ms(&tk->clk) / 1000, &marked, &e))
+	if (store_idle_mark(tk->st, config_path(tk->cf), fire_clock_ms(&tk->clk) / 1000, tk->passed,
+	    &marked, &e))
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
 }
 

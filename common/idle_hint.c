@@ -206,13 +206,14 @@ seen_one(const char *path, struct hint *h, int64_t *at)
 
 int
 idle_hint_seen(const char *db, int which, char *host, size_t n, char *version, size_t vn,
-    int64_t *at)
+    int64_t *at, int64_t *written)
 {
 	char *paths[2];
 	struct hint h;
 	idle_hint_paths(db, &paths[0], &paths[1]);
 	int found = seen_one(paths[which != 0], &h, at) == 0;
 	if (found) {
+		*written = h.written;
 		snprintf(host, n, "%s", h.host);
 		snprintf(version, vn, "%s", h.version);
 	}

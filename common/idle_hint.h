@@ -25,17 +25,18 @@
 /* PATH-idle and PATH-idle-last for the store at db. */
 void idle_hint_paths(const char *db, char **hint, char **last);
 /* Write the hint for db (under the store's write lock): nothing due before
- * due (TIME_NONE: nothing at all), now the store's clock; cfg the config
- * file the pass read.  ST_OK with nothing written when the host's name
+ * due (TIME_NONE: nothing at all), written at now, the time the pass
+ * recorded in the store (the store's clock); cfg the config file the pass
+ * read.  ST_OK with nothing written when the host's name
  * cannot be written on one line. */
 int idle_hint_write(const char *db, const char *cfg, int64_t due, int64_t now, struct err *e);
 /* 1 when the hint of db holds at now for this host and version and nothing
  * changed: it is touched with now; else 0 (a full pass is due). */
 int idle_hint_take(const char *db, const char *cfg, int64_t now);
 /* The pass that db's note (which 0) or the one a commit retired (which 1)
- * records: 1 with host (n bytes), version (vn) and *at (its time) set, 0
- * when there is none. */
+ * records: 1 with host (n bytes), version (vn), *at (its time) and
+ * *written set, 0 when there is none. */
 int idle_hint_seen(const char *db, int which, char *host, size_t n, char *version, size_t vn,
-    int64_t *at);
+    int64_t *at, int64_t *written);
 
 #endif

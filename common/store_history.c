@@ -26,14 +26,17 @@ take_pass(const struct pass *p, void *arg)
 }
 
 /* Passes from cron that took an idle pass's note opened no store: the
- * note's time is its host's last pass when it is later (store_idle_passes). */
+ * note's time is its host's last pass when it is later (store_idle_passes),
+ * if the store holds the pass that wrote it (not a note that outlived its
+ * store, a new one made in its place). */
 int
 store_pass_list(struct store *st, int (*fn)(const struct pass *p, void *arg), void *arg,
     struct err *e)
 {
 	struct passes all = {0};
 	struct pass idle[2];
-	int nidle = store_idle_passes(st, idle);
+	int64_t written[2];
+	int nidle = store_idle_passes(st, idle, written);
 	if (!nidle)
 		return st->ops->history->pass_list(st, fn, arg, e);
 	int rc = st->ops->history->pass_list(st, take_pass, &all, e);
@@ -41,9 +44,9 @@ store_pass_list(struct store *st, int (*fn)(const struct pass *p, void *arg), vo
 		size_t i = 0;
 		while (i < all.n && strcmp(all.p[i].host, idle[k].host) != 0)
 			i++;
-		if (i == all.n) {
-			take_pass(&idle[k], &all);
-		} else if (idle[k].at > all.p[i].at) {
+		if (i == all.n || all.p[i].at != written[k])
+			continue;
+		if (idle[k].at > all.p[i].at) {
 			idle[k].pid = all.p[i].pid;
 			all.p[i] = idle[k];
 		}

@@ -405,7 +405,7 @@ sq_wake_take(struct store *st)
  * might die), no input waiting for its run, no receipt not finished.  Not
  * for a store in memory, nor the stand-in of one that went away. */
 static int
-sq_idle_mark(struct store *st, const char *cfg, int64_t due, int64_t now, int *marked,
+sq_idle_mark(struct store *st, const char *cfg, int64_t due, int64_t written, int *marked,
     struct err *e)
 {
 	static const char q[] = "SELECT EXISTS (SELECT 1 FROM runs WHERE status = 'running')"
@@ -426,7 +426,7 @@ sq_idle_mark(struct store *st, const char *cfg, int64_t due, int64_t now, int *m
 		return sq_err(st, e, "looking for work");
 	if (busy)
 		return ST_OK;
-	if ((rc = idle_hint_write(b->path, cfg, due, now, e)))
+	if ((rc = idle_hint_write(b->path, cfg, due, written, e)))
 		return rc;
 	/* The files stay as the note says: closing copies nothing in. */
 	sqlite3_db_config(b->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
@@ -435,12 +435,12 @@ sq_idle_mark(struct store *st, const char *cfg, int64_t due, int64_t now, int *m
 }
 
 static int
-sq_idle_pass(struct store *st, int which, struct pass *p)
+sq_idle_pass(struct store *st, int which, struct pass *p, int64_t *written)
 {
 	struct sq *b = sq(st);
 	int64_t at;
 	if (!b->idle || !idle_hint_seen(b->path, which, p->host, sizeof p->host, p->version,
-	    sizeof p->version, &at))
+	    sizeof p->version, &at, written))
 		return 0;
 	p->at = at;
 	snprintf(p->mode, sizeof p->mode, "cron");

@@ -127,6 +127,8 @@ pass_chores(struct tick *tk, int watch, int more)
 		if (history_pass(tk->st, watch ? "watch" : "cron", now, &e)) {
 			fprintf(stderr, "%s: %s\n", tk->prog, e.msg);
 			tk->busy = 1;
+		} else {
+			tk->passed = now;
 		}
 	}
 	if (watch && !more && (*tk->ended || t - tk->deliver_at >= DELIVER_EVERY_MS))

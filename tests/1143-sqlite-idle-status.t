@@ -2,7 +2,8 @@
 # task-status with passes that took an idle pass's note and opened no
 # store: the last pass is the later of the store's record and the note's
 # time, in text, --json, --check and --prometheus (whole outputs; promtool
-# reads it), also once a write has retired the note, and per host.
+# reads it), also once a write has retired the note, and per host; a note
+# left by a store since removed is not the new store's.
 . "$AC_TOP/tests/lib.sh"
 export TASK_EXEC=true TASK_HOST_ID=alpha
 note=$TASK_DB-idle
@@ -106,6 +107,21 @@ test_expect_success 'another host passes: each host its own last pass, latest fi
 	EOF
 	test_cmp expect passes &&
 	test "$(store_sql "SELECT host, at FROM passes ORDER BY host" | tr "\n" " ")" = "alpha|$(date -u -d 2026-11-23T07:00:00Z +%s) beta|$(date -u -d 2026-11-23T07:44:00Z +%s) "
+'
+
+test_expect_success 'notes that outlived their store: not the last passes of a new one in its place' '
+	test -e "$note" && test -e "$note-last" &&
+	rm -f "$TASK_DB" "$TASK_DB-wal" "$TASK_DB-shm" &&
+	TASK_NOW=2026-11-23T07:50:00Z task-add --daily 12:00 --name new x >/dev/null &&
+	TASK_NOW=2026-11-23T07:50:30Z task-status --json >status.json &&
+	python3 -c "import json; print(json.load(open(\"status.json\"))[\"passes\"])" >actual &&
+	echo "[]" >expect &&
+	test_cmp expect actual &&
+	TASK_NOW=2026-11-23T07:51:00Z task-tick &&
+	status 2026-11-23T07:51:30Z >actual &&
+	grep "^  Passes:\|^            " actual >passes &&
+	echo "  Passes:    alpha: 30 s ago (cron, 2026-11-23T07:51:00Z)" >expect &&
+	test_cmp expect passes
 '
 
 test_done
