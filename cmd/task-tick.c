@@ -10,7 +10,10 @@
  * meanwhile are recorded when it is back.  The loop lives in
  * common/tick_loop.c, the claiming and the rules in common/fire*.c and
  * common/claim_decide.c; the crontab line and the systemd units that install
- * it in common/install.c. */
+ * it in common/install.c.  A pass that found nothing to do on a SQLite
+ * store leaves a note beside it (common/idle_hint.c) that the next passes
+ * take instead of opening the store, until something may be due or
+ * anything writes to it. */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <limits.h>
@@ -27,6 +30,7 @@
 #include "fire_env.h"
 #include "heartbeat.h"
 #include "history.h"
+#include "idle_hint.h"
 #include "install.h"
 #include "opt.h"
 #include "outcome.h"
@@ -50,6 +54,7 @@ struct out {
 	struct store *st;           /* for a dry run's prompts, */
 	struct fire_clock *clk;     /* and its "now" */
 	int ended;                  /* runs ended since delivery last looked */
+	int said;                   /* a run was reported, or a warning said */
 };
 
 static void
@@ -66,6 +71,7 @@ on_report(const struct fire_report *r, void *arg)
 	struct out *out = arg;
 	const struct run *run = r->run;
 	out->ended++;
+	out->said = 1;
 	print_line(out->human ? report_line(r, out->zs) : report_json(r));
 	/* Without a hook, a failure must still reach someone: cron mails
 	 * stderr.  On a terminal the line above said it.  A run ended because
@@ -86,7 +92,8 @@ on_report(const struct fire_report *r, void *arg)
 static void
 on_warn(const char *msg, void *arg)
 {
-	(void)arg;
+	struct out *out = arg;
+	out->said = 1;
 	fprintf(stderr, "%s: %s\n", prog, msg);
 }
 
@@ -195,6 +202,36 @@ check_store(struct store *st, int fixed_clock, int64_t today)
 	    " may lose what it acknowledged, and runs may repeat (see agentcron(7))\n", prog,
 	    store_name(st), off);
 	stamp_set("durability", today);
+}
+
+/* A pass from cron that an idle pass's note spares opening the store:
+ * the store as store_where finds it (cf already read), a file. */
+static int
+idle_fast(const struct config *cf, int64_t now)
+{
+	char path[PATH_MAX];
+	const char *env = getenv("TASK_DB"), *db = config_get(cf, "db");
+	if (env && *env)
+		snprintf(path, sizeof path, "%s", env);
+	else if (db && *db)
+		snprintf(path, sizeof path, "%s", db);
+	else
+		store_default_path(path, sizeof path);
+	return !store_is_uri(path) && idle_hint_take(path, config_path(cf), now);
+}
+
+/* After a pass from cron that did nothing, the note for the next ones. */
+static void
+idle_mark(struct tick *tk, const struct out *out, int recovered, const char *delivery_said)
+{
+	struct err e;
+	int marked;
+	if (tk->busy || out->said || recovered || tk->stop_at || delivery_said || !tk->prune_at ||
+	    !tk->passed)
+		return;
+	if (store_idle_mark(tk->st, config_path(tk->cf), fire_clock_ms(&tk->clk) / 1000, tk->passed,
+	    &marked, &e))
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
 }
 
 /* The config's pass_claim_time, else PASS_CLAIMS_S. */
@@ -320,8 +357,12 @@ task_tick(int argc, char **argv)
 	if ((rc = now_get(&now, &e)) || (rc = config_load(&cf, &e) ? ST_ERR : ST_OK) ||
 	    (rc = install_log_max(config_get(cf, "tick_log_max"), &log_max, &e)) ||
 	    (rc = install_log_rotate(log_max, &rotated, &e)) ||
-	    (rc = pass_claim_time(cf, &claim_s, &e)) ||
-	    (rc = store_open(NULL, 0, &tk.st, &e)))
+	    (rc = pass_claim_time(cf, &claim_s, &e)))
+		goto done;
+	int plain = !a.dry && !a.watch && a.pause < 0 && !a.hb;
+	if (plain && idle_fast(cf, now))
+		goto done;
+	if ((rc = store_open(NULL, 0, &tk.st, &e)))
 		goto done;
 	fire_clock_init(&tk.clk, tk.st, now, a.watch);
 	if (a.pause >= 0) {
@@ -350,7 +391,8 @@ task_tick(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if ((rc = stopsig_catch(&tk.sfd, &e)))
 		goto done;
-	if (fire_recover(tk.f, NULL, &e)) {
+	int recovered = 0;
+	if (fire_recover(tk.f, &recovered, &e)) {
 		rc = ST_ERR;
 		goto done;
 	}
@@ -371,6 +413,8 @@ task_tick(int argc, char **argv)
 		tick_deliver(&tk);
 	char *said;
 	deliver_kick_wait(tk.dk, tk.stop_at ? tk.stop_at + 1 : 0, &said);
+	if (!a.watch && !rc)
+		idle_mark(&tk, &out, recovered, said);
 	tick_deliver_said(said);
 	e.msg[0] = 0;
 done:

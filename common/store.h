@@ -315,6 +315,25 @@ int store_run_claims(struct store *st, int (*fn)(const struct run_claim *c, void
 int store_run_recover(struct store *st, const struct run_claim *c, int64_t stale_after,
     struct run *r, end_fn fn, void *arg, int *done, struct err *e);
 
+/* ---- idle passes ---- */
+
+/* At the end of a pass from cron that did nothing: in one unit holding
+ * the write lock, if nothing is queued, due at now, in flight or to
+ * deliver and firing is not paused, leave the note that lets the next
+ * passes skip opening the store until the next due instant (idle_hint.h;
+ * cfg the config file read, may be NULL; written, the time the pass
+ * recorded).  *marked says if it did; a store that keeps no such note
+ * (PostgreSQL) does nothing.  Nothing is written to the store: the last
+ * call on it before store_close. */
+int store_idle_mark(struct store *st, const char *cfg, int64_t now, int64_t written, int *marked,
+    struct err *e);
+/* The passes such notes record (host, at: the last that took it, mode
+ * "cron", version): the standing note's and the one a commit retired,
+ * p[0..n) and the pass record each was written with, written[0..n) (room
+ * for 2 each), n returned. */
+struct pass;
+int store_idle_passes(struct store *st, struct pass *p, int64_t *written);
+
 /* ---- wake-ups ---- */
 
 void store_wake(struct store *st);                  /* the schedule changed: watchers look again */

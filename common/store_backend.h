@@ -154,6 +154,12 @@ struct store_ops {
 	 * promises what its disk does. */
 	int (*durability)(struct store *st, char *off, size_t n, struct err *e);
 	int (*async_standbys)(struct store *st, long *n, struct err *e);
+	/* store_idle_mark's note, inside its unit, nothing due before due;
+	 * store_idle_passes, one note (which: 0 standing, 1 retired) at a
+	 * time, 1 when it is there.  NULL: a store that keeps no such note. */
+	int (*idle_mark)(struct store *st, const char *cfg, int64_t due, int64_t written, int *marked,
+	    struct err *e);
+	int (*idle_pass)(struct store *st, int which, struct pass *p, int64_t *written);
 
 	const struct history_ops *history;  /* store_history.h, below */
 	const struct deliver_ops *deliver;  /* store_deliver.h */

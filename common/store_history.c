@@ -11,11 +11,56 @@ store_pass_record(struct store *st, const struct pass *p, struct err *e)
 	return st->ops->history->pass_put(st, p, e);
 }
 
+struct passes {
+	struct pass *p;
+	size_t n;
+};
+
+static int
+take_pass(const struct pass *p, void *arg)
+{
+	struct passes *all = arg;
+	all->p = xrealloc(all->p, (all->n + 1) * sizeof *all->p);
+	all->p[all->n++] = *p;
+	return 0;
+}
+
+/* Passes from cron that took an idle pass's note opened no store: the
+ * note's time is its host's last pass when it is later (store_idle_passes),
+ * if the store holds the pass that wrote it (not a note that outlived its
+ * store, a new one made in its place). */
 int
 store_pass_list(struct store *st, int (*fn)(const struct pass *p, void *arg), void *arg,
     struct err *e)
 {
-	return st->ops->history->pass_list(st, fn, arg, e);
+	struct passes all = {0};
+	struct pass idle[2];
+	int64_t written[2];
+	int nidle = store_idle_passes(st, idle, written);
+	if (!nidle)
+		return st->ops->history->pass_list(st, fn, arg, e);
+	int rc = st->ops->history->pass_list(st, take_pass, &all, e);
+	for (int k = 0; k < nidle; k++) {
+		size_t i = 0;
+		while (i < all.n && strcmp(all.p[i].host, idle[k].host) != 0)
+			i++;
+		if (i == all.n || all.p[i].at != written[k])
+			continue;
+		if (idle[k].at > all.p[i].at) {
+			idle[k].pid = all.p[i].pid;
+			all.p[i] = idle[k];
+		}
+		/* Latest first, as the store lists them. */
+		for (; i > 0 && i < all.n && all.p[i].at > all.p[i - 1].at; i--) {
+			struct pass t = all.p[i - 1];
+			all.p[i - 1] = all.p[i];
+			all.p[i] = t;
+		}
+	}
+	for (size_t i = 0; !rc && i < all.n && !fn(&all.p[i], arg); i++)
+		;
+	free(all.p);
+	return rc;
 }
 
 int

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
@@ -16,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "idle_hint.h"
+#include "store_history.h"
 #include "store_sqlite.h"
 
 static const struct sql_dialect dialect = {
@@ -146,6 +149,10 @@ sq_free(struct sq *q)
 	if (q->log_pages < 0 && q->path[0] && !q->migrated && q->quiet_changes > 0 &&
 	    sqlite3_total_changes64(q->db) == q->quiet_changes && log_small(q))
 		sqlite3_db_config(q->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+	/* One that wrote nothing leaves the files as it found them: copying
+	 * the log in would make an idle pass's note look at a changed store. */
+	if (q->idle && !q->committed && access(q->idle, F_OK) == 0)
+		sqlite3_db_config(q->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	if (q->log_pages > LOG_PAGES_MAX) {
 		/* Not worth waiting for: the next call tries again. */
 		sqlite3_busy_timeout(q->db, 50);
@@ -156,8 +163,25 @@ sq_free(struct sq *q)
 		close(q->ino_fd);
 	free(q->path);
 	free(q->wake);
+	free(q->idle);
+	free(q->idle_last);
 	free(q->task_insert);
 	free(q);
+}
+
+/* Every commit through agentcron retires an idle pass's note, inside the
+ * commit and under the write lock, before anything it wrote is seen: the
+ * next pass then opens the store.  Renamed rather than deleted, its time
+ * stays the last pass's for task-status.  If it stays in place the commit
+ * fails: a note that outlived a write could delay a task. */
+static int
+retire_idle(void *arg)
+{
+	struct sq *q = arg;
+	q->committed = 1;
+	if (rename(q->idle, q->idle_last) == 0 || errno == ENOENT)
+		return 0;
+	return unlink(q->idle) != 0 && errno != ENOENT;
 }
 
 /* Open path into a new backend state q (installed in st on success). */
@@ -190,6 +214,8 @@ sq_connect(struct store *st, const char *path, struct err *e)
 	q->log_pages = -1;
 	q->path = xstrdup(memory ? "" : path);
 	q->wake = memory ? NULL : xasprintf("%s-wake", path);
+	if (!memory)
+		idle_hint_paths(path, &q->idle, &q->idle_last);
 	q->dev = sb.st_dev;
 	q->ino = sb.st_ino;
 	store_sql_init(&q->sql, &dialect);
@@ -206,6 +232,8 @@ sq_connect(struct store *st, const char *path, struct err *e)
 		goto fail;
 	}
 	sqlite3_busy_timeout(q->db, STORE_LOCK_WAIT_MS);
+	if (!memory)
+		sqlite3_commit_hook(q->db, retire_idle, q);
 	/* A new store gives the space pruning frees back to the file system
 	 * bit by bit (store_vacuum).  SQLite switches only an empty file, and
 	 * before WAL mode: an older store reuses the space instead. */
@@ -371,6 +399,55 @@ sq_wake_take(struct store *st)
 	return hit;
 }
 
+/* ---- idle passes ---- */
+
+/* store_idle_mark's part, in its unit: nothing in flight (whose owner
+ * might die), no input waiting for its run, no receipt not finished.  Not
+ * for a store in memory, nor the stand-in of one that went away. */
+static int
+sq_idle_mark(struct store *st, const char *cfg, int64_t due, int64_t written, int *marked,
+    struct err *e)
+{
+	static const char q[] = "SELECT EXISTS (SELECT 1 FROM runs WHERE status = 'running')"
+	    " OR EXISTS (SELECT 1 FROM tasks WHERE run_in_flight IS NOT NULL)"
+	    " OR EXISTS (SELECT 1 FROM run_inputs WHERE run_id IS NULL)"
+	    " OR EXISTS (SELECT 1 FROM receipts WHERE status = 'pending')";
+	struct sq *b = sq(st);
+	/* A large log is copied in at close (sq_free), which changes the
+	 * files: the next pass writes the note. */
+	if (!b->idle || !log_small(b))
+		return ST_OK;
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	int rc = sqlite3_step(s), busy = rc == SQLITE_ROW ? sqlite3_column_int(s, 0) : 1;
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW)
+		return sq_err(st, e, "looking for work");
+	if (busy)
+		return ST_OK;
+	if ((rc = idle_hint_write(b->path, cfg, due, written, e)))
+		return rc;
+	/* The files stay as the note says: closing copies nothing in. */
+	sqlite3_db_config(b->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+	*marked = 1;
+	return ST_OK;
+}
+
+static int
+sq_idle_pass(struct store *st, int which, struct pass *p, int64_t *written)
+{
+	struct sq *b = sq(st);
+	int64_t at;
+	if (!b->idle || !idle_hint_seen(b->path, which, p->host, sizeof p->host, p->version,
+	    sizeof p->version, &at, written))
+		return 0;
+	p->at = at;
+	snprintf(p->mode, sizeof p->mode, "cron");
+	p->pid = 0;
+	return 1;
+}
+
 static const struct store_ops sqlite_ops = {
 	.close = sq_close,
 	.refresh = sq_refresh,
@@ -418,6 +495,8 @@ static const struct store_ops sqlite_ops = {
 	.run_cost = sq_run_cost,
 	.others_wrote = sq_others_wrote,
 	.call_usage = sq_call_usage,
+	.idle_mark = sq_idle_mark,
+	.idle_pass = sq_idle_pass,
 	.history = &sq_history_ops,
 	.web = &sq_web_ops,
 	.audit = &sq_audit_ops,

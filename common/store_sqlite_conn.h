@@ -21,6 +21,8 @@ struct sq {
 	sqlite3 *db;
 	char *path;               /* "" for a store in memory */
 	char *wake;               /* the file store_wake touches */
+	char *idle, *idle_last;   /* an idle pass's note, and where a commit retires it */
+	int committed;            /* this connection committed a write */
 	dev_t dev;                /* the file opened, to notice it replaced */
 	ino_t ino;
 	int ino_fd;               /* inotify on the wake file's directory, or -1 */

@@ -37,8 +37,12 @@ tick_deliver(struct tick *tk)
 	*tk->ended = 0;
 	tk->deliver_at = mono_ms();
 	if (deliver_kick_start(tk->dk, tk->st, tk->cf, ended, fire_clock_ms(&tk->clk) / 1000,
-	    &started, &e))
+	    &started, &e)) {
 		fprintf(stderr, "%s: %s\n", tk->prog, e.msg);
+		tk->busy = 1;
+	}
+	if (started)
+		tk->busy = 1;
 }
 
 /* What task-deliver said, once it is done: passed on. */
@@ -120,8 +124,12 @@ pass_chores(struct tick *tk, int watch, int more)
 	int64_t now = fire_clock_ms(&tk->clk) / 1000, t = mono_ms();
 	if ((!tk->pass_at || (watch && t - tk->pass_at >= PASS_EVERY_MS))) {
 		tk->pass_at = t;
-		if (history_pass(tk->st, watch ? "watch" : "cron", now, &e))
+		if (history_pass(tk->st, watch ? "watch" : "cron", now, &e)) {
 			fprintf(stderr, "%s: %s\n", tk->prog, e.msg);
+			tk->busy = 1;
+		} else {
+			tk->passed = now;
+		}
 	}
 	if (watch && !more && (*tk->ended || t - tk->deliver_at >= DELIVER_EVERY_MS))
 		tick_deliver(tk);
@@ -134,9 +142,13 @@ pass_chores(struct tick *tk, int watch, int more)
 	struct prune_stats s;
 	int done = 1;
 	if (history_prune(tk->st, &tk->ho, now, 0, watch ? PRUNE_WATCH_MS : PRUNE_PASS_MS, &s, &done,
-	    &e) || ((s.runs || s.messages || s.loose_calls) && history_give_back(tk->st, &e)))
+	    &e) || ((s.runs || s.messages || s.loose_calls) && history_give_back(tk->st, &e))) {
 		fprintf(stderr, "%s: pruning the history: %s\n", tk->prog, e.msg);
+		tk->busy = 1;
+	}
 	tk->prune_more = !done;
+	if (!done || s.runs || s.messages || s.loose_calls)
+		tk->busy = 1;
 }
 
 /* A watcher says where it watches and how it is woken when it starts. */
@@ -176,6 +188,8 @@ tick_loop(struct tick *tk, int watch)
 		 * again when they are done; a watcher waits for the store. */
 		int claiming = !tk->stop_at && (watch || mono_ms() < claim_until);
 		int claimed = claiming ? fire_claim(tk->f, &started, &more, &e) : -1;
+		if (started || claimed > 0)
+			tk->busy = 1;
 		if (claimed == ST_OK)
 			pass_chores(tk, watch, more);
 		if (claimed > 0 && !watch && fire_busy(tk->f) == 0) {
@@ -240,7 +254,9 @@ tick_loop(struct tick *tk, int watch)
 		 * wait for ever without another pass: it looks too. */
 		if (!tk->stop_at && mono_ms() - last_recover >= recover_every) {
 			last_recover = mono_ms();
-			fire_recover(tk->f, NULL, &e);
+			int n = 0;
+			if (fire_recover(tk->f, &n, &e) || n)
+				tk->busy = 1;
 		}
 	}
 	if (!flush_by)

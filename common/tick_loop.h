@@ -28,6 +28,7 @@ struct tick {
 	int stopped;
 	struct history_opts ho;
 	int64_t pass_at, prune_at;  /* mono_ms of the last pass recorded, the last pruning */
+	int64_t passed;             /* the time that record holds (the store's clock), or 0 */
 	int prune_more;             /* the last pruning ended before its round did */
 	char refresh_err[ERR_MAX];  /* the last failure to reopen the store, said */
 	int *ended;                 /* runs ended since delivery last looked (the report counts them) */
@@ -35,6 +36,8 @@ struct tick {
 	struct deliver_kick *dk;    /* task-deliver, while one runs */
 	int64_t deliver_at;         /* mono_ms of the last look for deliveries */
 	int64_t claim_ms;           /* how long a pass (not a watcher) claims */
+	int busy;                   /* it started, recovered, pruned, delivered or said
+	                               something (or has more to prune): not an idle pass */
 };
 
 /* tick_loop.c */

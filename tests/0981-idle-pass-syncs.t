@@ -4,7 +4,9 @@
 # SQLite: the flushes of each pass counted (tests/tools/preload/syncs.c):
 # none for an idle pass, and the log that the passes leave stays bounded
 # (one pass in LOG_PAGES_MAX copies it in: the log's flush, the file's); a pass that runs a task still
-# flushes its run.  PostgreSQL: this file's own server waits at every
+# flushes its run.  Passes that take an idle pass's note (PATH-idle) open
+# no store at all; the note is removed below where a pass must open it.
+# PostgreSQL: this file's own server waits at every
 # commit for a synchronous standby that never comes, so a commit that
 # waited for its flush would never return: an idle pass still ends, with
 # its record written.
@@ -17,6 +19,11 @@ export ASAN_OPTIONS
 
 passes_at() {
 	store_sql "SELECT at FROM passes WHERE host = 'alpha'"
+}
+
+# The last pass task-status shows: the store's record or the note's time.
+status_pass_at() {
+	task-status --json | python3 -c "import json, sys; print(json.load(sys.stdin)['passes'][0]['at'])"
 }
 
 if test "$AC_STORE" = sqlite; then
@@ -35,14 +42,23 @@ test_expect_success 'a store with a task due tomorrow, a first pass made' '
 '
 
 test_expect_success 'an idle pass flushes nothing to disk, and its record is there' '
+	rm "$TASK_DB-idle" &&
 	test "$(TASK_NOW=2026-11-23T06:01:00Z flushes task-tick)" = 0 &&
 	test "$(passes_at)" = "$(date -u -d 2026-11-23T06:01:00Z +%s)"
+'
+
+test_expect_success 'the next takes its note: no flush, the store untouched, the time in task-status' '
+	TASK_NOW=2026-11-23T06:01:20Z task-tick &&
+	test "$(TASK_NOW=2026-11-23T06:01:30Z flushes task-tick)" = 0 &&
+	test "$(TASK_NOW=2026-11-23T06:01:40Z status_pass_at)" = 2026-11-23T06:01:30Z &&
+	test "$(passes_at)" = "$(date -u -d 2026-11-23T06:01:20Z +%s)"
 '
 
 test_expect_success 'seventy idle passes: the log they leave is copied in when it grows (one pass in 64)' '
 	rm -f "$TEST_TMP/syncs" &&
 	i=0 &&
 	while test $i -lt 70; do
+		rm -f "$TASK_DB-idle" &&
 		LD_PRELOAD=$shim SYNCS_FILE=$TEST_TMP/syncs TASK_NOW=2026-11-23T06:02:00Z task-tick >/dev/null || return 1
 		i=$((i + 1))
 	done &&
@@ -53,6 +69,7 @@ test_expect_success 'seventy idle passes: the log they leave is copied in when i
 '
 
 test_expect_success 'the next program that is no pass copies that log in (task-status: two flushes)' '
+	rm -f "$TASK_DB-idle" &&
 	test "$(TASK_NOW=2026-11-23T06:03:00Z flushes task-status --check)" -le 3 &&
 	test ! -e "$TASK_DB-wal" &&
 	test "$(TASK_NOW=2026-11-23T06:04:00Z flushes task-tick)" = 0

@@ -8,8 +8,12 @@
 # tasks (BENCH_IDLE_SIZES; 10,000 made by tests/tools/mkstore, copied in
 # SQL) and BENCH_IDLE_STORES ("sqlite postgres"); and the
 # flushes to disk a pass makes (tests/tools/preload/syncs.c; on
-# PostgreSQL, the server's WAL flushes in pg_stat_wal).  Targets: no more
-# than 0.1 ms beyond SQLite 0.8 ms and PostgreSQL 2.4 ms; at most one flush.
+# PostgreSQL, the server's WAL flushes in pg_stat_wal).  On SQLite an idle
+# pass takes the note the pass before it left (tasks.db-idle) and opens no
+# store: target within 0.9 ms of /bin/true (issue 43); the full pass, the
+# note removed before each (against the same removal before opening the
+# store), no more than 0.1 ms beyond SQLite 0.8 ms.  PostgreSQL: no more
+# than 0.1 ms beyond 2.4 ms.  At most one flush.
 set -eu
 : "${AC_BIN:?run through make bench}" "${AC_BUILD:?}" "${AC_TOP:?}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/agentcron-bench.XXXXXX")
@@ -48,8 +52,11 @@ for size in $sizes; do
 	{ echo "PRAGMA synchronous = OFF;"; fill "$size" sqlite; } | sqlite3 "$db" >/dev/null
 	TASK_DB=$db "$AC_BIN/task-tick" >/dev/null
 	beyond "sqlite $size tasks: idle pass" env TASK_DB="$db" "$AC_BIN/task-tick" --vs env TASK_DB="$db" /bin/true
-	beyond "sqlite $size tasks: idle pass beyond opening the store" env TASK_DB="$db" "$AC_BIN/task-tick" \
-		--vs env TASK_DB="$db" "$AC_BUILD/tools/store-open"
+	test -e "$db-idle" || { echo "sqlite $size tasks: an idle pass left no note" >&2; exit 1; }
+	beyond "sqlite $size tasks: full idle pass (no note) beyond opening the store" \
+		env TASK_DB="$db" sh -c 'rm -f "$TASK_DB-idle" && exec "$0"' "$AC_BIN/task-tick" \
+		--vs env TASK_DB="$db" sh -c 'rm -f "$TASK_DB-idle" && exec "$0"' "$AC_BUILD/tools/store-open"
+	TASK_DB=$db "$AC_BIN/task-tick" >/dev/null
 	rm -f "$tmp/syncs"
 	for i in 1 2 3 4 5; do
 		TASK_DB=$db LD_PRELOAD=$AC_BUILD/tools/syncs.so SYNCS_FILE=$tmp/syncs "$AC_BIN/task-tick" >/dev/null
