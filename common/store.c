@@ -415,6 +415,16 @@ store_task_resolve(struct store *st, const char *prefix, int trashed, char id[37
 		named = 1;
 		if (*prefix && (rc = by_name(st, prefix, trashed, found, 6, &n, e)))
 			return rc;
+	} else if (n == 1 && len < 36) {
+		/* A name that is also the start of another task's id names
+		 * neither: picking one would be a guess ("c155", "2024"). */
+		char other[1][37];
+		int m = 0;
+		if ((rc = by_name(st, prefix, trashed, other, 1, &m, e)))
+			return rc;
+		if (m && strcmp(other[0], found[0]) != 0)
+			return err_set(e, ST_REFUSED, "'%s' is the name of task %s and the start of task"
+			    " %s's id; give the id you mean", prefix, other[0], found[0]);
 	}
 	if (n == 0 && len && len < 4 && strspn(prefix, "0123456789abcdefABCDEF-") == len)
 		return err_set(e, ST_NOTFOUND, "no task '%s': an id prefix needs 4 or more characters,"
