@@ -354,7 +354,7 @@ task_tick(int argc, char **argv)
 	long long log_max;
 	long claim_s;
 	int rotated;
-	if ((rc = now_get(&now, &e)) || (rc = config_load(&cf, &e) ? ST_ERR : ST_OK) ||
+	if ((rc = now_get(&now, &e)) || (rc = config_load(&cf, &e)) ||
 	    (rc = install_log_max(config_get(cf, "tick_log_max"), &log_max, &e)) ||
 	    (rc = install_log_rotate(log_max, &rotated, &e)) ||
 	    (rc = pass_claim_time(cf, &claim_s, &e)))

@@ -45,7 +45,9 @@ status_budgets(struct store *st, int64_t now, status_over_fn fn, void *arg, char
 	struct budgets b = {.st = st, .now = now, .zs = zones_new(), .fn = fn, .arg = arg, .e = e};
 	struct budget global;
 	global_over[0] = 0;
-	int rc = config_load(&cf, e) ? ST_ERR : spend_check_init(&b.sc, cf, e);
+	int rc = config_load(&cf, e);
+	if (!rc)
+		rc = spend_check_init(&b.sc, cf, e);
 	if (!rc) {
 		/* Each task against its own alone: the global one is said once. */
 		global = b.sc.global;
@@ -96,7 +98,9 @@ status_task_budget(struct store *st, const struct task *t, struct zones *zs, int
 		snprintf(text + len, ntext - len, ", %s spent this %s", spent,
 		    b.period == PERIOD_DAY ? "day" : b.period == PERIOD_WEEK ? "week" : "month");
 	}
-	int rc = config_load(&cf, e) ? ST_ERR : spend_check_init(&sc, cf, e);
+	int rc = config_load(&cf, e);
+	if (!rc)
+		rc = spend_check_init(&sc, cf, e);
 	if (!rc)
 		rc = spend_check_task(&sc, st, t, zs, now, over, why, nwhy, &window, NULL, NULL, 0, e);
 	if (!*over)
