@@ -5,6 +5,7 @@
 # which say so in one line; a task an agent disabled itself an agent may
 # enable again.  Who did it is the audit trail's.
 . "$AC_TOP/tests/lib.sh"
+. "$AC_TOP/tests/lib-web.sh"
 unset TASK_MCP TASK_MCP_ALLOW TASK_RUN_ID TASK_SCOPE
 TASK_NOW=2026-11-23T06:00:00Z
 export TASK_NOW
@@ -61,6 +62,18 @@ test_expect_success 'enabled by the user, disabled by an agent: the agent enable
 	call task_update "{\"id\":\"T\",\"enabled\":false}" &&
 	call task_update "{\"id\":\"T\",\"enabled\":true}" && grep -q "updated" out &&
 	test "$(enabled)" = 1
+'
+
+test_expect_success 'paused on task-web by a token: no agent enables it' '
+	task-web --new-token ops >tok 2>/dev/null &&
+	web_start &&
+	test "$(req_as "$(cat tok)" body -X POST --data-urlencode "reason=too noisy" \
+		"$url/tasks/$(cat id)/pause")" = 200 &&
+	test "$(enabled)" = 0 &&
+	test_expect_code 2 call task_update "{\"id\":\"T\",\"enabled\":true}" &&
+	refused disabled "enable it" &&
+	test "$(enabled)" = 0 &&
+	task-edit --enable T >/dev/null
 '
 
 test_expect_success 'cancelled by the user: no new schedule from an agent' '
