@@ -8,6 +8,7 @@
 
 #include "chain.h"
 #include "cron.h"
+#include "idset.h"
 #include "store.h"
 #include "task_json.h"
 #include "taskargs.h"
@@ -146,25 +147,38 @@ agent_limits(const cJSON *args, struct buf *out)
 	return 1;
 }
 
+static int
+seen_one(const struct task *t, void *arg)
+{
+	idset_add(arg, t->id);
+	return 0;
+}
+
 /* The tasks t follows, resolved and free of loops (chain.h), each one
- * the agent may see: a run's input is its upstream's answer. */
+ * the agent may see: a run's input is its upstream's answer.  Nothing
+ * here locks an upstream's row: the loop check holds the chains' lock
+ * (store_chain.h) to the end of the call's unit, and a task-edit of an
+ * upstream, holding its row, may be waiting for that lock. */
 static int
 native_after(struct tools *tl, const struct task_args *a, struct task *t, struct err *e)
 {
 	if (!a->nafter || !t->after)
 		return ST_OK;
 	int rc = chain_resolve(tl->st, t, e);
+	if (rc || !t->after || !tl->ag.scope)
+		return rc; /* unscoped, an agent sees every task */
 	struct chain_link links[CHAIN_MAX];
 	size_t n = 0;
-	if (!rc)
-		rc = chain_links(t->after, links, CHAIN_MAX, &n, e);
-	for (size_t i = 0; !rc && i < n; i++) {
-		struct task u;
-		if ((rc = tools_task_get(tl, links[i].ref, &u, e)))
+	struct idset seen;
+	struct task_filter f;
+	idset_init(&seen);
+	task_filter_init(&f);
+	if (!(rc = chain_links(t->after, links, CHAIN_MAX, &n, e)))
+		rc = tools_task_list(tl, &f, seen_one, &seen, e);
+	for (size_t i = 0; !rc && i < n; i++)
+		if (!idset_has(&seen, links[i].ref))
 			rc = err_set(e, ST_INVALID, "after: no task '%.8s'", links[i].ref);
-		else
-			task_free(&u);
-	}
+	idset_free(&seen);
 	return rc;
 }
 
