@@ -30,7 +30,9 @@ for cmd in \
 	"task-log --prune" \
 	"task-deliver" \
 	"task-mcp --list-tools" \
-	"task-web --listen 127.0.0.1:0"
+	"task-web --listen 127.0.0.1:0" \
+	"task-tick" \
+	"task-status"
 do
 	test_expect_success "${cmd%% *}: exit 2, the file and line named, nothing changed" "
 		refused_for $cmd
@@ -45,6 +47,12 @@ test_expect_success 'a file others can write is refused the same way: exit 2' '
 		test_refused 2 $c &&
 		grep -q "can be changed by group or others; run: chmod 600" err || return 1
 	done
+'
+
+test_expect_success 'task-status --check: UNKNOWN, exit 3, as a monitoring check says it' '
+	test_expect_code 3 task-status --check >out 2>err </dev/null &&
+	{ printf "AGENTCRON UNKNOWN - "; cat why; } >expect &&
+	test_cmp expect out
 '
 
 test_expect_success 'llm-call: its own 78, the same line' '
