@@ -290,7 +290,7 @@ rules_count_failure(struct task *t)
 	if (!n || t->consecutive_failures < n || t->paused)
 		return;
 	t->enabled = 0;
-	char *p = xasprintf("paused after %d failures in a row: %s", t->consecutive_failures,
+	char *p = xasprintf(TASK_PAUSED_FAILURES "%d failures in a row: %s", t->consecutive_failures,
 	    t->last_error ? t->last_error : t->last_status ? t->last_status : "failed");
 	set_str(&t->paused, p);
 	free(p);

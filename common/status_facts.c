@@ -108,7 +108,9 @@ static int
 take_paused(const struct task *t, void *arg)
 {
 	struct status *s = arg;
-	item_add(s->paused_by, &s->npaused, t, t->paused);
+	/* A person's pause is theirs to end, as a disable is: not a warning. */
+	if (task_paused_by_failures(t))
+		item_add(s->paused_by, &s->npaused, t, t->paused);
 	return 0;
 }
 
@@ -327,7 +329,7 @@ status_judge_task(struct status *s, const char *which, int64_t grace, int64_t *l
 		else
 			snprintf(s->summary, sizeof s->summary, "task '%s': no success since it was made,"
 			    " one was due by %s", name, when);
-	} else if (t.paused) {
+	} else if (task_paused_by_failures(&t)) {
 		s->verdict = VERDICT_WARNING;
 		snprintf(s->summary, sizeof s->summary, "task '%s' paused by failures: %.200s", name,
 		    t.paused);

@@ -67,6 +67,12 @@ task_pause_after(const struct task *t)
 	return t->pause_after >= 0 ? t->pause_after : TASK_DEFAULT_PAUSE_AFTER;
 }
 
+int
+task_paused_by_failures(const struct task *t)
+{
+	return t->paused && strncmp(t->paused, TASK_PAUSED_FAILURES, strlen(TASK_PAUSED_FAILURES)) == 0;
+}
+
 void
 task_init(struct task *t)
 {

@@ -89,7 +89,7 @@ struct task {
 	                              0: the configuration's, else on time within FIRE_GRACE */
 	int pause_after;           /* failed occurrences in a row that pause it; -1 the
 	                              default, 0 never */
-	char *paused;              /* why it was paused (disabled) by failures, or NULL */
+	char *paused;              /* why it was paused (disabled), or NULL: by failures, or a person on task-web */
 	int queued;                /* a run was asked for (task-run --queue) */
 	int64_t until_at;          /* recurring: no occurrence after this, or TIME_NONE */
 	int count;                 /* recurring: this many occurrences in all, 0 no limit */
@@ -162,6 +162,10 @@ int task_overlap_parse(const char *s);
  * the task, defaults applied (TASK_RETRIES_FOREVER: -1). */
 int task_retries(const struct task *t);
 int task_pause_after(const struct task *t);
+/* The reason a pause after failures in a row starts with, and whether t's
+ * pause is one (task-web's pause by a person gives its own reason). */
+#define TASK_PAUSED_FAILURES "paused after "
+int task_paused_by_failures(const struct task *t);
 int task_is_recurring(const struct task *t);    /* cron, every or heartbeat */
 int task_repeats(const struct task *t);         /* a schedule of its own that recurs: cron, every */
 /* Who made it, for people: "the user", "an agent, in run ID", "an agent, in session ID". */
