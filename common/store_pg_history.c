@@ -346,8 +346,11 @@ pgh_prune_runs(struct store *st, const char *id, int64_t before, long limit, int
 	static const char qdel[] = "WITH d AS (DELETE FROM runs WHERE id IN " BATCH
 	    " RETURNING id, status), c AS (DELETE FROM llm_calls WHERE run_id IN (SELECT id FROM d)"
 	    " RETURNING input_tokens, output_tokens, cost),"
-	    " i AS (DELETE FROM run_inputs WHERE run_id IN (SELECT id FROM d))"
+	    " i AS (DELETE FROM run_inputs WHERE run_id IN (SELECT id FROM d)),"
+	    " r AS (DELETE FROM receipts WHERE run_id IN (SELECT id FROM d) RETURNING kind, status)"
 	    ADD_TOTALS("SELECT 'runs.' || status AS key, count(*) AS v FROM d GROUP BY status"
+	    " UNION ALL SELECT 'deliveries.' || kind || '.' || status, count(*) FROM r"
+	    " WHERE status <> 'pending' GROUP BY kind, status"
 	    " UNION ALL SELECT 'input_tokens', coalesce(sum(input_tokens), 0) FROM c"
 	    " UNION ALL SELECT 'output_tokens', coalesce(sum(output_tokens), 0) FROM c"
 	    " UNION ALL SELECT 'cost_micro', round(coalesce(sum(cost), 0) * 1000000)::bigint FROM c")

@@ -321,6 +321,10 @@ sqh_prune_runs(struct store *st, const char *id, int64_t before, long limit, int
 	    " FROM llm_calls WHERE run_id IN " BATCH " UNION ALL SELECT 'cost_micro',"
 	    " CAST(round(total(cost) * 1000000) AS INTEGER) FROM llm_calls WHERE run_id IN " BATCH ")"
 	    " WHERE v <> 0 ON CONFLICT(key) DO UPDATE SET n = n + excluded.n";
+	/* A run's receipts go with it (a foreign key): those it finished count on. */
+	static const char add_deliveries[] = "INSERT INTO pruned (key, n) SELECT 'deliveries.' || kind"
+	    " || '.' || status, count(*) FROM receipts WHERE status <> 'pending' AND run_id IN " BATCH
+	    " GROUP BY kind, status ON CONFLICT(key) DO UPDATE SET n = n + excluded.n";
 	static const char del_calls[] = "DELETE FROM llm_calls WHERE run_id IN " BATCH;
 	/* A run's input (an event's payload, an upstream's answer) goes with it. */
 	static const char del_inputs[] = "DELETE FROM run_inputs WHERE run_id IN " BATCH;
@@ -332,6 +336,7 @@ sqh_prune_runs(struct store *st, const char *id, int64_t before, long limit, int
 		return rc;
 	if ((rc = batch_step(st, add_runs, id, before, limit, NULL, e)) ||
 	    (rc = batch_step(st, add_tokens, id, before, limit, NULL, e)) ||
+	    (rc = batch_step(st, add_deliveries, id, before, limit, NULL, e)) ||
 	    (rc = batch_step(st, del_calls, id, before, limit, NULL, e)) ||
 	    (rc = batch_step(st, del_inputs, id, before, limit, NULL, e)))
 		return rc;
