@@ -25,7 +25,7 @@ test_expect_success 'llm-call: a FIFO or a device as the config file' '
 
 test_expect_success 'task-tick: a FIFO as the config file' '
 	mkfifo "$CONF" &&
-	test_expect_code 1 timeout 20 task-tick >out 2>err &&
+	test_expect_code 2 timeout 20 task-tick >out 2>err &&
 	echo "task-tick: config '\''$CONF'\'' is not a regular file" >expect &&
 	test_cmp expect err && test ! -s out &&
 	rm "$CONF"
