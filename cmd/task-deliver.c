@@ -205,12 +205,18 @@ collect_due(const struct receipt *r, void *arg)
 	return 0;
 }
 
+/* The clock is read for each attempt, not once a pass: a long pass
+ * leases a receipt from when it takes it (another pass would find the
+ * lease run out and send it too) and stamps the time it sends. */
 static int
 attempt(struct pass *p, struct receipt *r, struct err *e)
 {
 	int got = 0;
-	int rc = store_receipt_claim(p->st, r->id, p->owner, p->now, p->now + deliver_lease_secs(p->cf),
-	    &got, e);
+	int64_t now;
+	int rc = store_now(p->st, &now, e);
+	if (!rc)
+		rc = store_receipt_claim(p->st, r->id, p->owner, now, now + deliver_lease_secs(p->cf),
+		    &got, e);
 	if (rc || !got)
 		return rc;
 	r->attempts++;
@@ -229,21 +235,24 @@ attempt(struct pass *p, struct receipt *r, struct err *e)
 		const char *name = r->task_name ? r->task_name : r->task_id;
 		char *diff = carries_diff(p, r) ? deliver_change_diff(p->st, &run) : NULL;
 		json = strcmp(r->kind, "exec") == 0 ? deliver_hook_json(p->st, &run, name, r->id) :
-		    deliver_run_json(p->st, &run, name, p->now, diff);
+		    deliver_run_json(p->st, &run, name, now, diff);
 		if (!json)
 			json = xstrdup("{}");
 		text = deliver_text_of(&run, diff);
 		struct deliver_lease l = {p->st, p->cf, p->owner, r->id};
 		struct deliver_msg m = {.id = r->id, .target = resolved, .task_id = r->task_id,
 			.task_name = name, .run_id = r->run_id, .status = run_status_name(run.status),
-			.text = text, .json = json, .now = p->now, .parts_done = r->parts_done,
+			.text = text, .json = json, .now = now, .parts_done = r->parts_done,
 			.on_part = deliver_part_taken, .arg = &l};
 		deliver_send(p->h, p->cf, &m, &o);
 		free(diff);
 	}
-	deliver_settle(r, &o, p->now);
+	/* The next try counts from the attempt's end. */
+	if (!(rc = store_now(p->st, &now, e)))
+		deliver_settle(r, &o, now);
 	int ours = 0;
-	rc = store_receipt_finish(p->st, r, p->owner, &ours, e);
+	if (!rc)
+		rc = store_receipt_finish(p->st, r, p->owner, &ours, e);
 	if (!rc && !ours)
 		fprintf(stderr, "%s: receipt %.8s: its lease ran out before the attempt ended; another"
 		    " pass may try it again\n", prog, r->id);
