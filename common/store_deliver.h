@@ -45,6 +45,11 @@ typedef int (*receipt_fn)(const struct receipt *r, void *arg); /* non-zero stops
  * line of tab-separated fields (created, status, kind, target, attempts,
  * answer or error, run, task) without its newline. */
 struct cJSON *receipt_to_json(const struct receipt *r);
+/* What a receiver said (a receipt's answer or error) as it is shown, in
+ * either form: valid UTF-8, control characters as '?' or a blank, as
+ * task-deliver keeps it now; what an older version kept may hold them.
+ * Malloc'd; NULL for NULL. */
+char *receipt_said_shown(const char *s);
 void receipt_line(const struct receipt *r, struct buf *b);
 
 /* store_deliver.c */
