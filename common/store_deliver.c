@@ -93,6 +93,13 @@ store_deliver_work(struct store *st, int64_t now, int any, int *due, int *target
 }
 
 int
+store_runs_ended(struct store *st, int64_t since, int (*fn)(const char *id, int64_t ended_at,
+    void *arg), void *arg, struct err *e)
+{
+	return st->ops->deliver->ended(st, since, fn, arg, e);
+}
+
+int
 store_receipt_counts(struct store *st, int64_t since, void (*fn)(const char *kind,
     const char *status, long long n, void *arg), void *arg, struct err *e)
 {

@@ -192,6 +192,26 @@ pgd_fresh(struct store *st, int64_t now, int any, int *fresh, struct err *e)
 }
 
 static int
+pgd_ended(struct store *st, int64_t since, int (*fn)(const char *id, int64_t ended_at, void *arg),
+    void *arg, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	static const char q[] = "SELECT id, ended_at FROM runs WHERE ended_at >= $1"
+	    " AND status <> 'running' ORDER BY ended_at, id";
+	struct pq_params p = {.n = 0};
+	pq_int(&p, since);
+	PGresult *res;
+	int rc = pq_exec(st, q, &p, &res, "reading the runs that ended", e);
+	if (rc)
+		return rc;
+	for (int i = 0, n = pq->ntuples(res); i < n; i++)
+		if (fn(pq->getvalue(res, i, 0), pq_get_int(pq, res, i, 1), arg))
+			break;
+	pq->clear(res);
+	return ST_OK;
+}
+
+static int
 pgd_work(struct store *st, int64_t now, int any, int *due, int *targets, int *fresh,
     struct err *e)
 {
@@ -221,5 +241,5 @@ pgd_work(struct store *st, int64_t now, int any, int *due, int *targets, int *fr
 
 const struct deliver_ops pg_deliver_ops = {
 	.add = pgd_add, .list = pgd_list, .due = pgd_due, .claim = pgd_claim, .finish = pgd_finish,
-	.progress = pgd_progress, .counts = pgd_counts, .work = pgd_work,
+	.progress = pgd_progress, .counts = pgd_counts, .work = pgd_work, .ended = pgd_ended,
 };

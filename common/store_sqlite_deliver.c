@@ -195,6 +195,23 @@ sqd_fresh(struct store *st, int64_t now, int any, int *fresh, struct err *e)
 }
 
 static int
+sqd_ended(struct store *st, int64_t since, int (*fn)(const char *id, int64_t ended_at, void *arg),
+    void *arg, struct err *e)
+{
+	static const char q[] = "SELECT id, ended_at FROM runs WHERE ended_at >= ?1"
+	    " AND status <> 'running' ORDER BY ended_at, id";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sqlite3_bind_int64(s, 1, since);
+	int rc, stop = 0;
+	while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		stop = fn((const char *)sqlite3_column_text(s, 0), sqlite3_column_int64(s, 1), arg);
+	sqlite3_reset(s);
+	return stop || rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reading the runs that ended");
+}
+
+static int
 sqd_work(struct store *st, int64_t now, int any, int *due, int *targets, int *fresh,
     struct err *e)
 {
@@ -221,4 +238,5 @@ sqd_work(struct store *st, int64_t now, int any, int *due, int *targets, int *fr
 const struct deliver_ops sq_deliver_ops = {
 	.add = sqd_add, .list = sqd_list, .due = sqd_due, .claim = sqd_claim, .finish = sqd_finish,
 	.progress = sqd_progress, .counts = sqd_counts, .work = sqd_work,
+	.ended = sqd_ended,
 };
