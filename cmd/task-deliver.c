@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "config.h"
 #include "deliver.h"
 #include "deliver_attempt.h"
@@ -149,29 +151,59 @@ receipts_for(struct pass *p, const char *run_id, struct err *e)
 }
 
 static int
+collect_long(const char *id, void *arg)
+{
+	cJSON_AddItemToArray(arg, cJSON_CreateString(id));
+	return 0;
+}
+
+/* The runs in flight for longer than the span a look reads (as
+ * DELIVER_LONG): the next look that sees one ended reads it by its id. */
+static int
+keep_long(struct pass *p, const char *was, struct err *e)
+{
+	cJSON *a = cJSON_CreateArray();
+	int rc = store_runs_long(p->st, p->now - DELIVER_RUN_SPAN, collect_long, a, e);
+	char *s = cJSON_PrintUnformatted(a);
+	if (!rc && (was ? strcmp(s, was) != 0 : cJSON_GetArraySize(a) > 0))
+		rc = store_setting_set(p->st, DELIVER_LONG, s, e);
+	cJSON_free(s);
+	cJSON_Delete(a);
+	return rc;
+}
+
+static int
 make_receipts(struct pass *p, struct err *e)
 {
-	char *v = NULL;
-	int rc = store_setting_get(p->st, DELIVER_CURSOR, &v, e);
-	if (rc)
+	char *v = NULL, *longs = NULL;
+	int rc = store_setting_get(p->st, DELIVER_LONG, &longs, e);
+	if (!rc)
+		rc = store_setting_get(p->st, DELIVER_CURSOR, &v, e);
+	if (rc) {
+		free(longs);
 		return rc;
+	}
 	int64_t cursor = p->now - DELIVER_FIRST_LOOK;
 	if (v)
 		cursor = strtoll(v, NULL, 10);
+	int had = v != NULL;
 	free(v);
 	/* By their end, whatever their start: a run of --timeout 3d is
 	 * delivered when it ends like any other. */
 	struct ended en = {.since = cursor - CURSOR_LAG, .newest = cursor};
-	rc = store_runs_ended(p->st, en.since, collect_ended, &en, e);
+	rc = store_runs_ended(p->st, en.since, longs ? longs : "[]", collect_ended, &en, e);
 	/* Receipts in the order the runs ended. */
 	for (size_t i = 0; !rc && i < en.n; i++)
 		rc = receipts_for(p, en.ids[i], e);
 	free(en.ids);
-	if (!rc && (en.newest != cursor || !v)) {
+	if (!rc && (en.newest != cursor || !had)) {
 		char buf[32];
 		snprintf(buf, sizeof buf, "%lld", (long long)en.newest);
 		rc = store_setting_set(p->st, DELIVER_CURSOR, buf, e);
 	}
+	if (!rc)
+		rc = keep_long(p, longs, e);
+	free(longs);
 	return rc;
 }
 

@@ -93,10 +93,17 @@ store_deliver_work(struct store *st, int64_t now, int any, int *due, int *target
 }
 
 int
-store_runs_ended(struct store *st, int64_t since, int (*fn)(const char *id, int64_t ended_at,
-    void *arg), void *arg, struct err *e)
+store_runs_ended(struct store *st, int64_t since, const char *long_ids, int (*fn)(const char *id,
+    int64_t ended_at, void *arg), void *arg, struct err *e)
 {
-	return st->ops->deliver->ended(st, since, fn, arg, e);
+	return st->ops->deliver->ended(st, since, long_ids, fn, arg, e);
+}
+
+int
+store_runs_long(struct store *st, int64_t before, int (*fn)(const char *id, void *arg), void *arg,
+    struct err *e)
+{
+	return st->ops->deliver->running(st, before, fn, arg, e);
 }
 
 int
