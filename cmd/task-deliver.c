@@ -12,8 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
-
 #include "config.h"
 #include "deliver.h"
 #include "deliver_attempt.h"
@@ -151,28 +149,6 @@ receipts_for(struct pass *p, const char *run_id, struct err *e)
 }
 
 static int
-collect_long(const char *id, void *arg)
-{
-	cJSON_AddItemToArray(arg, cJSON_CreateString(id));
-	return 0;
-}
-
-/* The runs in flight for longer than the span a look reads (as
- * DELIVER_LONG): the next look that sees one ended reads it by its id. */
-static int
-keep_long(struct pass *p, const char *was, struct err *e)
-{
-	cJSON *a = cJSON_CreateArray();
-	int rc = store_runs_long(p->st, p->now - DELIVER_RUN_SPAN, collect_long, a, e);
-	char *s = cJSON_PrintUnformatted(a);
-	if (!rc && (was ? strcmp(s, was) != 0 : cJSON_GetArraySize(a) > 0))
-		rc = store_setting_set(p->st, DELIVER_LONG, s, e);
-	cJSON_free(s);
-	cJSON_Delete(a);
-	return rc;
-}
-
-static int
 make_receipts(struct pass *p, struct err *e)
 {
 	char *v = NULL, *longs = NULL;
@@ -202,7 +178,7 @@ make_receipts(struct pass *p, struct err *e)
 		rc = store_setting_set(p->st, DELIVER_CURSOR, buf, e);
 	}
 	if (!rc)
-		rc = keep_long(p, longs, e);
+		rc = store_runs_long_keep(p->st, p->now, longs, e);
 	free(longs);
 	return rc;
 }

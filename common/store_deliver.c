@@ -113,6 +113,26 @@ store_receipt_counts(struct store *st, int64_t since, void (*fn)(const char *kin
 	return st->ops->deliver->counts(st, since, fn, arg, e);
 }
 
+static int
+collect_long(const char *id, void *arg)
+{
+	cJSON_AddItemToArray(arg, cJSON_CreateString(id));
+	return 0;
+}
+
+int
+store_runs_long_keep(struct store *st, int64_t now, const char *was, struct err *e)
+{
+	cJSON *a = cJSON_CreateArray();
+	int rc = store_runs_long(st, now - DELIVER_RUN_SPAN, collect_long, a, e);
+	char *s = cJSON_PrintUnformatted(a);
+	if (!rc && (was ? strcmp(s, was) != 0 : cJSON_GetArraySize(a) > 0))
+		rc = store_setting_set(st, DELIVER_LONG, s, e);
+	cJSON_free(s);
+	cJSON_Delete(a);
+	return rc;
+}
+
 static void
 add_time(cJSON *o, const char *k, int64_t t)
 {

@@ -89,6 +89,10 @@ int store_runs_ended(struct store *st, int64_t since, const char *long_ids, int 
 /* The runs in flight that started before before: fn(id, arg). */
 int store_runs_long(struct store *st, int64_t before, int (*fn)(const char *id, void *arg),
     void *arg, struct err *e);
+/* Set DELIVER_LONG (was: its value, or NULL) to the runs in flight at now
+ * for longer than DELIVER_RUN_SPAN, which the next look's span would miss
+ * when they end. */
+int store_runs_long_keep(struct store *st, int64_t now, const char *was, struct err *e);
 
 /* What a delivery pass reads and leaves: the setting of the latest run
  * end it has looked at; without one it looks this far back. */
