@@ -49,16 +49,16 @@ struct ended {
 };
 
 static int
-collect_ended(const struct run *r, void *arg)
+collect_ended(const char *id, int64_t ended_at, void *arg)
 {
 	struct ended *en = arg;
-	if (r->status == RUN_RUNNING || r->ended_at == TIME_NONE || r->ended_at < en->since)
+	if (strlen(id) != 36)
 		return 0;
 	if (en->n == en->cap)
 		en->ids = xrealloc(en->ids, (en->cap = en->cap ? 2 * en->cap : 64) * sizeof *en->ids);
-	memcpy(en->ids[en->n++], r->id, 37);
-	if (r->ended_at > en->newest)
-		en->newest = r->ended_at;
+	memcpy(en->ids[en->n++], id, 37);
+	if (ended_at > en->newest)
+		en->newest = ended_at;
 	return 0;
 }
 
@@ -151,28 +151,35 @@ receipts_for(struct pass *p, const char *run_id, struct err *e)
 static int
 make_receipts(struct pass *p, struct err *e)
 {
-	char *v = NULL;
-	int rc = store_setting_get(p->st, DELIVER_CURSOR, &v, e);
-	if (rc)
+	char *v = NULL, *longs = NULL;
+	int rc = store_setting_get(p->st, DELIVER_LONG, &longs, e);
+	if (!rc)
+		rc = store_setting_get(p->st, DELIVER_CURSOR, &v, e);
+	if (rc) {
+		free(longs);
 		return rc;
+	}
 	int64_t cursor = p->now - DELIVER_FIRST_LOOK;
 	if (v)
 		cursor = strtoll(v, NULL, 10);
+	int had = v != NULL;
 	free(v);
+	/* By their end, whatever their start: a run of --timeout 3d is
+	 * delivered when it ends like any other. */
 	struct ended en = {.since = cursor - CURSOR_LAG, .newest = cursor};
-	struct run_filter f;
-	run_filter_init(&f);
-	f.since = en.since - DELIVER_RUN_SPAN;
-	rc = store_run_list(p->st, &f, collect_ended, &en, e);
-	/* Oldest first: receipts in the order the runs ended. */
-	for (size_t i = en.n; !rc && i-- > 0;)
+	rc = store_runs_ended(p->st, en.since, longs ? longs : "[]", collect_ended, &en, e);
+	/* Receipts in the order the runs ended. */
+	for (size_t i = 0; !rc && i < en.n; i++)
 		rc = receipts_for(p, en.ids[i], e);
 	free(en.ids);
-	if (!rc && (en.newest != cursor || !v)) {
+	if (!rc && (en.newest != cursor || !had)) {
 		char buf[32];
 		snprintf(buf, sizeof buf, "%lld", (long long)en.newest);
 		rc = store_setting_set(p->st, DELIVER_CURSOR, buf, e);
 	}
+	if (!rc)
+		rc = store_runs_long_keep(p->st, p->now, longs, e);
+	free(longs);
 	return rc;
 }
 
@@ -205,12 +212,18 @@ collect_due(const struct receipt *r, void *arg)
 	return 0;
 }
 
+/* The clock is read for each attempt, not once a pass: a long pass
+ * leases a receipt from when it takes it (another pass would find the
+ * lease run out and send it too) and stamps the time it sends. */
 static int
 attempt(struct pass *p, struct receipt *r, struct err *e)
 {
 	int got = 0;
-	int rc = store_receipt_claim(p->st, r->id, p->owner, p->now, p->now + deliver_lease_secs(p->cf),
-	    &got, e);
+	int64_t now;
+	int rc = store_now(p->st, &now, e);
+	if (!rc)
+		rc = store_receipt_claim(p->st, r->id, p->owner, now, now + deliver_lease_secs(p->cf),
+		    &got, e);
 	if (rc || !got)
 		return rc;
 	r->attempts++;
@@ -229,21 +242,24 @@ attempt(struct pass *p, struct receipt *r, struct err *e)
 		const char *name = r->task_name ? r->task_name : r->task_id;
 		char *diff = carries_diff(p, r) ? deliver_change_diff(p->st, &run) : NULL;
 		json = strcmp(r->kind, "exec") == 0 ? deliver_hook_json(p->st, &run, name, r->id) :
-		    deliver_run_json(p->st, &run, name, p->now, diff);
+		    deliver_run_json(p->st, &run, name, now, diff);
 		if (!json)
 			json = xstrdup("{}");
 		text = deliver_text_of(&run, diff);
 		struct deliver_lease l = {p->st, p->cf, p->owner, r->id};
 		struct deliver_msg m = {.id = r->id, .target = resolved, .task_id = r->task_id,
 			.task_name = name, .run_id = r->run_id, .status = run_status_name(run.status),
-			.text = text, .json = json, .now = p->now, .parts_done = r->parts_done,
+			.text = text, .json = json, .now = now, .parts_done = r->parts_done,
 			.on_part = deliver_part_taken, .arg = &l};
 		deliver_send(p->h, p->cf, &m, &o);
 		free(diff);
 	}
-	deliver_settle(r, &o, p->now);
+	/* The next try counts from the attempt's end. */
+	if (!(rc = store_now(p->st, &now, e)))
+		deliver_settle(r, &o, now);
 	int ours = 0;
-	rc = store_receipt_finish(p->st, r, p->owner, &ours, e);
+	if (!rc)
+		rc = store_receipt_finish(p->st, r, p->owner, &ours, e);
 	if (!rc && !ours)
 		fprintf(stderr, "%s: receipt %.8s: its lease ran out before the attempt ended; another"
 		    " pass may try it again\n", prog, r->id);

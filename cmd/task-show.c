@@ -299,9 +299,10 @@ show_receipt(const struct receipt *r, void *arg)
 	char shown[300], when[40];
 	deliver_target_mask(r->target, shown, sizeof shown);
 	time_fmt_utc(r->created_at, when, sizeof when);
-	const char *said = r->status == RECEIPT_DELIVERED ? r->answer : r->error;
+	char *said = receipt_said_shown(r->status == RECEIPT_DELIVERED ? r->answer : r->error);
 	buf_printf(&b, "  %s  %s %s (%d attempt%s)%s%s", when, receipt_status_name(r->status), shown,
 	    r->attempts, r->attempts == 1 ? "" : "s", said ? ": " : "", said ? said : "");
+	free(said);
 	char *clean = utf8_clean(b.data, b.len);
 	for (char *c = clean; *c; c++)
 		if (*c == '\n' || *c == '\r' || *c == '\t')

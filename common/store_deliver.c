@@ -8,6 +8,7 @@
 #include "deliver.h"
 #include "store_backend.h"
 #include "store_deliver.h"
+#include "utf8.h"
 
 static const char *const status_names[RECEIPT_STATUS_COUNT] = {"pending", "delivered", "failed"};
 
@@ -92,10 +93,44 @@ store_deliver_work(struct store *st, int64_t now, int any, int *due, int *target
 }
 
 int
+store_runs_ended(struct store *st, int64_t since, const char *long_ids, int (*fn)(const char *id,
+    int64_t ended_at, void *arg), void *arg, struct err *e)
+{
+	return st->ops->deliver->ended(st, since, long_ids, fn, arg, e);
+}
+
+int
+store_runs_long(struct store *st, int64_t before, int (*fn)(const char *id, void *arg), void *arg,
+    struct err *e)
+{
+	return st->ops->deliver->running(st, before, fn, arg, e);
+}
+
+int
 store_receipt_counts(struct store *st, int64_t since, void (*fn)(const char *kind,
     const char *status, long long n, void *arg), void *arg, struct err *e)
 {
 	return st->ops->deliver->counts(st, since, fn, arg, e);
+}
+
+static int
+collect_long(const char *id, void *arg)
+{
+	cJSON_AddItemToArray(arg, cJSON_CreateString(id));
+	return 0;
+}
+
+int
+store_runs_long_keep(struct store *st, int64_t now, const char *was, struct err *e)
+{
+	cJSON *a = cJSON_CreateArray();
+	int rc = store_runs_long(st, now - DELIVER_RUN_SPAN, collect_long, a, e);
+	char *s = cJSON_PrintUnformatted(a);
+	if (!rc && (was ? strcmp(s, was) != 0 : cJSON_GetArraySize(a) > 0))
+		rc = store_setting_set(st, DELIVER_LONG, s, e);
+	cJSON_free(s);
+	cJSON_Delete(a);
+	return rc;
 }
 
 static void
@@ -119,6 +154,30 @@ add_text(cJSON *o, const char *k, const char *v)
 		cJSON_AddNullToObject(o, k);
 }
 
+char *
+receipt_said_shown(const char *s)
+{
+	if (!s)
+		return NULL;
+	size_t len = strlen(s), n = 3 * len + 4;
+	char *out = xmalloc(n);
+	utf8_quote(out, n, s, len);
+	/* A C1 control (U+0080 to U+009F) as '?' too: some terminals obey
+	 * one as they do ESC and the character after it. */
+	char *w = out;
+	for (const char *p = out; *p; p++) {
+		if ((unsigned char)p[0] == 0xc2 && (unsigned char)p[1] >= 0x80 &&
+		    (unsigned char)p[1] <= 0x9f) {
+			*w++ = '?';
+			p++;
+		} else {
+			*w++ = *p;
+		}
+	}
+	*w = 0;
+	return out;
+}
+
 cJSON *
 receipt_to_json(const struct receipt *r)
 {
@@ -136,8 +195,11 @@ receipt_to_json(const struct receipt *r)
 	add_time(o, "created_at", r->created_at);
 	add_time(o, "last_attempt_at", r->last_at);
 	add_time(o, "next_at", r->status == RECEIPT_PENDING ? r->next_at : TIME_NONE);
-	add_text(o, "answer", r->answer);
-	add_text(o, "error", r->error);
+	char *answer = receipt_said_shown(r->answer), *error = receipt_said_shown(r->error);
+	add_text(o, "answer", answer);
+	add_text(o, "error", error);
+	free(answer);
+	free(error);
 	return o;
 }
 
@@ -166,7 +228,9 @@ receipt_line(const struct receipt *r, struct buf *b)
 	field(b, r->kind, 0);
 	field(b, shown, 0);
 	field(b, n, 0);
-	field(b, r->status == RECEIPT_DELIVERED ? r->answer : r->error, 0);
+	char *said = receipt_said_shown(r->status == RECEIPT_DELIVERED ? r->answer : r->error);
+	field(b, said, 0);
+	free(said);
 	field(b, r->run_id, 0);
 	field(b, r->task_name ? r->task_name : r->task_id, 1);
 }

@@ -45,6 +45,11 @@ typedef int (*receipt_fn)(const struct receipt *r, void *arg); /* non-zero stops
  * line of tab-separated fields (created, status, kind, target, attempts,
  * answer or error, run, task) without its newline. */
 struct cJSON *receipt_to_json(const struct receipt *r);
+/* What a receiver said (a receipt's answer or error) as it is shown, in
+ * either form: valid UTF-8, control characters as '?' or a blank, as
+ * task-deliver keeps it now; what an older version kept may hold them.
+ * Malloc'd; NULL for NULL. */
+char *receipt_said_shown(const char *s);
 void receipt_line(const struct receipt *r, struct buf *b);
 
 /* store_deliver.c */
@@ -75,15 +80,34 @@ int store_receipt_progress(struct store *st, const char *id, const char *owner, 
 int store_receipt_counts(struct store *st, int64_t since, void (*fn)(const char *kind,
     const char *status, long long n, void *arg), void *arg, struct err *e);
 
+/* The runs that ended at or after since among those started within
+ * DELIVER_RUN_SPAN before it, and those of long_ids (a JSON array of run
+ * ids) that ended, the earliest end first: fn(id, ended_at, arg),
+ * non-zero stops. */
+int store_runs_ended(struct store *st, int64_t since, const char *long_ids, int (*fn)(const char *id,
+    int64_t ended_at, void *arg), void *arg, struct err *e);
+/* The runs in flight that started before before: fn(id, arg). */
+int store_runs_long(struct store *st, int64_t before, int (*fn)(const char *id, void *arg),
+    void *arg, struct err *e);
+/* Set DELIVER_LONG (was: its value, or NULL) to the runs in flight at now
+ * for longer than DELIVER_RUN_SPAN, which the next look's span would miss
+ * when they end. */
+int store_runs_long_keep(struct store *st, int64_t now, const char *was, struct err *e);
+
 /* What a delivery pass reads and leaves: the setting of the latest run
  * end it has looked at; without one it looks this far back. */
 #define DELIVER_CURSOR "deliver_cursor"
 #define DELIVER_FIRST_LOOK 3600
-#define DELIVER_RUN_SPAN 86400   /* a run that ends may have started this long before */
+/* A pass reads the runs that ended among those started this long before
+ * its look (runs_started); of one in flight longer, it keeps the id in
+ * the setting DELIVER_LONG (a JSON array) for the pass that sees it end. */
+#define DELIVER_RUN_SPAN 86400
+#define DELIVER_LONG "deliver_long_runs"
 /* store_deliver_work looks for runs that no pass ended (task-run in the
  * foreground) among those started this long before the cursor: a span
  * an idle pass reads cheaply in a busy store.  A longer one waits for a
- * pass that ends a run, whose delivery pass looks a whole RUN_SPAN back. */
+ * pass that ends a run, whose delivery pass reads the runs that ended
+ * (store_runs_ended). */
 #define DELIVER_FRESH_SPAN 3600
 
 /* Whether a delivery pass has work: *due, a pending receipt due at now;
@@ -111,6 +135,10 @@ struct deliver_ops {
 	    const char *status, long long n, void *arg), void *arg, struct err *e);
 	int (*work)(struct store *st, int64_t now, int any, int *due, int *targets, int *fresh,
 	    struct err *e);
+	int (*ended)(struct store *st, int64_t since, const char *long_ids, int (*fn)(const char *id,
+	    int64_t ended_at, void *arg), void *arg, struct err *e);
+	int (*running)(struct store *st, int64_t before, int (*fn)(const char *id, void *arg),
+	    void *arg, struct err *e);
 };
 extern const struct deliver_ops sq_deliver_ops, pg_deliver_ops;
 

@@ -192,6 +192,53 @@ pgd_fresh(struct store *st, int64_t now, int any, int *fresh, struct err *e)
 }
 
 static int
+pgd_ended(struct store *st, int64_t since, const char *long_ids, int (*fn)(const char *id,
+    int64_t ended_at, void *arg), void *arg, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	/* Those started within RUN_SPAN through runs_started, and those
+	 * named in long (the runs in flight for longer a pass saw before). */
+	static const char q[] = "SELECT id, ended_at FROM runs WHERE started_at >= $1::bigint - $2"
+	    " AND ended_at >= $1 AND status <> 'running' UNION SELECT id, ended_at FROM runs"
+	    " WHERE id IN (SELECT json_array_elements_text($3::json)) AND ended_at IS NOT NULL"
+	    " AND status <> 'running' ORDER BY 2, 1";
+	struct pq_params p = {.n = 0};
+	pq_int(&p, since);
+	pq_int(&p, DELIVER_RUN_SPAN);
+	pq_text(&p, long_ids);
+	PGresult *res;
+	int rc = pq_exec(st, q, &p, &res, "reading the runs that ended", e);
+	if (rc)
+		return rc;
+	for (int i = 0, n = pq->ntuples(res); i < n; i++)
+		if (fn(pq->getvalue(res, i, 0), pq_get_int(pq, res, i, 1), arg))
+			break;
+	pq->clear(res);
+	return ST_OK;
+}
+
+static int
+pgd_running(struct store *st, int64_t before, int (*fn)(const char *id, void *arg), void *arg,
+    struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	/* Through the few tasks with a run in flight (tasks_in_flight). */
+	static const char q[] = "SELECT id FROM runs WHERE id IN (SELECT run_in_flight FROM tasks"
+	    " WHERE run_in_flight IS NOT NULL) AND status = 'running' AND started_at < $1";
+	struct pq_params p = {.n = 0};
+	pq_int(&p, before);
+	PGresult *res;
+	int rc = pq_exec(st, q, &p, &res, "reading the runs in flight", e);
+	if (rc)
+		return rc;
+	for (int i = 0, n = pq->ntuples(res); i < n; i++)
+		if (fn(pq->getvalue(res, i, 0), arg))
+			break;
+	pq->clear(res);
+	return ST_OK;
+}
+
+static int
 pgd_work(struct store *st, int64_t now, int any, int *due, int *targets, int *fresh,
     struct err *e)
 {
@@ -221,5 +268,5 @@ pgd_work(struct store *st, int64_t now, int any, int *due, int *targets, int *fr
 
 const struct deliver_ops pg_deliver_ops = {
 	.add = pgd_add, .list = pgd_list, .due = pgd_due, .claim = pgd_claim, .finish = pgd_finish,
-	.progress = pgd_progress, .counts = pgd_counts, .work = pgd_work,
+	.progress = pgd_progress, .counts = pgd_counts, .work = pgd_work, .ended = pgd_ended, .running = pgd_running,
 };

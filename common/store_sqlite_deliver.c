@@ -195,6 +195,47 @@ sqd_fresh(struct store *st, int64_t now, int any, int *fresh, struct err *e)
 }
 
 static int
+sqd_ended(struct store *st, int64_t since, const char *long_ids, int (*fn)(const char *id,
+    int64_t ended_at, void *arg), void *arg, struct err *e)
+{
+	/* Those started within RUN_SPAN through runs_started, and those
+	 * named in long (the runs in flight for longer a pass saw before). */
+	static const char q[] = "SELECT id, ended_at FROM runs WHERE started_at >= ?1 - ?2"
+	    " AND ended_at >= ?1 AND status <> 'running' UNION SELECT id, ended_at FROM runs"
+	    " WHERE id IN (SELECT value FROM json_each(?3)) AND ended_at IS NOT NULL"
+	    " AND status <> 'running' ORDER BY 2, 1";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sqlite3_bind_int64(s, 1, since);
+	sqlite3_bind_int64(s, 2, DELIVER_RUN_SPAN);
+	sqlite3_bind_text(s, 3, long_ids, -1, SQLITE_TRANSIENT);
+	int rc, stop = 0;
+	while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		stop = fn((const char *)sqlite3_column_text(s, 0), sqlite3_column_int64(s, 1), arg);
+	sqlite3_reset(s);
+	return stop || rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reading the runs that ended");
+}
+
+static int
+sqd_running(struct store *st, int64_t before, int (*fn)(const char *id, void *arg), void *arg,
+    struct err *e)
+{
+	/* Through the few tasks with a run in flight (tasks_in_flight). */
+	static const char q[] = "SELECT id FROM runs WHERE id IN (SELECT run_in_flight FROM tasks"
+	    " WHERE run_in_flight IS NOT NULL) AND status = 'running' AND started_at < ?1";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sqlite3_bind_int64(s, 1, before);
+	int rc, stop = 0;
+	while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		stop = fn((const char *)sqlite3_column_text(s, 0), arg);
+	sqlite3_reset(s);
+	return stop || rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reading the runs in flight");
+}
+
+static int
 sqd_work(struct store *st, int64_t now, int any, int *due, int *targets, int *fresh,
     struct err *e)
 {
@@ -221,4 +262,5 @@ sqd_work(struct store *st, int64_t now, int any, int *due, int *targets, int *fr
 const struct deliver_ops sq_deliver_ops = {
 	.add = sqd_add, .list = sqd_list, .due = sqd_due, .claim = sqd_claim, .finish = sqd_finish,
 	.progress = sqd_progress, .counts = sqd_counts, .work = sqd_work,
+	.ended = sqd_ended, .running = sqd_running,
 };

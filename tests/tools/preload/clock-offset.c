@@ -1,6 +1,9 @@
 /* clock-offset.so: a machine whose clock is wrong, for tests.  Preloaded
  * (LD_PRELOAD), it moves CLOCK_REALTIME, time(2) and gettimeofday(2) by
- * CLOCK_OFFSET seconds (may be negative); every other clock is left alone. */
+ * CLOCK_OFFSET seconds (may be negative); with CLOCK_SPEED (a whole factor)
+ * it also runs that many times as fast from CLOCK_BASE (seconds since the
+ * epoch), so processes given the same base agree on the time and a long
+ * wait takes a short one; every other clock is left alone. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -8,9 +11,9 @@
 #include <time.h>
 
 static long
-offset(void)
+env_long(const char *name)
 {
-	const char *v = getenv("CLOCK_OFFSET");
+	const char *v = getenv(name);
 	return v ? strtol(v, NULL, 10) : 0;
 }
 
@@ -20,8 +23,16 @@ clock_gettime(clockid_t id, struct timespec *ts)
 	int (*real)(clockid_t, struct timespec *) =
 	    (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT, "clock_gettime");
 	int rc = real(id, ts);
-	if (rc == 0 && (id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE))
-		ts->tv_sec += offset();
+	if (rc != 0 || (id != CLOCK_REALTIME && id != CLOCK_REALTIME_COARSE))
+		return rc;
+	long speed = env_long("CLOCK_SPEED"), base = env_long("CLOCK_BASE");
+	if (speed > 1 && base > 0 && ts->tv_sec >= base) {
+		/* In milliseconds, enough for a test and far from overflow. */
+		long long ms = ((long long)(ts->tv_sec - base) * 1000 + ts->tv_nsec / 1000000) * speed;
+		ts->tv_sec = base + (time_t)(ms / 1000);
+		ts->tv_nsec = (long)(ms % 1000) * 1000000;
+	}
+	ts->tv_sec += env_long("CLOCK_OFFSET");
 	return rc;
 }
 
