@@ -1,5 +1,6 @@
 #!/bin/sh
-# The tasks page refreshes itself every 10 s: in chromium, the boxes ticked
+# The tasks page refreshes itself every 10 s (the page is the same on either
+# store, and the wait is long: the file store alone): in chromium, the boxes ticked
 # for a bulk pause stay ticked across a refresh (they used to be cleared,
 # and "Apply" then paused nothing, silently), and a keyboard user's focus
 # in the list is not thrown away.  A bulk action without a task ticked is
