@@ -6,32 +6,7 @@
 . "$AC_TOP/tests/lib.sh"
 PY=/usr/bin/python3
 [ -x $PY ] || PY=python3
-# A receiver that answers each POST after DELAY seconds, noting the
-# receipt's id, its webhook-timestamp and the time it came.
-cat >rcv.py <<'EOT' || exit 1
-import os, sys, time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-DELAY = float(sys.argv[1])
-class H(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    def log_message(self, *a):
-        pass
-    def do_POST(self):
-        came = time.time()
-        self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        with open("requests", "a") as f:
-            f.write("%s %s %.3f\n" % (self.headers.get("webhook-id"),
-                                       self.headers.get("webhook-timestamp"), came))
-        time.sleep(DELAY)
-        self.send_response(200)
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-s = ThreadingHTTPServer(("127.0.0.1", 0), H)
-open("port.tmp", "w").write(str(s.server_address[1]))
-os.rename("port.tmp", "port")
-s.serve_forever()
-EOT
-$PY rcv.py 1.2 2>rcv.err &
+$PY "$AC_TOP/tests/tools/slow-receiver" 1.2 2>rcv.err &
 echo $! >>"$TEST_TMP/.pids"
 test_until 30 test -s port || { cat rcv.err; exit 1; }
 P=$(cat port)

@@ -11,29 +11,6 @@
 PY=/usr/bin/python3
 [ -x $PY ] || PY=python3
 SPEED=30
-cat >rcv.py <<'EOT' || exit 1
-import os, sys, time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-DELAY = float(sys.argv[1])
-class H(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    def log_message(self, *a):
-        pass
-    def do_POST(self):
-        came = time.time()
-        self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        with open("requests", "a") as f:
-            f.write("%s %s %.3f\n" % (self.headers.get("webhook-id"),
-                                       self.headers.get("webhook-timestamp"), came))
-        time.sleep(DELAY)
-        self.send_response(200)
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-s = ThreadingHTTPServer(("127.0.0.1", 0), H)
-open("port.tmp", "w").write(str(s.server_address[1]))
-os.rename("port.tmp", "port")
-s.serve_forever()
-EOT
 printf '#!/bin/sh\necho fine\n' >job && chmod +x job || exit 1
 test_config "deliver_timeout = 1"
 # fast CMD...: CMD on the fast clock.
@@ -42,7 +19,7 @@ fast() {
 		ASAN_OPTIONS=${ASAN_OPTIONS:-}:verify_asan_link_order=0 "$@"
 }
 BASE=$(date +%s)
-CLOCK_BASE=$BASE CLOCK_SPEED=$SPEED LD_PRELOAD=$AC_BUILD/tools/clock-offset.so $PY rcv.py 0.6 2>rcv.err &
+CLOCK_BASE=$BASE CLOCK_SPEED=$SPEED LD_PRELOAD=$AC_BUILD/tools/clock-offset.so $PY "$AC_TOP/tests/tools/slow-receiver" 0.6 2>rcv.err &
 echo $! >>"$TEST_TMP/.pids"
 test_until 30 test -s port || { cat rcv.err; exit 1; }
 P=$(cat port)
