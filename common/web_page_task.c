@@ -25,6 +25,7 @@ struct runs {
 	struct run *keep;        /* for the charts, newest first */
 	double *cost;            /* dollars of each, from its model calls */
 	int n;
+	int more;                /* an older run than those shown exists */
 };
 
 static int
@@ -43,6 +44,11 @@ run_row(const struct run *r, void *arg)
 	struct runs *rr = arg;
 	struct buf *b = rr->b;
 	char dur[32];
+	/* One past a page is read only to know an older one exists. */
+	if (rr->n == PAGE_RUNS) {
+		rr->more = 1;
+		return 1;
+	}
 	duration_fmt(r->duration_ms, dur, sizeof dur);
 	buf_printf(b, "<tr><td><a href=\"/runs/%s\">%.8s</a></td><td class=\"%s\">%s</td><td>%s</td>",
 	    r->id, r->id, run_status_name(r->status), run_status_name(r->status),
@@ -54,7 +60,7 @@ run_row(const struct run *r, void *arg)
 	memcpy(rr->keep[rr->n].id, r->id, sizeof r->id);
 	rr->cost[rr->n] = 0;
 	rr->n++;
-	return rr->n >= PAGE_RUNS;
+	return 0;
 }
 
 /* Duration and cost per run, oldest on the left, as SVG bars. */
@@ -155,11 +161,11 @@ web_task_page(struct web *w, const struct web_req *rq, const char *arg, const st
 	buf_puts(&b, "</table>\n<h2>Runs</h2>\n");
 	struct run keep[PAGE_RUNS];
 	double cost[PAGE_RUNS];
-	struct runs rr = {w, &t, &b, keep, cost, 0};
+	struct runs rr = {w, &t, &b, keep, cost, 0, 0};
 	struct run_filter f;
 	run_filter_init(&f);
 	f.task_id = t.id;
-	f.limit = PAGE_RUNS;
+	f.limit = PAGE_RUNS + 1;
 	f.before = before[0] ? before : NULL;
 	struct buf rows = {0};
 	rr.b = &rows;
@@ -177,7 +183,7 @@ web_task_page(struct web *w, const struct web_req *rq, const char *arg, const st
 	buf_puts(&b, "</table>\n<p>");
 	if (before[0])
 		buf_printf(&b, "<a href=\"/tasks/%s\">Newest runs</a> ", t.id);
-	if (rr.n == PAGE_RUNS)
+	if (rr.more)
 		buf_printf(&b, "<a href=\"/tasks/%s?before=%s\" rel=\"next\">Older runs</a>", t.id,
 		    rr.keep[rr.n - 1].id);
 	buf_puts(&b, "</p>\n");
