@@ -13,13 +13,7 @@ export OPENAI_BASE_URL ANTHROPIC_BASE_URL
 unset TASK_MCP TASK_MCP_ALLOW
 
 test_expect_success 'the servers are installed (once for both runs of the suite)' '
-	if ! cmp -s "$AC_TOP/tests/mcp-servers/package.json" "$srv/package.json" ||
-	   ! test -x "$srv/node_modules/.bin/mcp-server-filesystem"; then
-		rm -rf "$srv" && mkdir -p "$srv" &&
-		cp "$AC_TOP/tests/mcp-servers/package.json" "$srv/" &&
-		(cd "$srv" && npm install --no-audit --no-fund --loglevel=error >npm.log 2>&1) ||
-		{ cat "$srv/npm.log"; return 1; }
-	fi &&
+	npm_once mcp-servers node_modules/.bin/mcp-server-filesystem &&
 	mkdir -p files "$XDG_CONFIG_HOME/agentcron" &&
 	echo "The spare key is under the blue flowerpot." >files/note.txt &&
 	cat >"$XDG_CONFIG_HOME/agentcron/mcp.json" <<-EOF &&

@@ -24,13 +24,7 @@ leaked() {
 }
 
 test_expect_success 'setup: the key in the config, a filesystem server over its directory' '
-	if ! cmp -s "$AC_TOP/tests/mcp-servers/package.json" "$srv/package.json" ||
-	   ! test -x "$srv/node_modules/.bin/mcp-server-filesystem"; then
-		rm -rf "$srv" && mkdir -p "$srv" &&
-		cp "$AC_TOP/tests/mcp-servers/package.json" "$srv/" &&
-		(cd "$srv" && npm install --no-audit --no-fund --loglevel=error >npm.log 2>&1) ||
-		{ cat "$srv/npm.log"; return 1; }
-	fi &&
+	npm_once mcp-servers node_modules/.bin/mcp-server-filesystem &&
 	mkdir -p "$dir" files &&
 	printf "openai_api_key = %s\n" "$KEY" >"$cfg" && chmod 600 "$cfg" &&
 	printf "anthropic: %s\n" "$AKEY" >files/env.txt &&

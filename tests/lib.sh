@@ -389,10 +389,16 @@ test_done() {
 # makes) is missing.  What npm said when it fails.
 npm_once() {
 	npm_dir_=$AC_TOP/build/$1
-	cmp -s "$AC_TOP/tests/$1/package.json" "$npm_dir_/package.json" && test -e "$npm_dir_/$2" &&
-		return 0
-	rm -rf "$npm_dir_/node_modules" && mkdir -p "$npm_dir_" &&
-	cp "$AC_TOP/tests/$1/package.json" "$npm_dir_/" &&
-	(cd "$npm_dir_" && npm install --no-audit --no-fund --loglevel=error >npm.log 2>&1) ||
-	{ cat "$npm_dir_/npm.log"; return 1; }
+	mkdir -p "$AC_TOP/build" || return 1
+	# The two passes of the suite run side by side: one installs while the
+	# other waits, then finds it installed (never removed under its feet).
+	(
+		flock 9 || exit 1
+		cmp -s "$AC_TOP/tests/$1/package.json" "$npm_dir_/package.json" && test -e "$npm_dir_/$2" &&
+			exit 0
+		rm -rf "$npm_dir_/node_modules" && mkdir -p "$npm_dir_" &&
+		cp "$AC_TOP/tests/$1/package.json" "$npm_dir_/" &&
+		(cd "$npm_dir_" && npm install --no-audit --no-fund --loglevel=error >npm.log 2>&1) ||
+		{ cat "$npm_dir_/npm.log"; exit 1; }
+	) 9>"$AC_TOP/build/$1.lock"
 }
