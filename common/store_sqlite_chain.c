@@ -28,10 +28,7 @@ sqc_input_add(struct store *st, const struct run_input *in, int *added, struct e
 	sq_text(s, 7, in->text);
 	sqlite3_bind_int64(s, 8, in->created_at);
 	sq_text(s, 9, or_null(in->run_id));
-	int rc = sq_done(st, s, e, "adding a run's input");
-	if (!rc)
-		*added = sqlite3_changes(sq_db(st)) > 0;
-	return rc;
+	return sq_done_changed(st, s, e, "adding a run's input", added);
 }
 
 static int
@@ -74,10 +71,7 @@ sqc_input_bind(struct store *st, const char *id, const char *run_id, int *got, s
 		return ST_ERR;
 	sq_text(s, 1, id);
 	sq_text(s, 2, run_id);
-	int rc = sq_done(st, s, e, "taking a run's input");
-	if (!rc)
-		*got = sqlite3_changes(sq_db(st)) > 0;
-	return rc;
+	return sq_done_changed(st, s, e, "taking a run's input", got);
 }
 
 static int

@@ -105,6 +105,14 @@ sq_done(struct store *st, sqlite3_stmt *s, struct err *e, const char *what)
 }
 
 int
+sq_done_changed(struct store *st, sqlite3_stmt *s, struct err *e, const char *what, int *changed)
+{
+	int rc = sq_done(st, s, e, what);
+	*changed = !rc && sqlite3_changes(sq(st)->db) > 0;
+	return rc;
+}
+
+int
 sq_done_quietly(struct store *st, sqlite3_stmt *s, struct err *e, const char *what)
 {
 	struct sq *q = sq(st);

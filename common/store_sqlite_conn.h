@@ -53,6 +53,9 @@ int sq_text_index(struct store *st, struct err *e);
  * error, message in e. */
 sqlite3_stmt *sq_stmt(struct store *st, const char *sql, struct err *e);
 int sq_done(struct store *st, sqlite3_stmt *s, struct err *e, const char *what); /* step to the end */
+/* sq_done for a write that may match no row: *changed says if it changed one. */
+int sq_done_changed(struct store *st, sqlite3_stmt *s, struct err *e, const char *what,
+    int *changed);
 /* The same for a write whose loss in a crash costs nothing (a heartbeat):
  * outside a unit of work its commit does not wait for the disk. */
 int sq_done_quietly(struct store *st, sqlite3_stmt *s, struct err *e, const char *what);

@@ -63,10 +63,7 @@ sqd_add(struct store *st, const struct receipt *r, int *added, struct err *e)
 	sq_text(s, 5, r->kind);
 	sqlite3_bind_int64(s, 6, r->created_at);
 	sqlite3_bind_int64(s, 7, r->next_at);
-	int rc = sq_done(st, s, e, "adding a receipt");
-	if (!rc)
-		*added = sqlite3_changes(sq_db(st)) > 0;
-	return rc;
+	return sq_done_changed(st, s, e, "adding a receipt", added);
 }
 
 static int
@@ -107,10 +104,7 @@ sqd_claim(struct store *st, const char *id, const char *owner, int64_t now, int6
 	sq_text(s, 2, owner);
 	sqlite3_bind_int64(s, 3, now);
 	sqlite3_bind_int64(s, 4, lease_until);
-	int rc = sq_done(st, s, e, "claiming a receipt");
-	if (!rc)
-		*got = sqlite3_changes(sq_db(st)) > 0;
-	return rc;
+	return sq_done_changed(st, s, e, "claiming a receipt", got);
 }
 
 static int
@@ -130,10 +124,7 @@ sqd_finish(struct store *st, const struct receipt *r, const char *owner, int *ou
 	sq_text(s, 6, r->answer);
 	sq_text(s, 7, r->error);
 	sqlite3_bind_int(s, 8, r->parts_done);
-	int rc = sq_done(st, s, e, "recording a delivery");
-	if (!rc)
-		*ours = sqlite3_changes(sq_db(st)) > 0;
-	return rc;
+	return sq_done_changed(st, s, e, "recording a delivery", ours);
 }
 
 static int
@@ -149,10 +140,7 @@ sqd_progress(struct store *st, const char *id, const char *owner, int parts_done
 	sq_text(s, 2, owner);
 	sqlite3_bind_int(s, 3, parts_done);
 	sqlite3_bind_int64(s, 4, lease_until);
-	int rc = sq_done(st, s, e, "recording a part delivered");
-	if (!rc)
-		*ours = sqlite3_changes(sq_db(st)) > 0;
-	return rc;
+	return sq_done_changed(st, s, e, "recording a part delivered", ours);
 }
 
 static int

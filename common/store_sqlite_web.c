@@ -28,9 +28,7 @@ sq_token_del(struct store *st, const char *name, int *found, struct err *e)
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, name);
-	int rc = sq_done(st, s, e, "revoking a token");
-	*found = !rc && sqlite3_changes(sq_db(st)) > 0;
-	return rc;
+	return sq_done_changed(st, s, e, "revoking a token", found);
 }
 
 static int
