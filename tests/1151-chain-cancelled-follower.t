@@ -5,12 +5,7 @@
 TASK_NOW=2026-11-23T06:00:00Z
 export TASK_NOW
 
-cat >ex <<\EOT
-#!/bin/sh
-echo "$TASK_NAME $TASK_TRIGGER" >>log
-echo "answer of $TASK_NAME"
-EOT
-chmod +x ex
+run_logger || exit 1
 
 test_expect_success 'a cancelled follower is not run, nor given an input' '
 	task-add --manual --name up --exec "$PWD/ex" u >/dev/null &&

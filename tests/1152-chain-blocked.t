@@ -6,18 +6,13 @@
 TASK_NOW=2026-11-23T06:00:00Z
 export TASK_NOW
 
-cat >ex <<\EOT
-#!/bin/sh
-in=$(cat | tr '\n' '|')
-echo "$TASK_NAME $TASK_TRIGGER $TASK_SLOT <$in>" >>log
-echo "answer of $TASK_NAME"
-EOT
+run_logger --input || exit 1
 cat >blocked <<\EOT
 #!/bin/sh
 echo '{"status": "blocked", "summary": "needs a login to the bank"}' >"$TASK_OUTCOME_FILE"
 echo "I could not log in"
 EOT
-chmod +x ex blocked
+chmod +x blocked
 
 test_expect_success 'a blocked run by hand fires its failure and any followers' '
 	task-add --manual --name up --exec "$PWD/blocked" u >/dev/null &&

@@ -6,13 +6,7 @@
 TASK_NOW=2026-11-23T09:30:00Z
 export TASK_NOW
 
-cat >ex <<\EOT
-#!/bin/sh
-in=$(cat | tr '\n' '|')
-echo "$TASK_NAME $TASK_TRIGGER $TASK_SLOT <$in>" >>log
-echo "answer of $TASK_NAME at $TASK_SLOT"
-EOT
-chmod +x ex
+run_logger --input || exit 1
 
 test_expect_success 'three events queued: one pass runs the three, in order' '
 	task-add --manual --name hook --exec "$PWD/ex" h >/dev/null &&

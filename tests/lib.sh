@@ -383,6 +383,27 @@ test_done() {
 	[ "$test_failed" -eq 0 ]
 }
 
+# run_logger [--input]: ./ex, an executor that notes each run in ./log,
+# "NAME TRIGGER" (with --input: "NAME TRIGGER SLOT <its input, | for each
+# line end>"), and answers "answer of NAME" (with --input: "... at SLOT").
+run_logger() {
+	if [ "${1:-}" = --input ]; then
+		cat >ex <<-\EOT
+		#!/bin/sh
+		in=$(cat | tr '\n' '|')
+		echo "$TASK_NAME $TASK_TRIGGER $TASK_SLOT <$in>" >>log
+		echo "answer of $TASK_NAME at $TASK_SLOT"
+		EOT
+	else
+		cat >ex <<-\EOT
+		#!/bin/sh
+		echo "$TASK_NAME $TASK_TRIGGER" >>log
+		echo "answer of $TASK_NAME"
+		EOT
+	fi
+	chmod +x ex
+}
+
 # npm_once NAME FILE: the node packages tests/NAME/package.json lists,
 # installed into build/NAME once for both runs of the suite: again only
 # when that list changed or FILE (a path below build/NAME that the install
