@@ -10,17 +10,7 @@ export TASK_NOW
 # big FIELD N: a task_create call of a manual task "big-FIELD" whose FIELD
 # is N bytes (strings) or holds N bytes (lists, the payload).
 big() {
-	python3 - "$@" <<-\EOF
-	import json, sys
-	f, n = sys.argv[1], int(sys.argv[2])
-	v = {"payload": {"x": "a" * n},
-	     "attachments": ["https://example.com/" + "a" * 980 + "%04d" % i for i in range(n // 1000)],
-	     "fallback_models": ["m" + "a" * 995 + "%04d" % i for i in range(n // 1000)],
-	     "mcp_allow": ["mcp__x__" + "a" * 988 + "%04d" % i for i in range(n // 1000)],
-	     }.get(f, "a" * n)
-	print(json.dumps({"name": "task_create", "arguments": {"name": "big-" + f,
-	    "prompt": "hello " + f, "manual": True, f: v}}))
-	EOF
+	python3 "$AC_TOP/tests/tools/sized-task" "$1" "$2" call
 }
 
 test_expect_success 'fields past what a run'\''s environment holds are refused' '

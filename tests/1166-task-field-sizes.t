@@ -12,15 +12,7 @@ export TASK_NOW
 # line FIELD N: a task-add --json line of a manual task whose FIELD is N
 # bytes (a string) or holds N bytes (the payload, the lists).
 line() {
-	python3 - "$@" <<-\EOF
-	import json, sys
-	f, n = sys.argv[1], int(sys.argv[2])
-	v = {"payload": {"x": "a" * n},
-	     "attachments": ["https://example.com/" + "a" * 980 + "%04d" % i for i in range(n // 1000)],
-	     "fallback_models": ["m" + "a" * 995 + "%04d" % i for i in range(n // 1000)],
-	     }.get(f, "a" * n)
-	print(json.dumps({"name": "big-" + f, "prompt": "p", "kind": "manual", f: v}))
-	EOF
+	python3 "$AC_TOP/tests/tools/sized-task" "$1" "$2"
 }
 
 # grow FIELD ID N: the stored FIELD of task ID made 1000 * 2^N bytes of "a".
