@@ -10,10 +10,10 @@
  * meanwhile are recorded when it is back.  The loop lives in
  * common/tick_loop.c, the claiming and the rules in common/fire*.c and
  * common/claim_decide.c; the crontab line and the systemd units that install
- * it in common/install.c.  A pass that found nothing to do on a SQLite
- * store leaves a note beside it (common/idle_hint.c) that the next passes
- * take instead of opening the store, until something may be due or
- * anything writes to it. */
+ * it in common/install.c.  A pass that found nothing to do leaves a note
+ * (common/idle_hint.c: beside a SQLite store; for PostgreSQL, in the
+ * state directory) that the next passes take instead of reading the
+ * store, until something may be due or anything writes to it. */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <limits.h>
@@ -30,7 +30,6 @@
 #include "fire_env.h"
 #include "heartbeat.h"
 #include "history.h"
-#include "idle_hint.h"
 #include "install.h"
 #include "opt.h"
 #include "outcome.h"
@@ -204,10 +203,11 @@ check_store(struct store *st, int fixed_clock, int64_t today)
 	stamp_set("durability", today);
 }
 
-/* A pass from cron that an idle pass's note spares opening the store:
- * the store as store_where finds it (cf already read), a file. */
+/* A pass from cron that an idle pass's note spares reading the store:
+ * the store as store_where finds it (cf already read).  1 done, 0 not,
+ * -ST_ERR with e when its server cannot be reached. */
 static int
-idle_fast(const struct config *cf, int64_t now)
+idle_fast(const struct config *cf, int64_t now, struct err *e)
 {
 	char path[PATH_MAX];
 	const char *env = getenv("TASK_DB"), *db = config_get(cf, "db");
@@ -217,7 +217,7 @@ idle_fast(const struct config *cf, int64_t now)
 		snprintf(path, sizeof path, "%s", db);
 	else
 		store_default_path(path, sizeof path);
-	return !store_is_uri(path) && idle_hint_take(path, config_path(cf), now);
+	return store_idle_take(path, config_path(cf), now, e);
 }
 
 /* After a pass from cron that did nothing, the note for the next ones. */
@@ -360,8 +360,10 @@ task_tick(int argc, char **argv)
 	    (rc = pass_claim_time(cf, &claim_s, &e)))
 		goto done;
 	int plain = !a.dry && !a.watch && a.pause < 0 && !a.hb;
-	if (plain && idle_fast(cf, now))
+	if (plain && (rc = idle_fast(cf, now, &e)) != 0) {
+		rc = rc < 0 ? -rc : 0;
 		goto done;
+	}
 	if ((rc = store_open(NULL, 0, &tk.st, &e)))
 		goto done;
 	fire_clock_init(&tk.clk, tk.st, now, a.watch);

@@ -38,5 +38,27 @@ int idle_hint_take(const char *db, const char *cfg, int64_t now);
  * *written set, 0 when there is none. */
 int idle_hint_seen(const char *db, int which, char *host, size_t n, char *version, size_t vn,
     int64_t *at, int64_t *written);
+/* 1 when a note written at written, nothing due before due, holds at now. */
+int idle_hint_holds(int64_t due, int64_t written, int64_t now);
+
+/* A store on a server (PostgreSQL) has its writers on any host: no local
+ * file hears of them.  Its note is kept in the state directory (stamp.h),
+ * "idle-HASH-HOST" (HASH of the store's URI), in the same form with the
+ * magic "agentcron-idle-server" and, after the config file's five numbers,
+ * the server as the pass saw it: its start (a crash may give a lost
+ * transaction's id again) and the next transaction id, which every write
+ * there, by anyone, takes. */
+struct idle_server {
+	long long started;    /* the postmaster's start, microseconds */
+	long long next_xid;   /* the next transaction id, with its epoch */
+};
+/* Write uri's note (its time at, the pass's): ST_OK with nothing written
+ * when there is no state directory or the host's name cannot be written. */
+int idle_hint_server_write(const char *uri, const char *cfg, int64_t due, int64_t written, int64_t at,
+    const struct idle_server *srv, struct err *e);
+/* 1 with *due, *written and *srv when uri's note was written on this host
+ * by this version with the config file as it is; else 0. */
+int idle_hint_server_read(const char *uri, const char *cfg, int64_t *due, int64_t *written,
+    struct idle_server *srv);
 
 #endif

@@ -13,9 +13,8 @@
 #include "stamp.h"
 #include "util.h"
 
-/* The stamp's path (its directory made when make_dir); -1 if none. */
-static int
-stamp_path(const char *name, int make_dir, char *path, size_t n)
+int
+state_path(const char *name, int make_dir, char *path, size_t n)
 {
 	char dir[PATH_MAX], host[256] = "";
 	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
@@ -46,8 +45,17 @@ stamp_path(const char *name, int make_dir, char *path, size_t n)
 				break;
 		}
 	}
-	int len = snprintf(path, n, "%s/said-%s-%s", dir, name, host);
+	int len = snprintf(path, n, "%s/%s-%s", dir, name, host);
 	return len < 0 || (size_t)len >= n ? -1 : 0;
+}
+
+/* The stamp's path (its directory made when make_dir); -1 if none. */
+static int
+stamp_path(const char *name, int make_dir, char *path, size_t n)
+{
+	char file[128];
+	int len = snprintf(file, sizeof file, "said-%s", name);
+	return len < 0 || (size_t)len >= sizeof file ? -1 : state_path(file, make_dir, path, n);
 }
 
 static void

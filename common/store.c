@@ -69,6 +69,7 @@ struct backend {
 	void (*locator)(const char *where, char *buf, size_t n); /* where, for TASK_DB and messages */
 	const char *in_memory;    /* where an empty store of this kind lives in memory, or NULL */
 	int server;               /* a database server that several hosts may share */
+	int (*idle_take)(const char *where, const char *cfg, int64_t now, struct err *e); /* store_idle_take's */
 };
 
 static int
@@ -97,9 +98,9 @@ path_locator(const char *where, char *buf, size_t n)
 
 static const struct backend backends[] = {
 	/* PostgreSQL: a postgres:// URI or a "key=value" connection string */
-	{pg_claims, store_pg_open, NULL, pg_uri_mask, NULL, 1},
+	{pg_claims, store_pg_open, NULL, pg_uri_mask, NULL, 1, store_pg_idle_take},
 	/* SQLite: any other place is a file's path; the last row takes what none claims */
-	{NULL, store_sqlite_open, no_file, path_locator, ":memory:", 0},
+	{NULL, store_sqlite_open, no_file, path_locator, ":memory:", 0, store_sqlite_idle_take},
 };
 
 static const struct backend *
@@ -126,6 +127,12 @@ int
 store_is_uri(const char *where)
 {
 	return backend_of(where)->server;
+}
+
+int
+store_idle_take(const char *where, const char *cfg, int64_t now, struct err *e)
+{
+	return backend_of(where)->idle_take(where, cfg, now, e);
 }
 
 int
@@ -722,6 +729,13 @@ store_owner_stop(struct store *st)
 
 /* ---- wake-ups ---- */
 
+/* Nothing paused, queued or due at now (a note may say so). */
+static int
+idle_fits(const struct claim_look *look, int64_t now)
+{
+	return !look->paused && !look->queued && (look->next == TIME_NONE || look->next > now);
+}
+
 int
 store_idle_mark(struct store *st, const char *cfg, int64_t now, int64_t written, int *marked,
     struct err *e)
@@ -730,11 +744,16 @@ store_idle_mark(struct store *st, const char *cfg, int64_t now, int64_t written,
 	*marked = 0;
 	if (!st->ops->idle_mark || st->standin)
 		return ST_OK;
+	if (st->ops->idle_look) {
+		if (st->ops->idle_look(st, &look) && idle_fits(&look, now))
+			return st->ops->idle_mark(st, cfg, look.next, written, marked, e);
+		return ST_OK;
+	}
 	int rc = store_begin(st, e);
 	if (rc)
 		return rc;
 	rc = store_claim_look(st, &look, e);
-	if (!rc && !look.paused && !look.queued && (look.next == TIME_NONE || look.next > now))
+	if (!rc && idle_fits(&look, now))
 		rc = st->ops->idle_mark(st, cfg, look.next, written, marked, e);
 	/* Not a commit: SQLite calls the commit hook, which retires the note,
 	 * for any unit that took the write lock, written or not. */

@@ -49,6 +49,11 @@ enum {
 int store_where(char *buf, size_t n, struct err *e);
 const char *store_default_path(char *buf, size_t n); /* TASK_DB, else the XDG path */
 int store_is_uri(const char *where);                 /* a postgres:// URI or a "key=value" connection string */
+/* A pass from cron that the last idle pass's note spares (idle_hint.h):
+ * 1 when it is done (on a server: it recorded itself), 0 when the pass
+ * is to open the store at where, -ST_ERR when that server cannot be
+ * reached (e says so, as store_open would); cfg the config file read. */
+int store_idle_take(const char *where, const char *cfg, int64_t now, struct err *e);
 /* Open where (NULL: the default), creating and upgrading the schema unless
  * STORE_READ.  A schema newer than this program's is refused. */
 int store_open(const char *where, int flags, struct store **out, struct err *e);
@@ -317,14 +322,14 @@ int store_run_recover(struct store *st, const struct run_claim *c, int64_t stale
 
 /* ---- idle passes ---- */
 
-/* At the end of a pass from cron that did nothing: in one unit holding
- * the write lock, if nothing is queued, due at now, in flight or to
- * deliver and firing is not paused, leave the note that lets the next
- * passes skip opening the store until the next due instant (idle_hint.h;
+/* At the end of a pass from cron that did nothing: if nothing is queued,
+ * due at now, in flight or to deliver and firing is not paused (looked at
+ * in one unit holding the write lock; on a server, in the snapshot the
+ * pass itself read), leave the note that lets the next
+ * passes skip reading the store until the next due instant (idle_hint.h;
  * cfg the config file read, may be NULL; written, the time the pass
- * recorded).  *marked says if it did; a store that keeps no such note
- * (PostgreSQL) does nothing.  Nothing is written to the store: the last
- * call on it before store_close. */
+ * recorded).  *marked says if it did.  Nothing is written to the store:
+ * the last call on it before store_close. */
 int store_idle_mark(struct store *st, const char *cfg, int64_t now, int64_t written, int *marked,
     struct err *e);
 /* The passes such notes record (host, at: the last that took it, mode

@@ -159,6 +159,9 @@ struct store_ops {
 	 * time, 1 when it is there.  NULL: a store that keeps no such note. */
 	int (*idle_mark)(struct store *st, const char *cfg, int64_t due, int64_t written, int *marked,
 	    struct err *e);
+	/* A server's: 1 with what the pass itself looked at, when its note
+	 * may say so (no unit is opened then), else 0; NULL: a unit looks. */
+	int (*idle_look)(struct store *st, struct claim_look *look);
 	int (*idle_pass)(struct store *st, int which, struct pass *p, int64_t *written);
 
 	const struct history_ops *history;  /* store_history.h, below */
@@ -211,6 +214,11 @@ struct history_ops {
 /* The backends' openers: fill st->ops, st->be, st->name, st->locator. */
 int store_sqlite_open(struct store *st, const char *path, struct err *e);
 int store_pg_open(struct store *st, const char *uri, struct err *e);
+/* The fast passes their notes allow (idle_hint.h): 1 when the pass is
+ * done, 0 when it is to open the store, -ST_ERR when the store cannot be
+ * reached (e says why, as opening it would). */
+int store_sqlite_idle_take(const char *path, const char *cfg, int64_t now, struct err *e);
+int store_pg_idle_take(const char *uri, const char *cfg, int64_t now, struct err *e);
 
 /* store_claim.c, for the files that build store.h's operations (store.c,
  * store_calls.c): a unit of work (of_runs: one that claims or ends runs);

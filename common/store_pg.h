@@ -24,6 +24,11 @@ int pg_durability(struct store *st, char *off, size_t n, struct err *e);  /* sto
 int pg_async_standbys(struct store *st, long *n, struct err *e);
 int pg_due_next(struct store *st, int64_t *due, int *queued, struct err *e);
 
+/* store_pg_idle.c: store_ops' idle_look and idle_mark */
+int pg_idle_look(struct store *st, struct claim_look *look);
+int pg_idle_mark(struct store *st, const char *cfg, int64_t due, int64_t written, int *marked,
+    struct err *e);
+
 /* store_pg_tasks.c */
 int pg_task_find_twin(struct store *st, const struct task *t, int *found, char id[37], struct err *e);
 int pg_task_insert(struct store *st, const struct task *t, struct err *e);

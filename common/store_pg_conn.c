@@ -48,6 +48,7 @@ struct pg {
 	unsigned long sent;       /* statements sent on the connection, for what was read ahead */
 	void *ahead;              /* what was read ahead (store_pg_look.c): one allocation */
 	long added;               /* tasks added since the last commit, rollback or begin */
+	struct pg_idle_seen idle;
 };
 
 /* Tasks added in one go (an import, a store copied) from which the
@@ -95,6 +96,18 @@ void **
 pq_ahead(struct store *st)
 {
 	return &pg(st)->ahead;
+}
+
+struct pg_idle_seen *
+pq_idle_seen(struct store *st)
+{
+	return &pg(st)->idle;
+}
+
+const char *
+pg_uri_of(struct store *st)
+{
+	return pg(st)->uri;
 }
 
 void

@@ -60,13 +60,35 @@ int pq_ahead_take(struct store *st, const char *key, char **value);
 /* Both answers, or neither (1: both taken; 0: *v1 and *v2 NULL). */
 int pq_ahead_take2(struct store *st, const char *k1, char **v1, const char *k2, char **v2);
 
+/* What a pass from cron read that its idle note needs (store_pg_idle.c),
+ * on the connection: from one snapshot (the pass's first look, or a look
+ * for the note), what it saw and the next transaction id then. */
+struct pg_idle_seen {
+	int looked;
+	long long started;        /* the postmaster's start, microseconds */
+	long long next_xid;       /* the snapshot's next transaction id */
+	int others;               /* a transaction was in progress then */
+	int in_flight, paused, queued;
+	int64_t due;
+	int receipts;             /* a receipt was pending (the record's read) */
+	/* The id the note names, when the record of the pass took next_xid:
+	 * nothing was written between; 0: none.  It holds while nothing else
+	 * is sent after the record (sent, pq_sent then). */
+	long long note_xid;
+	unsigned long sent;
+};
+struct pg_idle_seen *pq_idle_seen(struct store *st);
+
 /* The schema version (0: none of ours) and the server's clock minus ours
  * (st->skew_ms): read again at every reconnection. */
 int pg_schema_version(struct store *st, int *version, struct err *e);
+/* store_pg_look.c: the look again with the receipts, for an idle note. */
+int pg_look_note(struct store *st, struct err *e);
 
 /* The connection's state in st, connected (pg_close frees it, whatever
  * became of the opening), and the store_ops it serves. */
 int pg_conn_open(struct store *st, const char *uri, struct err *e);
+const char *pg_uri_of(struct store *st);   /* as the store was opened with */
 void pg_close(struct store *st);
 int pg_refresh(struct store *st, char *what, size_t n, struct err *e);
 int pg_begin(struct store *st, int of_runs, struct err *e);

@@ -28,7 +28,7 @@ pgh_pass_put(struct store *st, const struct pass *p, struct err *e)
 	    " true)), put AS (INSERT INTO passes (host, at, mode, pid, version) SELECT $1, $2, $3, $4,"
 	    " $5 FROM quiet ON CONFLICT (host) DO UPDATE SET at = excluded.at, mode = excluded.mode,"
 	    " pid = excluded.pid, version = excluded.version RETURNING 1) SELECT (SELECT count(*)"
-	    " FROM put)," PASS_AHEAD;
+	    " FROM put)," PASS_AHEAD ", txid_current()";
 	const char *q_in_unit = store_sql(pq_sql(st), SQL_PASS_PUT);
 	struct pq_params pp = {.n = 0};
 	pq_text(&pp, p->host);
@@ -43,8 +43,15 @@ pgh_pass_put(struct store *st, const struct pass *p, struct err *e)
 	if (rc)
 		return rc;
 	pq_ahead_start(st);
-	for (int i = 0; i < (int)(sizeof pass_ahead / sizeof pass_ahead[0]); i++)
+	int n = (int)(sizeof pass_ahead / sizeof pass_ahead[0]);
+	for (int i = 0; i < n; i++)
 		pq_ahead_put(st, pass_ahead[i], r, i + 1);
+	struct pg_idle_seen *seen = pq_idle_seen(st);
+	if (seen->looked && pq_get_int(pq_of(st), r, 0, n + 1) == seen->next_xid) {
+		seen->receipts = !pq_of(st)->getisnull(r, 0, 3);
+		seen->note_xid = seen->next_xid + 1;
+		seen->sent = pq_sent(st);
+	}
 	pq_of(st)->clear(r);
 	return ST_OK;
 }

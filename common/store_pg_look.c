@@ -108,9 +108,47 @@ pq_ahead_take2(struct store *st, const char *k1, char **v1, const char *k2, char
 	" LIMIT 1), (SELECT due_at FROM tasks WHERE " STORE_SQL_OVERLAP_WHERE " ORDER BY due_at" \
 	" LIMIT 1)), EXISTS (SELECT 1 FROM tasks WHERE " STORE_SQL_QUEUED_WHERE ")"
 
-/* In flight, the pause ($1), the next due task. */
+/* In flight, the pause ($1), the next due task; for an idle pass's note
+ * (store_pg_idle.c), the snapshot they were read in: the next transaction
+ * id, whether any was in progress, and the server's start. */
 #define LOOK "EXISTS (SELECT 1 FROM tasks WHERE run_in_flight IS NOT NULL), (SELECT value" \
-	" FROM settings WHERE key = $1), " DUE_NEXT
+	" FROM settings WHERE key = $1), " DUE_NEXT ", txid_snapshot_xmax(txid_current_snapshot())," \
+	" EXISTS (SELECT FROM txid_snapshot_xip(txid_current_snapshot()))," \
+	" (extract(epoch FROM pg_postmaster_start_time()) * 1000000)::bigint"
+
+/* The idle note's part of a look, its columns from c. */
+static void
+seen_read(struct store *st, const PGresult *r, int c)
+{
+	const struct pq_lib *pq = pq_of(st);
+	struct pg_idle_seen *seen = pq_idle_seen(st);
+	*seen = (struct pg_idle_seen){.looked = 1, .in_flight = strcmp(pq->getvalue(r, 0, c), "t") == 0,
+		.paused = !pq->getisnull(r, 0, c + 1), .due = pq_get_time(pq, r, 0, c + 2),
+		.queued = strcmp(pq->getvalue(r, 0, c + 3), "t") == 0,
+		.next_xid = pq_get_int(pq, r, 0, c + 4),
+		.others = strcmp(pq->getvalue(r, 0, c + 5), "t") == 0,
+		.started = pq_get_int(pq, r, 0, c + 6)};
+}
+
+int
+pg_look_note(struct store *st, struct err *e)
+{
+	struct pq_params p = {.n = 0};
+	pq_text(&p, STORE_SETTING_PAUSED);
+	PGresult *r;
+	int rc = pq_exec(st, "SELECT " LOOK ", EXISTS (SELECT 1 FROM receipts WHERE status = 'pending')",
+	    &p, &r, "looking for work", e);
+	if (rc)
+		return rc;
+	seen_read(st, r, 0);
+	struct pg_idle_seen *seen = pq_idle_seen(st);
+	seen->receipts = strcmp(pq_of(st)->getvalue(r, 0, 7), "t") == 0;
+	/* The snapshot's next id is the first any write after it takes. */
+	seen->note_xid = seen->next_xid;
+	seen->sent = pq_sent(st);
+	pq_of(st)->clear(r);
+	return ST_OK;
+}
 
 int
 pg_look(struct store *st, int checks, struct pg_look *out, struct err *e)
@@ -130,6 +168,7 @@ pg_look(struct store *st, int checks, struct pg_look *out, struct err *e)
 		pq_get_copy(pq, r, 0, 1, out->durability, sizeof out->durability);
 	}
 	out->in_flight = strcmp(pq->getvalue(r, 0, c), "t") == 0;
+	seen_read(st, r, c);
 	pq_ahead_start(st);
 	if (checks)
 		pq_ahead_put(st, "durability", r, 1);

@@ -434,6 +434,13 @@ sq_idle_mark(struct store *st, const char *cfg, int64_t due, int64_t written, in
 	return ST_OK;
 }
 
+int
+store_sqlite_idle_take(const char *path, const char *cfg, int64_t now, struct err *e)
+{
+	(void)e;
+	return idle_hint_take(path, cfg, now);
+}
+
 static int
 sq_idle_pass(struct store *st, int which, struct pass *p, int64_t *written)
 {

@@ -1,0 +1,112 @@
+/* The PostgreSQL backend's idle note (idle_hint.h).  Every write on the
+ * server, by any host or program, takes a transaction id.  A pass from
+ * cron reads its first look in one snapshot, with the next id to be
+ * given then and whether any transaction was in progress, and records
+ * itself (a write: it takes an id).  When it took that very id, and found
+ * nothing to do, nothing else was written between its look and its
+ * record: it notes the id after its own with what it looked at.  The next
+ * pass records itself first and, when it took the noted id, nothing was
+ * written since: it notes the id after its own and exits without reading
+ * a task.  Any other id (a write since, another host's pass) sends it the
+ * whole way. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "host.h"
+#include "idle_hint.h"
+#include "store_pg.h"
+
+#define IDLE_TAKE_MS 10000   /* how long the fast pass waits for the server */
+
+int
+pg_idle_look(struct store *st, struct claim_look *look)
+{
+	const struct pg_idle_seen *s = pq_idle_seen(st);
+	struct err quiet;
+	/* Anything sent after the record (a round of pruning, a read) may
+	 * have taken an id: one look more, in a snapshot of its own. */
+	if ((!s->note_xid || s->sent != pq_sent(st)) && pg_look_note(st, &quiet))
+		return 0;
+	/* A pending input keeps its task queued, or in flight. */
+	if (!s->looked || !s->note_xid || s->others || s->in_flight || s->receipts)
+		return 0;
+	*look = (struct claim_look){.paused = s->paused, .next = s->due, .queued = s->queued};
+	return 1;
+}
+
+int
+pg_idle_mark(struct store *st, const char *cfg, int64_t due, int64_t written, int *marked,
+    struct err *e)
+{
+	const struct pg_idle_seen *s = pq_idle_seen(st);
+	struct idle_server srv = {s->started, s->note_xid};
+	int rc = idle_hint_server_write(pg_uri_of(st), cfg, due, written, written, &srv, e);
+	*marked = !rc;
+	return rc;
+}
+
+/* The fast pass's one statement: the pass recorded (as pgh_pass_put does,
+ * its commit not waiting for the disk), its time, the server's start and
+ * the transaction id it took. */
+static int
+take_statement(struct store *st, int64_t fixed, struct idle_server *srv, int64_t *at)
+{
+	static const char q[] = "WITH quiet AS (SELECT set_config('synchronous_commit', 'off', true)),"
+	    " put AS (INSERT INTO passes (host, at, mode, pid, version) SELECT $1, coalesce($2::bigint,"
+	    " floor(extract(epoch FROM clock_timestamp()))::bigint), 'cron', $3, $4 FROM quiet"
+	    " ON CONFLICT (host) DO UPDATE SET at = excluded.at, mode = excluded.mode,"
+	    " pid = excluded.pid, version = excluded.version RETURNING at)"
+	    " SELECT (extract(epoch FROM pg_postmaster_start_time()) * 1000000)::bigint,"
+	    " txid_current(), (SELECT at FROM put)";
+	const struct pq_lib *pq = pq_of(st);
+	char host[256];
+	history_host(host, sizeof host);
+	struct pq_params p = {.n = 0};
+	pq_text(&p, host);
+	pq_time(&p, fixed);
+	pq_int(&p, (long long)getpid());
+	pq_text(&p, AC_VERSION);
+	PGresult *r;
+	struct err quiet;
+	int rc = pq_exec_dynamic(st, q, &p, &r, "recording a pass", &quiet);
+	pq_params_free(&p);
+	if (rc)
+		return rc;
+	srv->started = pq_get_int(pq, r, 0, 0);
+	srv->next_xid = pq_get_int(pq, r, 0, 1);
+	*at = pq_get_int(pq, r, 0, 2);
+	pq->clear(r);
+	return ST_OK;
+}
+
+int
+store_pg_idle_take(const char *uri, const char *cfg, int64_t now, struct err *e)
+{
+	int64_t due, written, at;
+	struct idle_server was, is;
+	if (!idle_hint_server_read(uri, cfg, &due, &written, &was))
+		return 0;
+	const char *fixed = getenv("TASK_NOW");
+	int64_t clock = fixed && *fixed ? now : TIME_NONE;
+	if (clock != TIME_NONE && !idle_hint_holds(due, written, clock))
+		return 0;
+	char locator[2048];
+	store_locator_of(uri, locator, sizeof locator);
+	struct store st = {.name = locator, .op_ms = IDLE_TAKE_MS};
+	struct err quiet;
+	/* A server that cannot be reached is said so now, as opening the
+	 * store would, not after waiting for it a second time. */
+	int took = pg_conn_open(&st, uri, e) ? -ST_ERR : 0;
+	if (!took && !take_statement(&st, clock, &is, &at))
+		took = is.started == was.started && is.next_xid == was.next_xid &&
+		    idle_hint_holds(due, written, at);
+	if (took > 0) {
+		is.next_xid++;
+		/* Unwritten, the next pass finds the id taken and goes the whole
+		 * way: this one is done either way. */
+		idle_hint_server_write(uri, cfg, due, written, at, &is, &quiet);
+	}
+	pg_close(&st);
+	return took;
+}
