@@ -203,23 +203,6 @@ check_store(struct store *st, int fixed_clock, int64_t today)
 	stamp_set("durability", today);
 }
 
-/* A pass from cron that an idle pass's note spares reading the store:
- * the store as store_where finds it (cf already read).  1 done, 0 not,
- * -ST_ERR with e when its server cannot be reached. */
-static int
-idle_fast(const struct config *cf, int64_t now, struct err *e)
-{
-	char path[PATH_MAX];
-	const char *env = getenv("TASK_DB"), *db = config_get(cf, "db");
-	if (env && *env)
-		snprintf(path, sizeof path, "%s", env);
-	else if (db && *db)
-		snprintf(path, sizeof path, "%s", db);
-	else
-		store_default_path(path, sizeof path);
-	return store_idle_take(path, config_path(cf), now, e);
-}
-
 /* After a pass from cron that did nothing, the note for the next ones. */
 static void
 idle_mark(struct tick *tk, const struct out *out, int recovered, const char *delivery_said)
@@ -359,12 +342,9 @@ task_tick(int argc, char **argv)
 	    (rc = install_log_rotate(log_max, &rotated, &e)) ||
 	    (rc = pass_claim_time(cf, &claim_s, &e)))
 		goto done;
-	int plain = !a.dry && !a.watch && a.pause < 0 && !a.hb;
-	if (plain && (rc = idle_fast(cf, now, &e)) != 0) {
-		rc = rc < 0 ? -rc : 0;
-		goto done;
-	}
-	if ((rc = store_open(NULL, 0, &tk.st, &e)))
+	/* A pass from cron that an idle pass's note spares is done here. */
+	int cron = !a.dry && !a.watch && a.pause < 0 && !a.hb;
+	if ((rc = store_open_pass(cf, cron, now, &tk.st, &e)) || !tk.st)
 		goto done;
 	fire_clock_init(&tk.clk, tk.st, now, a.watch);
 	if (a.pause >= 0) {

@@ -37,6 +37,17 @@ store_default_path(char *buf, size_t n)
 	return buf;
 }
 
+/* The store cf names when TASK_DB does not, else the default. */
+static void
+where_in(const struct config *cf, char *buf, size_t n)
+{
+	const char *env = getenv("TASK_DB"), *db = cf ? config_get(cf, "db") : NULL;
+	if (!(env && *env) && db && *db)
+		snprintf(buf, n, "%s", db);
+	else
+		store_default_path(buf, n);
+}
+
 int
 store_where(char *buf, size_t n, struct err *e)
 {
@@ -46,15 +57,9 @@ store_where(char *buf, size_t n, struct err *e)
 		int rc = config_load(&cf, e);
 		if (rc)
 			return rc;
-		const char *db = config_get(cf, "db");
-		if (db && *db) {
-			snprintf(buf, n, "%s", db);
-			config_free(cf);
-			return ST_OK;
-		}
-		config_free(cf);
 	}
-	store_default_path(buf, n);
+	where_in(cf, buf, n);
+	config_free(cf);
 	return ST_OK;
 }
 
@@ -69,7 +74,9 @@ struct backend {
 	void (*locator)(const char *where, char *buf, size_t n); /* where, for TASK_DB and messages */
 	const char *in_memory;    /* where an empty store of this kind lives in memory, or NULL */
 	int server;               /* a database server that several hosts may share */
-	int (*idle_take)(const char *where, const char *cfg, int64_t now, struct err *e); /* store_idle_take's */
+	/* store_open_pass's: open, unless the idle note holds (*done) */
+	int (*open_pass)(struct store *st, const char *where, const char *cfg, int64_t now, int *done,
+	    struct err *e);
 };
 
 static int
@@ -98,9 +105,9 @@ path_locator(const char *where, char *buf, size_t n)
 
 static const struct backend backends[] = {
 	/* PostgreSQL: a postgres:// URI or a "key=value" connection string */
-	{pg_claims, store_pg_open, NULL, pg_uri_mask, NULL, 1, store_pg_idle_take},
+	{pg_claims, store_pg_open, NULL, pg_uri_mask, NULL, 1, store_pg_open_pass},
 	/* SQLite: any other place is a file's path; the last row takes what none claims */
-	{NULL, store_sqlite_open, no_file, path_locator, ":memory:", 0, store_sqlite_idle_take},
+	{NULL, store_sqlite_open, no_file, path_locator, ":memory:", 0, store_sqlite_open_pass},
 };
 
 static const struct backend *
@@ -129,11 +136,6 @@ store_is_uri(const char *where)
 	return backend_of(where)->server;
 }
 
-int
-store_idle_take(const char *where, const char *cfg, int64_t now, struct err *e)
-{
-	return backend_of(where)->idle_take(where, cfg, now, e);
-}
 
 int
 store_open(const char *where, int flags, struct store **out, struct err *e)
@@ -184,6 +186,24 @@ int
 store_absent(const struct store *st)
 {
 	return st->standin != NULL;
+}
+
+int
+store_open_pass(const struct config *cf, int cron, int64_t now, struct store **out,
+    struct err *e)
+{
+	char where[PATH_MAX];
+	where_in(cf, where, sizeof where);
+	*out = NULL;
+	if (!cron)
+		return store_open(where, 0, out, e);
+	struct store *st = xcalloc(1, sizeof *st);
+	int done = 0, rc = backend_of(where)->open_pass(st, where, config_path(cf), now, &done, e);
+	if (rc || done)
+		store_close(st);
+	else
+		*out = st;
+	return rc;
 }
 
 void

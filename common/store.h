@@ -49,14 +49,17 @@ enum {
 int store_where(char *buf, size_t n, struct err *e);
 const char *store_default_path(char *buf, size_t n); /* TASK_DB, else the XDG path */
 int store_is_uri(const char *where);                 /* a postgres:// URI or a "key=value" connection string */
-/* A pass from cron that the last idle pass's note spares (idle_hint.h):
- * 1 when it is done (on a server: it recorded itself), 0 when the pass
- * is to open the store at where, -ST_ERR when that server cannot be
- * reached (e says so, as store_open would); cfg the config file read. */
-int store_idle_take(const char *where, const char *cfg, int64_t now, struct err *e);
 /* Open where (NULL: the default), creating and upgrading the schema unless
  * STORE_READ.  A schema newer than this program's is refused. */
 int store_open(const char *where, int flags, struct store **out, struct err *e);
+/* Open the store cf names (TASK_DB first; cf already loaded) for a pass of
+ * task-tick.  From cron (cron set), while the last idle pass's note holds
+ * (idle_hint.h) the pass is done: *out is NULL (on a server it recorded
+ * itself, on the connection it would have opened the store on).  Else
+ * *out is the store, opened. */
+struct config;
+int store_open_pass(const struct config *cf, int cron, int64_t now, struct store **out,
+    struct err *e);
 void store_close(struct store *st);
 /* A store opened STORE_READ where there was none reads as an empty one and
  * creates nothing; before its first write, this makes the real one. */

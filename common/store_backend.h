@@ -214,11 +214,12 @@ struct history_ops {
 /* The backends' openers: fill st->ops, st->be, st->name, st->locator. */
 int store_sqlite_open(struct store *st, const char *path, struct err *e);
 int store_pg_open(struct store *st, const char *uri, struct err *e);
-/* The fast passes their notes allow (idle_hint.h): 1 when the pass is
- * done, 0 when it is to open the store, -ST_ERR when the store cannot be
- * reached (e says why, as opening it would). */
-int store_sqlite_idle_take(const char *path, const char *cfg, int64_t now, struct err *e);
-int store_pg_idle_take(const char *uri, const char *cfg, int64_t now, struct err *e);
+/* The same for a pass from cron, unless the note an idle pass left holds
+ * (idle_hint.h; cfg the config file read): then *done, the pass over. */
+int store_sqlite_open_pass(struct store *st, const char *path, const char *cfg, int64_t now,
+    int *done, struct err *e);
+int store_pg_open_pass(struct store *st, const char *uri, const char *cfg, int64_t now, int *done,
+    struct err *e);
 
 /* store_claim.c, for the files that build store.h's operations (store.c,
  * store_calls.c): a unit of work (of_runs: one that claims or ends runs);

@@ -71,8 +71,12 @@ static const struct store_ops pg_ops = {
 	.chain = &pg_chain_ops,
 };
 
-int
-store_pg_open(struct store *st, const char *uri, struct err *e)
+/* Opened, unless a pass from cron (cron set; cfg the config file it read)
+ * took the idle note first on the connection (*done): then no more is
+ * asked. */
+static int
+pg_open(struct store *st, const char *uri, int cron, const char *cfg, int64_t now, int *done,
+    struct err *e)
 {
 	char locator[2048];
 	store_locator_of(uri, locator, sizeof locator);
@@ -82,6 +86,8 @@ store_pg_open(struct store *st, const char *uri, struct err *e)
 		st->password = pg_uri_password(uri);
 	st->ops = &pg_ops;
 	int rc = pg_conn_open(st, uri, e);
+	if (!rc && cron && (*done = pg_idle_take(st, cfg, now)))
+		return ST_OK;
 	if (!rc)
 		rc = pg_migrate(st, e);
 	/* A server that stops answering after login fails the statement
@@ -94,4 +100,18 @@ store_pg_open(struct store *st, const char *uri, struct err *e)
 		st->ops = NULL;
 	}
 	return rc;
+}
+
+int
+store_pg_open(struct store *st, const char *uri, struct err *e)
+{
+	int done = 0;
+	return pg_open(st, uri, 0, NULL, 0, &done, e);
+}
+
+int
+store_pg_open_pass(struct store *st, const char *uri, const char *cfg, int64_t now, int *done,
+    struct err *e)
+{
+	return pg_open(st, uri, 1, cfg, now, done, e);
 }

@@ -24,8 +24,12 @@ int pg_durability(struct store *st, char *off, size_t n, struct err *e);  /* sto
 int pg_async_standbys(struct store *st, long *n, struct err *e);
 int pg_due_next(struct store *st, int64_t *due, int *queued, struct err *e);
 
-/* store_pg_idle.c: store_ops' idle_look and idle_mark */
+/* store_pg_idle.c: store_ops' idle_look and idle_mark; and a pass from
+ * cron on a new connection: 1 when the note held and the pass is done
+ * (it recorded itself), 0 when it is to go on, the statement's failure
+ * included (the opening that follows says what is wrong). */
 int pg_idle_look(struct store *st, struct claim_look *look);
+int pg_idle_take(struct store *st, const char *cfg, int64_t now);
 int pg_idle_mark(struct store *st, const char *cfg, int64_t due, int64_t written, int *marked,
     struct err *e);
 

@@ -17,8 +17,6 @@
 #include "idle_hint.h"
 #include "store_pg.h"
 
-#define IDLE_TAKE_MS 10000   /* how long the fast pass waits for the server */
-
 int
 pg_idle_look(struct store *st, struct claim_look *look)
 {
@@ -81,32 +79,24 @@ take_statement(struct store *st, int64_t fixed, struct idle_server *srv, int64_t
 }
 
 int
-store_pg_idle_take(const char *uri, const char *cfg, int64_t now, struct err *e)
+pg_idle_take(struct store *st, const char *cfg, int64_t now)
 {
 	int64_t due, written, at;
 	struct idle_server was, is;
+	const char *uri = pg_uri_of(st);
 	if (!idle_hint_server_read(uri, cfg, &due, &written, &was))
 		return 0;
 	const char *fixed = getenv("TASK_NOW");
 	int64_t clock = fixed && *fixed ? now : TIME_NONE;
 	if (clock != TIME_NONE && !idle_hint_holds(due, written, clock))
 		return 0;
-	char locator[2048];
-	store_locator_of(uri, locator, sizeof locator);
-	struct store st = {.name = locator, .op_ms = IDLE_TAKE_MS};
+	if (take_statement(st, clock, &is, &at) || is.started != was.started ||
+	    is.next_xid != was.next_xid || !idle_hint_holds(due, written, at))
+		return 0;
+	is.next_xid++;
+	/* Unwritten, the next pass finds the id taken and goes the whole way:
+	 * this one is done either way. */
 	struct err quiet;
-	/* A server that cannot be reached is said so now, as opening the
-	 * store would, not after waiting for it a second time. */
-	int took = pg_conn_open(&st, uri, e) ? -ST_ERR : 0;
-	if (!took && !take_statement(&st, clock, &is, &at))
-		took = is.started == was.started && is.next_xid == was.next_xid &&
-		    idle_hint_holds(due, written, at);
-	if (took > 0) {
-		is.next_xid++;
-		/* Unwritten, the next pass finds the id taken and goes the whole
-		 * way: this one is done either way. */
-		idle_hint_server_write(uri, cfg, due, written, at, &is, &quiet);
-	}
-	pg_close(&st);
-	return took;
+	idle_hint_server_write(uri, cfg, due, written, at, &is, &quiet);
+	return 1;
 }

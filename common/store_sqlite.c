@@ -435,10 +435,11 @@ sq_idle_mark(struct store *st, const char *cfg, int64_t due, int64_t written, in
 }
 
 int
-store_sqlite_idle_take(const char *path, const char *cfg, int64_t now, struct err *e)
+store_sqlite_open_pass(struct store *st, const char *path, const char *cfg, int64_t now, int *done,
+    struct err *e)
 {
-	(void)e;
-	return idle_hint_take(path, cfg, now);
+	*done = idle_hint_take(path, cfg, now);
+	return *done ? ST_OK : store_sqlite_open(st, path, e);
 }
 
 static int

@@ -54,6 +54,18 @@ test_expect_success 'the same with the warnings said today: the look without the
 	test_cmp quiet actual
 '
 
+test_expect_success 'a write since the note: its record first, then the rest, on one connection' '
+	own_sql "SELECT txid_current()" >/dev/null &&
+	off=$(wc -c <"$PGSRV/log") &&
+	statements >actual &&
+	{ sed -n 3p idle && cat quiet; } >expect &&
+	test_cmp expect actual &&
+	tail -c +$((off + 1)) "$PGSRV/log" | grep -E "LOG:  (statement|execute)" |
+		sed -E "s/^[^[]*\[([0-9]+)\].*/\1/" | sort -u >pids &&
+	test "$(wc -l <pids)" = 1 &&
+	grep -qx "[0-9][0-9]*" pids
+'
+
 test_expect_success 'a pass with a run in flight reads the runs too, and recovers a dead one' '
 	id=$(task-add --at 2026-11-23T07:30:00Z --name once "Remind me") &&
 	own_sql "INSERT INTO runs (id, task_id, slot, trigger, status, started_at, owner_id, owner_host,
