@@ -20,7 +20,7 @@
 #define HINT_FORMAT 1
 #define HINT_MAX 1024
 #define ID_FIELDS 17           /* five numbers for each of three files, the log's header's salts */
-#define SERVER_FIELDS 7        /* the config file's five, the server's two */
+#define SERVER_FIELDS 9        /* the config file's five, the server's four */
 
 /* A file as the hint knows it: device, inode, size, mtime s and ns. */
 static void
@@ -280,6 +280,8 @@ idle_hint_server_write(const char *uri, const char *cfg, int64_t due, int64_t wr
 	file_id(cfg, ids);
 	ids[5] = srv->started;
 	ids[6] = srv->next_xid;
+	ids[7] = srv->misses;
+	ids[8] = srv->retry_at;
 	int len = note_line(line, sizeof line, SERVER_MAGIC, due, written, ids, SERVER_FIELDS);
 	if (!len || server_note_path(uri, 1, path, sizeof path))
 		return ST_OK;
@@ -311,6 +313,8 @@ idle_hint_server_read(const char *uri, const char *cfg, int64_t *due, int64_t *w
 		*written = h.written;
 		srv->started = h.ids[5];
 		srv->next_xid = h.ids[6];
+		srv->misses = h.ids[7];
+		srv->retry_at = h.ids[8];
 	}
 	return ok;
 }

@@ -47,11 +47,18 @@ int idle_hint_holds(int64_t due, int64_t written, int64_t now);
  * magic "agentcron-idle-server" and, after the config file's five numbers,
  * the server as the pass saw it: its start (a crash may give a lost
  * transaction's id again) and the next transaction id, which every write
- * there, by anyone, takes. */
+ * there, by anyone, takes; then how many passes in a row found the id
+ * taken, and when a pass is to try again after IDLE_MISS_MAX of them
+ * (0: at once), so that where the id is always taken (hosts sharing the
+ * server see each other's records) passes do not ask in vain. */
 struct idle_server {
 	long long started;    /* the postmaster's start, microseconds */
 	long long next_xid;   /* the next transaction id, with its epoch */
+	long long misses;
+	long long retry_at;   /* seconds, the store's clock */
 };
+#define IDLE_MISS_MAX 3
+#define IDLE_MISS_WAIT_S 600
 /* Write uri's note (its time at, the pass's): ST_OK with nothing written
  * when there is no state directory or the host's name cannot be written. */
 int idle_hint_server_write(const char *uri, const char *cfg, int64_t due, int64_t written, int64_t at,

@@ -60,6 +60,13 @@ int pq_ahead_take(struct store *st, const char *key, char **value);
 /* Both answers, or neither (1: both taken; 0: *v1 and *v2 NULL). */
 int pq_ahead_take2(struct store *st, const char *k1, char **v1, const char *k2, char **v2);
 
+/* The note a pass from cron found (had) when it opened the connection,
+ * and whether the id it named was taken (missed). */
+struct pg_idle_found {
+	int had, missed;
+	long long misses, retry_at;
+};
+
 /* What a pass from cron read that its idle note needs (store_pg_idle.c),
  * on the connection: from one snapshot (the pass's first look, or a look
  * for the note), what it saw and the next transaction id then. */
@@ -76,6 +83,7 @@ struct pg_idle_seen {
 	 * is sent after the record (sent, pq_sent then). */
 	long long note_xid;
 	unsigned long sent;
+	struct pg_idle_found found;
 };
 struct pg_idle_seen *pq_idle_seen(struct store *st);
 

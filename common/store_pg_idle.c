@@ -8,7 +8,8 @@
  * pass records itself first and, when it took the noted id, nothing was
  * written since: it notes the id after its own and exits without reading
  * a task.  Any other id (a write since, another host's pass) sends it the
- * whole way. */
+ * whole way; after IDLE_MISS_MAX such passes in a row, passes ask again
+ * only after IDLE_MISS_WAIT_S. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,7 +39,15 @@ pg_idle_mark(struct store *st, const char *cfg, int64_t due, int64_t written, in
     struct err *e)
 {
 	const struct pg_idle_seen *s = pq_idle_seen(st);
-	struct idle_server srv = {s->started, s->note_xid};
+	const struct pg_idle_found *f = &s->found;
+	struct idle_server srv = {s->started, s->note_xid, 0, 0};
+	if (f->had && f->missed) {
+		srv.misses = f->misses + 1;
+		srv.retry_at = srv.misses >= IDLE_MISS_MAX ? written + IDLE_MISS_WAIT_S : 0;
+	} else if (f->had) {
+		srv.misses = f->misses;
+		srv.retry_at = f->retry_at;
+	}
 	int rc = idle_hint_server_write(pg_uri_of(st), cfg, due, written, written, &srv, e);
 	*marked = !rc;
 	return rc;
@@ -82,16 +91,23 @@ int
 pg_idle_take(struct store *st, const char *cfg, int64_t now)
 {
 	int64_t due, written, at;
-	struct idle_server was, is;
+	struct idle_server was, is = {0};
+	struct pg_idle_found *f = &pq_idle_seen(st)->found;
 	const char *uri = pg_uri_of(st);
 	if (!idle_hint_server_read(uri, cfg, &due, &written, &was))
 		return 0;
+	*f = (struct pg_idle_found){.had = 1, .misses = was.misses, .retry_at = was.retry_at};
 	const char *fixed = getenv("TASK_NOW");
 	int64_t clock = fixed && *fixed ? now : TIME_NONE;
-	if (clock != TIME_NONE && !idle_hint_holds(due, written, clock))
+	if ((clock != TIME_NONE && !idle_hint_holds(due, written, clock)) ||
+	    (was.retry_at && now < was.retry_at))
 		return 0;
 	if (take_statement(st, clock, &is, &at) || is.started != was.started ||
-	    is.next_xid != was.next_xid || !idle_hint_holds(due, written, at))
+	    is.next_xid != was.next_xid) {
+		f->missed = 1;
+		return 0;
+	}
+	if (!idle_hint_holds(due, written, at))
 		return 0;
 	is.next_xid++;
 	/* Unwritten, the next pass finds the id taken and goes the whole way:

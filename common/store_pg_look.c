@@ -122,7 +122,8 @@ seen_read(struct store *st, const PGresult *r, int c)
 {
 	const struct pq_lib *pq = pq_of(st);
 	struct pg_idle_seen *seen = pq_idle_seen(st);
-	*seen = (struct pg_idle_seen){.looked = 1, .in_flight = strcmp(pq->getvalue(r, 0, c), "t") == 0,
+	struct pg_idle_found found = seen->found;
+	*seen = (struct pg_idle_seen){.looked = 1, .found = found, .in_flight = strcmp(pq->getvalue(r, 0, c), "t") == 0,
 		.paused = !pq->getisnull(r, 0, c + 1), .due = pq_get_time(pq, r, 0, c + 2),
 		.queued = strcmp(pq->getvalue(r, 0, c + 3), "t") == 0,
 		.next_xid = pq_get_int(pq, r, 0, c + 4),

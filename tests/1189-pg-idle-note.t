@@ -9,7 +9,9 @@
 # progress while the note was made, a write of ours, the server
 # restarted, the config edited, a clock that went back, the hour a note
 # stands for, the due instant, another version's, a torn one, another
-# host's pass (its record is a write).
+# host's pass (its record is a write).  After three passes in a row that
+# found the id taken (hosts that see each other's records), passes ask
+# again only after ten minutes.
 . "$AC_TOP/tests/lib.sh"
 export TASK_EXEC=true TASK_HOST_ID=alpha
 pg_own_server || exit 1
@@ -61,7 +63,8 @@ test_expect_success 'an idle pass writes the note: 0600 in a 0700 directory, one
 	echo "agentcron-idle-server 1 $(task-tick --version | cut -d" " -f3) $(at 2026-11-23T08:00:00Z) $(at 2026-11-23T07:00:00Z)" >expect &&
 	cut -d" " -f1-5 "$(note)" >actual &&
 	test_cmp expect actual &&
-	test "$(field 13-)" = alpha &&
+	test "$(field 13-14)" = "0 0" &&
+	test "$(field 15-)" = alpha &&
 	test "$(field 11)" = "$(own_sql "SELECT (extract(epoch FROM pg_postmaster_start_time()) * 1000000)::bigint")"
 '
 
@@ -225,6 +228,22 @@ test_expect_success 'passes not from cron neither take nor write it; a paused pa
 	TASK_NOW=2026-11-23T08:19:00Z task-tick --resume 2>err &&
 	full 2026-11-23T08:20:00Z &&
 	fast 2026-11-23T08:21:00Z
+'
+
+test_expect_success 'three passes in a row that found the id taken: no asking for ten minutes' '
+	test "$(field 13-14)" = "0 0" &&
+	for m in 1 2 3; do
+		TASK_NOW=2026-11-23T08:3${m}:00Z TASK_HOST_ID=beta task-tick >out 2>err &&
+		full 2026-11-23T08:3${m}:30Z &&
+		test "$(field 13)" = $m || return 1
+	done &&
+	test "$(field 14)" = $(($(at 2026-11-23T08:33:30Z) + 600)) &&
+	full 2026-11-23T08:34:00Z &&
+	full 2026-11-23T08:43:29Z &&
+	test "$(field 13-14)" = "3 $(($(at 2026-11-23T08:33:30Z) + 600))" &&
+	fast 2026-11-23T08:43:30Z &&
+	test "$(field 13-14)" = "0 0" &&
+	fast 2026-11-23T08:44:00Z
 '
 
 test_done
