@@ -61,9 +61,10 @@ int pq_ahead_take(struct store *st, const char *key, char **value);
 int pq_ahead_take2(struct store *st, const char *k1, char **v1, const char *k2, char **v2);
 
 /* The note a pass from cron found (had) when it opened the connection,
- * and whether the id it named was taken (missed). */
+ * whether the id it named was taken (missed), and whether asking
+ * recorded the pass (recorded: the pass records itself no more). */
 struct pg_idle_found {
-	int had, missed;
+	int had, missed, recorded;
 	long long misses, retry_at;
 };
 

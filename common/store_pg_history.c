@@ -23,7 +23,9 @@ pgh_pass_put(struct store *st, const struct pass *p, struct err *e)
 {
 	/* A heartbeat: losing the last one in a crash costs nothing, so its
 	 * commit (the statement's own, outside a unit of work) does not wait
-	 * for the server's disk. */
+	 * for the server's disk.  A transaction of its own that writes nothing
+	 * else: other hosts' idle notes take its id for a record's alone
+	 * (store_pg_idle.c). */
 	static const char q[] = "WITH quiet AS (SELECT set_config('synchronous_commit', 'off',"
 	    " true)), put AS (INSERT INTO passes (host, at, mode, pid, version) SELECT $1, $2, $3, $4,"
 	    " $5 FROM quiet ON CONFLICT (host) DO UPDATE SET at = excluded.at, mode = excluded.mode,"
@@ -38,18 +40,29 @@ pgh_pass_put(struct store *st, const struct pass *p, struct err *e)
 	pq_text(&pp, p->version);
 	if (st->depth)
 		return pq_do(st, q_in_unit, &pp, NULL, "recording a pass", e);
+	/* Recorded by asking for the idle note (store_pg_idle.c): read ahead
+	 * alone, with the snapshot's next id. */
+	static const char q_read[] = "SELECT 1," PASS_AHEAD ", txid_snapshot_xmax(txid_current_snapshot()),"
+	    " EXISTS (SELECT FROM txid_snapshot_xip(txid_current_snapshot()))";
+	struct pg_idle_seen *seen = pq_idle_seen(st);
+	int recorded = seen->found.recorded;
+	seen->found.recorded = 0;
 	PGresult *r;
-	int rc = pq_exec(st, q, &pp, &r, "recording a pass", e);
+	int rc = pq_exec(st, recorded ? q_read : q, recorded ? NULL : &pp, &r, "recording a pass", e);
 	if (rc)
 		return rc;
 	pq_ahead_start(st);
 	int n = (int)(sizeof pass_ahead / sizeof pass_ahead[0]);
 	for (int i = 0; i < n; i++)
 		pq_ahead_put(st, pass_ahead[i], r, i + 1);
-	struct pg_idle_seen *seen = pq_idle_seen(st);
-	if (seen->looked && pq_get_int(pq_of(st), r, 0, n + 1) == seen->next_xid) {
+	/* Nothing written since the look when the record took the id the
+	 * look saw next, or the snapshot's next is still that one. */
+	long long id = pq_get_int(pq_of(st), r, 0, n + 1);
+	int still = recorded ? id == seen->next_xid && strcmp(pq_of(st)->getvalue(r, 0, n + 2), "f") == 0
+	    : id == seen->next_xid;
+	if (seen->looked && still) {
 		seen->receipts = !pq_of(st)->getisnull(r, 0, 3);
-		seen->note_xid = seen->next_xid + 1;
+		seen->note_xid = recorded ? id : id + 1;
 		seen->sent = pq_sent(st);
 	}
 	pq_of(st)->clear(r);

@@ -5,11 +5,12 @@
  * itself (a write: it takes an id).  When it took that very id, and found
  * nothing to do, nothing else was written between its look and its
  * record: it notes the id after its own with what it looked at.  The next
- * pass records itself first and, when it took the noted id, nothing was
- * written since: it notes the id after its own and exits without reading
- * a task.  Any other id (a write since, another host's pass) sends it the
- * whole way; after IDLE_MISS_MAX such passes in a row, passes ask again
- * only after IDLE_MISS_WAIT_S. */
+ * pass records itself first and, when it took the noted id, or the ids
+ * between are other hosts' records of their passes, nothing was written
+ * since: it notes the id after its own and exits without reading a task.
+ * Any other id (a write since, by anyone) sends it the whole way; after
+ * IDLE_MISS_MAX such passes in a row, passes ask again only after
+ * IDLE_MISS_WAIT_S. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -54,10 +55,15 @@ pg_idle_mark(struct store *st, const char *cfg, int64_t due, int64_t written, in
 }
 
 /* The fast pass's one statement: the pass recorded (as pgh_pass_put does,
- * its commit not waiting for the disk), its time, the server's start and
- * the transaction id it took. */
+ * its commit not waiting for the disk), its time, the server's start, the
+ * transaction id it took, and how many ids since the noted one (from) are
+ * other hosts' records of their passes: the id each took is its row's
+ * xmin, 32 bits of the 64 (a record is a transaction of its own; a host
+ * that recorded twice since shows its last, and an id unaccounted for
+ * sends the pass the whole way). */
 static int
-take_statement(struct store *st, int64_t fixed, struct idle_server *srv, int64_t *at)
+take_statement(struct store *st, int64_t fixed, long long from, struct idle_server *srv,
+    long long *others, int64_t *at)
 {
 	static const char q[] = "WITH quiet AS (SELECT set_config('synchronous_commit', 'off', true)),"
 	    " put AS (INSERT INTO passes (host, at, mode, pid, version) SELECT $1, coalesce($2::bigint,"
@@ -65,7 +71,9 @@ take_statement(struct store *st, int64_t fixed, struct idle_server *srv, int64_t
 	    " ON CONFLICT (host) DO UPDATE SET at = excluded.at, mode = excluded.mode,"
 	    " pid = excluded.pid, version = excluded.version RETURNING at)"
 	    " SELECT (extract(epoch FROM pg_postmaster_start_time()) * 1000000)::bigint,"
-	    " txid_current(), (SELECT at FROM put)";
+	    " txid_current(), (SELECT at FROM put), (SELECT count(*) FROM passes WHERE host <> $1"
+	    " AND ((xmin::text::bigint - $5::bigint % 4294967296) % 4294967296 + 4294967296)"
+	    " % 4294967296 < txid_current() - $5::bigint)";
 	const struct pq_lib *pq = pq_of(st);
 	char host[256];
 	history_host(host, sizeof host);
@@ -74,6 +82,7 @@ take_statement(struct store *st, int64_t fixed, struct idle_server *srv, int64_t
 	pq_time(&p, fixed);
 	pq_int(&p, (long long)getpid());
 	pq_text(&p, AC_VERSION);
+	pq_int(&p, from);
 	PGresult *r;
 	struct err quiet;
 	int rc = pq_exec_dynamic(st, q, &p, &r, "recording a pass", &quiet);
@@ -83,6 +92,7 @@ take_statement(struct store *st, int64_t fixed, struct idle_server *srv, int64_t
 	srv->started = pq_get_int(pq, r, 0, 0);
 	srv->next_xid = pq_get_int(pq, r, 0, 1);
 	*at = pq_get_int(pq, r, 0, 2);
+	*others = pq_get_int(pq, r, 0, 3);
 	pq->clear(r);
 	return ST_OK;
 }
@@ -102,8 +112,16 @@ pg_idle_take(struct store *st, const char *cfg, int64_t now)
 	if ((clock != TIME_NONE && !idle_hint_holds(due, written, clock)) ||
 	    (was.retry_at && now < was.retry_at))
 		return 0;
-	if (take_statement(st, clock, &is, &at) || is.started != was.started ||
-	    is.next_xid != was.next_xid) {
+	long long others;
+	if (take_statement(st, clock, was.next_xid, &is, &others, &at))
+		return 0;
+	/* Recorded once: a second record would be an id the other hosts'
+	 * notes cannot account for, and theirs would never hold. */
+	f->recorded = 1;
+	/* Its id is the noted one, or the ids between are other hosts'
+	 * records: nothing else was written. */
+	if (is.started != was.started || is.next_xid < was.next_xid ||
+	    is.next_xid - was.next_xid != others) {
 		f->missed = 1;
 		return 0;
 	}

@@ -8,10 +8,12 @@
 # note does not see coming gives a full pass: a write by psql, one in
 # progress while the note was made, a write of ours, the server
 # restarted, the config edited, a clock that went back, the hour a note
-# stands for, the due instant, another version's, a torn one, another
-# host's pass (its record is a write).  After three passes in a row that
-# found the id taken (hosts that see each other's records), passes ask
-# again only after ten minutes.
+# stands for, the due instant, another version's, a torn one.  Another
+# host's record of its pass takes an id too: the ids between the noted one
+# and the pass's own that are such records (a row of passes each, whose
+# xmin they are) leave the note standing; anything else another host
+# writes does not.  After three passes in a row that found the id taken,
+# passes ask again only after ten minutes.
 . "$AC_TOP/tests/lib.sh"
 export TASK_EXEC=true TASK_HOST_ID=alpha
 pg_own_server || exit 1
@@ -36,13 +38,14 @@ pass() {
 	test ! -s err
 }
 
-# fast T: a pass at T took the note: written as before, the next id after
-# the one it took, its time T, and it recorded itself at T.
+# fast T [N]: a pass at T took the note: written as before, the next id
+# after the one it took, N after the noted one (1: its own alone), its
+# time T, and it recorded itself at T.
 fast() {
 	w=$(field 5) && x=$(field 12) &&
 	pass "$1" &&
 	test "$(field 5)" = "$w" &&
-	test "$(field 12)" = $((x + 1)) &&
+	test "$(field 12)" = $((x + ${2:-1})) &&
 	test "$(stat -c %Y "$(note)")" = "$(at "$1")" &&
 	test "$(own_sql "SELECT at FROM passes WHERE host = 'alpha'")" = "$(at "$1")"
 }
@@ -193,11 +196,46 @@ test_expect_success 'a note of another version or format, torn or garbage: a ful
 	fast 2026-11-23T08:08:00Z
 '
 
-test_expect_success 'another host passing against the same server: its record is a write' '
-	TASK_NOW=2026-11-23T08:09:00Z TASK_HOST_ID=beta task-tick >out 2>err &&
+# beta T, gamma T: a pass of another host at T, silent.
+beta() {
+	TASK_NOW=$1 TASK_HOST_ID=beta task-tick >out 2>err && test ! -s out && test ! -s err
+}
+gamma() {
+	TASK_NOW=$1 TASK_HOST_ID=gamma task-tick >out 2>err && test ! -s out && test ! -s err
+}
+
+test_expect_success 'other hosts passing against the same server: their records leave the note' '
+	own_sql "INSERT INTO settings (key, value) VALUES ('\''prune_round'\'', '\''$(at 2026-11-23T08:08:30Z)'\''),
+		('\''prune_cursor'\'', '\''0:'\'') ON CONFLICT (key) DO UPDATE SET value = excluded.value" &&
+	full 2026-11-23T08:08:40Z &&
+	beta 2026-11-23T08:09:00Z &&
 	test "$(ls "$dir" | grep -c "^idle-.*-beta\$")" = 1 &&
-	full 2026-11-23T08:10:00Z &&
-	fast 2026-11-23T08:11:00Z
+	fast 2026-11-23T08:10:00Z 2 &&
+	beta 2026-11-23T08:10:10Z &&
+	gamma 2026-11-23T08:10:20Z &&
+	fast 2026-11-23T08:10:30Z 3 &&
+	beta 2026-11-23T08:10:40Z &&
+	fast 2026-11-23T08:10:45Z 2
+'
+
+test_expect_success 'another host that recorded twice since, or wrote anything else: a full pass' '
+	beta 2026-11-23T08:10:50Z &&
+	beta 2026-11-23T08:10:51Z &&
+	full 2026-11-23T08:10:55Z &&
+	TASK_NOW=2026-11-23T08:10:56Z TASK_HOST_ID=beta task-add --manual --name other "Else" >/dev/null &&
+	full 2026-11-23T08:11:00Z &&
+	fast 2026-11-23T08:11:10Z
+'
+
+test_expect_success 'after a write, each host records once in its full pass: then the notes hold again' '
+	beta 2026-11-23T08:11:20Z &&
+	fast 2026-11-23T08:11:25Z 2 &&
+	own_sql "SELECT txid_current()" >/dev/null &&
+	full 2026-11-23T08:11:30Z &&
+	beta 2026-11-23T08:11:35Z &&
+	fast 2026-11-23T08:11:40Z 2 &&
+	beta 2026-11-23T08:11:45Z &&
+	fast 2026-11-23T08:11:50Z 2
 '
 
 test_expect_success 'a run in flight: the pass writes no note' '
@@ -234,7 +272,7 @@ test_expect_success 'passes not from cron neither take nor write it; a paused pa
 test_expect_success 'three passes in a row that found the id taken: no asking for ten minutes' '
 	test "$(field 13-14)" = "0 0" &&
 	for m in 1 2 3; do
-		TASK_NOW=2026-11-23T08:3${m}:00Z TASK_HOST_ID=beta task-tick >out 2>err &&
+		own_sql "SELECT txid_current()" >/dev/null &&
 		full 2026-11-23T08:3${m}:30Z &&
 		test "$(field 13)" = $m || return 1
 	done &&
