@@ -604,8 +604,6 @@ agent_may_change(const struct agent *a, const struct task *t, struct err *e)
 
 /* ---- what the task whose run made a task grants now ---- */
 
-static void exec_access(char **argv, cJSON *mcp, cJSON *allow, const char **grant);
-
 /* A JSON array of the words of a comma list (malloc'd). */
 static char *
 list_json(const char *list)
