@@ -23,6 +23,7 @@
 #include "store.h"
 #include "task_import.h"
 #include "task_json.h"
+#include "task_recur.h"
 #include "taskargs.h"
 #include "tz.h"
 #include "utf8.h"
@@ -310,6 +311,8 @@ add_flags(struct task_args *a, int argc, char **argv, int force, int if_missing,
 		rc = taskargs_apply(a, &t, now, zs, &changed, e);
 	if (!rc)
 		rc = task_finalize(&t, 1, 1, now, zs, e);
+	if (!rc)
+		rc = task_recur_check(a, &t, e);
 	struct config *cf = NULL;
 	if (!rc)
 		rc = config_load(&cf, e);

@@ -19,6 +19,7 @@
 #include "store_audit.h"
 #include "store.h"
 #include "task_json.h"
+#include "task_recur.h"
 #include "taskargs.h"
 #include "utf8.h"
 #include "web.h"
@@ -86,6 +87,8 @@ edit(struct store *st, const char *arg, const struct task_args *a, int json, int
 	}
 	if (!rc)
 		rc = task_finalize(&t, 0, changed || t.status != old.status, now, zs, e);
+	if (!rc)
+		rc = task_recur_check(a, &t, e);
 	struct buf diff = {0};
 	if (!rc && task_diff(&old, &t, zs, &diff) == 0 && t.next_run_at == old.next_run_at) {
 		fprintf(stderr, "%s: task '%s': nothing changed\n", prog, arg);

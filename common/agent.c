@@ -18,6 +18,7 @@
 #include "deliver.h"
 #include "exec.h"
 #include "guard.h"
+#include "store.h"
 #include "task.h"
 #include "utf8.h"
 
@@ -286,11 +287,12 @@ agent_check_mcp(const struct agent *a, const char *mcp, const char *allow, struc
 	return rc;
 }
 
-int
-agent_check_held(const struct config *cf, const struct task *t, const char *mcp, struct err *e)
+/* mcp (a comma list) within the config's agent_mcp; whose: the task, as
+ * the message names it. */
+static int
+held_to_config(const struct config *cf, const struct task *t, const char *mcp, const char *whose,
+    struct err *e)
 {
-	if (!t->origin || strncmp(t->origin, "agent:session:", 14) != 0 || str_empty(mcp))
-		return ST_OK;
 	size_t ngrant, nused;
 	char **grant = str_words(config_get(cf, "agent_mcp"), &ngrant);
 	char **used = str_words(mcp, &nused);
@@ -302,16 +304,24 @@ agent_check_held(const struct config *cf, const struct task *t, const char *mcp,
 		if (!ok) {
 			struct buf b = {0};
 			list_words(&b, grant, ngrant);
-			rc = err_set(e, ST_REFUSED, "MCP server '%.*s' of task '%.*s', which an agent made, "
-			    "is no longer one the config's agent_mcp lets agents give (%s); add it there, or "
-			    "take it from the task (task-edit --mcp)", utf8_cut(used[i], 64), used[i],
-			    utf8_cut(t->name, 100), t->name, b.data);
+			rc = err_set(e, ST_REFUSED, "MCP server '%.*s' of task '%.*s', which %s, is no longer "
+			    "one the config's agent_mcp lets agents give (%s); add it there, or take it from "
+			    "the task (task-edit --mcp)", utf8_cut(used[i], 64), used[i],
+			    utf8_cut(t->name, 100), t->name, whose, b.data);
 			buf_free(&b);
 		}
 	}
 	str_words_free(grant, ngrant);
 	str_words_free(used, nused);
 	return rc;
+}
+
+int
+agent_check_held(const struct config *cf, const struct task *t, const char *mcp, struct err *e)
+{
+	if (!t->origin || strncmp(t->origin, "agent:session:", 14) != 0 || str_empty(mcp))
+		return ST_OK;
+	return held_to_config(cf, t, mcp, "an agent made", e);
 }
 
 /* ---- delivery ---- */
@@ -590,4 +600,119 @@ agent_may_change(const struct agent *a, const struct task *t, struct err *e)
 		return err_set(e, ST_REFUSED, "Refused: task '%.*s' has MCP access beyond %s's own, so "
 		    "%s may not change, run, cancel or delete it", n, t->name, whose(a), whose(a));
 	return ST_OK;
+}
+
+/* ---- what the task whose run made a task grants now ---- */
+
+/* A JSON array of the words of a comma list (malloc'd). */
+static char *
+list_json(const char *list)
+{
+	size_t n;
+	char **w = str_words(list, &n);
+	cJSON *a = cJSON_CreateArray();
+	for (size_t i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(w[i]));
+	char *out = cJSON_PrintUnformatted(a);
+	cJSON_Delete(a);
+	str_words_free(w, n);
+	return out;
+}
+
+/* The words of a JSON array of strings into a list to free with
+ * str_words_free. */
+static char **
+json_words(const cJSON *a, size_t *n)
+{
+	const cJSON *it;
+	struct buf b = {0};
+	cJSON_ArrayForEach(it, a)
+		if (cJSON_GetStringValue(it))
+			buf_printf(&b, "%s%s", b.len ? "," : "", it->valuestring);
+	char **w = str_words(b.data ? b.data : "", n);
+	buf_free(&b);
+	return w;
+}
+
+/* What a run of x has now (llm_ask.c's run_grants): its executor line's
+ * --mcp and --mcp-allow, which replace the task's, else the task's. */
+static void
+granted_by(const struct config *cf, const struct task *x, struct agent *g)
+{
+	const char *def = config_get(cf, "exec"), *grant;
+	cJSON *m = cJSON_CreateArray(), *al = cJSON_CreateArray(), *tm = NULL, *ta = NULL;
+	char **argv = NULL;
+	struct err e;
+	memset(g, 0, sizeof *g);
+	g->in_run = 1;
+	if (exec_split(!str_empty(x->exec) ? x->exec : !str_empty(def) ? def : "llm-call", &argv,
+	    &e) == ST_OK && argv[0])
+		exec_access(argv, m, al, &grant);
+	exec_argv_free(argv);
+	if (!cJSON_GetArraySize(m))
+		tm = x->mcp ? cJSON_Parse(x->mcp) : NULL;
+	if (!cJSON_GetArraySize(al))
+		ta = x->mcp_allow ? cJSON_Parse(x->mcp_allow) : NULL;
+	g->servers = json_words(tm ? tm : m, &g->nservers);
+	g->allow = json_words(ta ? ta : al, &g->nallow);
+	for (size_t i = 0; i < g->nservers; i++)
+		g->any_server |= strcmp(g->servers[i], "all") == 0;
+	cJSON_Delete(m);
+	cJSON_Delete(al);
+	cJSON_Delete(tm);
+	cJSON_Delete(ta);
+}
+
+int
+agent_check_granted(struct store *st, const struct config *cf, const struct task *t,
+    const char *mcp, const char *allow, struct err *e)
+{
+	if (!t->origin || strncmp(t->origin, "agent:run:", 10) != 0 || str_empty(mcp))
+		return ST_OK;
+	struct run r;
+	struct task x;
+	struct err ge;
+	int rc;
+	run_init(&r);
+	rc = store_run_get(st, t->origin + 10, &r, &ge);
+	char task_id[37];
+	snprintf(task_id, sizeof task_id, "%s", rc ? "" : r.task_id);
+	run_free(&r);
+	if (rc && rc != ST_NOTFOUND)
+		return err_set(e, rc, "%s", ge.msg);
+	/* The run pruned from the history, or its task deleted: what granted
+	 * it cannot be shown to grant it now. */
+	if (rc)
+		return held_to_config(cf, t, mcp, "an agent made in a run no longer in the history", e);
+	if ((rc = store_task_get(st, task_id, &x, &ge)) == ST_NOTFOUND)
+		return held_to_config(cf, t, mcp, "an agent made in a run of a task since deleted", e);
+	if (rc)
+		return err_set(e, rc, "%s", ge.msg);
+	if (x.deleted_at != TIME_NONE) {
+		task_free(&x);
+		return held_to_config(cf, t, mcp, "an agent made in a run of a task since deleted", e);
+	}
+	struct agent g;
+	granted_by(cf, &x, &g);
+	char *used = list_json(mcp), *pats = list_json(allow);
+	struct err why;
+	rc = agent_check_mcp(&g, used, pats, &why);
+	if (rc) {
+		struct buf b = {0};
+		list_words(&b, g.servers, g.nservers);
+		if (g.nallow) {
+			buf_puts(&b, "; tools ");
+			list_words(&b, g.allow, g.nallow);
+		}
+		rc = err_set(e, ST_REFUSED, "task '%.*s', which an agent made in a run of task '%.*s', "
+		    "uses MCP access beyond what that task grants now (MCP servers %s); give it there, "
+		    "or take it from the task (task-edit --mcp, --mcp-allow)", utf8_cut(t->name, 100),
+		    t->name, utf8_cut(x.name, 100), x.name, b.data);
+		buf_free(&b);
+	}
+	free(used);
+	free(pats);
+	agent_free(&g);
+	task_free(&x);
+	return rc;
 }

@@ -22,6 +22,7 @@
 #include "util.h"
 
 struct config;
+struct store;
 struct task;
 
 #define AGENT_MAX_CREATE 10
@@ -69,6 +70,14 @@ int agent_check_mcp(const struct agent *a, const char *mcp, const char *allow, s
  * pass. */
 int agent_check_held(const struct config *cf, const struct task *t, const char *mcp,
     struct err *e);
+/* When a run of t, which an agent made in a run of task X, uses the MCP
+ * servers mcp and tool patterns allow (comma lists): only what X grants
+ * now (its executor line's --mcp and --mcp-allow, else its own), and when
+ * X is deleted or its run is gone from the history, only what the config's
+ * agent_mcp lets agents give (ST_REFUSED says which and what to do).
+ * Other tasks pass. */
+int agent_check_granted(struct store *st, const struct config *cf, const struct task *t,
+    const char *mcp, const char *allow, struct err *e);
 /* A task's delivery targets (a JSON array, or NULL): only @NAMEs the
  * config's agent_deliver lists, so an injected prompt cannot send answers
  * to an address of its choosing. */

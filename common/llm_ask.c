@@ -140,9 +140,10 @@ run_grants(const struct llm_options *o, struct err *e)
 }
 
 /* An agent's task uses MCP servers only as the config lets agents give
- * them now (agent.h), which does not change between attempts. */
+ * them now, or as the task whose run made it grants them now (agent.h),
+ * which does not change between attempts. */
 static int
-held(struct llm_ask *k, const char *mcp, struct err *e)
+held(struct llm_ask *k, const char *mcp, const char *allow, struct err *e)
 {
 	const char *origin = env("TASK_ORIGIN"), *id = env("TASK_ID");
 	struct task t;
@@ -154,6 +155,8 @@ held(struct llm_ask *k, const char *mcp, struct err *e)
 	if ((rc = store_task_get(k->st, id, &t, e)))
 		return rc == ST_NOTFOUND ? EXEC_EXIT_PERMANENT : rc;
 	rc = agent_check_held(k->cf, &t, mcp, e);
+	if (!rc)
+		rc = agent_check_granted(k->st, k->cf, &t, mcp, allow, e);
 	task_free(&t);
 	return rc ? EXEC_EXIT_PERMANENT : ST_OK;
 }
@@ -208,7 +211,7 @@ llm_ask_prepare(struct llm_ask *k, int argc, char **argv, struct err *e)
 	}
 	const char *mcp = o->mcp.len ? o->mcp.data : env("TASK_MCP");
 	const char *allow = o->allow.len ? o->allow.data : env("TASK_MCP_ALLOW");
-	if ((rc = run_grants(o, e)) || (rc = held(k, mcp, e)))
+	if ((rc = run_grants(o, e)) || (rc = held(k, mcp, allow, e)))
 		return rc;
 	if ((!replay && (rc = llm_session_conversation(&o->s, k->st, e))) ||
 	    (o->tools && (rc = llm_session_tools(&o->s, k->st, o->tools, e))))

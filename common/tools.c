@@ -15,6 +15,7 @@
 #include "spend.h"
 #include "store_audit.h"
 #include "tools_impl.h"
+#include "tools_stands.h"
 #include "tz.h"
 
 #define TEXT_MAX_LEN 100000 /* prompt and system prompt, in bytes */
@@ -529,59 +530,6 @@ tools_task_add(struct tools *tl, struct task *t, int dedup, int *is_dup, char du
 	return *is_dup ? twin_visible(tl, t, dup_id, e) : ST_OK;
 }
 
-/* Who stopped a task last, from its audit trail (newest first): the
- * first entry whose after sets key to what stopped it (enabled false,
- * status cancelled). */
-struct stopper {
-	const char *key;
-	int found, by_person;
-};
-
-static int
-stop_one(const struct audit_entry *a, void *arg)
-{
-	struct stopper *s = arg;
-	/* Made disabled (task-add --disabled) is a draft, not a stop. */
-	if (strcmp(a->action, "create") == 0)
-		return 0;
-	cJSON *after = a->after ? cJSON_Parse(a->after) : NULL;
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(after, s->key);
-	if (v && (strcmp(s->key, "enabled") == 0 ? cJSON_IsFalse(v) :
-	    cJSON_IsString(v) && strcmp(v->valuestring, "cancelled") == 0)) {
-		cJSON *who = a->actor ? cJSON_Parse(a->actor) : NULL;
-		s->found = 1;
-		/* An agent's or the scheduler's own (a pause after failures) is
-		 * no person's decision. */
-		s->by_person = !cJSON_GetObjectItemCaseSensitive(who, "agent") &&
-		    !cJSON_GetObjectItemCaseSensitive(who, "scheduler");
-		cJSON_Delete(who);
-	}
-	cJSON_Delete(after);
-	return s->found;
-}
-
-/* An agent may not undo a person's stop: enable again a task a person
- * (or a task-web token) disabled last, or re-arm one they cancelled. */
-static int
-stop_stands(struct tools *tl, const struct task *old, const struct task *t, struct err *e)
-{
-	int enabling = !old->enabled && t->enabled;
-	int rearming = old->status == STATUS_CANCELLED && t->status != STATUS_CANCELLED;
-	for (int i = 0; i < 2; i++) {
-		struct stopper s = {i ? "status" : "enabled", 0, 0};
-		if (!(i ? rearming : enabling))
-			continue;
-		int rc = store_audit_list(tl->st, old->id, 1, 0, stop_one, &s, e);
-		if (rc)
-			return rc;
-		if (s.by_person)
-			return err_set(e, ST_REFUSED, "Refused: task '%.80s' was %s by the user; only "
-			    "they can %s", old->name, i ? "cancelled" : "disabled",
-			    i ? "schedule it again" : "enable it");
-	}
-	return ST_OK;
-}
-
 int
 tools_task_save(struct tools *tl, struct task *t, int reschedule, struct err *e)
 {
@@ -591,6 +539,7 @@ tools_task_save(struct tools *tl, struct task *t, int reschedule, struct err *e)
 		return rc;
 	set_str(&t->origin, old.origin);
 	if ((rc = agent_may_change(&tl->ag, &old, e)) || (rc = stop_stands(tl, &old, t, e)) ||
+	    (rc = notify_stands(tl, &old, t, e)) ||
 	    (rc = scope_keep(tl, t, e)) ||
 	    (rc = text_limits(t, e)) || (rc = task_finalize(t, 0, reschedule, tl->now, tl->zs, e)) ||
 	    (rc = no_heartbeat(tl, t, e)))
