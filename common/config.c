@@ -42,7 +42,7 @@ static const char *const known_keys[] = {
 	"agent_max_tasks", "agent_mcp", "agent_url_allow", "anthropic_api_key", "anthropic_base_url",
 	"anthropic_model", "budget", "connect_timeout", "context_messages", "date_order", "db",
 	"deadline", "deliver", "deliver_on", "deliver_secret", "deliver_timeout", "exec", "hook_rate",
-	"keep", "keep_runs", "model", "notify", "notify_on",
+	"hook_keep", "keep", "keep_runs", "model", "notify", "notify_on",
 	"openai_api_key", "openai_base_url", "openai_model", "owner_timeout", "pass_claim_time",
 	"provider", "retries",
 	"max_concurrent", "run_timeout", "stagger", "tick_log_max", "timeout", "tz", "agent_deliver",

@@ -14,6 +14,7 @@
 #include "store_audit.h"
 #include "history.h"
 #include "store_history.h"
+#include "store_web.h"
 
 #define CURSOR_KEY "prune_cursor"   /* "STAGE:AFTER" */
 #define ROUND_KEY "prune_round"     /* when the last round ended, seconds */
@@ -62,6 +63,13 @@ history_opts_config(struct history_opts *o, const struct config *cf, struct err 
 		    " or 2w, or forever (keep_runs counts runs)", config_path(cf), v);
 	if (v)
 		o->keep = k.forever ? 0 : k.secs;
+	o->hook_keep = HISTORY_HOOK_KEEP_DEFAULT;
+	v = cf ? config_get(cf, "hook_keep") : NULL;
+	if (v && (keep_parse(v, &k, &sub) || k.runs))
+		return err_set(e, ST_INVALID, "%s: bad hook_keep '%.40s': expected a duration like 7d,"
+		    " 12h or 2w, or forever", config_path(cf), v);
+	if (v)
+		o->hook_keep = k.forever ? 0 : k.secs;
 	int rc;
 	if (cf && ((rc = config_count(cf, "keep_runs", 0, &o->keep_runs, e)) ||
 	    (rc = config_count(cf, "context_messages", 1, &o->context_messages, e))))
@@ -317,6 +325,11 @@ history_prune(struct store *st, const struct history_opts *o, int64_t now, int d
 	long gone = 0;
 	if (!rc && !dry && *done && !recent && o->keep > 0)
 		rc = store_audit_prune(st, now - o->keep, 0, &gone, e);
+	/* Events' keys age on their own clock, a batch at a time. */
+	if (!rc && !dry && *done && !recent && o->hook_keep > 0)
+		do
+			rc = store_hook_prune(st, now - o->hook_keep, HISTORY_BATCH_ROWS, &gone, e);
+		while (!rc && gone == HISTORY_BATCH_ROWS && (!budget_ms || mono_ms() < until));
 	return rc;
 }
 

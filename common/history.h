@@ -7,7 +7,9 @@
  * HISTORY_MIN_RUNS runs of every task and the runs in flight always stay.
  * A named conversation keeps the context_messages newest messages (what
  * llm-call can still send), and model calls made outside any run follow
- * the keep duration.
+ * the keep duration.  The keys of task-web's events are kept for hook_keep
+ * (default 7 days) whatever becomes of their runs, so a redelivery within
+ * it fires nothing even once its run is pruned.
  *
  * Pruning goes in batches, each one short transaction that removes at most
  * HISTORY_BATCH_ROWS rows, through a cursor kept in the store so that
@@ -24,6 +26,7 @@
 
 #define HISTORY_KEEP_DEFAULT (90 * 86400)
 #define HISTORY_KEEP_RUNS_DEFAULT 25000
+#define HISTORY_HOOK_KEEP_DEFAULT (7 * 86400)
 #define HISTORY_CONTEXT_DEFAULT 100
 #define HISTORY_BATCH_ROWS 256    /* rows one batch removes, at most */
 #define HISTORY_BATCH_TASKS 32    /* tasks one batch looks at, at most */
@@ -32,9 +35,11 @@ struct history_opts {
 	int64_t keep;            /* seconds, 0: no age limit */
 	long keep_runs;          /* 0: no count limit */
 	long context_messages;
+	int64_t hook_keep;       /* seconds an event's key is kept, 0: forever */
 };
-/* The defaults, then the configuration file's keep, keep_runs and
- * context_messages (ST_INVALID with the key and the file when bad). */
+/* The defaults, then the configuration file's keep, keep_runs,
+ * context_messages and hook_keep (ST_INVALID with the key and the file
+ * when bad). */
 int history_opts_config(struct history_opts *o, const struct config *cf, struct err *e);
 /* What a task whose keep is `keep` (NULL: the default) keeps, for people:
  * "90 days or the last 25000 runs (the default)". */

@@ -459,7 +459,10 @@ pgh_forget_trash(struct store *st, struct err *e)
 	static const char q[] = "WITH t AS (SELECT id FROM tasks WHERE deleted_at IS NOT NULL),"
 	    " c AS (DELETE FROM llm_calls WHERE task_id IN (SELECT id FROM t)"
 	    " RETURNING input_tokens, output_tokens, cost),"
-	    " i AS (DELETE FROM run_inputs WHERE task_id IN (SELECT id FROM t))"
+	    " i AS (DELETE FROM run_inputs WHERE task_id IN (SELECT id FROM t)),"
+	    /* A purged task's trigger and the keys of its events go with it. */
+	    " k AS (DELETE FROM web_hook_events WHERE task_id IN (SELECT id FROM t)),"
+	    " h AS (DELETE FROM web_hooks WHERE task_id IN (SELECT id FROM t))"
 	    ADD_TOTALS("SELECT 'runs.' || status AS key, count(*) AS v FROM runs"
 	    " WHERE task_id IN (SELECT id FROM t) AND status <> 'running' GROUP BY status"
 	    " UNION ALL SELECT 'input_tokens', coalesce(sum(input_tokens), 0) FROM c"

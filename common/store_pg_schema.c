@@ -349,6 +349,9 @@ static const char *const migrations[] = {
 	"DROP INDEX IF EXISTS tasks_in_flight;"
 	"CREATE INDEX tasks_in_flight ON tasks ((run_in_flight IS NOT NULL))"
 	" WHERE run_in_flight IS NOT NULL;",
+	/* 25: the events' keys are kept for a time of their own (hook_keep),
+	 * not as long as the runs they started: pruned by age from an index. */
+	"CREATE INDEX IF NOT EXISTS web_hook_events_at ON web_hook_events (at);",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 

@@ -96,8 +96,21 @@ pg_hook_event(struct store *st, const char *task_id, const char *key, const char
 	pq_text(&p, key);
 	pq_int(&p, now);
 	pq_text(&p, body_sha256);
-	return pq_do(st, store_sql(pq_sql(st), SQL_WEB_HOOK_EVENT), &p, NULL, "recording an event",
-	    e);
+	long rows = 0;
+	int rc = pq_do(st, store_sql(pq_sql(st), SQL_WEB_HOOK_EVENT), &p, &rows,
+	    "recording an event", e);
+	return rc ? rc : rows ? ST_OK : ST_REFUSED;
+}
+
+static int
+pg_hook_prune(struct store *st, int64_t before, long limit, long *n, struct err *e)
+{
+	struct pq_params p = {.n = 0};
+	pq_int(&p, before);
+	pq_int(&p, limit);
+	*n = 0;
+	return pq_do(st, store_sql(pq_sql(st), SQL_WEB_HOOK_PRUNE), &p, n,
+	    "forgetting old event keys", e);
 }
 
 struct herd_arg {
@@ -240,6 +253,7 @@ const struct web_store_ops pg_web_ops = {
 	.hook_set = pg_hook_set,
 	.hook_get = pg_hook_get,
 	.hook_event = pg_hook_event,
+	.hook_prune = pg_hook_prune,
 	.herd = pg_herd,
 	.dialect = pg_dialect,
 	.keyset = pg_keyset,

@@ -476,6 +476,9 @@ sqh_forget_trash(struct store *st, struct err *e)
 		" ON CONFLICT(key) DO UPDATE SET n = n + excluded.n",
 		"DELETE FROM llm_calls WHERE task_id IN " TRASH,
 		"DELETE FROM run_inputs WHERE task_id IN " TRASH,
+		/* A purged task's trigger and the keys of its events go with it. */
+		"DELETE FROM web_hook_events WHERE task_id IN " TRASH,
+		"DELETE FROM web_hooks WHERE task_id IN " TRASH,
 	};
 	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
 		sqlite3_stmt *s = sq_stmt(st, steps[i], e);

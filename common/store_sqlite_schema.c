@@ -381,6 +381,9 @@ static const char *const migrations[] = {
 	" UPDATE task_text_keys SET id = new.id WHERE id = old.id;"
 	" INSERT INTO task_text (rowid, name, prompt) SELECT n, new.name, new.prompt"
 	" FROM task_text_keys WHERE id = new.id AND pending IS NULL; END;",
+	/* 26: the events' keys are kept for a time of their own (hook_keep),
+	 * not as long as the runs they started: pruned by age from an index. */
+	"CREATE INDEX IF NOT EXISTS web_hook_events_at ON web_hook_events(at);",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

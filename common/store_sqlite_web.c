@@ -100,9 +100,22 @@ sq_hook_event(struct store *st, const char *task_id, const char *key, const char
 	sq_text(s, 4, body_sha256);
 	int rc = sqlite3_step(s);
 	sqlite3_reset(s);
-	if (rc == SQLITE_CONSTRAINT)
-		return ST_REFUSED;
-	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "recording an event");
+	if (rc != SQLITE_DONE)
+		return sq_err(st, e, "recording an event");
+	return sqlite3_changes(sq_db(st)) ? ST_OK : ST_REFUSED;
+}
+
+static int
+sq_hook_prune(struct store *st, int64_t before, long limit, long *n, struct err *e)
+{
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_WEB_HOOK_PRUNE), e);
+	if (!s)
+		return ST_ERR;
+	sqlite3_bind_int64(s, 1, before);
+	sqlite3_bind_int64(s, 2, limit);
+	int rc = sq_done(st, s, e, "forgetting old event keys");
+	*n = rc ? 0 : sqlite3_changes(sq_db(st));
+	return rc;
 }
 
 static int
@@ -181,6 +194,7 @@ const struct web_store_ops sq_web_ops = {
 	.hook_set = sq_hook_set,
 	.hook_get = sq_hook_get,
 	.hook_event = sq_hook_event,
+	.hook_prune = sq_hook_prune,
 	.herd = sq_herd,
 	.dialect = sq_dialect,
 	.keyset = sq_keyset,

@@ -105,6 +105,24 @@ store_hook_event(struct store *st, const char *task_id, const char *key, const c
 }
 
 int
+store_hook_prune(struct store *st, int64_t before, long limit, long *n, struct err *e)
+{
+	*n = 0;
+	if (st->standin)
+		return ST_OK;
+	int rc = store_begin(st, e);
+	if (!rc)
+		rc = st->ops->web->hook_prune(st, before, limit, n, e);
+	if (!rc)
+		rc = store_commit(st, e);
+	if (rc) {
+		store_rollback(st);
+		*n = 0;
+	}
+	return rc;
+}
+
+int
 store_web_herd(struct store *st, int64_t until, web_herd_fn fn, void *arg, struct err *e)
 {
 	if (st->standin)

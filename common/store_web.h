@@ -36,6 +36,9 @@ int store_hook_get(struct store *st, const char *task_id, struct web_hook *h, st
 /* Record an event's key for task_id; *dup = 1 (nothing written) when it was seen. */
 int store_hook_event(struct store *st, const char *task_id, const char *key, const char *body_sha256,
     int64_t now, int *dup, struct err *e);
+/* Forget the event keys recorded before `before`, at most limit of them
+ * (the oldest), in one unit of work; *n of them. */
+int store_hook_prune(struct store *st, int64_t before, long limit, long *n, struct err *e);
 
 /* The timeline's herd: the pending enabled tasks whose next run is at or
  * before `until`, in groups that fire alike (the same kind, cron, zone,
@@ -99,6 +102,7 @@ struct web_store_ops {
 	    struct err *e);
 	int (*hook_event)(struct store *st, const char *task_id, const char *key,
 	    const char *body_sha256, int64_t now, struct err *e); /* ST_REFUSED: seen */
+	int (*hook_prune)(struct store *st, int64_t before, long limit, long *n, struct err *e);
 	int (*herd)(struct store *st, int64_t until, web_herd_fn fn, void *arg, struct err *e);
 	const struct sql_dialect *(*dialect)(struct store *st);
 	/* The first row of sql (freed; parameters p): two integers and a

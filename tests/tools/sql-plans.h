@@ -4,8 +4,10 @@
  * Every connection the program opens is traced (an auto-extension); once
  * it is done, each distinct statement that reads is printed on a line of its
  * own after "SQL ", followed by its EXPLAIN QUERY PLAN lines after "PLAN ",
- * read on a connection of our own.  The program's output goes to
- * /dev/null; sql_plans returns its status (3 if the plans cannot be read). */
+ * read on a connection of our own.  A tool that sets seen.writes has the
+ * statements that write explained too (a DELETE finds its rows as a
+ * SELECT does).  The program's output goes to /dev/null; sql_plans
+ * returns its status (3 if the plans cannot be read). */
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 struct seen {
 	char *sql[MAX_SQL];
 	int n;
+	int writes;
 	const char *tool;
 };
 
@@ -28,7 +31,10 @@ on_stmt(unsigned type, void *arg, void *stmt, void *x)
 	(void)x;
 	const char *sql = type == SQLITE_TRACE_STMT ? sqlite3_sql(stmt) : NULL;
 	/* The reads: an upgrade's steps, say, are not for explaining after. */
-	if (!sql || (strncmp(sql, "SELECT", 6) != 0 && strncmp(sql, "WITH", 4) != 0))
+	int reads = sql && (strncmp(sql, "SELECT", 6) == 0 || strncmp(sql, "WITH", 4) == 0);
+	int writes = sql && s->writes && (strncmp(sql, "INSERT", 6) == 0 ||
+	    strncmp(sql, "UPDATE", 6) == 0 || strncmp(sql, "DELETE", 6) == 0);
+	if (!reads && !writes)
 		return 0;
 	for (int i = 0; i < s->n; i++)
 		if (strcmp(s->sql[i], sql) == 0)

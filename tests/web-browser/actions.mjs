@@ -1,0 +1,64 @@
+// actions.mjs LOGIN-URL TASK-ID PAUSE-CMD RESUME-CMD: a task's page keeps
+// its Pause and Resume buttons in step with the task as it refreshes
+// itself: PAUSE-CMD pauses the task elsewhere (as a pass would), and the
+// page then offers Resume; RESUME-CMD resumes it, and Pause comes back,
+// the reason typed for it kept while it is offered.  A Delete the refresh
+// brought still asks first.  The page's 10 s refresh is made 200 ms here
+// (its interval, not its code).  Prints one line per step; any console or
+// page error fails the run.
+import puppeteer from 'puppeteer-core';
+import process from 'node:process';
+import {execFileSync} from 'node:child_process';
+
+const [login, id, pause, resume] = process.argv.slice(2);
+const base = new URL(login).origin;
+const args = ['--headless=new', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'];
+if (process.getuid && process.getuid() === 0) args.push('--no-sandbox');
+const browser = await puppeteer.launch({executablePath: '/usr/bin/chromium', args, timeout: 60000});
+const problems = [];
+let failed = false;
+const buttons = (page) => page.$$eval('#live form button', (bs) => bs.map((b) => b.textContent).join(','));
+const offers = (page, label) => page.waitForFunction((l) => [...document.querySelectorAll('#live form button')]
+	.some((b) => b.textContent === l), {timeout: 5000}, label);
+try {
+	const page = await browser.newPage();
+	page.setDefaultTimeout(30000);
+	page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+	page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+	await page.evaluateOnNewDocument(() => {
+		const every = window.setInterval;
+		window.setInterval = (f, ms, ...a) => every(f, ms === 10000 ? 200 : ms, ...a);
+	});
+	await page.goto(login);
+	await page.goto(`${base}/tasks/${id}`);
+	console.log(`buttons: ${await buttons(page)}`);
+
+	execFileSync(pause);
+	await offers(page, 'Resume');
+	console.log(`paused elsewhere: ${await buttons(page)}`);
+
+	execFileSync(resume);
+	await offers(page, 'Pause');
+	console.log(`resumed elsewhere: ${await buttons(page)}`);
+
+	// A reason typed, the focus gone elsewhere, a refresh or two.
+	await page.type('#live input[name=reason]', 'night');
+	await page.$eval('#live input[name=reason]', (i) => i.blur());
+	await page.evaluate(() => { window.before = document.getElementById('live'); });
+	await page.waitForFunction(() => document.getElementById('live') !== window.before, {timeout: 5000});
+	console.log(`reason kept over a refresh: ${await page.$eval('#live input[name=reason]', (i) => i.value)}`);
+
+	// The Delete the refresh brought asks first; dismissed, nothing goes.
+	let asked = '';
+	page.once('dialog', async (d) => { asked = d.message(); await d.dismiss(); });
+	await page.click('#live form[data-confirm] button');
+	await new Promise((r) => setTimeout(r, 500));
+	console.log(`delete asks: ${asked}; still on ${new URL(page.url()).pathname === `/tasks/${id}`}`);
+} catch (e) {
+	console.log(`failed: ${e.message}`);
+	failed = true;
+} finally {
+	await browser.close();
+}
+for (const p of problems) console.log(p);
+process.exit(failed || problems.length ? 1 : 0);
