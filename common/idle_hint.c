@@ -251,7 +251,10 @@ idle_hint_seen(const char *db, int which, char *host, size_t n, char *version, s
 int
 idle_hint_holds(int64_t due, int64_t written, int64_t now)
 {
-	return written <= now && now - written < IDLE_HINT_CAP_S && (due == TIME_NONE || now < due);
+	/* Nor past the UTC day: what a pass says once a day (stamp.h) it says
+	 * at the day's first pass. */
+	return written <= now && now - written < IDLE_HINT_CAP_S && (due == TIME_NONE || now < due) &&
+	    floor_div(now, 86400) == floor_div(written, 86400);
 }
 
 /* ---- a store on a server ---- */

@@ -7,8 +7,9 @@
  * and modification time (-1 each when absent), and the salts of the log's
  * header.  A pass takes it while
  * W <= now < min(D, W + IDLE_HINT_CAP_S) and nothing of that identity
- * changed, and touches it (its time is that pass's).  Every commit
- * through agentcron retires it first (renamed "PATH-idle-last", whose
+ * changed, on the same UTC day (what a pass says once a day it says at
+ * the day's first pass), and touches it (its time is that pass's).
+ * Every commit through agentcron retires it first (renamed "PATH-idle-last", whose
  * time stays the last pass's for task-status): the write lock is held
  * then, and it is held while a hint is written. */
 #ifndef AC_IDLE_HINT_H
@@ -38,7 +39,8 @@ int idle_hint_take(const char *db, const char *cfg, int64_t now);
  * *written set, 0 when there is none. */
 int idle_hint_seen(const char *db, int which, char *host, size_t n, char *version, size_t vn,
     int64_t *at, int64_t *written);
-/* 1 when a note written at written, nothing due before due, holds at now. */
+/* 1 when a note written at written, nothing due before due, holds at now:
+ * within the hour, before due, on the same UTC day. */
 int idle_hint_holds(int64_t due, int64_t written, int64_t now);
 
 /* A store on a server (PostgreSQL) has its writers on any host: no local

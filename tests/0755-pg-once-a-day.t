@@ -21,6 +21,8 @@ test_expect_success 'a clock an hour off: said at the first pass of the day, not
 	sed "s/3600\.[0-9]/3600.X/" err >actual && test_cmp expect actual
 '
 
+# Another day is the stamps made older: the idle pass's note, which holds
+# within a UTC day (task-tick(1)), goes too, as at a day's first pass.
 test_expect_success 'the stamps: private, one line, the day; another day says it again' '
 	test "$(stat -c %a "$state")" = 700 &&
 	for f in "$state"/said-clock-skew-*; do
@@ -28,6 +30,7 @@ test_expect_success 'the stamps: private, one line, the day; another day says it
 		echo "$(date -u -d "-3600 sec" +%Y-%m-%d)" >expect && test_cmp expect "$f" || return 1
 	done &&
 	for f in "$state"/said-clock-skew-*; do echo 2000-01-01 >"$f" || return 1; done &&
+	rm -f "$state"/idle-* &&
 	skewed task-tick >out 2>err && grep -q "clock is 3600" err &&
 	skewed task-tick >out 2>err && test ! -s err
 '

@@ -199,4 +199,11 @@ test_expect_success 'the passes that are not from cron neither take nor write it
 	full 2026-11-23T08:21:00Z
 '
 
+test_expect_success 'a note stands within its UTC day: the first pass of a day is a full one' '
+	full 2026-11-23T23:30:00Z &&
+	fast 2026-11-23T23:59:59Z &&
+	full 2026-11-24T00:00:00Z &&
+	fast 2026-11-24T00:10:00Z
+'
+
 test_done

@@ -285,4 +285,11 @@ test_expect_success 'three passes in a row that found the id taken: no asking fo
 	fast 2026-11-23T08:44:00Z
 '
 
+test_expect_success 'a note stands within its UTC day: the first pass of a day is a full one' '
+	full 2026-11-23T23:30:00Z &&
+	fast 2026-11-23T23:59:59Z &&
+	full 2026-11-24T00:00:00Z &&
+	fast 2026-11-24T00:10:00Z
+'
+
 test_done
