@@ -11,9 +11,7 @@ dir=$AC_TOP/build/web-browser
 shots=$dir/shots-$AC_STORE
 
 test_expect_success 'puppeteer-core is installed (once for both runs of the suite)' '
-	npm_once web-browser node_modules/puppeteer-core/package.json &&
-	cp "$AC_TOP/tests/web-browser/drive.mjs" "$dir/" &&
-	test -x /usr/bin/chromium
+	browser_ready drive.mjs
 '
 
 task-add --manual --name alpha --exec "printf 'hello from alpha'" "say hello" >id1

@@ -8,9 +8,7 @@
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-11-23T06:30:00Z
 export TASK_NOW
-port=$(provider_start fp "" 300 900) || exit 1
-OPENAI_BASE_URL=http://127.0.0.1:$port/v1
-export OPENAI_BASE_URL
+openai_stand_in || exit 1
 unset TASK_MCP TASK_MCP_ALLOW
 mkdir -p "$XDG_CONFIG_HOME/agentcron"
 cat >"$XDG_CONFIG_HOME/agentcron/mcp.json" <<EOF

@@ -9,24 +9,14 @@
 # another version's note, a torn or garbage note, another host.  Programs
 # of ours that only read leave it standing.
 . "$AC_TOP/tests/lib.sh"
+. "$AC_TOP/tests/lib-idle.sh"
 export TASK_EXEC=true TASK_HOST_ID=alpha
 note=$TASK_DB-idle
-
-at() {
-	date -u -d "$1" +%s
-}
 
 # written: when the note was written (its fifth field); its time: the
 # last pass that took it.
 written() {
 	cut -d" " -f5 "$note"
-}
-
-# pass T: a pass from cron at T that prints nothing and succeeds.
-pass() {
-	TASK_NOW=$1 task-tick >out 2>err &&
-	test ! -s out &&
-	test ! -s err
 }
 
 # fast T: a pass at T took the note: written as before, its time T.
@@ -113,14 +103,7 @@ test_expect_success 'the store replaced by another file (mv): a full pass' '
 '
 
 test_expect_success 'the config edited, made or removed: a full pass each' '
-	test_config "pass_claim_time = 30" &&
-	full 2026-11-23T07:09:00Z &&
-	fast 2026-11-23T07:10:00Z &&
-	test_config "pass_claim_time = 40" &&
-	full 2026-11-23T07:11:00Z &&
-	rm "$XDG_CONFIG_HOME/agentcron/config" &&
-	full 2026-11-23T07:12:00Z &&
-	fast 2026-11-23T07:13:00Z
+	config_edits 2026-11-23T07:09:00Z 2026-11-23T07:10:00Z 2026-11-23T07:11:00Z 2026-11-23T07:12:00Z 2026-11-23T07:13:00Z
 '
 
 test_expect_success 'a clock that went back before the note was written: a full pass' '
@@ -200,10 +183,7 @@ test_expect_success 'the passes that are not from cron neither take nor write it
 '
 
 test_expect_success 'a note stands within its UTC day: the first pass of a day is a full one' '
-	full 2026-11-23T23:30:00Z &&
-	fast 2026-11-23T23:59:59Z &&
-	full 2026-11-24T00:00:00Z &&
-	fast 2026-11-24T00:10:00Z
+	day_bound 2026-11-23 2026-11-24
 '
 
 test_done

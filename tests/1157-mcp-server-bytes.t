@@ -6,9 +6,7 @@
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
-port=$(provider_start fp "" 300 900) || exit 1
-OPENAI_BASE_URL=http://127.0.0.1:$port/v1
-export OPENAI_BASE_URL
+openai_stand_in || exit 1
 mkdir -p "$XDG_CONFIG_HOME/agentcron"
 # A stdio server whose one tool answers, as $1 says, with text, structured
 # content or a JSON-RPC error, each holding \377\376 and a cut-off é.

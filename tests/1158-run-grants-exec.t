@@ -10,9 +10,7 @@
 . "$AC_TOP/tests/lib.sh"
 TASK_NOW=2026-03-01T12:00:00Z
 export TASK_NOW
-port=$(provider_start fp "" 300 900) || exit 1
-OPENAI_BASE_URL=http://127.0.0.1:$port/v1
-export OPENAI_BASE_URL
+openai_stand_in || exit 1
 mkdir -p "$XDG_CONFIG_HOME/agentcron"
 # gh: a stand-in for a server with tools that read and tools that write
 # (task-mcp on a store of its own); agentcron: the scheduler's tools.

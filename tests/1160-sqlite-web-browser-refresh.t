@@ -13,9 +13,7 @@
 dir=$AC_TOP/build/web-browser
 
 test_expect_success 'puppeteer-core is installed (once for both runs of the suite)' '
-	npm_once web-browser node_modules/puppeteer-core/package.json &&
-	cp "$AC_TOP/tests/web-browser/keep.mjs" "$dir/" &&
-	test -x /usr/bin/chromium
+	browser_ready keep.mjs
 '
 
 task-add --manual --name alpha "one" >/dev/null

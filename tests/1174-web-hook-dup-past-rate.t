@@ -8,14 +8,7 @@
 mkdir -p config/agentcron && echo "hook_rate = 2" >config/agentcron/config
 export XDG_CONFIG_HOME="$PWD/config"
 
-task-add --manual --name deploy --exec cat "deploy {{input}}" >id
-id=$(cat id)
-task-web --trigger-token "$id" >ttok 2>/dev/null
-ttok=$(cat ttok)
-
-hook() {
-	req body -X POST -H "Authorization: Bearer $ttok" "$@" "$url/hooks/$id"
-}
+hooked_task || exit 1
 
 web_start
 

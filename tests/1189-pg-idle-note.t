@@ -15,13 +15,10 @@
 # writes does not.  After three passes in a row that found the id taken,
 # passes ask again only after ten minutes.
 . "$AC_TOP/tests/lib.sh"
+. "$AC_TOP/tests/lib-idle.sh"
 export TASK_EXEC=true TASK_HOST_ID=alpha
 pg_own_server || exit 1
 dir=$HOME/.local/state/agentcron
-
-at() {
-	date -u -d "$1" +%s
-}
 
 # note: alpha's note; field: one of its fields.
 note() {
@@ -29,13 +26,6 @@ note() {
 }
 field() {
 	cut -d" " -f"$1" "$(note)"
-}
-
-# pass T: a pass from cron at T that prints nothing and succeeds.
-pass() {
-	TASK_NOW=$1 task-tick >out 2>err &&
-	test ! -s out &&
-	test ! -s err
 }
 
 # fast T [N]: a pass at T took the note: written as before, the next id
@@ -55,6 +45,20 @@ unmarked() {
 	w=$(field 5) &&
 	pass "$1" &&
 	test "$(field 5)" = "$w"
+}
+
+# unmarked_while FLAG T CMD...: CMD in the background; once it made FLAG,
+# a pass at T leaves the note as it was; then CMD ends, successfully.
+unmarked_while() {
+	flag=$1 t=$2 &&
+	shift 2 &&
+	rm -f "$flag" &&
+	{ "$@" >/dev/null 2>&1 & } &&
+	bg=$! &&
+	test_when_finished "kill $bg 2>/dev/null; wait $bg || :" &&
+	test_until 20 test -e "$flag" &&
+	unmarked "$t" &&
+	wait $bg
 }
 
 # full T: a pass at T read the store and wrote the note anew.
@@ -114,14 +118,9 @@ test_expect_success 'a write with psql: a full pass, and one made due by it fire
 
 test_expect_success 'a write in progress while a pass looks: no note from it; after, a full pass' '
 	full 2026-11-23T07:07:00Z &&
-	rm -f begun &&
-	{ { printf "BEGIN;\nUPDATE settings SET value = value WHERE false;\nSELECT txid_current();\n\\\\! touch begun\nSELECT pg_sleep(4);\nCOMMIT;\n" |
-		"$AC_PG_BIN/psql" -h "$PGSRV" -U postgres -d agentcron -X -q >/dev/null; } & } &&
-	writer=$! &&
-	test_when_finished "kill $writer 2>/dev/null; wait $writer || :" &&
-	test_until 20 test -e begun &&
-	unmarked 2026-11-23T07:08:00Z &&
-	wait $writer &&
+	printf "BEGIN;\nUPDATE settings SET value = value WHERE false;\nSELECT txid_current();\n\\\\! touch begun\nSELECT pg_sleep(4);\nCOMMIT;\n" >writes &&
+	unmarked_while begun 2026-11-23T07:08:00Z \
+		"$AC_PG_BIN/psql" -h "$PGSRV" -U postgres -d agentcron -X -q -f writes &&
 	full 2026-11-23T07:09:00Z &&
 	fast 2026-11-23T07:10:00Z
 '
@@ -158,14 +157,7 @@ test_expect_success 'a server that cannot be reached: said once, as without a no
 '
 
 test_expect_success 'the config edited, made or removed: a full pass each' '
-	test_config "pass_claim_time = 30" &&
-	full 2026-11-23T07:17:00Z &&
-	fast 2026-11-23T07:18:00Z &&
-	test_config "pass_claim_time = 40" &&
-	full 2026-11-23T07:19:00Z &&
-	rm "$XDG_CONFIG_HOME/agentcron/config" &&
-	full 2026-11-23T07:20:00Z &&
-	fast 2026-11-23T07:21:00Z
+	config_edits 2026-11-23T07:17:00Z 2026-11-23T07:18:00Z 2026-11-23T07:19:00Z 2026-11-23T07:20:00Z 2026-11-23T07:21:00Z
 '
 
 test_expect_success 'a clock that went back, the hour a note stands for, the due instant: full passes' '
@@ -248,12 +240,7 @@ test_expect_success 'a run in flight: the pass writes no note' '
 	chmod +x slow &&
 	TASK_NOW=2026-11-23T08:11:30Z task-add --manual --exec "$PWD/slow" --name slow "Wait" >/dev/null &&
 	full 2026-11-23T08:12:00Z &&
-	{ TASK_NOW=2026-11-23T08:12:10Z task-run slow >/dev/null 2>&1 & } &&
-	runner=$! &&
-	test_when_finished "wait $runner || :" &&
-	test_until 20 test -e running &&
-	unmarked 2026-11-23T08:12:20Z &&
-	wait $runner &&
+	unmarked_while running 2026-11-23T08:12:20Z env TASK_NOW=2026-11-23T08:12:10Z task-run slow &&
 	full 2026-11-23T08:13:00Z &&
 	fast 2026-11-23T08:14:00Z
 '
@@ -286,10 +273,7 @@ test_expect_success 'three passes in a row that found the id taken: no asking fo
 '
 
 test_expect_success 'a note stands within its UTC day: the first pass of a day is a full one' '
-	full 2026-11-23T23:30:00Z &&
-	fast 2026-11-23T23:59:59Z &&
-	full 2026-11-24T00:00:00Z &&
-	fast 2026-11-24T00:10:00Z
+	day_bound 2026-11-23 2026-11-24
 '
 
 test_done

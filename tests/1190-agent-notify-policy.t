@@ -11,9 +11,7 @@ TASK_NOW=2026-11-23T06:00:00Z
 export TASK_NOW
 mkdir -p "$XDG_CONFIG_HOME/agentcron"
 echo "agent_edit = all" >"$XDG_CONFIG_HOME/agentcron/config"
-port=$(provider_start fp "" 300 900) || exit 1
-OPENAI_BASE_URL=http://127.0.0.1:$port/v1
-export OPENAI_BASE_URL
+openai_stand_in || exit 1
 
 # mcp TOOL ARGS: one tools/call through task-mcp driven by mcp-client.
 mcp() {

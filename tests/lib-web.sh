@@ -36,3 +36,28 @@ req_as() {
 	curl -s --max-time 20 -o "$req_out_" -D "$req_out_.h" -H "Authorization: Bearer $req_as_" \
 		-w '%{http_code}' "$@"
 }
+
+# hooked_task: the manual task "deploy" (its run: cat "deploy {{input}}")
+# with an HTTP trigger: its id in $id, the trigger's token in $ttok.
+# hook [CURL ARG...]: a POST to its trigger with that token (req body).
+hooked_task() {
+	id=$(task-add --manual --name deploy --exec cat "deploy {{input}}") &&
+	ttok=$(task-web --trigger-token "$id" 2>/dev/null)
+}
+hook() {
+	req body -X POST -H "Authorization: Bearer $ttok" "$@" "$url/hooks/$id"
+}
+
+# browser_ready SCRIPT: puppeteer-core installed in build/web-browser (once
+# for both passes of the suite), SCRIPT of tests/web-browser and the
+# session.mjs it imports copied there (each put whole: the other pass may
+# be running them), and Debian's chromium there to drive.
+browser_ready() {
+	npm_once web-browser node_modules/puppeteer-core/package.json || return 1
+	for browser_f_ in session.mjs "$1"; do
+		cp "$AC_TOP/tests/web-browser/$browser_f_" "$AC_TOP/build/web-browser/.$browser_f_.$$" &&
+		mv "$AC_TOP/build/web-browser/.$browser_f_.$$" "$AC_TOP/build/web-browser/$browser_f_" ||
+			return 1
+	done
+	test -x /usr/bin/chromium
+}

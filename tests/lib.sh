@@ -353,6 +353,40 @@ provider_start() {
 	cat "$TEST_TMP/$1/pid" >>"$TEST_TMP/.pids"
 }
 
+# openai_stand_in: the stand-in provider (tests/tools/fake-provider, its
+# record in $TEST_TMP/fp) started, OPENAI_BASE_URL exported for it, its
+# port in $port.
+openai_stand_in() {
+	port=$(provider_start fp "" 300 900) || return 1
+	OPENAI_BASE_URL=http://127.0.0.1:$port/v1
+	export OPENAI_BASE_URL
+}
+
+# links: how many tasks follow another (--after).
+links() {
+	store_sql "SELECT count(*) FROM tasks WHERE after_tasks IS NOT NULL"
+}
+
+# loop_race F1 F2 JUDGE: 40 rounds of F1 and F2 (commands or functions)
+# started together, each closing half of a loop of --after: a round may
+# leave one link made, never both, and JUDGE (reading out1, err1, out2,
+# err2 and the statuses $r1 and $r2) must take its outcome.  The links
+# are undone after each round.
+loop_race() {
+	loop_race_i_=0
+	while test $loop_race_i_ -lt 40; do
+		"$1" >out1 2>err1 &
+		loop_race_p_=$!
+		"$2" >out2 2>err2
+		r2=$?
+		wait $loop_race_p_
+		r1=$?
+		test "$(links)" = 1 && "$3" || { cat out1 err1 out2 err2; return 1; }
+		store_sql "UPDATE tasks SET after_tasks = NULL" >/dev/null || return 1
+		loop_race_i_=$((loop_race_i_ + 1))
+	done
+}
+
 # watcher_said FILE: what a task-tick --watch wrote to standard error
 # (FILE), but the line it always writes when it starts and the one when it
 # stops (0409 checks those).

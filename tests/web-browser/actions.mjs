@@ -6,21 +6,16 @@
 // brought still asks first.  The page's 10 s refresh is made 200 ms here
 // (its interval, not its code).  Prints one line per step; any console or
 // page error fails the run.
-import puppeteer from 'puppeteer-core';
+import {session} from './session.mjs';
 import process from 'node:process';
 import {execFileSync} from 'node:child_process';
 
 const [login, id, pause, resume] = process.argv.slice(2);
 const base = new URL(login).origin;
-const args = ['--headless=new', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'];
-if (process.getuid && process.getuid() === 0) args.push('--no-sandbox');
-const browser = await puppeteer.launch({executablePath: '/usr/bin/chromium', args, timeout: 60000});
-const problems = [];
-let failed = false;
 const buttons = (page) => page.$$eval('#live form button', (bs) => bs.map((b) => b.textContent).join(','));
 const offers = (page, label) => page.waitForFunction((l) => [...document.querySelectorAll('#live form button')]
 	.some((b) => b.textContent === l), {timeout: 5000}, label);
-try {
+await session(async (browser, problems) => {
 	const page = await browser.newPage();
 	page.setDefaultTimeout(30000);
 	page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
@@ -54,11 +49,4 @@ try {
 	await page.click('#live form[data-confirm] button');
 	await new Promise((r) => setTimeout(r, 500));
 	console.log(`delete asks: ${asked}; still on ${new URL(page.url()).pathname === `/tasks/${id}`}`);
-} catch (e) {
-	console.log(`failed: ${e.message}`);
-	failed = true;
-} finally {
-	await browser.close();
-}
-for (const p of problems) console.log(p);
-process.exit(failed || problems.length ? 1 : 0);
+});

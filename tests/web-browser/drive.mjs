@@ -3,18 +3,12 @@
 // open a run, press "Run now" and see the new run appear, pause with a
 // reason.  Prints one line per step; any console error, page error or
 // failed request fails the run.  Screenshots go to SHOTS-DIR.
-import puppeteer from 'puppeteer-core';
+import {session} from './session.mjs';
 import process from 'node:process';
 
 const [login, shots] = process.argv.slice(2);
 const base = new URL(login).origin;
-const args = ['--headless=new', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'];
-if (process.getuid && process.getuid() === 0) args.push('--no-sandbox');
-const browser = await puppeteer.launch({executablePath: '/usr/bin/chromium', args,
-	userDataDir: `${shots}/profile`, timeout: 60000});
-const problems = [];
-let failed = false;
-try {
+await session(async (browser, problems) => {
 	const page = await browser.newPage();
 	page.setDefaultTimeout(30000);
 	await page.setViewport({width: 1200, height: 800});
@@ -68,11 +62,4 @@ try {
 	if (!(await page.$('form[action$="/resume"]'))) throw new Error('no Resume button after pausing');
 	await page.screenshot({path: `${shots}/paused.png`, fullPage: true});
 	console.log('paused with a reason: it is on record');
-} catch (e) {
-	console.log(`failed: ${e.message}`);
-	failed = true;
-} finally {
-	await browser.close();
-}
-for (const p of problems) console.log(p);
-process.exit(failed || problems.length ? 1 : 0);
+}, {userDataDir: `${shots}/profile`});

@@ -4,20 +4,16 @@
 // session ended says it no longer refreshes.  ADD-CMD (a
 // shell-free path) adds a task, so a refresh shows a change.  Prints one
 // line per step; any console or page error fails the run.
-import puppeteer from 'puppeteer-core';
+import {session} from './session.mjs';
 import process from 'node:process';
 import {execFileSync} from 'node:child_process';
 
 const [login, add] = process.argv.slice(2);
 const base = new URL(login).origin;
-const args = ['--headless=new', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'];
-if (process.getuid && process.getuid() === 0) args.push('--no-sandbox');
-const browser = await puppeteer.launch({executablePath: '/usr/bin/chromium', args, timeout: 60000});
-const problems = [];
-let failed = false, ended = false;
+let ended = false;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const names = (page) => page.$$eval('#live td a', (as) => as.map((a) => a.textContent).join(','));
-try {
+await session(async (browser, problems) => {
 	const page = await browser.newPage();
 	page.setDefaultTimeout(30000);
 	// Once the session is ended on purpose, the refresh's 401 is expected.
@@ -64,11 +60,4 @@ try {
 	await page.deleteCookie(...(await page.cookies()));
 	await page.waitForSelector('#stale', {timeout: 20000});
 	console.log(`session ended: ${await page.$eval('#stale', (p) => p.textContent)}`);
-} catch (e) {
-	console.log(`failed: ${e.message}`);
-	failed = true;
-} finally {
-	await browser.close();
-}
-for (const p of problems) console.log(p);
-process.exit(failed || problems.length ? 1 : 0);
+});
