@@ -26,9 +26,26 @@ test_expect_success 'by a prefix, described, in UTC' '
 test_expect_success 'the config stagger applies as task-tick applies it' '
 	mkdir -p config/agentcron &&
 	echo "stagger = 5m" >config/agentcron/config &&
-	id=$(task-add --cron "0 9 * * *" --exec true "staggered") &&
-	task-when --id "$id" --json >actual &&
-	grep -q "\"slot\":\"2026-11-23T09:00:00Z\"" actual &&
+	# Each task its own offset within the 5 minutes, which may be 0 (then
+	# no "slot"): five tasks, so that one staggered is all but certain.
+	for i in 1 2 3 4 5; do
+		id=$(task-add --cron "0 9 * * *" --exec true "staggered $i") &&
+		task-when --id "$id" --json || return 1
+	done >actual &&
+	python3 -c "
+import json, sys
+from datetime import datetime
+at = lambda s: datetime.strptime(s, \"%Y-%m-%dT%H:%M:%SZ\").timestamp()
+moved = 0
+for line in open(\"actual\"):
+    d = json.loads(line)
+    slot = d.get(\"slot\", d[\"at\"])
+    assert slot == \"2026-11-23T09:00:00Z\", line
+    off = at(d[\"at\"]) - at(slot)
+    assert 0 <= off < 300, line
+    moved += off > 0
+assert moved > 0, \"no task staggered\"
+" &&
 	rm config/agentcron/config
 '
 
