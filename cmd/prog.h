@@ -36,9 +36,11 @@ usage_error(const char *prog, const char *fmt, ...)
 /* What every program does first with the configuration file: a key that
  * nothing reads is said once (a misspelt `modle` would otherwise be
  * ignored without a word), and its `tz` becomes the local zone.  A file
- * that cannot be used is left to the parts that read it to report. */
+ * that cannot be used is left to the parts that read it to report.
+ * keep, when not NULL, receives the file as read (NULL when it could not
+ * be), for a program that would read it again at once. */
 static inline int
-prog_start(const char *prog)
+prog_start_keep(const char *prog, struct config **keep)
 {
 	struct config *cf;
 	struct err e;
@@ -50,6 +52,8 @@ prog_start(const char *prog)
 	char *buf = isatty(STDOUT_FILENO) ? NULL : malloc(PROG_OUT_BUF);
 	if (buf && setvbuf(stdout, buf, _IOFBF, PROG_OUT_BUF) != 0)
 		free(buf);
+	if (keep)
+		*keep = NULL;
 	if (config_load(&cf, &e) != ST_OK)
 		return ST_OK;
 	while ((k = config_unknown(cf, &pos)))
@@ -58,8 +62,17 @@ prog_start(const char *prog)
 	int rc = config_tz(cf, &e);
 	if (rc)
 		fprintf(stderr, "%s: %s\n", prog, e.msg);
-	config_free(cf);
+	if (keep && !rc)
+		*keep = cf;
+	else
+		config_free(cf);
 	return rc;
+}
+
+static inline int
+prog_start(const char *prog)
+{
+	return prog_start_keep(prog, NULL);
 }
 
 /* main's return: rc, unless the program succeeded but its standard output

@@ -309,7 +309,7 @@ parse_args(int argc, char **argv, struct args *a)
 }
 
 static int
-task_tick(int argc, char **argv)
+task_tick(int argc, char **argv, struct config **cfp)
 {
 	struct args a = {.jobs = 4, .grace = 30, .pause = -1};
 	int rc = parse_args(argc, argv, &a);
@@ -332,13 +332,14 @@ task_tick(int argc, char **argv)
 	}
 	struct tick tk = {.prog = prog, .sfd = -1, .grace_ms = (int64_t)a.grace * 1000};
 	struct out out = {0};
-	struct config *cf = NULL;
 	int64_t now;
 	long long log_max;
 	long claim_s;
 	int rotated;
-	if ((rc = now_get(&now, &e)) || (rc = config_load(&cf, &e)) ||
-	    (rc = install_log_max(config_get(cf, "tick_log_max"), &log_max, &e)) ||
+	if ((rc = now_get(&now, &e)) || (!*cfp && (rc = config_load(cfp, &e))))
+		goto done;
+	const struct config *cf = *cfp;
+	if ((rc = install_log_max(config_get(cf, "tick_log_max"), &log_max, &e)) ||
 	    (rc = install_log_rotate(log_max, &rotated, &e)) ||
 	    (rc = pass_claim_time(cf, &claim_s, &e)))
 		goto done;
@@ -407,7 +408,6 @@ done:
 	fire_free(tk.f);
 	deliver_kick_free(tk.dk);
 	store_close(tk.st);
-	config_free(cf);
 	zones_free(out.zs);
 	return rc;
 }
@@ -415,6 +415,11 @@ done:
 int
 main(int argc, char **argv)
 {
-	int rc = prog_start(prog);
-	return prog_end(prog, rc ? rc : task_tick(argc, argv));
+	/* The file prog_start read serves the pass: one read of it. */
+	struct config *cf;
+	int rc = prog_start_keep(prog, &cf);
+	if (!rc)
+		rc = task_tick(argc, argv, &cf);
+	config_free(cf);
+	return prog_end(prog, rc);
 }
