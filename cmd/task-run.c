@@ -343,7 +343,7 @@ usage(FILE *f)
 	    "                the run's input, TASK_PAYLOAD and TASK_PAYLOAD_FILE; a JSON line\n"
 	    "                with \"payload\" (and \"key\") on standard input does the same\n"
 	    "  -k, --key KEY the event's id: an event delivered twice fires once, and says\n"
-	    "                which run it became\n"
+	    "                which run it became; kept for hook_keep (default 7d), past its run\n"
 	    "  -r, --replay RUN  send run RUN's model request again, as it was sent (prompt,\n"
 	    "                system prompt, context, attachments, tools), as a new run with\n"
 	    "                trigger replay that is no occurrence; prints the new run's id\n"
