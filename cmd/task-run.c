@@ -136,9 +136,10 @@ run_now(struct runner *rn, const char *id, struct err *e)
 	return rc ? rc : run_waiter_wait(&rn->w, run_id, e);
 }
 
-/* Event (payload, key) of task id became run_id already: say which. */
+/* Event (payload, key) of task id was had (fire_event_had's how): say
+ * what it became, run_id. */
 static void
-event_had(struct runner *rn, const char *id, const char *key, const char *run_id)
+event_had(struct runner *rn, const char *id, const char *key, int how, const char *run_id)
 {
 	if (rn->json) {
 		cJSON *o = cJSON_CreateObject();
@@ -159,6 +160,9 @@ event_had(struct runner *rn, const char *id, const char *key, const char *run_id
 	if (run_id[0])
 		fprintf(stderr, "%s: task %.8s: event '%s' was delivered before and became run %s;"
 		    " nothing run\n", prog, id, key, run_id);
+	else if (how == FIRE_HAD_KEY)
+		fprintf(stderr, "%s: task %.8s: event '%s' was delivered before (its run is no"
+		    " longer kept, its key is: hook_keep); nothing run\n", prog, id, key);
 	else
 		fprintf(stderr, "%s: task %.8s: event '%s' was delivered before and waits in the queue;"
 		    " nothing more queued\n", prog, id, key);
@@ -175,7 +179,7 @@ event_now(struct runner *rn, const char *id, const char *payload, const char *ke
 		rc = fire_event_queue(rn->st, id, payload, key, rn->now, &dup, run_id, e);
 		if (rc || dup) {
 			if (!rc)
-				event_had(rn, id, key, run_id);
+				event_had(rn, id, key, dup, run_id);
 			return rc;
 		}
 		store_wake(rn->st);
@@ -184,7 +188,7 @@ event_now(struct runner *rn, const char *id, const char *payload, const char *ke
 	}
 	rc = fire_event(rn->w.f, id, payload, key, run_id, &dup, e);
 	if (!rc && dup)
-		event_had(rn, id, key, run_id);
+		event_had(rn, id, key, dup, run_id);
 	return rc || dup ? rc : run_waiter_wait(&rn->w, run_id, e);
 }
 
@@ -339,7 +343,7 @@ usage(FILE *f)
 	    "                the run's input, TASK_PAYLOAD and TASK_PAYLOAD_FILE; a JSON line\n"
 	    "                with \"payload\" (and \"key\") on standard input does the same\n"
 	    "  -k, --key KEY the event's id: an event delivered twice fires once, and says\n"
-	    "                which run it became\n"
+	    "                which run it became; kept for hook_keep (default 7d), past its run\n"
 	    "  -r, --replay RUN  send run RUN's model request again, as it was sent (prompt,\n"
 	    "                system prompt, context, attachments, tools), as a new run with\n"
 	    "                trigger replay that is no occurrence; prints the new run's id\n"

@@ -40,8 +40,8 @@ int fire_claim(struct fire *f, int *started, int *more, struct err *e);
 int fire_manual(struct fire *f, const char *id, char run_id[37], struct err *e);
 /* Claim task id for a run of an event now, with its payload (input; see
  * fire_input.h) and key (NULL: none; see fire_event_key).  An event whose
- * key was seen starts nothing: *dup = 1 and run_id the run it became ("":
- * it waits in the queue).  ST_REFUSED: already running. */
+ * key was seen starts nothing: *dup set as fire_event_had's *had and
+ * run_id the run it became (fire_input.h).  ST_REFUSED: already running. */
 int fire_event(struct fire *f, const char *id, const char *payload, const char *key,
     char run_id[37], int *dup, struct err *e);
 /* Claim task id for a replay of run of_run now (trigger replay, no

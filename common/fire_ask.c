@@ -58,19 +58,15 @@ claim_event(struct task *t, int last_attempt, struct run *r, int *decision, void
 	struct claim_choice c;
 	int rc;
 	while (!(rc = claim_decide_event(&ef, &c)) && c.what == CLAIM_DO_NEED) {
-		struct run_input seen;
-		if ((rc = store_input_find(x->f->st, INPUT_BY_KEY, t->id, x->event_key, &seen,
-		    &ef.key_seen, e)))
+		if ((rc = fire_event_had(x->f->st, t->id, x->event_key, NULL, x->now, &ef.key_seen,
+		    x->event_run, e)))
 			break;
-		if (ef.key_seen)
-			memcpy(x->event_run, seen.run_id, sizeof x->event_run);
-		run_input_free(&seen);
 		ef.known |= c.need;
 	}
 	if (rc)
 		return rc;
 	if (c.what == CLAIM_DO_NOTHING) {
-		x->event_dup = 1;
+		x->event_dup = ef.key_seen;
 		return ST_OK;
 	}
 	if (c.what == CLAIM_DO_REFUSE)
@@ -117,7 +113,7 @@ claim_asked(struct fire *f, const char *id, struct claim_ctx *x, const char *key
 	if (rc)
 		return rc;
 	if (x->event_dup) {
-		*dup = 1;
+		*dup = x->event_dup;
 		memcpy(run_id, x->event_run, 37);
 		return ST_OK;
 	}

@@ -12,6 +12,7 @@
 #include "fire_input.h"
 #include "run_file.h"
 #include "store_chain.h"
+#include "store_web.h"
 #include "utf8.h"
 
 /* The payload in a file of its own: a long one does not fit the environment. */
@@ -158,15 +159,39 @@ fire_event_key(const char *key, char **out, struct err *e)
 }
 
 int
+fire_event_had(struct store *st, const char *id, const char *key, const char *body_sha256,
+    int64_t now, int *had, char run_id[37], struct err *e)
+{
+	struct run_input in;
+	int found = 0, seen = 0, rc = ST_OK;
+	*had = 0;
+	run_id[0] = 0;
+	/* A made id is new by making: only a key given is kept past its run. */
+	if (strncmp(key, "key:", 4) == 0)
+		rc = store_hook_event(st, id, key, body_sha256, now, &seen, e);
+	if (rc)
+		return rc;
+	/* The input, while kept, names the run; an event queued before its
+	 * key was recorded is there alone. */
+	run_input_init(&in);
+	rc = store_input_find(st, INPUT_BY_KEY, id, key, &in, &found, e);
+	if (!rc)
+		*had = found ? FIRE_HAD_INPUT : seen ? FIRE_HAD_KEY : 0;
+	if (!rc && found)
+		snprintf(run_id, 37, "%s", in.run_id);
+	run_input_free(&in);
+	return rc;
+}
+
+int
 fire_event_queue(struct store *st, const char *id, const char *payload, const char *key,
     int64_t now, int *dup, char run_id[37], struct err *e)
 {
-	struct run_input in, had;
+	struct run_input in;
 	run_input_init(&in);
-	run_input_init(&had);
 	*dup = 0;
 	run_id[0] = 0;
-	int rc = fire_event_key(key, &in.key, e), found = 0, added = 0;
+	int rc = fire_event_key(key, &in.key, e), added = 0;
 	if (rc)
 		return rc;
 	if (uuid4(in.id) != 0) {
@@ -179,13 +204,8 @@ fire_event_queue(struct store *st, const char *id, const char *payload, const ch
 	in.created_at = now;
 	rc = store_begin(st, e);
 	if (!rc)
-		rc = store_input_find(st, INPUT_BY_KEY, id, in.key, &had, &found, e);
-	if (!rc && found) {
-		*dup = 1;
-		snprintf(run_id, 37, "%s", had.run_id);
-	}
-	run_input_free(&had);
-	if (!rc && !found)
+		rc = fire_event_had(st, id, in.key, NULL, now, dup, run_id, e);
+	if (!rc && !*dup)
 		rc = store_input_add(st, &in, &added, e);
 	if (!rc && added)
 		rc = store_task_queue(st, id, now, e);

@@ -32,11 +32,21 @@ int fire_input_apply(const struct run_input *in, const char *run_id, int named, 
  * standard input): valid UTF-8, no NUL, at most FIRE_PAYLOAD_MAX bytes. */
 int fire_payload_read(const char *arg, char **out, struct err *e);
 int fire_payload_check(const char *s, size_t n, struct err *e);
-/* The stored key of an event: "key:KEY" when given, else "id:" and a new id. */
+/* The stored key of an event: "key:KEY" when given, else "id:" and a new
+ * id.  task-web's bodiless events are "bare:KEY" (web_hook.c): every form
+ * names its kind, so no key of one kind is taken for another's. */
 int fire_event_key(const char *key, char **out, struct err *e);
-/* An event for task id queued for the next pass: its input pending and the
- * task asked to run, in one unit of work; *dup set (and run_id the run it
- * became, "" while it waits) when an event of the same key was had. */
+/* In the caller's unit of work: whether task id's event of stored key was
+ * had: *had FIRE_HAD_INPUT while its input is kept (run_id the run it
+ * became, "" while it waits), FIRE_HAD_KEY when only its key is (recorded
+ * for hook_keep by store_hook_event, with body_sha256, NULL: none; a key
+ * not had is recorded now), else 0. */
+enum { FIRE_HAD_INPUT = 1, FIRE_HAD_KEY };
+int fire_event_had(struct store *st, const char *id, const char *key, const char *body_sha256,
+    int64_t now, int *had, char run_id[37], struct err *e);
+/* An event for task id queued for the next pass: its input pending, its
+ * key recorded and the task asked to run, in one unit of work; *dup set
+ * as fire_event_had's *had when an event of the same key was had. */
 int fire_event_queue(struct store *st, const char *id, const char *payload, const char *key,
     int64_t now, int *dup, char run_id[37], struct err *e);
 

@@ -96,10 +96,30 @@ pg_hook_event(struct store *st, const char *task_id, const char *key, const char
 	pq_text(&p, key);
 	pq_int(&p, now);
 	pq_text(&p, body_sha256);
+	pq_text(&p, WEB_HOOK_RAW_SHA);
 	long rows = 0;
 	int rc = pq_do(st, store_sql(pq_sql(st), SQL_WEB_HOOK_EVENT), &p, &rows,
 	    "recording an event", e);
 	return rc ? rc : rows ? ST_OK : ST_REFUSED;
+}
+
+static int
+pg_hook_find(struct store *st, const char *task_id, const char *key, const char *body_sha256,
+    int *found, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	struct pq_params p = {.n = 0};
+	PGresult *r;
+	pq_text(&p, task_id);
+	pq_text(&p, key);
+	pq_text(&p, body_sha256);
+	int rc = pq_exec(st, store_sql(pq_sql(st), SQL_WEB_HOOK_FIND), &p, &r,
+	    "looking up an event", e);
+	if (rc)
+		return rc;
+	*found = pq->ntuples(r) > 0;
+	pq->clear(r);
+	return ST_OK;
 }
 
 static int
@@ -253,6 +273,7 @@ const struct web_store_ops pg_web_ops = {
 	.hook_set = pg_hook_set,
 	.hook_get = pg_hook_get,
 	.hook_event = pg_hook_event,
+	.hook_find = pg_hook_find,
 	.hook_prune = pg_hook_prune,
 	.herd = pg_herd,
 	.dialect = pg_dialect,

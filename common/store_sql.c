@@ -95,7 +95,10 @@ static const char *const alike[SQL_COUNT] = {
 	[SQL_WEB_TOKEN_LIST] = "SELECT name, hash, read_only, created_at FROM web_tokens ORDER BY name",
 	[SQL_WEB_HOOK_GET] = "SELECT token_hash, secret FROM web_hooks WHERE task_id = ?1",
 	[SQL_WEB_HOOK_EVENT] = "INSERT INTO web_hook_events (task_id, key, at, body_sha256)"
-	    " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (task_id, key) DO NOTHING",
+	    " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (task_id, key) DO UPDATE SET at = excluded.at,"
+	    " body_sha256 = excluded.body_sha256 WHERE web_hook_events.body_sha256 = ?5",
+	[SQL_WEB_HOOK_FIND] = "SELECT 1 FROM web_hook_events WHERE task_id = ?1 AND key = ?2"
+	    " AND body_sha256 = ?3",
 	[SQL_WEB_HOOK_PRUNE] = "DELETE FROM web_hook_events WHERE (task_id, key) IN"
 	    " (SELECT task_id, key FROM web_hook_events WHERE at < ?1 ORDER BY at LIMIT ?2)",
 };

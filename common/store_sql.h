@@ -128,7 +128,9 @@ enum {
 	SQL_WEB_TOKEN_DEL,      /* name */
 	SQL_WEB_TOKEN_LIST,     /* none; name, hash, read_only, created_at */
 	SQL_WEB_HOOK_GET,       /* task id; token_hash, secret */
-	SQL_WEB_HOOK_EVENT,     /* task id, key, at, body_sha256; no row when the key was had */
+	SQL_WEB_HOOK_EVENT,     /* task id, key, at, body_sha256, the old raw form's hash: no row
+	                           when the key was had, but in that form (taken over) */
+	SQL_WEB_HOOK_FIND,      /* task id, key, body_sha256: a row when recorded so */
 	SQL_WEB_HOOK_PRUNE,     /* before, limit: event keys recorded before, at most limit */
 	/* PostgreSQL only: several rows in one statement, each parameter an
 	 * array of one column's values (store_sql_arrays), row after row. */

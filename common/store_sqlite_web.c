@@ -98,11 +98,28 @@ sq_hook_event(struct store *st, const char *task_id, const char *key, const char
 	sq_text(s, 2, key);
 	sqlite3_bind_int64(s, 3, now);
 	sq_text(s, 4, body_sha256);
+	sq_text(s, 5, WEB_HOOK_RAW_SHA);
 	int rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
 		return sq_err(st, e, "recording an event");
 	return sqlite3_changes(sq_db(st)) ? ST_OK : ST_REFUSED;
+}
+
+static int
+sq_hook_find(struct store *st, const char *task_id, const char *key, const char *body_sha256,
+    int *found, struct err *e)
+{
+	sqlite3_stmt *s = sq_stmt(st, store_sql(sq_sql(st), SQL_WEB_HOOK_FIND), e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, task_id);
+	sq_text(s, 2, key);
+	sq_text(s, 3, body_sha256);
+	int rc = sqlite3_step(s);
+	*found = rc == SQLITE_ROW;
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "looking up an event");
 }
 
 static int
@@ -194,6 +211,7 @@ const struct web_store_ops sq_web_ops = {
 	.hook_set = sq_hook_set,
 	.hook_get = sq_hook_get,
 	.hook_event = sq_hook_event,
+	.hook_find = sq_hook_find,
 	.hook_prune = sq_hook_prune,
 	.herd = sq_herd,
 	.dialect = sq_dialect,

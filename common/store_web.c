@@ -105,6 +105,16 @@ store_hook_event(struct store *st, const char *task_id, const char *key, const c
 }
 
 int
+store_hook_find(struct store *st, const char *task_id, const char *key, const char *body_sha256,
+    int *found, struct err *e)
+{
+	*found = 0;
+	if (st->standin)
+		return ST_OK;
+	return st->ops->web->hook_find(st, task_id, key, body_sha256, found, e);
+}
+
+int
 store_hook_prune(struct store *st, int64_t before, long limit, long *n, struct err *e)
 {
 	*n = 0;

@@ -33,9 +33,19 @@ struct web_hook {
 int store_hook_set(struct store *st, const char *task_id, const char *token_hash,
     const char *secret, int64_t now, struct err *e);
 int store_hook_get(struct store *st, const char *task_id, struct web_hook *h, struct err *e); /* ST_NOTFOUND */
-/* Record an event's key for task_id; *dup = 1 (nothing written) when it was seen. */
+/* The body_sha256 of the bodiless events' keys recorded in their old raw
+ * form (the key as sent, the hash of the empty body), which could equal
+ * another event's stored form ("key:K"); keys recorded since are in a
+ * form of their kind (fire_input.h), bodiless ones with no hash. */
+#define WEB_HOOK_RAW_SHA "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+/* Record an event's key (its stored form) for task_id; *dup = 1 (nothing
+ * written) when it was seen.  A row of that key in the old raw form is
+ * another event's, aging out: taken over, not a duplicate. */
 int store_hook_event(struct store *st, const char *task_id, const char *key, const char *body_sha256,
     int64_t now, int *dup, struct err *e);
+/* Whether task_id's key was recorded with that body_sha256 (*found). */
+int store_hook_find(struct store *st, const char *task_id, const char *key,
+    const char *body_sha256, int *found, struct err *e);
 /* Forget the event keys recorded before `before`, at most limit of them
  * (the oldest), in one unit of work; *n of them. */
 int store_hook_prune(struct store *st, int64_t before, long limit, long *n, struct err *e);
@@ -102,6 +112,8 @@ struct web_store_ops {
 	    struct err *e);
 	int (*hook_event)(struct store *st, const char *task_id, const char *key,
 	    const char *body_sha256, int64_t now, struct err *e); /* ST_REFUSED: seen */
+	int (*hook_find)(struct store *st, const char *task_id, const char *key,
+	    const char *body_sha256, int *found, struct err *e);
 	int (*hook_prune)(struct store *st, int64_t before, long limit, long *n, struct err *e);
 	int (*herd)(struct store *st, int64_t until, web_herd_fn fn, void *arg, struct err *e);
 	const struct sql_dialect *(*dialect)(struct store *st);

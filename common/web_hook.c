@@ -133,26 +133,23 @@ body_sha(const struct web_req *rq, char out[65], struct err *e)
 	return ST_OK;
 }
 
-/* In the caller's unit: whether the event of key (an event with a body:
- * fire_event_key's form; its input was kept apart before, and task-run
- * --key's are there alone) was had, *dup and run_id the run it became
- * while that is kept; its key recorded when it was not. */
+/* In the caller's unit: whether the event of key was had, *dup and run_id
+ * the run it became while that is kept; its key recorded when it was not.
+ * With a body (body_hash its hash) it is task-run --payload --key's event
+ * (fire_event_key's form).  Without one it is kept as "bare:KEY": kept as
+ * sent before, a bodiless "key:K" was taken for the body event K.  Keys
+ * kept so (WEB_HOOK_RAW_SHA) are still found until hook_keep forgets them. */
 static int
 had(struct web *w, const char *id, const char *key, const struct web_req *rq,
     const char *body_hash, int64_t now, int *dup, char run_id[37], struct err *e)
 {
-	int rc = store_hook_event(w->st, id, key, body_hash, now, dup, e);
-	if (rc || !rq->nbody)
-		return rc;
-	struct run_input in;
-	int found = 0;
-	run_input_init(&in);
-	rc = store_input_find(w->st, INPUT_BY_KEY, id, key, &in, &found, e);
-	if (!rc && found) {
-		*dup = 1;
-		snprintf(run_id, 37, "%s", in.run_id);
-	}
-	run_input_free(&in);
+	if (rq->nbody)
+		return fire_event_had(w->st, id, key, body_hash, now, dup, run_id, e);
+	char *bare = xasprintf("bare:%s", key);
+	int rc = store_hook_event(w->st, id, bare, NULL, now, dup, e);
+	free(bare);
+	if (!rc && !*dup)
+		rc = store_hook_find(w->st, id, key, WEB_HOOK_RAW_SHA, dup, e);
 	return rc;
 }
 
@@ -170,7 +167,7 @@ queue(struct web *w, const char *id, const struct web_req *rq, const char *key, 
 	run_input_init(&in);
 	*dup = 0;
 	run_id[0] = 0;
-	if ((rc = body_sha(rq, body_hash, e)))
+	if (rq->nbody && (rc = body_sha(rq, body_hash, e)))
 		return rc;
 	if (rq->nbody && (rc = fire_event_key(key, &in.key, e)))
 		return rc;

@@ -24,7 +24,7 @@ test_expect_success 'a kept task with 2,000 events, a trashed one with an event 
 	store_sql "INSERT INTO run_inputs (id, task_id, kind, key, input, created_at)
 		WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
 		SELECT '\''i'\'' || i, '\''$kept'\'', '\''event'\'', '\''key:'\'' || i, '\''{}'\'', 0 FROM n" &&
-	store_sql "INSERT INTO web_hook_events (task_id, key, at)
+	store_sql "INSERT OR IGNORE INTO web_hook_events (task_id, key, at)
 		SELECT task_id, key, 0 FROM run_inputs" &&
 	task-rm "$gone" 2>/dev/null
 '
