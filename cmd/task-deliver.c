@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent.h"
 #include "config.h"
 #include "deliver.h"
 #include "deliver_attempt.h"
@@ -235,9 +236,12 @@ attempt(struct pass *p, struct receipt *r, struct err *e)
 	o.retry_after = -1;
 	if ((rc = store_run_get(p->st, r->run_id, &run, e)))
 		return rc;
-	if (deliver_resolve(p->cf, r->target, &resolved, &sub)) {
+	/* A target agent_deliver no longer grants fails for good, sent nowhere;
+	 * the store failing to say is tried again. */
+	int held = agent_deliver_held(p->st, p->cf, r->task_id, r->target, &sub);
+	if (held || deliver_resolve(p->cf, r->target, &resolved, &sub)) {
 		snprintf(o.error, sizeof o.error, "%s", sub.msg);
-		o.permanent = 1;
+		o.permanent = !held || held == ST_REFUSED;
 	} else {
 		const char *name = r->task_name ? r->task_name : r->task_id;
 		char *diff = carries_diff(p, r) ? deliver_change_diff(p->st, &run) : NULL;

@@ -92,4 +92,15 @@ int agent_may_change(const struct agent *a, const struct task *t, struct err *e)
 /* Is t within the agent's scope (to read)? */
 int agent_sees(const struct agent *a, const struct task *t);
 
+/* agent_deliver.c */
+/* When a delivery to target (as the task names it) of task task_id is
+ * sent: a task an agent made, whose own targets an agent set last (its
+ * audit trail says who; pruned past it, its maker did), delivers only to
+ * the @NAMEs the config's agent_deliver lists now: ST_REFUSED, with a
+ * sentence naming the target, for one it no longer does.  A person's
+ * task, targets a person set, and the config's `deliver` for a task with
+ * none of its own pass.  Other errors are the store's. */
+int agent_deliver_held(struct store *st, const struct config *cf, const char *task_id,
+    const char *target, struct err *e);
+
 #endif
