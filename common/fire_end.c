@@ -15,6 +15,7 @@
 #include "proc.h"
 #include "run_diff.h"
 #include "store_audit.h"
+#include "store_deliver.h"
 #include "utf8.h"
 
 /* The task after one of ctx's jobs ended: the rules, and what to announce. */
@@ -53,6 +54,10 @@ fire_after_end(struct task *t, const struct run *r, int *write, void *arg, struc
 	    (rc = chain_fire_given_up(x->f->st, x->f->zs, t, r->slot, x->now, &queued, e)))
 		return rc;
 	x->f->chained |= queued > 0;
+	/* A run longer than the span an idle look for runs to deliver reads
+	 * (task-run in the foreground) is named to it. */
+	if ((rc = store_deliver_late(x->f->st, r, e)))
+		return rc;
 	/* More inputs wait behind the one this run took: this pass runs them. */
 	x->f->chained |= t->queued && (r->trigger == TRIGGER_AFTER || r->trigger == TRIGGER_EVENT);
 	if (j && !was_paused && t->paused)

@@ -121,6 +121,16 @@ collect_long(const char *id, void *arg)
 }
 
 int
+store_deliver_late(struct store *st, const struct run *r, struct err *e)
+{
+	if (r->ended_at == TIME_NONE || r->ended_at - r->started_at <= DELIVER_FRESH_SPAN)
+		return ST_OK;
+	char buf[32];
+	snprintf(buf, sizeof buf, "%lld", (long long)r->ended_at);
+	return store_setting_set(st, DELIVER_LATE_END, buf, e);
+}
+
+int
 store_runs_long_keep(struct store *st, int64_t now, const char *was, struct err *e)
 {
 	cJSON *a = cJSON_CreateArray();

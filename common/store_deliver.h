@@ -105,10 +105,15 @@ int store_runs_long_keep(struct store *st, int64_t now, const char *was, struct 
 #define DELIVER_LONG "deliver_long_runs"
 /* store_deliver_work looks for runs that no pass ended (task-run in the
  * foreground) among those started this long before the cursor: a span
- * an idle pass reads cheaply in a busy store.  A longer one waits for a
- * pass that ends a run, whose delivery pass reads the runs that ended
- * (store_runs_ended). */
+ * an idle pass reads cheaply in a busy store. */
 #define DELIVER_FRESH_SPAN 3600
+/* A longer run's end, written when it ends (the latest such): past the
+ * cursor, it is work for store_deliver_work too, and the delivery pass it
+ * starts reads the runs that ended (store_runs_ended). */
+#define DELIVER_LATE_END "deliver_late_end"
+/* Note run r's end in DELIVER_LATE_END when it came too late for the span
+ * store_deliver_work reads; nothing for a shorter run. */
+int store_deliver_late(struct store *st, const struct run *r, struct err *e);
 
 /* Whether a delivery pass has work: *due, a pending receipt due at now;
  * *targets, a task (not in the trash) with targets of its own; *fresh

@@ -174,11 +174,12 @@ pgd_counts(struct store *st, int64_t since, void (*fn)(const char *kind, const c
 static int
 pgd_fresh(struct store *st, int64_t now, int any, int *fresh, struct err *e)
 {
-	static const char q[] = "SELECT EXISTS (SELECT 1 FROM runs r WHERE r.started_at >= c.at - $3"
+	static const char q[] = "SELECT (EXISTS (SELECT 1 FROM runs r WHERE r.started_at >= c.at - $3"
 	    " AND r.ended_at > c.at AND ($2::int <> 0 OR EXISTS (SELECT 1 FROM tasks t WHERE"
-	    " t.id = r.task_id AND t.deliver IS NOT NULL AND t.deleted_at IS NULL)))::int FROM"
-	    " (SELECT coalesce((SELECT value::bigint FROM settings WHERE key = '" DELIVER_CURSOR "'),"
-	    " $1::bigint - $4) AS at) c";
+	    " t.id = r.task_id AND t.deliver IS NOT NULL AND t.deleted_at IS NULL)))"
+	    " OR coalesce((SELECT value::bigint FROM settings WHERE key = '" DELIVER_LATE_END "'), 0)"
+	    " > c.at)::int FROM (SELECT coalesce((SELECT value::bigint FROM settings WHERE key = '"
+	    DELIVER_CURSOR "'), $1::bigint - $4) AS at) c";
 	struct pq_params p = {.n = 0};
 	pq_int(&p, now);
 	pq_int(&p, any != 0);

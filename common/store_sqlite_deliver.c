@@ -166,8 +166,10 @@ sqd_fresh(struct store *st, int64_t now, int any, int *fresh, struct err *e)
 {
 	static const char q[] = "SELECT EXISTS (SELECT 1 FROM runs r WHERE r.started_at >= c.at - ?3"
 	    " AND r.ended_at > c.at AND (?2 OR EXISTS (SELECT 1 FROM tasks t WHERE t.id = r.task_id"
-	    " AND t.deliver IS NOT NULL AND t.deleted_at IS NULL))) FROM (SELECT coalesce((SELECT"
-	    " CAST(value AS INTEGER) FROM settings WHERE key = '" DELIVER_CURSOR "'), ?1 - ?4) AS at) c";
+	    " AND t.deliver IS NOT NULL AND t.deleted_at IS NULL))) OR coalesce((SELECT CAST(value AS"
+	    " INTEGER) FROM settings WHERE key = '" DELIVER_LATE_END "'), 0) > c.at FROM (SELECT"
+	    " coalesce((SELECT CAST(value AS INTEGER) FROM settings WHERE key = '" DELIVER_CURSOR "'),"
+	    " ?1 - ?4) AS at) c";
 	sqlite3_stmt *s = sq_stmt(st, q, e);
 	if (!s)
 		return ST_ERR;

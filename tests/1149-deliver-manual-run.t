@@ -4,7 +4,8 @@
 # or a watcher's look, even in a store where nothing was delivered
 # before: it waited until a pass ended a run of its own, for a manual
 # task for ever.  So is that of a run whose ticker was killed (-9) once
-# the run's end was recorded, before it started task-deliver.
+# the run's end was recorded, before it started task-deliver, and that of
+# a run by hand longer than the hour the pass's look reads back over.
 . "$AC_TOP/tests/lib.sh"
 . "$AC_TOP/tests/lib-deliver.sh"
 printf '#!/bin/sh\necho "by hand"\n' >job && chmod +x job || exit 1
@@ -63,5 +64,57 @@ test_expect_success 'a ticker killed after the run ended, before delivery: the n
 	store_sql "SELECT status, answer FROM receipts" >actual &&
 	echo "delivered|HTTP 200" >expect && test_cmp expect actual
 '
+
+# A run by hand longer than the hour an idle pass looks back over for
+# runs no pass ended: its end notes itself (deliver_late_end), and the next
+# pass delivers it.  Made so in the store first (the note as its end
+# writes it), then for real on SQLite, on a clock that runs fast: on
+# PostgreSQL a run's times follow the server's clock, which no shim moves.
+test_expect_success 'a run by hand of three hours, its end noted, then a pass from cron: delivered' '
+	reset_store && rm -f rcv/requests &&
+	id=$(TASK_NOW=2026-11-23T06:30:00Z task-add --manual --exec "$PWD/job" --name long3 \
+		--deliver @hook x) &&
+	TASK_NOW=2026-11-23T06:31:00Z task-tick >/dev/null 2>err && test ! -s err &&
+	TASK_NOW=2026-11-23T10:00:00Z task-run "$id" >/dev/null &&
+	store_sql "UPDATE runs SET started_at = started_at - 3 * 3600" &&
+	store_sql "INSERT INTO settings (key, value) SELECT '"'"'deliver_late_end'"'"', ended_at FROM runs" &&
+	TASK_NOW=2026-11-23T10:01:00Z task-tick >/dev/null 2>err && test ! -s err &&
+	store_sql "SELECT status, answer FROM receipts" >actual &&
+	echo "delivered|HTTP 200" >expect && test_cmp expect actual
+'
+
+if test "$AC_STORE" = sqlite; then
+
+# fast CMD...: CMD on a clock that runs an hour a second from base (all
+# the processes given the same base agree on the time).
+base=$(date +%s)
+fast() {
+	LD_PRELOAD=$AC_BUILD/tools/clock-offset.so CLOCK_SPEED=3600 CLOCK_BASE=$base \
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 "$@"
+}
+
+test_expect_success 'a run of three hours on a clock running fast: its end noted, delivered' '
+	reset_store && rm -f rcv/requests &&
+	printf "#!/bin/sh\nsleep 3\necho \"three hours on\"\n" >long && chmod +x long &&
+	id=$(fast task-add --manual --timeout 1d --exec "$PWD/long" --name long --deliver @hook x) &&
+	fast task-run "$id" >out && echo "three hours on" >expect && test_cmp expect out &&
+	store_sql "SELECT CASE WHEN ended_at - started_at >= 3 * 3600 THEN 1 ELSE 0 END FROM runs" >actual &&
+	echo 1 >expect && test_cmp expect actual &&
+	fast task-tick >/dev/null 2>err && test ! -s err &&
+	store_sql "SELECT status, answer FROM receipts" >actual &&
+	echo "delivered|HTTP 200" >expect && test_cmp expect actual &&
+	check text webhook >actual && echo "three hours on" >expect && test_cmp expect actual
+'
+
+test_expect_success 'once delivered, the next passes start no delivery for it' '
+	fast task-tick >/dev/null 2>err && test ! -s err &&
+	store_sql "SELECT value FROM settings WHERE key = '"'"'deliver_cursor'"'"'" >cursor &&
+	store_sql "SELECT value FROM settings WHERE key = '"'"'deliver_late_end'"'"'" >late &&
+	test "$(cat cursor)" -ge "$(cat late)" &&
+	store_sql "SELECT count(*) FROM receipts" >actual && echo 1 >expect && test_cmp expect actual
+'
+
+
+fi
 
 test_done
