@@ -9,14 +9,10 @@ export TASK_NOW
 sdk=$AC_TOP/build/mcp-sdk
 
 test_expect_success 'the SDK is installed (once for both runs of the suite)' '
-	if ! cmp -s "$AC_TOP/tests/mcp-sdk/package.json" "$sdk/package.json" ||
-	   ! test -f "$sdk/node_modules/@modelcontextprotocol/sdk/package.json"; then
-		rm -rf "$sdk" && mkdir -p "$sdk" &&
-		cp "$AC_TOP/tests/mcp-sdk/package.json" "$sdk/" &&
-		(cd "$sdk" && npm install --no-audit --no-fund --loglevel=error >npm.log 2>&1) ||
-		{ cat "$sdk/npm.log"; return 1; }
-	fi &&
-	cp "$AC_TOP/tests/mcp-sdk/client.mjs" "$sdk/" &&
+	npm_once mcp-sdk node_modules/@modelcontextprotocol/sdk/package.json &&
+	# The other pass may be running it: put in place whole.
+	cp "$AC_TOP/tests/mcp-sdk/client.mjs" "$sdk/client.mjs.$$" &&
+	mv -f "$sdk/client.mjs.$$" "$sdk/client.mjs" &&
 	grep -q "\"version\": \"1.32.2\"" "$sdk/node_modules/@modelcontextprotocol/sdk/package.json"
 '
 
