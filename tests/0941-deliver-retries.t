@@ -8,7 +8,6 @@
 . "$AC_TOP/tests/lib-deliver.sh"
 printf '#!/bin/sh\necho "the answer"\n' >job && chmod +x job || exit 1
 receipt() { store_sql "SELECT status, attempts, next_at, answer, error FROM receipts"; }
-at() { date -u -d "@$1" +%Y-%m-%dT%H:%M:%SZ; }
 T0=1795417200 # 2026-11-23T07:00:00Z
 
 test_expect_success '5xx, then 429 with Retry-After, then a dropped connection, then a slow answer: retried until delivered' '
@@ -69,7 +68,7 @@ test_expect_success 'past 24 hours of failures it is failed for good, with why' 
 	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
 		echo 503; done >rcv/plan &&
 	t=$T0 && while [ $t -le $((T0 + 90000)) ]; do
-		tick "$(at $t)" || return 1
+		tick "$(rfc3339 $t)" || return 1
 		t=$((t + 10800))
 	done &&
 	store_sql "SELECT status, error FROM receipts" >actual &&

@@ -8,7 +8,6 @@
 . "$AC_TOP/tests/lib-web.sh"
 
 mkdir -p config/agentcron && echo "keep = 1d" >config/agentcron/config
-export XDG_CONFIG_HOME="$PWD/config"
 t0=2026-11-23T07:00:00Z
 now=$(date -u -d $t0 +%s)
 export TASK_NOW=$t0
@@ -33,11 +32,8 @@ test_expect_success 'an event with a body and one without: each queued, then run
 '
 
 test_expect_success 'their runs pruned two days on (keep = 1d; the newest 20 stay), inputs with them' '
-	store_sql "INSERT INTO runs (id, task_id, slot, trigger, status, started_at, ended_at)
-		WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 25)
-		SELECT '\''r'\'' || i, '\''$id'\'', NULL, '\''manual'\'', '\''success'\'',
-		$now + 3600 + i, $now + 3601 + i FROM n" &&
-	TASK_NOW=$(date -u -d @$((now + 2 * 86400)) +%Y-%m-%dT%H:%M:%SZ) task-log --prune >/dev/null &&
+	filler_runs "$id" 25 $((now + 3600)) &&
+	TASK_NOW=$(rfc3339 $((now + 2 * 86400))) task-log --prune >/dev/null &&
 	test "$(count runs)" = 20 && test "$(count run_inputs)" = 0 &&
 	test "$(count web_hook_events)" = 2
 '

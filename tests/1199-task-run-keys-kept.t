@@ -6,14 +6,10 @@
 # fires again.
 . "$AC_TOP/tests/lib.sh"
 
-export XDG_CONFIG_HOME="$PWD/config"
 test_config "keep = 1d"
 t0=2026-11-23T07:00:00Z
 now=$(date -u -d $t0 +%s)
 export TASK_NOW=$t0
-at() {
-	date -u -d @$((now + $1)) +%Y-%m-%dT%H:%M:%SZ
-}
 count() {
 	store_sql "SELECT count(*) FROM $1"
 }
@@ -34,17 +30,14 @@ test_expect_success 'one event queued and one run now, each with its key' '
 '
 
 test_expect_success 'their runs pruned by a pass two days on (keep = 1d; the newest 20 stay)' '
-	store_sql "INSERT INTO runs (id, task_id, slot, trigger, status, started_at, ended_at)
-		WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 25)
-		SELECT '\''r'\'' || i, '\''$id'\'', NULL, '\''manual'\'', '\''success'\'',
-		$now + 3600 + i, $now + 3601 + i FROM n" &&
-	TASK_NOW=$(at $((2 * 86400))) task-tick >/dev/null &&
+	filler_runs "$id" 25 $((now + 3600)) &&
+	TASK_NOW=$(rfc3339 $((now + 2 * 86400))) task-tick >/dev/null &&
 	test "$(count runs)" = 20 && test "$(count run_inputs)" = 0 &&
 	test "$(count web_hook_events)" = 2
 '
 
 test_expect_success 'the same keys again, queued or now: duplicates, nothing run' '
-	export TASK_NOW=$(at $((2 * 86400 + 60))) &&
+	export TASK_NOW=$(rfc3339 $((now + 2 * 86400 + 60))) &&
 	echo "task-run: task $short: event '\''ev-1'\'' was delivered before (its run is no longer kept, its key is: hook_keep); nothing run" >expect &&
 	task-run --queue --payload "{\"n\":1}" --key ev-1 hook >out 2>err &&
 	test_cmp expect err && test ! -s out &&
@@ -60,11 +53,11 @@ test_expect_success 'the same keys again, queued or now: duplicates, nothing run
 '
 
 test_expect_success 'past hook_keep the keys are forgotten: the same key fires again' '
-	TASK_NOW=$(at $((7 * 86400 - 1))) task-log --prune >/dev/null &&
+	TASK_NOW=$(rfc3339 $((now + 7 * 86400 - 1))) task-log --prune >/dev/null &&
 	test "$(count web_hook_events)" = 2 &&
-	TASK_NOW=$(at $((7 * 86400 + 1))) task-log --prune >/dev/null &&
+	TASK_NOW=$(rfc3339 $((now + 7 * 86400 + 1))) task-log --prune >/dev/null &&
 	test "$(count web_hook_events)" = 0 &&
-	TASK_NOW=$(at $((7 * 86400 + 2))) task-run --payload "{\"n\":3}" --key ev-2 hook >out &&
+	TASK_NOW=$(rfc3339 $((now + 7 * 86400 + 2))) task-run --payload "{\"n\":3}" --key ev-2 hook >out &&
 	printf "handle it\n\n{\"n\":3}" >expect && test_cmp expect out &&
 	store_sql "SELECT key FROM web_hook_events" >actual &&
 	echo key:ev-2 >expect && test_cmp expect actual

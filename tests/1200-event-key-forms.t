@@ -8,14 +8,10 @@
 . "$AC_TOP/tests/lib.sh"
 . "$AC_TOP/tests/lib-web.sh"
 
-export XDG_CONFIG_HOME="$PWD/config"
 test_config "keep = 1d"
 t0=2026-11-23T07:00:00Z
 now=$(date -u -d $t0 +%s)
 export TASK_NOW=$t0
-at() {
-	date -u -d @$((now + $1)) +%Y-%m-%dT%H:%M:%SZ
-}
 
 hooked_task || exit 1
 queued() {
@@ -60,11 +56,8 @@ test_expect_success 'bodiless "key:c" and "key:d", then c with a body and d by t
 '
 
 test_expect_success 'runs pruned two days on; the same keys by the other door: duplicates' '
-	store_sql "INSERT INTO runs (id, task_id, slot, trigger, status, started_at, ended_at)
-		WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 25)
-		SELECT '\''r'\'' || i, '\''$id'\'', NULL, '\''manual'\'', '\''success'\'',
-		$now + 3600 + i, $now + 3601 + i FROM n" &&
-	export TASK_NOW=$(at $((2 * 86400))) &&
+	filler_runs "$id" 25 $((now + 3600)) &&
+	export TASK_NOW=$(rfc3339 $((now + 2 * 86400))) &&
 	task-log --prune >/dev/null &&
 	test "$(count runs)" = 20 && test "$(count run_inputs)" = 0 &&
 	test "$(hook -H "Idempotency-Key: a" --data-binary "{\"n\":1}")" = 200 && dup &&

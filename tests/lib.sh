@@ -322,7 +322,21 @@ lines() {
 
 # in_s N: the instant N seconds from now, RFC 3339 UTC.
 in_s() {
-	date -u -d "@$(($(date +%s) + $1))" +%Y-%m-%dT%H:%M:%SZ
+	rfc3339 $(($(date +%s) + $1))
+}
+
+# rfc3339 SECONDS: that second since the epoch, RFC 3339 UTC.
+rfc3339() {
+	date -u -d "@$1" +%Y-%m-%dT%H:%M:%SZ
+}
+
+# filler_runs TASK N FROM: N manual runs of TASK that succeeded, a second
+# apart after FROM (seconds since the epoch), rows ids r1..rN: more than
+# are kept, so that pruning takes the older runs.
+filler_runs() {
+	store_sql "INSERT INTO runs (id, task_id, slot, trigger, status, started_at, ended_at)
+		WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $2)
+		SELECT 'r' || i, '$1', NULL, 'manual', 'success', $3 + i, $3 + 1 + i FROM n"
 }
 
 # alive PID: a live process (a zombie is not).
