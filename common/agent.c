@@ -14,11 +14,13 @@
 #include <cjson/cJSON.h>
 
 #include "agent.h"
+#include "audit.h"
 #include "config.h"
 #include "deliver.h"
 #include "exec.h"
 #include "guard.h"
 #include "store.h"
+#include "store_audit.h"
 #include "task.h"
 #include "utf8.h"
 
@@ -663,6 +665,27 @@ granted_by(const struct config *cf, const struct task *x, struct agent *g)
 	cJSON_Delete(ta);
 }
 
+/* The task whose run made a task (the actor of its "create" entry on the
+ * audit trail), into id ("" when the trail no longer says). */
+static int
+maker_one(const struct audit_entry *a, void *arg)
+{
+	if (strcmp(a->action, "create") != 0)
+		return 0;
+	cJSON *who = a->actor ? cJSON_Parse(a->actor) : NULL;
+	const char *task = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(who, "task"));
+	snprintf(arg, 37, "%s", task && strlen(task) == 36 ? task : "");
+	cJSON_Delete(who);
+	return 1;
+}
+
+static int
+maker_of(struct store *st, const char *made, char id[37], struct err *e)
+{
+	id[0] = 0;
+	return store_audit_list(st, made, 0, 0, maker_one, id, e);
+}
+
 int
 agent_check_granted(struct store *st, const struct config *cf, const struct task *t,
     const char *mcp, const char *allow, struct err *e)
@@ -678,10 +701,14 @@ agent_check_granted(struct store *st, const struct config *cf, const struct task
 	char task_id[37];
 	snprintf(task_id, sizeof task_id, "%s", rc ? "" : r.task_id);
 	run_free(&r);
+	/* The run pruned from the history: its task as the trail of t's making
+	 * names it. */
+	if (rc == ST_NOTFOUND && (rc = maker_of(st, t->id, task_id, &ge)) == ST_OK && !task_id[0])
+		rc = ST_NOTFOUND;
 	if (rc && rc != ST_NOTFOUND)
 		return err_set(e, rc, "%s", ge.msg);
-	/* The run pruned from the history, or its task deleted: what granted
-	 * it cannot be shown to grant it now. */
+	/* Neither the run nor the trail say, or its task is deleted: what
+	 * granted it cannot be shown to grant it now. */
 	if (rc)
 		return held_to_config(cf, t, mcp, "an agent made in a run no longer in the history", e);
 	if ((rc = store_task_get(st, task_id, &x, &ge)) == ST_NOTFOUND)

@@ -86,12 +86,16 @@ audit_actor_user(void)
 }
 
 char *
-audit_actor_agent(const char *origin, const char *run_id, const char *scope)
+audit_actor_agent(const char *origin, const char *run_id, const char *run_task,
+    const char *scope)
 {
 	cJSON *j = actor_base();
 	cJSON_AddStringToObject(j, "agent", origin ? origin : "agent");
 	if (run_id && *run_id)
 		cJSON_AddStringToObject(j, "run", run_id);
+	/* What granted the run its access, found after the run is pruned. */
+	if (run_task && *run_task)
+		cJSON_AddStringToObject(j, "task", run_task);
 	if (scope && *scope)
 		cJSON_AddStringToObject(j, "scope", scope);
 	return print_free(j);

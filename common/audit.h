@@ -37,10 +37,12 @@ void audit_entry_free(struct audit_entry *a);
 /* a's hash (hex) over its canonical form, prev included; -1 if libcrypto failed. */
 int audit_hash(const struct audit_entry *a, char out[65]);
 /* Who, as JSON (malloc'd): the user (uid and host), or an agent (its
- * origin, run and scope) acting for that user, or a task-web token, or
- * the scheduler's own rules (a pause after failures) as that user. */
+ * origin, run, the run's task and scope) acting for that user, or a
+ * task-web token, or the scheduler's own rules (a pause after failures)
+ * as that user. */
 char *audit_actor_user(void);
-char *audit_actor_agent(const char *origin, const char *run_id, const char *scope);
+char *audit_actor_agent(const char *origin, const char *run_id, const char *run_task,
+    const char *scope);
 char *audit_actor_token(const char *name);
 char *audit_actor_scheduler(void);
 /* The actor for people: "uid 1000 on HOST", "agent run ID (scope S)", "token NAME",

@@ -89,9 +89,15 @@ tools_open(struct store *st, unsigned profiles, const char *scope, struct tools 
 	tl->when_flags = flags;
 	tl->st = st;
 	/* Every change its calls make is on the audit trail as this agent's. */
-	const char *o = tl->ag.origin;
-	char *who = audit_actor_agent(o, strncmp(o, "agent:run:", 10) == 0 ? o + 10 : NULL,
-	    tl->ag.scope);
+	const char *o = tl->ag.origin, *run_id = strncmp(o, "agent:run:", 10) == 0 ? o + 10 : NULL;
+	struct run r;
+	struct err ignored;
+	run_init(&r);
+	/* The run's task as the store has it (a run not there names none). */
+	if (run_id && store_run_get(st, run_id, &r, &ignored) != ST_OK)
+		r.task_id[0] = 0;
+	char *who = audit_actor_agent(o, run_id, r.task_id, tl->ag.scope);
+	run_free(&r);
 	store_audit_by(st, who);
 	free(who);
 	tl->profiles = profiles ? profiles : TOOLS_NATIVE;

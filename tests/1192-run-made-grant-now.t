@@ -74,7 +74,7 @@ test_expect_success 'report deleted: w holds only what agent_mcp gives agents' '
 	: >"$cfg"
 '
 
-test_expect_success 'the run that made it gone from the history: held as when deleted' '
+test_expect_success 'the run that made it gone from the history: as report2 grants now, from the trail' '
 	task-add --manual --name report2 --mcp gh --exec "llm-call --tools --mcp-allow mcp__gh__task_list" \
 		"[[call task_create {\"name\":\"w2\",\"prompt\":\"w2\",\"manual\":true,\"mcp\":[\"gh\"],\"mcp_allow\":[\"mcp__gh__task_list\"]}]] go" >/dev/null &&
 	task-run report2 >out &&
@@ -82,6 +82,15 @@ test_expect_success 'the run that made it gone from the history: held as when de
 	task-run w2 >out &&
 	test_cmp ok out &&
 	store_sql "DELETE FROM runs WHERE task_id = '\''$(id_of report2)'\''" &&
+	task-run w2 >out &&
+	test_cmp ok out &&
+	task-edit --exec "llm-call --tools --mcp-allow mcp__gh__task_show" report2 >/dev/null &&
+	refused_run "$(id_of w2)" w2 "task '\''w2'\'', which an agent made in a run of task '\''report2'\'', uses MCP access beyond what that task grants now (MCP servers gh; tools mcp__gh__task_show); give it there, or take it from the task (task-edit --mcp, --mcp-allow)" &&
+	task-edit --exec "llm-call --tools --mcp-allow mcp__gh__task_list" report2 >/dev/null
+'
+
+test_expect_success 'neither the run nor the trail of its making: held as when deleted' '
+	store_sql "DELETE FROM audit WHERE task_id = '\''$(id_of w2)'\'' AND action = '\''create'\''" &&
 	refused_run "$(id_of w2)" w2 "MCP server '\''gh'\'' of task '\''w2'\'', which an agent made in a run no longer in the history, is no longer one the config'\''s agent_mcp lets agents give (none); add it there, or take it from the task (task-edit --mcp)"
 '
 
