@@ -145,4 +145,24 @@ test_expect_success 'agents cannot set a gate, nor change a task the user gave o
 	task-show agent | grep -q "^  p$"
 '
 
+
+test_expect_success 'a retry runs the gate again; its exit 1 ends the retries, the task done' '
+	printf "#!/bin/sh\nif [ -e gated ]; then exit 1; fi\ntouch gated\n" >once-go &&
+	chmod +x once-go && rm -f gated &&
+	TASK_NOW=2026-11-23T06:00:00Z task-add --at 2026-11-23T07:00:00Z --exec false \
+		--gate "$PWD/once-go" --retries 2 --name retried x >/dev/null &&
+	TASK_NOW=2026-11-23T07:00:00Z task-tick >/dev/null 2>&1 &&
+	TASK_NOW=2026-11-23T07:02:00Z task-tick >/dev/null 2>&1 &&
+	TASK_NOW=2026-11-23T07:10:00Z task-tick >/dev/null 2>&1 &&
+	task-log --task retried | cut -f5,7,8 >actual &&
+	printf "retry\tskipped\t-\nschedule\tfailed\t1\n" >expect && test_cmp expect actual &&
+	task-ls --json | python3 -c "
+import json, sys
+for l in sys.stdin:
+    t = json.loads(l)
+    if t[\"name\"] == \"retried\":
+        print(t[\"status\"], t[\"next_run_at\"], t[\"consecutive_failures\"])" >actual &&
+	echo "completed None 1" >expect && test_cmp expect actual
+'
+
 test_done
