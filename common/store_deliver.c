@@ -123,7 +123,8 @@ collect_long(const char *id, void *arg)
 int
 store_deliver_late(struct store *st, const struct run *r, struct err *e)
 {
-	if (r->ended_at == TIME_NONE || r->ended_at - r->started_at <= DELIVER_FRESH_SPAN)
+	if (r->ended_at == TIME_NONE || r->started_at == TIME_NONE ||
+	    r->ended_at - r->started_at <= DELIVER_FRESH_SPAN)
 		return ST_OK;
 	char buf[32];
 	snprintf(buf, sizeof buf, "%lld", (long long)r->ended_at);
