@@ -8,9 +8,6 @@
 
 hooked_task || exit 1
 
-queued() {
-	store_sql "SELECT queued FROM tasks WHERE id = '$id'"
-}
 kept() {
 	store_sql "SELECT (SELECT count(*) FROM web_hook_events) + (SELECT count(*) FROM run_inputs)"
 }

@@ -7,18 +7,12 @@
 . "$AC_TOP/tests/lib.sh"
 . "$AC_TOP/tests/lib-web.sh"
 
-mkdir -p config/agentcron && echo "keep = 1d" >config/agentcron/config
+test_config "keep = 1d"
 t0=2026-11-23T07:00:00Z
 now=$(date -u -d $t0 +%s)
 export TASK_NOW=$t0
 
 hooked_task || exit 1
-queued() {
-	store_sql "SELECT queued FROM tasks WHERE id = '$id'"
-}
-count() {
-	store_sql "SELECT count(*) FROM $1"
-}
 
 web_start
 
@@ -34,8 +28,8 @@ test_expect_success 'an event with a body and one without: each queued, then run
 test_expect_success 'their runs pruned two days on (keep = 1d; the newest 20 stay), inputs with them' '
 	filler_runs "$id" 25 $((now + 3600)) &&
 	TASK_NOW=$(rfc3339 $((now + 2 * 86400))) task-log --prune >/dev/null &&
-	test "$(count runs)" = 20 && test "$(count run_inputs)" = 0 &&
-	test "$(count web_hook_events)" = 2
+	test "$(rows_in runs)" = 20 && test "$(rows_in run_inputs)" = 0 &&
+	test "$(rows_in web_hook_events)" = 2
 '
 
 test_expect_success 'a redelivery of either: 200 duplicate, nothing queued' '
@@ -44,16 +38,16 @@ test_expect_success 'a redelivery of either: 200 duplicate, nothing queued' '
 	test_cmp expect body &&
 	test "$(hook -H "Idempotency-Key: b-1")" = 200 &&
 	test_cmp expect body &&
-	test "$(queued)" = 0 && test "$(count run_inputs)" = 0
+	test "$(queued)" = 0 && test "$(rows_in run_inputs)" = 0
 '
 
 test_expect_success 'past hook_keep the keys are forgotten: a redelivery is a new event' '
 	TASK_NOW=$(date -u -d @$((now + 7 * 86400 - 1)) +%Y-%m-%dT%H:%M:%SZ) task-log --prune >/dev/null &&
-	test "$(count web_hook_events)" = 2 &&
+	test "$(rows_in web_hook_events)" = 2 &&
 	TASK_NOW=$(date -u -d @$((now + 7 * 86400 + 1)) +%Y-%m-%dT%H:%M:%SZ) task-log --prune >/dev/null &&
-	test "$(count web_hook_events)" = 0 &&
+	test "$(rows_in web_hook_events)" = 0 &&
 	test "$(hook -H "X-GitHub-Delivery: d-1" --data-binary "{\"n\":1}")" = 202 &&
-	test "$(queued)" = 1 && test "$(count run_inputs)" = 1
+	test "$(queued)" = 1 && test "$(rows_in run_inputs)" = 1
 '
 
 web_stop; stopped=$?
@@ -66,7 +60,7 @@ test_expect_success 'hook_keep: a duration or forever; anything else refused' '
 	test_cmp expect err &&
 	sed -i "s/^hook_keep = .*/hook_keep = forever/" config/agentcron/config &&
 	TASK_NOW=$(date -u -d @$((now + 30 * 86400)) +%Y-%m-%dT%H:%M:%SZ) task-log --prune >/dev/null &&
-	test "$(count web_hook_events)" = 1
+	test "$(rows_in web_hook_events)" = 1
 '
 
 test_done

@@ -10,9 +10,6 @@ test_config "keep = 1d"
 t0=2026-11-23T07:00:00Z
 now=$(date -u -d $t0 +%s)
 export TASK_NOW=$t0
-count() {
-	store_sql "SELECT count(*) FROM $1"
-}
 
 id=$(task-add --manual --name hook --exec cat "handle it") || exit 1
 short=$(printf %.8s "$id")
@@ -32,8 +29,8 @@ test_expect_success 'one event queued and one run now, each with its key' '
 test_expect_success 'their runs pruned by a pass two days on (keep = 1d; the newest 20 stay)' '
 	filler_runs "$id" 25 $((now + 3600)) &&
 	TASK_NOW=$(rfc3339 $((now + 2 * 86400))) task-tick >/dev/null &&
-	test "$(count runs)" = 20 && test "$(count run_inputs)" = 0 &&
-	test "$(count web_hook_events)" = 2
+	test "$(rows_in runs)" = 20 && test "$(rows_in run_inputs)" = 0 &&
+	test "$(rows_in web_hook_events)" = 2
 '
 
 test_expect_success 'the same keys again, queued or now: duplicates, nothing run' '
@@ -48,15 +45,15 @@ test_expect_success 'the same keys again, queued or now: duplicates, nothing run
 	echo "{\"task_id\":\"$id\",\"key\":\"ev-2\",\"run_id\":null,\"duplicate\":true}" >expect &&
 	test_cmp expect out &&
 	task-tick >/dev/null &&
-	test "$(count runs)" = 20 && test "$(count run_inputs)" = 0 &&
+	test "$(rows_in runs)" = 20 && test "$(rows_in run_inputs)" = 0 &&
 	test "$(store_sql "SELECT queued FROM tasks")" = 0
 '
 
 test_expect_success 'past hook_keep the keys are forgotten: the same key fires again' '
 	TASK_NOW=$(rfc3339 $((now + 7 * 86400 - 1))) task-log --prune >/dev/null &&
-	test "$(count web_hook_events)" = 2 &&
+	test "$(rows_in web_hook_events)" = 2 &&
 	TASK_NOW=$(rfc3339 $((now + 7 * 86400 + 1))) task-log --prune >/dev/null &&
-	test "$(count web_hook_events)" = 0 &&
+	test "$(rows_in web_hook_events)" = 0 &&
 	TASK_NOW=$(rfc3339 $((now + 7 * 86400 + 2))) task-run --payload "{\"n\":3}" --key ev-2 hook >out &&
 	printf "handle it\n\n{\"n\":3}" >expect && test_cmp expect out &&
 	store_sql "SELECT key FROM web_hook_events" >actual &&

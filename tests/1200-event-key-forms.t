@@ -14,12 +14,6 @@ now=$(date -u -d $t0 +%s)
 export TASK_NOW=$t0
 
 hooked_task || exit 1
-queued() {
-	store_sql "SELECT queued FROM tasks WHERE id = '$id'"
-}
-count() {
-	store_sql "SELECT count(*) FROM $1"
-}
 keys() {
 	store_sql "SELECT key FROM web_hook_events" | LC_ALL=C sort
 }
@@ -38,7 +32,7 @@ test_expect_success 'task-run --key K, then K with a body over HTTP: one event; 
 	task-run --queue --payload "{\"n\":2}" --key b "$id" >/dev/null 2>err &&
 	grep -q "event .b. was delivered before and waits in the queue" err &&
 	task-tick >/dev/null &&
-	test "$(count runs)" = 2 && test "$(queued)" = 0 &&
+	test "$(rows_in runs)" = 2 && test "$(queued)" = 0 &&
 	keys >actual && printf "key:a\nkey:b\n" >expect && test_cmp expect actual
 '
 
@@ -50,7 +44,7 @@ test_expect_success 'bodiless "key:c" and "key:d", then c with a body and d by t
 	test "$(hook -H "Idempotency-Key: key:d")" = 202 &&
 	task-tick >/dev/null &&
 	task-run --payload "{\"n\":4}" --key d "$id" >/dev/null &&
-	test "$(count runs)" = 6 &&
+	test "$(rows_in runs)" = 6 &&
 	keys >actual &&
 	printf "bare:key:c\nbare:key:d\nkey:a\nkey:b\nkey:c\nkey:d\n" >expect && test_cmp expect actual
 '
@@ -59,14 +53,14 @@ test_expect_success 'runs pruned two days on; the same keys by the other door: d
 	filler_runs "$id" 25 $((now + 3600)) &&
 	export TASK_NOW=$(rfc3339 $((now + 2 * 86400))) &&
 	task-log --prune >/dev/null &&
-	test "$(count runs)" = 20 && test "$(count run_inputs)" = 0 &&
+	test "$(rows_in runs)" = 20 && test "$(rows_in run_inputs)" = 0 &&
 	test "$(hook -H "Idempotency-Key: a" --data-binary "{\"n\":1}")" = 200 && dup &&
 	task-run --queue --payload "{\"n\":2}" --key b "$id" >/dev/null 2>err &&
 	grep -q "event .b. was delivered before (its run is no longer kept" err &&
 	task-run --queue --payload "{\"n\":3}" --key c "$id" >/dev/null 2>err &&
 	grep -q "event .c. was delivered before (its run is no longer kept" err &&
 	test "$(hook -H "Idempotency-Key: key:d")" = 200 && dup &&
-	test "$(queued)" = 0 && test "$(count run_inputs)" = 0
+	test "$(queued)" = 0 && test "$(rows_in run_inputs)" = 0
 '
 
 test_expect_success 'keys kept as sent: a bodiless redelivery is a duplicate, a body event of the like key is not' '

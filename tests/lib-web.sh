@@ -47,6 +47,10 @@ hooked_task() {
 hook() {
 	req body -X POST -H "Authorization: Bearer $ttok" "$@" "$url/hooks/$id"
 }
+# queued: the hooked task's flag that asks for a run (0 or 1).
+queued() {
+	store_sql "SELECT queued FROM tasks WHERE id = '$id'"
+}
 
 # browser_ready SCRIPT: puppeteer-core installed in build/web-browser (once
 # for both passes of the suite), SCRIPT of tests/web-browser and the

@@ -325,6 +325,11 @@ in_s() {
 	rfc3339 $(($(date +%s) + $1))
 }
 
+# rows_in TABLE: how many rows the store's TABLE holds.
+rows_in() {
+	store_sql "SELECT count(*) FROM $1"
+}
+
 # rfc3339 SECONDS: that second since the epoch, RFC 3339 UTC.
 rfc3339() {
 	date -u -d "@$1" +%Y-%m-%dT%H:%M:%SZ
