@@ -7,10 +7,7 @@
 . "$AC_TOP/tests/lib.sh"
 . "$AC_TOP/tests/lib-web.sh"
 
-test_config "keep = 1d"
-t0=2026-11-23T07:00:00Z
-now=$(date -u -d $t0 +%s)
-export TASK_NOW=$t0
+keep_a_day_from 2026-11-23T07:00:00Z || exit 1
 
 hooked_task || exit 1
 

@@ -6,10 +6,7 @@
 # fires again.
 . "$AC_TOP/tests/lib.sh"
 
-test_config "keep = 1d"
-t0=2026-11-23T07:00:00Z
-now=$(date -u -d $t0 +%s)
-export TASK_NOW=$t0
+keep_a_day_from 2026-11-23T07:00:00Z || exit 1
 
 id=$(task-add --manual --name hook --exec cat "handle it") || exit 1
 short=$(printf %.8s "$id")

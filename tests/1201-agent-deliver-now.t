@@ -31,6 +31,15 @@ receipts() {
 		WHERE u.slot >= $1 ORDER BY t.name, r.target" | tr '|' ' '
 }
 day1=1795417200 day2=1795503600 day3=1795590000
+# pass_delivers T DAY SENT RECEIPTS: a pass at T that says nothing, after
+# which the receiver took SENT and the runs from DAY on have RECEIPTS
+# (each lines as sent and receipts print them).
+pass_delivers() {
+	rm -f rcv/requests &&
+	TASK_NOW=$1 task-tick >/dev/null 2>err && test ! -s err &&
+	printf "%s\n" "$3" >expect && sent >actual && test_cmp expect actual &&
+	printf "%s\n" "$4" >expect && receipts "$2" >actual && test_cmp expect actual
+}
 
 test_expect_success 'setup: an agent'\''s task to @a and @b, a person'\''s to @a; both delivered' '
 	echo "{\"name\":\"task_create\",\"arguments\":{\"name\":\"theirs\",\"prompt\":\"p\",\"daily\":\"07:00\",\"deliver\":[\"@a\",\"@b\"]}}" |
@@ -49,20 +58,11 @@ test_expect_success 'setup: an agent'\''s task to @a and @b, a person'\''s to @a
 '
 
 test_expect_success 'agent_deliver loses @a: the agent'\''s @a fails for good, nothing sent to it' '
-	rm rcv/requests &&
 	sed -i "s/^agent_deliver = .*/agent_deliver = @b/" "$cfg" &&
-	TASK_NOW=2026-11-24T07:00:00Z task-tick >/dev/null 2>err && test ! -s err &&
-	cat >expect <<-\EOF &&
-	/hook/a mine
-	/hook/b theirs
-	EOF
-	sent >actual && test_cmp expect actual &&
-	cat >expect <<-\EOF &&
-	mine @a delivered 1 -
-	theirs @a failed 1 -
-	theirs @b delivered 1 -
-	EOF
-	receipts $day2 >actual && test_cmp expect actual
+	pass_delivers 2026-11-24T07:00:00Z $day2 "/hook/a mine
+/hook/b theirs" "mine @a delivered 1 -
+theirs @a failed 1 -
+theirs @b delivered 1 -"
 '
 
 test_expect_success 'the reason: in task-deliver'\''s lines and task-log --deliveries' '
@@ -87,17 +87,9 @@ test_expect_success 'a later pass sends it no more' '
 
 test_expect_success 'a person who changes the task'\''s targets makes them theirs: delivered' '
 	task-edit --deliver @a theirs >/dev/null &&
-	TASK_NOW=2026-11-25T07:00:00Z task-tick >/dev/null 2>err && test ! -s err &&
-	cat >expect <<-\EOF &&
-	/hook/a mine
-	/hook/a theirs
-	EOF
-	sent >actual && test_cmp expect actual &&
-	cat >expect <<-\EOF &&
-	mine @a delivered 1 -
-	theirs @a delivered 1 -
-	EOF
-	receipts $day3 >actual && test_cmp expect actual
+	pass_delivers 2026-11-25T07:00:00Z $day3 "/hook/a mine
+/hook/a theirs" "mine @a delivered 1 -
+theirs @a delivered 1 -"
 '
 
 test_done

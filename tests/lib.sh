@@ -325,6 +325,15 @@ in_s() {
 	rfc3339 $(($(date +%s) + $1))
 }
 
+# keep_a_day_from T: the config keeps a day of runs (keep = 1d), and the
+# clock stands at T (TASK_NOW, exported); now is T in seconds since the
+# epoch, for the instants a check moves on to (rfc3339).
+keep_a_day_from() {
+	test_config "keep = 1d" &&
+	TASK_NOW=$1 && export TASK_NOW &&
+	now=$(date -u -d "$1" +%s)
+}
+
 # rows_in TABLE: how many rows the store's TABLE holds.
 rows_in() {
 	store_sql "SELECT count(*) FROM $1"

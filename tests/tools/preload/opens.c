@@ -43,27 +43,20 @@ mode_of(int flags, va_list ap)
 	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, mode_t) : 0;
 }
 
-int
-open(const char *path, int flags, ...)
-{
-	va_list ap;
-	va_start(ap, flags);
-	mode_t mode = mode_of(flags, ap);
-	va_end(ap);
-	note(path);
-	return REAL("open", int (*)(const char *, int, ...))(path, flags, mode);
-}
+/* open and open64, alike but for the name they pass on. */
+#define OPEN_LIKE(name)                                                          \
+	int name(const char *path, int flags, ...)                               \
+	{                                                                        \
+		va_list ap;                                                      \
+		va_start(ap, flags);                                             \
+		mode_t mode = mode_of(flags, ap);                                \
+		va_end(ap);                                                      \
+		note(path);                                                      \
+		return REAL(#name, int (*)(const char *, int, ...))(path, flags, mode); \
+	}
 
-int
-open64(const char *path, int flags, ...)
-{
-	va_list ap;
-	va_start(ap, flags);
-	mode_t mode = mode_of(flags, ap);
-	va_end(ap);
-	note(path);
-	return REAL("open64", int (*)(const char *, int, ...))(path, flags, mode);
-}
+OPEN_LIKE(open)
+OPEN_LIKE(open64)
 
 int
 openat(int dir, const char *path, int flags, ...)
