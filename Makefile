@@ -97,6 +97,9 @@ $(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(B)/libagentcron.a common/*.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(DEP_CFLAGS) -Icommon -Itests/unit -o $@ $< $(B)/libagentcron.a $(ALL_LIBS)
 
+# The replay includes the fuzz targets' sources.
+$(B)/tests/t-fuzz-replay: tests/fuzz/*.c
+
 $(B)/tools/%: tests/tools/%.c $(B)/libagentcron.a common/*.h $(wildcard tests/tools/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(DEP_CFLAGS) -Icommon -o $@ $< $(B)/libagentcron.a $(ALL_LIBS)

@@ -118,8 +118,9 @@ post(struct http *h, const struct config *c, int64_t now, const char *url,
 	cJSON *j = telegram ? cJSON_Parse(r.body.data) : NULL;
 	if (telegram && st == 429 && o->retry_after < 0) {
 		const cJSON *ra = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "parameters"), "retry_after");
-		if (cJSON_IsNumber(ra))
-			o->retry_after = (int64_t)ra->valuedouble;
+		/* The server's number, bounded before it is converted. */
+		if (cJSON_IsNumber(ra) && ra->valuedouble >= 0)
+			o->retry_after = ra->valuedouble < INT32_MAX ? (int64_t)ra->valuedouble : INT32_MAX;
 	}
 	int ok = st >= 200 && st < 300;
 	if (ok && telegram && !cJSON_IsTrue(cJSON_GetObjectItem(j, "ok"))) {

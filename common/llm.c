@@ -457,6 +457,69 @@ json_reply(struct llm *l, struct attempt *a, int *retry, struct err *e)
 	return ST_OK;
 }
 
+/* A 2xx stream's last line without its newline, and its last event. */
+static void
+sse_end(struct attempt *a)
+{
+	if (!a->sse)
+		return;
+	if (a->status >= 200 && a->status < 300 && a->line.len) {
+		if (sse_line(a, a->line.data, a->line.len))
+			a->failed = 1;
+		a->line.len = 0;
+	}
+	if (!a->failed)
+		sse_dispatch(a);
+}
+
+/* A callback stopped the transfer (e says why): 1, else 0. */
+static int
+attempt_stopped(const struct llm *l, const struct attempt *a, struct err *e)
+{
+	if (a->failed) {
+		*e = a->err;
+		return 1;
+	}
+	if (a->too_big) {
+		err_set(e, ST_ERR, "%s: the reply is larger than %ld MiB", l->ops->name, REPLY_MAX >> 20);
+		return 1;
+	}
+	return 0;
+}
+
+/* A reply received whole, with status: its error, or the stream's reply
+ * complete. */
+static int
+reply_end(struct llm *l, struct attempt *a, long status, long *wait_ms, int *retry,
+    struct err *e)
+{
+	struct llm_stream *s = a->s;
+	a->status = status;
+	s->r->http_status = status;
+	if (status < 200 || status >= 300) {
+		http_error(l, a, e);
+		*retry = retryable_status(status);
+		*wait_ms = a->retry_after_ms;
+		return ST_ERR;
+	}
+	if (!a->sse)
+		return json_reply(l, a, retry, e);
+	if (!s->done) {
+		*retry = !s->delivered;
+		return err_set(e, ST_ERR, "%s: the stream ended before the reply was complete",
+		    l->ops->name);
+	}
+	return ST_OK;
+}
+
+static void
+attempt_free(struct attempt *a)
+{
+	buf_free(&a->body);
+	buf_free(&a->line);
+	buf_free(&a->data);
+}
+
 /* Runs one attempt.  Returns 0 on success; else fills e and sets *retry
  * when another attempt may succeed. */
 static int
@@ -478,51 +541,72 @@ attempt_once(struct llm *l, const char *body, struct llm_stream *s, long *wait_m
 	};
 	struct http_result hr;
 	int hc = http_perform(l->http, &rq, &hr);
-	const char *name = l->ops->name;
 	int rc = ST_ERR;
-	if (hc == HTTP_OK && a.sse && a.status >= 200 && a.status < 300 && a.line.len) {
-		/* A last line without its newline. */
-		if (sse_line(&a, a.line.data, a.line.len))
-			a.failed = 1;
-		a.line.len = 0;
-	}
-	if (hc == HTTP_OK && a.sse && !a.failed)
-		sse_dispatch(&a);
-	if (a.failed) {
-		*e = a.err;
-		goto out;
-	}
-	if (a.too_big) {
-		err_set(e, ST_ERR, "%s: the reply is larger than %ld MiB", name, REPLY_MAX >> 20);
-		goto out;
-	}
-	if (hc != HTTP_OK) {
+	if (hc == HTTP_OK)
+		sse_end(&a);
+	if (attempt_stopped(l, &a, e))
+		;
+	else if (hc != HTTP_OK)
 		/* Text already shown cannot be taken back by trying again. */
 		*retry = transport_error(l, &a, hc, hr.error, e) && !s->delivered;
-		goto out;
+	else
+		rc = reply_end(l, &a, hr.status, wait_ms, retry, e);
+	attempt_free(&a);
+	return rc;
+}
+
+/* The reply a stream put together, whole: every call with an id, a name
+ * and arguments. */
+static void
+stream_take(struct llm_stream *s, struct llm_result *r)
+{
+	for (size_t i = 0; i < r->ncalls; i++) {
+		r->calls[i].args = s->args[i].data ? xstrdup(s->args[i].data) : xstrdup("{}");
+		if (!r->calls[i].id)
+			r->calls[i].id = xasprintf("call_%zu", i);
+		if (!r->calls[i].name)
+			r->calls[i].name = xstrdup("");
 	}
-	a.status = hr.status;
-	s->r->http_status = a.status;
-	if (a.status < 200 || a.status >= 300) {
-		http_error(l, &a, e);
-		*retry = retryable_status(a.status);
-		*wait_ms = a.retry_after_ms;
-		goto out;
+	r->text = s->text.data ? xstrdup(s->text.data) : xstrdup("");
+}
+
+int
+llm_reply_read(const struct llm_config *c, long status, int sse, const char *body, size_t n,
+    const size_t *cuts, size_t ncuts, struct llm_result *res, struct err *e)
+{
+	memset(res, 0, sizeof *res);
+	struct llm l = {.c = c, .ops = llm_ops_of(c->provider)};
+	if (l.ops->answer)
+		return err_set(e, ST_INVALID, "%s: no replies over HTTP to read", l.ops->name);
+	struct llm_result r = {.input_tokens = -1, .output_tokens = -1};
+	struct llm_stream s = {.c = c, .r = &r};
+	struct attempt a = {.l = &l, .s = &s, .status = status, .sse = sse, .retry_after_ms = -1};
+	/* As the transfer would: a piece refused ends it. */
+	int whole = 1;
+	for (size_t k = 0, at = 0; k <= ncuts && whole; k++) {
+		size_t end = k < ncuts && cuts[k] >= at && cuts[k] <= n ? cuts[k] : n;
+		whole = end == at || on_write(body + at, end - at, &a) == end - at;
+		at = end;
 	}
-	if (a.sse) {
-		if (!s->done) {
-			err_set(e, ST_ERR, "%s: the stream ended before the reply was complete", name);
-			*retry = !s->delivered;
-			goto out;
-		}
-	} else if (json_reply(l, &a, retry, e)) {
-		goto out;
+	if (whole)
+		sse_end(&a);
+	long wait_ms;
+	int retry, rc = ST_ERR;
+	if (!attempt_stopped(&l, &a, e))
+		rc = reply_end(&l, &a, status, &wait_ms, &retry, e);
+	attempt_free(&a);
+	if (rc == ST_OK)
+		stream_take(&s, &r);
+	stream_free(&s);
+	if (rc == ST_OK) {
+		*res = r;
+	} else {
+		res->http_status = r.http_status;
+		res->model_gone = r.model_gone;
+		llm_result_free(&r);
 	}
-	rc = ST_OK;
-out:
-	buf_free(&a.body);
-	buf_free(&a.line);
-	buf_free(&a.data);
+	if (rc)
+		llm_redact(e->msg, sizeof e->msg, c->api_key);
 	return rc;
 }
 
@@ -567,14 +651,7 @@ llm_send(struct llm *l, const cJSON *messages, const cJSON *tools, struct llm_re
 		int retry;
 		rc = attempt_once(l, text, &s, &wait_ms, &retry, e);
 		if (rc == ST_OK) {
-			for (size_t i = 0; i < r.ncalls; i++) {
-				r.calls[i].args = s.args[i].data ? xstrdup(s.args[i].data) : xstrdup("{}");
-				if (!r.calls[i].id)
-					r.calls[i].id = xasprintf("call_%zu", i);
-				if (!r.calls[i].name)
-					r.calls[i].name = xstrdup("");
-			}
-			r.text = s.text.data ? xstrdup(s.text.data) : xstrdup("");
+			stream_take(&s, &r);
 			r.attempts = attempt + 1;
 			stream_free(&s);
 			*res = r;

@@ -102,6 +102,13 @@ void llm_free(struct llm *l);
  * res only http_status (of the last reply, 0 if none) and attempts. */
 int llm_send(struct llm *l, const cJSON *messages, const cJSON *tools, struct llm_result *res,
     struct err *e);
+/* A reply of HTTP status with body[0..n) (server-sent events when sse),
+ * read as llm_send reads one that arrived in pieces ending at
+ * cuts[0..ncuts) (ascending): res and e as llm_send's after one attempt.
+ * What the network hands over reads the same in any pieces (tests and
+ * fuzz-llm-reply). */
+int llm_reply_read(const struct llm_config *c, long status, int sse, const char *body, size_t n,
+    const size_t *cuts, size_t ncuts, struct llm_result *res, struct err *e);
 void llm_result_free(struct llm_result *r);
 /* A reply no retry can change: the request is refused as it stands
  * (400, 413, 422), unauthorised (401, 403) or names nothing there (404). */

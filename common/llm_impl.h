@@ -48,7 +48,7 @@ size_t llm_stream_call(struct llm_stream *s, long idx, const char *id, const cha
 void llm_stream_args(struct llm_stream *s, size_t call, const char *piece);
 void llm_stream_finish(struct llm_stream *s, const char *reason);
 const char *llm_json_str(const cJSON *o, const char *key);   /* a string member or NULL */
-long llm_json_long(const cJSON *o, const char *key);         /* a number member or -1 */
+long llm_json_long(const cJSON *o, const char *key);         /* a number member in 0..1e15 or -1 */
 void llm_merge_options(cJSON *body, const cJSON *options);
 cJSON *llm_tool_schema(const cJSON *schema);                 /* a copy, or an empty object schema */
 

@@ -14,11 +14,16 @@ llm_json_str(const cJSON *o, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+/* A provider's counts and indexes, far below where a long would overflow
+ * (converting a larger double is undefined) or a sum of three would. */
+#define JSON_LONG_MAX 1e15
+
 long
 llm_json_long(const cJSON *o, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsNumber(v) && v->valuedouble >= 0 ? (long)v->valuedouble : -1;
+	return cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= JSON_LONG_MAX
+	    ? (long)v->valuedouble : -1;
 }
 
 void

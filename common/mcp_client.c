@@ -362,8 +362,10 @@ rpc(struct mcpc *c, const char *method, cJSON *params, cJSON **result, char **rp
 	} else if (err && rpc_error) {
 		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(err, "message"));
 		const cJSON *code = cJSON_GetObjectItemCaseSensitive(err, "code");
-		*rpc_error = xasprintf("MCP error %ld: %s", cJSON_IsNumber(code) ? (long)code->valuedouble
-		    : 0L, msg ? msg : "(no message)");
+		/* A server's number, converted only where a long holds it. */
+		long c = cJSON_IsNumber(code) && code->valuedouble > -1e15 && code->valuedouble < 1e15
+		    ? (long)code->valuedouble : 0L;
+		*rpc_error = xasprintf("MCP error %ld: %s", c, msg ? msg : "(no message)");
 	} else if (err) {
 		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(err, "message"));
 		char text[200];

@@ -35,7 +35,7 @@ struct mcpc {
 };
 
 /* mcp_message.c */
-long mcp_msg_id(const cJSON *m);           /* a numeric id, or -1 */
+long mcp_msg_id(const cJSON *m);           /* a whole-number id, or -1 */
 /* A message from a server, its bytes that are not UTF-8 made U+FFFD
  * first: what it says reaches the model's request and the store. */
 cJSON *mcp_msg_parse(const char *s, size_t n);

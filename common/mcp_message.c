@@ -10,8 +10,13 @@
 long
 mcp_msg_id(const cJSON *m)
 {
+	/* Ours are whole numbers from 1 up: any other answers none of them
+	 * (and a peer's 1e300 is never converted). */
 	const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
-	return cJSON_IsNumber(id) ? (long)id->valuedouble : -1;
+	if (!cJSON_IsNumber(id) || !(id->valuedouble >= 0 && id->valuedouble <= 1e15))
+		return -1;
+	long v = (long)id->valuedouble;
+	return (double)v == id->valuedouble ? v : -1;
 }
 
 cJSON *

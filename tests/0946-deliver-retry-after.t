@@ -44,4 +44,15 @@ test_expect_success 'a date already past: at once (a second); neither form: the 
 	receipt | cut -d"|" -f1,2 >actual && echo "delivered|3" >expect && test_cmp expect actual
 '
 
+test_expect_success 'Telegram: parameters.retry_after waits as Retry-After does; one past any bound gives up' '
+	fresh --deliver @tg &&
+	printf "%s\n" "429 90" "429 1e300" >rcv/plan &&
+	tick 2026-11-23T07:00:00Z &&
+	receipt | cut -d"|" -f1-3 >actual && echo "pending|1|$((T0 + 90))" >expect && test_cmp expect actual &&
+	tick 2026-11-23T07:01:30Z &&
+	receipt | cut -d"|" -f1,2,4 >actual &&
+	echo "failed|2|gave up after 2 attempts: the receiver asked to wait 2147483647 s (Retry-After), past the 24 hours a delivery is tried for: HTTP 429: stand-in refusal" >expect &&
+	test_cmp expect actual
+'
+
 test_done

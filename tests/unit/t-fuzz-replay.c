@@ -7,6 +7,8 @@
 #define FUZZ_REPLAY 1
 #include "../fuzz/fuzz-agent-input.c"
 #include "../fuzz/fuzz-cron.c"
+#include "../fuzz/fuzz-llm-reply.c"
+#include "../fuzz/fuzz-task-json.c"
 #include "../fuzz/fuzz-when.c"
 #include "tap.h"
 
@@ -48,6 +50,11 @@ main(int argc, char **argv)
 	check(n > 0, "fuzz-when replays its corpus (%d inputs)", n);
 	n = replay(dir, "fuzz-agent-input", fuzz_agent_input_one);
 	check(n > 0, "fuzz-agent-input replays its corpus (%d inputs)", n);
+	n = replay(dir, "fuzz-llm-reply", fuzz_llm_reply_one);
+	check(n > 0, "fuzz-llm-reply replays its corpus (%d inputs)", n);
+	n = replay(dir, "fuzz-task-json", fuzz_task_json_one);
+	check(n > 0, "fuzz-task-json replays its corpus (%d inputs)", n);
+	zones_free(fuzz_task_zones);
 	for (int k = 0; k < 3; k++)
 		tz_free(fuzz_cron_zones[k]);
 	for (int k = 0; k < 2; k++)

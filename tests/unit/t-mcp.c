@@ -1,9 +1,10 @@
 /* Unit tests for mcp_server.c's reading side: lines kept whole up to the limit,
  * and the id of a longer one found wherever it stands, as the reply to it
- * must carry it. */
+ * must carry it; and the client's reading of a server's ids. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "mcp_impl.h"
 #include "mcp_server.h"
 #include "tap.h"
 
@@ -61,10 +62,30 @@ test_too_large(void)
 	}
 }
 
+/* A server's id answers one of ours (1, 2, ...) only as that whole
+ * number; any other number is no answer, and never converted past a long. */
+static void
+test_msg_id(void)
+{
+	static const struct { const char *msg; long want; } cases[] = {
+		{"{\"id\":7}", 7}, {"{\"id\":0}", 0}, {"{\"id\":7.0}", 7}, {"{\"id\":7.5}", -1},
+		{"{\"id\":-3}", -1}, {"{\"id\":1e300}", -1}, {"{\"id\":-1e300}", -1},
+		{"{\"id\":9.3e18}", -1}, {"{\"id\":\"7\"}", -1}, {"{\"result\":{}}", -1},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		cJSON *m = cJSON_Parse(cases[i].msg);
+		long got = mcp_msg_id(m);
+		check(got == cases[i].want, "mcp_msg_id(%s) = %ld (want %ld)", cases[i].msg, got,
+		    cases[i].want);
+		cJSON_Delete(m);
+	}
+}
+
 int
 main(void)
 {
 	test_read_line();
 	test_too_large();
+	test_msg_id();
 	return tap_done();
 }
