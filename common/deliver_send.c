@@ -33,25 +33,6 @@ struct reply {
 	int64_t now;              /* the attempt's clock, for a Retry-After date */
 };
 
-/* Retry-After (RFC 9110 10.2.3): delay-seconds, or an HTTP-date that
- * becomes the seconds from now to it (0 once it has passed); -1 when it
- * is neither. */
-static int64_t
-retry_after_secs(const char *v, int64_t now)
-{
-	char *end;
-	errno = 0;
-	long long s = strtoll(v, &end, 10);
-	if (end != v && !*end && s >= 0 && isdigit((unsigned char)*v))
-		return errno ? INT32_MAX : s;
-	/* curl_getdate reads the three forms RFC 9110 names (IMF-fixdate,
-	 * RFC 850, asctime). */
-	time_t t = curl_getdate(v, NULL);
-	if (t == (time_t)-1 || !strpbrk(v, " ,"))
-		return -1;
-	return (int64_t)t > now ? (int64_t)t - now : 0;
-}
-
 /* The first line of what a receiver said, as text to keep and print:
  * whole UTF-8 characters, U+FFFD for other bytes, no control character
  * (a terminal's escape sequence from afar), "..." when cut. */
@@ -71,7 +52,7 @@ on_header(const char *line, size_t n, void *arg)
 	if (http_line_read(line, n, &l) != HTTP_LINE_FIELD || !http_line_is(&l, "Retry-After"))
 		return;
 	char *v = http_line_value(&l);
-	r->retry_after = retry_after_secs(v, r->now);
+	r->retry_after = http_retry_after(v, r->now);
 	free(v);
 }
 

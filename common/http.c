@@ -3,6 +3,9 @@
  * cache and the DNS cache, which is what makes the second request to a
  * server cost no connect and no handshake. */
 #define _DEFAULT_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,4 +264,20 @@ char *
 http_line_value(const struct http_line *l)
 {
 	return xstrndup(l->value ? l->value : "", l->nvalue);
+}
+
+int64_t
+http_retry_after(const char *v, int64_t now)
+{
+	char *end;
+	errno = 0;
+	long long s = strtoll(v, &end, 10);
+	if (end != v && !*end && s >= 0 && isdigit((unsigned char)*v))
+		return errno ? INT32_MAX : s;
+	/* curl_getdate reads the three forms RFC 9110 names (IMF-fixdate,
+	 * RFC 850, asctime); a word alone is none of them. */
+	time_t t = curl_getdate(v, NULL);
+	if (t == (time_t)-1 || !strpbrk(v, " ,"))
+		return -1;
+	return (int64_t)t > now ? (int64_t)t - now : 0;
 }

@@ -10,6 +10,7 @@
 #define AC_HTTP_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/socket.h>
 
 #include "util.h"
@@ -66,5 +67,9 @@ struct http_line {
 int http_line_read(const char *p, size_t n, struct http_line *l);
 int http_line_is(const struct http_line *l, const char *name); /* the name, in any case */
 char *http_line_value(const struct http_line *l);             /* the value, malloc'd */
+/* Retry-After (RFC 9110 10.2.3) at now: delay-seconds (INT32_MAX past
+ * what a long long holds), or an HTTP-date in any of its three forms as
+ * the seconds from now to it (0 once it has passed); -1 when neither. */
+int64_t http_retry_after(const char *v, int64_t now);
 
 #endif

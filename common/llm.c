@@ -224,24 +224,6 @@ on_write(const char *p, size_t n, void *arg)
 	return n;
 }
 
-/* An IMF-fixdate (RFC 9110): "Sun, 06 Nov 1994 08:49:37 GMT". */
-static int
-http_date(const char *s, int64_t *t)
-{
-	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
-	char wd[4], mon[4], zone[4];
-	int d, y, h, mi, sec;
-	if (sscanf(s, "%3s, %d %3s %d %d:%d:%d %3s", wd, &d, mon, &y, &h, &mi, &sec, zone) != 8 ||
-	    strcmp(zone, "GMT"))
-		return -1;
-	const char *m = strstr(months, mon);
-	if (!m || (m - months) % 3 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
-		return -1;
-	*t = days_from_civil(y, (unsigned)((m - months) / 3 + 1), (unsigned)d) * 86400 + h * 3600 +
-	    mi * 60 + sec;
-	return 0;
-}
-
 /* A wait the provider asks for, kept in range: a huge value still reads as
  * "too long to wait", never wraps to a negative (none) or overflows. */
 static void
@@ -278,12 +260,9 @@ on_header(const char *p, size_t n, void *arg)
 		if (end != v && w >= 0)
 			set_wait(a, w);
 	} else {
-		long secs = strtol(v, &end, 10);
-		int64_t when;
-		if (end != v && !*end && secs >= 0)
+		int64_t secs = http_retry_after(v, (int64_t)time(NULL));
+		if (secs >= 0)
 			set_wait(a, (double)secs * 1000);
-		else if (http_date(v, &when) == 0)
-			set_wait(a, ((double)when - (double)time(NULL)) * 1000);
 	}
 	free(v);
 }
