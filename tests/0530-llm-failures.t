@@ -58,6 +58,14 @@ test_expect_success 'Retry-After as an HTTP date is honoured' '
 	test_cmp expect out
 '
 
+test_expect_success 'Retry-After as an obsolete RFC 850 date is honoured too' '
+	llm-call "[[503x1 rad850=2]] busy" >out 2>err &&
+	w=$(cat waits) && rm waits &&
+	test "$w" -ge 1000 && test "$w" -le 2000 &&
+	echo "echo: [[503x1 rad850=2]] busy" >expect &&
+	test_cmp expect out
+'
+
 test_expect_success '500 then success: backoff, one retry' '
 	n=$(requests) &&
 	llm-call "[[500x1]] flaky" >out 2>err &&

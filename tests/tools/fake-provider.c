@@ -22,7 +22,8 @@
  * script failures and tool calls:
  *   [[CODE]] [[CODExN]]   answer HTTP CODE (always / to the first N requests
  *                         with this text) with the provider's error JSON;
- *                         add " ra=S", " rad=S" (as a date) or " ram=MS"
+ *                         add " ra=S", " rad=S" (as a date), " rad850=S" (as
+ *                         RFC 850's obsolete date) or " ram=MS"
  *                         for Retry-After, Retry-After as a date, retry-after-ms
  *                         (" pad=N": N zeros before MS, a long header line)
  *   [[html502]]           502 with an HTML body, as a proxy sends
@@ -1130,6 +1131,7 @@ scripted_error(struct req *r, int provider, const char *text, int count, const c
 		struct buf extra = {0};
 		const char *close = strstr(end, "]]");
 		const char *ra = strstr(end, " ra="), *rad = strstr(end, " rad="), *ram = strstr(end, " ram=");
+		const char *rad850 = strstr(end, " rad850=");
 		const char *pad = strstr(end, " pad=");
 		if (ra && ra < close) {
 			buf_printf(&extra, "Retry-After: %ld\r\n", strtol(ra + 4, NULL, 10));
@@ -1138,12 +1140,14 @@ scripted_error(struct req *r, int provider, const char *text, int count, const c
 			for (long i = pad && pad < close ? strtol(pad + 5, NULL, 10) : 0; i > 0; i--)
 				buf_puts(&extra, "0");
 			buf_printf(&extra, "%ld\r\n", strtol(ram + 5, NULL, 10));
-		} else if (rad && rad < close) {
-			time_t when = time(NULL) + strtol(rad + 5, NULL, 10);
+		} else if ((rad && rad < close) || (rad850 && rad850 < close)) {
+			int old = rad850 && rad850 < close;
+			time_t when = time(NULL) + strtol(old ? rad850 + 8 : rad + 5, NULL, 10);
 			struct tm tm;
 			char date[64];
 			gmtime_r(&when, &tm);
-			strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+			strftime(date, sizeof date, old ? "%A, %d-%b-%y %H:%M:%S GMT" : "%a, %d %b %Y %H:%M:%S GMT",
+			    &tm);
 			buf_printf(&extra, "Retry-After: %s\r\n", date);
 		}
 		reply_error(r, provider, (int)code, error_message(provider, (int)code, model), extra.data);
