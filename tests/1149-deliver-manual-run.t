@@ -5,7 +5,9 @@
 # before: it waited until a pass ended a run of its own, for a manual
 # task for ever.  So is that of a run whose ticker was killed (-9) once
 # the run's end was recorded, before it started task-deliver, and that of
-# a run by hand longer than the hour the pass's look reads back over.
+# a run by hand longer than the hour the pass's look reads back over, or
+# than the day a delivery pass reads back over while others' runs move
+# its cursor on.
 . "$AC_TOP/tests/lib.sh"
 . "$AC_TOP/tests/lib-deliver.sh"
 printf '#!/bin/sh\necho "by hand"\n' >job && chmod +x job || exit 1
@@ -114,6 +116,40 @@ test_expect_success 'once delivered, the next passes start no delivery for it' '
 	store_sql "SELECT count(*) FROM receipts" >actual && echo 1 >expect && test_cmp expect actual
 '
 
+# A run by hand longer than the day a delivery pass reads back over, while
+# the runs of an hourly task move the pass's cursor on past that day: a
+# pass that sees it in flight so long keeps its id (deliver_long_runs),
+# and the pass after its end delivers it.  On a clock ten hours a second
+# fast: the run takes some forty hours, each pass runs the hourly task.
+base10=$(date +%s)
+faster() {
+	LD_PRELOAD=$AC_BUILD/tools/clock-offset.so CLOCK_SPEED=36000 CLOCK_BASE=$base10 \
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 "$@"
+}
+# How far the cursor is past the start of task $1's run, and whether the
+# long runs kept name it (1).
+cursor_and_long() {
+	store_sql "SELECT (SELECT value FROM settings WHERE key = 'deliver_cursor') - r.started_at,
+		coalesce((SELECT value FROM settings WHERE key = 'deliver_long_runs'), '') LIKE '%' || r.id || '%'
+		FROM runs r WHERE r.task_id = '$1'"
+}
+
+test_expect_success 'a run by hand of forty hours, the cursor moved past its first day: delivered' '
+	reset_store && rm -f rcv/requests && : >seen &&
+	printf "#!/bin/sh\nsleep 4\necho \"forty hours on\"\n" >long40 && chmod +x long40 &&
+	id=$(faster task-add --manual --timeout 3d --exec "$PWD/long40" --name long40 --deliver @hook x) &&
+	faster task-add --cron "0 * * * *" --exec "$PWD/job" --name hourly --deliver @hook y >/dev/null &&
+	{ faster task-run "$id" >out40 & } && pid=$! &&
+	while kill -0 $pid 2>/dev/null; do
+		faster task-tick >/dev/null 2>>err && cursor_and_long "$id" >>seen && sleep 0.2 || return 1
+	done &&
+	wait $pid && echo "forty hours on" >expect && test_cmp expect out40 &&
+	awk -F"|" "\$1 > 86400 + 300 && \$2 == 1 { n++ } END { exit !n }" seen &&
+	faster task-tick >/dev/null 2>>err && test ! -s err &&
+	store_sql "SELECT r.status FROM receipts r JOIN runs u ON u.id = r.run_id WHERE u.task_id = '"'"'$id'"'"'" >actual &&
+	echo delivered >expect && test_cmp expect actual &&
+	grep -c "forty hours on" rcv/requests >actual && echo 1 >expect && test_cmp expect actual
+'
 
 fi
 
