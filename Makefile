@@ -127,13 +127,24 @@ bench: all
 demo: all
 	@tests/demo $(CURDIR)/$(BIN) $(CURDIR)/$(B)
 
-# libFuzzer targets, each for a bounded time (FUZZTIME seconds).
+# libFuzzer targets, each for a bounded time (FUZZTIME seconds); FUZZ=NAME
+# one alone.  The library is built once for all of them, instrumented.
 FUZZTIME ?= 30
-fuzz: | deps
-	@mkdir -p build/fuzz
+FUZZ_CFLAGS = -g -O1 -std=c17 -D_POSIX_C_SOURCE=200809L -Icommon
+FUZZ_OBJ = $(patsubst common/%.c,build/fuzz/common/%.o,$(wildcard common/*.c))
+build/fuzz/common/%.o: common/%.c common/*.h | deps
+	@mkdir -p $(@D)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined $(DEP_CFLAGS) -c -o $@ $<
+
+build/fuzz/libagentcron.a: $(FUZZ_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c build/fuzz/libagentcron.a common/*.h
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined $(DEP_CFLAGS) -o $@ $< \
+	    build/fuzz/libagentcron.a $(ALL_LIBS)
+
+fuzz: $(patsubst %,build/fuzz/%,$(FUZZ)) | deps
 	@for f in $(FUZZ); do \
-	  clang -g -O1 -fsanitize=fuzzer,address,undefined -std=c17 -D_POSIX_C_SOURCE=200809L \
-	    -Icommon $(DEP_CFLAGS) -o build/fuzz/$$f tests/fuzz/$$f.c common/*.c $(ALL_LIBS) || exit 1; \
 	  mkdir -p build/fuzz/$$f.corpus; \
 	  build/fuzz/$$f -max_total_time=$(FUZZTIME) build/fuzz/$$f.corpus tests/fuzz/corpus/$$f || exit 1; \
 	done

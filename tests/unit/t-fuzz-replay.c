@@ -7,7 +7,9 @@
 #define FUZZ_REPLAY 1
 #include "../fuzz/fuzz-agent-input.c"
 #include "../fuzz/fuzz-cron.c"
+#include "../fuzz/fuzz-deliver-text.c"
 #include "../fuzz/fuzz-llm-reply.c"
+#include "../fuzz/fuzz-mcp-result.c"
 #include "../fuzz/fuzz-task-json.c"
 #include "../fuzz/fuzz-when.c"
 #include "tap.h"
@@ -50,8 +52,12 @@ main(int argc, char **argv)
 	check(n > 0, "fuzz-when replays its corpus (%d inputs)", n);
 	n = replay(dir, "fuzz-agent-input", fuzz_agent_input_one);
 	check(n > 0, "fuzz-agent-input replays its corpus (%d inputs)", n);
+	n = replay(dir, "fuzz-deliver-text", fuzz_deliver_text_one);
+	check(n > 0, "fuzz-deliver-text replays its corpus (%d inputs)", n);
 	n = replay(dir, "fuzz-llm-reply", fuzz_llm_reply_one);
 	check(n > 0, "fuzz-llm-reply replays its corpus (%d inputs)", n);
+	n = replay(dir, "fuzz-mcp-result", fuzz_mcp_result_one);
+	check(n > 0, "fuzz-mcp-result replays its corpus (%d inputs)", n);
 	n = replay(dir, "fuzz-task-json", fuzz_task_json_one);
 	check(n > 0, "fuzz-task-json replays its corpus (%d inputs)", n);
 	zones_free(fuzz_task_zones);
