@@ -98,7 +98,7 @@ $(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(B)/libagentcron.a common/*.h
 	$(CC) $(CFLAGS) $(LDFLAGS) $(DEP_CFLAGS) -Icommon -Itests/unit -o $@ $< $(B)/libagentcron.a $(ALL_LIBS)
 
 # The replay includes the fuzz targets' sources.
-$(B)/tests/t-fuzz-replay: tests/fuzz/*.c
+$(B)/tests/t-fuzz-replay: tests/fuzz/*.c tests/fuzz/fuzz.h
 
 $(B)/tools/%: tests/tools/%.c $(B)/libagentcron.a common/*.h $(wildcard tests/tools/*.h)
 	@mkdir -p $(@D)
@@ -139,7 +139,7 @@ build/fuzz/common/%.o: common/%.c common/*.h | deps
 build/fuzz/libagentcron.a: $(FUZZ_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c build/fuzz/libagentcron.a common/*.h
+build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h build/fuzz/libagentcron.a common/*.h
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined $(DEP_CFLAGS) -o $@ $< \
 	    build/fuzz/libagentcron.a $(ALL_LIBS)
 

@@ -19,6 +19,8 @@
 #include "toolcall.h"
 #include "utf8.h"
 
+#include "fuzz.h"
+
 static void
 fuzz_utf8(const char *s, size_t n)
 {
@@ -102,12 +104,4 @@ fuzz_agent_input_one(const uint8_t *data, size_t size)
 	return 0;
 }
 
-#ifndef FUZZ_REPLAY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	return fuzz_agent_input_one(data, size);
-}
-#endif
+FUZZ_TARGET(fuzz_agent_input_one)

@@ -10,6 +10,8 @@
 #include "cron.h"
 #include "tz.h"
 
+#include "fuzz.h"
+
 static struct tz *fuzz_cron_zones[3];
 
 static int
@@ -57,12 +59,4 @@ fuzz_cron_one(const uint8_t *data, size_t size)
 	return 0;
 }
 
-#ifndef FUZZ_REPLAY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	return fuzz_cron_one(data, size);
-}
-#endif
+FUZZ_TARGET(fuzz_cron_one)

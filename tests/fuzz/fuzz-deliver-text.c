@@ -20,6 +20,8 @@
 #include "hmac.h"
 #include "utf8.h"
 
+#include "fuzz.h"
+
 /* The units a receiver counts in valid UTF-8 text s. */
 static size_t
 fuzz_deliver_units(const char *s, int units)
@@ -210,12 +212,4 @@ fuzz_deliver_text_one(const uint8_t *data, size_t size)
 	return 0;
 }
 
-#ifndef FUZZ_REPLAY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	return fuzz_deliver_text_one(data, size);
-}
-#endif
+FUZZ_TARGET(fuzz_deliver_text_one)

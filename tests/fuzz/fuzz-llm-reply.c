@@ -15,6 +15,8 @@
 #include "llm.h"
 #include "utf8.h"
 
+#include "fuzz.h"
+
 #define FUZZ_LLM_KEY "sk-fuzz-0123456789abcdef"
 
 static int
@@ -99,12 +101,4 @@ fuzz_llm_reply_one(const uint8_t *data, size_t size)
 	return 0;
 }
 
-#ifndef FUZZ_REPLAY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	return fuzz_llm_reply_one(data, size);
-}
-#endif
+FUZZ_TARGET(fuzz_llm_reply_one)

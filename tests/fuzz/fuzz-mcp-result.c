@@ -15,6 +15,8 @@
 #include "mcp_impl.h"
 #include "utf8.h"
 
+#include "fuzz.h"
+
 #define FUZZ_MCP_NOTE_MAX 160 /* the note a cut result ends with */
 
 static int
@@ -54,12 +56,4 @@ fuzz_mcp_result_one(const uint8_t *data, size_t size)
 	return 0;
 }
 
-#ifndef FUZZ_REPLAY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	return fuzz_mcp_result_one(data, size);
-}
-#endif
+FUZZ_TARGET(fuzz_mcp_result_one)

@@ -8,12 +8,16 @@
  * corpus without libFuzzer. */
 #include <assert.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "task_import.h"
 #include "task_json.h"
 #include "utf8.h"
 #include "when.h"
+
+#include "fuzz.h"
 
 #define FUZZ_TASK_NOW 1795000000 /* 2026-11-18T11:06:40Z */
 
@@ -99,12 +103,4 @@ fuzz_task_json_one(const uint8_t *data, size_t size)
 	return 0;
 }
 
-#ifndef FUZZ_REPLAY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	return fuzz_task_json_one(data, size);
-}
-#endif
+FUZZ_TARGET(fuzz_task_json_one)

@@ -13,6 +13,8 @@
 #include "utf8.h"
 #include "when.h"
 
+#include "fuzz.h"
+
 static struct tz *fuzz_when_zones[3];
 
 static void
@@ -75,12 +77,4 @@ fuzz_when_one(const uint8_t *data, size_t size)
 	return 0;
 }
 
-#ifndef FUZZ_REPLAY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	return fuzz_when_one(data, size);
-}
-#endif
+FUZZ_TARGET(fuzz_when_one)

@@ -46,20 +46,16 @@ int
 main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "tests/fuzz/corpus";
-	int n = replay(dir, "fuzz-cron", fuzz_cron_one);
-	check(n > 0, "fuzz-cron replays its corpus (%d inputs)", n);
-	n = replay(dir, "fuzz-when", fuzz_when_one);
-	check(n > 0, "fuzz-when replays its corpus (%d inputs)", n);
-	n = replay(dir, "fuzz-agent-input", fuzz_agent_input_one);
-	check(n > 0, "fuzz-agent-input replays its corpus (%d inputs)", n);
-	n = replay(dir, "fuzz-deliver-text", fuzz_deliver_text_one);
-	check(n > 0, "fuzz-deliver-text replays its corpus (%d inputs)", n);
-	n = replay(dir, "fuzz-llm-reply", fuzz_llm_reply_one);
-	check(n > 0, "fuzz-llm-reply replays its corpus (%d inputs)", n);
-	n = replay(dir, "fuzz-mcp-result", fuzz_mcp_result_one);
-	check(n > 0, "fuzz-mcp-result replays its corpus (%d inputs)", n);
-	n = replay(dir, "fuzz-task-json", fuzz_task_json_one);
-	check(n > 0, "fuzz-task-json replays its corpus (%d inputs)", n);
+	static const struct { const char *name; int (*fn)(const uint8_t *, size_t); } targets[] = {
+		{"fuzz-cron", fuzz_cron_one}, {"fuzz-when", fuzz_when_one},
+		{"fuzz-agent-input", fuzz_agent_input_one}, {"fuzz-deliver-text", fuzz_deliver_text_one},
+		{"fuzz-llm-reply", fuzz_llm_reply_one}, {"fuzz-mcp-result", fuzz_mcp_result_one},
+		{"fuzz-task-json", fuzz_task_json_one},
+	};
+	for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
+		int n = replay(dir, targets[i].name, targets[i].fn);
+		check(n > 0, "%s replays its corpus (%d inputs)", targets[i].name, n);
+	}
 	zones_free(fuzz_task_zones);
 	for (int k = 0; k < 3; k++)
 		tz_free(fuzz_cron_zones[k]);
