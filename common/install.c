@@ -229,7 +229,7 @@ install_log_max(const char *v, long long *max, struct err *e)
 	double unit = *end == 'k' || *end == 'K' ? 1e3 : *end == 'M' ? 1e6 : *end == 'G' ? 1e9 : 1;
 	if (unit != 1)
 		end++;
-	if (errno || end == v || *end || n < 0 || n * unit > 1e15)
+	if (errno || end == v || *end || !(n >= 0 && n * unit <= 1e15)) /* NaN too */
 		return err_set(e, ST_INVALID, "config: bad tick_log_max '%.40s': a size such as 10M,"
 		    " 500k or 0 (no limit)", v);
 	*max = (long long)(n * unit);

@@ -30,9 +30,11 @@ test_expect_success 'tick_log_max = 0: no cap; a bad value is refused, nothing r
 	cat tick.log.1 >>tick.log && cat tick.log.1 >>tick.log && before=$(wc -c <tick.log) &&
 	TASK_NOW=2026-11-23T06:09:00Z task-tick >>tick.log &&
 	test "$(wc -c <tick.log)" -gt "$before" &&
-	echo "tick_log_max = lots" >config/agentcron/config &&
-	test_expect_code 2 env TASK_NOW=2026-11-23T06:10:00Z task-tick >out 2>err &&
-	test_one_line err && grep -q "tick_log_max" err && test ! -s out
+	for bad in lots nan -1k 2e15; do
+		echo "tick_log_max = $bad" >config/agentcron/config &&
+		test_expect_code 2 env TASK_NOW=2026-11-23T06:10:00Z task-tick >out 2>err &&
+		test_one_line err && grep -q "tick_log_max .$bad." err && test ! -s out || return 1
+	done
 '
 
 test_done
