@@ -422,18 +422,41 @@ late_note(const struct run *r, int completed)
 	    *out ? "; output: " : "", (int)(strlen(out) < 1024 ? strlen(out) : 1024), out);
 }
 
+/* The task of id read and held, with a copy as read (*was) where the
+ * backend writes only what changed; ST_NOTFOUND bare: none. */
+static int
+task_held(struct store *st, const char *id, struct task *t, struct task *was, int *kept,
+    struct err *e)
+{
+	int rc = st->ops->task_get(st, id, t, e);
+	*kept = !rc && st->ops->tasks_put_many;
+	if (*kept)
+		task_copy(was, t);
+	return rc;
+}
+
+/* t, held since it was read as was (kept), written back. */
+static int
+task_put_held(struct store *st, const struct task *t, const struct task *was, int kept,
+    struct err *e)
+{
+	return kept ? tasks_put_many(st, &t, &was, 1, e) : store_task_put_plain(st, t, e);
+}
+
 /* After a run ended: its task as fn says, held and written. */
 static int
 task_after(struct store *st, const struct run *r, end_fn fn, void *arg, struct err *e)
 {
-	struct task t;
-	int write = 0, rc = st->ops->task_get(st, r->task_id, &t, e);
+	struct task t, was;
+	int write = 0, kept, rc = task_held(st, r->task_id, &t, &was, &kept, e);
 	if (rc)
 		return rc == ST_NOTFOUND ? ST_OK : rc;
 	rc = fn(&t, r, &write, arg, e);
 	if (!rc && (task_run_ended(&t, r) || write))
-		rc = store_task_put_plain(st, &t, e);
+		rc = task_put_held(st, &t, &was, kept, e);
 	task_free(&t);
+	if (kept)
+		task_free(&was);
 	return rc;
 }
 
@@ -445,21 +468,24 @@ static int
 late_success(struct store *st, const struct run *r, const struct end_rules *er, int *completed,
     struct err *e)
 {
-	struct task t;
+	struct task t, was;
+	int kept;
 	*completed = 0;
 	if (!er->late)
 		return ST_OK;
-	int rc = st->ops->task_get(st, r->task_id, &t, e);
+	int rc = task_held(st, r->task_id, &t, &was, &kept, e);
 	if (rc)
 		return rc == ST_NOTFOUND ? ST_OK : rc;
 	if (er->late(&t, r, er->arg)) {
 		int write = 0;
 		rc = er->fn(&t, r, &write, er->arg, e);
 		if (!rc && write)
-			rc = store_task_put_plain(st, &t, e);
+			rc = task_put_held(st, &t, &was, kept, e);
 		*completed = !rc;
 	}
 	task_free(&t);
+	if (kept)
+		task_free(&was);
 	return rc;
 }
 

@@ -66,6 +66,7 @@ static const struct sql_dialect dialect = {
 	.text_table = "task_text",
 	.owners_apart = 1,
 	.unique_by_read = 1,
+	.arrays = 1,
 };
 
 static struct pg *

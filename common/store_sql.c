@@ -206,12 +206,19 @@ select_by(const struct sql_dialect *d, const struct fields *fs, int large, const
 
 /* SQL_TASKS_UPDATE for the columns set in cols (COLS_WRITE positions; the
  * id, position 0, is the key): their values and the keep flags of those
- * that have one, an array each, in the order store_sql_tasks_pick gives. */
+ * that have one, in the order store_sql_tasks_pick gives, an array each
+ * where the dialect has arrays, else of one row.  Only those columns: an
+ * index of none of them is left as it is (SQLite rewrites the entries of
+ * every index whose columns an UPDATE sets, changed or not). */
 static char *
 tasks_update(const struct sql_dialect *d, const unsigned char *cols)
 {
 	struct buf b = {0}, arrays = {0}, names = {0};
-	int pos = 0, n = 1, keep = 0;
+	int pos = 0, n = 1, keep = 0, nvals = 1;
+	for (size_t i = 0; i < task_fields.n; i++)
+		if (field_in(&task_fields.f[i], COLS_WRITE) && pos++ > 0 && cols[pos - 1])
+			nvals++;
+	pos = 0;
 	buf_puts(&b, "UPDATE tasks SET ");
 	buf_puts(&arrays, "?1::text[]");
 	buf_puts(&names, "c1");
@@ -221,11 +228,13 @@ tasks_update(const struct sql_dialect *d, const unsigned char *cols)
 			continue;
 		buf_printf(&b, "%s%s = ", n > 1 ? ", " : "", f->column);
 		n++;
-		if (field_keeps(f))
+		if (field_keeps(f) && d->arrays)
 			buf_printf(&b, "CASE WHEN u.k%d = 1 THEN tasks.%s ELSE u.c%d END", ++keep, f->column,
 			    n);
+		else if (field_keeps(f))
+			buf_printf(&b, "CASE WHEN ?%d = 1 THEN %s ELSE ?%d END", nvals + ++keep, f->column, n);
 		else
-			buf_printf(&b, "u.c%d", n);
+			buf_printf(&b, d->arrays ? "u.c%d" : "?%d", n);
 		buf_printf(&arrays, ", ?%d::%s[]", n, field_is_int(f) ? "bigint" : "text");
 		buf_printf(&names, ", c%d", n);
 	}
@@ -233,7 +242,10 @@ tasks_update(const struct sql_dialect *d, const unsigned char *cols)
 		buf_printf(&arrays, ", ?%d::bigint[]", n + k);
 		buf_printf(&names, ", k%d", k);
 	}
-	buf_printf(&b, " FROM unnest(%s) AS u(%s) WHERE tasks.id = u.c1", arrays.data, names.data);
+	if (d->arrays)
+		buf_printf(&b, " FROM unnest(%s) AS u(%s) WHERE tasks.id = u.c1", arrays.data, names.data);
+	else
+		buf_puts(&b, " WHERE id = ?1");
 	buf_free(&arrays);
 	buf_free(&names);
 	return sql_in_dialect(&b, d);

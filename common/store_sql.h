@@ -59,6 +59,8 @@ struct sql_dialect {
 	                         * node, pid and start are on its row of processes */
 	int unique_by_read;     /* a run's insert reads its unique key first, instead of
 	                         * ON CONFLICT (every insert of a run holds its task's row) */
+	int arrays;             /* SQL_TASKS_UPDATE writes many rows, a parameter an array
+	                         * of each column (unnest); else one row */
 };
 
 /* Statements a backend prepares once and keeps, with their parameters in

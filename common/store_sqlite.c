@@ -467,6 +467,7 @@ static const struct store_ops sqlite_ops = {
 	.task_prefix = sq_task_prefix,
 	.task_get = sq_task_get,
 	.task_put = sq_task_put,
+	.tasks_put_many = sq_tasks_put_many,
 	.task_list = sq_task_list,
 	.task_count = sq_task_count,
 	.task_trash = sq_task_trash,

@@ -13,6 +13,8 @@
 int sq_task_find_twin(struct store *st, const struct task *t, int *found, char id[37], struct err *e);
 int sq_task_insert(struct store *st, const struct task *t, struct err *e);
 int sq_task_put(struct store *st, const struct task *t, struct err *e);
+int sq_tasks_put_many(struct store *st, const struct task *const *t,
+    const struct task *const *before, size_t n, struct err *e);
 int sq_task_prefix(struct store *st, const struct id_range *ids, int trashed, char (*found)[37],
     int max, int *n, struct err *e);
 int sq_task_get(struct store *st, const char *id, struct task *t, struct err *e);

@@ -106,6 +106,55 @@ sq_task_put(struct store *st, const struct task *t, struct err *e)
 	return sqlite3_changes(sq_db(st)) ? ST_OK : ST_NOTFOUND;
 }
 
+/* One task's write of only the columns cols says changed, from its full
+ * row (row_task(t, 1)). */
+static int
+task_write_some(struct store *st, const char *sql, const struct row *full,
+    const unsigned char *cols, struct err *e)
+{
+	sqlite3_stmt *s = sq_stmt(st, sql, e);
+	if (!s)
+		return ST_ERR;
+	struct row some;
+	store_sql_tasks_pick(&some, full, cols);
+	sq_bind(s, &some);
+	int rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc == SQLITE_CONSTRAINT)
+		return ST_REFUSED;
+	if (rc != SQLITE_DONE)
+		return sq_err(st, e, "updating a task");
+	return sqlite3_changes(sq_db(st)) ? ST_OK : ST_NOTFOUND;
+}
+
+/* Each task, with its row as read and held since (before[i]), only the
+ * columns that changed: SQLite rewrites the entries of every index whose
+ * columns an UPDATE sets, changed or not, and a whole row sets them all
+ * (claims and ends wrote some twenty index entries a task). */
+int
+sq_tasks_put_many(struct store *st, const struct task *const *t, const struct task *const *before,
+    size_t n, struct err *e)
+{
+	int rc = ST_OK;
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (!before || !before[i]) {
+			rc = sq_task_put(st, t[i], e);
+			continue;
+		}
+		struct row now, was;
+		unsigned char cols[ROW_MAX] = {0};
+		row_task(&now, t[i], 1);
+		row_task(&was, before[i], 1);
+		if (store_sql_tasks_changed(&was, &now, cols)) {
+			const char *sql = store_sql_tasks_update(sq_sql(st), cols);
+			rc = sql ? task_write_some(st, sql, &now, cols, e) : sq_task_put(st, t[i], e);
+		}
+		row_free(&now);
+		row_free(&was);
+	}
+	return rc;
+}
+
 int
 sq_task_prefix(struct store *st, const struct id_range *ids, int trashed, char (*found)[37],
     int max, int *n, struct err *e)
