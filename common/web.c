@@ -179,8 +179,9 @@ login(struct web *w, const struct web_req *rq, struct web_resp *rs)
 		}
 	} else {
 		size_t n;
-		struct web_kv *f = web_form_parse(rq->body, rq->nbody, &n);
-		const char *tok = web_arg(f, n, "token");
+		int nul;
+		struct web_kv *f = web_form_parse(rq->body, rq->nbody, &n, &nul);
+		const char *tok = nul ? NULL : web_arg(f, n, "token");
 		if (tok && (rc = web_bearer(w, str_trim((char *)tok), &who, &e)) == ST_OK)
 			ok = 1;
 		web_kv_free(f, n);
@@ -279,12 +280,18 @@ web_handle(struct web *w, const struct web_req *rq, struct web_resp *rs)
 		return;
 	}
 	size_t n = 0;
+	int nul = 0;
 	struct web_kv *form = NULL;
 	if (!rq->content_type || strncasecmp(rq->content_type, "application/x-www-form-urlencoded",
 	    33) == 0 || rq->nbody == 0)
-		form = web_form_parse(rq->body ? rq->body : "", rq->nbody, &n);
+		form = web_form_parse(rq->body ? rq->body : "", rq->nbody, &n, &nul);
 	else if (!who.bearer) {
 		web_error(rs, 415, json, "send the form as application/x-www-form-urlencoded");
+		return;
+	}
+	if (nul) {
+		web_kv_free(form, n);
+		web_error(rs, 400, json, "a form field holds %%00 (NUL), which no field can hold");
 		return;
 	}
 	/* A session's POST carries its CSRF token (a form field, or the header

@@ -27,8 +27,10 @@ web_arg(const struct web_kv *kv, size_t n, const char *key)
 	return NULL;
 }
 
+/* s[0..n) decoded; *nul set when it held a NUL (%00 or a byte), which
+ * would end the C string there. */
 static char *
-url_decode(const char *s, size_t n)
+url_decode(const char *s, size_t n, int *nul)
 {
 	char *out = xmalloc(n + 1), *o = out;
 	for (size_t i = 0; i < n; i++) {
@@ -37,9 +39,11 @@ url_decode(const char *s, size_t n)
 		} else if (s[i] == '%' && i + 2 < n && isxdigit((unsigned char)s[i + 1]) &&
 		    isxdigit((unsigned char)s[i + 2])) {
 			char hex[3] = {s[i + 1], s[i + 2], 0};
-			*o++ = (char)strtol(hex, NULL, 16);
+			*o = (char)strtol(hex, NULL, 16);
+			*nul |= !*o++;
 			i += 2;
 		} else {
+			*nul |= !s[i];
 			*o++ = s[i];
 		}
 	}
@@ -48,18 +52,19 @@ url_decode(const char *s, size_t n)
 }
 
 struct web_kv *
-web_form_parse(const char *body, size_t n, size_t *count)
+web_form_parse(const char *body, size_t n, size_t *count, int *nul)
 {
 	struct web_kv *kv = NULL;
 	size_t k = 0;
+	*nul = 0;
 	const char *p = body, *end = body + n;
 	while (p < end) {
 		const char *amp = memchr(p, '&', (size_t)(end - p));
 		const char *stop = amp ? amp : end, *eq = memchr(p, '=', (size_t)(stop - p));
 		if (stop > p) {
 			kv = xrealloc(kv, (k + 1) * sizeof *kv);
-			kv[k].key = url_decode(p, (size_t)((eq ? eq : stop) - p));
-			kv[k].value = eq ? url_decode(eq + 1, (size_t)(stop - eq - 1)) : xstrdup("");
+			kv[k].key = url_decode(p, (size_t)((eq ? eq : stop) - p), nul);
+			kv[k].value = eq ? url_decode(eq + 1, (size_t)(stop - eq - 1), nul) : xstrdup("");
 			k++;
 		}
 		p = stop + 1;

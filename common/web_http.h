@@ -93,8 +93,10 @@ struct web_who {
 
 /* The first value of key, or NULL. */
 const char *web_arg(const struct web_kv *kv, size_t n, const char *key);
-/* The form fields of an application/x-www-form-urlencoded body; free with web_kv_free. */
-struct web_kv *web_form_parse(const char *body, size_t n, size_t *count);
+/* The form fields of an application/x-www-form-urlencoded body; free with
+ * web_kv_free.  *nul set when one held a NUL (%00), cut there: the form
+ * is then to be refused, not read short. */
+struct web_kv *web_form_parse(const char *body, size_t n, size_t *count, int *nul);
 void web_kv_free(struct web_kv *kv, size_t n);
 void web_error(struct web_resp *rs, int status, int json, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -163,6 +163,13 @@ test_expect_success 'bulk pause and resume through the API' '
 	test "$(task-ls --json --disabled | wc -l)" = 0
 '
 
+test_expect_success 'a form field holding %00: 400, the task not paused (no reason read short)' '
+	test "$(req body -X POST -H "Authorization: Bearer $tok" -d "reason=ok%00<b>" \
+		"$url/tasks/$id1/pause")" = 400 &&
+	one_error body && grep -q "%00 (NUL)" body &&
+	test "$(task-ls --json --disabled | wc -l)" = 0
+'
+
 test_expect_success 'a body over 1 MiB: 413' '
 	head -c 1100000 /dev/zero | tr "\0" a >big &&
 	test "$(req body -X POST -H "Authorization: Bearer $tok" --data-binary @big \

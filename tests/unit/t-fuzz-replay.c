@@ -11,6 +11,7 @@
 #include "../fuzz/fuzz-llm-reply.c"
 #include "../fuzz/fuzz-mcp-result.c"
 #include "../fuzz/fuzz-task-json.c"
+#include "../fuzz/fuzz-web-form.c"
 #include "../fuzz/fuzz-when.c"
 #include "tap.h"
 
@@ -50,7 +51,7 @@ main(int argc, char **argv)
 		{"fuzz-cron", fuzz_cron_one}, {"fuzz-when", fuzz_when_one},
 		{"fuzz-agent-input", fuzz_agent_input_one}, {"fuzz-deliver-text", fuzz_deliver_text_one},
 		{"fuzz-llm-reply", fuzz_llm_reply_one}, {"fuzz-mcp-result", fuzz_mcp_result_one},
-		{"fuzz-task-json", fuzz_task_json_one},
+		{"fuzz-task-json", fuzz_task_json_one}, {"fuzz-web-form", fuzz_web_form_one},
 	};
 	for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
 		int n = replay(dir, targets[i].name, targets[i].fn);

@@ -69,14 +69,23 @@ main(void)
 	check(random_hex(tok, 32) == 0 && strlen(tok) == 64, "random_hex: 64 hex digits");
 
 	size_t n;
+	int nul;
 	static const char body[] = "reason=deploy+freeze%21&id=a&id=b&empty=&bad=%zz&tail%";
-	struct web_kv *kv = web_form_parse(body, strlen(body), &n);
+	struct web_kv *kv = web_form_parse(body, strlen(body), &n, &nul);
 	check_int(n, 6, "form: every field, repeated ones too");
+	check(!nul, "form: no NUL");
 	check_str(web_arg(kv, n, "reason"), "deploy freeze!", "form: + and %%XX decoded");
 	check_str(web_arg(kv, n, "id"), "a", "form: the first of a repeated field");
 	check_str(web_arg(kv, n, "empty"), "", "form: an empty value");
 	check_str(web_arg(kv, n, "bad"), "%zz", "form: a bad escape kept as it is");
 	check_str(web_arg(kv, n, "tail%"), "", "form: a cut escape kept as it is");
+	web_kv_free(kv, n);
+	static const char cut[] = "reason=ok%00%3Cb%3E&id=a";
+	kv = web_form_parse(cut, strlen(cut), &n, &nul);
+	check(nul && n == 2, "form: %%00 said, not read short silently");
+	web_kv_free(kv, n);
+	kv = web_form_parse("a=b\0c", 5, &n, &nul);
+	check(nul && n == 1, "form: a NUL byte said too");
 	web_kv_free(kv, n);
 	return tap_done();
 }
