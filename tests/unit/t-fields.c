@@ -397,7 +397,7 @@ static void
 test_changed_only(struct store *st, const struct task *stored, const struct task *other)
 {
 	if (!st->ops->tasks_put_many)
-		return; /* the file store writes a task's row whole */
+		return; /* a backend without it writes a task's row whole */
 	const struct field *fs[ROW_MAX];
 	size_t nf = 0;
 	for (size_t i = 0; i < task_fields.n; i++) {
