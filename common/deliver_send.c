@@ -4,7 +4,6 @@
  * failure in the middle neither repeats nor skips a part. */
 #define _GNU_SOURCE
 #include <ctype.h>
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

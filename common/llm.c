@@ -523,13 +523,14 @@ attempt_once(struct llm *l, const char *body, struct llm_stream *s, long *wait_m
 	int rc = ST_ERR;
 	if (hc == HTTP_OK)
 		sse_end(&a);
-	if (attempt_stopped(l, &a, e))
-		;
-	else if (hc != HTTP_OK)
+	if (attempt_stopped(l, &a, e)) {
+		/* e says why */
+	} else if (hc != HTTP_OK) {
 		/* Text already shown cannot be taken back by trying again. */
 		*retry = transport_error(l, &a, hc, hr.error, e) && !s->delivered;
-	else
+	} else {
 		rc = reply_end(l, &a, hr.status, wait_ms, retry, e);
+	}
 	attempt_free(&a);
 	return rc;
 }

@@ -129,8 +129,7 @@ task_write_some(struct store *st, const char *sql, const struct row *full,
 
 /* Each task, with its row as read and held since (before[i]), only the
  * columns that changed: SQLite rewrites the entries of every index whose
- * columns an UPDATE sets, changed or not, and a whole row sets them all
- * (claims and ends wrote some twenty index entries a task). */
+ * columns an UPDATE sets, changed or not, and a whole row sets them all. */
 int
 sq_tasks_put_many(struct store *st, const struct task *const *t, const struct task *const *before,
     size_t n, struct err *e)
