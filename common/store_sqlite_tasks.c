@@ -93,17 +93,23 @@ sq_text_index(struct store *st, struct err *e)
 	return rc;
 }
 
+/* The status of a statement that wrote a task (rc, its last step's
+ * result): ST_REFUSED for a unique key, ST_NOTFOUND when no row was. */
+static int
+task_written(struct store *st, int rc, const char *what, struct err *e)
+{
+	if (rc == SQLITE_CONSTRAINT)
+		return ST_REFUSED;
+	if (rc != SQLITE_DONE)
+		return sq_err(st, e, what);
+	return sqlite3_changes(sq_db(st)) ? ST_OK : ST_NOTFOUND;
+}
+
 int
 sq_task_put(struct store *st, const struct task *t, struct err *e)
 {
 	int rc = task_write(st, t, 1, e);
-	if (rc < 0)
-		return ST_ERR;
-	if (rc == SQLITE_CONSTRAINT)
-		return ST_REFUSED;
-	if (rc != SQLITE_DONE)
-		return sq_err(st, e, "updating a task");
-	return sqlite3_changes(sq_db(st)) ? ST_OK : ST_NOTFOUND;
+	return rc < 0 ? ST_ERR : task_written(st, rc, "updating a task", e);
 }
 
 /* One task's write of only the columns cols says changed, from its full
@@ -120,11 +126,7 @@ task_write_some(struct store *st, const char *sql, const struct row *full,
 	sq_bind(s, &some);
 	int rc = sqlite3_step(s);
 	sqlite3_reset(s);
-	if (rc == SQLITE_CONSTRAINT)
-		return ST_REFUSED;
-	if (rc != SQLITE_DONE)
-		return sq_err(st, e, "updating a task");
-	return sqlite3_changes(sq_db(st)) ? ST_OK : ST_NOTFOUND;
+	return task_written(st, rc, "updating a task", e);
 }
 
 /* Each task, with its row as read and held since (before[i]), only the
@@ -330,11 +332,7 @@ sq_trash_restore(struct store *st, const char *id, char restored[37], struct err
 	while (rc == SQLITE_ROW)
 		rc = sqlite3_step(s);
 	sqlite3_reset(s);
-	if (rc == SQLITE_CONSTRAINT)
-		return ST_REFUSED;
-	if (rc != SQLITE_DONE)
-		return sq_err(st, e, "restoring a task");
-	return sqlite3_changes(sq_db(st)) ? ST_OK : ST_NOTFOUND;
+	return task_written(st, rc, "restoring a task", e);
 }
 
 int
