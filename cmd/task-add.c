@@ -159,9 +159,10 @@ add_one(struct store *st, struct task *t, int force, int if_missing, struct sink
 	if (t->after && (rc = chain_resolve(st, t, e)))
 		return rc;
 	if (t->id[0]) {
-		/* An imported task that is already here is a twin too. */
+		/* An imported task that is already here is a twin too.  A twin
+		 * is looked at, not held: a pass may claim it meanwhile. */
 		struct task old;
-		if (store_task_get(st, t->id, &old, e) == ST_OK) {
+		if (store_task_look(st, t->id, &old, e) == ST_OK) {
 			task_free(&old);
 			is_dup = by_id = 1;
 			memcpy(dup, t->id, sizeof dup);
@@ -171,7 +172,7 @@ add_one(struct store *st, struct task *t, int force, int if_missing, struct sink
 		return rc;
 	if (is_dup) {
 		struct task old;
-		if ((rc = store_task_get(st, dup, &old, e)))
+		if ((rc = store_task_look(st, dup, &old, e)))
 			return rc;
 		int by_key = t->key && old.key && strcmp(t->key, old.key) == 0;
 		if (!by_id && !by_key && !runs_the_same(&old, t)) {

@@ -490,6 +490,12 @@ store_task_get(struct store *st, const char *id, struct task *t, struct err *e)
 }
 
 int
+store_task_look(struct store *st, const char *id, struct task *t, struct err *e)
+{
+	return no_task((st->ops->task_look ? st->ops->task_look : st->ops->task_get)(st, id, t, e), id, e);
+}
+
+int
 store_task_put(struct store *st, const struct task *t, struct err *e)
 {
 	if (t->after)

@@ -140,6 +140,10 @@ int store_task_add(struct store *st, struct task *t, int dedup, int *is_dup, cha
  * candidates listed. */
 int store_task_resolve(struct store *st, const char *prefix, int trashed, char id[37], struct err *e);
 int store_task_get(struct store *st, const char *id, struct task *t, struct err *e); /* t uninitialised on entry */
+/* store_task_get for a unit that only looks at the task and writes it not
+ * (another's twin): on PostgreSQL its row is not locked, or a claim on
+ * another host would pass over it, due, until the unit ends. */
+int store_task_look(struct store *st, const char *id, struct task *t, struct err *e);
 int store_task_put(struct store *st, const struct task *t, struct err *e);  /* every field, by id */
 /* In next-run order (tasks without one last), ties in insertion order;
  * the trash newest deletion first. */

@@ -64,6 +64,9 @@ struct store_ops {
 	int (*task_prefix)(struct store *st, const struct id_range *ids, int trashed,
 	    char (*found)[37], int max, int *n, struct err *e);
 	int (*task_get)(struct store *st, const char *id, struct task *t, struct err *e);
+	/* task_get that holds nothing in a unit (NULL: task_get holds nothing
+	 * a claim passes over). */
+	int (*task_look)(struct store *st, const char *id, struct task *t, struct err *e);
 	int (*task_put)(struct store *st, const struct task *t, struct err *e);
 	int (*task_list)(struct store *st, const struct task_filter *f, task_fn fn, void *arg,
 	    struct err *e);

@@ -21,6 +21,7 @@ static const struct store_ops pg_ops = {
 	.task_insert = pg_task_insert,
 	.task_prefix = pg_task_prefix,
 	.task_get = pg_task_get,
+	.task_look = pg_task_look,
 	.task_put = pg_task_put,
 	.task_list = pg_task_list,
 	.task_count = pg_task_count,

@@ -40,6 +40,7 @@ int pg_task_put(struct store *st, const struct task *t, struct err *e);
 int pg_task_prefix(struct store *st, const struct id_range *ids, int trashed, char (*found)[37],
     int max, int *n, struct err *e);
 int pg_task_get(struct store *st, const char *id, struct task *t, struct err *e);
+int pg_task_look(struct store *st, const char *id, struct task *t, struct err *e);
 int pg_task_list(struct store *st, const struct task_filter *f, task_fn fn, void *arg, struct err *e);
 int pg_task_count(struct store *st, const struct task_filter *f, long *n, struct err *e);
 int pg_task_trash(struct store *st, const char *id, int64_t now, struct err *e);

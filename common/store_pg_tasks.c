@@ -90,14 +90,15 @@ pg_task_prefix(struct store *st, const struct id_range *ids, int trashed, char (
 	return ST_OK;
 }
 
-int
-pg_task_get(struct store *st, const char *id, struct task *t, struct err *e)
+/* Task id, its row locked (hold) in a unit. */
+static int
+task_row(struct store *st, const char *id, int hold, struct task *t, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
 	struct pq_params p = {.n = 0};
 	pq_text(&p, id);
 	PGresult *r;
-	const char *q = store_sql(pq_sql(st), st->depth ? SQL_TASK_GET_LOCK : SQL_TASK_GET);
+	const char *q = store_sql(pq_sql(st), hold && st->depth ? SQL_TASK_GET_LOCK : SQL_TASK_GET);
 	int rc = pq_exec(st, q, &p, &r, "reading a task", e);
 	if (rc)
 		return rc;
@@ -108,6 +109,18 @@ pg_task_get(struct store *st, const char *id, struct task *t, struct err *e)
 	task_read(t, pq_cell, &(struct pq_row){pq, r, 0});
 	pq->clear(r);
 	return ST_OK;
+}
+
+int
+pg_task_get(struct store *st, const char *id, struct task *t, struct err *e)
+{
+	return task_row(st, id, 1, t, e);
+}
+
+int
+pg_task_look(struct store *st, const char *id, struct task *t, struct err *e)
+{
+	return task_row(st, id, 0, t, e);
 }
 
 struct list_ctx {
