@@ -455,7 +455,7 @@ static int
 twin_visible(struct tools *tl, const struct task *t, const char *dup_id, struct err *e)
 {
 	struct task twin;
-	int rc = store_task_get(tl->st, dup_id, &twin, e);
+	int rc = store_task_look(tl->st, dup_id, &twin, e);
 	if (rc)
 		return rc;
 	if (!agent_sees(&tl->ag, &twin))

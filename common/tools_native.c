@@ -319,7 +319,7 @@ native_create(struct tools *tl, const cJSON *args, struct buf *out, struct err *
 		goto out;
 	if (is_dup) {
 		struct task old;
-		if ((rc = store_task_get(tl->st, dup, &old, e)))
+		if ((rc = store_task_look(tl->st, dup, &old, e)))
 			goto out;
 		if (t.key)
 			buf_printf(out, "A task with key '%s' already exists; nothing was added.\n",

@@ -90,7 +90,7 @@ tp_create(struct tools *tl, const cJSON *args, struct buf *out, struct err *e)
 		goto out;
 	if (dup) {
 		struct task old;
-		if ((rc = store_task_get(tl->st, dup_id, &old, e)))
+		if ((rc = store_task_look(tl->st, dup_id, &old, e)))
 			goto out;
 		buf_printf(out, "A pending job with the same intent, schedule and channel already "
 		    "exists: %s (no duplicate was created). Next run: ", old.id);
