@@ -140,6 +140,7 @@ fire_pass_begin(struct fire *f)
 	idset_clear(&f->fired);
 	f->overlap_at = 0;
 	f->more_due = 0;
+	f->scanned_due = 0;
 }
 
 int

@@ -32,6 +32,12 @@ int fire_paused(struct fire *f, char **since, struct err *e); /* 1 if paused; *s
  * treated as after a failure (a manual run gives the task back its status). */
 int fire_recover(struct fire *f, int *n, struct err *e);
 void fire_pass_begin(struct fire *f);      /* a new pass: scan due tasks from the start */
+/* On a server, claims pass over the due tasks another transaction holds
+ * (a change under way).  *left: this pass scanned due tasks and one is
+ * due still, held then or not; fire_rescan scans them again from the
+ * start, what this pass fired left alone. */
+int fire_left_behind(struct fire *f, int *left, struct err *e);
+void fire_rescan(struct fire *f);
 /* Claim due and queued tasks for the free executor slots and start them.
  * *more: due work was left for lack of slots.  Nothing is claimed while
  * this process cannot show it is alive, or while paused. */

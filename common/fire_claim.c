@@ -532,6 +532,7 @@ fire_claim_now(struct fire *f, struct claimed **claimed, int *started, int *more
 			break;
 		}
 		q.max = room < CLAIM_BATCH ? room : CLAIM_BATCH;
+		f->scanned_due = 1;
 		struct due_cursor before = f->cur;
 		if ((rc = claim_once(f, &q, claim_due, &x, !looked && !queued, c + *started, &n, e)))
 			break;
@@ -560,6 +561,27 @@ fire_claim_now(struct fire *f, struct claimed **claimed, int *started, int *more
 			*more = 1;
 	}
 	return rc;
+}
+
+int
+fire_left_behind(struct fire *f, int *left, struct err *e)
+{
+	*left = 0;
+	if (!f->server || !f->scanned_due)
+		return ST_OK;
+	struct claim_look look;
+	int rc = store_claim_look(f->st, &look, e);
+	if (!rc)
+		*left = !look.paused && look.next != TIME_NONE && look.next <= now_of(f);
+	return rc;
+}
+
+void
+fire_rescan(struct fire *f)
+{
+	due_cursor_init(&f->cur);
+	f->more_due = 0;
+	f->scanned_due = 0;
 }
 
 int

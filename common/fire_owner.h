@@ -104,6 +104,7 @@ struct fire {
 	size_t nreplace;         /* runs in flight that may be asked to end */
 	int64_t overlap_at;      /* mono_ms of the next look at running tasks' due occurrences */
 	int more_due;            /* the last claim took all it asked for: more may be due */
+	int scanned_due;         /* this pass scanned due tasks (fire_left_behind) */
 	int server;              /* the store is a server that hosts share, not a file on this machine */
 	char *db, *db_password;  /* the store as children are told of it (TASK_DB, PGPASSWORD) */
 	int64_t look_at;         /* mono_ms of the next look (due tasks, queued runs, pause) */

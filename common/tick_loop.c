@@ -1,5 +1,7 @@
 /* task-tick's pass and watcher (tick_loop.h). */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@
 #define PRUNE_AGAIN_MS 5000  /* and sooner while a round is unfinished; */
 #define DELIVER_EVERY_MS 30000 /* a watcher looks for due deliveries */
 #define PRUNE_PASS_MS 1000   /* a pass from cron, once, after its claims */
+#define RELOOK_MS 200        /* a pass from cron on a server looks again after */
 
 /* Answers to their targets: task-deliver, which links libcurl, after a
  * pass that ended runs or when a receipt is due (a watcher looks at most
@@ -151,6 +154,25 @@ pass_chores(struct tick *tk, int watch, int more)
 		tk->busy = 1;
 }
 
+/* A change under way holds a due task's row, and claims on a server
+ * pass over it: a watcher is woken when the change commits, but a pass
+ * from cron has the next pass a minute away.  So, once, at its end, a
+ * pass that scanned due tasks and finds one due still scans them again,
+ * RELOOK_MS later (sooner on a stop signal, which the loop then takes). */
+static int
+relook(struct tick *tk)
+{
+	struct err e;
+	int left;
+	if (fire_left_behind(tk->f, &left, &e) || !left)
+		return 0;
+	struct pollfd p = {.fd = tk->sfd, .events = POLLIN};
+	if (poll(&p, 1, RELOOK_MS) < 0 && errno != EINTR)
+		return 0;
+	fire_rescan(tk->f);
+	return 1;
+}
+
 /* A watcher says where it watches and how it is woken when it starts. */
 static void
 say_watching(struct tick *tk)
@@ -170,7 +192,7 @@ int
 tick_loop(struct tick *tk, int watch)
 {
 	struct err e;
-	int status = 0, wake_fd = -1, ready = !watch;
+	int status = 0, wake_fd = -1, ready = !watch, relooked = 0;
 	int64_t recover_every = 5000, last_recover = mono_ms(), flush_by = 0;
 	/* A pass claims during its first minute, then only sees its runs to
 	 * their end: the next pass claims what falls due meanwhile, so once
@@ -207,8 +229,14 @@ tick_loop(struct tick *tk, int watch)
 			status = 1;
 			begin_stop(tk, 0);
 		}
-		if (fire_busy(tk->f) == 0 && (tk->stop_at || (!watch && (!more || !claiming))))
+		if (fire_busy(tk->f) == 0 && (tk->stop_at || (!watch && (!more || !claiming)))) {
+			if (!watch && !tk->stop_at && claiming && !relooked) {
+				relooked = 1;
+				if (relook(tk))
+					continue;
+			}
 			break;
+		}
 		if (!watch && fire_busy(tk->f) == 0)
 			continue;
 		int64_t timeout = -1, planned = 0;

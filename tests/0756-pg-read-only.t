@@ -20,7 +20,7 @@ test_expect_success 'each writer: one line, the server'\''s first refusal, exit 
 
 test_expect_success 'task-add names the statement that was refused first' '
 	test_expect_code 1 task-add --manual y 2>err &&
-	echo "task-add: store '\''$TASK_DB'\'': reading a task: cannot execute SELECT FOR UPDATE in a read-only transaction" >expect &&
+	echo "task-add: store '\''$TASK_DB'\'': adding a task: cannot execute INSERT in a read-only transaction" >expect &&
 	test_cmp expect err
 '
 
