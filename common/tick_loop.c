@@ -1,6 +1,5 @@
 /* task-tick's pass and watcher (tick_loop.h). */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,7 +157,7 @@ pass_chores(struct tick *tk, int watch, int more)
  * pass over it: a watcher is woken when the change commits, but a pass
  * from cron has the next pass a minute away.  So, once, at its end, a
  * pass that scanned due tasks and finds one due still scans them again,
- * RELOOK_MS later (sooner on a stop signal, which the loop then takes). */
+ * RELOOK_MS later; a stop signal meanwhile ends the pass instead. */
 static int
 relook(struct tick *tk)
 {
@@ -167,7 +166,7 @@ relook(struct tick *tk)
 	if (fire_left_behind(tk->f, &left, &e) || !left)
 		return 0;
 	struct pollfd p = {.fd = tk->sfd, .events = POLLIN};
-	if (poll(&p, 1, RELOOK_MS) < 0 && errno != EINTR)
+	if (poll(&p, 1, RELOOK_MS) != 0)
 		return 0;
 	fire_rescan(tk->f);
 	return 1;
