@@ -63,20 +63,22 @@ spend_check_task(struct spend_check *c, struct store *st, const struct task *t,
 		struct spend s = {0};
 		int64_t w = budget_window(bs[i]->period, z, now), version = -1;
 		/* A pass of many claims reads what all tasks spent again only
-		 * when another program may have recorded a call, and no run it
-		 * started since reserved (a run's end settles its reservation).
-		 * The version is read first: a call recorded after it changes it. */
+		 * when another program may have recorded a call, or a run it
+		 * started since reserved something (a run's end settles its
+		 * reservation).  The version is read first: a call recorded
+		 * after it changes it. */
 		if (!rc && i == 1 && (c->gstale || c->gwindow != w))
 			rc = store_others_wrote(st, &version, e);
 		struct spend own = {0};
 		int read = 0;
 		if (!rc && i == 1 && c->gwindow == w && (!c->gstale ||
-		    (version >= 0 && version == c->gversion && c->nrs == 0)) &&
+		    (version >= 0 && version == c->gversion && !c->settles)) &&
 		    (!c->except_run || reserved_since(c, c->except_run, &own))) {
 			s = c->gspent;
 			s.dollars -= own.dollars;
 			s.tokens -= own.tokens;
 			version = c->gversion;
+			c->gstale = 0; /* the version was read this round */
 		} else if (!rc) {
 			read = 1;
 			rc = store_spend_read(st, i == 0 ? t->id : NULL, w, c->except_run, &s.dollars,
@@ -87,7 +89,7 @@ spend_check_task(struct spend_check *c, struct store *st, const struct task *t,
 		if (i == 1 && read && !c->except_run) {
 			c->gwindow = w;
 			c->gspent = s;
-			c->nrs = 0;
+			c->nrs = c->rs_next = c->settles = 0;
 			c->gversion = version;
 			c->gstale = 0;
 		}
@@ -123,37 +125,31 @@ spend_reserve(struct spend_check *c, struct store *st, const struct task *t, con
 {
 	if (str_empty(t->budget) && !c->global.set)
 		return ST_OK;
-	double dollars;
-	long long tokens;
-	int known, rc;
-	/* Written even when nothing is expected: what the run spends is
-	 * kept with it, the next run's expectation. */
-	if ((rc = store_run_cost(st, t->id, &dollars, &tokens, &known, e)))
-		return rc;
-	/* A pass of many first runs reads what any run spent lately once a
-	 * minute, not once a run: an expectation, and a slow one to read. */
-	if (!known && (!c->recent_at || mono_ms() - c->recent_at >= RECENT_MS)) {
-		if ((rc = store_run_cost(st, NULL, &c->recent.dollars, &c->recent.tokens,
-		    &c->recent_known, e)))
+	int rc;
+	/* What a run of any task spent lately, the expectation of a task's
+	 * first run: read once a minute, not once a run (a slow read). */
+	if (!c->recent_at || mono_ms() - c->recent_at >= RECENT_MS) {
+		if ((rc = store_run_cost(st, &c->recent.dollars, &c->recent.tokens, &c->recent_known, e)))
 			return rc;
 		c->recent_at = mono_ms();
 	}
-	if (!known && c->recent_known) {
-		dollars = c->recent.dollars;
-		tokens = c->recent.tokens;
-	}
-	if ((rc = store_reserve(st, run_id, t->id, dollars, tokens, e)))
+	/* Written even when nothing is expected: what the run spends is
+	 * kept with it, the next run's expectation. */
+	double dollars = c->recent_known ? c->recent.dollars : 0;
+	long long tokens = c->recent_known ? c->recent.tokens : 0;
+	if ((rc = store_reserve(st, run_id, t->id, &dollars, &tokens, e)))
 		return rc;
-	if (c->gwindow != TIME_NONE && c->nrs >= 0 && c->nrs < (int)(sizeof c->rs / sizeof c->rs[0])) {
+	if (c->gwindow != TIME_NONE) {
+		int cap = (int)(sizeof c->rs / sizeof c->rs[0]);
 		c->gspent.dollars += dollars;
 		c->gspent.tokens += tokens;
-		snprintf(c->rs[c->nrs].run, sizeof c->rs[0].run, "%s", run_id);
-		c->rs[c->nrs].dollars = dollars;
-		c->rs[c->nrs++].tokens = tokens;
-	} else if (c->gwindow != TIME_NONE) {
-		c->gspent.dollars += dollars;
-		c->gspent.tokens += tokens;
-		c->nrs = -1;
+		c->settles |= dollars != 0 || tokens != 0;
+		snprintf(c->rs[c->rs_next].run, sizeof c->rs[0].run, "%s", run_id);
+		c->rs[c->rs_next].dollars = dollars;
+		c->rs[c->rs_next].tokens = tokens;
+		c->rs_next = (c->rs_next + 1) % cap;
+		if (c->nrs < cap)
+			c->nrs++;
 	}
 	return ST_OK;
 }

@@ -79,10 +79,14 @@ struct spend_check {
 	int gstale;
 	struct spend gspent;
 	const char *except_run; /* a run whose own reservation is not counted, or NULL */
-	/* The reservations made since the global read (in gspent), so that
-	 * a run's own can be left out without reading again. */
+	/* The last reservations made since the global read (in gspent), so
+	 * that a run's own can be left out without reading again: a ring of
+	 * nrs, the next at rs_next. */
 	struct { char run[37]; double dollars; long long tokens; } rs[64];
-	int nrs;               /* -1: more than rs holds */
+	int nrs, rs_next;
+	/* Whether one since the read reserved more than nothing: its end
+	 * changes what is spent, so the next round reads again. */
+	int settles;
 	/* What a run of any task spent lately, the expectation of a task's
 	 * first run: read again once RECENT_MS old (mono_ms; 0: never read). */
 	int64_t recent_at;

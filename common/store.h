@@ -434,17 +434,18 @@ int store_spend_add(struct store *st, const char *task_id, const char *run_id, i
  * all) reserved and have not spent yet, except_run's (may be NULL) left out. */
 int store_spend_read(struct store *st, const char *task_id, int64_t since, const char *except_run,
     double *dollars, long long *tokens, struct err *e);
-/* Run run_id of task_id, starting, expects to spend this much: counted
- * against budgets while it is in flight, less what it has spent (a task
- * keeps one reservation, its last run's). */
-int store_reserve(struct store *st, const char *run_id, const char *task_id, double dollars,
-    long long tokens, struct err *e);
-/* What a run of task_id spent lately: its last reserved run, else the
- * most of its last runs whose calls are on record; task_id NULL: what a
- * run of any task spent lately (their mean).  *known 0 when none is on
- * record. */
-int store_run_cost(struct store *st, const char *task_id, double *dollars, long long *tokens,
-    int *known, struct err *e);
+/* Run run_id of task_id, starting, reserves what it is expected to spend,
+ * counted against budgets while it is in flight, less what it has spent (a
+ * task keeps one reservation, its last run's): what the task's last
+ * reserved run spent, else the most of its last runs whose calls are on
+ * record, else what *dollars and *tokens hold on the call.  They hold
+ * what was reserved on return. */
+int store_reserve(struct store *st, const char *run_id, const char *task_id, double *dollars,
+    long long *tokens, struct err *e);
+/* What a run of any task spent lately: the mean of the last runs whose
+ * calls are on record; *known 0 when none is. */
+int store_run_cost(struct store *st, double *dollars, long long *tokens, int *known,
+    struct err *e);
 #define STORE_SPEND_BUCKET 900 /* seconds: the ledger's quarter-hours */
 
 #endif

@@ -147,10 +147,10 @@ struct store_ops {
 	    double dollars, long long tokens, struct err *e);
 	int (*spend_read)(struct store *st, const char *task_id, int64_t since, const char *except_run,
 	    double *dollars, long long *tokens, struct err *e);
-	int (*reserve)(struct store *st, const char *run_id, const char *task_id, double dollars,
-	    long long tokens, struct err *e);
-	int (*run_cost)(struct store *st, const char *task_id, double *dollars, long long *tokens,
-	    int *known, struct err *e);
+	int (*reserve)(struct store *st, const char *run_id, const char *task_id, double *dollars,
+	    long long *tokens, struct err *e);
+	int (*run_cost)(struct store *st, double *dollars, long long *tokens, int *known,
+	    struct err *e);
 	/* store_others_wrote; NULL: not known. */
 	int (*others_wrote)(struct store *st, int64_t *version, struct err *e);
 	/* store_durability and store_async_standbys; NULL: a file, which

@@ -118,20 +118,19 @@ store_spend_read(struct store *st, const char *task_id, int64_t since, const cha
 }
 
 int
-store_reserve(struct store *st, const char *run_id, const char *task_id, double dollars,
-    long long tokens, struct err *e)
+store_reserve(struct store *st, const char *run_id, const char *task_id, double *dollars,
+    long long *tokens, struct err *e)
 {
 	return st->ops->reserve(st, run_id, task_id, dollars, tokens, e);
 }
 
 int
-store_run_cost(struct store *st, const char *task_id, double *dollars, long long *tokens,
-    int *known, struct err *e)
+store_run_cost(struct store *st, double *dollars, long long *tokens, int *known, struct err *e)
 {
 	*dollars = 0;
 	*tokens = 0;
 	*known = 0;
-	return st->ops->run_cost(st, task_id, dollars, tokens, known, e);
+	return st->ops->run_cost(st, dollars, tokens, known, e);
 }
 
 int

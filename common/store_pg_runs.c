@@ -503,56 +503,60 @@ pg_spend_read(struct store *st, const char *task_id, int64_t since, const char *
 	return rc;
 }
 
-int
-pg_reserve(struct store *st, const char *run_id, const char *task_id, double dollars,
-    long long tokens, struct err *e)
-{
-	/* A task has one run in flight: its row is its last run's. */
-	static const char q[] = "INSERT INTO reserves (task_id, run_id, dollars, tokens)"
-	    " VALUES ($1, $2, $3::double precision, $4::bigint) ON CONFLICT (task_id) DO UPDATE SET"
-	    " run_id = excluded.run_id, dollars = excluded.dollars, tokens = excluded.tokens,"
-	    " spent = 0, spent_tokens = 0";
-	char d[40];
-	snprintf(d, sizeof d, "%.17g", dollars);
-	struct pq_params p = {.n = 0};
-	pq_text(&p, task_id);
-	pq_text(&p, run_id);
-	pq_text(&p, d);
-	pq_int(&p, tokens);
-	return pq_do(st, q, &p, NULL, "reserving what a run may spend", e);
-}
-
-/* What the task's last reserved run spent; else from the newest calls on
- * record (the last runs' are always kept). */
+/* The newest calls on record (the last runs' are always kept), by run. */
 #define RECENT_RUNS(where) "SELECT coalesce(sum(cost), 0) AS d, sum(coalesce(input_tokens, 0) +" \
 	" coalesce(output_tokens, 0)) AS t FROM (SELECT run_id, cost, input_tokens, output_tokens" \
 	" FROM llm_calls WHERE " where " run_id IS NOT NULL ORDER BY id DESC LIMIT 30) AS c" \
 	" GROUP BY run_id"
 
 int
-pg_run_cost(struct store *st, const char *task_id, double *dollars, long long *tokens,
-    int *known, struct err *e)
+pg_reserve(struct store *st, const char *run_id, const char *task_id, double *dollars,
+    long long *tokens, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
-	/* The last reserved run's, and the task's recent runs': one round trip. */
-	static const char q_task[] = "SELECT * FROM (SELECT count(*), coalesce(max(spent), 0)::text,"
-	    " coalesce(max(spent_tokens), 0)::bigint FROM reserves WHERE task_id = $1) AS r,"
-	    " (SELECT count(*), coalesce(max(d), 0)::text, coalesce(max(t), 0)::bigint FROM ("
-	    RECENT_RUNS("task_id = $1 AND") ") AS g) AS l";
-	static const char q_all[] = "SELECT count(*), coalesce(avg(d), 0)::text,"
-	    " coalesce(avg(t), 0)::bigint FROM (" RECENT_RUNS("") ") AS l";
+	/* A task has one run in flight: its row is its last run's, and what
+	 * that run spent is the next one's expectation.  The calls are read
+	 * only for a task that has no row yet. */
+	static const char q[] = "WITH recent AS (SELECT max(d) AS d, max(t) AS t FROM ("
+	    RECENT_RUNS("task_id = $1 AND") ") AS g WHERE NOT EXISTS (SELECT FROM reserves"
+	    " WHERE task_id = $1)) INSERT INTO reserves (task_id, run_id, dollars, tokens)"
+	    " SELECT $1, $2, coalesce(d, $3::double precision), coalesce(t, $4::bigint) FROM recent"
+	    " ON CONFLICT (task_id) DO UPDATE SET run_id = excluded.run_id, dollars = reserves.spent,"
+	    " tokens = reserves.spent_tokens, spent = 0, spent_tokens = 0"
+	    " RETURNING dollars::text, tokens";
+	char d[40];
+	snprintf(d, sizeof d, "%.17g", *dollars);
 	struct pq_params p = {.n = 0};
-	if (task_id)
-		pq_text(&p, task_id);
+	pq_text(&p, task_id);
+	pq_text(&p, run_id);
+	pq_text(&p, d);
+	pq_int(&p, *tokens);
 	PGresult *r;
-	int rc = pq_exec(st, task_id ? q_task : q_all, &p, &r, "reading what runs spent", e);
+	int rc = pq_exec(st, q, &p, &r, "reserving what a run may spend", e);
 	if (rc)
 		return rc;
-	for (int col = 0; col < pq->nfields(r) && !*known; col += 3) {
-		*known = pq_get_int(pq, r, 0, col) > 0;
-		*dollars = strtod(pq->getvalue(r, 0, col + 1), NULL);
-		*tokens = pq_get_int(pq, r, 0, col + 2);
+	if (pq->ntuples(r) == 1) {
+		*dollars = strtod(pq->getvalue(r, 0, 0), NULL);
+		*tokens = pq_get_int(pq, r, 0, 1);
 	}
+	pq->clear(r);
+	return ST_OK;
+}
+
+int
+pg_run_cost(struct store *st, double *dollars, long long *tokens, int *known, struct err *e)
+{
+	const struct pq_lib *pq = pq_of(st);
+	static const char q[] = "SELECT count(*), coalesce(avg(d), 0)::text,"
+	    " coalesce(avg(t), 0)::bigint FROM (" RECENT_RUNS("") ") AS l";
+	struct pq_params p = {.n = 0};
+	PGresult *r;
+	int rc = pq_exec(st, q, &p, &r, "reading what runs spent", e);
+	if (rc)
+		return rc;
+	*known = pq_get_int(pq, r, 0, 0) > 0;
+	*dollars = strtod(pq->getvalue(r, 0, 1), NULL);
+	*tokens = pq_get_int(pq, r, 0, 2);
 	pq->clear(r);
 	return ST_OK;
 }

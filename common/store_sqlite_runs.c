@@ -508,55 +508,55 @@ sq_spend_read(struct store *st, const char *task_id, int64_t since, const char *
 	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reading what was spent");
 }
 
-int
-sq_reserve(struct store *st, const char *run_id, const char *task_id, double dollars,
-    long long tokens, struct err *e)
-{
-	/* A task has one run in flight: its row is its last run's. */
-	static const char q[] = "INSERT INTO reserves (task_id, run_id, dollars, tokens)"
-	    " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (task_id) DO UPDATE SET run_id = excluded.run_id,"
-	    " dollars = excluded.dollars, tokens = excluded.tokens, spent = 0, spent_tokens = 0";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
-	if (!s)
-		return ST_ERR;
-	sq_text(s, 1, task_id);
-	sq_text(s, 2, run_id);
-	sqlite3_bind_double(s, 3, dollars);
-	sqlite3_bind_int64(s, 4, tokens);
-	return sq_done(st, s, e, "reserving what a run may spend");
-}
-
-/* What the task's last reserved run spent; else from the newest calls on
- * record (the last runs' are always kept). */
+/* The newest calls on record (the last runs' are always kept), by run. */
 #define RECENT_RUNS(where) "SELECT total(cost) AS d, total(ifnull(input_tokens, 0) +" \
 	" ifnull(output_tokens, 0)) AS t FROM (SELECT run_id, cost, input_tokens, output_tokens" \
 	" FROM llm_calls WHERE " where " run_id IS NOT NULL ORDER BY id DESC LIMIT 30) GROUP BY run_id"
 
 int
-sq_run_cost(struct store *st, const char *task_id, double *dollars, long long *tokens,
-    int *known, struct err *e)
+sq_reserve(struct store *st, const char *run_id, const char *task_id, double *dollars,
+    long long *tokens, struct err *e)
 {
-	static const char q_last[] = "SELECT 1, spent, spent_tokens FROM reserves WHERE task_id = ?1";
-	static const char q_task[] = "SELECT count(*), max(d), max(t) FROM ("
-	    RECENT_RUNS("task_id = ?1 AND") ")";
-	static const char q_all[] = "SELECT count(*), avg(d), avg(t) FROM (" RECENT_RUNS("") ")";
-	const char *qs[] = {q_last, q_task, q_all};
-	for (int i = task_id ? 0 : 2; i < (task_id ? 2 : 3) && !*known; i++) {
-		sqlite3_stmt *s = sq_stmt(st, qs[i], e);
-		if (!s)
-			return ST_ERR;
-		if (task_id)
-			sq_text(s, 1, task_id);
-		int rc = sqlite3_step(s);
-		if (rc == SQLITE_ROW) {
-			*known = sqlite3_column_int64(s, 0) > 0;
-			*dollars = sqlite3_column_double(s, 1);
-			*tokens = (long long)sqlite3_column_double(s, 2);
-			rc = SQLITE_DONE;
-		}
-		sqlite3_reset(s);
-		if (rc != SQLITE_DONE)
-			return sq_err(st, e, "reading what runs spent");
+	/* A task has one run in flight: its row is its last run's, and what
+	 * that run spent is the next one's expectation.  The calls are read
+	 * only for a task that has no row yet. */
+	static const char q[] = "WITH recent AS (SELECT max(d) AS d, max(t) AS t FROM ("
+	    RECENT_RUNS("task_id = ?1 AND") ") WHERE NOT EXISTS (SELECT 1 FROM reserves"
+	    " WHERE task_id = ?1)) INSERT INTO reserves (task_id, run_id, dollars, tokens)"
+	    " SELECT ?1, ?2, ifnull(d, ?3), ifnull(t, ?4) FROM recent WHERE true"
+	    " ON CONFLICT (task_id) DO UPDATE SET run_id = excluded.run_id, dollars = spent,"
+	    " tokens = spent_tokens, spent = 0, spent_tokens = 0 RETURNING dollars, tokens";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	sq_text(s, 1, task_id);
+	sq_text(s, 2, run_id);
+	sqlite3_bind_double(s, 3, *dollars);
+	sqlite3_bind_int64(s, 4, *tokens);
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*dollars = sqlite3_column_double(s, 0);
+		*tokens = sqlite3_column_int64(s, 1);
+		rc = sqlite3_step(s);
 	}
-	return ST_OK;
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reserving what a run may spend");
+}
+
+int
+sq_run_cost(struct store *st, double *dollars, long long *tokens, int *known, struct err *e)
+{
+	static const char q[] = "SELECT count(*), avg(d), avg(t) FROM (" RECENT_RUNS("") ")";
+	sqlite3_stmt *s = sq_stmt(st, q, e);
+	if (!s)
+		return ST_ERR;
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*known = sqlite3_column_int64(s, 0) > 0;
+		*dollars = sqlite3_column_double(s, 1);
+		*tokens = (long long)sqlite3_column_double(s, 2);
+		rc = SQLITE_DONE;
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? ST_OK : sq_err(st, e, "reading what runs spent");
 }
