@@ -509,9 +509,10 @@ sq_spend_read(struct store *st, const char *task_id, int64_t since, const char *
 }
 
 /* The newest calls on record (the last runs' are always kept), by run. */
-#define RECENT_RUNS(where) "SELECT total(cost) AS d, total(ifnull(input_tokens, 0) +" \
+#define RECENT_RUNS(where, limit) "SELECT total(cost) AS d, total(ifnull(input_tokens, 0) +" \
 	" ifnull(output_tokens, 0)) AS t FROM (SELECT run_id, cost, input_tokens, output_tokens" \
-	" FROM llm_calls WHERE " where " run_id IS NOT NULL ORDER BY id DESC LIMIT 30) GROUP BY run_id"
+	" FROM llm_calls WHERE " where " run_id IS NOT NULL ORDER BY id DESC LIMIT " limit ")" \
+	" GROUP BY run_id"
 
 int
 sq_reserve(struct store *st, const char *run_id, const char *task_id, double *dollars,
@@ -519,10 +520,11 @@ sq_reserve(struct store *st, const char *run_id, const char *task_id, double *do
 {
 	/* A task has one run in flight: its row is its last run's, and what
 	 * that run spent is the next one's expectation.  The calls are read
-	 * only for a task that has no row yet. */
+	 * only for a task that has no row yet (the limit, worked out once
+	 * before the scan; a condition would be tested on every call). */
 	static const char q[] = "WITH recent AS (SELECT max(d) AS d, max(t) AS t FROM ("
-	    RECENT_RUNS("task_id = ?1 AND") ") WHERE NOT EXISTS (SELECT 1 FROM reserves"
-	    " WHERE task_id = ?1)) INSERT INTO reserves (task_id, run_id, dollars, tokens)"
+	    RECENT_RUNS("task_id = ?1 AND", "(SELECT iif(count(*), 0, 30) FROM reserves"
+	    " WHERE task_id = ?1)") ")) INSERT INTO reserves (task_id, run_id, dollars, tokens)"
 	    " SELECT ?1, ?2, ifnull(d, ?3), ifnull(t, ?4) FROM recent WHERE true"
 	    " ON CONFLICT (task_id) DO UPDATE SET run_id = excluded.run_id, dollars = spent,"
 	    " tokens = spent_tokens, spent = 0, spent_tokens = 0 RETURNING dollars, tokens";
@@ -546,7 +548,7 @@ sq_reserve(struct store *st, const char *run_id, const char *task_id, double *do
 int
 sq_run_cost(struct store *st, double *dollars, long long *tokens, int *known, struct err *e)
 {
-	static const char q[] = "SELECT count(*), avg(d), avg(t) FROM (" RECENT_RUNS("") ")";
+	static const char q[] = "SELECT count(*), avg(d), avg(t) FROM (" RECENT_RUNS("", "30") ")";
 	sqlite3_stmt *s = sq_stmt(st, q, e);
 	if (!s)
 		return ST_ERR;
