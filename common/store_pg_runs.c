@@ -453,7 +453,8 @@ pg_spend_add(struct store *st, const char *task_id, const char *run_id, int64_t 
 	    " ON CONFLICT (task_id, at) DO UPDATE SET dollars = spend.dollars + excluded.dollars,"
 	    " tokens = spend.tokens + excluded.tokens";
 	static const char q_run[] = "UPDATE reserves SET spent = spent + $2::double precision,"
-	    " spent_tokens = spent_tokens + $3::bigint WHERE run_id = $1";
+	    " spent_tokens = spent_tokens + $3::bigint WHERE task_id = coalesce(nullif($4::text, ''),"
+	    " (SELECT task_id FROM runs WHERE id = $1)) AND run_id = $1";
 	char d[40];
 	snprintf(d, sizeof d, "%.17g", dollars);
 	struct pq_params p = {.n = 0};
@@ -468,6 +469,7 @@ pg_spend_add(struct store *st, const char *task_id, const char *run_id, int64_t 
 	pq_text(&pr, run_id);
 	pq_text(&pr, d);
 	pq_int(&pr, tokens);
+	pq_text(&pr, task_id);
 	return pq_do(st, q_run, &pr, NULL, "recording what a run spent", e);
 }
 
@@ -484,7 +486,7 @@ pg_spend_read(struct store *st, const char *task_id, int64_t since, const char *
 	    " (SELECT coalesce(sum(tokens), 0) FROM spend WHERE task_id = coalesce($1::text, '')"
 	    " AND at >= $2::bigint)::bigint, coalesce(sum(greatest(r.dollars - r.spent, 0)), 0)::text,"
 	    " coalesce(sum(greatest(r.tokens - r.spent_tokens, 0)), 0)::bigint"
-	    " FROM tasks t JOIN reserves r ON r.run_id = t.run_in_flight"
+	    " FROM tasks t JOIN reserves r ON r.task_id = t.id AND r.run_id = t.run_in_flight"
 	    " WHERE t.run_in_flight IS NOT NULL AND ($1::text IS NULL OR t.id = $1::text)"
 	    " AND r.run_id IS DISTINCT FROM $3::text";
 	int rc = ST_OK;

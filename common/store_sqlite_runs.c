@@ -461,7 +461,8 @@ sq_spend_add(struct store *st, const char *task_id, const char *run_id, int64_t 
 	    " ('', ?2, ?3, ?4) ON CONFLICT (task_id, at) DO UPDATE SET"
 	    " dollars = dollars + excluded.dollars, tokens = tokens + excluded.tokens";
 	static const char q_run[] = "UPDATE reserves SET spent = spent + ?2,"
-	    " spent_tokens = spent_tokens + ?3 WHERE run_id = ?1";
+	    " spent_tokens = spent_tokens + ?3 WHERE task_id = ifnull(nullif(?4, ''),"
+	    " (SELECT task_id FROM runs WHERE id = ?1)) AND run_id = ?1";
 	int has_task = task_id && *task_id;
 	sqlite3_stmt *s = sq_stmt(st, has_task ? q_task : q_all, e);
 	if (!s)
@@ -479,6 +480,7 @@ sq_spend_add(struct store *st, const char *task_id, const char *run_id, int64_t 
 	sq_text(s, 1, run_id);
 	sqlite3_bind_double(s, 2, dollars);
 	sqlite3_bind_int64(s, 3, tokens);
+	sq_text(s, 4, task_id);
 	return sq_done(st, s, e, "recording what a run spent");
 }
 
@@ -490,7 +492,7 @@ sq_spend_read(struct store *st, const char *task_id, int64_t since, const char *
 	    " AND at >= ?2), (SELECT total(tokens) FROM spend WHERE task_id = ifnull(?1, '')"
 	    " AND at >= ?2), total(max(r.dollars - r.spent, 0)),"
 	    " total(max(r.tokens - r.spent_tokens, 0)) FROM tasks t JOIN reserves r"
-	    " ON r.run_id = t.run_in_flight WHERE t.run_in_flight IS NOT NULL"
+	    " ON r.task_id = t.id AND r.run_id = t.run_in_flight WHERE t.run_in_flight IS NOT NULL"
 	    " AND (?1 IS NULL OR t.id = ?1) AND r.run_id IS NOT ?3";
 	sqlite3_stmt *s = sq_stmt(st, q, e);
 	if (!s)

@@ -384,6 +384,16 @@ static const char *const migrations[] = {
 	/* 26: the events' keys are kept for a time of their own (hook_keep),
 	 * not as long as the runs they started: pruned by age from an index. */
 	"CREATE INDEX IF NOT EXISTS web_hook_events_at ON web_hook_events(at);",
+	/* 27: the reservations in one b-tree, by task: a run's is found
+	 * through its task, so its id needs no index of its own, and a claim
+	 * writes one page of them where it wrote three. */
+	"CREATE TABLE reserves_by_task (task_id TEXT PRIMARY KEY, run_id TEXT NOT NULL,"
+	" dollars REAL NOT NULL, tokens INTEGER NOT NULL, spent REAL NOT NULL DEFAULT 0,"
+	" spent_tokens INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;"
+	"INSERT INTO reserves_by_task SELECT task_id, run_id, dollars, tokens, spent, spent_tokens"
+	" FROM reserves;"
+	"DROP TABLE reserves;"
+	"ALTER TABLE reserves_by_task RENAME TO reserves;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -3,7 +3,8 @@
 # in this order: what its task's last reserved run spent; else the most
 # one of its task's last runs whose calls are on record cost; else the
 # mean of what the last runs of any task cost; else nothing.  The store
-# works it out in the statement that writes the reservation.
+# works it out in the statement that writes the reservation, and keeps
+# one reservation a task, found through its task.
 . "$AC_TOP/tests/lib.sh"
 KEY=sk-fake-0123456789abcdef
 port=$(provider_start fp "$KEY" 600 900) || exit 1
@@ -79,6 +80,49 @@ test_expect_success 'a task budget alone reserves the same way' '
 	echo "0|0|11|7" >expect && reserved e >actual && test_cmp expect actual &&
 	tick 2026-11-29T10:00:00Z &&
 	echo "11|7|11|7" >expect && reserved e >actual && test_cmp expect actual
+'
+
+test_expect_success 'a call made with a run but no task adds to that run'"'"'s reservation' '
+	run=$(store_sql "SELECT run_id FROM reserves") &&
+	TASK_ID= TASK_RUN_ID=$run llm-call "a b c" >out && grep -q "echo: a b c" out &&
+	echo "11|7|22|14" >expect && reserved e >actual && test_cmp expect actual &&
+	TASK_ID= TASK_RUN_ID=00000000-0000-4000-8000-000000000000 llm-call "a b c" >out &&
+	reserved e >actual && test_cmp expect actual
+'
+
+# version: the store's schema version; set_version N: set it.
+version() {
+	case $AC_STORE in
+	sqlite) store_sql "PRAGMA user_version" ;;
+	postgres) store_sql "SELECT max(version) FROM agentcron_schema" ;;
+	esac
+}
+
+test_expect_success 'a store from before, whose reservations had an index by run, keeps them' '
+	v=$(version) && id=$(store_sql "SELECT id FROM tasks") &&
+	case $AC_STORE in
+	sqlite) store_sql "DROP TABLE reserves; CREATE TABLE reserves (task_id TEXT PRIMARY KEY,
+		run_id TEXT NOT NULL UNIQUE, dollars REAL NOT NULL, tokens INTEGER NOT NULL,
+		spent REAL NOT NULL DEFAULT 0, spent_tokens INTEGER NOT NULL DEFAULT 0);
+		INSERT INTO reserves VALUES ('"'"'$id'"'"', '"'"'r-old'"'"', 4, 3, 2, 1);
+		PRAGMA user_version = $((v - 1))" ;;
+	postgres) store_sql "UPDATE reserves SET run_id = '"'"'r-old'"'"', dollars = 4, tokens = 3,
+		spent = 2, spent_tokens = 1;
+		ALTER TABLE reserves ADD CONSTRAINT reserves_run_id_key UNIQUE (run_id);
+		UPDATE agentcron_schema SET version = $((v - 1))" ;;
+	esac &&
+	task-ls >/dev/null &&
+	test "$(version)" = "$v" &&
+	store_sql "SELECT task_id, run_id, dollars, tokens, spent, spent_tokens FROM reserves" |
+		sed "s/\.0|/|/g" >actual &&
+	echo "$id|r-old|4|3|2|1" >expect && test_cmp expect actual &&
+	case $AC_STORE in
+	sqlite) store_sql "SELECT sql FROM sqlite_master WHERE tbl_name = '"'"'reserves'"'"'" >actual &&
+		test "$(wc -l <actual)" = 1 && grep -q "WITHOUT ROWID$" actual ;;
+	postgres) test "$(store_sql "SELECT indexname FROM pg_indexes WHERE tablename = '"'"'reserves'"'"'")" = reserves_pkey ;;
+	esac &&
+	tick 2026-11-30T10:00:00Z &&
+	echo "2|1|11|7" >expect && reserved e >actual && test_cmp expect actual
 '
 
 test_done
