@@ -137,7 +137,7 @@ spend_reserve(struct spend_check *c, struct store *st, const struct task *t, con
 	 * kept with it, the next run's expectation. */
 	double dollars = c->recent_known ? c->recent.dollars : 0;
 	long long tokens = c->recent_known ? c->recent.tokens : 0;
-	if ((rc = store_reserve(st, run_id, t->id, &dollars, &tokens, e)))
+	if ((rc = store_reserve(st, run_id, t->id, t->last_run_at != TIME_NONE, &dollars, &tokens, e)))
 		return rc;
 	if (c->gwindow != TIME_NONE) {
 		int cap = (int)(sizeof c->rs / sizeof c->rs[0]);

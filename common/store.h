@@ -438,10 +438,10 @@ int store_spend_read(struct store *st, const char *task_id, int64_t since, const
  * counted against budgets while it is in flight, less what it has spent (a
  * task keeps one reservation, its last run's): what the task's last
  * reserved run spent, else the most of its last runs whose calls are on
- * record, else what *dollars and *tokens hold on the call.  They hold
- * what was reserved on return. */
-int store_reserve(struct store *st, const char *run_id, const char *task_id, double *dollars,
-    long long *tokens, struct err *e);
+ * record (read only if it ran before: ran), else what *dollars and
+ * *tokens hold on the call.  They hold what was reserved on return. */
+int store_reserve(struct store *st, const char *run_id, const char *task_id, int ran,
+    double *dollars, long long *tokens, struct err *e);
 /* What a run of any task spent lately: the mean of the last runs whose
  * calls are on record; *known 0 when none is. */
 int store_run_cost(struct store *st, double *dollars, long long *tokens, int *known,

@@ -147,8 +147,8 @@ struct store_ops {
 	    double dollars, long long tokens, struct err *e);
 	int (*spend_read)(struct store *st, const char *task_id, int64_t since, const char *except_run,
 	    double *dollars, long long *tokens, struct err *e);
-	int (*reserve)(struct store *st, const char *run_id, const char *task_id, double *dollars,
-	    long long *tokens, struct err *e);
+	int (*reserve)(struct store *st, const char *run_id, const char *task_id, int ran,
+	    double *dollars, long long *tokens, struct err *e);
 	int (*run_cost)(struct store *st, double *dollars, long long *tokens, int *known,
 	    struct err *e);
 	/* store_others_wrote; NULL: not known. */

@@ -118,10 +118,10 @@ store_spend_read(struct store *st, const char *task_id, int64_t since, const cha
 }
 
 int
-store_reserve(struct store *st, const char *run_id, const char *task_id, double *dollars,
-    long long *tokens, struct err *e)
+store_reserve(struct store *st, const char *run_id, const char *task_id, int ran,
+    double *dollars, long long *tokens, struct err *e)
 {
-	return st->ops->reserve(st, run_id, task_id, dollars, tokens, e);
+	return st->ops->reserve(st, run_id, task_id, ran, dollars, tokens, e);
 }
 
 int

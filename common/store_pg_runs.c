@@ -512,13 +512,13 @@ pg_spend_read(struct store *st, const char *task_id, int64_t since, const char *
 	" GROUP BY run_id"
 
 int
-pg_reserve(struct store *st, const char *run_id, const char *task_id, double *dollars,
-    long long *tokens, struct err *e)
+pg_reserve(struct store *st, const char *run_id, const char *task_id, int ran,
+    double *dollars, long long *tokens, struct err *e)
 {
 	const struct pq_lib *pq = pq_of(st);
 	/* A task has one run in flight: its row is its last run's, and what
 	 * that run spent is the next one's expectation.  The calls are read
-	 * only for a task that has no row yet. */
+	 * only for a task that ran and has no row yet. */
 	static const char q[] = "WITH recent AS (SELECT max(d) AS d, max(t) AS t FROM ("
 	    RECENT_RUNS("task_id = $1 AND") ") AS g WHERE NOT EXISTS (SELECT FROM reserves"
 	    " WHERE task_id = $1)) INSERT INTO reserves (task_id, run_id, dollars, tokens)"
@@ -526,6 +526,10 @@ pg_reserve(struct store *st, const char *run_id, const char *task_id, double *do
 	    " ON CONFLICT (task_id) DO UPDATE SET run_id = excluded.run_id, dollars = reserves.spent,"
 	    " tokens = reserves.spent_tokens, spent = 0, spent_tokens = 0"
 	    " RETURNING dollars::text, tokens";
+	static const char q_first[] = "INSERT INTO reserves (task_id, run_id, dollars, tokens)"
+	    " VALUES ($1, $2, $3::double precision, $4::bigint) ON CONFLICT (task_id) DO UPDATE SET"
+	    " run_id = excluded.run_id, dollars = reserves.spent, tokens = reserves.spent_tokens,"
+	    " spent = 0, spent_tokens = 0 RETURNING dollars::text, tokens";
 	char d[40];
 	snprintf(d, sizeof d, "%.17g", *dollars);
 	struct pq_params p = {.n = 0};
@@ -534,7 +538,7 @@ pg_reserve(struct store *st, const char *run_id, const char *task_id, double *do
 	pq_text(&p, d);
 	pq_int(&p, *tokens);
 	PGresult *r;
-	int rc = pq_exec(st, q, &p, &r, "reserving what a run may spend", e);
+	int rc = pq_exec(st, ran ? q : q_first, &p, &r, "reserving what a run may spend", e);
 	if (rc)
 		return rc;
 	if (pq->ntuples(r) == 1) {

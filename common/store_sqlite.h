@@ -63,8 +63,8 @@ int sq_spend_add(struct store *st, const char *task_id, const char *run_id, int6
     double dollars, long long tokens, struct err *e);
 int sq_spend_read(struct store *st, const char *task_id, int64_t since, const char *except_run,
     double *dollars, long long *tokens, struct err *e);
-int sq_reserve(struct store *st, const char *run_id, const char *task_id, double *dollars,
-    long long *tokens, struct err *e);
+int sq_reserve(struct store *st, const char *run_id, const char *task_id, int ran,
+    double *dollars, long long *tokens, struct err *e);
 int sq_run_cost(struct store *st, double *dollars, long long *tokens, int *known,
     struct err *e);
 int sq_call_usage(struct store *st, int64_t since, call_usage_fn fn, void *arg, struct err *e);

@@ -517,20 +517,24 @@ sq_spend_read(struct store *st, const char *task_id, int64_t since, const char *
 	" GROUP BY run_id"
 
 int
-sq_reserve(struct store *st, const char *run_id, const char *task_id, double *dollars,
-    long long *tokens, struct err *e)
+sq_reserve(struct store *st, const char *run_id, const char *task_id, int ran,
+    double *dollars, long long *tokens, struct err *e)
 {
 	/* A task has one run in flight: its row is its last run's, and what
 	 * that run spent is the next one's expectation.  The calls are read
-	 * only for a task that has no row yet (the limit, worked out once
-	 * before the scan; a condition would be tested on every call). */
+	 * only for a task that ran and has no row yet (the limit, worked out
+	 * once before the scan; a condition would be tested on every call). */
 	static const char q[] = "WITH recent AS (SELECT max(d) AS d, max(t) AS t FROM ("
 	    RECENT_RUNS("task_id = ?1 AND", "(SELECT iif(count(*), 0, 30) FROM reserves"
 	    " WHERE task_id = ?1)") ")) INSERT INTO reserves (task_id, run_id, dollars, tokens)"
 	    " SELECT ?1, ?2, ifnull(d, ?3), ifnull(t, ?4) FROM recent WHERE true"
 	    " ON CONFLICT (task_id) DO UPDATE SET run_id = excluded.run_id, dollars = spent,"
 	    " tokens = spent_tokens, spent = 0, spent_tokens = 0 RETURNING dollars, tokens";
-	sqlite3_stmt *s = sq_stmt(st, q, e);
+	static const char q_first[] = "INSERT INTO reserves (task_id, run_id, dollars, tokens)"
+	    " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (task_id) DO UPDATE SET run_id = excluded.run_id,"
+	    " dollars = spent, tokens = spent_tokens, spent = 0, spent_tokens = 0"
+	    " RETURNING dollars, tokens";
+	sqlite3_stmt *s = sq_stmt(st, ran ? q : q_first, e);
 	if (!s)
 		return ST_ERR;
 	sq_text(s, 1, task_id);

@@ -72,6 +72,17 @@ test_expect_success 'a task with calls but no reservation expects the most its l
 	echo "5|3|5|3" >expect && reserved d >actual && test_cmp expect actual
 '
 
+test_expect_success 'a task that ran, with no calls and no reservation, expects the mean of any task' '
+	conf "" &&
+	TASK_NOW=2026-11-23T06:00:00Z task-add --daily 11:00 --tz UTC --exec true --name f f >/dev/null &&
+	TASK_NOW=2026-11-28T10:00:00Z task-run f >/dev/null &&
+	test -z "$(reserved f)" &&
+	conf "budget = \$1000/day" &&
+	tick 2026-11-28T11:00:00Z &&
+	# On record: 5, 11, 5 and 5 dollars; 3, 7, 3 and 3 tokens.
+	echo "6.5|4|0|0" >expect && reserved f >actual && test_cmp expect actual
+'
+
 test_expect_success 'a task budget alone reserves the same way' '
 	reset_store && conf "" &&
 	TASK_NOW=2026-11-23T06:00:00Z task-add --daily 10:00 --tz UTC --budget \$100/day \

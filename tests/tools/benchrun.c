@@ -10,7 +10,7 @@
  * self 0.90 ms".  With
  * --vs the two commands take turns, so that a machine whose speed drifts
  * slows both alike: a line for each, then "first minus second: median X
- * ms" over the pairs.  Exits 1 if any run fails. */
+ * ms, self Y ms" over the pairs (wall, and the commands' own CPU).  Exits 1 if any run fails. */
 #define _DEFAULT_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
@@ -118,8 +118,8 @@ main(int argc, char **argv)
 	double *ms = calloc((size_t)n, sizeof *ms), *ms2 = calloc((size_t)n, sizeof *ms2),
 	    *diff = calloc((size_t)n, sizeof *diff), *cpu = calloc((size_t)n, sizeof *cpu),
 	    *cpu2 = calloc((size_t)n, sizeof *cpu2), *self = calloc((size_t)n, sizeof *self),
-	    *self2 = calloc((size_t)n, sizeof *self2);
-	if (!ms || !ms2 || !diff || !cpu || !cpu2 || !self || !self2) {
+	    *self2 = calloc((size_t)n, sizeof *self2), *selfdiff = calloc((size_t)n, sizeof *selfdiff);
+	if (!ms || !ms2 || !diff || !cpu || !cpu2 || !self || !self2 || !selfdiff) {
 		perror("benchrun");
 		return 1;
 	}
@@ -133,12 +133,15 @@ main(int argc, char **argv)
 		if (other && !(i % 2) && (ms2[i] = run_once(other, &peak2, &cpu2[i], &self2[i])) < 0)
 			return 1;
 		diff[i] = ms[i] - ms2[i];
+		selfdiff[i] = self[i] - self2[i];
 	}
 	report(ms, cpu, self, n, peak);
 	if (other) {
 		report(ms2, cpu2, self2, n, peak2);
 		qsort(diff, (size_t)n, sizeof *diff, cmp);
-		printf("first minus second: median %.2f ms\n", diff[n / 2]);
+		qsort(selfdiff, (size_t)n, sizeof *selfdiff, cmp);
+		printf("first minus second: median %.2f ms, self %.2f ms\n", diff[n / 2],
+		    selfdiff[n / 2]);
 	}
 	free(ms);
 	free(ms2);
@@ -147,5 +150,6 @@ main(int argc, char **argv)
 	free(cpu2);
 	free(self);
 	free(self2);
+	free(selfdiff);
 	return 0;
 }
