@@ -13,6 +13,17 @@ import {execFileSync} from 'node:child_process';
 const [login, id, pause, resume] = process.argv.slice(2);
 const base = new URL(login).origin;
 const buttons = (page) => page.$$eval('#live form button', (bs) => bs.map((b) => b.textContent).join(','));
+// A click on what a refresh may replace between puppeteer's finding it and
+// its pressing: found again (no mouse event was sent), a few times.
+const clickLive = async (page, selector) => {
+	for (let tries = 1; ; tries++) {
+		try {
+			return await page.click(selector);
+		} catch (e) {
+			if (tries === 20 || !/detached|not clickable/i.test(e.message)) throw e;
+		}
+	}
+};
 const offers = (page, label) => page.waitForFunction((l) => [...document.querySelectorAll('#live form button')]
 	.some((b) => b.textContent === l), {timeout: 5000}, label);
 await session(async (browser, problems) => {
@@ -46,7 +57,7 @@ await session(async (browser, problems) => {
 	// The Delete the refresh brought asks first; dismissed, nothing goes.
 	let asked = '';
 	page.once('dialog', async (d) => { asked = d.message(); await d.dismiss(); });
-	await page.click('#live form[data-confirm] button');
+	await clickLive(page, '#live form[data-confirm] button');
 	await new Promise((r) => setTimeout(r, 500));
 	console.log(`delete asks: ${asked}; still on ${new URL(page.url()).pathname === `/tasks/${id}`}`);
 });
