@@ -24,6 +24,17 @@ const clickLive = async (page, selector) => {
 		}
 	}
 };
+// Text typed into what a refresh may replace: the field is found and
+// focused in one turn of the page (puppeteer's type finds it, then
+// focuses it: a refresh between sends the keys nowhere), and once it has
+// the focus no refresh replaces it.
+const typeLive = async (page, selector, text) => {
+	for (let tries = 1; ; tries++) {
+		if (await page.$eval(selector, (i) => { i.focus(); return document.activeElement === i; }))
+			return page.keyboard.type(text);
+		if (tries === 20) throw new Error(`${selector} does not take the focus`);
+	}
+};
 const offers = (page, label) => page.waitForFunction((l) => [...document.querySelectorAll('#live form button')]
 	.some((b) => b.textContent === l), {timeout: 5000}, label);
 await session(async (browser, problems) => {
@@ -48,7 +59,7 @@ await session(async (browser, problems) => {
 	console.log(`resumed elsewhere: ${await buttons(page)}`);
 
 	// A reason typed, the focus gone elsewhere, a refresh or two.
-	await page.type('#live input[name=reason]', 'night');
+	await typeLive(page, '#live input[name=reason]', 'night');
 	await page.$eval('#live input[name=reason]', (i) => i.blur());
 	await page.evaluate(() => { window.before = document.getElementById('live'); });
 	await page.waitForFunction(() => document.getElementById('live') !== window.before, {timeout: 5000});
