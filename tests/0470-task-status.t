@@ -12,8 +12,9 @@ store_name() {
 }
 
 test_expect_success 'no store there: UNKNOWN, never OK (a wrong TASK_DB keeps no ping going)' '
-	test_expect_code 3 task-status --check >out &&
-	echo "AGENTCRON UNKNOWN - no store at '\''$TASK_DB'\'' (TASK_DB names none; task-tick and task-add make it)" >expect &&
+	db=$(new_store none) &&
+	test_expect_code 3 env TASK_DB="$db" task-status --check >out &&
+	echo "AGENTCRON UNKNOWN - no store at '\''$db'\'' (TASK_DB names none; task-tick and task-add make it)" >expect &&
 	test_cmp expect out
 '
 

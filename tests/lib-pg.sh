@@ -27,12 +27,27 @@ pg_psql() {
 	"$AC_PG_BIN/psql" -h "$AC_PG_DIR" -U postgres -d "$pg_psql_db_" -X -q -A -t -v ON_ERROR_STOP=1 "$@"
 }
 
-# pg_new_db: a new empty database; prints its URI.  Named by this test
-# file's pid and the clock, as callers run it in a subshell.
+# pg_new_db [made]: a new database; prints its URI.  Empty, or with
+# "made" a copy of the database where tests/run had the store's schema
+# made once for the pass (AC_PG_MADE), as the first program to use a
+# database leaves it: a test file's own store, unless it is about making
+# the schema.  Named by this test file's pid and the clock, as callers
+# run it in a subshell.
 pg_new_db() {
 	pg_db=t$$_$(date +%s%N)
-	pg_psql postgres -c "CREATE DATABASE $pg_db$pg_createdb_how_" >/dev/null &&
+	pg_from_=
+	[ "${1:-}" != made ] || [ -z "${AC_PG_MADE:-}" ] || pg_from_=" TEMPLATE $AC_PG_MADE"
+	pg_psql postgres -c "CREATE DATABASE $pg_db$pg_from_$pg_createdb_how_" >/dev/null &&
 	echo "postgresql:///$pg_db?host=$AC_PG_DIR&user=postgres"
+}
+
+# pg_drop_dbs: the databases pg_new_db made for this test file, dropped as
+# it ends (tests/lib.sh): the pass's server keeps its data with the tests'
+# scratch directories, in memory where there is some (tests/run).
+pg_drop_dbs() {
+	printf '%s\n' "SELECT format('DROP DATABASE %I WITH (FORCE)', datname) FROM pg_database" \
+		"WHERE datname LIKE 't$$\\_%'" '\gexec' |
+		"$AC_PG_BIN/psql" -h "$AC_PG_DIR" -U postgres -d postgres -X -q -A -t >/dev/null 2>&1
 }
 
 # pg_reset_db URI: the database of URI dropped and made again, empty.

@@ -18,6 +18,7 @@ test_cleanup_() {
 		"$TEST_TMP" | "$TEST_TMP"/*) kill "$p" 2>/dev/null && kill -CONT "$p" 2>/dev/null ;;
 		esac
 	done
+	[ "${AC_STORE:-}" != postgres ] || pg_drop_dbs
 	cd / && rm -rf "$TEST_TMP"
 }
 trap test_cleanup_ EXIT
@@ -35,7 +36,7 @@ case ${AC_STORE:=sqlite} in
 sqlite) TASK_DB=$TEST_TMP/tasks.db ;;
 postgres)
 	. "$AC_TOP/tests/lib-pg.sh"
-	TASK_DB=$(pg_new_db) || { echo "Bail out! no database on the test server"; exit 1; }
+	TASK_DB=$(pg_new_db made) || { echo "Bail out! no database on the test server"; exit 1; }
 	;;
 *) echo "Bail out! AC_STORE=$AC_STORE: no such store"; exit 1 ;;
 esac
